@@ -1,0 +1,3 @@
+module github.com/specbridge/specbridge
+
+go 1.26.8

@@ -1,0 +1,29 @@
+// Package all builds the registry of every policy specbridge ships. It is the
+// one place that lists them; bridge, sim and the CLI take their registry from
+// here.
+package all
+
+import (
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/none"
+)
+
+// policies lists the shipped policies in the order reports show them.
+func policies() []speculators.Policy {
+	return []speculators.Policy{
+		none.Policy(),
+	}
+}
+
+// Registry returns a registry holding every shipped policy. An error means two
+// policies share a name or a default does not fit its parameter's kind: a
+// programming error the package's test catches.
+func Registry() (*speculators.Registry, error) {
+	r := speculators.NewRegistry()
+	for _, p := range policies() {
+		if err := r.Add(p); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}

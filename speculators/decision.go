@@ -1,0 +1,52 @@
+package speculators
+
+import "fmt"
+
+// DecisionKind is what a policy asks the AM (or the simulator) to do.
+type DecisionKind uint8
+
+const (
+	// Speculate launches Copies more attempts of Task.
+	Speculate DecisionKind = iota
+	// Kill kills Attempt.
+	Kill
+	// Rerun declares the output of a completed map attempt lost and runs the
+	// map again (retrospective speculation).
+	Rerun
+	// Drop tells the job it does not need Task (approximation jobs).
+	Drop
+)
+
+var decisionKindNames = [...]string{"speculate", "kill", "rerun", "drop"}
+
+func (k DecisionKind) String() string {
+	if int(k) < len(decisionKindNames) {
+		return decisionKindNames[k]
+	}
+	return "unknown"
+}
+
+// Decision is one action with the policy's reason in words, for logs and for
+// the replay report.
+type Decision struct {
+	Kind    DecisionKind
+	Task    TaskID
+	Attempt AttemptID // Kill, Rerun
+	Copies  int       // Speculate; 0 is read as 1
+	Reason  string
+}
+
+func (d Decision) String() string {
+	switch d.Kind {
+	case Speculate:
+		c := d.Copies
+		if c < 1 {
+			c = 1
+		}
+		return fmt.Sprintf("speculate %s x%d: %s", d.Task, c, d.Reason)
+	case Kill, Rerun:
+		return fmt.Sprintf("%s %s: %s", d.Kind, d.Attempt, d.Reason)
+	default:
+		return fmt.Sprintf("%s %s: %s", d.Kind, d.Task, d.Reason)
+	}
+}

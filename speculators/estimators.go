@@ -1,0 +1,141 @@
+package speculators
+
+import (
+	"math"
+	"sort"
+)
+
+// RunningStats accumulates count, sum and sum of squares the way Hadoop's
+// DataStatistics does, so that mean and standard deviation match Hadoop's
+// numerically (population standard deviation).
+type RunningStats struct {
+	N     int
+	Sum   float64
+	SumSq float64
+}
+
+// Add records one sample.
+func (s *RunningStats) Add(x float64) {
+	s.N++
+	s.Sum += x
+	s.SumSq += x * x
+}
+
+// Mean is the sample mean, 0 without samples.
+func (s *RunningStats) Mean() float64 {
+	if s.N == 0 {
+		return 0
+	}
+	return s.Sum / float64(s.N)
+}
+
+// Std is the population standard deviation, 0 without samples.
+func (s *RunningStats) Std() float64 {
+	if s.N == 0 {
+		return 0
+	}
+	m := s.Mean()
+	v := s.SumSq/float64(s.N) - m*m
+	if v < 0 {
+		return 0
+	}
+	return math.Sqrt(v)
+}
+
+// Outlier is mean + sigma standard deviations (DataStatistics.outlier).
+func (s *RunningStats) Outlier(sigma float64) float64 { return s.Mean() + sigma*s.Std() }
+
+// Elapsed is how long the attempt has run at now, in ms (never negative).
+func (a *Attempt) Elapsed(now Time) Time {
+	end := now
+	if !a.Running() {
+		end = a.Finish
+	}
+	if end < a.Start {
+		return 0
+	}
+	return end - a.Start
+}
+
+// ProgressRate is LATE's progress rate, ProgressScore / T, in progress per
+// second, with T the time the attempt has been running at now (LATE §4).
+// Using now rather than the last report means an attempt whose reports stop
+// (a hung node) is seen to slow down. It is 0 before any time has passed.
+func (a *Attempt) ProgressRate(now Time) float64 {
+	t := a.Elapsed(now)
+	if t <= 0 {
+		return 0
+	}
+	return a.Progress / (float64(t) / 1000)
+}
+
+// TimeLeft is LATE's estimate of the seconds left, (1 - ProgressScore) /
+// ProgressRate (LATE §4). An attempt with no progress yet has +Inf left.
+func (a *Attempt) TimeLeft(now Time) float64 {
+	if a.Progress >= 1 {
+		return 0
+	}
+	pr := a.ProgressRate(now)
+	if pr <= 0 {
+		return math.Inf(1)
+	}
+	return (1 - a.Progress) / pr
+}
+
+// LegacyEstimatedRuntime is Hadoop's LegacyTaskRuntimeEstimator estimate of
+// an attempt's total run time in ms: time from start to the latest status
+// report divided by the progress at that report (floored at 0.0001). It is -1
+// until a report has arrived after the start, as in Hadoop.
+func (a *Attempt) LegacyEstimatedRuntime() int64 {
+	if a.Reports == 0 || a.LastReport <= a.Start {
+		return -1
+	}
+	return int64(float64(a.LastReport-a.Start) / math.Max(0.0001, a.Progress))
+}
+
+// MeanRuntime is the mean run time (ms) of the type's completed tasks and
+// whether any completed.
+func (j *Job) MeanRuntime(ty TaskType) (float64, bool) {
+	s := &j.Durations[ty]
+	return s.Mean(), s.N > 0
+}
+
+// NewAttemptRuntime estimates t_new, the run time in ms of a fresh copy of
+// task t: the mean completed run time per input byte of its type times the
+// task's input size when sizes are known (GRASS §5.1: durations normalised
+// to input size), else the mean completed run time. ok is false when nothing
+// of the type has completed yet.
+func (j *Job) NewAttemptRuntime(t *Task) (ms float64, ok bool) {
+	ty := t.ID.Type
+	if norm := j.NormalizedRuntimes[ty]; t.InputBytes > 0 && len(norm) > 0 {
+		sum := 0.0
+		for _, x := range norm {
+			sum += x
+		}
+		return sum / float64(len(norm)) * float64(t.InputBytes), true
+	}
+	return j.MeanRuntime(ty)
+}
+
+// Percentile returns the p-th percentile (0..100) of xs by the
+// nearest-rank-with-interpolation rule (linear between closest ranks). xs is
+// sorted in place. It returns 0 for an empty slice.
+func Percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	sort.Float64s(xs)
+	if p <= 0 {
+		return xs[0]
+	}
+	if p >= 100 {
+		return xs[len(xs)-1]
+	}
+	pos := p / 100 * float64(len(xs)-1)
+	lo := int(pos)
+	frac := pos - float64(lo)
+	if lo+1 >= len(xs) {
+		return xs[lo]
+	}
+	return xs[lo] + frac*(xs[lo+1]-xs[lo])
+}

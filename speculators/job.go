@@ -1,0 +1,428 @@
+package speculators
+
+import (
+	"errors"
+	"fmt"
+)
+
+// JobInfo is what is known about a job when its engine is created: the
+// bridge's hello frame live, the workload in the simulator.
+type JobInfo struct {
+	ID      string
+	Maps    int
+	Reduces int
+	// MapInputBytes is each map's split size, if known (len Maps or nil).
+	MapInputBytes []int64
+	// ReduceInputBytes is each reduce's expected shuffle input, if known.
+	ReduceInputBytes []int64
+	// Slots is the number of containers the job can hold at once (the
+	// cluster's capacity as the job sees it); LATE's SpeculativeCap is a
+	// fraction of it. 0 = unknown.
+	Slots int
+	// Start is when the job started (AM start live, submit in the sim).
+	Start Time
+	// Deadline (absolute) and ErrorBound for approximation jobs; 0 = none.
+	Deadline   Time
+	ErrorBound float64
+}
+
+// Attempt is the engine's view of one task attempt.
+type Attempt struct {
+	ID          AttemptID
+	Node        NodeID
+	Container   string
+	Speculative bool
+	State       AttemptState
+
+	Start Time // launch time
+	// LastReport is the time of the latest status report (Start before any).
+	LastReport Time
+	// LastProgressChange is the time progress last moved (Start before any).
+	LastProgressChange Time
+	Finish             Time // when the attempt ended; 0 while running
+
+	Progress float64
+	Phase    Phase
+	Counters Counters
+	Reports  int // status reports received
+}
+
+// Running reports whether the attempt is still running.
+func (a *Attempt) Running() bool { return a.State == StateRunning }
+
+// Task is the engine's view of one task.
+type Task struct {
+	ID         TaskID
+	InputBytes int64
+	// Attempts in the order they started.
+	Attempts []*Attempt
+	// RunningAttempts counts attempts in state running.
+	RunningAttempts int
+	// Succeeded is the attempt whose output the job uses, nil until one
+	// succeeds (and again after that output is lost).
+	Succeeded *Attempt
+	Finish    Time
+	// Dropped: an approximation policy said the job does not need it.
+	Dropped bool
+	// OutputLost counts how many times a succeeded attempt's output was lost.
+	OutputLost int
+	// FetchFailures counts fetch-failure reports against this map since its
+	// last success.
+	FetchFailures int
+}
+
+// Done reports whether the task has a successful attempt.
+func (t *Task) Done() bool { return t.Succeeded != nil }
+
+// Attempt returns the attempt numbered n, or nil.
+func (t *Task) Attempt(n int32) *Attempt {
+	for _, a := range t.Attempts {
+		if a.ID.N == n {
+			return a
+		}
+	}
+	return nil
+}
+
+// OnlyRunning returns the single running attempt of the task, or nil when
+// none or more than one runs.
+func (t *Task) OnlyRunning() *Attempt {
+	if t.RunningAttempts != 1 {
+		return nil
+	}
+	for _, a := range t.Attempts {
+		if a.State == StateRunning {
+			return a
+		}
+	}
+	return nil
+}
+
+// NodeHealth is a node's health as the fault analyzer reports it.
+type NodeHealth uint8
+
+const (
+	NodeHealthy NodeHealth = iota
+	NodeSuspect
+	NodeDown
+)
+
+// Node is the engine's view of a node: what this job's attempts did there and
+// what the fault analyzer said about it.
+type Node struct {
+	ID          NodeID
+	Health      NodeHealth
+	HealthSince Time
+	// RunningAttempts and SucceededAttempts count this job's attempts there.
+	RunningAttempts   int
+	SucceededAttempts int
+	FailedAttempts    int
+}
+
+// Job is one job's state, folded from events. Policies read it; only the
+// Engine writes it.
+type Job struct {
+	Info  JobInfo
+	Tasks [NumTaskTypes][]*Task
+	// Nodes in the order they were first seen, for deterministic iteration.
+	Nodes  []*Node
+	nodeIx map[NodeID]int
+
+	Now Time // latest time seen in an event or Decide
+
+	Completed       [NumTaskTypes]int // tasks with a successful attempt
+	RunningTasks    [NumTaskTypes]int // tasks with at least one running attempt
+	RunningAttempts [NumTaskTypes]int
+	// SpeculativeRunning counts running attempts started as speculative copies.
+	SpeculativeRunning [NumTaskTypes]int
+	ContainerNeeds     [NumTaskTypes]int
+
+	// Durations holds the run times (finish - start, ms) of every attempt
+	// that completed its task, per type, in completion order.
+	Durations [NumTaskTypes]RunningStats
+	// CompletedRuntimes lists the same run times, per type.
+	CompletedRuntimes [NumTaskTypes][]float64
+	// NormalizedRuntimes lists run time per input byte (ms/byte) of completed
+	// tasks whose input size is known, per type.
+	NormalizedRuntimes [NumTaskTypes][]float64
+
+	Deadline   Time
+	ErrorBound float64
+}
+
+// NewJob builds the empty state of a job.
+func NewJob(info JobInfo) (*Job, error) {
+	if info.Maps < 0 || info.Reduces < 0 {
+		return nil, fmt.Errorf("job %s: negative task count (%d maps, %d reduces)", info.ID, info.Maps, info.Reduces)
+	}
+	if info.MapInputBytes != nil && len(info.MapInputBytes) != info.Maps {
+		return nil, fmt.Errorf("job %s: %d map input sizes for %d maps", info.ID, len(info.MapInputBytes), info.Maps)
+	}
+	if info.ReduceInputBytes != nil && len(info.ReduceInputBytes) != info.Reduces {
+		return nil, fmt.Errorf("job %s: %d reduce input sizes for %d reduces", info.ID, len(info.ReduceInputBytes), info.Reduces)
+	}
+	j := &Job{Info: info, nodeIx: make(map[NodeID]int), Now: info.Start, Deadline: info.Deadline, ErrorBound: info.ErrorBound}
+	counts := [NumTaskTypes]int{info.Maps, info.Reduces}
+	sizes := [NumTaskTypes][]int64{info.MapInputBytes, info.ReduceInputBytes}
+	for ty := range counts {
+		tasks := make([]*Task, counts[ty])
+		backing := make([]Task, counts[ty])
+		for i := range tasks {
+			backing[i].ID = TaskID{Type: TaskType(ty), Index: int32(i)}
+			if sizes[ty] != nil {
+				backing[i].InputBytes = sizes[ty][i]
+			}
+			tasks[i] = &backing[i]
+		}
+		j.Tasks[ty] = tasks
+	}
+	return j, nil
+}
+
+// Task returns the task with the given id, or nil when the job has none.
+func (j *Job) Task(id TaskID) *Task {
+	if int(id.Type) >= NumTaskTypes || id.Index < 0 || int(id.Index) >= len(j.Tasks[id.Type]) {
+		return nil
+	}
+	return j.Tasks[id.Type][id.Index]
+}
+
+// Attempt returns the attempt with the given id, or nil.
+func (j *Job) Attempt(id AttemptID) *Attempt {
+	t := j.Task(id.Task)
+	if t == nil {
+		return nil
+	}
+	return t.Attempt(id.N)
+}
+
+// Node returns the node's record, or nil when no event has named it.
+func (j *Job) Node(id NodeID) *Node {
+	if i, ok := j.nodeIx[id]; ok {
+		return j.Nodes[i]
+	}
+	return nil
+}
+
+func (j *Job) node(id NodeID) *Node {
+	if n := j.Node(id); n != nil {
+		return n
+	}
+	n := &Node{ID: id}
+	j.nodeIx[id] = len(j.Nodes)
+	j.Nodes = append(j.Nodes, n)
+	return n
+}
+
+// TotalTasks is the number of tasks of the type.
+func (j *Job) TotalTasks(ty TaskType) int { return len(j.Tasks[ty]) }
+
+// Finished reports whether every task the job still needs has succeeded.
+func (j *Job) Finished() bool {
+	for ty := range j.Tasks {
+		for _, t := range j.Tasks[ty] {
+			if !t.Done() && !t.Dropped {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Errors Observe returns. The job's state is unchanged when one is returned.
+var (
+	ErrUnknownTask    = errors.New("unknown task")
+	ErrUnknownAttempt = errors.New("unknown attempt")
+	ErrDuplicate      = errors.New("attempt already started")
+	ErrBadEvent       = errors.New("malformed event")
+)
+
+// apply folds one event into the state.
+func (j *Job) apply(ev *Event) error {
+	if ev.Time > j.Now {
+		j.Now = ev.Time
+	}
+	switch ev.Kind {
+	case AttemptStarted:
+		return j.started(ev)
+	case AttemptStatus:
+		return j.status(ev)
+	case AttemptSucceeded, AttemptFailed, AttemptKilled:
+		return j.ended(ev)
+	case ContainerNeeds:
+		if int(ev.TaskType) >= NumTaskTypes || ev.Count < 0 {
+			return fmt.Errorf("%w: container needs %d of type %d", ErrBadEvent, ev.Count, ev.TaskType)
+		}
+		j.ContainerNeeds[ev.TaskType] = ev.Count
+	case NodeSuspected, NodeFailed, NodeResumed:
+		if ev.Node == "" {
+			return fmt.Errorf("%w: %s without a node", ErrBadEvent, ev.Kind)
+		}
+		n := j.node(ev.Node)
+		n.HealthSince = ev.Time
+		switch ev.Kind {
+		case NodeSuspected:
+			n.Health = NodeSuspect
+		case NodeFailed:
+			n.Health = NodeDown
+		default:
+			n.Health = NodeHealthy
+		}
+	case JobBounds:
+		if ev.ErrorBound < 0 || ev.ErrorBound >= 1 || ev.Deadline < 0 {
+			return fmt.Errorf("%w: job bounds deadline %d error %g", ErrBadEvent, ev.Deadline, ev.ErrorBound)
+		}
+		j.Deadline, j.ErrorBound = ev.Deadline, ev.ErrorBound
+	default:
+		return fmt.Errorf("%w: kind %d", ErrBadEvent, ev.Kind)
+	}
+	return nil
+}
+
+func (j *Job) started(ev *Event) error {
+	t := j.Task(ev.Attempt.Task)
+	if t == nil {
+		return fmt.Errorf("%w %s", ErrUnknownTask, ev.Attempt.Task)
+	}
+	if t.Attempt(ev.Attempt.N) != nil {
+		return fmt.Errorf("%w: %s", ErrDuplicate, ev.Attempt)
+	}
+	a := &Attempt{ID: ev.Attempt, Node: ev.Node, Container: ev.Container, Speculative: ev.Speculative,
+		Start: ev.Time, LastReport: ev.Time, LastProgressChange: ev.Time}
+	if t.ID.Type == Reduce {
+		a.Phase = PhaseShuffle
+	}
+	t.Attempts = append(t.Attempts, a)
+	ty := t.ID.Type
+	if t.RunningAttempts == 0 {
+		j.RunningTasks[ty]++
+	}
+	t.RunningAttempts++
+	j.RunningAttempts[ty]++
+	if a.Speculative {
+		j.SpeculativeRunning[ty]++
+	}
+	if ev.Node != "" {
+		j.node(ev.Node).RunningAttempts++
+	}
+	return nil
+}
+
+func (j *Job) status(ev *Event) error {
+	t := j.Task(ev.Attempt.Task)
+	if t == nil {
+		return fmt.Errorf("%w %s", ErrUnknownTask, ev.Attempt.Task)
+	}
+	a := t.Attempt(ev.Attempt.N)
+	if a == nil {
+		return fmt.Errorf("%w %s", ErrUnknownAttempt, ev.Attempt)
+	}
+	if ev.Progress < 0 || ev.Progress > 1 || ev.Progress != ev.Progress {
+		return fmt.Errorf("%w: progress %g for %s", ErrBadEvent, ev.Progress, ev.Attempt)
+	}
+	if len(ev.FetchFailedMaps) > 0 {
+		for _, m := range ev.FetchFailedMaps {
+			if j.Task(m) == nil || m.Type != Map {
+				return fmt.Errorf("%w: fetch failure names %s", ErrUnknownTask, m)
+			}
+		}
+		for _, m := range ev.FetchFailedMaps {
+			j.Task(m).FetchFailures++
+		}
+	}
+	if !a.Running() || ev.Time < a.LastReport {
+		return nil // a late report for an attempt that has ended, or reordered: ignore
+	}
+	if ev.Progress != a.Progress {
+		a.LastProgressChange = ev.Time
+	}
+	a.Progress, a.Phase, a.Counters, a.LastReport = ev.Progress, ev.Phase, ev.Counters, ev.Time
+	a.Reports++
+	return nil
+}
+
+func (j *Job) ended(ev *Event) error {
+	t := j.Task(ev.Attempt.Task)
+	if t == nil {
+		return fmt.Errorf("%w %s", ErrUnknownTask, ev.Attempt.Task)
+	}
+	a := t.Attempt(ev.Attempt.N)
+	if a == nil {
+		return fmt.Errorf("%w %s", ErrUnknownAttempt, ev.Attempt)
+	}
+	ty := t.ID.Type
+	var n *Node
+	if a.Node != "" {
+		n = j.node(a.Node)
+	}
+	switch a.State {
+	case StateRunning:
+		t.RunningAttempts--
+		j.RunningAttempts[ty]--
+		if t.RunningAttempts == 0 {
+			j.RunningTasks[ty]--
+		}
+		if a.Speculative {
+			j.SpeculativeRunning[ty]--
+		}
+		if n != nil {
+			n.RunningAttempts--
+		}
+	case StateSucceeded:
+		if ev.Kind == AttemptSucceeded {
+			return nil // duplicate report
+		}
+		// A succeeded attempt killed or failed afterwards: its output is gone.
+		if t.Succeeded == a {
+			t.Succeeded = nil
+			t.Finish = 0
+			t.OutputLost++
+			t.FetchFailures = 0
+			j.Completed[ty]--
+		}
+		if n != nil {
+			n.SucceededAttempts--
+		}
+		a.State = stateOf(ev.Kind)
+		return nil
+	default:
+		return nil // already ended
+	}
+	a.State = stateOf(ev.Kind)
+	a.Finish = ev.Time
+	switch ev.Kind {
+	case AttemptSucceeded:
+		a.Progress = 1
+		if n != nil {
+			n.SucceededAttempts++
+		}
+		if t.Succeeded == nil {
+			t.Succeeded = a
+			t.Finish = ev.Time
+			t.FetchFailures = 0
+			j.Completed[ty]++
+			d := float64(ev.Time - a.Start)
+			j.Durations[ty].Add(d)
+			j.CompletedRuntimes[ty] = append(j.CompletedRuntimes[ty], d)
+			if t.InputBytes > 0 {
+				j.NormalizedRuntimes[ty] = append(j.NormalizedRuntimes[ty], d/float64(t.InputBytes))
+			}
+		}
+	case AttemptFailed:
+		if n != nil {
+			n.FailedAttempts++
+		}
+	}
+	return nil
+}
+
+func stateOf(k EventKind) AttemptState {
+	switch k {
+	case AttemptSucceeded:
+		return StateSucceeded
+	case AttemptFailed:
+		return StateFailed
+	default:
+		return StateKilled
+	}
+}

@@ -1,0 +1,25 @@
+// Package none is the policy that never speculates: the "no speculation"
+// baseline LATE §5 compares against.
+package none
+
+import "github.com/specbridge/specbridge/speculators"
+
+// Name is the policy's registry name.
+const Name = "none"
+
+type policy struct{}
+
+// Policy registers the policy.
+func Policy() speculators.Policy {
+	return speculators.Policy{
+		Name: Name,
+		Doc:  "never speculates (LATE §5's no-speculation baseline)",
+		New: func(speculators.Params, speculators.Env) (speculators.Speculator, error) {
+			return policy{}, nil
+		},
+	}
+}
+
+func (policy) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
+	return out
+}
