@@ -1,0 +1,112 @@
+package scenario
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Node is one concrete node.
+type Node struct {
+	Name                         string
+	Slots, MapSlots, ReduceSlots int
+	Slowdown                     float64 // >= some small positive value; 1 = nominal
+}
+
+// Task is one concrete task: its work in seconds at nominal speed.
+type Task struct {
+	WorkS      float64
+	InputBytes int64
+	// Phases splits a reduce's work over copy, sort, reduce.
+	Phases [3]float64
+}
+
+// Job is one concrete job.
+type Job struct {
+	Name    string // <group>-<i>
+	Group   string
+	SubmitS float64
+	Maps    []Task
+	Reduces []Task
+	// Resample: speculative copies draw fresh work from the group's
+	// distributions rather than repeating the task's own.
+	Resample  bool
+	DeadlineS float64 // relative to submit; 0 = none
+	// ErrorBound is the fraction of tasks the job may leave out; 0 = exact.
+	ErrorBound float64
+}
+
+// Materialized is a scenario made concrete for one seed.
+type Materialized struct {
+	Nodes  []Node
+	Jobs   []Job
+	Faults []Fault
+}
+
+// Materialize draws the scenario's nodes and jobs from seed. The same
+// scenario and seed always give the same result.
+func (s *Scenario) Materialize(seed uint64) *Materialized {
+	r := rand.New(rand.NewPCG(seed, 0x5ce7a210))
+	m := &Materialized{Faults: s.Faults}
+	for _, g := range s.Cluster.Nodes {
+		for i := 1; i <= g.Count; i++ {
+			sd := g.Slowdown
+			if g.SlowdownDist != nil {
+				sd = g.SlowdownDist.Sample(r)
+			}
+			if sd <= 0 {
+				sd = 1
+			}
+			m.Nodes = append(m.Nodes, Node{Name: NodeName(g.Name, i), Slots: g.Slots,
+				MapSlots: g.MapSlots, ReduceSlots: g.ReduceSlots, Slowdown: sd})
+		}
+	}
+	for gi := range s.Workload.Jobs {
+		g := &s.Workload.Jobs[gi]
+		at := g.AtS
+		for i := 1; i <= g.Count; i++ {
+			if i > 1 && g.InterArrivalS != nil {
+				at += g.InterArrivalS.Sample(r)
+			}
+			m.Jobs = append(m.Jobs, g.job(i, at, r))
+		}
+	}
+	return m
+}
+
+func (g *JobGroup) job(i int, at float64, r *rand.Rand) Job {
+	name := g.Name
+	if name == "" {
+		name = "job"
+	}
+	j := Job{Name: NodeName(name, i), Group: name, SubmitS: at, Resample: g.CopyWork == "resample"}
+	inputMiB := g.MapInputMiB
+	if inputMiB == 0 {
+		inputMiB = 128
+	}
+	phases := [3]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}
+	if g.ReducePhases != nil {
+		copy(phases[:], g.ReducePhases)
+	}
+	draw := func(d *Dist) float64 {
+		w := d.Sample(r)
+		if g.TaskNoise != nil {
+			w *= g.TaskNoise.Sample(r)
+		}
+		return math.Max(w, 0.001)
+	}
+	j.Maps = make([]Task, g.Maps)
+	for k := range j.Maps {
+		j.Maps[k] = Task{WorkS: draw(g.MapS), InputBytes: int64(inputMiB * (1 << 20))}
+	}
+	j.Reduces = make([]Task, g.Reduces)
+	for k := range j.Reduces {
+		j.Reduces[k] = Task{WorkS: draw(g.ReduceS), Phases: phases}
+	}
+	if g.DeadlineS != nil {
+		j.DeadlineS = g.DeadlineS.Sample(r)
+	}
+	if g.ErrorBound != nil {
+		j.ErrorBound = math.Min(g.ErrorBound.Sample(r), 0.99)
+	}
+	return j
+}

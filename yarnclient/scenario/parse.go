@@ -1,0 +1,318 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Read parses and validates the scenario file at path.
+func Read(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read scenario: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// ReadFrom parses a scenario from r; name is used in errors.
+func ReadFrom(r io.Reader, name string) (*Scenario, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return Parse(name, data)
+}
+
+// Parse parses and validates scenario text; name is used in errors, which
+// all read "read NAME line N: what is wrong".
+func Parse(name string, data []byte) (*Scenario, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var s Scenario
+	if err := dec.Decode(&s); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("read %s line 1: empty scenario", name)
+		}
+		return nil, fmt.Errorf("read %s: %s", name, yamlMessage(err))
+	}
+	s.Source = name
+	if err := s.validate(); err != nil {
+		return nil, fmt.Errorf("read %s %w", name, err)
+	}
+	return &s, nil
+}
+
+// yamlMessage turns yaml.v3's "yaml: line 3: ..." into "line 3: ...".
+func yamlMessage(err error) string {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
+	return strings.ReplaceAll(msg, "\n  ", "; ")
+}
+
+// decodeStrict decodes a mapping node into v (a pointer to a struct),
+// refusing keys the struct does not declare. yaml.v3 does not carry
+// KnownFields into custom unmarshalers, so types that record their line
+// check their keys here.
+func decodeStrict(n *yaml.Node, v any) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: expected a mapping", n.Line)
+	}
+	allowed := map[string]bool{}
+	t := reflect.TypeOf(v).Elem()
+	for i := 0; i < t.NumField(); i++ {
+		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		if tag != "" && tag != "-" {
+			allowed[tag] = true
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if !allowed[k.Value] {
+			return fmt.Errorf("line %d: unknown field %q", k.Line, k.Value)
+		}
+	}
+	return n.Decode(v)
+}
+
+// UnmarshalYAML records the line and refuses unknown keys.
+func (d *Dist) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode { // a bare number is a constant
+		var v float64
+		if err := n.Decode(&v); err != nil {
+			return fmt.Errorf("line %d: %q is neither a number nor a distribution", n.Line, n.Value)
+		}
+		*d = Dist{Kind: "constant", Value: v, Line: n.Line}
+		return nil
+	}
+	type raw Dist
+	var r raw
+	if err := decodeStrict(n, &r); err != nil {
+		return err
+	}
+	*d = Dist(r)
+	d.Line = n.Line
+	return nil
+}
+
+// UnmarshalYAML records the line and refuses unknown keys.
+func (c *Cluster) UnmarshalYAML(n *yaml.Node) error {
+	type raw Cluster
+	var r raw
+	if err := decodeStrict(n, &r); err != nil {
+		return err
+	}
+	*c = Cluster(r)
+	c.Line = n.Line
+	return nil
+}
+
+// UnmarshalYAML records the line and refuses unknown keys.
+func (g *NodeGroup) UnmarshalYAML(n *yaml.Node) error {
+	type raw NodeGroup
+	var r raw
+	if err := decodeStrict(n, &r); err != nil {
+		return err
+	}
+	*g = NodeGroup(r)
+	g.Line = n.Line
+	return nil
+}
+
+// UnmarshalYAML records the line and refuses unknown keys.
+func (w *Workload) UnmarshalYAML(n *yaml.Node) error {
+	type raw Workload
+	var r raw
+	if err := decodeStrict(n, &r); err != nil {
+		return err
+	}
+	*w = Workload(r)
+	w.Line = n.Line
+	return nil
+}
+
+// UnmarshalYAML records the line and refuses unknown keys.
+func (g *JobGroup) UnmarshalYAML(n *yaml.Node) error {
+	type raw JobGroup
+	var r raw
+	if err := decodeStrict(n, &r); err != nil {
+		return err
+	}
+	*g = JobGroup(r)
+	g.Line = n.Line
+	return nil
+}
+
+// UnmarshalYAML records the line and refuses unknown keys.
+func (f *Fault) UnmarshalYAML(n *yaml.Node) error {
+	type raw Fault
+	var r raw
+	if err := decodeStrict(n, &r); err != nil {
+		return err
+	}
+	*f = Fault(r)
+	f.Line = n.Line
+	return nil
+}
+
+func lineErr(line int, format string, args ...any) error {
+	return fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...))
+}
+
+func (s *Scenario) validate() error {
+	c := &s.Cluster
+	if len(c.Nodes) == 0 {
+		return lineErr(max(c.Line, 1), "cluster has no nodes")
+	}
+	switch c.Scheduler {
+	case "", "fifo", "fair":
+	default:
+		return lineErr(c.Line, "scheduler %q is not fifo or fair", c.Scheduler)
+	}
+	if c.HeartbeatS < 0 || c.TaskTimeoutS < 0 {
+		return lineErr(c.Line, "heartbeat_s and task_timeout_s must be >= 0")
+	}
+	if c.ReduceSlowstart != nil && (*c.ReduceSlowstart < 0 || *c.ReduceSlowstart > 1) {
+		return lineErr(c.Line, "reduce_slowstart %g is not in [0,1]", *c.ReduceSlowstart)
+	}
+	names := map[string]bool{}
+	for i := range c.Nodes {
+		g := &c.Nodes[i]
+		if g.Count <= 0 || g.Count > maxNodes {
+			return lineErr(g.Line, "node group %q: count must be in 1..%d", g.Name, maxNodes)
+		}
+		if g.Slots < 0 || g.MapSlots < 0 || g.ReduceSlots < 0 {
+			return lineErr(g.Line, "node group %q: negative slots", g.Name)
+		}
+		if g.Slots == 0 && g.MapSlots == 0 && g.ReduceSlots == 0 {
+			return lineErr(g.Line, "node group %q: needs slots, or map_slots and reduce_slots", g.Name)
+		}
+		if g.Slots > 0 && (g.MapSlots > 0 || g.ReduceSlots > 0) {
+			return lineErr(g.Line, "node group %q: give slots or map_slots/reduce_slots, not both", g.Name)
+		}
+		if g.Slowdown < 0 || math.IsNaN(g.Slowdown) {
+			return lineErr(g.Line, "node group %q: slowdown %g is negative", g.Name, g.Slowdown)
+		}
+		if g.SlowdownDist != nil {
+			if err := g.SlowdownDist.validate(); err != nil {
+				return err
+			}
+		}
+		if g.Name == "" {
+			g.Name = "node"
+		}
+		if names[g.Name] {
+			return lineErr(g.Line, "node group name %q used twice", g.Name)
+		}
+		names[g.Name] = true
+	}
+	if len(s.Workload.Jobs) == 0 {
+		return lineErr(max(s.Workload.Line, 1), "workload has no jobs")
+	}
+	for i := range s.Workload.Jobs {
+		if err := s.Workload.Jobs[i].validate(); err != nil {
+			return err
+		}
+	}
+	for i := range s.Faults {
+		f := &s.Faults[i]
+		switch f.Kind {
+		case "slowdown":
+			if f.Factor <= 0 {
+				return lineErr(f.Line, "slowdown fault needs factor > 0")
+			}
+		case "hang":
+		default:
+			return lineErr(f.Line, "fault kind %q is not slowdown or hang", f.Kind)
+		}
+		if f.AtS < 0 || f.ForS < 0 {
+			return lineErr(f.Line, "at_s and for_s must be >= 0")
+		}
+		if !s.hasNode(f.Node) {
+			return lineErr(f.Line, "fault names node %q, which the cluster does not have", f.Node)
+		}
+	}
+	return nil
+}
+
+func (g *JobGroup) validate() error {
+	if g.Count <= 0 || g.Count > maxJobs {
+		return lineErr(g.Line, "job group %q: count must be in 1..%d", g.Name, maxJobs)
+	}
+	if g.Maps > maxTasksInJob || g.Reduces > maxTasksInJob {
+		return lineErr(g.Line, "job group %q: more than %d tasks of a type", g.Name, maxTasksInJob)
+	}
+	if g.Maps < 0 || g.Reduces < 0 || g.Maps+g.Reduces == 0 {
+		return lineErr(g.Line, "job group %q: needs maps and/or reduces (got %d and %d)", g.Name, g.Maps, g.Reduces)
+	}
+	if g.Maps > 0 && g.MapS == nil {
+		return lineErr(g.Line, "job group %q: maps need map_s", g.Name)
+	}
+	if g.Reduces > 0 && g.ReduceS == nil {
+		return lineErr(g.Line, "job group %q: reduces need reduce_s", g.Name)
+	}
+	for _, d := range []*Dist{g.InterArrivalS, g.MapS, g.ReduceS, g.TaskNoise, g.DeadlineS, g.ErrorBound} {
+		if d != nil {
+			if err := d.validate(); err != nil {
+				return err
+			}
+		}
+	}
+	if g.ReducePhases != nil {
+		if len(g.ReducePhases) != 3 {
+			return lineErr(g.Line, "job group %q: reduce_phases needs 3 fractions (copy, sort, reduce)", g.Name)
+		}
+		sum := 0.0
+		for _, f := range g.ReducePhases {
+			if f < 0 {
+				return lineErr(g.Line, "job group %q: negative reduce phase", g.Name)
+			}
+			sum += f
+		}
+		if math.Abs(sum-1) > 1e-6 {
+			return lineErr(g.Line, "job group %q: reduce_phases sum to %g, not 1", g.Name, sum)
+		}
+	}
+	switch g.CopyWork {
+	case "", "same", "resample":
+	default:
+		return lineErr(g.Line, "job group %q: copy_work %q is not same or resample", g.Name, g.CopyWork)
+	}
+	if g.AtS < 0 || g.MapInputMiB < 0 {
+		return lineErr(g.Line, "job group %q: at_s and map_input_mib must be >= 0", g.Name)
+	}
+	return nil
+}
+
+func (s *Scenario) hasNode(name string) bool {
+	for _, g := range s.Cluster.Nodes {
+		rest, ok := strings.CutPrefix(name, g.Name+"-")
+		if !ok {
+			continue
+		}
+		if i, err := strconv.Atoi(rest); err == nil && i >= 1 && i <= g.Count && NodeName(g.Name, i) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Limits on sizes, so that a typo cannot ask for a billion nodes.
+const (
+	maxNodes      = 100_000
+	maxJobs       = 1_000_000
+	maxTasksInJob = 1_000_000
+	maxSumTerms   = 100_000
+)
+
+// NodeName is the name of the i-th (from 1) node of a group.
+func NodeName(group string, i int) string { return fmt.Sprintf("%s-%02d", group, i) }

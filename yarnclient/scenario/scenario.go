@@ -1,0 +1,102 @@
+package scenario
+
+// Scenario is one parsed scenario file.
+type Scenario struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	// Reference names the paper section the scenario reproduces.
+	Reference string `yaml:"reference"`
+	// Paper records the published figures the scenario is compared with,
+	// free-form ("late vs hadoop-legacy: 27% faster"), for reports.
+	Paper    map[string]string `yaml:"paper"`
+	Cluster  Cluster           `yaml:"cluster"`
+	Workload Workload          `yaml:"workload"`
+	Faults   []Fault           `yaml:"faults"`
+
+	// Source is the file the scenario was read from.
+	Source string `yaml:"-"`
+}
+
+// Cluster describes the nodes and the cluster-wide settings.
+type Cluster struct {
+	// Scheduler orders jobs on free slots: "fifo" (default) or "fair".
+	Scheduler string `yaml:"scheduler"`
+	// HeartbeatS is the progress-report interval (default 3 s).
+	HeartbeatS float64 `yaml:"heartbeat_s"`
+	// TaskTimeoutS is mapreduce.task.timeout in seconds (default 600).
+	TaskTimeoutS float64 `yaml:"task_timeout_s"`
+	// ReduceSlowstart is mapreduce.job.reduce.slowstart.completedmaps
+	// (default 0.05); nil keeps the simulator's default.
+	ReduceSlowstart *float64    `yaml:"reduce_slowstart"`
+	Nodes           []NodeGroup `yaml:"nodes"`
+	Line            int         `yaml:"-"`
+}
+
+// NodeGroup is Count identical nodes named <Name>-<i>.
+type NodeGroup struct {
+	Name  string `yaml:"name"`
+	Count int    `yaml:"count"`
+	// Slots are YARN containers shared by maps and reduces; MapSlots and
+	// ReduceSlots, when set, are Hadoop 1 style dedicated slot pools.
+	Slots       int `yaml:"slots"`
+	MapSlots    int `yaml:"map_slots"`
+	ReduceSlots int `yaml:"reduce_slots"`
+	// Slowdown multiplies every task duration on these nodes (1 = nominal);
+	// SlowdownDist, if set, draws each node's factor instead.
+	Slowdown     float64 `yaml:"slowdown"`
+	SlowdownDist *Dist   `yaml:"slowdown_dist"`
+	Line         int     `yaml:"-"`
+}
+
+// Workload is the jobs the scenario submits.
+type Workload struct {
+	Jobs []JobGroup `yaml:"jobs"`
+	Line int        `yaml:"-"`
+}
+
+// JobGroup is Count jobs of the same shape. Durations are seconds of work at
+// nominal node speed.
+type JobGroup struct {
+	Name  string `yaml:"name"`
+	Count int    `yaml:"count"`
+	// AtS is when the first job of the group arrives; InterArrivalS draws
+	// the gap to each next one (default: all at AtS).
+	AtS           float64 `yaml:"at_s"`
+	InterArrivalS *Dist   `yaml:"inter_arrival_s"`
+
+	Maps    int `yaml:"maps"`
+	Reduces int `yaml:"reduces"`
+	// MapS and ReduceS draw each task's work; a job's tasks are drawn
+	// independently.
+	MapS    *Dist `yaml:"map_s"`
+	ReduceS *Dist `yaml:"reduce_s"`
+	// ReducePhases splits a reduce's work over copy, sort and reduce
+	// (default a third each).
+	ReducePhases []float64 `yaml:"reduce_phases"`
+	// TaskNoise, if set, multiplies each task's work by a draw from it
+	// (per-task variation on top of node slowdowns).
+	TaskNoise *Dist `yaml:"task_noise"`
+	// MapInputMiB is each map's input size (default 128).
+	MapInputMiB float64 `yaml:"map_input_mib"`
+	// CopyWork is how a speculative copy's work is drawn: "same" (the
+	// task's own work, default) or "resample" (a fresh draw from MapS /
+	// ReduceS, as with heavy-tailed task durations).
+	CopyWork string `yaml:"copy_work"`
+	// DeadlineS and ErrorBound make the jobs approximation jobs.
+	DeadlineS  *Dist `yaml:"deadline_s"`
+	ErrorBound *Dist `yaml:"error_bound"`
+	Line       int   `yaml:"-"`
+}
+
+// Fault is a change to one node's behaviour over a time window.
+type Fault struct {
+	// Kind is "slowdown" (durations x Factor) or "hang" (no progress and
+	// no heartbeats: the node is unresponsive).
+	Kind string `yaml:"kind"`
+	Node string `yaml:"node"`
+	// AtS is when the fault begins; ForS how long it lasts (0 = to the end).
+	AtS    float64 `yaml:"at_s"`
+	ForS   float64 `yaml:"for_s"`
+	Factor float64 `yaml:"factor"`
+	Line   int     `yaml:"-"`
+}

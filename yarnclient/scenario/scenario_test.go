@@ -1,0 +1,150 @@
+package scenario
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func bundled(t testing.TB) []string {
+	paths, err := filepath.Glob("../../scenarios/*.yaml")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no bundled scenarios found (err %v)", err)
+	}
+	return paths
+}
+
+func TestBundledScenariosParse(t *testing.T) {
+	for _, p := range bundled(t) {
+		s, err := Read(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		m := s.Materialize(1)
+		if len(m.Nodes) == 0 || len(m.Jobs) == 0 {
+			t.Fatalf("%s: materialized %d nodes, %d jobs", p, len(m.Nodes), len(m.Jobs))
+		}
+	}
+}
+
+func TestSleepSensitivityShape(t *testing.T) {
+	s, err := Read("../../scenarios/late-sleep-sensitivity.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Materialize(7)
+	if len(m.Nodes) != 40 {
+		t.Fatalf("nodes = %d, want 40 (LATE §5.4)", len(m.Nodes))
+	}
+	factors := map[float64]int{}
+	for _, n := range m.Nodes {
+		factors[n.Slowdown]++
+	}
+	if factors[3] != 5 || factors[10] != 1 {
+		t.Fatalf("slowdown counts %v: want five at 3 and one at 10", factors)
+	}
+	j := m.Jobs[0]
+	mean := 0.0
+	for _, r := range j.Reduces {
+		mean += r.WorkS
+	}
+	mean /= float64(len(j.Reduces))
+	if mean < 65 || mean > 75 {
+		t.Fatalf("mean reduce work %.1f s, want about 70 s (100 sleeps of U(0,1.4))", mean)
+	}
+}
+
+func TestMaterializeDeterministic(t *testing.T) {
+	s, err := Read("../../scenarios/late-ec2-heterogeneous.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := s.Materialize(3), s.Materialize(3), s.Materialize(4)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("same seed gave different workloads")
+	}
+	if reflect.DeepEqual(a, c) {
+		t.Fatal("different seeds gave identical workloads")
+	}
+}
+
+func TestErrorsNameFileAndLine(t *testing.T) {
+	cases := []struct{ name, text, want string }{
+		{"unknown-top", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\nbogus: 1\n", "line 5"},
+		{"unknown-nested", "cluster:\n  nodes:\n    - count: 1\n      slots: 1\n      speed: 2\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\n", `line 5: unknown field "speed"`},
+		{"bad-dist", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs:\n    - count: 1\n      maps: 2\n      map_s: {dist: pareto, scale: 0, shape: 1}\n", "line 7: pareto"},
+		{"no-nodes", "cluster:\n  scheduler: fifo\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\n", "line 2: cluster has no nodes"},
+		{"missing-map-s", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs:\n    - count: 1\n      maps: 3\n", "line 5: job group"},
+		{"fault-node", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\nfaults:\n  - {kind: hang, node: nope-01, at_s: 1}\n", `line 6: fault names node "nope-01"`},
+		{"not-yaml", "cluster: [\n", "line"},
+		{"empty", "", "line 1: empty"},
+		{"bad-number", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: fast}]\n", "line 4"},
+	}
+	for _, c := range cases {
+		_, err := Parse(c.name+".yaml", []byte(c.text))
+		if err == nil {
+			t.Errorf("%s: parsed without error", c.name)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.name+".yaml") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %q does not name the file and %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestTruncatedBundledScenario(t *testing.T) {
+	data, err := os.ReadFile("../../scenarios/late-sleep-sensitivity.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cut inside the workload: the job group loses its reduce durations.
+	cut := strings.Index(string(data), "      reduce_s:")
+	_, err = Parse("cut.yaml", data[:cut])
+	if err == nil || !strings.Contains(err.Error(), "cut.yaml line") {
+		t.Fatalf("truncated scenario: err = %v, want an error naming cut.yaml and a line", err)
+	}
+}
+
+func FuzzScenario(f *testing.F) {
+	for _, p := range bundled(f) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("cluster: {nodes: [{count: 2, slots: 1}]}\nworkload: {jobs: [{count: 1, maps: 1, map_s: {dist: sum, n: 2, of: 1}}]}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse("fuzz.yaml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "read fuzz.yaml") {
+				t.Fatalf("error does not name the input: %v", err)
+			}
+			return
+		}
+		// A valid scenario must materialize without panicking; keep it small.
+		if cost(s) < 1e5 {
+			s.Materialize(1)
+		}
+	})
+}
+
+// cost estimates how many draws Materialize makes.
+func cost(s *Scenario) float64 {
+	draws := func(d *Dist) float64 {
+		if d != nil && d.Kind == "sum" {
+			return float64(d.N)
+		}
+		return 1
+	}
+	total := 0.0
+	for _, g := range s.Cluster.Nodes {
+		total += float64(g.Count) * draws(g.SlowdownDist)
+	}
+	for _, g := range s.Workload.Jobs {
+		total += float64(g.Count) * (float64(g.Maps)*draws(g.MapS) + float64(g.Reduces)*draws(g.ReduceS))
+	}
+	return total
+}
