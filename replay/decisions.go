@@ -1,0 +1,283 @@
+package replay
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/yarnclient/history"
+)
+
+// Decisions-mode constants: how often a recorded attempt "reports" and how
+// often the policy is asked, matching Hadoop's 3 s progress interval and the
+// bridge's 1 s decide interval.
+const (
+	reportEvery = 3000
+	decideEvery = 1000
+)
+
+// TimedDecision is a decision a policy made on a recorded timeline.
+type TimedDecision struct {
+	Job     string  `json:"job"`
+	AtS     float64 `json:"at_s"` // seconds after the job's first attempt started
+	Kind    string  `json:"kind"`
+	Task    string  `json:"task"`
+	Attempt string  `json:"attempt,omitempty"`
+	Reason  string  `json:"reason"`
+}
+
+// ActualSpeculation is a speculative attempt Hadoop really ran.
+type ActualSpeculation struct {
+	Job     string  `json:"job"`
+	AtS     float64 `json:"at_s"`
+	Task    string  `json:"task"`
+	Attempt string  `json:"attempt"`
+	Status  string  `json:"status"`
+}
+
+// DecisionsResult is what one policy would have decided on the recorded
+// jobs. Since the timeline is fixed, a decision is never applied: each
+// (kind, task, attempt) is listed once, when first decided.
+type DecisionsResult struct {
+	Speculator      string          `json:"speculator"`
+	Jobs            int             `json:"jobs"`
+	Tasks           int             `json:"tasks"`
+	Decisions       []TimedDecision `json:"decisions"`
+	SpeculatedTasks int             `json:"speculated_tasks"`
+	// MatchedActual counts speculated tasks that Hadoop also speculated.
+	MatchedActual int `json:"matched_actual"`
+	// SkippedEvents counts recorded events the engine refused (listed in
+	// the log), for example a status for an attempt the history never
+	// started.
+	SkippedEvents int `json:"skipped_events"`
+}
+
+// Timeline is one recorded job as engine events.
+type timeline struct {
+	job     *history.Job
+	info    speculators.JobInfo
+	events  []speculators.Event
+	start   speculators.Time
+	end     speculators.Time
+	taskIDs map[speculators.TaskID]string
+	actual  []ActualSpeculation
+}
+
+// Decide replays each recorded job's timeline through every policy.
+func Decide(in *Input, opts Options) ([]DecisionsResult, []ActualSpeculation, error) {
+	if in.Scenario != nil {
+		return nil, nil, fmt.Errorf("%s: decisions mode needs a recorded history, not a scenario", in.Path)
+	}
+	var lines []*timeline
+	var actual []ActualSpeculation
+	tasks := 0
+	for _, j := range in.Jobs {
+		tl := buildTimeline(j)
+		if tl == nil {
+			continue
+		}
+		lines = append(lines, tl)
+		actual = append(actual, tl.actual...)
+		tasks += tl.info.Maps + tl.info.Reduces
+	}
+	if len(lines) == 0 {
+		return nil, nil, fmt.Errorf("%s: no job has timed attempts to replay", in.Path)
+	}
+	actualTasks := map[string]bool{}
+	for _, a := range actual {
+		actualTasks[a.Job+"/"+a.Task] = true
+	}
+	var out []DecisionsResult
+	for _, name := range opts.Speculators {
+		res := DecisionsResult{Speculator: name, Jobs: len(lines), Tasks: tasks, Decisions: []TimedDecision{}}
+		speculated := map[string]bool{}
+		for _, tl := range lines {
+			ds, skipped, err := tl.run(name, opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			res.SkippedEvents += skipped
+			for _, d := range ds {
+				res.Decisions = append(res.Decisions, d)
+				if d.Kind == speculators.Speculate.String() && !speculated[d.Job+"/"+d.Task] {
+					speculated[d.Job+"/"+d.Task] = true
+					res.SpeculatedTasks++
+					if actualTasks[d.Job+"/"+d.Task] {
+						res.MatchedActual++
+					}
+				}
+			}
+		}
+		out = append(out, res)
+	}
+	return out, actual, nil
+}
+
+func (tl *timeline) run(name string, opts Options) ([]TimedDecision, int, error) {
+	e, err := opts.Registry.NewEngine(tl.info, name, opts.Params[name], jobSeed(opts.Seed, tl.info.ID))
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []TimedDecision
+	seen := map[string]bool{}
+	skipped := 0
+	next := 0
+	for now := tl.start; now <= tl.end+decideEvery; now += decideEvery {
+		for next < len(tl.events) && tl.events[next].Time <= now {
+			if e.Observe(&tl.events[next]) != nil {
+				skipped++
+			}
+			next++
+		}
+		for _, d := range e.Decide(now) {
+			td := TimedDecision{Job: tl.job.ID, AtS: float64(now-tl.start) / 1000, Kind: d.Kind.String(),
+				Task: tl.taskName(d.Task), Reason: d.Reason}
+			if d.Kind == speculators.Kill || d.Kind == speculators.Rerun {
+				td.Attempt = fmt.Sprintf("%s_%d", td.Task, d.Attempt.N)
+			}
+			key := td.Kind + " " + td.Task + " " + td.Attempt
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, td)
+		}
+	}
+	return out, skipped, nil
+}
+
+func (tl *timeline) taskName(id speculators.TaskID) string {
+	if s, ok := tl.taskIDs[id]; ok {
+		return s
+	}
+	return id.String()
+}
+
+// buildTimeline turns a recorded job into engine events: each attempt's
+// start, a status report every 3 s with progress interpolated over its
+// recorded run (a reduce's phases from its shuffle and sort finish times,
+// else a third each), and its end. It returns nil for a job without timed
+// attempts.
+func buildTimeline(j *history.Job) *timeline {
+	tl := &timeline{job: j, taskIDs: map[speculators.TaskID]string{}}
+	counts := [speculators.NumTaskTypes]int{}
+	for _, t := range j.Tasks {
+		ty := typeOf(t.Type)
+		counts[ty] = max(counts[ty], t.Index+1)
+	}
+	tl.info = speculators.JobInfo{ID: j.ID, Maps: counts[speculators.Map], Reduces: counts[speculators.Reduce]}
+	first := true
+	for ti := range j.Tasks {
+		t := &j.Tasks[ti]
+		id := speculators.TaskID{Type: typeOf(t.Type), Index: int32(t.Index)}
+		tl.taskIDs[id] = t.ID
+		for ai := range t.Attempts {
+			a := &t.Attempts[ai]
+			if a.Start <= 0 {
+				continue
+			}
+			if first || a.Start < tl.start {
+				tl.start = a.Start
+			}
+			first = false
+			end := a.Finish
+			if end < a.Start {
+				end = a.Start
+			}
+			tl.end = max(tl.end, end)
+			aid := speculators.AttemptID{Task: id, N: int32(a.N)}
+			spec := a.Speculative || overlapsEarlier(t, ai)
+			tl.events = append(tl.events, speculators.Event{Kind: speculators.AttemptStarted, Time: a.Start,
+				Attempt: aid, Node: speculators.NodeID(a.Host), Container: a.Container, Speculative: spec})
+			if spec {
+				tl.actual = append(tl.actual, ActualSpeculation{Job: j.ID, Task: t.ID, Attempt: a.ID, Status: a.Status})
+			}
+			for at := a.Start + reportEvery; at < end; at += reportEvery {
+				p, ph := progressAt(t.Type, a, at)
+				tl.events = append(tl.events, speculators.Event{Kind: speculators.AttemptStatus, Time: at,
+					Attempt: aid, Progress: p, Phase: ph})
+			}
+			kind, ok := endKind(a.Status)
+			if ok && a.Finish >= a.Start {
+				tl.events = append(tl.events, speculators.Event{Kind: kind, Time: a.Finish, Attempt: aid})
+			}
+		}
+	}
+	if first {
+		return nil
+	}
+	for i := range tl.actual {
+		for ti := range j.Tasks {
+			for _, a := range j.Tasks[ti].Attempts {
+				if a.ID == tl.actual[i].Attempt {
+					tl.actual[i].AtS = float64(a.Start-tl.start) / 1000
+				}
+			}
+		}
+	}
+	tl.info.Start = tl.start
+	sort.SliceStable(tl.events, func(a, b int) bool { return tl.events[a].Time < tl.events[b].Time })
+	return tl
+}
+
+// overlapsEarlier reports whether attempt ai started while an earlier
+// attempt of the same task was still running: a speculative attempt in a
+// history that does not record avataars (Hadoop 0.23).
+func overlapsEarlier(t *history.Task, ai int) bool {
+	a := &t.Attempts[ai]
+	for k := 0; k < ai; k++ {
+		b := &t.Attempts[k]
+		if b.Start > 0 && b.Start <= a.Start && b.Finish > a.Start {
+			return true
+		}
+	}
+	return false
+}
+
+func typeOf(t history.TaskType) speculators.TaskType {
+	if t == history.Reduce {
+		return speculators.Reduce
+	}
+	return speculators.Map
+}
+
+func endKind(status string) (speculators.EventKind, bool) {
+	switch status {
+	case history.Succeeded:
+		return speculators.AttemptSucceeded, true
+	case history.Failed:
+		return speculators.AttemptFailed, true
+	case history.Killed:
+		return speculators.AttemptKilled, true
+	}
+	return 0, false
+}
+
+// progressAt interpolates an attempt's progress score at time at.
+func progressAt(ty history.TaskType, a *history.Attempt, at int64) (float64, speculators.Phase) {
+	span := float64(a.Finish - a.Start)
+	if span <= 0 {
+		return 0, speculators.PhaseMap
+	}
+	f := float64(at-a.Start) / span
+	if ty == history.Map {
+		return min(f, 1), speculators.PhaseMap
+	}
+	if a.ShuffleFinish > a.Start && a.SortFinish >= a.ShuffleFinish && a.Finish > a.SortFinish {
+		switch {
+		case at < a.ShuffleFinish:
+			return speculators.ReduceProgress(speculators.PhaseShuffle, float64(at-a.Start)/float64(a.ShuffleFinish-a.Start)), speculators.PhaseShuffle
+		case at < a.SortFinish:
+			return speculators.ReduceProgress(speculators.PhaseSort, float64(at-a.ShuffleFinish)/float64(max(a.SortFinish-a.ShuffleFinish, 1))), speculators.PhaseSort
+		default:
+			return speculators.ReduceProgress(speculators.PhaseReduce, float64(at-a.SortFinish)/float64(a.Finish-a.SortFinish)), speculators.PhaseReduce
+		}
+	}
+	switch {
+	case f < 1.0/3:
+		return f, speculators.PhaseShuffle
+	case f < 2.0/3:
+		return f, speculators.PhaseSort
+	}
+	return min(f, 1), speculators.PhaseReduce
+}

@@ -1,0 +1,109 @@
+package replay
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/specbridge/specbridge/yarnclient/history"
+	"github.com/specbridge/specbridge/yarnclient/scenario"
+)
+
+// Input is one thing to replay: a scenario, or recorded jobs (a directory of
+// histories is one input: its jobs ran on one cluster).
+type Input struct {
+	Path     string
+	Format   history.Format
+	Scenario *scenario.Scenario
+	Jobs     []*history.Job
+}
+
+// Load reads path, detecting its format from content unless format is set.
+// A directory yields every history file below it, read as one input.
+func Load(path string, format history.Format, swim history.SWIMModel) (*Input, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if !st.IsDir() {
+		return loadFile(path, format, swim)
+	}
+	var files []string
+	err = filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".jhist") || strings.HasSuffix(p, ".json")) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("read %s: no .jhist or .json history files in the directory", path)
+	}
+	sort.Strings(files)
+	in := &Input{Path: path}
+	for _, f := range files {
+		one, err := loadFile(f, format, swim)
+		if err != nil {
+			return nil, err
+		}
+		if one.Scenario != nil {
+			return nil, fmt.Errorf("read %s: a scenario cannot be mixed with histories in a directory", f)
+		}
+		in.Format = one.Format
+		in.Jobs = append(in.Jobs, one.Jobs...)
+	}
+	return in, nil
+}
+
+func loadFile(path string, format history.Format, swim history.SWIMModel) (*Input, error) {
+	if format == "" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		head := make([]byte, 4096)
+		n, err := io.ReadFull(bufio.NewReader(f), head)
+		f.Close()
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		format, err = history.Detect(path, head[:n])
+		if err != nil {
+			return nil, err
+		}
+	}
+	in := &Input{Path: path, Format: format}
+	var err error
+	switch format {
+	case history.FormatScenario:
+		in.Scenario, err = scenario.Read(path)
+	case history.FormatJhist:
+		var j *history.Job
+		j, err = history.ReadJhist(path)
+		if j != nil {
+			in.Jobs = []*history.Job{j}
+		}
+	case history.FormatRumen:
+		in.Jobs, err = history.ReadRumen(path)
+	case history.FormatSWIM:
+		in.Jobs, err = history.ReadSWIM(path, swim)
+	default:
+		return nil, fmt.Errorf("read %s: unknown format %q (jhist, rumen, swim, scenario)", path, format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if in.Scenario == nil && len(in.Jobs) == 0 {
+		return nil, fmt.Errorf("read %s: no jobs", path)
+	}
+	return in, nil
+}

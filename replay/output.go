@@ -1,0 +1,124 @@
+package replay
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+)
+
+// Report is one input's replay. In simulate mode Results holds []Result; in
+// decisions mode []DecisionsResult, and Actual lists what Hadoop did.
+type Report struct {
+	Input   string              `json:"input"`
+	Format  string              `json:"format"`
+	Mode    string              `json:"mode"`
+	Seed    uint64              `json:"seed"`
+	Runs    int                 `json:"runs"`
+	Results any                 `json:"results"`
+	Actual  []ActualSpeculation `json:"actual,omitempty"`
+}
+
+// Write renders the report as "table", "json" or "csv".
+func (r *Report) Write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "csv":
+		return r.writeCSV(w)
+	case "table", "":
+		return r.writeTable(w)
+	}
+	return fmt.Errorf("unknown output format %q (table, json, csv)", format)
+}
+
+func f3(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+func (r *Report) writeTable(w io.Writer) error {
+	fmt.Fprintf(w, "input %s (%s), mode %s, seed %d, runs %d\n", r.Input, r.Format, r.Mode, r.Seed, r.Runs)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	switch res := r.Results.(type) {
+	case []Result:
+		fmt.Fprintln(tw, "speculator\tjobs\ttasks\tmean s\tp50 s\tp95 s\tp99 s\tmakespan s\tcontainer s\tspec\twon\tkilled\twasted s\tunfinished\t")
+		for _, x := range res {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t\n", x.Speculator, x.Jobs, x.Tasks,
+				x.MeanJobS, x.P50JobS, x.P95JobS, x.P99JobS, x.MakespanS, x.ContainerS, x.SpeculativeAttempts,
+				x.SpeculativeWins, x.KilledAttempts, x.WastedContainerS, x.UnfinishedJobs)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if len(res) > 0 && len(res[0].Groups) > 0 {
+			fmt.Fprintln(w, "\nby job group:")
+			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "group\tspeculator\tjobs\tmean s\tp95 s\t")
+			for gi := range res[0].Groups {
+				for _, x := range res {
+					if gi < len(x.Groups) {
+						g := x.Groups[gi]
+						fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.1f\t\n", g.Group, x.Speculator, g.Jobs, g.MeanJobS, g.P95JobS)
+					}
+				}
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+		}
+	case []DecisionsResult:
+		fmt.Fprintf(tw, "speculator\tjobs\ttasks\tdecisions\tspeculated tasks\talso speculated by Hadoop\tskipped events\t\n")
+		for _, x := range res {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t\n", x.Speculator, x.Jobs, x.Tasks, len(x.Decisions), x.SpeculatedTasks, x.MatchedActual, x.SkippedEvents)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\nwhat Hadoop did: %d speculative attempts\n", len(r.Actual))
+		for _, a := range r.Actual {
+			fmt.Fprintf(w, "  %8.1fs  %s  %s (%s)\n", a.AtS, a.Job, a.Attempt, a.Status)
+		}
+		for _, x := range res {
+			fmt.Fprintf(w, "\n%s would have decided: %d\n", x.Speculator, len(x.Decisions))
+			for _, d := range x.Decisions {
+				target := d.Task
+				if d.Attempt != "" {
+					target = d.Attempt
+				}
+				fmt.Fprintf(w, "  %8.1fs  %s  %s %s: %s\n", d.AtS, d.Job, d.Kind, target, d.Reason)
+			}
+		}
+		return nil
+	}
+	return tw.Flush()
+}
+
+func (r *Report) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	switch res := r.Results.(type) {
+	case []Result:
+		cw.Write([]string{"input", "mode", "seed", "runs", "speculator", "jobs", "tasks", "mean_job_s", "p50_job_s", "p95_job_s",
+			"p99_job_s", "makespan_s", "container_s", "speculative_attempts", "speculative_wins", "killed_attempts",
+			"wasted_container_s", "unfinished_jobs"})
+		for _, x := range res {
+			cw.Write([]string{r.Input, r.Mode, strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Runs), x.Speculator,
+				strconv.Itoa(x.Jobs), strconv.Itoa(x.Tasks), f3(x.MeanJobS), f3(x.P50JobS), f3(x.P95JobS), f3(x.P99JobS),
+				f3(x.MakespanS), f3(x.ContainerS), f3(x.SpeculativeAttempts), f3(x.SpeculativeWins), f3(x.KilledAttempts),
+				f3(x.WastedContainerS), f3(x.UnfinishedJobs)})
+		}
+	case []DecisionsResult:
+		cw.Write([]string{"input", "speculator", "job", "at_s", "kind", "task", "attempt", "reason"})
+		for _, x := range res {
+			for _, d := range x.Decisions {
+				cw.Write([]string{r.Input, x.Speculator, d.Job, f3(d.AtS), d.Kind, d.Task, d.Attempt, d.Reason})
+			}
+		}
+		for _, a := range r.Actual {
+			cw.Write([]string{r.Input, "hadoop-actual", a.Job, f3(a.AtS), "speculate", a.Task, a.Attempt, "recorded " + a.Status})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,212 @@
+package replay
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"sort"
+
+	"github.com/specbridge/specbridge/sim"
+	"github.com/specbridge/specbridge/speculators"
+	"gonum.org/v1/gonum/stat"
+)
+
+// Options control a replay.
+type Options struct {
+	// Speculators to compare, by registry name.
+	Speculators []string
+	// Params holds overrides per policy: Params["late"]["speculative-cap"].
+	Params map[string]map[string]string
+	// Seed is the first seed; Runs seeds seed..seed+Runs-1 are run and
+	// their results averaged.
+	Seed uint64
+	Runs int
+	// Cluster applies to recorded workloads (and Scheduler to scenarios).
+	Cluster  ClusterOptions
+	Registry *speculators.Registry
+}
+
+// Result is one policy's figures over the workload. The JSON names are a
+// public interface: fields may be added, never renamed. With several runs
+// each figure is the mean over runs.
+type Result struct {
+	Speculator          string  `json:"speculator"`
+	Jobs                int     `json:"jobs"`
+	Tasks               int     `json:"tasks"`
+	MeanJobS            float64 `json:"mean_job_s"`
+	P50JobS             float64 `json:"p50_job_s"`
+	P95JobS             float64 `json:"p95_job_s"`
+	P99JobS             float64 `json:"p99_job_s"`
+	MakespanS           float64 `json:"makespan_s"`
+	ContainerS          float64 `json:"container_s"`
+	SpeculativeAttempts float64 `json:"speculative_attempts"`
+	SpeculativeWins     float64 `json:"speculative_wins"`
+	KilledAttempts      float64 `json:"killed_attempts"`
+	WastedContainerS    float64 `json:"wasted_container_s"`
+	// UnfinishedJobs counts jobs that did not finish (mean over runs).
+	UnfinishedJobs float64 `json:"unfinished_jobs"`
+	// SimEvents is the simulator's event count (mean over runs).
+	SimEvents float64 `json:"sim_events"`
+	// Groups splits the figures by job group (scenario job group), when
+	// the workload has more than one.
+	Groups []GroupResult `json:"groups,omitempty"`
+}
+
+// GroupResult is a policy's figures for one group of jobs.
+type GroupResult struct {
+	Group    string  `json:"group"`
+	Jobs     int     `json:"jobs"`
+	MeanJobS float64 `json:"mean_job_s"`
+	P95JobS  float64 `json:"p95_job_s"`
+}
+
+// WorkloadFunc builds the workload for one seed.
+type WorkloadFunc func(seed uint64) (*Workload, error)
+
+// WorkloadOf returns the workload builder for an input.
+func WorkloadOf(in *Input, co ClusterOptions) WorkloadFunc {
+	if in.Scenario != nil {
+		return func(seed uint64) (*Workload, error) { return FromScenario(in.Scenario, seed, co) }
+	}
+	return func(seed uint64) (*Workload, error) { return FromHistory(in.Jobs, co, seed) }
+}
+
+// Simulate runs every policy in opts over the workload for each seed and
+// returns one Result per policy, in the order given.
+func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
+	runs := max(opts.Runs, 1)
+	per := make([][]Result, len(opts.Speculators))
+	for r := 0; r < runs; r++ {
+		seed := opts.Seed + uint64(r)
+		w, err := build(seed)
+		if err != nil {
+			return nil, err
+		}
+		for i, name := range opts.Speculators {
+			res, err := runOne(w, name, opts, seed)
+			if err != nil {
+				return nil, err
+			}
+			per[i] = append(per[i], summarize(name, w, res))
+		}
+	}
+	out := make([]Result, len(per))
+	for i := range per {
+		out[i] = average(per[i])
+	}
+	return out, nil
+}
+
+// runOne simulates the workload with every job running policy name.
+func runOne(w *Workload, name string, opts Options, seed uint64) (*sim.Result, error) {
+	factory := func(info speculators.JobInfo) (*speculators.Engine, error) {
+		return opts.Registry.NewEngine(info, name, opts.Params[name], jobSeed(seed, info.ID))
+	}
+	res, err := sim.Run(w.Config, w.Jobs, factory)
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s: %w", name, err)
+	}
+	return res, nil
+}
+
+// jobSeed gives each job's policy its own stream, fixed by run seed and job.
+func jobSeed(seed uint64, job string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(job))
+	return seed ^ h.Sum64()
+}
+
+func summarize(name string, w *Workload, res *sim.Result) Result {
+	r := Result{Speculator: name, Jobs: len(res.Jobs), MakespanS: ms(res.Makespan), SimEvents: float64(res.Events)}
+	var times []float64
+	groups := map[string][]float64{}
+	var groupOrder []string
+	for i := range res.Jobs {
+		j := &res.Jobs[i]
+		r.Tasks += j.Maps + j.Reduces
+		r.ContainerS += float64(j.ContainerMs) / 1000
+		r.WastedContainerS += float64(j.WastedContainerMs) / 1000
+		r.SpeculativeAttempts += float64(j.SpeculativeLaunched)
+		r.SpeculativeWins += float64(j.SpeculativeWon)
+		r.KilledAttempts += float64(j.KilledAttempts)
+		d := j.Duration()
+		if d < 0 {
+			r.UnfinishedJobs++
+			continue
+		}
+		times = append(times, ms(d))
+		g := w.Groups[i]
+		if _, ok := groups[g]; !ok {
+			groupOrder = append(groupOrder, g)
+		}
+		groups[g] = append(groups[g], ms(d))
+	}
+	r.MeanJobS, r.P50JobS, r.P95JobS, r.P99JobS = dist(times)
+	if len(groupOrder) > 1 {
+		for _, g := range groupOrder {
+			mean, _, p95, _ := dist(groups[g])
+			r.Groups = append(r.Groups, GroupResult{Group: g, Jobs: len(groups[g]), MeanJobS: mean, P95JobS: p95})
+		}
+	}
+	return r
+}
+
+func ms(t speculators.Time) float64 { return float64(t) / 1000 }
+
+// dist returns mean, p50, p95 and p99 of xs (linear interpolation between
+// order statistics).
+func dist(xs []float64) (mean, p50, p95, p99 float64) {
+	if len(xs) == 0 {
+		return 0, 0, 0, 0
+	}
+	sort.Float64s(xs)
+	q := func(p float64) float64 { return stat.Quantile(p, stat.LinInterp, xs, nil) }
+	return stat.Mean(xs, nil), q(0.50), q(0.95), q(0.99)
+}
+
+// average is the mean of each figure over runs.
+func average(rs []Result) Result {
+	if len(rs) == 1 {
+		return round(rs[0])
+	}
+	out := rs[0]
+	n := float64(len(rs))
+	fields := func(r *Result) []*float64 {
+		return []*float64{&r.MeanJobS, &r.P50JobS, &r.P95JobS, &r.P99JobS, &r.MakespanS, &r.ContainerS,
+			&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents}
+	}
+	dst := fields(&out)
+	for _, p := range dst {
+		*p = 0
+	}
+	out.Groups = append([]GroupResult(nil), rs[0].Groups...)
+	for gi := range out.Groups {
+		out.Groups[gi].MeanJobS, out.Groups[gi].P95JobS = 0, 0
+	}
+	for _, r := range rs {
+		src := fields(&r)
+		for i := range dst {
+			*dst[i] += *src[i] / n
+		}
+		for gi := range out.Groups {
+			if gi < len(r.Groups) {
+				out.Groups[gi].MeanJobS += r.Groups[gi].MeanJobS / n
+				out.Groups[gi].P95JobS += r.Groups[gi].P95JobS / n
+			}
+		}
+	}
+	return round(out)
+}
+
+// round keeps reports readable and byte-stable: 3 decimals.
+func round(r Result) Result {
+	f := func(x float64) float64 { return math.Round(x*1000) / 1000 }
+	for _, p := range []*float64{&r.MeanJobS, &r.P50JobS, &r.P95JobS, &r.P99JobS, &r.MakespanS, &r.ContainerS,
+		&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents} {
+		*p = f(*p)
+	}
+	for i := range r.Groups {
+		r.Groups[i].MeanJobS, r.Groups[i].P95JobS = f(r.Groups[i].MeanJobS), f(r.Groups[i].P95JobS)
+	}
+	return r
+}

@@ -1,0 +1,263 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/specbridge/specbridge/sim"
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/yarnclient/history"
+	"github.com/specbridge/specbridge/yarnclient/scenario"
+)
+
+// ClusterOptions describe the cluster a recorded workload is re-executed on
+// when the input does not describe one.
+type ClusterOptions struct {
+	// Nodes and Slots, when > 0, replace the cluster inferred from a
+	// history's hosts (every SWIM replay uses them).
+	Nodes, Slots int
+	// Scheduler is "fifo" or "fair"; empty keeps the input's (fifo).
+	Scheduler string
+}
+
+// Defaults used when a recorded workload names no hosts (SWIM).
+const (
+	DefaultNodes = 100
+	DefaultSlots = 8
+)
+
+// Workload is a simulator input ready to run.
+type Workload struct {
+	Config sim.Config
+	Jobs   []sim.Job
+	// Groups names each job's group (scenario job group, or "history").
+	Groups []string
+}
+
+func seconds(s float64) speculators.Time { return speculators.Time(math.Round(s * 1000)) }
+
+// FromScenario materializes s for seed.
+func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Workload, error) {
+	m := s.Materialize(seed)
+	nodes := make([]sim.Node, len(m.Nodes))
+	index := make(map[string]int, len(m.Nodes))
+	for i, n := range m.Nodes {
+		nodes[i] = sim.Node{Name: n.Name, Slots: n.Slots, MapSlots: n.MapSlots, ReduceSlots: n.ReduceSlots, Slowdown: n.Slowdown}
+		index[n.Name] = i
+	}
+	for _, f := range m.Faults {
+		i, ok := index[f.Node]
+		if !ok {
+			return nil, fmt.Errorf("%s line %d: fault names unknown node %q", s.Source, f.Line, f.Node)
+		}
+		ep := sim.Episode{Start: seconds(f.AtS), Factor: f.Factor}
+		if f.ForS > 0 {
+			ep.End = seconds(f.AtS + f.ForS)
+		}
+		if f.Kind == "hang" {
+			ep.Factor = math.Inf(1)
+		}
+		nodes[i].Episodes = append(nodes[i].Episodes, ep)
+	}
+	cfg := sim.DefaultConfig(nodes)
+	if s.Cluster.Scheduler != "" {
+		cfg.Scheduler = s.Cluster.Scheduler
+	}
+	if co.Scheduler != "" {
+		cfg.Scheduler = co.Scheduler
+	}
+	if s.Cluster.HeartbeatS > 0 {
+		cfg.Heartbeat = time.Duration(s.Cluster.HeartbeatS * float64(time.Second))
+	}
+	if s.Cluster.TaskTimeoutS > 0 {
+		cfg.TaskTimeout = time.Duration(s.Cluster.TaskTimeoutS * float64(time.Second))
+	}
+	if s.Cluster.ReduceSlowstart != nil {
+		cfg.ReduceSlowstart = *s.Cluster.ReduceSlowstart
+	}
+	cfg.Seed = seed
+	w := &Workload{Config: cfg}
+	for _, j := range m.Jobs {
+		sj := sim.Job{ID: j.Name, Submit: seconds(j.SubmitS), ErrorBound: j.ErrorBound}
+		if j.DeadlineS > 0 {
+			sj.Deadline = sj.Submit + seconds(j.DeadlineS)
+		}
+		if j.Resample {
+			sj.CopyWork = sim.Resample
+		}
+		sj.Maps = make([]sim.Task, len(j.Maps))
+		for k, t := range j.Maps {
+			sj.Maps[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1)}
+		}
+		sj.Reduces = make([]sim.Task, len(j.Reduces))
+		for k, t := range j.Reduces {
+			sj.Reduces[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1), Phases: t.Phases}
+		}
+		w.Jobs = append(w.Jobs, sj)
+		w.Groups = append(w.Groups, j.Group)
+	}
+	return w, nil
+}
+
+// FromHistory builds a workload that re-executes recorded jobs: each task's
+// first attempt has the run time of the attempt that completed it (or, for a
+// task that never succeeded, of its longest attempt); every later attempt
+// draws its run time from the job's own completed tasks of the same type
+// (sim.Resample), as GRASS §5.1 estimates t_new. Nodes run at nominal speed:
+// the recorded durations already carry the cluster's heterogeneity. The
+// cluster is one node per recorded host with as many slots as that host ever
+// ran attempts of the job set at once, unless co sets Nodes and Slots.
+func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload, error) {
+	var origin int64 = math.MaxInt64
+	for _, j := range jobs {
+		if s := submitOf(j); s > 0 && s < origin {
+			origin = s
+		}
+	}
+	if origin == math.MaxInt64 {
+		origin = 0
+	}
+	w := &Workload{}
+	for _, j := range jobs {
+		sj := sim.Job{ID: j.ID, CopyWork: sim.Resample}
+		if s := submitOf(j); s > 0 {
+			sj.Submit = s - origin
+		}
+		for _, t := range j.Tasks {
+			work, phases, ok := taskWork(&t)
+			if !ok {
+				continue
+			}
+			st := sim.Task{InputBytes: t.InputBytes, Work: max(work, 1)}
+			if t.Type == history.Map {
+				sj.Maps = append(sj.Maps, st)
+			} else {
+				st.Phases = phases
+				sj.Reduces = append(sj.Reduces, st)
+			}
+		}
+		if len(sj.Maps)+len(sj.Reduces) == 0 {
+			continue // a job with no timed task has nothing to replay
+		}
+		w.Jobs = append(w.Jobs, sj)
+		w.Groups = append(w.Groups, "history")
+	}
+	if len(w.Jobs) == 0 {
+		return nil, fmt.Errorf("no job in the input has a task with recorded start and finish times")
+	}
+	nodes := inferNodes(jobs)
+	if co.Nodes > 0 || co.Slots > 0 || len(nodes) == 0 {
+		n, s := co.Nodes, co.Slots
+		if n <= 0 {
+			n = DefaultNodes
+		}
+		if s <= 0 {
+			s = DefaultSlots
+		}
+		nodes = make([]sim.Node, n)
+		for i := range nodes {
+			nodes[i] = sim.Node{Name: fmt.Sprintf("node-%03d", i+1), Slots: s, Slowdown: 1}
+		}
+	}
+	w.Config = sim.DefaultConfig(nodes)
+	if co.Scheduler != "" {
+		w.Config.Scheduler = co.Scheduler
+	}
+	w.Config.Seed = seed
+	return w, nil
+}
+
+func submitOf(j *history.Job) int64 {
+	if j.Submit > 0 {
+		return j.Submit
+	}
+	if j.Launch > 0 {
+		return j.Launch
+	}
+	var first int64
+	for _, t := range j.Tasks {
+		for _, a := range t.Attempts {
+			if a.Start > 0 && (first == 0 || a.Start < first) {
+				first = a.Start
+			}
+		}
+	}
+	return first
+}
+
+// taskWork is the recorded run time of the attempt that completed the task,
+// or of its longest timed attempt, and a reduce's phase split from its
+// shuffle and sort finish times (a third each when not recorded).
+func taskWork(t *history.Task) (speculators.Time, [3]float64, bool) {
+	var best *history.Attempt
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		if a.Start <= 0 || a.Finish < a.Start {
+			continue
+		}
+		if a.Status == history.Succeeded {
+			best = a
+			break
+		}
+		if best == nil || a.Finish-a.Start > best.Finish-best.Start {
+			best = a
+		}
+	}
+	phases := [3]float64{}
+	if best == nil {
+		return 0, phases, false
+	}
+	d := best.Finish - best.Start
+	if t.Type == history.Reduce && d > 0 && best.ShuffleFinish >= best.Start && best.SortFinish >= best.ShuffleFinish && best.Finish >= best.SortFinish {
+		c := float64(best.ShuffleFinish-best.Start) / float64(d)
+		s := float64(best.SortFinish-best.ShuffleFinish) / float64(d)
+		if c > 0 {
+			phases = [3]float64{c, s, 1 - c - s}
+		}
+	}
+	return d, phases, true
+}
+
+// inferNodes returns one node per recorded host, with as many slots as the
+// most attempts that host ran at once.
+func inferNodes(jobs []*history.Job) []sim.Node {
+	type edge struct {
+		at    int64
+		delta int
+	}
+	perHost := map[string][]edge{}
+	for _, j := range jobs {
+		for _, t := range j.Tasks {
+			for _, a := range t.Attempts {
+				if a.Host == "" || a.Start <= 0 || a.Finish < a.Start {
+					continue
+				}
+				perHost[a.Host] = append(perHost[a.Host], edge{a.Start, 1}, edge{a.Finish, -1})
+			}
+		}
+	}
+	hosts := make([]string, 0, len(perHost))
+	for h := range perHost {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	nodes := make([]sim.Node, 0, len(hosts))
+	for _, h := range hosts {
+		es := perHost[h]
+		sort.Slice(es, func(a, b int) bool {
+			if es[a].at != es[b].at {
+				return es[a].at < es[b].at
+			}
+			return es[a].delta < es[b].delta // ends before starts at the same instant
+		})
+		cur, peak := 0, 1
+		for _, e := range es {
+			cur += e.delta
+			peak = max(peak, cur)
+		}
+		nodes = append(nodes, sim.Node{Name: h, Slots: peak, Slowdown: 1})
+	}
+	return nodes
+}
