@@ -5,6 +5,9 @@ package all
 
 import (
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/hadoop"
+	"github.com/specbridge/specbridge/speculators/hadooplegacy"
+	"github.com/specbridge/specbridge/speculators/late"
 	"github.com/specbridge/specbridge/speculators/none"
 )
 
@@ -12,6 +15,9 @@ import (
 func policies() []speculators.Policy {
 	return []speculators.Policy{
 		none.Policy(),
+		hadoop.Policy(),
+		hadooplegacy.Policy(),
+		late.Policy(),
 	}
 }
 

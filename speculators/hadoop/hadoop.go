@@ -1,0 +1,219 @@
+// Package hadoop is the policy "hadoop": Hadoop 3's DefaultSpeculator driven
+// by the LegacyTaskRuntimeEstimator, the speculator a stock MapReduce job
+// runs and the one the java shim falls back to. It reproduces the
+// decisions of DefaultSpeculator.computeSpeculations (Hadoop 3.x trunk):
+// the scan cadence, the caps, one map and one reduce speculation per scan,
+// the container-needs skip, the 5% gate and speculationValue's verdicts,
+// including the simulated heartbeat for attempts whose statistics have not
+// changed for 9 s.
+//
+// Where Java leaves an order to a HashMap (the tasks of a type), this
+// package iterates tasks by index, so among equal speculation values the
+// task with the lowest index wins. Attempts of a task are visited in start
+// order, as TaskImpl's LinkedHashMap does.
+//
+// Like every policy it must not start goroutines, do I/O, read the wall
+// clock or depend on map iteration order; all it knows comes from the Job
+// and the times it is given.
+package hadoop
+
+import (
+	"fmt"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// Name is the policy's registry name.
+const Name = "hadoop"
+
+const keyPrefix = "mapreduce.job.speculative."
+
+// Parameter names, as the Hadoop keys without keyPrefix.
+const (
+	ParamRetryAfterNoSpeculate = "retry-after-no-speculate"
+	ParamRetryAfterSpeculate   = "retry-after-speculate"
+	ParamMinimumAllowedTasks   = "minimum-allowed-tasks"
+	ParamCapTotalTasks         = "speculative-cap-total-tasks"
+	ParamCapRunningTasks       = "speculative-cap-running-tasks"
+	ParamSlowTaskThreshold     = "slowtaskthreshold"
+)
+
+// Constants Hadoop does not make configurable.
+const (
+	// minimumCompleteNumber and minimumCompleteProportion gate
+	// thresholdRuntime (StartEndTimesBase.MINIMUM_COMPLETE_NUMBER_TO_SPECULATE
+	// and MINIMUM_COMPLETE_PROPORTION_TO_SPECULATE, a Java float).
+	minimumCompleteNumber     = 1
+	minimumCompleteProportion = float32(0.05)
+	// maxWaitForHeartbeat is DefaultSpeculator.MAX_WAITTING_TIME_FOR_HEARTBEAT:
+	// three missed 3 s heartbeats.
+	maxWaitForHeartbeat speculators.Time = 9 * 1000
+)
+
+func params() []speculators.ParamSpec {
+	return []speculators.ParamSpec{
+		{Name: ParamRetryAfterNoSpeculate, HadoopKey: keyPrefix + ParamRetryAfterNoSpeculate, Kind: speculators.Int, Default: int64(1000),
+			Doc: "ms to wait after a scan that launched nothing before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE)"},
+		{Name: ParamRetryAfterSpeculate, HadoopKey: keyPrefix + ParamRetryAfterSpeculate, Kind: speculators.Int, Default: int64(15000),
+			Doc: "ms to wait after a scan that launched a speculation before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE)"},
+		{Name: ParamMinimumAllowedTasks, HadoopKey: keyPrefix + ParamMinimumAllowedTasks, Kind: speculators.Int, Default: int64(10),
+			Doc: "speculations of a type always allowed at once, whatever the caps (MRJobConfig.SPECULATIVE_MINIMUM_ALLOWED_TASKS)"},
+		{Name: ParamCapTotalTasks, HadoopKey: keyPrefix + ParamCapTotalTasks, Kind: speculators.Float, Default: 0.01,
+			Doc: "speculations allowed at once as a fraction of the type's tasks (MRJobConfig.SPECULATIVECAP_TOTAL_TASKS)"},
+		{Name: ParamCapRunningTasks, HadoopKey: keyPrefix + ParamCapRunningTasks, Kind: speculators.Float, Default: 0.1,
+			Doc: "speculations allowed at once as a fraction of the type's running tasks (MRJobConfig.SPECULATIVECAP_RUNNING_TASKS)"},
+		{Name: ParamSlowTaskThreshold, HadoopKey: keyPrefix + ParamSlowTaskThreshold, Kind: speculators.Float, Default: 1.0,
+			Doc: "standard deviations above the mean completed run time for StartEndTimesBase.thresholdRuntime; Hadoop 3's DefaultSpeculator only tests that threshold for 'not enough data', so it appears in reasons but does not change decisions (MRJobConfig.SPECULATIVE_SLOWTASK_THRESHOLD)"},
+	}
+}
+
+// Policy registers the policy.
+func Policy() speculators.Policy {
+	return speculators.Policy{
+		Name:   Name,
+		Doc:    "Hadoop 3 DefaultSpeculator with LegacyTaskRuntimeEstimator (mapreduce.job.speculative.*)",
+		Params: params(),
+		New:    newPolicy,
+	}
+}
+
+// policy is the DefaultSpeculator's state for one job.
+type policy struct {
+	retryAfterNoSpeculate speculators.Time
+	retryAfterSpeculate   speculators.Time
+	minimumAllowed        int
+	capTotal              float64
+	capRunning            float64
+	slowTaskThreshold     float64
+
+	// scanned is false until the first scan; nextScan is the earliest time
+	// of the next one (the background thread's sleep).
+	scanned  bool
+	nextScan speculators.Time
+	// tasks holds per-task state, indexed like Job.Tasks.
+	tasks [speculators.NumTaskTypes][]taskState
+}
+
+// taskState is what DefaultSpeculator and its estimator remember per task.
+type taskState struct {
+	// mayHaveSpeculated: this policy asked for a copy of the task at least
+	// once (DefaultSpeculator.mayHaveSpeculated).
+	mayHaveSpeculated bool
+	// copyRequested and attemptsAtRequest model the copy Hadoop creates the
+	// moment it speculates: until a new attempt shows up in the Job (or the
+	// task completes) the copy counts as a STARTING attempt.
+	copyRequested     bool
+	attemptsAtRequest int
+	watch             heartbeatWatch
+}
+
+func newPolicy(p speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
+	s := &policy{
+		retryAfterNoSpeculate: p.Int(ParamRetryAfterNoSpeculate),
+		retryAfterSpeculate:   p.Int(ParamRetryAfterSpeculate),
+		minimumAllowed:        int(p.Int(ParamMinimumAllowedTasks)),
+		capTotal:              p.Float(ParamCapTotalTasks),
+		capRunning:            p.Float(ParamCapRunningTasks),
+		slowTaskThreshold:     p.Float(ParamSlowTaskThreshold),
+	}
+	switch {
+	case s.retryAfterNoSpeculate < 0 || s.retryAfterSpeculate < 0:
+		return nil, fmt.Errorf("retry intervals must not be negative (%d, %d)", s.retryAfterNoSpeculate, s.retryAfterSpeculate)
+	case s.minimumAllowed < 0:
+		return nil, fmt.Errorf("%s must not be negative (%d)", ParamMinimumAllowedTasks, s.minimumAllowed)
+	case s.capTotal < 0 || s.capRunning < 0:
+		return nil, fmt.Errorf("speculative caps must not be negative (%g, %g)", s.capTotal, s.capRunning)
+	}
+	return s, nil
+}
+
+// Decide runs a scan when one is due (DefaultSpeculator's background
+// thread): first at the first call, then retry-after-no-speculate after a
+// scan that launched nothing, or retry-after-speculate after one that did.
+func (s *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	if s.scanned && now < s.nextScan {
+		return out
+	}
+	s.fit(job)
+	before := len(out)
+	out = s.scanType(job, speculators.Map, now, out)
+	out = s.scanType(job, speculators.Reduce, now, out)
+	s.scanned = true
+	if len(out) > before {
+		s.nextScan = now + s.retryAfterSpeculate
+	} else {
+		s.nextScan = now + s.retryAfterNoSpeculate
+	}
+	return out
+}
+
+// fit sizes the per-task state to the job.
+func (s *policy) fit(job *speculators.Job) {
+	for ty := range s.tasks {
+		if n := len(job.Tasks[ty]); len(s.tasks[ty]) != n {
+			s.tasks[ty] = make([]taskState, n)
+		}
+	}
+}
+
+// scanType is DefaultSpeculator.maybeScheduleASpeculation for one job and
+// one type: at most one speculation, the task with the largest positive
+// speculation value, if the caps allow one more.
+func (s *policy) scanType(job *speculators.Job, ty speculators.TaskType, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	if job.ContainerNeeds[ty] > 0 {
+		return out // the type is still waiting for containers
+	}
+	tasks := job.Tasks[ty]
+	states := s.tasks[ty]
+	allowed := int(max(float64(s.minimumAllowed), s.capTotal*float64(len(tasks))))
+	sc := scan{
+		now:        now,
+		gateOpen:   thresholdKnown(job, ty),
+		newRuntime: int64(job.Durations[ty].Mean()), // estimatedNewAttemptRuntime: (long) mean
+	}
+	speculating, running := 0, 0
+	best, bestValue, bestRun := -1, int64(-1), int64(0)
+	for i, t := range tasks {
+		value, run := sc.speculationValue(t, &states[i])
+		if value == alreadySpeculating {
+			speculating++
+		}
+		if value != notRunning {
+			running++
+		}
+		if value > bestValue {
+			best, bestValue, bestRun = i, value, run
+		}
+	}
+	allowed = int(max(float64(allowed), s.capRunning*float64(running)))
+	if best < 0 || allowed <= speculating {
+		return out
+	}
+	t, st := tasks[best], &states[best]
+	st.mayHaveSpeculated = true
+	st.copyRequested, st.attemptsAtRequest = true, len(t.Attempts)
+	return append(out, speculators.Decision{
+		Kind: speculators.Speculate, Task: t.ID, Copies: 1,
+		Reason: s.reason(job, ty, bestValue, bestRun, sc.newRuntime, speculating, allowed),
+	})
+}
+
+func (s *policy) reason(job *speculators.Job, ty speculators.TaskType, value, estimatedRun, newRuntime int64, speculating, allowed int) string {
+	d := &job.Durations[ty]
+	return fmt.Sprintf("estimated end %.1fs after replacement end (estimated run %.1fs; mean of %d %ss %.1fs, threshold mean+%gσ %.1fs; %d of %d allowed speculating)",
+		seconds(value), seconds(estimatedRun), d.N, ty, seconds(newRuntime), s.slowTaskThreshold,
+		d.Outlier(float64(float32(s.slowTaskThreshold)))/1000, speculating, allowed)
+}
+
+func seconds(ms int64) float64 { return float64(ms) / 1000 }
+
+// thresholdKnown reports whether StartEndTimesBase.thresholdRuntime would
+// return a finite threshold: at least one task and at least 5% of the
+// type's tasks completed (compared in Java float arithmetic).
+func thresholdKnown(job *speculators.Job, ty speculators.TaskType) bool {
+	done, total := job.Completed[ty], job.TotalTasks(ty)
+	if done < minimumCompleteNumber || total == 0 {
+		return false
+	}
+	return float32(done)/float32(total) >= minimumCompleteProportion
+}

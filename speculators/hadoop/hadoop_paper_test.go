@@ -1,0 +1,338 @@
+package hadoop
+
+// This file holds tests which verify that the behaviour of Hadoop 3's
+// DefaultSpeculator with the LegacyTaskRuntimeEstimator is reproduced. Each
+// test focuses on one rule of DefaultSpeculator.java / StartEndTimesBase.java,
+// drives an Engine through real events with a controlled clock, and ends its
+// doc comment with the method or key it checks.
+//
+// Unless a test says otherwise, completed maps ran 10 s each, so the mean a
+// replacement attempt is expected to take (estimatedNewAttemptRuntime) is
+// 10 s, and the LegacyTaskRuntimeEstimator estimates an attempt's run time as
+// (time of its latest report - start) / progress at that report.
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+const runtime = 10_000 // ms each completed task ran
+
+// TestScanCadenceAfterNoSpeculation: a scan that launched nothing is
+// followed by the next one no sooner than retry-after-no-speculate (1 s)
+// later; calls to Decide in between change nothing.
+// Reference: DefaultSpeculator.serviceStart, mapreduce.job.speculative.retry-after-no-speculate
+func TestScanCadenceAfterNoSpeculation(t *testing.T) {
+	h := newHarness(t, 100, 0, nil)
+	h.completed(0, runtime, mapRange(0, 4)...) // 4% done: no threshold yet
+	h.running(mapN(10), 0, 10_000, 0.1)        // estimated 100 s
+	if got := h.decide(10_000); len(got) != 0 {
+		t.Fatalf("scan at 10s with 4%% of maps done: got %v, want nothing", got)
+	}
+	h.completed(500, runtime, mapN(4)) // 5% done at 10.5 s
+	for _, now := range []speculators.Time{10_500, 10_999} {
+		if got := h.decide(now); len(got) != 0 {
+			t.Fatalf("Decide at %dms, before the next scan is due at 11000ms: got %v", now, got)
+		}
+	}
+	if got := h.decide(11_000); !slices.Equal(got, tasks(mapN(10))) {
+		t.Fatalf("scan at 11s: got %v, want [m_000010]", got)
+	}
+}
+
+// TestScanCadenceAfterSpeculation: after a scan that launched a
+// speculation the next scan waits retry-after-speculate (15 s).
+// Reference: DefaultSpeculator.serviceStart, mapreduce.job.speculative.retry-after-speculate
+func TestScanCadenceAfterSpeculation(t *testing.T) {
+	h := newHarness(t, 20, 0, nil)
+	h.completed(0, runtime, mapRange(0, 10)...)
+	h.running(mapN(10), 0, 10_000, 0.1) // estimated end 100 s
+	h.running(mapN(11), 0, 10_000, 0.2) // estimated end 50 s
+	if got := h.decide(10_000); !slices.Equal(got, tasks(mapN(10))) {
+		t.Fatalf("first scan: got %v, want [m_000010]", got)
+	}
+	for now := speculators.Time(11_000); now < 25_000; now += 1_000 {
+		if got := h.decide(now); len(got) != 0 {
+			t.Fatalf("Decide at %dms, within 15 s of a speculation: got %v", now, got)
+		}
+	}
+	if got := h.decide(25_000); !slices.Equal(got, tasks(mapN(11))) {
+		t.Fatalf("scan at 25s: got %v, want [m_000011]", got)
+	}
+}
+
+// TestCaps: a type may have allowed = max(minimum-allowed-tasks,
+// speculative-cap-total-tasks x its tasks), raised to
+// speculative-cap-running-tasks x its running tasks, speculations at once;
+// a new one is launched only while fewer than allowed are speculating.
+// Parameters are set by name and by Hadoop key.
+// Reference: DefaultSpeculator.maybeScheduleASpeculation, mapreduce.job.speculative.minimum-allowed-tasks,
+// mapreduce.job.speculative.speculative-cap-total-tasks, mapreduce.job.speculative.speculative-cap-running-tasks
+func TestCaps(t *testing.T) {
+	// 40 maps: 5 done, k speculating (two running attempts), one slow
+	// candidate (m_000039), the rest running on schedule. 35 running tasks.
+	cases := []struct {
+		name        string
+		overrides   map[string]string
+		speculating int32
+		want        bool
+	}{
+		{"defaults: allowed max(10, 0.4, 3.5)=10, 10 speculating", nil, 10, false},
+		{"defaults: 9 speculating", nil, 9, true},
+		{"min 2: allowed max(2, 0.4, 3.5)=3, 3 speculating", map[string]string{"minimum-allowed-tasks": "2"}, 3, false},
+		{"min 2: 2 speculating", map[string]string{"minimum-allowed-tasks": "2"}, 2, true},
+		{"running cap 0.2 by key: allowed max(2, 0.4, 7)=7, 7 speculating",
+			map[string]string{"minimum-allowed-tasks": "2", "mapreduce.job.speculative.speculative-cap-running-tasks": "0.2"}, 7, false},
+		{"running cap 0.2 by key: 6 speculating",
+			map[string]string{"minimum-allowed-tasks": "2", "mapreduce.job.speculative.speculative-cap-running-tasks": "0.2"}, 6, true},
+		{"total cap 0.25 by key: allowed max(0, 10, 0)=10, 10 speculating",
+			map[string]string{"mapreduce.job.speculative.minimum-allowed-tasks": "0", "speculative-cap-running-tasks": "0",
+				"mapreduce.job.speculative.speculative-cap-total-tasks": "0.25"}, 10, false},
+		{"total cap 0.25 by key: 9 speculating",
+			map[string]string{"mapreduce.job.speculative.minimum-allowed-tasks": "0", "speculative-cap-running-tasks": "0",
+				"mapreduce.job.speculative.speculative-cap-total-tasks": "0.25"}, 9, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 40, 0, c.overrides)
+			h.completed(0, runtime, mapRange(0, 5)...)
+			for i := int32(5); i < 39; i++ {
+				if i < 5+c.speculating {
+					h.running(mapN(i), 0, 10_000, 0.1)
+					h.start(mapN(i), 1, 5_000)
+					h.report(mapN(i), 1, 10_000, 0.1)
+				} else {
+					h.running(mapN(i), 0, 10_000, 0.9) // estimated end 11.1 s: too late to speculate
+				}
+			}
+			h.running(mapN(39), 0, 10_000, 0.1)
+			got := h.decide(10_000)
+			if c.want != (len(got) == 1) || (c.want && got[0] != mapN(39)) {
+				t.Fatalf("got %v, want speculation of m_000039: %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestOneSpeculationPerTypePerScan: a scan launches at most one map and
+// one reduce speculation, however many tasks qualify.
+// Reference: DefaultSpeculator.computeSpeculations
+func TestOneSpeculationPerTypePerScan(t *testing.T) {
+	h := newHarness(t, 20, 20, nil)
+	h.completed(0, runtime, mapRange(0, 10)...)
+	for i := int32(0); i < 10; i++ {
+		h.completed(0, runtime, reduceN(i))
+	}
+	h.running(mapN(10), 0, 10_000, 0.1)
+	h.running(mapN(11), 0, 10_000, 0.05)
+	h.running(mapN(12), 0, 10_000, 0.1)
+	h.running(reduceN(10), 0, 10_000, 0.2)
+	h.running(reduceN(11), 0, 10_000, 0.05)
+	if got := h.decide(10_000); !slices.Equal(got, tasks(mapN(11), reduceN(11))) {
+		t.Fatalf("got %v, want [m_000011 r_000011]", got)
+	}
+}
+
+// TestFivePercentRule: nothing of a type is speculated until at least one
+// task and at least 5% (a Java float compare) of the type's tasks have
+// completed; then the scan proceeds.
+// Reference: StartEndTimesBase.thresholdRuntime (MINIMUM_COMPLETE_NUMBER_TO_SPECULATE, MINIMUM_COMPLETE_PROPORTION_TO_SPECULATE)
+func TestFivePercentRule(t *testing.T) {
+	t.Run("4 of 100 then 5 of 100", func(t *testing.T) {
+		h := newHarness(t, 100, 0, nil)
+		h.completed(0, runtime, mapRange(0, 4)...)
+		h.running(mapN(50), 0, 10_000, 0.01)
+		if got := h.decide(10_000); len(got) != 0 {
+			t.Fatalf("4%% done: got %v, want nothing", got)
+		}
+		if v := h.verdict(mapN(50), 10_000); v != onSchedule {
+			t.Fatalf("4%% done: verdict %d, want ON_SCHEDULE", v)
+		}
+		h.completed(1_000, runtime, mapN(4))
+		if got := h.decide(11_000); !slices.Equal(got, tasks(mapN(50))) {
+			t.Fatalf("5%% done: got %v, want [m_000050]", got)
+		}
+	})
+	t.Run("nothing completed", func(t *testing.T) {
+		h := newHarness(t, 10, 0, nil)
+		h.running(mapN(0), 0, 10_000, 0.01) // estimated 1000 s; a replacement "takes" the mean, 0
+		if got := h.decide(10_000); len(got) != 0 {
+			t.Fatalf("no map done: got %v, want nothing", got)
+		}
+	})
+	t.Run("1 of 20 is exactly 5%", func(t *testing.T) {
+		h := newHarness(t, 20, 0, nil)
+		h.completed(0, runtime, mapN(0))
+		h.running(mapN(1), 0, 10_000, 0.01)
+		if got := h.decide(10_000); !slices.Equal(got, tasks(mapN(1))) {
+			t.Fatalf("got %v, want [m_000001]", got)
+		}
+	})
+}
+
+// TestContainerNeedsSkipType: while the AM still waits for containers of a
+// type, the scan skips that type; the other type is scanned as usual.
+// Reference: DefaultSpeculator.maybeScheduleASpeculation (containerNeeds > 0)
+func TestContainerNeedsSkipType(t *testing.T) {
+	h := newHarness(t, 20, 20, nil)
+	h.completed(0, runtime, mapRange(0, 10)...)
+	for i := int32(0); i < 10; i++ {
+		h.completed(0, runtime, reduceN(i))
+	}
+	h.running(mapN(10), 0, 10_000, 0.1)
+	h.running(reduceN(10), 0, 10_000, 0.1)
+	h.needs(speculators.Map, 3)
+	if got := h.decide(10_000); !slices.Equal(got, tasks(reduceN(10))) {
+		t.Fatalf("maps waiting for containers: got %v, want [r_000010]", got)
+	}
+	h.needs(speculators.Map, 0)
+	if got := h.decide(25_000); !slices.Equal(got, tasks(mapN(10))) {
+		t.Fatalf("no container needs: got %v, want [m_000010]", got)
+	}
+}
+
+// TestLargestValueWins: the task whose running attempt is estimated to
+// finish latest after a replacement would is chosen; among equal values the
+// lowest task index wins (our deterministic stand-in for HashMap order).
+// Reference: DefaultSpeculator.maybeScheduleASpeculation (bestSpeculationValue)
+func TestLargestValueWins(t *testing.T) {
+	h := newHarness(t, 20, 0, nil)
+	h.completed(0, runtime, mapRange(0, 10)...)
+	h.running(mapN(10), 0, 10_000, 0.2)  // end 50 s
+	h.running(mapN(11), 0, 10_000, 0.1)  // end 100 s
+	h.running(mapN(12), 0, 10_000, 0.1)  // end 100 s, a tie
+	h.running(mapN(13), 0, 10_000, 0.25) // end 40 s
+	if v11, v13 := h.verdict(mapN(11), 10_000), h.verdict(mapN(13), 10_000); v11 != 80_000 || v13 != 20_000 {
+		t.Fatalf("values: m11 %d, m13 %d; want 80000 and 20000 (estimated end - replacement end)", v11, v13)
+	}
+	if got := h.decide(10_000); !slices.Equal(got, tasks(mapN(11))) {
+		t.Fatalf("got %v, want [m_000011]", got)
+	}
+}
+
+// TestNoSpeculationWithTwoRunningAttempts: a task with more than one
+// running attempt is ALREADY_SPECULATING and never speculated again, however
+// slow; so is a task whose requested copy has not started yet (Hadoop
+// creates the copy at once, as a STARTING attempt).
+// Reference: DefaultSpeculator.speculationValue (ALREADY_SPECULATING)
+func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
+	h := newHarness(t, 20, 0, nil)
+	h.completed(0, runtime, mapRange(0, 10)...)
+	h.running(mapN(10), 0, 10_000, 0.01)
+	h.start(mapN(10), 1, 5_000)
+	h.report(mapN(10), 1, 10_000, 0.01)
+	if got := h.decide(10_000); len(got) != 0 {
+		t.Fatalf("only a task with two attempts is slow: got %v, want nothing", got)
+	}
+	if v := h.verdict(mapN(10), 11_000); v != alreadySpeculating {
+		t.Fatalf("verdict %d, want ALREADY_SPECULATING", v)
+	}
+
+	h.running(mapN(11), 0, 11_000, 0.2) // end 55 s
+	if got := h.decide(11_000); !slices.Equal(got, tasks(mapN(11))) {
+		t.Fatalf("got %v, want [m_000011]", got)
+	}
+	// 15 s later m_000011 is slower still but its copy has not started.
+	h.report(mapN(11), 0, 26_000, 0.21) // end 123.8 s
+	if v := h.verdict(mapN(11), 26_000); v != alreadySpeculating {
+		t.Fatalf("copy requested, not started: verdict %d, want ALREADY_SPECULATING", v)
+	}
+	if got := h.decide(26_000); len(got) != 0 {
+		t.Fatalf("got %v, want nothing", got)
+	}
+}
+
+// TestProgressIsGood: an attempt whose estimated end (start + estimated
+// run time at its latest report) is already past is PROGRESS_IS_GOOD and is
+// not speculated, even when its reports have stopped; an attempt with no
+// report yet has estimate -1 and is PROGRESS_IS_GOOD too.
+// Reference: DefaultSpeculator.speculationValue (PROGRESS_IS_GOOD), LegacyTaskRuntimeEstimator.updateAttempt
+func TestProgressIsGood(t *testing.T) {
+	h := newHarness(t, 20, 0, nil)
+	h.completed(0, runtime, mapRange(0, 10)...)
+	h.running(mapN(10), 10_000, 15_000, 0.5) // estimated end 20 s, then silent
+	h.start(mapN(11), 0, 10_000)             // never reports
+	for _, m := range []speculators.TaskID{mapN(10), mapN(11)} {
+		if v := h.verdict(m, 24_000); v != progressIsGood {
+			t.Fatalf("%s: verdict %d, want PROGRESS_IS_GOOD", m, v)
+		}
+	}
+	if got := h.decide(24_000); len(got) != 0 {
+		t.Fatalf("got %v, want nothing", got)
+	}
+}
+
+// TestTooLateToSpeculate: when a replacement started now would end no
+// earlier than the running attempt's estimated end, the task is
+// TOO_LATE_TO_SPECULATE; one millisecond earlier it is worth 1 ms.
+// Reference: DefaultSpeculator.speculationValue (TOO_LATE_TO_SPECULATE)
+func TestTooLateToSpeculate(t *testing.T) {
+	h := newHarness(t, 20, 0, nil)
+	h.completed(0, runtime, mapRange(0, 10)...)
+	h.running(mapN(10), 0, 10_000, 0.4) // estimated end 25 s
+	if v := h.verdict(mapN(10), 14_999); v != 1 {
+		t.Fatalf("at 14.999s: verdict %d, want 1", v)
+	}
+	if v := h.verdict(mapN(10), 15_000); v != tooLateToSpeculate {
+		t.Fatalf("at 15s: verdict %d, want TOO_LATE_TO_SPECULATE", v)
+	}
+	if got := h.decide(15_000); len(got) != 0 {
+		t.Fatalf("got %v, want nothing", got)
+	}
+}
+
+// TestSimulatedHeartbeat: when an attempt's estimate and progress have not
+// changed for more than 9 s (three missed heartbeats), the scan simulates a
+// heartbeat with the same progress at the current time. The estimator then
+// re-estimates from that report time, so a stalled attempt's estimated end
+// moves out and, from the next scan on, it can be speculated.
+// Reference: DefaultSpeculator.speculationValue (MAX_WAITTING_TIME_FOR_HEARTBEAT, notHeartbeatedInAWhile)
+func TestSimulatedHeartbeat(t *testing.T) {
+	h := newHarness(t, 20, 0, nil)
+	h.completed(0, runtime, mapRange(0, 10)...)
+	h.running(mapN(10), 10_000, 15_000, 0.5) // estimate 10 s, end 20 s; then silent
+	// First scan at 16 s starts the watch. At 26 s, 10 s > 9 s unchanged:
+	// a heartbeat is simulated; the estimate becomes (26-10)/0.5 = 32 s.
+	for now := speculators.Time(16_000); now <= 26_000; now += 1_000 {
+		if got := h.decide(now); len(got) != 0 {
+			t.Fatalf("at %dms: got %v, want nothing", now, got)
+		}
+	}
+	if v := h.verdict(mapN(10), 27_000); v != (10_000+32_000)-(27_000+10_000) {
+		t.Fatalf("after the simulated heartbeat: verdict %d, want 5000", v)
+	}
+	if got := h.decide(27_000); !slices.Equal(got, tasks(mapN(10))) {
+		t.Fatalf("at 27s: got %v, want [m_000010]", got)
+	}
+}
+
+// TestSimulatedHeartbeatOfSilentAttempt: an attempt that never reported
+// has no estimate (PROGRESS_IS_GOOD); the simulated heartbeat gives it one
+// at progress 0, elapsed / 0.0001, so the speculator acts before the task
+// timeout would.
+// Reference: DefaultSpeculator.speculationValue, LegacyTaskRuntimeEstimator.updateAttempt
+func TestSimulatedHeartbeatOfSilentAttempt(t *testing.T) {
+	h := newHarness(t, 20, 0, nil)
+	h.completed(0, runtime, mapRange(0, 10)...)
+	h.start(mapN(10), 0, 10_000)
+	for now := speculators.Time(16_000); now <= 26_000; now += 1_000 {
+		if got := h.decide(now); len(got) != 0 {
+			t.Fatalf("at %dms: got %v, want nothing", now, got)
+		}
+	}
+	elapsed, floor := 16_000.0, 0.0001 // float64 at run time, as Java's (long)(elapsed / max(0.0001, 0))
+	want := int64(elapsed/floor) + 10_000 - (27_000 + 10_000)
+	if v := h.verdict(mapN(10), 27_000); v != want {
+		t.Fatalf("verdict %d, want %d", v, want)
+	}
+	if got := h.decide(27_000); !slices.Equal(got, tasks(mapN(10))) {
+		t.Fatalf("at 27s: got %v, want [m_000010]", got)
+	}
+	// A real report replaces the simulated one in the estimate.
+	h.report(mapN(10), 0, 28_000, 0.9)
+	if v := h.verdict(mapN(10), 28_000); v != tooLateToSpeculate {
+		t.Fatalf("after a real report: verdict %d, want TOO_LATE_TO_SPECULATE", v)
+	}
+}

@@ -1,0 +1,221 @@
+package hadooplegacy
+
+// This file holds tests which verify that the Hadoop 0.20 speculation rule,
+// as LATE (OSDI 2008) describes it, is reproduced. Each test quotes the rule
+// in our words and ends with the section of the LATE paper it checks.
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+var (
+	m = func(i int32) speculators.TaskID { return task(speculators.Map, i) }
+	r = func(i int32) speculators.TaskID { return task(speculators.Reduce, i) }
+)
+
+// TestProgressGap: a task is a straggler when its progress score is 0.2 or
+// more below the average progress score of its category. With nine maps at
+// 0.5, a tenth at p is 0.9(0.5-p) below the average: a straggler at 0.25
+// (0.225 below), not at 0.3 (0.18 below). A larger progress-gap spares it.
+// Reference: LATE §2.1
+func TestProgressGap(t *testing.T) {
+	cases := []struct {
+		progress float64
+		gap      string
+		want     bool
+	}{
+		{0.3, "", false},
+		{0.25, "", true},
+		{0.25, "0.3", false},
+		{0.1, "0.3", true}, // 0.36 below
+	}
+	for _, c := range cases {
+		var o map[string]string
+		if c.gap != "" {
+			o = map[string]string{"progress-gap": c.gap}
+		}
+		h := newHarness(t, speculators.JobInfo{Maps: 10}, o)
+		for i := int32(0); i < 9; i++ {
+			h.run(m(i), 0, 70_000, 0.5)
+		}
+		h.run(m(9), 0, 70_000, c.progress)
+		got := h.decide(70_000)
+		if c.want != slices.Equal(got, []speculators.TaskID{m(9)}) || (!c.want && len(got) != 0) {
+			t.Errorf("progress %g, gap %q: got %v, want straggler %v", c.progress, c.gap, got, c.want)
+		}
+	}
+}
+
+// TestMinimumRuntime: a task must have run for at least one minute before
+// it can be marked a straggler, however far behind it is.
+// Reference: LATE §2.1
+func TestMinimumRuntime(t *testing.T) {
+	h := newHarness(t, speculators.JobInfo{Maps: 10}, nil)
+	for i := int32(0); i < 9; i++ {
+		h.run(m(i), 0, 60_000, 0.8)
+	}
+	h.run(m(9), 10_000, 60_000, 0.05)
+	if got := h.decide(69_999); len(got) != 0 {
+		t.Fatalf("after 59.999 s: got %v, want nothing", got)
+	}
+	if got := h.decide(70_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
+		t.Fatalf("after 60 s: got %v, want [m_000009]", got)
+	}
+
+	h = newHarness(t, speculators.JobInfo{Maps: 10}, map[string]string{"min-runtime-ms": "30000"})
+	for i := int32(0); i < 9; i++ {
+		h.run(m(i), 0, 40_000, 0.8)
+	}
+	h.run(m(9), 10_000, 40_000, 0.05)
+	if got := h.decide(40_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
+		t.Fatalf("min-runtime-ms 30000, after 30 s: got %v, want [m_000009]", got)
+	}
+}
+
+// TestAtMostOneCopy: the scheduler ensures at most one speculative copy of
+// each task: none while the copy it asked for has not started, none while
+// it runs, and none after it ended; a task whose copy someone else launched
+// gets none either.
+// Reference: LATE §2.1
+func TestAtMostOneCopy(t *testing.T) {
+	h := newHarness(t, speculators.JobInfo{Maps: 10}, nil)
+	for i := int32(0); i < 8; i++ {
+		h.run(m(i), 0, 70_000, 0.9)
+	}
+	h.run(m(8), 0, 70_000, 0.1)
+	h.run(m(9), 0, 70_000, 0.1)
+	h.event(speculators.AttemptStarted, m(9), 1, 65_000, 0) // a copy launched elsewhere
+	h.event(speculators.AttemptKilled, m(9), 1, 69_000, 0)
+	if got := h.decide(70_000); !slices.Equal(got, []speculators.TaskID{m(8)}) {
+		t.Fatalf("got %v, want [m_000008]", got)
+	}
+	if got := h.decide(71_000); len(got) != 0 {
+		t.Fatalf("copy asked for, not started: got %v", got)
+	}
+	h.event(speculators.AttemptStarted, m(8), 1, 72_000, 0)
+	if got := h.decide(73_000); len(got) != 0 {
+		t.Fatalf("copy running: got %v", got)
+	}
+	h.event(speculators.AttemptFailed, m(8), 1, 74_000, 0)
+	if got := h.decide(75_000); len(got) != 0 {
+		t.Fatalf("copy failed: got %v", got)
+	}
+}
+
+// TestEquallySlow: all tasks beyond the threshold are "equally slow"; with
+// no data locality to break ties, the lowest task index goes first, not the
+// slowest task. With one free container only m_000002 gets a copy, though
+// m_000005 is further behind.
+// Reference: LATE §2.1
+func TestEquallySlow(t *testing.T) {
+	h := newHarness(t, speculators.JobInfo{Maps: 10, Slots: 11}, nil) // 10 running, 1 free
+	for i := int32(0); i < 10; i++ {
+		p := 0.8
+		switch i {
+		case 2:
+			p = 0.1
+		case 5:
+			p = 0.01
+		}
+		h.run(m(i), 0, 70_000, p)
+	}
+	if got := h.decide(70_000); !slices.Equal(got, []speculators.TaskID{m(2)}) {
+		t.Fatalf("one free container: got %v, want [m_000002]", got)
+	}
+
+	h = newHarness(t, speculators.JobInfo{Maps: 10}, nil) // capacity unknown
+	for i := int32(0); i < 10; i++ {
+		p := 0.8
+		if i == 2 || i == 5 || i == 7 {
+			p = 0.3 - float64(i)/100
+		}
+		h.run(m(i), 0, 70_000, p)
+	}
+	if got := h.decide(70_000); !slices.Equal(got, []speculators.TaskID{m(2), m(5), m(7)}) {
+		t.Fatalf("no capacity limit: got %v, want [m_000002 m_000005 m_000007]", got)
+	}
+}
+
+// TestFreeCapacity: copies are handed out only for free containers: the
+// job's slots less running attempts, containers the AM waits for, and
+// copies asked for that have not started.
+// Reference: LATE §2.1 ("when a node has an empty task slot")
+func TestFreeCapacity(t *testing.T) {
+	h := newHarness(t, speculators.JobInfo{Maps: 10, Slots: 13}, nil)
+	for i := int32(0); i < 10; i++ {
+		p := 0.8
+		if i >= 5 {
+			p = 0.1
+		}
+		h.run(m(i), 0, 70_000, p)
+	}
+	ev := speculators.Event{Kind: speculators.ContainerNeeds, Time: 70_000, TaskType: speculators.Map, Count: 1}
+	if err := h.e.Observe(&ev); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.decide(70_000); !slices.Equal(got, []speculators.TaskID{m(5), m(6)}) {
+		t.Fatalf("13 slots, 10 running, 1 needed: got %v, want [m_000005 m_000006]", got)
+	}
+	if got := h.decide(71_000); len(got) != 0 {
+		t.Fatalf("two copies pending: got %v", got)
+	}
+	h.event(speculators.AttemptStarted, m(5), 1, 72_000, 0)
+	h.event(speculators.AttemptStarted, m(6), 1, 72_000, 0)
+	h.event(speculators.AttemptSucceeded, m(0), 0, 72_000, 0)
+	if got := h.decide(73_000); !slices.Equal(got, []speculators.TaskID{m(7)}) {
+		t.Fatalf("one container freed: got %v, want [m_000007]", got)
+	}
+}
+
+// TestReducersInCopyPhase: soon after the first reducers finish the copy
+// phase their progress jumps from 1/3 to 1; once about 30% have finished
+// the average is about 0.3·1 + 0.7·1/3, and every reducer still in the
+// copy phase falls 0.2 behind it and is speculated, though none is slower
+// than the others.
+// Reference: LATE §3.2 (Assumption 4)
+func TestReducersInCopyPhase(t *testing.T) {
+	h := newHarness(t, speculators.JobInfo{Reduces: 10}, nil)
+	copying := speculators.ReduceProgress(speculators.PhaseShuffle, 0.9) // 0.3
+	for i := int32(0); i < 10; i++ {
+		h.run(r(i), 0, 90_000, copying)
+	}
+	if got := h.decide(90_000); len(got) != 0 {
+		t.Fatalf("all reducers copying: got %v, want nothing", got)
+	}
+	for i := int32(0); i < 3; i++ {
+		h.event(speculators.AttemptSucceeded, r(i), 0, 100_000, 0)
+	}
+	var want []speculators.TaskID
+	for i := int32(3); i < 10; i++ {
+		want = append(want, r(i))
+	}
+	if got := h.decide(100_000); !slices.Equal(got, want) {
+		t.Fatalf("3 of 10 reducers done: got %v, want all 7 still copying %v", got, want)
+	}
+}
+
+// TestAverageOverAllTasks: the category's average progress score is taken
+// over all its tasks, as Hadoop 0.20's job status kept it, so tasks not yet
+// started count 0. With 10 of 20 maps pending, nine at 0.5 and one at 0.2,
+// the average is 0.235 and no map is 0.2 behind; once the others start at
+// 0.5 it is 0.485 and m_000009 is a straggler.
+// Reference: LATE §2.1 ("the average progress score of each category of tasks")
+func TestAverageOverAllTasks(t *testing.T) {
+	h := newHarness(t, speculators.JobInfo{Maps: 20}, nil)
+	for i := int32(0); i < 9; i++ {
+		h.run(m(i), 0, 70_000, 0.5)
+	}
+	h.run(m(9), 0, 70_000, 0.2)
+	if got := h.decide(70_000); len(got) != 0 {
+		t.Fatalf("half the maps pending: got %v, want nothing", got)
+	}
+	for i := int32(10); i < 20; i++ {
+		h.run(m(i), 0, 71_000, 0.5)
+	}
+	if got := h.decide(71_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
+		t.Fatalf("all maps running: got %v, want [m_000009]", got)
+	}
+}

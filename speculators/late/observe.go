@@ -1,0 +1,97 @@
+package late
+
+import "github.com/specbridge/specbridge/speculators"
+
+// markState is where this policy's own request for a copy of a task stands.
+type markState uint8
+
+const (
+	// markNone: no request of ours is outstanding.
+	markNone markState = iota
+	// markRequested: Decide asked for a copy that has not started yet.
+	markRequested
+	// markCopyRunning: the copy started and is running as attempt copy.
+	markCopyRunning
+)
+
+// mark is the policy's record of one task it asked to speculate. A task with
+// a mark other than markNone is "being speculated" (§4: LATE ranks only
+// "running tasks that are not currently being speculated"), so it gets at
+// most one copy at a time.
+type mark struct {
+	state markState
+	copy  int32 // the copy's attempt number, markCopyRunning only
+}
+
+// size grows the marks to the job's task counts (fixed at creation; grown
+// lazily so a policy needs no job at construction).
+func (p *policy) size(job *speculators.Job) {
+	for ty := range job.Tasks {
+		if n := len(job.Tasks[ty]); len(p.marks[ty]) < n {
+			p.marks[ty] = append(p.marks[ty], make([]mark, n-len(p.marks[ty]))...)
+		}
+	}
+}
+
+// Observe keeps the set of tasks being speculated current, and notes that
+// the nodes' total work must be summed again (AllowSpeculativeOn). A request becomes
+// a running copy when the task's next attempt starts (whether the AM flagged
+// it speculative or not: it is the attempt our request produced). The mark
+// is cleared when the task succeeds, when the copy ends, or when the task
+// has no running attempt left (the AM reruns it as an ordinary task, and a
+// request still waiting for a container then has nothing to copy).
+//
+// A request the AM refuses without ever starting an attempt stays pending
+// until the task finishes: the engine sees no refusal, and erring on the
+// side of fewer copies is the paper's side (§4's cap).
+func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
+	switch ev.Kind {
+	case speculators.AttemptStatus:
+		p.nodesStale = true
+		return
+	case speculators.AttemptStarted, speculators.AttemptSucceeded,
+		speculators.AttemptFailed, speculators.AttemptKilled:
+		p.nodesStale = true
+	default:
+		return
+	}
+	p.size(job)
+	t := job.Task(ev.Attempt.Task)
+	if t == nil {
+		return
+	}
+	m := &p.marks[t.ID.Type][t.ID.Index]
+	if m.state == markNone {
+		return
+	}
+	switch ev.Kind {
+	case speculators.AttemptStarted:
+		if m.state == markRequested {
+			*m = mark{state: markCopyRunning, copy: ev.Attempt.N}
+			p.pending--
+		}
+		return
+	case speculators.AttemptSucceeded:
+		p.clear(m)
+		return
+	}
+	// Failed or killed.
+	if t.Done() || t.RunningAttempts == 0 || (m.state == markCopyRunning && ev.Attempt.N == m.copy) {
+		p.clear(m)
+	}
+}
+
+func (p *policy) clear(m *mark) {
+	if m.state == markRequested {
+		p.pending--
+	}
+	*m = mark{}
+}
+
+// forget drops every mark, as if the policy were new (benchmarks).
+func (p *policy) forget() {
+	for ty := range p.marks {
+		clear(p.marks[ty])
+	}
+	p.pending = 0
+}

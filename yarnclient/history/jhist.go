@@ -1,0 +1,394 @@
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// jhistHeader is the first line of every Avro-JSON job-history file.
+const jhistHeader = "Avro-Json"
+
+// ReadJhist reads one job from a MapReduce job-history file (.jhist) as
+// written by the ApplicationMaster in Avro's JSON encoding: a line
+// "Avro-Json", a line holding the Avro schema, then one JSON event per
+// line. Both the 0.23 and 2.x/3.x layouts are read.
+func ReadJhist(path string) (*Job, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	return ReadJhistFrom(f, path)
+}
+
+// ReadJhistFrom reads a .jhist stream; name is used in errors and as the
+// Job's Source.
+//
+// Events used: JOB_SUBMITTED, JOB_INITED, JOB_INFO_CHANGED,
+// JOB_QUEUE_CHANGED, JOB_STATUS_CHANGED, JOB_FINISHED, JOB_FAILED,
+// JOB_KILLED, JOB_ERROR, TASK_STARTED, TASK_FINISHED, TASK_FAILED and
+// MAP_/REDUCE_ATTEMPT_STARTED/FINISHED/FAILED/KILLED. Other event types,
+// and every event of a setup or cleanup task, are skipped. Malformed JSON,
+// a missing header, a truncated final line and an event whose task or
+// attempt id does not parse are errors naming the line.
+func ReadJhistFrom(r io.Reader, name string) (*Job, error) {
+	p := jhistParser{job: &Job{Source: name}, tasks: map[string]*Task{}}
+	br := bufio.NewReader(r)
+	for line := 1; ; line++ {
+		text, readErr := br.ReadBytes('\n')
+		if readErr != nil && !errors.Is(readErr, io.EOF) {
+			return nil, fmt.Errorf("read %s line %d: %w", name, line, readErr)
+		}
+		atEOF := readErr != nil
+		if atEOF && len(text) == 0 {
+			if line <= 2 {
+				return nil, fmt.Errorf("read %s line %d: unexpected end of file: no %s", name, line, map[int]string{1: "Avro-Json header", 2: "schema"}[line])
+			}
+			break
+		}
+		if err := p.line(line, bytes.TrimSpace(text)); err != nil {
+			if atEOF && text[len(text)-1] != '\n' {
+				return nil, fmt.Errorf("read %s line %d: truncated final line: %w", name, line, err)
+			}
+			return nil, fmt.Errorf("read %s line %d: %w", name, line, err)
+		}
+		if atEOF {
+			break
+		}
+	}
+	return p.finish(), nil
+}
+
+// jhistEnvelope is one event line: {"type":"...","event":{"<record>":{...}}}.
+type jhistEnvelope struct {
+	Type  string                     `json:"type"`
+	Event map[string]json.RawMessage `json:"event"`
+}
+
+// jhistBody holds every field of the job-history records this reader
+// uses; a record fills the fields it has. Field names follow Hadoop's
+// Events.avpr (JSON matching is case-insensitive, as in encoding/json).
+type jhistBody struct {
+	JobID        avroString `json:"jobid"`
+	JobName      avroString `json:"jobName"`
+	UserName     avroString `json:"userName"`
+	JobQueueName avroString `json:"jobQueueName"`
+	JobStatus    avroString `json:"jobStatus"`
+	SubmitTime   avroLong   `json:"submitTime"`
+	LaunchTime   avroLong   `json:"launchTime"`
+	StartTime    avroLong   `json:"startTime"`
+	FinishTime   avroLong   `json:"finishTime"`
+
+	TaskID         avroString `json:"taskid"`
+	TaskType       avroString `json:"taskType"`
+	SplitLocations avroString `json:"splitLocations"`
+	Status         avroString `json:"status"`
+	Error          avroString `json:"error"`
+
+	AttemptID         avroString  `json:"attemptId"`
+	TrackerName       avroString  `json:"trackerName"`
+	ContainerID       avroString  `json:"containerId"`
+	Locality          avroString  `json:"locality"`
+	Avataar           avroString  `json:"avataar"`
+	Hostname          avroString  `json:"hostname"`
+	Rackname          avroString  `json:"rackname"`
+	TaskStatus        avroString  `json:"taskStatus"`
+	ShuffleFinishTime avroLong    `json:"shuffleFinishTime"`
+	SortFinishTime    avroLong    `json:"sortFinishTime"`
+	Counters          *jhCounters `json:"counters"`
+}
+
+// jhistParser folds events into a Job.
+type jhistParser struct {
+	job   *Job
+	tasks map[string]*Task
+	order []string // task ids in first-seen order
+	// taskCounters are the counters of TASK_FINISHED, by task id.
+	taskCounters map[string]map[string]int64
+}
+
+// line handles one line (already trimmed of surrounding space).
+func (p *jhistParser) line(n int, text []byte) error {
+	switch n {
+	case 1:
+		if string(text) != jhistHeader {
+			return fmt.Errorf("missing %q header, found %.40q", jhistHeader, text)
+		}
+		return nil
+	case 2:
+		if len(text) == 0 || text[0] != '{' || !json.Valid(text) {
+			return errors.New("the Avro schema line is not a JSON object")
+		}
+		return nil
+	}
+	if len(text) == 0 {
+		return nil // Hadoop 2.x separates events with blank lines
+	}
+	var env jhistEnvelope
+	if err := json.Unmarshal(text, &env); err != nil {
+		return fmt.Errorf("malformed event: %w", err)
+	}
+	if env.Type == "" {
+		return errors.New("event has no type")
+	}
+	if !jhistKnown(env.Type) {
+		return nil
+	}
+	if len(env.Event) != 1 {
+		return fmt.Errorf("%s event: want one record in \"event\", found %d", env.Type, len(env.Event))
+	}
+	var body jhistBody
+	for record, raw := range env.Event {
+		if err := json.Unmarshal(raw, &body); err != nil {
+			return fmt.Errorf("%s event (%s): %w", env.Type, record, err)
+		}
+	}
+	if err := p.apply(env.Type, &body); err != nil {
+		return fmt.Errorf("%s event: %w", env.Type, err)
+	}
+	return nil
+}
+
+// jhistKnown reports whether the reader uses events of this type.
+func jhistKnown(typ string) bool {
+	switch typ {
+	case "JOB_SUBMITTED", "JOB_INITED", "JOB_INFO_CHANGED", "JOB_QUEUE_CHANGED",
+		"JOB_STATUS_CHANGED", "JOB_FINISHED", "JOB_FAILED", "JOB_KILLED",
+		"JOB_ERROR", "JOB_UNSUCCESSFUL_COMPLETION",
+		"TASK_STARTED", "TASK_FINISHED", "TASK_FAILED":
+		return true
+	}
+	return (strings.HasPrefix(typ, "MAP_ATTEMPT_") || strings.HasPrefix(typ, "REDUCE_ATTEMPT_")) &&
+		attemptOutcome(typ) != "?"
+}
+
+// attemptOutcome is the last word of an attempt event type: STARTED,
+// FINISHED, FAILED, KILLED, or "?" for anything else.
+func attemptOutcome(typ string) string {
+	word := typ[strings.LastIndexByte(typ, '_')+1:]
+	switch word {
+	case "STARTED", "FINISHED", "FAILED", "KILLED":
+		return word
+	}
+	return "?"
+}
+
+func (p *jhistParser) apply(typ string, b *jhistBody) error {
+	job := p.job
+	setString := func(dst *string, v avroString) {
+		if v != "" {
+			*dst = string(v)
+		}
+	}
+	setTime := func(dst *int64, v avroLong) {
+		if v > 0 {
+			*dst = int64(v)
+		}
+	}
+	switch typ {
+	case "JOB_SUBMITTED":
+		setString(&job.ID, b.JobID)
+		setString(&job.Name, b.JobName)
+		setString(&job.User, b.UserName)
+		setString(&job.Queue, b.JobQueueName)
+		setTime(&job.Submit, b.SubmitTime)
+	case "JOB_INITED":
+		setString(&job.ID, b.JobID)
+		setTime(&job.Launch, b.LaunchTime)
+	case "JOB_INFO_CHANGED":
+		setTime(&job.Submit, b.SubmitTime)
+		setTime(&job.Launch, b.LaunchTime)
+	case "JOB_QUEUE_CHANGED":
+		setString(&job.Queue, b.JobQueueName)
+	case "JOB_STATUS_CHANGED":
+		setString(&job.Status, b.JobStatus)
+	case "JOB_FINISHED":
+		setString(&job.ID, b.JobID)
+		setTime(&job.Finish, b.FinishTime)
+		job.Status = Succeeded
+	case "JOB_FAILED", "JOB_KILLED", "JOB_ERROR", "JOB_UNSUCCESSFUL_COMPLETION":
+		setString(&job.ID, b.JobID)
+		setTime(&job.Finish, b.FinishTime)
+		job.Status = strings.TrimPrefix(typ, "JOB_")
+		setString(&job.Status, b.JobStatus)
+	case "TASK_STARTED", "TASK_FINISHED", "TASK_FAILED":
+		return p.applyTask(typ, b)
+	default:
+		return p.applyAttempt(typ, b)
+	}
+	return nil
+}
+
+// task returns the task for a parsed id, creating it; nil for setup and
+// cleanup tasks.
+func (p *jhistParser) task(id hadoopID) *Task {
+	typ, ok := id.taskType()
+	if !ok {
+		return nil
+	}
+	t := p.tasks[id.task]
+	if t == nil {
+		t = &Task{ID: id.task, Type: typ, Index: id.index}
+		p.tasks[id.task] = t
+		p.order = append(p.order, id.task)
+	}
+	return t
+}
+
+func (p *jhistParser) applyTask(typ string, b *jhistBody) error {
+	if skippedTaskType(b.TaskType) {
+		return nil
+	}
+	id, err := parseTaskID(string(b.TaskID))
+	if err != nil {
+		return err
+	}
+	t := p.task(id)
+	if t == nil {
+		return nil
+	}
+	switch typ {
+	case "TASK_STARTED":
+		if b.StartTime > 0 {
+			t.Start = int64(b.StartTime)
+		}
+		if hosts := splitHosts(string(b.SplitLocations)); hosts != nil {
+			t.SplitHosts = hosts
+		}
+	case "TASK_FINISHED", "TASK_FAILED":
+		if b.FinishTime > 0 {
+			t.Finish = int64(b.FinishTime)
+		}
+		t.Status = string(b.Status)
+		if t.Status == "" {
+			t.Status = map[string]string{"TASK_FINISHED": Succeeded, "TASK_FAILED": Failed}[typ]
+		}
+		if b.Counters != nil {
+			if c := b.Counters.flatten(); c != nil {
+				if p.taskCounters == nil {
+					p.taskCounters = map[string]map[string]int64{}
+				}
+				p.taskCounters[t.ID] = c
+			}
+		}
+	}
+	return nil
+}
+
+// skippedTaskType reports a setup or cleanup taskType field.
+func skippedTaskType(v avroString) bool {
+	switch strings.ToUpper(string(v)) {
+	case "SETUP", "CLEANUP", "JOB_SETUP", "JOB_CLEANUP", "TASK_CLEANUP":
+		return true
+	}
+	return false
+}
+
+func (p *jhistParser) applyAttempt(typ string, b *jhistBody) error {
+	if skippedTaskType(b.TaskType) {
+		return nil
+	}
+	if b.AttemptID == "" {
+		return errors.New("no attemptId")
+	}
+	aid, err := parseAttemptID(string(b.AttemptID))
+	if err != nil {
+		return err
+	}
+	taskID := string(b.TaskID)
+	if taskID == "" {
+		taskID = aid.task
+	}
+	tid, err := parseTaskID(taskID)
+	if err != nil {
+		return err
+	}
+	if tid.task != aid.task {
+		return fmt.Errorf("attempt %s does not belong to task %s", b.AttemptID, taskID)
+	}
+	t := p.task(tid)
+	if t == nil {
+		return nil
+	}
+	a := attemptOf(t, string(b.AttemptID), aid.attempt)
+	switch outcome := attemptOutcome(typ); outcome {
+	case "STARTED":
+		if b.StartTime > 0 {
+			a.Start = int64(b.StartTime)
+		}
+		if a.Host == "" {
+			a.Host = string(b.TrackerName)
+		}
+		a.Container = string(b.ContainerID)
+		a.Locality = string(b.Locality)
+		a.Speculative = strings.EqualFold(string(b.Avataar), "SPECULATIVE")
+	default: // FINISHED, FAILED, KILLED
+		if b.FinishTime > 0 {
+			a.Finish = int64(b.FinishTime)
+		}
+		if b.Hostname != "" {
+			a.Host = string(b.Hostname)
+		}
+		if b.Rackname != "" {
+			a.Rack = string(b.Rackname)
+		}
+		a.Status = string(b.TaskStatus)
+		if outcome != "FINISHED" || a.Status == "" {
+			a.Status = string(b.Status)
+		}
+		if a.Status == "" {
+			a.Status = map[string]string{"FINISHED": Succeeded, "FAILED": Failed, "KILLED": Killed}[outcome]
+		}
+		a.Error = string(b.Error)
+		if b.ShuffleFinishTime > 0 {
+			a.ShuffleFinish = int64(b.ShuffleFinishTime)
+		}
+		if b.SortFinishTime > 0 {
+			a.SortFinish = int64(b.SortFinishTime)
+		}
+		if b.Counters != nil {
+			if c := b.Counters.flatten(); c != nil {
+				a.Counters = c
+			}
+		}
+	}
+	return nil
+}
+
+// attemptOf returns the task's attempt with this id, adding it.
+func attemptOf(t *Task, id string, n int) *Attempt {
+	for i := range t.Attempts {
+		if t.Attempts[i].ID == id {
+			return &t.Attempts[i]
+		}
+	}
+	t.Attempts = append(t.Attempts, Attempt{ID: id, N: n})
+	return &t.Attempts[len(t.Attempts)-1]
+}
+
+// finish builds the Job: tasks in order, bytes from counters.
+func (p *jhistParser) finish() *Job {
+	job := p.job
+	job.Tasks = make([]Task, 0, len(p.order))
+	for _, id := range p.order {
+		t := *p.tasks[id]
+		counters := p.taskCounters[id]
+		if counters == nil {
+			for _, a := range t.Attempts {
+				if a.Status == Succeeded && a.Counters != nil {
+					counters = a.Counters
+				}
+			}
+		}
+		t.InputBytes, t.OutputBytes = taskBytes(t.Type, counters)
+		job.Tasks = append(job.Tasks, t)
+	}
+	sortTasks(job.Tasks)
+	return job
+}

@@ -1,0 +1,213 @@
+// Package history reads recorded MapReduce jobs from Hadoop job-history
+// files (.jhist Avro-JSON), Rumen JSON traces and SWIM workload TSV files,
+// and returns them as plain Job values.
+//
+// The package only parses: it knows nothing of speculators or of the
+// simulator, which convert its Jobs into workloads and event streams
+// elsewhere (the replay package). It must not import speculators/ or sim/,
+// it does no network I/O, and it never panics on bad input: every reader
+// error names the file and the 1-based line it concerns, in the form
+// "read FILE line N: what is wrong".
+package history
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// TaskType is the kind of a MapReduce task. Only maps and reduces are
+// returned; setup and cleanup tasks are skipped by every reader.
+type TaskType string
+
+// The task types a Job holds.
+const (
+	Map    TaskType = "MAP"
+	Reduce TaskType = "REDUCE"
+)
+
+// Status values used by every reader for jobs, tasks and attempts. Rumen's
+// "SUCCESS" is normalised to Succeeded; other recorded values are kept as
+// they are.
+const (
+	Succeeded = "SUCCEEDED"
+	Failed    = "FAILED"
+	Killed    = "KILLED"
+)
+
+// Job is one recorded MapReduce job.
+type Job struct {
+	ID, Name, User, Queue string
+	// Status is the final job status as recorded: SUCCEEDED, FAILED,
+	// KILLED (or ERROR); empty when the history has no final event.
+	Status string
+	// Submit, Launch and Finish are epoch milliseconds, 0 if unknown.
+	Submit, Launch, Finish int64
+	// Tasks holds the maps first (by index), then the reduces (by index).
+	Tasks []Task
+	// Source is the file the job was read from.
+	Source string
+}
+
+// Task is one map or reduce task of a Job.
+type Task struct {
+	ID   string
+	Type TaskType
+	// Index is parsed from the Hadoop id: task_..._m_000003 -> 3.
+	Index         int
+	Start, Finish int64 // epoch ms, 0 if unknown
+	Status        string
+	// InputBytes is, for a map, HDFS_BYTES_READ (or the split size when
+	// the format records it); for a reduce, REDUCE_SHUFFLE_BYTES. 0 when
+	// unknown.
+	InputBytes int64
+	// OutputBytes is, for a map, MAP_OUTPUT_MATERIALIZED_BYTES (or
+	// HDFS_BYTES_WRITTEN for a map-only job); for a reduce,
+	// HDFS_BYTES_WRITTEN. 0 when unknown.
+	OutputBytes int64
+	// SplitHosts are the hosts holding the map's input split.
+	SplitHosts []string
+	// Attempts are ordered by start time, then attempt number.
+	Attempts []Attempt
+}
+
+// Attempt is one attempt of a Task.
+type Attempt struct {
+	ID string
+	// N is the attempt number from the id: attempt_..._m_000003_1 -> 1.
+	N                     int
+	Host, Rack, Container string
+	// Locality is the recorded data locality (NODE_LOCAL, RACK_LOCAL,
+	// OFF_SWITCH) when the history has it (Hadoop 2.x+), else empty.
+	Locality      string
+	Start, Finish int64 // epoch ms, 0 if unknown
+	// ShuffleFinish and SortFinish are set for reduces, 0 if unknown.
+	ShuffleFinish, SortFinish int64
+	// Status is SUCCEEDED, FAILED or KILLED; empty while unfinished.
+	Status string
+	// Speculative is true when the history records the attempt's avataar
+	// as SPECULATIVE (Hadoop 2.x+); false otherwise, including when the
+	// format does not record it.
+	Speculative bool
+	Error       string
+	// Counters maps a flattened counter name ("HDFS_BYTES_READ",
+	// "CPU_MILLISECONDS") to its value. When two groups hold a counter of
+	// the same name, the first keeps the bare name and later ones are
+	// stored as "GROUP.NAME".
+	Counters map[string]int64
+}
+
+// hadoopID is what the readers need from a Hadoop task or attempt id.
+type hadoopID struct {
+	task    string // task_<cluster>_<job>_<type>_<index>
+	letter  string // m, r, s (setup), c (cleanup), t (task cleanup)
+	index   int
+	attempt int // -1 for a task id
+}
+
+// parseTaskID parses task_<cluster>_<job>_<type>_<index>.
+func parseTaskID(id string) (hadoopID, error) {
+	parts := strings.Split(id, "_")
+	if len(parts) != 5 || parts[0] != "task" {
+		return hadoopID{}, fmt.Errorf("task id %q is not task_<cluster>_<job>_<m|r>_<index>", id)
+	}
+	return parseIDParts(id, parts[1:], -1)
+}
+
+// parseAttemptID parses attempt_<cluster>_<job>_<type>_<index>_<n>.
+func parseAttemptID(id string) (hadoopID, error) {
+	parts := strings.Split(id, "_")
+	if len(parts) != 6 || parts[0] != "attempt" {
+		return hadoopID{}, fmt.Errorf("attempt id %q is not attempt_<cluster>_<job>_<m|r>_<index>_<n>", id)
+	}
+	n, err := strconv.Atoi(parts[5])
+	if err != nil || n < 0 {
+		return hadoopID{}, fmt.Errorf("attempt id %q: attempt number %q is not a non-negative integer", id, parts[5])
+	}
+	return parseIDParts(id, parts[1:5], n)
+}
+
+func parseIDParts(id string, parts []string, attempt int) (hadoopID, error) {
+	if parts[0] == "" || parts[1] == "" {
+		return hadoopID{}, fmt.Errorf("id %q has an empty cluster or job part", id)
+	}
+	switch parts[2] {
+	case "m", "r", "s", "c", "t":
+	default:
+		return hadoopID{}, fmt.Errorf("id %q: task type %q is not one of m, r, s, c, t", id, parts[2])
+	}
+	index, err := strconv.Atoi(parts[3])
+	if err != nil || index < 0 {
+		return hadoopID{}, fmt.Errorf("id %q: task index %q is not a non-negative integer", id, parts[3])
+	}
+	return hadoopID{
+		task:    "task_" + strings.Join(parts[:4], "_"),
+		letter:  parts[2],
+		index:   index,
+		attempt: attempt,
+	}, nil
+}
+
+// taskType maps an id letter to the TaskType, with ok false for setup and
+// cleanup tasks, which are skipped.
+func (h hadoopID) taskType() (TaskType, bool) {
+	switch h.letter {
+	case "m":
+		return Map, true
+	case "r":
+		return Reduce, true
+	}
+	return "", false
+}
+
+// sortTasks orders tasks maps first, then reduces, each by index, and each
+// task's attempts by start time then attempt number.
+func sortTasks(tasks []Task) {
+	rank := func(t TaskType) int {
+		if t == Map {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(tasks, func(a, b Task) int {
+		if c := cmp.Compare(rank(a.Type), rank(b.Type)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Index, b.Index)
+	})
+	for i := range tasks {
+		slices.SortStableFunc(tasks[i].Attempts, func(a, b Attempt) int {
+			if c := cmp.Compare(a.Start, b.Start); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.N, b.N)
+		})
+	}
+}
+
+// taskBytes returns a task's input and output bytes from a set of
+// flattened counters, following the rules documented on Task.
+func taskBytes(typ TaskType, counters map[string]int64) (in, out int64) {
+	if typ == Map {
+		in = counters["HDFS_BYTES_READ"]
+		out = counters["MAP_OUTPUT_MATERIALIZED_BYTES"]
+		if out == 0 {
+			out = counters["HDFS_BYTES_WRITTEN"]
+		}
+		return in, out
+	}
+	return counters["REDUCE_SHUFFLE_BYTES"], counters["HDFS_BYTES_WRITTEN"]
+}
+
+// splitHosts splits a comma-separated host list, dropping empty entries.
+func splitHosts(list string) []string {
+	var hosts []string
+	for h := range strings.SplitSeq(list, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}
