@@ -1,0 +1,317 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// launch starts an attempt of task (ji, ty, ti) on node ni and reports it.
+// Original attempts have the task's own work; later ones follow the job's
+// CopyModel.
+func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, speculative bool) error {
+	j := &s.jobs[ji]
+	t := &j.tasks[ty][ti]
+	n := &s.nodes[ni]
+	ai := int32(len(s.attempts))
+	work := t.work
+	if t.nextN > 0 && j.spec.CopyWork == Resample {
+		specs := j.spec.Maps
+		if ty == speculators.Reduce {
+			specs = j.spec.Reduces
+		}
+		work = float64(specs[j.rng.IntN(len(specs))].Work)
+	}
+	s.attempts = append(s.attempts, attempt{job: ji, task: ti, node: ni, n: t.nextN, ty: ty,
+		state: speculators.StateRunning, speculative: speculative, start: s.now, lastT: s.now, lastReport: s.now,
+		work: work, nextInTask: none, nodePos: int32(len(n.running)), reducePos: none})
+	a := &s.attempts[ai]
+	t.nextN++
+	s.lastProgress = s.now
+	if t.first == none {
+		t.first = ai
+	} else {
+		s.attempts[t.last].nextInTask = ai
+	}
+	t.last = ai
+	t.running++
+	s.takeSlot(ni, ty)
+	n.running = append(n.running, ai)
+	j.running++
+	if ty == speculators.Map {
+		j.runningMaps++
+	}
+	if ty == speculators.Reduce {
+		a.reducePos = int32(len(j.runningReduces))
+		j.runningReduces = append(j.runningReduces, ai)
+	}
+	j.result.Attempts++
+	if speculative {
+		j.result.SpeculativeLaunched++
+	}
+	if j.result.Start == none {
+		j.result.Start = s.now
+	}
+	s.ev = speculators.Event{Kind: speculators.AttemptStarted, Time: s.now,
+		Attempt: speculators.AttemptID{Task: speculators.TaskID{Type: ty, Index: ti}, N: a.n},
+		Node:    n.id, Speculative: speculative}
+	if err := s.observe(j); err != nil {
+		return err
+	}
+	s.queue.pushOrdered(s.now+s.heartbeat, evHeartbeat, ai, a.hbGen)
+	s.scheduleFinish(ai)
+	return nil
+}
+
+// advance brings the attempt's work done up to now at its node's current
+// speed. A reduce's copy phase cannot get ahead of the job's maps: while maps
+// are outstanding its work is capped at copyEnd x (fraction of maps done),
+// so its reported copy fraction is min(own copy work, maps completed). Work
+// already copied is kept if a map's output is later lost.
+func (s *sim) advance(a *attempt) {
+	n := &s.nodes[a.node]
+	dt := s.now - a.lastT
+	a.lastT = s.now
+	if dt <= 0 || n.hung {
+		return
+	}
+	d := a.done + float64(dt)/n.mult
+	if a.ty == speculators.Reduce {
+		j := &s.jobs[a.job]
+		if !j.allMapsSatisfied() && s.copying(a) {
+			limit := a.work * j.tasks[speculators.Reduce][a.task].copyEnd * j.mapFraction()
+			if d > limit {
+				d = max(a.done, limit)
+			}
+		}
+	}
+	if d > a.work {
+		d = a.work
+	}
+	a.done = d
+}
+
+// copying reports whether a reduce attempt is still in its copy phase (a
+// reduce without work counts as copying until the maps are done, so it too
+// cannot finish before them).
+func (s *sim) copying(a *attempt) bool {
+	return a.work == 0 || a.done < a.work*s.jobs[a.job].tasks[speculators.Reduce][a.task].copyEnd
+}
+
+// scheduleFinish (re)times the attempt's completion from its work left and
+// its node's speed, superseding any earlier timer. A hung node, or a reduce
+// still copying while maps are outstanding, gets no timer until that changes.
+func (s *sim) scheduleFinish(ai int32) {
+	a := &s.attempts[ai]
+	a.finGen++
+	n := &s.nodes[a.node]
+	if n.hung {
+		return
+	}
+	if a.ty == speculators.Reduce && !s.jobs[a.job].allMapsSatisfied() && s.copying(a) {
+		return
+	}
+	left := (a.work - a.done) * n.mult
+	// Round up to whole ms, forgiving float noise (3 x 10000 ms is 30000).
+	dt := speculators.Time(math.Ceil(left - 1e-6))
+	if dt < 0 {
+		dt = 0
+	}
+	s.queue.push(s.now+dt, evFinish, ai, a.finGen)
+}
+
+// report sends the attempt's status: progress, phase and simple counters
+// (input bytes read in proportion to progress through the input-reading
+// phase, CPU ms as nominal work done).
+func (s *sim) report(ai int32) error {
+	a := &s.attempts[ai]
+	s.advance(a)
+	a.lastReport = s.now
+	j := &s.jobs[a.job]
+	t := &j.tasks[a.ty][a.task]
+	f := 1.0
+	if a.work > 0 {
+		f = a.done / a.work
+	}
+	progress, phase, read := f, speculators.PhaseMap, f
+	if a.ty == speculators.Reduce {
+		phase, progress, read = reducePhase(f, t.copyEnd, t.sortEnd)
+	}
+	s.ev = speculators.Event{Kind: speculators.AttemptStatus, Time: s.now,
+		Attempt:  speculators.AttemptID{Task: speculators.TaskID{Type: a.ty, Index: a.task}, N: a.n},
+		Progress: progress, Phase: phase,
+		Counters: speculators.Counters{InputBytes: int64(read * float64(t.inputBytes)), CPUMillis: int64(a.done)}}
+	return s.observe(j)
+}
+
+// reducePhase maps the fraction f of a reduce's work done to its phase, its
+// progress score (speculators.ReduceProgress: a third per phase) and the
+// fraction of its shuffle input copied.
+func reducePhase(f, copyEnd, sortEnd float64) (speculators.Phase, float64, float64) {
+	switch {
+	case f < copyEnd:
+		c := f / copyEnd
+		return speculators.PhaseShuffle, speculators.ReduceProgress(speculators.PhaseShuffle, c), c
+	case f < sortEnd:
+		return speculators.PhaseSort, speculators.ReduceProgress(speculators.PhaseSort, (f-copyEnd)/(sortEnd-copyEnd)), 1
+	case sortEnd >= 1:
+		return speculators.PhaseReduce, speculators.ReduceProgress(speculators.PhaseReduce, 1), 1
+	default:
+		return speculators.PhaseReduce, speculators.ReduceProgress(speculators.PhaseReduce, (f-sortEnd)/(1-sortEnd)), 1
+	}
+}
+
+// end takes a running attempt off its node and job and accounts its time.
+func (s *sim) end(ai int32, state speculators.AttemptState) {
+	a := &s.attempts[ai]
+	a.state = state
+	a.end = s.now
+	s.lastProgress = s.now
+	a.finGen++
+	a.hbGen++
+	j := &s.jobs[a.job]
+	t := &j.tasks[a.ty][a.task]
+	n := &s.nodes[a.node]
+	t.running--
+	j.running--
+	if a.ty == speculators.Map {
+		j.runningMaps--
+	}
+	s.giveSlot(a.node, a.ty)
+	last := n.running[len(n.running)-1]
+	n.running[a.nodePos] = last
+	s.attempts[last].nodePos = a.nodePos
+	n.running = n.running[:len(n.running)-1]
+	if a.ty == speculators.Reduce {
+		last := j.runningReduces[len(j.runningReduces)-1]
+		j.runningReduces[a.reducePos] = last
+		s.attempts[last].reducePos = a.reducePos
+		j.runningReduces = j.runningReduces[:len(j.runningReduces)-1]
+	}
+	ran := a.end - a.start
+	j.result.ContainerMs += ran
+	if state != speculators.StateSucceeded {
+		j.result.WastedContainerMs += ran
+	}
+	s.needSchedule = true
+}
+
+// sendEnd reports an attempt's end to its job's engine.
+func (s *sim) sendEnd(ai int32, kind speculators.EventKind) error {
+	a := &s.attempts[ai]
+	s.ev = speculators.Event{Kind: kind, Time: s.now,
+		Attempt: speculators.AttemptID{Task: speculators.TaskID{Type: a.ty, Index: a.task}, N: a.n}}
+	return s.observe(&s.jobs[a.job])
+}
+
+// succeed completes an attempt: the first attempt of a task to finish wins
+// and the task's other running attempts are killed.
+func (s *sim) succeed(ai int32) error {
+	a := &s.attempts[ai]
+	a.done = a.work
+	ji, ty, ti := a.job, a.ty, a.task
+	j := &s.jobs[ji]
+	t := &j.tasks[ty][ti]
+	s.end(ai, speculators.StateSucceeded)
+	if err := s.sendEnd(ai, speculators.AttemptSucceeded); err != nil {
+		return err
+	}
+	if s.attempts[ai].speculative {
+		j.result.SpeculativeWon++
+	}
+	if err := s.killRunning(ji, ty, ti); err != nil {
+		return err
+	}
+	s.clearPending(j, ty, ti)
+	if ty == speculators.Map {
+		s.mapsChanging(j)
+	}
+	t.winner = ai
+	j.result.TaskFinish[ty][ti] = s.now
+	if !t.dropped {
+		j.unfinished--
+		if ty == speculators.Map {
+			j.satisfiedMaps++
+		}
+	}
+	if ty == speculators.Map {
+		s.mapsChanged(j)
+	}
+	if j.unfinished == 0 {
+		s.finishJob(ji)
+	}
+	return nil
+}
+
+// killRunning kills every running attempt of a task.
+func (s *sim) killRunning(ji int32, ty speculators.TaskType, ti int32) error {
+	for ai := s.jobs[ji].tasks[ty][ti].first; ai != none; ai = s.attempts[ai].nextInTask {
+		if s.attempts[ai].state != speculators.StateRunning {
+			continue
+		}
+		s.end(ai, speculators.StateKilled)
+		s.jobs[ji].result.KilledAttempts++
+		if err := s.sendEnd(ai, speculators.AttemptKilled); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// abort ends a running attempt as failed (a timeout) or killed (a Kill
+// decision, reduce preemption), reports it, and runs its task again if it is
+// left with nothing running or waiting.
+func (s *sim) abort(ai int32, state speculators.AttemptState) error {
+	a := &s.attempts[ai]
+	ji, ty, ti := a.job, a.ty, a.task
+	s.end(ai, state)
+	kind := speculators.AttemptKilled
+	if state == speculators.StateFailed {
+		kind = speculators.AttemptFailed
+		s.jobs[ji].result.FailedAttempts++
+	} else {
+		s.jobs[ji].result.KilledAttempts++
+	}
+	if err := s.sendEnd(ai, kind); err != nil {
+		return err
+	}
+	s.rescheduleIfIdle(ji, ty, ti)
+	return nil
+}
+
+// rescheduleIfIdle queues a new attempt of a task that is not done, not
+// dropped and has no attempt running or waiting for a container, as
+// Hadoop's TaskImpl does after a failed or killed attempt.
+func (s *sim) rescheduleIfIdle(ji int32, ty speculators.TaskType, ti int32) {
+	j := &s.jobs[ji]
+	t := &j.tasks[ty][ti]
+	if t.done() || t.dropped || t.running > 0 || t.pendingCopies > 0 || t.inRetry || !t.launched {
+		return
+	}
+	s.pushRetry(j, ty, ti)
+}
+
+// mapsChanging brings the job's running reduces up to now before the number
+// of maps done changes, since that number caps their copy phase.
+func (s *sim) mapsChanging(j *jobState) {
+	for _, ai := range j.runningReduces {
+		if a := &s.attempts[ai]; s.copying(a) {
+			s.advance(a)
+		}
+	}
+}
+
+// mapsChanged re-times the job's copying reduces after the number of maps
+// done changed, and lets reduces past slow start be scheduled.
+func (s *sim) mapsChanged(j *jobState) {
+	for _, ai := range j.runningReduces {
+		// Reduces past their copy phase keep their timers; those still
+		// copying get one only once every map is done.
+		if s.copying(&s.attempts[ai]) {
+			s.scheduleFinish(ai)
+		}
+	}
+	if j.origPending[speculators.Reduce] > 0 {
+		s.needSchedule = true
+	}
+}

@@ -1,0 +1,212 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// Scheduler names accepted in Config.Scheduler.
+const (
+	// SchedulerFIFO gives free slots to the earliest-submitted running job
+	// that has work to place (ties in submit time by input order): Hadoop's
+	// FIFO scheduler, and the YARN capacity scheduler with one queue.
+	SchedulerFIFO = "fifo"
+	// SchedulerFair gives each free slot to the job with the fewest running
+	// containers that has work to place (ties by submit order).
+	SchedulerFair = "fair"
+)
+
+// Config describes the cluster and the simulator's clocks. Start from
+// DefaultConfig; zero durations are rejected rather than silently replaced.
+type Config struct {
+	Nodes []Node
+	// Scheduler is SchedulerFIFO (also when empty) or SchedulerFair.
+	Scheduler string
+	// Heartbeat is how often every running attempt sends a status report
+	// (Hadoop's task progress interval, 3 s).
+	Heartbeat time.Duration
+	// DecideInterval is the virtual cadence of Engine.Decide (the bridge's
+	// --decide-interval, 1 s like Hadoop's speculator).
+	DecideInterval time.Duration
+	// TaskTimeout is mapreduce.task.timeout (600 s): an attempt that sends
+	// no status report for this long fails and its task runs again.
+	TaskTimeout time.Duration
+	// ReduceSlowstart is mapreduce.job.reduce.slowstart.completedmaps
+	// (0.05): original reduce attempts are placed only once this fraction of
+	// the job's maps is done (or dropped). 0 places them at once.
+	ReduceSlowstart float64
+	// Seed seeds the simulator's random sources (CopyWork Resample).
+	Seed uint64
+	// RecordDecisions keeps every decision in Result.Decisions.
+	RecordDecisions bool
+	// Horizon, when > 0, stops the run at this virtual time; jobs not done
+	// by then are reported with Finish = -1.
+	Horizon speculators.Time
+}
+
+// DefaultConfig returns Hadoop's defaults for the given nodes: FIFO, 3 s
+// heartbeats, decisions every 1 s, a 600 s task timeout and a 0.05 reduce
+// slow start.
+func DefaultConfig(nodes []Node) Config {
+	return Config{
+		Nodes:           nodes,
+		Scheduler:       SchedulerFIFO,
+		Heartbeat:       3 * time.Second,
+		DecideInterval:  time.Second,
+		TaskTimeout:     600 * time.Second,
+		ReduceSlowstart: 0.05,
+	}
+}
+
+// Node is one worker: a NodeManager (or Hadoop 1 TaskTracker).
+type Node struct {
+	Name string
+	// Slots is the number of YARN containers, shared by maps and reduces.
+	Slots int
+	// MapSlots and ReduceSlots, if either is > 0, make the node's slots
+	// dedicated Hadoop-1 pools (LATE's 2 map + 2 reduce slots per node);
+	// Slots must then be 0.
+	MapSlots, ReduceSlots int
+	// Slowdown multiplies every attempt's duration on the node (1 =
+	// nominal, 3 = three times slower); 0 means 1.
+	Slowdown float64
+	// Episodes are windows with an extra duration multiplier. Overlapping
+	// episodes multiply.
+	Episodes []Episode
+}
+
+// Episode is a window [Start, End) of virtual time during which a node's
+// attempts run Factor times slower (co-location contention, a pause).
+// Factor = +Inf is a hung node: no progress, no heartbeats, and no new
+// containers are placed on it (its NodeManager does not heartbeat to the
+// ResourceManager either). End = 0 means until the end of the run.
+type Episode struct {
+	Start, End speculators.Time
+	Factor     float64
+}
+
+// CopyModel says how much work a task's later attempts have.
+type CopyModel uint8
+
+const (
+	// SameWork: every attempt of a task has the task's own Work.
+	SameWork CopyModel = iota
+	// Resample: every attempt after the first (speculative copies, retries
+	// after a failure or kill, re-runs of lost maps) has the Work of a task
+	// of the same type drawn uniformly from the job with the job's seeded
+	// source. This is how replay re-executes a history: new attempts'
+	// durations come from the job's own empirical distribution.
+	Resample
+)
+
+// Job is one MapReduce job of the workload.
+type Job struct {
+	ID string
+	// Submit is when the job arrives (virtual ms); its engine is built then.
+	Submit        speculators.Time
+	Maps, Reduces []Task
+	// Deadline (absolute virtual ms) and ErrorBound go to the engine's
+	// JobInfo for approximation policies; 0 = none. The simulator does not
+	// enforce them: a policy meets them by dropping tasks.
+	Deadline   speculators.Time
+	ErrorBound float64
+	CopyWork   CopyModel
+}
+
+// Task is one map or reduce task's input and work.
+type Task struct {
+	InputBytes int64
+	// Work is the task's run time at nominal speed, in ms.
+	Work speculators.Time
+	// Phases splits a reduce's Work across copy (shuffle), sort and reduce,
+	// as fractions summing to 1 with copy > 0; all zero means a third each.
+	// Ignored for maps.
+	Phases [3]float64
+}
+
+// EngineFactory builds the engine of one job when the job is submitted. It
+// chooses the policy (it may look at info.ID to give jobs different ones).
+type EngineFactory func(info speculators.JobInfo) (*speculators.Engine, error)
+
+// validate checks cfg and returns the durations in ms.
+func (cfg *Config) validate() (heartbeat, decide, timeout speculators.Time, err error) {
+	if len(cfg.Nodes) == 0 {
+		return 0, 0, 0, fmt.Errorf("sim: no nodes")
+	}
+	switch cfg.Scheduler {
+	case "", SchedulerFIFO, SchedulerFair:
+	default:
+		return 0, 0, 0, fmt.Errorf("sim: unknown scheduler %q (want %q or %q)", cfg.Scheduler, SchedulerFIFO, SchedulerFair)
+	}
+	heartbeat, decide, timeout = cfg.Heartbeat.Milliseconds(), cfg.DecideInterval.Milliseconds(), cfg.TaskTimeout.Milliseconds()
+	if heartbeat <= 0 || decide <= 0 || timeout <= 0 {
+		return 0, 0, 0, fmt.Errorf("sim: heartbeat %v, decide interval %v and task timeout %v must each be at least 1 ms",
+			cfg.Heartbeat, cfg.DecideInterval, cfg.TaskTimeout)
+	}
+	if !(cfg.ReduceSlowstart >= 0 && cfg.ReduceSlowstart <= 1) {
+		return 0, 0, 0, fmt.Errorf("sim: reduce slowstart %g is not in [0,1]", cfg.ReduceSlowstart)
+	}
+	if cfg.Horizon < 0 {
+		return 0, 0, 0, fmt.Errorf("sim: negative horizon %d", cfg.Horizon)
+	}
+	for i := range cfg.Nodes {
+		if err := cfg.Nodes[i].validate(); err != nil {
+			return 0, 0, 0, fmt.Errorf("sim: node %d (%s): %w", i, cfg.Nodes[i].Name, err)
+		}
+	}
+	return heartbeat, decide, timeout, nil
+}
+
+func (n *Node) validate() error {
+	if n.Name == "" {
+		return fmt.Errorf("no name")
+	}
+	if n.Slots < 0 || n.MapSlots < 0 || n.ReduceSlots < 0 {
+		return fmt.Errorf("negative slots")
+	}
+	if n.MapSlots+n.ReduceSlots > 0 && n.Slots > 0 {
+		return fmt.Errorf("both shared slots (%d) and dedicated map/reduce slots (%d/%d)", n.Slots, n.MapSlots, n.ReduceSlots)
+	}
+	if n.Slots+n.MapSlots+n.ReduceSlots == 0 {
+		return fmt.Errorf("no slots")
+	}
+	if !(n.Slowdown >= 0) || math.IsInf(n.Slowdown, 1) {
+		return fmt.Errorf("slowdown %g is not a finite non-negative number", n.Slowdown)
+	}
+	for k, e := range n.Episodes {
+		if e.Start < 0 || (e.End != 0 && e.End <= e.Start) {
+			return fmt.Errorf("episode %d: window [%d, %d) is empty or negative", k, e.Start, e.End)
+		}
+		if !(e.Factor > 0) {
+			return fmt.Errorf("episode %d: factor %g is not positive", k, e.Factor)
+		}
+	}
+	return nil
+}
+
+func (j *Job) validate() error {
+	if j.Submit < 0 {
+		return fmt.Errorf("negative submit time %d", j.Submit)
+	}
+	if j.CopyWork > Resample {
+		return fmt.Errorf("unknown copy model %d", j.CopyWork)
+	}
+	for ty, tasks := range [speculators.NumTaskTypes][]Task{j.Maps, j.Reduces} {
+		for i := range tasks {
+			t := &tasks[i]
+			if t.Work < 0 || t.InputBytes < 0 {
+				return fmt.Errorf("%s %d: negative work %d or input %d", speculators.TaskType(ty), i, t.Work, t.InputBytes)
+			}
+			if speculators.TaskType(ty) == speculators.Reduce && t.Phases != ([3]float64{}) {
+				p := t.Phases
+				if !(p[0] > 0) || !(p[1] >= 0) || !(p[2] >= 0) || math.Abs(p[0]+p[1]+p[2]-1) > 1e-6 {
+					return fmt.Errorf("reduce %d: phases %v must be non-negative, copy > 0, summing to 1", i, p)
+				}
+			}
+		}
+	}
+	return nil
+}

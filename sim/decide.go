@@ -1,0 +1,204 @@
+package sim
+
+import "github.com/specbridge/specbridge/speculators"
+
+// tick asks every running job's engine for decisions and applies them.
+func (s *sim) tick() error {
+	s.tickPending = false
+	s.tickScratch = append(s.tickScratch[:0], s.active...)
+	applied := false
+	for _, ji := range s.tickScratch {
+		j := &s.jobs[ji]
+		if j.finished {
+			continue
+		}
+		for _, d := range j.engine.Decide(s.now) {
+			ok, err := s.apply(ji, d)
+			if err != nil {
+				return err
+			}
+			applied = applied || ok
+			if s.cfg.RecordDecisions {
+				s.result.Decisions = append(s.result.Decisions, TimedDecision{Time: s.now, Job: j.spec.ID, Decision: d, Applied: ok})
+			}
+			if j.finished {
+				break
+			}
+		}
+	}
+	if len(s.active) == 0 {
+		return nil
+	}
+	if copiesWaiting(s) {
+		// A policy's node gate may change its mind with time alone.
+		s.needSchedule = true
+	}
+	if applied {
+		s.lastProgress = s.now
+	}
+	if s.queue.len() == 0 && !applied {
+		if s.stallSince == none {
+			s.stallSince = s.now
+		} else if s.now-s.stallSince >= s.timeout {
+			s.stalled = true
+			return nil
+		}
+	} else {
+		s.stallSince = none
+	}
+	if s.now-s.lastProgress > s.stallLimit {
+		s.stalled = true
+		return nil
+	}
+	s.tickPending = true
+	s.queue.push(s.now+s.decide, evDecide, 0, 0)
+	return nil
+}
+
+func copiesWaiting(s *sim) bool {
+	for _, ji := range s.active {
+		j := &s.jobs[ji]
+		if j.copyCount[speculators.Map]+j.copyCount[speculators.Reduce] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// apply carries out one decision of job ji's engine and reports whether it
+// changed anything. Decisions that name an unknown task or attempt, or one
+// whose state no longer allows them, are ignored (Applied false in the log),
+// as the live AM refuses them.
+func (s *sim) apply(ji int32, d speculators.Decision) (bool, error) {
+	j := &s.jobs[ji]
+	switch d.Kind {
+	case speculators.Speculate:
+		ty, ti, ok := s.taskOf(j, d.Task)
+		if !ok {
+			return false, nil
+		}
+		return s.speculate(j, ty, ti, d.Copies), nil
+	case speculators.Kill:
+		ai, ok := s.attemptOf(j, d.Attempt)
+		if !ok || s.attempts[ai].state != speculators.StateRunning {
+			return false, nil
+		}
+		// Hadoop reschedules a task left with nothing running after TA_KILL.
+		return true, s.abort(ai, speculators.StateKilled)
+	case speculators.Rerun:
+		ai, ok := s.attemptOf(j, d.Attempt)
+		if !ok {
+			return false, nil
+		}
+		return s.rerun(ai)
+	case speculators.Drop:
+		ty, ti, ok := s.taskOf(j, d.Task)
+		if !ok {
+			return false, nil
+		}
+		return s.drop(ji, ty, ti)
+	}
+	return false, nil
+}
+
+func (s *sim) taskOf(j *jobState, id speculators.TaskID) (speculators.TaskType, int32, bool) {
+	if int(id.Type) >= speculators.NumTaskTypes || id.Index < 0 || int(id.Index) >= len(j.tasks[id.Type]) {
+		return 0, 0, false
+	}
+	return id.Type, id.Index, true
+}
+
+func (s *sim) attemptOf(j *jobState, id speculators.AttemptID) (int32, bool) {
+	ty, ti, ok := s.taskOf(j, id.Task)
+	if !ok {
+		return 0, false
+	}
+	for ai := j.tasks[ty][ti].first; ai != none; ai = s.attempts[ai].nextInTask {
+		if s.attempts[ai].n == id.N {
+			return ai, true
+		}
+	}
+	return 0, false
+}
+
+// speculate queues copies (0 read as 1) of a task that is neither done nor
+// dropped. The simulator does as told: a policy that asks again before its
+// earlier copies are placed gets more copies.
+func (s *sim) speculate(j *jobState, ty speculators.TaskType, ti int32, copies int) bool {
+	t := &j.tasks[ty][ti]
+	if t.done() || t.dropped {
+		return false
+	}
+	if copies < 1 {
+		copies = 1
+	}
+	t.pendingCopies += int32(copies)
+	j.copyCount[ty] += copies
+	if !t.inCopyQueue {
+		t.inCopyQueue = true
+		j.copies[ty] = append(j.copies[ty], ti)
+	}
+	s.touch(j)
+	s.needSchedule = true
+	return true
+}
+
+// rerun declares the output of a map's succeeded attempt lost: the engine
+// sees AttemptKilled for that attempt, the map is no longer done, its
+// container time counts as wasted, and it runs again (first in its job's
+// queue). Reduces still copying wait for it again.
+func (s *sim) rerun(ai int32) (bool, error) {
+	a := &s.attempts[ai]
+	ji, ty, ti := a.job, a.ty, a.task
+	j := &s.jobs[ji]
+	t := &j.tasks[ty][ti]
+	if ty != speculators.Map || a.state != speculators.StateSucceeded || t.winner != ai || t.dropped {
+		return false, nil
+	}
+	a.state = speculators.StateKilled
+	j.result.RerunMaps++
+	j.result.WastedContainerMs += a.end - a.start
+	if err := s.sendEnd(ai, speculators.AttemptKilled); err != nil {
+		return true, err
+	}
+	s.mapsChanging(j)
+	t.winner = none
+	j.result.TaskFinish[ty][ti] = none
+	j.satisfiedMaps--
+	j.unfinished++
+	s.mapsChanged(j)
+	s.pushRetry(j, ty, ti)
+	return true, nil
+}
+
+// drop tells the job it does not need a task: its running attempts are
+// killed, nothing more of it is placed, and a map dropped counts as done for
+// the reduces' copy phase. A done task that is dropped keeps its result.
+func (s *sim) drop(ji int32, ty speculators.TaskType, ti int32) (bool, error) {
+	j := &s.jobs[ji]
+	t := &j.tasks[ty][ti]
+	if t.dropped {
+		return false, nil
+	}
+	t.dropped = true
+	j.result.DroppedTasks++
+	if err := s.killRunning(ji, ty, ti); err != nil {
+		return true, err
+	}
+	s.clearPending(j, ty, ti)
+	if t.done() {
+		return true, nil
+	}
+	if ty == speculators.Map {
+		s.mapsChanging(j)
+		j.satisfiedMaps++
+		j.unfinished--
+		s.mapsChanged(j)
+	} else {
+		j.unfinished--
+	}
+	if j.unfinished == 0 {
+		s.finishJob(ji)
+	}
+	return true, nil
+}

@@ -1,0 +1,40 @@
+// Package sim is specbridge's discrete-event simulator of a Hadoop MapReduce
+// cluster on YARN with a virtual clock. It runs a workload of jobs on a set
+// of nodes and drives one speculators.Engine per job exactly as the live
+// bridge does: attempts report AttemptStarted, AttemptStatus every
+// Config.Heartbeat, and AttemptSucceeded/Failed/Killed; the AM's container
+// needs are reported as ContainerNeeds levels; every Config.DecideInterval
+// each running job's engine is asked to Decide and its decisions are applied
+// (Speculate, Kill, Rerun, Drop). The replay package builds the inputs from
+// scenario files and job histories and turns a Result into reports.
+//
+// What it models, each choice documented where it is made:
+//
+//   - nodes with shared YARN containers or dedicated Hadoop-1 map/reduce
+//     slots, a static slowdown and time windows (episodes) of extra slowdown;
+//     an episode with an infinite factor is a hung node: its attempts make no
+//     progress, send no heartbeats and fail after Config.TaskTimeout;
+//   - map progress as the fraction of the map's work done, reduce progress
+//     as LATE's copy/sort/reduce thirds, with the copy phase unable to get
+//     ahead of the job's completed maps;
+//   - a FIFO or fair scheduler placing attempts on free slots, per job maps
+//     (retries, then originals) before reduces (retries, then originals
+//     after slow start) before speculative copies, asking the engine where
+//     copies may run; and Hadoop's reduce preemption when a job's reduces
+//     starve its maps;
+//   - first finisher wins, the other attempts of the task are killed; a
+//     task left with nothing running or waiting after a failure or kill
+//     runs again, as Hadoop's TaskImpl does;
+//   - mapreduce.task.timeout for attempts that stop reporting.
+//
+// Not modelled: task max-attempts (a task is retried forever), data
+// locality, container start-up latency, memory-sized containers.
+//
+// What it must not do: read the wall clock, start goroutines, perform I/O,
+// use randomness other than the PCG source seeded from Config.Seed, or let Go
+// map iteration order affect anything. The same inputs and seed give the same
+// Result, field for field. It must not know about any particular policy: it
+// only talks to engines through the speculators contract. Node crashes with
+// lost map output and fetch failures are not modelled yet (a hung node's
+// finished map outputs stay available).
+package sim

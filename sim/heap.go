@@ -1,0 +1,152 @@
+package sim
+
+import "github.com/specbridge/specbridge/speculators"
+
+// eventKind is what a simulation event does when it fires.
+type eventKind uint8
+
+const (
+	evSubmit    eventKind = iota // ref = job
+	evSpeed                      // ref = node: an episode starts or ends
+	evFinish                     // ref = attempt, gen = finish generation
+	evHeartbeat                  // ref = attempt, gen = heartbeat generation
+	evTimeout                    // ref = attempt: check mapreduce.task.timeout
+	evDecide                     // the periodic Decide tick for every running job
+)
+
+// event is one pending timer. Ties in time are broken by seq, the order in
+// which events were pushed, so the run is deterministic. Timers that were
+// superseded are not removed; they carry a generation that no longer
+// matches and are skipped when they fire.
+type event struct {
+	at   speculators.Time
+	seq  uint64
+	ref  int32
+	gen  uint32
+	kind eventKind
+}
+
+// eventHeap is a 4-ary min-heap of event values ordered by (at, seq). It is
+// hand-written rather than container/heap so that pushes do not box values
+// into interfaces; four children per node halve the depth, and pops (which
+// dominate) touch fewer cache lines than with a binary heap.
+type eventHeap struct {
+	items []event
+	seq   uint64
+}
+
+func (h *eventHeap) len() int { return len(h.items) }
+
+func less(a, b *event) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.seq < b.seq
+}
+
+func (h *eventHeap) push(at speculators.Time, kind eventKind, ref int32, gen uint32) {
+	h.seq++
+	h.items = append(h.items, event{at: at, seq: h.seq, ref: ref, gen: gen, kind: kind})
+	items := h.items
+	i := len(items) - 1
+	for i > 0 {
+		p := (i - 1) / 4
+		if !less(&items[i], &items[p]) {
+			break
+		}
+		items[i], items[p] = items[p], items[i]
+		i = p
+	}
+}
+
+// peekAt is the time of the earliest event; the heap must not be empty.
+func (h *eventHeap) peekAt() speculators.Time { return h.items[0].at }
+
+// pop removes and returns the earliest event; the heap must not be empty.
+func (h *eventHeap) pop() event {
+	items := h.items
+	top := items[0]
+	n := len(items) - 1
+	items[0] = items[n]
+	items = items[:n]
+	i := 0
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		end := min(c+4, n)
+		for k := c + 1; k < end; k++ {
+			if less(&items[k], &items[m]) {
+				m = k
+			}
+		}
+		if !less(&items[m], &items[i]) {
+			break
+		}
+		items[i], items[m] = items[m], items[i]
+		i = m
+	}
+	h.items = items
+	return top
+}
+
+// timers is the run's event queue: a heap for timers of any delay plus a
+// FIFO lane for timers pushed in non-decreasing time order (heartbeats are
+// always due now + Heartbeat, and now never goes back). Both draw seq from
+// one counter and pop merges them by (at, seq), so the order is exactly that
+// of a single heap while most pushes and pops cost O(1).
+type timers struct {
+	heap eventHeap
+	lane []event
+	head int
+}
+
+func (q *timers) len() int { return q.heap.len() + len(q.lane) - q.head }
+
+// pushOrdered queues a timer in the FIFO lane when it is not earlier than
+// the lane's last one, else in the heap.
+func (q *timers) pushOrdered(at speculators.Time, kind eventKind, ref int32, gen uint32) {
+	if n := len(q.lane); n > q.head && q.lane[n-1].at > at {
+		q.heap.push(at, kind, ref, gen)
+		return
+	}
+	if q.head > 1024 && q.head*2 > len(q.lane) {
+		n := copy(q.lane, q.lane[q.head:])
+		q.lane = q.lane[:n]
+		q.head = 0
+	}
+	q.heap.seq++
+	q.lane = append(q.lane, event{at: at, seq: q.heap.seq, ref: ref, gen: gen, kind: kind})
+}
+
+func (q *timers) push(at speculators.Time, kind eventKind, ref int32, gen uint32) {
+	q.heap.push(at, kind, ref, gen)
+}
+
+// laneFirst reports whether the next event is the lane's head.
+func (q *timers) laneFirst() bool {
+	if q.head == len(q.lane) {
+		return false
+	}
+	return q.heap.len() == 0 || less(&q.lane[q.head], &q.heap.items[0])
+}
+
+// peekAt is the time of the next event; q must not be empty.
+func (q *timers) peekAt() speculators.Time {
+	if q.laneFirst() {
+		return q.lane[q.head].at
+	}
+	return q.heap.peekAt()
+}
+
+// pop removes and returns the next event; q must not be empty.
+func (q *timers) pop() event {
+	if q.laneFirst() {
+		e := q.lane[q.head]
+		q.head++
+		return e
+	}
+	return q.heap.pop()
+}

@@ -1,0 +1,384 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// ErrStalled is returned (with the partial Result) when no Horizon is set and
+// jobs are unfinished but nothing can happen any more: no attempt runs, no
+// job or episode is due, and the engines' decisions change nothing for
+// TaskTimeout of virtual time (for example when every node is hung for
+// good). As a backstop against livelock, a run in which no attempt starts or
+// ends, no job arrives, no node changes speed and no decision applies for
+// 100 x TaskTimeout plus twice the longest task at the slowest node speed
+// stalls too. With a Horizon, a stalled run stops early without an error and
+// its jobs are reported unfinished.
+var ErrStalled = errors.New("simulation stalled")
+
+// sim is one run's state.
+type sim struct {
+	cfg       Config
+	fair      bool
+	heartbeat speculators.Time
+	decide    speculators.Time
+	timeout   speculators.Time
+	newEngine EngineFactory
+
+	now      speculators.Time
+	queue    timers
+	nodes    []nodeState
+	jobs     []jobState
+	attempts []attempt
+	slots    int // cluster capacity, JobInfo.Slots
+
+	active      []int32 // running jobs in submit order
+	tickScratch []int32
+	tickPending bool
+	stallSince  speculators.Time
+	stalled     bool
+	// lastProgress is when an attempt last started or ended, a job arrived,
+	// a node changed speed or a decision was applied; stallLimit is how long
+	// the run may go without any (see ErrStalled).
+	lastProgress speculators.Time
+	stallLimit   speculators.Time
+	done         int
+	needSchedule bool
+	dirty        []int32  // jobs whose container needs may have changed
+	cursor       int      // node the next scheduling pass starts at
+	freeSlots    int      // free slots in the cluster, hung nodes included
+	freeBits     []uint64 // bit ni set: node ni has a free slot
+
+	ev     speculators.Event // reused for every Observe
+	events int64
+	result Result
+}
+
+// Run simulates jobs on the cluster cfg describes, building each job's
+// engine with newEngine when the job is submitted, and returns per-job
+// results. It fails on an invalid configuration or workload and when an
+// engine rejects an event (which would be a bug in the simulator or the
+// engine); on ErrStalled it also returns the partial Result.
+func Run(cfg Config, jobs []Job, newEngine EngineFactory) (*Result, error) {
+	if newEngine == nil {
+		return nil, fmt.Errorf("sim: no engine factory")
+	}
+	s, err := newSim(cfg, jobs, newEngine)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.loop(); err != nil {
+		if errors.Is(err, ErrStalled) {
+			return s.finish(), err
+		}
+		return nil, err
+	}
+	return s.finish(), nil
+}
+
+func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
+	hb, dec, to, err := cfg.validate()
+	if err != nil {
+		return nil, err
+	}
+	s := &sim{cfg: cfg, fair: cfg.Scheduler == SchedulerFair, heartbeat: hb, decide: dec, timeout: to,
+		newEngine: newEngine, stallSince: none}
+	s.nodes = make([]nodeState, len(cfg.Nodes))
+	s.freeBits = make([]uint64, (len(cfg.Nodes)+63)/64)
+	timers := len(jobs) + 16
+	for i := range cfg.Nodes {
+		spec := &cfg.Nodes[i]
+		n := &s.nodes[i]
+		n.id = speculators.NodeID(spec.Name)
+		n.slowdown = spec.Slowdown
+		if n.slowdown == 0 {
+			n.slowdown = 1
+		}
+		n.episodes = spec.Episodes
+		if spec.MapSlots+spec.ReduceSlots > 0 {
+			n.pools = 2
+			n.free = [speculators.NumTaskTypes]int{spec.MapSlots, spec.ReduceSlots}
+		} else {
+			n.pools = 1
+			n.free[0] = spec.Slots
+		}
+		slots := n.free[0] + n.free[1]
+		s.slots += slots
+		s.freeSlots += slots
+		n.running = make([]int32, 0, slots)
+		if slots > 0 {
+			s.freeBits[i/64] |= 1 << (i % 64)
+		}
+		timers += 2 * len(spec.Episodes)
+	}
+	tasks := 0
+	longest := speculators.Time(0)
+	s.jobs = make([]jobState, len(jobs))
+	for i := range jobs {
+		if err := jobs[i].validate(); err != nil {
+			return nil, fmt.Errorf("sim: job %d (%s): %w", i, jobs[i].ID, err)
+		}
+		tasks += len(jobs[i].Maps) + len(jobs[i].Reduces)
+		for _, t := range jobs[i].Maps {
+			longest = max(longest, t.Work)
+		}
+		for _, t := range jobs[i].Reduces {
+			longest = max(longest, t.Work)
+		}
+	}
+	slowest := 1.0
+	for i := range s.nodes {
+		slowest = max(slowest, s.nodes[i].slowdown)
+	}
+	s.stallLimit = 100*to + 2*speculators.Time(math.Min(float64(longest)*slowest, math.MaxInt64/4))
+	s.attempts = make([]attempt, 0, tasks+tasks/8+16)
+	s.queue.heap.items = make([]event, 0, timers+2*s.slots)
+	s.queue.lane = make([]event, 0, 2*s.slots+1024)
+	for i := range s.nodes {
+		s.setSpeed(int32(i), false)
+		for _, e := range s.nodes[i].episodes {
+			s.queue.push(e.Start, evSpeed, int32(i), 0)
+			if e.End > 0 {
+				s.queue.push(e.End, evSpeed, int32(i), 0)
+			}
+		}
+	}
+	for i := range jobs {
+		s.jobs[i].spec = &jobs[i]
+		s.jobs[i].index = int32(i)
+		s.queue.push(jobs[i].Submit, evSubmit, int32(i), 0)
+	}
+	return s, nil
+}
+
+// loop processes events until every job is done, the horizon is reached or
+// the run stalls. The scheduler and container-need reports run once per
+// instant, after every event at that instant, as YARN allocates on
+// heartbeats rather than mid-event.
+func (s *sim) loop() error {
+	for s.done < len(s.jobs) && s.queue.len() > 0 && !s.stalled {
+		if s.cfg.Horizon > 0 && s.queue.peekAt() > s.cfg.Horizon {
+			s.now = s.cfg.Horizon
+			break
+		}
+		e := s.queue.pop()
+		s.now = e.at
+		counted, err := s.handle(e)
+		if err != nil {
+			return err
+		}
+		if counted {
+			s.events++
+		}
+		if s.queue.len() == 0 || s.queue.peekAt() > s.now {
+			if s.needSchedule {
+				if err := s.schedule(); err != nil {
+					return err
+				}
+			}
+			if err := s.flushNeeds(); err != nil {
+				return err
+			}
+		}
+	}
+	if s.done < len(s.jobs) && (s.stalled || s.queue.len() == 0) && s.cfg.Horizon == 0 {
+		return fmt.Errorf("sim: %w at %d ms with %d of %d jobs unfinished", ErrStalled, s.now, len(s.jobs)-s.done, len(s.jobs))
+	}
+	return nil
+}
+
+// handle dispatches one event; counted is false for a superseded timer.
+func (s *sim) handle(e event) (counted bool, err error) {
+	switch e.kind {
+	case evSubmit:
+		return true, s.submit(e.ref)
+	case evSpeed:
+		return true, s.setSpeed(e.ref, true)
+	case evFinish:
+		a := &s.attempts[e.ref]
+		if a.state != speculators.StateRunning || a.finGen != e.gen {
+			return false, nil
+		}
+		return true, s.succeed(e.ref)
+	case evHeartbeat:
+		a := &s.attempts[e.ref]
+		if a.state != speculators.StateRunning || a.hbGen != e.gen {
+			return false, nil
+		}
+		if err := s.report(e.ref); err != nil {
+			return true, err
+		}
+		s.queue.pushOrdered(s.now+s.heartbeat, evHeartbeat, e.ref, a.hbGen)
+		return true, nil
+	case evTimeout:
+		a := &s.attempts[e.ref]
+		if a.state != speculators.StateRunning || !a.silent || s.now-a.lastReport < s.timeout {
+			return false, nil
+		}
+		return true, s.abort(e.ref, speculators.StateFailed)
+	case evDecide:
+		return true, s.tick()
+	}
+	return false, fmt.Errorf("sim: unknown event kind %d", e.kind)
+}
+
+// submit builds the job's engine and makes its tasks schedulable.
+func (s *sim) submit(ji int32) error {
+	j := &s.jobs[ji]
+	spec := j.spec
+	info := speculators.JobInfo{ID: spec.ID, Maps: len(spec.Maps), Reduces: len(spec.Reduces), Slots: s.slots,
+		Start: s.now, Deadline: spec.Deadline, ErrorBound: spec.ErrorBound}
+	counts := [speculators.NumTaskTypes][]Task{spec.Maps, spec.Reduces}
+	sizes := [speculators.NumTaskTypes][]int64{}
+	for ty, specs := range counts {
+		sizes[ty] = make([]int64, len(specs))
+		known := false
+		tasks := make([]taskState, len(specs))
+		for i := range specs {
+			t := &tasks[i]
+			t.work = float64(specs[i].Work)
+			t.inputBytes = specs[i].InputBytes
+			sizes[ty][i] = t.inputBytes
+			known = known || t.inputBytes > 0
+			t.winner, t.first, t.last = none, none, none
+			if ty == int(speculators.Reduce) {
+				p := specs[i].Phases
+				if p == ([3]float64{}) {
+					p = [3]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}
+				}
+				t.copyEnd, t.sortEnd = p[0], p[0]+p[1]
+			}
+		}
+		if !known {
+			sizes[ty] = nil
+		}
+		j.tasks[ty] = tasks
+		j.origPending[ty] = len(specs)
+		j.unfinished += len(specs)
+	}
+	info.MapInputBytes, info.ReduceInputBytes = sizes[0], sizes[1]
+	eng, err := s.newEngine(info)
+	if err != nil {
+		return fmt.Errorf("sim: build engine for job %s: %w", spec.ID, err)
+	}
+	if eng == nil {
+		return fmt.Errorf("sim: engine factory returned no engine for job %s", spec.ID)
+	}
+	j.engine = eng
+	s.lastProgress = s.now
+	j.rng = rand.New(rand.NewPCG(s.cfg.Seed, uint64(ji)*0x9e3779b97f4a7c15+1))
+	j.submitted = true
+	j.result = JobResult{ID: spec.ID, Submit: s.now, Start: none, Finish: none, Maps: len(spec.Maps), Reduces: len(spec.Reduces)}
+	for ty := range j.tasks {
+		j.result.TaskFinish[ty] = make([]speculators.Time, len(j.tasks[ty]))
+		for i := range j.result.TaskFinish[ty] {
+			j.result.TaskFinish[ty][i] = none
+		}
+	}
+	if j.unfinished == 0 {
+		s.finishJob(ji)
+		return nil
+	}
+	s.active = append(s.active, ji)
+	s.touch(j)
+	s.needSchedule = true
+	if !s.tickPending {
+		s.tickPending = true
+		next := (s.now + s.decide - 1) / s.decide * s.decide
+		s.queue.push(next, evDecide, 0, 0)
+	}
+	return nil
+}
+
+// touch marks j's container needs for reporting at the end of the instant.
+func (s *sim) touch(j *jobState) {
+	if !j.needsDirty {
+		j.needsDirty = true
+		s.dirty = append(s.dirty, j.index)
+	}
+}
+
+// flushNeeds reports changed ContainerNeeds levels, map before reduce.
+func (s *sim) flushNeeds() error {
+	for _, ji := range s.dirty {
+		j := &s.jobs[ji]
+		j.needsDirty = false
+		if j.finished {
+			continue
+		}
+		for ty := speculators.TaskType(0); ty < speculators.NumTaskTypes; ty++ {
+			level := j.needs(ty)
+			if level == j.needsSent[ty] {
+				continue
+			}
+			j.needsSent[ty] = level
+			s.ev = speculators.Event{Kind: speculators.ContainerNeeds, Time: s.now, TaskType: ty, Count: level}
+			if err := s.observe(j); err != nil {
+				return err
+			}
+		}
+	}
+	s.dirty = s.dirty[:0]
+	return nil
+}
+
+// observe feeds s.ev to j's engine.
+func (s *sim) observe(j *jobState) error {
+	if err := j.engine.Observe(&s.ev); err != nil {
+		return fmt.Errorf("sim: %w", err)
+	}
+	return nil
+}
+
+// finishJob records j as done now and takes it out of scheduling.
+func (s *sim) finishJob(ji int32) {
+	j := &s.jobs[ji]
+	j.finished = true
+	j.result.Finish = s.now
+	j.engine = nil // the run no longer drives it; let it be collected
+	s.done++
+	for k, a := range s.active {
+		if a == ji {
+			s.active = append(s.active[:k], s.active[k+1:]...)
+			break
+		}
+	}
+}
+
+// finish assembles the Result; attempts still running (at the horizon or a
+// stall) count their run time up to now.
+func (s *sim) finish() *Result {
+	r := &s.result
+	r.End = s.now
+	r.Events = s.events
+	r.Jobs = make([]JobResult, len(s.jobs))
+	first, last := speculators.Time(math.MaxInt64), speculators.Time(0)
+	for i := range s.attempts {
+		a := &s.attempts[i]
+		if a.state == speculators.StateRunning {
+			s.jobs[a.job].result.ContainerMs += s.now - a.start
+		}
+	}
+	for i := range s.jobs {
+		j := &s.jobs[i]
+		if !j.submitted {
+			j.result = JobResult{ID: j.spec.ID, Submit: j.spec.Submit, Start: none, Finish: none,
+				Maps: len(j.spec.Maps), Reduces: len(j.spec.Reduces)}
+		}
+		r.Jobs[i] = j.result
+		if j.result.Finish < 0 {
+			r.Unfinished++
+			continue
+		}
+		first = min(first, j.result.Submit)
+		last = max(last, j.result.Finish)
+	}
+	if last >= first {
+		r.Makespan = last - first
+	}
+	return r
+}

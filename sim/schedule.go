@@ -1,0 +1,293 @@
+package sim
+
+import (
+	"math/bits"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// pick is what a job would run in one free slot.
+type pick struct {
+	ty          speculators.TaskType
+	task        int32
+	source      uint8 // fromRetry, fromOriginal, fromCopy
+	copyPos     int   // index in the copy queue (fromCopy)
+	speculative bool
+}
+
+const (
+	fromRetry uint8 = iota
+	fromOriginal
+	fromCopy
+)
+
+// schedule places waiting attempts on free slots. Nodes are visited round
+// robin, one container per node per sweep, as YARN spreads allocations over
+// NodeManager heartbeats; hung nodes get nothing. Each free slot goes to a
+// job chosen by the scheduler (FIFO: earliest submitted; fair: fewest
+// running containers) among the jobs with something to run there. When
+// placement is done, reduces that starve their own job's maps are preempted
+// (see preemptReduces) and placement runs again.
+func (s *sim) schedule() error {
+	s.needSchedule = false
+	if !s.anythingWaiting() {
+		return nil
+	}
+	nn := len(s.nodes)
+	for {
+		placed := false
+		for ni := s.nextFree(s.cursor, nn); ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
+			ok, err := s.offer(int32(ni))
+			if err != nil {
+				return err
+			}
+			placed = placed || ok
+		}
+		for ni := s.nextFree(0, s.cursor); ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, s.cursor) {
+			ok, err := s.offer(int32(ni))
+			if err != nil {
+				return err
+			}
+			placed = placed || ok
+		}
+		if placed && s.freeSlots > 0 {
+			continue
+		}
+		freed, err := s.preemptReduces()
+		if err != nil {
+			return err
+		}
+		if !freed {
+			break
+		}
+	}
+	s.cursor = (s.cursor + 1) % nn
+	return nil
+}
+
+// offer places at most one attempt in each free pool of node ni.
+func (s *sim) offer(ni int32) (bool, error) {
+	n := &s.nodes[ni]
+	if n.hung {
+		return false, nil
+	}
+	placed := false
+	for p := 0; p < n.pools; p++ {
+		if n.free[p] == 0 {
+			continue
+		}
+		ok, err := s.placeOne(ni, p)
+		if err != nil {
+			return placed, err
+		}
+		placed = placed || ok
+	}
+	return placed, nil
+}
+
+// nextFree returns the first node in [from, to) with a free slot, or -1.
+func (s *sim) nextFree(from, to int) int {
+	for from < to {
+		w := s.freeBits[from/64] >> (from % 64)
+		if w != 0 {
+			if ni := from + bits.TrailingZeros64(w); ni < to {
+				return ni
+			}
+			return -1
+		}
+		from = (from/64 + 1) * 64
+	}
+	return -1
+}
+
+// takeSlot and giveSlot keep the free-slot counts and bits.
+func (s *sim) takeSlot(ni int32, ty speculators.TaskType) {
+	n := &s.nodes[ni]
+	n.free[n.pool(ty)]--
+	s.freeSlots--
+	if n.free[0]+n.free[1] == 0 {
+		s.freeBits[ni/64] &^= 1 << (ni % 64)
+	}
+}
+
+func (s *sim) giveSlot(ni int32, ty speculators.TaskType) {
+	n := &s.nodes[ni]
+	n.free[n.pool(ty)]++
+	s.freeSlots++
+	s.freeBits[ni/64] |= 1 << (ni % 64)
+}
+
+func (s *sim) anythingWaiting() bool {
+	for _, ji := range s.active {
+		j := &s.jobs[ji]
+		if j.needs(speculators.Map)+j.needs(speculators.Reduce) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// placeOne launches one attempt in pool p of node ni, if any job has one
+// that may run there.
+func (s *sim) placeOne(ni int32, p int) (bool, error) {
+	n := &s.nodes[ni]
+	lo, hi := speculators.Map, speculators.Reduce
+	if n.pools == 2 {
+		lo, hi = speculators.TaskType(p), speculators.TaskType(p)
+	}
+	best, bestPick, found := int32(none), pick{}, false
+	for _, ji := range s.active {
+		j := &s.jobs[ji]
+		if found && j.running >= s.jobs[best].running {
+			continue // fair: only a job with fewer running containers can beat best
+		}
+		if pk, ok := s.pickFor(j, ni, lo, hi); ok {
+			best, bestPick, found = ji, pk, true
+			if !s.fair {
+				break
+			}
+		}
+	}
+	if !found {
+		return false, nil
+	}
+	return true, s.place(best, ni, bestPick)
+}
+
+// pickFor chooses what job j would run on node ni with task types lo..hi:
+// maps first (retries of failed, killed or re-run maps, then originals in
+// index order), then reduces (retries, then originals once slow start is
+// met), then speculative copies in the order asked for, only where the
+// policy allows copies and the task has no running attempt on the node.
+// Reduce retries wait behind maps so that a preempted reduce does not take
+// back the container its maps need.
+func (s *sim) pickFor(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, bool) {
+	for ty := lo; ty <= hi; ty++ {
+		if j.retryCount[ty] > 0 {
+			q := j.retry[ty]
+			for h := j.retryHead[ty]; h < len(q); h++ {
+				if j.tasks[ty][q[h]].inRetry {
+					j.retryHead[ty] = h
+					return pick{ty: ty, task: q[h], source: fromRetry}, true
+				}
+			}
+		}
+		if j.origPending[ty] == 0 {
+			continue
+		}
+		if ty == speculators.Reduce && j.mapFraction() < s.cfg.ReduceSlowstart {
+			continue
+		}
+		tasks := j.tasks[ty]
+		for i := j.origNext[ty]; i < len(tasks); i++ {
+			if !tasks[i].launched {
+				j.origNext[ty] = i
+				return pick{ty: ty, task: int32(i), source: fromOriginal}, true
+			}
+		}
+	}
+	gateAsked, allowed := false, false
+	for ty := lo; ty <= hi; ty++ {
+		if j.copyCount[ty] == 0 {
+			continue
+		}
+		if !gateAsked {
+			gateAsked, allowed = true, j.engine.AllowSpeculativeOn(s.nodes[ni].id, s.now)
+		}
+		if !allowed {
+			return pick{}, false
+		}
+		for k, ti := range j.copies[ty] {
+			if j.tasks[ty][ti].pendingCopies > 0 && !s.runsOn(j, ty, ti, ni) {
+				return pick{ty: ty, task: ti, source: fromCopy, copyPos: k, speculative: true}, true
+			}
+		}
+	}
+	return pick{}, false
+}
+
+// runsOn reports whether a task has a running attempt on node ni.
+func (s *sim) runsOn(j *jobState, ty speculators.TaskType, ti int32, ni int32) bool {
+	for ai := j.tasks[ty][ti].first; ai != none; ai = s.attempts[ai].nextInTask {
+		a := &s.attempts[ai]
+		if a.node == ni && a.state == speculators.StateRunning {
+			return true
+		}
+	}
+	return false
+}
+
+// place takes pk off its queue and launches it.
+func (s *sim) place(ji int32, ni int32, pk pick) error {
+	j := &s.jobs[ji]
+	t := &j.tasks[pk.ty][pk.task]
+	switch pk.source {
+	case fromRetry:
+		t.inRetry = false
+		j.retryCount[pk.ty]--
+		j.retryHead[pk.ty]++
+		s.compactRetry(j, pk.ty)
+	case fromOriginal:
+		t.launched = true
+		j.origPending[pk.ty]--
+		j.origNext[pk.ty] = int(pk.task) + 1
+	case fromCopy:
+		t.pendingCopies--
+		j.copyCount[pk.ty]--
+		if t.pendingCopies == 0 {
+			t.inCopyQueue = false
+			q := j.copies[pk.ty]
+			j.copies[pk.ty] = append(q[:pk.copyPos], q[pk.copyPos+1:]...)
+		}
+	}
+	s.touch(j)
+	return s.launch(ji, pk.ty, pk.task, ni, pk.speculative)
+}
+
+// compactRetry drops the consumed head of a retry queue once it is empty.
+func (s *sim) compactRetry(j *jobState, ty speculators.TaskType) {
+	if j.retryCount[ty] == 0 {
+		j.retry[ty] = j.retry[ty][:0]
+		j.retryHead[ty] = 0
+	}
+}
+
+// pushRetry queues a new attempt of a task that must run again.
+func (s *sim) pushRetry(j *jobState, ty speculators.TaskType, ti int32) {
+	t := &j.tasks[ty][ti]
+	t.inRetry = true
+	j.retry[ty] = append(j.retry[ty], ti)
+	j.retryCount[ty]++
+	s.touch(j)
+	s.needSchedule = true
+}
+
+// clearPending removes every waiting attempt of a task that is done or
+// dropped: its retry, its unplaced original and its speculative copies.
+func (s *sim) clearPending(j *jobState, ty speculators.TaskType, ti int32) {
+	t := &j.tasks[ty][ti]
+	if t.inRetry {
+		t.inRetry = false
+		j.retryCount[ty]--
+		s.compactRetry(j, ty)
+	}
+	if !t.launched {
+		t.launched = true
+		j.origPending[ty]--
+	}
+	if t.pendingCopies > 0 {
+		j.copyCount[ty] -= int(t.pendingCopies)
+		t.pendingCopies = 0
+	}
+	if t.inCopyQueue {
+		t.inCopyQueue = false
+		q := j.copies[ty]
+		for k, x := range q {
+			if x == ti {
+				j.copies[ty] = append(q[:k], q[k+1:]...)
+				break
+			}
+		}
+	}
+	s.touch(j)
+}

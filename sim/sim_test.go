@@ -1,0 +1,251 @@
+package sim
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+var (
+	m0 = speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 0}}
+	r0 = speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Reduce, Index: 0}}
+)
+
+// Four 10 s maps on two containers take two waves (0-10 s, 10-20 s); the
+// reduce gets a container only when the maps free one, at 20 s, and runs its
+// 6 s.
+func TestSingleJobNoSpeculation(t *testing.T) {
+	jobs := []Job{{ID: "j", Maps: works(10000, 10000, 10000, 10000), Reduces: works(6000)}}
+	res := runScript(t, cfgFor(nodes(1, 1)), jobs)
+	r := res.Jobs[0]
+	expectTime(t, "finish", r.Finish, 26000)
+	expectTime(t, "makespan", res.Makespan, 26000)
+	want := []speculators.Time{10000, 10000, 20000, 20000}
+	for i, w := range want {
+		expectTime(t, "map finish", r.TaskFinish[speculators.Map][i], w)
+	}
+	expectTime(t, "reduce finish", r.TaskFinish[speculators.Reduce][0], 26000)
+	expectInt(t, "container ms", r.ContainerMs, 46000)
+	expectInt(t, "wasted ms", r.WastedContainerMs, 0)
+	expectInt(t, "attempts", r.Attempts, 5)
+	if res.Events == 0 {
+		t.Error("no events counted")
+	}
+}
+
+// A reduce placed at once (slow start 0) copies only as maps finish: with
+// maps of 10 s and 30 s and a 3 s reduce (1 s copy), it copies half its
+// input by 10.5 s, waits for the second map, and needs 2.5 s more after 30 s.
+func TestReduceWaitsForMaps(t *testing.T) {
+	cfg := cfgFor(nodes(3))
+	cfg.ReduceSlowstart = 0
+	p := &script{}
+	res := runScript(t, cfg, []Job{{ID: "j", Maps: works(10000, 30000), Reduces: works(3000)}}, p)
+	expectTime(t, "reduce finish", res.Jobs[0].TaskFinish[speculators.Reduce][0], 32500)
+	for _, ev := range seenOf(p, speculators.AttemptStatus, r0) {
+		if ev.Phase != speculators.PhaseShuffle && ev.Time < 30000 {
+			t.Errorf("reduce left shuffle at %d ms, before the last map finished", ev.Time)
+		}
+		if ev.Time >= 11000 && ev.Time < 30000 && ev.Progress != 0.5/3 {
+			t.Errorf("reduce progress at %d ms = %g, want %g (half the maps copied)", ev.Time, ev.Progress, 0.5/3)
+		}
+	}
+}
+
+// A reduce without work still cannot finish before the maps.
+func TestEmptyReduceWaitsForMaps(t *testing.T) {
+	cfg := cfgFor(nodes(2))
+	cfg.ReduceSlowstart = 0
+	res := runScript(t, cfg, []Job{{ID: "j", Maps: works(10000), Reduces: works(0)}})
+	expectTime(t, "reduce finish", res.Jobs[0].TaskFinish[speculators.Reduce][0], 10000)
+}
+
+// With dedicated Hadoop-1 slots the reduce runs in its own slot while the
+// two maps share the single map slot.
+func TestDedicatedSlots(t *testing.T) {
+	cfg := cfgFor([]Node{{Name: "tt", MapSlots: 1, ReduceSlots: 1}})
+	cfg.ReduceSlowstart = 0
+	res := runScript(t, cfg, []Job{{ID: "j", Maps: works(10000, 10000), Reduces: works(3000)}})
+	r := res.Jobs[0]
+	expectTime(t, "second map", r.TaskFinish[speculators.Map][1], 20000)
+	expectTime(t, "reduce", r.TaskFinish[speculators.Reduce][0], 22500)
+}
+
+// A three-times slower node makes its map straggle (30 s); a copy
+// speculated at 12 s runs on the fast node, finishes at 22 s and wins; the
+// original is killed and its 22 s are wasted.
+func TestSpeculativeCopyWinsOnFastNode(t *testing.T) {
+	ns := []Node{{Name: "slow", Slots: 1, Slowdown: 3}, {Name: "fast", Slots: 1}}
+	p := &script{steps: []step{speculate(12000, speculators.Map, 0)}}
+	res := runScript(t, cfgFor(ns), []Job{{ID: "j", Maps: works(10000, 10000)}}, p)
+	r := res.Jobs[0]
+	expectTime(t, "finish", r.Finish, 22000)
+	expectInt(t, "launched", r.SpeculativeLaunched, 1)
+	expectInt(t, "won", r.SpeculativeWon, 1)
+	expectInt(t, "killed", r.KilledAttempts, 1)
+	expectInt(t, "wasted", r.WastedContainerMs, 22000)
+	expectInt(t, "container ms", r.ContainerMs, 42000)
+	copyID := speculators.AttemptID{Task: m0.Task, N: 1}
+	started := seenOf(p, speculators.AttemptStarted, copyID)
+	if len(started) != 1 || !started[0].Speculative || started[0].Node != "fast" || started[0].Time != 12000 {
+		t.Errorf("copy start events = %+v, want one speculative start on fast at 12000", started)
+	}
+	if k := seenOf(p, speculators.AttemptKilled, m0); len(k) != 1 || k[0].Time != 22000 {
+		t.Errorf("original's kill events = %+v, want one at 22000", k)
+	}
+	if len(res.Decisions) != 1 || !res.Decisions[0].Applied || res.Decisions[0].Time != 12000 {
+		t.Errorf("decisions = %+v", res.Decisions)
+	}
+}
+
+// A copy is never placed where the policy's node gate refuses it: the
+// original runs to its end.
+func TestCopyRespectsNodeGate(t *testing.T) {
+	ns := []Node{{Name: "slow", Slots: 1, Slowdown: 3}, {Name: "fast", Slots: 1}}
+	p := &script{steps: []step{speculate(12000, speculators.Map, 0)}, refuse: map[speculators.NodeID]bool{"fast": true}}
+	res := runScript(t, cfgFor(ns), []Job{{ID: "j", Maps: works(10000, 10000)}}, p)
+	r := res.Jobs[0]
+	expectTime(t, "finish", r.Finish, 30000)
+	expectInt(t, "launched", r.SpeculativeLaunched, 0)
+}
+
+// A copy never shares a node with a running attempt of its task.
+func TestCopyNotOnSameNode(t *testing.T) {
+	ns := []Node{{Name: "only", Slots: 2, Slowdown: 2}}
+	p := &script{steps: []step{speculate(1000, speculators.Map, 0)}}
+	res := runScript(t, cfgFor(ns), []Job{{ID: "j", Maps: works(10000)}}, p)
+	expectInt(t, "launched", res.Jobs[0].SpeculativeLaunched, 0)
+	expectTime(t, "finish", res.Jobs[0].Finish, 20000)
+}
+
+// FIFO gives the freed slots to the first job; fair splits them.
+func TestFIFOAndFair(t *testing.T) {
+	jobs := func() []Job {
+		return []Job{{ID: "a", Maps: works(10000, 10000, 10000, 10000)}, {ID: "b", Submit: 1000, Maps: works(10000)}}
+	}
+	fifo := runScript(t, cfgFor(nodes(2)), jobs())
+	expectTime(t, "fifo a", fifo.Jobs[0].Finish, 20000)
+	expectTime(t, "fifo b", fifo.Jobs[1].Finish, 30000)
+	cfg := cfgFor(nodes(2))
+	cfg.Scheduler = SchedulerFair
+	fair := runScript(t, cfg, jobs())
+	expectTime(t, "fair a", fair.Jobs[0].Finish, 30000)
+	expectTime(t, "fair b", fair.Jobs[1].Finish, 20000)
+
+	// Fair ties (both jobs at zero running containers when the one slot
+	// frees at 10 s) go to the earlier job.
+	cfg = cfgFor(nodes(1))
+	cfg.Scheduler = SchedulerFair
+	tie := runScript(t, cfg, []Job{{ID: "a", Maps: works(10000, 10000)}, {ID: "b", Submit: 1000, Maps: works(10000)}})
+	expectTime(t, "tie a", tie.Jobs[0].Finish, 20000)
+	expectTime(t, "tie b", tie.Jobs[1].Finish, 30000)
+}
+
+// A node hung from 5 s for good: its attempt reports last at 3 s, fails at
+// 3 s + task timeout, and runs again on the healthy node.
+func TestTaskTimeoutOnHungNode(t *testing.T) {
+	inf := speculators.Time(0)
+	ns := []Node{{Name: "hung", Slots: 1, Episodes: []Episode{{Start: 5000, End: inf, Factor: posInf()}}}, {Name: "ok", Slots: 1}}
+	p := &script{}
+	res := runScript(t, cfgFor(ns), []Job{{ID: "j", Maps: works(10000, 10000)}}, p)
+	r := res.Jobs[0]
+	expectInt(t, "failed", r.FailedAttempts, 1)
+	expectTime(t, "finish", r.Finish, 613000)
+	expectInt(t, "wasted", r.WastedContainerMs, 603000)
+	if f := seenOf(p, speculators.AttemptFailed, m0); len(f) != 1 || f[0].Time != 603000 {
+		t.Errorf("failure events = %+v, want one at 603000", f)
+	}
+	for _, ev := range seenOf(p, speculators.AttemptStatus, m0) {
+		if ev.Time > 5000 {
+			t.Errorf("hung attempt reported at %d ms", ev.Time)
+		}
+	}
+	retry := seenOf(p, speculators.AttemptStarted, speculators.AttemptID{Task: m0.Task, N: 1})
+	if len(retry) != 1 || retry[0].Node != "ok" || retry[0].Speculative {
+		t.Errorf("retry start = %+v, want a non-speculative attempt on ok", retry)
+	}
+}
+
+// A node that pauses for 15 s resumes its attempt where it stopped, and a
+// contention episode doubling durations halves the work rate.
+func TestEpisodes(t *testing.T) {
+	ns := []Node{
+		{Name: "pause", Slots: 1, Episodes: []Episode{{Start: 5000, End: 20000, Factor: posInf()}}},
+		{Name: "busy", Slots: 1, Episodes: []Episode{{Start: 0, End: 10000, Factor: 2}}},
+	}
+	p := &script{}
+	res := runScript(t, cfgFor(ns), []Job{{ID: "j", Maps: works(10000, 10000)}}, p)
+	r := res.Jobs[0]
+	expectInt(t, "failed", r.FailedAttempts, 0)
+	expectTime(t, "paused map", r.TaskFinish[speculators.Map][0], 25000)
+	expectTime(t, "contended map", r.TaskFinish[speculators.Map][1], 15000)
+	var after bool
+	for _, ev := range seenOf(p, speculators.AttemptStatus, m0) {
+		if ev.Time > 5000 && ev.Time < 20000 {
+			t.Errorf("paused attempt reported at %d ms", ev.Time)
+		}
+		after = after || ev.Time >= 20000
+	}
+	if !after {
+		t.Error("paused attempt never reported after resuming")
+	}
+}
+
+// The engine sees its container needs as levels.
+func TestContainerNeeds(t *testing.T) {
+	p := &script{}
+	runScript(t, cfgFor(nodes(1)), []Job{{ID: "j", Maps: works(5000, 5000, 5000), Reduces: works(1000)}}, p)
+	if got, want := p.needsAt[1000], [2]int{2, 1}; got != want {
+		t.Errorf("needs at 1 s = %v, want %v", got, want)
+	}
+	if got, want := p.needsAt[6000], [2]int{1, 1}; got != want {
+		t.Errorf("needs at 6 s = %v, want %v", got, want)
+	}
+}
+
+func TestValidation(t *testing.T) {
+	factory := func(speculators.JobInfo) (*speculators.Engine, error) { return nil, errors.New("unused") }
+	bad := []struct {
+		name string
+		cfg  Config
+		jobs []Job
+	}{
+		{"no nodes", DefaultConfig(nil), nil},
+		{"no heartbeat", Config{Nodes: nodes(1), DecideInterval: time.Second, TaskTimeout: time.Minute}, nil},
+		{"bad scheduler", func() Config { c := DefaultConfig(nodes(1)); c.Scheduler = "lifo"; return c }(), nil},
+		{"mixed slots", DefaultConfig([]Node{{Name: "x", Slots: 1, MapSlots: 1}}), nil},
+		{"zero factor", DefaultConfig([]Node{{Name: "x", Slots: 1, Episodes: []Episode{{Start: 1, End: 2}}}}), nil},
+		{"negative work", DefaultConfig(nodes(1)), []Job{{ID: "j", Maps: works(-1)}}},
+		{"bad phases", DefaultConfig(nodes(1)), []Job{{ID: "j", Reduces: []Task{{Work: 1, Phases: [3]float64{0, 0.5, 0.5}}}}}},
+	}
+	for _, c := range bad {
+		if _, err := Run(c.cfg, c.jobs, factory); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+	if _, err := Run(DefaultConfig(nodes(1)), []Job{{ID: "j", Maps: works(1)}}, factory); err == nil {
+		t.Error("factory error not returned")
+	}
+}
+
+// With every node hung for good and no horizon, the run reports a stall;
+// with a horizon it stops there and reports the job unfinished.
+func TestStallAndHorizon(t *testing.T) {
+	ns := []Node{{Name: "h", Slots: 1, Episodes: []Episode{{Start: 1000, Factor: posInf()}}}}
+	jobs := []Job{{ID: "j", Maps: works(10000)}}
+	factory := func(info speculators.JobInfo) (*speculators.Engine, error) {
+		return speculators.NewEngine(info, "script", &script{}, speculators.Params{})
+	}
+	res, err := Run(DefaultConfig(ns), jobs, factory)
+	if !errors.Is(err, ErrStalled) || res == nil || res.Unfinished != 1 {
+		t.Fatalf("Run = %v, %v; want a partial result and ErrStalled", res, err)
+	}
+	cfg := DefaultConfig(ns)
+	cfg.Horizon = 100000
+	res, err = Run(cfg, jobs, factory)
+	if err != nil || res.Unfinished != 1 || res.Jobs[0].Finish != -1 || res.End != 100000 {
+		t.Fatalf("Run with horizon = %+v, %v", res, err)
+	}
+}

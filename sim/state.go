@@ -1,0 +1,130 @@
+package sim
+
+import (
+	"math/rand/v2"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// none marks an absent attempt, task or position.
+const none = -1
+
+// nodeState is a node during the run.
+type nodeState struct {
+	id       speculators.NodeID
+	slowdown float64
+	episodes []Episode
+	// mult is the current duration multiplier: slowdown times the factors
+	// of the active episodes; +Inf when hung.
+	mult float64
+	hung bool
+	// pools is 1 for shared YARN containers, 2 for dedicated map and reduce
+	// slots (pool index = task type).
+	pools int
+	free  [speculators.NumTaskTypes]int
+	// running holds the indices of the attempts running here.
+	running []int32
+}
+
+func (n *nodeState) pool(ty speculators.TaskType) int {
+	if n.pools == 2 {
+		return int(ty)
+	}
+	return 0
+}
+
+// taskState is a task during the run.
+type taskState struct {
+	work       float64 // nominal ms of the original attempt
+	inputBytes int64
+	// copyEnd and sortEnd are the fractions of an attempt's work at which
+	// a reduce's copy and sort phases end.
+	copyEnd, sortEnd float64
+
+	winner  int32 // attempt whose output the job uses, none until one succeeds
+	dropped bool
+	// launched: the original attempt has been placed (or the task was
+	// dropped or done before it was).
+	launched      bool
+	inRetry       bool  // waiting in the job's retry queue
+	inCopyQueue   bool  // has an entry in the job's copy queue
+	pendingCopies int32 // speculative copies asked for and not yet placed
+	running       int32 // running attempts
+	nextN         int32 // next attempt number
+	first         int32 // first attempt (list linked by attempt.nextInTask)
+	last          int32
+}
+
+func (t *taskState) done() bool { return t.winner != none }
+
+// attempt is one task attempt. Work done is kept lazily: done is the work
+// (nominal ms) completed as of lastT, and advance brings it to now.
+type attempt struct {
+	job, task, node int32
+	n               int32
+	ty              speculators.TaskType
+	state           speculators.AttemptState
+	speculative     bool
+	silent          bool // on a hung node: no heartbeats
+
+	start, end speculators.Time
+	lastT      speculators.Time
+	lastReport speculators.Time
+	work, done float64
+
+	finGen, hbGen uint32
+	nextInTask    int32
+	nodePos       int32 // index in nodeState.running
+	reducePos     int32 // index in jobState.runningReduces
+}
+
+// jobState is a job during the run.
+type jobState struct {
+	spec   *Job
+	index  int32
+	engine *speculators.Engine
+	rng    *rand.Rand
+	tasks  [speculators.NumTaskTypes][]taskState
+
+	submitted, finished bool
+
+	// retry queues tasks whose attempts failed or were killed, and re-run
+	// maps; entries whose task left the queue (inRetry false) are skipped.
+	retry      [speculators.NumTaskTypes][]int32
+	retryHead  [speculators.NumTaskTypes]int
+	retryCount [speculators.NumTaskTypes]int
+	// origNext is the lowest index whose original attempt may still be
+	// unplaced; origPending counts tasks whose original is unplaced.
+	origNext    [speculators.NumTaskTypes]int
+	origPending [speculators.NumTaskTypes]int
+	// copies queues tasks with pending speculative copies, in request order.
+	copies    [speculators.NumTaskTypes][]int32
+	copyCount [speculators.NumTaskTypes]int
+
+	satisfiedMaps  int // maps done or dropped
+	unfinished     int // tasks neither done nor dropped
+	running        int // running containers
+	runningMaps    int
+	runningReduces []int32
+	needsSent      [speculators.NumTaskTypes]int
+	needsDirty     bool
+
+	result JobResult
+}
+
+// needs is the ContainerNeeds level of a type: attempts waiting for a
+// container (unplaced originals, retries and speculative copies).
+func (j *jobState) needs(ty speculators.TaskType) int {
+	return j.retryCount[ty] + j.origPending[ty] + j.copyCount[ty]
+}
+
+// mapFraction is the fraction of maps done or dropped (1 without maps).
+func (j *jobState) mapFraction() float64 {
+	m := len(j.tasks[speculators.Map])
+	if m == 0 {
+		return 1
+	}
+	return float64(j.satisfiedMaps) / float64(m)
+}
+
+func (j *jobState) allMapsSatisfied() bool { return j.satisfiedMaps == len(j.tasks[speculators.Map]) }
