@@ -1,0 +1,29 @@
+package replay
+
+import (
+	"path/filepath"
+	"testing"
+
+)
+
+// BenchmarkSimulateSWIM re-executes the whole SWIM Facebook 2009 day
+// (5,894 jobs) with no speculation and reports simulator events per second.
+func BenchmarkSimulateSWIM(b *testing.B) {
+	in := load(b, filepath.Join(shared, "swim", "FB-2009_samples_24_times_1hr_0.tsv"))
+	w, err := FromHistory(in.Jobs, ClusterOptions{}, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg := registry(b)
+	opts := Options{Registry: reg}
+	var events int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := runOne(w, "none", opts, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += res.Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
