@@ -3,7 +3,6 @@ package replay
 import (
 	"path/filepath"
 	"testing"
-
 )
 
 // BenchmarkSimulateSWIM re-executes the whole SWIM Facebook 2009 day
