@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "specbridge-cli")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "specbridge")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestHelpListsEveryFlagWithDefault(t *testing.T) {
+	out, _, code := run(t, "replay", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"--speculators", "--seed value", "(default: 1)", "--runs", "--mode", `(default: "simulate")`, "--param", "--output", `(default: "table")`, "--format"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay --help lacks %q", want)
+		}
+	}
+	out, _, _ = run(t, "--help")
+	for _, want := range []string{"replay", "speculators", "--log-format", `(default: "text")`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+}
+
+// Two runs with the same seed print identical bytes.
+func TestReplayDeterministicBytes(t *testing.T) {
+	args := []string{"replay", "--runs", "2", "--seed", "3", "--output", "json", "../../scenarios/late-sleep-sensitivity.yaml"}
+	a, errA, codeA := run(t, args...)
+	b, _, _ := run(t, args...)
+	if codeA != 0 {
+		t.Fatalf("exit %d: %s", codeA, errA)
+	}
+	if a != b {
+		t.Fatal("same seed, different output")
+	}
+	var rep struct {
+		Mode    string
+		Results []struct {
+			Speculator string
+			MeanJobS   float64 `json:"mean_job_s"`
+		}
+	}
+	if err := json.Unmarshal([]byte(a), &rep); err != nil || rep.Mode != "simulate" || len(rep.Results) != 4 {
+		t.Fatalf("json %v: %+v", err, rep)
+	}
+	csv, _, _ := run(t, "replay", "--output", "csv", "--speculators", "late", "../../scenarios/late-sleep-sensitivity.yaml")
+	if lines := strings.Split(strings.TrimSpace(csv), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[0], "input,mode,seed") {
+		t.Fatalf("csv output:\n%s", csv)
+	}
+}
+
+// Bad input: non-zero exit and one line naming the file and the line.
+func TestBadInputOneLineError(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../../shared/data/jhist/job_0.23.9-FAILED.jhist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.jhist")
+	os.WriteFile(cut, data[:len(data)*2/3], 0o644)
+	cases := map[string][]string{
+		"line ":              {"replay", cut},
+		"unknown speculator": {"replay", "--speculators", "late,fastest", cut},
+		"no parameter":       {"replay", "--param", "late.nope=1", cut},
+		"want simulate":      {"replay", "--mode", "guess", cut},
+		"no INPUT":           {"replay"},
+	}
+	for want, args := range cases {
+		_, stderr, code := run(t, args...)
+		if code == 0 {
+			t.Errorf("%v: exit 0", args)
+		}
+		if strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, want) {
+			t.Errorf("%v: stderr %q, want one line containing %q", args, stderr, want)
+		}
+	}
+	_, stderr, _ := run(t, "replay", cut)
+	if !strings.Contains(stderr, "cut.jhist") {
+		t.Errorf("error %q does not name the file", stderr)
+	}
+}
+
+func TestDecisionsModeOnSharedHistories(t *testing.T) {
+	out, stderr, code := run(t, "replay", "--mode", "decisions", "--output", "json", "../../../shared/data/jhist/job_2.4.0-FAILED.jhist")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, `"mode": "decisions"`) || !strings.Contains(out, `"speculator": "late"`) {
+		t.Fatalf("decisions output:\n%s", out)
+	}
+}
