@@ -1,0 +1,64 @@
+package bridge
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// metrics are the bridge's Prometheus metrics, registered on a registry of
+// their own so that several servers (tests) can live in one process.
+type metrics struct {
+	registry        *prometheus.Registry
+	sessions        prometheus.Gauge
+	sessionsOpened  *prometheus.CounterVec
+	frames          *prometheus.CounterVec
+	events          prometheus.Counter
+	eventsRejected  prometheus.Counter
+	decisions       *prometheus.CounterVec
+	acks            *prometheus.CounterVec
+	errorsSent      *prometheus.CounterVec
+	decideSeconds   prometheus.Histogram
+	batchToDecision prometheus.Histogram
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		sessions: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "specbridge_bridge_sessions", Help: "Open AM sessions."}),
+		sessionsOpened: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "specbridge_bridge_sessions_opened_total", Help: "Session handshakes by result (accepted or the error code)."}, []string{"result"}),
+		frames: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "specbridge_bridge_frames_received_total", Help: "Frames received by type (other for unknown types)."}, []string{"type"}),
+		events: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "specbridge_bridge_events_total", Help: "Events folded into engines."}),
+		eventsRejected: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "specbridge_bridge_events_rejected_total", Help: "Events the engine or the decoder refused."}),
+		decisions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "specbridge_bridge_decisions_total", Help: "Decisions sent by kind."}, []string{"kind"}),
+		acks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "specbridge_bridge_acks_total", Help: "Decision acks by result (applied, refused)."}, []string{"result"}),
+		errorsSent: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "specbridge_bridge_errors_sent_total", Help: "Error frames sent by code."}, []string{"code"}),
+		decideSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "specbridge_bridge_decide_seconds", Help: "Time spent in Engine.Decide.",
+			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 10)}),
+		batchToDecision: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "specbridge_bridge_batch_to_decision_seconds", Help: "From reading an event batch to writing the decisions it caused.",
+			Buckets: prometheus.ExponentialBuckets(1e-5, 4, 10)}),
+	}
+	m.registry.MustRegister(m.sessions, m.sessionsOpened, m.frames, m.events, m.eventsRejected, m.decisions,
+		m.acks, m.errorsSent, m.decideSeconds, m.batchToDecision,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// frameLabel bounds the type label to the types the protocol knows.
+func frameLabel(t string) string {
+	switch t {
+	case TypeHello, TypeEvents, TypeAck, TypePing, TypePong, TypeResync, TypeError,
+		TypeWelcome, TypeDecisions, TypeResynced:
+		return t
+	}
+	return "other"
+}

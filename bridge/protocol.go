@@ -1,0 +1,274 @@
+package bridge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Version is the protocol version this package speaks (PROTOCOL.md).
+const Version = 1
+
+// Frame types.
+const (
+	TypeHello     = "hello"
+	TypeWelcome   = "welcome"
+	TypeEvents    = "events"
+	TypeDecisions = "decisions"
+	TypeAck       = "ack"
+	TypePing      = "ping"
+	TypePong      = "pong"
+	TypeResync    = "resync"
+	TypeResynced  = "resynced"
+	TypeError     = "error"
+)
+
+// Error codes sent in error frames (PROTOCOL.md, "Errors").
+const (
+	CodeHelloRequired      = "hello-required"
+	CodeUnsupportedVersion = "unsupported-version"
+	CodeUnauthorized       = "unauthorized"
+	CodeUnknownSpeculator  = "unknown-speculator"
+	CodeBadParameter       = "bad-parameter"
+	CodeBadJob             = "bad-job"
+	CodeTooManySessions    = "too-many-sessions"
+	CodeDuplicateHello     = "duplicate-hello"
+	CodeMalformedFrame     = "malformed-frame"
+	CodeFrameTooLarge      = "frame-too-large"
+	CodeUnknownType        = "unknown-type"
+	CodeBinaryFrame        = "binary-frame"
+	CodeEventRejected      = "event-rejected"
+	CodeUnknownDecision    = "unknown-decision"
+	CodeAbuse              = "abuse"
+	CodeReplaced           = "replaced"
+	CodeShuttingDown       = "shutting-down"
+	CodeInternal           = "internal"
+)
+
+// Hello opens a session.
+type Hello struct {
+	Type             string            `json:"type"`
+	Version          int               `json:"version"`
+	Token            string            `json:"token"`
+	Job              string            `json:"job"`
+	User             string            `json:"user,omitempty"`
+	Queue            string            `json:"queue,omitempty"`
+	Speculator       string            `json:"speculator"`
+	Params           map[string]string `json:"params,omitempty"`
+	Maps             int               `json:"maps"`
+	Reduces          int               `json:"reduces"`
+	MapInputBytes    []int64           `json:"map_input_bytes,omitempty"`
+	ReduceInputBytes []int64           `json:"reduce_input_bytes,omitempty"`
+	Slots            int               `json:"slots,omitempty"`
+	Start            int64             `json:"start,omitempty"`
+	Deadline         int64             `json:"deadline,omitempty"`
+	ErrorBound       float64           `json:"error_bound,omitempty"`
+	Now              int64             `json:"now,omitempty"`
+}
+
+// Welcome accepts a session.
+type Welcome struct {
+	Type               string            `json:"type"`
+	Version            int               `json:"version"`
+	Session            string            `json:"session"`
+	Speculator         string            `json:"speculator"`
+	Params             map[string]string `json:"params"`
+	DecideIntervalMS   int64             `json:"decide_interval_ms"`
+	MaxFrameBytes      int64             `json:"max_frame_bytes"`
+	MaxEventsPerSecond float64           `json:"max_events_per_second"`
+}
+
+// Counters are the wire form of speculators.Counters.
+type Counters struct {
+	InputBytes     int64 `json:"input_bytes,omitempty"`
+	OutputBytes    int64 `json:"output_bytes,omitempty"`
+	InputRecords   int64 `json:"input_records,omitempty"`
+	OutputRecords  int64 `json:"output_records,omitempty"`
+	CPUMillis      int64 `json:"cpu_ms,omitempty"`
+	GCMillis       int64 `json:"gc_ms,omitempty"`
+	SpilledRecords int64 `json:"spilled_records,omitempty"`
+}
+
+// WireEvent is the wire form of one speculators.Event.
+type WireEvent struct {
+	Kind            string    `json:"kind"`
+	Time            *int64    `json:"time"`
+	Attempt         string    `json:"attempt,omitempty"`
+	Node            string    `json:"node,omitempty"`
+	Container       string    `json:"container,omitempty"`
+	Speculative     bool      `json:"speculative,omitempty"`
+	Progress        float64   `json:"progress,omitempty"`
+	Phase           string    `json:"phase,omitempty"`
+	Counters        *Counters `json:"counters,omitempty"`
+	FetchFailedMaps []string  `json:"fetch_failed_maps,omitempty"`
+	TaskType        string    `json:"task_type,omitempty"`
+	Count           int       `json:"count,omitempty"`
+	Deadline        int64     `json:"deadline,omitempty"`
+	ErrorBound      float64   `json:"error_bound,omitempty"`
+}
+
+// Events is a batch of events.
+type Events struct {
+	Type   string      `json:"type"`
+	Seq    int64       `json:"seq,omitempty"`
+	Now    int64       `json:"now,omitempty"`
+	Events []WireEvent `json:"events"`
+}
+
+// WireDecision is the wire form of one speculators.Decision with its id.
+type WireDecision struct {
+	ID      uint64 `json:"id"`
+	Kind    string `json:"kind"`
+	Task    string `json:"task"`
+	Attempt string `json:"attempt,omitempty"`
+	Copies  int    `json:"copies,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Decisions is a batch of decisions.
+type Decisions struct {
+	Type      string         `json:"type"`
+	Time      int64          `json:"time"`
+	Decisions []WireDecision `json:"decisions"`
+}
+
+// Ack results.
+const (
+	AckApplied = "applied"
+	AckRefused = "refused"
+)
+
+// AckEntry acknowledges one decision.
+type AckEntry struct {
+	ID     uint64 `json:"id"`
+	Result string `json:"result"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Ack acknowledges decisions.
+type Ack struct {
+	Type string     `json:"type"`
+	Acks []AckEntry `json:"acks"`
+}
+
+// Ping asks the peer for a pong; Pong answers it with the same nonce.
+type Ping struct {
+	Type  string `json:"type"`
+	Nonce int64  `json:"nonce,omitempty"`
+	Now   int64  `json:"now,omitempty"`
+}
+
+// SnapshotAttempt is one attempt in a resync snapshot.
+type SnapshotAttempt struct {
+	Attempt     string    `json:"attempt"`
+	State       string    `json:"state"`
+	Node        string    `json:"node,omitempty"`
+	Container   string    `json:"container,omitempty"`
+	Speculative bool      `json:"speculative,omitempty"`
+	Start       int64     `json:"start"`
+	LastReport  int64     `json:"last_report,omitempty"`
+	Finish      int64     `json:"finish,omitempty"`
+	Progress    float64   `json:"progress,omitempty"`
+	Phase       string    `json:"phase,omitempty"`
+	Counters    *Counters `json:"counters,omitempty"`
+}
+
+// ContainerNeed is one task type's outstanding container requests.
+type ContainerNeed struct {
+	TaskType string `json:"task_type"`
+	Count    int    `json:"count"`
+}
+
+// Resync carries the full state of a job after a reconnect.
+type Resync struct {
+	Type           string            `json:"type"`
+	Now            int64             `json:"now,omitempty"`
+	Attempts       []SnapshotAttempt `json:"attempts"`
+	ContainerNeeds []ContainerNeed   `json:"container_needs,omitempty"`
+}
+
+// Resynced answers a resync.
+type Resynced struct {
+	Type     string `json:"type"`
+	Attempts int    `json:"attempts"`
+	Rejected int    `json:"rejected"`
+}
+
+// ErrorFrame reports a problem to the peer.
+type ErrorFrame struct {
+	Type  string `json:"type"`
+	Code  string `json:"code"`
+	Text  string `json:"text"`
+	Seq   int64  `json:"seq,omitempty"`
+	Index *int   `json:"index,omitempty"`
+	Fatal bool   `json:"fatal,omitempty"`
+}
+
+// Frame is one decoded frame: Type says which pointer is set. Frames of
+// types the client never sends (welcome, decisions, ...) decode with only
+// Type set so that a caller can answer them as it sees fit.
+type Frame struct {
+	Type   string
+	Hello  *Hello
+	Events *Events
+	Ack    *Ack
+	Ping   *Ping
+	Resync *Resync
+}
+
+// ErrUnknownType is wrapped by DecodeFrame for a well-formed frame of a type
+// this version does not know.
+var ErrUnknownType = errors.New("unknown frame type")
+
+// ErrMalformed is wrapped by DecodeFrame for anything that is not a valid
+// frame.
+var ErrMalformed = errors.New("malformed frame")
+
+// DecodeFrame decodes one text frame. Unknown fields are ignored; the error
+// wraps ErrUnknownType or ErrMalformed and says what was wrong.
+func DecodeFrame(data []byte) (Frame, error) {
+	var env struct {
+		Type *string `json:"type"`
+	}
+	if err := json.Unmarshal(data, &env); err != nil {
+		return Frame{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if env.Type == nil {
+		return Frame{}, fmt.Errorf("%w: no \"type\" field", ErrMalformed)
+	}
+	f := Frame{Type: *env.Type}
+	var target any
+	switch f.Type {
+	case TypeHello:
+		f.Hello = &Hello{}
+		target = f.Hello
+	case TypeEvents:
+		f.Events = &Events{}
+		target = f.Events
+	case TypeAck:
+		f.Ack = &Ack{}
+		target = f.Ack
+	case TypePing, TypePong:
+		f.Ping = &Ping{}
+		target = f.Ping
+	case TypeResync:
+		f.Resync = &Resync{}
+		target = f.Resync
+	case TypeWelcome, TypeDecisions, TypeResynced, TypeError:
+		return f, nil
+	default:
+		return f, fmt.Errorf("%w %q", ErrUnknownType, truncate(f.Type, 64))
+	}
+	if err := json.Unmarshal(data, target); err != nil {
+		return f, fmt.Errorf("%w: %s: %v", ErrMalformed, f.Type, err)
+	}
+	return f, nil
+}
+
+// truncate shortens client-supplied text before it is echoed or logged.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

@@ -1,0 +1,267 @@
+package bridge
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/sirupsen/logrus"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// Path is where AMs connect.
+const Path = "/v1/am"
+
+// Defaults for Config's zero values.
+const (
+	DefaultMaxFrameBytes      = 1 << 20
+	DefaultMaxSessions        = 10000
+	DefaultMaxEventsPerSecond = 20000
+	DefaultDecideInterval     = time.Second
+	DefaultHandshakeTimeout   = 10 * time.Second
+	DefaultIdleTimeout        = 60 * time.Second
+	DefaultWriteTimeout       = 10 * time.Second
+	DefaultMaxStrikes         = 10
+	DefaultStrikeWindow       = time.Minute
+	DefaultMaxTasksPerJob     = 1 << 20
+	// hardLimitFactor: a frame over MaxFrameBytes*hardLimitFactor closes the
+	// connection instead of being read and dropped.
+	hardLimitFactor = 16
+	// maxEventErrorsPerBatch bounds the event-rejected frames per batch.
+	maxEventErrorsPerBatch = 10
+)
+
+// Config configures a Server. Zero values take the defaults above.
+type Config struct {
+	// Registry holds the policies sessions may ask for; required.
+	Registry *speculators.Registry
+	// Tokens are the accepted shared secrets; at least one is required.
+	Tokens []string
+
+	MaxFrameBytes      int64
+	MaxSessions        int
+	MaxEventsPerSecond float64
+	DecideInterval     time.Duration
+	HandshakeTimeout   time.Duration
+	IdleTimeout        time.Duration
+	WriteTimeout       time.Duration
+	MaxStrikes         int
+	StrikeWindow       time.Duration
+	MaxTasksPerJob     int
+
+	// Log receives the server's logs; nil uses logrus's standard logger.
+	Log logrus.FieldLogger
+	// Now is the server's clock; nil uses time.Now.
+	Now func() time.Time
+}
+
+// Server accepts AM sessions. Create it with NewServer, mount Handler, and
+// call Shutdown to close every session.
+type Server struct {
+	cfg      Config
+	tokens   [][]byte
+	upgrader websocket.Upgrader
+	metrics  *metrics
+	log      logrus.FieldLogger
+
+	mu       sync.Mutex
+	sessions map[*session]struct{}
+	byJob    map[string]*session
+	nextID   uint64
+	closing  bool
+	wg       sync.WaitGroup
+}
+
+// ReadTokenFile reads shared secrets, one per line; blank lines and lines
+// starting with # are skipped.
+func ReadTokenFile(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read token file: %w", err)
+	}
+	var tokens []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := string(bytes.TrimSpace(sc.Bytes()))
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		tokens = append(tokens, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read token file %s: %w", path, err)
+	}
+	if len(tokens) == 0 {
+		return nil, fmt.Errorf("token file %s holds no token", path)
+	}
+	return tokens, nil
+}
+
+// NewServer checks cfg and builds a server.
+func NewServer(cfg Config) (*Server, error) {
+	if cfg.Registry == nil {
+		return nil, errors.New("bridge: a policy registry is required")
+	}
+	if len(cfg.Tokens) == 0 {
+		return nil, errors.New("bridge: at least one token is required")
+	}
+	s := &Server{sessions: map[*session]struct{}{}, byJob: map[string]*session{}, metrics: newMetrics()}
+	for i, t := range cfg.Tokens {
+		if t == "" {
+			return nil, fmt.Errorf("bridge: token %d is empty", i+1)
+		}
+		s.tokens = append(s.tokens, []byte(t))
+	}
+	setDefault(&cfg.MaxFrameBytes, DefaultMaxFrameBytes)
+	setDefault(&cfg.MaxSessions, DefaultMaxSessions)
+	setDefault(&cfg.MaxEventsPerSecond, DefaultMaxEventsPerSecond)
+	setDefault(&cfg.DecideInterval, DefaultDecideInterval)
+	setDefault(&cfg.HandshakeTimeout, DefaultHandshakeTimeout)
+	setDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
+	setDefault(&cfg.WriteTimeout, DefaultWriteTimeout)
+	setDefault(&cfg.MaxStrikes, DefaultMaxStrikes)
+	setDefault(&cfg.StrikeWindow, DefaultStrikeWindow)
+	setDefault(&cfg.MaxTasksPerJob, DefaultMaxTasksPerJob)
+	if cfg.Log == nil {
+		cfg.Log = logrus.StandardLogger()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s.cfg = cfg
+	s.log = cfg.Log
+	s.upgrader = websocket.Upgrader{
+		HandshakeTimeout: cfg.HandshakeTimeout,
+		// AMs are not browsers; the token authenticates them.
+		CheckOrigin: func(*http.Request) bool { return true },
+	}
+	return s, nil
+}
+
+func setDefault[T int | int64 | float64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
+// Handler serves the AM endpoint at Path, /healthz and /metrics.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc(Path, s.serveAM)
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
+	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{}))
+	return mux
+}
+
+// Sessions returns the number of open sessions.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+// Shutdown closes every session with a shutting-down error frame and waits
+// for them to end or for ctx. New connections are refused from now on.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	for sess := range s.sessions {
+		sess.stop(CodeShuttingDown, "the sidecar is stopping; reconnect and resync")
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("bridge shutdown: %d sessions still open: %w", s.Sessions(), ctx.Err())
+	}
+}
+
+func (s *Server) serveAM(w http.ResponseWriter, r *http.Request) {
+	conn, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		// Upgrade has answered the request with an HTTP error.
+		s.log.WithError(err).WithField("remote", r.RemoteAddr).Debug("websocket upgrade failed")
+		return
+	}
+	s.mu.Lock()
+	var refuse, text string
+	switch {
+	case s.closing:
+		refuse, text = CodeShuttingDown, "the sidecar is stopping"
+	case len(s.sessions) >= s.cfg.MaxSessions:
+		refuse, text = CodeTooManySessions, fmt.Sprintf("the sidecar holds its maximum of %d sessions", s.cfg.MaxSessions)
+	}
+	var sess *session
+	if refuse == "" {
+		s.nextID++
+		sess = newSession(s, conn, s.nextID, r.RemoteAddr)
+		s.sessions[sess] = struct{}{}
+		s.wg.Add(1)
+		s.metrics.sessions.Inc()
+	}
+	s.mu.Unlock()
+	if sess == nil {
+		s.metrics.sessionsOpened.WithLabelValues(refuse).Inc()
+		s.metrics.errorsSent.WithLabelValues(refuse).Inc()
+		_ = conn.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+		_ = conn.WriteJSON(ErrorFrame{Type: TypeError, Code: refuse, Text: text, Fatal: true})
+		_ = conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseTryAgainLater, refuse))
+		_ = conn.Close()
+		return
+	}
+	defer s.wg.Done()
+	sess.run()
+	s.release(sess)
+}
+
+// claimJob makes sess the session of job, stopping an older one.
+func (s *Server) claimJob(job string, sess *session) {
+	s.mu.Lock()
+	old := s.byJob[job]
+	s.byJob[job] = sess
+	s.mu.Unlock()
+	if old != nil && old != sess {
+		old.stop(CodeReplaced, fmt.Sprintf("session %s of the same job took over", sess.name))
+	}
+}
+
+func (s *Server) release(sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.sessions[sess]; !ok {
+		return
+	}
+	delete(s.sessions, sess)
+	if sess.job != "" && s.byJob[sess.job] == sess {
+		delete(s.byJob, sess.job)
+	}
+	s.metrics.sessions.Dec()
+}
+
+// authorized compares token with every accepted token in constant time.
+func (s *Server) authorized(token string) bool {
+	ok := 0
+	for _, t := range s.tokens {
+		ok |= subtle.ConstantTimeCompare([]byte(token), t)
+	}
+	return ok == 1
+}

@@ -1,0 +1,543 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/sirupsen/logrus"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// itemKind says what the reader delivered.
+type itemKind uint8
+
+const (
+	itemFrame itemKind = iota
+	itemBadFrame
+	itemTooLarge
+	itemBinary
+	itemClosed
+)
+
+// item is one thing read from the connection.
+type item struct {
+	kind   itemKind
+	frame  Frame
+	err    error
+	size   int64
+	readAt time.Time
+}
+
+// sentDecision remembers a decision sent for a task, so that a policy asking
+// for the same thing every tick yields one decision (PROTOCOL.md, Decisions).
+type sentDecision struct {
+	kind    speculators.DecisionKind
+	attempt speculators.AttemptID
+}
+
+// session is one AM connection. The reader goroutine reads and decodes
+// frames; run owns the engine and is the only writer.
+type session struct {
+	srv    *Server
+	conn   *websocket.Conn
+	name   string
+	log    logrus.FieldLogger
+	ctx    context.Context
+	cancel context.CancelFunc
+	in     chan item
+
+	stopOnce sync.Once
+	stopCode string
+	stopText string
+
+	helloSeen atomic.Bool
+
+	// Owned by run.
+	job          string
+	key          jobKey
+	info         speculators.JobInfo
+	policy       string
+	overrides    map[string]string
+	seed         uint64
+	engine       *speculators.Engine
+	nextDecision uint64
+	sent         map[speculators.TaskID][]sentDecision
+	offsetMS     int64 // AM clock minus server clock
+	strikes      *strikes
+}
+
+func newSession(srv *Server, conn *websocket.Conn, id uint64, remote string) *session {
+	ctx, cancel := context.WithCancel(context.Background())
+	name := fmt.Sprintf("s-%06d-%06x", id, srv.cfg.Now().UnixNano()&0xffffff)
+	return &session{
+		srv: srv, conn: conn, name: name, ctx: ctx, cancel: cancel, in: make(chan item),
+		log:     srv.log.WithFields(logrus.Fields{"session": name, "remote": remote}),
+		sent:    map[speculators.TaskID][]sentDecision{},
+		strikes: newStrikes(srv.cfg.MaxStrikes, srv.cfg.StrikeWindow),
+	}
+}
+
+// stop asks the session to end with a fatal error frame; safe from any
+// goroutine, and only the first call counts.
+func (s *session) stop(code, text string) {
+	s.stopOnce.Do(func() {
+		s.stopCode, s.stopText = code, text
+		s.cancel()
+	})
+}
+
+// errEnd ends the session after a fatal frame has been written or the
+// connection is gone.
+var errEnd = errors.New("session ended")
+
+// run serves the session until the client leaves, a fatal error, or stop.
+func (s *session) run() {
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		s.read()
+	}()
+	defer func() {
+		s.cancel()
+		_ = s.conn.Close()
+		<-readerDone
+	}()
+	var tick <-chan time.Time
+	var ticker *time.Ticker
+	defer func() {
+		if ticker != nil {
+			ticker.Stop()
+		}
+	}()
+	for {
+		var err error
+		select {
+		case <-s.ctx.Done():
+			s.stopOnce.Do(func() {}) // stop's fields are now final
+			if s.stopCode != "" {
+				s.log.WithField("code", s.stopCode).Info("closing session: ", s.stopText)
+				s.fatal(s.stopCode, s.stopText)
+			}
+			return
+		case it := <-s.in:
+			err = s.guard(func() error { return s.handle(it) })
+			if err == nil && ticker == nil && s.engine != nil {
+				ticker = time.NewTicker(s.srv.cfg.DecideInterval)
+				tick = ticker.C
+			}
+		case <-tick:
+			err = s.guard(func() error { return s.decideAndSend(time.Time{}) })
+		}
+		if err != nil {
+			if !errors.Is(err, errEnd) {
+				s.log.WithError(err).Info("session ended")
+			}
+			return
+		}
+	}
+}
+
+// guard turns a panic in a policy into a fatal error of this session only.
+func (s *session) guard(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.WithField("panic", r).Errorf("internal error, closing session\n%s", debug.Stack())
+			s.fatal(CodeInternal, "internal error in the sidecar; the shim falls back")
+			err = errEnd
+		}
+	}()
+	return f()
+}
+
+// read delivers frames to run until the connection fails or ctx ends,
+// holding back while the session is over its event budget.
+func (s *session) read() {
+	cfg := &s.srv.cfg
+	budget := newEventBudget(cfg.MaxEventsPerSecond, time.Now())
+	s.conn.SetReadLimit(cfg.MaxFrameBytes * hardLimitFactor)
+	for {
+		timeout := cfg.IdleTimeout
+		if !s.helloSeen.Load() {
+			timeout = cfg.HandshakeTimeout
+		}
+		_ = s.conn.SetReadDeadline(time.Now().Add(timeout))
+		it := s.readItem()
+		select {
+		case s.in <- it:
+		case <-s.ctx.Done():
+			return
+		}
+		if it.kind == itemClosed {
+			return
+		}
+		n := 1
+		if it.kind == itemFrame && it.frame.Events != nil {
+			n += len(it.frame.Events.Events)
+		}
+		if wait := budget.take(n, time.Now()); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-s.ctx.Done():
+				t.Stop()
+				return
+			}
+		}
+	}
+}
+
+func (s *session) readItem() item {
+	mt, r, err := s.conn.NextReader()
+	if err != nil {
+		return item{kind: itemClosed, err: err}
+	}
+	max := s.srv.cfg.MaxFrameBytes
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return item{kind: itemClosed, err: err}
+	}
+	readAt := s.srv.cfg.Now()
+	if int64(len(data)) > max {
+		rest, err := io.Copy(io.Discard, r)
+		if err != nil {
+			return item{kind: itemClosed, err: fmt.Errorf("frame over the hard limit of %d bytes: %w", max*hardLimitFactor, err)}
+		}
+		return item{kind: itemTooLarge, size: int64(len(data)) + rest, readAt: readAt}
+	}
+	if mt != websocket.TextMessage {
+		return item{kind: itemBinary, size: int64(len(data)), readAt: readAt}
+	}
+	f, err := DecodeFrame(data)
+	if err != nil {
+		return item{kind: itemBadFrame, frame: f, err: err, readAt: readAt}
+	}
+	return item{kind: itemFrame, frame: f, readAt: readAt}
+}
+
+// handle processes one item; an error ends the session.
+func (s *session) handle(it item) error {
+	m := s.srv.metrics
+	switch it.kind {
+	case itemClosed:
+		if websocket.IsCloseError(it.err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
+			s.log.Debug("client closed the session")
+			return errEnd
+		}
+		return fmt.Errorf("read: %w", it.err)
+	case itemTooLarge:
+		m.frames.WithLabelValues("other").Inc()
+		return s.strike(CodeFrameTooLarge, fmt.Sprintf("frame of %d bytes is over the limit of %d", it.size, s.srv.cfg.MaxFrameBytes))
+	case itemBinary:
+		m.frames.WithLabelValues("other").Inc()
+		return s.strike(CodeBinaryFrame, "binary frames are not part of the protocol; send JSON text frames")
+	case itemBadFrame:
+		m.frames.WithLabelValues(frameLabel(it.frame.Type)).Inc()
+		if s.engine == nil {
+			return s.fatal(CodeHelloRequired, fmt.Sprintf("the first frame must be a hello: %v", it.err))
+		}
+		if errors.Is(it.err, ErrUnknownType) {
+			return s.strike(CodeUnknownType, it.err.Error())
+		}
+		return s.strike(CodeMalformedFrame, it.err.Error())
+	}
+	f := it.frame
+	m.frames.WithLabelValues(frameLabel(f.Type)).Inc()
+	if s.engine == nil && f.Type != TypeHello {
+		return s.fatal(CodeHelloRequired, fmt.Sprintf("the first frame must be a hello, not %q", truncate(f.Type, 32)))
+	}
+	switch f.Type {
+	case TypeHello:
+		if s.engine != nil {
+			return s.sendError(ErrorFrame{Code: CodeDuplicateHello, Text: "this session already said hello; open a new connection for another job"})
+		}
+		return s.onHello(f.Hello, it.readAt)
+	case TypeEvents:
+		return s.onEvents(f.Events, it.readAt)
+	case TypeAck:
+		return s.onAck(f.Ack)
+	case TypePing:
+		s.observeClock(f.Ping.Now, it.readAt)
+		return s.write(Ping{Type: TypePong, Nonce: f.Ping.Nonce, Now: s.srv.cfg.Now().UnixMilli()})
+	case TypePong:
+		return nil
+	case TypeResync:
+		return s.onResync(f.Resync, it.readAt)
+	case TypeError:
+		s.log.Warn("client reported an error")
+		return nil
+	default:
+		return s.strike(CodeUnknownType, fmt.Sprintf("clients do not send %q frames", f.Type))
+	}
+}
+
+func (s *session) onHello(h *Hello, readAt time.Time) error {
+	m := s.srv.metrics
+	refuse := func(code, text string) error {
+		m.sessionsOpened.WithLabelValues(code).Inc()
+		return s.fatal(code, text)
+	}
+	if h.Version != Version {
+		return refuse(CodeUnsupportedVersion, fmt.Sprintf("protocol version %d is not supported; this sidecar speaks version %d", h.Version, Version))
+	}
+	if !s.srv.authorized(h.Token) {
+		s.log.Warn("refused a hello with a bad token")
+		return refuse(CodeUnauthorized, "bad or missing token")
+	}
+	key, err := parseJobID(h.Job)
+	if err != nil {
+		return refuse(CodeBadJob, err.Error())
+	}
+	if h.Maps < 0 || h.Reduces < 0 || h.Maps+h.Reduces > s.srv.cfg.MaxTasksPerJob {
+		return refuse(CodeBadJob, fmt.Sprintf("%d maps and %d reduces: counts must be >= 0 and total at most %d", h.Maps, h.Reduces, s.srv.cfg.MaxTasksPerJob))
+	}
+	name := h.Speculator
+	if name == "" {
+		name = "none"
+	}
+	reg := s.srv.cfg.Registry
+	if _, ok := reg.Lookup(name); !ok {
+		return refuse(CodeUnknownSpeculator, fmt.Sprintf("unknown speculator %q", truncate(name, 64)))
+	}
+	info := speculators.JobInfo{ID: h.Job, Maps: h.Maps, Reduces: h.Reduces, MapInputBytes: h.MapInputBytes,
+		ReduceInputBytes: h.ReduceInputBytes, Slots: h.Slots, Start: h.Start, Deadline: h.Deadline, ErrorBound: h.ErrorBound}
+	hash := fnv.New64a()
+	_, _ = hash.Write([]byte(h.Job))
+	seed := hash.Sum64()
+	if _, err := reg.Params(name, h.Params); err != nil {
+		return refuse(CodeBadParameter, err.Error())
+	}
+	engine, err := reg.NewEngine(info, name, h.Params, seed)
+	if err != nil {
+		return refuse(CodeBadJob, err.Error())
+	}
+	s.job, s.key, s.info, s.policy, s.overrides, s.seed, s.engine = h.Job, key, info, name, h.Params, seed, engine
+	s.observeClock(h.Now, readAt)
+	s.log = s.log.WithFields(logrus.Fields{"job": h.Job, "speculator": name})
+	s.helloSeen.Store(true)
+	s.srv.claimJob(h.Job, s)
+	m.sessionsOpened.WithLabelValues("accepted").Inc()
+	s.log.WithFields(logrus.Fields{"user": h.User, "queue": h.Queue, "maps": h.Maps, "reduces": h.Reduces}).Info("session opened")
+	cfg := &s.srv.cfg
+	return s.write(Welcome{Type: TypeWelcome, Version: Version, Session: s.name, Speculator: name,
+		Params: engine.Params.Map(), DecideIntervalMS: cfg.DecideInterval.Milliseconds(),
+		MaxFrameBytes: cfg.MaxFrameBytes, MaxEventsPerSecond: cfg.MaxEventsPerSecond})
+}
+
+func (s *session) onEvents(f *Events, readAt time.Time) error {
+	s.observeClock(f.Now, readAt)
+	m := s.srv.metrics
+	rejected := 0
+	for i := range f.Events {
+		ev, err := toEvent(s.key, &f.Events[i])
+		if err == nil {
+			err = s.engine.Observe(&ev)
+		}
+		if err != nil {
+			m.eventsRejected.Inc()
+			if rejected < maxEventErrorsPerBatch {
+				if err := s.sendError(ErrorFrame{Code: CodeEventRejected, Text: err.Error(), Seq: f.Seq, Index: &i}); err != nil {
+					return err
+				}
+			}
+			rejected++
+			continue
+		}
+		m.events.Inc()
+		s.forgetSent(&ev)
+	}
+	if rejected > maxEventErrorsPerBatch {
+		text := fmt.Sprintf("%d more events of this batch were rejected", rejected-maxEventErrorsPerBatch)
+		if err := s.sendError(ErrorFrame{Code: CodeEventRejected, Text: text, Seq: f.Seq}); err != nil {
+			return err
+		}
+	}
+	return s.decideAndSend(readAt)
+}
+
+// forgetSent lets decisions about a task be sent again once one of its
+// attempts starts or ends.
+func (s *session) forgetSent(ev *speculators.Event) {
+	switch ev.Kind {
+	case speculators.AttemptStarted, speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
+		delete(s.sent, ev.Attempt.Task)
+	}
+}
+
+func (s *session) onAck(a *Ack) error {
+	for _, e := range a.Acks {
+		if e.ID == 0 || e.ID > s.nextDecision {
+			if err := s.sendError(ErrorFrame{Code: CodeUnknownDecision, Text: fmt.Sprintf("no decision %d was sent in this session", e.ID)}); err != nil {
+				return err
+			}
+			continue
+		}
+		switch e.Result {
+		case AckApplied:
+			s.log.WithField("decision", e.ID).Debug("decision applied")
+		case AckRefused:
+			s.log.WithFields(logrus.Fields{"decision": e.ID, "reason": truncate(e.Reason, 200)}).Info("decision refused by the AM")
+		default:
+			if err := s.strike(CodeMalformedFrame, fmt.Sprintf("ack %d: result %q is not applied or refused", e.ID, truncate(e.Result, 32))); err != nil {
+				return err
+			}
+			continue
+		}
+		s.srv.metrics.acks.WithLabelValues(e.Result).Inc()
+	}
+	return nil
+}
+
+func (s *session) onResync(r *Resync, readAt time.Time) error {
+	s.observeClock(r.Now, readAt)
+	engine, err := s.srv.cfg.Registry.NewEngine(s.info, s.policy, s.overrides, s.seed)
+	if err != nil {
+		return s.fatal(CodeBadJob, fmt.Sprintf("rebuild engine: %v", err))
+	}
+	evs, errs := snapshotEvents(s.key, r)
+	rejectedAttempts := map[int]bool{}
+	for _, e := range errs {
+		rejectedAttempts[e.index] = true
+	}
+	for i := range evs {
+		if err := engine.Observe(&evs[i]); err != nil {
+			errs = append(errs, indexedError{-1, err})
+		}
+	}
+	for n, e := range errs {
+		if n >= maxEventErrorsPerBatch {
+			break
+		}
+		f := ErrorFrame{Code: CodeEventRejected, Text: "resync: " + e.err.Error()}
+		if e.index >= 0 {
+			idx := e.index
+			f.Index = &idx
+		}
+		if err := s.sendError(f); err != nil {
+			return err
+		}
+	}
+	s.srv.metrics.eventsRejected.Add(float64(len(errs)))
+	s.srv.metrics.events.Add(float64(len(evs)))
+	s.engine = engine
+	s.sent = map[speculators.TaskID][]sentDecision{}
+	s.log.WithFields(logrus.Fields{"attempts": len(r.Attempts), "rejected": len(errs)}).Info("state rebuilt from a resync")
+	if err := s.write(Resynced{Type: TypeResynced, Attempts: len(r.Attempts), Rejected: len(errs)}); err != nil {
+		return err
+	}
+	return s.decideAndSend(readAt)
+}
+
+// observeClock records the offset between the AM's clock and the server's.
+func (s *session) observeClock(amNow int64, readAt time.Time) {
+	if amNow > 0 {
+		s.offsetMS = amNow - readAt.UnixMilli()
+	}
+}
+
+// amNow is the AM's clock as the session estimates it.
+func (s *session) amNow() speculators.Time {
+	return s.srv.cfg.Now().UnixMilli() + s.offsetMS
+}
+
+func taskOf(d *speculators.Decision) speculators.TaskID {
+	if d.Kind == speculators.Kill || d.Kind == speculators.Rerun {
+		return d.Attempt.Task
+	}
+	return d.Task
+}
+
+// decideAndSend asks the engine for decisions and sends the new ones.
+// readAt is when the frame that caused it was read (zero for a tick).
+func (s *session) decideAndSend(readAt time.Time) error {
+	m := s.srv.metrics
+	now := s.amNow()
+	t0 := time.Now()
+	ds := s.engine.Decide(now)
+	m.decideSeconds.Observe(time.Since(t0).Seconds())
+	var out []WireDecision
+	for i := range ds {
+		d := &ds[i]
+		task := taskOf(d)
+		sd := sentDecision{kind: d.Kind, attempt: d.Attempt}
+		if d.Kind == speculators.Speculate || d.Kind == speculators.Drop {
+			sd.attempt = speculators.AttemptID{}
+		}
+		dup := false
+		for _, x := range s.sent[task] {
+			if x == sd {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		s.sent[task] = append(s.sent[task], sd)
+		s.nextDecision++
+		out = append(out, toWireDecision(s.key, s.nextDecision, *d))
+		m.decisions.WithLabelValues(d.Kind.String()).Inc()
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	if err := s.write(Decisions{Type: TypeDecisions, Time: now, Decisions: out}); err != nil {
+		return err
+	}
+	if !readAt.IsZero() {
+		m.batchToDecision.Observe(s.srv.cfg.Now().Sub(readAt).Seconds())
+	}
+	return nil
+}
+
+// strike answers a bad frame and ends the session after too many.
+func (s *session) strike(code, text string) error {
+	if s.strikes.add(s.srv.cfg.Now()) {
+		return s.fatal(CodeAbuse, fmt.Sprintf("more than %d bad frames within %s (last: %s: %s)", s.srv.cfg.MaxStrikes, s.srv.cfg.StrikeWindow, code, text))
+	}
+	return s.sendError(ErrorFrame{Code: code, Text: text})
+}
+
+func (s *session) sendError(f ErrorFrame) error {
+	f.Type = TypeError
+	s.srv.metrics.errorsSent.WithLabelValues(f.Code).Inc()
+	return s.write(f)
+}
+
+// fatal sends a fatal error frame and a close frame; it always returns errEnd.
+func (s *session) fatal(code, text string) error {
+	if err := s.sendError(ErrorFrame{Code: code, Text: text, Fatal: true}); err != nil {
+		return errEnd
+	}
+	closeCode := websocket.ClosePolicyViolation
+	switch code {
+	case CodeShuttingDown, CodeReplaced:
+		closeCode = websocket.CloseGoingAway
+	case CodeInternal:
+		closeCode = websocket.CloseInternalServerErr
+	}
+	_ = s.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(closeCode, code),
+		time.Now().Add(s.srv.cfg.WriteTimeout))
+	return errEnd
+}
+
+func (s *session) write(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode frame: %w", err)
+	}
+	_ = s.conn.SetWriteDeadline(time.Now().Add(s.srv.cfg.WriteTimeout))
+	if err := s.conn.WriteMessage(websocket.TextMessage, data); err != nil {
+		return fmt.Errorf("write frame: %w", err)
+	}
+	return nil
+}

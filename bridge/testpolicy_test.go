@@ -1,0 +1,82 @@
+package bridge
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/all"
+)
+
+// stragglerPolicy is a test-only policy: it speculates every task whose only
+// running attempt has run at least after_ms with progress below below, and
+// kills the running attempts of a task that has succeeded.
+type stragglerPolicy struct {
+	below   float64
+	afterMS int64
+}
+
+func (p stragglerPolicy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	for ty := range job.Tasks {
+		for _, t := range job.Tasks[ty] {
+			if t.Done() {
+				for _, a := range t.Attempts {
+					if a.Running() {
+						out = append(out, speculators.Decision{Kind: speculators.Kill, Task: t.ID, Attempt: a.ID, Reason: "another attempt succeeded"})
+					}
+				}
+				continue
+			}
+			a := t.OnlyRunning()
+			if a != nil && now-a.Start >= p.afterMS && a.Progress < p.below {
+				out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: t.ID, Copies: 1,
+					Reason: fmt.Sprintf("progress %.2f after %d ms", a.Progress, now-a.Start)})
+			}
+		}
+	}
+	return out
+}
+
+// panicPolicy is a test-only policy that panics when an attempt reports
+// progress 0.13, to prove a policy bug closes only its own session.
+type panicPolicy struct{}
+
+func (panicPolicy) Decide(job *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
+	for _, t := range job.Tasks[speculators.Map] {
+		for _, a := range t.Attempts {
+			if a.Progress == 0.13 {
+				var m map[string]int
+				m["boom"]++ // a nil-map write: a policy bug
+			}
+		}
+	}
+	return out
+}
+
+func testRegistry(t testing.TB) *speculators.Registry {
+	t.Helper()
+	reg, err := all.Registry()
+	if err != nil {
+		t.Fatalf("all.Registry: %v", err)
+	}
+	err = reg.Add(speculators.Policy{
+		Name: "test-straggler",
+		Doc:  "test only",
+		Params: []speculators.ParamSpec{
+			{Name: "below", Kind: speculators.Float, Default: 0.5, Doc: "progress below which a task is a straggler"},
+			{Name: "after_ms", Kind: speculators.Int, Default: int64(1000), Doc: "minimum run time before speculating"},
+		},
+		New: func(p speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
+			return stragglerPolicy{below: p.Float("below"), afterMS: p.Int("after_ms")}, nil
+		},
+	})
+	if err != nil {
+		t.Fatalf("add test policy: %v", err)
+	}
+	err = reg.Add(speculators.Policy{Name: "test-panic", Doc: "test only",
+		New: func(speculators.Params, speculators.Env) (speculators.Speculator, error) { return panicPolicy{}, nil }})
+	if err != nil {
+		t.Fatalf("add test policy: %v", err)
+	}
+	return reg
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"github.com/urfave/cli/v2"
+
+	"github.com/specbridge/specbridge/bridge"
+	"github.com/specbridge/specbridge/speculators/all"
+)
+
+// shutdownGrace bounds how long serve waits for sessions to close on SIGTERM.
+const shutdownGrace = 10 * time.Second
+
+// ServeCommand is `specbridge serve`: the websocket sidecar MapReduce AMs
+// connect to (bridge/PROTOCOL.md).
+func ServeCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "serve speculation decisions to MapReduce ApplicationMasters over websockets",
+		Description: "Listens for the java-shim of each MapReduce AM at " + bridge.Path + ", runs one engine per job\n" +
+			"and sends its decisions back. /healthz answers ok; /metrics serves Prometheus metrics.\n" +
+			"Every flag can also be set from the environment variable named beside it.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "listen", Value: ":7420", Usage: "address to listen on (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_LISTEN"}},
+			&cli.StringFlag{Name: "token-file", Usage: "file with the shared secret(s) AMs must present, one per line (required)", EnvVars: []string{"SPECBRIDGE_TOKEN_FILE"}},
+			&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, serve wss://", EnvVars: []string{"SPECBRIDGE_TLS_CERT"}},
+			&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{"SPECBRIDGE_TLS_KEY"}},
+			&cli.Int64Flag{Name: "max-frame-bytes", Value: bridge.DefaultMaxFrameBytes, Usage: "largest frame read; larger ones get an error frame", EnvVars: []string{"SPECBRIDGE_MAX_FRAME_BYTES"}},
+			&cli.IntFlag{Name: "max-sessions", Value: bridge.DefaultMaxSessions, Usage: "most AM sessions open at once", EnvVars: []string{"SPECBRIDGE_MAX_SESSIONS"}},
+			&cli.Float64Flag{Name: "max-events-per-second", Value: bridge.DefaultMaxEventsPerSecond, Usage: "events per second per session before backpressure", EnvVars: []string{"SPECBRIDGE_MAX_EVENTS_PER_SECOND"}},
+			&cli.DurationFlag{Name: "decide-interval", Value: bridge.DefaultDecideInterval, Usage: "how often each job's policy is asked for decisions", EnvVars: []string{"SPECBRIDGE_DECIDE_INTERVAL"}},
+			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_ADDR_FILE"}},
+		},
+		Action: serve,
+	}
+}
+
+func serve(c *cli.Context) error {
+	log := logrus.StandardLogger()
+	if c.String("token-file") == "" {
+		return errors.New("serve: --token-file is required (AMs authenticate with a shared secret)")
+	}
+	tokens, err := bridge.ReadTokenFile(c.String("token-file"))
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	cert, key := c.String("tls-cert"), c.String("tls-key")
+	if (cert == "") != (key == "") {
+		return errors.New("serve: --tls-cert and --tls-key go together")
+	}
+	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
+		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-events-per-second and --decide-interval must be positive")
+	}
+	reg, err := all.Registry()
+	if err != nil {
+		return fmt.Errorf("serve: policy registry: %w", err)
+	}
+	srv, err := bridge.NewServer(bridge.Config{
+		Registry:           reg,
+		Tokens:             tokens,
+		MaxFrameBytes:      c.Int64("max-frame-bytes"),
+		MaxSessions:        c.Int("max-sessions"),
+		MaxEventsPerSecond: c.Float64("max-events-per-second"),
+		DecideInterval:     c.Duration("decide-interval"),
+		Log:                log,
+	})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	ln, err := net.Listen("tcp", c.String("listen"))
+	if err != nil {
+		return fmt.Errorf("serve: listen on %s: %w", c.String("listen"), err)
+	}
+	httpServer := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	scheme := "ws"
+	if cert != "" {
+		pair, err := tls.LoadX509KeyPair(cert, key)
+		if err != nil {
+			_ = ln.Close()
+			return fmt.Errorf("serve: load TLS key pair: %w", err)
+		}
+		httpServer.TLSConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+		ln = tls.NewListener(ln, httpServer.TLSConfig)
+		scheme = "wss"
+	}
+	addr := ln.Addr().String()
+	if f := c.String("addr-file"); f != "" {
+		if err := writeFileAtomic(f, addr+"\n"); err != nil {
+			_ = ln.Close()
+			return fmt.Errorf("serve: --addr-file: %w", err)
+		}
+	}
+	log.WithFields(logrus.Fields{"url": scheme + "://" + addr + bridge.Path, "policies": reg.Names(),
+		"decide_interval": c.Duration("decide-interval")}).Info("specbridge sidecar listening")
+
+	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- httpServer.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("stopping: closing sessions")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	bridgeErr := srv.Shutdown(shutdownCtx)
+	httpErr := httpServer.Shutdown(shutdownCtx)
+	if err := errors.Join(bridgeErr, httpErr); err != nil {
+		return fmt.Errorf("serve: shutdown: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// writeFileAtomic writes data to path through a temporary file so that a
+// reader never sees half of it.
+func writeFileAtomic(path, data string) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(data), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,273 @@
+package org.specbridge.shim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.api.records.JobState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
+import org.apache.hadoop.mapreduce.v2.app.MRApp;
+import org.apache.hadoop.mapreduce.v2.app.job.Job;
+import org.apache.hadoop.mapreduce.v2.app.job.Task;
+import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
+import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.yarn.event.EventHandler;
+import org.apache.hadoop.yarn.util.ControlledClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shim inside Hadoop's MRApp harness (a real MRAppMaster with simulated containers), talking to the
+ * real sidecar binary over a real websocket.
+ */
+@SuppressWarnings({"unchecked", "rawtypes"})
+class BridgeSpeculatorMRAppTest {
+  private static final int MAPS = 5;
+
+  @TempDir
+  File dir;
+
+  private final ControlledClock clock = new ControlledClock();
+  private final List<AutoCloseable> cleanup = new ArrayList<AutoCloseable>();
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (AutoCloseable c : cleanup) {
+      c.close();
+    }
+  }
+
+  private Sidecar sidecar(String... args) throws Exception {
+    Sidecar s = Sidecar.start(dir, args);
+    cleanup.add(s);
+    return s;
+  }
+
+  private Configuration conf(Sidecar sidecar, String speculator) {
+    Configuration conf = new Configuration();
+    conf.setClass(MRJobConfig.MR_AM_JOB_SPECULATOR, RecordingBridgeSpeculator.class, Speculator.class);
+    conf.set(ShimConfig.URL, sidecar.url);
+    conf.set(ShimConfig.TOKEN, Sidecar.TOKEN);
+    conf.set(ShimConfig.SPECULATOR, speculator);
+    conf.set(ShimConfig.TIMEOUT_MS, "1500");
+    conf.set(ShimConfig.BATCH_MS, "20");
+    conf.set(ShimConfig.RECONNECT_MS, "200");
+    // Let the fallback rescan quickly, as Hadoop's own speculation tests do.
+    conf.setLong(MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE, 500L);
+    conf.setLong(MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE, 500L);
+    return conf;
+  }
+
+  private MRApp start(Configuration conf, String name) throws Exception {
+    clock.setTime(System.currentTimeMillis());
+    RecordingBridgeSpeculator.last = null;
+    final MRApp app = new MRApp(MAPS, 0, false, name, true, clock);
+    cleanup.add(0, new AutoCloseable() {
+      @Override
+      public void close() {
+        if (app.getServiceState() != Service.STATE.STOPPED) {
+          app.stop();
+        }
+      }
+    });
+    Job job = app.submit(conf, true, true);
+    app.waitForState(job, JobState.RUNNING);
+    for (Task t : job.getTasks().values()) {
+      app.waitForState(t, TaskState.RUNNING);
+    }
+    return app;
+  }
+
+  private static BridgeSpeculator shim() {
+    BridgeSpeculator s = RecordingBridgeSpeculator.last;
+    assertNotNull(s, "MRAppMaster did not load the shim");
+    return s;
+  }
+
+  @Test
+  @Timeout(120)
+  void aStragglerGetsASpeculativeAttemptBecauseTheSidecarSaidSo() throws Exception {
+    Sidecar sidecar = sidecar();
+    Configuration conf = conf(sidecar, "hadoop-legacy");
+    conf.set("specbridge.param.hadoop-legacy.min-runtime-ms", "1000");
+    MRApp app = start(conf, "sb-straggler");
+    final BridgeSpeculator shim = shim();
+    waitForCharge(shim, true);
+
+    Job job = app.getContext().getAllJobs().values().iterator().next();
+    EventHandler events = app.getContext().getEventHandler();
+    // Report progress while every attempt is younger than min-runtime-ms, wait until the shim has sent
+    // the reports, and only then let the AM's clock run on: the sidecar decides on complete information.
+    final Task straggler = firstTask(job);
+    final long sentBefore = shim.eventsSent.get();
+    for (Task t : job.getTasks().values()) {
+      for (TaskAttempt a : t.getAttempts().values()) {
+        progress(events, a, t == straggler ? 0.1f : 0.9f);
+      }
+    }
+    waitFor("the progress reports sent to the sidecar", () -> shim.eventsSent.get() >= sentBefore + MAPS, false);
+    clock.tickMsec(2000L);
+    waitFor("a speculative attempt of " + straggler.getID(), () -> straggler.getAttempts().size() == 2, true);
+    assertTrue(shim.appliedDecisions() >= 1, "no sidecar decision was applied");
+    assertEquals(0, shim.fallbackLaunches(), "the fallback launched while the sidecar was healthy");
+    for (Task t : job.getTasks().values()) {
+      if (t != straggler) {
+        assertEquals(1, t.getAttempts().size(), t.getID() + " was speculated too");
+      }
+    }
+    finishJob(app, job, events);
+    assertEquals(JobState.SUCCEEDED, job.getState());
+    assertTrue(Sidecar.read(sidecar.log).contains("session opened"), Sidecar.read(sidecar.log));
+  }
+
+  @Test
+  @Timeout(120)
+  void aDecisionForATaskThatIsNotRunningIsRefused() throws Exception {
+    Sidecar sidecar = sidecar();
+    MRApp app = start(conf(sidecar, "none"), "sb-refuse");
+    Job job = app.getContext().getAllJobs().values().iterator().next();
+    EventHandler events = app.getContext().getEventHandler();
+    Task done = firstTask(job);
+    TaskAttempt attempt = done.getAttempts().values().iterator().next();
+    complete(events, attempt);
+    app.waitForState(done, TaskState.SUCCEEDED);
+
+    DecisionApplier applier = new DecisionApplier(app.getContext(), new java.util.HashSet<TaskId>());
+    String refusal = applier.apply("speculate", Wire.taskId(done.getID()), "", 1, "test");
+    assertEquals("task is SUCCEEDED, not RUNNING", refusal);
+    refusal = applier.apply("kill", "", Wire.attemptId(attempt.getID()), 1, "test");
+    assertEquals("attempt is SUCCEEDED, not running", refusal);
+    refusal = applier.apply("speculate", "task_1_2_m_000000", "", 1, "test");
+    assertEquals("the job has no such task", refusal);
+    assertEquals(1, done.getAttempts().size());
+
+    finishJob(app, job, events);
+    assertEquals(JobState.SUCCEEDED, job.getState());
+  }
+
+  @Test
+  @Timeout(120)
+  void killingTheSidecarHandsOverToTheFallbackAndTheJobSucceeds() throws Exception {
+    Sidecar sidecar = sidecar();
+    MRApp app = start(conf(sidecar, "none"), "sb-failover");
+    final BridgeSpeculator shim = shim();
+    waitForCharge(shim, true);
+
+    sidecar.kill();
+    final long killed = System.currentTimeMillis();
+    waitForCharge(shim, false);
+    long handover = System.currentTimeMillis() - killed;
+    assertTrue(handover < 1500 + 1000, "handover took " + handover + " ms");
+
+    // The scenario of Hadoop's TestSpeculativeExecutionWithMRApp: all but one task finish.
+    Job job = app.getContext().getAllJobs().values().iterator().next();
+    EventHandler events = app.getContext().getEventHandler();
+    clock.tickMsec(1000L);
+    for (Task t : job.getTasks().values()) {
+      for (TaskAttempt a : t.getAttempts().values()) {
+        progress(events, a, 0.8f);
+      }
+    }
+    final Task straggler = firstTask(job);
+    for (Task t : job.getTasks().values()) {
+      if (t != straggler) {
+        TaskAttempt a = t.getAttempts().values().iterator().next();
+        complete(events, a);
+        app.waitForState(a, TaskAttemptState.SUCCEEDED);
+      }
+    }
+    clock.tickMsec(2000L);
+    waitFor("the fallback to speculate " + straggler.getID(), () -> straggler.getAttempts().size() == 2, true);
+    assertTrue(shim.fallbackLaunches() >= 1);
+
+    // The sidecar comes back on the same address: the shim reconnects, resyncs and hands back.
+    Sidecar restarted = Sidecar.startAt(dir, sidecar.hostPort);
+    cleanup.add(restarted);
+    waitForCharge(shim, true);
+    String log = Sidecar.read(restarted.log);
+    assertTrue(log.contains("state rebuilt from a resync") && log.contains("attempts=6"), log);
+    assertEquals(2, straggler.getAttempts().size(), "the straggler was speculated twice across the handover");
+
+    finishJob(app, job, events);
+    assertEquals(JobState.SUCCEEDED, job.getState());
+  }
+
+  // ---- helpers ----
+
+  private static Task firstTask(Job job) {
+    Task first = null;
+    for (Map.Entry<TaskId, Task> e : job.getTasks().entrySet()) {
+      if (first == null || e.getKey().getId() < first.getID().getId()) {
+        first = e.getValue();
+      }
+    }
+    return first;
+  }
+
+  private static void progress(EventHandler events, TaskAttempt a, float progress) {
+    TaskAttemptStatus status = new TaskAttemptStatus();
+    status.id = a.getID();
+    status.progress = progress;
+    status.taskState = TaskAttemptState.RUNNING;
+    events.handle(new TaskAttemptStatusUpdateEvent(a.getID(), new AtomicReference<TaskAttemptStatus>(status)));
+  }
+
+  private static void complete(EventHandler events, TaskAttempt a) {
+    events.handle(new TaskAttemptEvent(a.getID(), TaskAttemptEventType.TA_DONE));
+    events.handle(new TaskAttemptEvent(a.getID(), TaskAttemptEventType.TA_CONTAINER_COMPLETED));
+  }
+
+  /** Completes the first attempt of every unfinished task and waits for the job to stop. */
+  private void finishJob(final MRApp app, Job job, EventHandler events) throws Exception {
+    for (Task t : job.getTasks().values()) {
+      if (t.getState() == TaskState.SUCCEEDED) {
+        continue;
+      }
+      TaskAttemptId first = null;
+      for (TaskAttemptId id : t.getAttempts().keySet()) {
+        if (first == null || id.getId() < first.getId()) {
+          first = id;
+        }
+      }
+      complete(events, t.getAttempt(first));
+    }
+    waitFor("the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED, true);
+  }
+
+  private void waitForCharge(BridgeSpeculator shim, boolean sidecar) throws InterruptedException {
+    waitFor(sidecar ? "the sidecar in charge" : "the fallback in charge", () -> shim.sidecarInCharge() == sidecar, false);
+  }
+
+  /** Waits up to 60 s for cond, moving the AM's clock on by 250 ms per check when tick is set. */
+  private void waitFor(String what, BooleanSupplier cond, boolean tick) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 60000;
+    while (!cond.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      if (tick) {
+        clock.tickMsec(250L);
+      }
+      Thread.sleep(50); // poll interval of a condition wait
+    }
+  }
+}

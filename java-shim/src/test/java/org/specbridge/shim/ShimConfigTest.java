@@ -1,0 +1,79 @@
+package org.specbridge.shim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Collections;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ShimConfigTest {
+  @TempDir
+  File dir;
+
+  @Test
+  void defaults() {
+    ShimConfig c = ShimConfig.from(new Configuration(false));
+    assertFalse(c.sidecarConfigured());
+    assertEquals("hadoop", c.speculator);
+    assertEquals(1000, c.timeoutMs);
+    assertEquals(250, c.pingMs);
+    assertTrue(c.fallbackEnabled);
+    assertEquals(Collections.emptyMap(), c.params);
+  }
+
+  @Test
+  void readsEverySetting() throws Exception {
+    File token = new File(dir, "token");
+    Files.write(token.toPath(), "# the secret\n\n  s3cret  \nsecond\n".getBytes(StandardCharsets.UTF_8));
+    Configuration conf = new Configuration(false);
+    conf.set("specbridge.url", "ws://sidecar:7420/v1/am");
+    conf.set("specbridge.token.file", token.getPath());
+    conf.set("specbridge.speculator", "late");
+    conf.set("specbridge.param.late.slow-task-threshold", " 30 ");
+    conf.set("specbridge.param.late.speculative-cap", "0.2");
+    conf.set("specbridge.param.grass.ignored", "1");
+    conf.set("specbridge.timeout.ms", "2000");
+    conf.set("specbridge.fallback.enabled", "false");
+    conf.set("specbridge.batch.ms", "50");
+    conf.set("specbridge.batch.max", "10");
+    ShimConfig c = ShimConfig.from(conf);
+    assertTrue(c.sidecarConfigured());
+    assertEquals("ws://sidecar:7420/v1/am", c.url);
+    assertEquals("s3cret", c.token);
+    assertEquals("late", c.speculator);
+    assertEquals(2, c.params.size());
+    assertEquals("30", c.params.get("slow-task-threshold"));
+    assertEquals("0.2", c.params.get("speculative-cap"));
+    assertEquals(2000, c.timeoutMs);
+    assertEquals(500, c.pingMs);
+    assertFalse(c.fallbackEnabled);
+    assertEquals(50, c.batchMs);
+    assertEquals(10, c.batchMax);
+  }
+
+  @Test
+  void badValuesNameTheirKey() {
+    String[][] bad = {
+        {"specbridge.url", "http://sidecar/v1/am"},
+        {"specbridge.timeout.ms", "soon"},
+        {"specbridge.timeout.ms", "-5"},
+        {"specbridge.batch.max", "0"},
+        {"specbridge.token.file", "/nonexistent/token"},
+        {"specbridge.ping.ms", "5000"},
+    };
+    for (String[] kv : bad) {
+      Configuration conf = new Configuration(false);
+      conf.set(kv[0], kv[1]);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ShimConfig.from(conf));
+      assertTrue(e.getMessage().contains(kv[0]), e.getMessage());
+    }
+  }
+}
