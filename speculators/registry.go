@@ -143,6 +143,11 @@ type Env struct {
 	Rand *rand.Rand
 	// Registry lets a composite policy build the policy it wraps.
 	Registry *Registry
+	// Store is optional state a policy keeps across jobs, such as GRASS's
+	// samples of earlier jobs (grass.SampleStore). The core never reads it;
+	// a policy asserts the type it expects and treats nil as "none". It is
+	// set on the Registry (SetStore) by the caller that owns the I/O.
+	Store any
 }
 
 // Policy registers a speculator under a name.
@@ -158,7 +163,12 @@ type Policy struct {
 type Registry struct {
 	policies []Policy
 	byName   map[string]int
+	store    any
 }
+
+// SetStore sets the value every policy built from now on receives as
+// Env.Store (nil: none). The caller owns it and any I/O behind it.
+func (r *Registry) SetStore(store any) { r.store = store }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry { return &Registry{byName: map[string]int{}} }
@@ -261,7 +271,7 @@ func (r *Registry) New(name string, overrides map[string]string, seed uint64) (S
 		return nil, Params{}, err
 	}
 	p, _ := r.Lookup(name)
-	env := Env{Rand: rand.New(rand.NewPCG(seed, 0x5eed5eed)), Registry: r}
+	env := Env{Rand: rand.New(rand.NewPCG(seed, 0x5eed5eed)), Registry: r, Store: r.store}
 	s, err := p.New(params, env)
 	if err != nil {
 		return nil, Params{}, fmt.Errorf("speculator %s: %w", name, err)

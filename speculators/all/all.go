@@ -5,6 +5,7 @@ package all
 
 import (
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/farms"
 	"github.com/specbridge/specbridge/speculators/hadoop"
 	"github.com/specbridge/specbridge/speculators/hadooplegacy"
 	"github.com/specbridge/specbridge/speculators/late"
@@ -18,6 +19,8 @@ func policies() []speculators.Policy {
 		hadoop.Policy(),
 		hadooplegacy.Policy(),
 		late.Policy(),
+		farms.Policy(),
+		farms.TWSPolicy(),
 	}
 }
 

@@ -1,0 +1,237 @@
+// Package farms holds two failure-aware speculators from the FARMS paper
+// (../shared/papers/004_a2234fadad273414.txt, §2, §3.2, §3.3), each wrapped
+// around an ordinary straggler policy (default late) whose decisions pass
+// through:
+//
+//   - farms: Failure-Aware, Retrospective and Multiplicative Speculation.
+//     When the fault analyzer declares a node failed (NodeFailed), every task
+//     with a running attempt there is a candidate at once, however alike the
+//     job's tasks look (§2.2.1's converged stragglers); completed maps whose
+//     output lived there are re-run, and so is a map a reducer reports it
+//     could not fetch (§2.2.2, retrospective); copies are launched 2, then 4,
+//     then 8, ... per check while the node stays down and its tasks stall
+//     (multiplicative); when the node resumes early its copies that are not
+//     ahead of their originals are killed (FAS feedback, §3.3.2, Fig. 7).
+//   - tws: the same failure layer with the Temporal Window Smoothing detector
+//     used alone: every affected task is copied once when the node is
+//     declared failed, with no multiplicative growth and no retrospective
+//     re-runs, so a replay can show what each part of FARMS buys.
+//
+// The policies do not detect failures: the fault analyzer (cfa live, the
+// simulator's stand-in offline) does, with the detector the job asks for
+// (Detector, the parameter "detector" of both), and tells the engine with
+// NodeSuspected / NodeFailed / NodeResumed events. Without such events farms
+// is its base policy plus the fetch-failure re-runs, and tws is its base
+// policy: neither has a fallback detector of its own (in decisions-mode replay
+// nothing sends node events). They do not choose nodes either; they only
+// refuse copies on nodes the analyzer reports suspect or down
+// (AllowSpeculativeOn).
+//
+// Like every policy they must not start goroutines, do I/O, read the wall
+// clock, use randomness or depend on Go map iteration order. Where the paper
+// is vague the choice and its reason are written beside the code that makes
+// it: the candidates and their order (candidates), the check cadence and
+// what "stay slow" means (Params, checkEpisode), which outputs count as lost
+// (rerunLostOutputs), what counts as the same loss (canRerun), and which
+// copies are killed on resume (killOnResume).
+package farms
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/detect"
+)
+
+// Registry names.
+const (
+	Name    = "farms"
+	TWSName = "tws"
+)
+
+// Parameter names.
+const (
+	ParamBase            = "base"
+	ParamBaseParams      = "base-params"
+	ParamDetector        = "detector"
+	ParamInitialTasks    = "initial-tasks"
+	ParamGrowth          = "growth"
+	ParamCheckIntervalMs = "check-interval-ms"
+	ParamFetchFailures   = "fetch-failures"
+	ParamResumeKeepLead  = "resume-keep-lead"
+)
+
+// baseParams are the parameters farms and tws share: the straggler policy
+// underneath and the FAS kill rule.
+func baseParams() []speculators.ParamSpec {
+	return []speculators.ParamSpec{
+		{Name: ParamBase, Kind: speculators.String, Default: "late",
+			Doc: "straggler policy underneath, built from the registry; its decisions pass through (§3.2: FARMS improves the existing speculation, LATE in the paper's §2.1)"},
+		{Name: ParamBaseParams, Kind: speculators.String, Default: "",
+			Doc: "the base policy's parameters as NAME=VALUE,NAME=VALUE (its own defaults otherwise)"},
+		{Name: ParamResumeKeepLead, Kind: speculators.Float, Default: 0.1,
+			Doc: "FAS feedback (§3.3.2, Fig. 7): when a failed node resumes, a copy launched because of it is killed unless its progress " +
+				"leads its still-running original's by more than this (0-1); \"if the node resumed soon, we issue kill to the speculative tasks\""},
+	}
+}
+
+// Policy registers farms with the paper's defaults.
+func Policy() speculators.Policy {
+	return speculators.Policy{
+		Name: Name,
+		Doc:  "FARMS: failure-aware, retrospective, multiplicative speculation on a straggler policy (FARMS paper §3.2, §3.3)",
+		Params: append(baseParams(),
+			speculators.ParamSpec{Name: ParamDetector, Kind: speculators.String, Default: "tws",
+				Doc: "failure detector the fault analyzer uses for this job: tws (Temporal Window Smoothing, §3.3.1 eq. 1), " +
+					"mean (average of recent episodes, the [18] baseline of §3.3.1) or fixed (one threshold); read by the analyzer, not by the policy"},
+			speculators.ParamSpec{Name: ParamInitialTasks, Kind: speculators.Int, Default: int64(2),
+				Doc: "multiplicative speculation (§3.2): tasks of a failed node copied at the first check (\"we first speculate 2 tasks\")"},
+			speculators.ParamSpec{Name: ParamGrowth, Kind: speculators.Float, Default: 2.0,
+				Doc: "multiplicative speculation (§3.2): factor by which each further check's batch grows (\"another 4 tasks\"; \"increases in exponential order\")"},
+			speculators.ParamSpec{Name: ParamCheckIntervalMs, Kind: speculators.Int, Default: int64(5000),
+				Doc: "ms between multiplicative checks of a failed node's tasks (§3.2 \"we monitor the progress of the problematic tasks\"; " +
+					"5 s is the CFA's gathering period, §3.1, longer than the 3 s progress reports so a live task can show progress)"},
+			speculators.ParamSpec{Name: ParamFetchFailures, Kind: speculators.Int, Default: int64(1),
+				Doc: "fetch-failure reports against a completed map that re-run it (§3.2: \"if a single fetch failure is notified by YARN, " +
+					"we speculate that particular completed task\"; Hadoop itself waits for 3); 0 disables"},
+		),
+		New: New,
+	}
+}
+
+// options is what distinguishes farms from tws.
+type options struct {
+	name     string
+	detector string
+	// initialTasks is the first batch of a failed node's tasks; 0 means every
+	// affected task at once (tws).
+	initialTasks  int
+	growth        float64
+	checkInterval speculators.Time
+	// retrospective enables re-runs of completed maps (node failure and
+	// fetch failure).
+	retrospective bool
+	fetchFailures int
+	keepLead      float64
+}
+
+// New builds farms from its parameters; out-of-range values are errors
+// naming the parameter.
+func New(params speculators.Params, env speculators.Env) (speculators.Speculator, error) {
+	o := options{
+		name:          Name,
+		detector:      params.String(ParamDetector),
+		initialTasks:  int(params.Int(ParamInitialTasks)),
+		growth:        params.Float(ParamGrowth),
+		checkInterval: params.Int(ParamCheckIntervalMs),
+		retrospective: true,
+		fetchFailures: int(params.Int(ParamFetchFailures)),
+		keepLead:      params.Float(ParamResumeKeepLead),
+	}
+	var errs []error
+	if _, err := detect.New(o.detector, detect.DefaultConfig()); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", ParamDetector, err))
+	}
+	if n := params.Int(ParamInitialTasks); n < 1 || n > 1<<20 {
+		errs = append(errs, fmt.Errorf("%s %d: want 1 to %d", ParamInitialTasks, n, 1<<20))
+	}
+	if !(o.growth >= 1 && o.growth <= 1000) {
+		errs = append(errs, fmt.Errorf("%s %g: want a factor in [1, 1000]", ParamGrowth, o.growth))
+	}
+	if o.checkInterval < 0 {
+		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamCheckIntervalMs, o.checkInterval))
+	}
+	if n := params.Int(ParamFetchFailures); n < 0 || n > 1<<20 {
+		errs = append(errs, fmt.Errorf("%s %d: want 0 to %d", ParamFetchFailures, n, 1<<20))
+	}
+	return build(o, params, env, errs)
+}
+
+// build checks the shared parameters, builds the base policy and wraps it.
+func build(o options, params speculators.Params, env speculators.Env, errs []error) (speculators.Speculator, error) {
+	if !(o.keepLead >= 0 && o.keepLead <= 1) {
+		errs = append(errs, fmt.Errorf("%s %g: want a progress lead in [0, 1]", ParamResumeKeepLead, o.keepLead))
+	}
+	base, err := newBase(params, env)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	p := &policy{options: o, base: base}
+	p.baseObserver, _ = base.(speculators.Observer)
+	p.baseGate, _ = base.(speculators.NodeGate)
+	return p, nil
+}
+
+// newBase builds the straggler policy named by the base parameter with the
+// overrides of base-params, seeded from the policy's own source so that the
+// same seed gives the same base.
+func newBase(params speculators.Params, env speculators.Env) (speculators.Speculator, error) {
+	name := params.String(ParamBase)
+	if name == Name || name == TWSName {
+		return nil, fmt.Errorf("%s %q: a failure layer cannot wrap another", ParamBase, name)
+	}
+	if env.Registry == nil {
+		return nil, fmt.Errorf("%s %q: no registry to build it from", ParamBase, name)
+	}
+	overrides, err := parseOverrides(params.String(ParamBaseParams))
+	if err != nil {
+		return nil, err
+	}
+	var seed uint64
+	if env.Rand != nil {
+		seed = env.Rand.Uint64()
+	}
+	base, _, err := env.Registry.New(name, overrides, seed)
+	if err != nil && len(overrides) > 0 {
+		return nil, fmt.Errorf("%s %q with %s %q: %w", ParamBase, name, ParamBaseParams, params.String(ParamBaseParams), err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s %q: %w", ParamBase, name, err)
+	}
+	return base, nil
+}
+
+// parseOverrides reads "NAME=VALUE,NAME=VALUE".
+func parseOverrides(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for item := range strings.SplitSeq(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(item, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("%s: %q is not NAME=VALUE", ParamBaseParams, item)
+		}
+		out[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return out, nil
+}
+
+// Detector names the failure detector the fault analyzer should use for this
+// job: "tws", "mean" or "fixed" for farms, always "tws" for tws. It is the
+// policy's parameter "detector", so the fault analyzer (the simulator's
+// stand-in, the bridge) reads it as engine.Params.String("detector") (empty
+// for policies without one: use the run-wide detector), or with a type
+// assertion on Engine.Policy:
+//
+//	if d, ok := engine.Policy.(interface{ Detector() string }); ok { ... }
+func (p *policy) Detector() string { return p.detector }
+
+// AllowSpeculativeOn refuses a copy on a node the fault analyzer reports
+// suspect or down (a copy there would stall like the original), and
+// otherwise asks the base policy, if it has an opinion.
+func (p *policy) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeID, now speculators.Time) bool {
+	if n := job.Node(node); n != nil && (n.Health == speculators.NodeSuspect || n.Health == speculators.NodeDown) {
+		return false
+	}
+	if p.baseGate != nil {
+		return p.baseGate.AllowSpeculativeOn(job, node, now)
+	}
+	return true
+}

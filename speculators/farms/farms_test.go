@@ -1,0 +1,212 @@
+package farms
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/late"
+	"github.com/specbridge/specbridge/speculators/none"
+)
+
+// TestRegisteredWithPaperDefaults checks the defaults and that every
+// parameter's doc says where it comes from.
+func TestRegisteredWithPaperDefaults(t *testing.T) {
+	r := testRegistry(t)
+	for name, wantParams := range map[string]map[string]string{
+		Name: {ParamBase: "late", ParamBaseParams: "", ParamResumeKeepLead: "0.1", ParamDetector: "tws",
+			ParamInitialTasks: "2", ParamGrowth: "2", ParamCheckIntervalMs: "5000", ParamFetchFailures: "1"},
+		TWSName: {ParamBase: "late", ParamBaseParams: "", ParamResumeKeepLead: "0.1", ParamDetector: "tws"},
+	} {
+		params, err := r.Params(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := params.Map()
+		if len(got) != len(wantParams) {
+			t.Errorf("%s parameters %v, want %v", name, got, wantParams)
+		}
+		for k, v := range wantParams {
+			if got[k] != v {
+				t.Errorf("%s.%s = %q, want %q", name, k, got[k], v)
+			}
+		}
+		for _, s := range params.Specs() {
+			if s.Name != ParamBaseParams && !strings.Contains(s.Doc, "§") {
+				t.Errorf("%s.%s doc %q cites no section", name, s.Name, s.Doc)
+			}
+		}
+	}
+}
+
+// TestDetectorParameter checks that farms accepts the three detectors,
+// exposes the choice to the fault analyzer, and refuses anything else.
+func TestDetectorParameter(t *testing.T) {
+	r := testRegistry(t)
+	for _, d := range []string{"tws", "mean", "fixed"} {
+		e, err := r.NewEngine(speculators.JobInfo{ID: "j", Maps: 1}, Name, map[string]string{ParamDetector: d}, 1)
+		if err != nil {
+			t.Fatalf("detector %s: %v", d, err)
+		}
+		got, ok := e.Policy.(interface{ Detector() string })
+		if !ok || got.Detector() != d || e.Params.String(ParamDetector) != d {
+			t.Errorf("detector %s: policy says %v, params %q", d, got, e.Params.String(ParamDetector))
+		}
+	}
+	if _, _, err := r.New(Name, map[string]string{ParamDetector: "oracle"}, 1); err == nil || !strings.Contains(err.Error(), ParamDetector) {
+		t.Errorf("detector oracle: error %v, want one naming the parameter", err)
+	}
+}
+
+// TestRejectsBadParameters checks that nonsense values are refused with the
+// parameter named.
+func TestRejectsBadParameters(t *testing.T) {
+	r := testRegistry(t)
+	for _, c := range []struct{ policy, name, value string }{
+		{Name, ParamInitialTasks, "0"},
+		{Name, ParamGrowth, "0.5"},
+		{Name, ParamCheckIntervalMs, "-1"},
+		{Name, ParamFetchFailures, "-1"},
+		{Name, ParamResumeKeepLead, "2"},
+		{Name, ParamBase, "farms"},
+		{TWSName, ParamBase, "tws"},
+		{Name, ParamBase, "nosuch"},
+		{Name, ParamBaseParams, "speculative-cap"},
+		{TWSName, ParamBaseParams, "nosuch=1"},
+		{TWSName, ParamDetector, "mean"},
+	} {
+		_, _, err := r.New(c.policy, map[string]string{c.name: c.value}, 1)
+		if err == nil || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("%s.%s=%s: error %v, want one naming the parameter", c.policy, c.name, c.value, err)
+		}
+	}
+}
+
+// stragglerJob has eight maps on eight nodes; m7 is slow. late copies it.
+func stragglerJob(h *harness) {
+	for i := range 7 {
+		h.run(mapTask(i), node(i), sec(0), 0.5, sec(100))
+	}
+	h.run(mapTask(7), node(7), sec(0), 0.1, sec(100))
+}
+
+// TestBaseDecisionsPassThrough checks that with no failure farms decides
+// exactly what its base does, and that base-params reach the base.
+func TestBaseDecisionsPassThrough(t *testing.T) {
+	h := newHarness(t, Name, speculators.JobInfo{Maps: 8}, nil)
+	stragglerJob(h)
+	b := newHarness(t, late.Name, speculators.JobInfo{Maps: 8}, nil)
+	stragglerJob(b)
+	got, wantDs := h.decide(sec(100)), b.decide(sec(100))
+	want(t, "farms decided", got, wantDs, got)
+	if len(got) != 1 {
+		t.Fatalf("late decided %v, want one copy", wantDs)
+	}
+
+	// A base whose one-minute rule is 200 s decides nothing at 100 s.
+	h = newHarness(t, Name, speculators.JobInfo{Maps: 8}, map[string]string{ParamBaseParams: late.ParamMinRuntimeMs + "=200000"})
+	stragglerJob(h)
+	if ds := h.decide(sec(100)); len(ds) != 0 {
+		t.Fatalf("base-params ignored: %v", ds)
+	}
+}
+
+// TestBaseCopyNotDoubled checks that a task the base already asked to copy
+// is not copied again by the failure layer, and the reverse.
+func TestBaseCopyNotDoubled(t *testing.T) {
+	h := newHarness(t, Name, speculators.JobInfo{Maps: 8}, nil)
+	stragglerJob(h) // late asks for m7 at 100 s
+	want(t, "late copied", speculated(h.decide(sec(100))), []speculators.TaskID{mapTask(7)}, nil)
+	h.nodeEvent(speculators.NodeFailed, node(7), sec(101))
+	if ds := speculated(h.decide(sec(101))); len(ds) != 0 {
+		t.Fatalf("failure layer copied %v again", ds)
+	}
+	h.nodeEvent(speculators.NodeFailed, node(6), sec(102))
+	h.report(speculators.AttemptID{Task: mapTask(6)}, sec(90), 0.5)
+	ds := h.decide(sec(102))
+	if n := len(only(ds, speculators.Speculate)); n != 1 {
+		t.Fatalf("m6 on the failed n6: decisions %v, want one copy", ds)
+	}
+}
+
+// TestMapOnlyJobNoRerun checks that a map-only job's outputs (in HDFS) and
+// a job whose reduces are all done are not re-run when a node fails.
+func TestMapOnlyJobNoRerun(t *testing.T) {
+	h := newHarness(t, Name, speculators.JobInfo{Maps: 2}, nil)
+	h.complete(mapTask(0), node(1), sec(0), sec(30))
+	h.run(mapTask(1), node(2), sec(0), 0.5, sec(60))
+	h.nodeEvent(speculators.NodeFailed, node(1), sec(100))
+	if ds := only(h.decide(sec(100)), speculators.Rerun); len(ds) != 0 {
+		t.Fatalf("map-only job re-ran %v", ds)
+	}
+
+	h = newHarness(t, Name, speculators.JobInfo{Maps: 1, Reduces: 1}, nil)
+	h.complete(mapTask(0), node(1), sec(0), sec(30))
+	h.complete(reduceTask(0), node(2), sec(30), sec(60))
+	h.nodeEvent(speculators.NodeFailed, node(1), sec(100))
+	if ds := only(h.decide(sec(100)), speculators.Rerun); len(ds) != 0 {
+		t.Fatalf("job with every reduce done re-ran %v", ds)
+	}
+}
+
+// TestSameDecisionsForSameInputs checks determinism across two engines.
+func TestSameDecisionsForSameInputs(t *testing.T) {
+	run := func() []speculators.Decision {
+		h := newHarness(t, Name, speculators.JobInfo{Maps: 30, Reduces: 2}, nil)
+		for i := range 30 {
+			if i%3 == 0 {
+				h.complete(mapTask(i), node(i%4), sec(0), sec(40))
+			} else {
+				h.run(mapTask(i), node(i%4), sec(0), 0.01*float64(i), sec(90))
+			}
+		}
+		h.run(reduceTask(0), node(1), sec(20), 0.1, sec(90))
+		h.nodeEvent(speculators.NodeFailed, node(1), sec(100))
+		var all []speculators.Decision
+		for s := 100.0; s < 130; s++ {
+			all = append(all, h.decide(sec(s))...)
+		}
+		return all
+	}
+	a, b := run(), run()
+	want(t, "second run", b, a, a)
+	if len(a) == 0 {
+		t.Fatal("the scenario decided nothing; the test proves nothing")
+	}
+}
+
+// TestFetchFailuresParameter checks that fetch-failures sets how many
+// reports re-run a map (3, as Hadoop waits for) and that 0 disables the
+// trigger.
+func TestFetchFailuresParameter(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		want  []int // re-runs after each of three reports
+	}{{"3", []int{0, 0, 1}}, {"0", []int{0, 0, 0}}, {"1", []int{1, 0, 0}}} {
+		h := newHarness(t, Name, speculators.JobInfo{Maps: 1, Reduces: 1}, map[string]string{ParamFetchFailures: c.value})
+		h.complete(mapTask(0), node(1), sec(0), sec(30))
+		r := h.run(reduceTask(0), node(2), sec(10), 0.2, sec(60))
+		var got []int
+		for k := range 3 {
+			h.fetchFailed(r, sec(float64(70+k)), mapTask(0))
+			got = append(got, len(only(h.decide(sec(float64(70+k))), speculators.Rerun)))
+		}
+		want(t, "fetch-failures="+c.value+" re-runs", got, c.want, nil)
+	}
+}
+
+// TestNoCopyOnSuspectOrDownNode checks the node gate with a base that has no
+// opinion of its own: suspect and failed nodes are refused, others allowed.
+func TestNoCopyOnSuspectOrDownNode(t *testing.T) {
+	h := newHarness(t, Name, speculators.JobInfo{Maps: 1}, map[string]string{ParamBase: none.Name})
+	h.run(mapTask(0), node(1), 0, 0.5, sec(10))
+	h.nodeEvent(speculators.NodeSuspected, node(2), sec(20))
+	h.nodeEvent(speculators.NodeFailed, node(3), sec(20))
+	h.nodeEvent(speculators.NodeFailed, node(4), sec(20))
+	h.nodeEvent(speculators.NodeResumed, node(4), sec(30))
+	var got []bool
+	for i := 1; i <= 5; i++ {
+		got = append(got, h.engine.AllowSpeculativeOn(node(i), sec(30)))
+	}
+	want(t, "allowed n1..n5", got, []bool{true, false, false, true, true}, nil)
+}
