@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/specbridge/specbridge/speculators/all"
 )
 
 var binary string
@@ -79,7 +81,11 @@ func TestReplayDeterministicBytes(t *testing.T) {
 			MeanJobS   float64 `json:"mean_job_s"`
 		}
 	}
-	if err := json.Unmarshal([]byte(a), &rep); err != nil || rep.Mode != "simulate" || len(rep.Results) != 4 {
+	reg, err := all.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(a), &rep); err != nil || rep.Mode != "simulate" || len(rep.Results) != len(reg.Names()) {
 		t.Fatalf("json %v: %+v", err, rep)
 	}
 	csv, _, _ := run(t, "replay", "--output", "csv", "--speculators", "late", "../../scenarios/late-sleep-sensitivity.yaml")
