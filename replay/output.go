@@ -68,6 +68,10 @@ func (r *Report) writeTable(w io.Writer) error {
 				return err
 			}
 		}
+		if err := writeFailuresTable(w, res); err != nil {
+			return err
+		}
+		return writeApproxTable(w, res)
 	case []DecisionsResult:
 		fmt.Fprintf(tw, "speculator\tjobs\ttasks\tdecisions\tspeculated tasks\talso speculated by Hadoop\tskipped events\t\n")
 		for _, x := range res {
@@ -99,14 +103,14 @@ func (r *Report) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	switch res := r.Results.(type) {
 	case []Result:
-		cw.Write([]string{"input", "mode", "seed", "runs", "speculator", "jobs", "tasks", "mean_job_s", "p50_job_s", "p95_job_s",
+		cw.Write(append([]string{"input", "mode", "seed", "runs", "speculator", "jobs", "tasks", "mean_job_s", "p50_job_s", "p95_job_s",
 			"p99_job_s", "makespan_s", "container_s", "speculative_attempts", "speculative_wins", "killed_attempts",
-			"wasted_container_s", "unfinished_jobs"})
+			"wasted_container_s", "unfinished_jobs"}, append(approxCSVHeader(), failuresCSVHeader()...)...))
 		for _, x := range res {
-			cw.Write([]string{r.Input, r.Mode, strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Runs), x.Speculator,
+			cw.Write(append([]string{r.Input, r.Mode, strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Runs), x.Speculator,
 				strconv.Itoa(x.Jobs), strconv.Itoa(x.Tasks), f3(x.MeanJobS), f3(x.P50JobS), f3(x.P95JobS), f3(x.P99JobS),
 				f3(x.MakespanS), f3(x.ContainerS), f3(x.SpeculativeAttempts), f3(x.SpeculativeWins), f3(x.KilledAttempts),
-				f3(x.WastedContainerS), f3(x.UnfinishedJobs)})
+				f3(x.WastedContainerS), f3(x.UnfinishedJobs)}, append(approxCSVRow(&x.Approximation), failuresCSVRow(&x.Failures)...)...))
 		}
 	case []DecisionsResult:
 		cw.Write([]string{"input", "speculator", "job", "at_s", "kind", "task", "attempt", "reason"})

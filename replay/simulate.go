@@ -50,6 +50,12 @@ type Result struct {
 	// Groups splits the figures by job group (scenario job group), when
 	// the workload has more than one.
 	Groups []GroupResult `json:"groups,omitempty"`
+	// Approximation adds accuracy and time to bound (its fields are
+	// inline in the JSON).
+	Approximation
+	// Failures adds wrong speculations and failure re-runs (inline in
+	// the JSON; failures.go).
+	Failures
 }
 
 // GroupResult is a policy's figures for one group of jobs.
@@ -142,6 +148,8 @@ func summarize(name string, w *Workload, res *sim.Result) Result {
 		groups[g] = append(groups[g], ms(d))
 	}
 	r.MeanJobS, r.P50JobS, r.P95JobS, r.P99JobS = dist(times)
+	r.Approximation = approximation(w, res)
+	r.Failures = failures(w, res)
 	if len(groupOrder) > 1 {
 		for _, g := range groupOrder {
 			mean, _, p95, _ := dist(groups[g])
@@ -180,6 +188,8 @@ func average(rs []Result) Result {
 		*p = 0
 	}
 	out.Groups = append([]GroupResult(nil), rs[0].Groups...)
+	out.Approximation = averageApprox(rs)
+	out.Failures = averageFailures(rs)
 	for gi := range out.Groups {
 		out.Groups[gi].MeanJobS, out.Groups[gi].P95JobS = 0, 0
 	}
@@ -208,5 +218,7 @@ func round(r Result) Result {
 	for i := range r.Groups {
 		r.Groups[i].MeanJobS, r.Groups[i].P95JobS = f(r.Groups[i].MeanJobS), f(r.Groups[i].P95JobS)
 	}
+	r.Approximation = r.Approximation.rounded()
+	r.Failures = r.Failures.rounded()
 	return r
 }

@@ -40,6 +40,9 @@ func seconds(s float64) speculators.Time { return speculators.Time(math.Round(s 
 
 // FromScenario materializes s for seed.
 func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Workload, error) {
+	if !s.TracesLoaded() {
+		return nil, fmt.Errorf("scenario %s: SWIM traces not loaded (read it with scenario.Read, or call LoadTraces)", s.Source)
+	}
 	m := s.Materialize(seed)
 	nodes := make([]sim.Node, len(m.Nodes))
 	index := make(map[string]int, len(m.Nodes))
@@ -47,21 +50,13 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 		nodes[i] = sim.Node{Name: n.Name, Slots: n.Slots, MapSlots: n.MapSlots, ReduceSlots: n.ReduceSlots, Slowdown: n.Slowdown}
 		index[n.Name] = i
 	}
-	for _, f := range m.Faults {
-		i, ok := index[f.Node]
-		if !ok {
-			return nil, fmt.Errorf("%s line %d: fault names unknown node %q", s.Source, f.Line, f.Node)
-		}
-		ep := sim.Episode{Start: seconds(f.AtS), Factor: f.Factor}
-		if f.ForS > 0 {
-			ep.End = seconds(f.AtS + f.ForS)
-		}
-		if f.Kind == "hang" {
-			ep.Factor = math.Inf(1)
-		}
-		nodes[i].Episodes = append(nodes[i].Episodes, ep)
+	triggers, err := faultEpisodes(s, m.Faults, nodes, index)
+	if err != nil {
+		return nil, err
 	}
 	cfg := sim.DefaultConfig(nodes)
+	cfg.Triggers = triggers
+	applyFaultModel(&s.Cluster, &cfg)
 	if s.Cluster.Scheduler != "" {
 		cfg.Scheduler = s.Cluster.Scheduler
 	}
@@ -86,6 +81,9 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 		}
 		if j.Resample {
 			sj.CopyWork = sim.Resample
+		}
+		if err := approxJob(&sj, &j); err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", s.Source, err)
 		}
 		sj.Maps = make([]sim.Task, len(j.Maps))
 		for k, t := range j.Maps {

@@ -58,6 +58,9 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	if err := s.observe(j); err != nil {
 		return err
 	}
+	if ty == speculators.Reduce && j.fault.unreachable > 0 {
+		s.needLost(ai)
+	}
 	s.queue.pushOrdered(s.now+s.heartbeat, evHeartbeat, ai, a.hbGen)
 	s.scheduleFinish(ai)
 	return nil
@@ -78,8 +81,9 @@ func (s *sim) advance(a *attempt) {
 	d := a.done + float64(dt)/n.mult
 	if a.ty == speculators.Reduce {
 		j := &s.jobs[a.job]
-		if !j.allMapsSatisfied() && s.copying(a) {
-			limit := a.work * j.tasks[speculators.Reduce][a.task].copyEnd * j.mapFraction()
+		if (a.missing > 0 || !j.allMapsSatisfied()) && s.copying(a) {
+			// Lost outputs it still needs (faults.go) are not there to copy.
+			limit := a.work * j.tasks[speculators.Reduce][a.task].copyEnd * (j.mapFraction() - float64(a.missing)/float64(len(j.tasks[speculators.Map])))
 			if d > limit {
 				d = max(a.done, limit)
 			}
@@ -108,7 +112,7 @@ func (s *sim) scheduleFinish(ai int32) {
 	if n.hung {
 		return
 	}
-	if a.ty == speculators.Reduce && !s.jobs[a.job].allMapsSatisfied() && s.copying(a) {
+	if a.ty == speculators.Reduce && (a.missing > 0 || !s.jobs[a.job].allMapsSatisfied()) && s.copying(a) {
 		return
 	}
 	left := (a.work - a.done) * n.mult
@@ -124,6 +128,12 @@ func (s *sim) scheduleFinish(ai int32) {
 // (input bytes read in proportion to progress through the input-reading
 // phase, CPU ms as nominal work done).
 func (s *sim) report(ai int32) error {
+	s.statusEvent(ai)
+	return s.observe(&s.jobs[s.attempts[ai].job])
+}
+
+// statusEvent brings the attempt up to now and fills s.ev with its status.
+func (s *sim) statusEvent(ai int32) {
 	a := &s.attempts[ai]
 	s.advance(a)
 	a.lastReport = s.now
@@ -141,7 +151,6 @@ func (s *sim) report(ai int32) error {
 		Attempt:  speculators.AttemptID{Task: speculators.TaskID{Type: a.ty, Index: a.task}, N: a.n},
 		Progress: progress, Phase: phase,
 		Counters: speculators.Counters{InputBytes: int64(read * float64(t.inputBytes)), CPUMillis: int64(a.done)}}
-	return s.observe(j)
 }
 
 // reducePhase maps the fraction f of a reduce's work done to its phase, its
@@ -192,7 +201,11 @@ func (s *sim) end(ai int32, state speculators.AttemptState) {
 	j.result.ContainerMs += ran
 	if state != speculators.StateSucceeded {
 		j.result.WastedContainerMs += ran
+		if n.hung {
+			s.endedOnHungNode(j)
+		}
 	}
+	s.dropNeeds(ai)
 	s.needSchedule = true
 }
 
@@ -227,6 +240,9 @@ func (s *sim) succeed(ai int32) error {
 		s.mapsChanging(j)
 	}
 	t.winner = ai
+	if ty == speculators.Map {
+		s.mapOutputStored(j, ti)
+	}
 	j.result.TaskFinish[ty][ti] = s.now
 	if !t.dropped {
 		j.unfinished--

@@ -45,6 +45,13 @@ type Config struct {
 	// Horizon, when > 0, stops the run at this virtual time; jobs not done
 	// by then are reported with Finish = -1.
 	Horizon speculators.Time
+	// Placement is PlacementSpread (also when empty) or PlacementPack.
+	Placement string
+	// Faults configures node crashes, fetch failures, NM expiry and the
+	// fault-analyzer stand-in (faultconfig.go); Triggers are faults that
+	// start at a job's map-progress point.
+	Faults   FaultConfig
+	Triggers []Trigger
 }
 
 // DefaultConfig returns Hadoop's defaults for the given nodes: FIFO, 3 s
@@ -58,6 +65,7 @@ func DefaultConfig(nodes []Node) Config {
 		DecideInterval:  time.Second,
 		TaskTimeout:     600 * time.Second,
 		ReduceSlowstart: 0.05,
+		Faults:          DefaultFaultConfig(),
 	}
 }
 
@@ -86,6 +94,11 @@ type Node struct {
 type Episode struct {
 	Start, End speculators.Time
 	Factor     float64
+	// Crash makes the episode a node crash (faults.go): the node is hung
+	// whatever Factor says, and the map outputs stored on it are lost;
+	// with End > 0 it comes back at End as a restarted NodeManager, with
+	// no containers and no outputs.
+	Crash bool
 }
 
 // CopyModel says how much work a task's later attempts have.
@@ -114,6 +127,14 @@ type Job struct {
 	Deadline   speculators.Time
 	ErrorBound float64
 	CopyWork   CopyModel
+	// Order is the placement order of original attempts (index, SJF or
+	// LJF; see TaskOrder).
+	Order TaskOrder
+	// EnforceBounds makes the simulator play the sidecar's bound rule:
+	// drop what is left at the Deadline, and the maps left once the
+	// ErrorBound is met (see enforceBounds). Without it the bounds are
+	// only advisory, as described above.
+	EnforceBounds bool
 }
 
 // Task is one map or reduce task's input and work.
@@ -157,6 +178,14 @@ func (cfg *Config) validate() (heartbeat, decide, timeout speculators.Time, err 
 			return 0, 0, 0, fmt.Errorf("sim: node %d (%s): %w", i, cfg.Nodes[i].Name, err)
 		}
 	}
+	switch cfg.Placement {
+	case "", PlacementSpread, PlacementPack:
+	default:
+		return 0, 0, 0, fmt.Errorf("sim: unknown placement %q (want %q or %q)", cfg.Placement, PlacementSpread, PlacementPack)
+	}
+	if err := cfg.Faults.validate(cfg.Nodes, cfg.Triggers); err != nil {
+		return 0, 0, 0, err
+	}
 	return heartbeat, decide, timeout, nil
 }
 
@@ -180,7 +209,7 @@ func (n *Node) validate() error {
 		if e.Start < 0 || (e.End != 0 && e.End <= e.Start) {
 			return fmt.Errorf("episode %d: window [%d, %d) is empty or negative", k, e.Start, e.End)
 		}
-		if !(e.Factor > 0) {
+		if !(e.Factor > 0) && !e.Crash {
 			return fmt.Errorf("episode %d: factor %g is not positive", k, e.Factor)
 		}
 	}
@@ -193,6 +222,12 @@ func (j *Job) validate() error {
 	}
 	if j.CopyWork > Resample {
 		return fmt.Errorf("unknown copy model %d", j.CopyWork)
+	}
+	if j.Order > OrderLJF {
+		return fmt.Errorf("unknown task order %d", j.Order)
+	}
+	if !(j.ErrorBound >= 0 && j.ErrorBound < 1) || j.Deadline < 0 {
+		return fmt.Errorf("error bound %g is not in [0,1) or deadline %d is negative", j.ErrorBound, j.Deadline)
 	}
 	for ty, tasks := range [speculators.NumTaskTypes][]Task{j.Maps, j.Reduces} {
 		for i := range tasks {

@@ -9,6 +9,9 @@ func (s *sim) tick() error {
 	applied := false
 	for _, ji := range s.tickScratch {
 		j := &s.jobs[ji]
+		if err := s.enforceBounds(ji); err != nil {
+			return err
+		}
 		if j.finished {
 			continue
 		}
@@ -148,27 +151,11 @@ func (s *sim) speculate(j *jobState, ty speculators.TaskType, ti int32, copies i
 // container time counts as wasted, and it runs again (first in its job's
 // queue). Reduces still copying wait for it again.
 func (s *sim) rerun(ai int32) (bool, error) {
-	a := &s.attempts[ai]
-	ji, ty, ti := a.job, a.ty, a.task
-	j := &s.jobs[ji]
-	t := &j.tasks[ty][ti]
-	if ty != speculators.Map || a.state != speculators.StateSucceeded || t.winner != ai || t.dropped {
-		return false, nil
+	ok, err := s.discardOutput(ai, speculators.AttemptKilled)
+	if ok {
+		s.jobs[s.attempts[ai].job].result.RerunMaps++
 	}
-	a.state = speculators.StateKilled
-	j.result.RerunMaps++
-	j.result.WastedContainerMs += a.end - a.start
-	if err := s.sendEnd(ai, speculators.AttemptKilled); err != nil {
-		return true, err
-	}
-	s.mapsChanging(j)
-	t.winner = none
-	j.result.TaskFinish[ty][ti] = none
-	j.satisfiedMaps--
-	j.unfinished++
-	s.mapsChanged(j)
-	s.pushRetry(j, ty, ti)
-	return true, nil
+	return ok, err
 }
 
 // drop tells the job it does not need a task: its running attempts are

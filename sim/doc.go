@@ -25,7 +25,11 @@
 //   - first finisher wins, the other attempts of the task are killed; a
 //     task left with nothing running or waiting after a failure or kill
 //     runs again, as Hadoop's TaskImpl does;
-//   - mapreduce.task.timeout for attempts that stop reporting.
+//   - mapreduce.task.timeout for attempts that stop reporting;
+//   - approximation jobs (approx.go): original attempts placed SJF or LJF
+//     (Job.Order; live the AM orders them, not the speculator), and, with
+//     Job.EnforceBounds, the sidecar's rule of dropping what is left once a
+//     deadline passes or an error bound is met.
 //
 // Not modelled: task max-attempts (a task is retried forever), data
 // locality, container start-up latency, memory-sized containers.
@@ -34,7 +38,15 @@
 // use randomness other than the PCG source seeded from Config.Seed, or let Go
 // map iteration order affect anything. The same inputs and seed give the same
 // Result, field for field. It must not know about any particular policy: it
-// only talks to engines through the speculators contract. Node crashes with
-// lost map output and fetch failures are not modelled yet (a hung node's
-// finished map outputs stay available).
+// only talks to engines through the speculators contract.
+//
+// Failures (faults.go, analyzer.go, triggers.go): node crashes at a time or
+// at a job's map-progress point lose the map outputs stored on the node;
+// reduces that need them report fetch failures after the shuffle read
+// timeout and the AM re-runs a map after repeated reports; NM expiry marks a
+// long-hung node LOST and re-runs its completed maps; an optional container
+// cleanup delay; a stand-in for the fault analyzer sends NodeSuspected,
+// NodeFailed and NodeResumed from heartbeat gaps, with a speculators/detect
+// detector and the FAS feedback loop. A paused (hung, not crashed) node's
+// finished map outputs stay available.
 package sim

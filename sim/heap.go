@@ -12,6 +12,9 @@ const (
 	evHeartbeat                  // ref = attempt, gen = heartbeat generation
 	evTimeout                    // ref = attempt: check mapreduce.task.timeout
 	evDecide                     // the periodic Decide tick for every running job
+	evFetch                      // ref = reduce attempt, gen = fetch generation (faults.go)
+	evExpiry                     // ref = node, gen = hung generation: NM expiry
+	evCleanup                    // ref = job: its container cleanups have given up
 )
 
 // event is one pending timer. Ties in time are broken by seq, the order in

@@ -21,6 +21,9 @@ func (s *sim) setSpeed(ni int32, apply bool) error {
 		n.mult, n.hung = mult, math.IsInf(mult, 1)
 		return nil
 	}
+	if err := s.crashEdges(ni); err != nil {
+		return err
+	}
 	if mult == n.mult {
 		return nil
 	}
@@ -47,6 +50,9 @@ func (s *sim) setSpeed(ni int32, apply bool) error {
 			}
 			s.queue.pushOrdered(s.now+s.heartbeat, evHeartbeat, ai, a.hbGen)
 		}
+	}
+	if wasHung != n.hung {
+		s.hungChanged(ni)
 	}
 	if wasHung && !n.hung {
 		s.needSchedule = true

@@ -59,8 +59,16 @@ type JobResult struct {
 	// PreemptedReduces counts reduces killed to free containers for the
 	// job's waiting maps (also counted in KilledAttempts).
 	PreemptedReduces int
-	// RerunMaps counts Rerun decisions applied; DroppedTasks Drop decisions.
+	// RerunMaps counts Rerun decisions applied; DroppedTasks Drop decisions
+	// and tasks dropped when a bound was met (Job.EnforceBounds).
 	RerunMaps, DroppedTasks int
+	// WrongSpeculations counts speculative copies not justified by a node
+	// failure (see countWrongSpeculations). FetchFailures counts the
+	// fetch-failure reports reduces sent (one per map per report);
+	// FetchFailureReruns the maps the AM ran again after too many of them;
+	// ExpiryReruns the completed maps run again because their node was
+	// declared LOST (faults.go).
+	WrongSpeculations, FetchFailures, FetchFailureReruns, ExpiryReruns int
 	// TaskFinish is each task's completion time by type and index (the
 	// time its output became final), -1 for a task never done.
 	TaskFinish [speculators.NumTaskTypes][]speculators.Time

@@ -56,6 +56,7 @@ type sim struct {
 	ev     speculators.Event // reused for every Observe
 	events int64
 	result Result
+	faults faultRun // the failure model (faults.go)
 }
 
 // Run simulates jobs on the cluster cfg describes, building each job's
@@ -152,6 +153,9 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 		s.jobs[i].index = int32(i)
 		s.queue.push(jobs[i].Submit, evSubmit, int32(i), 0)
 	}
+	if err := s.initFaults(jobs); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -221,9 +225,12 @@ func (s *sim) handle(e event) (counted bool, err error) {
 		}
 		return true, s.abort(e.ref, speculators.StateFailed)
 	case evDecide:
+		if err := s.beforeTick(); err != nil {
+			return true, err
+		}
 		return true, s.tick()
 	}
-	return false, fmt.Errorf("sim: unknown event kind %d", e.kind)
+	return s.handleFault(e)
 }
 
 // submit builds the job's engine and makes its tasks schedulable.
@@ -261,6 +268,7 @@ func (s *sim) submit(ji int32) error {
 		j.unfinished += len(specs)
 	}
 	info.MapInputBytes, info.ReduceInputBytes = sizes[0], sizes[1]
+	s.orderOriginals(j)
 	eng, err := s.newEngine(info)
 	if err != nil {
 		return fmt.Errorf("sim: build engine for job %s: %w", spec.ID, err)
@@ -269,6 +277,9 @@ func (s *sim) submit(ji int32) error {
 		return fmt.Errorf("sim: engine factory returned no engine for job %s", spec.ID)
 	}
 	j.engine = eng
+	if err := s.attachJob(j); err != nil {
+		return err
+	}
 	s.lastProgress = s.now
 	j.rng = rand.New(rand.NewPCG(s.cfg.Seed, uint64(ji)*0x9e3779b97f4a7c15+1))
 	j.submitted = true
@@ -336,6 +347,9 @@ func (s *sim) observe(j *jobState) error {
 
 // finishJob records j as done now and takes it out of scheduling.
 func (s *sim) finishJob(ji int32) {
+	if s.deferFinish(ji) {
+		return
+	}
 	j := &s.jobs[ji]
 	j.finished = true
 	j.result.Finish = s.now
@@ -355,6 +369,7 @@ func (s *sim) finish() *Result {
 	r := &s.result
 	r.End = s.now
 	r.Events = s.events
+	s.countWrongSpeculations()
 	r.Jobs = make([]JobResult, len(s.jobs))
 	first, last := speculators.Time(math.MaxInt64), speculators.Time(0)
 	for i := range s.attempts {

@@ -11,7 +11,7 @@ type pick struct {
 	ty          speculators.TaskType
 	task        int32
 	source      uint8 // fromRetry, fromOriginal, fromCopy
-	copyPos     int   // index in the copy queue (fromCopy)
+	copyPos     int   // index in the copy queue (fromCopy) or original order (fromOriginal)
 	speculative bool
 }
 
@@ -81,6 +81,11 @@ func (s *sim) offer(ni int32) (bool, error) {
 			return placed, err
 		}
 		placed = placed || ok
+		for ok && n.free[p] > 0 && s.cfg.Placement == PlacementPack {
+			if ok, err = s.placeOne(ni, p); err != nil {
+				return placed, err
+			}
+		}
 	}
 	return placed, nil
 }
@@ -180,9 +185,9 @@ func (s *sim) pickFor(j *jobState, ni int32, lo, hi speculators.TaskType) (pick,
 		}
 		tasks := j.tasks[ty]
 		for i := j.origNext[ty]; i < len(tasks); i++ {
-			if !tasks[i].launched {
+			if ti := j.original(ty, i); !tasks[ti].launched {
 				j.origNext[ty] = i
-				return pick{ty: ty, task: int32(i), source: fromOriginal}, true
+				return pick{ty: ty, task: ti, source: fromOriginal, copyPos: i}, true
 			}
 		}
 	}
@@ -230,7 +235,7 @@ func (s *sim) place(ji int32, ni int32, pk pick) error {
 	case fromOriginal:
 		t.launched = true
 		j.origPending[pk.ty]--
-		j.origNext[pk.ty] = int(pk.task) + 1
+		j.origNext[pk.ty] = pk.copyPos + 1
 	case fromCopy:
 		t.pendingCopies--
 		j.copyCount[pk.ty]--

@@ -24,6 +24,7 @@ type nodeState struct {
 	free  [speculators.NumTaskTypes]int
 	// running holds the indices of the attempts running here.
 	running []int32
+	fault   nodeFault // crashes, expiry and the analyzer's view (faults.go)
 }
 
 func (n *nodeState) pool(ty speculators.TaskType) int {
@@ -53,6 +54,10 @@ type taskState struct {
 	nextN         int32 // next attempt number
 	first         int32 // first attempt (list linked by attempt.nextInTask)
 	last          int32
+	// outputPos is a done map's place in its job's output order; lost: its
+	// output sits on a crashed node and the AM does not know yet (faults.go).
+	outputPos int32
+	lost      bool
 }
 
 func (t *taskState) done() bool { return t.winner != none }
@@ -76,6 +81,10 @@ type attempt struct {
 	nextInTask    int32
 	nodePos       int32 // index in nodeState.running
 	reducePos     int32 // index in jobState.runningReduces
+	// missing counts map outputs this reduce needs that sit on a crashed
+	// node; fetchGen times its fetch-failure reports (faults.go).
+	missing  int32
+	fetchGen uint32
 }
 
 // jobState is a job during the run.
@@ -97,6 +106,9 @@ type jobState struct {
 	// unplaced; origPending counts tasks whose original is unplaced.
 	origNext    [speculators.NumTaskTypes]int
 	origPending [speculators.NumTaskTypes]int
+	// order is the placement order of originals by position (nil: index
+	// order); origNext is then a position in it (see Job.Order).
+	order [speculators.NumTaskTypes][]int32
 	// copies queues tasks with pending speculative copies, in request order.
 	copies    [speculators.NumTaskTypes][]int32
 	copyCount [speculators.NumTaskTypes]int
@@ -110,6 +122,7 @@ type jobState struct {
 	needsDirty     bool
 
 	result JobResult
+	fault  jobFault // fetch failures, lost outputs, cleanup (faults.go)
 }
 
 // needs is the ContainerNeeds level of a type: attempts waiting for a

@@ -82,6 +82,25 @@ func (a *Attempt) TimeLeft(now Time) float64 {
 	return (1 - a.Progress) / pr
 }
 
+// PhaseTimeLeft estimates the seconds left from the rate of progress since
+// the attempt's current phase began: (1 - ProgressScore) / rate, with rate
+// the progress made since PhaseStart over the time since. A reduce's score
+// moves through copy, sort and reduce thirds at very different speeds
+// (LATE §4.2's misestimation); extrapolating from the current phase alone
+// sees a reduce that finished its copy and sort quickly and now crawls
+// through its reduce phase for what it is. It is TimeLeft for maps, and
+// until the current phase has made progress since its first report.
+func (a *Attempt) PhaseTimeLeft(now Time) float64 {
+	if a.Progress >= 1 {
+		return 0
+	}
+	dp, dt := a.Progress-a.PhaseStartProgress, now-a.PhaseStart
+	if a.Phase == PhaseMap || dp <= 0 || dt <= 0 {
+		return a.TimeLeft(now)
+	}
+	return (1 - a.Progress) / (dp / (float64(dt) / 1000))
+}
+
 // LegacyEstimatedRuntime is Hadoop's LegacyTaskRuntimeEstimator estimate of
 // an attempt's total run time in ms: time from start to the latest status
 // report divided by the progress at that report (floored at 0.0001). It is -1

@@ -45,6 +45,13 @@ type Attempt struct {
 	Phase    Phase
 	Counters Counters
 	Reports  int // status reports received
+
+	// PhaseStart and PhaseStartProgress are the time and progress of the
+	// first report in the current phase (Start and 0 before any report), so
+	// that a policy can extrapolate from the current phase's rate alone
+	// (PhaseTimeLeft).
+	PhaseStart         Time
+	PhaseStartProgress float64
 }
 
 // Running reports whether the attempt is still running.
@@ -288,7 +295,7 @@ func (j *Job) started(ev *Event) error {
 		return fmt.Errorf("%w: %s", ErrDuplicate, ev.Attempt)
 	}
 	a := &Attempt{ID: ev.Attempt, Node: ev.Node, Container: ev.Container, Speculative: ev.Speculative,
-		Start: ev.Time, LastReport: ev.Time, LastProgressChange: ev.Time}
+		Start: ev.Time, LastReport: ev.Time, LastProgressChange: ev.Time, PhaseStart: ev.Time}
 	if t.ID.Type == Reduce {
 		a.Phase = PhaseShuffle
 	}
@@ -335,6 +342,9 @@ func (j *Job) status(ev *Event) error {
 	}
 	if ev.Progress != a.Progress {
 		a.LastProgressChange = ev.Time
+	}
+	if ev.Phase != a.Phase {
+		a.PhaseStart, a.PhaseStartProgress = ev.Time, ev.Progress
 	}
 	a.Progress, a.Phase, a.Counters, a.LastReport = ev.Progress, ev.Phase, ev.Counters, ev.Time
 	a.Reports++

@@ -165,3 +165,32 @@ func TestRegistryParams(t *testing.T) {
 		t.Fatal("unknown policy accepted")
 	}
 }
+
+// PhaseTimeLeft extrapolates a reduce from its current phase's rate: copy and
+// sort done by 20 s (score 2/3), then the score moves 1/30 in the next 30 s,
+// so (1 - 0.7) / (1/30 per 30 s) = 270 s are left, where elapsed x (1-p)/p
+// says 21.4 s. A map's is TimeLeft.
+func TestPhaseTimeLeft(t *testing.T) {
+	e := newEngine(t, JobInfo{ID: "j", Maps: 1, Reduces: 1})
+	r := AttemptID{Task: TaskID{Reduce, 0}}
+	m := mapAttempt(0, 0)
+	observe(t, e,
+		Event{Kind: AttemptStarted, Time: 0, Attempt: r},
+		Event{Kind: AttemptStatus, Time: 10000, Attempt: r, Phase: PhaseShuffle, Progress: 0.3},
+		Event{Kind: AttemptStatus, Time: 20000, Attempt: r, Phase: PhaseReduce, Progress: 2.0 / 3},
+		Event{Kind: AttemptStatus, Time: 50000, Attempt: r, Phase: PhaseReduce, Progress: 0.7},
+		Event{Kind: AttemptStarted, Time: 0, Attempt: m},
+		Event{Kind: AttemptStatus, Time: 50000, Attempt: m, Progress: 0.5},
+	)
+	a := e.Job.Attempt(r)
+	if a.PhaseStart != 20000 || a.PhaseStartProgress != 2.0/3 {
+		t.Fatalf("phase start %d at %g, want 20000 at 2/3", a.PhaseStart, a.PhaseStartProgress)
+	}
+	if got := a.PhaseTimeLeft(50000); math.Abs(got-270) > 1e-6 {
+		t.Errorf("reduce PhaseTimeLeft %g s, want 270", got)
+	}
+	ma := e.Job.Attempt(m)
+	if got, want := ma.PhaseTimeLeft(50000), ma.TimeLeft(50000); got != want || want != 50 {
+		t.Errorf("map PhaseTimeLeft %g, TimeLeft %g, want both 50", got, want)
+	}
+}

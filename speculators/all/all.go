@@ -6,9 +6,11 @@ package all
 import (
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/farms"
+	"github.com/specbridge/specbridge/speculators/grass"
 	"github.com/specbridge/specbridge/speculators/hadoop"
 	"github.com/specbridge/specbridge/speculators/hadooplegacy"
 	"github.com/specbridge/specbridge/speculators/late"
+	"github.com/specbridge/specbridge/speculators/mantri"
 	"github.com/specbridge/specbridge/speculators/none"
 )
 
@@ -19,6 +21,10 @@ func policies() []speculators.Policy {
 		hadoop.Policy(),
 		hadooplegacy.Policy(),
 		late.Policy(),
+		grass.PolicyGS(),
+		grass.PolicyRAS(),
+		grass.PolicyGRASS(),
+		mantri.Policy(),
 		farms.Policy(),
 		farms.TWSPolicy(),
 	}

@@ -18,6 +18,7 @@ import (
 //	pareto:      scale (x_m, the minimum) and shape (alpha, the tail index)
 //	empirical:   values (drawn uniformly)
 //	sum:         n draws of `of`, added (LATE §5.4's 100 sleeps)
+//	poisson:     mean (lambda; whole numbers, FARMS §4.4's delays)
 type Dist struct {
 	Kind   string    `yaml:"dist"`
 	Value  float64   `yaml:"value"`
@@ -52,7 +53,7 @@ func (d *Dist) validate() error {
 		if d.Min < 0 || d.Max < d.Min {
 			return bad("need 0 <= min <= max, got min %g max %g", d.Min, d.Max)
 		}
-	case "exponential":
+	case "exponential", "poisson":
 		if d.Mean <= 0 {
 			return bad("mean must be > 0, got %g", d.Mean)
 		}
@@ -89,7 +90,7 @@ func (d *Dist) validate() error {
 		}
 		return d.Of.validate()
 	case "":
-		return fmt.Errorf("line %d: distribution has no dist: (constant, uniform, exponential, normal, lognormal, pareto, empirical, sum)", d.Line)
+		return fmt.Errorf("line %d: distribution has no dist: (constant, uniform, exponential, normal, lognormal, pareto, empirical, sum, poisson)", d.Line)
 	default:
 		return fmt.Errorf("line %d: unknown distribution %q", d.Line, d.Kind)
 	}
@@ -105,6 +106,8 @@ func (d *Dist) Sample(r *rand.Rand) float64 {
 		return distuv.Uniform{Min: d.Min, Max: d.Max, Src: r}.Rand()
 	case "exponential":
 		return distuv.Exponential{Rate: 1 / d.Mean, Src: r}.Rand()
+	case "poisson":
+		return distuv.Poisson{Lambda: d.Mean, Src: r}.Rand()
 	case "normal":
 		return math.Max(0, distuv.Normal{Mu: d.Mean, Sigma: d.Sigma, Src: r}.Rand())
 	case "lognormal":
@@ -135,7 +138,7 @@ func (d *Dist) MeanValue() float64 {
 		return d.Value
 	case "uniform":
 		return (d.Min + d.Max) / 2
-	case "exponential", "normal":
+	case "exponential", "normal", "poisson":
 		return d.Mean
 	case "lognormal":
 		mu := d.Mu

@@ -33,6 +33,13 @@ type Job struct {
 	DeadlineS float64 // relative to submit; 0 = none
 	// ErrorBound is the fraction of tasks the job may leave out; 0 = exact.
 	ErrorBound float64
+	// IdealS is the job's ideal duration (see IdealDuration), set when its
+	// deadline is a factor of it.
+	IdealS float64
+	// Order is the original task order: "", "index", "sjf" or "ljf".
+	Order string
+	// EnforceBounds: the simulator drops what is left at the bound.
+	EnforceBounds bool
 }
 
 // Materialized is a scenario made concrete for one seed.
@@ -60,16 +67,24 @@ func (s *Scenario) Materialize(seed uint64) *Materialized {
 				MapSlots: g.MapSlots, ReduceSlots: g.ReduceSlots, Slowdown: sd})
 		}
 	}
+	slots := s.clusterSlots()
 	for gi := range s.Workload.Jobs {
 		g := &s.Workload.Jobs[gi]
+		if g.SWIM != nil {
+			m.Jobs = append(m.Jobs, g.swimJobs(r, slots)...)
+			continue
+		}
 		at := g.AtS
 		for i := 1; i <= g.Count; i++ {
 			if i > 1 && g.InterArrivalS != nil {
 				at += g.InterArrivalS.Sample(r)
 			}
-			m.Jobs = append(m.Jobs, g.job(i, at, r))
+			j := g.job(i, at, r)
+			g.bound(&j, slots, r)
+			m.Jobs = append(m.Jobs, j)
 		}
 	}
+	m.Faults = s.materializeFaults(seed, m.Nodes, m.Jobs)
 	return m
 }
 

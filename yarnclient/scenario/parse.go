@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -20,7 +21,14 @@ func Read(path string) (*Scenario, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read scenario: %w", err)
 	}
-	return Parse(path, data)
+	s, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.LoadTraces(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // ReadFrom parses a scenario from r; name is used in errors.
@@ -224,27 +232,20 @@ func (s *Scenario) validate() error {
 		}
 	}
 	for i := range s.Faults {
-		f := &s.Faults[i]
-		switch f.Kind {
-		case "slowdown":
-			if f.Factor <= 0 {
-				return lineErr(f.Line, "slowdown fault needs factor > 0")
-			}
-		case "hang":
-		default:
-			return lineErr(f.Line, "fault kind %q is not slowdown or hang", f.Kind)
-		}
-		if f.AtS < 0 || f.ForS < 0 {
-			return lineErr(f.Line, "at_s and for_s must be >= 0")
-		}
-		if !s.hasNode(f.Node) {
-			return lineErr(f.Line, "fault names node %q, which the cluster does not have", f.Node)
+		if err := s.validateFault(&s.Faults[i]); err != nil {
+			return err
 		}
 	}
-	return nil
+	return s.Cluster.validateFaultModel()
 }
 
 func (g *JobGroup) validate() error {
+	if err := g.validateApprox(); err != nil {
+		return err
+	}
+	if g.SWIM != nil {
+		return g.validateSWIM()
+	}
 	if g.Count <= 0 || g.Count > maxJobs {
 		return lineErr(g.Line, "job group %q: count must be in 1..%d", g.Name, maxJobs)
 	}

@@ -30,6 +30,12 @@ type Cluster struct {
 	ReduceSlowstart *float64    `yaml:"reduce_slowstart"`
 	Nodes           []NodeGroup `yaml:"nodes"`
 	Line            int         `yaml:"-"`
+	// FaultModel sets the failure model's timeouts and the fault
+	// analyzer (faults.go); nil keeps the simulator's defaults.
+	FaultModel *FaultModel `yaml:"fault_model"`
+	// Placement is "spread" (default) or "pack" (fill a node's containers
+	// first, so a small job's maps converge on one node).
+	Placement string `yaml:"placement"`
 }
 
 // NodeGroup is Count identical nodes named <Name>-<i>.
@@ -85,18 +91,53 @@ type JobGroup struct {
 	// DeadlineS and ErrorBound make the jobs approximation jobs.
 	DeadlineS  *Dist `yaml:"deadline_s"`
 	ErrorBound *Dist `yaml:"error_bound"`
-	Line       int   `yaml:"-"`
+	// DeadlineFactor, instead of DeadlineS, sets each job's deadline to a
+	// draw times its ideal duration (GRASS §6.1; see IdealDuration).
+	DeadlineFactor *Dist `yaml:"deadline_factor"`
+	// IdealSlots is the containers IdealDuration assumes the job has
+	// (default: every slot of the cluster).
+	IdealSlots int `yaml:"ideal_slots"`
+	// Order places original tasks "index" (default), "sjf" or "ljf"
+	// (GRASS §3.1; simulation only: live the AM orders them).
+	Order string `yaml:"order"`
+	// EnforceBounds (default true) has the simulator drop what is left
+	// when a deadline passes or an error bound is met, as the sidecar
+	// does live; false leaves bounds to the policy.
+	EnforceBounds *bool `yaml:"enforce_bounds"`
+	// SWIM, if set, draws the group's jobs (arrivals, sizes, base task
+	// durations) from a SWIM trace instead of Count/Maps/Reduces/MapS.
+	SWIM *SWIMSource `yaml:"swim"`
+	Line int         `yaml:"-"`
 }
 
 // Fault is a change to one node's behaviour over a time window.
 type Fault struct {
-	// Kind is "slowdown" (durations x Factor) or "hang" (no progress and
-	// no heartbeats: the node is unresponsive).
+	// Kind is "slowdown" (durations x Factor), "hang" (no progress and
+	// no heartbeats: the node is unresponsive; with an end, a transient
+	// pause) or "crash" (hung, and the map outputs stored on it are lost;
+	// with an end, the node comes back restarted).
 	Kind string `yaml:"kind"`
+	// Node names the node, or is "random" (drawn uniformly per run, or
+	// per job with Job) or "job-maps" (the node holding most of the job's
+	// maps when the fault starts; needs at_map_progress).
 	Node string `yaml:"node"`
 	// AtS is when the fault begins; ForS how long it lasts (0 = to the end).
 	AtS    float64 `yaml:"at_s"`
 	ForS   float64 `yaml:"for_s"`
 	Factor float64 `yaml:"factor"`
 	Line   int     `yaml:"-"`
+	// ForDist, instead of ForS, draws the duration per run (or per job),
+	// e.g. {dist: poisson, mean: 10} for FARMS §4.4's network delays.
+	ForDist *Dist `yaml:"for_dist"`
+	// Job and AtMapProgress start the fault when the named job (or each
+	// job of the named job group) reaches this map progress, instead of at
+	// AtS.
+	Job           string   `yaml:"job"`
+	AtMapProgress *float64 `yaml:"at_map_progress"`
+	// Probability is the chance the fault happens (per run, or per job
+	// with Job); default 1. Faults sharing a Choice name exclude each
+	// other: one draw per run (per job) picks at most one of them, each
+	// with its Probability.
+	Probability *float64 `yaml:"probability"`
+	Choice      string   `yaml:"choice"`
 }

@@ -116,6 +116,8 @@ func FuzzScenario(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("cluster: {nodes: [{count: 2, slots: 1}]}\nworkload: {jobs: [{count: 1, maps: 1, map_s: {dist: sum, n: 2, of: 1}}]}\n"))
+	f.Add([]byte("cluster: {nodes: [{count: 2, slots: 1}]}\nworkload: {jobs: [{count: 3, maps: 4, map_s: 1, order: sjf, deadline_factor: {dist: uniform, min: 1.02, max: 1.2}, ideal_slots: 2}]}\n"))
+	f.Add([]byte("cluster: {nodes: [{count: 2, slots: 1}]}\nworkload: {jobs: [{swim: {path: t.tsv, small: 1, max_maps: 5, map_only: true, time_scale: 0.5}, order: ljf, error_bound: 0.1}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.yaml", data)
 		if err != nil {

@@ -1,0 +1,143 @@
+package replay
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+
+	"github.com/specbridge/specbridge/sim"
+)
+
+// Failures are the failure-model figures of a policy's run (sums over the
+// workload's jobs, mean over runs; inline in the Result JSON).
+type Failures struct {
+	// WrongSpeculations counts speculative copies not justified by a node
+	// failure: no earlier attempt of the task ran on a node that crashed or
+	// was declared LOST while it ran (FARMS §4.1, sim.countWrongSpeculations).
+	// Copies of stragglers and of tasks on a merely paused node count.
+	WrongSpeculations float64 `json:"wrong_speculations"`
+	// RerunMaps counts policy Rerun decisions applied; FetchFailureReruns
+	// maps the AM ran again after too many fetch failures; ExpiryReruns
+	// completed maps run again because their node was declared LOST.
+	RerunMaps          float64 `json:"rerun_maps"`
+	FetchFailureReruns float64 `json:"fetch_failure_reruns"`
+	ExpiryReruns       float64 `json:"expiry_reruns"`
+	// FailedAttempts counts attempts that timed out
+	// (mapreduce.task.timeout).
+	FailedAttempts float64 `json:"failed_attempts"`
+	// ByGroup splits wrong speculations by job group, when the workload
+	// has more than one.
+	ByGroup []GroupFailures `json:"failures_by_group,omitempty"`
+}
+
+// GroupFailures is one job group's wrong speculations and task count.
+type GroupFailures struct {
+	Group             string  `json:"group"`
+	Tasks             int     `json:"tasks"`
+	WrongSpeculations float64 `json:"wrong_speculations"`
+}
+
+func failures(w *Workload, res *sim.Result) Failures {
+	var f Failures
+	index := map[string]int{}
+	for i := range res.Jobs {
+		j := &res.Jobs[i]
+		f.WrongSpeculations += float64(j.WrongSpeculations)
+		f.RerunMaps += float64(j.RerunMaps)
+		f.FetchFailureReruns += float64(j.FetchFailureReruns)
+		f.ExpiryReruns += float64(j.ExpiryReruns)
+		f.FailedAttempts += float64(j.FailedAttempts)
+		g := w.Groups[i]
+		k, ok := index[g]
+		if !ok {
+			k = len(f.ByGroup)
+			index[g] = k
+			f.ByGroup = append(f.ByGroup, GroupFailures{Group: g})
+		}
+		f.ByGroup[k].Tasks += j.Maps + j.Reduces
+		f.ByGroup[k].WrongSpeculations += float64(j.WrongSpeculations)
+	}
+	if len(f.ByGroup) < 2 {
+		f.ByGroup = nil
+	}
+	return f
+}
+
+// averageFailures is the mean of each figure over runs (groups matched by
+// position: every run has the same workload shape).
+func averageFailures(rs []Result) Failures {
+	n := float64(len(rs))
+	out := Failures{ByGroup: append([]GroupFailures(nil), rs[0].ByGroup...)}
+	for gi := range out.ByGroup {
+		out.ByGroup[gi].WrongSpeculations = 0
+	}
+	for _, r := range rs {
+		out.WrongSpeculations += r.WrongSpeculations / n
+		out.RerunMaps += r.RerunMaps / n
+		out.FetchFailureReruns += r.FetchFailureReruns / n
+		out.ExpiryReruns += r.ExpiryReruns / n
+		out.FailedAttempts += r.FailedAttempts / n
+		for gi := range out.ByGroup {
+			if gi < len(r.ByGroup) {
+				out.ByGroup[gi].WrongSpeculations += r.ByGroup[gi].WrongSpeculations / n
+			}
+		}
+	}
+	return out
+}
+
+func (f Failures) rounded() Failures {
+	r := func(x float64) float64 { return math.Round(x*1000) / 1000 }
+	f.WrongSpeculations, f.RerunMaps, f.FetchFailureReruns = r(f.WrongSpeculations), r(f.RerunMaps), r(f.FetchFailureReruns)
+	f.ExpiryReruns, f.FailedAttempts = r(f.ExpiryReruns), r(f.FailedAttempts)
+	f.ByGroup = append([]GroupFailures(nil), f.ByGroup...)
+	for i := range f.ByGroup {
+		f.ByGroup[i].WrongSpeculations = r(f.ByGroup[i].WrongSpeculations)
+	}
+	return f
+}
+
+// writeFailuresTable adds the failure figures to the table, and wrong
+// speculations by job group when there are groups.
+func writeFailuresTable(w io.Writer, res []Result) error {
+	if len(res) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nfailures (wrong: speculative copies whose task had no attempt on a node that crashed or was LOST):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "speculator\twrong\twrong/task\trerun maps\tfetch-failure reruns\texpiry reruns\ttimed out\t")
+	for _, x := range res {
+		fmt.Fprintf(tw, "%s\t%.1f\t%.3f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", x.Speculator, x.WrongSpeculations,
+			x.WrongSpeculations/math.Max(1, float64(x.Tasks)), x.RerunMaps, x.FetchFailureReruns, x.ExpiryReruns, x.FailedAttempts)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(res[0].ByGroup) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nwrong speculations by job group:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "group\tspeculator\ttasks\twrong\twrong/task\t")
+	for gi := range res[0].ByGroup {
+		for _, x := range res {
+			if gi < len(x.ByGroup) {
+				g := x.ByGroup[gi]
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.3f\t\n", g.Group, x.Speculator, g.Tasks, g.WrongSpeculations,
+					g.WrongSpeculations/math.Max(1, float64(g.Tasks)))
+			}
+		}
+	}
+	return tw.Flush()
+}
+
+// failuresCSVHeader and failuresCSVRow are the failure columns appended to
+// the simulate CSV.
+func failuresCSVHeader() []string {
+	return []string{"wrong_speculations", "rerun_maps", "fetch_failure_reruns", "expiry_reruns", "failed_attempts"}
+}
+
+func failuresCSVRow(f *Failures) []string {
+	return []string{f3(f.WrongSpeculations), f3(f.RerunMaps), f3(f.FetchFailureReruns), f3(f.ExpiryReruns), f3(f.FailedAttempts)}
+}

@@ -1,0 +1,79 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/yarnclient/scenario"
+)
+
+// The FARMS scenarios parse and materialize; in fas-delays every job gets
+// exactly one fault (a crash or a delay), on a node drawn per job.
+func TestFarmsScenariosMaterialize(t *testing.T) {
+	for _, f := range []string{"farms-1gb", "farms-1gb-nofail", "farms-10gb", "fas-delays", "farms-overall", "farms-overall-nofail"} {
+		s, err := scenario.Read("../scenarios/" + f + ".yaml")
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if _, err := FromScenario(s, 1, ClusterOptions{}); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if f != "fas-delays" {
+			continue
+		}
+		m := s.Materialize(1)
+		perJob := map[string]int{}
+		crashes := 0
+		for _, x := range m.Faults {
+			perJob[x.Job]++
+			if x.Kind == "crash" {
+				crashes++
+			}
+		}
+		for _, j := range m.Jobs {
+			if perJob[j.Name] > 1 {
+				t.Errorf("job %s has %d faults, want at most 1", j.Name, perJob[j.Name])
+			}
+		}
+		if crashes < 30 || crashes > 66 {
+			t.Errorf("%d crashes in 120 jobs, want about 0.4 x 120", crashes)
+		}
+	}
+}
+
+// farms-1gb under hadoop: a crash at 0% of map progress stalls every map
+// until mapreduce.task.timeout, so the job takes over 600 s; the report
+// carries wrong_speculations and is the same on every run.
+func TestFarms1GBHadoopWaitsForTimeout(t *testing.T) {
+	s, err := scenario.Read("../scenarios/farms-1gb.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := all.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func() []byte {
+		in := &Input{Scenario: s}
+		res, err := Simulate(WorkloadOf(in, ClusterOptions{}), Options{Speculators: []string{"hadoop"}, Seed: 1, Runs: 1, Registry: reg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].Groups[0].Group != "spot-00" || res[0].Groups[0].MeanJobS < 600 || res[0].UnfinishedJobs != 0 {
+			t.Errorf("hadoop at spot 0: %+v, want > 600 s and every job done", res[0].Groups[0])
+		}
+		out, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(out, []byte(`"wrong_speculations"`)) {
+			t.Error("no wrong_speculations in the JSON")
+		}
+		return out
+	}
+	if a, b := run(), run(); !bytes.Equal(a, b) {
+		t.Error("two runs differ")
+	}
+}

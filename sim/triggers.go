@@ -1,0 +1,145 @@
+package sim
+
+import "github.com/specbridge/specbridge/speculators"
+
+// beforeTick runs at every Decide tick, before the engines decide: faults
+// whose job reached their map-progress point start, and the fault-analyzer
+// stand-in gathers node liveness when due.
+func (s *sim) beforeTick() error {
+	for k := range s.faults.triggers {
+		if err := s.fireTrigger(&s.faults.triggers[k]); err != nil {
+			return err
+		}
+	}
+	if an := s.faults.an; an != nil && s.now >= an.next {
+		an.next = s.now + an.gather
+		return s.gather()
+	}
+	return nil
+}
+
+// fireTrigger starts a trigger's fault if its job has reached the point.
+func (s *sim) fireTrigger(st *triggerState) error {
+	if st.fired {
+		return nil
+	}
+	j := &s.jobs[st.job]
+	if !j.submitted || j.finished {
+		return nil
+	}
+	progress, launched := s.mapProgress(j)
+	if !launched || progress < st.spec.MapProgress {
+		return nil
+	}
+	ni := int32(nodeIndex(s.cfg.Nodes, st.spec.Node))
+	if st.spec.Node == "" {
+		ni = s.busiestNode(j)
+	}
+	if ni < 0 {
+		return nil
+	}
+	st.fired = true
+	ep := st.spec.Episode
+	ep.Start = s.now
+	if ep.End > 0 {
+		ep.End += s.now
+		s.queue.push(ep.End, evSpeed, ni, 0)
+	}
+	if ep.Crash {
+		ep.Factor = crashFactor
+	}
+	n := &s.nodes[ni]
+	n.episodes = append(n.episodes, ep)
+	return s.setSpeed(ni, true)
+}
+
+// mapProgress is a job's map progress as Hadoop reports it: the mean over
+// its maps of the best running attempt's progress, done or dropped maps
+// counting 1. launched says whether any map attempt has started.
+func (s *sim) mapProgress(j *jobState) (float64, bool) {
+	maps := j.tasks[speculators.Map]
+	if len(maps) == 0 {
+		return 1, true
+	}
+	sum, launched := 0.0, false
+	for ti := range maps {
+		t := &maps[ti]
+		launched = launched || t.first != none
+		if t.done() || t.dropped {
+			sum++
+			continue
+		}
+		best := 0.0
+		for ai := t.first; ai != none; ai = s.attempts[ai].nextInTask {
+			a := &s.attempts[ai]
+			if a.state != speculators.StateRunning {
+				continue
+			}
+			s.advance(a)
+			best = max(best, fractionDone(a))
+		}
+		sum += best
+	}
+	return sum / float64(len(maps)), launched
+}
+
+// busiestNode is the node holding most of the job's maps (running attempts
+// and stored outputs), the first on ties, or -1 if it holds none.
+func (s *sim) busiestNode(j *jobState) int32 {
+	count := make([]int, len(s.nodes))
+	maps := j.tasks[speculators.Map]
+	for ti := range maps {
+		t := &maps[ti]
+		if t.done() {
+			count[s.attempts[t.winner].node]++
+			continue
+		}
+		for ai := t.first; ai != none; ai = s.attempts[ai].nextInTask {
+			if a := &s.attempts[ai]; a.state == speculators.StateRunning {
+				count[a.node]++
+			}
+		}
+	}
+	best := int32(-1)
+	for ni, c := range count {
+		if c > 0 && (best < 0 || c > count[best]) {
+			best = int32(ni)
+		}
+	}
+	return best
+}
+
+// countWrongSpeculations sets each job's WrongSpeculations. A speculative
+// copy is justified when an earlier attempt of its task ran on a node that
+// crashed or was declared LOST while that attempt was running (between its
+// start and its end, or the end of the run for one still running); every
+// other copy is a wrong speculation: FARMS §4.1's "speculative tasks that
+// should not be launched, i.e., the original task attempts are not on a
+// failed node". A node that was only paused or slow has not failed, so
+// copies of stragglers and of tasks on a paused node count as wrong.
+func (s *sim) countWrongSpeculations() {
+	for i := range s.attempts {
+		c := &s.attempts[i]
+		if !c.speculative {
+			continue
+		}
+		j := &s.jobs[c.job]
+		justified := false
+		for ai := j.tasks[c.ty][c.task].first; ai != none && ai != int32(i) && !justified; ai = s.attempts[ai].nextInTask {
+			o := &s.attempts[ai]
+			end := o.end
+			if o.state == speculators.StateRunning {
+				end = s.now
+			}
+			for _, f := range s.nodes[o.node].fault.failures {
+				if f >= o.start && f <= end {
+					justified = true
+					break
+				}
+			}
+		}
+		if !justified {
+			j.result.WrongSpeculations++
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package grass
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// benchEngine builds a job of 10,100 maps: 100 done in 1 s each and 10,000
+// running on 100 nodes with varied progress (elapsed 1200-2400 s, rates
+// 0.0001-0.0004/s, so far behind t_new), with ten free slots.
+func benchEngine(b *testing.B, name string, errorBound float64) *speculators.Engine {
+	const running, done = 10000, 100
+	sizes := make([]int64, running+done)
+	for i := range sizes {
+		sizes[i] = 1000
+	}
+	e, err := registry(b).NewEngine(speculators.JobInfo{ID: "bench", Maps: running + done, MapInputBytes: sizes,
+		Slots: running + 10, ErrorBound: errorBound}, name, map[string]string{}, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	observe := func(ev speculators.Event) {
+		if err := e.Observe(&ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+	now := speculators.Time(3600 * 1000)
+	for i := 0; i < running+done; i++ {
+		a := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(i)}}
+		node := speculators.NodeID(fmt.Sprintf("node%03d", i%100))
+		if i < done {
+			observe(speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: a, Node: node})
+			observe(speculators.Event{Kind: speculators.AttemptSucceeded, Time: 1000, Attempt: a})
+			continue
+		}
+		start := speculators.Time(1200+i%1200) * 1000
+		rate := 0.0001 + 0.000003*float64((i*7919)%100)
+		observe(speculators.Event{Kind: speculators.AttemptStarted, Time: start, Attempt: a, Node: node})
+		observe(speculators.Event{Kind: speculators.AttemptStatus, Time: now, Attempt: a, Progress: rate * float64(now-start) / 1000})
+	}
+	return e
+}
+
+// forget drops the policy's copy requests, as if new (benchmarks).
+func (p *policy) forget() {
+	for ty := range p.pending {
+		clear(p.pending[ty])
+	}
+	p.pendingCount = 0
+}
+
+// BenchmarkDecide10kTasks times one Decide of RAS, GS and GRASS over 10,000
+// running maps of an error-bound (10%) job: estimates for every task, the
+// pruning stage's earliest-tasks cut, and selection of ten copies (one
+// allocation each: its reason).
+func BenchmarkDecide10kTasks(b *testing.B) {
+	for _, name := range []string{NameRAS, NameGS, NameGRASS} {
+		b.Run(name, func(b *testing.B) {
+			e := benchEngine(b, name, 0.1)
+			now := speculators.Time(3600 * 1000)
+			if got := len(e.Decide(now)); got != 10 {
+				b.Fatalf("decide launched %d copies, want 10", got)
+			}
+			p := e.Policy.(*policy)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				p.forget()
+				e.Decide(now)
+			}
+		})
+	}
+}

@@ -1,0 +1,155 @@
+package grass
+
+import (
+	"math"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// estimators are §5.1's t_rem and t_new and their running accuracy.
+//
+// t_new: the mean of the job's completed durations of the task's type,
+// normalised to input size when sizes are known, times the task's input
+// (exactly Job.NewAttemptRuntime), refreshed on every completion. The paper
+// samples from the log of durations; for a ranking a point estimate is
+// needed, and the mean is the expectation of that sample. The sums are kept
+// here incrementally (catching up on Job.NormalizedRuntimes and
+// CompletedRuntimes) so that a Decide over 10,000 tasks stays O(tasks).
+// Output sizes are not used: a map's output is unknown until it ends.
+//
+// t_rem: extrapolated from progress (§5.1: "we extrapolate the remaining
+// duration of the task based on the time elapsed thus far"): elapsed x
+// (1-p)/p for maps, Attempt.TimeLeft. §5.1's progress is the fraction of
+// input read, which for a map is its score; a reduce's score runs through
+// copy, sort and reduce thirds at very different speeds, and elapsed x
+// (1-p)/p then takes a reduce that copied and sorted fast and crawls through
+// its reduce phase for nearly done. So reduces extrapolate from the rate of
+// their current phase (Attempt.PhaseTimeLeft). Unknown (+Inf) before the
+// first report with progress > 0.
+//
+// Accuracy (§5.1: "when a task completes, we update the accuracy using the
+// estimated and actual durations"): for t_new, each completion compares the
+// estimate made just before it with the actual run time; for t_rem, the last
+// estimate a Decide made for the task with the time the task actually took
+// from then. Each comparison scores 1 - |estimate - actual| / actual, floored
+// at 0, and the accuracy is the running mean of the scores (1 before any).
+type estimators struct {
+	normSum, durSum [speculators.NumTaskTypes]float64
+	normN, durN     [speculators.NumTaskTypes]int
+
+	// predRem/predAt: the latest t_rem (ms) a Decide computed for a task
+	// and when; predAt < 0 means none.
+	predRem [speculators.NumTaskTypes][]float64
+	predAt  [speculators.NumTaskTypes][]speculators.Time
+
+	accNew, accRem speculators.RunningStats
+}
+
+func (e *estimators) size(job *speculators.Job) {
+	for ty := range job.Tasks {
+		n := len(job.Tasks[ty])
+		for len(e.predRem[ty]) < n {
+			e.predRem[ty] = append(e.predRem[ty], 0)
+			e.predAt[ty] = append(e.predAt[ty], -1)
+		}
+	}
+}
+
+// sync folds completions the engine recorded since the last call into the
+// sums, scoring t_new's accuracy on each before it joins the estimate.
+func (e *estimators) sync(job *speculators.Job) {
+	for ty := range job.Tasks {
+		for _, x := range job.NormalizedRuntimes[ty][e.normN[ty]:] {
+			if e.normN[ty] > 0 {
+				e.accNew.Add(score(e.normSum[ty]/float64(e.normN[ty]), x))
+			}
+			e.normSum[ty] += x
+			e.normN[ty]++
+		}
+		for _, x := range job.CompletedRuntimes[ty][e.durN[ty]:] {
+			if e.normN[ty] == 0 && e.durN[ty] > 0 {
+				e.accNew.Add(score(e.durSum[ty]/float64(e.durN[ty]), x))
+			}
+			e.durSum[ty] += x
+			e.durN[ty]++
+		}
+	}
+}
+
+// tnew is t_new in ms for task t and whether it is known.
+func (e *estimators) tnew(t *speculators.Task) (float64, bool) {
+	ty := t.ID.Type
+	if t.InputBytes > 0 && e.normN[ty] > 0 {
+		return e.normSum[ty] / float64(e.normN[ty]) * float64(t.InputBytes), true
+	}
+	if e.durN[ty] > 0 {
+		return e.durSum[ty] / float64(e.durN[ty]), true
+	}
+	return 0, false
+}
+
+// trem is t_rem in ms of task t at now: the minimum over its running
+// attempts (Pseudocode 2's caption), +Inf when none has reported progress;
+// c is the number of running attempts.
+func trem(t *speculators.Task, now speculators.Time) (ms float64, c int) {
+	ms = math.Inf(1)
+	for _, a := range t.Attempts {
+		if !a.Running() {
+			continue
+		}
+		c++
+		if left := a.PhaseTimeLeft(now) * 1000; left < ms {
+			ms = left
+		}
+	}
+	return ms, c
+}
+
+// remember records the t_rem a Decide computed, for the accuracy score.
+func (e *estimators) remember(t *speculators.Task, ms float64, now speculators.Time) {
+	if math.IsInf(ms, 0) {
+		return
+	}
+	e.predRem[t.ID.Type][t.ID.Index] = ms
+	e.predAt[t.ID.Type][t.ID.Index] = now
+}
+
+// observeSuccess scores t_rem when task t has just succeeded.
+func (e *estimators) observeSuccess(job *speculators.Job, t *speculators.Task, ev *speculators.Event) {
+	if t.Succeeded == nil || t.Succeeded.ID != ev.Attempt || t.Finish != ev.Time {
+		return
+	}
+	at := &e.predAt[t.ID.Type][t.ID.Index]
+	if *at < 0 || ev.Time <= *at {
+		return
+	}
+	e.accRem.Add(score(e.predRem[t.ID.Type][t.ID.Index], float64(ev.Time-*at)))
+	*at = -1
+}
+
+// accuracy is the estimators' mean accuracy, 0..1 (1 before any score).
+func (e *estimators) accuracy() float64 {
+	n, sum := 0, 0.0
+	for _, s := range []*speculators.RunningStats{&e.accNew, &e.accRem} {
+		if s.N > 0 {
+			n++
+			sum += s.Mean()
+		}
+	}
+	if n == 0 {
+		return 1
+	}
+	return sum / float64(n)
+}
+
+// score is 1 - |estimate - actual| / actual, in [0, 1].
+func score(estimate, actual float64) float64 {
+	if actual <= 0 {
+		return 0
+	}
+	s := 1 - math.Abs(estimate-actual)/actual
+	if s < 0 || s != s {
+		return 0
+	}
+	return s
+}

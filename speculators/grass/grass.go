@@ -1,0 +1,280 @@
+// Package grass holds the GRASS speculators (Ananthanarayanan et al., "GRASS:
+// Trimming Stragglers in Approximation Analytics", NSDI'14): GS (Greedy
+// Speculative), RAS (Resource Aware Speculative) and GRASS, which starts a
+// job with RAS and switches to GS when samples of earlier jobs say that is
+// best (§4). They serve deadline-bound jobs (Pseudocode 1), error-bound jobs
+// (Pseudocode 2) and exact jobs (error bound 0), and end an approximation
+// job by dropping the input tasks it no longer needs.
+//
+// The policies read the job state the engine folds from events and keep their
+// own: outstanding copy requests, the estimators' running accuracy (§5.1),
+// the tasks already dropped, and for GRASS whether it has switched. Samples of
+// earlier jobs come from a SampleStore passed in speculators.Env.Store; the
+// package never opens a file itself (store/grassamples does). It must not
+// start goroutines, perform I/O, read the wall clock, use randomness other
+// than Env.Rand or depend on Go map iteration order.
+//
+// Push versus pull. GRASS picks, each time a slot becomes free, the next task
+// to run: an original or a copy (§3). Here the AM's allocator (or the
+// simulator) places originals, and Decide runs periodically. So Decide counts
+// the job's free slots (JobInfo.Slots minus running attempts, containers the
+// AM still needs and copies asked for and not yet started; one per Decide
+// when Slots is unknown, as one heartbeat would give) and runs the pruning
+// and selection stages once per free slot, over every unfinished task. When
+// the selected task is a running one it asks for a copy (Speculate); when it
+// is an original not yet running, the slot is left to the allocator for it
+// and nothing is asked. The allocator is expected to order originals SJF
+// (deadline) or LJF (error) as the paper assumes (§3.1); the simulator does.
+//
+// Where the paper is vague the choice and its reason are written beside the
+// code that makes it: rounding of the error bound (needed), reduces (Decide),
+// tasks without estimates (candidates), the estimators (estimate.go), the
+// learned switch (switch.go) and the end of approximation (approx.go).
+package grass
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// Registry names.
+const (
+	NameGS    = "gs"
+	NameRAS   = "ras"
+	NameGRASS = "grass"
+)
+
+// Parameter names (grass only; gs and ras have none: Pseudocode 1 and 2 have
+// no knobs).
+const (
+	ParamXi            = "xi"
+	ParamSmallMax      = "small-tasks-max"
+	ParamMediumMax     = "medium-tasks-max"
+	ParamNeighbours    = "neighbours"
+	ParamMinSamples    = "min-samples"
+	ParamCheckInterval = "check-interval-ms"
+	ParamFallbackWaves = "fallback-waves"
+)
+
+// PolicyGS registers GS.
+func PolicyGS() speculators.Policy {
+	return fixedPolicy(NameGS, modeGS, "GRASS's GS: greedily run the task (original or copy) that finishes earliest within the bound (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)")
+}
+
+// PolicyRAS registers RAS.
+func PolicyRAS() speculators.Policy {
+	return fixedPolicy(NameRAS, modeRAS, "GRASS's RAS: copy a task only when c*t_rem - (c+1)*t_new > 0 saves time and resources (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)")
+}
+
+func fixedPolicy(name string, m mode, doc string) speculators.Policy {
+	return speculators.Policy{Name: name, Doc: doc,
+		New: func(p speculators.Params, env speculators.Env) (speculators.Speculator, error) {
+			return newPolicy(m, p, env)
+		},
+	}
+}
+
+// PolicyGRASS registers GRASS with the paper's defaults.
+func PolicyGRASS() speculators.Policy {
+	return speculators.Policy{
+		Name: NameGRASS,
+		Doc:  "GRASS: RAS early, GS near the bound, switching point learned from earlier jobs (Ananthanarayanan et al. NSDI'14 §4)",
+		Params: []speculators.ParamSpec{
+			{Name: ParamXi, Kind: speculators.Float, Default: 0.15,
+				Doc: "perturbation xi: probability that a job runs GS or RAS (equally likely) all through to refresh the samples (§4.2; 15% chosen empirically, §6.3.3)"},
+			{Name: ParamSmallMax, Kind: speculators.Int, Default: int64(50),
+				Doc: "largest task count of a small job; samples are compared only within a bucket (§4.2; bins < 50, 51-500, > 500 tasks, §6.1; 50 itself counts small)"},
+			{Name: ParamMediumMax, Kind: speculators.Int, Default: int64(500),
+				Doc: "largest task count of a medium job (§6.1)"},
+			{Name: ParamNeighbours, Kind: speculators.Int, Default: int64(8),
+				Doc: "samples per algorithm nearest in (bound, utilisation, estimation accuracy) averaged to estimate the effect of switching (§4.1 names the factors, not the estimator; our choice)"},
+			{Name: ParamMinSamples, Kind: speculators.Int, Default: int64(3),
+				Doc: "samples of each algorithm the bucket needs before learning is trusted; with fewer, switch at fallback-waves (our choice)"},
+			{Name: ParamCheckInterval, Kind: speculators.Int, Default: int64(1000),
+				Doc: "ms between switching checks (§4.1: \"performed periodically\"; our choice: once per Hadoop speculator scan)"},
+			{Name: ParamFallbackWaves, Kind: speculators.Float, Default: 2.0,
+				Doc: "without enough samples, switch to GS when the remaining work is at most this many waves: the two-wave strawman of §4 and §6.3.2 (Guideline 3)"},
+		},
+		New: func(p speculators.Params, env speculators.Env) (speculators.Speculator, error) {
+			return newPolicy(modeGRASS, p, env)
+		},
+	}
+}
+
+// mode is which algorithm a policy runs.
+type mode uint8
+
+const (
+	modeGS mode = iota
+	modeRAS
+	modeGRASS
+)
+
+// switchConfig holds GRASS's learning parameters.
+type switchConfig struct {
+	xi            float64
+	smallMax      int
+	mediumMax     int
+	neighbours    int
+	minSamples    int
+	checkInterval speculators.Time
+	fallbackWaves float64
+}
+
+func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculators.Speculator, error) {
+	p := &policy{mode: m, useGS: m == modeGS}
+	switch s := env.Store.(type) {
+	case nil:
+	case SampleStore:
+		p.store = s
+	case SampleProvider:
+		p.store = s.GRASSSamples()
+	default:
+		return nil, fmt.Errorf("Env.Store is a %T, want a grass.SampleStore or grass.SampleProvider", env.Store)
+	}
+	if m != modeGRASS {
+		return p, nil
+	}
+	c := switchConfig{
+		xi:            params.Float(ParamXi),
+		smallMax:      int(params.Int(ParamSmallMax)),
+		mediumMax:     int(params.Int(ParamMediumMax)),
+		neighbours:    int(params.Int(ParamNeighbours)),
+		minSamples:    int(params.Int(ParamMinSamples)),
+		checkInterval: params.Int(ParamCheckInterval),
+		fallbackWaves: params.Float(ParamFallbackWaves),
+	}
+	var errs []error
+	if c.xi < 0 || c.xi > 1 {
+		errs = append(errs, fmt.Errorf("%s %g: want a probability in [0, 1]", ParamXi, c.xi))
+	}
+	if c.smallMax < 1 || c.mediumMax <= c.smallMax {
+		errs = append(errs, fmt.Errorf("%s %d, %s %d: want 1 <= small < medium", ParamSmallMax, c.smallMax, ParamMediumMax, c.mediumMax))
+	}
+	if c.neighbours < 1 {
+		errs = append(errs, fmt.Errorf("%s %d: want >= 1", ParamNeighbours, c.neighbours))
+	}
+	if c.minSamples < 1 {
+		errs = append(errs, fmt.Errorf("%s %d: want >= 1", ParamMinSamples, c.minSamples))
+	}
+	if c.checkInterval < 0 {
+		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamCheckInterval, c.checkInterval))
+	}
+	if c.fallbackWaves < 0 {
+		errs = append(errs, fmt.Errorf("%s %g: want >= 0", ParamFallbackWaves, c.fallbackWaves))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	p.learn = &learner{cfg: c, lastCheck: -1}
+	// §4.2: with probability xi the job is marked for sampling and runs GS
+	// or RAS, equally likely, all through.
+	if env.Rand != nil && env.Rand.Float64() < c.xi {
+		p.learn.fixed = true
+		p.useGS = env.Rand.IntN(2) == 0
+	}
+	return p, nil
+}
+
+// policy is one job's GS, RAS or GRASS state.
+type policy struct {
+	mode  mode
+	useGS bool // the algorithm in force: GS, else RAS
+	store SampleStore
+	learn *learner // GRASS only
+
+	// pending[type][index]: a copy this policy asked for has not started.
+	pending      [speculators.NumTaskTypes][]bool
+	pendingCount int
+	// dropped[index]: a Drop for this map was emitted.
+	dropped []bool
+	ended   bool   // the approximation bound was reached
+	endWhy  string // why, for Drop reasons
+
+	est estimators
+
+	// Scratch reused by Decide.
+	cands []cand
+	picks []cand
+	durs  []float64
+}
+
+// StoreError is the latest error the SampleStore returned from Add, or nil.
+func (p *policy) StoreError() error {
+	if p.learn == nil {
+		return nil
+	}
+	return p.learn.storeErr
+}
+
+// Algorithm is the algorithm in force now: "gs" or "ras".
+func (p *policy) Algorithm() string {
+	if p.useGS {
+		return AlgoGS
+	}
+	return AlgoRAS
+}
+
+// size grows per-task state to the job's task counts.
+func (p *policy) size(job *speculators.Job) {
+	for ty := range job.Tasks {
+		if n := len(job.Tasks[ty]); len(p.pending[ty]) < n {
+			p.pending[ty] = append(p.pending[ty], make([]bool, n-len(p.pending[ty]))...)
+		}
+	}
+	if n := len(job.Tasks[speculators.Map]); len(p.dropped) < n {
+		p.dropped = append(p.dropped, make([]bool, n-len(p.dropped))...)
+	}
+	p.est.size(job)
+}
+
+// Observe keeps copy requests, estimator accuracy and samples current. A
+// request is fulfilled when the task's next attempt starts, and forgotten
+// when the task succeeds or has nothing running left (the AM reruns it as an
+// ordinary task).
+func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
+	switch ev.Kind {
+	case speculators.AttemptStarted, speculators.AttemptSucceeded,
+		speculators.AttemptFailed, speculators.AttemptKilled:
+	default:
+		return
+	}
+	p.size(job)
+	t := job.Task(ev.Attempt.Task)
+	if t == nil {
+		return
+	}
+	if ev.Kind == speculators.AttemptSucceeded {
+		p.est.observeSuccess(job, t, ev)
+		if p.learn != nil {
+			p.est.sync(job)
+			p.learn.maybeRecord(p, job, ev.Time)
+		}
+	}
+	pend := &p.pending[t.ID.Type][t.ID.Index]
+	if !*pend {
+		return
+	}
+	if ev.Kind == speculators.AttemptStarted || t.Done() || t.RunningAttempts == 0 {
+		*pend = false
+		p.pendingCount--
+	}
+}
+
+// freeSlots is how many slots this Decide may fill (see the package doc).
+func (p *policy) freeSlots(job *speculators.Job) int {
+	running, needs := 0, 0
+	for ty := range job.Tasks {
+		running += job.RunningAttempts[ty]
+		needs += job.ContainerNeeds[ty]
+	}
+	if job.Info.Slots <= 0 {
+		if p.pendingCount > 0 {
+			return 0
+		}
+		return 1
+	}
+	return job.Info.Slots - running - needs - p.pendingCount
+}

@@ -1,0 +1,133 @@
+package grass
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Bound kinds a Sample records.
+const (
+	KindDeadline = "deadline"
+	KindError    = "error"
+)
+
+// Algorithms a Sample records.
+const (
+	AlgoGS  = "gs"
+	AlgoRAS = "ras"
+)
+
+// Sample is one earlier job's performance, run with GS or with RAS all
+// through (§4.1-4.2), keyed by the three factors of §4.1 (the bound, cluster
+// utilisation and estimation accuracy) and by its size bucket (§4.2, §6.1).
+//
+// Curve describes how the job did over its final stretch of work, so that a
+// later job can estimate the effect of switching to GS at any remaining
+// amount of work w: Curve[i] is the value at w = (i+1) x CurveStep waves.
+// For deadline jobs w is time before the deadline in median task lengths and
+// the value is the input tasks completed in that final time, in waves (tasks
+// / slots); for error-bound jobs w is the final needed input tasks in waves
+// and the value is the time they took, in median task lengths. Waves and
+// median task lengths make jobs of different sizes and speeds comparable.
+type Sample struct {
+	Bucket      int       `json:"bucket"`
+	Kind        string    `json:"kind"`
+	Algorithm   string    `json:"algorithm"`
+	Bound       float64   `json:"bound"` // error: epsilon; deadline: slack over the ideal duration (§6.1)
+	Utilisation float64   `json:"utilisation"`
+	Accuracy    float64   `json:"accuracy"` // mean of t_rem and t_new accuracies (§5.1), 0..1
+	Tasks       int       `json:"tasks"`
+	CurveStep   float64   `json:"curve_step"`
+	Curve       []float64 `json:"curve"`
+}
+
+// Validate reports what is wrong with a sample read from outside.
+func (s *Sample) Validate() error {
+	switch {
+	case s.Bucket < 0 || s.Bucket > 2:
+		return fmt.Errorf("bucket %d: want 0, 1 or 2", s.Bucket)
+	case s.Kind != KindDeadline && s.Kind != KindError:
+		return fmt.Errorf("kind %q: want %q or %q", s.Kind, KindDeadline, KindError)
+	case s.Algorithm != AlgoGS && s.Algorithm != AlgoRAS:
+		return fmt.Errorf("algorithm %q: want %q or %q", s.Algorithm, AlgoGS, AlgoRAS)
+	case !(s.CurveStep > 0):
+		return fmt.Errorf("curve_step %g: want > 0", s.CurveStep)
+	case s.Bound != s.Bound || s.Utilisation != s.Utilisation || s.Accuracy != s.Accuracy:
+		return fmt.Errorf("bound, utilisation and accuracy must be numbers")
+	}
+	for i, v := range s.Curve {
+		if v != v || v < 0 {
+			return fmt.Errorf("curve[%d] = %g: want a number >= 0", i, v)
+		}
+	}
+	return nil
+}
+
+// SampleStore holds samples of earlier jobs across jobs, sidecar restarts and
+// replays. Load returns the samples of one size bucket in the order they
+// were added; callers must not modify the slice. Add records one; an error
+// means it was not kept (the policy carries on without it). Implementations
+// shared by concurrent engines must be safe for concurrent use. Load is called
+// from Decide and so must not touch a disk: file-backed stores read at open.
+type SampleStore interface {
+	Load(bucket int) []Sample
+	Add(Sample) error
+}
+
+// SampleProvider is what a store shared by several policies (Env.Store holds
+// one value) implements to hand GRASS its samples.
+type SampleProvider interface {
+	GRASSSamples() SampleStore
+}
+
+// MemoryStore is a SampleStore in memory, safe for concurrent use. Replays
+// that want learning across their jobs without persistence use one per run.
+type MemoryStore struct {
+	mu      sync.Mutex
+	buckets [3][]Sample
+}
+
+// NewMemoryStore returns an empty store, optionally holding samples.
+func NewMemoryStore(samples ...Sample) *MemoryStore {
+	m := &MemoryStore{}
+	for _, s := range samples {
+		_ = m.Add(s)
+	}
+	return m
+}
+
+// Load returns the bucket's samples (a snapshot; later Adds do not change it).
+func (m *MemoryStore) Load(bucket int) []Sample {
+	if bucket < 0 || bucket > 2 {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b := m.buckets[bucket]
+	return b[:len(b):len(b)]
+}
+
+// Add keeps a valid sample.
+func (m *MemoryStore) Add(s Sample) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.buckets[s.Bucket] = append(m.buckets[s.Bucket], s)
+	return nil
+}
+
+// Bucket is a job's size bucket by its number of tasks (§6.1: small < 50,
+// medium 51-500, large > 500). The paper leaves a job of exactly 50 tasks
+// out; we count it small, so the buckets are <= smallMax, <= mediumMax, more.
+func Bucket(tasks, smallMax, mediumMax int) int {
+	switch {
+	case tasks <= smallMax:
+		return 0
+	case tasks <= mediumMax:
+		return 1
+	default:
+		return 2
+	}
+}

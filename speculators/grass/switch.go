@@ -1,0 +1,312 @@
+package grass
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// curveStep and curvePoints fix the resolution of a Sample's curve: every
+// quarter wave up to 16 waves. Jobs with more remaining work than that are
+// far from their final two waves (§3.2) and keep RAS.
+const (
+	curveStep   = 0.25
+	curvePoints = 64
+)
+
+// learner is GRASS's switch from RAS to GS (§4).
+//
+// §4.1 leaves the estimator open: "it steps through all possible points in
+// its remaining work at which it could switch and estimates the optimal point
+// using job samples". Ours: a sample's curve gives, for every amount w of
+// final work, what GS (G) or RAS (R) achieved over it (see Sample). Running
+// RAS until w work is left and GS after is estimated as RAS's result over the
+// first W - w plus GS's over the last w: R(W) - R(w) + G(w). With W the work
+// left now, the best switching point maximises G(w) - R(w) (deadline: tasks
+// done) or minimises it (error: time taken) over w in [0, W], where w = 0
+// means never switching (difference 0). GRASS switches when that point is
+// now (w = W) and the difference favours GS, and then stays with GS.
+// G and R at w are each the mean over the neighbours nearest in (bound,
+// utilisation, estimation accuracy), among the same bucket's samples of the
+// same bound kind, whose curves reach w. With fewer than min-samples samples
+// of either algorithm the two-wave strawman of §4 decides instead.
+//
+// Utilisation: an engine sees one job, so "cluster utilisation" is the
+// job's share in use, (running attempts + containers it waits for) / Slots,
+// capped at 1; a sample records its mean over the job's Decides. Waves use
+// Slots (the largest number of attempts seen running when unknown).
+type learner struct {
+	cfg       switchConfig
+	fixed     bool // perturbed (§4.2): GS or RAS all through; yields a sample
+	switched  bool
+	lastCheck speculators.Time
+	sampled   bool
+	storeErr  error
+
+	utilSum    float64
+	utilN      int
+	maxRunning int
+
+	scratch []float64
+	near    []neighbour
+}
+
+type neighbour struct {
+	dist float64
+	s    *Sample
+}
+
+// step runs at every Decide: it tracks utilisation, records the sample of a
+// perturbed job once its bound is reached, and checks whether to switch.
+func (l *learner) step(p *policy, job *speculators.Job, now speculators.Time) {
+	running, needs := 0, 0
+	for ty := range job.Tasks {
+		running += job.RunningAttempts[ty]
+		needs += job.ContainerNeeds[ty]
+	}
+	l.maxRunning = max(l.maxRunning, running)
+	l.utilSum += math.Min(1, float64(running+needs)/float64(l.slots(job)))
+	l.utilN++
+	if l.fixed {
+		l.maybeRecord(p, job, now)
+		return
+	}
+	if l.switched || len(job.Tasks[speculators.Map]) == 0 {
+		return
+	}
+	if l.lastCheck >= 0 && now-l.lastCheck < l.cfg.checkInterval {
+		return
+	}
+	l.lastCheck = now
+	if l.shouldSwitch(p, job, now) {
+		l.switched = true
+		p.useGS = true
+	}
+}
+
+func (l *learner) slots(job *speculators.Job) int {
+	if job.Info.Slots > 0 {
+		return job.Info.Slots
+	}
+	return max(1, l.maxRunning)
+}
+
+func (l *learner) utilisation(job *speculators.Job) float64 {
+	if l.utilN == 0 {
+		return 0
+	}
+	return l.utilSum / float64(l.utilN)
+}
+
+// medianMap is the median completed map run time in ms (0 when none).
+func (l *learner) medianMap(job *speculators.Job) float64 {
+	l.scratch = append(l.scratch[:0], job.CompletedRuntimes[speculators.Map]...)
+	return speculators.Percentile(l.scratch, 50)
+}
+
+// features are the job's kind and its three factors (§4.1).
+func (l *learner) features(p *policy, job *speculators.Job, med float64) (kind string, bound, util, acc float64) {
+	kind, bound = KindError, job.ErrorBound
+	if job.Deadline > 0 {
+		kind = KindDeadline
+		waves := math.Ceil(float64(len(job.Tasks[speculators.Map])) / float64(l.slots(job)))
+		if ideal := waves * med; ideal > 0 {
+			bound = float64(job.Deadline-job.Info.Start)/ideal - 1
+		}
+	}
+	return kind, bound, l.utilisation(job), p.est.accuracy()
+}
+
+// remaining is the work left now in waves: time to the deadline in median
+// map lengths, or input tasks still needed over slots.
+func (l *learner) remaining(job *speculators.Job, now speculators.Time, med float64) float64 {
+	if job.Deadline > 0 {
+		return float64(job.Deadline-now) / med
+	}
+	return float64(needed(job)-job.Completed[speculators.Map]) / float64(l.slots(job))
+}
+
+func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.Time) bool {
+	med := l.medianMap(job)
+	if med <= 0 {
+		return false // no map has finished: no waves to measure
+	}
+	if done, _ := boundReached(job, now); done {
+		return false
+	}
+	w := l.remaining(job, now, med)
+	if w <= 0 {
+		return false
+	}
+	tasks := len(job.Tasks[speculators.Map]) + len(job.Tasks[speculators.Reduce])
+	var samples []Sample
+	if p.store != nil {
+		samples = p.store.Load(Bucket(tasks, l.cfg.smallMax, l.cfg.mediumMax))
+	}
+	kind, bound, util, acc := l.features(p, job, med)
+	gs := l.nearest(samples, kind, AlgoGS, bound, util, acc)
+	nGS := len(gs)
+	ras := l.nearest(samples, kind, AlgoRAS, bound, util, acc)
+	if nGS < l.cfg.minSamples || len(ras) < l.cfg.minSamples {
+		return w <= l.cfg.fallbackWaves // §4's strawman: the final two waves
+	}
+	sign := 1.0 // deadline: more tasks done is better
+	if kind == KindError {
+		sign = -1 // error: less time is better
+	}
+	now1, ok := diff(gs[:nGS:nGS], ras, w)
+	if !ok || sign*now1 <= 0 {
+		return false
+	}
+	for i := 0; i < curvePoints && float64(i+1)*curveStep < w; i++ {
+		if d, ok := diff(gs[:nGS:nGS], ras, float64(i+1)*curveStep); ok && sign*d > sign*now1 {
+			return false // a later switch looks better
+		}
+	}
+	return true
+}
+
+// nearest returns copies of the k samples of kind and algo nearest to the
+// features; the returned slice is the learner's scratch for algo GS, so call
+// for GS first and slice it before calling again.
+func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc float64) []neighbour {
+	start := 0
+	if algo == AlgoRAS {
+		start = len(l.near)
+	} else {
+		l.near = l.near[:0]
+	}
+	for i := range samples {
+		s := &samples[i]
+		if s.Kind != kind || s.Algorithm != algo {
+			continue
+		}
+		d := math.Hypot(math.Hypot(s.Bound-bound, s.Utilisation-util), s.Accuracy-acc)
+		l.near = append(l.near, neighbour{dist: d, s: s})
+	}
+	out := l.near[start:]
+	slices.SortStableFunc(out, func(a, b neighbour) int {
+		switch {
+		case a.dist < b.dist:
+			return -1
+		case a.dist > b.dist:
+			return 1
+		}
+		return 0
+	})
+	return out[:min(len(out), l.cfg.neighbours)]
+}
+
+// diff is G(w) - R(w), and whether both are known at w.
+func diff(gs, ras []neighbour, w float64) (float64, bool) {
+	g, okG := meanAt(gs, w)
+	r, okR := meanAt(ras, w)
+	return g - r, okG && okR
+}
+
+// meanAt is the mean over ns of their curves at w, over those that reach it.
+func meanAt(ns []neighbour, w float64) (float64, bool) {
+	sum, n := 0.0, 0
+	for _, nb := range ns {
+		if v, ok := curveAt(nb.s, w); ok {
+			sum += v
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
+// curveAt interpolates a sample's curve at w (0 at w = 0).
+func curveAt(s *Sample, w float64) (float64, bool) {
+	x := w / s.CurveStep
+	if x > float64(len(s.Curve)) || len(s.Curve) == 0 {
+		return 0, false
+	}
+	i := int(x) // curve[i-1] is at i steps
+	lo := 0.0
+	if i > 0 {
+		lo = s.Curve[i-1]
+	}
+	if i >= len(s.Curve) {
+		return lo, true
+	}
+	return lo + (x-float64(i))*(s.Curve[i]-lo), true
+}
+
+// maybeRecord stores a perturbed job's sample once its bound is reached (at
+// a Decide or at the success that reaches it: a job may finish, and stop
+// being asked to decide, right then).
+func (l *learner) maybeRecord(p *policy, job *speculators.Job, now speculators.Time) {
+	if l.sampled || !l.fixed || p.store == nil || len(job.Tasks[speculators.Map]) == 0 {
+		return
+	}
+	done, _ := boundReached(job, now)
+	allDone := job.Completed[speculators.Map] == len(job.Tasks[speculators.Map])
+	if !done && !allDone {
+		return
+	}
+	med := l.medianMap(job)
+	if med <= 0 {
+		return
+	}
+	l.sampled = true
+	kind, bound, util, acc := l.features(p, job, med)
+	tasks := len(job.Tasks[speculators.Map]) + len(job.Tasks[speculators.Reduce])
+	s := Sample{Bucket: Bucket(tasks, l.cfg.smallMax, l.cfg.mediumMax), Kind: kind, Algorithm: p.Algorithm(),
+		Bound: bound, Utilisation: util, Accuracy: acc, Tasks: tasks, CurveStep: curveStep,
+		Curve: l.curve(job, kind, med)}
+	if err := p.store.Add(s); err != nil {
+		l.storeErr = fmt.Errorf("grass: keep sample of job %s: %w", job.Info.ID, err)
+	}
+}
+
+// curve computes a finished job's Sample.Curve from its maps' finish times.
+func (l *learner) curve(job *speculators.Job, kind string, med float64) []float64 {
+	l.scratch = l.scratch[:0]
+	for _, t := range job.Tasks[speculators.Map] {
+		if t.Done() {
+			l.scratch = append(l.scratch, float64(t.Finish))
+		}
+	}
+	slices.Sort(l.scratch)
+	slots := float64(l.slots(job))
+	start := float64(job.Info.Start)
+	var out []float64
+	if kind == KindDeadline {
+		end := float64(job.Deadline)
+		for i := range curvePoints {
+			from := end - float64(i+1)*curveStep*med
+			if from < start {
+				break
+			}
+			lo, _ := slices.BinarySearch(l.scratch, from)
+			hi, _ := slices.BinarySearch(l.scratch, math.Nextafter(end, math.Inf(1)))
+			out = append(out, float64(hi-lo)/slots)
+		}
+		return out
+	}
+	need := min(needed(job), len(l.scratch))
+	if need == 0 {
+		return nil
+	}
+	end := l.scratch[need-1]
+	for i := range curvePoints {
+		k := int(math.Round(float64(i+1) * curveStep * slots))
+		if k > need {
+			break
+		}
+		from := start
+		if k < need && k > 0 {
+			from = l.scratch[need-k-1]
+		} else if k == 0 {
+			from = end
+		}
+		out = append(out, (end-from)/med)
+	}
+	return out
+}

@@ -1,0 +1,152 @@
+package grass
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+func registryWith(t *testing.T, store any) *speculators.Registry {
+	r := registry(t)
+	r.SetStore(store)
+	return r
+}
+
+// nominalJob is an exact job of n equal maps taking one unit each.
+func nominalJob(n, slots int) job {
+	j := job{slots: slots}
+	for i := 0; i < n; i++ {
+		j.input = append(j.input, 1)
+		j.original = append(j.original, 1)
+	}
+	for i := 0; i < slots; i++ {
+		j.first = append(j.first, i)
+	}
+	return j
+}
+
+// switchPoint drives GRASS and returns the remaining work (waves of needed
+// maps) at the Decide where it switched to GS, or -1.
+func switchPoint(t *testing.T, r *speculators.Registry, j job) float64 {
+	d := newDriver(t, NameGRASS, j, map[string]string{ParamXi: "0", ParamCheckInterval: "0"}, r)
+	at := -1.0
+	d.afterDecide = func(d *driver) {
+		if at < 0 && d.policy.learn.switched {
+			job := d.engine.Job
+			at = float64(needed(job)-job.Completed[speculators.Map]) / float64(j.slots)
+		}
+	}
+	d.run(0)
+	return at
+}
+
+// TestLearnedSwitchPoint checks §4.1: a job starts with RAS and switches to
+// GS when, by samples of earlier jobs in its bucket, switching now is the
+// best point. Samples say GS finishes the last wave faster (1 vs 1.2 median
+// task lengths per wave) but is slower before it (1.5 vs 1.2): the best
+// switch is with one wave of needed maps left.
+//
+// Reference: §4.1, §4.2
+func TestLearnedSwitchPoint(t *testing.T) {
+	var gs, ras []float64
+	for i := 0; i < curvePoints; i++ {
+		w := float64(i+1) * curveStep
+		g := w
+		if w > 1 {
+			g = 1 + 1.5*(w-1)
+		}
+		gs, ras = append(gs, g), append(ras, 1.2*w)
+	}
+	store := NewMemoryStore()
+	for i := 0; i < 3; i++ {
+		for _, s := range []Sample{
+			{Kind: KindError, Algorithm: AlgoGS, Utilisation: 1, Accuracy: 1, CurveStep: curveStep, Curve: gs},
+			{Kind: KindError, Algorithm: AlgoRAS, Utilisation: 1, Accuracy: 1, CurveStep: curveStep, Curve: ras},
+		} {
+			if err := store.Add(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if got := switchPoint(t, registryWith(t, store), nominalJob(40, 4)); got != 1 {
+		t.Errorf("switched with %g waves left, want 1", got)
+	}
+	// Without samples, the two-wave strawman of §4 decides.
+	if got := switchPoint(t, registry(t), nominalJob(40, 4)); got != 2 {
+		t.Errorf("without samples switched with %g waves left, want 2", got)
+	}
+}
+
+// TestPerturbedJobRecordsSample checks §4.2: "with a small probability xi,
+// we pick GS or RAS for the entire duration of the job; GS and RAS are
+// equally probable", and such jobs provide the samples. With xi = 1 every
+// job is perturbed and leaves one sample in its bucket; with xi = 0 none is.
+//
+// Reference: §4.2
+func TestPerturbedJobRecordsSample(t *testing.T) {
+	store := NewMemoryStore()
+	r := registryWith(t, store)
+	algos := map[string]int{}
+	for seed := uint64(1); seed <= 8; seed++ {
+		j := paretoJob(seed, 8, 4)
+		j.seed = seed
+		d := newDriver(t, NameGRASS, j, map[string]string{ParamXi: "1"}, r)
+		if !d.policy.learn.fixed {
+			t.Fatal("xi = 1 but the job is not perturbed")
+		}
+		algo := d.policy.Algorithm()
+		algos[algo]++
+		d.run(0)
+		got := store.Load(0)
+		if len(got) != int(seed) {
+			t.Fatalf("seed %d: %d samples, want %d", seed, len(got), seed)
+		}
+		s := got[len(got)-1]
+		if s.Algorithm != algo || s.Kind != KindError || s.Tasks != 8 || len(s.Curve) == 0 || d.policy.Algorithm() != algo {
+			t.Errorf("seed %d: sample %+v; want %s all through, error kind, 8 tasks, a curve", seed, s, algo)
+		}
+		for i := 1; i < len(s.Curve); i++ {
+			if s.Curve[i] < s.Curve[i-1] {
+				t.Errorf("seed %d: curve %v decreases: time for more work cannot be less", seed, s.Curve)
+			}
+		}
+	}
+	if algos[AlgoGS] == 0 || algos[AlgoRAS] == 0 {
+		t.Errorf("algorithms of perturbed jobs %v: want both", algos)
+	}
+	store2 := NewMemoryStore()
+	d := newDriver(t, NameGRASS, paretoJob(1, 8, 4), map[string]string{ParamXi: "0"}, registryWith(t, store2))
+	d.run(0)
+	if n := len(store2.Load(0)); n != 0 || d.policy.learn.fixed {
+		t.Errorf("xi = 0: %d samples, perturbed %v; want none", n, d.policy.learn.fixed)
+	}
+}
+
+type failingStore struct{}
+
+func (failingStore) Load(int) []Sample { return nil }
+func (failingStore) Add(Sample) error  { return errors.New("disk full") }
+
+// A store that cannot keep a sample does not stop the job; the error is
+// kept for the caller to log. A Store of the wrong type is refused.
+func TestStoreErrors(t *testing.T) {
+	d := newDriver(t, NameGRASS, paretoJob(1, 8, 4), map[string]string{ParamXi: "1"}, registryWith(t, failingStore{}))
+	d.run(0)
+	if err := d.policy.StoreError(); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("StoreError %v, want the store's error", err)
+	}
+	if _, err := registryWith(t, 42).NewEngine(speculators.JobInfo{ID: "j", Maps: 1}, NameGRASS, nil, 1); err == nil {
+		t.Error("Env.Store of type int accepted")
+	}
+}
+
+// Parameters out of range are errors naming them.
+func TestParamErrors(t *testing.T) {
+	_, err := registry(t).NewEngine(speculators.JobInfo{ID: "j", Maps: 1}, NameGRASS,
+		map[string]string{ParamXi: "2", ParamMediumMax: "10"}, 1)
+	if err == nil || !strings.Contains(err.Error(), ParamXi) || !strings.Contains(err.Error(), ParamMediumMax) {
+		t.Errorf("error %v, want one naming %s and %s", err, ParamXi, ParamMediumMax)
+	}
+}

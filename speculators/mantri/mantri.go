@@ -1,0 +1,299 @@
+// Package mantri is Mantri's speculator (Ananthanarayanan et al., "Reining
+// in the Outliers in Map-Reduce Clusters using Mantri", OSDI'10), the second
+// baseline of GRASS (NSDI'14 §5-6) and the baseline of SCA/ESE (Xu and Lau,
+// 001_09df01bb257da350.txt §II): when a slot is free, duplicate a task if
+// P(t_rem > 2 t_new) > delta (0.25), so that a copy is launched only when
+// the total resource use is expected to fall; and kill and restart a task
+// whose remaining time is excessive.
+//
+// The policy reads the job state the engine folds from events and keeps its
+// own: outstanding copy requests, restart counts and the sorted completed
+// durations behind its estimate of P. It must not start goroutines, perform
+// I/O, read the wall clock, use randomness or depend on Go map iteration
+// order; it does not place copies.
+//
+// Choices where the papers are vague:
+//
+//   - P(t_rem > 2 t_new). t_rem is a point estimate extrapolated from
+//     progress as GRASS §5.1 and Mantri do, from the current phase's rate
+//     (Attempt.PhaseTimeLeft: elapsed x (1-p)/p for maps; for reduces the
+//     copy and sort thirds would otherwise hide a slow reduce phase).
+//     t_new is a random variable whose distribution is the job's empirical
+//     distribution of completed run times of the task's type, normalised to
+//     input size and scaled to the task's input when sizes are known (GRASS
+//     §5.1's "sampling from the log"). P is then the fraction of those scaled
+//     durations below t_rem / 2. With c copies running, the rule is
+//     Mantri's general form P(c t_rem > (c+1) t_new) > delta, which is the
+//     paper's rule at c = 1.
+//   - Kill and restart. The library's papers say only that Mantri "may
+//     terminate a task which shows an excessively large remaining time". We
+//     take the rule of Mantri's own paper (§5.1, its Figure 7, stated here
+//     from that paper, which is not in ../shared/papers): while tasks are
+//     waiting for slots, kill a task and restart it when t_rem > E[t_new] +
+//     Delta, Delta being the progress-report period, and restart a task at
+//     most gamma = 3 times so inaccurate estimates cannot thrash it. Only a
+//     task with a single running attempt is restarted (a duplicated task is
+//     already being raced). "Waiting" is the AM needing containers or any
+//     task not yet started. Live, Hadoop reruns a task whose only attempt is
+//     killed; the simulator does the same.
+//   - Free slots: JobInfo.Slots minus running attempts, containers the AM
+//     still needs and copies asked for and not started (one per Decide when
+//     Slots is unknown). Copies go to the highest P first, then the longest
+//     t_rem.
+package mantri
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// Name is the policy's registry name.
+const Name = "mantri"
+
+// Parameter names.
+const (
+	ParamDelta         = "delta"
+	ParamMaxRestarts   = "max-restarts"
+	ParamRestartMargin = "restart-margin-ms"
+)
+
+// Policy registers Mantri with its papers' defaults.
+func Policy() speculators.Policy {
+	return speculators.Policy{
+		Name: Name,
+		Doc:  "Mantri: duplicate when P(t_rem > 2 t_new) > delta and a slot is free; kill and restart tasks with excessive t_rem (Ananthanarayanan et al. OSDI'10; GRASS §6, SCA §II)",
+		Params: []speculators.ParamSpec{
+			{Name: ParamDelta, Kind: speculators.Float, Default: 0.25,
+				Doc: "delta: duplicate when P(t_rem > 2 t_new) exceeds it (SCA paper §II: \"the default value of delta = .25\")"},
+			{Name: ParamMaxRestarts, Kind: speculators.Int, Default: int64(3),
+				Doc: "gamma: most kill-and-restarts of one task (Mantri OSDI'10 §5.1, 3); 0 disables restarts"},
+			{Name: ParamRestartMargin, Kind: speculators.Int, Default: int64(3000),
+				Doc: "Delta in ms: restart when t_rem > E[t_new] + Delta (Mantri §5.1: the progress-report period; Hadoop attempts report every 3 s)"},
+		},
+		New: New,
+	}
+}
+
+// New builds a Mantri policy; out-of-range values are an error naming the
+// parameter.
+func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
+	p := &policy{
+		delta:       params.Float(ParamDelta),
+		maxRestarts: int(params.Int(ParamMaxRestarts)),
+		margin:      float64(params.Int(ParamRestartMargin)),
+	}
+	var errs []error
+	if p.delta < 0 || p.delta >= 1 {
+		errs = append(errs, fmt.Errorf("%s %g: want a probability in [0, 1)", ParamDelta, p.delta))
+	}
+	if p.maxRestarts < 0 {
+		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamMaxRestarts, p.maxRestarts))
+	}
+	if p.margin < 0 {
+		errs = append(errs, fmt.Errorf("%s %g: want >= 0", ParamRestartMargin, p.margin))
+	}
+	return p, errors.Join(errs...)
+}
+
+type policy struct {
+	delta       float64
+	maxRestarts int
+	margin      float64
+
+	pending      [speculators.NumTaskTypes][]bool
+	pendingCount int
+	restarts     [speculators.NumTaskTypes][]int
+
+	// sorted normalised (ms/byte) and raw (ms) completed durations, and how
+	// many of the job's lists they hold.
+	norm, dur   [speculators.NumTaskTypes][]float64
+	normN, durN [speculators.NumTaskTypes]int
+
+	cands []cand
+}
+
+type cand struct {
+	task    *speculators.Task
+	attempt *speculators.Attempt
+	p       float64
+	trem    float64
+}
+
+func (p *policy) size(job *speculators.Job) {
+	for ty := range job.Tasks {
+		if n := len(job.Tasks[ty]); len(p.pending[ty]) < n {
+			p.pending[ty] = append(p.pending[ty], make([]bool, n-len(p.pending[ty]))...)
+			p.restarts[ty] = append(p.restarts[ty], make([]int, n-len(p.restarts[ty]))...)
+		}
+	}
+}
+
+// Observe clears a copy request when the task's next attempt starts, or when
+// the task succeeds or has nothing running.
+func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
+	switch ev.Kind {
+	case speculators.AttemptStarted, speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
+	default:
+		return
+	}
+	p.size(job)
+	t := job.Task(ev.Attempt.Task)
+	if t == nil || !p.pending[t.ID.Type][t.ID.Index] {
+		return
+	}
+	if ev.Kind == speculators.AttemptStarted || t.Done() || t.RunningAttempts == 0 {
+		p.pending[t.ID.Type][t.ID.Index] = false
+		p.pendingCount--
+	}
+}
+
+// sync inserts new completions into the sorted duration lists.
+func (p *policy) sync(job *speculators.Job) {
+	for ty := range job.Tasks {
+		for _, x := range job.NormalizedRuntimes[ty][p.normN[ty]:] {
+			i, _ := slices.BinarySearch(p.norm[ty], x)
+			p.norm[ty] = slices.Insert(p.norm[ty], i, x)
+			p.normN[ty]++
+		}
+		for _, x := range job.CompletedRuntimes[ty][p.durN[ty]:] {
+			i, _ := slices.BinarySearch(p.dur[ty], x)
+			p.dur[ty] = slices.Insert(p.dur[ty], i, x)
+			p.durN[ty]++
+		}
+	}
+}
+
+// newCopy returns the sorted sample of t_new for task t and its scale: t_new
+// values are sample x scale; normalised says the sample is per input byte.
+// ok is false before any completion of the type.
+func (p *policy) newCopy(t *speculators.Task) (sample []float64, scale float64, normalised, ok bool) {
+	ty := t.ID.Type
+	if t.InputBytes > 0 && len(p.norm[ty]) > 0 {
+		return p.norm[ty], float64(t.InputBytes), true, true
+	}
+	return p.dur[ty], 1, false, len(p.dur[ty]) > 0
+}
+
+// probFaster is P(t_new < x) under the empirical distribution.
+func probFaster(sample []float64, scale, x float64) float64 {
+	i, _ := slices.BinarySearch(sample, x/scale) // samples strictly below
+	return float64(i) / float64(len(sample))
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// Decide restarts, then duplicates (see the package doc).
+func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	p.size(job)
+	p.sync(job)
+	running, needs, unstarted := 0, 0, 0
+	for ty := range job.Tasks {
+		running += job.RunningAttempts[ty]
+		needs += job.ContainerNeeds[ty]
+		for _, t := range job.Tasks[ty] {
+			if len(t.Attempts) == 0 && !t.Dropped {
+				unstarted++
+			}
+		}
+	}
+	waiting := needs > 0 || unstarted > 0
+	var normMean, durMean [speculators.NumTaskTypes]float64
+	for ty := range job.Tasks {
+		normMean[ty], durMean[ty] = mean(p.norm[ty]), mean(p.dur[ty])
+	}
+	p.cands = p.cands[:0]
+	for ty := range job.Tasks {
+		for _, t := range job.Tasks[ty] {
+			if t.Done() || t.Dropped || t.RunningAttempts == 0 || p.pending[ty][t.ID.Index] {
+				continue
+			}
+			sample, scale, normalised, ok := p.newCopy(t)
+			if !ok {
+				break
+			}
+			a, trem, c := fastest(t, now)
+			if a == nil {
+				continue
+			}
+			expected := durMean[ty] // E[t_new], under the same distribution as P
+			if normalised {
+				expected = normMean[ty] * scale
+			}
+			if waiting && c == 1 && p.restarts[ty][t.ID.Index] < p.maxRestarts && trem > expected+p.margin {
+				p.restarts[ty][t.ID.Index]++
+				out = append(out, speculators.Decision{Kind: speculators.Kill, Task: t.ID, Attempt: a.ID,
+					Reason: fmt.Sprintf("mantri restart %d/%d: t_rem %.1fs > E[t_new] %.1fs + %.1fs while tasks wait",
+						p.restarts[ty][t.ID.Index], p.maxRestarts, trem/1000, expected/1000, p.margin/1000)})
+				continue
+			}
+			cf := float64(c)
+			prob := probFaster(sample, scale, cf*trem/(cf+1))
+			if prob > p.delta {
+				p.cands = append(p.cands, cand{task: t, attempt: a, p: prob, trem: trem})
+			}
+		}
+	}
+	free := job.Info.Slots - running - needs - p.pendingCount
+	if job.Info.Slots <= 0 {
+		free = 1 - p.pendingCount
+	}
+	if free <= 0 || len(p.cands) == 0 {
+		return out
+	}
+	slices.SortFunc(p.cands, func(a, b cand) int {
+		switch {
+		case a.p != b.p:
+			if a.p > b.p {
+				return -1
+			}
+			return 1
+		case a.trem != b.trem:
+			if a.trem > b.trem {
+				return -1
+			}
+			return 1
+		case a.task.ID.Type != b.task.ID.Type:
+			return int(a.task.ID.Type) - int(b.task.ID.Type)
+		}
+		return int(a.task.ID.Index) - int(b.task.ID.Index)
+	})
+	for _, c := range p.cands[:min(free, len(p.cands))] {
+		id := c.task.ID
+		p.pending[id.Type][id.Index] = true
+		p.pendingCount++
+		n := c.task.RunningAttempts
+		out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: id, Copies: 1,
+			Reason: fmt.Sprintf("mantri: P(%d x t_rem %.1fs > %d x t_new) = %.2f > delta %.2f", n, c.trem/1000, n+1, c.p, p.delta)})
+	}
+	return out
+}
+
+// fastest is the running attempt with the least time left, that time in ms
+// and the number of running attempts; nil when none has reported progress.
+func fastest(t *speculators.Task, now speculators.Time) (*speculators.Attempt, float64, int) {
+	var best *speculators.Attempt
+	left, c := math.Inf(1), 0
+	for _, a := range t.Attempts {
+		if !a.Running() {
+			continue
+		}
+		c++
+		if l := a.PhaseTimeLeft(now) * 1000; l < left {
+			best, left = a, l
+		}
+	}
+	return best, left, c
+}
