@@ -33,6 +33,7 @@ func TestAnalyzerTellsEnginesWithWork(t *testing.T) {
 	ns[0].Episodes = []Episode{{Start: 20000, End: 50000, Factor: posInf()}}
 	ns[1].Episodes = []Episode{{Start: 20000, End: 50000, Factor: posInf()}}
 	cfg := cfgFor(ns)
+	cfg.Faults.Analyzer.Detect.Initial = 10000 // the times below follow from a 10 s initial threshold
 	jobs := []Job{
 		{ID: "c", Maps: works(5000), Reduces: works(100000)},
 		{ID: "a", Maps: works(100000)},
@@ -83,6 +84,7 @@ func TestCrashNotRecordedAndWrongSpeculations(t *testing.T) {
 	ns := nodes(1, 1, 1)
 	ns[0].Episodes = []Episode{{Start: 20000, End: 40000, Crash: true}}
 	cfg := cfgFor(ns)
+	cfg.Faults.Analyzer.Detect.Initial = 10000
 	cfg.Faults.NodeExpiry = 0
 	p := &script{steps: []step{speculate(25000, speculators.Map, 0), speculate(25000, speculators.Map, 1)}}
 	s, err := newSim(cfg, []Job{{ID: "j", Maps: works(100000, 100000)}}, func(info speculators.JobInfo) (*speculators.Engine, error) {

@@ -42,8 +42,12 @@ type Config struct {
 	// the last few failures").
 	Base float64
 	// Initial is the threshold of a node with no recorded episode. The paper
-	// does not give one; we default to 10 s: several missed 3 s progress
-	// reports, far below the 600 s task timeout and NM expiry it replaces.
+	// does not give one; we default to 6 s: two consecutive missed 3 s
+	// progress reports (one missed report is routine jitter, two are not),
+	// two orders of magnitude below the 600 s task timeout and NM expiry it
+	// replaces. A false positive costs copies that the FAS feedback kills
+	// when the node resumes, and the node's next threshold then comes from
+	// its real episode (eq. 1).
 	Initial speculators.Time
 	// Floor is the smallest threshold ever returned, so that a node whose
 	// past pauses were a few ms is not declared failed by one late
@@ -51,9 +55,9 @@ type Config struct {
 	Floor speculators.Time
 }
 
-// DefaultConfig returns L = 5, b = 2, a 10 s initial threshold and a 3 s floor.
+// DefaultConfig returns L = 5, b = 2, a 6 s initial threshold and a 3 s floor.
 func DefaultConfig() Config {
-	return Config{Window: 5, Base: 2, Initial: 10_000, Floor: 3_000}
+	return Config{Window: 5, Base: 2, Initial: 6_000, Floor: 3_000}
 }
 
 func (c Config) validate() error {

@@ -90,9 +90,10 @@ func Policy() speculators.Policy {
 				Doc: "multiplicative speculation (§3.2): tasks of a failed node copied at the first check (\"we first speculate 2 tasks\")"},
 			speculators.ParamSpec{Name: ParamGrowth, Kind: speculators.Float, Default: 2.0,
 				Doc: "multiplicative speculation (§3.2): factor by which each further check's batch grows (\"another 4 tasks\"; \"increases in exponential order\")"},
-			speculators.ParamSpec{Name: ParamCheckIntervalMs, Kind: speculators.Int, Default: int64(5000),
+			speculators.ParamSpec{Name: ParamCheckIntervalMs, Kind: speculators.Int, Default: int64(3000),
 				Doc: "ms between multiplicative checks of a failed node's tasks (§3.2 \"we monitor the progress of the problematic tasks\"; " +
-					"5 s is the CFA's gathering period, §3.1, longer than the 3 s progress reports so a live task can show progress)"},
+					"3 s is one progress-report interval, the soonest a stalled task can be seen to stay stalled; a live task wrongly " +
+					"held stalled only grows the batch on a node already declared failed, and its copies are killed on resume)"},
 			speculators.ParamSpec{Name: ParamFetchFailures, Kind: speculators.Int, Default: int64(1),
 				Doc: "fetch-failure reports against a completed map that re-run it (§3.2: \"if a single fetch failure is notified by YARN, " +
 					"we speculate that particular completed task\"; Hadoop itself waits for 3); 0 disables"},

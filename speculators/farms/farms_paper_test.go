@@ -231,7 +231,7 @@ func TestPaperNeverRerunTwiceForOneLoss(t *testing.T) {
 // Reference: §3.2, §3.3
 func TestPaperMultiplicativeSpeculation(t *testing.T) {
 	stalled := func() *harness {
-		h := newHarness(t, Name, speculators.JobInfo{Maps: 20}, nil)
+		h := newHarness(t, Name, speculators.JobInfo{Maps: 20}, map[string]string{ParamCheckIntervalMs: "5000"})
 		for i := range 20 {
 			h.run(mapTask(i), node(1), sec(0), 0.4, sec(90))
 		}
