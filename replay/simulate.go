@@ -8,6 +8,7 @@ import (
 
 	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/grass"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -24,6 +25,12 @@ type Options struct {
 	// Cluster applies to recorded workloads (and Scheduler to scenarios).
 	Cluster  ClusterOptions
 	Registry *speculators.Registry
+	// Store is state policies keep across jobs (GRASS's samples of earlier
+	// jobs, §4), shared by every run: samples then persist across replays
+	// (a grassamples.Store under --data-dir). Nil gives each simulation
+	// (one policy, one seed) a fresh in-memory store, so that runs are
+	// independent and the output is a function of the inputs and seed.
+	Store grass.SampleStore
 }
 
 // Result is one policy's figures over the workload. The JSON names are a
@@ -105,6 +112,11 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 
 // runOne simulates the workload with every job running policy name.
 func runOne(w *Workload, name string, opts Options, seed uint64) (*sim.Result, error) {
+	if opts.Store != nil {
+		opts.Registry.SetStore(opts.Store)
+	} else {
+		opts.Registry.SetStore(grass.NewMemoryStore())
+	}
 	factory := func(info speculators.JobInfo) (*speculators.Engine, error) {
 		return opts.Registry.NewEngine(info, name, opts.Params[name], jobSeed(seed, info.ID))
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/store/grassamples"
 	"github.com/specbridge/specbridge/yarnclient/history"
 	"github.com/urfave/cli/v2"
 )
@@ -32,6 +33,7 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on this many nodes instead of the recorded hosts (SWIM default 100)"},
 			&cli.IntFlag{Name: "slots", Usage: "containers per node with --nodes (default 8)"},
 			&cli.StringFlag{Name: "scheduler", Usage: "fifo or fair (default: the scenario's, else fifo)"},
+			&cli.StringFlag{Name: "data-dir", Usage: "keep policies' cross-job state (GRASS samples) here, shared with serve; default: fresh per run, so replays are independent", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
 		},
 		Action: runReplay,
 	}
@@ -55,6 +57,14 @@ func runReplay(c *cli.Context) error {
 	}
 	if opts.Params, err = parseParams(reg, opts.Speculators, c.StringSlice("param")); err != nil {
 		return err
+	}
+	if dir := c.String("data-dir"); dir != "" {
+		st, err := grassamples.Open(dir)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		opts.Store = st
 	}
 	switch c.String("scheduler") {
 	case "", "fifo", "fair":
