@@ -65,11 +65,14 @@ func openBench(b *testing.B, url string, i, maps int, speculator string) *benchS
 		b.Fatalf("welcome %+v: %v", w, err)
 	}
 	s := &benchSession{conn: conn, key: strings.TrimPrefix(job, "job_"), maps: maps}
-	evs := make([]WireEvent, maps)
-	for m := range evs {
-		evs[m] = WireEvent{Kind: "attempt-started", Time: ms(0), Attempt: fmt.Sprintf("attempt_%s_m_%06d_0", s.key, m), Node: "n"}
+	// Every attempt starts at t0 and reports progress 0.9: nobody straggles yet.
+	evs := make([]WireEvent, 0, 2*maps)
+	for m := 0; m < maps; m++ {
+		attempt := fmt.Sprintf("attempt_%s_m_%06d_0", s.key, m)
+		evs = append(evs, WireEvent{Kind: "attempt-started", Time: ms(0), Attempt: attempt, Node: "n"},
+			WireEvent{Kind: "attempt-status", Time: ms(0), Attempt: attempt, Progress: 0.9})
 	}
-	if err := conn.WriteJSON(Events{Type: TypeEvents, Events: evs}); err != nil {
+	if err := conn.WriteJSON(Events{Type: TypeEvents, Now: t0, Events: evs}); err != nil {
 		b.Fatal(err)
 	}
 	return s
@@ -80,7 +83,7 @@ func (s *benchSession) statusBatch(at int64) []byte {
 	evs := make([]WireEvent, s.maps)
 	for m := range evs {
 		evs[m] = WireEvent{Kind: "attempt-status", Time: ms(at), Attempt: fmt.Sprintf("attempt_%s_m_%06d_0", s.key, m),
-			Progress: float64(at%1000) / 1000, Phase: "MAP", Counters: &Counters{InputBytes: at, CPUMillis: at}}
+			Progress: 0.9, Phase: "MAP", Counters: &Counters{InputBytes: at, CPUMillis: at}}
 	}
 	data, _ := json.Marshal(Events{Type: TypeEvents, Events: evs})
 	return data

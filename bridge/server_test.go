@@ -61,6 +61,12 @@ func TestRefusedHandshakes(t *testing.T) {
 		{"ping before hello", Ping{Type: TypePing}, CodeHelloRequired},
 		{"garbage before hello", "not an object", CodeHelloRequired},
 	}
+	t.Run("binary before hello", func(t *testing.T) {
+		c := dial(t, ts.url)
+		c.sendRaw(websocket.BinaryMessage, []byte{1, 2, 3})
+		c.expectError(CodeHelloRequired)
+		c.expectClosed(websocket.ClosePolicyViolation)
+	})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := dial(t, ts.url)

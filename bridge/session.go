@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,9 @@ import (
 
 	"github.com/specbridge/specbridge/speculators"
 )
+
+// keepReadBuf is the largest read buffer a session keeps between frames.
+const keepReadBuf = 64 << 10
 
 // itemKind says what the reader delivered.
 type itemKind uint8
@@ -61,6 +65,7 @@ type session struct {
 	stopText string
 
 	helloSeen atomic.Bool
+	readBuf   bytes.Buffer // owned by the reader goroutine
 
 	// Owned by run.
 	job          string
@@ -202,9 +207,15 @@ func (s *session) readItem() item {
 		return item{kind: itemClosed, err: err}
 	}
 	max := s.srv.cfg.MaxFrameBytes
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
+	// The buffer is reused frame after frame: decoding copies what it keeps.
+	s.readBuf.Reset()
+	if _, err := s.readBuf.ReadFrom(io.LimitReader(r, max+1)); err != nil {
 		return item{kind: itemClosed, err: err}
+	}
+	data := s.readBuf.Bytes()
+	if s.readBuf.Cap() > keepReadBuf {
+		// Do not hold a large frame's buffer for the life of an idle session.
+		s.readBuf = bytes.Buffer{}
 	}
 	readAt := s.srv.cfg.Now()
 	if int64(len(data)) > max {
@@ -234,6 +245,13 @@ func (s *session) handle(it item) error {
 			return errEnd
 		}
 		return fmt.Errorf("read: %w", it.err)
+	case itemTooLarge, itemBinary:
+		if s.engine == nil {
+			m.frames.WithLabelValues("other").Inc()
+			return s.fatal(CodeHelloRequired, "the first frame must be a JSON text hello")
+		}
+	}
+	switch it.kind {
 	case itemTooLarge:
 		m.frames.WithLabelValues("other").Inc()
 		return s.strike(CodeFrameTooLarge, fmt.Sprintf("frame of %d bytes is over the limit of %d", it.size, s.srv.cfg.MaxFrameBytes))

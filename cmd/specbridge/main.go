@@ -60,6 +60,7 @@ func setupLogging(c *cli.Context) error {
 func commands() []*cli.Command {
 	return []*cli.Command{
 		replayCommand(),
+		ServeCommand(),
 		speculatorsCommand(),
 	}
 }

@@ -1,8 +1,11 @@
 package org.specbridge.shim;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.CounterGroup;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.FileSystemCounter;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -113,33 +116,55 @@ final class Wire {
     }
   }
 
+  private static final String TASK = TaskCounter.class.getName();
+  private static final String FILE_INPUT = FileInputFormatCounter.class.getName();
+  private static final String FILE_OUTPUT = FileOutputFormatCounter.class.getName();
+  private static final String FILE_SYSTEM = FileSystemCounter.class.getName();
+
+  /**
+   * The counters the policies use, read without creating any: Counters.findCounter adds missing
+   * counters and groups, which would mutate Hadoop's objects from the shim's thread.
+   */
   static ObjectNode counters(Counters c, TaskType type) {
     ObjectNode n = NODES.objectNode();
     if (c == null) {
       return n;
     }
+    Map<String, Long> v = new HashMap<String, Long>();
+    try {
+      for (CounterGroup g : c) {
+        String group = g.getName();
+        if (!group.equals(TASK) && !group.equals(FILE_INPUT) && !group.equals(FILE_OUTPUT) && !group.equals(FILE_SYSTEM)) {
+          continue;
+        }
+        for (Counter counter : g) {
+          v.put(group + "." + counter.getName(), counter.getValue());
+        }
+      }
+    } catch (RuntimeException e) {
+      // Counters changed under us (ConcurrentModificationException): send what was read.
+    }
     if (type == TaskType.MAP) {
-      put(n, "input_bytes", value(c.findCounter(FileInputFormatCounter.BYTES_READ)));
-      put(n, "input_records", value(c.findCounter(TaskCounter.MAP_INPUT_RECORDS)));
-      put(n, "output_bytes", value(c.findCounter(TaskCounter.MAP_OUTPUT_BYTES)));
-      put(n, "output_records", value(c.findCounter(TaskCounter.MAP_OUTPUT_RECORDS)));
+      long in = get(v, FILE_INPUT, FileInputFormatCounter.BYTES_READ.name());
+      put(n, "input_bytes", in != 0 ? in : get(v, FILE_SYSTEM, "HDFS_" + FileSystemCounter.BYTES_READ.name()));
+      put(n, "input_records", get(v, TASK, TaskCounter.MAP_INPUT_RECORDS.name()));
+      put(n, "output_bytes", get(v, TASK, TaskCounter.MAP_OUTPUT_BYTES.name()));
+      put(n, "output_records", get(v, TASK, TaskCounter.MAP_OUTPUT_RECORDS.name()));
     } else {
-      put(n, "input_bytes", value(c.findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES)));
-      put(n, "input_records", value(c.findCounter(TaskCounter.REDUCE_INPUT_RECORDS)));
-      put(n, "output_bytes", value(c.findCounter(FileOutputFormatCounter.BYTES_WRITTEN)));
-      put(n, "output_records", value(c.findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS)));
+      put(n, "input_bytes", get(v, TASK, TaskCounter.REDUCE_SHUFFLE_BYTES.name()));
+      put(n, "input_records", get(v, TASK, TaskCounter.REDUCE_INPUT_RECORDS.name()));
+      put(n, "output_bytes", get(v, FILE_OUTPUT, FileOutputFormatCounter.BYTES_WRITTEN.name()));
+      put(n, "output_records", get(v, TASK, TaskCounter.REDUCE_OUTPUT_RECORDS.name()));
     }
-    put(n, "cpu_ms", value(c.findCounter(TaskCounter.CPU_MILLISECONDS)));
-    put(n, "gc_ms", value(c.findCounter(TaskCounter.GC_TIME_MILLIS)));
-    put(n, "spilled_records", value(c.findCounter(TaskCounter.SPILLED_RECORDS)));
-    if (!n.has("input_bytes")) {
-      put(n, "input_bytes", value(c.findCounter("FileSystemCounters", "HDFS_" + FileSystemCounter.BYTES_READ.name())));
-    }
+    put(n, "cpu_ms", get(v, TASK, TaskCounter.CPU_MILLISECONDS.name()));
+    put(n, "gc_ms", get(v, TASK, TaskCounter.GC_TIME_MILLIS.name()));
+    put(n, "spilled_records", get(v, TASK, TaskCounter.SPILLED_RECORDS.name()));
     return n;
   }
 
-  private static long value(Counter c) {
-    return c == null ? 0 : c.getValue();
+  private static long get(Map<String, Long> v, String group, String name) {
+    Long x = v.get(group + "." + name);
+    return x == null ? 0 : x;
   }
 
   private static void put(ObjectNode n, String name, long v) {

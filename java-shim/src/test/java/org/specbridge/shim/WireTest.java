@@ -1,0 +1,48 @@
+package org.specbridge.shim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
+import org.apache.hadoop.mapreduce.v2.api.records.Phase;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+class WireTest {
+  @Test
+  void hadoopIdsRoundTrip() {
+    String s = "attempt_1700000000000_0001_r_000012_3";
+    TaskAttemptId id = Wire.parseAttemptId(s);
+    assertEquals(s, Wire.attemptId(id));
+    assertEquals("task_1700000000000_0001_r_000012", Wire.taskId(id.getTaskId()));
+    assertEquals("job_1700000000000_0001", Wire.jobId(id.getTaskId().getJobId()));
+  }
+
+  @Test
+  void countersAreReadWithoutCreatingAny() {
+    Counters c = new Counters();
+    c.findCounter(TaskCounter.MAP_INPUT_RECORDS).setValue(10);
+    c.findCounter(FileInputFormatCounter.BYTES_READ).setValue(4096);
+    c.findCounter(TaskCounter.CPU_MILLISECONDS).setValue(900);
+    int groups = c.countCounters();
+    ObjectNode n = Wire.counters(c, TaskType.MAP);
+    assertEquals(4096, n.path("input_bytes").asLong());
+    assertEquals(10, n.path("input_records").asLong());
+    assertEquals(900, n.path("cpu_ms").asLong());
+    assertFalse(n.has("gc_ms"));
+    assertEquals(groups, c.countCounters(), "reading created counters");
+  }
+
+  @Test
+  void phasesMapToTheProtocol() {
+    assertEquals("MAP", Wire.phase(Phase.STARTING, TaskType.MAP));
+    assertEquals("SHUFFLE", Wire.phase(null, TaskType.REDUCE));
+    assertEquals("SORT", Wire.phase(Phase.SORT, TaskType.REDUCE));
+    assertEquals("REDUCE", Wire.phase(Phase.CLEANUP, TaskType.REDUCE));
+  }
+}
