@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -117,26 +116,17 @@ func ReadSWIMFrom(r io.Reader, name string, m SWIMModel) ([]*Job, error) {
 	if err := m.validate(); err != nil {
 		return nil, fmt.Errorf("read %s: SWIM model: %w", name, err)
 	}
-	var jobs []*Job
-	sc := bufio.NewScanner(r)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
-		row, err := parseSWIMRow(text)
-		if err != nil {
-			return nil, fmt.Errorf("read %s line %d: %w", name, line, err)
-		}
-		if maps, _ := m.taskCounts(row); maps > swimMaxTasks {
-			return nil, fmt.Errorf("read %s line %d: %d bytes of input would make %d maps, over the limit of %d; set SWIMModel.MaxMaps", name, line, row.input, maps, swimMaxTasks)
-		}
-		jobs = append(jobs, m.job(row, len(jobs), name))
+	rows, err := ReadSWIMRows(r, name)
+	if err != nil {
+		return nil, err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s line %d: %w", name, line+1, err)
+	jobs := make([]*Job, 0, len(rows))
+	for _, row := range rows {
+		j, err := m.JobOf(row, len(jobs), name)
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, j)
 	}
 	return jobs, nil
 }

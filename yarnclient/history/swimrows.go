@@ -59,7 +59,7 @@ func (m SWIMModel) JobOf(row SWIMRow, seq int, source string) (*Job, error) {
 	}
 	r := swimRow{id: row.ID, submitS: row.SubmitS, input: row.InputBytes, shuffle: row.ShuffleBytes, outputRed: row.OutputBytes}
 	if maps, _ := m.taskCounts(r); maps > swimMaxTasks {
-		return nil, fmt.Errorf("read %s line %d: %d bytes of input would make %d maps, over the limit of %d", source, row.Line, row.InputBytes, maps, swimMaxTasks)
+		return nil, fmt.Errorf("read %s line %d: %d bytes of input would make %d maps, over the limit of %d; set SWIMModel.MaxMaps", source, row.Line, row.InputBytes, maps, swimMaxTasks)
 	}
 	return m.job(r, seq, source), nil
 }
