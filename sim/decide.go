@@ -32,8 +32,9 @@ func (s *sim) tick() error {
 	if len(s.active) == 0 {
 		return nil
 	}
-	if copiesWaiting(s) {
-		// A policy's node gate may change its mind with time alone.
+	if copiesWaiting(s) || (s.freeSlots > 0 && s.pullWaiting()) {
+		// A policy's node gate, or a pull-based policy's choice, may
+		// change with time alone.
 		s.needSchedule = true
 	}
 	if applied {

@@ -21,7 +21,10 @@
 //     (retries, then originals) before reduces (retries, then originals
 //     after slow start) before speculative copies, asking the engine where
 //     copies may run; and Hadoop's reduce preemption when a job's reduces
-//     starve its maps;
+//     starve its maps; a job whose policy is pull-based
+//     (speculators.SlotChooser, pull.go) is instead asked, for each slot
+//     offered to it, which original or copy runs there (map retries still
+//     go first), and idle slots are offered to it again at every tick;
 //   - first finisher wins, the other attempts of the task are killed; a
 //     task left with nothing running or waiting after a failure or kill
 //     runs again, as Hadoop's TaskImpl does;

@@ -277,6 +277,7 @@ func (s *sim) submit(ji int32) error {
 		return fmt.Errorf("sim: engine factory returned no engine for job %s", spec.ID)
 	}
 	j.engine = eng
+	j.chooser = eng.ChoosesSlots()
 	if err := s.attachJob(j); err != nil {
 		return err
 	}

@@ -19,6 +19,11 @@ const (
 	fromRetry uint8 = iota
 	fromOriginal
 	fromCopy
+	// The policy's choice (pull.go): a task's retry or original out of
+	// queue order, or a copy of a running task not asked for by Decide.
+	chosenRetry
+	chosenOriginal
+	chosenCopy
 )
 
 // schedule places waiting attempts on free slots. Nodes are visited round
@@ -122,10 +127,12 @@ func (s *sim) giveSlot(ni int32, ty speculators.TaskType) {
 	s.freeBits[ni/64] |= 1 << (ni % 64)
 }
 
+// anythingWaiting reports whether a free slot could be used: a job needs
+// containers, or a pull-based job has attempts running that it might copy.
 func (s *sim) anythingWaiting() bool {
 	for _, ji := range s.active {
 		j := &s.jobs[ji]
-		if j.needs(speculators.Map)+j.needs(speculators.Reduce) > 0 {
+		if j.needs(speculators.Map)+j.needs(speculators.Reduce) > 0 || (j.chooser && j.running > 0) {
 			return true
 		}
 	}
@@ -167,6 +174,11 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 // Reduce retries wait behind maps so that a preempted reduce does not take
 // back the container its maps need.
 func (s *sim) pickFor(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, bool) {
+	if j.chooser {
+		if pk, ok := s.chosen(j, ni, lo, hi); ok {
+			return pk, true
+		}
+	}
 	for ty := lo; ty <= hi; ty++ {
 		if j.retryCount[ty] > 0 {
 			q := j.retry[ty]
@@ -236,6 +248,13 @@ func (s *sim) place(ji int32, ni int32, pk pick) error {
 		t.launched = true
 		j.origPending[pk.ty]--
 		j.origNext[pk.ty] = pk.copyPos + 1
+	case chosenRetry:
+		t.inRetry = false
+		j.retryCount[pk.ty]--
+		s.compactRetry(j, pk.ty)
+	case chosenOriginal:
+		t.launched = true
+		j.origPending[pk.ty]--
 	case fromCopy:
 		t.pendingCopies--
 		j.copyCount[pk.ty]--

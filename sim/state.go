@@ -92,8 +92,11 @@ type jobState struct {
 	spec   *Job
 	index  int32
 	engine *speculators.Engine
-	rng    *rand.Rand
-	tasks  [speculators.NumTaskTypes][]taskState
+	// chooser: the engine's policy picks what runs in each slot offered to
+	// the job (speculators.SlotChooser; pull.go).
+	chooser bool
+	rng     *rand.Rand
+	tasks   [speculators.NumTaskTypes][]taskState
 
 	submitted, finished bool
 

@@ -23,6 +23,31 @@ type NodeGate interface {
 	AllowSpeculativeOn(job *Job, node NodeID, now Time) bool
 }
 
+// SlotChooser is implemented by pull-based policies (GRASS §3: "the key
+// choice ... is to pick the next task to schedule given a vacant slot",
+// among queued originals and copies of running tasks). Simulator-only: the
+// simulator offers each free slot to the job the cluster scheduler picked
+// and asks the policy what to run there. Live, the AM's allocator places
+// originals and only Decide's Speculate reaches it (DESIGN.md, "What is
+// live and what is simulation-only": GRASS's ordering is complete in the
+// simulator only).
+//
+// ChooseForSlot returns the task to run in the free slot on node: copy false
+// names a task with nothing running (an original not yet placed, or a task
+// waiting to run again), copy true a running task to start one more attempt
+// of. ok false leaves the slot to the default order (retries and originals
+// in the job's order, then copies asked for by Decide). A choice the caller
+// cannot honour (a task done or dropped, a copy on a node where the task
+// already runs, a reduce before slow start, a type the slot cannot hold) is
+// read as ok false. ChooseForSlot must not change what Decide sees except to
+// note that it is being offered slots: once it has been called, the caller
+// offers the job every free slot the cluster scheduler gives it, and also
+// re-offers idle slots at every Decide tick, so a policy may stop asking for
+// copies from Decide (it still decides everything else there, such as Drop).
+type SlotChooser interface {
+	ChooseForSlot(job *Job, node NodeID, now Time) (task TaskID, copy bool, ok bool)
+}
+
 // Engine is one job's state plus its policy: the unit the bridge and the
 // simulator drive. It is not safe for concurrent use; the caller serialises
 // Observe and Decide.
@@ -34,6 +59,7 @@ type Engine struct {
 
 	observer Observer
 	gate     NodeGate
+	chooser  SlotChooser
 	buf      []Decision
 }
 
@@ -46,6 +72,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	e := &Engine{Job: job, Policy: policy, Name: name, Params: params}
 	e.observer, _ = policy.(Observer)
 	e.gate, _ = policy.(NodeGate)
+	e.chooser, _ = policy.(SlotChooser)
 	return e, nil
 }
 
@@ -78,4 +105,19 @@ func (e *Engine) AllowSpeculativeOn(node NodeID, now Time) bool {
 		return true
 	}
 	return e.gate.AllowSpeculativeOn(e.Job, node, now)
+}
+
+// ChoosesSlots reports whether the policy is pull-based (SlotChooser).
+func (e *Engine) ChoosesSlots() bool { return e.chooser != nil }
+
+// ChooseForSlot asks a pull-based policy what to run in a free slot on node
+// (see SlotChooser); ok is false for a policy without an opinion.
+func (e *Engine) ChooseForSlot(node NodeID, now Time) (task TaskID, copy bool, ok bool) {
+	if e.chooser == nil {
+		return TaskID{}, false, false
+	}
+	if now > e.Job.Now {
+		e.Job.Now = now
+	}
+	return e.chooser.ChooseForSlot(e.Job, node, now)
 }

@@ -15,16 +15,23 @@
 // than Env.Rand or depend on Go map iteration order.
 //
 // Push versus pull. GRASS picks, each time a slot becomes free, the next task
-// to run: an original or a copy (§3). Here the AM's allocator (or the
-// simulator) places originals, and Decide runs periodically. So Decide counts
-// the job's free slots (JobInfo.Slots minus running attempts, containers the
-// AM still needs and copies asked for and not yet started; one per Decide
-// when Slots is unknown, as one heartbeat would give) and runs the pruning
-// and selection stages once per free slot, over every unfinished task. When
-// the selected task is a running one it asks for a copy (Speculate); when it
-// is an original not yet running, the slot is left to the allocator for it
-// and nothing is asked. The allocator is expected to order originals SJF
-// (deadline) or LJF (error) as the paper assumes (§3.1); the simulator does.
+// to run: an original or a copy (§3). In the simulator it does exactly that:
+// the policy implements speculators.SlotChooser and ChooseForSlot (pull.go)
+// runs the pruning and selection stages for every slot offered to the job;
+// a copy chosen runs there, an original chosen (or an empty Γ) leaves the
+// slot to the allocator's SJF (deadline) or LJF (error) order of originals.
+// Once slots are offered, Decide asks for no copies; it still drops the
+// input tasks left at the bound and lets GRASS switch. Live, the AM's
+// allocator places originals and Decide runs periodically (push): Decide
+// counts the job's free slots (JobInfo.Slots minus running attempts,
+// containers the AM still needs and copies asked for and not yet started;
+// one per Decide when Slots is unknown, as one heartbeat would give) and
+// runs the pruning and selection stages once per free slot, over every
+// unfinished task. When the selected task is a running one it asks for a
+// copy (Speculate); when it is an original not yet running, the slot is
+// left to the allocator for it and nothing is asked. Live, copies therefore
+// compete for slots only when the AM has no original waiting (DESIGN.md,
+// "What is live and what is simulation-only").
 //
 // Where the paper is vague the choice and its reason are written beside the
 // code that makes it: rounding of the error bound (needed), reduces (Decide),
@@ -190,8 +197,13 @@ type policy struct {
 	pendingCount int
 	// dropped[index]: a Drop for this map was emitted.
 	dropped []bool
-	ended   bool   // the approximation bound was reached
-	endWhy  string // why, for Drop reasons
+	// pull: the simulator offers this job's slots to ChooseForSlot, so
+	// Decide no longer asks for copies (pull.go).
+	pull   bool
+	ver    uint64     // events observed plus Decides, for gamma
+	gamma  gammaCache // the latest ChooseForSlot's Γ (pull.go)
+	ended  bool       // the approximation bound was reached
+	endWhy string     // why, for Drop reasons
 
 	est estimators
 
@@ -235,6 +247,7 @@ func (p *policy) size(job *speculators.Job) {
 // when the task succeeds or has nothing running left (the AM reruns it as an
 // ordinary task).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
+	p.ver++
 	switch ev.Kind {
 	case speculators.AttemptStarted, speculators.AttemptSucceeded,
 		speculators.AttemptFailed, speculators.AttemptKilled:

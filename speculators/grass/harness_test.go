@@ -29,6 +29,9 @@ type job struct {
 	err      float64
 	reduces  int
 	seed     uint64 // the policy's seed; 0 = 1
+	// pull: each free slot is first offered to the policy's ChooseForSlot
+	// (the simulator's pull model) before an original fills it.
+	pull bool
 }
 
 // driver plays the allocator of the paper's pull model (§3): whenever slots
@@ -208,13 +211,7 @@ func (d *driver) decide() {
 			if len(d.runs) >= d.job.slots {
 				d.t.Fatalf("t=%g: %v with no free slot", float64(d.now)/unit, dec)
 			}
-			d.launch(i, true)
-			if d.nextOriginal() >= 0 {
-				d.earlyCopies++
-				d.earlyMax = max(d.earlyMax, d.runningOf(i))
-			} else {
-				d.lateCopies++
-			}
+			d.copyLaunched(i)
 		case speculators.Drop:
 			if d.dropped[i] {
 				d.t.Fatalf("t=%g: second drop of %s", float64(d.now)/unit, dec.Task)
@@ -227,6 +224,13 @@ func (d *driver) decide() {
 		}
 	}
 	for len(d.runs) < d.job.slots {
+		if d.job.pull {
+			if id, isCopy, ok := d.engine.ChooseForSlot("free", d.now); ok && isCopy {
+				d.log = append(d.log, fmt.Sprintf("t=%g speculate %s", float64(d.now)/unit, id))
+				d.copyLaunched(int(id.Index))
+				continue
+			}
+		}
 		i := d.nextOriginal()
 		if i < 0 {
 			break
@@ -235,6 +239,17 @@ func (d *driver) decide() {
 	}
 	if d.afterDecide != nil {
 		d.afterDecide(d)
+	}
+}
+
+// copyLaunched launches a copy of map i and counts it as early or late.
+func (d *driver) copyLaunched(i int) {
+	d.launch(i, true)
+	if d.nextOriginal() >= 0 {
+		d.earlyCopies++
+		d.earlyMax = max(d.earlyMax, d.runningOf(i))
+	} else {
+		d.lateCopies++
 	}
 }
 

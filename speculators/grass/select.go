@@ -45,18 +45,25 @@ type cand struct {
 // task just chosen, so the stages run once and the ranked Γ is walked slot by
 // slot, which is what running the pseudocode per slot would give.
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	p.ver++
 	p.size(job)
 	p.est.sync(job)
 	out = p.endApproximation(job, now, out)
 	if p.learn != nil {
 		p.learn.step(p, job, now)
 	}
+	deadline := job.Deadline > 0
+	if p.pull {
+		// The slots are offered to ChooseForSlot (pull.go); Decide only
+		// keeps the t_rem estimates for the accuracy score.
+		p.candidates(job, now, deadline, true)
+		return out
+	}
 	free := p.freeSlots(job)
 	if free <= 0 {
 		return out
 	}
-	deadline := job.Deadline > 0
-	p.candidates(job, now, deadline)
+	p.candidates(job, now, deadline, true)
 	// Selection stage.
 	p.picks = p.picks[:0]
 	var unscheduled []cand
@@ -117,7 +124,11 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // is possible before a t_new exists. A running task whose t_rem is unknown
 // (no progress reported yet) stays in T, counting for the error bound's
 // earliest tasks with duration t_new, but cannot be copied.
-func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline bool) {
+//
+// record keeps each t_rem computed for the estimators' accuracy score; only
+// Decide records, at its fixed cadence, so that how often slots are offered
+// does not change the accuracy GRASS learns from.
+func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline, record bool) {
 	p.cands = p.cands[:0]
 	left := float64(job.Deadline - now)
 	early := job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
@@ -152,7 +163,9 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 			if t.RunningAttempts > 0 {
 				c.running = true
 				c.trem, c.c = trem(t, now)
-				p.est.remember(t, c.trem, now)
+				if record {
+					p.est.remember(t, c.trem, now)
+				}
 				c.eligible = !math.IsInf(c.trem, 1) && !p.pending[ty][t.ID.Index] && (!early || c.c < 2)
 				c.dur = min(c.trem, c.tnew)
 				c.saving = float64(c.c)*c.trem - float64(c.c+1)*c.tnew

@@ -36,7 +36,16 @@
 //     already being raced). "Waiting" is the AM needing containers or any
 //     task not yet started. Live, Hadoop reruns a task whose only attempt is
 //     killed; the simulator does the same.
-//   - Free slots: JobInfo.Slots minus running attempts, containers the AM
+//   - Pull. Mantri decides "once a computing node becomes available" (SCA
+//     §II) whether to run a duplicate there, and does so while tasks still
+//     wait for slots (Mantri's algorithm duplicates in that case too, then
+//     starts the waiting task otherwise). So in the simulator, which offers
+//     each free slot to the job's policy (speculators.SlotChooser), the
+//     duplicate rule runs per slot offer: the running task with the highest
+//     P (then the longest t_rem) whose P exceeds delta gets a copy there,
+//     else the slot goes to the waiting originals; restarts stay in Decide.
+//     Live, the push form below runs instead.
+//   - Free slots (push form, live): JobInfo.Slots minus running attempts, containers the AM
 //     still needs and copies asked for and not started (one per Decide when
 //     Slots is unknown). Copies go to the highest P first, then the longest
 //     t_rem.
@@ -114,6 +123,18 @@ type policy struct {
 	normN, durN [speculators.NumTaskTypes]int
 
 	cands []cand
+	// pull: the simulator offers this job's free slots to ChooseForSlot,
+	// so Decide only restarts.
+	pull bool
+	// dups are the duplicate candidates of the latest ChooseForSlot in
+	// byPriority order, kept while no event or Decide has changed what
+	// they derive from (ver) and the clock has not moved: a scheduler
+	// offers many slots at one instant.
+	dups     []cand
+	dupValid bool
+	dupVer   uint64
+	dupNow   speculators.Time
+	ver      uint64 // events observed plus Decides
 }
 
 type cand struct {
@@ -135,6 +156,7 @@ func (p *policy) size(job *speculators.Job) {
 // Observe clears a copy request when the task's next attempt starts, or when
 // the task succeeds or has nothing running.
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
+	p.ver++
 	switch ev.Kind {
 	case speculators.AttemptStarted, speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
 	default:
@@ -197,6 +219,7 @@ func mean(xs []float64) float64 {
 
 // Decide restarts, then duplicates (see the package doc).
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	p.ver++
 	p.size(job)
 	p.sync(job)
 	running, needs, unstarted := 0, 0, 0
@@ -246,6 +269,9 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			}
 		}
 	}
+	if p.pull {
+		return out // duplicates are chosen slot by slot (ChooseForSlot)
+	}
 	free := job.Info.Slots - running - needs - p.pendingCount
 	if job.Info.Slots <= 0 {
 		free = 1 - p.pendingCount
@@ -253,23 +279,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if free <= 0 || len(p.cands) == 0 {
 		return out
 	}
-	slices.SortFunc(p.cands, func(a, b cand) int {
-		switch {
-		case a.p != b.p:
-			if a.p > b.p {
-				return -1
-			}
-			return 1
-		case a.trem != b.trem:
-			if a.trem > b.trem {
-				return -1
-			}
-			return 1
-		case a.task.ID.Type != b.task.ID.Type:
-			return int(a.task.ID.Type) - int(b.task.ID.Type)
-		}
-		return int(a.task.ID.Index) - int(b.task.ID.Index)
-	})
+	slices.SortFunc(p.cands, byPriority)
 	for _, c := range p.cands[:min(free, len(p.cands))] {
 		id := c.task.ID
 		p.pending[id.Type][id.Index] = true
@@ -296,4 +306,75 @@ func fastest(t *speculators.Task, now speculators.Time) (*speculators.Attempt, f
 		}
 	}
 	return best, left, c
+}
+
+// ChooseForSlot is the duplicate rule at a slot offer (see the package doc,
+// "Pull"): a copy of the running task with the highest P(c t_rem > (c+1)
+// t_new) above delta, then the longest t_rem, not already running on node;
+// ok false when none qualifies. The first call switches Decide to restarts
+// only.
+func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
+	p.pull = true
+	if !p.dupValid || p.dupVer != p.ver || p.dupNow != now {
+		p.size(job)
+		p.sync(job)
+		p.dups = p.dups[:0]
+		for ty := range job.Tasks {
+			for _, t := range job.Tasks[ty] {
+				if t.Done() || t.Dropped || t.RunningAttempts == 0 {
+					continue
+				}
+				sample, scale, _, ok := p.newCopy(t)
+				if !ok {
+					break
+				}
+				a, trem, c := fastest(t, now)
+				if a == nil {
+					continue
+				}
+				cf := float64(c)
+				if prob := probFaster(sample, scale, cf*trem/(cf+1)); prob > p.delta {
+					p.dups = append(p.dups, cand{task: t, attempt: a, p: prob, trem: trem})
+				}
+			}
+		}
+		slices.SortFunc(p.dups, byPriority)
+		p.dupValid, p.dupVer, p.dupNow = true, p.ver, now
+	}
+	for _, c := range p.dups {
+		if !onNode(c.task, node) {
+			return c.task.ID, true, true
+		}
+	}
+	return speculators.TaskID{}, false, false
+}
+
+// onNode reports whether a running attempt of t is on node.
+func onNode(t *speculators.Task, node speculators.NodeID) bool {
+	for _, a := range t.Attempts {
+		if a.Running() && node != "" && a.Node == node {
+			return true
+		}
+	}
+	return false
+}
+
+// byPriority orders duplicate candidates: highest P first, then the longest
+// t_rem, then maps before reduces and the lower index.
+func byPriority(a, b cand) int {
+	switch {
+	case a.p != b.p:
+		if a.p > b.p {
+			return -1
+		}
+		return 1
+	case a.trem != b.trem:
+		if a.trem > b.trem {
+			return -1
+		}
+		return 1
+	case a.task.ID.Type != b.task.ID.Type:
+		return int(a.task.ID.Type) - int(b.task.ID.Type)
+	}
+	return int(a.task.ID.Index) - int(b.task.ID.Index)
 }

@@ -1,0 +1,67 @@
+package sim
+
+import "github.com/specbridge/specbridge/speculators"
+
+// Pull-based policies (speculators.SlotChooser). GRASS (§3) and LATE pick
+// the next task to run when a slot frees, among waiting originals and copies
+// of running tasks; the default path here instead places waiting originals
+// first and copies only from the queue Decide fills. For a job whose policy
+// implements SlotChooser, each slot the cluster scheduler offers the job is
+// first offered to the policy (chosen); if it names something the simulator
+// can run there, that runs, else the default order decides. Map retries
+// (failed or killed maps) still go first, as Hadoop's allocator gives failed
+// maps the higher priority (RMContainerAllocator PRIORITY_FAST_FAIL_MAP).
+//
+// Idle slots are offered again at every Decide tick (tick), as a NodeManager
+// heartbeat offers its free containers each second, since a policy may want
+// a copy later with nothing else having changed (a t_rem that has grown).
+// Jobs whose policy does not implement SlotChooser never reach this file:
+// their path is unchanged.
+
+// chosen asks job j's policy what to run in a free slot of node ni that
+// holds task types lo..hi, and checks that the simulator can run it there.
+func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, bool) {
+	if lo == speculators.Map && j.retryCount[speculators.Map] > 0 {
+		return pick{}, false
+	}
+	id, isCopy, ok := j.engine.ChooseForSlot(s.nodes[ni].id, s.now)
+	if !ok || id.Type < lo || id.Type > hi {
+		return pick{}, false
+	}
+	ty, ti, ok := s.taskOf(j, id)
+	if !ok {
+		return pick{}, false
+	}
+	t := &j.tasks[ty][ti]
+	if t.done() || t.dropped {
+		return pick{}, false
+	}
+	if isCopy {
+		if t.running == 0 || s.runsOn(j, ty, ti, ni) || !j.engine.AllowSpeculativeOn(s.nodes[ni].id, s.now) {
+			return pick{}, false
+		}
+		return pick{ty: ty, task: ti, source: chosenCopy, speculative: true}, true
+	}
+	switch {
+	case t.running > 0:
+		return pick{}, false
+	case t.inRetry:
+		return pick{ty: ty, task: ti, source: chosenRetry}, true
+	case t.launched:
+		return pick{}, false
+	case ty == speculators.Reduce && j.mapFraction() < s.cfg.ReduceSlowstart:
+		return pick{}, false
+	}
+	return pick{ty: ty, task: ti, source: chosenOriginal}, true
+}
+
+// pullWaiting reports whether a running job's policy is pull-based and has
+// attempts running, so that an idle slot may be worth offering again.
+func (s *sim) pullWaiting() bool {
+	for _, ji := range s.active {
+		if j := &s.jobs[ji]; j.chooser && j.running > 0 {
+			return true
+		}
+	}
+	return false
+}

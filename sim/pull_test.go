@@ -1,0 +1,94 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// puller is a test-only pull-based policy (speculators.SlotChooser): it
+// runs map 3 first, copies map 1 while it runs alone, and otherwise names
+// map 0, which is refused once map 0 has been placed.
+type puller struct {
+	script
+	offers []speculators.NodeID
+	at     []speculators.Time
+}
+
+func (p *puller) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
+	p.offers, p.at = append(p.offers, node), append(p.at, now)
+	m := func(i int32) speculators.TaskID { return speculators.TaskID{Type: speculators.Map, Index: i} }
+	if len(job.Task(m(3)).Attempts) == 0 {
+		return m(3), false, true
+	}
+	if job.Task(m(1)).RunningAttempts == 1 {
+		return m(1), true, true
+	}
+	return m(0), false, true
+}
+
+// A pull-based policy chooses what runs in each offered slot: an original
+// out of the default order, a copy while originals still wait (on a node
+// where the task does not run), and a choice the simulator cannot honour
+// (a task already placed) falls back to the default order.
+func TestSlotChooserPicksOriginalsAndCopies(t *testing.T) {
+	p := &puller{}
+	jobs := []Job{{ID: "j", Maps: works(10000, 100000, 10000, 10000)}}
+	res, err := Run(cfgFor(nodes(1, 1)), jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+		return speculators.NewEngine(info, "puller", p, speculators.Params{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := map[speculators.AttemptID]speculators.Time{}
+	node := map[speculators.AttemptID]speculators.NodeID{}
+	spec := map[speculators.AttemptID]bool{}
+	for _, ev := range p.seen {
+		if ev.Kind == speculators.AttemptStarted {
+			start[ev.Attempt], node[ev.Attempt], spec[ev.Attempt] = ev.Time, ev.Node, ev.Speculative
+		}
+	}
+	a := func(i, n int32) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: i}, N: n}
+	}
+	expectTime(t, "m3 start (chosen first)", start[a(3, 0)], 0)
+	expectTime(t, "m0 start", start[a(0, 0)], 0)
+	expectTime(t, "m1 start (default order after a refused choice)", start[a(1, 0)], 10000)
+	expectTime(t, "m1 copy start (while m2 waits)", start[a(1, 1)], 10000)
+	expectTime(t, "m2 start", start[a(2, 0)], 110000)
+	if !spec[a(1, 1)] || spec[a(3, 0)] || node[a(1, 1)] == node[a(1, 0)] {
+		t.Errorf("copy of m1: speculative %v on %s beside the original on %s; m3 speculative %v",
+			spec[a(1, 1)], node[a(1, 1)], node[a(1, 0)], spec[a(3, 0)])
+	}
+	expectInt(t, "speculative launched", res.Jobs[0].SpeculativeLaunched, 1)
+	expectTime(t, "finish", res.Jobs[0].Finish, 120000)
+	if len(p.offers) < 4 {
+		t.Errorf("%d slot offers, want at least 4", len(p.offers))
+	}
+}
+
+// Idle slots are offered again at the Decide ticks while the job runs: a
+// policy may want a copy later with nothing else having changed. Here m2
+// runs alone from 5 s to 35 s beside two idle slots, which are offered at
+// every tick (1 s) in between.
+func TestSlotChooserReofferedAtTicks(t *testing.T) {
+	p := &puller{}
+	jobs := []Job{{ID: "j", Maps: works(5000, 5000, 30000, 5000)}}
+	res, err := Run(cfgFor(nodes(1, 1, 1)), jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+		return speculators.NewEngine(info, "puller", p, speculators.Params{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	times := map[speculators.Time]int{}
+	for _, at := range p.at {
+		if at > 5000 && at < 35000 {
+			times[at]++
+		}
+	}
+	if len(times) < 29 {
+		t.Errorf("offers at %d instants between 5 s and 35 s, want one per tick (29)", len(times))
+	}
+	expectTime(t, "finish", res.Jobs[0].Finish, 35000)
+	expectInt(t, "speculative launched", res.Jobs[0].SpeculativeLaunched, 0)
+}

@@ -1,0 +1,164 @@
+package grass
+
+import (
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// ChooseForSlot is GRASS's own model (§3): "the key choice made by a
+// cluster scheduling algorithm is to pick the next task to schedule given a
+// vacant slot", among unscheduled originals and copies of running tasks. It
+// runs Pseudocode 1 (deadline-bound) or 2 (error-bound; exact jobs are error
+// 0) for the one slot: pruning (candidates), then selection of Γ.first().
+// Simulator-only (speculators.SlotChooser); live, Decide's push form in
+// select.go runs instead.
+//
+// What it returns:
+//
+//   - Γ.first() is a running task: a copy of it (copy true). A task that
+//     already runs on node is not a candidate for this slot (a second
+//     attempt there would share the node's straggling cause); the next
+//     task of Γ is taken instead.
+//   - Γ.first() is a task not running, or Γ is empty: ok false, so the
+//     allocator places the next original in the job's SJF (deadline) or LJF
+//     (error) order, which is the pseudocode's default ("at default, both
+//     algorithms schedule the task with the lowest t_new within the
+//     deadline" / "the highest t_rem"). The simulator's order uses each
+//     task's size, as the paper's schedulers know it; every policy gets the
+//     same order, so the comparison is of speculation alone. When no
+//     original is left, nothing is placed: RAS leaves a slot idle rather
+//     than copy without saving.
+//
+// Ties. With equal inputs every map has the same t_new, so GS's sort by
+// t_new ties a copy with every original; the paper does not say which goes
+// first. We put originals first (a tie means the copy is no quicker than new
+// work, and a copy only duplicates work already under way), then maps before
+// reduces, then the lower index.
+//
+// The first call switches the policy to pull mode: the caller now offers
+// every free slot, so Decide stops asking for copies.
+func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
+	p.pull = true
+	deadline := job.Deadline > 0
+	g := &p.gamma
+	if !g.valid || g.ver != p.ver || g.now != now || g.gs != p.useGS {
+		p.size(job)
+		p.est.sync(job)
+		p.candidates(job, now, deadline, false)
+		g.set = g.set[:0]
+		g.first = -1
+		for _, c := range p.cands {
+			if !p.inGamma(c) {
+				continue
+			}
+			g.set = append(g.set, c)
+			if g.first < 0 || p.selectLess(c, g.set[g.first], deadline) {
+				g.first = len(g.set) - 1
+			}
+		}
+		g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
+	}
+	if g.first < 0 {
+		return speculators.TaskID{}, false, false
+	}
+	first := g.set[g.first]
+	if first.running && runsOn(first.task, node) {
+		// Rare: the best copy cannot run here; take the best that can.
+		found := false
+		for _, c := range g.set {
+			if c.running && runsOn(c.task, node) {
+				continue
+			}
+			if !found || p.selectLess(c, first, deadline) {
+				first, found = c, true
+			}
+		}
+		if !found {
+			return speculators.TaskID{}, false, false
+		}
+	}
+	if !first.running {
+		return speculators.TaskID{}, false, false
+	}
+	return first.task.ID, true, true
+}
+
+// gammaCache is the pruned set Γ of the latest ChooseForSlot and its best
+// member, kept while nothing the policy reads has changed: no event has
+// been observed (ver), no Decide has run (it may drop tasks or switch
+// algorithm) and the clock has not moved. A cluster scheduler offers many
+// slots at one instant, and a slot declined on one node is offered on the
+// next; the cache makes each further offer O(1) instead of O(tasks).
+type gammaCache struct {
+	valid bool
+	ver   uint64
+	now   speculators.Time
+	gs    bool
+	set   []cand
+	first int // index in set of Γ.first(), -1 when Γ is empty
+}
+
+// inGamma is the pruning stage's membership test for a candidate already in
+// T: Pseudocode 1 lines 7-12, Pseudocode 2 lines 6-11. RAS keeps running
+// tasks whose copy saves resources; GS keeps originals and running tasks
+// whose copy would finish first.
+func (p *policy) inGamma(c cand) bool {
+	if !p.useGS {
+		return c.running && c.eligible && c.saving > tolerance(c.c, c.trem)
+	}
+	return !c.running || (c.eligible && less(c.tnew, c.trem))
+}
+
+// selectLess orders Γ for the selection stage: RAS by saving, highest
+// first; GS by t_new, lowest first (deadline), or by t_rem, highest first
+// (error; an original counts its t_new). Ties: originals first (see
+// ChooseForSlot), then order's maps before reduces and lower index.
+func (p *policy) selectLess(a, b cand, deadline bool) bool {
+	var k int
+	switch {
+	case !p.useGS:
+		k = bySavingDesc(a, b)
+	case deadline:
+		k = keyOnly(a.tnew, b.tnew)
+	default:
+		k = keyOnly(tremKey(b), tremKey(a))
+	}
+	if k != 0 {
+		return k < 0
+	}
+	if a.running != b.running {
+		return !a.running
+	}
+	return order(0, 0, a, b) < 0
+}
+
+// keyOnly compares two estimates with less's tolerance, 0 when equal.
+func keyOnly(x, y float64) int {
+	switch {
+	case less(x, y):
+		return -1
+	case less(y, x):
+		return 1
+	}
+	return 0
+}
+
+// tremKey is Pseudocode 2's GS key: t_rem, or t_new for an original.
+func tremKey(c cand) float64 {
+	if !c.running {
+		return c.tnew
+	}
+	return c.trem
+}
+
+// runsOn reports whether a running attempt of t is on node.
+func runsOn(t *speculators.Task, node speculators.NodeID) bool {
+	if node == "" {
+		return false
+	}
+	for _, a := range t.Attempts {
+		if a.Running() && a.Node == node {
+			return true
+		}
+	}
+	return false
+}
