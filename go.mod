@@ -5,7 +5,7 @@ go 1.26.8
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/colinmarc/hdfs/v2 v2.4.0 // indirect
+	github.com/colinmarc/hdfs/v2 v2.4.0
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/hashicorp/go-uuid v1.0.3 // indirect

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/history"
 	"github.com/specbridge/specbridge/yarnclient/scenario"
 )
@@ -23,8 +24,13 @@ type Input struct {
 }
 
 // Load reads path, detecting its format from content unless format is set.
-// A directory yields every history file below it, read as one input.
+// A directory yields every history file below it, read as one input. An
+// hdfs://host:port/path URL is read from HDFS the same way (histories
+// only, not scenarios).
 func Load(path string, format history.Format, swim history.SWIMModel) (*Input, error) {
+	if hdfs.IsURL(path) {
+		return loadHDFS(path, format, swim)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test specbridge has: Go vet and tests (including the LATE
-# scenario outcomes and the determinism check), brief fuzzing of every parser,
-# and the Java shim's tests on Hadoop when Maven is available.
+# Runs every test specbridge has: Go vet and tests (including the paper
+# scenario outcomes and the determinism check), brief fuzzing of every parser
+# and of the bridge's frame decoder, the Java shim's tests on Hadoop's MRApp
+# harness against the real sidecar, and the integration tests against a real
+# Hadoop mini cluster (HDFS, YARN, JobHistory). Needs Go, JDK 17 and Maven.
 # Usage: scripts/test.sh            (from anywhere inside the repository)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,9 +30,11 @@ fuzz ./yarnclient/scenario FuzzScenario 10s
 fuzz ./yarnclient/history FuzzJhist 10s
 fuzz ./yarnclient/history FuzzRumen 10s
 fuzz ./yarnclient/history FuzzSWIM 5s
+fuzz ./bridge FuzzDecodeFrame 10s
 
-if [ -f java-shim/pom.xml ] && [ -x scripts/test-java.sh ]; then
-  echo "== java shim"
-  scripts/test-java.sh
-fi
+echo "== java shim (Hadoop MRApp harness, real sidecar)"
+scripts/test-java.sh
+
+echo "== integration (real mini cluster: HDFS, YARN, JobHistory)"
+scripts/test-integration.sh
 echo "== all tests passed"

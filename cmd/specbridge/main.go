@@ -61,6 +61,7 @@ func commands() []*cli.Command {
 	return []*cli.Command{
 		replayCommand(),
 		ServeCommand(),
+		CFACommand(),
 		speculatorsCommand(),
 	}
 }

@@ -1,0 +1,419 @@
+package cfa
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/detect"
+)
+
+// Config holds the analyzer's parameters.
+type Config struct {
+	// Detector is "tws" (default), "mean" or "fixed"; Detect its window L,
+	// base b, initial threshold and floor (speculators/detect).
+	Detector string
+	Detect   detect.Config
+	// Gap is how long a node may go unheard before an unresponsive episode
+	// begins. Default 4 s: one of Hadoop's 3 s progress reports plus 1 s of
+	// slack for the shim's batching and the network, so that a late batch
+	// does not open an episode (each would join the node's history and drag
+	// its threshold towards the floor).
+	Gap Time
+	// SuspectFraction: jobs hear NodeSuspected once an episode has lasted
+	// this fraction of the node's threshold (default 0.5, as the simulator).
+	SuspectFraction float64
+	// MaxEpisodes bounds the closed episodes kept per node (default 1000).
+	MaxEpisodes int
+	// Retention: a job ended this long ago is forgotten (default 24 h).
+	Retention Time
+}
+
+// DefaultConfig is TWS with speculators/detect's defaults (L = 5, b = 2)
+// and a 4 s gap.
+func DefaultConfig() Config {
+	return Config{Detector: "tws", Detect: detect.DefaultConfig(), Gap: 4_000, SuspectFraction: 0.5,
+		MaxEpisodes: 1000, Retention: 24 * 3600 * 1000}
+}
+
+// Notice is a node event for one job's engine.
+type Notice struct {
+	Job   string
+	Event speculators.Event
+}
+
+// NodeProbe is what the gatherer learnt about one NodeManager: from the
+// ResourceManager's node list and the NM's own /ws/v1/node/info.
+type NodeProbe struct {
+	Node      speculators.NodeID // host name, as attempts report it
+	NM        string             // the NM's id (host:port); several NMs may share a host
+	OK        bool               // RM lists it RUNNING and the NM answered healthy
+	Lost      bool               // RM lists it LOST, SHUTDOWN or DECOMMISSIONED
+	StartedAt int64              // the NM's start time; a change means it restarted
+}
+
+// Analyzer is the fault analyzer's logic: job-level records from the
+// events of every job, system-level records (unresponsive episodes) from
+// heartbeat gaps and probes, and a failure detector with the FAS feedback.
+// It is pure: the caller passes the time, does the I/O and serialises calls.
+type Analyzer struct {
+	cfg     Config
+	det     detect.Detector
+	st      *State
+	pending []Record
+
+	// Volatile: what is rebuilt from live traffic after a restart.
+	reports map[string]map[string]Time       // job -> attempt -> last report (analyzer clock)
+	nodes   map[speculators.NodeID]*liveNode // heartbeat view
+
+	bug error
+	// probesStale: the last gathering round could not reach the RM, so
+	// probed nodes with nothing running are not judged this round.
+	probesStale bool
+}
+
+type liveNode struct {
+	heard     Time             // latest time the node was heard
+	probed    bool             // a gatherer has reported on it
+	nms       map[string]int64 // NM id -> start time
+	restarted bool             // during the open episode
+	// First time heard after the open episode began, from attempts' reports
+	// and from probes: when the node came back (0 = not yet).
+	backByReport, backByProbe Time
+}
+
+// New returns an analyzer over st (NewState() for a fresh one; a restored
+// State to carry on). now starts every attempt's heartbeat clock: after a
+// restart attempts get a full gap to report before their nodes look silent
+// (except on nodes with an open episode, which stay silent until heard).
+func New(cfg Config, st *State, now Time) (*Analyzer, error) {
+	def := DefaultConfig()
+	if cfg.Detector == "" {
+		cfg.Detector = def.Detector
+	}
+	if cfg.Gap <= 0 {
+		cfg.Gap = def.Gap
+	}
+	if cfg.SuspectFraction <= 0 || cfg.SuspectFraction > 1 {
+		cfg.SuspectFraction = def.SuspectFraction
+	}
+	if cfg.MaxEpisodes <= 0 {
+		cfg.MaxEpisodes = def.MaxEpisodes
+	}
+	if cfg.Retention <= 0 {
+		cfg.Retention = def.Retention
+	}
+	det, err := detect.New(cfg.Detector, cfg.Detect)
+	if err != nil {
+		return nil, fmt.Errorf("cfa: %w", err)
+	}
+	if st == nil {
+		st = NewState()
+	}
+	a := &Analyzer{cfg: cfg, det: det, st: st, reports: map[string]map[string]Time{}, nodes: map[speculators.NodeID]*liveNode{}}
+	for n, nr := range st.Nodes {
+		det.Restore(n, nr.History)
+		ln := a.live(n)
+		ln.heard = now
+		if nr.Open != nil {
+			ln.heard = nr.Open.From
+		}
+	}
+	for id, j := range st.Jobs {
+		for aid, at := range j.Attempts {
+			if at.State != "RUNNING" || j.Ended != 0 {
+				continue
+			}
+			// An attempt on a node in an open episode stays as silent as it
+			// was; the analyzer's own downtime must not end the episode.
+			if nr := st.Nodes[at.Node]; nr != nil && nr.Open != nil {
+				a.report(id, aid, nr.Open.From)
+			} else {
+				a.report(id, aid, now)
+			}
+		}
+	}
+	return a, nil
+}
+
+func (a *Analyzer) limits() limits {
+	return limits{window: a.cfg.Detect.Window, episodes: a.cfg.MaxEpisodes}
+}
+
+func (a *Analyzer) live(n speculators.NodeID) *liveNode {
+	ln := a.nodes[n]
+	if ln == nil {
+		ln = &liveNode{nms: map[string]int64{}}
+		a.nodes[n] = ln
+	}
+	return ln
+}
+
+func (a *Analyzer) report(job, attempt string, at Time) {
+	m := a.reports[job]
+	if m == nil {
+		m = map[string]Time{}
+		a.reports[job] = m
+	}
+	if old, ok := m[attempt]; !ok || at > old {
+		m[attempt] = at
+	}
+}
+
+// emit applies r to the state and queues it for the store.
+func (a *Analyzer) emit(r Record) {
+	r.Seq = a.st.Seq + 1
+	if err := a.st.Apply(&r, a.limits()); err != nil {
+		// The analyzer only emits records its own state accepts; a refusal
+		// is a bug, kept out of the log so that the log always replays.
+		if a.bug == nil {
+			a.bug = fmt.Errorf("cfa: internal: %w", err)
+		}
+		return
+	}
+	if r.Kind == KindEpisodeEnded && r.Recorded {
+		eps := a.st.Nodes[r.Node].Episodes
+		a.det.Record(r.Node, eps[len(eps)-1].Duration)
+	}
+	a.pending = append(a.pending, r)
+}
+
+// Err returns the first internal inconsistency met (a record the state
+// refused), nil normally.
+func (a *Analyzer) Err() error { return a.bug }
+
+// Drain returns the records emitted since the last call, for the store.
+func (a *Analyzer) Drain() []Record {
+	out := a.pending
+	a.pending = nil
+	return out
+}
+
+// State returns the live state. The caller must not modify it, nor use it
+// concurrently with other calls.
+func (a *Analyzer) State() *State { return a.st }
+
+// Threshold is node's current threshold (how long it may be silent).
+func (a *Analyzer) Threshold(n speculators.NodeID) Time { return a.det.Threshold(n) }
+
+// Observe folds one event of job's engine in, at now on the analyzer's
+// clock (heartbeats are timed on the analyzer's clock, so AM clock skew
+// does not matter; records keep the event's own time). Node events and
+// container needs are ignored: they are the analyzer's output, or not about
+// nodes.
+func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
+	id := ev.Attempt.String()
+	j := a.st.Jobs[job]
+	switch ev.Kind {
+	case speculators.AttemptStarted:
+		if j == nil {
+			a.emit(Record{Kind: KindJobStarted, Job: job, Time: ev.Time})
+			j = a.st.Jobs[job]
+		}
+		if j.Attempts[id] == nil {
+			a.emit(Record{Kind: KindAttemptStarted, Job: job, Attempt: id, Node: ev.Node, Container: ev.Container,
+				Speculative: ev.Speculative, Time: ev.Time})
+		}
+		a.report(job, id, now)
+		if ev.Node != "" {
+			a.heardByReport(ev.Node, now)
+		}
+	case speculators.AttemptStatus:
+		if j != nil && j.Attempts[id] != nil && j.Attempts[id].State == "RUNNING" {
+			a.report(job, id, now)
+			a.heardByReport(j.Attempts[id].Node, now)
+		}
+	case speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
+		if j == nil || j.Attempts[id] == nil {
+			return
+		}
+		state := map[speculators.EventKind]string{speculators.AttemptSucceeded: "SUCCEEDED",
+			speculators.AttemptFailed: "FAILED", speculators.AttemptKilled: "KILLED"}[ev.Kind]
+		if j.Attempts[id].State != state {
+			a.emit(Record{Kind: KindAttemptEnded, Job: job, Attempt: id, State: state, Time: ev.Time})
+		}
+		if ev.Kind == speculators.AttemptSucceeded {
+			a.heardByReport(j.Attempts[id].Node, now)
+		}
+		delete(a.reports[job], id)
+	}
+}
+
+func (a *Analyzer) heardByReport(n speculators.NodeID, at Time) {
+	ln := a.live(n)
+	ln.heard = max(ln.heard, at)
+	if nr := a.st.Nodes[n]; nr != nil && nr.Open != nil && ln.backByReport == 0 && at > nr.Open.From {
+		ln.backByReport = at
+	}
+}
+
+func (a *Analyzer) heardByProbe(n speculators.NodeID, at Time) {
+	ln := a.live(n)
+	ln.heard = max(ln.heard, at)
+	if nr := a.st.Nodes[n]; nr != nil && nr.Open != nil && ln.backByProbe == 0 && at > nr.Open.From {
+		ln.backByProbe = at
+	}
+}
+
+// EndJob records that job finished (its session closed): its attempts and
+// map outputs no longer make it a job with work on any node.
+func (a *Analyzer) EndJob(job string, now Time) {
+	if j := a.st.Jobs[job]; j != nil && j.Ended == 0 {
+		a.emit(Record{Kind: KindJobEnded, Job: job, Time: now})
+	}
+	delete(a.reports, job)
+}
+
+// Probe folds one gathering round of NodeManager probes in. A host is heard
+// when every NM the RM lists on it is OK (a mini cluster runs several NMs on
+// one host); an NM that restarted (new start time) or was LOST during an
+// episode makes it a failure whose duration does not join the history.
+func (a *Analyzer) Probe(now Time, probes []NodeProbe) {
+	a.probesStale = false
+	byNode := map[speculators.NodeID]bool{}
+	for _, p := range probes {
+		ln := a.live(p.Node)
+		ln.probed = true
+		if old, ok := ln.nms[p.NM]; ok && p.StartedAt != 0 && old != 0 && old != p.StartedAt || p.Lost {
+			ln.restarted = true
+		}
+		if p.StartedAt != 0 {
+			ln.nms[p.NM] = p.StartedAt
+		}
+		ok, seen := byNode[p.Node]
+		byNode[p.Node] = p.OK && (ok || !seen)
+	}
+	for n, ok := range byNode {
+		if ok {
+			a.heardByProbe(n, now)
+		}
+	}
+}
+
+// ProbeFailed records a gathering round that could not reach the RM: it
+// says nothing about the nodes, so nodes judged by probes alone (nothing
+// running there) are left as they are until probes come back.
+func (a *Analyzer) ProbeFailed() { a.probesStale = true }
+
+// running returns, per node, the jobs with a running attempt there, and the
+// latest report among those attempts.
+func (a *Analyzer) running() map[speculators.NodeID]Time {
+	out := map[speculators.NodeID]Time{}
+	for job, m := range a.reports {
+		j := a.st.Jobs[job]
+		for id, at := range m {
+			n := j.Attempts[id].Node
+			if last, ok := out[n]; n != "" && (!ok || at > last) {
+				out[n] = at
+			}
+		}
+	}
+	return out
+}
+
+// Tick is one gathering round at now: it opens and closes episodes,
+// declares nodes suspected and failed against their thresholds, forgets
+// jobs past retention, and returns the notices for jobs' engines.
+func (a *Analyzer) Tick(now Time) []Notice {
+	var out []Notice
+	busy := a.running()
+	names := make([]speculators.NodeID, 0, len(a.nodes))
+	for n := range a.nodes {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return names[i] < names[j] })
+	for _, n := range names {
+		ln := a.nodes[n]
+		heard, back := ln.heard, ln.backByProbe
+		if last, ok := busy[n]; ok {
+			heard, back = last, ln.backByReport // attempts running there: their heartbeats decide
+		} else if !ln.probed {
+			heard, back = now, now // nothing runs there and nobody probes it: nothing to say
+		} else if a.probesStale {
+			continue
+		}
+		ln.heard = max(ln.heard, heard)
+		out = a.step(n, ln, heard, back, now, out)
+	}
+	a.forget(now)
+	return out
+}
+
+// step moves node n's episode on: heard is when it was last heard, back
+// the first time it was heard after the open episode began (0 = not yet).
+func (a *Analyzer) step(n speculators.NodeID, ln *liveNode, heard, back, now Time, out []Notice) []Notice {
+	nr := a.st.Nodes[n]
+	silent := now - heard
+	if nr == nil || nr.Open == nil {
+		if silent <= a.cfg.Gap {
+			ln.restarted = false
+			return out
+		}
+		a.emit(Record{Kind: KindEpisodeStarted, Node: n, From: heard})
+		nr = a.st.Nodes[n]
+		ln.backByReport, ln.backByProbe, back = 0, 0, 0
+	}
+	ep := nr.Open
+	if silent <= a.cfg.Gap && heard > ep.From {
+		if back <= ep.From || back > heard {
+			back = heard
+		}
+		told := ep.Told
+		a.emit(Record{Kind: KindEpisodeEnded, Node: n, To: back, Restarted: ln.restarted, Recorded: !ln.restarted})
+		ln.restarted, ln.backByReport, ln.backByProbe = false, 0, 0
+		for _, job := range told {
+			if j := a.st.Jobs[job]; j != nil && j.Ended == 0 {
+				out = append(out, Notice{Job: job, Event: speculators.Event{Kind: speculators.NodeResumed, Time: now, Node: n}})
+			}
+		}
+		return out
+	}
+	threshold := a.det.Threshold(n)
+	declare := func(kind string, ek speculators.EventKind) {
+		jobs := a.jobsWithWork(n)
+		a.emit(Record{Kind: kind, Node: n, Time: now, Threshold: threshold, Told: jobs})
+		for _, job := range jobs {
+			out = append(out, Notice{Job: job, Event: speculators.Event{Kind: ek, Time: now, Node: n}})
+		}
+	}
+	if ep.Suspected == 0 && float64(silent) >= a.cfg.SuspectFraction*float64(threshold) {
+		declare(KindNodeSuspected, speculators.NodeSuspected)
+	}
+	if ep.Failed == 0 && silent > threshold {
+		declare(KindNodeFailed, speculators.NodeFailed)
+	}
+	return out
+}
+
+// jobsWithWork returns the running jobs with an attempt running on n or a
+// completed map whose output is stored there, sorted.
+func (a *Analyzer) jobsWithWork(n speculators.NodeID) []string {
+	var jobs []string
+	for id, j := range a.st.Jobs {
+		if j.Ended != 0 {
+			continue
+		}
+		for _, at := range j.Attempts {
+			if at.Node == n && (at.State == "RUNNING" || at.Map && at.State == "SUCCEEDED") {
+				jobs = append(jobs, id)
+				break
+			}
+		}
+	}
+	sort.Strings(jobs)
+	return jobs
+}
+
+// forget drops jobs that ended more than the retention period ago.
+func (a *Analyzer) forget(now Time) {
+	var old []string
+	for id, j := range a.st.Jobs {
+		if j.Ended != 0 && now-j.Ended > a.cfg.Retention {
+			old = append(old, id)
+		}
+	}
+	sort.Strings(old)
+	for _, id := range old {
+		a.emit(Record{Kind: KindJobForgotten, Job: id})
+	}
+}

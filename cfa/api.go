@@ -1,0 +1,194 @@
+package cfa
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// The HTTP API of a standalone analyzer (specbridge cfa --listen). JSON in
+// and out; {job} is the Hadoop job id.
+//
+//	POST /v1/jobs/{job}/events   body: [WireEvent, ...]            -> 204
+//	POST /v1/jobs/{job}/end                                        -> 204
+//	GET  /v1/jobs/{job}/notices?after=N&wait=20s
+//	     -> {"notices":[WireEvent...],"last":M}: node events numbered
+//	        after N (long poll: waits up to `wait`, at most 60 s, for one)
+//	GET  /v1/jobs/{job}   -> the job's records and map outputs
+//	GET  /v1/nodes        -> every node's episodes, history, threshold
+//	GET  /healthz         -> 200 "ok"
+//
+// A sidecar posts every event of its job sessions and long-polls each job's
+// notices; Remote does both.
+
+// WireEvent is an event on the API: kind as speculators.EventKind names it
+// ("attempt-started", "node-failed", ...), attempt as "m_000003_0".
+type WireEvent struct {
+	Kind        string `json:"kind"`
+	Time        int64  `json:"time"`
+	Attempt     string `json:"attempt,omitempty"`
+	Node        string `json:"node,omitempty"`
+	Container   string `json:"container,omitempty"`
+	Speculative bool   `json:"speculative,omitempty"`
+}
+
+// ToWire converts ev (only the fields the analyzer uses).
+func ToWire(ev speculators.Event) WireEvent {
+	w := WireEvent{Kind: ev.Kind.String(), Time: ev.Time, Node: string(ev.Node), Container: ev.Container, Speculative: ev.Speculative}
+	if ev.Kind <= speculators.AttemptKilled {
+		w.Attempt = ev.Attempt.String()
+	}
+	return w
+}
+
+// FromWire converts w back.
+func FromWire(w WireEvent) (speculators.Event, error) {
+	ev := speculators.Event{Time: w.Time, Node: speculators.NodeID(w.Node), Container: w.Container, Speculative: w.Speculative}
+	found := false
+	for k := speculators.AttemptStarted; k <= speculators.JobBounds; k++ {
+		if k.String() == w.Kind {
+			ev.Kind, found = k, true
+		}
+	}
+	if !found {
+		return ev, fmt.Errorf("unknown event kind %q", w.Kind)
+	}
+	if w.Attempt != "" {
+		a, err := ParseAttempt(w.Attempt)
+		if err != nil {
+			return ev, err
+		}
+		ev.Attempt = a
+	}
+	return ev, nil
+}
+
+// ParseAttempt reads a job-relative attempt id, "m_000003_0".
+func ParseAttempt(s string) (speculators.AttemptID, error) {
+	var a speculators.AttemptID
+	parts := strings.Split(s, "_")
+	if len(parts) != 3 || parts[0] != "m" && parts[0] != "r" {
+		return a, fmt.Errorf("attempt %q: want m_000003_0 or r_000001_2", s)
+	}
+	task, err1 := strconv.ParseInt(parts[1], 10, 32)
+	n, err2 := strconv.ParseInt(parts[2], 10, 32)
+	if err1 != nil || err2 != nil || task < 0 || n < 0 {
+		return a, fmt.Errorf("attempt %q: want m_000003_0 or r_000001_2", s)
+	}
+	a.Task.Index, a.N = int32(task), int32(n)
+	if parts[0] == "r" {
+		a.Task.Type = speculators.Reduce
+	}
+	return a, nil
+}
+
+// maxEventsBody caps one events post.
+const maxEventsBody = 16 << 20
+
+// Handler serves the HTTP API over s.
+func (s *Service) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	mux.HandleFunc("POST /v1/jobs/{job}/events", func(w http.ResponseWriter, r *http.Request) {
+		var evs []WireEvent
+		if err := json.NewDecoder(io.LimitReader(r.Body, maxEventsBody)).Decode(&evs); err != nil {
+			http.Error(w, "events: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		job := r.PathValue("job")
+		for i, we := range evs {
+			ev, err := FromWire(we)
+			if err != nil {
+				http.Error(w, fmt.Sprintf("event %d: %v", i, err), http.StatusBadRequest)
+				return
+			}
+			s.Observe(job, ev)
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /v1/jobs/{job}/end", func(w http.ResponseWriter, r *http.Request) {
+		s.EndJob(r.PathValue("job"))
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /v1/jobs/{job}/notices", s.serveNotices)
+	mux.HandleFunc("GET /v1/jobs/{job}", func(w http.ResponseWriter, r *http.Request) {
+		job := r.PathValue("job")
+		var out struct {
+			Job        *JobRecord                    `json:"job"`
+			MapOutputs map[string]speculators.NodeID `json:"map_outputs"`
+		}
+		s.View(func(st *State, _ func(speculators.NodeID) Time) {
+			if j := st.Jobs[job]; j != nil {
+				b, _ := json.Marshal(j) // a copy, encoded under the lock
+				out.Job = &JobRecord{}
+				_ = json.Unmarshal(b, out.Job)
+				out.MapOutputs = st.MapOutputs(job)
+			}
+		})
+		if out.Job == nil {
+			http.Error(w, "unknown job "+job, http.StatusNotFound)
+			return
+		}
+		writeJSON(w, out)
+	})
+	mux.HandleFunc("GET /v1/nodes", func(w http.ResponseWriter, r *http.Request) {
+		var body []byte
+		s.View(func(st *State, threshold func(speculators.NodeID) Time) {
+			type node struct {
+				*NodeRecord
+				Threshold Time `json:"threshold"`
+			}
+			out := map[speculators.NodeID]node{}
+			for n, nr := range st.Nodes {
+				out[n] = node{nr, threshold(n)}
+			}
+			body, _ = json.Marshal(out)
+		})
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	})
+	return mux
+}
+
+func (s *Service) serveNotices(w http.ResponseWriter, r *http.Request) {
+	job := r.PathValue("job")
+	after, _ := strconv.ParseUint(r.URL.Query().Get("after"), 10, 64)
+	wait, _ := time.ParseDuration(r.URL.Query().Get("wait"))
+	wait = min(max(wait, 0), 60*time.Second)
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		evs, last, wake := s.boxes.since(job, after)
+		if len(evs) > 0 || wait == 0 {
+			out := struct {
+				Notices []WireEvent `json:"notices"`
+				Last    uint64      `json:"last"`
+			}{Notices: []WireEvent{}, Last: last}
+			for _, ev := range evs {
+				out.Notices = append(out.Notices, ToWire(ev))
+			}
+			writeJSON(w, out)
+			return
+		}
+		select {
+		case <-wake:
+		case <-timer.C:
+			wait = 0
+		case <-s.stopPolls:
+			wait = 0
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v) // the client went away, or v is ours and encodes
+}

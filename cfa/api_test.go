@@ -1,0 +1,162 @@
+package cfa
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+func TestWireRoundTrip(t *testing.T) {
+	for _, ev := range []speculators.Event{
+		{Kind: speculators.AttemptStarted, Time: 5, Attempt: attempt(speculators.Reduce, 12, 3), Node: "h", Container: "c", Speculative: true},
+		{Kind: speculators.AttemptSucceeded, Time: 6, Attempt: attempt(speculators.Map, 0, 0)},
+		{Kind: speculators.NodeFailed, Time: 7, Node: "h"},
+	} {
+		back, err := FromWire(ToWire(ev))
+		if err != nil || !reflect.DeepEqual(back, ev) {
+			t.Errorf("%+v -> %+v, %v", ev, back, err)
+		}
+	}
+	for _, bad := range []WireEvent{{Kind: "nope"}, {Kind: "attempt-started", Attempt: "x_1_2"}, {Kind: "attempt-started", Attempt: "m_1"}} {
+		if _, err := FromWire(bad); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+// A sidecar's Remote feeds a standalone analyzer over HTTP and hears the
+// node events of its job, in order, through long polls.
+func TestRemoteOverHTTP(t *testing.T) {
+	clock := &fakeClock{}
+	clock.set(0)
+	s, err := NewService(ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	errs := make(chan error, 100)
+	r, err := NewRemote(srv.URL, 10*time.Millisecond, func(err error) { errs <- err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	heard := make(chan speculators.Event, 10)
+	cancel := r.Subscribe("job_1_0001", func(ev speculators.Event) { heard <- ev })
+	defer cancel()
+	m0 := attempt(speculators.Map, 0, 0)
+	r.Observe("job_1_0001", *started(m0, "n1", 0))
+	if err := r.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for sec := Time(5); sec <= 20; sec += 5 { // n1 never reports: suspected at 10 s, failed at 15 s
+		clock.set(sec * 1000)
+		if err := s.Tick(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	deadline := time.After(10 * time.Second)
+	for len(got) < 2 {
+		select {
+		case ev := <-heard:
+			got = append(got, ev.Kind.String()+" "+string(ev.Node))
+		case err := <-errs:
+			t.Fatalf("remote: %v", err)
+		case <-deadline:
+			t.Fatalf("notices so far %v", got)
+		}
+	}
+	if want := []string{"node-suspected n1", "node-failed n1"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("heard %v, want %v", got, want)
+	}
+	resp, err := http.Get(srv.URL + "/v1/jobs/job_1_0001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job struct {
+		Job JobRecord `json:"job"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&job)
+	resp.Body.Close()
+	if err != nil || job.Job.Attempts["m_000000_0"] == nil || job.Job.Attempts["m_000000_0"].Node != "n1" {
+		t.Fatalf("job record %+v, %v", job, err)
+	}
+	resp, err = http.Get(srv.URL + "/v1/nodes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes map[string]struct {
+		Open      *Episode `json:"open"`
+		Threshold Time     `json:"threshold"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&nodes)
+	resp.Body.Close()
+	if err != nil || nodes["n1"].Open == nil || nodes["n1"].Threshold != 10_000 {
+		t.Fatalf("nodes %+v, %v", nodes, err)
+	}
+	r.EndJob("job_1_0001")
+	s.View(func(st *State, _ func(speculators.NodeID) Time) {
+		if st.Jobs["job_1_0001"].Ended == 0 {
+			t.Error("EndJob over HTTP did not end the job")
+		}
+	})
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A malformed post is refused with a reason.
+	resp, err = http.Post(srv.URL+"/v1/jobs/j/events", "application/json", strings.NewReader(`[{"kind":"bogus"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("bogus event: HTTP %d", resp.StatusCode)
+	}
+}
+
+// The REST prober reads the RM's node list and asks each RUNNING NM.
+func TestRESTProber(t *testing.T) {
+	nmUp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"nodeInfo":{"nodeHealthy":true,"nmStartupTime":42,"id":"a:1","nodeHostName":"a"}}`)
+	}))
+	defer nmUp.Close()
+	nmDown := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer nmDown.Close()
+	rm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.URL.RawQuery, "LOST") {
+			t.Errorf("node list asked without every state: %s", r.URL.RawQuery)
+		}
+		fmt.Fprintf(w, `{"nodes":{"node":[
+			{"id":"a:1","nodeHostName":"a","state":"RUNNING","nodeHTTPAddress":%q},
+			{"id":"b:1","nodeHostName":"b","state":"RUNNING","nodeHTTPAddress":%q},
+			{"id":"c:1","nodeHostName":"c","state":"LOST","nodeHTTPAddress":"c:1"}]}}`,
+			strings.TrimPrefix(nmUp.URL, "http://"), strings.TrimPrefix(nmDown.URL, "http://"))
+	}))
+	defer rm.Close()
+	p, err := NewRESTProber(rm.URL, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Probe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []NodeProbe{{Node: "a", NM: "a:1", OK: true, StartedAt: 42}, {Node: "b", NM: "b:1"}, {Node: "c", NM: "c:1", Lost: true}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("probes %+v, want %+v", got, want)
+	}
+	rm.Close()
+	if _, err := p.Probe(context.Background()); err == nil || !strings.Contains(err.Error(), rm.URL) {
+		t.Errorf("RM down: %v", err)
+	}
+}

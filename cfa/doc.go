@@ -1,0 +1,29 @@
+// Package cfa is the centralized fault analyzer of FARMS §3.1: one per
+// cluster, it sees the events of every job session and keeps
+//
+//   - job-level records: jobs, their attempts, each attempt's node and
+//     container, and so which completed maps' outputs live on which node;
+//   - system-level records: per node, every unresponsive episode (start,
+//     end, duration, when it was declared suspected and failed, who was
+//     told), gathered every interval (5 s) from heartbeat gaps of all
+//     attempts on the node across all jobs and, for nodes running nothing,
+//     from the ResourceManager's node list and NodeManager probes;
+//   - a failure detector per node (speculators/detect: TWS by default) with
+//     the FAS feedback loop of §3.3, Fig. 7: a node silent longer than its
+//     threshold is declared failed; when it resumes, the episode's real
+//     duration joins its history and so sets its next threshold.
+//
+// It publishes NodeSuspected, NodeFailed and NodeResumed to every job with
+// work on the node (a running attempt, or a completed map's output).
+//
+// Layers: Analyzer is the pure logic (time passed in, no I/O, no
+// goroutines), tested with an injected clock. Store persists its records
+// (an append-only log of checksummed records plus a snapshot, in a local
+// directory or on HDFS). Service runs it live: locking, the gathering loop,
+// RESTProber, the store, delivery; it implements Feed, the interface the
+// bridge calls. Handler serves Service over HTTP for `specbridge cfa`, and
+// Remote is the Feed a sidecar uses to reach a standalone analyzer.
+//
+// The package must not make speculation decisions (the policies do, from
+// the node events it publishes), and must not import bridge/.
+package cfa

@@ -1,0 +1,177 @@
+package cfa
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
+)
+
+// Dir is the directory the store keeps its files in: a local directory or
+// an HDFS one. Append and WriteAtomic return only once the data is durable
+// (local: fsync; HDFS: acknowledged by the DataNodes and the file completed
+// on the NameNode).
+type Dir interface {
+	// Names lists the files in the directory.
+	Names() ([]string, error)
+	Read(name string) ([]byte, error)
+	// Append adds data at the end of name, creating it if missing.
+	Append(name string, data []byte) error
+	// WriteAtomic replaces name with data: a reader sees the old or the new
+	// content, never a part.
+	WriteAtomic(name string, data []byte) error
+	Remove(name string) error
+	// String names the directory (a path or an hdfs:// URL) for errors.
+	String() string
+}
+
+// OpenDir returns the store directory for location: an hdfs://host:port/path
+// URL, or a local path. The directory is created if missing.
+func OpenDir(location string) (Dir, error) {
+	if hdfs.IsURL(location) {
+		u, err := hdfs.ParseURL(location)
+		if err != nil {
+			return nil, err
+		}
+		c, err := hdfs.Dial(u.NameNode)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.MkdirAll(u.Path); err != nil {
+			_ = c.Close()
+			return nil, err
+		}
+		return &HDFSDir{c: c, url: u}, nil
+	}
+	if err := os.MkdirAll(location, 0o755); err != nil {
+		return nil, fmt.Errorf("store %s: %w", location, err)
+	}
+	return LocalDir(location), nil
+}
+
+// LocalDir is a store directory on the local file system.
+type LocalDir string
+
+func (d LocalDir) String() string          { return string(d) }
+func (d LocalDir) path(name string) string { return filepath.Join(string(d), name) }
+
+// Names lists the directory's files, sorted.
+func (d LocalDir) Names() ([]string, error) {
+	ents, err := os.ReadDir(string(d))
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", d, err)
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Read returns the whole file.
+func (d LocalDir) Read(name string) ([]byte, error) {
+	b, err := os.ReadFile(d.path(name))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.path(name), err)
+	}
+	return b, nil
+}
+
+// Append writes data at the end of name and fsyncs it.
+func (d LocalDir) Append(name string, data []byte) error {
+	p := d.path(name)
+	if err := writeSynced(p, os.O_APPEND, data); err != nil {
+		return fmt.Errorf("append to %s: %w", p, err)
+	}
+	return nil
+}
+
+// writeSynced opens p with flag (plus write-only and create), writes data
+// and fsyncs it.
+func writeSynced(p string, flag int, data []byte) error {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|flag, 0o644)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	return errors.Join(werr, serr, f.Close())
+}
+
+// WriteAtomic writes a temporary file, fsyncs it, renames it over name and
+// fsyncs the directory.
+func (d LocalDir) WriteAtomic(name string, data []byte) error {
+	p := d.path(name)
+	tmp := p + ".tmp"
+	if err := writeSynced(tmp, os.O_TRUNC, data); err != nil {
+		return fmt.Errorf("write %s: %w", tmp, err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		return fmt.Errorf("rename %s to %s: %w", tmp, p, err)
+	}
+	dir, err := os.Open(string(d))
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", d, err)
+	}
+	defer dir.Close()
+	if err := dir.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", d, err)
+	}
+	return nil
+}
+
+// Remove deletes name; a missing file is not an error.
+func (d LocalDir) Remove(name string) error {
+	if err := os.Remove(d.path(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", d.path(name), err)
+	}
+	return nil
+}
+
+// HDFSDir is a store directory on HDFS.
+type HDFSDir struct {
+	c   *hdfs.Client
+	url hdfs.URL
+}
+
+func (d *HDFSDir) String() string          { return d.url.String() }
+func (d *HDFSDir) path(name string) string { return d.url.Join(name).Path }
+
+// Close ends the HDFS connection.
+func (d *HDFSDir) Close() error { return d.c.Close() }
+
+// Names lists the directory's files, sorted.
+func (d *HDFSDir) Names() ([]string, error) {
+	ents, err := d.c.List(d.url.Path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.Dir {
+			out = append(out, e.Name)
+		}
+	}
+	return out, nil
+}
+
+// Read returns the whole file.
+func (d *HDFSDir) Read(name string) ([]byte, error) { return d.c.ReadFile(d.path(name)) }
+
+// Append appends and completes the file (see hdfs.Client.Append).
+func (d *HDFSDir) Append(name string, data []byte) error { return d.c.Append(d.path(name), data) }
+
+// WriteAtomic writes a temporary file and renames it over name.
+func (d *HDFSDir) WriteAtomic(name string, data []byte) error {
+	return d.c.WriteFile(d.path(name), data)
+}
+
+// Remove deletes name; a missing file is not an error.
+func (d *HDFSDir) Remove(name string) error { return d.c.Remove(d.path(name)) }

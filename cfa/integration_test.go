@@ -1,0 +1,121 @@
+//go:build integration
+
+package cfa
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/specbridge/specbridge/internal/itest"
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
+)
+
+// hdfsStore returns a fresh store URL on the mini cluster's HDFS.
+func hdfsStore(t *testing.T) string {
+	t.Helper()
+	fs := itest.Env(t, "SPECBRIDGE_FS")
+	if _, err := hdfs.ParseURL(fs); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%s/tmp/specbridge-it/cfa-%d", fs, time.Now().UnixNano())
+}
+
+// The restart test on a real HDFS: a crash in the middle of n1's episode,
+// every acknowledged record back after the restart (the whole state is
+// compared), the run finished on the restarted analyzer, and a clean stop
+// reloaded whole. Snapshots every 4 records mix snapshot and log at each
+// reload; the second run reloads from the log alone.
+func TestIntegrationStoreRestartMidRunHDFS(t *testing.T) {
+	_, heard := crashAndRestart(t, hdfsStore(t), 50, 4)
+	if !reflect.DeepEqual(heard, wantNotices) {
+		t.Errorf("notices across the restart\n got  %v\n want %v", heard, wantNotices)
+	}
+	_, heard = crashAndRestart(t, hdfsStore(t), 85, 0)
+	if !reflect.DeepEqual(heard, wantNotices) {
+		t.Errorf("notices across the restart (log only)\n got  %v\n want %v", heard, wantNotices)
+	}
+}
+
+// A torn last record on HDFS (bytes a crash cut, appended after the last
+// acknowledged commit) is dropped and reported; everything acknowledged is
+// back.
+func TestIntegrationStoreTornTailHDFS(t *testing.T) {
+	store := hdfsStore(t)
+	clock := &fakeClock{}
+	cfg := ServiceConfig{Analyzer: testConfig(), Store: store, Now: clock.Now}
+	s, err := NewService(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.store.SnapshotEvery = 0
+	scenario(t, s, clock, 0, 50)
+	acked := stateJSON(t, s)
+	d := s.store.dir.(*HDFSDir)
+	names, err := d.Names()
+	if err != nil || len(names) != 1 {
+		t.Fatalf("store files %v, %v", names, err)
+	}
+	torn := frame(nil, []byte(`{"seq":999999,"kind":"job-started","job":"torn"}`))
+	if err := d.Append(names[0], torn[:len(torn)-7]); err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	r, err := NewService(cfg)
+	if err != nil {
+		t.Fatalf("reload: %v", err)
+	}
+	defer r.Close()
+	if len(r.Loaded.Torn) != 1 || !strings.Contains(r.Loaded.Torn[0], "hdfs://") {
+		t.Errorf("torn report %v", r.Loaded.Torn)
+	}
+	if got := stateJSON(t, r); got != acked {
+		t.Fatalf("state after reload differs:\n got  %s\n want %s", got, acked)
+	}
+}
+
+// The REST prober against the real RM and NMs: every RUNNING NodeManager
+// answers healthy, and a live Service gathering through it sees no episode
+// on a healthy cluster.
+func TestIntegrationProbeRealCluster(t *testing.T) {
+	p, err := NewRESTProber(itest.Env(t, "SPECBRIDGE_RM_WEB"), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probes, err := p.Probe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := 0
+	for _, pr := range probes {
+		if pr.OK {
+			ok++
+			if pr.StartedAt == 0 || pr.Node == "" || pr.NM == "" {
+				t.Errorf("probe %+v", pr)
+			}
+		}
+	}
+	if ok == 0 {
+		t.Fatalf("no NodeManager answered: %+v", probes)
+	}
+	s, err := NewService(ServiceConfig{Analyzer: testConfig(), Prober: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := s.Tick(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.View(func(st *State, _ func(speculators.NodeID) Time) {
+		for n, nr := range st.Nodes {
+			if nr.Open != nil || len(nr.Episodes) != 0 {
+				t.Errorf("healthy node %s has episodes: %+v", n, nr)
+			}
+		}
+	})
+}

@@ -1,0 +1,66 @@
+package cfa
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/yarnclient/rest"
+)
+
+// RESTProber probes the cluster through the ResourceManager's node list
+// (every state) and each listed NodeManager's /ws/v1/node/info, the NMs in
+// parallel. An NM is OK when the RM lists it RUNNING and it answers
+// healthy within the timeout.
+type RESTProber struct {
+	RM      *rest.ResourceManager
+	Timeout time.Duration // per NM request
+	HTTP    *http.Client
+}
+
+// NewRESTProber probes the RM at rmURL ("http://rm:8088").
+func NewRESTProber(rmURL string, timeout time.Duration) (*RESTProber, error) {
+	rm, err := rest.NewResourceManager(rmURL, timeout, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &RESTProber{RM: rm, Timeout: timeout}, nil
+}
+
+// Probe returns one NodeProbe per NodeManager the RM knows. Only a failure
+// to reach the RM is an error; an NM that does not answer is a probe with
+// OK false.
+func (p *RESTProber) Probe(ctx context.Context) ([]NodeProbe, error) {
+	nodes, err := p.RM.Nodes(ctx, rest.AllNodeStates...)
+	if err != nil {
+		return nil, fmt.Errorf("cfa: probe: %w", err)
+	}
+	out := make([]NodeProbe, len(nodes))
+	var wg sync.WaitGroup
+	for i, n := range nodes {
+		out[i] = NodeProbe{Node: speculators.NodeID(n.Host), NM: n.ID,
+			Lost: n.State == "LOST" || n.State == "SHUTDOWN" || n.State == "DECOMMISSIONED"}
+		if n.State != "RUNNING" || n.HTTPAddress == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			nm, err := rest.NewNodeManager(n.HTTPAddress, p.Timeout, p.HTTP)
+			if err != nil {
+				return
+			}
+			info, err := nm.Info(ctx)
+			if err != nil {
+				return // unreachable: OK stays false
+			}
+			out[i].OK = info.Healthy
+			out[i].StartedAt = info.StartedAt
+		}()
+	}
+	wg.Wait()
+	return out, nil
+}

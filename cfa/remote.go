@@ -1,0 +1,200 @@
+package cfa
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// Remote is a Feed backed by a standalone analyzer's HTTP API (see api.go):
+// events are batched per job and posted every FlushInterval; each
+// subscription long-polls its job's notices. Errors (analyzer down) go to
+// OnError; events that could not be posted are dropped, since the analyzer
+// recovers a job's state from its records and later events.
+type Remote struct {
+	base    string
+	http    *http.Client
+	onError func(error)
+
+	mu      sync.Mutex
+	pending map[string][]WireEvent
+	order   []string // jobs in first-event order, for fair flushing
+
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// NewRemote connects to the analyzer at base ("http://host:port");
+// flushEvery is the batching interval (100 ms if 0).
+func NewRemote(base string, flushEvery time.Duration, onError func(error)) (*Remote, error) {
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("cfa address %q: want http://host:port", base)
+	}
+	if flushEvery <= 0 {
+		flushEvery = 100 * time.Millisecond
+	}
+	if onError == nil {
+		onError = func(error) {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Remote{base: strings.TrimRight(base, "/"), http: &http.Client{Timeout: 90 * time.Second}, onError: onError,
+		pending: map[string][]WireEvent{}, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		t := time.NewTicker(flushEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := r.Flush(ctx); err != nil {
+					r.onError(err)
+				}
+			}
+		}
+	}()
+	return r, nil
+}
+
+// Observe queues ev for job (Feed).
+func (r *Remote) Observe(job string, ev speculators.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.pending[job]; !ok {
+		r.order = append(r.order, job)
+	}
+	r.pending[job] = append(r.pending[job], ToWire(ev))
+}
+
+// Flush posts every queued event now.
+func (r *Remote) Flush(ctx context.Context) error {
+	r.mu.Lock()
+	pending, order := r.pending, r.order
+	r.pending, r.order = map[string][]WireEvent{}, nil
+	r.mu.Unlock()
+	var errs []error
+	for _, job := range order {
+		body, err := json.Marshal(pending[job])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("cfa: encode events of %s: %w", job, err))
+			continue
+		}
+		errs = append(errs, r.post(ctx, "/v1/jobs/"+url.PathEscape(job)+"/events", body))
+	}
+	return errors.Join(errs...)
+}
+
+func (r *Remote) post(ctx context.Context, path string, body []byte) error {
+	u := r.base + path
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("POST %s: %w", u, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := r.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("POST %s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
+		return fmt.Errorf("POST %s: HTTP %d: %s", u, resp.StatusCode, strings.TrimSpace(string(msg)))
+	}
+	return nil
+}
+
+// EndJob posts job's queued events and its end (Feed).
+func (r *Remote) EndJob(job string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := r.Flush(ctx); err != nil {
+		r.onError(err)
+	}
+	if err := r.post(ctx, "/v1/jobs/"+url.PathEscape(job)+"/end", nil); err != nil {
+		r.onError(err)
+	}
+}
+
+// Subscribe long-polls job's notices and delivers each once (Feed).
+// Notices published before the first poll are delivered too.
+func (r *Remote) Subscribe(job string, deliver func(speculators.Event)) (cancel func()) {
+	ctx, stop := context.WithCancel(context.Background())
+	go func() {
+		var after uint64
+		for ctx.Err() == nil {
+			evs, last, err := r.poll(ctx, job, after)
+			if err != nil {
+				if ctx.Err() == nil {
+					r.onError(err)
+					select { // back off before asking a failing analyzer again
+					case <-ctx.Done():
+					case <-time.After(time.Second):
+					}
+				}
+				continue
+			}
+			for _, ev := range evs {
+				deliver(ev)
+			}
+			after = last
+		}
+	}()
+	return stop
+}
+
+func (r *Remote) poll(ctx context.Context, job string, after uint64) ([]speculators.Event, uint64, error) {
+	u := fmt.Sprintf("%s/v1/jobs/%s/notices?after=%d&wait=30s", r.base, url.PathEscape(job), after)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, after, fmt.Errorf("GET %s: %w", u, err)
+	}
+	resp, err := r.http.Do(req)
+	if err != nil {
+		return nil, after, fmt.Errorf("GET %s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, after, fmt.Errorf("GET %s: HTTP %d", u, resp.StatusCode)
+	}
+	var out struct {
+		Notices []WireEvent `json:"notices"`
+		Last    uint64      `json:"last"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return nil, after, fmt.Errorf("GET %s: %w", u, err)
+	}
+	evs := make([]speculators.Event, 0, len(out.Notices))
+	for _, w := range out.Notices {
+		ev, err := FromWire(w)
+		if err != nil {
+			return nil, after, fmt.Errorf("GET %s: %w", u, err)
+		}
+		evs = append(evs, ev)
+	}
+	if out.Last < after { // the job's mailbox was reset
+		out.Last = 0
+	}
+	return evs, out.Last, nil
+}
+
+// Close stops flushing (after a last flush) and every subscription's polls
+// end with their cancel functions.
+func (r *Remote) Close() error {
+	r.cancel()
+	<-r.done
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return r.Flush(ctx)
+}

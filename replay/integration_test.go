@@ -1,0 +1,81 @@
+//go:build integration
+
+package replay
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/specbridge/specbridge/internal/itest"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
+	"github.com/specbridge/specbridge/yarnclient/history"
+)
+
+// `specbridge replay hdfs://...` on a real HDFS: a directory holding the
+// fixture and both shared histories, in nested folders like a JobHistory
+// done directory (done/YYYY/MM/DD/serial/), reads as one input whose jobs
+// equal the local files' jobs; a single file reads too.
+func TestIntegrationLoadFromHDFS(t *testing.T) {
+	fsURL := itest.Env(t, "SPECBRIDGE_FS")
+	u, err := hdfs.ParseURL(fsURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := hdfs.Dial(u.NameNode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	root := fmt.Sprintf("/tmp/specbridge-it/replay-%d/done", time.Now().UnixNano())
+	local := []string{
+		"../yarnclient/history/testdata/job_2.4-SUCCEEDED-speculative.jhist",
+		"../../shared/data/jhist/job_2.4.0-FAILED.jhist",
+		"../../shared/data/jhist/job_0.23.9-FAILED.jhist",
+	}
+	for i, f := range local {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := fmt.Sprintf("%s/2026/11/%02d/000000", root, 20+i)
+		if err := c.MkdirAll(dir); err != nil {
+			t.Fatal(err)
+		}
+		name := f[strings.LastIndex(f, "/")+1:]
+		if err := c.WriteFile(dir+"/"+name, b); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.WriteFile(dir+"/"+strings.TrimSuffix(name, ".jhist")+"_conf.xml", []byte("<configuration/>")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := Load(fsURL+root+"/", "", history.DefaultSWIMModel())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Format != "jhist" || len(in.Jobs) != len(local) {
+		t.Fatalf("format %s, %d jobs", in.Format, len(in.Jobs))
+	}
+	for i, f := range local {
+		want, err := Load(f, "", history.DefaultSWIMModel())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := in.Jobs[i]
+		w := want.Jobs[0]
+		if got.ID != w.ID || len(got.Tasks) != len(w.Tasks) || got.Status != w.Status || !strings.HasPrefix(got.Source, "hdfs://") {
+			t.Errorf("job %d from HDFS: id %s, %d tasks, %s, source %s; local: %s, %d tasks, %s",
+				i, got.ID, len(got.Tasks), got.Status, got.Source, w.ID, len(w.Tasks), w.Status)
+		}
+	}
+	one, err := Load(fmt.Sprintf("%s%s/2026/11/20/000000/job_2.4-SUCCEEDED-speculative.jhist", fsURL, root), "", history.DefaultSWIMModel())
+	if err != nil || len(one.Jobs) != 1 {
+		t.Fatalf("single file: %v", err)
+	}
+	if _, err := Load(fsURL+root+"/missing/", "", history.DefaultSWIMModel()); err == nil || !strings.Contains(err.Error(), "hdfs://") {
+		t.Errorf("missing directory: %v", err)
+	}
+}

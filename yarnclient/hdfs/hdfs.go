@@ -1,0 +1,262 @@
+// Package hdfs is specbridge's access to HDFS, over
+// github.com/colinmarc/hdfs/v2: parse an hdfs://host:port/path URL, list a
+// directory, read a file, write a file atomically (a temporary name, then a
+// rename over the target) and append to a file.
+//
+// The user is HADOOP_USER_NAME, else the OS user, as Hadoop's own client
+// does with simple authentication. Kerberos is not supported. The package
+// must not interpret what it reads or writes: that belongs to callers
+// (replay, the fault analyzer's store).
+package hdfs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"os/user"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	gohdfs "github.com/colinmarc/hdfs/v2"
+)
+
+// URL is a parsed hdfs:// address.
+type URL struct {
+	NameNode string // host:port
+	Path     string // absolute, cleaned
+}
+
+func (u URL) String() string { return "hdfs://" + u.NameNode + u.Path }
+
+// Join returns the URL of name under u.
+func (u URL) Join(name string) URL { return URL{NameNode: u.NameNode, Path: path.Join(u.Path, name)} }
+
+// IsURL reports whether s is an hdfs:// URL.
+func IsURL(s string) bool { return strings.HasPrefix(s, "hdfs://") }
+
+// ParseURL reads hdfs://host:port/path. The port is required: specbridge
+// does not read Hadoop's configuration to find the default one.
+func ParseURL(s string) (URL, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return URL{}, fmt.Errorf("HDFS URL %q: %w", s, err)
+	}
+	if u.Scheme != "hdfs" || u.Host == "" || u.Port() == "" {
+		return URL{}, fmt.Errorf("HDFS URL %q: want hdfs://namenode-host:port/path", s)
+	}
+	p := path.Clean("/" + u.Path)
+	return URL{NameNode: u.Host, Path: p}, nil
+}
+
+// User is the HDFS user: HADOOP_USER_NAME, else the OS user.
+func User() (string, error) {
+	if u := os.Getenv("HADOOP_USER_NAME"); u != "" {
+		return u, nil
+	}
+	u, err := user.Current()
+	if err != nil {
+		return "", fmt.Errorf("HDFS user: set HADOOP_USER_NAME: %w", err)
+	}
+	return u.Username, nil
+}
+
+// Client is a connection to one NameNode. It is safe for concurrent use as
+// far as the underlying client is (colinmarc/hdfs serialises NameNode RPCs).
+type Client struct {
+	nn  string
+	c   *gohdfs.Client
+	Now func() time.Time // for atomic-write temporary names; time.Now by default
+}
+
+// Dial connects to the NameNode at nn (host:port) as User().
+func Dial(nn string) (*Client, error) {
+	usr, err := User()
+	if err != nil {
+		return nil, err
+	}
+	c, err := gohdfs.NewClient(gohdfs.ClientOptions{Addresses: []string{nn}, User: usr})
+	if err != nil {
+		return nil, fmt.Errorf("connect to HDFS namenode %s as %s: %w", nn, usr, err)
+	}
+	return &Client{nn: nn, c: c, Now: time.Now}, nil
+}
+
+// Close ends the connection.
+func (c *Client) Close() error { return c.c.Close() }
+
+func (c *Client) url(p string) string { return "hdfs://" + c.nn + p }
+
+// Entry is one directory entry.
+type Entry struct {
+	Name    string
+	Size    int64
+	Dir     bool
+	ModTime time.Time
+}
+
+// List returns dir's entries sorted by name.
+func (c *Client) List(dir string) ([]Entry, error) {
+	infos, err := c.c.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", c.url(dir), err)
+	}
+	out := make([]Entry, 0, len(infos))
+	for _, fi := range infos {
+		out = append(out, Entry{Name: fi.Name(), Size: fi.Size(), Dir: fi.IsDir(), ModTime: fi.ModTime()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Walk returns the paths of every file below dir (dir itself if it is a
+// file) whose name ends in one of suffixes (all files if none), sorted.
+func (c *Client) Walk(dir string, suffixes ...string) ([]string, error) {
+	var files []string
+	err := c.c.Walk(dir, func(p string, fi fs.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if fi.IsDir() {
+			return nil
+		}
+		for _, s := range suffixes {
+			if strings.HasSuffix(p, s) {
+				files = append(files, p)
+				return nil
+			}
+		}
+		if len(suffixes) == 0 {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("walk %s: %w", c.url(dir), err)
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// Exists reports whether p exists.
+func (c *Client) Exists(p string) (bool, error) {
+	_, err := c.c.Stat(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("stat %s: %w", c.url(p), err)
+	}
+	return true, nil
+}
+
+// Open opens p for reading.
+func (c *Client) Open(p string) (io.ReadCloser, error) {
+	f, err := c.c.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", c.url(p), err)
+	}
+	return f, nil
+}
+
+// ReadFile returns the whole of p.
+func (c *Client) ReadFile(p string) ([]byte, error) {
+	b, err := c.c.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", c.url(p), err)
+	}
+	return b, nil
+}
+
+// MkdirAll creates dir and its parents.
+func (c *Client) MkdirAll(dir string) error {
+	if err := c.c.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("mkdir %s: %w", c.url(dir), err)
+	}
+	return nil
+}
+
+// Remove deletes the file p; a missing file is not an error.
+func (c *Client) Remove(p string) error {
+	err := c.c.Remove(p)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", c.url(p), err)
+	}
+	return nil
+}
+
+// Rename moves from to to, replacing to if it exists (HDFS rename2 with
+// OVERWRITE, atomic on the NameNode).
+func (c *Client) Rename(from, to string) error {
+	if err := c.c.Rename(from, to); err != nil {
+		return fmt.Errorf("rename %s to %s: %w", c.url(from), to, err)
+	}
+	return nil
+}
+
+// WriteFile writes data to p atomically: readers see the old content or
+// the new, never a part. The data goes to a temporary name in the same
+// directory, is closed (acknowledged by the DataNodes and completed on the
+// NameNode), then renamed over p.
+func (c *Client) WriteFile(p string, data []byte) error {
+	tmp := fmt.Sprintf("%s.tmp-%d", p, c.Now().UnixNano())
+	if err := c.write(tmp, data, false); err != nil {
+		_ = c.c.Remove(tmp) // best effort: the write already failed
+		return err
+	}
+	return c.Rename(tmp, p)
+}
+
+// Append adds data to the end of p, creating it if missing, and returns
+// once the DataNodes have acknowledged it and the NameNode has completed
+// the file: after a crash, the file reads back whole up to the last Append
+// that returned.
+func (c *Client) Append(p string, data []byte) error {
+	ok, err := c.Exists(p)
+	if err != nil {
+		return err
+	}
+	return c.write(p, data, ok)
+}
+
+func (c *Client) write(p string, data []byte, appending bool) error {
+	var (
+		w   *gohdfs.FileWriter
+		err error
+	)
+	if appending {
+		w, err = c.c.Append(p)
+	} else {
+		w, err = c.c.Create(p)
+	}
+	if err != nil {
+		return fmt.Errorf("open %s for writing: %w", c.url(p), err)
+	}
+	if _, err := w.Write(data); err != nil {
+		_ = w.Close() // the write error is the one to report
+		return fmt.Errorf("write %s: %w", c.url(p), err)
+	}
+	return c.closeWriter(w, p)
+}
+
+// closeWriter closes w, retrying while the NameNode reports the last block
+// still replicating (what Hadoop's Java client does), for up to 30 s.
+func (c *Client) closeWriter(w *gohdfs.FileWriter, p string) error {
+	deadline := time.Now().Add(30 * time.Second)
+	wait := 10 * time.Millisecond
+	for {
+		err := w.Close()
+		if err == nil {
+			return nil
+		}
+		if !gohdfs.IsErrReplicating(err) || time.Now().After(deadline) {
+			return fmt.Errorf("close %s: %w", c.url(p), err)
+		}
+		time.Sleep(wait) // backing off between polls of the NameNode's completion
+		wait = min(2*wait, time.Second)
+	}
+}

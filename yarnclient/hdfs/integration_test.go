@@ -1,0 +1,73 @@
+//go:build integration
+
+package hdfs
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/specbridge/specbridge/internal/itest"
+)
+
+// dialMiniCluster connects to the HDFS named by SPECBRIDGE_FS
+// (hdfs://host:port, as scripts/minicluster.sh's env file has it).
+func dialMiniCluster(t *testing.T) (*Client, string) {
+	t.Helper()
+	u, err := ParseURL(itest.Env(t, "SPECBRIDGE_FS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Dial(u.NameNode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	dir := fmt.Sprintf("/tmp/specbridge-it/hdfs-%d", time.Now().UnixNano())
+	if err := c.MkdirAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	return c, dir
+}
+
+func TestIntegrationWriteRenameAppendList(t *testing.T) {
+	c, dir := dialMiniCluster(t)
+	p := dir + "/a.txt"
+	if err := c.WriteFile(p, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteFile(p, []byte("second")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.ReadFile(p)
+	if err != nil || string(got) != "second" {
+		t.Fatalf("after atomic overwrite: %q, %v", got, err)
+	}
+	for i := range 3 {
+		if err := c.Append(dir+"/log", []byte{byte('a' + i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err = c.ReadFile(dir + "/log")
+	if err != nil || !bytes.Equal(got, []byte("abc")) {
+		t.Fatalf("appended: %q, %v", got, err)
+	}
+	ents, err := c.List(dir)
+	if err != nil || len(ents) != 2 || ents[0].Name != "a.txt" || ents[0].Size != 6 || ents[1].Name != "log" {
+		t.Fatalf("list: %+v, %v", ents, err)
+	}
+	files, err := c.Walk(dir, ".txt")
+	if err != nil || len(files) != 1 || files[0] != p {
+		t.Fatalf("walk: %v, %v", files, err)
+	}
+	if err := c.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := c.Exists(p); ok || err != nil {
+		t.Fatalf("exists after remove: %v, %v", ok, err)
+	}
+	if _, err := c.ReadFile(dir + "/missing"); err == nil || !bytes.Contains([]byte(err.Error()), []byte("hdfs://")) {
+		t.Errorf("missing file error should name the URL: %v", err)
+	}
+}

@@ -1,0 +1,188 @@
+// Package rest holds small clients for Hadoop's REST APIs: the YARN
+// ResourceManager (cluster info, the node list), a NodeManager (node info) and
+// the MapReduce JobHistory server (jobs, tasks, attempts). Every call takes a
+// context and runs under the client's timeout; every error names the URL.
+//
+// It decodes only the fields specbridge uses and ignores the rest, so that it
+// keeps working across Hadoop 3.x releases. It must not retry, cache or hold
+// state between calls: callers (the fault analyzer's gatherer, scripts)
+// decide how often to ask and what a failure means.
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout bounds one request when the caller gives no timeout.
+const DefaultTimeout = 10 * time.Second
+
+// maxBody caps how much of a response is read: a large cluster's node list
+// is a few MB; anything far beyond that is not a Hadoop answer.
+const maxBody = 64 << 20
+
+// Client is the shared HTTP machinery of the RM, NM and JHS clients.
+type Client struct {
+	base    string // scheme://host:port, no trailing slash
+	http    *http.Client
+	timeout time.Duration
+}
+
+// newClient checks base ("http://host:port"; a bare "host:port" gets http).
+func newClient(base string, timeout time.Duration, hc *http.Client) (Client, error) {
+	if base == "" {
+		return Client{}, errors.New("empty REST address")
+	}
+	if !strings.Contains(base, "://") {
+		base = "http://" + base
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return Client{}, fmt.Errorf("REST address %q: %w", base, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return Client{}, fmt.Errorf("REST address %q: want http://host:port or https://host:port", base)
+	}
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	return Client{base: strings.TrimRight(u.Scheme+"://"+u.Host+u.Path, "/"), http: hc, timeout: timeout}, nil
+}
+
+// Base returns the address requests go to.
+func (c Client) Base() string { return c.base }
+
+// StatusError is a non-2xx answer. Hadoop's JSON RemoteException, when the
+// body holds one, is in Message.
+type StatusError struct {
+	URL     string
+	Status  int
+	Message string
+}
+
+func (e *StatusError) Error() string {
+	if e.Message != "" {
+		return fmt.Sprintf("GET %s: HTTP %d: %s", e.URL, e.Status, e.Message)
+	}
+	return fmt.Sprintf("GET %s: HTTP %d", e.URL, e.Status)
+}
+
+// IsNotFound reports whether err is an HTTP 404 from a Hadoop REST API.
+func IsNotFound(err error) bool {
+	var se *StatusError
+	return errors.As(err, &se) && se.Status == http.StatusNotFound
+}
+
+// get fetches path (with query) and decodes the JSON answer into out.
+func (c Client) get(ctx context.Context, path string, out any) error {
+	u := c.base + path
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return fmt.Errorf("GET %s: %w", u, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("GET %s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return fmt.Errorf("GET %s: read body: %w", u, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		var re struct {
+			RemoteException struct {
+				Exception, Message string
+			}
+		}
+		_ = json.Unmarshal(body, &re) // best effort: the status alone is the error
+		msg := re.RemoteException.Message
+		if re.RemoteException.Exception != "" {
+			msg = re.RemoteException.Exception + ": " + msg
+		}
+		return &StatusError{URL: u, Status: resp.StatusCode, Message: msg}
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("GET %s: decode JSON: %w", u, err)
+	}
+	return nil
+}
+
+// decodeList reads Hadoop's JSON wrapper of a list, e.g. the value of
+// "nodes" in {"nodes":{"node":[...]}}. Jersey writes an empty list as "" or
+// null instead of an object, and some versions write a one-element list as
+// an object; all of these are accepted.
+func decodeList[T any](data json.RawMessage, key string) ([]T, error) {
+	s := strings.TrimSpace(string(data))
+	if s == "" || s == "null" || s == `""` {
+		return nil, nil
+	}
+	var wrap map[string]json.RawMessage
+	if err := json.Unmarshal(data, &wrap); err != nil {
+		return nil, fmt.Errorf("list of %s: %w", key, err)
+	}
+	raw := strings.TrimSpace(string(wrap[key]))
+	if raw == "" || raw == "null" || raw == `""` {
+		return nil, nil
+	}
+	if strings.HasPrefix(raw, "{") {
+		var one T
+		if err := json.Unmarshal([]byte(raw), &one); err != nil {
+			return nil, fmt.Errorf("list of %s: %w", key, err)
+		}
+		return []T{one}, nil
+	}
+	var many []T
+	if err := json.Unmarshal([]byte(raw), &many); err != nil {
+		return nil, fmt.Errorf("list of %s: %w", key, err)
+	}
+	return many, nil
+}
+
+// getList fetches path and decodes {outer:{inner:[...]}}.
+func getList[T any](ctx context.Context, c Client, path, outer, inner string) ([]T, error) {
+	var wrap map[string]json.RawMessage
+	if err := c.get(ctx, path, &wrap); err != nil {
+		return nil, err
+	}
+	out, err := decodeList[T](wrap[outer], inner)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s%s: %w", c.base, path, err)
+	}
+	return out, nil
+}
+
+// pathEscape escapes one path segment (a job, task or attempt id).
+func pathEscape(s string) string { return url.PathEscape(s) }
+
+// ConfValue returns the daemon's running value of a configuration key, as
+// its /conf?name=KEY page reports it (every Hadoop daemon's web server has
+// one), unexpanded: "${other.key}/x" stays as written.
+func (c Client) ConfValue(ctx context.Context, key string) (string, error) {
+	var out struct {
+		Property struct {
+			Key   string `json:"key"`
+			Value string `json:"value"`
+		} `json:"property"`
+	}
+	if err := c.get(ctx, "/conf?name="+url.QueryEscape(key), &out); err != nil {
+		return "", err
+	}
+	if out.Property.Key != key {
+		return "", fmt.Errorf("GET %s/conf?name=%s: no such key", c.base, key)
+	}
+	return out.Property.Value, nil
+}

@@ -1,0 +1,75 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// ResourceManager is a client of the RM's REST API (/ws/v1/cluster).
+type ResourceManager struct{ Client }
+
+// NewResourceManager returns a client for the RM web address base
+// ("http://rm:8088"); timeout bounds each request (0: DefaultTimeout); hc may
+// be nil.
+func NewResourceManager(base string, timeout time.Duration, hc *http.Client) (*ResourceManager, error) {
+	c, err := newClient(base, timeout, hc)
+	if err != nil {
+		return nil, err
+	}
+	return &ResourceManager{c}, nil
+}
+
+// ClusterInfo is /ws/v1/cluster/info.
+type ClusterInfo struct {
+	ID            int64  `json:"id"`
+	StartedOn     int64  `json:"startedOn"` // epoch ms
+	State         string `json:"state"`     // NOTINITED, INITED, STARTED, STOPPED
+	HAState       string `json:"haState"`   // ACTIVE, STANDBY, ...
+	RMVersion     string `json:"resourceManagerVersion"`
+	HadoopVersion string `json:"hadoopVersion"`
+}
+
+// ClusterInfo returns the cluster's information.
+func (rm *ResourceManager) ClusterInfo(ctx context.Context) (ClusterInfo, error) {
+	var out struct {
+		ClusterInfo ClusterInfo `json:"clusterInfo"`
+	}
+	err := rm.get(ctx, "/ws/v1/cluster/info", &out)
+	return out.ClusterInfo, err
+}
+
+// Node is one NodeManager as the RM sees it (/ws/v1/cluster/nodes).
+type Node struct {
+	ID               string `json:"id"` // host:port of the NM's RPC server
+	Rack             string `json:"rack"`
+	State            string `json:"state"` // NEW, RUNNING, UNHEALTHY, DECOMMISSIONING, DECOMMISSIONED, LOST, REBOOTED, SHUTDOWN
+	Host             string `json:"nodeHostName"`
+	HTTPAddress      string `json:"nodeHTTPAddress"`  // host:port of the NM's web server
+	LastHealthUpdate int64  `json:"lastHealthUpdate"` // epoch ms of the NM's last health report
+	HealthReport     string `json:"healthReport"`
+	Version          string `json:"version"`
+	NumContainers    int    `json:"numContainers"`
+	UsedMemoryMB     int64  `json:"usedMemoryMB"`
+	AvailMemoryMB    int64  `json:"availMemoryMB"`
+	UsedVCores       int    `json:"usedVirtualCores"`
+	AvailVCores      int    `json:"availableVirtualCores"`
+}
+
+// Usable reports whether the RM would place containers on the node.
+func (n Node) Usable() bool { return n.State == "RUNNING" }
+
+// AllNodeStates lists every NodeManager state the RM's node list filters on.
+var AllNodeStates = []string{"NEW", "RUNNING", "UNHEALTHY", "DECOMMISSIONING", "DECOMMISSIONED", "LOST", "REBOOTED", "SHUTDOWN"}
+
+// Nodes returns the cluster's nodes in the given states (the RM's default
+// selection when none are given; AllNodeStates for every node it knows).
+func (rm *ResourceManager) Nodes(ctx context.Context, states ...string) ([]Node, error) {
+	p := "/ws/v1/cluster/nodes"
+	if len(states) > 0 {
+		p += "?states=" + url.QueryEscape(strings.Join(states, ","))
+	}
+	return getList[Node](ctx, rm.Client, p, "nodes", "node")
+}
