@@ -201,11 +201,11 @@ func TestLargestValueWins(t *testing.T) {
 	h := newHarness(t, 20, 0, nil)
 	h.completed(0, runtime, mapRange(0, 10)...)
 	h.running(mapN(10), 0, 10_000, 0.2)  // end 50 s
-	h.running(mapN(11), 0, 10_000, 0.1)  // end 100 s
-	h.running(mapN(12), 0, 10_000, 0.1)  // end 100 s, a tie
+	h.running(mapN(11), 0, 10_000, 0.1)  // end 100 s (99,999 ms: 10,000 / (double) 0.1f)
+	h.running(mapN(12), 0, 10_000, 0.1)  // the same, a tie
 	h.running(mapN(13), 0, 10_000, 0.25) // end 40 s
-	if v11, v13 := h.verdict(mapN(11), 10_000), h.verdict(mapN(13), 10_000); v11 != 80_000 || v13 != 20_000 {
-		t.Fatalf("values: m11 %d, m13 %d; want 80000 and 20000 (estimated end - replacement end)", v11, v13)
+	if v11, v13 := h.verdict(mapN(11), 10_000), h.verdict(mapN(13), 10_000); v11 != 79_999 || v13 != 20_000 {
+		t.Fatalf("values: m11 %d, m13 %d; want 79999 and 20000 (estimated end - replacement end, in Java float progress)", v11, v13)
 	}
 	if got := h.decide(10_000); !slices.Equal(got, tasks(mapN(11))) {
 		t.Fatalf("got %v, want [m_000011]", got)
@@ -271,14 +271,14 @@ func TestProgressIsGood(t *testing.T) {
 func TestTooLateToSpeculate(t *testing.T) {
 	h := newHarness(t, 20, 0, nil)
 	h.completed(0, runtime, mapRange(0, 10)...)
-	h.running(mapN(10), 0, 10_000, 0.4) // estimated end 25 s
-	if v := h.verdict(mapN(10), 14_999); v != 1 {
-		t.Fatalf("at 14.999s: verdict %d, want 1", v)
+	h.running(mapN(10), 0, 10_000, 0.25) // estimated end 40 s (0.25 is exact in a Java float)
+	if v := h.verdict(mapN(10), 29_999); v != 1 {
+		t.Fatalf("at 29.999s: verdict %d, want 1", v)
 	}
-	if v := h.verdict(mapN(10), 15_000); v != tooLateToSpeculate {
-		t.Fatalf("at 15s: verdict %d, want TOO_LATE_TO_SPECULATE", v)
+	if v := h.verdict(mapN(10), 30_000); v != tooLateToSpeculate {
+		t.Fatalf("at 30s: verdict %d, want TOO_LATE_TO_SPECULATE", v)
 	}
-	if got := h.decide(15_000); len(got) != 0 {
+	if got := h.decide(30_000); len(got) != 0 {
 		t.Fatalf("got %v, want nothing", got)
 	}
 }
@@ -334,5 +334,25 @@ func TestSimulatedHeartbeatOfSilentAttempt(t *testing.T) {
 	h.report(mapN(10), 0, 28_000, 0.9)
 	if v := h.verdict(mapN(10), 28_000); v != tooLateToSpeculate {
 		t.Fatalf("after a real report: verdict %d, want TOO_LATE_TO_SPECULATE", v)
+	}
+}
+
+// TestEstimateInJavaFloatProgress: LegacyTaskRuntimeEstimator divides by the
+// progress Hadoop reports, a Java float widened to double. Two tasks whose
+// estimates are equal in real numbers (60 s) differ by 1 ms in Hadoop when
+// one's progress rounds up as a float (0.236 at 14.16 s: 59,999 ms) and the
+// other's is exact (0.25 at 15 s: 60,000 ms), so Hadoop picks the second, not
+// the lower index. Found by java-shim's HadoopPolicyConformanceTest.
+// Reference: LegacyTaskRuntimeEstimator.updateAttempt, TaskAttemptStatus.progress
+func TestEstimateInJavaFloatProgress(t *testing.T) {
+	h := newHarness(t, 20, 0, nil)
+	h.completed(0, runtime, mapRange(0, 10)...)
+	h.running(mapN(10), 0, 14_160, 0.236)
+	h.running(mapN(11), 0, 15_000, 0.25)
+	if v10, v11 := h.verdict(mapN(10), 15_000), h.verdict(mapN(11), 15_000); v10 != 34_999 || v11 != 35_000 {
+		t.Fatalf("values: m10 %d, m11 %d; want 34999 and 35000", v10, v11)
+	}
+	if got := h.decide(15_000); !slices.Equal(got, tasks(mapN(11))) {
+		t.Fatalf("got %v, want [m_000011]", got)
 	}
 }

@@ -97,7 +97,7 @@ type heartbeatWatch struct {
 	set           bool
 	attempt       int32 // the watched attempt's number
 	estimate      int64
-	progress      float64
+	progress      float32 // TaskAttemptHistoryStatistics.progress, a Java float
 	lastHeartbeat speculators.Time
 	// simulated: a heartbeat was simulated at simulatedAt, when the
 	// attempt had received reportsAtSimulation real reports. A real report
@@ -117,10 +117,30 @@ func (w *heartbeatWatch) estimatedRuntime(a *speculators.Attempt) int64 {
 		sim := *a // a value copy: one formula, the estimator's, for both cases
 		sim.LastReport = w.simulatedAt
 		sim.Reports++
-		return sim.LegacyEstimatedRuntime()
+		return legacyEstimatedRuntime(&sim)
 	}
-	return a.LegacyEstimatedRuntime()
+	return legacyEstimatedRuntime(a)
 }
+
+// legacyEstimatedRuntime is LegacyTaskRuntimeEstimator.updateAttempt's
+// estimate, (time of the latest report - start) / max(0.0001, progress),
+// -1 before the first report, computed as Java computes it: the progress
+// is a Java float (TaskAttemptStatus.progress) widened to double.
+// Dividing by the float64 progress instead, as Attempt.LegacyEstimatedRuntime
+// does, gives 1 ms more whenever the float rounds the progress up and the
+// quotient is about whole: progress 0.236 reported 14,160 ms into a 60 s
+// attempt is 59,999 ms to Hadoop and 60,000 ms in float64, which picks the
+// other of two tasks with equal estimates (found by the java-shim's
+// HadoopPolicyConformanceTest).
+func legacyEstimatedRuntime(a *speculators.Attempt) int64 {
+	if a.Reports == 0 || a.LastReport <= a.Start {
+		return -1
+	}
+	return int64(float64(a.LastReport-a.Start) / math.Max(0.0001, float64(javaFloat(a.Progress))))
+}
+
+// javaFloat is the progress as Hadoop holds it, a Java float.
+func javaFloat(progress float64) float32 { return float32(progress) }
 
 // observe is the bookkeeping speculationValue does for a running attempt:
 // remember its estimate and progress; when both are unchanged for more
@@ -130,11 +150,11 @@ func (w *heartbeatWatch) estimatedRuntime(a *speculators.Attempt) int64 {
 // this scan has been computed.
 func (w *heartbeatWatch) observe(a *speculators.Attempt, estimate int64, now speculators.Time) {
 	if !w.set || w.attempt != a.ID.N {
-		*w = heartbeatWatch{set: true, attempt: a.ID.N, estimate: estimate, progress: a.Progress, lastHeartbeat: now}
+		*w = heartbeatWatch{set: true, attempt: a.ID.N, estimate: estimate, progress: javaFloat(a.Progress), lastHeartbeat: now}
 		return
 	}
-	if estimate != w.estimate || a.Progress != w.progress {
-		w.estimate, w.progress, w.lastHeartbeat = estimate, a.Progress, now
+	if estimate != w.estimate || javaFloat(a.Progress) != w.progress {
+		w.estimate, w.progress, w.lastHeartbeat = estimate, javaFloat(a.Progress), now
 		return
 	}
 	if now-w.lastHeartbeat > maxWaitForHeartbeat {
