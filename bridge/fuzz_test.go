@@ -3,6 +3,8 @@ package bridge
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -38,8 +40,16 @@ func FuzzDecodeFrame(f *testing.F) {
 	f.Add([]byte(`{"type":null}`))
 	f.Add([]byte("\xff\xfe"))
 	reg := testRegistry(f)
+	for _, s := range fastDecodeCases {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fr, err := DecodeFrame(data)
+		// The fast events decoder must agree with encoding/json exactly.
+		jf, jerr := decodeFrameJSON(data)
+		if fmt.Sprint(err) != fmt.Sprint(jerr) || !reflect.DeepEqual(fr, jf) {
+			t.Fatalf("DecodeFrame(%q) = %s, %v; encoding/json: %s, %v", data, dumpFrame(fr), err, dumpFrame(jf), jerr)
+		}
 		if err != nil {
 			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnknownType) {
 				t.Fatalf("error %v is neither malformed nor unknown type", err)

@@ -37,7 +37,11 @@ func parseTaskID(key jobKey, s string) (speculators.TaskID, error) {
 
 // parseTaskPart parses "<cluster>_<job>_<m|r>_<index>".
 func parseTaskPart(key jobKey, rest, whole string) (speculators.TaskID, error) {
-	taskPart, ok := strings.CutPrefix(rest, string(key)+"_")
+	// Not CutPrefix(rest, key+"_"): that concatenation allocates per event.
+	taskPart, ok := strings.CutPrefix(rest, string(key))
+	if ok {
+		taskPart, ok = strings.CutPrefix(taskPart, "_")
+	}
 	if !ok {
 		return speculators.TaskID{}, fmt.Errorf("%q does not belong to job_%s", truncate(whole, 80), key)
 	}

@@ -225,7 +225,8 @@ var ErrUnknownType = errors.New("unknown frame type")
 var ErrMalformed = errors.New("malformed frame")
 
 // clientFrame is every field of every frame a client sends, so that a frame
-// is decoded in one pass (decoding is most of the bridge's work per event).
+// is decoded in one pass. Usual events frames do not get here: they take the
+// fast decoder (fastdecode.go), which must agree with this one exactly.
 type clientFrame struct {
 	Type *string `json:"type"`
 	Now  int64   `json:"now"`
@@ -260,6 +261,20 @@ type clientFrame struct {
 // DecodeFrame decodes one text frame. Unknown fields are ignored; the error
 // wraps ErrUnknownType or ErrMalformed and says what was wrong.
 func DecodeFrame(data []byte) (Frame, error) {
+	return decodeFrame(data, &eventsBuf{})
+}
+
+// decodeFrame is DecodeFrame decoding an events frame of the usual shape
+// into buf (fastdecode.go), which the result then refers to.
+func decodeFrame(data []byte, buf *eventsBuf) (Frame, error) {
+	if ev, ok := decodeEventsFast(data, buf); ok {
+		return Frame{Type: TypeEvents, Events: ev}, nil
+	}
+	return decodeFrameJSON(data)
+}
+
+// decodeFrameJSON decodes any frame with encoding/json.
+func decodeFrameJSON(data []byte) (Frame, error) {
 	var cf clientFrame
 	if err := json.Unmarshal(data, &cf); err != nil {
 		return classify(data, err)

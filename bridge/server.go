@@ -59,6 +59,14 @@ type Config struct {
 	StrikeWindow       time.Duration
 	MaxTasksPerJob     int
 
+	// Feed, if set, is the fault analyzer (feed.go): sessions pass it every
+	// event their engine accepts, subscribe to their job's node events and
+	// end the job there when it is over.
+	Feed Feed
+	// OrphanGrace: a job whose session ended before the job did is ended
+	// in Feed after this long without a new session (DefaultOrphanGrace).
+	OrphanGrace time.Duration
+
 	// Log receives the server's logs; nil uses logrus's standard logger.
 	Log logrus.FieldLogger
 	// Now is the server's clock; nil uses time.Now.
@@ -80,6 +88,7 @@ type Server struct {
 	nextID   uint64
 	closing  bool
 	wg       sync.WaitGroup
+	feed     feedJobs // guarded by mu
 }
 
 // ReadTokenFile reads shared secrets, one per line; blank lines and lines
@@ -115,7 +124,7 @@ func NewServer(cfg Config) (*Server, error) {
 	if len(cfg.Tokens) == 0 {
 		return nil, errors.New("bridge: at least one token is required")
 	}
-	s := &Server{sessions: map[*session]struct{}{}, byJob: map[string]*session{}, metrics: newMetrics()}
+	s := &Server{sessions: map[*session]struct{}{}, byJob: map[string]*session{}, metrics: newMetrics(), feed: newFeedJobs()}
 	for i, t := range cfg.Tokens {
 		if t == "" {
 			return nil, fmt.Errorf("bridge: token %d is empty", i+1)
@@ -132,6 +141,7 @@ func NewServer(cfg Config) (*Server, error) {
 	setDefault(&cfg.MaxStrikes, DefaultMaxStrikes)
 	setDefault(&cfg.StrikeWindow, DefaultStrikeWindow)
 	setDefault(&cfg.MaxTasksPerJob, DefaultMaxTasksPerJob)
+	setDefault(&cfg.OrphanGrace, DefaultOrphanGrace)
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
@@ -178,6 +188,7 @@ func (s *Server) Sessions() int {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closing = true
+	s.stopOrphansLocked()
 	for sess := range s.sessions {
 		sess.stop(CodeShuttingDown, "the sidecar is stopping; reconnect and resync")
 	}
@@ -185,6 +196,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		s.wg.Wait()
+		s.feed.ending.Wait() // EndJob calls in flight reach the analyzer
 		close(done)
 	}()
 	select {
@@ -231,6 +243,7 @@ func (s *Server) serveAM(w http.ResponseWriter, r *http.Request) {
 	defer s.wg.Done()
 	sess.run()
 	s.release(sess)
+	s.sessionEnded(sess)
 }
 
 // claimJob makes sess the session of job, stopping an older one.
@@ -238,6 +251,7 @@ func (s *Server) claimJob(job string, sess *session) {
 	s.mu.Lock()
 	old := s.byJob[job]
 	s.byJob[job] = sess
+	s.claimFeedLocked(job)
 	s.mu.Unlock()
 	if old != nil && old != sess {
 		old.stop(CodeReplaced, fmt.Sprintf("session %s of the same job took over", sess.name))

@@ -19,8 +19,13 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 )
 
-// keepReadBuf is the largest read buffer a session keeps between frames.
+// keepReadBuf is the largest read buffer recycled between frames.
 const keepReadBuf = 64 << 10
+
+// readBufs recycles frame read buffers across sessions: a frame is decoded
+// (copying what the decoder keeps) as soon as it is read, so an idle session
+// holds no buffer.
+var readBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // itemKind says what the reader delivered.
 type itemKind uint8
@@ -40,6 +45,7 @@ type item struct {
 	err    error
 	size   int64
 	readAt time.Time
+	buf    *eventsBuf // storage frame.Events lives in; run releases it
 }
 
 // sentDecision remembers a decision sent for a task, so that a policy asking
@@ -65,7 +71,6 @@ type session struct {
 	stopText string
 
 	helloSeen atomic.Bool
-	readBuf   bytes.Buffer // owned by the reader goroutine
 
 	// Owned by run.
 	job          string
@@ -79,6 +84,16 @@ type session struct {
 	sent         map[speculators.TaskID][]sentDecision
 	offsetMS     int64 // AM clock minus server clock
 	strikes      *strikes
+	ev           speculators.Event // scratch for onEvents
+
+	// Fault analyzer (feed.go): node events queued by deliver, the
+	// subscription, tasks dropped, and whether the job was ended there.
+	noticeMu    sync.Mutex
+	notices     []speculators.Event
+	noticeWake  chan struct{}
+	unsubscribe func()
+	dropped     map[speculators.TaskID]bool
+	jobEnded    bool
 }
 
 func newSession(srv *Server, conn *websocket.Conn, id uint64, remote string) *session {
@@ -136,12 +151,17 @@ func (s *session) run() {
 			return
 		case it := <-s.in:
 			err = s.guard(func() error { return s.handle(it) })
+			if it.buf != nil {
+				putEventsBuf(it.buf) // nothing holds the decoded batch any more
+			}
 			if err == nil && ticker == nil && s.engine != nil {
 				ticker = time.NewTicker(s.srv.cfg.DecideInterval)
 				tick = ticker.C
 			}
 		case <-tick:
 			err = s.guard(func() error { return s.decideAndSend(time.Time{}) })
+		case <-s.noticeWake:
+			err = s.guard(s.onNotices)
 		}
 		if err != nil {
 			if !errors.Is(err, errEnd) {
@@ -177,6 +197,11 @@ func (s *session) read() {
 		}
 		_ = s.conn.SetReadDeadline(time.Now().Add(timeout))
 		it := s.readItem()
+		// Counted before run gets the item: run recycles its events.
+		n := 1
+		if it.kind == itemFrame && it.frame.Events != nil {
+			n += len(it.frame.Events.Events)
+		}
 		select {
 		case s.in <- it:
 		case <-s.ctx.Done():
@@ -184,10 +209,6 @@ func (s *session) read() {
 		}
 		if it.kind == itemClosed {
 			return
-		}
-		n := 1
-		if it.kind == itemFrame && it.frame.Events != nil {
-			n += len(it.frame.Events.Events)
 		}
 		if wait := budget.take(n, time.Now()); wait > 0 {
 			t := time.NewTimer(wait)
@@ -207,16 +228,19 @@ func (s *session) readItem() item {
 		return item{kind: itemClosed, err: err}
 	}
 	max := s.srv.cfg.MaxFrameBytes
-	// The buffer is reused frame after frame: decoding copies what it keeps.
-	s.readBuf.Reset()
-	if _, err := s.readBuf.ReadFrom(io.LimitReader(r, max+1)); err != nil {
+	// The buffer is recycled once the frame is decoded: decoding copies what
+	// it keeps.
+	rb := readBufs.Get().(*bytes.Buffer)
+	defer func() {
+		if rb.Cap() <= keepReadBuf { // do not keep a large frame's buffer
+			rb.Reset()
+			readBufs.Put(rb)
+		}
+	}()
+	if _, err := rb.ReadFrom(io.LimitReader(r, max+1)); err != nil {
 		return item{kind: itemClosed, err: err}
 	}
-	data := s.readBuf.Bytes()
-	if s.readBuf.Cap() > keepReadBuf {
-		// Do not hold a large frame's buffer for the life of an idle session.
-		s.readBuf = bytes.Buffer{}
-	}
+	data := rb.Bytes()
 	readAt := s.srv.cfg.Now()
 	if int64(len(data)) > max {
 		rest, err := io.Copy(io.Discard, r)
@@ -228,11 +252,17 @@ func (s *session) readItem() item {
 	if mt != websocket.TextMessage {
 		return item{kind: itemBinary, size: int64(len(data)), readAt: readAt}
 	}
-	f, err := DecodeFrame(data)
+	buf := getEventsBuf()
+	f, err := decodeFrame(data, buf)
 	if err != nil {
+		putEventsBuf(buf)
 		return item{kind: itemBadFrame, frame: f, err: err, readAt: readAt}
 	}
-	return item{kind: itemFrame, frame: f, readAt: readAt}
+	if f.Events != &buf.frame {
+		putEventsBuf(buf)
+		buf = nil
+	}
+	return item{kind: itemFrame, frame: f, readAt: readAt, buf: buf}
 }
 
 // handle processes one item; an error ends the session.
@@ -318,6 +348,9 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	if h.Maps < 0 || h.Reduces < 0 || h.Maps+h.Reduces > s.srv.cfg.MaxTasksPerJob {
 		return refuse(CodeBadJob, fmt.Sprintf("%d maps and %d reduces: counts must be >= 0 and total at most %d", h.Maps, h.Reduces, s.srv.cfg.MaxTasksPerJob))
 	}
+	if h.ErrorBound < 0 || h.ErrorBound >= 1 || h.Deadline < 0 {
+		return refuse(CodeBadJob, fmt.Sprintf("approximation bounds deadline %d, error_bound %g: want deadline >= 0 (0: none) and 0 <= error_bound < 1", h.Deadline, h.ErrorBound))
+	}
 	name := h.Speculator
 	if name == "" {
 		name = "none"
@@ -343,6 +376,7 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	s.log = s.log.WithFields(logrus.Fields{"job": h.Job, "speculator": name})
 	s.helloSeen.Store(true)
 	s.srv.claimJob(h.Job, s)
+	s.subscribe()
 	m.sessionsOpened.WithLabelValues("accepted").Inc()
 	s.log.WithFields(logrus.Fields{"user": h.User, "queue": h.Queue, "maps": h.Maps, "reduces": h.Reduces}).Info("session opened")
 	cfg := &s.srv.cfg
@@ -354,31 +388,38 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 func (s *session) onEvents(f *Events, readAt time.Time) error {
 	s.observeClock(f.Now, readAt)
 	m := s.srv.metrics
-	rejected := 0
+	rejected, observed := 0, 0
+	ev := &s.ev // reused: an Event escapes into Observe, and this runs per event
 	for i := range f.Events {
-		ev, err := toEvent(s.key, &f.Events[i])
+		var err error
+		*ev, err = toEvent(s.key, &f.Events[i])
 		if err == nil {
-			err = s.engine.Observe(&ev)
+			err = s.engine.Observe(ev)
 		}
 		if err != nil {
 			m.eventsRejected.Inc()
 			if rejected < maxEventErrorsPerBatch {
-				if err := s.sendError(ErrorFrame{Code: CodeEventRejected, Text: err.Error(), Seq: f.Seq, Index: &i}); err != nil {
+				idx := i // not &i: that would move i to the heap on every iteration
+				if err := s.sendError(ErrorFrame{Code: CodeEventRejected, Text: err.Error(), Seq: f.Seq, Index: &idx}); err != nil {
 					return err
 				}
 			}
 			rejected++
 			continue
 		}
-		m.events.Inc()
-		s.forgetSent(&ev)
+		observed++
+		s.forgetSent(ev)
+		s.feedObserve(ev)
 	}
+	*ev = speculators.Event{}
+	m.events.Add(float64(observed))
 	if rejected > maxEventErrorsPerBatch {
 		text := fmt.Sprintf("%d more events of this batch were rejected", rejected-maxEventErrorsPerBatch)
 		if err := s.sendError(ErrorFrame{Code: CodeEventRejected, Text: text, Seq: f.Seq}); err != nil {
 			return err
 		}
 	}
+	s.checkJobEnded()
 	return s.decideAndSend(readAt)
 }
 
@@ -448,6 +489,7 @@ func (s *session) onResync(r *Resync, readAt time.Time) error {
 	s.srv.metrics.events.Add(float64(len(evs)))
 	s.engine = engine
 	s.sent = map[speculators.TaskID][]sentDecision{}
+	s.resyncFeed(evs)
 	s.log.WithFields(logrus.Fields{"attempts": len(r.Attempts), "rejected": len(errs)}).Info("state rebuilt from a resync")
 	if err := s.write(Resynced{Type: TypeResynced, Attempts: len(r.Attempts), Rejected: len(errs)}); err != nil {
 		return err
@@ -501,6 +543,7 @@ func (s *session) decideAndSend(readAt time.Time) error {
 			continue
 		}
 		s.sent[task] = append(s.sent[task], sd)
+		s.noteDecision(d)
 		s.nextDecision++
 		out = append(out, toWireDecision(s.key, s.nextDecision, *d))
 		m.decisions.WithLabelValues(d.Kind.String()).Inc()

@@ -8,24 +8,32 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 )
 
-var eventKinds = map[string]speculators.EventKind{
-	"attempt-started":   speculators.AttemptStarted,
-	"attempt-status":    speculators.AttemptStatus,
-	"attempt-succeeded": speculators.AttemptSucceeded,
-	"attempt-failed":    speculators.AttemptFailed,
-	"attempt-killed":    speculators.AttemptKilled,
-	"container-needs":   speculators.ContainerNeeds,
-	"node-suspected":    speculators.NodeSuspected,
-	"node-failed":       speculators.NodeFailed,
-	"node-resumed":      speculators.NodeResumed,
-	"job-bounds":        speculators.JobBounds,
-}
-
-var phases = map[string]speculators.Phase{
-	"MAP":     speculators.PhaseMap,
-	"SHUFFLE": speculators.PhaseShuffle,
-	"SORT":    speculators.PhaseSort,
-	"REDUCE":  speculators.PhaseReduce,
+// eventKind maps a wire event kind to the engine's (a switch: this runs for
+// every event).
+func eventKind(s string) (speculators.EventKind, bool) {
+	switch s {
+	case "attempt-status":
+		return speculators.AttemptStatus, true
+	case "attempt-started":
+		return speculators.AttemptStarted, true
+	case "attempt-succeeded":
+		return speculators.AttemptSucceeded, true
+	case "attempt-failed":
+		return speculators.AttemptFailed, true
+	case "attempt-killed":
+		return speculators.AttemptKilled, true
+	case "container-needs":
+		return speculators.ContainerNeeds, true
+	case "node-suspected":
+		return speculators.NodeSuspected, true
+	case "node-failed":
+		return speculators.NodeFailed, true
+	case "node-resumed":
+		return speculators.NodeResumed, true
+	case "job-bounds":
+		return speculators.JobBounds, true
+	}
+	return 0, false
 }
 
 func parseTaskType(s string) (speculators.TaskType, error) {
@@ -45,11 +53,17 @@ func parsePhase(s string, ty speculators.TaskType) (speculators.Phase, error) {
 		}
 		return speculators.PhaseMap, nil
 	}
-	p, ok := phases[s]
-	if !ok {
-		return 0, fmt.Errorf("phase %q is not MAP, SHUFFLE, SORT or REDUCE", truncate(s, 16))
+	switch s {
+	case "MAP":
+		return speculators.PhaseMap, nil
+	case "SHUFFLE":
+		return speculators.PhaseShuffle, nil
+	case "SORT":
+		return speculators.PhaseSort, nil
+	case "REDUCE":
+		return speculators.PhaseReduce, nil
 	}
-	return p, nil
+	return 0, fmt.Errorf("phase %q is not MAP, SHUFFLE, SORT or REDUCE", truncate(s, 16))
 }
 
 func (c *Counters) toCounters() speculators.Counters {
@@ -63,7 +77,7 @@ func (c *Counters) toCounters() speculators.Counters {
 // toEvent converts a wire event of job key into an engine event. It checks
 // what the wire form can get wrong; the engine checks the rest.
 func toEvent(key jobKey, w *WireEvent) (speculators.Event, error) {
-	kind, ok := eventKinds[w.Kind]
+	kind, ok := eventKind(w.Kind)
 	if !ok {
 		return speculators.Event{}, fmt.Errorf("unknown event kind %q", truncate(w.Kind, 32))
 	}

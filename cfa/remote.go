@@ -196,5 +196,9 @@ func (r *Remote) Close() error {
 	<-r.done
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return r.Flush(ctx)
+	err := r.Flush(ctx)
+	// A poll cancelled mid-dial leaves a connection the analyzer sees as new
+	// and not idle for 5 s, which would hold up its graceful shutdown.
+	r.http.CloseIdleConnections()
+	return err
 }

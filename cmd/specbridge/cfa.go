@@ -20,7 +20,6 @@ import (
 // CFACommand is `specbridge cfa`: the centralized fault analyzer run
 // standalone, with the JSON API sidecars connect to (cfa/api.go).
 func CFACommand() *cli.Command {
-	def := cfa.DefaultConfig()
 	return &cli.Command{
 		Name:  "cfa",
 		Usage: "run the centralized fault analyzer standalone (node liveness across all jobs, TWS, records)",
@@ -31,19 +30,28 @@ func CFACommand() *cli.Command {
 			"POST /v1/jobs/{job}/end, GET /v1/jobs/{job}/notices?after=N&wait=30s (long poll),\n" +
 			"GET /v1/jobs/{job}, GET /v1/nodes, GET /healthz. Every flag can also be set from the\n" +
 			"environment variable named beside it.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:7421", Usage: "address of the JSON API (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_CFA_LISTEN"}},
 			&cli.StringFlag{Name: "store", Value: "specbridge-cfa", Usage: "where records persist: a local directory or hdfs://namenode:port/path", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
-			&cli.DurationFlag{Name: "gather-interval", Value: 5 * time.Second, Usage: "how often node liveness is gathered (FARMS §3.1: 5 s)", EnvVars: []string{"SPECBRIDGE_CFA_GATHER_INTERVAL"}},
-			&cli.StringFlag{Name: "rm-url", Usage: "ResourceManager web address (http://rm:8088) to probe nodes through; empty: heartbeats only", EnvVars: []string{"SPECBRIDGE_CFA_RM_URL"}},
-			&cli.StringFlag{Name: "detector", Value: def.Detector, Usage: "failure detector: tws, mean or fixed", EnvVars: []string{"SPECBRIDGE_CFA_DETECTOR"}},
-			&cli.IntFlag{Name: "tws-window", Value: def.Detect.Window, Usage: "L, the episodes TWS weighs (eq. 1)", EnvVars: []string{"SPECBRIDGE_CFA_TWS_WINDOW"}},
-			&cli.Float64Flag{Name: "tws-base", Value: def.Detect.Base, Usage: "b, TWS's weight base (eq. 1)", EnvVars: []string{"SPECBRIDGE_CFA_TWS_BASE"}},
-			&cli.DurationFlag{Name: "initial-threshold", Value: time.Duration(def.Detect.Initial) * time.Millisecond, Usage: "threshold of a node with no recorded episode", EnvVars: []string{"SPECBRIDGE_CFA_INITIAL_THRESHOLD"}},
-			&cli.DurationFlag{Name: "gap", Value: time.Duration(def.Gap) * time.Millisecond, Usage: "silence after which a node's unresponsive episode begins", EnvVars: []string{"SPECBRIDGE_CFA_GAP"}},
-			&cli.DurationFlag{Name: "probe-timeout", Value: 3 * time.Second, Usage: "timeout of each RM and NM request", EnvVars: []string{"SPECBRIDGE_CFA_PROBE_TIMEOUT"}},
-		},
+		}, cfaFlags()...),
 		Action: runCFA,
+	}
+}
+
+// cfaFlags are the analyzer's settings, shared by `specbridge cfa` and
+// `specbridge serve` (which embeds the analyzer): same names, same
+// environment variables.
+func cfaFlags() []cli.Flag {
+	def := cfa.DefaultConfig()
+	return []cli.Flag{
+		&cli.DurationFlag{Name: "gather-interval", Value: 5 * time.Second, Usage: "how often node liveness is gathered (FARMS §3.1: 5 s)", EnvVars: []string{"SPECBRIDGE_CFA_GATHER_INTERVAL"}},
+		&cli.StringFlag{Name: "rm-url", Usage: "ResourceManager web address (http://rm:8088) to probe nodes through; empty: heartbeats only", EnvVars: []string{"SPECBRIDGE_CFA_RM_URL"}},
+		&cli.StringFlag{Name: "detector", Value: def.Detector, Usage: "failure detector: tws, mean or fixed", EnvVars: []string{"SPECBRIDGE_CFA_DETECTOR"}},
+		&cli.IntFlag{Name: "tws-window", Value: def.Detect.Window, Usage: "L, the episodes TWS weighs (eq. 1)", EnvVars: []string{"SPECBRIDGE_CFA_TWS_WINDOW"}},
+		&cli.Float64Flag{Name: "tws-base", Value: def.Detect.Base, Usage: "b, TWS's weight base (eq. 1)", EnvVars: []string{"SPECBRIDGE_CFA_TWS_BASE"}},
+		&cli.DurationFlag{Name: "initial-threshold", Value: time.Duration(def.Detect.Initial) * time.Millisecond, Usage: "threshold of a node with no recorded episode", EnvVars: []string{"SPECBRIDGE_CFA_INITIAL_THRESHOLD"}},
+		&cli.DurationFlag{Name: "gap", Value: time.Duration(def.Gap) * time.Millisecond, Usage: "silence after which a node's unresponsive episode begins", EnvVars: []string{"SPECBRIDGE_CFA_GAP"}},
+		&cli.DurationFlag{Name: "probe-timeout", Value: 3 * time.Second, Usage: "timeout of each RM and NM request", EnvVars: []string{"SPECBRIDGE_CFA_PROBE_TIMEOUT"}},
 	}
 }
 

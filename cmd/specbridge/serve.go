@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -16,7 +18,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specbridge/specbridge/bridge"
+	"github.com/specbridge/specbridge/cfa"
+	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/grass"
+	"github.com/specbridge/specbridge/store/grassamples"
 )
 
 // shutdownGrace bounds how long serve waits for sessions to close on SIGTERM.
@@ -30,8 +36,11 @@ func ServeCommand() *cli.Command {
 		Usage: "serve speculation decisions to MapReduce ApplicationMasters over websockets",
 		Description: "Listens for the java-shim of each MapReduce AM at " + bridge.Path + ", runs one engine per job\n" +
 			"and sends its decisions back. /healthz answers ok; /metrics serves Prometheus metrics.\n" +
-			"Every flag can also be set from the environment variable named beside it.",
-		Flags: []cli.Flag{
+			"The centralized fault analyzer (FARMS) runs embedded unless --cfa-url names a standalone\n" +
+			"`specbridge cfa`; its flags are those of `specbridge cfa`. --data-dir keeps GRASS samples and the\n" +
+			"analyzer's records across restarts. Every flag can also be set from the environment variable\n" +
+			"named beside it.",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: ":7420", Usage: "address to listen on (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_LISTEN"}},
 			&cli.StringFlag{Name: "token-file", Usage: "file with the shared secret(s) AMs must present, one per line (required)", EnvVars: []string{"SPECBRIDGE_TOKEN_FILE"}},
 			&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, serve wss://", EnvVars: []string{"SPECBRIDGE_TLS_CERT"}},
@@ -41,7 +50,11 @@ func ServeCommand() *cli.Command {
 			&cli.Float64Flag{Name: "max-events-per-second", Value: bridge.DefaultMaxEventsPerSecond, Usage: "events per second per session before backpressure", EnvVars: []string{"SPECBRIDGE_MAX_EVENTS_PER_SECOND"}},
 			&cli.DurationFlag{Name: "decide-interval", Value: bridge.DefaultDecideInterval, Usage: "how often each job's policy is asked for decisions", EnvVars: []string{"SPECBRIDGE_DECIDE_INTERVAL"}},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_ADDR_FILE"}},
-		},
+			&cli.StringFlag{Name: "data-dir", Usage: "keep cross-job state here: GRASS samples (shared with replay --data-dir) and, unless --store says otherwise, the fault analyzer's records (DIR/cfa); default: in memory, lost at exit", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
+			&cli.StringFlag{Name: "cfa-url", Usage: "standalone fault analyzer (`specbridge cfa`) to use, http://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
+			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
+			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
+		}, cfaFlags()...),
 		Action: serve,
 	}
 }
@@ -62,11 +75,36 @@ func serve(c *cli.Context) error {
 	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
 		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-events-per-second and --decide-interval must be positive")
 	}
+	if c.Duration("cfa-job-grace") <= 0 {
+		return errors.New("serve: --cfa-job-grace must be positive")
+	}
 	reg, err := all.Registry()
 	if err != nil {
 		return fmt.Errorf("serve: policy registry: %w", err)
 	}
+	dataDir := c.String("data-dir")
+	if dataDir != "" {
+		samples, err := grassamples.Open(dataDir)
+		if err != nil {
+			return fmt.Errorf("serve: --data-dir: %w", err)
+		}
+		defer samples.Close()
+		reg.SetStore(samples)
+	} else {
+		reg.SetStore(grass.NewMemoryStore()) // shared by this process's jobs only
+	}
+	feed, err := startFeed(c, dataDir, log)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer func() {
+		if err := feed.stop(); err != nil {
+			log.WithError(err).Error("fault analyzer: final commit failed")
+		}
+	}()
 	srv, err := bridge.NewServer(bridge.Config{
+		Feed:               feed.feed,
+		OrphanGrace:        c.Duration("cfa-job-grace"),
 		Registry:           reg,
 		Tokens:             tokens,
 		MaxFrameBytes:      c.Int64("max-frame-bytes"),
@@ -78,6 +116,7 @@ func serve(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	srv.ExpectJobs(feed.running)
 	ln, err := net.Listen("tcp", c.String("listen"))
 	if err != nil {
 		return fmt.Errorf("serve: listen on %s: %w", c.String("listen"), err)
@@ -102,7 +141,8 @@ func serve(c *cli.Context) error {
 		}
 	}
 	log.WithFields(logrus.Fields{"url": scheme + "://" + addr + bridge.Path, "policies": reg.Names(),
-		"decide_interval": c.Duration("decide-interval")}).Info("specbridge sidecar listening")
+		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
+		"data_dir": dataDir}).Info("specbridge sidecar listening")
 
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
@@ -133,4 +173,77 @@ func writeFileAtomic(path, data string) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// serveFeed is the fault analyzer serve runs with: embedded (a cfa.Service
+// and its gathering loop), remote (cfa.Remote) or none.
+type serveFeed struct {
+	feed    bridge.Feed
+	where   string
+	running []string // jobs the embedded analyzer restored as running
+	stop    func() error
+}
+
+func startFeed(c *cli.Context, dataDir string, log *logrus.Logger) (serveFeed, error) {
+	onError := throttledWarn(log, "fault analyzer")
+	switch u := c.String("cfa-url"); u {
+	case "off":
+		return serveFeed{where: "off", stop: func() error { return nil }}, nil
+	case "":
+	default:
+		r, err := cfa.NewRemote(u, 100*time.Millisecond, onError)
+		if err != nil {
+			return serveFeed{}, fmt.Errorf("--cfa-url: %w", err)
+		}
+		return serveFeed{feed: r, where: u, stop: r.Close}, nil
+	}
+	cfg, err := cfaConfig(c)
+	if err != nil {
+		return serveFeed{}, err
+	}
+	cfg.OnError = onError
+	if cfg.Store == "" && dataDir != "" {
+		cfg.Store = filepath.Join(dataDir, "cfa")
+	}
+	svc, err := cfa.NewService(cfg)
+	if err != nil {
+		return serveFeed{}, err
+	}
+	where := "embedded, records in memory"
+	if cfg.Store != "" {
+		where = "embedded, records in " + cfg.Store
+		log.WithFields(logrus.Fields{"store": cfg.Store, "snapshot_seq": svc.Loaded.SnapshotSeq,
+			"records": svc.Loaded.Records, "torn": len(svc.Loaded.Torn)}).Info("fault analyzer: state loaded")
+	}
+	var running []string
+	svc.View(func(st *cfa.State, _ func(speculators.NodeID) cfa.Time) {
+		for id, j := range st.Jobs {
+			if j.Ended == 0 {
+				running = append(running, id)
+			}
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- svc.Run(ctx) }() // Run commits and snapshots when ctx ends
+	return serveFeed{feed: svc, where: where, running: running, stop: func() error {
+		cancel()
+		return <-ran
+	}}, nil
+}
+
+// throttledWarn logs errors of a background loop, repeating the same one at
+// most every 30 s (an analyzer that is down fails every round).
+func throttledWarn(log *logrus.Logger, what string) func(error) {
+	var mu sync.Mutex
+	var last string
+	var at time.Time
+	return func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if msg := err.Error(); msg != last || time.Since(at) > 30*time.Second {
+			last, at = msg, time.Now()
+			log.WithError(err).Warn(what)
+		}
+	}
 }

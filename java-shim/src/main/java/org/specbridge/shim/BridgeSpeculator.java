@@ -133,7 +133,9 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       worker.setDaemon(true);
       worker.start();
       LOG.info("specbridge: speculator " + settings.speculator + " at " + settings.url + ", fallback "
-          + (fallback != null ? "on" : "off") + ", timeout " + settings.timeoutMs + " ms");
+          + (fallback != null ? "on" : "off") + ", timeout " + settings.timeoutMs + " ms"
+          + (settings.approximate() ? ", approximation job: deadline " + settings.deadlineMs + " ms, error bound "
+              + settings.errorBound : ""));
     } else {
       LOG.warn("specbridge: " + ShimConfig.URL + " is not set; Hadoop's DefaultSpeculator decides alone");
     }
@@ -366,7 +368,15 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     for (Map.Entry<String, String> e : settings.params.entrySet()) {
       params.put(e.getKey(), e.getValue());
     }
-    h.put("start", context.getStartTime());
+    long start = context.getStartTime();
+    h.put("start", start);
+    // Approximation bounds (PROTOCOL.md, hello): the deadline is absolute on the AM's clock.
+    if (settings.deadlineMs > 0) {
+      h.put("deadline", start + settings.deadlineMs);
+    }
+    if (settings.errorBound > 0) {
+      h.put("error_bound", settings.errorBound);
+    }
     return h;
   }
 

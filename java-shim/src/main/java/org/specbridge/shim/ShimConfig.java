@@ -27,6 +27,11 @@ import org.apache.hadoop.conf.Configuration;
  *       batch.max are queued (default 100 ms, 500).</li>
  *   <li>{@code specbridge.ping.ms}: ping interval (default timeout/4); {@code specbridge.reconnect.ms}: delay
  *       between connection attempts (default 1000).</li>
+ *   <li>{@code specbridge.grass.deadline-ms}: an approximation job's deadline in ms after the job's start (the
+ *       AM's start time); 0 or unset: none.</li>
+ *   <li>{@code specbridge.grass.error}: an approximation job's error bound, the fraction of its input (map) tasks
+ *       it may do without, in [0, 1); 0 or unset: exact. With either bound the sidecar drops (T_KILL) the maps
+ *       still unfinished once the bound is reached.</li>
  * </ul>
  */
 public final class ShimConfig {
@@ -42,6 +47,8 @@ public final class ShimConfig {
   public static final String BATCH_MAX = PREFIX + "batch.max";
   public static final String PING_MS = PREFIX + "ping.ms";
   public static final String RECONNECT_MS = PREFIX + "reconnect.ms";
+  public static final String GRASS_DEADLINE_MS = PREFIX + "grass.deadline-ms";
+  public static final String GRASS_ERROR = PREFIX + "grass.error";
 
   public static final String DEFAULT_SPECULATOR = "hadoop";
   public static final long DEFAULT_TIMEOUT_MS = 1000;
@@ -56,9 +63,14 @@ public final class ShimConfig {
   public final int batchMax;
   public final long pingMs;
   public final long reconnectMs;
+  /** Deadline in ms after the job's start; 0: none. */
+  public final long deadlineMs;
+  /** Fraction of input tasks the job may do without; 0: exact. */
+  public final double errorBound;
 
   private ShimConfig(String url, String token, String speculator, Map<String, String> params, long timeoutMs,
-      boolean fallbackEnabled, long batchMs, int batchMax, long pingMs, long reconnectMs) {
+      boolean fallbackEnabled, long batchMs, int batchMax, long pingMs, long reconnectMs, long deadlineMs,
+      double errorBound) {
     this.url = url;
     this.token = token;
     this.speculator = speculator;
@@ -69,6 +81,8 @@ public final class ShimConfig {
     this.batchMax = batchMax;
     this.pingMs = pingMs;
     this.reconnectMs = reconnectMs;
+    this.deadlineMs = deadlineMs;
+    this.errorBound = errorBound;
   }
 
   /** Reads the settings; a bad value is an IllegalArgumentException naming the key. */
@@ -100,8 +114,47 @@ public final class ShimConfig {
     if (pingMs >= timeoutMs) {
       throw new IllegalArgumentException(PING_MS + "=" + pingMs + " must be below " + TIMEOUT_MS + "=" + timeoutMs);
     }
+    long deadlineMs = nonNegativeLong(conf, GRASS_DEADLINE_MS);
+    double errorBound = errorBound(conf);
     return new ShimConfig(url, token, speculator, Collections.unmodifiableMap(params), timeoutMs, fallback,
-        batchMs, (int) Math.min(batchMax, Integer.MAX_VALUE), pingMs, reconnectMs);
+        batchMs, (int) Math.min(batchMax, Integer.MAX_VALUE), pingMs, reconnectMs, deadlineMs, errorBound);
+  }
+
+  private static long nonNegativeLong(Configuration conf, String key) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null || raw.isEmpty()) {
+      return 0;
+    }
+    try {
+      long v = Long.parseLong(raw);
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(key + "=" + raw + " must be a whole number of ms >= 0");
+  }
+
+  private static double errorBound(Configuration conf) {
+    String raw = conf.getTrimmed(GRASS_ERROR);
+    if (raw == null || raw.isEmpty()) {
+      return 0;
+    }
+    try {
+      double v = Double.parseDouble(raw);
+      if (v >= 0 && v < 1) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(GRASS_ERROR + "=" + raw + " must be a fraction in [0, 1), e.g. 0.2");
+  }
+
+  /** Whether the job is an approximation job (a deadline or an error bound). */
+  public boolean approximate() {
+    return deadlineMs > 0 || errorBound > 0;
   }
 
   private static long positiveLong(Configuration conf, String key, long def) {

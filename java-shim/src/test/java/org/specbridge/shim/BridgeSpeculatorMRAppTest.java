@@ -78,9 +78,13 @@ class BridgeSpeculatorMRAppTest {
   }
 
   private MRApp start(Configuration conf, String name) throws Exception {
+    return start(conf, name, MAPS);
+  }
+
+  private MRApp start(Configuration conf, String name, int maps) throws Exception {
     clock.setTime(System.currentTimeMillis());
     RecordingBridgeSpeculator.last = null;
-    final MRApp app = new MRApp(MAPS, 0, false, name, true, clock);
+    final MRApp app = new MRApp(maps, 0, false, name, true, clock);
     cleanup.add(0, new AutoCloseable() {
       @Override
       public void close() {
@@ -209,6 +213,56 @@ class BridgeSpeculatorMRAppTest {
 
     finishJob(app, job, events);
     assertEquals(JobState.SUCCEEDED, job.getState());
+  }
+
+  /**
+   * An approximation job (issue 4, live): error bound 20% from the job configuration, 10 maps of which 2 never
+   * finish by themselves. Once 8 maps have succeeded the sidecar's GRASS drops the other 2, the shim kills them
+   * as tasks (T_KILL), and the job completes SUCCEEDED on the data it has: Hadoop counts KILLED tasks as
+   * completed, not failed, so no mapreduce.map.failures.maxpercent is needed. The sidecar runs with --data-dir,
+   * and the job's GRASS sample (xi = 1: every job is sampled) is on disk afterwards.
+   */
+  @Test
+  @Timeout(120)
+  void anErrorBoundJobSucceedsAfterEightyPercentOfItsMaps() throws Exception {
+    File data = new File(dir, "data");
+    Sidecar sidecar = sidecar("--data-dir", data.getPath());
+    Configuration conf = conf(sidecar, "grass");
+    conf.set(ShimConfig.GRASS_ERROR, "0.2");
+    conf.set("specbridge.param.grass.xi", "1");
+    MRApp app = start(conf, "sb-approx", 10);
+    final BridgeSpeculator shim = shim();
+    waitForCharge(shim, true);
+    Job job = app.getContext().getAllJobs().values().iterator().next();
+    EventHandler events = app.getContext().getEventHandler();
+
+    List<Task> maps = new ArrayList<Task>(job.getTasks().values());
+    maps.sort((a, b) -> Integer.compare(a.getID().getId(), b.getID().getId()));
+    List<Task> stragglers = maps.subList(8, 10);
+    clock.tickMsec(3000L);
+    for (Task t : maps.subList(0, 8)) {
+      TaskAttempt a = t.getAttempts().values().iterator().next();
+      complete(events, a);
+      app.waitForState(a, TaskAttemptState.SUCCEEDED);
+      clock.tickMsec(100L);
+    }
+    waitFor("the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED, true);
+
+    assertEquals(JobState.SUCCEEDED, job.getState(), String.valueOf(job.getDiagnostics()));
+    int succeeded = 0;
+    for (Task t : maps) {
+      if (t.getState() == TaskState.SUCCEEDED) {
+        succeeded++;
+      }
+    }
+    assertEquals(8, succeeded, "maps done");
+    for (Task t : stragglers) {
+      assertEquals(TaskState.KILLED, t.getState(), t.getID() + " was not dropped");
+    }
+    assertTrue(shim.appliedDecisions() >= 2, "the drops were not applied by the shim");
+    String log = Sidecar.read(sidecar.log);
+    File samples = new File(data, "grass-samples.jsonl");
+    assertTrue(samples.length() > 0, "no GRASS sample kept under --data-dir: " + log);
   }
 
   // ---- helpers ----

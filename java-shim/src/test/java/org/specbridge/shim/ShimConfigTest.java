@@ -57,6 +57,20 @@ class ShimConfigTest {
     assertFalse(c.fallbackEnabled);
     assertEquals(50, c.batchMs);
     assertEquals(10, c.batchMax);
+    assertEquals(0, c.deadlineMs);
+    assertEquals(0.0, c.errorBound);
+    assertFalse(c.approximate());
+  }
+
+  @Test
+  void approximationBounds() {
+    Configuration conf = new Configuration(false);
+    conf.set("specbridge.grass.deadline-ms", "60000");
+    conf.set("specbridge.grass.error", " 0.2 ");
+    ShimConfig c = ShimConfig.from(conf);
+    assertEquals(60000, c.deadlineMs);
+    assertEquals(0.2, c.errorBound);
+    assertTrue(c.approximate());
   }
 
   @Test
@@ -68,6 +82,10 @@ class ShimConfigTest {
         {"specbridge.batch.max", "0"},
         {"specbridge.token.file", "/nonexistent/token"},
         {"specbridge.ping.ms", "5000"},
+        {"specbridge.grass.error", "1"},
+        {"specbridge.grass.error", "-0.1"},
+        {"specbridge.grass.error", "a fifth"},
+        {"specbridge.grass.deadline-ms", "-1"},
     };
     for (String[] kv : bad) {
       Configuration conf = new Configuration(false);

@@ -1,0 +1,305 @@
+package bridge
+
+import (
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// Feed is the fault analyzer as the bridge sees it (cfa.Feed has the same
+// methods; cfa.Service and cfa.Remote implement it). The bridge does not
+// import cfa, so that a sidecar without an analyzer does not carry it.
+//
+//   - Observe gets every event a session's engine accepted, in order;
+//   - Subscribe registers a session for its job's node events; deliver is
+//     called from the analyzer's goroutine and only queues the event for the
+//     session's loop, which feeds it to the engine and decides;
+//   - EndJob is called once the job is over (PROTOCOL.md, "Fault analyzer").
+type Feed interface {
+	Observe(job string, ev speculators.Event)
+	Subscribe(job string, deliver func(speculators.Event)) (cancel func())
+	EndJob(job string)
+}
+
+// DefaultOrphanGrace is how long a job whose session ended unfinished may
+// go without a new session before the analyzer is told it ended.
+const DefaultOrphanGrace = 10 * time.Minute
+
+// maxQueuedNotices bounds the node events queued for one session; the
+// analyzer publishes a handful per node episode, so this is never reached by
+// a session whose loop runs.
+const maxQueuedNotices = 4096
+
+// feedJobs is the server's per-job bookkeeping for the analyzer: the node
+// state each job's engines have been told (so that an engine rebuilt by a
+// resync or a new session of the job starts with it), and the timers that
+// end jobs whose AM went away without finishing.
+type feedJobs struct {
+	nodes   map[string]map[speculators.NodeID]speculators.Event // job -> node -> last node event
+	orphans map[string]*time.Timer
+	ending  sync.WaitGroup // EndJob calls in flight
+}
+
+func newFeedJobs() feedJobs {
+	return feedJobs{nodes: map[string]map[speculators.NodeID]speculators.Event{}, orphans: map[string]*time.Timer{}}
+}
+
+// ExpectJobs starts the orphan timer of jobs the analyzer holds as running
+// (restored from its store after a restart): each is ended unless a session
+// for it says hello within the grace period.
+func (s *Server) ExpectJobs(jobs []string) {
+	if s.cfg.Feed == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, job := range jobs {
+		if s.byJob[job] == nil {
+			s.orphanLocked(job)
+		}
+	}
+}
+
+// orphanLocked (s.mu held) ends job in the analyzer after the grace period
+// unless a session claims it first.
+func (s *Server) orphanLocked(job string) {
+	if s.closing || s.feed.orphans[job] != nil {
+		return
+	}
+	var t *time.Timer
+	t = time.AfterFunc(s.cfg.OrphanGrace, func() {
+		s.mu.Lock()
+		if s.feed.orphans[job] != t || s.byJob[job] != nil {
+			s.mu.Unlock()
+			return
+		}
+		delete(s.feed.orphans, job)
+		delete(s.feed.nodes, job)
+		s.feed.ending.Add(1)
+		s.mu.Unlock()
+		defer s.feed.ending.Done()
+		s.log.WithField("job", job).Infof("no session for %s: the job is ended in the fault analyzer", s.cfg.OrphanGrace)
+		s.cfg.Feed.EndJob(job)
+	})
+	s.feed.orphans[job] = t
+}
+
+// claimFeedLocked (s.mu held) cancels job's orphan timer: a session has it.
+func (s *Server) claimFeedLocked(job string) {
+	if t := s.feed.orphans[job]; t != nil {
+		t.Stop()
+		delete(s.feed.orphans, job)
+	}
+}
+
+// endJob tells the analyzer job is over, without blocking the caller (a
+// remote analyzer posts it).
+func (s *Server) endJob(job string) {
+	s.mu.Lock()
+	delete(s.feed.nodes, job)
+	if t := s.feed.orphans[job]; t != nil {
+		t.Stop()
+		delete(s.feed.orphans, job)
+	}
+	s.feed.ending.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.feed.ending.Done()
+		s.cfg.Feed.EndJob(job)
+	}()
+}
+
+// noteNodeEvent records the last node event job's engine got about a node.
+func (s *Server) noteNodeEvent(job string, ev speculators.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.feed.nodes[job]
+	if m == nil {
+		m = map[speculators.NodeID]speculators.Event{}
+		s.feed.nodes[job] = m
+	}
+	if ev.Kind == speculators.NodeResumed {
+		delete(m, ev.Node)
+		return
+	}
+	m[ev.Node] = ev
+}
+
+// nodeEvents returns the node events an engine of job built now must
+// observe: the nodes still suspected or failed.
+func (s *Server) nodeEvents(job string) []speculators.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []speculators.Event
+	for _, ev := range s.feed.nodes[job] {
+		out = append(out, ev)
+	}
+	return out
+}
+
+// stopOrphansLocked (s.mu held) cancels every orphan timer at shutdown: the
+// jobs are not over, the sidecar is.
+func (s *Server) stopOrphansLocked() {
+	for job, t := range s.feed.orphans {
+		t.Stop()
+		delete(s.feed.orphans, job)
+	}
+}
+
+// sessionEnded runs after sess has left the server: it stops the session's
+// subscription and, unless the job finished or another session has it,
+// starts the job's orphan timer.
+func (s *Server) sessionEnded(sess *session) {
+	if s.cfg.Feed == nil || sess.job == "" {
+		return
+	}
+	if sess.unsubscribe != nil {
+		sess.unsubscribe()
+	}
+	if sess.jobEnded {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byJob[sess.job] == nil {
+		s.orphanLocked(sess.job)
+	}
+}
+
+// ---- session side ----
+
+// subscribe registers the session for its job's node events and gives its
+// new engine the node state earlier engines of the job were told.
+func (s *session) subscribe() {
+	feed := s.srv.cfg.Feed
+	if feed == nil {
+		return
+	}
+	s.observeKnownNodes()
+	s.noticeWake = make(chan struct{}, 1)
+	s.unsubscribe = feed.Subscribe(s.job, s.deliver)
+}
+
+// observeKnownNodes feeds the engine the nodes its job's earlier engines
+// heard were suspected or failed (after a reconnect or a resync).
+func (s *session) observeKnownNodes() {
+	for _, ev := range s.srv.nodeEvents(s.job) {
+		if err := s.engine.Observe(&ev); err != nil {
+			s.log.WithError(err).Debug("node state not applied to the rebuilt engine")
+		}
+	}
+}
+
+// deliver runs on the analyzer's goroutine: it only queues.
+func (s *session) deliver(ev speculators.Event) {
+	s.noticeMu.Lock()
+	if len(s.notices) < maxQueuedNotices {
+		s.notices = append(s.notices, ev)
+	}
+	s.noticeMu.Unlock()
+	select {
+	case s.noticeWake <- struct{}{}:
+	default:
+	}
+}
+
+// onNotices feeds the queued node events to the engine, stamped with the
+// AM's clock (policies compare them with attempts' report times), and
+// decides.
+func (s *session) onNotices() error {
+	s.noticeMu.Lock()
+	evs := s.notices
+	s.notices = nil
+	s.noticeMu.Unlock()
+	if s.engine == nil || s.jobEnded || len(evs) == 0 {
+		return nil
+	}
+	now := s.amNow()
+	for i := range evs {
+		ev := &evs[i]
+		ev.Time = now
+		if err := s.engine.Observe(ev); err != nil {
+			s.log.WithError(err).Warn("node event from the fault analyzer not applied")
+			continue
+		}
+		s.srv.noteNodeEvent(s.job, *ev)
+		s.log.WithFields(logrus.Fields{"node": ev.Node, "event": ev.Kind.String()}).Info("fault analyzer notice")
+	}
+	s.srv.metrics.events.Add(float64(len(evs)))
+	return s.decideAndSend(time.Time{})
+}
+
+// feedObserve passes one accepted event to the analyzer.
+func (s *session) feedObserve(ev *speculators.Event) {
+	if feed := s.srv.cfg.Feed; feed != nil && !s.jobEnded {
+		feed.Observe(s.job, *ev)
+	}
+}
+
+// checkJobEnded tells the analyzer once every task of the job has
+// succeeded or been dropped: the job holds no more work on any node.
+func (s *session) checkJobEnded() {
+	if s.srv.cfg.Feed == nil || s.jobEnded || s.engine == nil || !s.jobFinished() {
+		return
+	}
+	s.jobEnded = true
+	s.log.Info("every task done: the job is ended in the fault analyzer")
+	s.srv.endJob(s.job)
+}
+
+// jobFinished reports whether every task has succeeded, or was dropped
+// (a drop decision was sent) and has no attempt running any more. Cheap
+// unless the job is close to its end: it runs after every batch.
+func (s *session) jobFinished() bool {
+	j := s.engine.Job
+	done, total := 0, 0
+	for ty := range j.Tasks {
+		done += j.Completed[ty]
+		total += len(j.Tasks[ty])
+	}
+	if done == total {
+		return true
+	}
+	if done+len(s.dropped) < total {
+		return false
+	}
+	for ty := range j.Tasks {
+		for _, t := range j.Tasks[ty] {
+			if !t.Done() && (!s.dropped[t.ID] || t.RunningAttempts > 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// noteDecision remembers the tasks a drop was sent for.
+func (s *session) noteDecision(d *speculators.Decision) {
+	if d.Kind != speculators.Drop || s.srv.cfg.Feed == nil {
+		return
+	}
+	if s.dropped == nil {
+		s.dropped = map[speculators.TaskID]bool{}
+	}
+	s.dropped[d.Task] = true
+}
+
+// resyncFeed follows a resync: the rebuilt engine gets the node state its
+// job's engines were told, and the analyzer the snapshot's attempt starts
+// and ends (it ignores repeats). Status reports are not passed on: a
+// snapshot's report times are the AM's resync time, not heartbeats.
+func (s *session) resyncFeed(evs []speculators.Event) {
+	if s.srv.cfg.Feed == nil {
+		return
+	}
+	s.observeKnownNodes()
+	for i := range evs {
+		if evs[i].Kind != speculators.AttemptStatus {
+			s.feedObserve(&evs[i])
+		}
+	}
+	s.checkJobEnded()
+}

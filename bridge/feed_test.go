@@ -1,0 +1,342 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/specbridge/specbridge/cfa"
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/detect"
+)
+
+// jobN is the test job id number n; attemptOf its attempt of task.
+func jobN(n int) string { return fmt.Sprintf("job_1700000000000_%04d", n) }
+
+func attemptOf(n int, task string, a int) string {
+	return fmt.Sprintf("attempt_1700000000000_%04d_%s_%d", n, task, a)
+}
+
+// reader collects a client's frames on a goroutine, so that a test can send
+// while decisions arrive.
+type reader struct {
+	frames chan frame
+	done   chan struct{}
+}
+
+func readAll(c *client) *reader {
+	r := &reader{frames: make(chan frame, 256), done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		for {
+			_ = c.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+			_, data, err := c.conn.ReadMessage()
+			if err != nil {
+				close(r.frames)
+				return
+			}
+			var f frame
+			if json.Unmarshal(data, &f) == nil {
+				r.frames <- f
+			}
+		}
+	}()
+	return r
+}
+
+// decisions returns the decisions received within d.
+func (r *reader) decisions(d time.Duration) []WireDecision {
+	var out []WireDecision
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		select {
+		case f, ok := <-r.frames:
+			if !ok {
+				return out
+			}
+			out = append(out, f.Decisions...)
+		case <-timer.C:
+			return out
+		}
+	}
+}
+
+// firstDecision waits up to d for a decisions frame.
+func (r *reader) firstDecision(d time.Duration) []WireDecision {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		select {
+		case f, ok := <-r.frames:
+			if !ok {
+				return nil
+			}
+			if f.Type == TypeDecisions {
+				return f.Decisions
+			}
+		case <-timer.C:
+			return nil
+		}
+	}
+}
+
+// The embedded fault analyzer over real websockets: jobs 1 and 2 have an
+// attempt on node "shared", job 3 has none. "shared" goes silent (its
+// attempts stop reporting) while every other node keeps reporting; the
+// analyzer, gathering every 50 ms with a 300 ms initial threshold, declares
+// it failed, and both jobs on it, running tws, get a speculative copy of
+// their stalled task; job 3 gets nothing.
+func TestFeedNodeFailureReachesEveryJobOnTheNode(t *testing.T) {
+	an := cfa.DefaultConfig()
+	an.Gap = 100
+	an.Detect = detect.Config{Window: 5, Base: 2, Initial: 300, Floor: 0}
+	svc, err := cfa.NewService(cfa.ServiceConfig{Analyzer: an, Gather: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- svc.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-ran; err != nil {
+			t.Errorf("analyzer: %v", err)
+		}
+	}()
+	ts := startServer(t, func(c *Config) { c.Feed = svc })
+
+	type job struct {
+		n       int
+		c       *client
+		r       *reader
+		alive   []string // attempts on live nodes: they keep reporting
+		stalled string   // attempt on "shared", if any
+	}
+	var jobs []*job
+	for n, layout := range []map[string]string{
+		1: {"m_000000": "shared", "m_000001": "node-a"},
+		2: {"m_000000": "shared"},
+		3: {"m_000000": "node-c"},
+	} {
+		if layout == nil {
+			continue
+		}
+		h := hello(jobN(n), "tws", len(layout), 0, nil)
+		c, _ := open(t, ts, h)
+		j := &job{n: n, c: c}
+		var evs []WireEvent
+		for task, node := range layout {
+			id := attemptOf(n, task, 0)
+			evs = append(evs, WireEvent{Kind: "attempt-started", Time: ms(0), Attempt: id, Node: node, Container: "container_1"},
+				WireEvent{Kind: "attempt-status", Time: ms(1000), Attempt: id, Progress: 0.3})
+			if node == "shared" {
+				j.stalled = id
+			} else {
+				j.alive = append(j.alive, id)
+			}
+		}
+		c.send(events(1, 1000, evs...))
+		j.r = readAll(c)
+		jobs = append(jobs, j)
+	}
+
+	// Live nodes report every 30 ms (AM clock moving on by as much);
+	// "shared" says nothing more.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		if len(j.alive) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func(j *job) {
+			defer wg.Done()
+			for i := int64(1); ; i++ {
+				select {
+				case <-stop:
+					return
+				case <-time.After(30 * time.Millisecond):
+				}
+				var evs []WireEvent
+				for _, id := range j.alive {
+					evs = append(evs, WireEvent{Kind: "attempt-status", Time: ms(1000 + 30*i), Attempt: id, Progress: 0.3 + 0.0001*float64(i)})
+				}
+				data, _ := json.Marshal(events(i+1, 1000+30*i, evs...))
+				_ = j.c.conn.SetWriteDeadline(time.Now().Add(waitFor))
+				if j.c.conn.WriteMessage(1, data) != nil {
+					return
+				}
+			}
+		}(j)
+	}
+	defer func() { close(stop); wg.Wait() }()
+
+	for _, j := range jobs[:2] {
+		ds := j.r.firstDecision(10 * time.Second)
+		if len(ds) != 1 || ds[0].Kind != "speculate" || ds[0].Task != "task_1700000000000_"+fmt.Sprintf("%04d", j.n)+"_m_000000" {
+			t.Fatalf("job %d: decisions %+v, want one speculate of its task on the failed node", j.n, ds)
+		}
+		t.Logf("job %d: %s: %s", j.n, ds[0].Kind, ds[0].Reason)
+	}
+	if ds := jobs[2].r.decisions(700 * time.Millisecond); len(ds) != 0 {
+		t.Fatalf("job 3, with no work on the failed node, got %+v", ds)
+	}
+	var failed bool
+	svc.View(func(st *cfa.State, _ func(speculators.NodeID) cfa.Time) {
+		nr := st.Nodes["shared"]
+		failed = nr != nil && nr.Open != nil && nr.Open.Failed != 0 && len(nr.Open.Told) == 2
+	})
+	if !failed {
+		t.Fatal("the analyzer's records do not show node shared failed with two jobs told")
+	}
+}
+
+// recordingFeed is a Feed that records calls and lets the test deliver node
+// events.
+type recordingFeed struct {
+	mu       sync.Mutex
+	observed map[string][]speculators.Event
+	subs     map[string]func(speculators.Event)
+	ended    []string
+	endedCh  chan string
+}
+
+func newRecordingFeed() *recordingFeed {
+	return &recordingFeed{observed: map[string][]speculators.Event{}, subs: map[string]func(speculators.Event){},
+		endedCh: make(chan string, 16)}
+}
+
+func (f *recordingFeed) Observe(job string, ev speculators.Event) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ev.FetchFailedMaps = nil // the session's batch storage is recycled
+	f.observed[job] = append(f.observed[job], ev)
+}
+
+func (f *recordingFeed) Subscribe(job string, deliver func(speculators.Event)) func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.subs[job] = deliver
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		delete(f.subs, job)
+	}
+}
+
+func (f *recordingFeed) EndJob(job string) {
+	f.mu.Lock()
+	f.ended = append(f.ended, job)
+	f.mu.Unlock()
+	f.endedCh <- job
+}
+
+func (f *recordingFeed) subscribed(job string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.subs[job] != nil
+}
+
+func (f *recordingFeed) count(job string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.observed[job])
+}
+
+// A job whose tasks all succeed is ended in the analyzer at once; accepted
+// events reach it, rejected ones do not; the subscription ends with the
+// session.
+func TestFeedEndsAFinishedJob(t *testing.T) {
+	feed := newRecordingFeed()
+	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = time.Hour })
+	c, _ := open(t, ts, hello(testJob, "none", 1, 0, nil))
+	if !feed.subscribed(testJob) {
+		t.Fatal("no subscription after hello")
+	}
+	c.send(events(1, 10, started(0, "m_000000", 0, false), status(5, "m_000009", 0, 0.5)))
+	c.expectError(CodeEventRejected)
+	c.alive()
+	if n := feed.count(testJob); n != 1 {
+		t.Fatalf("analyzer saw %d events, want the 1 accepted", n)
+	}
+	c.send(events(2, 20, ended(20, "attempt-succeeded", "m_000000", 0)))
+	select {
+	case job := <-feed.endedCh:
+		if job != testJob {
+			t.Fatalf("ended %s", job)
+		}
+	case <-time.After(waitFor):
+		t.Fatal("the finished job was not ended in the analyzer")
+	}
+	_ = c.conn.Close()
+	waitUntil(t, "the subscription to end", func() bool { return !feed.subscribed(testJob) })
+	select {
+	case job := <-feed.endedCh:
+		t.Fatalf("%s ended twice", job)
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// A session that ends before its job does leaves the job running in the
+// analyzer for the grace period: a new session within it keeps it (and its
+// engine learns the node state the first one was told); without one the job
+// is ended.
+func TestFeedOrphanedJob(t *testing.T) {
+	feed := newRecordingFeed()
+	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = 300 * time.Millisecond })
+	c, _ := open(t, ts, hello(testJob, "tws", 2, 0, nil))
+	c.send(events(1, 10, started(0, "m_000000", 0, false), started(0, "m_000001", 0, false)))
+	c.alive()
+	feed.mu.Lock()
+	deliver := feed.subs[testJob]
+	feed.mu.Unlock()
+	deliver(speculators.Event{Kind: speculators.NodeFailed, Node: "node-m_000000"})
+	f := c.expect(TypeDecisions)
+	if len(f.Decisions) != 1 || f.Decisions[0].Kind != "speculate" {
+		t.Fatalf("decisions %+v after the node failed", f.Decisions)
+	}
+	_ = c.conn.Close()
+	waitUntil(t, "the first session to end", func() bool { return ts.Sessions() == 0 })
+
+	// Back within the grace period: not ended.
+	c2, _ := open(t, ts, hello(testJob, "tws", 2, 0, nil))
+	if nodes := ts.nodeEvents(testJob); len(nodes) != 1 || nodes[0].Kind != speculators.NodeFailed {
+		t.Fatalf("node state kept for the job: %+v", nodes)
+	}
+	select {
+	case job := <-feed.endedCh:
+		t.Fatalf("%s ended while a session had it", job)
+	case <-time.After(500 * time.Millisecond):
+	}
+	_ = c2.conn.Close()
+	select {
+	case job := <-feed.endedCh:
+		if job != testJob {
+			t.Fatalf("ended %s", job)
+		}
+	case <-time.After(waitFor):
+		t.Fatal("the orphaned job was never ended")
+	}
+}
+
+// Hello bounds out of range are refused.
+func TestHelloRejectsBadBounds(t *testing.T) {
+	ts := startServer(t, nil)
+	for _, b := range []struct {
+		deadline int64
+		err      float64
+	}{{-1, 0}, {0, 1}, {0, -0.1}} {
+		h := hello(testJob, "grass", 2, 0, nil)
+		h.Deadline, h.ErrorBound = b.deadline, b.err
+		c := dial(t, ts.url)
+		c.send(h)
+		c.expectError(CodeBadJob)
+	}
+	h := hello(testJob, "grass", 2, 0, nil)
+	h.Deadline, h.ErrorBound = t0+60_000, 0.2
+	open(t, ts, h)
+}

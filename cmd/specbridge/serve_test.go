@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/urfave/cli/v2"
+)
+
+const serveTestToken = "serve-test-token"
+
+// runServeFor starts `specbridge serve` with args, waits for its address,
+// runs f against the websocket URL, then stops it as SIGTERM would.
+func runServeFor(t *testing.T, args []string, f func(url string)) {
+	t.Helper()
+	dir := t.TempDir()
+	token := filepath.Join(dir, "token")
+	if err := os.WriteFile(token, []byte(serveTestToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	addrFile := filepath.Join(dir, "addr")
+	app := &cli.App{Commands: []*cli.Command{ServeCommand()}, ExitErrHandler: func(*cli.Context, error) {}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- app.RunContext(ctx, append([]string{"specbridge", "serve", "--listen", "127.0.0.1:0",
+			"--token-file", token, "--addr-file", addrFile, "--decide-interval", "50ms"}, args...))
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	var addr []byte
+	for {
+		var err error
+		if addr, err = os.ReadFile(addrFile); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve exited at start: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("serve did not write its address within 10 s")
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the file serve writes once it listens
+	}
+	f("ws://" + strings.TrimSpace(string(addr)) + "/v1/am")
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop within 15 s of its context ending")
+	}
+}
+
+// runJob runs a two-map job through a session: both maps start on host
+// h1 and succeed after 4 s.
+func runJob(t *testing.T, url, job, speculator string, params map[string]string) {
+	t.Helper()
+	conn, _, err := websocket.DefaultDialer.Dial(url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	const t0 = int64(1_700_000_000_000)
+	send := func(v any) {
+		t.Helper()
+		if err := conn.WriteJSON(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(map[string]any{"type": "hello", "version": 1, "token": serveTestToken, "job": job, "speculator": speculator,
+		"params": params, "maps": 2, "reduces": 0, "start": t0, "now": t0})
+	var welcome struct{ Type, Code, Text string }
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if err := conn.ReadJSON(&welcome); err != nil || welcome.Type != "welcome" {
+		t.Fatalf("hello answered %+v (%v)", welcome, err)
+	}
+	suffix := strings.TrimPrefix(job, "job_")
+	var evs []map[string]any
+	for i := 0; i < 2; i++ {
+		a := fmt.Sprintf("attempt_%s_m_%06d_0", suffix, i)
+		evs = append(evs, map[string]any{"kind": "attempt-started", "time": t0, "attempt": a, "node": "h1", "container": "c"})
+	}
+	send(map[string]any{"type": "events", "seq": 1, "now": t0 + 1000, "events": evs})
+	evs = nil
+	for i := 0; i < 2; i++ {
+		a := fmt.Sprintf("attempt_%s_m_%06d_0", suffix, i)
+		evs = append(evs, map[string]any{"kind": "attempt-succeeded", "time": t0 + 4000 + int64(i), "attempt": a})
+	}
+	send(map[string]any{"type": "events", "seq": 2, "now": t0 + 5000, "events": evs})
+	send(map[string]any{"type": "ping", "nonce": 1})
+	for { // the pong proves both batches were handled
+		var f struct{ Type, Code, Text string }
+		if err := conn.ReadJSON(&f); err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		if f.Type == "error" {
+			t.Fatalf("error frame %s: %s", f.Code, f.Text)
+		}
+		if f.Type == "pong" {
+			break
+		}
+	}
+	_ = conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
+}
+
+// serve --data-dir keeps GRASS samples and the embedded analyzer's records
+// there, and a restarted serve carries on from them.
+func TestServeDataDirPersists(t *testing.T) {
+	data := t.TempDir()
+	args := []string{"--data-dir", data, "--gather-interval", "50ms"}
+	runServeFor(t, args, func(url string) {
+		runJob(t, url, "job_1700000000000_0001", "grass", map[string]string{"xi": "1"})
+	})
+	samples, err := os.ReadFile(filepath.Join(data, "grass-samples.jsonl"))
+	if err != nil || len(samples) == 0 {
+		t.Fatalf("no GRASS sample under --data-dir (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(data, "cfa", "snapshot.cfa")); err != nil {
+		t.Fatalf("no analyzer snapshot under --data-dir: %v", err)
+	}
+	runServeFor(t, args, func(url string) {
+		runJob(t, url, "job_1700000000000_0002", "grass", map[string]string{"xi": "1"})
+	})
+	again, err := os.ReadFile(filepath.Join(data, "grass-samples.jsonl"))
+	if err != nil || strings.Count(string(again), "\n") != 2 || !strings.HasPrefix(string(again), string(samples)) {
+		t.Fatalf("after a restart the samples file holds:\n%s\nwant the first sample and a second (%v)", again, err)
+	}
+}
+
+// serve --cfa-url feeds a standalone analyzer instead of its own.
+func TestServeFeedsAStandaloneAnalyzer(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "cfa")
+	err := runCFAFor(t, []string{"--store", store, "--gather-interval", "50ms"}, func(base string) {
+		runServeFor(t, []string{"--cfa-url", base}, func(url string) {
+			runJob(t, url, "job_1700000000000_0003", "tws", nil)
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				resp, err := http.Get(base + "/v1/jobs/job_1700000000000_0003")
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out struct {
+					Job *struct {
+						Ended    int64          `json:"ended"`
+						Attempts map[string]any `json:"attempts"`
+					} `json:"job"`
+				}
+				_ = json.NewDecoder(resp.Body).Decode(&out)
+				resp.Body.Close()
+				if out.Job != nil && len(out.Job.Attempts) == 2 && out.Job.Ended != 0 {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the standalone analyzer never had the job's 2 attempts and its end (HTTP %d)", resp.StatusCode)
+				}
+				time.Sleep(50 * time.Millisecond) // the remote feed posts every 100 ms
+			}
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServeRejectsBadCFAFlags(t *testing.T) {
+	dir := t.TempDir()
+	token := filepath.Join(dir, "token")
+	if err := os.WriteFile(token, []byte("x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	app := &cli.App{Commands: []*cli.Command{ServeCommand()}, ExitErrHandler: func(*cli.Context, error) {}}
+	for _, args := range [][]string{
+		{"--cfa-url", "ftp://x"},
+		{"--detector", "nope"},
+		{"--gap", "0s"},
+		{"--cfa-job-grace", "0s"},
+	} {
+		err := app.Run(append([]string{"specbridge", "serve", "--listen", "127.0.0.1:0", "--token-file", token}, args...))
+		if err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}
