@@ -50,14 +50,19 @@ type BinResult struct {
 	MeanTimeToBoundS *float64 `json:"mean_time_to_bound_s,omitempty"`
 }
 
-// approxJob carries a materialized scenario job's order and enforcement to
-// the simulator.
+// approxJob carries a materialized scenario job's order, enforcement and
+// progress noise to the simulator. SJF and LJF sort by input size (sim.OrderByInput), the
+// size a scheduler knows before a task runs, not by the task's drawn work,
+// which would be an oracle that keeps stragglers out of a deadline job's
+// started tasks.
 func approxJob(sj *sim.Job, j *scenario.Job) error {
 	order, err := sim.ParseTaskOrder(j.Order)
 	if err != nil {
 		return fmt.Errorf("job %s: %w", j.Name, err)
 	}
 	sj.Order = order
+	sj.OrderKey = sim.OrderByInput
+	sj.ProgressNoise = sim.ProgressNoise{Segments: j.ProgressSegments, Sigma: j.ProgressSigma}
 	sj.EnforceBounds = j.EnforceBounds
 	return nil
 }

@@ -20,15 +20,35 @@ type TaskOrder uint8
 const (
 	// OrderIndex places originals in task index order (Hadoop's order).
 	OrderIndex TaskOrder = iota
-	// OrderSJF places the task with the least Work first (shortest job
-	// first; GRASS §3.1.1, deadline-bound jobs). Ties by index.
+	// OrderSJF places the smallest task first (shortest job first; GRASS
+	// §3.1.1, deadline-bound jobs), by Job.OrderKey. Ties by index.
 	OrderSJF
-	// OrderLJF places the task with the most Work first (longest job
-	// first; GRASS §3.1.2, error-bound and exact jobs). Ties by index.
+	// OrderLJF places the largest task first (longest job first; GRASS
+	// §3.1.2, error-bound and exact jobs), by Job.OrderKey. Ties by index.
 	OrderLJF
 )
 
 var taskOrderNames = [...]string{"index", "sjf", "ljf"}
+
+// OrderKey is the task size SJF and LJF sort by.
+type OrderKey uint8
+
+const (
+	// OrderByWork sorts by each task's Work: its true run time, noise
+	// included. No scheduler knows that before the task runs, so it is an
+	// oracle; it is the zero value so that hand-written jobs whose Work is
+	// their given size (tests, examples) keep their order.
+	OrderByWork OrderKey = iota
+	// OrderByInput sorts by InputBytes, ties by index: the size a real
+	// scheduler knows before a task runs. GRASS orders tasks by their
+	// estimated duration, and its t_new is the job's completed durations
+	// normalised by input size times the task's input (§5.1), so before
+	// and while a job runs its estimated order is its input order. Tasks
+	// of equal input (whole HDFS blocks) keep index order: a straggler's
+	// extra time is not known until it runs. Replays of scenarios and
+	// histories use this key.
+	OrderByInput
+)
 
 func (o TaskOrder) String() string {
 	if int(o) < len(taskOrderNames) {
@@ -51,9 +71,8 @@ func ParseTaskOrder(s string) (TaskOrder, error) {
 }
 
 // orderOriginals computes the placement order of j's original attempts:
-// nil for index order, else a permutation of task indices by Work. The
-// order uses the nominal Work the workload gives (the paper's schedulers
-// know task sizes; GRASS §5.1 estimates them from input sizes).
+// nil for index order, else a permutation of task indices by Job.OrderKey
+// (Work or InputBytes), ties by index.
 func (s *sim) orderOriginals(j *jobState) {
 	if j.spec.Order == OrderIndex {
 		return
@@ -66,6 +85,9 @@ func (s *sim) orderOriginals(j *jobState) {
 		longest := j.spec.Order == OrderLJF
 		sort.SliceStable(perm, func(a, b int) bool {
 			wa, wb := specs[perm[a]].Work, specs[perm[b]].Work
+			if j.spec.OrderKey == OrderByInput {
+				wa, wb = specs[perm[a]].InputBytes, specs[perm[b]].InputBytes
+			}
 			if longest {
 				return wa > wb
 			}

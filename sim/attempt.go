@@ -26,6 +26,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		state: speculators.StateRunning, speculative: speculative, start: s.now, lastT: s.now, lastReport: s.now,
 		work: work, nextInTask: none, nodePos: int32(len(n.running)), reducePos: none})
 	a := &s.attempts[ai]
+	a.curve = s.progressCurve(j)
 	t.nextN++
 	s.lastProgress = s.now
 	if t.first == none {
@@ -141,7 +142,7 @@ func (s *sim) statusEvent(ai int32) {
 	t := &j.tasks[a.ty][a.task]
 	f := 1.0
 	if a.work > 0 {
-		f = a.done / a.work
+		f = s.reported(a, a.done/a.work)
 	}
 	progress, phase, read := f, speculators.PhaseMap, f
 	if a.ty == speculators.Reduce {

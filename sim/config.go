@@ -130,6 +130,12 @@ type Job struct {
 	// Order is the placement order of original attempts (index, SJF or
 	// LJF; see TaskOrder).
 	Order TaskOrder
+	// OrderKey is the size Order sorts by: Work (an oracle, the default)
+	// or InputBytes (what a scheduler knows); see OrderKey.
+	OrderKey OrderKey
+	// ProgressNoise varies each attempt's reported progress rate within
+	// the attempt (progress.go); the zero value is off.
+	ProgressNoise ProgressNoise
 	// EnforceBounds makes the simulator play the sidecar's bound rule:
 	// drop what is left at the Deadline, and the maps left once the
 	// ErrorBound is met (see enforceBounds). Without it the bounds are
@@ -225,6 +231,12 @@ func (j *Job) validate() error {
 	}
 	if j.Order > OrderLJF {
 		return fmt.Errorf("unknown task order %d", j.Order)
+	}
+	if j.OrderKey > OrderByInput {
+		return fmt.Errorf("unknown task order key %d", j.OrderKey)
+	}
+	if err := j.ProgressNoise.validate(); err != nil {
+		return err
 	}
 	if !(j.ErrorBound >= 0 && j.ErrorBound < 1) || j.Deadline < 0 {
 		return fmt.Errorf("error bound %g is not in [0,1) or deadline %d is negative", j.ErrorBound, j.Deadline)

@@ -30,7 +30,10 @@
 //     runs again, as Hadoop's TaskImpl does;
 //   - mapreduce.task.timeout for attempts that stop reporting;
 //   - approximation jobs (approx.go): original attempts placed SJF or LJF
-//     (Job.Order; live the AM orders them, not the speculator), and, with
+//     (Job.Order, by input size or Work: Job.OrderKey; live the AM orders
+//     them, not the speculator), optional progress noise that makes
+//     progress-based estimates of remaining time err (Job.ProgressNoise,
+//     progress.go), and, with
 //     Job.EnforceBounds, the sidecar's rule of dropping what is left once a
 //     deadline passes or an error bound is met.
 //

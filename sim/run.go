@@ -22,7 +22,9 @@ var ErrStalled = errors.New("simulation stalled")
 
 // sim is one run's state.
 type sim struct {
-	cfg       Config
+	cfg Config
+	// curves holds the attempts' progress-noise curves (progress.go).
+	curves    []float64
 	fair      bool
 	heartbeat speculators.Time
 	decide    speculators.Time

@@ -85,6 +85,9 @@ type attempt struct {
 	// node; fetchGen times its fetch-failure reports (faults.go).
 	missing  int32
 	fetchGen uint32
+	// curve is the attempt's progress-noise curve in sim.curves, offset
+	// + 1; 0: none, progress is linear (progress.go).
+	curve int32
 }
 
 // jobState is a job during the run.
@@ -96,7 +99,9 @@ type jobState struct {
 	// the job (speculators.SlotChooser; pull.go).
 	chooser bool
 	rng     *rand.Rand
-	tasks   [speculators.NumTaskTypes][]taskState
+	// noise draws progress-noise curves (progress.go); nil until needed.
+	noise *rand.Rand
+	tasks [speculators.NumTaskTypes][]taskState
 
 	submitted, finished bool
 

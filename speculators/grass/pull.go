@@ -23,7 +23,7 @@ import (
 //     (error) order, which is the pseudocode's default ("at default, both
 //     algorithms schedule the task with the lowest t_new within the
 //     deadline" / "the highest t_rem"). The simulator's order uses each
-//     task's size, as the paper's schedulers know it; every policy gets the
+//     task's input size, what a scheduler knows before it runs; every policy gets the
 //     same order, so the comparison is of speculation alone. When no
 //     original is left, nothing is placed: RAS leaves a slot idle rather
 //     than copy without saving.

@@ -35,8 +35,17 @@ const (
 //
 // Utilisation: an engine sees one job, so "cluster utilisation" is the
 // job's share in use, (running attempts + containers it waits for) / Slots,
-// capped at 1; a sample records its mean over the job's Decides. Waves use
-// Slots (the largest number of attempts seen running when unknown).
+// capped at 1; a sample records its mean over the job's Decides.
+//
+// Waves are measured in the job's own wave width, not the cluster's slots:
+// §4 notes that "the wave-width of jobs does not stay constant but varies
+// considerably depending on cluster utilization", and §6.3.2's strawman
+// "uses the current wave-width of the job". A job sharing a cluster runs
+// on its share, so dividing by JobInfo.Slots (the whole cluster) takes a
+// job with ten waves left on its share for one with two and switches to GS
+// far too early. The width is the mean number of attempts the job had
+// running over its Decides so far (while it had any), at least 1; before
+// any, Slots.
 type learner struct {
 	cfg       switchConfig
 	fixed     bool // perturbed (§4.2): GS or RAS all through; yields a sample
@@ -48,6 +57,10 @@ type learner struct {
 	utilSum    float64
 	utilN      int
 	maxRunning int
+	// widthSum/widthN: running attempts summed over the Decides that had
+	// any, for the wave width.
+	widthSum float64
+	widthN   int
 
 	scratch []float64
 	near    []neighbour
@@ -67,6 +80,10 @@ func (l *learner) step(p *policy, job *speculators.Job, now speculators.Time) {
 		needs += job.ContainerNeeds[ty]
 	}
 	l.maxRunning = max(l.maxRunning, running)
+	if running > 0 {
+		l.widthSum += float64(running)
+		l.widthN++
+	}
 	l.utilSum += math.Min(1, float64(running+needs)/float64(l.slots(job)))
 	l.utilN++
 	if l.fixed {
@@ -93,6 +110,14 @@ func (l *learner) slots(job *speculators.Job) int {
 	return max(1, l.maxRunning)
 }
 
+// width is the job's wave width (see learner): its mean running attempts.
+func (l *learner) width(job *speculators.Job) float64 {
+	if l.widthN == 0 {
+		return float64(l.slots(job))
+	}
+	return math.Max(1, l.widthSum/float64(l.widthN))
+}
+
 func (l *learner) utilisation(job *speculators.Job) float64 {
 	if l.utilN == 0 {
 		return 0
@@ -111,7 +136,7 @@ func (l *learner) features(p *policy, job *speculators.Job, med float64) (kind s
 	kind, bound = KindError, job.ErrorBound
 	if job.Deadline > 0 {
 		kind = KindDeadline
-		waves := math.Ceil(float64(len(job.Tasks[speculators.Map])) / float64(l.slots(job)))
+		waves := math.Ceil(float64(len(job.Tasks[speculators.Map])) / l.width(job))
 		if ideal := waves * med; ideal > 0 {
 			bound = float64(job.Deadline-job.Info.Start)/ideal - 1
 		}
@@ -125,7 +150,7 @@ func (l *learner) remaining(job *speculators.Job, now speculators.Time, med floa
 	if job.Deadline > 0 {
 		return float64(job.Deadline-now) / med
 	}
-	return float64(needed(job)-job.Completed[speculators.Map]) / float64(l.slots(job))
+	return float64(needed(job)-job.Completed[speculators.Map]) / l.width(job)
 }
 
 func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.Time) bool {
@@ -274,7 +299,7 @@ func (l *learner) curve(job *speculators.Job, kind string, med float64) []float6
 		}
 	}
 	slices.Sort(l.scratch)
-	slots := float64(l.slots(job))
+	slots := l.width(job)
 	start := float64(job.Info.Start)
 	var out []float64
 	if kind == KindDeadline {

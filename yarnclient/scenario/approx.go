@@ -39,6 +39,11 @@ func (g *JobGroup) validateApprox() error {
 	if g.DeadlineS != nil && g.DeadlineFactor != nil {
 		return lineErr(g.Line, "job group %q: give deadline_s or deadline_factor, not both", g.Name)
 	}
+	if g.ProgressSegments < 0 || g.ProgressSegments > 1000 || !(g.ProgressSigma >= 0) || math.IsInf(g.ProgressSigma, 1) ||
+		(g.ProgressSegments > 0) != (g.ProgressSigma > 0) {
+		return lineErr(g.Line, "job group %q: progress_segments %d and progress_sigma %g: give both (segments 1..1000, sigma a finite number > 0) or neither",
+			g.Name, g.ProgressSegments, g.ProgressSigma)
+	}
 	if g.IdealSlots < 0 {
 		return lineErr(g.Line, "job group %q: ideal_slots %d is negative", g.Name, g.IdealSlots)
 	}
@@ -93,12 +98,14 @@ func IdealDuration(j *Job, slots [2]int) float64 {
 	return ideal
 }
 
-// bound sets a materialized job's deadline factor, order and enforcement.
+// bound sets a materialized job's deadline factor, order, enforcement and
+// progress noise.
 // It draws from r only when the group has a deadline factor, so scenarios
 // without one materialize as before.
 func (g *JobGroup) bound(j *Job, slots [2]int, r *rand.Rand) {
 	j.Order = g.Order
 	j.EnforceBounds = g.EnforceBounds == nil || *g.EnforceBounds
+	j.ProgressSegments, j.ProgressSigma = g.ProgressSegments, g.ProgressSigma
 	if g.DeadlineFactor == nil {
 		return
 	}

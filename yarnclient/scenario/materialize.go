@@ -40,6 +40,10 @@ type Job struct {
 	Order string
 	// EnforceBounds: the simulator drops what is left at the bound.
 	EnforceBounds bool
+	// ProgressSegments and ProgressSigma: the group's progress noise
+	// (JobGroup); 0 = off.
+	ProgressSegments int
+	ProgressSigma    float64
 }
 
 // Materialized is a scenario made concrete for one seed.

@@ -100,6 +100,15 @@ type JobGroup struct {
 	// Order places original tasks "index" (default), "sjf" or "ljf"
 	// (GRASS §3.1; simulation only: live the AM orders them).
 	Order string `yaml:"order"`
+	// ProgressSegments and ProgressSigma, both > 0, vary each attempt's
+	// reported progress rate within the attempt: its run is cut into
+	// ProgressSegments equal stretches of work, each with a rate drawn
+	// from a lognormal of median 1 and shape ProgressSigma, normalised so
+	// that the run time is unchanged (sim.ProgressNoise). Progress-based
+	// estimates of remaining time then err as real ones do (GRASS §5.1).
+	// Default off: progress is linear in work done.
+	ProgressSegments int     `yaml:"progress_segments"`
+	ProgressSigma    float64 `yaml:"progress_sigma"`
 	// EnforceBounds (default true) has the simulator drop what is left
 	// when a deadline passes or an error bound is met, as the sidecar
 	// does live; false leaves bounds to the policy.
