@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -99,17 +100,28 @@ const (
 	fEvents
 )
 
-// clientFrameFields are the JSON names of clientFrame: a field whose name
-// folds to one of them but is not spelled exactly so goes to encoding/json.
-var clientFrameFields = []string{"type", "now", "version", "token", "job", "user", "queue", "speculator", "params",
-	"maps", "reduces", "map_input_bytes", "reduce_input_bytes", "slots", "start", "deadline", "error_bound", "seq",
-	"events", "acks", "nonce", "attempts", "container_needs"}
+// The JSON names of clientFrame, WireEvent and Counters, read from their
+// tags: a field whose name folds to one of them but that the fast decoder
+// does not decode (spelled otherwise, or added to the struct later) sends the
+// frame to encoding/json rather than being skipped.
+var (
+	clientFrameFields = jsonNames(reflect.TypeFor[clientFrame]())
+	wireEventFields   = jsonNames(reflect.TypeFor[WireEvent]())
+	counterFields     = jsonNames(reflect.TypeFor[Counters]())
+)
 
-var wireEventFields = []string{"kind", "time", "attempt", "node", "container", "speculative", "progress", "phase",
-	"counters", "fetch_failed_maps", "task_type", "count", "deadline", "error_bound"}
-
-var counterFields = []string{"input_bytes", "output_bytes", "input_records", "output_records", "cpu_ms", "gc_ms",
-	"spilled_records"}
+func jsonNames(t reflect.Type) []string {
+	var names []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" {
+			name = f.Name
+		}
+		names = append(names, name)
+	}
+	return names
+}
 
 func (p *fastParser) frame() bool {
 	if !p.consume('{') {
