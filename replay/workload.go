@@ -96,6 +96,9 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 		w.Jobs = append(w.Jobs, sj)
 		w.Groups = append(w.Groups, j.Group)
 	}
+	if err := dryRunDeadlines(w, m); err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", s.Source, err)
+	}
 	return w, nil
 }
 

@@ -47,6 +47,17 @@ func (g *JobGroup) validateApprox() error {
 	if g.IdealSlots < 0 {
 		return lineErr(g.Line, "job group %q: ideal_slots %d is negative", g.Name, g.IdealSlots)
 	}
+	switch g.DeadlineFrom {
+	case "", DeadlineFromWaves, DeadlineFromDryRun:
+	default:
+		return lineErr(g.Line, "job group %q: deadline_from %q is not %s or %s", g.Name, g.DeadlineFrom, DeadlineFromWaves, DeadlineFromDryRun)
+	}
+	if g.DeadlineFrom != "" && g.DeadlineFactor == nil {
+		return lineErr(g.Line, "job group %q: deadline_from needs deadline_factor", g.Name)
+	}
+	if g.DeadlineFrom == DeadlineFromDryRun && g.IdealSlots > 0 {
+		return lineErr(g.Line, "job group %q: ideal_slots applies to deadline_from %s, not %s", g.Name, DeadlineFromWaves, DeadlineFromDryRun)
+	}
 	if g.DeadlineFactor != nil {
 		if err := g.DeadlineFactor.validate(); err != nil {
 			return err
@@ -71,6 +82,62 @@ func (s *Scenario) clusterSlots() [2]int {
 	return out
 }
 
+// How a deadline_factor's ideal duration is found (JobGroup.DeadlineFrom).
+//
+// GRASS §6.1: "we obtain the ideal duration of a job in the trace by
+// substituting the duration of each of its task by the median task duration
+// in the job ... We set the deadline to be an additional factor (randomly
+// between 2% to 20%) on top of this ideal duration." In the trace a job ran
+// on its share of a busy cluster, so its ideal duration is that run with
+// every task at its median: as many waves as its share gave it.
+//
+//   - DeadlineFromWaves (the default) is IdealDuration: the job alone, in
+//     waves of IdealSlots (default every slot of the cluster). Cheap and
+//     self-contained, but a job sharing the cluster gets far fewer slots
+//     than that, so its deadline ignores its share: a job of 40 tasks on a
+//     50-slot cluster is one wave of its median, whatever else runs.
+//   - DeadlineFromDryRun simulates the whole workload once per seed, same
+//     cluster, arrivals and scheduler, every task of a job at its job's
+//     median (of maps, and of reduces), no speculation, no bounds and no
+//     faults, and takes each job's duration there (submit to finish) as its
+//     ideal duration. That is §6.1's substitution applied to the schedule
+//     the job actually shares. The simulation is the caller's
+//     (replay.FromScenario); Materialize only draws the factor.
+const (
+	DeadlineFromWaves  = "waves"
+	DeadlineFromDryRun = "dry-run"
+)
+
+// SetIdeal sets a deadline_from dry-run job's ideal duration (seconds, its
+// duration in the dry run) and its deadline, ideal x the factor drawn at
+// Materialize (at least 1 ms). A job without a deadline factor is left
+// alone.
+func (j *Job) SetIdeal(idealS float64) {
+	if j.DeadlineFactor == 0 {
+		return
+	}
+	j.IdealS = idealS
+	j.DeadlineS = math.Max(idealS*j.DeadlineFactor, 0.001)
+}
+
+// MedianWorkS is the median work (seconds) of tasks: the middle one, or
+// the mean of the two middle ones; 0 for none.
+func MedianWorkS(tasks []Task) float64 {
+	if len(tasks) == 0 {
+		return 0
+	}
+	works := make([]float64, len(tasks))
+	for i, t := range tasks {
+		works[i] = t.WorkS
+	}
+	sort.Float64s(works)
+	median := works[len(works)/2]
+	if len(works)%2 == 0 {
+		median = (works[len(works)/2-1] + works[len(works)/2]) / 2
+	}
+	return median
+}
+
 // IdealDuration is GRASS §6.1's ideal duration of a job: every task takes
 // the median duration of its job's tasks of that type, and the job runs its
 // maps and then its reduces in waves of slots[0] maps and slots[1] reduces:
@@ -83,17 +150,8 @@ func IdealDuration(j *Job, slots [2]int) float64 {
 		if len(tasks) == 0 {
 			continue
 		}
-		works := make([]float64, len(tasks))
-		for i, t := range tasks {
-			works[i] = t.WorkS
-		}
-		sort.Float64s(works)
-		median := works[len(works)/2]
-		if len(works)%2 == 0 {
-			median = (works[len(works)/2-1] + works[len(works)/2]) / 2
-		}
 		s := max(slots[ty], 1)
-		ideal += math.Ceil(float64(len(tasks))/float64(s)) * median
+		ideal += math.Ceil(float64(len(tasks))/float64(s)) * MedianWorkS(tasks)
 	}
 	return ideal
 }
@@ -109,9 +167,16 @@ func (g *JobGroup) bound(j *Job, slots [2]int, r *rand.Rand) {
 	if g.DeadlineFactor == nil {
 		return
 	}
+	j.DeadlineFactor, j.DeadlineFrom = g.DeadlineFactor.Sample(r), g.DeadlineFrom
+	if j.DeadlineFrom == "" {
+		j.DeadlineFrom = DeadlineFromWaves
+	}
+	if j.DeadlineFrom == DeadlineFromDryRun {
+		return // SetIdeal, after the caller's dry run
+	}
 	if g.IdealSlots > 0 {
 		slots = [2]int{g.IdealSlots, g.IdealSlots}
 	}
 	j.IdealS = IdealDuration(j, slots)
-	j.DeadlineS = math.Max(j.IdealS*g.DeadlineFactor.Sample(r), 0.001)
+	j.DeadlineS = math.Max(j.IdealS*j.DeadlineFactor, 0.001)
 }

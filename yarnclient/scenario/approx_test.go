@@ -38,8 +38,15 @@ func TestSWIMSampling(t *testing.T) {
 		if len(j.Reduces) != 0 || len(j.Maps) > 800 || len(j.Maps) < 5 {
 			t.Errorf("%s: %d maps %d reduces", j.Name, len(j.Maps), len(j.Reduces))
 		}
-		if f := j.DeadlineS / j.IdealS; !(f >= 1.02 && f <= 1.20) || j.Order != "sjf" || !j.EnforceBounds {
-			t.Errorf("%s: deadline factor %g, order %q, enforce %v", j.Name, f, j.Order, j.EnforceBounds)
+		// deadline_from dry-run: the factor is drawn here, the ideal
+		// duration (and so the deadline) comes from the caller's dry run.
+		if f := j.DeadlineFactor; !(f >= 1.02 && f <= 1.20) || j.DeadlineFrom != DeadlineFromDryRun || j.DeadlineS != 0 ||
+			j.Order != "sjf" || !j.EnforceBounds {
+			t.Errorf("%s: deadline factor %g from %q (deadline %g), order %q, enforce %v", j.Name, f, j.DeadlineFrom, j.DeadlineS, j.Order, j.EnforceBounds)
+		}
+		j.SetIdeal(100)
+		if j.IdealS != 100 || j.DeadlineS != 100*j.DeadlineFactor {
+			t.Errorf("%s: SetIdeal(100) gave ideal %g, deadline %g", j.Name, j.IdealS, j.DeadlineS)
 		}
 		if j.SubmitS < last {
 			t.Errorf("%s submitted at %g before the previous job (%g)", j.Name, j.SubmitS, last)
@@ -57,6 +64,9 @@ func TestSWIMErrors(t *testing.T) {
 		{"both", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - swim: {path: x.tsv, jobs: 2, small: 1}\n", "line 4: job group"},
 		{"order", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - {count: 1, maps: 2, map_s: 1, order: random}\n", "line 4: job group"},
 		{"deadlines", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - {count: 1, maps: 2, map_s: 1, deadline_s: 5, deadline_factor: 1.1}\n", "line 4: job group"},
+		{"deadline_from", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - {count: 1, maps: 2, map_s: 1, deadline_factor: 1.1, deadline_from: trace}\n", "line 4: job group"},
+		{"deadline_from alone", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - {count: 1, maps: 2, map_s: 1, deadline_from: dry-run}\n", "line 4: job group"},
+		{"dry-run ideal_slots", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - {count: 1, maps: 2, map_s: 1, deadline_factor: 1.1, deadline_from: dry-run, ideal_slots: 2}\n", "line 4: job group"},
 		{"key", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - swim: {path: x.tsv, colour: red}\n", "line 4: unknown field"},
 	} {
 		_, err := Parse(c.name+".yaml", []byte(c.text))

@@ -36,6 +36,14 @@ type Job struct {
 	// IdealS is the job's ideal duration (see IdealDuration), set when its
 	// deadline is a factor of it.
 	IdealS float64
+	// DeadlineFactor is the factor drawn from the group's deadline_factor
+	// (0 when it has none), and DeadlineFrom how the ideal duration is
+	// found. With DeadlineFromDryRun, Materialize leaves IdealS and
+	// DeadlineS at 0: the ideal duration needs a simulation of the whole
+	// workload, which the simulator's caller runs (replay.FromScenario)
+	// and hands back through SetIdeal.
+	DeadlineFactor float64
+	DeadlineFrom   string
 	// Order is the original task order: "", "index", "sjf" or "ljf".
 	Order string
 	// EnforceBounds: the simulator drops what is left at the bound.

@@ -95,8 +95,15 @@ type JobGroup struct {
 	// draw times its ideal duration (GRASS §6.1; see IdealDuration).
 	DeadlineFactor *Dist `yaml:"deadline_factor"`
 	// IdealSlots is the containers IdealDuration assumes the job has
-	// (default: every slot of the cluster).
+	// (default: every slot of the cluster); deadline_from waves only.
 	IdealSlots int `yaml:"ideal_slots"`
+	// DeadlineFrom is how the ideal duration under DeadlineFactor is
+	// found: "waves" (default; IdealDuration, the job alone in waves of
+	// IdealSlots) or "dry-run" (DeadlineFromDryRun: the job's duration in a
+	// simulation of the whole workload, on the same cluster and with the
+	// same arrivals, in which every task takes its job's median and
+	// nothing speculates; see Job.SetIdeal).
+	DeadlineFrom string `yaml:"deadline_from"`
 	// Order places original tasks "index" (default), "sjf" or "ljf"
 	// (GRASS §3.1; simulation only: live the AM orders them).
 	Order string `yaml:"order"`

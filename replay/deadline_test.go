@@ -1,0 +1,59 @@
+package replay
+
+import (
+	"testing"
+
+	"github.com/specbridge/specbridge/yarnclient/scenario"
+)
+
+// deadline_from: dry-run (GRASS §6.1's ideal duration, every task at its
+// job's median, on the job's share of the cluster). Two jobs of 4 maps
+// arrive together on 2 slots under the fair scheduler: alone, a job's ideal
+// is two waves of its median; sharing, each gets one
+// slot and runs 4 waves. The dry run sees the share, waves do not. The
+// deadline is the dry-run duration x the drawn factor, the same for every
+// build of the same seed.
+func TestDryRunDeadlines(t *testing.T) {
+	text := `cluster:
+  scheduler: fair
+  nodes: [{count: 1, slots: 2}]
+workload:
+  jobs:
+    - name: a
+      count: 2
+      maps: 4
+      map_s: {dist: uniform, min: 9, max: 11}
+      deadline_factor: {dist: uniform, min: 1.02, max: 1.2}
+      deadline_from: dry-run
+`
+	s, err := scenario.Parse("dry.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := FromScenario(s, 3, ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Materialize(3)
+	for i, j := range w.Jobs {
+		mj := &m.Jobs[i]
+		waves := scenario.IdealDuration(mj, [2]int{2, 2}) // 2 waves of the median
+		median := scenario.MedianWorkS(mj.Maps)
+		deadline := float64(j.Deadline-j.Submit) / 1000
+		f := deadline / mj.DeadlineFactor
+		// 4 waves of the median plus the simulator's container start-up.
+		if !(f >= 4*median-0.01 && f < 4*median+10) || !(f > waves) {
+			t.Errorf("%s: ideal %.2fs (deadline %.2fs / factor %.3f), want about 4 waves of %.2fs (waves model %.2fs)",
+				j.ID, f, deadline, mj.DeadlineFactor, median, waves)
+		}
+	}
+	w2, err := FromScenario(s, 3, ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range w.Jobs {
+		if w.Jobs[i].Deadline != w2.Jobs[i].Deadline || w.Jobs[i].Deadline <= 0 {
+			t.Errorf("%s: deadline %d then %d", w.Jobs[i].ID, w.Jobs[i].Deadline, w2.Jobs[i].Deadline)
+		}
+	}
+}
