@@ -37,4 +37,7 @@ scripts/test-java.sh
 
 echo "== integration (real mini cluster: HDFS, YARN, JobHistory)"
 scripts/test-integration.sh
+
+echo "== end to end (a real MapReduce job through the shim and the sidecar on the mini cluster)"
+scripts/e2e.sh
 echo "== all tests passed"

@@ -1,0 +1,261 @@
+# e2e-lib.sh — what scripts/e2e.sh and scripts/e2e-failure.sh share: building the sidecar, the
+# checker, the shim and the test job, starting the mini cluster and the sidecar, submitting the job,
+# waiting with deadlines, and cleaning every process up on exit. Sourced, not run. The sourcing
+# script sets root, work, job_timeout and job_args (the job's -D options) first, then calls setup.
+# shellcheck shell=bash
+
+t_start=$SECONDS
+timings=()
+sidecar_pid=""
+client_pid=""
+cluster_started=""
+sidecar_flags=()
+frozen=""
+failed=1
+
+say() { echo "e2e: $*"; }
+fail() {
+  echo "e2e: FAIL: $*" >&2
+  exit 1
+}
+timing() { timings+=("$(printf '%-44s %5ss' "$1" "$2")"); }
+
+# descendants PID: the ids of every process below PID.
+descendants() {
+  local child
+  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if [[ -n $client_pid ]] && kill -0 "$client_pid" 2>/dev/null; then
+    kill "$client_pid" 2>/dev/null || true
+  fi
+  stop_sidecar
+  # shellcheck disable=SC2086
+  [[ -z $frozen ]] || kill -KILL $frozen 2>/dev/null || true
+  if [[ -n $cluster_started && ${E2E_KEEP_CLUSTER:-0} != 1 ]]; then
+    # Stopping the mini cluster leaves its containers' JVMs (AMs, tasks) running: end them too.
+    local containers=""
+    [[ ! -s $SPECBRIDGE_MINICLUSTER_DIR/pid ]] || containers=$(descendants "$(cat "$SPECBRIDGE_MINICLUSTER_DIR/pid")")
+    "$root/scripts/minicluster.sh" stop > /dev/null 2>&1 || echo "e2e: could not stop the mini cluster" >&2
+    # shellcheck disable=SC2086
+    [[ -z $containers ]] || kill -KILL $containers 2>/dev/null || true
+  fi
+  if ((${#timings[@]})); then
+    echo "== timings"
+    printf '  %s\n' "${timings[@]}"
+  fi
+  echo "  total $((SECONDS - t_start))s"
+  if ((rc != 0 || failed)); then
+    echo "e2e: FAILED (exit $rc); logs in $work:" >&2
+    echo "  sidecar-*.log (sidecar), *.client.log (job clients), *.am.log (ApplicationMasters)," >&2
+    echo "  $SPECBRIDGE_MINICLUSTER_DIR/cluster.log (cluster)" >&2
+    ((rc != 0)) || rc=1
+  else
+    echo "e2e: PASS"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# wait_until DEADLINE_S WHAT COMMAND...: runs COMMAND every 0.5 s until it succeeds.
+wait_until() {
+  local limit=$1 what=$2
+  shift 2
+  local deadline=$((SECONDS + limit))
+  until "$@"; do
+    ((SECONDS < deadline)) || fail "timed out after ${limit}s waiting for $what"
+    sleep 0.5 # polling a condition with a deadline
+  done
+}
+
+port_busy() { (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
+
+# metric NAME LABELS: the value of one sample on the sidecar's /metrics (0 when absent).
+metric() {
+  local key=$1
+  [[ -z $2 ]] || key+="{$2}"
+  curl -fsS "http://$sidecar_addr/metrics" 2> /dev/null | awk -v want="$key" '$1 == want { v = $2 } END { print v + 0 }'
+}
+
+start_sidecar() { # NAME
+  sidecar_log=$work/sidecar-$1.log
+  rm -f "$work/sidecar.addr"
+  "$work/bin/specbridge" --log-level debug serve --listen 127.0.0.1:0 --token-file "$work/token" \
+    --addr-file "$work/sidecar.addr" "${sidecar_flags[@]}" > "$sidecar_log" 2>&1 &
+  sidecar_pid=$!
+  wait_until 30 "the sidecar to listen (log: $sidecar_log)" test -s "$work/sidecar.addr"
+  sidecar_addr=$(cat "$work/sidecar.addr")
+  wait_until 10 "the sidecar's /healthz" curl -fsS -o /dev/null "http://$sidecar_addr/healthz"
+  say "sidecar pid $sidecar_pid at ws://$sidecar_addr/v1/am"
+}
+
+stop_sidecar() {
+  if [[ -n $sidecar_pid ]] && kill -0 "$sidecar_pid" 2>/dev/null; then
+    kill -TERM "$sidecar_pid" 2>/dev/null || true
+    for _ in $(seq 40); do
+      kill -0 "$sidecar_pid" 2>/dev/null || break
+      sleep 0.25 # the sidecar closes its sessions on SIGTERM
+    done
+    kill -KILL "$sidecar_pid" 2>/dev/null || true
+  fi
+  [[ -z $sidecar_pid ]] || wait "$sidecar_pid" 2>/dev/null || true
+  sidecar_pid=""
+}
+
+# submit NAME -D...: starts the job client in the background.
+submit() {
+  local name=$1
+  shift
+  rm -f "$work/$name.jobid" "$work/$name.jhist"
+  # The written client configuration (conf/core-site.xml) is the cluster's configuration before the
+  # YARN and MapReduce mini clusters amended it: yarn-default.xml overrides its RM address, and it
+  # lacks the framework and the staging directory the JobHistory server watches. They are set here.
+  # yarn.is.minicluster: the AM and tasks get this client's classpath (the cluster's Hadoop jars and
+  # the job jar), as in Hadoop's own MiniMRYarnCluster tests; the shim comes only through -libjars.
+  # shellcheck disable=SC2086
+  java "${jvm_opens[@]}" -Xmx512m $quick_jvm -cp "$HADOOP_CONF_DIR:$job_jar:$cluster_cp" org.specbridge.e2e.StragglerJob \
+    -D mapreduce.framework.name=yarn -D yarn.resourcemanager.address="$SPECBRIDGE_RM" \
+    -D mapreduce.jobhistory.address="$SPECBRIDGE_JHS" -D mapreduce.jobhistory.webapp.address="${SPECBRIDGE_JHS_WEB#http://}" \
+    -D yarn.app.mapreduce.am.staging-dir="$staging_dir" \
+    -D yarn.is.minicluster=true -D mapreduce.jvm.add-opens-as-default=true \
+    -D mapreduce.jobhistory.jhist.format=json \
+    -D yarn.app.mapreduce.am.command-opts="-Xmx512m $quick_jvm" \
+    -D mapreduce.map.java.opts="-Xmx200m $quick_jvm" -D mapreduce.reduce.java.opts="-Xmx200m $quick_jvm" \
+    "${job_args[@]}" -D e2e.jobid.file="$work/$name.jobid" -D e2e.jhist.out="$work/$name.jhist" \
+    "$@" "/e2e/$name" > "$work/$name.client.log" 2>&1 &
+  client_pid=$!
+  job_t0=$SECONDS
+  wait_until 120 "job $name to be submitted (log: $work/$name.client.log)" job_submitted "$name"
+  job_id=$(cat "$work/$name.jobid")
+  say "$name: $job_id submitted"
+}
+
+job_submitted() {
+  [[ -s $work/$1.jobid ]] && return 0
+  kill -0 "$client_pid" 2>/dev/null || { tail -n 30 "$work/$1.client.log" >&2; fail "the $1 job client exited before submitting"; }
+  return 1
+}
+
+# finish NAME: waits for the job client (which waits for the job, then fetches its .jhist).
+finish() {
+  local name=$1 deadline=$((SECONDS + job_timeout))
+  while kill -0 "$client_pid" 2>/dev/null; do
+    ((SECONDS < deadline)) || { tail -n 30 "$work/$name.client.log" >&2; fail "$name ($job_id) not done within ${job_timeout}s"; }
+    sleep 1 # the job is running
+  done
+  local rc=0
+  wait "$client_pid" || rc=$?
+  client_pid=""
+  timing "job $name (client wall time)" $((SECONDS - job_t0))
+  am_log "$name"
+  ((rc == 0)) || { tail -n 30 "$work/$name.client.log" >&2; fail "$name: job $job_id did not succeed (client exit $rc)"; }
+  [[ -s $work/$name.jhist ]] || fail "$name: no history copied for $job_id"
+}
+
+# am_log NAME: gathers the ApplicationMaster's log lines about specbridge (from the NodeManagers'
+# container log directories) into NAME.am.log.
+am_log() {
+  local app=${job_id/job_/application_}
+  : > "$work/$1.am.log"
+  while IFS= read -r -d '' f; do
+    grep -h "specbridge" "$f" >> "$work/$1.am.log" 2>/dev/null || true
+  done < <(find "$SPECBRIDGE_MINICLUSTER_DIR" -path "*/$app/container_*_000001/syslog" -print0 2>/dev/null)
+}
+
+nodes_running() {
+  local n
+  n=$(curl -fsS "$SPECBRIDGE_RM_WEB/ws/v1/cluster/nodes?states=RUNNING" 2>/dev/null | grep -o '"state":"RUNNING"' | wc -l)
+  ((n >= ${NODEMANAGERS:-3}))
+}
+
+# maps_reporting N: the sidecar has folded at least N events.
+maps_reporting() {
+  kill -0 "$client_pid" 2>/dev/null || fail "the job client exited while waiting for its maps to report"
+  (($(metric specbridge_bridge_events_total "") >= $1))
+}
+
+check() { # NAME ARGS...: e2echeck on NAME's history
+  local name=$1
+  shift
+  "$work/bin/e2echeck" "$@" "$work/$name.jhist" | sed 's/^/  /'
+  return "${PIPESTATUS[0]}"
+}
+
+setup() {
+  mkdir -p "$work/bin" "$work/job"
+  cd "$root"
+  for tool in go java javac jar mvn curl; do
+    command -v "$tool" > /dev/null || fail "$tool is not on PATH"
+  done
+  # Short-lived task JVMs on two cores: C1 only and the serial collector start several times cheaper.
+  quick_jvm="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:CICompilerCount=1"
+  jvm_opens=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
+    --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
+    --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
+    --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED)
+
+  echo "== build"
+  t=$SECONDS
+  go build -o "$work/bin/specbridge" ./cmd/specbridge
+  go build -o "$work/bin/e2echeck" ./scripts/e2echeck
+  timing "go build (sidecar, e2echeck)" $((SECONDS - t))
+  t=$SECONDS
+  if [[ -n ${SPECBRIDGE_SHIM_JAR:-} ]]; then
+    shim_jar=$SPECBRIDGE_SHIM_JAR
+  else
+    # maven.test.skip: the jar needs neither the shim's tests nor their compilation.
+    mvn -B -q -f java-shim/pom.xml package -Dmaven.test.skip=true || fail "mvn package of java-shim failed"
+    shim_jar=$(ls java-shim/target/specbridge-shim-*.jar | grep -v original | head -n 1)
+  fi
+  [[ -s $shim_jar ]] || fail "no shim jar at $shim_jar"
+  timing "shim jar (mvn package)" $((SECONDS - t))
+  say "shim jar $shim_jar"
+
+  echo "== mini cluster"
+  t=$SECONDS
+  if ! "$root/scripts/minicluster.sh" status > /dev/null 2>&1; then
+    # MiniHadoopClusterManager also binds the RM's scheduler, tracker and admin ports and the history
+    # server's admin port at their defaults; another cluster on this machine makes start-up fail late.
+    for p in "${NN_PORT:-19820}" "${NN_HTTP_PORT:-19870}" "${RM_PORT:-19032}" "${RM_WEB_PORT:-19088}" \
+      "${JHS_PORT:-19020}" "${JHS_WEB_PORT:-19888}" 8030 8031 8033 10033; do
+      port_busy "$p" && fail "port $p is in use (another Hadoop mini cluster running?); stop it or change the ports"
+    done
+    cluster_started=1
+  fi
+  "$root/scripts/minicluster.sh" start
+  cluster_started=1
+  # shellcheck disable=SC1091
+  source "$SPECBRIDGE_MINICLUSTER_DIR/env"
+  export HADOOP_CONF_DIR
+  cluster_cp=$(cat "$SPECBRIDGE_MINICLUSTER_DIR/classpath")
+  # MiniMRYarnCluster puts the AMs' staging directory (and under it the JobHistory directories) at an
+  # HDFS path named after its local work directory, with a random part; the NameNode logs its mkdirs.
+  staging_dir=$(grep -o 'cmd=mkdirs[[:space:]]*src=[^[:space:]]*/apps_staging_dir[[:space:]]' \
+    "$SPECBRIDGE_MINICLUSTER_DIR/cluster.log" | tail -n 1 | sed 's/.*src=//; s/[[:space:]]*$//')
+  [[ -n $staging_dir ]] || fail "cannot find the cluster's staging directory in $SPECBRIDGE_MINICLUSTER_DIR/cluster.log"
+  say "staging directory hdfs://${SPECBRIDGE_FS#hdfs://}$staging_dir"
+  wait_until 120 "3 NodeManagers RUNNING at $SPECBRIDGE_RM_WEB" nodes_running
+  timing "mini cluster start" $((SECONDS - t))
+
+  echo "== job jar"
+  t=$SECONDS
+  rm -rf "$work/job/classes"
+  javac --release 8 -nowarn -cp "$cluster_cp" -d "$work/job/classes" e2e/src/org/specbridge/e2e/*.java
+  job_jar=$work/job/specbridge-e2e-job.jar
+  jar cf "$job_jar" -C "$work/job/classes" .
+  timing "job jar (javac)" $((SECONDS - t))
+
+  # The shim's settings; each run adds specbridge.url and its parameters.
+  od -An -tx1 -N24 /dev/urandom | tr -d ' \n' > "$work/token"
+  shim_args=(-libjars "$shim_jar" -D mapreduce.map.speculative=true -D mapreduce.reduce.speculative=false
+    -D yarn.app.mapreduce.am.job.speculator.class=org.specbridge.shim.BridgeSpeculator
+    -D specbridge.token.file="$work/token" -D specbridge.speculator="$policy")
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# e2e.sh — specbridge end to end on a real Hadoop cluster (scripts/minicluster.sh: HDFS, YARN with 3
+# NodeManagers, JobHistory), with the real sidecar (`specbridge serve`) and the real shim jar on the
+# MapReduce ApplicationMaster's classpath (shipped with -libjars).
+#
+# The job (e2e/src/org/specbridge/e2e/StragglerJob.java): E2E_MAPS maps of E2E_MAP_S seconds and one
+# reduce; the FIRST attempt of map 0 takes E2E_STRAGGLER_S seconds, any later attempt of it is quick.
+# Three runs:
+#   1. speculation  — the shim with the sidecar running E2E_POLICY (late; its one-minute rule lowered
+#                     to E2E_MIN_RUNTIME_MS): the history must show a SPECULATIVE attempt of map 0, the
+#                     sidecar must have sent a speculate decision the AM applied (its /metrics and the
+#                     AM's log), and the job must SUCCEED;
+#   2. baseline     — the same job with speculation off: it must SUCCEED, with no speculative attempt,
+#                     and take longer than run 1;
+#   3. sidecar-killed — the shim again, the sidecar told never to speculate (min-runtime 10 min) and
+#                     SIGKILLed once the job's maps are running: the AM must log the handover to
+#                     Hadoop's own speculator and the job must SUCCEED.
+# Histories are read from the cluster's JobHistory directories with yarnclient/history
+# (scripts/e2echeck; the job writes them as Avro-JSON, mapreduce.jobhistory.jhist.format=json).
+# Timings are printed at the end.
+#
+# Usage: scripts/e2e.sh   (from anywhere; needs go, java 17 (javac, jar), mvn, curl)
+# Environment:
+#   SPECBRIDGE_E2E_DIR   work directory (default ${TMPDIR:-/tmp}/specbridge-e2e); logs stay there
+#   SPECBRIDGE_SHIM_JAR  a prebuilt shim jar (default: mvn -f java-shim/pom.xml package -Dmaven.test.skip=true)
+#   E2E_KEEP_CLUSTER=1   leave the mini cluster running at the end (a later run reuses it)
+#   E2E_POLICY (late), E2E_MAPS (4), E2E_MAP_S (6), E2E_STRAGGLER_S (60), E2E_MIN_RUNTIME_MS (5000),
+#   E2E_JOB_TIMEOUT (s per job, 240), E2E_RUNS (which runs, default "speculation baseline killed")
+#   The cluster's ports (NN_PORT, RM_PORT, ... as scripts/minicluster.sh reads them).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${SPECBRIDGE_E2E_DIR:-${TMPDIR:-/tmp}/specbridge-e2e}
+export SPECBRIDGE_MINICLUSTER_DIR=${SPECBRIDGE_MINICLUSTER_DIR:-$work/cluster}
+policy=${E2E_POLICY:-late}
+maps=${E2E_MAPS:-4}
+map_s=${E2E_MAP_S:-6}
+straggler_s=${E2E_STRAGGLER_S:-60}
+min_runtime_ms=${E2E_MIN_RUNTIME_MS:-5000}
+job_timeout=${E2E_JOB_TIMEOUT:-240}
+runs=${E2E_RUNS:-speculation baseline killed}
+
+job_args=(-D mapreduce.job.reduces=1 -D e2e.maps="$maps" -D e2e.records=60 -D e2e.map.ms=$((map_s * 1000))
+  -D e2e.straggler.ms=$((straggler_s * 1000)) -D e2e.straggler.task=0)
+# shellcheck source=scripts/e2e-lib.sh
+source "$root/scripts/e2e-lib.sh"
+setup
+
+
+run_speculation() {
+  echo "== run: speculation decided by the sidecar ($policy)"
+  start_sidecar speculation
+  submit speculation "${shim_args[@]}" -D specbridge.url="ws://$sidecar_addr/v1/am" \
+    -D "specbridge.param.$policy.min-runtime-ms=$min_runtime_ms"
+  finish speculation
+  local job=$job_id am=$work/speculation.am.log
+  check speculation -speculative-map 0 || fail "speculation: see above"
+  timing "  history: submit to finish" "$("$work/bin/e2echeck" -print duration "$work/speculation.jhist")"
+  grep -q "$job" "$sidecar_log" || fail "speculation: the sidecar never saw $job (log: $sidecar_log)"
+  local decided applied
+  decided=$(metric specbridge_bridge_decisions_total 'kind="speculate"')
+  applied=$(metric specbridge_bridge_acks_total 'result="applied"')
+  say "sidecar: $decided speculate decision(s), $applied applied by the AM"
+  ((decided >= 1)) || fail "speculation: the sidecar sent no speculate decision"
+  ((applied >= 1)) || fail "speculation: the AM applied no decision"
+  grep -q "in charge of speculation" "$am" || fail "speculation: the AM log does not show the sidecar in charge ($am)"
+  grep -q "speculating task_${job#job_}_m_000000" "$am" ||
+    fail "speculation: the AM log shows no sidecar decision to speculate map 0 ($am)"
+  if grep -q "sidecar unhealthy" "$am"; then
+    fail "speculation: the AM lost the sidecar during the run, so a copy may be the fallback's ($am)"
+  fi
+  grep "speculating task_" "$am" | sed 's/^.*specbridge: /  AM: /'
+  stop_sidecar
+}
+
+run_baseline() {
+  echo "== run: baseline, speculation off"
+  submit baseline -D mapreduce.map.speculative=false -D mapreduce.reduce.speculative=false
+  finish baseline
+  check baseline -no-speculative || fail "baseline: see above"
+  timing "  history: submit to finish" "$("$work/bin/e2echeck" -print duration "$work/baseline.jhist")"
+}
+
+# The sidecar runs the policy with a 10-minute rule, so it cannot have speculated before it dies: any
+# speculative attempt is the fallback's (Hadoop's DefaultSpeculator inside the shim).
+run_killed() {
+  echo "== run: the sidecar killed mid-job (fallback)"
+  start_sidecar killed
+  submit killed "${shim_args[@]}" -D specbridge.url="ws://$sidecar_addr/v1/am" \
+    -D "specbridge.param.$policy.min-runtime-ms=600000"
+  wait_until 180 "$job_id's maps to report to the sidecar" maps_reporting $((2 * maps))
+  say "killing the sidecar (pid $sidecar_pid, SIGKILL) with $job_id running"
+  kill -KILL "$sidecar_pid"
+  wait "$sidecar_pid" 2>/dev/null || true
+  sidecar_pid=""
+  finish killed
+  local am=$work/killed.am.log
+  check killed || fail "killed: see above"
+  timing "  history: submit to finish" "$("$work/bin/e2echeck" -print duration "$work/killed.jhist")"
+  grep -q "sidecar unhealthy" "$am" || fail "killed: the AM log does not show the handover to the fallback ($am)"
+  grep "sidecar unhealthy" "$am" | head -n 1 | sed 's/^.*specbridge: /  AM: /'
+}
+
+for run in $runs; do
+  case $run in
+    speculation | baseline | killed) "run_$run" ;;
+    *) fail "E2E_RUNS: unknown run $run (speculation, baseline, killed)" ;;
+  esac
+done
+if [[ " $runs " == *" speculation "* && " $runs " == *" baseline "* ]]; then
+  echo "== speculation versus baseline"
+  check speculation -faster-than "$work/baseline.jhist" || fail "speculation was not faster than the baseline"
+fi
+
+failed=0
