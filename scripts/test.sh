@@ -28,6 +28,7 @@ fuzz() { # package target seconds
 }
 fuzz ./yarnclient/scenario FuzzScenario 10s
 fuzz ./yarnclient/history FuzzJhist 10s
+fuzz ./yarnclient/history FuzzJhistBinary 10s
 fuzz ./yarnclient/history FuzzRumen 10s
 fuzz ./yarnclient/history FuzzSWIM 5s
 fuzz ./bridge FuzzDecodeFrame 10s

@@ -25,7 +25,7 @@ const DetectBytes = 4096
 // Detect tells a file's format from its first bytes (head; DetectBytes
 // are enough), not from its name, which is used only in the error:
 //
-//   - a first line "Avro-Json": jhist;
+//   - a first line "Avro-Json" or "Avro-Binary": jhist;
 //   - a JSON object with a "jobID" or "mapTasks" key: rumen;
 //   - YAML with a top-level "cluster:" or "workload:" key: scenario;
 //   - lines of six tab-separated columns, the last five numbers: swim.
@@ -35,7 +35,7 @@ func Detect(name string, head []byte) (Format, error) {
 	switch {
 	case len(text) == 0:
 		return "", fmt.Errorf("detect %s: the file is empty", name)
-	case bytes.HasPrefix(text, []byte(jhistHeader)):
+	case bytes.HasPrefix(text, []byte(jhistHeader)), bytes.HasPrefix(text, []byte(jhistBinaryHeader)):
 		return FormatJhist, nil
 	case rumenLooksLike(text):
 		return FormatRumen, nil
@@ -44,7 +44,7 @@ func Detect(name string, head []byte) (Format, error) {
 	case swimLooksLike(head):
 		return FormatSWIM, nil
 	}
-	return "", fmt.Errorf("detect %s: not a job history (Avro-Json), Rumen trace, SWIM workload or scenario", name)
+	return "", fmt.Errorf("detect %s: not a job history (Avro-Json or Avro-Binary), Rumen trace, SWIM workload or scenario", name)
 }
 
 // completeLines returns head's lines, dropping a last line cut short by

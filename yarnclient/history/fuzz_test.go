@@ -60,6 +60,24 @@ func FuzzJhist(f *testing.F) {
 	})
 }
 
+// FuzzJhistBinary feeds the Avro-Binary reader: seeds are the 2.4 sample
+// re-encoded (whole, and its first five events) and a tiny schema.
+func FuzzJhistBinary(f *testing.F) {
+	bin := jhistToBinary(f, readFile(f, jhist24))
+	f.Add(bin)
+	schemaEnd := bytes.IndexByte(bin[len(jhistBinaryHeader)+1:], '\n') + len(jhistBinaryHeader) + 2
+	f.Add(bin[:min(len(bin), schemaEnd+1500)])
+	f.Add([]byte("Avro-Binary\n" + `{"type":"record","name":"Event","fields":[{"name":"type","type":"string"},{"name":"event","type":["null",{"type":"record","name":"R","fields":[{"name":"taskid","type":"string"},{"name":"l","type":{"type":"array","items":"null"}}]}]}]}` +
+		"\n\x18TASK_STARTED\x02\x22task_1_1_m_000001\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		job, err := ReadJhistFrom(bytes.NewReader(data), fuzzName)
+		if err == nil && job == nil {
+			t.Fatal("nil job without error")
+		}
+		checkFuzzResult(t, []*Job{job}, err)
+	})
+}
+
 func FuzzRumen(f *testing.F) {
 	f.Add(readFile(f, rumenFixture))
 	f.Add([]byte(`{"jobID":"job_1_1","mapTasks":[{"taskID":"task_1_1_m_000000","attempts":[{"attemptID":"attempt_1_1_m_000000_0","hostName":"/r/h"}]}]}`))

@@ -9,15 +9,24 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/hamba/avro/v2"
 )
 
-// jhistHeader is the first line of every Avro-JSON job-history file.
-const jhistHeader = "Avro-Json"
+// jhistHeader is the first line of every Avro-JSON job-history file;
+// jhistBinaryHeader that of an Avro-Binary one.
+const (
+	jhistHeader       = "Avro-Json"
+	jhistBinaryHeader = "Avro-Binary"
+)
 
 // ReadJhist reads one job from a MapReduce job-history file (.jhist) as
-// written by the ApplicationMaster in Avro's JSON encoding: a line
+// written by the ApplicationMaster, in Avro's JSON encoding (a line
 // "Avro-Json", a line holding the Avro schema, then one JSON event per
-// line. Both the 0.23 and 2.x/3.x layouts are read.
+// line) or in its binary encoding (a line "Avro-Binary", the schema line,
+// then the events as Avro binary datums of that schema, back to back;
+// Hadoop 3's default, mapreduce.jobhistory.jhist.format=binary). Both the
+// 0.23 and 2.x/3.x layouts are read.
 func ReadJhist(path string) (*Job, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -36,19 +45,24 @@ func ReadJhist(path string) (*Job, error) {
 // MAP_/REDUCE_ATTEMPT_STARTED/FINISHED/FAILED/KILLED. Other event types,
 // and every event of a setup or cleanup task, are skipped. Malformed JSON,
 // a missing header, a truncated final line and an event whose task or
-// attempt id does not parse are errors naming the line.
+// attempt id does not parse are errors naming the line. An Avro-Binary
+// file has no lines past the schema: its errors name the event (counted
+// from 1) and the byte offset in the file where that event starts; a
+// datum cut short by the end of the file is such an error.
 func ReadJhistFrom(r io.Reader, name string) (*Job, error) {
 	p := jhistParser{job: &Job{Source: name}, tasks: map[string]*Task{}}
 	br := bufio.NewReader(r)
+	var offset int64 // of the next line
 	for line := 1; ; line++ {
 		text, readErr := br.ReadBytes('\n')
 		if readErr != nil && !errors.Is(readErr, io.EOF) {
 			return nil, fmt.Errorf("read %s line %d: %w", name, line, readErr)
 		}
+		offset += int64(len(text))
 		atEOF := readErr != nil
 		if atEOF && len(text) == 0 {
 			if line <= 2 {
-				return nil, fmt.Errorf("read %s line %d: unexpected end of file: no %s", name, line, map[int]string{1: "Avro-Json header", 2: "schema"}[line])
+				return nil, fmt.Errorf("read %s line %d: unexpected end of file: no %s", name, line, map[int]string{1: "Avro-Json or Avro-Binary header", 2: "schema"}[line])
 			}
 			break
 		}
@@ -57,6 +71,12 @@ func ReadJhistFrom(r io.Reader, name string) (*Job, error) {
 				return nil, fmt.Errorf("read %s line %d: truncated final line: %w", name, line, err)
 			}
 			return nil, fmt.Errorf("read %s line %d: %w", name, line, err)
+		}
+		if line == 2 && p.schema != nil {
+			if err := p.binaryEvents(br, offset); err != nil {
+				return nil, fmt.Errorf("read %s %w", name, err)
+			}
+			break
 		}
 		if atEOF {
 			break
@@ -106,9 +126,13 @@ type jhistBody struct {
 
 // jhistParser folds events into a Job.
 type jhistParser struct {
-	job   *Job
-	tasks map[string]*Task
-	order []string // task ids in first-seen order
+	// binary is set by an Avro-Binary header, schema then by the schema
+	// line of such a file.
+	binary bool
+	schema avro.Schema
+	job    *Job
+	tasks  map[string]*Task
+	order  []string // task ids in first-seen order
 	// taskCounters are the counters of TASK_FINISHED, by task id.
 	taskCounters map[string]map[string]int64
 }
@@ -117,19 +141,36 @@ type jhistParser struct {
 func (p *jhistParser) line(n int, text []byte) error {
 	switch n {
 	case 1:
-		if string(text) != jhistHeader {
-			return fmt.Errorf("missing %q header, found %.40q", jhistHeader, text)
+		switch string(text) {
+		case jhistHeader:
+		case jhistBinaryHeader:
+			p.binary = true
+		default:
+			return fmt.Errorf("missing %q or %q header, found %.40q", jhistHeader, jhistBinaryHeader, text)
 		}
 		return nil
 	case 2:
 		if len(text) == 0 || text[0] != '{' || !json.Valid(text) {
 			return errors.New("the Avro schema line is not a JSON object")
 		}
+		if p.binary {
+			schema, err := parseJhistSchema(text)
+			if err != nil {
+				return err
+			}
+			p.schema = schema
+		}
 		return nil
 	}
 	if len(text) == 0 {
 		return nil // Hadoop 2.x separates events with blank lines
 	}
+	return p.event(text)
+}
+
+// event handles one event in Avro's JSON encoding; the binary reader
+// turns each datum into this form too (see avro.go).
+func (p *jhistParser) event(text []byte) error {
 	var env jhistEnvelope
 	if err := json.Unmarshal(text, &env); err != nil {
 		return fmt.Errorf("malformed event: %w", err)

@@ -217,7 +217,7 @@ func TestJhistErrors(t *testing.T) {
 		line     int
 		want     string
 	}{
-		{"empty", "", 1, "Avro-Json header"},
+		{"empty", "", 1, "Avro-Json or Avro-Binary header"},
 		{"no header", "{\"type\":\"record\"}\n" + start + "\n", 1, "missing"},
 		{"no schema", "Avro-Json\n", 2, "schema"},
 		{"bad schema", "Avro-Json\nnot json\n", 2, "schema"},

@@ -1,0 +1,261 @@
+package history
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hamba/avro/v2"
+)
+
+// The Avro-Binary tests re-encode the Avro-JSON samples: each JSON event
+// is parsed against the file's schema into the generic values hamba/avro
+// encodes, and written as a binary datum, as Hadoop 3's EventWriter does.
+
+// avroJSONValue converts a value decoded from Avro's JSON encoding
+// (numbers as json.Number) into what hamba/avro encodes for schema s.
+func avroJSONValue(s avro.Schema, v any) (any, error) {
+	switch s.Type() {
+	case avro.Ref:
+		return avroJSONValue(s.(*avro.RefSchema).Schema(), v)
+	case avro.Null:
+		if v != nil {
+			return nil, fmt.Errorf("want null, got %v", v)
+		}
+		return nil, nil
+	case avro.Int, avro.Long:
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, fmt.Errorf("want a number, got %v", v)
+		}
+		i, err := n.Int64()
+		if s.Type() == avro.Int {
+			return int(i), err
+		}
+		return i, err
+	case avro.Float, avro.Double:
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, fmt.Errorf("want a number, got %v", v)
+		}
+		f, err := n.Float64()
+		if s.Type() == avro.Float {
+			return float32(f), err
+		}
+		return f, err
+	case avro.String, avro.Enum, avro.Boolean:
+		return v, nil
+	case avro.Bytes:
+		return []byte(v.(string)), nil
+	case avro.Array:
+		items := s.(*avro.ArraySchema).Items()
+		in, _ := v.([]any)
+		out := make([]any, len(in))
+		for i, x := range in {
+			var err error
+			if out[i], err = avroJSONValue(items, x); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case avro.Map:
+		values := s.(*avro.MapSchema).Values()
+		in, _ := v.(map[string]any)
+		out := make(map[string]any, len(in))
+		for k, x := range in {
+			var err error
+			if out[k], err = avroJSONValue(values, x); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case avro.Record:
+		in, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("want an object, got %v", v)
+		}
+		out := make(map[string]any, len(in))
+		for _, f := range s.(*avro.RecordSchema).Fields() {
+			x, err := avroJSONValue(f.Type(), in[f.Name()])
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", f.Name(), err)
+			}
+			out[f.Name()] = x
+		}
+		return out, nil
+	case avro.Union:
+		if v == nil {
+			return nil, nil
+		}
+		branch, ok := v.(map[string]any)
+		if !ok || len(branch) != 1 {
+			return nil, fmt.Errorf("want a one-key union object, got %v", v)
+		}
+		for name, x := range branch {
+			for _, t := range s.(*avro.UnionSchema).Types() {
+				if n, ok := t.(avro.NamedSchema); ok && n.FullName() == name || string(t.Type()) == name {
+					val, err := avroJSONValue(t, x)
+					return map[string]any{name: val}, err
+				}
+			}
+			return nil, fmt.Errorf("no union branch %s", name)
+		}
+	}
+	return nil, fmt.Errorf("schema type %s not handled", s.Type())
+}
+
+// jhistToBinary re-encodes an Avro-JSON .jhist as Avro-Binary.
+func jhistToBinary(t testing.TB, data []byte) []byte {
+	t.Helper()
+	lines := bytes.Split(data, []byte("\n"))
+	if string(bytes.TrimSpace(lines[0])) != jhistHeader {
+		t.Fatalf("not Avro-Json: %.20q", lines[0])
+	}
+	schemaText := bytes.TrimSpace(lines[1])
+	schema, err := avro.ParseBytesWithCache(schemaText, "", &avro.SchemaCache{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	out.WriteString(jhistBinaryHeader + "\n")
+	out.Write(schemaText)
+	out.WriteString("\n")
+	for i, line := range lines[2:] {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("line %d: %v", i+3, err)
+		}
+		val, err := avroJSONValue(schema, v)
+		if err != nil {
+			t.Fatalf("line %d: %v", i+3, err)
+		}
+		datum, err := avro.Marshal(schema, val)
+		if err != nil {
+			t.Fatalf("line %d: encode: %v", i+3, err)
+		}
+		out.Write(datum)
+	}
+	return out.Bytes()
+}
+
+func TestReadJhistBinaryMatchesJSON(t *testing.T) {
+	for _, src := range []string{jhist24, jhistSpec} {
+		t.Run(filepath.Base(src), func(t *testing.T) {
+			data := readFile(t, src)
+			bin := jhistToBinary(t, data)
+			path := filepath.Join(t.TempDir(), "job.jhist")
+			if err := os.WriteFile(path, bin, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if f, err := Detect(path, bin[:min(len(bin), DetectBytes)]); err != nil || f != FormatJhist {
+				t.Errorf("Detect = %q, %v", f, err)
+			}
+			want, err := ReadJhist(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadJhist(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Source != path {
+				t.Errorf("Source = %q", got.Source)
+			}
+			got.Source = want.Source
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("binary read differs:\n got %+v\nwant %+v", *got, *want)
+			}
+			if len(got.Tasks) == 0 {
+				t.Error("no tasks")
+			}
+		})
+	}
+}
+
+// datumStarts returns the byte offsets at which the datums of a binary
+// .jhist start, by decoding them one at a time.
+func datumStarts(t *testing.T, bin []byte) []int {
+	t.Helper()
+	first := bytes.IndexByte(bin, '\n')
+	second := first + 1 + bytes.IndexByte(bin[first+1:], '\n')
+	schema, err := avro.ParseBytesWithCache(bin[first+1:second], "", &avro.SchemaCache{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var starts []int
+	r := avro.NewReader(bytes.NewReader(nil), 0).Reset(bin[second+1:])
+	rest := bin[second+1:]
+	for len(rest) > 0 {
+		starts = append(starts, len(bin)-len(rest))
+		r.Reset(rest)
+		var v any
+		r.ReadVal(schema, &v)
+		if r.Error != nil {
+			t.Fatal(r.Error)
+		}
+		// re-encode to learn the datum's length (Java's and hamba's
+		// encodings are both canonical here)
+		enc, err := avro.Marshal(schema, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(rest, enc) {
+			t.Fatal("re-encoded datum differs")
+		}
+		rest = rest[len(enc):]
+	}
+	return starts
+}
+
+func TestReadJhistBinaryTruncated(t *testing.T) {
+	bin := jhistToBinary(t, readFile(t, jhist24))
+	starts := datumStarts(t, bin)
+	last := starts[len(starts)-1]
+	path := filepath.Join(t.TempDir(), "cut.jhist")
+	if err := os.WriteFile(path, bin[:len(bin)-5], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadJhist(path)
+	want := fmt.Sprintf("read %s event %d at byte %d: truncated event", path, len(starts), last)
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("error %v, want prefix %q", err, want)
+	}
+}
+
+func TestReadJhistBinaryErrors(t *testing.T) {
+	bin := jhistToBinary(t, readFile(t, jhist24))
+	schemaEnd := bytes.IndexByte(bin[len(jhistBinaryHeader)+1:], '\n') + len(jhistBinaryHeader) + 2
+	cases := []struct {
+		name, in, want string
+	}{
+		{"header only", jhistBinaryHeader + "\n", "read bad.jhist line 2: unexpected end of file: no schema"},
+		{"bad schema", jhistBinaryHeader + "\n{\"type\":\"nope\"}\n", "read bad.jhist line 2: the Avro schema line does not parse"},
+		{"not a record", jhistBinaryHeader + "\n{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"A\"]}\n", "read bad.jhist line 2: the Avro schema is a enum"},
+		{"bad enum", string(bin[:schemaEnd]) + "\x7e", fmt.Sprintf("read bad.jhist event 1 at byte %d: ", schemaEnd)},
+		{"empty events", jhistBinaryHeader + "\n{\"type\":\"record\",\"name\":\"E\",\"fields\":[]}\n\x00", "read bad.jhist event 1 at byte 53: event has no type"},
+		{"huge string", string(bin[:schemaEnd]) + "\x00\x00\xfe\xff\xff\xff\x0f", "greater than"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadJhistFrom(strings.NewReader(c.in), "bad.jhist")
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+	// The header and schema alone are a job with no events.
+	job, err := ReadJhistFrom(bytes.NewReader(bin[:schemaEnd]), "empty.jhist")
+	if err != nil || len(job.Tasks) != 0 {
+		t.Fatalf("job %+v, %v", job, err)
+	}
+}
