@@ -264,46 +264,9 @@ func order(x, y float64, a, b cand) int {
 	}
 }
 
-// best returns the k first of cs in cmp order, rearranging cs in place; it
-// keeps the best k in a heap (O(n log k)) rather than sorting all of cs.
+// best returns the k first of cs in cmp order, rearranging cs in place.
 func best(cs []cand, k int, cmp func(a, b cand) int) []cand {
-	if k <= 0 {
-		return cs[:0]
-	}
-	if len(cs) <= k {
-		slices.SortFunc(cs, cmp)
-		return cs
-	}
-	h := cs[:k]
-	for i := k/2 - 1; i >= 0; i-- {
-		siftWorst(h, i, cmp)
-	}
-	for _, c := range cs[k:] {
-		if cmp(c, h[0]) < 0 {
-			h[0] = c
-			siftWorst(h, 0, cmp)
-		}
-	}
-	slices.SortFunc(h, cmp)
-	return h
-}
-
-// siftWorst restores the heap below i whose root is the worst element.
-func siftWorst(h []cand, i int, cmp func(a, b cand) int) {
-	for {
-		worst := i
-		if l := 2*i + 1; l < len(h) && cmp(h[l], h[worst]) > 0 {
-			worst = l
-		}
-		if r := 2*i + 2; r < len(h) && cmp(h[r], h[worst]) > 0 {
-			worst = r
-		}
-		if worst == i {
-			return
-		}
-		h[i], h[worst] = h[worst], h[i]
-		i = worst
-	}
+	return speculators.FirstK(cs, k, cmp)
 }
 
 // reason says in words why a copy was asked for.

@@ -21,7 +21,6 @@ package late
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -240,45 +239,10 @@ func byTimeLeft(a, b candidate) int {
 }
 
 // longestFirst returns the k candidates with the longest time left, in
-// byTimeLeft order, rearranging cs in place. It keeps the best k seen in a
-// heap whose root is the worst of them, so it costs O(n log k) rather than
-// sorting every candidate when only a few copies can be launched.
+// byTimeLeft order, rearranging cs in place (O(n log k): only a few copies
+// can be launched).
 func longestFirst(cs []candidate, k int) []candidate {
-	if len(cs) <= k {
-		slices.SortFunc(cs, byTimeLeft)
-		return cs
-	}
-	best := cs[:k]
-	for i := k/2 - 1; i >= 0; i-- {
-		siftWorstUp(best, i)
-	}
-	for _, c := range cs[k:] {
-		if byTimeLeft(c, best[0]) < 0 {
-			best[0] = c
-			siftWorstUp(best, 0)
-		}
-	}
-	slices.SortFunc(best, byTimeLeft)
-	return best
-}
-
-// siftWorstUp restores the heap below i in which every parent ranks after
-// (has less time left than) its children.
-func siftWorstUp(h []candidate, i int) {
-	for {
-		worst := i
-		if l := 2*i + 1; l < len(h) && byTimeLeft(h[l], h[worst]) > 0 {
-			worst = l
-		}
-		if r := 2*i + 2; r < len(h) && byTimeLeft(h[r], h[worst]) > 0 {
-			worst = r
-		}
-		if worst == i {
-			return
-		}
-		h[i], h[worst] = h[worst], h[i]
-		i = worst
-	}
+	return speculators.FirstK(cs, k, byTimeLeft)
 }
 
 // oldestRunning is the running attempt that started first (the original, or
