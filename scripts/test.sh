@@ -48,8 +48,15 @@ fuzz ./yarnclient/history FuzzRumen 10s
 fuzz ./yarnclient/history FuzzSWIM 5s
 fuzz ./bridge FuzzDecodeFrame 10s
 
-echo "== java shim (Hadoop MRApp harness, real sidecar)"
-scripts/test-java.sh
+echo "== java shim (Hadoop MRApp harness, real sidecar) and Hadoop's own speculation tests against it"
+# The hadoop-suite profile runs the shim's tests and Hadoop's TestSpeculativeExecution and
+# TestSpeculativeExecutionWithMRApp with the sidecar (late) deciding. Hadoop's tests race a copy against
+# a 10 s sleep, which a loaded 2-core machine can lose; a failing run is run once more, and a real
+# break fails both.
+if ! HADOOP_PROFILE=hadoop-suite scripts/test-java.sh; then
+  echo "java tests failed; running them once more (Hadoop's speculation tests are timing-sensitive)"
+  HADOOP_PROFILE=hadoop-suite scripts/test-java.sh
+fi
 
 echo "== integration (real mini cluster: HDFS, YARN, JobHistory)"
 scripts/test-integration.sh
