@@ -126,12 +126,8 @@ func (j *Job) MeanRuntime(ty TaskType) (float64, bool) {
 // of the type has completed yet.
 func (j *Job) NewAttemptRuntime(t *Task) (ms float64, ok bool) {
 	ty := t.ID.Type
-	if norm := j.NormalizedRuntimes[ty]; t.InputBytes > 0 && len(norm) > 0 {
-		sum := 0.0
-		for _, x := range norm {
-			sum += x
-		}
-		return sum / float64(len(norm)) * float64(t.InputBytes), true
+	if norm := &j.Normalized[ty]; t.InputBytes > 0 && norm.N > 0 {
+		return norm.Mean() * float64(t.InputBytes), true
 	}
 	return j.MeanRuntime(ty)
 }

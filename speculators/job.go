@@ -152,6 +152,9 @@ type Job struct {
 	// NormalizedRuntimes lists run time per input byte (ms/byte) of completed
 	// tasks whose input size is known, per type.
 	NormalizedRuntimes [NumTaskTypes][]float64
+	// Normalized accumulates NormalizedRuntimes, so that their mean (t_new
+	// per byte) costs nothing to read.
+	Normalized [NumTaskTypes]RunningStats
 
 	Deadline   Time
 	ErrorBound float64
@@ -416,6 +419,7 @@ func (j *Job) ended(ev *Event) error {
 			j.CompletedRuntimes[ty] = append(j.CompletedRuntimes[ty], d)
 			if t.InputBytes > 0 {
 				j.NormalizedRuntimes[ty] = append(j.NormalizedRuntimes[ty], d/float64(t.InputBytes))
+				j.Normalized[ty].Add(d / float64(t.InputBytes))
 			}
 		}
 	case AttemptFailed:
