@@ -20,6 +20,9 @@ func TestFarmsScenariosMaterialize(t *testing.T) {
 		if _, err := FromScenario(s, 1, ClusterOptions{}); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
+		if f == "farms-overall" {
+			checkOverallFaults(t, s)
+		}
 		if f != "fas-delays" {
 			continue
 		}
@@ -40,6 +43,47 @@ func TestFarmsScenariosMaterialize(t *testing.T) {
 		if crashes < 30 || crashes > 66 {
 			t.Errorf("%d crashes in 120 jobs, want about 0.4 x 120", crashes)
 		}
+	}
+}
+
+// checkOverallFaults: in farms-overall every fault targets the node of one
+// job (job-maps) at a map progress drawn per job in [0, 0.9], a job has at
+// most one, and over 5 seeds the crashes fall where k (the nodes a job's
+// maps fill) makes them likely: 10 GB and larger jobs get most of them.
+func checkOverallFaults(t *testing.T, s *scenario.Scenario) {
+	t.Helper()
+	points := map[float64]bool{}
+	crashes := map[string]int{}
+	for seed := uint64(1); seed <= 5; seed++ {
+		m := s.Materialize(seed)
+		group := map[string]string{}
+		for _, j := range m.Jobs {
+			group[j.Name] = j.Group
+		}
+		perJob := map[string]int{}
+		for _, x := range m.Faults {
+			perJob[x.Job]++
+			if x.Node != "" || x.AtMapProgress == nil || *x.AtMapProgress < 0 || *x.AtMapProgress > 0.9 || group[x.Job] == "" {
+				t.Fatalf("seed %d: fault %+v, want job-maps on a job at a progress in [0, 0.9]", seed, x)
+			}
+			points[*x.AtMapProgress] = true
+			if x.Kind == "crash" {
+				crashes[group[x.Job]]++
+			}
+		}
+		for job, n := range perJob {
+			if n > 1 {
+				t.Errorf("seed %d: job %s has %d faults, want at most 1", seed, job, n)
+			}
+		}
+	}
+	if len(points) < 10 {
+		t.Errorf("only %d distinct map-progress points: not drawn per job", len(points))
+	}
+	// Expected over 5 seeds: 1gb 8.5, 10gb 7.3, 50gb 8.3, 100gb 3.3.
+	t.Logf("crashes over 5 seeds by group: %v", crashes)
+	if big := crashes["10gb"] + crashes["50gb"] + crashes["100gb"]; big <= crashes["1gb"] {
+		t.Errorf("crashes by group %v: want most on the larger jobs", crashes)
 	}
 }
 

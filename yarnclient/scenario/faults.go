@@ -124,8 +124,17 @@ func (s *Scenario) validateFault(f *Fault) error {
 	if p := f.AtMapProgress; p != nil && !(*p >= 0 && *p <= 1) {
 		return lineErr(f.Line, "at_map_progress %g is not in [0,1]", *p)
 	}
-	if (f.Job == "") != (f.AtMapProgress == nil) {
-		return lineErr(f.Line, "job and at_map_progress go together")
+	if f.AtMapProgressDist != nil {
+		if f.AtMapProgress != nil {
+			return lineErr(f.Line, "give at_map_progress or at_map_progress_dist, not both")
+		}
+		if err := f.AtMapProgressDist.validate(); err != nil {
+			return err
+		}
+	}
+	atProgress := f.AtMapProgress != nil || f.AtMapProgressDist != nil
+	if (f.Job == "") == atProgress {
+		return lineErr(f.Line, "job and at_map_progress (or at_map_progress_dist) go together")
 	}
 	if f.Job != "" && !s.hasJobOrGroup(f.Job) {
 		return lineErr(f.Line, "fault names job %q, which the workload does not have (a job group name or <group>-<NN>)", f.Job)
@@ -136,8 +145,8 @@ func (s *Scenario) validateFault(f *Fault) error {
 	switch {
 	case f.Node == NodeRandom:
 	case f.Node == NodeJobMaps:
-		if f.AtMapProgress == nil {
-			return lineErr(f.Line, "node %s needs job and at_map_progress", NodeJobMaps)
+		if !atProgress {
+			return lineErr(f.Line, "node %s needs job and at_map_progress (or at_map_progress_dist)", NodeJobMaps)
 		}
 	case !s.hasNode(f.Node):
 		return lineErr(f.Line, "fault names node %q, which the cluster does not have", f.Node)
@@ -183,11 +192,13 @@ func (s *Scenario) hasJobOrGroup(name string) bool {
 
 // materializeFaults makes the faults concrete for one seed: a fault naming
 // a job group becomes one fault per job of the group, each drawn on its
-// own; Probability and Choice decide whether it happens; random nodes and
-// for_dist durations are drawn. Draws come from a stream of their own, so
-// scenarios without such faults materialize as before. A concrete fault has
+// own; Probability and Choice decide whether it happens; random nodes,
+// for_dist durations and at_map_progress_dist points are drawn. Draws come
+// from a stream of their own, so scenarios without such faults materialize
+// as before. A concrete fault has
 // Job set to a job name (or empty), Node to a node name (or empty for
-// NodeJobMaps), ForS drawn, and no ForDist, Probability or Choice.
+// NodeJobMaps), ForS and AtMapProgress drawn, and no ForDist,
+// AtMapProgressDist, Probability or Choice.
 func (s *Scenario) materializeFaults(seed uint64, nodes []Node, jobs []Job) []Fault {
 	r := rand.New(rand.NewPCG(seed, 0xfa175))
 	type draw struct{ u, cum float64 }
@@ -223,7 +234,7 @@ func (s *Scenario) materializeFaults(seed uint64, nodes []Node, jobs []Job) []Fa
 				continue
 			}
 			c := *f
-			c.Job, c.Probability, c.Choice, c.ForDist = job, nil, "", nil
+			c.Job, c.Probability, c.Choice, c.ForDist, c.AtMapProgressDist = job, nil, "", nil, nil
 			switch f.Node {
 			case NodeRandom:
 				if len(nodes) > 0 {
@@ -237,6 +248,10 @@ func (s *Scenario) materializeFaults(seed uint64, nodes []Node, jobs []Job) []Fa
 				if c.ForS = f.ForDist.Sample(r); c.ForS <= 0 {
 					continue
 				}
+			}
+			if f.AtMapProgressDist != nil {
+				p := min(f.AtMapProgressDist.Sample(r), 1)
+				c.AtMapProgress = &p
 			}
 			out = append(out, c)
 		}

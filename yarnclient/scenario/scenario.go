@@ -135,7 +135,8 @@ type Fault struct {
 	Kind string `yaml:"kind"`
 	// Node names the node, or is "random" (drawn uniformly per run, or
 	// per job with Job) or "job-maps" (the node holding most of the job's
-	// maps when the fault starts; needs at_map_progress).
+	// maps when the fault starts; needs at_map_progress or
+	// at_map_progress_dist).
 	Node string `yaml:"node"`
 	// AtS is when the fault begins; ForS how long it lasts (0 = to the end).
 	AtS    float64 `yaml:"at_s"`
@@ -150,6 +151,10 @@ type Fault struct {
 	// AtS.
 	Job           string   `yaml:"job"`
 	AtMapProgress *float64 `yaml:"at_map_progress"`
+	// AtMapProgressDist, instead of AtMapProgress, draws the point per job
+	// (e.g. {dist: uniform, min: 0, max: 0.9}: a failure anywhere in the
+	// map phase, as FARMS §4.2's ten spots); draws above 1 count as 1.
+	AtMapProgressDist *Dist `yaml:"at_map_progress_dist"`
 	// Probability is the chance the fault happens (per run, or per job
 	// with Job); default 1. Faults sharing a Choice name exclude each
 	// other: one draw per run (per job) picks at most one of them, each
