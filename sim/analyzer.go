@@ -32,7 +32,8 @@ import (
 //     NodeManager, and its duration is not recorded.
 //
 // Episodes shorter than a gather interval may go unnoticed, as they would
-// live.
+// live. The boundaries (open past the gap, suspected at the fraction,
+// failed past the threshold) are speculators/detect's, which cfa uses too.
 type analyzer struct {
 	gather  speculators.Time
 	next    speculators.Time
@@ -49,8 +50,8 @@ type analyzerView struct {
 }
 
 type viewNode struct {
-	suspected, failed bool
-	told              []int32 // jobs told during the current episode
+	detect.Verdict         // what this view declared in the node's current episode
+	told           []int32 // jobs told during the current episode
 }
 
 func newAnalyzer(c *AnalyzerConfig, nodes int) (*analyzer, error) {
@@ -111,13 +112,13 @@ func (s *sim) gather() error {
 		f.lastHeard = heard
 		silent := s.now - heard
 		if f.episodeFrom == none {
-			if silent > s.heartbeat {
+			if detect.Unresponsive(silent, s.heartbeat) {
 				f.episodeFrom = heard
 			} else {
 				continue
 			}
 		}
-		if silent <= s.heartbeat {
+		if !detect.Unresponsive(silent, s.heartbeat) {
 			if err := s.episodeEnded(ni); err != nil {
 				return err
 			}
@@ -126,15 +127,15 @@ func (s *sim) gather() error {
 		for v := range an.views {
 			view := &an.views[v]
 			vn := &view.nodes[i]
-			threshold := view.detector.Threshold(n.id)
-			if !vn.suspected && float64(silent) >= an.suspect*float64(threshold) {
-				vn.suspected = true
+			suspect, fail := vn.Judge(silent, view.detector.Threshold(n.id), an.suspect)
+			if suspect {
+				vn.Suspected = true
 				if err := s.tellJobs(v, ni, speculators.NodeSuspected); err != nil {
 					return err
 				}
 			}
-			if !vn.failed && silent > threshold {
-				vn.failed = true
+			if fail {
+				vn.Failed = true
 				if err := s.tellJobs(v, ni, speculators.NodeFailed); err != nil {
 					return err
 				}
@@ -174,7 +175,7 @@ func (s *sim) episodeEnded(ni int32) error {
 				return err
 			}
 		}
-		vn.suspected, vn.failed, vn.told = false, false, vn.told[:0]
+		vn.Verdict, vn.told = detect.Verdict{}, vn.told[:0]
 		if !failed {
 			view.detector.Record(n.id, back-from)
 		}
