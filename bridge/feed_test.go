@@ -340,3 +340,141 @@ func TestHelloRejectsBadBounds(t *testing.T) {
 	h.Deadline, h.ErrorBound = t0+60_000, 0.2
 	open(t, ts, h)
 }
+
+// pingCollect pings c and reads frames up to the pong, returning the
+// decisions met on the way.
+func pingCollect(t *testing.T, c *client) []WireDecision {
+	t.Helper()
+	c.nonce++
+	c.send(Ping{Type: TypePing, Nonce: c.nonce})
+	var out []WireDecision
+	for {
+		f := c.recv()
+		switch {
+		case f.Type == TypePong && f.Nonce == c.nonce:
+			return out
+		case f.Type == TypeError:
+			t.Fatalf("error frame %+v", f)
+		}
+		out = append(out, f.Decisions...)
+	}
+}
+
+// A sidecar restart in the middle of a node failure, over real websockets,
+// with the embedded analyzer on a store and its clock driven by the test.
+// Node "shared" has failed before the restart (job 1 is told and
+// speculates). After it, job 1's AM reconnects and resyncs, repeating its
+// attempt on "shared", which is still silent: the analyzer tells the new
+// engine that "shared" has failed, so it speculates that task again, and
+// the resync's repeated start does not end the episode. Job 2's AM never
+// reconnects: the node its attempt runs on, "node-b", is not suspected
+// while the bridge's grace period runs, though that attempt reports no more.
+func TestFeedRestartTellsReconnectedJobs(t *testing.T) {
+	store := t.TempDir()
+	var mu sync.Mutex
+	now := time.UnixMilli(t0)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func() { mu.Lock(); now = now.Add(time.Second); mu.Unlock() }
+	an := cfa.DefaultConfig() // gap 4 s
+	an.Detect = detect.Config{Window: 5, Base: 2, Initial: 6000, Floor: 0}
+	newService := func() *cfa.Service {
+		svc, err := cfa.NewService(cfa.ServiceConfig{Analyzer: an, Store: store, Now: clock, Gather: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return svc
+	}
+	ctx := context.Background()
+	m0 := "task_1700000000000_0001_m_000000"
+	// step runs one second: statuses every 3 s from the attempts in alive,
+	// a gathering round every 5 s; it returns job 1's decisions.
+	sec := int64(0)
+	step := func(svc *cfa.Service, clients map[int]*client, alive map[int][]string) []WireDecision {
+		advance()
+		sec++
+		var out []WireDecision
+		for n, c := range clients {
+			if sec%3 == 0 {
+				var evs []WireEvent
+				for _, id := range alive[n] {
+					evs = append(evs, WireEvent{Kind: "attempt-status", Time: ms(sec * 1000), Attempt: id, Progress: 0.3})
+				}
+				c.send(events(sec, sec*1000, evs...))
+			}
+			ds := pingCollect(t, c)
+			if n == 1 {
+				out = append(out, ds...)
+			}
+		}
+		if sec%5 == 0 {
+			if err := svc.Tick(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return out
+	}
+	// until steps until job 1 is told to speculate m0 or `limit` seconds
+	// pass; a speculation arrives after the round that causes it, which a
+	// later ping overtakes at most by one step.
+	until := func(svc *cfa.Service, clients map[int]*client, alive map[int][]string, limit int) bool {
+		for i := 0; i < limit; i++ {
+			for _, d := range step(svc, clients, alive) {
+				if d.Kind == "speculate" && d.Task == m0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+
+	svc1 := newService()
+	ts1 := startServer(t, func(c *Config) { c.Feed = svc1; c.OrphanGrace = time.Hour })
+	c1, _ := open(t, ts1, hello(jobN(1), "tws", 2, 0, nil))
+	c2, _ := open(t, ts1, hello(jobN(2), "tws", 1, 0, nil))
+	j1m0, j1m1, j2m0 := attemptOf(1, "m_000000", 0), attemptOf(1, "m_000001", 0), attemptOf(2, "m_000000", 0)
+	c1.send(events(0, 0, WireEvent{Kind: "attempt-started", Time: ms(0), Attempt: j1m0, Node: "shared", Container: "container_1"},
+		WireEvent{Kind: "attempt-started", Time: ms(0), Attempt: j1m1, Node: "node-a", Container: "container_2"}))
+	c2.send(events(0, 0, WireEvent{Kind: "attempt-started", Time: ms(0), Attempt: j2m0, Node: "node-b", Container: "container_3"}))
+	clients := map[int]*client{1: c1, 2: c2}
+	alive := map[int][]string{1: {j1m1}, 2: {j2m0}} // "shared" says nothing
+	if !until(svc1, clients, alive, 20) {
+		t.Fatal("before the restart: job 1 was not told to speculate its task on the failed node")
+	}
+
+	// The sidecar stops; its AMs lose it. A new one starts on the store.
+	_ = c1.conn.Close()
+	_ = c2.conn.Close()
+	if err := svc1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	svc2 := newService()
+	ts2 := startServer(t, func(c *Config) { c.Feed = svc2; c.OrphanGrace = time.Hour })
+	c1, _ = open(t, ts2, hello(jobN(1), "tws", 2, 0, nil))
+	c1.send(Resync{Type: TypeResync, Now: t0 + sec*1000, Attempts: []SnapshotAttempt{
+		{Attempt: j1m0, State: "RUNNING", Node: "shared", Container: "container_1", Start: t0, LastReport: t0, Progress: 0.1},
+		{Attempt: j1m1, State: "RUNNING", Node: "node-a", Container: "container_2", Start: t0, LastReport: t0 + sec*1000, Progress: 0.3},
+	}})
+	if got := c1.expect(TypeResynced); got.Rejected != 0 {
+		t.Fatalf("resync %+v", got)
+	}
+	if !until(svc2, map[int]*client{1: c1}, map[int][]string{1: {j1m1}}, 10) {
+		t.Fatal("after the restart: job 1's new engine was not told that node shared had failed")
+	}
+	// A minute more with job 2 still away.
+	for i := 0; i < 60; i++ {
+		step(svc2, map[int]*client{1: c1}, map[int][]string{1: {j1m1}})
+	}
+	svc2.View(func(st *cfa.State, _ func(speculators.NodeID) cfa.Time) {
+		if nr := st.Nodes["shared"]; nr == nil || nr.Open == nil || nr.Open.Failed == 0 || len(nr.Episodes) != 0 {
+			t.Errorf("node shared: %+v, want one episode, open and failed", nr)
+		} else if len(nr.Open.Told) != 1 || nr.Open.Told[0] != jobN(1) {
+			t.Errorf("node shared told %v, want job 1", nr.Open.Told)
+		}
+		if nr := st.Nodes["node-b"]; nr != nil && (nr.Open != nil || len(nr.Episodes) != 0) {
+			t.Errorf("node-b, where only absent job 2 runs: %+v, want no episode", nr)
+		}
+		if j := st.Jobs[jobN(2)]; j == nil || j.Ended != 0 {
+			t.Errorf("job 2 %+v, want running (its grace period has not run out)", j)
+		}
+	})
+}

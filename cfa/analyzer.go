@@ -2,6 +2,7 @@ package cfa
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -63,13 +64,32 @@ type Analyzer struct {
 	pending []Record
 
 	// Volatile: what is rebuilt from live traffic after a restart.
-	reports map[string]map[string]Time       // job -> attempt -> last report (analyzer clock)
-	nodes   map[speculators.NodeID]*liveNode // heartbeat view
+	reports  map[string]map[string]Time       // job -> attempt -> last report (analyzer clock)
+	nodes    map[speculators.NodeID]*liveNode // heartbeat view
+	sessions map[string]*jobSession           // job -> its connection to the analyzer
 
 	bug error
 	// probesStale: the last gathering round could not reach the RM, so
 	// probed nodes with nothing running are not judged this round.
 	probesStale bool
+}
+
+// jobSession is what the analyzer knows of one job's sessions since it
+// started. Whether a job is alive decides whether its heartbeats count (see
+// Analyzer.alive); told is what the job's current engines have been told.
+type jobSession struct {
+	subs       int  // open subscriptions: a session of the job is connected
+	until      Time // after the last subscription closed, alive until then (a lease)
+	subscribed bool // it has subscribed since the analyzer started
+	events     bool // it has sent an event since the analyzer started
+	// told: per node, the open episode (by its start) and the latest event
+	// this job's current sessions were told about it.
+	told map[speculators.NodeID]toldMark
+}
+
+type toldMark struct {
+	from Time
+	kind speculators.EventKind
 }
 
 type liveNode struct {
@@ -110,7 +130,8 @@ func New(cfg Config, st *State, now Time) (*Analyzer, error) {
 	if st == nil {
 		st = NewState()
 	}
-	a := &Analyzer{cfg: cfg, det: det, st: st, reports: map[string]map[string]Time{}, nodes: map[speculators.NodeID]*liveNode{}}
+	a := &Analyzer{cfg: cfg, det: det, st: st, reports: map[string]map[string]Time{}, nodes: map[speculators.NodeID]*liveNode{},
+		sessions: map[string]*jobSession{}}
 	for n, nr := range st.Nodes {
 		det.Restore(n, nr.History)
 		ln := a.live(n)
@@ -119,21 +140,120 @@ func New(cfg Config, st *State, now Time) (*Analyzer, error) {
 			ln.heard = nr.Open.From
 		}
 	}
-	for id, j := range st.Jobs {
-		for aid, at := range j.Attempts {
-			if at.State != "RUNNING" || j.Ended != 0 {
-				continue
-			}
-			// An attempt on a node in an open episode stays as silent as it
-			// was; the analyzer's own downtime must not end the episode.
-			if nr := st.Nodes[at.Node]; nr != nil && nr.Open != nil {
-				a.report(id, aid, nr.Open.From)
-			} else {
-				a.report(id, aid, now)
-			}
-		}
+	for id := range st.Jobs {
+		a.restartClocks(id, now)
 	}
 	return a, nil
+}
+
+// restartClocks gives job's running attempts a full gap to report from now,
+// except attempts on a node in an open episode, which stay as silent as they
+// were: neither the analyzer's own downtime nor the job's absence may end an
+// episode.
+func (a *Analyzer) restartClocks(job string, now Time) {
+	j := a.st.Jobs[job]
+	if j == nil || j.Ended != 0 {
+		return
+	}
+	for aid, at := range j.Attempts {
+		if at.State != "RUNNING" {
+			continue
+		}
+		at0 := now
+		if nr := a.st.Nodes[at.Node]; nr != nil && nr.Open != nil {
+			at0 = nr.Open.From
+		}
+		if m := a.reports[job]; m != nil {
+			delete(m, aid) // replace, not keep the later of the two
+		}
+		a.report(job, aid, at0)
+	}
+}
+
+// alive reports whether job's heartbeats count at now: whose silence
+// counts. A node is judged from heartbeat gaps only through the attempts
+// of jobs that are alive here: a job with a session subscribed to the
+// analyzer (or one whose last subscription closed less than its lease ago:
+// a standalone analyzer's long polls come and go), or a job that has never
+// subscribed since the analyzer started but has sent it events (a feed
+// that does not subscribe). A job restored from the
+// store after a restart whose AM has not reconnected, or whose sessions
+// have all gone, is not alive: its attempts stopped reporting because its AM
+// is not connected, which says nothing about their nodes, so it must not
+// make them look silent (during the bridge's grace period before it ends
+// such a job, this would be a false suspicion). A node running only such
+// jobs' attempts is judged by NodeManager probes if there are any, and is
+// otherwise left as it is until a live job or a probe speaks for it. When
+// a job comes alive again its attempts' clocks restart (restartClocks) and
+// it is told again of every declared node where it has work (announce).
+//
+// The AM itself is the limit of this rule: an AM that hangs while its
+// session stays connected silences its attempts as a node failure would.
+func (a *Analyzer) alive(job string, now Time) bool {
+	js := a.sessions[job]
+	switch {
+	case js == nil:
+		return false
+	case js.subs > 0 || now < js.until:
+		return true
+	default:
+		return !js.subscribed && js.events
+	}
+}
+
+func (a *Analyzer) session(job string) *jobSession {
+	js := a.sessions[job]
+	if js == nil {
+		js = &jobSession{}
+		a.sessions[job] = js
+	}
+	return js
+}
+
+// revive is job coming alive at now: its clocks restart and what its
+// engines were told is forgotten, so that the next round tells it again.
+func (a *Analyzer) revive(job string, now Time) {
+	a.restartClocks(job, now)
+	a.session(job).told = nil
+}
+
+// Attach records that a new session of job subscribed to its node events
+// at now (Service.Subscribe). Its engine is new, so it is told again of
+// every declared node where the job has work, even if an older session of
+// the job is still subscribed.
+func (a *Analyzer) Attach(job string, now Time) {
+	a.attach(job, now)
+	a.session(job).told = nil
+}
+
+// attach counts a subscription of job from now: a session's, or one long
+// poll of the HTTP API (a remote sidecar's polls of one session follow one
+// another, and its new sessions poll from the mailbox's start, so a poll
+// only makes the job alive).
+func (a *Analyzer) attach(job string, now Time) {
+	if !a.alive(job, now) {
+		a.revive(job, now)
+	}
+	js := a.session(job)
+	js.subs++
+	js.subscribed = true
+}
+
+// Detach records that a subscription of job ended at now; the job stays
+// alive for lease more (0 for a session that is gone).
+func (a *Analyzer) Detach(job string, now, lease Time) {
+	js := a.sessions[job]
+	if js == nil || js.subs == 0 {
+		return
+	}
+	js.subs--
+	if js.subs > 0 {
+		return
+	}
+	js.until = max(js.until, now+lease)
+	if j := a.st.Jobs[job]; j != nil && j.Ended != 0 && lease == 0 {
+		delete(a.sessions, job) // over; forget drops the others with their jobs
+	}
 }
 
 func (a *Analyzer) limits() limits {
@@ -202,6 +322,10 @@ func (a *Analyzer) Threshold(n speculators.NodeID) Time { return a.det.Threshold
 // container needs are ignored: they are the analyzer's output, or not about
 // nodes.
 func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
+	if js := a.sessions[job]; js == nil || !js.subscribed && !js.events {
+		a.revive(job, now)
+		a.session(job).events = true
+	}
 	id := ev.Attempt.String()
 	j := a.st.Jobs[job]
 	switch ev.Kind {
@@ -210,10 +334,14 @@ func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
 			a.emit(Record{Kind: KindJobStarted, Job: job, Time: ev.Time})
 			j = a.st.Jobs[job]
 		}
-		if j.Attempts[id] == nil {
-			a.emit(Record{Kind: KindAttemptStarted, Job: job, Attempt: id, Node: ev.Node, Container: ev.Container,
-				Speculative: ev.Speculative, Time: ev.Time})
+		if j.Attempts[id] != nil {
+			// A repeat (a resync's snapshot after a reconnect) is not news
+			// from the node: counting it as a heartbeat would end a failed
+			// node's episode the moment a job on it reconnects.
+			return
 		}
+		a.emit(Record{Kind: KindAttemptStarted, Job: job, Attempt: id, Node: ev.Node, Container: ev.Container,
+			Speculative: ev.Speculative, Time: ev.Time})
 		a.report(job, id, now)
 		if ev.Node != "" {
 			a.heardByReport(ev.Node, now)
@@ -295,20 +423,33 @@ func (a *Analyzer) Probe(now Time, probes []NodeProbe) {
 // running there) are left as they are until probes come back.
 func (a *Analyzer) ProbeFailed() { a.probesStale = true }
 
-// running returns, per node, the jobs with a running attempt there, and the
-// latest report among those attempts.
-func (a *Analyzer) running() map[speculators.NodeID]Time {
+// running returns the nodes with a running attempt of a live job and, per
+// node, the latest report among those attempts; and the nodes with running
+// attempts of jobs that are not alive only (see alive).
+func (a *Analyzer) running(now Time) (map[speculators.NodeID]Time, map[speculators.NodeID]bool) {
 	out := map[speculators.NodeID]Time{}
+	held := map[speculators.NodeID]bool{}
 	for job, m := range a.reports {
 		j := a.st.Jobs[job]
+		alive := a.alive(job, now)
 		for id, at := range m {
 			n := j.Attempts[id].Node
-			if last, ok := out[n]; n != "" && (!ok || at > last) {
+			if n == "" {
+				continue
+			}
+			if !alive {
+				held[n] = true
+				continue
+			}
+			if last, ok := out[n]; !ok || at > last {
 				out[n] = at
 			}
 		}
 	}
-	return out
+	for n := range out {
+		delete(held, n)
+	}
+	return out, held
 }
 
 // Tick is one gathering round at now: it opens and closes episodes,
@@ -316,7 +457,7 @@ func (a *Analyzer) running() map[speculators.NodeID]Time {
 // jobs past retention, and returns the notices for jobs' engines.
 func (a *Analyzer) Tick(now Time) []Notice {
 	var out []Notice
-	busy := a.running()
+	busy, held := a.running(now)
 	names := make([]speculators.NodeID, 0, len(a.nodes))
 	for n := range a.nodes {
 		names = append(names, n)
@@ -326,7 +467,9 @@ func (a *Analyzer) Tick(now Time) []Notice {
 		ln := a.nodes[n]
 		heard, back := ln.heard, ln.backByProbe
 		if last, ok := busy[n]; ok {
-			heard, back = last, ln.backByReport // attempts running there: their heartbeats decide
+			heard, back = last, ln.backByReport // live jobs' attempts running there: their heartbeats decide
+		} else if held[n] && (!ln.probed || a.probesStale) {
+			continue // only absent jobs' attempts run there: no evidence either way
 		} else if !ln.probed {
 			heard, back = now, now // nothing runs there and nobody probes it: nothing to say
 		} else if a.probesStale {
@@ -334,6 +477,7 @@ func (a *Analyzer) Tick(now Time) []Notice {
 		}
 		ln.heard = max(ln.heard, heard)
 		out = a.step(n, ln, heard, back, now, out)
+		out = a.announce(n, now, out)
 	}
 	a.forget(now)
 	return out
@@ -345,7 +489,7 @@ func (a *Analyzer) step(n speculators.NodeID, ln *liveNode, heard, back, now Tim
 	nr := a.st.Nodes[n]
 	silent := now - heard
 	if nr == nil || nr.Open == nil {
-		if silent <= a.cfg.Gap {
+		if !detect.Unresponsive(silent, a.cfg.Gap) {
 			ln.restarted = false
 			return out
 		}
@@ -354,7 +498,7 @@ func (a *Analyzer) step(n speculators.NodeID, ln *liveNode, heard, back, now Tim
 		ln.backByReport, ln.backByProbe, back = 0, 0, 0
 	}
 	ep := nr.Open
-	if silent <= a.cfg.Gap && heard > ep.From {
+	if !detect.Unresponsive(silent, a.cfg.Gap) && heard > ep.From {
 		if back <= ep.From || back > heard {
 			back = heard
 		}
@@ -373,14 +517,67 @@ func (a *Analyzer) step(n speculators.NodeID, ln *liveNode, heard, back, now Tim
 		jobs := a.jobsWithWork(n)
 		a.emit(Record{Kind: kind, Node: n, Time: now, Threshold: threshold, Told: jobs})
 		for _, job := range jobs {
+			a.markTold(job, n, ep.From, ek)
 			out = append(out, Notice{Job: job, Event: speculators.Event{Kind: ek, Time: now, Node: n}})
 		}
 	}
-	if ep.Suspected == 0 && float64(silent) >= a.cfg.SuspectFraction*float64(threshold) {
+	suspect, fail := detect.Verdict{Suspected: ep.Suspected != 0, Failed: ep.Failed != 0}.Judge(silent, threshold, a.cfg.SuspectFraction)
+	if suspect {
 		declare(KindNodeSuspected, speculators.NodeSuspected)
 	}
-	if ep.Failed == 0 && silent > threshold {
+	if fail {
 		declare(KindNodeFailed, speculators.NodeFailed)
+	}
+	return out
+}
+
+// markTold notes that job's current sessions were told kind about n's
+// episode that began at from.
+func (a *Analyzer) markTold(job string, n speculators.NodeID, from Time, kind speculators.EventKind) {
+	js := a.sessions[job]
+	if js == nil {
+		return // not alive: it will be told when it comes back
+	}
+	if js.told == nil {
+		js.told = map[speculators.NodeID]toldMark{}
+	}
+	js.told[n] = toldMark{from: from, kind: kind}
+}
+
+// announce tells every live job with work on n what its current sessions
+// have not been told of n's open, declared episode: the job connected,
+// reconnected (its engine is new: after a sidecar restart nothing else
+// remembers what it was told) or got work on the node after the
+// declaration. It is told the latest state only (NodeFailed, or
+// NodeSuspected before that), so a failed node is never downgraded to
+// suspected. Jobs new to the episode join its Told (a KindNodeTold record),
+// so they hear NodeResumed too.
+func (a *Analyzer) announce(n speculators.NodeID, now Time, out []Notice) []Notice {
+	nr := a.st.Nodes[n]
+	if nr == nil || nr.Open == nil || nr.Open.Suspected == 0 && nr.Open.Failed == 0 {
+		return out
+	}
+	ep := nr.Open
+	kind := speculators.NodeSuspected
+	if ep.Failed != 0 {
+		kind = speculators.NodeFailed
+	}
+	var fresh []string
+	for _, job := range a.jobsWithWork(n) {
+		if !a.alive(job, now) {
+			continue
+		}
+		if m, ok := a.sessions[job].told[n]; ok && m.from == ep.From && m.kind == kind {
+			continue
+		}
+		a.markTold(job, n, ep.From, kind)
+		out = append(out, Notice{Job: job, Event: speculators.Event{Kind: kind, Time: now, Node: n}})
+		if !slices.Contains(ep.Told, job) {
+			fresh = append(fresh, job)
+		}
+	}
+	if len(fresh) > 0 {
+		a.emit(Record{Kind: KindNodeTold, Node: n, Told: fresh})
 	}
 	return out
 }
@@ -415,5 +612,8 @@ func (a *Analyzer) forget(now Time) {
 	sort.Strings(old)
 	for _, id := range old {
 		a.emit(Record{Kind: KindJobForgotten, Job: id})
+		if js := a.sessions[id]; js != nil && js.subs == 0 {
+			delete(a.sessions, id)
+		}
 	}
 }

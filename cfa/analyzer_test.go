@@ -306,8 +306,15 @@ func TestRestoreCarriesOn(t *testing.T) {
 	if r.Threshold("n1") != a.Threshold("n1") {
 		t.Fatalf("threshold %d after restore, %d before", r.Threshold("n1"), a.Threshold("n1"))
 	}
-	// History [21 s]: silent 20 s at 80 s was below the threshold; the
+	// Until J's session is back, its silence is no evidence: the node is
+	// left as it is.
+	if got := r.Tick(85_000); len(got) != 0 || r.State().Nodes["n1"].Open == nil {
+		t.Fatalf("restored analyzer, J not reconnected: %v, n1 %+v", kinds(got), r.State().Nodes["n1"])
+	}
+	// History [21 s]: silent 20 s at 80 s was below the threshold; once J
+	// reconnects, its attempt on n1 stays as silent as it was, and the
 	// restored analyzer carries on and fails the node at 85 s (25 s).
+	r.Attach("J", 85_000)
 	if got := r.Tick(85_000); !reflect.DeepEqual(kinds(got), []string{"J node-failed n1"}) {
 		t.Fatalf("restored analyzer's first tick: %v", kinds(got))
 	}

@@ -158,6 +158,7 @@ func (s *Service) Handler() http.Handler {
 
 func (s *Service) serveNotices(w http.ResponseWriter, r *http.Request) {
 	job := r.PathValue("job")
+	defer s.polling(job)()
 	after, _ := strconv.ParseUint(r.URL.Query().Get("after"), 10, 64)
 	wait, _ := time.ParseDuration(r.URL.Query().Get("wait"))
 	wait = min(max(wait, 0), 60*time.Second)

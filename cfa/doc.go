@@ -14,7 +14,9 @@
 //     duration joins its history and so sets its next threshold.
 //
 // It publishes NodeSuspected, NodeFailed and NodeResumed to every job with
-// work on the node (a running attempt, or a completed map's output).
+// work on the node (a running attempt, or a completed map's output), and
+// tells a job's new sessions of the nodes still suspected or failed. Only
+// jobs whose sessions are connected speak for their nodes (Analyzer.alive).
 //
 // Layers: Analyzer is the pure logic (time passed in, no I/O, no
 // goroutines), tested with an injected clock. Store persists its records

@@ -23,6 +23,9 @@ const (
 	KindNodeSuspected  = "node-suspected"  // Node, Time, Threshold, Told
 	KindNodeFailed     = "node-failed"     // Node, Time, Threshold, Told
 	KindEpisodeEnded   = "episode-ended"   // Node, To (heard again), Restarted, Recorded
+	// KindNodeTold: jobs told about the open episode after its declaration
+	// (they connected, reconnected or got work on the node since).
+	KindNodeTold = "node-told" // Node, Told
 )
 
 // Record is one durable change. Which fields matter depends on Kind.
@@ -172,6 +175,12 @@ func (s *State) apply(r *Record, lim limits) error {
 			nr.Open.Failed = r.Time
 		}
 		nr.Open.Threshold = r.Threshold
+		nr.Open.Told = union(nr.Open.Told, r.Told)
+	case KindNodeTold:
+		nr := s.node(r.Node)
+		if nr.Open == nil {
+			return fmt.Errorf("record %d: %s of node %s outside an episode", r.Seq, r.Kind, r.Node)
+		}
 		nr.Open.Told = union(nr.Open.Told, r.Told)
 	case KindEpisodeEnded:
 		nr := s.node(r.Node)

@@ -121,7 +121,11 @@ func (s *Service) EndJob(job string) {
 	s.boxes.drop(job)
 }
 
-// Subscribe registers deliver for job's node events (Feed).
+// Subscribe registers deliver for job's node events (Feed). A subscription
+// is also how the analyzer knows the job's session is connected: while none
+// is open, the job's silence says nothing about its nodes (Analyzer.alive),
+// and once one opens the job is told again of every declared node where it
+// has work, at the next gathering round.
 func (s *Service) Subscribe(job string, deliver func(speculators.Event)) (cancel func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -131,13 +135,36 @@ func (s *Service) Subscribe(job string, deliver func(speculators.Event)) (cancel
 		s.subs[job] = map[int]func(speculators.Event){}
 	}
 	s.subs[job][id] = deliver
+	s.an.Attach(job, s.now())
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			delete(s.subs[job], id)
+			if len(s.subs[job]) == 0 {
+				delete(s.subs, job)
+			}
+			s.an.Detach(job, s.now(), 0)
+		})
+	}
+}
+
+// pollLease is how long a job whose notices a remote sidecar long-polls
+// stays alive after a poll ends: Remote asks again at once, or after 1 s
+// when the analyzer failed to answer.
+const pollLease = 10 * time.Second
+
+// polling marks job alive for the length of one long poll of its notices
+// (and pollLease after); the returned function ends it.
+func (s *Service) polling(job string) (done func()) {
+	s.mu.Lock()
+	s.an.attach(job, s.now())
+	s.mu.Unlock()
 	return func() {
 		s.mu.Lock()
-		defer s.mu.Unlock()
-		delete(s.subs[job], id)
-		if len(s.subs[job]) == 0 {
-			delete(s.subs, job)
-		}
+		s.an.Detach(job, s.now(), pollLease.Milliseconds())
+		s.mu.Unlock()
 	}
 }
 
