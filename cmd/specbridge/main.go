@@ -16,7 +16,8 @@ import (
 var version = "dev"
 
 func main() {
-	if err := newApp().Run(os.Args); err != nil {
+	app := newApp()
+	if err := app.Run(interspersed(app, os.Args)); err != nil {
 		fmt.Fprintln(os.Stderr, "specbridge:", err)
 		os.Exit(1)
 	}

@@ -94,6 +94,28 @@ func TestReplayDeterministicBytes(t *testing.T) {
 	}
 }
 
+// Flags after the input mean what they mean in front of it (urfave/cli alone
+// would stop at the input and ignore them); a global flag stays global, and
+// "--" still ends the flags.
+func TestReplayFlagsAfterInput(t *testing.T) {
+	in := "../../scenarios/late-sleep-sensitivity.yaml"
+	before, errB, code := run(t, "--log-level", "warn", "replay", "--runs", "1", "--speculators", "late", "--output=csv", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errB)
+	}
+	after, errA, code := run(t, "--log-level", "warn", "replay", in, "--runs", "1", "--speculators", "late", "--output=csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errA)
+	}
+	if before != after || !strings.HasPrefix(before, "input,mode,seed") || strings.Count(before, "\n") != 2 {
+		t.Fatalf("flags before the input:\n%s\nafter it:\n%s", before, after)
+	}
+	_, stderr, code := run(t, "replay", "--runs", "1", "--", in, "--output")
+	if code == 0 || !strings.Contains(stderr, "--output") {
+		t.Fatalf("after --, --output is an input: exit %d, %s", code, stderr)
+	}
+}
+
 // Bad input: non-zero exit and one line naming the file and the line.
 func TestBadInputOneLineError(t *testing.T) {
 	dir := t.TempDir()

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// interspersed moves a subcommand's flags that follow its positional
+// arguments in front of them, so `specbridge replay trace.yaml --runs 5`
+// means what `specbridge replay --runs 5 trace.yaml` means. urfave/cli v2
+// stops parsing flags at the first positional argument and would otherwise
+// take "--runs" and "5" as two more inputs (or, worse, ignore them for a
+// command that reads only some of its arguments). Only flags the subcommand
+// declares move; a flag that takes a value moves with the token after it
+// unless written as --flag=value; "--" ends flag parsing as usual, and global
+// flags in front of the subcommand are left where they are.
+func interspersed(app *cli.App, args []string) []string {
+	// Find the subcommand: the first token after the program name that is
+	// not a global flag (or a global flag's value).
+	global := flagTable(app.Flags)
+	i := 1
+	for i < len(args) {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
+			break
+		}
+		takesValue, ok := global[flagName(a)]
+		i++
+		if ok && takesValue && !strings.Contains(a, "=") {
+			i++
+		}
+	}
+	if i >= len(args) {
+		return args
+	}
+	cmd := app.Command(args[i])
+	if cmd == nil {
+		return args
+	}
+	local := flagTable(cmd.Flags)
+	var flags, positional []string
+	rest := args[i+1:]
+	for j := 0; j < len(rest); j++ {
+		a := rest[j]
+		if a == "--" {
+			positional = append(positional, rest[j:]...)
+			break
+		}
+		takesValue, ok := local[flagName(a)]
+		if !strings.HasPrefix(a, "-") || a == "-" || !ok {
+			positional = append(positional, a)
+			continue
+		}
+		flags = append(flags, a)
+		if takesValue && !strings.Contains(a, "=") && j+1 < len(rest) {
+			j++
+			flags = append(flags, rest[j])
+		}
+	}
+	out := append([]string{}, args[:i+1]...)
+	out = append(out, flags...)
+	return append(out, positional...)
+}
+
+// flagTable maps every name and alias of flags to whether the flag takes a
+// value (everything but a bool flag does).
+func flagTable(flags []cli.Flag) map[string]bool {
+	t := map[string]bool{}
+	for _, f := range flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			t[n] = !isBool
+		}
+	}
+	return t
+}
+
+// flagName strips leading dashes and any "=value" from a flag token.
+func flagName(tok string) string {
+	n := strings.TrimLeft(tok, "-")
+	if k := strings.IndexByte(n, '='); k >= 0 {
+		n = n[:k]
+	}
+	return n
+}
