@@ -1,5 +1,6 @@
 package org.specbridge.shim;
 
+import java.lang.reflect.Method;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,6 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.split.JobSplit;
 import org.apache.hadoop.mapreduce.v2.api.records.JobId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
@@ -95,7 +98,12 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       s = ShimConfig.from(new Configuration(false));
     }
     this.settings = s;
-    this.applier = new DecisionApplier(context, pendingSpeculation);
+    int mapFailuresMaxPercent = mapFailuresMaxPercent(conf);
+    this.applier = new DecisionApplier(context, pendingSpeculation, mapFailuresMaxPercent);
+    String warning = s.approximationWarning(conf.getInt(MRJobConfig.NUM_REDUCES, 1), mapFailuresMaxPercent);
+    if (warning != null && s.sidecarConfigured()) {
+      LOG.warn(warning);
+    }
     FallbackSpeculator.Gate gate = new FallbackSpeculator.Gate() {
       @Override
       public boolean sidecarInCharge() {
@@ -108,6 +116,16 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       }
     };
     this.fallback = s.fallbackEnabled ? new FallbackSpeculator(conf, context, gate) : null;
+  }
+
+  /** The job's mapreduce.map.failures.maxpercent as JobImpl reads it (default 0); 0 when unreadable. */
+  private static int mapFailuresMaxPercent(Configuration conf) {
+    try {
+      return conf.getInt(MRJobConfig.MAP_FAILURES_MAX_PERCENT, 0);
+    } catch (NumberFormatException e) {
+      LOG.warn("specbridge: " + MRJobConfig.MAP_FAILURES_MAX_PERCENT + " is not a whole number: " + e.getMessage());
+      return 0;
+    }
   }
 
   @Override
@@ -362,7 +380,19 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       h.put("queue", job.getQueueName());
       h.put("maps", job.getTotalMaps());
       h.put("reduces", job.getTotalReduces());
+      long[] sizes = mapInputBytes(job);
+      if (sizes != null) {
+        ArrayNode a = h.putArray("map_input_bytes");
+        for (long b : sizes) {
+          a.add(b);
+        }
+      }
     }
+    // "slots" (PROTOCOL.md, hello) stays 0, unknown: the AM learns the cluster's capacity only as the RM's
+    // headroom for this application, inside RMContainerAllocator, which the AppContext does not expose
+    // (ClusterInfo holds only the largest container), and that headroom moves with every other queue's
+    // load. The policies that use slots say what they do without (LATE's cap counts running attempts, GRASS
+    // takes one free slot per Decide, as one allocator heartbeat would give).
     h.put("speculator", settings.speculator);
     ObjectNode params = h.putObject("params");
     for (Map.Entry<String, String> e : settings.params.entrySet()) {
@@ -378,6 +408,63 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       h.put("error_bound", settings.errorBound);
     }
     return h;
+  }
+
+  private static volatile Method splitInfoGetter;
+
+  /**
+   * Each map's input split size in bytes ({@code TaskSplitMetaInfo.getInputDataLength}, what JobImpl read from
+   * the job's split meta info), by task index, or null when it cannot be read. Hadoop keeps it in
+   * {@code MapTaskImpl} behind a protected getter and offers it nowhere public in the AM, so it is read by
+   * reflection (present in Hadoop 3.4 and 3.5); on any failure the hello simply carries no sizes and the
+   * policies estimate t_new without normalising by input, as before.
+   */
+  static long[] mapInputBytes(Job job) {
+    int n = job.getTotalMaps();
+    Map<TaskId, Task> maps = job.getTasks(TaskType.MAP);
+    if (n <= 0 || maps == null || maps.size() != n) {
+      return null;
+    }
+    long[] out = new long[n];
+    boolean[] seen = new boolean[n];
+    try {
+      for (Task t : maps.values()) {
+        int i = t.getID().getId();
+        if (i < 0 || i >= n || seen[i]) {
+          return null;
+        }
+        Method m = splitInfoGetter;
+        if (m == null) {
+          m = findMethod(t.getClass(), "getTaskSplitMetaInfo");
+          if (m == null) {
+            return null;
+          }
+          m.setAccessible(true);
+          splitInfoGetter = m;
+        }
+        Object info = m.invoke(t);
+        if (!(info instanceof JobSplit.TaskSplitMetaInfo)) {
+          return null;
+        }
+        out[i] = Math.max(0, ((JobSplit.TaskSplitMetaInfo) info).getInputDataLength());
+        seen[i] = true;
+      }
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      LOG.debug("specbridge: map input sizes not readable", e);
+      return null;
+    }
+    return out;
+  }
+
+  private static Method findMethod(Class<?> c, String name) {
+    for (; c != null; c = c.getSuperclass()) {
+      try {
+        return c.getDeclaredMethod(name);
+      } catch (NoSuchMethodException e) {
+        // look further up
+      }
+    }
+    return null;
   }
 
   private void onFrame(SidecarSocket s, String text) {

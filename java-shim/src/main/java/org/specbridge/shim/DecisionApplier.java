@@ -1,27 +1,94 @@
 package org.specbridge.shim;
 
+import java.util.Collections;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEvent;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEventStatus;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
 import org.apache.hadoop.mapreduce.v2.app.AppContext;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
 import org.apache.hadoop.mapreduce.v2.app.job.Task;
 import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobTaskAttemptCompletedEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskTAttemptFailedEvent;
+import org.apache.hadoop.yarn.factory.providers.RecordFactoryProvider;
 
-/** Applies one sidecar decision to the AM, after DecisionGuard allows it. */
+/**
+ * Applies one sidecar decision to the AM, after DecisionGuard allows it.
+ *
+ * <p><b>Dropping a map</b> (approximation jobs) takes one of two routes, chosen by whether the job has reduces:
+ * <ul>
+ * <li>Map-only job: {@code TaskEvent(T_KILL)}. The task ends KILLED, which JobImpl counts as completed and not
+ * as failed, so the job SUCCEEDS without any failure allowance.</li>
+ * <li>Job with reduces: a KILLED map would leave every reduce waiting in its shuffle for ever. A reduce learns
+ * about maps only from the job's map completion events: its ShuffleSchedulerImpl treats FAILED, KILLED and
+ * OBSOLETE as "this output is gone, a new attempt will come" and only {@code TIPFAILED} as "this map will never
+ * have output, stop waiting for it". So the shim makes the map <em>fail</em>, at once and without a retry:
+ * it sends the task a {@code TaskTAttemptFailedEvent(attempt, fastFail = true)} for one of its unfinished
+ * attempts. TaskImpl's AttemptFailedTransition has a no-retry branch for exactly that flag (the one
+ * TaskAttemptImpl takes for an attempt told to fail fast): TaskImpl raises the TIPFAILED completion event,
+ * kills the task's attempts, goes to FAILED, and JobImpl weighs the failed map against
+ * {@code mapreduce.map.failures.maxpercent}. The attempt itself ends KILLED (its task kills it), so the sidecar
+ * and its fault analyzer see no failed attempt on the node.</li>
+ * </ul>
+ *
+ * <p>Choices made here, with their reasons:
+ * <ul>
+ * <li>Why not {@code TA_FAILMSG_BY_CLIENT} (what {@code mapred job -fail-task} sends) or a
+ * {@code TaskAttemptFailEvent(fastFail)} to the attempt: in Hadoop 3.5.0's TaskAttemptImpl neither reaches
+ * TaskImpl as a fast fail from a running attempt (the RUNNING state sends {@code TaskTAttemptFailedEvent(false)}
+ * on TA_FAILMSG, and TA_FAILMSG_BY_CLIENT never carries the flag), so the task would be retried up to
+ * {@code mapreduce.map.maxattempts} times.</li>
+ * <li>The attempt named in the failure is one with a container when there is one: TaskImpl publishes a
+ * completion event only for an attempt that has a node. A map whose only attempt has no container yet
+ * (UNASSIGNED: the cluster had no room for it) fails the same way (the attempt's container request is
+ * withdrawn, no container is wasted), and the shim then publishes the TIPFAILED completion event itself
+ * ({@code JobTaskAttemptCompletedEvent}, map output address empty: a TIPFAILED event is never fetched from).
+ * If a container was assigned in between, TaskImpl publishes one too; reduces ignore the second.</li>
+ * <li>Known race, as for speculation: the state check and the dispatch are not atomic. If the chosen attempt
+ * succeeds in between, TaskImpl (now SUCCEEDED) takes the failure retroactively and the map is failed all the
+ * same, its output marked obsolete; which is what the drop asked for.</li>
+ * <li>A task that is NEW (not scheduled yet: only before the job starts) has no attempt to fail, and
+ * T_KILL would hang the reduces: the drop is refused.</li>
+ * <li>The shim never makes a job fail: a drop that would take the failed-or-dropped maps above
+ * {@code mapreduce.map.failures.maxpercent} (read from the job configuration, as JobImpl reads it at init) is
+ * refused, with the reason naming the property, and the map runs on. The shim does not raise the allowance
+ * itself: it is the user's statement of how much input the job may lose, and it would also let real map
+ * failures pass; the AM logs a warning at start when it is below the error bound (see
+ * {@link ShimConfig#approximationWarning}).</li>
+ * <li>A failed map's attempt with a container counts once against its node in the allocator's blacklisting
+ * ({@code mapreduce.job.maxtaskfailures.per.tracker}), as any failed attempt does.</li>
+ * </ul>
+ */
 final class DecisionApplier {
   private final AppContext context;
   private final Set<TaskId> pendingSpeculation;
+  private final int mapFailuresMaxPercent;
+  /** Maps this applier has made fail (drop decisions of jobs with reduces). */
+  private final Set<TaskId> failedByDrop = Collections.newSetFromMap(new ConcurrentHashMap<TaskId, Boolean>());
 
   DecisionApplier(AppContext context, Set<TaskId> pendingSpeculation) {
+    this(context, pendingSpeculation, 0);
+  }
+
+  /**
+   * @param mapFailuresMaxPercent the job's {@code mapreduce.map.failures.maxpercent}: how many maps, in percent
+   *     of all, may fail before Hadoop fails the job
+   */
+  DecisionApplier(AppContext context, Set<TaskId> pendingSpeculation, int mapFailuresMaxPercent) {
     this.context = context;
     this.pendingSpeculation = pendingSpeculation;
+    this.mapFailuresMaxPercent = mapFailuresMaxPercent;
   }
 
   /** Applies the decision; returns null when applied, else why it was refused. */
@@ -80,12 +147,66 @@ final class DecisionApplier {
         if (refusal != null) {
           return refusal;
         }
+        if (taskId.getTaskType() == TaskType.MAP && job.getTotalReduces() > 0) {
+          return failMap(job, task, reason);
+        }
         context.getEventHandler().handle(new TaskEvent(taskId, TaskEventType.T_KILL));
-        BridgeSpeculator.LOG.info("specbridge: dropping " + taskId + ": " + reason);
+        BridgeSpeculator.LOG.info("specbridge: dropping " + taskId + " (killing it): " + reason);
         return null;
       }
       default:
         return "unknown decision kind " + kindName;
     }
+  }
+
+  /** Drops a map of a job with reduces by failing it at once (see the class comment); null when applied. */
+  @SuppressWarnings("unchecked")
+  private String failMap(Job job, Task task, String reason) {
+    TaskId taskId = task.getID();
+    if (task.getState() == TaskState.NEW) {
+      return "task is NEW: a map of a job with reduces is dropped by failing an attempt, and it has none yet";
+    }
+    int maps = job.getTotalMaps();
+    int failed = 0;
+    for (Task t : job.getTasks(TaskType.MAP).values()) {
+      if (t.getState() == TaskState.FAILED || failedByDrop.contains(t.getID())) {
+        failed++;
+      }
+    }
+    if ((long) (failed + 1) * 100 > (long) mapFailuresMaxPercent * maps) {
+      return "dropping it would fail the job: " + failed + " of " + maps + " maps failed or dropped already and "
+          + MRJobConfig.MAP_FAILURES_MAX_PERCENT + "=" + mapFailuresMaxPercent + " allows "
+          + (long) mapFailuresMaxPercent * maps / 100 + " (a job with reduces loses a dropped map as a failed one)";
+    }
+    TaskAttempt victim = null;
+    for (TaskAttempt a : task.getAttempts().values()) {
+      if (a.isFinished()) {
+        continue;
+      }
+      if (victim == null || (victim.getNodeHttpAddress() == null && a.getNodeHttpAddress() != null)) {
+        victim = a;
+      }
+    }
+    if (victim == null) {
+      return "the task has no unfinished attempt to fail";
+    }
+    if (!failedByDrop.add(taskId)) {
+      return "the task is being dropped already";
+    }
+    boolean placed = victim.getNodeHttpAddress() != null;
+    context.getEventHandler().handle(new TaskTAttemptFailedEvent(victim.getID(), true));
+    if (!placed) {
+      TaskAttemptCompletionEvent tce = RecordFactoryProvider.getRecordFactory(null)
+          .newRecordInstance(TaskAttemptCompletionEvent.class);
+      tce.setEventId(-1);
+      tce.setAttemptId(victim.getID());
+      tce.setStatus(TaskAttemptCompletionEventStatus.TIPFAILED);
+      tce.setMapOutputServerAddress("");
+      tce.setAttemptRunTime(0);
+      context.getEventHandler().handle(new JobTaskAttemptCompletedEvent(tce));
+    }
+    BridgeSpeculator.LOG.info("specbridge: dropping " + taskId + " (failing it through " + victim.getID()
+        + (placed ? "" : ", which had no container") + ", so that reduces stop waiting for it): " + reason);
+    return null;
   }
 }

@@ -30,8 +30,9 @@ import org.apache.hadoop.conf.Configuration;
  *   <li>{@code specbridge.grass.deadline-ms}: an approximation job's deadline in ms after the job's start (the
  *       AM's start time); 0 or unset: none.</li>
  *   <li>{@code specbridge.grass.error}: an approximation job's error bound, the fraction of its input (map) tasks
- *       it may do without, in [0, 1); 0 or unset: exact. With either bound the sidecar drops (T_KILL) the maps
- *       still unfinished once the bound is reached.</li>
+ *       it may do without, in [0, 1); 0 or unset: exact. With either bound the sidecar drops the maps still
+ *       unfinished once the bound is reached: killed (T_KILL) in a map-only job, failed at once in a job with
+ *       reduces, which then needs {@code mapreduce.map.failures.maxpercent} (see {@link DecisionApplier}).</li>
  * </ul>
  */
 public final class ShimConfig {
@@ -155,6 +156,46 @@ public final class ShimConfig {
   /** Whether the job is an approximation job (a deadline or an error bound). */
   public boolean approximate() {
     return deadlineMs > 0 || errorBound > 0;
+  }
+
+  /**
+   * The least {@code mapreduce.map.failures.maxpercent} that lets a job with reduces lose every map its error
+   * bound allows: ceil(100 x error). The sidecar drops the maps beyond ceil((1 - error) x maps), at most
+   * floor(error x maps), and floor(error x maps) x 100 &lt;= ceil(100 x error) x maps for every job size.
+   */
+  public int requiredMapFailuresPercent() {
+    return (int) Math.ceil(100 * errorBound - 1e-9);
+  }
+
+  /**
+   * A warning for the AM's log when an approximation job with reduces has too small a failure allowance for
+   * its bound, else null. A job with reduces loses a dropped map as a failed map (DecisionApplier), and
+   * JobImpl fails the job once more than {@code mapreduce.map.failures.maxpercent} of its maps failed; the shim
+   * then refuses the drops beyond the allowance, so the job still succeeds, on more input and later.
+   *
+   * @param reduces the job's {@code mapreduce.job.reduces}
+   * @param mapFailuresMaxPercent the job's {@code mapreduce.map.failures.maxpercent}
+   */
+  public String approximationWarning(int reduces, int mapFailuresMaxPercent) {
+    if (!approximate() || reduces <= 0) {
+      return null;
+    }
+    String why = "specbridge: this approximation job has " + reduces + " reduce(s), so a dropped map is made to"
+        + " fail (a killed map would leave the reduces waiting for its output), and Hadoop fails the job once more"
+        + " than mapreduce.map.failures.maxpercent=" + mapFailuresMaxPercent + " percent of its maps failed; ";
+    if (errorBound > 0) {
+      int need = requiredMapFailuresPercent();
+      if (mapFailuresMaxPercent >= need) {
+        return null;
+      }
+      return why + "with " + GRASS_ERROR + "=" + errorBound + " set mapreduce.map.failures.maxpercent to at least "
+          + need + ". Until then the shim refuses drops beyond the allowance and those maps run to the end.";
+    }
+    if (mapFailuresMaxPercent > 0) {
+      return null;
+    }
+    return why + "with " + GRASS_DEADLINE_MS + "=" + deadlineMs + " alone, set mapreduce.map.failures.maxpercent to"
+        + " the share of maps the job may lose at its deadline. Until then the deadline drops nothing.";
   }
 
   private static long positiveLong(Configuration conf, String key, long def) {

@@ -1,24 +1,43 @@
 package org.specbridge.shim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.Reporter;
+import org.apache.hadoop.mapred.TaskCompletionEvent;
+import org.apache.hadoop.mapred.TaskStatus;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.task.reduce.MapHost;
+import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
 import org.apache.hadoop.mapreduce.v2.api.records.JobState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.apache.hadoop.mapreduce.v2.app.AppContext;
 import org.apache.hadoop.mapreduce.v2.app.MRApp;
+import org.apache.hadoop.mapreduce.v2.app.client.ClientService;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
 import org.apache.hadoop.mapreduce.v2.app.job.Task;
 import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
@@ -26,8 +45,11 @@ import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
+import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocator;
+import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocatorEvent;
 import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
 import org.apache.hadoop.service.Service;
+import org.apache.hadoop.util.Progress;
 import org.apache.hadoop.yarn.event.EventHandler;
 import org.apache.hadoop.yarn.util.ControlledClock;
 import org.junit.jupiter.api.AfterEach;
@@ -230,6 +252,7 @@ class BridgeSpeculatorMRAppTest {
     Configuration conf = conf(sidecar, "grass");
     conf.set(ShimConfig.GRASS_ERROR, "0.2");
     conf.set("specbridge.param.grass.xi", "1");
+    conf.setInt(MRJobConfig.NUM_REDUCES, 0);
     MRApp app = start(conf, "sb-approx", 10);
     final BridgeSpeculator shim = shim();
     waitForCharge(shim, true);
@@ -260,9 +283,265 @@ class BridgeSpeculatorMRAppTest {
       assertEquals(TaskState.KILLED, t.getState(), t.getID() + " was not dropped");
     }
     assertTrue(shim.appliedDecisions() >= 2, "the drops were not applied by the shim");
+    // The hello's map input sizes come from each MapTaskImpl's split info (MRApp's splits are empty).
+    long[] sizes = BridgeSpeculator.mapInputBytes(job);
+    assertNotNull(sizes, "map input sizes not readable from the AM");
+    assertEquals(10, sizes.length);
     String log = Sidecar.read(sidecar.log);
     File samples = new File(data, "grass-samples.jsonl");
     assertTrue(samples.length() > 0, "no GRASS sample kept under --data-dir: " + log);
+  }
+
+  /**
+   * The same approximation job with a reduce (issue 4, live, jobs with reduces): 10 maps and 1 reduce, error bound
+   * 20%, mapreduce.map.failures.maxpercent=20 as the README tells a user to set. Map 8 runs and never finishes;
+   * map 9 never even gets a container (the allocator holds its request back, as a full cluster would), so its
+   * task is SCHEDULED with an UNASSIGNED attempt. Once maps 0-7 have succeeded, GRASS drops 8 and 9 and the shim
+   * fails both at once, without retries. What a reduce sees is the job's map completion events: they must say
+   * TIPFAILED for both maps, which Hadoop's own ShuffleSchedulerImpl (fed the events as the reduce's
+   * EventFetcher feeds them) takes as "done, no output": its shuffle completes on the 8 outputs, where the same
+   * events with KILLED (what the map-only route gives) leave it waiting. Then the reduce finishes and the job is
+   * SUCCEEDED with 8 maps SUCCEEDED and 2 FAILED, and map 9's container request was withdrawn.
+   */
+  @Test
+  @Timeout(120)
+  void anErrorBoundJobWithAReduceSucceedsAfterEightyPercentOfItsMaps() throws Exception {
+    Sidecar sidecar = sidecar();
+    Configuration conf = conf(sidecar, "grass");
+    conf.set(ShimConfig.GRASS_ERROR, "0.2");
+    conf.setInt(MRJobConfig.MAP_FAILURES_MAX_PERCENT, 20);
+    conf.setInt(MRJobConfig.NUM_REDUCES, 1);
+    clock.setTime(System.currentTimeMillis());
+    RecordingBridgeSpeculator.last = null;
+    final HoldingMRApp app = new HoldingMRApp(10, 1, "sb-approx-reduce", clock, 9);
+    cleanup.add(0, new AutoCloseable() {
+      @Override
+      public void close() {
+        if (app.getServiceState() != Service.STATE.STOPPED) {
+          app.stop();
+        }
+      }
+    });
+    final Job job = app.submit(conf, true, true);
+    app.waitForState(job, JobState.RUNNING);
+    List<Task> maps = sorted(job.getTasks(TaskType.MAP).values());
+    Task reduce = job.getTasks(TaskType.REDUCE).values().iterator().next();
+    for (Task t : maps.subList(0, 9)) {
+      app.waitForState(t, TaskState.RUNNING);
+    }
+    app.waitForState(reduce, TaskState.RUNNING);
+    final Task running = maps.get(8);
+    final Task unplaced = maps.get(9);
+    assertEquals(TaskState.SCHEDULED, unplaced.getState());
+    assertEquals(TaskAttemptState.STARTING, unplaced.getAttempts().values().iterator().next().getState(),
+        "map 9's attempt should be waiting for a container");
+    final BridgeSpeculator shim = shim();
+    waitForCharge(shim, true);
+    EventHandler events = app.getContext().getEventHandler();
+
+    clock.tickMsec(3000L);
+    for (Task t : maps.subList(0, 8)) {
+      TaskAttempt a = t.getAttempts().values().iterator().next();
+      complete(events, a);
+      app.waitForState(a, TaskAttemptState.SUCCEEDED);
+      clock.tickMsec(100L);
+    }
+    waitFor("maps 8 and 9 to be dropped",
+        () -> running.getState() == TaskState.FAILED && unplaced.getState() == TaskState.FAILED, true);
+    waitFor("every attempt of the dropped maps to end", () -> allFinished(running) && allFinished(unplaced), true);
+    int[] attemptsAtDrop = {running.getAttempts().size(), unplaced.getAttempts().size()};
+    assertEquals(1, unplaced.getAttempts().size(), "the unplaced map was retried");
+    assertTrue(app.withdrawn.contains(unplaced.getID()), "map 9's container request was not withdrawn");
+
+    // What the reduce sees.
+    TaskCompletionEvent[] seen = job.getMapAttemptCompletionEvents(0, 100);
+    Map<Integer, TaskCompletionEvent.Status> last = new java.util.TreeMap<Integer, TaskCompletionEvent.Status>();
+    for (TaskCompletionEvent e : seen) {
+      last.put(e.getTaskAttemptId().getTaskID().getId(), e.getTaskStatus());
+    }
+    assertEquals(TaskCompletionEvent.Status.TIPFAILED, last.get(8), "completion events: " + last);
+    assertEquals(TaskCompletionEvent.Status.TIPFAILED, last.get(9), "completion events: " + last);
+    for (int i = 0; i < 8; i++) {
+      assertEquals(TaskCompletionEvent.Status.SUCCEEDED, last.get(i), "completion events: " + last);
+    }
+    assertTrue(shuffleCompletes(seen, 10, false), "Hadoop's ShuffleSchedulerImpl still waits on the events " + last);
+    assertFalse(shuffleCompletes(seen, 10, true),
+        "with the dropped maps KILLED instead, the shuffle should wait for ever, which is why they are failed");
+    assertEquals(TaskState.RUNNING, reduce.getState(), "the reduce ended before its shuffle could");
+
+    TaskAttempt r = reduce.getAttempts().values().iterator().next();
+    complete(events, r);
+    waitFor("the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED, true);
+    assertEquals(JobState.SUCCEEDED, job.getState(), String.valueOf(job.getDiagnostics()));
+    int succeeded = 0;
+    for (Task t : maps) {
+      if (t.getState() == TaskState.SUCCEEDED) {
+        succeeded++;
+      }
+    }
+    assertEquals(8, succeeded, "maps done");
+    assertEquals(TaskState.SUCCEEDED, reduce.getState());
+    assertEquals(attemptsAtDrop[0], running.getAttempts().size(), "map 8 was retried after its drop");
+    assertEquals(attemptsAtDrop[1], unplaced.getAttempts().size(), "map 9 was retried after its drop");
+    assertTrue(shim.appliedDecisions() >= 2, "the drops were not applied by the shim");
+  }
+
+  /**
+   * Without the failure allowance a drop in a job with reduces would fail the job, so the shim refuses it and
+   * says why; the map runs on and the job still succeeds.
+   */
+  @Test
+  @Timeout(120)
+  void aDropThatWouldFailAJobWithReducesIsRefused() throws Exception {
+    Sidecar sidecar = sidecar();
+    Configuration conf = conf(sidecar, "none");
+    conf.setInt(MRJobConfig.NUM_REDUCES, 1);
+    clock.setTime(System.currentTimeMillis());
+    final MRApp app = new MRApp(2, 1, false, "sb-drop-refused", true, clock);
+    cleanup.add(0, new AutoCloseable() {
+      @Override
+      public void close() {
+        if (app.getServiceState() != Service.STATE.STOPPED) {
+          app.stop();
+        }
+      }
+    });
+    Job job = app.submit(conf, true, true);
+    app.waitForState(job, JobState.RUNNING);
+    for (Task t : job.getTasks().values()) {
+      app.waitForState(t, TaskState.RUNNING);
+    }
+    Task map = sorted(job.getTasks(TaskType.MAP).values()).get(0);
+    DecisionApplier none = new DecisionApplier(app.getContext(), new java.util.HashSet<TaskId>(), 0);
+    assertEquals("dropping it would fail the job: 0 of 2 maps failed or dropped already and "
+        + "mapreduce.map.failures.maxpercent=0 allows 0 (a job with reduces loses a dropped map as a failed one)",
+        none.apply("drop", Wire.taskId(map.getID()), "", 1, "test"));
+    assertEquals(TaskState.RUNNING, map.getState());
+    finishJob(app, job, app.getContext().getEventHandler());
+    assertEquals(JobState.SUCCEEDED, job.getState());
+  }
+
+  /**
+   * MRApp whose allocator never gives a container to the maps named, gives containers only to container requests,
+   * and records withdrawn requests.
+   */
+  static final class HoldingMRApp extends MRApp {
+    private final Set<Integer> held = new HashSet<Integer>();
+    final Set<TaskId> withdrawn = Collections.newSetFromMap(new ConcurrentHashMap<TaskId, Boolean>());
+
+    HoldingMRApp(int maps, int reduces, String name, ControlledClock clock, Integer... heldMaps) {
+      super(maps, reduces, false, name, true, clock);
+      held.addAll(Arrays.asList(heldMaps));
+    }
+
+    private boolean held(TaskAttemptId id) {
+      return id.getTaskId().getTaskType() == TaskType.MAP && held.contains(id.getTaskId().getId());
+    }
+
+    @Override
+    protected ContainerAllocator createContainerAllocator(ClientService clientService, AppContext context) {
+      return new MRAppContainerAllocator() {
+        @Override
+        public void handle(ContainerAllocatorEvent event) {
+          if (event.getType() != ContainerAllocator.EventType.CONTAINER_REQ) {
+            // Withdrawn requests and failed containers get no container, as with the RM's allocator
+            // (MRApp's own allocator answers every event with one).
+            if (event.getType() == ContainerAllocator.EventType.CONTAINER_DEALLOCATE) {
+              withdrawn.add(event.getAttemptID().getTaskId());
+            }
+            return;
+          }
+          if (!held(event.getAttemptID())) {
+            super.handle(event);
+          }
+        }
+      };
+    }
+  }
+
+  /**
+   * Feeds a reduce's view of the map completion events to Hadoop's ShuffleSchedulerImpl as its EventFetcher
+   * would (resolve per event), copying each SUCCEEDED map's output at once (copySucceeded, as a Fetcher would
+   * after fetching), and says whether the shuffle is complete. killedInsteadOfTipFailed rewrites TIPFAILED to
+   * KILLED, the status a dropped map of the map-only route (T_KILL) would have.
+   */
+  private static boolean shuffleCompletes(TaskCompletionEvent[] events, int maps, boolean killedInsteadOfTipFailed)
+      throws Exception {
+    JobConf jobConf = new JobConf(false);
+    jobConf.setNumMapTasks(maps);
+    TaskStatus status = new TaskStatus() {
+      @Override
+      public boolean getIsMap() {
+        return false;
+      }
+
+      @Override
+      public void addFetchFailedMap(org.apache.hadoop.mapred.TaskAttemptID mapTaskId) {
+      }
+    };
+    org.apache.hadoop.mapreduce.TaskAttemptID reduceId = new org.apache.hadoop.mapreduce.TaskAttemptID(
+        "1", 1, org.apache.hadoop.mapreduce.TaskType.REDUCE, 0, 0);
+    ShuffleSchedulerImpl<Object, Object> scheduler = new ShuffleSchedulerImpl<Object, Object>(jobConf, status,
+        reduceId, null, new Progress(), new Counters.Counter(), new Counters.Counter(), new Counters.Counter());
+    try {
+      MapHost host = new MapHost("node", "http://node:13562/");
+      for (TaskCompletionEvent e : events) {
+        TaskCompletionEvent.Status st = e.getTaskStatus();
+        if (killedInsteadOfTipFailed && st == TaskCompletionEvent.Status.TIPFAILED) {
+          e = new TaskCompletionEvent(e.getEventId(), e.getTaskAttemptId(), e.idWithinJob(), e.isMapTask(),
+              TaskCompletionEvent.Status.KILLED, e.getTaskTrackerHttp());
+        }
+        if (e.getTaskStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
+          scheduler.copySucceeded(e.getTaskAttemptId(), host, 1, 0, 1, new CopiedOutput(e.getTaskAttemptId()));
+        } else {
+          scheduler.resolve(e);
+        }
+      }
+      return scheduler.waitUntilDone(1);
+    } finally {
+      scheduler.close();
+    }
+  }
+
+  /** A map output already copied: commit and abort have nothing to do. */
+  private static final class CopiedOutput extends MapOutput<Object, Object> {
+    CopiedOutput(org.apache.hadoop.mapreduce.TaskAttemptID id) {
+      super(id, 1, true);
+    }
+
+    @Override
+    public void shuffle(MapHost host, InputStream input, long compressedLength, long decompressedLength,
+        ShuffleClientMetrics metrics, Reporter reporter) {
+      throw new UnsupportedOperationException("already copied");
+    }
+
+    @Override
+    public void commit() {
+    }
+
+    @Override
+    public void abort() {
+    }
+
+    @Override
+    public String getDescription() {
+      return "copied";
+    }
+  }
+
+  private static boolean allFinished(Task t) {
+    for (TaskAttempt a : t.getAttempts().values()) {
+      if (!a.isFinished()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static List<Task> sorted(java.util.Collection<Task> tasks) {
+    List<Task> out = new ArrayList<Task>(tasks);
+    out.sort((a, b) -> Integer.compare(a.getID().getId(), b.getID().getId()));
+    return out;
   }
 
   // ---- helpers ----

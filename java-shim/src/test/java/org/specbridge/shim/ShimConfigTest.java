@@ -2,6 +2,7 @@ package org.specbridge.shim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,6 +72,33 @@ class ShimConfigTest {
     assertEquals(60000, c.deadlineMs);
     assertEquals(0.2, c.errorBound);
     assertTrue(c.approximate());
+  }
+
+  @Test
+  void aJobWithReducesIsWarnedWhenItsFailureAllowanceIsBelowItsBound() {
+    Configuration conf = new Configuration(false);
+    conf.set("specbridge.grass.error", "0.2");
+    ShimConfig c = ShimConfig.from(conf);
+    assertEquals(20, c.requiredMapFailuresPercent());
+    assertNull(c.approximationWarning(0, 0), "a map-only job needs no allowance");
+    assertNull(c.approximationWarning(4, 20));
+    assertNull(c.approximationWarning(4, 100));
+    String w = c.approximationWarning(4, 10);
+    assertTrue(w.contains("mapreduce.map.failures.maxpercent to at least 20"), w);
+    assertTrue(w.contains("mapreduce.map.failures.maxpercent=10"), w);
+
+    conf.set("specbridge.grass.error", "0.29");
+    assertEquals(29, ShimConfig.from(conf).requiredMapFailuresPercent());
+    conf.set("specbridge.grass.error", "0.051");
+    assertEquals(6, ShimConfig.from(conf).requiredMapFailuresPercent());
+
+    Configuration deadline = new Configuration(false);
+    deadline.set("specbridge.grass.deadline-ms", "60000");
+    ShimConfig d = ShimConfig.from(deadline);
+    w = d.approximationWarning(1, 0);
+    assertTrue(w.contains("specbridge.grass.deadline-ms=60000") && w.contains("drops nothing"), w);
+    assertNull(d.approximationWarning(1, 30));
+    assertNull(ShimConfig.from(new Configuration(false)).approximationWarning(1, 0), "an exact job");
   }
 
   @Test
