@@ -35,8 +35,10 @@
 //
 // Where the paper is vague the choice and its reason are written beside the
 // code that makes it: rounding of the error bound (needed), reduces (Decide),
-// tasks without estimates (candidates), the estimators (estimate.go), the
-// learned switch (switch.go) and the end of approximation (approx.go).
+// tasks without estimates (candidates), the estimators and t_new before a
+// job's first completion (estimate.go), ties between copies (selectLess),
+// the learned switch and the switch without samples (switch.go) and the end
+// of approximation (approx.go).
 package grass
 
 import (
@@ -63,6 +65,7 @@ const (
 	ParamMinSamples    = "min-samples"
 	ParamCheckInterval = "check-interval-ms"
 	ParamFallbackWaves = "fallback-waves"
+	ParamGSWaves       = "gs-waves"
 )
 
 // PolicyGS registers GS.
@@ -98,11 +101,13 @@ func PolicyGRASS() speculators.Policy {
 			{Name: ParamNeighbours, Kind: speculators.Int, Default: int64(8),
 				Doc: "samples per algorithm nearest in (bound, utilisation, estimation accuracy) averaged to estimate the effect of switching (§4.1 names the factors, not the estimator; our choice)"},
 			{Name: ParamMinSamples, Kind: speculators.Int, Default: int64(3),
-				Doc: "samples of each algorithm the bucket needs before learning is trusted; with fewer, switch at fallback-waves (our choice)"},
+				Doc: "samples of each algorithm the bucket needs before learning is trusted; with fewer, gs-waves and fallback-waves decide (our choice)"},
 			{Name: ParamCheckInterval, Kind: speculators.Int, Default: int64(1000),
 				Doc: "ms between switching checks (§4.1: \"performed periodically\"; our choice: once per Hadoop speculator scan)"},
-			{Name: ParamFallbackWaves, Kind: speculators.Float, Default: 2.0,
-				Doc: "without enough samples, switch to GS when the remaining work is at most this many waves: the two-wave strawman of §4 and §6.3.2 (Guideline 3)"},
+			{Name: ParamGSWaves, Kind: speculators.Float, Default: 1.5,
+				Doc: "without enough samples, a job whose whole work is at most this many waves at its first check runs GS from then on (Guideline 3, §3.2: GS near-optimal below two waves; 1.5 because the width on arrival undercounts waves; our choice, see switch.go); 0 disables"},
+			{Name: ParamFallbackWaves, Kind: speculators.Float, Default: 0.0,
+				Doc: "without enough samples, switch to GS when the remaining work is at most this many waves: the two-wave strawman of §4 and §6.3.2 (2 is the paper's strawman); 0, the default, leaves multi-wave jobs on RAS (Guideline 3), which was faster on the bundled scenarios"},
 		},
 		New: func(p speculators.Params, env speculators.Env) (speculators.Speculator, error) {
 			return newPolicy(modeGRASS, p, env)
@@ -128,6 +133,7 @@ type switchConfig struct {
 	minSamples    int
 	checkInterval speculators.Time
 	fallbackWaves float64
+	gsWaves       float64
 }
 
 func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculators.Speculator, error) {
@@ -141,6 +147,9 @@ func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculat
 	default:
 		return nil, fmt.Errorf("Env.Store is a %T, want a grass.SampleStore or grass.SampleProvider", env.Store)
 	}
+	if pr, ok := p.store.(RuntimePrior); ok {
+		p.est.prior = pr // t_new before the job's first completion (estimate.go)
+	}
 	if m != modeGRASS {
 		return p, nil
 	}
@@ -152,6 +161,7 @@ func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculat
 		minSamples:    int(params.Int(ParamMinSamples)),
 		checkInterval: params.Int(ParamCheckInterval),
 		fallbackWaves: params.Float(ParamFallbackWaves),
+		gsWaves:       params.Float(ParamGSWaves),
 	}
 	var errs []error
 	if c.xi < 0 || c.xi > 1 {
@@ -171,6 +181,9 @@ func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculat
 	}
 	if c.fallbackWaves < 0 {
 		errs = append(errs, fmt.Errorf("%s %g: want >= 0", ParamFallbackWaves, c.fallbackWaves))
+	}
+	if c.gsWaves < 0 {
+		errs = append(errs, fmt.Errorf("%s %g: want >= 0", ParamGSWaves, c.gsWaves))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -261,6 +274,7 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 	if ev.Kind == speculators.AttemptSucceeded {
 		p.est.observeSuccess(job, t, ev)
+		p.est.recordPrior(t, ev)
 		if p.learn != nil {
 			p.est.sync(job)
 			p.learn.maybeRecord(p, job, ev.Time)

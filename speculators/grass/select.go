@@ -119,11 +119,13 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // time left to the deadline) or 2 (not among the earliest tasks needed to
 // meet the error bound).
 //
-// Tasks without a t_new (nothing of their type has completed) cannot be
-// ranked and are left out: the allocator runs originals first, and no copy
-// is possible before a t_new exists. A running task whose t_rem is unknown
-// (no progress reported yet) stays in T, counting for the error bound's
-// earliest tasks with duration t_new, but cannot be copied.
+// Tasks without a t_new (nothing of their type has completed and the store
+// holds no earlier jobs' run times, estimate.go) cannot be ranked and are
+// left out: the allocator runs originals first, and no copy is possible
+// before a t_new exists. A running task none of whose attempts has reported
+// progress stays in T, its t_rem t_new minus its run time so far (trem),
+// counting for the error bound's earliest tasks with that duration, but
+// cannot be copied.
 //
 // record keeps each t_rem computed for the estimators' accuracy score; only
 // Decide records, at its fixed cadence, so that how often slots are offered
@@ -162,11 +164,12 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 			c := cand{task: t, tnew: tn, trem: math.Inf(1), dur: tn}
 			if t.RunningAttempts > 0 {
 				c.running = true
-				c.trem, c.c = trem(t, now)
-				if record {
+				var measured bool
+				c.trem, c.c, measured = trem(t, now, tn, true)
+				if record && measured {
 					p.est.remember(t, c.trem, now)
 				}
-				c.eligible = !math.IsInf(c.trem, 1) && !p.pending[ty][t.ID.Index] && (!early || c.c < 2)
+				c.eligible = measured && !p.pending[ty][t.ID.Index] && (!early || c.c < 2)
 				c.dur = min(c.trem, c.tnew)
 				c.saving = float64(c.c)*c.trem - float64(c.c+1)*c.tnew
 			}

@@ -2,7 +2,12 @@ package grass
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
+	"slices"
 	"sync"
+
+	"github.com/specbridge/specbridge/speculators"
 )
 
 // Bound kinds a Sample records.
@@ -85,6 +90,7 @@ type SampleProvider interface {
 type MemoryStore struct {
 	mu      sync.Mutex
 	buckets [3][]Sample
+	prior   priorRuntimes
 }
 
 // NewMemoryStore returns an empty store, optionally holding samples.
@@ -130,4 +136,75 @@ func Bucket(tasks, smallMax, mediumMax int) int {
 	default:
 		return 2
 	}
+}
+
+// RuntimePrior is what a SampleStore may also keep: the run times of
+// completed tasks of earlier jobs, so that a job can estimate t_new before
+// any of its own tasks has completed (see estimators). MemoryStore keeps it;
+// a store without it leaves t_new unknown until the job's first completion.
+type RuntimePrior interface {
+	// AddRuntime records one completed task: its type, run time in ms and
+	// input size in bytes (0: unknown).
+	AddRuntime(ty speculators.TaskType, ms float64, inputBytes int64)
+	// PriorRuntime is the estimate of a new task's run time in ms from
+	// earlier jobs' completions, and whether there is one.
+	PriorRuntime(ty speculators.TaskType, inputBytes int64) (float64, bool)
+}
+
+// priorRuntimes holds RuntimePrior's completions: per task type and input
+// size class (bits.Len64 of the input bytes, so that inputs in one
+// power-of-two range [2^(k-1), 2^k) share class k; class 0 is unknown
+// size), the run times per input byte (ms per byte; ms for class 0), sorted.
+type priorRuntimes struct {
+	sorted [speculators.NumTaskTypes][65][]float64
+}
+
+// AddRuntime records a completed task of an earlier job (RuntimePrior).
+func (m *MemoryStore) AddRuntime(ty speculators.TaskType, ms float64, inputBytes int64) {
+	if ty < 0 || ty >= speculators.NumTaskTypes || !(ms >= 0) || math.IsInf(ms, 0) {
+		return
+	}
+	class, x := priorKey(ms, inputBytes)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l := &m.prior.sorted[ty][class]
+	i, _ := slices.BinarySearch(*l, x)
+	*l = slices.Insert(*l, i, x)
+}
+
+func priorKey(ms float64, inputBytes int64) (int, float64) {
+	if inputBytes <= 0 {
+		return 0, ms
+	}
+	return bits.Len64(uint64(inputBytes)), ms / float64(inputBytes)
+}
+
+// PriorRuntime is the median run time per input byte of earlier jobs'
+// completed tasks of the type in the same input size class, times
+// inputBytes (RuntimePrior; see estimators in estimate.go).
+func (m *MemoryStore) PriorRuntime(ty speculators.TaskType, inputBytes int64) (float64, bool) {
+	if ty < 0 || ty >= speculators.NumTaskTypes {
+		return 0, false
+	}
+	class, _ := priorKey(0, inputBytes)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l := m.prior.sorted[ty][class]
+	if len(l) == 0 {
+		return 0, false
+	}
+	x := median(l)
+	if class > 0 {
+		x *= float64(inputBytes)
+	}
+	return x, true
+}
+
+// median is the middle of sorted values (the mean of the two middle ones).
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
 }

@@ -2,6 +2,7 @@ package grass
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -73,9 +74,57 @@ func TestLearnedSwitchPoint(t *testing.T) {
 	if got := switchPoint(t, registryWith(t, store), nominalJob(40, 4)); got != 1 {
 		t.Errorf("switched with %g waves left, want 1", got)
 	}
-	// Without samples, the two-wave strawman of §4 decides.
-	if got := switchPoint(t, registry(t), nominalJob(40, 4)); got != 2 {
-		t.Errorf("without samples switched with %g waves left, want 2", got)
+	// Without samples a job of ten waves keeps RAS (Guideline 3: RAS is
+	// near-optimal beyond two waves), unless §4's two-wave strawman is
+	// asked for.
+	if got := switchPoint(t, registry(t), nominalJob(40, 4)); got != -1 {
+		t.Errorf("without samples a 10-wave job switched with %g waves left, want no switch", got)
+	}
+	d := newDriver(t, NameGRASS, nominalJob(40, 4), map[string]string{ParamXi: "0", ParamCheckInterval: "0", ParamFallbackWaves: "2"}, registry(t))
+	at := -1.0
+	d.afterDecide = func(d *driver) {
+		if at < 0 && d.policy.learn.switched {
+			at = float64(needed(d.engine.Job)-d.engine.Job.Completed[speculators.Map]) / 4
+		}
+	}
+	d.run(0)
+	if at != 2 {
+		t.Errorf("with fallback-waves 2 switched with %g waves left, want 2", at)
+	}
+}
+
+// TestGuideline3WithoutSamples checks the switch without samples (switch.go):
+// a job whose whole work fits in at most gs-waves waves runs GS from its
+// first check, and with earlier jobs' run times in the store (RuntimePrior)
+// that check comes at its first Decide, before any of its maps has
+// finished. Without a prior it waits for the first completion.
+//
+// Reference: §3.2 Guideline 3, §4.1
+func TestGuideline3WithoutSamples(t *testing.T) {
+	j := nominalJob(6, 4) // 1.5 waves
+	store := NewMemoryStore()
+	for i := 0; i < 3; i++ {
+		store.AddRuntime(speculators.Map, unit, unit) // one unit for one unit of input
+	}
+	first := func(r *speculators.Registry, j job) speculators.Time {
+		d := newDriver(t, NameGRASS, j, map[string]string{ParamXi: "0", ParamCheckInterval: "0"}, r)
+		at := speculators.Time(-1)
+		d.afterDecide = func(d *driver) {
+			if at < 0 && d.policy.learn.switched {
+				at = d.now
+			}
+		}
+		d.run(0)
+		return at
+	}
+	if got := first(registryWith(t, store), j); got != 0 {
+		t.Errorf("1.5-wave job with a prior switched at %d ms, want at its first Decide (0)", got)
+	}
+	if got := first(registry(t), j); got != ms(1) {
+		t.Errorf("1.5-wave job without a prior switched at %d ms, want at the first completion (%d)", got, ms(1))
+	}
+	if got := first(registryWith(t, store), nominalJob(12, 4)); got != -1 {
+		t.Errorf("3-wave job switched at %d ms, want RAS throughout", got)
 	}
 }
 
@@ -148,5 +197,47 @@ func TestParamErrors(t *testing.T) {
 		map[string]string{ParamXi: "2", ParamMediumMax: "10"}, 1)
 	if err == nil || !strings.Contains(err.Error(), ParamXi) || !strings.Contains(err.Error(), ParamMediumMax) {
 		t.Errorf("error %v, want one naming %s and %s", err, ParamXi, ParamMediumMax)
+	}
+}
+
+// RuntimePrior compares like with like: a full block's prior comes from
+// earlier tasks in its input's power-of-two size range, as the median of
+// their run time per byte, so that small inputs, whose fixed cost makes
+// them slow per byte, and a huge straggler do not inflate it. Unknown sizes
+// keep their own class; a type with nothing recorded has no prior.
+//
+// Reference: §5.1 (t_new normalised to input); estimate.go
+func TestRuntimePrior(t *testing.T) {
+	m := NewMemoryStore()
+	const block = 128 << 20
+	for _, ms := range []float64{40000, 48000, 50000, 900000} { // one huge straggler
+		m.AddRuntime(speculators.Map, ms, block)
+	}
+	for i := 0; i < 10; i++ {
+		m.AddRuntime(speculators.Map, 10500, 1<<20) // 1 MiB maps: 10.5 s, mostly fixed cost
+	}
+	m.AddRuntime(speculators.Reduce, 7000, 0)
+	if got, ok := m.PriorRuntime(speculators.Map, block); !ok || got != 49000 {
+		t.Errorf("prior of a full block %v %v, want the median of the blocks, 49000 ms", got, ok)
+	}
+	if got, ok := m.PriorRuntime(speculators.Map, block+block/2); !ok || got != 73500 {
+		t.Errorf("prior of a 1.5-block input %v %v, want 1.5 blocks' worth, 73500 ms", got, ok)
+	}
+	if _, ok := m.PriorRuntime(speculators.Map, block/2); ok {
+		t.Error("prior for half a block (a size class never seen), want none")
+	}
+	if got, ok := m.PriorRuntime(speculators.Map, 1<<20); !ok || got != 10500 {
+		t.Errorf("prior of a 1 MiB map %v %v, want 10500 ms", got, ok)
+	}
+	if got, ok := m.PriorRuntime(speculators.Reduce, 0); !ok || got != 7000 {
+		t.Errorf("prior of a reduce of unknown input %v %v, want 7000 ms", got, ok)
+	}
+	if _, ok := m.PriorRuntime(speculators.Map, 1<<40); ok {
+		t.Error("prior for an input size never seen, want none")
+	}
+	m.AddRuntime(speculators.Map, math.NaN(), block)
+	m.AddRuntime(speculators.TaskType(7), 1, 1)
+	if got, _ := m.PriorRuntime(speculators.Map, block); got != 49000 {
+		t.Errorf("NaN run time changed the prior to %v", got)
 	}
 }

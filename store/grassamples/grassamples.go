@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/grass"
 )
 
@@ -37,7 +38,10 @@ type Store struct {
 	mem  *grass.MemoryStore
 }
 
-var _ grass.SampleStore = (*Store)(nil)
+var (
+	_ grass.SampleStore  = (*Store)(nil)
+	_ grass.RuntimePrior = (*Store)(nil)
+)
 
 // Open reads dir/grass-samples.jsonl (creating dir and the file if needed)
 // and returns a store that appends to it. A line that is not a valid sample
@@ -127,6 +131,18 @@ func (s *Store) Add(sample grass.Sample) error {
 		return fmt.Errorf("sync %s: %w", s.path, err)
 	}
 	return s.mem.Add(sample)
+}
+
+// AddRuntime keeps a completed task's run time for later jobs' t_new before
+// their first completion (grass.RuntimePrior). These are kept in memory
+// only: after a restart the prior fills again from the jobs that follow.
+func (s *Store) AddRuntime(ty speculators.TaskType, ms float64, inputBytes int64) {
+	s.mem.AddRuntime(ty, ms, inputBytes)
+}
+
+// PriorRuntime is grass.RuntimePrior's estimate (see AddRuntime).
+func (s *Store) PriorRuntime(ty speculators.TaskType, inputBytes int64) (float64, bool) {
+	return s.mem.PriorRuntime(ty, inputBytes)
 }
 
 // Close closes the file; Load keeps working, Add fails.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/grass"
 )
 
@@ -102,5 +103,35 @@ func TestTornFinalLine(t *testing.T) {
 	defer s.Close()
 	if got := s.Load(0); len(got) != 2 || got[1].Algorithm != grass.AlgoRAS {
 		t.Errorf("after a torn line: %+v", got)
+	}
+}
+
+// The store gives GRASS earlier jobs' run times (grass.RuntimePrior) while it
+// is open; they are not written to the file, so a reopened store has none
+// until new jobs complete tasks.
+func TestRuntimePriorInMemory(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddRuntime(speculators.Map, 48000, 128<<20)
+	if ms, ok := s.PriorRuntime(speculators.Map, 128<<20); !ok || ms != 48000 {
+		t.Errorf("prior %v %v, want 48000 ms", ms, ok)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if ms, ok := s.PriorRuntime(speculators.Map, 128<<20); ok {
+		t.Errorf("prior after reopen %v, want none", ms)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil || len(b) != 0 {
+		t.Errorf("samples file %q (%v), want empty: run times are not persisted", b, err)
 	}
 }
