@@ -433,10 +433,12 @@ func TestFeedRestartTellsReconnectedJobs(t *testing.T) {
 	c2, _ := open(t, ts1, hello(jobN(2), "tws", 1, 0, nil))
 	j1m0, j1m1, j2m0 := attemptOf(1, "m_000000", 0), attemptOf(1, "m_000001", 0), attemptOf(2, "m_000000", 0)
 	c1.send(events(0, 0, WireEvent{Kind: "attempt-started", Time: ms(0), Attempt: j1m0, Node: "shared", Container: "container_1"},
-		WireEvent{Kind: "attempt-started", Time: ms(0), Attempt: j1m1, Node: "node-a", Container: "container_2"}))
+		WireEvent{Kind: "attempt-started", Time: ms(0), Attempt: j1m1, Node: "node-a", Container: "container_2"},
+		// j1m0 reports once, then "shared" says nothing.
+		WireEvent{Kind: "attempt-status", Time: ms(0), Attempt: j1m0, Progress: 0.1}))
 	c2.send(events(0, 0, WireEvent{Kind: "attempt-started", Time: ms(0), Attempt: j2m0, Node: "node-b", Container: "container_3"}))
 	clients := map[int]*client{1: c1, 2: c2}
-	alive := map[int][]string{1: {j1m1}, 2: {j2m0}} // "shared" says nothing
+	alive := map[int][]string{1: {j1m1}, 2: {j2m0}}
 	if !until(svc1, clients, alive, 20) {
 		t.Fatal("before the restart: job 1 was not told to speculate its task on the failed node")
 	}

@@ -28,13 +28,22 @@ type Config struct {
 	MaxEpisodes int
 	// Retention: a job ended this long ago is forgotten (default 24 h).
 	Retention Time
+	// StartGrace: an attempt is a heartbeat of its node from its first
+	// status report on. Before that its JVM is starting and its task
+	// setting up, which on a loaded node takes many seconds (10-15 s seen on
+	// the 2-core mini cluster), so that silence says nothing about the
+	// node: a node whose running attempts have all yet to report is judged
+	// by probes when a prober covers it, else taken as heard until
+	// StartGrace after the latest of those starts (default 30 s), so a node
+	// that dies while its attempts start is still caught.
+	StartGrace Time
 }
 
 // DefaultConfig is TWS with speculators/detect's defaults (L = 5, b = 2)
 // and a 4 s gap.
 func DefaultConfig() Config {
 	return Config{Detector: "tws", Detect: detect.DefaultConfig(), Gap: 4_000, SuspectFraction: 0.5,
-		MaxEpisodes: 1000, Retention: 24 * 3600 * 1000}
+		MaxEpisodes: 1000, Retention: 24 * 3600 * 1000, StartGrace: 30_000}
 }
 
 // Notice is a node event for one job's engine.
@@ -46,8 +55,8 @@ type Notice struct {
 // NodeProbe is what the gatherer learnt about one NodeManager: from the
 // ResourceManager's node list and the NM's own /ws/v1/node/info.
 type NodeProbe struct {
-	Node      speculators.NodeID // host name, as attempts report it
-	NM        string             // the NM's id (host:port); several NMs may share a host
+	Node      speculators.NodeID // the node as attempts name it: the NM's id, or its host (NodeKey)
+	NM        string             // the NM's id (host:port); keyed by host, several NMs may share a node
 	OK        bool               // RM lists it RUNNING and the NM answered healthy
 	Lost      bool               // RM lists it LOST, SHUTDOWN or DECOMMISSIONED
 	StartedAt int64              // the NM's start time; a change means it restarted
@@ -64,7 +73,7 @@ type Analyzer struct {
 	pending []Record
 
 	// Volatile: what is rebuilt from live traffic after a restart.
-	reports  map[string]map[string]Time       // job -> attempt -> last report (analyzer clock)
+	reports  map[string]map[string]beat       // job -> attempt -> last heard (analyzer clock)
 	nodes    map[speculators.NodeID]*liveNode // heartbeat view
 	sessions map[string]*jobSession           // job -> its connection to the analyzer
 
@@ -90,6 +99,13 @@ type jobSession struct {
 type toldMark struct {
 	from Time
 	kind speculators.EventKind
+}
+
+// beat is when a running attempt was last heard, and whether it has sent
+// a status report yet (else it was heard only when it started).
+type beat struct {
+	at       Time
+	reported bool
 }
 
 type liveNode struct {
@@ -123,6 +139,9 @@ func New(cfg Config, st *State, now Time) (*Analyzer, error) {
 	if cfg.Retention <= 0 {
 		cfg.Retention = def.Retention
 	}
+	if cfg.StartGrace <= 0 {
+		cfg.StartGrace = def.StartGrace
+	}
 	det, err := detect.New(cfg.Detector, cfg.Detect)
 	if err != nil {
 		return nil, fmt.Errorf("cfa: %w", err)
@@ -130,7 +149,7 @@ func New(cfg Config, st *State, now Time) (*Analyzer, error) {
 	if st == nil {
 		st = NewState()
 	}
-	a := &Analyzer{cfg: cfg, det: det, st: st, reports: map[string]map[string]Time{}, nodes: map[speculators.NodeID]*liveNode{},
+	a := &Analyzer{cfg: cfg, det: det, st: st, reports: map[string]map[string]beat{}, nodes: map[speculators.NodeID]*liveNode{},
 		sessions: map[string]*jobSession{}}
 	for n, nr := range st.Nodes {
 		det.Restore(n, nr.History)
@@ -163,10 +182,16 @@ func (a *Analyzer) restartClocks(job string, now Time) {
 		if nr := a.st.Nodes[at.Node]; nr != nil && nr.Open != nil {
 			at0 = nr.Open.From
 		}
+		// An attempt restored from the store counts as reporting (whether it
+		// had reported is not kept); one seen before keeps what it was.
+		reported := true
 		if m := a.reports[job]; m != nil {
+			if b, ok := m[aid]; ok {
+				reported = b.reported
+			}
 			delete(m, aid) // replace, not keep the later of the two
 		}
-		a.report(job, aid, at0)
+		a.report(job, aid, at0, reported)
 	}
 }
 
@@ -269,15 +294,16 @@ func (a *Analyzer) live(n speculators.NodeID) *liveNode {
 	return ln
 }
 
-func (a *Analyzer) report(job, attempt string, at Time) {
+func (a *Analyzer) report(job, attempt string, at Time, reported bool) {
 	m := a.reports[job]
 	if m == nil {
-		m = map[string]Time{}
+		m = map[string]beat{}
 		a.reports[job] = m
 	}
-	if old, ok := m[attempt]; !ok || at > old {
-		m[attempt] = at
-	}
+	b := m[attempt]
+	b.at = max(b.at, at)
+	b.reported = b.reported || reported
+	m[attempt] = b
 }
 
 // emit applies r to the state and queues it for the store.
@@ -342,13 +368,13 @@ func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
 		}
 		a.emit(Record{Kind: KindAttemptStarted, Job: job, Attempt: id, Node: ev.Node, Container: ev.Container,
 			Speculative: ev.Speculative, Time: ev.Time})
-		a.report(job, id, now)
+		a.report(job, id, now, false)
 		if ev.Node != "" {
 			a.heardByReport(ev.Node, now)
 		}
 	case speculators.AttemptStatus:
 		if j != nil && j.Attempts[id] != nil && j.Attempts[id].State == "RUNNING" {
-			a.report(job, id, now)
+			a.report(job, id, now, true)
 			a.heardByReport(j.Attempts[id].Node, now)
 		}
 	case speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
@@ -392,10 +418,10 @@ func (a *Analyzer) EndJob(job string, now Time) {
 	delete(a.reports, job)
 }
 
-// Probe folds one gathering round of NodeManager probes in. A host is heard
-// when every NM the RM lists on it is OK (a mini cluster runs several NMs on
-// one host); an NM that restarted (new start time) or was LOST during an
-// episode makes it a failure whose duration does not join the history.
+// Probe folds one gathering round of NodeManager probes in. A node is heard
+// when every NM the RM lists under it is OK (keyed by host, several NMs may
+// share a node); an NM that restarted (new start time) or was LOST during
+// an episode makes it a failure whose duration does not join the history.
 func (a *Analyzer) Probe(now Time, probes []NodeProbe) {
 	a.probesStale = false
 	byNode := map[speculators.NodeID]bool{}
@@ -423,16 +449,24 @@ func (a *Analyzer) Probe(now Time, probes []NodeProbe) {
 // running there) are left as they are until probes come back.
 func (a *Analyzer) ProbeFailed() { a.probesStale = true }
 
-// running returns the nodes with a running attempt of a live job and, per
-// node, the latest report among those attempts; and the nodes with running
-// attempts of jobs that are not alive only (see alive).
-func (a *Analyzer) running(now Time) (map[speculators.NodeID]Time, map[speculators.NodeID]bool) {
-	out := map[speculators.NodeID]Time{}
+// nodeBeats is what a node's running attempts of live jobs say: the latest
+// status report among those that have reported (reporting), and the latest
+// start among those that have not.
+type nodeBeats struct {
+	last, started Time
+	reporting     bool
+}
+
+// running returns, per node with running attempts of live jobs, what they
+// say; and the nodes with running attempts of jobs that are not alive only
+// (see alive).
+func (a *Analyzer) running(now Time) (map[speculators.NodeID]nodeBeats, map[speculators.NodeID]bool) {
+	out := map[speculators.NodeID]nodeBeats{}
 	held := map[speculators.NodeID]bool{}
 	for job, m := range a.reports {
 		j := a.st.Jobs[job]
 		alive := a.alive(job, now)
-		for id, at := range m {
+		for id, b := range m {
 			n := j.Attempts[id].Node
 			if n == "" {
 				continue
@@ -441,9 +475,13 @@ func (a *Analyzer) running(now Time) (map[speculators.NodeID]Time, map[speculato
 				held[n] = true
 				continue
 			}
-			if last, ok := out[n]; !ok || at > last {
-				out[n] = at
+			nb := out[n]
+			if b.reported {
+				nb.last, nb.reporting = max(nb.last, b.at), true
+			} else {
+				nb.started = max(nb.started, b.at)
 			}
+			out[n] = nb
 		}
 	}
 	for n := range out {
@@ -466,8 +504,13 @@ func (a *Analyzer) Tick(now Time) []Notice {
 	for _, n := range names {
 		ln := a.nodes[n]
 		heard, back := ln.heard, ln.backByProbe
-		if last, ok := busy[n]; ok {
-			heard, back = last, ln.backByReport // live jobs' attempts running there: their heartbeats decide
+		nb, ok := busy[n]
+		if ok && nb.reporting {
+			heard, back = nb.last, ln.backByReport // live jobs' attempts running there: their heartbeats decide
+		} else if ok && !ln.probed {
+			// Only attempts that have yet to report, and no probes: heard
+			// until StartGrace after the latest start (Config.StartGrace).
+			heard, back = max(ln.heard, min(now, nb.started+a.cfg.StartGrace)), ln.backByReport
 		} else if held[n] && (!ln.probed || a.probesStale) {
 			continue // only absent jobs' attempts run there: no evidence either way
 		} else if !ln.probed {

@@ -164,6 +164,7 @@ func TestPublishOnlyToJobsWithWork(t *testing.T) {
 	run1, out2, red4, lost6, else3, done5 := attempt(speculators.Map, 0, 0), attempt(speculators.Map, 1, 0),
 		attempt(speculators.Reduce, 0, 0), attempt(speculators.Map, 3, 0), attempt(speculators.Map, 2, 0), attempt(speculators.Map, 4, 0)
 	a.Observe("J1", started(run1, "n1", 0), 0)
+	a.Observe("J1", status(run1, 0), 0) // reporting, then silent
 	a.Observe("J2", started(out2, "n1", 0), 0)
 	a.Observe("J2", ended(speculators.AttemptSucceeded, out2, 1000), 1000)
 	a.Observe("J3", started(else3, "n2", 0), 0)
@@ -321,5 +322,103 @@ func TestRestoreCarriesOn(t *testing.T) {
 	got := run(r, 86_000, 90_000, alive)
 	if want := []string{"J node-resumed n1"}; !reflect.DeepEqual(kinds(got), want) {
 		t.Fatalf("after restore: %v, want %v", kinds(got), want)
+	}
+}
+
+// Two NodeManagers on one host (a mini cluster) named host:port are two
+// nodes: when one stops, its attempt falls silent and that NM alone is
+// declared failed; the copy started on its sibling reports on and does not
+// look like the failed node answering again. Named by host they are one
+// node, and the copy's reports resume it (why host:port is the default).
+func TestSiblingNodeManagersAreSeparateNodes(t *testing.T) {
+	for _, tc := range []struct {
+		key          NodeKey
+		nm1, nm2     string
+		wantResumed  bool
+		wantFailedAt string
+	}{
+		{NodeKeyHostPort, "localhost:41001", "localhost:41002", false, "localhost:41001"},
+		{NodeKeyHost, "localhost", "localhost", true, "localhost"},
+	} {
+		t.Run(string(tc.key), func(t *testing.T) {
+			a := newAnalyzer(t)
+			m0, m1, m0b := attempt(speculators.Map, 0, 0), attempt(speculators.Map, 1, 0), attempt(speculators.Map, 0, 1)
+			a.Observe("J1", started(m0, tc.nm1, 0), 0)
+			a.Observe("J1", started(m1, tc.nm1, 0), 0)
+			probe := func(now Time, nm1Up bool) {
+				a.Probe(now, []NodeProbe{{Node: speculators.NodeID(tc.nm1), NM: "localhost:41001", OK: nm1Up, StartedAt: 1},
+					{Node: speculators.NodeID(tc.nm2), NM: "localhost:41002", OK: true, StartedAt: 1}})
+			}
+			probe(0, true)
+			if got := run(a, 0, 30_000, map[string][]speculators.AttemptID{"J1": {m0, m1}}); len(got) != 0 {
+				t.Fatalf("healthy: %v", kinds(got))
+			}
+			// At 30 s the first NM stops: its attempts fall silent.
+			var got []Notice
+			for now := Time(31_000); now <= 60_000; now += 1000 {
+				if now == 50_000 { // the policy's copy starts on the sibling NM
+					a.Observe("J1", started(m0b, tc.nm2, now), now)
+				}
+				if now%3000 == 0 && now > 50_000 {
+					a.Observe("J1", status(m0b, now), now)
+				}
+				if now%5000 == 0 {
+					probe(now, false)
+					got = append(got, a.Tick(now)...)
+				}
+			}
+			ks := kinds(got)
+			failed, resumed := false, false
+			for _, k := range ks {
+				failed = failed || k == "J1 node-failed "+tc.wantFailedAt
+				resumed = resumed || k == "J1 node-resumed "+tc.wantFailedAt
+			}
+			if !failed || resumed != tc.wantResumed {
+				t.Fatalf("notices %v: want node-failed %s, resumed %v", ks, tc.wantFailedAt, tc.wantResumed)
+			}
+		})
+	}
+}
+
+// An attempt whose JVM is still starting has not reported yet: its silence
+// says nothing about its node. With no prober the node is taken as heard
+// until StartGrace after the start, so a node that dies while its attempts
+// start is still caught; with probes, they judge it until the first report.
+func TestStartingAttemptsAreNotSilence(t *testing.T) {
+	a := newAnalyzer(t) // 10 s threshold, 6 s gap, 30 s start grace
+	m0 := attempt(speculators.Map, 0, 0)
+	a.Observe("J1", started(m0, "n1", 0), 0)
+	got := run(a, 1000, 35_000, nil) // never reports
+	if ks := kinds(got); len(ks) != 0 {
+		t.Fatalf("within the start grace: %v", ks)
+	}
+	// Taken as heard at 30 s: at 40 s silent 10 s, past the 6 s gap and half
+	// the threshold (suspected); at 45 s past the 10 s threshold (failed).
+	got = run(a, 36_000, 45_000, nil)
+	if want := []string{"J1 node-suspected n1", "J1 node-failed n1"}; !reflect.DeepEqual(kinds(got), want) {
+		t.Fatalf("past the start grace: %v, want %v", kinds(got), want)
+	}
+
+	// Probed: the NM's answers judge the node until the attempt reports.
+	b := newAnalyzer(t)
+	b.Observe("J1", started(m0, "n1", 0), 0)
+	for now := Time(5000); now <= 20_000; now += 5000 {
+		b.Probe(now, []NodeProbe{{Node: "n1", NM: "n1", OK: true, StartedAt: 1}})
+		if ks := kinds(b.Tick(now)); len(ks) != 0 {
+			t.Fatalf("probed healthy, not yet reporting, at %d: %v", now, ks)
+		}
+	}
+	var ks []string
+	for now := Time(25_000); now <= 45_000; now += 5000 { // the NM stops answering
+		b.Probe(now, []NodeProbe{{Node: "n1", NM: "n1", OK: false, StartedAt: 1}})
+		ks = append(ks, kinds(b.Tick(now))...)
+	}
+	if want := []string{"J1 node-suspected n1", "J1 node-failed n1"}; !reflect.DeepEqual(ks, want) {
+		t.Fatalf("probes failing: %v, want %v", ks, want)
+	}
+	// Once it reports, its reports decide again: the node is back.
+	b.Observe("J1", status(m0, 46_000), 46_000)
+	if want := []string{"J1 node-resumed n1"}; !reflect.DeepEqual(kinds(b.Tick(50_000)), want) {
+		t.Fatalf("after a report: want %v", want)
 	}
 }

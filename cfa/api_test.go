@@ -53,10 +53,11 @@ func TestRemoteOverHTTP(t *testing.T) {
 	defer cancel()
 	m0 := attempt(speculators.Map, 0, 0)
 	r.Observe("job_1_0001", *started(m0, "n1", 0))
+	r.Observe("job_1_0001", *status(m0, 0))
 	if err := r.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	for sec := Time(5); sec <= 20; sec += 5 { // n1 never reports: suspected at 10 s, failed at 15 s
+	for sec := Time(5); sec <= 20; sec += 5 { // n1 never reports again: suspected at 10 s, failed at 15 s
 		clock.set(sec * 1000)
 		if err := s.Tick(context.Background()); err != nil {
 			t.Fatal(err)
@@ -151,9 +152,18 @@ func TestRESTProber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []NodeProbe{{Node: "a", NM: "a:1", OK: true, StartedAt: 42}, {Node: "b", NM: "b:1"}, {Node: "c", NM: "c:1", Lost: true}}
+	// Keyed host:port by default, as the shim names attempts' nodes.
+	want := []NodeProbe{{Node: "a:1", NM: "a:1", OK: true, StartedAt: 42}, {Node: "b:1", NM: "b:1"}, {Node: "c:1", NM: "c:1", Lost: true}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("probes %+v, want %+v", got, want)
+	}
+	p.Key = NodeKeyHost
+	if got, err = p.Probe(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want = []NodeProbe{{Node: "a", NM: "a:1", OK: true, StartedAt: 42}, {Node: "b", NM: "b:1"}, {Node: "c", NM: "c:1", Lost: true}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("probes keyed by host %+v, want %+v", got, want)
 	}
 	rm.Close()
 	if _, err := p.Probe(context.Background()); err == nil || !strings.Contains(err.Error(), rm.URL) {

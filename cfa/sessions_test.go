@@ -183,6 +183,8 @@ func TestLongPollsKeepAJobAlive(t *testing.T) {
 	m0 := attempt(speculators.Map, 0, 0)
 	s.Observe("J1", *started(m0, "n1", 0))
 	s.Observe("J2", *started(m0, "n2", 0))
+	s.Observe("J1", *status(m0, 0)) // each reports once, then is silent
+	s.Observe("J2", *status(m0, 0))
 	poll("J2")
 	for sec := Time(0); sec <= 60; sec += 5 {
 		clock.set(sec * 1000)

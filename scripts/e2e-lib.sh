@@ -1,7 +1,9 @@
 # e2e-lib.sh — what scripts/e2e.sh and scripts/e2e-failure.sh share: building the sidecar, the
 # checker, the shim and the test job, starting the mini cluster and the sidecar, submitting the job,
 # waiting with deadlines, and cleaning every process up on exit. Sourced, not run. The sourcing
-# script sets root, work, job_timeout and job_args (the job's -D options) first, then calls setup.
+# script sets root, work, job_timeout and job_args (the job's -D options) first; after sourcing,
+# optionally sidecar_flags (extra `specbridge serve` flags) and cluster_defs (-D key=value for
+# minicluster.sh start); then it calls setup.
 # shellcheck shell=bash
 
 t_start=$SECONDS
@@ -10,6 +12,7 @@ sidecar_pid=""
 client_pid=""
 cluster_started=""
 sidecar_flags=()
+cluster_defs=() # -D key=value for the mini cluster (minicluster.sh start)
 frozen=""
 failed=1
 
@@ -39,12 +42,8 @@ cleanup() {
   # shellcheck disable=SC2086
   [[ -z $frozen ]] || kill -KILL $frozen 2>/dev/null || true
   if [[ -n $cluster_started && ${E2E_KEEP_CLUSTER:-0} != 1 ]]; then
-    # Stopping the mini cluster leaves its containers' JVMs (AMs, tasks) running: end them too.
-    local containers=""
-    [[ ! -s $SPECBRIDGE_MINICLUSTER_DIR/pid ]] || containers=$(descendants "$(cat "$SPECBRIDGE_MINICLUSTER_DIR/pid")")
+    # minicluster.sh stop also ends the containers' JVMs (AMs, tasks).
     "$root/scripts/minicluster.sh" stop > /dev/null 2>&1 || echo "e2e: could not stop the mini cluster" >&2
-    # shellcheck disable=SC2086
-    [[ -z $containers ]] || kill -KILL $containers 2>/dev/null || true
   fi
   if ((${#timings[@]})); then
     echo "== timings"
@@ -115,17 +114,13 @@ submit() {
   local name=$1
   shift
   rm -f "$work/$name.jobid" "$work/$name.jhist"
-  # The written client configuration (conf/core-site.xml) is the cluster's configuration before the
-  # YARN and MapReduce mini clusters amended it: yarn-default.xml overrides its RM address, and it
-  # lacks the framework and the staging directory the JobHistory server watches. They are set here.
-  # yarn.is.minicluster: the AM and tasks get this client's classpath (the cluster's Hadoop jars and
-  # the job jar), as in Hadoop's own MiniMRYarnCluster tests; the shim comes only through -libjars.
+  # The written client configuration (conf/core-site.xml) is the running cluster's: file system, RM,
+  # JobHistory, staging directory, framework yarn, and yarn.is.minicluster, under which the AM and
+  # tasks get this client's classpath (the cluster's Hadoop jars and the job jar), as in Hadoop's own
+  # MiniMRYarnCluster tests; the shim comes only through -libjars.
   # shellcheck disable=SC2086
   java "${jvm_opens[@]}" -Xmx512m $quick_jvm -cp "$HADOOP_CONF_DIR:$job_jar:$cluster_cp" org.specbridge.e2e.StragglerJob \
-    -D mapreduce.framework.name=yarn -D yarn.resourcemanager.address="$SPECBRIDGE_RM" \
-    -D mapreduce.jobhistory.address="$SPECBRIDGE_JHS" -D mapreduce.jobhistory.webapp.address="${SPECBRIDGE_JHS_WEB#http://}" \
-    -D yarn.app.mapreduce.am.staging-dir="$staging_dir" \
-    -D yarn.is.minicluster=true -D mapreduce.jvm.add-opens-as-default=true \
+    -D mapreduce.jvm.add-opens-as-default=true \
     -D mapreduce.jobhistory.jhist.format=json \
     -D yarn.app.mapreduce.am.command-opts="-Xmx512m $quick_jvm" \
     -D mapreduce.map.java.opts="-Xmx200m $quick_jvm" -D mapreduce.reduce.java.opts="-Xmx200m $quick_jvm" \
@@ -135,6 +130,7 @@ submit() {
   job_t0=$SECONDS
   wait_until 120 "job $name to be submitted (log: $work/$name.client.log)" job_submitted "$name"
   job_id=$(cat "$work/$name.jobid")
+  [[ $job_id != job_local* ]] || fail "$name: $job_id ran in the client (LocalJobRunner): $HADOOP_CONF_DIR is not the cluster's"
   say "$name: $job_id submitted"
 }
 
@@ -222,26 +218,20 @@ setup() {
   echo "== mini cluster"
   t=$SECONDS
   if ! "$root/scripts/minicluster.sh" status > /dev/null 2>&1; then
-    # MiniHadoopClusterManager also binds the RM's scheduler, tracker and admin ports and the history
-    # server's admin port at their defaults; another cluster on this machine makes start-up fail late.
-    for p in "${NN_PORT:-19820}" "${NN_HTTP_PORT:-19870}" "${RM_PORT:-19032}" "${RM_WEB_PORT:-19088}" \
-      "${JHS_PORT:-19020}" "${JHS_WEB_PORT:-19888}" 8030 8031 8033 10033; do
+    # Another cluster on this machine on these ports makes start-up fail late (ports: minicluster.sh).
+    local rm=${RM_PORT:-19032} jhs=${JHS_PORT:-19020}
+    for p in "${NN_PORT:-19820}" "${NN_HTTP_PORT:-19870}" "$rm" "$((rm - 2))" "$((rm - 1))" "$((rm + 1))" \
+      "${RM_WEB_PORT:-19088}" "$jhs" "$((jhs + 1))" "${JHS_WEB_PORT:-19888}"; do
       port_busy "$p" && fail "port $p is in use (another Hadoop mini cluster running?); stop it or change the ports"
     done
     cluster_started=1
   fi
-  "$root/scripts/minicluster.sh" start
+  "$root/scripts/minicluster.sh" start "${cluster_defs[@]}"
   cluster_started=1
   # shellcheck disable=SC1091
   source "$SPECBRIDGE_MINICLUSTER_DIR/env"
   export HADOOP_CONF_DIR
   cluster_cp=$(cat "$SPECBRIDGE_MINICLUSTER_DIR/classpath")
-  # MiniMRYarnCluster puts the AMs' staging directory (and under it the JobHistory directories) at an
-  # HDFS path named after its local work directory, with a random part; the NameNode logs its mkdirs.
-  staging_dir=$(grep -o 'cmd=mkdirs[[:space:]]*src=[^[:space:]]*/apps_staging_dir[[:space:]]' \
-    "$SPECBRIDGE_MINICLUSTER_DIR/cluster.log" | tail -n 1 | sed 's/.*src=//; s/[[:space:]]*$//')
-  [[ -n $staging_dir ]] || fail "cannot find the cluster's staging directory in $SPECBRIDGE_MINICLUSTER_DIR/cluster.log"
-  say "staging directory hdfs://${SPECBRIDGE_FS#hdfs://}$staging_dir"
   wait_until 120 "3 NodeManagers RUNNING at $SPECBRIDGE_RM_WEB" nodes_running
   timing "mini cluster start" $((SECONDS - t))
 

@@ -3,7 +3,8 @@
 # scenario outcomes and the determinism check), brief fuzzing of every parser
 # and of the bridge's frame decoder, the Java shim's tests on Hadoop's MRApp
 # harness against the real sidecar, and the integration tests against a real
-# Hadoop mini cluster (HDFS, YARN, JobHistory). Needs Go, JDK 17 and Maven.
+# Hadoop mini cluster (HDFS, YARN, JobHistory), and the end-to-end scripts
+# (scripts/e2e.sh, scripts/e2e-failure.sh). Needs Go, JDK 17 and Maven.
 # Usage: scripts/test.sh            (from anywhere inside the repository)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,4 +64,12 @@ scripts/test-integration.sh
 
 echo "== end to end (a real MapReduce job through the shim and the sidecar on the mini cluster)"
 scripts/e2e.sh
+
+echo "== end to end, node failure (FARMS live: a NodeManager stopped mid-job; farms vs Hadoop's stock speculator)"
+# Timing-sensitive on a loaded 2-core machine (a job's time against E2E_FACTOR x its failure-free
+# time); a failing run is run once more, and a real break fails both.
+if ! scripts/e2e-failure.sh; then
+  echo "e2e-failure failed; running it once more (its time limit is timing-sensitive)"
+  scripts/e2e-failure.sh
+fi
 echo "== all tests passed"

@@ -51,6 +51,7 @@ func cfaFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "tws-base", Value: def.Detect.Base, Usage: "b, TWS's weight base (eq. 1)", EnvVars: []string{"SPECBRIDGE_CFA_TWS_BASE"}},
 		&cli.DurationFlag{Name: "initial-threshold", Value: time.Duration(def.Detect.Initial) * time.Millisecond, Usage: "threshold of a node with no recorded episode", EnvVars: []string{"SPECBRIDGE_CFA_INITIAL_THRESHOLD"}},
 		&cli.DurationFlag{Name: "gap", Value: time.Duration(def.Gap) * time.Millisecond, Usage: "silence after which a node's unresponsive episode begins", EnvVars: []string{"SPECBRIDGE_CFA_GAP"}},
+		&cli.StringFlag{Name: "node-key", Value: string(cfa.NodeKeyHostPort), Usage: "how attempts name nodes, as the shim's specbridge.node-key: host-port (the NodeManager id) or host", EnvVars: []string{"SPECBRIDGE_CFA_NODE_KEY"}},
 		&cli.DurationFlag{Name: "probe-timeout", Value: 3 * time.Second, Usage: "timeout of each RM and NM request", EnvVars: []string{"SPECBRIDGE_CFA_PROBE_TIMEOUT"}},
 	}
 }
@@ -66,11 +67,16 @@ func cfaConfig(c *cli.Context) (cfa.ServiceConfig, error) {
 	}
 	cfg := cfa.ServiceConfig{Analyzer: an, Store: c.String("store"), Gather: c.Duration("gather-interval"),
 		OnError: func(err error) { logrus.WithError(err).Warn("cfa") }}
+	key, err := cfa.ParseNodeKey(c.String("node-key"))
+	if err != nil {
+		return cfa.ServiceConfig{}, fmt.Errorf("--node-key: %w", err)
+	}
 	if u := c.String("rm-url"); u != "" {
 		p, err := cfa.NewRESTProber(u, c.Duration("probe-timeout"))
 		if err != nil {
 			return cfa.ServiceConfig{}, fmt.Errorf("--rm-url: %w", err)
 		}
+		p.Key = key
 		cfg.Prober = p
 	}
 	return cfg, nil

@@ -542,7 +542,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
         e.put("time", ta != null && ta.getLaunchTime() > 0 ? ta.getLaunchTime() : ev.getTimestamp());
         e.put("attempt", Wire.attemptId(id));
         if (ta != null) {
-          e.put("node", Wire.host(ta.getNodeId(), ta.getNodeHttpAddress()));
+          e.put("node", Wire.node(ta.getNodeId(), ta.getNodeHttpAddress(), settings.nodeHostPort));
           if (ta.getAssignedContainerID() != null) {
             e.put("container", ta.getAssignedContainerID().toString());
           }
@@ -663,7 +663,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
           ObjectNode a = attempts.addObject();
           a.put("attempt", Wire.attemptId(ta.getID()));
           a.put("state", state);
-          a.put("node", Wire.host(ta.getNodeId(), ta.getNodeHttpAddress()));
+          a.put("node", Wire.node(ta.getNodeId(), ta.getNodeHttpAddress(), settings.nodeHostPort));
           if (ta.getAssignedContainerID() != null) {
             a.put("container", ta.getAssignedContainerID().toString());
           }

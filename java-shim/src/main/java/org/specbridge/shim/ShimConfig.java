@@ -33,6 +33,13 @@ import org.apache.hadoop.conf.Configuration;
  *       it may do without, in [0, 1); 0 or unset: exact. With either bound the sidecar drops the maps still
  *       unfinished once the bound is reached: killed (T_KILL) in a map-only job, failed at once in a job with
  *       reduces, which then needs {@code mapreduce.map.failures.maxpercent} (see {@link DecisionApplier}).</li>
+ *   <li>{@code specbridge.node-key}: how an attempt's node is named on the wire, {@code host-port} (default: the
+ *       NodeManager's id, {@code host:port}, as YARN's NodeId and the ResourceManager's {@code /ws/v1/cluster/nodes}
+ *       {@code id} spell it) or {@code host} (the host name alone). host:port is the default because it is right
+ *       on every cluster: where several NodeManagers share a host (a mini cluster, containerised NMs) the host
+ *       alone merges them into one node, so one NM's failure looks like the whole host's and a copy started on a
+ *       sibling NM looks like the failed node answering again. The fault analyzer must key nodes the same way
+ *       ({@code specbridge serve/cfa --node-key}).</li>
  * </ul>
  */
 public final class ShimConfig {
@@ -50,6 +57,9 @@ public final class ShimConfig {
   public static final String RECONNECT_MS = PREFIX + "reconnect.ms";
   public static final String GRASS_DEADLINE_MS = PREFIX + "grass.deadline-ms";
   public static final String GRASS_ERROR = PREFIX + "grass.error";
+  public static final String NODE_KEY = PREFIX + "node-key";
+  public static final String NODE_KEY_HOST_PORT = "host-port";
+  public static final String NODE_KEY_HOST = "host";
 
   public static final String DEFAULT_SPECULATOR = "hadoop";
   public static final long DEFAULT_TIMEOUT_MS = 1000;
@@ -68,10 +78,12 @@ public final class ShimConfig {
   public final long deadlineMs;
   /** Fraction of input tasks the job may do without; 0: exact. */
   public final double errorBound;
+  /** Nodes are named host:port (the NodeManager's id) rather than by host alone. */
+  public final boolean nodeHostPort;
 
   private ShimConfig(String url, String token, String speculator, Map<String, String> params, long timeoutMs,
       boolean fallbackEnabled, long batchMs, int batchMax, long pingMs, long reconnectMs, long deadlineMs,
-      double errorBound) {
+      double errorBound, boolean nodeHostPort) {
     this.url = url;
     this.token = token;
     this.speculator = speculator;
@@ -84,6 +96,7 @@ public final class ShimConfig {
     this.reconnectMs = reconnectMs;
     this.deadlineMs = deadlineMs;
     this.errorBound = errorBound;
+    this.nodeHostPort = nodeHostPort;
   }
 
   /** Reads the settings; a bad value is an IllegalArgumentException naming the key. */
@@ -117,8 +130,13 @@ public final class ShimConfig {
     }
     long deadlineMs = nonNegativeLong(conf, GRASS_DEADLINE_MS);
     double errorBound = errorBound(conf);
+    String nodeKey = conf.getTrimmed(NODE_KEY, NODE_KEY_HOST_PORT);
+    if (!nodeKey.equals(NODE_KEY_HOST_PORT) && !nodeKey.equals(NODE_KEY_HOST)) {
+      throw new IllegalArgumentException(NODE_KEY + "=" + nodeKey + ": want " + NODE_KEY_HOST_PORT + " or " + NODE_KEY_HOST);
+    }
     return new ShimConfig(url, token, speculator, Collections.unmodifiableMap(params), timeoutMs, fallback,
-        batchMs, (int) Math.min(batchMax, Integer.MAX_VALUE), pingMs, reconnectMs, deadlineMs, errorBound);
+        batchMs, (int) Math.min(batchMax, Integer.MAX_VALUE), pingMs, reconnectMs, deadlineMs, errorBound,
+        nodeKey.equals(NODE_KEY_HOST_PORT));
   }
 
   private static long nonNegativeLong(Configuration conf, String key) {

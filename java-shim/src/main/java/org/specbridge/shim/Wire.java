@@ -52,6 +52,18 @@ final class Wire {
     return TypeConverter.toYarn(org.apache.hadoop.mapreduce.TaskAttemptID.forName(s));
   }
 
+  /**
+   * The wire name of an attempt's node: the NodeManager's id {@code host:port} when hostPort (what the
+   * ResourceManager's node list calls {@code id}), else its host. Without a NodeId (the AM always has one
+   * for a launched attempt) it is the host of the NM's HTTP address, whose port is not the NodeId's.
+   */
+  static String node(NodeId node, String httpAddress, boolean hostPort) {
+    if (hostPort && node != null && node.getHost() != null) {
+      return node.getHost() + ":" + node.getPort();
+    }
+    return host(node, httpAddress);
+  }
+
   static String host(NodeId node, String httpAddress) {
     if (node != null && node.getHost() != null) {
       return node.getHost();

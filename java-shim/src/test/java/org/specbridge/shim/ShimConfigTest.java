@@ -28,6 +28,16 @@ class ShimConfigTest {
     assertEquals(250, c.pingMs);
     assertTrue(c.fallbackEnabled);
     assertEquals(Collections.emptyMap(), c.params);
+    assertTrue(c.nodeHostPort, "nodes are keyed host:port unless told otherwise");
+  }
+
+  @Test
+  void nodeKey() {
+    Configuration conf = new Configuration(false);
+    conf.set("specbridge.node-key", " host ");
+    assertFalse(ShimConfig.from(conf).nodeHostPort);
+    conf.set("specbridge.node-key", "host-port");
+    assertTrue(ShimConfig.from(conf).nodeHostPort);
   }
 
   @Test
@@ -114,6 +124,7 @@ class ShimConfigTest {
         {"specbridge.grass.error", "-0.1"},
         {"specbridge.grass.error", "a fifth"},
         {"specbridge.grass.deadline-ms", "-1"},
+        {"specbridge.node-key", "hostname"},
     };
     for (String[] kv : bad) {
       Configuration conf = new Configuration(false);

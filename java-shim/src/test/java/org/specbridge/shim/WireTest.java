@@ -2,6 +2,7 @@ package org.specbridge.shim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -9,6 +10,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
 import org.apache.hadoop.mapreduce.v2.api.records.Phase;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.apache.hadoop.yarn.api.records.NodeId;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -36,6 +38,21 @@ class WireTest {
     assertEquals(900, n.path("cpu_ms").asLong());
     assertFalse(n.has("gc_ms"));
     assertEquals(groups, c.countCounters(), "reading created counters");
+  }
+
+  @Test
+  void nodesAreNamedByNodeManagerIdOrHost() {
+    NodeId nm = NodeId.newInstance("worker-7", 45454);
+    assertEquals("worker-7:45454", Wire.node(nm, "worker-7:8042", true));
+    assertEquals(nm.toString(), Wire.node(nm, "worker-7:8042", true), "the ResourceManager's node id");
+    assertEquals("worker-7", Wire.node(nm, "worker-7:8042", false));
+    // Two NodeManagers on one host stay apart with host-port and merge with host.
+    NodeId sibling = NodeId.newInstance("worker-7", 45455);
+    assertNotEquals(Wire.node(nm, null, true), Wire.node(sibling, null, true));
+    assertEquals(Wire.node(nm, null, false), Wire.node(sibling, null, false));
+    // Without a NodeId only the HTTP address's host is known.
+    assertEquals("worker-9", Wire.node(null, "worker-9:8042", true));
+    assertEquals("", Wire.node(null, null, true));
   }
 
   @Test
