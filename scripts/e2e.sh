@@ -11,7 +11,9 @@
 #                     sidecar must have sent a speculate decision the AM applied (its /metrics and the
 #                     AM's log), and the job must SUCCEED;
 #   2. baseline     — the same job with speculation off: it must SUCCEED, with no speculative attempt,
-#                     and take longer than run 1;
+#                     and take longer than run 1; its history is written Avro-Binary (Hadoop 3's
+#                     default), and `specbridge replay hdfs://…/history/done/` must then read every job
+#                     run so far from the JobHistory done directory;
 #   3. sidecar-killed — the shim again, the sidecar told never to speculate (min-runtime 10 min) and
 #                     SIGKILLed once the job's maps are running: the AM must log the handover to
 #                     Hadoop's own speculator and the job must SUCCEED.
@@ -73,12 +75,37 @@ run_speculation() {
   stop_sidecar
 }
 
+# The baseline writes its history in Hadoop 3's default encoding, Avro-Binary (the other runs write
+# Avro-JSON), and `specbridge replay` then reads the cluster's JobHistory done directory over HDFS.
 run_baseline() {
   echo "== run: baseline, speculation off"
-  submit baseline -D mapreduce.map.speculative=false -D mapreduce.reduce.speculative=false
+  submit baseline -D mapreduce.map.speculative=false -D mapreduce.reduce.speculative=false \
+    -D mapreduce.jobhistory.jhist.format=binary
   finish baseline
+  [[ $(head -c 11 "$work/baseline.jhist") == Avro-Binary ]] || fail "baseline: history not in Avro-Binary"
   check baseline -no-speculative || fail "baseline: see above"
   timing "  history: submit to finish" "$("$work/bin/e2echeck" -print duration "$work/baseline.jhist")"
+  replay_done_dir
+}
+
+# replay_done_dir: every job run so far is replayed from the JobHistory done directory on HDFS
+# (hdfs://…/history/done/YYYY/MM/DD/serial/*.jhist, JSON and binary mixed). The JobHistory server moves
+# a finished job's files there from the intermediate directory when it scans it, which a query about
+# the job starts (otherwise every 3 minutes).
+replay_done_dir() {
+  local done=$SPECBRIDGE_FS${SPECBRIDGE_STAGING:-/specbridge/staging}/history/done/ t0=$SECONDS
+  curl -fsS "$SPECBRIDGE_JHS_WEB/ws/v1/history/mapreduce/jobs/$job_id" > /dev/null ||
+    fail "the JobHistory server does not know $job_id"
+  wait_until 120 "$jobs_run job(s) in $done" done_dir_has "$done" "$jobs_run"
+  timing "  replay from the HDFS done directory" $((SECONDS - t0))
+  say "replay $done: $(grep -o '"jobs": [0-9]*' "$work/replay-done.json" | head -n 1), $(grep -o '"tasks": [0-9]*' "$work/replay-done.json" | head -n 1)"
+}
+
+# done_dir_has DIR N: `specbridge replay DIR` reads N jobs of E2E_MAPS maps and one reduce each.
+done_dir_has() {
+  "$work/bin/specbridge" replay --mode decisions --speculators hadoop --output json "$1" \
+    > "$work/replay-done.json" 2> "$work/replay-done.err" || return 1
+  grep -q "\"jobs\": $2," "$work/replay-done.json" && grep -q "\"tasks\": $(($2 * (maps + 1)))," "$work/replay-done.json"
 }
 
 # The sidecar runs the policy with a 10-minute rule, so it cannot have speculated before it dies: any
@@ -101,7 +128,9 @@ run_killed() {
   grep "sidecar unhealthy" "$am" | head -n 1 | sed 's/^.*specbridge: /  AM: /'
 }
 
+jobs_run=0 # jobs submitted so far (each SUCCEEDS or the script fails)
 for run in $runs; do
+  jobs_run=$((jobs_run + 1))
   case $run in
     speculation | baseline | killed) "run_$run" ;;
     *) fail "E2E_RUNS: unknown run $run (speculation, baseline, killed)" ;;
