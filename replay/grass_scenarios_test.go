@@ -25,17 +25,15 @@ func binOf(t *testing.T, r Result, bin string) BinResult {
 //
 // Asserted, all of which hold on these scenarios (§6.1's 200-node cluster,
 // originals ordered by input size, progress noise of §5.1's accuracy,
-// deadlines from a dry run of the workload): grass's deadline accuracy >=
+// deadlines from a dry run of the workload, large jobs of up to 4000
+// blocks, t_new counting long-running tasks): grass's deadline accuracy >=
 // 1.2x late's and mantri's; its time to error bound <= 0.85x theirs; its
 // exact jobs faster than theirs; grass at least as good as the better of gs
 // and ras on all three; GS ahead of RAS on small jobs of all three; RAS
-// ahead of GS on large error-bound and exact jobs. Logged only: GS against
-// RAS on medium and large deadline jobs (RAS ahead on medium by 0.004; GS
-// ahead on large, which run in about two waves on 400 containers, where
-// Guideline 3 makes GS near-optimal), and large deadline jobs against LATE
-// (LATE ahead: the other jobs' copies take containers the large jobs'
-// originals would have had; see README). Three scenarios x 5 policies x 5
-// seeds.
+// ahead of GS on large jobs of all three; grass at least as accurate as
+// late on large deadline jobs (the paper's largest gains are there).
+// Logged only: GS against RAS on medium deadline jobs. Three scenarios x 5
+// policies x 5 seeds (about a minute).
 // Reference: GRASS §6.2.1-6.2.2, §6.3.1.
 func TestGRASSScenariosDoneWhen(t *testing.T) {
 	if testing.Short() {
@@ -84,13 +82,14 @@ func TestGRASSScenariosDoneWhen(t *testing.T) {
 	if gs, ras := binAcc("gs", "small"), binAcc("ras", "small"); gs <= ras {
 		t.Errorf("small deadline jobs: gs accuracy %.3f not ahead of ras %.3f", gs, ras)
 	}
-	for _, bin := range []string{"medium", "large"} {
-		if gs, ras := binAcc("gs", bin), binAcc("ras", bin); ras <= gs {
-			t.Logf("not asserted: %s deadline jobs: ras accuracy %.3f not ahead of gs %.3f", bin, ras, gs)
-		}
+	if gs, ras := binAcc("gs", "large"), binAcc("ras", "large"); ras <= gs {
+		t.Errorf("large deadline jobs: ras accuracy %.3f not ahead of gs %.3f", ras, gs)
 	}
 	if g, l := binAcc("grass", "large"), binAcc("late", "large"); g < l {
-		t.Logf("not asserted: large deadline jobs: grass accuracy %.3f behind late's %.3f", g, l)
+		t.Errorf("large deadline jobs: grass accuracy %.3f behind late's %.3f", g, l)
+	}
+	if gs, ras := binAcc("gs", "medium"), binAcc("ras", "medium"); ras <= gs {
+		t.Logf("not asserted: medium deadline jobs: ras accuracy %.3f not ahead of gs %.3f", ras, gs)
 	}
 
 	errRes := run("grass-error.yaml")

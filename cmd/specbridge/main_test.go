@@ -116,6 +116,29 @@ func TestReplayFlagsAfterInput(t *testing.T) {
 	}
 }
 
+// replay --data-dir keeps the run times of completed tasks that GRASS uses
+// as t_new before a job's first completion, and a second replay on the same
+// directory starts from them and adds its own.
+func TestReplayDataDirKeepsRunTimes(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"replay", "--runs", "1", "--speculators", "grass", "--data-dir", dir, "../../scenarios/late-sleep-sensitivity.yaml"}
+	if _, stderr, code := run(t, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	path := filepath.Join(dir, "grass-runtimes.jsonl")
+	first, err := os.ReadFile(path)
+	if err != nil || strings.Count(string(first), "\n") == 0 || !strings.HasPrefix(string(first), `{"type":"map","ms":`) {
+		t.Fatalf("run times after one replay: %q (%v)", first, err)
+	}
+	if _, stderr, code := run(t, args...); code != 0 {
+		t.Fatalf("second replay: exit %d: %s", code, stderr)
+	}
+	second, err := os.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(second), string(first)) || len(second) <= len(first) {
+		t.Fatalf("after a second replay the run times file has %d bytes (%v), want the first %d and more", len(second), err, len(first))
+	}
+}
+
 // Bad input: non-zero exit and one line naming the file and the line.
 func TestBadInputOneLineError(t *testing.T) {
 	dir := t.TempDir()

@@ -39,7 +39,7 @@ func replayCommand() *cli.Command {
 	}
 }
 
-func runReplay(c *cli.Context) error {
+func runReplay(c *cli.Context) (err error) {
 	if c.NArg() == 0 {
 		return fmt.Errorf("replay: no INPUT given (a .jhist, Rumen or SWIM file, a scenario, or a directory of histories)")
 	}
@@ -59,11 +59,15 @@ func runReplay(c *cli.Context) error {
 		return err
 	}
 	if dir := c.String("data-dir"); dir != "" {
-		st, err := grassamples.Open(dir)
-		if err != nil {
-			return err
+		st, oerr := grassamples.Open(dir)
+		if oerr != nil {
+			return oerr
 		}
-		defer st.Close()
+		defer func() { // the run times' last batch reaches the disk here
+			if cerr := st.Close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
 		opts.Store = st
 	}
 	switch c.String("scheduler") {

@@ -88,7 +88,11 @@ func serve(c *cli.Context) error {
 		if err != nil {
 			return fmt.Errorf("serve: --data-dir: %w", err)
 		}
-		defer samples.Close()
+		defer func() {
+			if err := samples.Close(); err != nil {
+				log.WithError(err).Error("grass samples: close failed")
+			}
+		}()
 		reg.SetStore(samples)
 	} else {
 		reg.SetStore(grass.NewMemoryStore()) // shared by this process's jobs only

@@ -131,12 +131,20 @@ func TestServeDataDirPersists(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(data, "cfa", "snapshot.cfa")); err != nil {
 		t.Fatalf("no analyzer snapshot under --data-dir: %v", err)
 	}
+	runtimes, err := os.ReadFile(filepath.Join(data, "grass-runtimes.jsonl"))
+	if err != nil || strings.Count(string(runtimes), "\n") == 0 {
+		t.Fatalf("no run times of completed tasks under --data-dir: %q (%v)", runtimes, err)
+	}
 	runServeFor(t, args, func(url string) {
 		runJob(t, url, "job_1700000000000_0002", "grass", map[string]string{"xi": "1"})
 	})
 	again, err := os.ReadFile(filepath.Join(data, "grass-samples.jsonl"))
 	if err != nil || strings.Count(string(again), "\n") != 2 || !strings.HasPrefix(string(again), string(samples)) {
 		t.Fatalf("after a restart the samples file holds:\n%s\nwant the first sample and a second (%v)", again, err)
+	}
+	more, err := os.ReadFile(filepath.Join(data, "grass-runtimes.jsonl"))
+	if err != nil || !strings.HasPrefix(string(more), string(runtimes)) || len(more) <= len(runtimes) {
+		t.Fatalf("after a restart the run times file holds:\n%s\nwant the first job's and the second's (%v)", more, err)
 	}
 }
 

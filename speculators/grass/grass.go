@@ -55,9 +55,10 @@ const (
 	NameGRASS = "grass"
 )
 
-// Parameter names (grass only; gs and ras have none: Pseudocode 1 and 2 have
-// no knobs).
+// Parameter names (grass only, except ParamTnewRunning, which gs and ras
+// have too: Pseudocode 1 and 2 have no knobs, the estimator has one).
 const (
+	ParamTnewRunning   = "t-new-running"
 	ParamXi            = "xi"
 	ParamSmallMax      = "small-tasks-max"
 	ParamMediumMax     = "medium-tasks-max"
@@ -78,8 +79,14 @@ func PolicyRAS() speculators.Policy {
 	return fixedPolicy(NameRAS, modeRAS, "GRASS's RAS: copy a task only when c*t_rem - (c+1)*t_new > 0 saves time and resources (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)")
 }
 
+// tnewRunningSpec is the estimator's one knob (see estimate.go, "Running
+// tasks in t_new").
+var tnewRunningSpec = speculators.ParamSpec{Name: ParamTnewRunning, Kind: speculators.Bool, Default: true,
+	Doc: "count in t_new the running tasks that have already run longer than the mean of the job's completions, at their elapsed time plus t_rem (our choice, against the survivorship bias of §5.1's log of completed tasks); false is §5.1's estimate, which the paper's worked examples use"}
+
 func fixedPolicy(name string, m mode, doc string) speculators.Policy {
 	return speculators.Policy{Name: name, Doc: doc,
+		Params: []speculators.ParamSpec{tnewRunningSpec},
 		New: func(p speculators.Params, env speculators.Env) (speculators.Speculator, error) {
 			return newPolicy(m, p, env)
 		},
@@ -92,6 +99,7 @@ func PolicyGRASS() speculators.Policy {
 		Name: NameGRASS,
 		Doc:  "GRASS: RAS early, GS near the bound, switching point learned from earlier jobs (Ananthanarayanan et al. NSDI'14 §4)",
 		Params: []speculators.ParamSpec{
+			tnewRunningSpec,
 			{Name: ParamXi, Kind: speculators.Float, Default: 0.15,
 				Doc: "perturbation xi: probability that a job runs GS or RAS (equally likely) all through to refresh the samples (§4.2; 15% chosen empirically, §6.3.3)"},
 			{Name: ParamSmallMax, Kind: speculators.Int, Default: int64(50),
@@ -150,6 +158,7 @@ func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculat
 	if pr, ok := p.store.(RuntimePrior); ok {
 		p.est.prior = pr // t_new before the job's first completion (estimate.go)
 	}
+	p.est.running = params.Bool(ParamTnewRunning)
 	if m != modeGRASS {
 		return p, nil
 	}

@@ -15,6 +15,11 @@ import (
 // when T2 finishes at 1, T1 has t_rem 5 and a copy of it t_new 2, T3-T8 have
 // t_new 1 and T9 t_new 3 (the figure's table, as the authors' slides give
 // it; the text copy lost it). T1 is the straggler: its original takes 6.
+// paperEstimate runs the worked examples with §5.1's t_new, the mean of the
+// job's completions alone, which is what the paper's figures give (see
+// estimate.go, "Running tasks in t_new", and TestTnewCountsLongRunningTasks).
+var paperEstimate = map[string]string{ParamTnewRunning: "false"}
+
 func figure1(deadline float64) job {
 	return job{
 		input:    []float64{2, 1, 1, 1, 1, 1, 1, 1, 3},
@@ -34,7 +39,7 @@ func figure1(deadline float64) job {
 //
 // Reference: §3.1.1, Figure 1, Pseudocode 1
 func TestPaperFigure1Deadline6(t *testing.T) {
-	gs := newDriver(t, NameGS, figure1(6), nil, nil)
+	gs := newDriver(t, NameGS, figure1(6), paperEstimate, nil)
 	gs.run(6)
 	if got := gs.doneBy(6); got != 7 {
 		t.Errorf("GS completed %d tasks by 6, want 7\n%s", got, strings.Join(gs.log, "\n"))
@@ -46,7 +51,7 @@ func TestPaperFigure1Deadline6(t *testing.T) {
 		t.Errorf("GS dropped %d tasks at the deadline, want 2 (T8, T9)", gs.drops)
 	}
 
-	ras := newDriver(t, NameRAS, figure1(6), nil, nil)
+	ras := newDriver(t, NameRAS, figure1(6), paperEstimate, nil)
 	ras.run(6)
 	if got := ras.doneBy(6); got != 8 {
 		t.Errorf("RAS completed %d tasks by 6, want 8\n%s", got, strings.Join(ras.log, "\n"))
@@ -67,9 +72,9 @@ func TestPaperFigure1Deadline6(t *testing.T) {
 //
 // Reference: §3.1.1, Figure 1
 func TestPaperFigure1Deadline3(t *testing.T) {
-	gs := newDriver(t, NameGS, figure1(3), nil, nil)
+	gs := newDriver(t, NameGS, figure1(3), paperEstimate, nil)
 	gs.run(3)
-	ras := newDriver(t, NameRAS, figure1(3), nil, nil)
+	ras := newDriver(t, NameRAS, figure1(3), paperEstimate, nil)
 	ras.run(3)
 	if g, r := gs.doneBy(3), ras.doneBy(3); g != 3 || r != 2 {
 		t.Errorf("by deadline 3: GS %d, RAS %d tasks; want 3 and 2\nGS: %v\nRAS: %v", g, r, gs.log, ras.log)
@@ -108,9 +113,9 @@ func TestPaperFigure2(t *testing.T) {
 		{0.4, 4, 10, 11, true},
 		{0.2, 5, 12, 11, false},
 	} {
-		gs := newDriver(t, NameGS, figure2(c.err), nil, nil)
+		gs := newDriver(t, NameGS, figure2(c.err), paperEstimate, nil)
 		gs.run(0)
-		ras := newDriver(t, NameRAS, figure2(c.err), nil, nil)
+		ras := newDriver(t, NameRAS, figure2(c.err), paperEstimate, nil)
 		ras.run(0)
 		if len(gs.log) == 0 || gs.log[0] != "t=5 speculate m_000002" {
 			t.Errorf("error %g: GS decisions %v, want a copy of T3 at 5", c.err, gs.log)
@@ -219,6 +224,29 @@ func TestPaperGuideline3Waves(t *testing.T) {
 		}
 		if (g < r) != c.gsFirst || g == r {
 			t.Errorf("%d tasks on 4 slots: mean time GS %.2f, RAS %.2f; want GS faster: %v", c.tasks, g/30, r/30, c.gsFirst)
+		}
+	}
+}
+
+// By default (t-new-running) a running task that has run longer than the
+// mean of the completions counts in t_new at its extrapolated duration. In
+// Figure 2 at time 5, T3 (input 3, 10 units long) has run 5 units, more than
+// the 3 its input gives it from T2's rate; counted at 10, t_new for T3 is
+// (1 + 10/3) / 2 x 3 = 6.5 units, above its t_rem of 5, so GS does not copy
+// it, where with §5.1's estimate (t_new 3) it does.
+//
+// Reference: §5.1 (estimating t_new), Figure 2; our choice (estimate.go)
+func TestTnewCountsLongRunningTasks(t *testing.T) {
+	def := newDriver(t, NameGS, figure2(0.4), nil, nil)
+	def.run(0)
+	paper := newDriver(t, NameGS, figure2(0.4), paperEstimate, nil)
+	paper.run(0)
+	if len(paper.log) == 0 || paper.log[0] != "t=5 speculate m_000002" {
+		t.Fatalf("with §5.1's t_new: %v, want a copy of T3 at 5", paper.log)
+	}
+	for _, d := range def.log {
+		if d == "t=5 speculate m_000002" {
+			t.Errorf("with running tasks in t_new GS copied T3 at 5: %v", def.log)
 		}
 	}
 }

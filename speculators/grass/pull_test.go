@@ -15,9 +15,9 @@ import (
 // Reference: §3.1.1, §3.1.2, Figures 1-2, Pseudocode 1-2
 func TestPaperFiguresPull(t *testing.T) {
 	pull := func(j job) job { j.pull = true; return j }
-	gs := newDriver(t, NameGS, pull(figure1(6)), nil, nil)
+	gs := newDriver(t, NameGS, pull(figure1(6)), paperEstimate, nil)
 	gs.run(6)
-	ras := newDriver(t, NameRAS, pull(figure1(6)), nil, nil)
+	ras := newDriver(t, NameRAS, pull(figure1(6)), paperEstimate, nil)
 	ras.run(6)
 	if g, r := gs.doneBy(6), ras.doneBy(6); g != 7 || r != 8 {
 		t.Errorf("figure 1, deadline 6: GS %d, RAS %d; want 7 and 8\nGS %v\nRAS %v", g, r, gs.log, ras.log)
@@ -25,9 +25,9 @@ func TestPaperFiguresPull(t *testing.T) {
 	if strings.Contains(strings.Join(gs.log, ";"), "speculate") || len(ras.log) == 0 || ras.log[0] != "t=1 speculate m_000000" {
 		t.Errorf("figure 1: GS %v (want no copy), RAS %v (want a copy of T1 at 1)", gs.log, ras.log)
 	}
-	gs = newDriver(t, NameGS, pull(figure1(3)), nil, nil)
+	gs = newDriver(t, NameGS, pull(figure1(3)), paperEstimate, nil)
 	gs.run(3)
-	ras = newDriver(t, NameRAS, pull(figure1(3)), nil, nil)
+	ras = newDriver(t, NameRAS, pull(figure1(3)), paperEstimate, nil)
 	ras.run(3)
 	if g, r := gs.doneBy(3), ras.doneBy(3); g != 3 || r != 2 {
 		t.Errorf("figure 1, deadline 3: GS %d, RAS %d; want 3 and 2", g, r)
@@ -37,9 +37,9 @@ func TestPaperFiguresPull(t *testing.T) {
 		need    int
 		gs, ras float64
 	}{{0.4, 4, 10, 11}, {0.2, 5, 12, 11}} {
-		gs := newDriver(t, NameGS, pull(figure2(c.err)), nil, nil)
+		gs := newDriver(t, NameGS, pull(figure2(c.err)), paperEstimate, nil)
 		gs.run(0)
-		ras := newDriver(t, NameRAS, pull(figure2(c.err)), nil, nil)
+		ras := newDriver(t, NameRAS, pull(figure2(c.err)), paperEstimate, nil)
 		ras.run(0)
 		if g, r := gs.timeTo(c.need), ras.timeTo(c.need); g != c.gs || r != c.ras {
 			t.Errorf("figure 2, error %g: GS %g, RAS %g; want %g and %g\nGS %v\nRAS %v", c.err, g, r, c.gs, c.ras, gs.log, ras.log)

@@ -132,6 +132,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // does not change the accuracy GRASS learns from.
 func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline, record bool) {
 	p.cands = p.cands[:0]
+	p.est.censor(job, now)
 	left := float64(job.Deadline - now)
 	early := job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	for ty := range job.Tasks {

@@ -151,25 +151,93 @@ type RuntimePrior interface {
 	PriorRuntime(ty speculators.TaskType, inputBytes int64) (float64, bool)
 }
 
+// PriorWindow is how many completions RuntimePrior keeps per task type and
+// input size class: the most recent ones, older ones dropping out as new
+// ones arrive, so that a long-running sidecar's memory (and its data file,
+// grassamples) stays bounded and the prior follows the cluster as it
+// changes. 10,000 is more than one replay of a bundled scenario completes in
+// one class (about 7,800 tasks in a grass-*.yaml run), so a replay's prior
+// is every earlier completion of the run.
+const PriorWindow = 10000
+
+// RuntimeRecord is one completed task of an earlier job, as RuntimePrior
+// keeps it and grassamples persists it.
+type RuntimeRecord struct {
+	Type       speculators.TaskType
+	Ms         float64
+	InputBytes int64
+}
+
 // priorRuntimes holds RuntimePrior's completions: per task type and input
 // size class (bits.Len64 of the input bytes, so that inputs in one
 // power-of-two range [2^(k-1), 2^k) share class k; class 0 is unknown
-// size), the run times per input byte (ms per byte; ms for class 0), sorted.
+// size), the run times per input byte (ms per byte; ms for class 0), sorted,
+// and the same completions in arrival order (a ring of at most PriorWindow;
+// head is the oldest once it is full).
 type priorRuntimes struct {
 	sorted [speculators.NumTaskTypes][65][]float64
+	recent [speculators.NumTaskTypes][65][]RuntimeRecord
+	head   [speculators.NumTaskTypes][65]int
 }
 
-// AddRuntime records a completed task of an earlier job (RuntimePrior).
+// AddRuntime records a completed task of an earlier job (RuntimePrior). A
+// record with a negative, NaN or infinite run time or an unknown type is
+// ignored. Beyond PriorWindow completions of a type and class the oldest
+// is forgotten.
 func (m *MemoryStore) AddRuntime(ty speculators.TaskType, ms float64, inputBytes int64) {
-	if ty < 0 || ty >= speculators.NumTaskTypes || !(ms >= 0) || math.IsInf(ms, 0) {
+	if !validRuntime(ty, ms) {
 		return
 	}
 	class, x := priorKey(ms, inputBytes)
+	r := RuntimeRecord{Type: ty, Ms: ms, InputBytes: max(inputBytes, 0)}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	l := &m.prior.sorted[ty][class]
+	l, ring, head := &m.prior.sorted[ty][class], &m.prior.recent[ty][class], &m.prior.head[ty][class]
+	if len(*ring) < PriorWindow {
+		*ring = append(*ring, r)
+	} else {
+		_, old := priorKey((*ring)[*head].Ms, (*ring)[*head].InputBytes)
+		if i, found := slices.BinarySearch(*l, old); found {
+			*l = slices.Delete(*l, i, i+1)
+		}
+		(*ring)[*head] = r
+		*head = (*head + 1) % PriorWindow
+	}
 	i, _ := slices.BinarySearch(*l, x)
 	*l = slices.Insert(*l, i, x)
+}
+
+func validRuntime(ty speculators.TaskType, ms float64) bool {
+	return ty < speculators.NumTaskTypes && ms >= 0 && !math.IsInf(ms, 0)
+}
+
+// PriorRuntimes returns the completions RuntimePrior holds, oldest first
+// within each type and size class, for a store to write them out.
+func (m *MemoryStore) PriorRuntimes() []RuntimeRecord {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []RuntimeRecord
+	for ty := range m.prior.recent {
+		for class := range m.prior.recent[ty] {
+			ring, head := m.prior.recent[ty][class], m.prior.head[ty][class]
+			out = append(out, ring[head:]...)
+			out = append(out, ring[:head]...)
+		}
+	}
+	return out
+}
+
+// PriorLen is how many completions RuntimePrior holds.
+func (m *MemoryStore) PriorLen() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for ty := range m.prior.recent {
+		for class := range m.prior.recent[ty] {
+			n += len(m.prior.recent[ty][class])
+		}
+	}
+	return n
 }
 
 func priorKey(ms float64, inputBytes int64) (int, float64) {
@@ -183,7 +251,7 @@ func priorKey(ms float64, inputBytes int64) (int, float64) {
 // completed tasks of the type in the same input size class, times
 // inputBytes (RuntimePrior; see estimators in estimate.go).
 func (m *MemoryStore) PriorRuntime(ty speculators.TaskType, inputBytes int64) (float64, bool) {
-	if ty < 0 || ty >= speculators.NumTaskTypes {
+	if ty >= speculators.NumTaskTypes {
 		return 0, false
 	}
 	class, _ := priorKey(0, inputBytes)

@@ -7,6 +7,10 @@
 // touches the disk. A Store is safe for concurrent use by many engines. It
 // must not be written by two processes at once: the sidecar owns its data
 // directory.
+//
+// Beside it, RuntimesFileName keeps the run times of earlier jobs' completed
+// tasks that GRASS uses as t_new before a job's first completion
+// (grass.RuntimePrior), also as JSON lines; see AddRuntime.
 package grassamples
 
 import (
@@ -16,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -27,6 +32,18 @@ import (
 // FileName is the samples file inside the data directory.
 const FileName = "grass-samples.jsonl"
 
+// RuntimesFileName is the file of earlier tasks' run times (AddRuntime).
+const RuntimesFileName = "grass-runtimes.jsonl"
+
+// Run-time records are fsync'd in batches of flushEvery (and on Add, Flush
+// and Close), and the file is rewritten with only the records the prior
+// still holds once it has more than twice as many lines and at least
+// compactMin.
+const (
+	flushEvery = 256
+	compactMin = 4096
+)
+
 // maxLine bounds one sample's line (a curve has at most 64 points).
 const maxLine = 1 << 20
 
@@ -36,6 +53,17 @@ type Store struct {
 	path string
 	file *os.File
 	mem  *grass.MemoryStore
+
+	// The run-time records' file: lines it holds, records written but not
+	// yet fsync'd (buf, count pending), and the first write error, which
+	// Flush and Close report (AddRuntime cannot).
+	rtPath  string
+	rtFile  *os.File
+	rtLines int
+	rtOff   int64 // the file's size after its last complete line
+	buf     []byte
+	pending int
+	rtErr   error
 }
 
 var (
@@ -67,7 +95,133 @@ func Open(dir string) (*Store, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Store{path: path, file: f, mem: mem}, nil
+	st := &Store{path: path, file: f, mem: mem, rtPath: filepath.Join(dir, RuntimesFileName)}
+	if err := st.openRuntimes(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// runtimeLine is one line of the run-times file.
+type runtimeLine struct {
+	Type       string  `json:"type"` // "map" or "reduce"
+	Ms         float64 `json:"ms"`
+	InputBytes int64   `json:"input_bytes"` // 0: unknown
+}
+
+// openRuntimes reads the run-times file into the prior (creating it if
+// needed), drops a torn final line and leaves it open for appending,
+// compacted if it has grown past its bound.
+func (s *Store) openRuntimes() error {
+	f, err := os.OpenFile(s.rtPath, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("grass run times: %w", err)
+	}
+	lines, good, err := s.readRuntimes(f)
+	if err == nil {
+		if err = f.Truncate(good); err == nil {
+			_, err = f.Seek(good, io.SeekStart)
+		}
+	}
+	if err != nil {
+		f.Close()
+		return err
+	}
+	s.rtFile, s.rtLines, s.rtOff = f, lines, good
+	if s.overgrown() {
+		return s.compact()
+	}
+	return nil
+}
+
+// readRuntimes feeds every complete line of r to the prior; lines counts
+// them, good is the offset after the last one.
+func (s *Store) readRuntimes(r io.Reader) (lines int, good int64, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			return lines, good, nil // len(b) > 0: a torn final line
+		}
+		if err != nil {
+			return 0, 0, fmt.Errorf("read %s line %d: %w", s.rtPath, line, err)
+		}
+		if len(b) > maxLine {
+			return 0, 0, fmt.Errorf("read %s line %d: line longer than %d bytes", s.rtPath, line, maxLine)
+		}
+		good += int64(len(b))
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		var l runtimeLine
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&l); err != nil {
+			return 0, 0, fmt.Errorf("read %s line %d: %w", s.rtPath, line, err)
+		}
+		var ty speculators.TaskType
+		switch l.Type {
+		case "map":
+			ty = speculators.Map
+		case "reduce":
+			ty = speculators.Reduce
+		default:
+			return 0, 0, fmt.Errorf("read %s line %d: type %q: want \"map\" or \"reduce\"", s.rtPath, line, l.Type)
+		}
+		if !(l.Ms >= 0) || math.IsInf(l.Ms, 0) || l.InputBytes < 0 {
+			return 0, 0, fmt.Errorf("read %s line %d: ms %g and input_bytes %d: want numbers >= 0", s.rtPath, line, l.Ms, l.InputBytes)
+		}
+		s.mem.AddRuntime(ty, l.Ms, l.InputBytes)
+		lines++
+	}
+}
+
+// overgrown reports whether the run-times file holds more than twice the
+// records the prior keeps (and at least compactMin lines).
+func (s *Store) overgrown() bool {
+	return s.rtLines >= compactMin && s.rtLines > 2*s.mem.PriorLen()
+}
+
+// compact rewrites the run-times file with the records the prior holds: a
+// new file written and fsync'd beside it, renamed over it, the directory
+// fsync'd. A crash at any point leaves either the old file or the new one.
+func (s *Store) compact() error {
+	recs := s.mem.PriorRuntimes()
+	var b []byte
+	for _, r := range recs {
+		b = appendRuntime(b, r.Type, r.Ms, r.InputBytes)
+	}
+	tmp := s.rtPath + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("compact %s: %w", s.rtPath, err)
+	}
+	if _, err = f.Write(b); err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = os.Rename(tmp, s.rtPath)
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("compact %s: %w", s.rtPath, err)
+	}
+	if d, err := os.Open(filepath.Dir(s.rtPath)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	if s.rtFile != nil {
+		s.rtFile.Close()
+	}
+	s.rtFile, s.rtLines, s.rtOff = f, len(recs), int64(len(b))
+	return nil
+}
+
+func appendRuntime(b []byte, ty speculators.TaskType, ms float64, inputBytes int64) []byte {
+	l, _ := json.Marshal(runtimeLine{Type: ty.String(), Ms: ms, InputBytes: max(inputBytes, 0)})
+	return append(append(b, l...), '\n')
 }
 
 // read parses every complete line; good is the offset after the last one.
@@ -130,14 +284,75 @@ func (s *Store) Add(sample grass.Sample) error {
 	if err := s.file.Sync(); err != nil {
 		return fmt.Errorf("sync %s: %w", s.path, err)
 	}
+	s.flushLocked()
 	return s.mem.Add(sample)
 }
 
 // AddRuntime keeps a completed task's run time for later jobs' t_new before
-// their first completion (grass.RuntimePrior). These are kept in memory
-// only: after a restart the prior fills again from the jobs that follow.
+// their first completion (grass.RuntimePrior), in memory (at most
+// grass.PriorWindow per task type and input size class, the most recent)
+// and in RuntimesFileName. Records reach the disk in batches: they are
+// written and fsync'd every flushEvery records, on Add, Flush and Close, so
+// a crash loses at most the last flushEvery - 1 of them, which only makes
+// the prior a little older (our choice: one fsync per completed task would
+// cost a replay under --data-dir one fsync per simulated task). Once the
+// file holds more than twice the records kept, it is rewritten with those
+// (compact), so it stays bounded. A write error is kept for Flush and Close
+// to report; the record stays in memory.
 func (s *Store) AddRuntime(ty speculators.TaskType, ms float64, inputBytes int64) {
+	if ty >= speculators.NumTaskTypes || !(ms >= 0) || math.IsInf(ms, 0) {
+		return
+	}
 	s.mem.AddRuntime(ty, ms, inputBytes)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rtFile == nil {
+		return
+	}
+	s.buf = appendRuntime(s.buf, ty, ms, inputBytes)
+	s.pending++
+	if s.pending >= flushEvery {
+		s.flushLocked()
+	}
+}
+
+// Flush writes and fsyncs the run-time records not yet on disk, and
+// reports the first write error since the store was opened.
+func (s *Store) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushLocked()
+	return s.rtErr
+}
+
+func (s *Store) flushLocked() {
+	if s.pending == 0 || s.rtFile == nil {
+		return
+	}
+	_, err := s.rtFile.Write(s.buf)
+	if err == nil {
+		err = s.rtFile.Sync()
+	}
+	if err != nil {
+		if s.rtErr == nil {
+			s.rtErr = fmt.Errorf("append %s: %w", s.rtPath, err)
+		}
+		// Cut a partial write off so that later records start on a line
+		// of their own (were that to fail too, the next Open drops a torn
+		// final line).
+		if s.rtFile.Truncate(s.rtOff) == nil {
+			s.rtFile.Seek(s.rtOff, io.SeekStart)
+		}
+	} else {
+		s.rtLines += s.pending
+		s.rtOff += int64(len(s.buf))
+	}
+	s.buf, s.pending = s.buf[:0], 0
+	if s.overgrown() {
+		if err := s.compact(); err != nil && s.rtErr == nil {
+			s.rtErr = err
+		}
+	}
 }
 
 // PriorRuntime is grass.RuntimePrior's estimate (see AddRuntime).
@@ -145,17 +360,29 @@ func (s *Store) PriorRuntime(ty speculators.TaskType, inputBytes int64) (float64
 	return s.mem.PriorRuntime(ty, inputBytes)
 }
 
-// Close closes the file; Load keeps working, Add fails.
+// Close flushes the run-time records and closes both files; Load and
+// PriorRuntime keep working, Add fails and AddRuntime keeps to memory. It
+// reports the first write error of the run-time records, if any.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.file == nil {
 		return nil
 	}
+	s.flushLocked()
 	err := s.file.Close()
 	s.file = nil
 	if err != nil {
-		return fmt.Errorf("close %s: %w", s.path, err)
+		err = fmt.Errorf("close %s: %w", s.path, err)
 	}
-	return nil
+	if s.rtFile != nil {
+		if cerr := s.rtFile.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close %s: %w", s.rtPath, cerr)
+		}
+		s.rtFile = nil
+	}
+	if err == nil {
+		err = s.rtErr
+	}
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -106,17 +107,22 @@ func TestTornFinalLine(t *testing.T) {
 	}
 }
 
-// The store gives GRASS earlier jobs' run times (grass.RuntimePrior) while it
-// is open; they are not written to the file, so a reopened store has none
-// until new jobs complete tasks.
-func TestRuntimePriorInMemory(t *testing.T) {
+// Earlier jobs' run times (grass.RuntimePrior) survive closing and
+// reopening: a reopened store gives the same prior, read from
+// RuntimesFileName, and the samples file holds only samples.
+func TestRuntimePriorPersists(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.AddRuntime(speculators.Map, 48000, 128<<20)
-	if ms, ok := s.PriorRuntime(speculators.Map, 128<<20); !ok || ms != 48000 {
+	const block = 128 << 20
+	for _, ms := range []float64{40000, 48000, 90000} {
+		s.AddRuntime(speculators.Map, ms, block)
+	}
+	s.AddRuntime(speculators.Reduce, 7000, 0)
+	s.AddRuntime(speculators.Map, -1, block) // ignored: not a run time
+	if ms, ok := s.PriorRuntime(speculators.Map, block); !ok || ms != 48000 {
 		t.Errorf("prior %v %v, want 48000 ms", ms, ok)
 	}
 	if err := s.Close(); err != nil {
@@ -127,11 +133,174 @@ func TestRuntimePriorInMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if ms, ok := s.PriorRuntime(speculators.Map, 128<<20); ok {
-		t.Errorf("prior after reopen %v, want none", ms)
+	if ms, ok := s.PriorRuntime(speculators.Map, block); !ok || ms != 48000 {
+		t.Errorf("map prior after reopen %v %v, want 48000 ms", ms, ok)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, FileName))
-	if err != nil || len(b) != 0 {
-		t.Errorf("samples file %q (%v), want empty: run times are not persisted", b, err)
+	if ms, ok := s.PriorRuntime(speculators.Reduce, 0); !ok || ms != 7000 {
+		t.Errorf("reduce prior after reopen %v %v, want 7000 ms", ms, ok)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, RuntimesFileName))
+	if err != nil || strings.Count(string(b), "\n") != 4 || !strings.Contains(string(b), `{"type":"reduce","ms":7000,"input_bytes":0}`) {
+		t.Errorf("run times file %q (%v), want 4 lines", b, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, FileName)); err != nil || len(b) != 0 {
+		t.Errorf("samples file %q (%v), want empty", b, err)
+	}
+}
+
+// Run times reach the disk in batches of flushEvery, without Close: a store
+// opened on the files a crashed one left has every full batch.
+func TestRuntimeBatchesReachDiskWithoutClose(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := 0; i < flushEvery+10; i++ {
+		s.AddRuntime(speculators.Map, 1000, 1<<20)
+	}
+	crashed, err := Open(dir) // reads what is on disk now
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer crashed.Close()
+	if n := crashed.mem.PriorLen(); n != flushEvery {
+		t.Errorf("%d run times on disk before Close, want %d", n, flushEvery)
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer after.Close()
+	if n := after.mem.PriorLen(); n != flushEvery+10 {
+		t.Errorf("%d run times on disk after Flush, want %d", n, flushEvery+10)
+	}
+}
+
+// A torn final line of the run-times file is dropped; a bad line is an
+// error naming the file and line.
+func TestRuntimesTornAndCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddRuntime(speculators.Map, 30000, 1<<20)
+	s.Close()
+	path := filepath.Join(dir, RuntimesFileName)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"map","ms":99`)
+	f.Close()
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatalf("torn final line: %v", err)
+	}
+	s.AddRuntime(speculators.Map, 50000, 1<<20)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(dir); err != nil {
+		t.Fatalf("after a torn line was overwritten: %v", err)
+	}
+	if ms, ok := s.PriorRuntime(speculators.Map, 1<<20); !ok || ms != 40000 {
+		t.Errorf("prior %v %v, want the median of 30 s and 50 s", ms, ok)
+	}
+	s.Close()
+	for _, bad := range []struct{ line, want string }{
+		{`{"type":"shuffle","ms":1,"input_bytes":0}`, `type "shuffle"`},
+		{`{"type":"map","ms":-5,"input_bytes":0}`, "ms -5"},
+		{`{"type":"map","ms":1,"input_bytes":0,"extra":1}`, "unknown field"},
+		{`not json`, "invalid character"},
+	} {
+		b, _ := os.ReadFile(path)
+		os.WriteFile(path, append(append([]byte{}, b...), bad.line+"\n"...), 0o644)
+		_, err := Open(dir)
+		if err == nil || !strings.Contains(err.Error(), path+" line 3") || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("line %s: error %v, want one naming %s line 3 and %q", bad.line, err, path, bad.want)
+		}
+		os.WriteFile(path, b, 0o644)
+	}
+}
+
+// The prior keeps the most recent grass.PriorWindow run times of a class,
+// and the file is rewritten with them once it holds more than twice as
+// many lines, so both stay bounded however long the sidecar runs.
+func TestRuntimesBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 2.5 x grass.PriorWindow records")
+	}
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const block = 128 << 20
+	old, recent := 3*grass.PriorWindow/2, grass.PriorWindow
+	for i := 0; i < old; i++ {
+		s.AddRuntime(speculators.Map, 900000, block) // old: 900 s
+	}
+	for i := 0; i < recent; i++ {
+		s.AddRuntime(speculators.Map, 45000, block) // recent: 45 s
+	}
+	if ms, _ := s.PriorRuntime(speculators.Map, block); ms != 45000 {
+		t.Errorf("prior %v ms, want 45000: only the last %d count", ms, grass.PriorWindow)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, RuntimesFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n > 2*grass.PriorWindow {
+		t.Errorf("run times file has %d lines after %d records, want at most %d", n, old+recent, 2*grass.PriorWindow)
+	}
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := s.mem.PriorLen(); n != grass.PriorWindow {
+		t.Errorf("reopened prior holds %d, want %d", n, grass.PriorWindow)
+	}
+	if ms, _ := s.PriorRuntime(speculators.Map, block); ms != 45000 {
+		t.Errorf("reopened prior %v ms, want 45000", ms)
+	}
+}
+
+// Engines of many sessions add run times at once; every record reaches the
+// file once the store closes.
+func TestRuntimesConcurrentAdds(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 100; i++ {
+				s.AddRuntime(speculators.Map, float64(1000*(g+1)), 1<<20)
+				s.PriorRuntime(speculators.Map, 1<<20)
+			}
+		}(g)
+	}
+	wg.Wait()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := s.mem.PriorLen(); n != 800 {
+		t.Errorf("%d run times after reopen, want 800", n)
 	}
 }

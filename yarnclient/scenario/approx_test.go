@@ -32,10 +32,11 @@ func TestSWIMSampling(t *testing.T) {
 	}
 	m := s.Materialize(4)
 	count := map[string]int{}
-	last := -1.0
+	last, most := -1.0, 0
 	for _, j := range m.Jobs {
 		count[Bin(len(j.Maps)+len(j.Reduces))]++
-		if len(j.Reduces) != 0 || len(j.Maps) > 800 || len(j.Maps) < 5 {
+		most = max(most, len(j.Maps))
+		if len(j.Reduces) != 0 || len(j.Maps) > 4000 || len(j.Maps) < 5 {
 			t.Errorf("%s: %d maps %d reduces", j.Name, len(j.Maps), len(j.Reduces))
 		}
 		// deadline_from dry-run: the factor is drawn here, the ideal
@@ -55,6 +56,9 @@ func TestSWIMSampling(t *testing.T) {
 	}
 	if count[BinSmall] != 40 || count[BinMedium] != 20 || count[BinLarge] != 5 {
 		t.Errorf("bins %v, want 40/20/5", count)
+	}
+	if most <= 800 {
+		t.Errorf("largest job %d maps: the 4000-block cap should keep seed 4's large jobs of 933 and 981 blocks whole", most)
 	}
 }
 
