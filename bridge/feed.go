@@ -289,15 +289,23 @@ func (s *session) noteDecision(d *speculators.Decision) {
 
 // resyncFeed follows a resync: the rebuilt engine gets the node state its
 // job's engines were told, and the analyzer the snapshot's attempt starts
-// and ends (it ignores repeats). Status reports are not passed on: a
-// snapshot's report times are the AM's resync time, not heartbeats.
+// and ends (it ignores repeats, and takes starts it has not seen as
+// Restated: not signs of life of their nodes). Status reports are not
+// passed on: a snapshot's report times are the AM's resync time, not
+// heartbeats.
 func (s *session) resyncFeed(evs []speculators.Event) {
 	if s.srv.cfg.Feed == nil {
 		return
 	}
 	s.observeKnownNodes()
 	for i := range evs {
-		if evs[i].Kind != speculators.AttemptStatus {
+		switch evs[i].Kind {
+		case speculators.AttemptStatus:
+		case speculators.AttemptStarted:
+			ev := evs[i]
+			ev.Restated = true
+			s.feedObserve(&ev)
+		default:
 			s.feedObserve(&evs[i])
 		}
 	}

@@ -368,6 +368,19 @@ func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
 		}
 		a.emit(Record{Kind: KindAttemptStarted, Job: job, Attempt: id, Node: ev.Node, Container: ev.Container,
 			Speculative: ev.Speculative, Time: ev.Time})
+		if ev.Restated {
+			// First seen through a resync (the analyzer restarted on an
+			// empty store, or a standalone analyzer meets a new sidecar):
+			// the attempt is not news from its node. It gets a full gap
+			// from now, as restored attempts do (restartClocks), or stays
+			// as silent as its node if the node is in an open episode.
+			at0 := now
+			if nr := a.st.Nodes[ev.Node]; nr != nil && nr.Open != nil {
+				at0 = nr.Open.From
+			}
+			a.report(job, id, at0, true)
+			return
+		}
 		a.report(job, id, now, false)
 		if ev.Node != "" {
 			a.heardByReport(ev.Node, now)

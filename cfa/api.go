@@ -36,11 +36,12 @@ type WireEvent struct {
 	Node        string `json:"node,omitempty"`
 	Container   string `json:"container,omitempty"`
 	Speculative bool   `json:"speculative,omitempty"`
+	Restated    bool   `json:"restated,omitempty"`
 }
 
 // ToWire converts ev (only the fields the analyzer uses).
 func ToWire(ev speculators.Event) WireEvent {
-	w := WireEvent{Kind: ev.Kind.String(), Time: ev.Time, Node: string(ev.Node), Container: ev.Container, Speculative: ev.Speculative}
+	w := WireEvent{Kind: ev.Kind.String(), Time: ev.Time, Node: string(ev.Node), Container: ev.Container, Speculative: ev.Speculative, Restated: ev.Restated}
 	if ev.Kind <= speculators.AttemptKilled {
 		w.Attempt = ev.Attempt.String()
 	}
@@ -49,7 +50,7 @@ func ToWire(ev speculators.Event) WireEvent {
 
 // FromWire converts w back.
 func FromWire(w WireEvent) (speculators.Event, error) {
-	ev := speculators.Event{Time: w.Time, Node: speculators.NodeID(w.Node), Container: w.Container, Speculative: w.Speculative}
+	ev := speculators.Event{Time: w.Time, Node: speculators.NodeID(w.Node), Container: w.Container, Speculative: w.Speculative, Restated: w.Restated}
 	found := false
 	for k := speculators.AttemptStarted; k <= speculators.JobBounds; k++ {
 		if k.String() == w.Kind {

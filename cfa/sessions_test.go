@@ -205,3 +205,37 @@ func TestLongPollsKeepAJobAlive(t *testing.T) {
 
 // base10 is second sec of the scenario clock, in ms.
 func atSec(sec Time) Time { return base + sec*1000 }
+
+// A job first seen through a resync (its starts Restated) while a node is
+// failed: its attempt there is no sign of life of the node, which stays
+// failed, and the job is told. Taken as a fresh start, the attempt would
+// have had the node heard for StartGrace and resumed.
+func TestRestatedStartsAreNotSignsOfLife(t *testing.T) {
+	for _, restated := range []bool{true, false} {
+		a := newAnalyzer(t)
+		m0 := attempt(speculators.Map, 0, 0)
+		a.Attach("J1", 0)
+		a.Observe("J1", started(m0, "n1", 0), 0)
+		a.Observe("J1", status(m0, 0), 0) // reports once, then is silent
+		got := run(a, 1_000, 20_000, nil)
+		if want := []string{"J1 node-suspected n1", "J1 node-failed n1"}; !reflect.DeepEqual(kinds(got), want) {
+			t.Fatalf("declaration: %v, want %v", kinds(got), want)
+		}
+		a.Detach("J1", 21_000, 0) // J1's AM is gone
+		a.Attach("J2", 22_000)
+		ev := started(attempt(speculators.Map, 3, 0), "n1", 2_000)
+		ev.Restated = restated
+		a.Observe("J2", ev, 22_000)
+		got = run(a, 23_000, 90_000, nil)
+		nr := a.State().Nodes["n1"]
+		if restated {
+			if want := []string{"J2 node-failed n1"}; !reflect.DeepEqual(kinds(got), want) || nr.Open == nil {
+				t.Fatalf("restated: %v, episode %+v; want %v and n1 still failed", kinds(got), nr.Open, want)
+			}
+		} else if len(got) == 0 || kinds(got)[0] != "J1 node-resumed n1" {
+			// The contrast, what Restated prevents: the start has the node
+			// heard, and it "resumes" (to fail again once the grace ends).
+			t.Fatalf("as a fresh start: %v; want n1 resumed first", kinds(got))
+		}
+	}
+}

@@ -47,6 +47,10 @@ type Event struct {
 	Node        NodeID // AttemptStarted; Node* events
 	Container   string // AttemptStarted, optional
 	Speculative bool   // AttemptStarted: launched as a speculative copy
+	// Restated (AttemptStarted): the start is restated from a resync's
+	// snapshot, not news of a launch. Engines fold it like any start; the
+	// fault analyzer does not take it as a sign of life of the node.
+	Restated bool
 
 	Progress float64 // AttemptStatus: progress score in [0,1]
 	Phase    Phase   // AttemptStatus
