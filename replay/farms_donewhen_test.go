@@ -4,6 +4,16 @@ import (
 	"testing"
 )
 
+// simulateScenario simulates scenarios/NAME.yaml with opts.
+func simulateScenario(t *testing.T, name string, opts Options) []Result {
+	t.Helper()
+	res, err := Simulate(WorkloadOf(load(t, "../scenarios/"+name+".yaml"), opts.Cluster), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // farms-1gb: with the failed node's maps converged, farms at the early
 // failure spots (0-40% of map progress) is at least 5x faster than Hadoop's
 // stock speculation and within 1.5x of the failure-free run of the same
@@ -12,13 +22,7 @@ import (
 func TestFarms1GBEarlySpots(t *testing.T) {
 	reg := registry(t)
 	opts := Options{Speculators: []string{"hadoop", "farms"}, Seed: 1, Runs: 5, Registry: reg}
-	run := func(name string) []Result {
-		res, err := Simulate(WorkloadOf(load(t, "../scenarios/"+name+".yaml"), opts.Cluster), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	run := func(name string) []Result { return simulateScenario(t, name, opts) }
 	failed, clean := run("farms-1gb"), run("farms-1gb-nofail")
 	early := func(r Result) float64 {
 		sum, n := 0.0, 0
@@ -50,10 +54,7 @@ func TestFarms1GBEarlySpots(t *testing.T) {
 func TestFASDelaysEveryLambda(t *testing.T) {
 	reg := registry(t)
 	opts := Options{Speculators: []string{"hadoop", "farms"}, Seed: 1, Runs: 2, Registry: reg}
-	res, err := Simulate(WorkloadOf(load(t, "../scenarios/fas-delays.yaml"), opts.Cluster), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := simulateScenario(t, "fas-delays", opts)
 	hadoop, farms := res[0], res[1]
 	if len(farms.Groups) != 6 || len(farms.ByGroup) != 6 {
 		t.Fatalf("want 6 lambda groups, got %d and %d", len(farms.Groups), len(farms.ByGroup))
@@ -84,13 +85,7 @@ func TestFASDelaysEveryLambda(t *testing.T) {
 func TestFarmsOverallBeatsHadoop(t *testing.T) {
 	reg := registry(t)
 	opts := Options{Speculators: []string{"hadoop", "farms"}, Seed: 1, Runs: 5, Registry: reg}
-	run := func(name string) []Result {
-		res, err := Simulate(WorkloadOf(load(t, "../scenarios/"+name+".yaml"), opts.Cluster), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	run := func(name string) []Result { return simulateScenario(t, name, opts) }
 	failed, clean := run("farms-overall"), run("farms-overall-nofail")
 	hadoop, farms, free := failed[0].MeanJobS, failed[1].MeanJobS, clean[1].MeanJobS
 	t.Logf("mean job: hadoop %.1fs, farms %.1fs, failure-free farms %.1fs (%.2fx faster, %.2fx of failure-free)", hadoop, farms, free, hadoop/farms, farms/free)
