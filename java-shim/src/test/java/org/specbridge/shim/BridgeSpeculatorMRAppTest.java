@@ -104,9 +104,28 @@ class BridgeSpeculatorMRAppTest {
   }
 
   private MRApp start(Configuration conf, String name, int maps) throws Exception {
+    return start(conf, name, maps, 0);
+  }
+
+  /** Runs a job of maps and reduces on MRApp until it and every task are RUNNING. */
+  private MRApp start(Configuration conf, String name, int maps, int reduces) throws Exception {
+    resetClock();
+    MRApp app = new MRApp(maps, reduces, false, name, true, clock);
+    Job job = submit(conf, app);
+    for (Task t : job.getTasks().values()) {
+      app.waitForState(t, TaskState.RUNNING);
+    }
+    return app;
+  }
+
+  /** Sets the clock to now and forgets the last shim instance; before each new MRApp. */
+  private void resetClock() {
     clock.setTime(System.currentTimeMillis());
     RecordingBridgeSpeculator.last = null;
-    final MRApp app = new MRApp(maps, 0, false, name, true, clock);
+  }
+
+  /** Submits conf on app, which the test's cleanup stops, and waits until the job is RUNNING. */
+  private Job submit(Configuration conf, final MRApp app) throws Exception {
     cleanup.add(0, new AutoCloseable() {
       @Override
       public void close() {
@@ -117,10 +136,7 @@ class BridgeSpeculatorMRAppTest {
     });
     Job job = app.submit(conf, true, true);
     app.waitForState(job, JobState.RUNNING);
-    for (Task t : job.getTasks().values()) {
-      app.waitForState(t, TaskState.RUNNING);
-    }
-    return app;
+    return job;
   }
 
   private static BridgeSpeculator shim() {
@@ -311,19 +327,9 @@ class BridgeSpeculatorMRAppTest {
     conf.set(ShimConfig.GRASS_ERROR, "0.2");
     conf.setInt(MRJobConfig.MAP_FAILURES_MAX_PERCENT, 20);
     conf.setInt(MRJobConfig.NUM_REDUCES, 1);
-    clock.setTime(System.currentTimeMillis());
-    RecordingBridgeSpeculator.last = null;
+    resetClock();
     final HoldingMRApp app = new HoldingMRApp(10, 1, "sb-approx-reduce", clock, 9);
-    cleanup.add(0, new AutoCloseable() {
-      @Override
-      public void close() {
-        if (app.getServiceState() != Service.STATE.STOPPED) {
-          app.stop();
-        }
-      }
-    });
-    final Job job = app.submit(conf, true, true);
-    app.waitForState(job, JobState.RUNNING);
+    final Job job = submit(conf, app);
     List<Task> maps = sorted(job.getTasks(TaskType.MAP).values());
     Task reduce = job.getTasks(TaskType.REDUCE).values().iterator().next();
     for (Task t : maps.subList(0, 9)) {
@@ -396,21 +402,8 @@ class BridgeSpeculatorMRAppTest {
     Sidecar sidecar = sidecar();
     Configuration conf = conf(sidecar, "none");
     conf.setInt(MRJobConfig.NUM_REDUCES, 1);
-    clock.setTime(System.currentTimeMillis());
-    final MRApp app = new MRApp(2, 1, false, "sb-drop-refused", true, clock);
-    cleanup.add(0, new AutoCloseable() {
-      @Override
-      public void close() {
-        if (app.getServiceState() != Service.STATE.STOPPED) {
-          app.stop();
-        }
-      }
-    });
-    Job job = app.submit(conf, true, true);
-    app.waitForState(job, JobState.RUNNING);
-    for (Task t : job.getTasks().values()) {
-      app.waitForState(t, TaskState.RUNNING);
-    }
+    MRApp app = start(conf, "sb-drop-refused", 2, 1);
+    Job job = app.getContext().getAllJobs().values().iterator().next();
     Task map = sorted(job.getTasks(TaskType.MAP).values()).get(0);
     DecisionApplier none = new DecisionApplier(app.getContext(), new java.util.HashSet<TaskId>(), 0);
     assertEquals("dropping it would fail the job: 0 of 2 maps failed or dropped already and "
