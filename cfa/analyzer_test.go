@@ -292,18 +292,7 @@ func TestRestoreCarriesOn(t *testing.T) {
 	run(a, 31_000, 50_000, nil)
 	run(a, 51_000, 60_000, alive)
 	run(a, 61_000, 80_000, nil) // failed again, episode open
-	b, err := json.Marshal(a.State())
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := NewState()
-	if err := json.Unmarshal(b, st); err != nil {
-		t.Fatal(err)
-	}
-	r, err := New(testConfig(), st, 85_000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := restore(t, a, 85_000)
 	if r.Threshold("n1") != a.Threshold("n1") {
 		t.Fatalf("threshold %d after restore, %d before", r.Threshold("n1"), a.Threshold("n1"))
 	}
