@@ -19,10 +19,7 @@ func sample(bucket int, algo string) grass.Sample {
 // Samples added survive closing and reopening, in order, per bucket.
 func TestPersistAcrossReopen(t *testing.T) {
 	dir := t.TempDir()
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, dir)
 	for _, x := range []grass.Sample{sample(0, grass.AlgoGS), sample(2, grass.AlgoRAS), sample(0, grass.AlgoRAS)} {
 		if err := s.Add(x); err != nil {
 			t.Fatal(err)
@@ -34,10 +31,7 @@ func TestPersistAcrossReopen(t *testing.T) {
 	if err := s.Add(sample(0, grass.AlgoGS)); err == nil {
 		t.Error("Add after Close succeeded")
 	}
-	s, err = Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = mustOpen(t, dir)
 	defer s.Close()
 	got := s.Load(0)
 	if len(got) != 2 || got[0].Algorithm != grass.AlgoGS || got[1].Algorithm != grass.AlgoRAS || len(got[0].Curve) != 3 {
@@ -54,10 +48,7 @@ func TestPersistAcrossReopen(t *testing.T) {
 // A corrupt line is an error naming the file and line.
 func TestCorruptLineNamesFileAndLine(t *testing.T) {
 	dir := t.TempDir()
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, dir)
 	if err := s.Add(sample(1, grass.AlgoGS)); err != nil {
 		t.Fatal(err)
 	}
@@ -89,18 +80,12 @@ func TestTornFinalLine(t *testing.T) {
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("{\"bucket\": 0, \"ki")
 	f.Close()
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = mustOpen(t, dir)
 	if err := s.Add(sample(0, grass.AlgoRAS)); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	s, err = Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = mustOpen(t, dir)
 	defer s.Close()
 	if got := s.Load(0); len(got) != 2 || got[1].Algorithm != grass.AlgoRAS {
 		t.Errorf("after a torn line: %+v", got)
@@ -112,10 +97,7 @@ func TestTornFinalLine(t *testing.T) {
 // RuntimesFileName, and the samples file holds only samples.
 func TestRuntimePriorPersists(t *testing.T) {
 	dir := t.TempDir()
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, dir)
 	const block = 128 << 20
 	for _, ms := range []float64{40000, 48000, 90000} {
 		s.AddRuntime(speculators.Map, ms, block)
@@ -128,10 +110,7 @@ func TestRuntimePriorPersists(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, err = Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = mustOpen(t, dir)
 	defer s.Close()
 	if ms, ok := s.PriorRuntime(speculators.Map, block); !ok || ms != 48000 {
 		t.Errorf("map prior after reopen %v %v, want 48000 ms", ms, ok)
@@ -152,18 +131,12 @@ func TestRuntimePriorPersists(t *testing.T) {
 // opened on the files a crashed one left has every full batch.
 func TestRuntimeBatchesReachDiskWithoutClose(t *testing.T) {
 	dir := t.TempDir()
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, dir)
 	defer s.Close()
 	for i := 0; i < flushEvery+10; i++ {
 		s.AddRuntime(speculators.Map, 1000, 1<<20)
 	}
-	crashed, err := Open(dir) // reads what is on disk now
-	if err != nil {
-		t.Fatal(err)
-	}
+	crashed := mustOpen(t, dir) // reads what is on disk now
 	defer crashed.Close()
 	if n := crashed.mem.PriorLen(); n != flushEvery {
 		t.Errorf("%d run times on disk before Close, want %d", n, flushEvery)
@@ -171,10 +144,7 @@ func TestRuntimeBatchesReachDiskWithoutClose(t *testing.T) {
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	after, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := mustOpen(t, dir)
 	defer after.Close()
 	if n := after.mem.PriorLen(); n != flushEvery+10 {
 		t.Errorf("%d run times on disk after Flush, want %d", n, flushEvery+10)
@@ -185,17 +155,14 @@ func TestRuntimeBatchesReachDiskWithoutClose(t *testing.T) {
 // error naming the file and line.
 func TestRuntimesTornAndCorrupt(t *testing.T) {
 	dir := t.TempDir()
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, dir)
 	s.AddRuntime(speculators.Map, 30000, 1<<20)
 	s.Close()
 	path := filepath.Join(dir, RuntimesFileName)
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"type":"map","ms":99`)
 	f.Close()
-	s, err = Open(dir)
+	s, err := Open(dir)
 	if err != nil {
 		t.Fatalf("torn final line: %v", err)
 	}
@@ -234,10 +201,7 @@ func TestRuntimesBounded(t *testing.T) {
 		t.Skip("writes 2.5 x grass.PriorWindow records")
 	}
 	dir := t.TempDir()
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, dir)
 	const block = 128 << 20
 	old, recent := 3*grass.PriorWindow/2, grass.PriorWindow
 	for i := 0; i < old; i++ {
@@ -259,10 +223,7 @@ func TestRuntimesBounded(t *testing.T) {
 	if n := strings.Count(string(b), "\n"); n > 2*grass.PriorWindow {
 		t.Errorf("run times file has %d lines after %d records, want at most %d", n, old+recent, 2*grass.PriorWindow)
 	}
-	s, err = Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = mustOpen(t, dir)
 	defer s.Close()
 	if n := s.mem.PriorLen(); n != grass.PriorWindow {
 		t.Errorf("reopened prior holds %d, want %d", n, grass.PriorWindow)
@@ -276,10 +237,7 @@ func TestRuntimesBounded(t *testing.T) {
 // file once the store closes.
 func TestRuntimesConcurrentAdds(t *testing.T) {
 	dir := t.TempDir()
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t, dir)
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
@@ -295,12 +253,19 @@ func TestRuntimesConcurrentAdds(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, err = Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = mustOpen(t, dir)
 	defer s.Close()
 	if n := s.mem.PriorLen(); n != 800 {
 		t.Errorf("%d run times after reopen, want 800", n)
 	}
+}
+
+// mustOpen opens the store in dir or fails the test.
+func mustOpen(t *testing.T, dir string) *Store {
+	t.Helper()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
