@@ -118,6 +118,17 @@ class BridgeSpeculatorMRAppTest {
     return app;
   }
 
+  /** How many of tasks are in state. */
+  private static int count(List<Task> tasks, TaskState state) {
+    int n = 0;
+    for (Task t : tasks) {
+      if (t.getState() == state) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Sets the clock to now and forgets the last shim instance; before each new MRApp. */
   private void resetClock() {
     clock.setTime(System.currentTimeMillis());
@@ -288,13 +299,7 @@ class BridgeSpeculatorMRAppTest {
     waitFor("the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED, true);
 
     assertEquals(JobState.SUCCEEDED, job.getState(), String.valueOf(job.getDiagnostics()));
-    int succeeded = 0;
-    for (Task t : maps) {
-      if (t.getState() == TaskState.SUCCEEDED) {
-        succeeded++;
-      }
-    }
-    assertEquals(8, succeeded, "maps done");
+    assertEquals(8, count(maps, TaskState.SUCCEEDED), "maps done");
     for (Task t : stragglers) {
       assertEquals(TaskState.KILLED, t.getState(), t.getID() + " was not dropped");
     }
@@ -379,13 +384,7 @@ class BridgeSpeculatorMRAppTest {
     complete(events, r);
     waitFor("the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED, true);
     assertEquals(JobState.SUCCEEDED, job.getState(), String.valueOf(job.getDiagnostics()));
-    int succeeded = 0;
-    for (Task t : maps) {
-      if (t.getState() == TaskState.SUCCEEDED) {
-        succeeded++;
-      }
-    }
-    assertEquals(8, succeeded, "maps done");
+    assertEquals(8, count(maps, TaskState.SUCCEEDED), "maps done");
     assertEquals(TaskState.SUCCEEDED, reduce.getState());
     assertEquals(attemptsAtDrop[0], running.getAttempts().size(), "map 8 was retried after its drop");
     assertEquals(attemptsAtDrop[1], unplaced.getAttempts().size(), "map 9 was retried after its drop");
