@@ -10,7 +10,7 @@ import (
 
 	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/yarnclient/scenario"
+	"github.com/specbridge/specbridge/workload/scenario"
 )
 
 // Approximation holds the figures of approximation jobs (GRASS §6.1), in

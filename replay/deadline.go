@@ -6,7 +6,7 @@ import (
 	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/none"
-	"github.com/specbridge/specbridge/yarnclient/scenario"
+	"github.com/specbridge/specbridge/workload/scenario"
 )
 
 // dryRunDeadlines sets the deadline of every job of m whose group has

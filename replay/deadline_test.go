@@ -3,7 +3,7 @@ package replay
 import (
 	"testing"
 
-	"github.com/specbridge/specbridge/yarnclient/scenario"
+	"github.com/specbridge/specbridge/workload/scenario"
 )
 
 // deadline_from: dry-run (GRASS §6.1's ideal duration, every task at its

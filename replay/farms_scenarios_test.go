@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators/all"
-	"github.com/specbridge/specbridge/yarnclient/scenario"
+	"github.com/specbridge/specbridge/workload/scenario"
 )
 
 // The FARMS scenarios parse and materialize; in fas-delays every job gets

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/specbridge/specbridge/sim"
-	"github.com/specbridge/specbridge/yarnclient/scenario"
+	"github.com/specbridge/specbridge/workload/scenario"
 )
 
 // faultEpisodes turns a scenario's materialized faults into node episodes

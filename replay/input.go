@@ -9,9 +9,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/specbridge/specbridge/workload/scenario"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/history"
-	"github.com/specbridge/specbridge/yarnclient/scenario"
 )
 
 // Input is one thing to replay: a scenario, or recorded jobs (a directory of

@@ -8,8 +8,8 @@ import (
 
 	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/workload/scenario"
 	"github.com/specbridge/specbridge/yarnclient/history"
-	"github.com/specbridge/specbridge/yarnclient/scenario"
 )
 
 // ClusterOptions describe the cluster a recorded workload is re-executed on

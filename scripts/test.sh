@@ -42,7 +42,7 @@ fuzz() { # package target seconds
   done
   return 1
 }
-fuzz ./yarnclient/scenario FuzzScenario 10s
+fuzz ./workload/scenario FuzzScenario 10s
 fuzz ./yarnclient/history FuzzJhist 10s
 fuzz ./yarnclient/history FuzzJhistBinary 10s
 fuzz ./yarnclient/history FuzzRumen 10s
