@@ -6,9 +6,11 @@
 // resource of a task under ESE's backup rule (eqs. (30)-(33), Fig. 4) and
 // ESE's clone count of eq. (29) (§VI).
 //
-// It holds pure functions of numbers only: no job state, no events, no
-// randomness, no I/O. The policies sca, sda, ese (and dolly's budget
-// arithmetic) call it; the paper tests check it against the paper.
+// It holds pure functions of numbers (pareto.go, p2.go, sigma.go) and the
+// bookkeeping the four cloning and straggler policies share over a
+// speculators.Job (jobs.go): no events of its own, no randomness, no I/O,
+// no wall clock. The policies sca, sda, ese and dolly call it; their paper
+// tests check it against the paper.
 package xulau
 
 import (
