@@ -40,7 +40,7 @@ type Job struct {
 	// FreshMap and FreshReduce draw one attempt's work in seconds under
 	// Fresh.
 	FreshMap, FreshReduce *WorkLaw
-	DeadlineS float64 // relative to submit; 0 = none
+	DeadlineS             float64 // relative to submit; 0 = none
 	// ErrorBound is the fraction of tasks the job may leave out; 0 = exact.
 	ErrorBound float64
 	// IdealS is the job's ideal duration (see IdealDuration), set when its
