@@ -202,7 +202,7 @@ func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculat
 // policy is one job's GS, RAS or GRASS state.
 type policy struct {
 	mode  mode
-	useGS bool // the algorithm in force: GS, else RAS
+	useGS bool              // the algorithm in force: GS, else RAS
 	prior speculators.Prior // earlier jobs (nil: none)
 	learn *learner          // GRASS only
 	// out is what this job taught since the last TakeLearned.
