@@ -63,15 +63,25 @@ func (m *MemoryStore) Samples(bucket int) []Sample {
 
 // Keep adds everything l carries: its samples (an invalid one is skipped
 // and reported in the error) and its run times.
-func (m *MemoryStore) Keep(l speculators.Learned) error {
+func (m *MemoryStore) Keep(l speculators.Learned) error { return Keep(m, l) }
+
+// Keeper is a store of what GRASS learned: MemoryStore, grassamples.Store.
+type Keeper interface {
+	Add(Sample) error
+	AddRuntime(ty speculators.TaskType, ms float64, inputBytes int64)
+}
+
+// Keep adds everything l carries to k: each sample with Add (the errors of
+// those it could not keep are joined) and each run time with AddRuntime.
+func Keep(k Keeper, l speculators.Learned) error {
 	var errs []error
 	for _, s := range l.Samples {
-		if err := m.Add(s); err != nil {
+		if err := k.Add(s); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	for _, r := range l.Runtimes {
-		m.AddRuntime(r.Type, r.Ms, r.InputBytes)
+		k.AddRuntime(r.Type, r.Ms, r.InputBytes)
 	}
 	return errors.Join(errs...)
 }

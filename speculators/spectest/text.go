@@ -22,39 +22,28 @@ func RunDir(t *testing.T, dir string, reg *speculators.Registry) {
 
 // RunFile runs one test file (see RunDir).
 func RunFile(t *testing.T, path string, reg *speculators.Registry) {
-	s := &script{reg: reg}
-	datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
-		s.t = t
-		out, err := s.command(td.Cmd, td.CmdArgs)
-		if err == nil && td.Input != "" {
-			var more string
-			more, err = s.lines(td.Input)
-			out += more
-		}
-		if err != nil {
-			return "error: " + err.Error() + "\n"
-		}
-		return out
-	})
+	datadriven.RunTest(t, path, (&script{reg: reg}).directive)
 }
 
 // RunString runs a script given as a string (for a test that keeps a short
 // case beside its Go code).
 func RunString(t *testing.T, input string, reg *speculators.Registry) {
-	s := &script{reg: reg}
-	datadriven.RunTestFromString(t, input, func(t *testing.T, td *datadriven.TestData) string {
-		s.t = t
-		out, err := s.command(td.Cmd, td.CmdArgs)
-		if err == nil && td.Input != "" {
-			var more string
-			more, err = s.lines(td.Input)
-			out += more
-		}
-		if err != nil {
-			return "error: " + err.Error() + "\n"
-		}
-		return out
-	})
+	datadriven.RunTestFromString(t, input, (&script{reg: reg}).directive)
+}
+
+// directive runs one directive: its command, then its input's lines.
+func (s *script) directive(t *testing.T, td *datadriven.TestData) string {
+	s.t = t
+	out, err := s.command(td.Cmd, td.CmdArgs)
+	if err == nil && td.Input != "" {
+		var more string
+		more, err = s.lines(td.Input)
+		out += more
+	}
+	if err != nil {
+		return out + "error: " + err.Error() + "\n"
+	}
+	return out
 }
 
 // script is one file's state: the harness the latest job command built.

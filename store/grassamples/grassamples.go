@@ -270,18 +270,7 @@ func (s *Store) Snapshot() *grass.MemoryStore { return s.mem.Clone() }
 // Keep persists what an engine handed out (speculators.Engine.Learned):
 // each sample with Add, each run time with AddRuntime. It reports every
 // sample it could not keep.
-func (s *Store) Keep(l speculators.Learned) error {
-	var errs []error
-	for _, x := range l.Samples {
-		if err := s.Add(x); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	for _, r := range l.Runtimes {
-		s.AddRuntime(r.Type, r.Ms, r.InputBytes)
-	}
-	return errors.Join(errs...)
-}
+func (s *Store) Keep(l speculators.Learned) error { return grass.Keep(s, l) }
 
 // Add validates the sample, appends it to the file and fsyncs, then keeps
 // it in memory. An error leaves the store as it was.
