@@ -56,6 +56,14 @@ func New(t testing.TB, reg *speculators.Registry, job Job) *Harness {
 	return &Harness{T: t, Engine: e, next: map[speculators.TaskID]int32{}, latest: map[speculators.TaskID]speculators.AttemptID{}}
 }
 
+// For builds an engine running policy alone for a job shaped by info
+// (ID "job_test_0001" when empty), with parameter overrides and seed 1: the
+// common case of a policy's own tests.
+func For(t testing.TB, policy speculators.Policy, info speculators.JobInfo, overrides map[string]string) *Harness {
+	t.Helper()
+	return New(t, Registry(t, policy), Job{Policy: policy.Name, Info: info, Params: overrides})
+}
+
 // Policy is the engine's policy, for a test that inspects its own type.
 func (h *Harness) Policy() speculators.Speculator { return h.Engine.Policy }
 
@@ -81,6 +89,9 @@ func Maps(from, to int) []speculators.TaskID {
 	}
 	return out
 }
+
+// Tasks is its arguments as a slice, for comparisons.
+func Tasks(ids ...speculators.TaskID) []speculators.TaskID { return ids }
 
 // Observe folds ev into the engine, failing the test on an error.
 func (h *Harness) Observe(ev speculators.Event) {
@@ -132,6 +143,13 @@ func (h *Harness) Start(task speculators.TaskID, node speculators.NodeID, at spe
 func (h *Harness) StartCopy(task speculators.TaskID, node speculators.NodeID, at speculators.Time) speculators.AttemptID {
 	h.T.Helper()
 	return h.launch(task, node, at, true)
+}
+
+// StartAttempt launches attempt a (its number given) on node at at, as a
+// speculative copy when copy is set.
+func (h *Harness) StartAttempt(a speculators.AttemptID, node speculators.NodeID, at speculators.Time, copy bool) {
+	h.T.Helper()
+	h.Observe(speculators.Event{Kind: speculators.AttemptStarted, Time: at, Attempt: a, Node: node, Speculative: copy})
 }
 
 func (h *Harness) launch(task speculators.TaskID, node speculators.NodeID, at speculators.Time, spec bool) speculators.AttemptID {
@@ -186,6 +204,24 @@ func (h *Harness) Complete(task speculators.TaskID, node speculators.NodeID, fro
 	a := h.Start(task, node, from)
 	h.Succeed(a, to)
 	return a
+}
+
+// Running starts the task's next attempt on node at from and reports
+// progress at at.
+func (h *Harness) Running(task speculators.TaskID, node speculators.NodeID, from, at speculators.Time, progress float64) speculators.AttemptID {
+	h.T.Helper()
+	a := h.Start(task, node, from)
+	h.Status(a, at, progress)
+	return a
+}
+
+// Completed runs the next attempt of each task on node from from to
+// from+runtime.
+func (h *Harness) Completed(node speculators.NodeID, from, runtime speculators.Time, tasks ...speculators.TaskID) {
+	h.T.Helper()
+	for _, task := range tasks {
+		h.Complete(task, node, from, from+runtime)
+	}
 }
 
 // Decide asks the engine for its decisions at now and returns a copy.
