@@ -95,7 +95,7 @@ func TestPaperTimeLeftNotProgressRate(t *testing.T) {
 	const typical = 0.001 // a 1000 s task
 	now := spectest.Sec(4500)
 	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 8, Slots: 10}, nil)
-	a := h.Run(spectest.Map(0), "slow1", 0, typical/5, now)            // 90% after 4500 s
+	a := h.Run(spectest.Map(0), "slow1", 0, typical/5, now)                     // 90% after 4500 s
 	b := h.Run(spectest.Map(1), "slow2", now-spectest.Sec(200), typical/2, now) // 10% after 200 s
 	for i := 2; i < 8; i++ {
 		h.Run(spectest.Map(i), speculators.NodeID(fmt.Sprintf("n%d", i)), now-spectest.Sec(500), typical, now)
@@ -337,7 +337,7 @@ func TestPaperLongestTimeLeftFirst(t *testing.T) {
 		return h
 	}
 	spectest.WantSpeculated(t, setup(10).Decide(now), spectest.Map(34)) // cap 1
-	ds := setup(50).Decide(now)                           // cap 5
+	ds := setup(50).Decide(now)                                         // cap 5
 	spectest.WantSpeculated(t, ds, spectest.Map(34), spectest.Map(33), spectest.Map(32), spectest.Map(30), spectest.Map(31))
 	if want := "time left unbounded (progress 0.00 at 0/s after 120s, below 25th pct 0.01/s)"; ds[0].Reason != want {
 		t.Errorf("reason %q, want %q", ds[0].Reason, want)
