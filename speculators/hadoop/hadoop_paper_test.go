@@ -29,16 +29,16 @@ func TestScanCadenceAfterNoSpeculation(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 100, Reduces: 0}, nil)
 	h.Completed("node1", 0, runtime, spectest.Maps(0, 4)...) // 4% done: no threshold yet
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)     // estimated 100 s
-	if got := decided(h, 10_000); len(got) != 0 {
+	if got := h.Speculated(10_000); len(got) != 0 {
 		t.Fatalf("scan at 10s with 4%% of maps done: got %v, want nothing", got)
 	}
 	h.Completed("node1", 500, runtime, spectest.Map(4)) // 5% done at 10.5 s
 	for _, now := range []speculators.Time{10_500, 10_999} {
-		if got := decided(h, now); len(got) != 0 {
+		if got := h.Speculated(now); len(got) != 0 {
 			t.Fatalf("Decide at %dms, before the next scan is due at 11000ms: got %v", now, got)
 		}
 	}
-	if got := decided(h, 11_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
+	if got := h.Speculated(11_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 		t.Fatalf("scan at 11s: got %v, want [m_000010]", got)
 	}
 }
@@ -51,15 +51,15 @@ func TestScanCadenceAfterSpeculation(t *testing.T) {
 	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1) // estimated end 100 s
 	h.Running(spectest.Map(11), "node1", 0, 10_000, 0.2) // estimated end 50 s
-	if got := decided(h, 10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
+	if got := h.Speculated(10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 		t.Fatalf("first scan: got %v, want [m_000010]", got)
 	}
 	for now := speculators.Time(11_000); now < 25_000; now += 1_000 {
-		if got := decided(h, now); len(got) != 0 {
+		if got := h.Speculated(now); len(got) != 0 {
 			t.Fatalf("Decide at %dms, within 15 s of a speculation: got %v", now, got)
 		}
 	}
-	if got := decided(h, 25_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
+	if got := h.Speculated(25_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
 		t.Fatalf("scan at 25s: got %v, want [m_000011]", got)
 	}
 }
@@ -109,7 +109,7 @@ func TestCaps(t *testing.T) {
 				}
 			}
 			h.Running(spectest.Map(39), "node1", 0, 10_000, 0.1)
-			got := decided(h, 10_000)
+			got := h.Speculated(10_000)
 			if c.want != (len(got) == 1) || (c.want && got[0] != spectest.Map(39)) {
 				t.Fatalf("got %v, want speculation of m_000039: %v", got, c.want)
 			}
@@ -131,7 +131,7 @@ func TestOneSpeculationPerTypePerScan(t *testing.T) {
 	h.Running(spectest.Map(12), "node1", 0, 10_000, 0.1)
 	h.Running(spectest.Reduce(10), "node1", 0, 10_000, 0.2)
 	h.Running(spectest.Reduce(11), "node1", 0, 10_000, 0.05)
-	if got := decided(h, 10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11), spectest.Reduce(11))) {
+	if got := h.Speculated(10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11), spectest.Reduce(11))) {
 		t.Fatalf("got %v, want [m_000011 r_000011]", got)
 	}
 }
@@ -145,21 +145,21 @@ func TestFivePercentRule(t *testing.T) {
 		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 100, Reduces: 0}, nil)
 		h.Completed("node1", 0, runtime, spectest.Maps(0, 4)...)
 		h.Running(spectest.Map(50), "node1", 0, 10_000, 0.01)
-		if got := decided(h, 10_000); len(got) != 0 {
+		if got := h.Speculated(10_000); len(got) != 0 {
 			t.Fatalf("4%% done: got %v, want nothing", got)
 		}
 		if v := verdict(h, spectest.Map(50), 10_000); v != onSchedule {
 			t.Fatalf("4%% done: verdict %d, want ON_SCHEDULE", v)
 		}
 		h.Completed("node1", 1_000, runtime, spectest.Map(4))
-		if got := decided(h, 11_000); !slices.Equal(got, spectest.Tasks(spectest.Map(50))) {
+		if got := h.Speculated(11_000); !slices.Equal(got, spectest.Tasks(spectest.Map(50))) {
 			t.Fatalf("5%% done: got %v, want [m_000050]", got)
 		}
 	})
 	t.Run("nothing completed", func(t *testing.T) {
 		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 10, Reduces: 0}, nil)
 		h.Running(spectest.Map(0), "node1", 0, 10_000, 0.01) // estimated 1000 s; a replacement "takes" the mean, 0
-		if got := decided(h, 10_000); len(got) != 0 {
+		if got := h.Speculated(10_000); len(got) != 0 {
 			t.Fatalf("no map done: got %v, want nothing", got)
 		}
 	})
@@ -167,7 +167,7 @@ func TestFivePercentRule(t *testing.T) {
 		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
 		h.Completed("node1", 0, runtime, spectest.Map(0))
 		h.Running(spectest.Map(1), "node1", 0, 10_000, 0.01)
-		if got := decided(h, 10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(1))) {
+		if got := h.Speculated(10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(1))) {
 			t.Fatalf("got %v, want [m_000001]", got)
 		}
 	})
@@ -185,11 +185,11 @@ func TestContainerNeedsSkipType(t *testing.T) {
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
 	h.Running(spectest.Reduce(10), "node1", 0, 10_000, 0.1)
 	h.Needs(speculators.Map, 3, h.Job().Now)
-	if got := decided(h, 10_000); !slices.Equal(got, spectest.Tasks(spectest.Reduce(10))) {
+	if got := h.Speculated(10_000); !slices.Equal(got, spectest.Tasks(spectest.Reduce(10))) {
 		t.Fatalf("maps waiting for containers: got %v, want [r_000010]", got)
 	}
 	h.Needs(speculators.Map, 0, h.Job().Now)
-	if got := decided(h, 25_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
+	if got := h.Speculated(25_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 		t.Fatalf("no container needs: got %v, want [m_000010]", got)
 	}
 }
@@ -208,7 +208,7 @@ func TestLargestValueWins(t *testing.T) {
 	if v11, v13 := verdict(h, spectest.Map(11), 10_000), verdict(h, spectest.Map(13), 10_000); v11 != 79_999 || v13 != 20_000 {
 		t.Fatalf("values: m11 %d, m13 %d; want 79999 and 20000 (estimated end - replacement end, in Java float progress)", v11, v13)
 	}
-	if got := decided(h, 10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
+	if got := h.Speculated(10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
 		t.Fatalf("got %v, want [m_000011]", got)
 	}
 }
@@ -224,7 +224,7 @@ func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.01)
 	h.StartAttempt(speculators.AttemptID{Task: spectest.Map(10), N: 1}, "node1", 5_000, true)
 	h.Status(speculators.AttemptID{Task: spectest.Map(10), N: 1}, 10_000, 0.01)
-	if got := decided(h, 10_000); len(got) != 0 {
+	if got := h.Speculated(10_000); len(got) != 0 {
 		t.Fatalf("only a task with two attempts is slow: got %v, want nothing", got)
 	}
 	if v := verdict(h, spectest.Map(10), 11_000); v != alreadySpeculating {
@@ -232,7 +232,7 @@ func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
 	}
 
 	h.Running(spectest.Map(11), "node1", 0, 11_000, 0.2) // end 55 s
-	if got := decided(h, 11_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
+	if got := h.Speculated(11_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
 		t.Fatalf("got %v, want [m_000011]", got)
 	}
 	// 15 s later m_000011 is slower still but its copy has not started.
@@ -240,7 +240,7 @@ func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
 	if v := verdict(h, spectest.Map(11), 26_000); v != alreadySpeculating {
 		t.Fatalf("copy requested, not started: verdict %d, want ALREADY_SPECULATING", v)
 	}
-	if got := decided(h, 26_000); len(got) != 0 {
+	if got := h.Speculated(26_000); len(got) != 0 {
 		t.Fatalf("got %v, want nothing", got)
 	}
 }
@@ -260,7 +260,7 @@ func TestProgressIsGood(t *testing.T) {
 			t.Fatalf("%s: verdict %d, want PROGRESS_IS_GOOD", m, v)
 		}
 	}
-	if got := decided(h, 24_000); len(got) != 0 {
+	if got := h.Speculated(24_000); len(got) != 0 {
 		t.Fatalf("got %v, want nothing", got)
 	}
 }
@@ -279,7 +279,7 @@ func TestTooLateToSpeculate(t *testing.T) {
 	if v := verdict(h, spectest.Map(10), 30_000); v != tooLateToSpeculate {
 		t.Fatalf("at 30s: verdict %d, want TOO_LATE_TO_SPECULATE", v)
 	}
-	if got := decided(h, 30_000); len(got) != 0 {
+	if got := h.Speculated(30_000); len(got) != 0 {
 		t.Fatalf("got %v, want nothing", got)
 	}
 }
@@ -297,14 +297,14 @@ func TestSimulatedHeartbeat(t *testing.T) {
 	// First scan at 16 s starts the watch. At 26 s, 10 s > 9 s unchanged:
 	// a heartbeat is simulated; the estimate becomes (26-10)/0.5 = 32 s.
 	for now := speculators.Time(16_000); now <= 26_000; now += 1_000 {
-		if got := decided(h, now); len(got) != 0 {
+		if got := h.Speculated(now); len(got) != 0 {
 			t.Fatalf("at %dms: got %v, want nothing", now, got)
 		}
 	}
 	if v := verdict(h, spectest.Map(10), 27_000); v != (10_000+32_000)-(27_000+10_000) {
 		t.Fatalf("after the simulated heartbeat: verdict %d, want 5000", v)
 	}
-	if got := decided(h, 27_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
+	if got := h.Speculated(27_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 		t.Fatalf("at 27s: got %v, want [m_000010]", got)
 	}
 }
@@ -319,7 +319,7 @@ func TestSimulatedHeartbeatOfSilentAttempt(t *testing.T) {
 	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
 	h.Start(spectest.Map(10), "node1", 10_000)
 	for now := speculators.Time(16_000); now <= 26_000; now += 1_000 {
-		if got := decided(h, now); len(got) != 0 {
+		if got := h.Speculated(now); len(got) != 0 {
 			t.Fatalf("at %dms: got %v, want nothing", now, got)
 		}
 	}
@@ -328,7 +328,7 @@ func TestSimulatedHeartbeatOfSilentAttempt(t *testing.T) {
 	if v := verdict(h, spectest.Map(10), 27_000); v != want {
 		t.Fatalf("verdict %d, want %d", v, want)
 	}
-	if got := decided(h, 27_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
+	if got := h.Speculated(27_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 		t.Fatalf("at 27s: got %v, want [m_000010]", got)
 	}
 	// A real report replaces the simulated one in the estimate.
@@ -353,7 +353,7 @@ func TestEstimateInJavaFloatProgress(t *testing.T) {
 	if v10, v11 := verdict(h, spectest.Map(10), 15_000), verdict(h, spectest.Map(11), 15_000); v10 != 34_999 || v11 != 35_000 {
 		t.Fatalf("values: m10 %d, m11 %d; want 34999 and 35000", v10, v11)
 	}
-	if got := decided(h, 15_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
+	if got := h.Speculated(15_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
 		t.Fatalf("got %v, want [m_000011]", got)
 	}
 }

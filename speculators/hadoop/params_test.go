@@ -61,12 +61,12 @@ func TestParamsOverrideByNameAndKey(t *testing.T) {
 			h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 100, Reduces: 0}, map[string]string{key: "5000"})
 			h.Completed("node1", 0, runtime, spectest.Maps(0, 4)...)
 			h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
-			decided(h, 10_000) // 4%: nothing; next scan at 15 s
+			h.Speculated(10_000) // 4%: nothing; next scan at 15 s
 			h.Completed("node1", 500, runtime, spectest.Map(4))
-			if got := decided(h, 14_999); len(got) != 0 {
+			if got := h.Speculated(14_999); len(got) != 0 {
 				t.Fatalf("before the 5 s retry: got %v", got)
 			}
-			if got := decided(h, 15_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
+			if got := h.Speculated(15_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 				t.Fatalf("at the 5 s retry: got %v, want [m_000010]", got)
 			}
 		})

@@ -231,6 +231,14 @@ func (h *Harness) Decide(now speculators.Time) []speculators.Decision {
 	return ds
 }
 
+// Speculated asks the engine for its decisions at now and returns the tasks
+// to speculate, failing the test on anything but one-copy speculations with
+// a reason (see Speculated).
+func (h *Harness) Speculated(now speculators.Time) []speculators.TaskID {
+	h.T.Helper()
+	return Speculated(h.T, h.Decide(now))
+}
+
 // Learned returns what the engine has handed out so far (runtimes and
 // samples, in the order given) and forgets it.
 func (h *Harness) Learned() speculators.Learned {
