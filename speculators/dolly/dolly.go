@@ -130,7 +130,7 @@ func (p *policy) Decide(job *speculators.Job, _ speculators.Time, out []speculat
 		return out
 	}
 	if p.clones == 0 {
-		v := xulau.LiveView(job)
+		v := xulau.LiveView(job, 1)
 		p.clones = Clones(xulau.TaskCount(job), p.small, p.copies, p.budget, v.Slots, 0)
 	}
 	return xulau.CloneRequests(job, &p.book, p.clones, Name, out)

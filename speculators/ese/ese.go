@@ -30,7 +30,9 @@
 //     (speculators.JobPrioritizer, speculators.Cloner). Live, YARN orders
 //     jobs and the policy asks for D(l)'s copies and a small job's clones
 //     from Decide as soon as the tasks run, with N(l) taken as the slots the
-//     job does not use and chi(l) as the job alone.
+//     job does not use and chi(l) as the job alone; with the cluster's
+//     capacity unknown (the shim sends no slots today) no job counts as
+//     small, and live ESE only backs up.
 package ese
 
 import (
@@ -160,7 +162,7 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) { p.book.O
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
 	if !p.atLaunch {
 		if p.clones == 0 {
-			p.clones = p.Clones(xulau.LiveView(job))
+			p.clones = p.Clones(xulau.LiveView(job, p.maxCopies))
 		}
 		out = xulau.CloneRequests(job, &p.book, p.clones, Name, out)
 	}

@@ -150,7 +150,7 @@ func (p *policy) Decide(job *speculators.Job, _ speculators.Time, out []speculat
 		return out
 	}
 	if p.clones == 0 {
-		v := xulau.LiveView(job)
+		v := xulau.LiveView(job, p.maxCopies)
 		p.clones = Clones(v.Waiting, v.Idle, p.maxCopies, p.gamma, p.alpha)
 	}
 	return xulau.CloneRequests(job, &p.book, p.clones, Name, out)

@@ -171,14 +171,20 @@ const (
 
 // LiveView is the cluster as a job sees it live, where it knows only its
 // own attempts and JobInfo.Slots: the slots it does not use are taken as
-// idle, and it is the only job waiting.
-func LiveView(job *speculators.Job) speculators.ClusterView {
+// idle, and it is the only job waiting. With Slots unknown (0: the shim
+// cannot see the cluster's capacity) the job is taken to have room for
+// maxCopies attempts of each of its tasks, so that P2's budget does not
+// bind and the job's own utility and resource decide.
+func LiveView(job *speculators.Job, maxCopies int) speculators.ClusterView {
 	running, spec := 0, 0
 	for ty := range job.Tasks {
 		running += job.RunningAttempts[ty]
 		spec += job.SpeculativeRunning[ty]
 	}
 	idle := job.Info.Slots - running
+	if job.Info.Slots <= 0 {
+		idle = TaskCount(job)*maxCopies + 1
+	}
 	return speculators.ClusterView{Idle: idle, Slots: job.Info.Slots, SpeculativeRunning: spec,
 		Waiting: []speculators.JobSize{{Tasks: TaskCount(job), TaskMillis: job.Info.TaskMillis, TailIndex: job.Info.TailIndex}}}
 }
