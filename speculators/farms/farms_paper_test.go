@@ -9,45 +9,10 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/late"
 	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
-// TestPaperConvergedStragglers checks §2.2.1's case: every task of a small
-// job runs on one node, the node becomes unresponsive, and all the tasks
-// stall together. The existing speculator "will not speculate any of those
-// tasks since they have relatively the same progress": late alone copies
-// none, long after its one-minute rule. farms copies none either until the
-// fault analyzer declares the node failed; then it copies all of them,
-// 2 + 4 + 2 over three checks.
-//
-// Reference: §2.2.1, §3.2
-func TestPaperConvergedStragglers(t *testing.T) {
-	converged := func(h *spectest.Harness) {
-		for i := range 8 {
-			h.Running(spectest.Map(i), node(1), 0, spectest.Sec(60), 0.3) // then silence
-		}
-	}
-	base := newHarness(t, late.Name, speculators.JobInfo{Maps: 8}, nil)
-	converged(base)
-	for s := 60.0; s <= 600; s += 30 {
-		if ds := base.Decide(spectest.Sec(s)); len(ds) != 0 {
-			t.Fatalf("late alone at %gs decided %v, want nothing: the stalled tasks look alike", s, ds)
-		}
-	}
-
-	h := newHarness(t, Name, speculators.JobInfo{Maps: 8}, nil)
-	converged(h)
-	if ds := h.Decide(spectest.Sec(190)); len(ds) != 0 {
-		t.Fatalf("farms before the failure decided %v, want nothing", ds)
-	}
-	h.Node(speculators.NodeFailed, node(1), spectest.Sec(200))
-	var got []speculators.TaskID
-	for _, s := range []float64{200, 205, 210, 215} {
-		got = append(got, spectest.SpeculatedTasks(h.Decide(spectest.Sec(s)))...)
-	}
-	spectest.Want(t, "farms copied", got, spectest.Maps(0, 8), nil)
-}
+// §2.2.1's converged stragglers are testdata/converged_stragglers.txt.
 
 // TestPaperFailureAwareCandidates checks §3.2's failure awareness: "when a
 // failed node is detected, FARMS can list all the affected tasks as its
