@@ -31,6 +31,15 @@ type Options struct {
 	// (one policy, one seed) a fresh in-memory store, so that runs are
 	// independent and the output is a function of the inputs and seed.
 	Store grass.SampleStore
+	// Observe, when set, is given every simulation (one policy, one seed)
+	// as it ends, in run-major then policy order: for per-job output and
+	// reports (observe.go). An error stops the replay.
+	Observe func(*Run) error
+	// Progress, when set, is called as jobs finish (observe.go).
+	Progress func(Progress)
+	// RunningSamples is how many samples of running containers each Run
+	// carries (0: none).
+	RunningSamples int
 }
 
 // Result is one policy's figures over the workload. The JSON names are a
@@ -96,11 +105,27 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 			return nil, err
 		}
 		for i, name := range opts.Speculators {
-			res, err := runOne(w, name, opts, seed)
+			sw := *w
+			sw.Config.RunningSamples = opts.RunningSamples
+			if opts.Progress != nil {
+				p := Progress{Run: r, Runs: runs, Policy: i, Policies: len(opts.Speculators), Name: name, Jobs: len(w.Jobs)}
+				opts.Progress(p)
+				sw.Config.JobDone = func(done, _ int, now speculators.Time) {
+					p.JobsDone, p.SimS = done, ms(now)
+					opts.Progress(p)
+				}
+			}
+			res, err := runOne(&sw, name, opts, seed)
 			if err != nil {
 				return nil, err
 			}
-			per[i] = append(per[i], summarize(name, w, res))
+			sum := summarize(name, w, res)
+			per[i] = append(per[i], sum)
+			if opts.Observe != nil {
+				if err := opts.Observe(&Run{Policy: name, Index: r, Seed: seed, Workload: w, Sim: res, Summary: sum}); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	out := make([]Result, len(per))
