@@ -1,8 +1,6 @@
 package all
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -35,18 +33,7 @@ func BenchmarkDecide10kTasks(b *testing.B) {
 			}
 			h := spectest.New(b, reg, spectest.Job{Policy: name,
 				Info: speculators.JobInfo{Maps: done + running, MapInputBytes: sizes, Slots: running + 10}})
-			rng := rand.New(rand.NewPCG(7, 7))
-			node := func(i int) speculators.NodeID { return speculators.NodeID(fmt.Sprintf("node%03d", i%100)) }
-			for i := 0; i < done; i++ {
-				h.Complete(spectest.Map(i), node(i), 0, 20_000+rng.Int64N(10_000))
-			}
-			now := speculators.Time(120_000)
-			for i := done; i < done+running; i++ {
-				start := 30_000 + rng.Int64N(60_000)
-				report := now - rng.Int64N(3_000)
-				rate := 1 / (60_000 * (1 + rng.ExpFloat64()*0.5)) // progress per ms
-				h.Running(spectest.Map(i), node(i), start, report, min(0.99, float64(report-start)*rate))
-			}
+			now := spectest.HeavyTail(h, done, running)
 			h.Decide(now)
 			b.ReportAllocs()
 			b.ResetTimer()

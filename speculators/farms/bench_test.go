@@ -13,7 +13,8 @@ import (
 // failure layer scans every task for the failed node's work and outputs,
 // copies a batch and re-runs eleven outputs, then late ranks every task and
 // launches one copy (Slots unknown). The layer's state is reset outside the
-// timer so that every Decide does all of it; late keeps its marks, and its
+// timer so that every Decide does all of it (the policy's Decide: the engine
+// would not return decisions it already gave); late keeps its marks, and its
 // cap (base-params speculative-cap=1) leaves room for 10,000 iterations.
 func BenchmarkDecide10kTasks(b *testing.B) {
 	const running, done = 10000, 1000
@@ -49,12 +50,5 @@ func BenchmarkDecide10kTasks(b *testing.B) {
 	if n, m := len(spectest.Only(ds, speculators.Rerun)), len(spectest.Only(ds, speculators.Speculate)); n != 11 || m != 3 {
 		b.Fatalf("decide re-ran %d outputs and copied %d tasks, want 11 and 3: %v", n, m, ds)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		b.StopTimer()
-		reset()
-		b.StartTimer()
-		h.Engine.Decide(now)
-	}
+	spectest.BenchDecide(b, h, now, 11, reset)
 }

@@ -105,9 +105,7 @@ func TestCaps(t *testing.T) {
 func TestOneSpeculationPerTypePerScan(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 20}, nil)
 	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
-	for i := 0; i < 10; i++ {
-		h.Completed("node1", 0, runtime, spectest.Reduce(i))
-	}
+	h.Completed("node1", 0, runtime, spectest.Reduces(0, 10)...)
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
 	h.Running(spectest.Map(11), "node1", 0, 10_000, 0.05)
 	h.Running(spectest.Map(12), "node1", 0, 10_000, 0.1)
@@ -161,9 +159,7 @@ func TestFivePercentRule(t *testing.T) {
 func TestContainerNeedsSkipType(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 20}, nil)
 	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
-	for i := 0; i < 10; i++ {
-		h.Completed("node1", 0, runtime, spectest.Reduce(i))
-	}
+	h.Completed("node1", 0, runtime, spectest.Reduces(0, 10)...)
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
 	h.Running(spectest.Reduce(10), "node1", 0, 10_000, 0.1)
 	h.Needs(speculators.Map, 3, h.Job().Now)

@@ -1,8 +1,6 @@
 package mantri
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -18,30 +16,10 @@ import (
 func BenchmarkDecide10kTasks(b *testing.B) {
 	const done, running = 1_000, 10_000
 	h := spectest.For(b, Policy(), speculators.JobInfo{Maps: done + running, Slots: running + 10}, nil)
-	rng := rand.New(rand.NewPCG(7, 7))
-	node := func(i int) speculators.NodeID { return speculators.NodeID(fmt.Sprintf("node%03d", i%100)) }
-	for i := 0; i < done; i++ {
-		h.Complete(spectest.Map(i), node(i), 0, 20_000+rng.Int64N(10_000))
-	}
-	now := speculators.Time(120_000)
-	for i := done; i < done+running; i++ {
-		start := 30_000 + rng.Int64N(60_000)
-		report := now - rng.Int64N(3_000)
-		rate := 1 / (60_000 * (1 + rng.ExpFloat64()*0.5)) // progress per ms
-		h.Running(spectest.Map(i), node(i), start, report, min(0.99, float64(report-start)*rate))
-	}
+	now := spectest.HeavyTail(h, done, running)
 	p := h.Policy().(*policy)
-	var out []speculators.Decision
-	if out = p.Decide(h.Job(), now, out); len(out) != 10 {
-		b.Fatalf("decide asked for %d copies, want 10", len(out))
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		b.StopTimer()
+	spectest.BenchDecide(b, h, now, 10, func() {
 		clear(p.pending[speculators.Map])
 		p.pendingCount = 0
-		b.StartTimer()
-		out = p.Decide(h.Job(), now, out[:0])
-	}
+	})
 }

@@ -93,10 +93,15 @@ func Reduce(i int) speculators.TaskID {
 }
 
 // Maps names map tasks from..to-1.
-func Maps(from, to int) []speculators.TaskID {
+func Maps(from, to int) []speculators.TaskID { return tasks(Map, from, to) }
+
+// Reduces names reduce tasks from..to-1.
+func Reduces(from, to int) []speculators.TaskID { return tasks(Reduce, from, to) }
+
+func tasks(of func(int) speculators.TaskID, from, to int) []speculators.TaskID {
 	var out []speculators.TaskID
 	for i := from; i < to; i++ {
-		out = append(out, Map(i))
+		out = append(out, of(i))
 	}
 	return out
 }
