@@ -33,7 +33,7 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on this many nodes instead of the recorded hosts (SWIM default 100)"},
 			&cli.IntFlag{Name: "slots", Usage: "containers per node with --nodes (default 8)"},
 			&cli.StringFlag{Name: "scheduler", Usage: "fifo or fair (default: the scenario's, else fifo)"},
-			&cli.StringFlag{Name: "data-dir", Usage: "keep policies' cross-job state (GRASS samples) here, shared with serve; default: fresh per run, so replays are independent", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
+			&cli.StringFlag{Name: "data-dir", Usage: "keep policies' cross-job state (GRASS samples and run times) here, shared with serve; every simulation starts from what it held when the replay began, and what it learns is added; default: fresh per run, so replays are independent", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
 		},
 		Action: runReplay,
 	}
