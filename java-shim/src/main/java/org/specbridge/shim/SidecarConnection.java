@@ -68,7 +68,7 @@ final class SidecarConnection {
     long silent = wall - s.lastHeard.get();
     if (silent > settings.timeoutMs) {
       unhealthyReason = "no frame from the sidecar for " + silent + " ms";
-      s.dropped = true;
+      s.explained = true;
       s.gone = true;
       s.close();
       return;
@@ -135,7 +135,7 @@ final class SidecarConnection {
     SidecarSocket s = socket;
     if (s != null) {
       unhealthyReason = why;
-      s.dropped = true;
+      s.explained = true;
       s.gone = true;
       s.close();
     }
@@ -144,7 +144,7 @@ final class SidecarConnection {
   void close() {
     SidecarSocket s = socket;
     if (s != null) {
-      s.dropped = true;
+      s.explained = true;
       s.gone = true;
       s.close();
     }
@@ -173,7 +173,7 @@ final class SidecarConnection {
               } else {
                 BridgeSpeculator.LOG.debug("specbridge: " + why);
               }
-              if (socket == SidecarConnection.this.socket && !socket.dropped) {
+              if (socket == SidecarConnection.this.socket && !socket.explained) {
                 unhealthyReason = why;
               }
             }
@@ -214,6 +214,7 @@ final class SidecarConnection {
       String line = "specbridge: sidecar error " + f.path("code").asText() + ": " + f.path("text").asText();
       if (f.path("fatal").asBoolean()) {
         unhealthyReason = "sidecar said " + f.path("code").asText() + ": " + f.path("text").asText();
+        s.explained = true;
         BridgeSpeculator.LOG.warn(line);
       } else {
         BridgeSpeculator.LOG.debug(line);
