@@ -50,7 +50,7 @@ func TestHelpListsEveryFlagWithDefault(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"--speculators", "--seed value", "(default: 1)", "--runs", "--mode", `(default: "simulate")`, "--param", "--output", `(default: "table")`, "--format"} {
+	for _, want := range []string{"--speculators", "--seed SEED", "(default: 1)", "--runs", "--mode", `(default: "simulate")`, "--param", "--output", `(default: "table")`, "--format"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay --help lacks %q", want)
 		}
@@ -149,11 +149,11 @@ func TestBadInputOneLineError(t *testing.T) {
 	cut := filepath.Join(dir, "cut.jhist")
 	os.WriteFile(cut, data[:len(data)*2/3], 0o644)
 	cases := map[string][]string{
-		"line ":              {"replay", cut},
-		"unknown speculator": {"replay", "--speculators", "late,fastest", cut},
-		"no parameter":       {"replay", "--param", "late.nope=1", cut},
-		"want simulate":      {"replay", "--mode", "guess", cut},
-		"no INPUT":           {"replay"},
+		"line ":          {"replay", cut},
+		"unknown policy": {"replay", "--speculators", "late,fastest", cut},
+		"no parameter":   {"replay", "--param", "late.nope=1", cut},
+		"want simulate":  {"replay", "--mode", "guess", cut},
+		"no INPUT":       {"replay"},
 	}
 	for want, args := range cases {
 		_, stderr, code := run(t, args...)
