@@ -32,7 +32,14 @@ func TestMain(m *testing.M) {
 
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runIn(t, "", args...)
+}
+
+// runIn runs the binary in directory dir ("": the test's own).
+func runIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
