@@ -59,6 +59,11 @@ type Config struct {
 	// start at a job's map-progress point.
 	Faults   FaultConfig
 	Triggers []Trigger
+	// Keep receives what the jobs' policies learned for later jobs
+	// (speculators.Engine.Learned), after the Observe or Decide that
+	// produced it; nil drops it. The caller keeps it (replay: the run's
+	// grass.MemoryStore, which later engines read as their Prior).
+	Keep func(speculators.Learned)
 }
 
 // DefaultConfig returns Hadoop's defaults for the given nodes: FIFO, 3 s

@@ -345,7 +345,20 @@ func (s *sim) observe(j *jobState) error {
 	if err := j.engine.Observe(&s.ev); err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
+	s.keepLearned(j)
 	return nil
+}
+
+// keepLearned hands what j's policy learned for later jobs to Config.Keep
+// (speculators.Engine.Learned), right after the engine call that produced
+// it, so that a later job's Prior sees it as soon as the engine had it.
+func (s *sim) keepLearned(j *jobState) {
+	if s.cfg.Keep == nil {
+		return
+	}
+	if l := j.engine.Learned(); !l.Empty() {
+		s.cfg.Keep(l)
+	}
 }
 
 // finishJob records j as done now and takes it out of scheduling.
