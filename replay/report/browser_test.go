@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
