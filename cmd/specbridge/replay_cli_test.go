@@ -238,6 +238,13 @@ func TestJobsReportPlot(t *testing.T) {
 	if err := xml.Unmarshal(svgData, new(struct{ XMLName xml.Name })); err != nil || !strings.Contains(string(svgData), "<svg") {
 		t.Errorf("--plot svg: %v", err)
 	}
+	again := filepath.Join(dir, "again.html")
+	if _, stderr, code = run(t, "replay", "--runs", "2", "--speculators", "hadoop,farms", "--report", again, in); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if second, _ := os.ReadFile(again); string(second) != string(page) {
+		t.Error("same inputs and seeds, a different report")
+	}
 	_, stderr, code = run(t, "replay", "--plot", filepath.Join(dir, "c.gif"), in)
 	if code == 0 || !strings.Contains(stderr, ".svg or .png") {
 		t.Errorf("--plot .gif: exit %d, %s", code, stderr)
