@@ -97,7 +97,7 @@ func (p *progress) setBar(total, done int64, what, unit string) {
 		p.bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(p.w), progressbar.OptionSetDescription(what),
 			progressbar.OptionShowIts(), progressbar.OptionSetItsString(unit), progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionClearOnFinish(), progressbar.OptionFullWidth())
+			progressbar.OptionClearOnFinish(), progressbar.OptionSetWidth(30))
 	}
 	p.bar.Describe(what)
 	p.bar.Set64(done)
