@@ -33,6 +33,15 @@ type Options struct {
 	// the order of Speculators; within a simulation later jobs learn from
 	// earlier ones, and everything learned is also kept in Store.
 	Store Store
+	// Observe, when set, is given every simulation (one policy, one seed)
+	// as it ends, in run-major then policy order: for per-job output and
+	// reports (observe.go). An error stops the replay.
+	Observe func(*Run) error
+	// Progress, when set, is called as jobs finish (observe.go).
+	Progress func(Progress)
+	// RunningSamples is how many samples of running containers each Run
+	// carries (0: none).
+	RunningSamples int
 }
 
 // Store is where a replay keeps what policies learned for later replays.
@@ -110,11 +119,27 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 			return nil, err
 		}
 		for i, name := range opts.Speculators {
-			res, err := runOne(w, name, opts, seed, start.Clone())
+			sw := *w
+			sw.Config.RunningSamples = opts.RunningSamples
+			if opts.Progress != nil {
+				p := Progress{Run: r, Runs: runs, Policy: i, Policies: len(opts.Speculators), Name: name, Jobs: len(w.Jobs)}
+				opts.Progress(p)
+				sw.Config.JobDone = func(done, _ int, now speculators.Time) {
+					p.JobsDone, p.SimS = done, ms(now)
+					opts.Progress(p)
+				}
+			}
+			res, err := runOne(&sw, name, opts, seed, start.Clone())
 			if err != nil {
 				return nil, err
 			}
-			per[i] = append(per[i], summarize(name, w, res))
+			sum := summarize(name, w, res)
+			per[i] = append(per[i], sum)
+			if opts.Observe != nil {
+				if err := opts.Observe(&Run{Policy: name, Index: r, Seed: seed, Workload: w, Sim: res, Summary: sum}); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	out := make([]Result, len(per))

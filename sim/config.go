@@ -43,6 +43,13 @@ type Config struct {
 	Seed uint64
 	// RecordDecisions keeps every decision in Result.Decisions.
 	RecordDecisions bool
+	// RunningSamples, when > 0, has Result.Running hold that many samples
+	// of the containers in use over the run (series.go).
+	RunningSamples int
+	// JobDone, when set, is called each time a job finishes, with the
+	// finished count, the job count and the virtual time: for progress
+	// reports. It must not call back into the run.
+	JobDone func(done, total int, now speculators.Time)
 	// Horizon, when > 0, stops the run at this virtual time; jobs not done
 	// by then are reported with Finish = -1.
 	Horizon speculators.Time

@@ -380,6 +380,9 @@ func (s *sim) finishJob(ji int32) {
 	j.result.Finish = s.now
 	j.engine = nil // the run no longer drives it; let it be collected
 	s.done++
+	if s.cfg.JobDone != nil {
+		s.cfg.JobDone(s.done, len(s.jobs), s.now)
+	}
 	for k, a := range s.active {
 		if a == ji {
 			s.active = append(s.active[:k], s.active[k+1:]...)
@@ -419,6 +422,9 @@ func (s *sim) finish() *Result {
 	}
 	if last >= first {
 		r.Makespan = last - first
+	}
+	if s.cfg.RunningSamples > 0 {
+		r.Running = s.runningSeries(s.cfg.RunningSamples)
 	}
 	return r
 }

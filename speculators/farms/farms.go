@@ -1,5 +1,6 @@
 // Package farms holds two failure-aware speculators from the FARMS paper
-// (../shared/papers/004_a2234fadad273414.txt, §2, §3.2, §3.3), each wrapped
+// ("FARMS: Efficient MapReduce Speculation for Failure Recovery in Short
+// Jobs", Fu et al., Parallel Computing 2017, §2, §3.2, §3.3), each wrapped
 // around an ordinary straggler policy (default late) whose decisions pass
 // through:
 //
