@@ -23,24 +23,34 @@ type prioJob struct {
 // order), and returns the first that has something to run there. Jobs
 // whose policies have no opinion are offered the slot afterwards, in the
 // configured scheduler's order (placeOne).
+//
+// The order is taken once per scheduling pass (schedule), the time slot of
+// Xu and Lau §IV ("the scheduling decisions are made at the beginning of
+// each time slot"): placing a job's tasks does not reorder the jobs until
+// the next pass. This also keeps a pass over thousands of waiting jobs
+// from sorting them again for every slot.
 func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick, bool) {
-	cands := s.prioScratch[:0]
-	for _, ji := range s.active {
-		j := &s.jobs[ji]
-		if j.prio {
-			cands = append(cands, prioJob{ji: ji, pri: j.engine.JobPriority(s.now)})
+	if !s.prioValid {
+		cands := s.prioScratch[:0]
+		for _, ji := range s.active {
+			j := &s.jobs[ji]
+			if j.prio {
+				cands = append(cands, prioJob{ji: ji, pri: j.engine.JobPriority(s.now)})
+			}
 		}
+		slices.SortStableFunc(cands, func(a, b prioJob) int {
+			if c := cmp.Compare(a.pri.Tier, b.pri.Tier); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.pri.Key, b.pri.Key)
+		})
+		s.prioScratch, s.prioValid = cands, true
 	}
-	slices.SortStableFunc(cands, func(a, b prioJob) int {
-		if c := cmp.Compare(a.pri.Tier, b.pri.Tier); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.pri.Key, b.pri.Key)
-	})
-	s.prioScratch = cands
-	for _, c := range cands {
-		if pk, ok := s.pickFor(&s.jobs[c.ji], ni, lo, hi); ok {
-			return c.ji, pk, true
+	for _, c := range s.prioScratch {
+		if j := &s.jobs[c.ji]; !j.finished {
+			if pk, ok := s.pickFor(j, ni, lo, hi); ok {
+				return c.ji, pk, true
+			}
 		}
 	}
 	return 0, pick{}, false

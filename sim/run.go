@@ -57,6 +57,7 @@ type sim struct {
 	// anyPrio: some job's policy orders jobs (clone.go); specRunning counts
 	// running attempts started as copies, cluster-wide.
 	anyPrio     bool
+	prioValid   bool // prioScratch holds this scheduling pass's order
 	specRunning int
 	prioScratch []prioJob
 	sizeScratch []speculators.JobSize

@@ -35,6 +35,7 @@ const (
 // (see preemptReduces) and placement runs again.
 func (s *sim) schedule() error {
 	s.needSchedule = false
+	s.prioValid = false
 	if !s.anythingWaiting() {
 		return nil
 	}
