@@ -32,6 +32,10 @@ func newHarness(t *testing.T, maps, slots int, overrides map[string]string) *har
 	return &harness{t: t, engine: e, next: map[speculators.TaskID]int32{}}
 }
 
+// observed10s lets attempts of the worked examples, which are 20 s old,
+// be trusted (the default min-observe-ms is 30 s).
+var observed10s = map[string]string{ParamMinObserve: "10000"}
+
 func mapTask(i int) speculators.TaskID {
 	return speculators.TaskID{Type: speculators.Map, Index: int32(i)}
 }
@@ -98,7 +102,7 @@ func kinds(ds []speculators.Decision) string {
 //
 // Reference: SCA paper §II (Mantri), GRASS §6 baseline
 func TestPaperDuplicateWhenLikelyToSaveResources(t *testing.T) {
-	h := newHarness(t, 6, 10, nil)
+	h := newHarness(t, 6, 10, observed10s)
 	h.slowTail()
 	ds := h.decide(20)
 	if got := kinds(ds); got != "speculate m_000005" {
@@ -118,7 +122,7 @@ func TestPaperDuplicateWhenLikelyToSaveResources(t *testing.T) {
 //
 // Reference: SCA paper §II (Mantri)
 func TestPaperDuplicateNeedsAFreeSlot(t *testing.T) {
-	h := newHarness(t, 6, 2, nil)
+	h := newHarness(t, 6, 2, observed10s)
 	h.slowTail()
 	if got := h.decide(20); len(got) != 0 {
 		t.Fatalf("decisions %v with no free slot", got)
@@ -133,7 +137,7 @@ func TestPaperDuplicateNeedsAFreeSlot(t *testing.T) {
 //
 // Reference: SCA paper §II (Mantri); Mantri OSDI'10 §5.1
 func TestPaperRestartExcessiveRemainingTime(t *testing.T) {
-	h := newHarness(t, 7, 6, nil) // map 6 never starts: a task waits
+	h := newHarness(t, 7, 6, observed10s) // map 6 never starts: a task waits
 	for i, d := range []float64{10, 14, 16, 18} {
 		h.complete(i, d)
 	}
@@ -156,8 +160,96 @@ func TestPaperRestartExcessiveRemainingTime(t *testing.T) {
 		a = speculators.AttemptID{Task: mapTask(5), N: h.next[mapTask(5)]}
 		h.next[mapTask(5)]++
 		h.observe(speculators.Event{Kind: speculators.AttemptStarted, Time: sec(now), Attempt: a, Node: "n9"})
-		h.observe(speculators.Event{Kind: speculators.AttemptStatus, Time: sec(now + 5), Attempt: a, Progress: 5.0 / 35})
-		now += 5
+		h.observe(speculators.Event{Kind: speculators.AttemptStatus, Time: sec(now + 10), Attempt: a, Progress: 10.0 / 40})
+		now += 10
 		h.observe(speculators.Event{Kind: speculators.AttemptStatus, Time: sec(now), Attempt: steady, Progress: now / (now + 16)})
+	}
+}
+
+// TestPaperAtMostOneCopyPerTask checks the single-copy form of the rule,
+// P(t_rem > 2 t_new) > delta, as GRASS §6 and the SCA paper §II state it: a
+// task gets one duplicate in its life. With the copy running, or after the
+// copy was killed and the original still lags, it gets no second one; and
+// many slots offered at one instant (pull form) give one copy, not one per
+// slot.
+//
+// Reference: SCA paper §II (Mantri), GRASS §6; Mantri OSDI'10 §5.1
+func TestPaperAtMostOneCopyPerTask(t *testing.T) {
+	h := newHarness(t, 6, 10, observed10s)
+	h.slowTail()
+	if got := kinds(h.decide(20)); got != "speculate m_000005" {
+		t.Fatalf("decisions %q, want a copy of m_000005", got)
+	}
+	task := mapTask(5)
+	copyID := speculators.AttemptID{Task: task, N: h.next[task]}
+	h.next[task]++
+	h.observe(speculators.Event{Kind: speculators.AttemptStarted, Time: sec(20), Attempt: copyID, Node: "n9", Speculative: true})
+	h.observe(speculators.Event{Kind: speculators.AttemptStatus, Time: sec(30), Attempt: copyID, Progress: 0.1})
+	if got := h.decide(30); strings.Contains(kinds(got), "speculate m_000005") {
+		t.Fatalf("decisions %v with the copy running; want no second copy", got)
+	}
+	h.observe(speculators.Event{Kind: speculators.AttemptKilled, Time: sec(31), Attempt: copyID})
+	if got := h.decide(40); strings.Contains(kinds(got), "speculate m_000005") {
+		t.Fatalf("decisions %v after the task's one copy; want none", got)
+	}
+
+	p := newHarness(t, 6, 10, observed10s)
+	p.slowTail()
+	picked := 0
+	for slot := 0; slot < 5; slot++ {
+		id, isCopy, ok := p.engine.ChooseForSlot(speculators.NodeID(fmt.Sprintf("free%d", slot)), sec(20))
+		if !ok {
+			break
+		}
+		if !isCopy || id != mapTask(5) {
+			t.Fatalf("slot %d: chose %v (copy %v), want a copy of m_000005", slot, id, isCopy)
+		}
+		picked++
+		a := speculators.AttemptID{Task: id, N: p.next[id]}
+		p.next[id]++
+		p.observe(speculators.Event{Kind: speculators.AttemptStarted, Time: sec(20), Attempt: a, Node: speculators.NodeID(fmt.Sprintf("free%d", slot)), Speculative: true})
+	}
+	if picked != 1 {
+		t.Fatalf("%d copies of m_000005 over five slots at one instant, want 1", picked)
+	}
+}
+
+// TestPaperRestartOnlyWhenItSaves checks that a restart, which throws the
+// work done away, happens only when it is likely to finish sooner: t_rem
+// beyond E[t_new] + Delta is not enough when most fresh copies would take
+// longer than t_rem - Delta (a heavy tail pulls the mean up), nor when the
+// attempt is too young for its t_rem to be trusted.
+//
+// Reference: Mantri OSDI'10 §5.1 (restart when a fresh copy has a better
+// than even chance to finish sooner); SCA paper §II
+func TestPaperRestartOnlyWhenItSaves(t *testing.T) {
+	// Completed maps 5, 5, 40, 40, 40 s: E[t_new] = 26 s but the median is
+	// 40 s. A map with 32 s left (> 26 + 3) would most likely lose by
+	// restarting.
+	h := newHarness(t, 7, 7, observed10s) // map 6 never starts: a task waits
+	for i, d := range []float64{5, 5, 40, 40, 40} {
+		h.complete(i, d)
+	}
+	h.runWithLeft(5, 20, 32)
+	if got := h.decide(20); strings.Contains(kinds(got), "kill") {
+		t.Fatalf("decisions %v: restarted although 3 of 5 fresh copies take longer", got)
+	}
+
+	// Completed maps 10, 14, 16, 18 s; a map 20 s old extrapolates to 240 s
+	// left: younger than the default min-observe-ms (30 s), its estimate is
+	// not trusted. At 35 s with the same rate it is restarted.
+	y := newHarness(t, 7, 1, nil) // no free slot: no duplicate instead
+
+	for i, d := range []float64{10, 14, 16, 18} {
+		y.complete(i, d)
+	}
+	a := y.start(mapTask(5), 0)
+	y.observe(speculators.Event{Kind: speculators.AttemptStatus, Time: sec(20), Attempt: a, Progress: 20.0 / 260})
+	if got := y.decide(20); strings.Contains(kinds(got), "kill") {
+		t.Fatalf("decisions %v: restarted a 20 s old attempt", got)
+	}
+	y.observe(speculators.Event{Kind: speculators.AttemptStatus, Time: sec(35), Attempt: a, Progress: 35.0 / 455})
+	if got := kinds(y.decide(35)); got != "kill m_000005" {
+		t.Fatalf("decisions %q at 35 s, want the restart of m_000005", got)
 	}
 }
