@@ -47,7 +47,8 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 	nodes := make([]sim.Node, len(m.Nodes))
 	index := make(map[string]int, len(m.Nodes))
 	for i, n := range m.Nodes {
-		nodes[i] = sim.Node{Name: n.Name, Slots: n.Slots, MapSlots: n.MapSlots, ReduceSlots: n.ReduceSlots, Slowdown: n.Slowdown}
+		nodes[i] = sim.Node{Name: n.Name, Slots: n.Slots, MapSlots: n.MapSlots, ReduceSlots: n.ReduceSlots, Slowdown: n.Slowdown,
+			SlowdownReducesOnly: n.SlowdownReducesOnly}
 		index[n.Name] = i
 	}
 	triggers, err := faultEpisodes(s, m.Faults, nodes, index)

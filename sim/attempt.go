@@ -79,7 +79,7 @@ func (s *sim) advance(a *attempt) {
 	if dt <= 0 || n.hung {
 		return
 	}
-	d := a.done + float64(dt)/n.mult
+	d := a.done + float64(dt)/n.multFor(a.ty)
 	if a.ty == speculators.Reduce {
 		j := &s.jobs[a.job]
 		if (a.missing > 0 || !j.allMapsSatisfied()) && s.copying(a) {
@@ -116,7 +116,7 @@ func (s *sim) scheduleFinish(ai int32) {
 	if a.ty == speculators.Reduce && (a.missing > 0 || !s.jobs[a.job].allMapsSatisfied()) && s.copying(a) {
 		return
 	}
-	left := (a.work - a.done) * n.mult
+	left := (a.work - a.done) * n.multFor(a.ty)
 	// Round up to whole ms, forgiving float noise (3 x 10000 ms is 30000).
 	dt := speculators.Time(math.Ceil(left - 1e-6))
 	if dt < 0 {

@@ -81,6 +81,10 @@ type Node struct {
 	// Slowdown multiplies every attempt's duration on the node (1 =
 	// nominal, 3 = three times slower); 0 means 1.
 	Slowdown float64
+	// SlowdownReducesOnly makes Slowdown apply to reduces only (maps run
+	// at nominal speed times the episodes): LATE §5.4's sleep job slowed
+	// its reducers alone.
+	SlowdownReducesOnly bool
 	// Episodes are windows with an extra duration multiplier. Overlapping
 	// episodes multiply.
 	Episodes []Episode

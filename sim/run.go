@@ -102,6 +102,7 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 			n.slowdown = 1
 		}
 		n.episodes = spec.Episodes
+		n.reducesOnly = spec.SlowdownReducesOnly
 		if spec.MapSlots+spec.ReduceSlots > 0 {
 			n.pools = 2
 			n.free = [speculators.NumTaskTypes]int{spec.MapSlots, spec.ReduceSlots}

@@ -249,3 +249,16 @@ func TestStallAndHorizon(t *testing.T) {
 		t.Fatalf("Run with horizon = %+v, %v", res, err)
 	}
 }
+
+// A node whose slowdown applies to reduces only (LATE §5.4's sleep job)
+// runs its map at nominal speed and its reduce three times slower, an
+// episode still slowing both.
+func TestSlowdownReducesOnly(t *testing.T) {
+	cfg := cfgFor([]Node{{Name: "tt", MapSlots: 1, ReduceSlots: 1, Slowdown: 3, SlowdownReducesOnly: true,
+		Episodes: []Episode{{Start: 0, End: 5000, Factor: 2}}}})
+	res := runScript(t, cfg, []Job{{ID: "j", Maps: works(10000), Reduces: works(3000)}})
+	r := res.Jobs[0]
+	// The map does 2.5 s of work in the 5 s episode, then 7.5 s more.
+	expectTime(t, "map", r.TaskFinish[speculators.Map][0], 12500)
+	expectTime(t, "reduce", r.TaskFinish[speculators.Reduce][0], 12500+9000)
+}

@@ -17,7 +17,12 @@ type nodeState struct {
 	// mult is the current duration multiplier: slowdown times the factors
 	// of the active episodes; +Inf when hung.
 	mult float64
-	hung bool
+	// mapMult is mult for maps: mult without the static slowdown when
+	// that applies to reduces only.
+	mapMult float64
+	hung    bool
+	// reducesOnly: the static slowdown applies to reduces only.
+	reducesOnly bool
 	// pools is 1 for shared YARN containers, 2 for dedicated map and reduce
 	// slots (pool index = task type).
 	pools int

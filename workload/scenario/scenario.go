@@ -51,8 +51,18 @@ type NodeGroup struct {
 	// SlowdownDist, if set, draws each node's factor instead.
 	Slowdown     float64 `yaml:"slowdown"`
 	SlowdownDist *Dist   `yaml:"slowdown_dist"`
-	Line         int     `yaml:"-"`
+	// SlowdownAppliesTo is "all" (default: every task on the node) or
+	// "reduces": only reduces run slower, as in LATE §5.4's sleep job,
+	// whose reducers alone chose their sleep time by a per-machine factor.
+	SlowdownAppliesTo string `yaml:"slowdown_applies_to"`
+	Line              int    `yaml:"-"`
 }
+
+// Values of NodeGroup.SlowdownAppliesTo.
+const (
+	SlowdownAll     = "all"
+	SlowdownReduces = "reduces"
+)
 
 // Workload is the jobs the scenario submits.
 type Workload struct {
