@@ -34,6 +34,19 @@ type Workload struct {
 	Jobs   []sim.Job
 	// Groups names each job's group (scenario job group, or "history").
 	Groups []string
+	// Overhead, when set, is added to each job's simulated time: the AM
+	// start-up and commit a history recorded (calibrate.go).
+	Overhead []speculators.Time
+	// Recorded holds each job's recorded outcome, for histories.
+	Recorded []RecordedJob
+}
+
+// RecordedJob is what a history says of one replayed job.
+type RecordedJob struct {
+	ID     string
+	Status string // SUCCEEDED, FAILED, KILLED ("" if unknown)
+	// Time is submit to finish as recorded (ms), 0 when unknown.
+	Time speculators.Time
 }
 
 func seconds(s float64) speculators.Time { return speculators.Time(math.Round(s * 1000)) }
@@ -103,7 +116,10 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 	return w, nil
 }
 
-// FromHistory builds a workload that re-executes recorded jobs: each task's
+// FromHistory builds a workload that re-executes recorded jobs. A job with a
+// recorded submit, launch and finish is calibrated on its own history
+// (calibrate.go): its recorded attempts are replayed, with its AM start-up,
+// container allocation and commit times. Otherwise (SWIM) each task's
 // first attempt has the run time of the attempt that completed it (or, for a
 // task that never succeeded, of its longest attempt); every later attempt
 // draws its run time from the job's own completed tasks of the same type
@@ -123,6 +139,13 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	}
 	w := &Workload{}
 	for _, j := range jobs {
+		if c := calibrate(j); c.ok {
+			w.Jobs = append(w.Jobs, calibratedJob(j, c, origin))
+			w.Groups = append(w.Groups, "history")
+			w.Overhead = append(w.Overhead, c.overhead())
+			w.Recorded = append(w.Recorded, RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded})
+			continue
+		}
 		sj := sim.Job{ID: j.ID, CopyWork: sim.Resample}
 		if s := submitOf(j); s > 0 {
 			sj.Submit = s - origin
@@ -145,6 +168,8 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		}
 		w.Jobs = append(w.Jobs, sj)
 		w.Groups = append(w.Groups, "history")
+		w.Overhead = append(w.Overhead, 0)
+		w.Recorded = append(w.Recorded, RecordedJob{ID: j.ID, Status: j.Status})
 	}
 	if len(w.Jobs) == 0 {
 		return nil, fmt.Errorf("no job in the input has a task with recorded start and finish times")

@@ -22,10 +22,12 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		}
 		work = float64(specs[j.rng.IntN(len(specs))].Work)
 	}
+	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work)
 	s.attempts = append(s.attempts, attempt{job: ji, task: ti, node: ni, n: t.nextN, ty: ty,
 		state: speculators.StateRunning, speculative: speculative, start: s.now, lastT: s.now, lastReport: s.now,
 		work: work, nextInTask: none, nodePos: int32(len(n.running)), reducePos: none})
 	a := &s.attempts[ai]
+	a.scriptedFail = scriptedFail
 	a.curve = s.progressCurve(j)
 	t.nextN++
 	s.lastProgress = s.now
@@ -286,6 +288,7 @@ func (s *sim) abort(ai int32, state speculators.AttemptState) error {
 	if state == speculators.StateFailed {
 		kind = speculators.AttemptFailed
 		s.jobs[ji].result.FailedAttempts++
+		s.jobs[ji].tasks[ty][ti].failures++
 	} else {
 		s.jobs[ji].result.KilledAttempts++
 	}

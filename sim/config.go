@@ -145,6 +145,10 @@ type Job struct {
 	// ErrorBound is met (see enforceBounds). Without it the bounds are
 	// only advisory, as described above.
 	EnforceBounds bool
+	// MaxAttempts, when > 0, fails the job once a task has had that many
+	// failed attempts, as Hadoop's mapreduce.map.maxattempts (4) does: the
+	// job's running attempts are killed and it ends FAILED (script.go).
+	MaxAttempts int
 }
 
 // Task is one map or reduce task's input and work.
@@ -156,6 +160,18 @@ type Task struct {
 	// as fractions summing to 1 with copy > 0; all zero means a third each.
 	// Ignored for maps.
 	Phases [3]float64
+	// Script, when set, fixes the task's attempts in launch order: attempt
+	// n has Script[n].Work instead of Work (n = 0) or the job's CopyModel
+	// (n > 0), and fails at the end of that work when Script[n].Fail. Replay
+	// uses it to re-execute a history's recorded attempts (script.go);
+	// attempts past the script follow Work and the CopyModel.
+	Script []ScriptedAttempt
+}
+
+// ScriptedAttempt is one recorded attempt of a task (Task.Script).
+type ScriptedAttempt struct {
+	Work speculators.Time
+	Fail bool
 }
 
 // EngineFactory builds the engine of one job when the job is submitted. It

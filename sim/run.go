@@ -210,6 +210,9 @@ func (s *sim) handle(e event) (counted bool, err error) {
 		if a.state != speculators.StateRunning || a.finGen != e.gen {
 			return false, nil
 		}
+		if a.scriptedFail {
+			return true, s.failScripted(e.ref)
+		}
 		return true, s.succeed(e.ref)
 	case evHeartbeat:
 		a := &s.attempts[e.ref]

@@ -262,3 +262,28 @@ func TestSlowdownReducesOnly(t *testing.T) {
 	expectTime(t, "map", r.TaskFinish[speculators.Map][0], 12500)
 	expectTime(t, "reduce", r.TaskFinish[speculators.Reduce][0], 12500+9000)
 }
+
+// A scripted map fails its four attempts (3 s each) and fails the job,
+// whose other map, running on the second node, is killed; the reduce never
+// starts. A scripted later attempt that succeeds ends a task as recorded.
+func TestScriptedFailuresFailTheJob(t *testing.T) {
+	fail := []ScriptedAttempt{{Work: 3000, Fail: true}, {Work: 3000, Fail: true}, {Work: 3000, Fail: true}, {Work: 3000, Fail: true}}
+	jobs := []Job{{ID: "j", MaxAttempts: 4,
+		Maps:    []Task{{Work: 3000, Script: fail}, {Work: 60000}},
+		Reduces: works(1000)}}
+	res := runScript(t, cfgFor(nodes(1, 1)), jobs)
+	r := res.Jobs[0]
+	if !r.Failed() || r.FailedTask != "m_000000" {
+		t.Fatalf("job failed %v (task %q), want failed by m_000000", r.Failed(), r.FailedTask)
+	}
+	expectTime(t, "job end", r.Finish, 12000)
+	expectInt(t, "failed attempts", r.FailedAttempts, 4)
+	expectInt(t, "killed attempts", r.KilledAttempts, 1)
+
+	retry := []Job{{ID: "k", MaxAttempts: 4, Maps: []Task{{Work: 3000, Script: []ScriptedAttempt{{Work: 2000, Fail: true}, {Work: 5000}}}}}}
+	rr := runScript(t, cfgFor(nodes(1)), retry).Jobs[0]
+	if rr.Failed() {
+		t.Fatal("job with a successful second attempt failed")
+	}
+	expectTime(t, "retried map", rr.Finish, 7000)
+}

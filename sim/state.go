@@ -63,6 +63,7 @@ type taskState struct {
 	// output sits on a crashed node and the AM does not know yet (faults.go).
 	outputPos int32
 	lost      bool
+	failures  int32 // failed attempts (for Job.MaxAttempts)
 }
 
 func (t *taskState) done() bool { return t.winner != none }
@@ -71,6 +72,8 @@ func (t *taskState) done() bool { return t.winner != none }
 // (nominal ms) completed as of lastT, and advance brings it to now.
 type attempt struct {
 	job, task, node int32
+	// scriptedFail: the attempt fails when its work is done (Task.Script).
+	scriptedFail bool
 	n               int32
 	ty              speculators.TaskType
 	state           speculators.AttemptState
