@@ -46,9 +46,9 @@ const maxAttempts = 4
 
 // calibration is what one job's history says beyond its task run times.
 type calibration struct {
-	ok                         bool // the history has submit, launch, finish and timed attempts
+	ok                          bool // the history has submit, launch, finish and timed attempts
 	startDelay, alloc, finDelay speculators.Time
-	recorded                   speculators.Time // submit to finish
+	recorded                    speculators.Time // submit to finish
 }
 
 func calibrate(j *history.Job) calibration {

@@ -74,11 +74,11 @@ type attempt struct {
 	job, task, node int32
 	// scriptedFail: the attempt fails when its work is done (Task.Script).
 	scriptedFail bool
-	n               int32
-	ty              speculators.TaskType
-	state           speculators.AttemptState
-	speculative     bool
-	silent          bool // on a hung node: no heartbeats
+	n            int32
+	ty           speculators.TaskType
+	state        speculators.AttemptState
+	speculative  bool
+	silent       bool // on a hung node: no heartbeats
 
 	start, end speculators.Time
 	lastT      speculators.Time
