@@ -142,7 +142,7 @@ func TestReplayDataDirKeepsRunTimes(t *testing.T) {
 // Bad input: non-zero exit and one line naming the file and the line.
 func TestBadInputOneLineError(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile("../../../shared/data/jhist/job_0.23.9-FAILED.jhist")
+	data, err := os.ReadFile("../../data/jhist/job_0.23.9-FAILED.jhist")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestBadInputOneLineError(t *testing.T) {
 }
 
 func TestDecisionsModeOnSharedHistories(t *testing.T) {
-	out, stderr, code := run(t, "replay", "--mode", "decisions", "--output", "json", "../../../shared/data/jhist/job_2.4.0-FAILED.jhist")
+	out, stderr, code := run(t, "replay", "--mode", "decisions", "--output", "json", "../../data/jhist/job_2.4.0-FAILED.jhist")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -83,6 +83,8 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: policy registry: %w", err)
 	}
 	dataDir := c.String("data-dir")
+	// What policies learn across jobs: kept here, read back as their Prior.
+	var knowledge bridge.Knowledge = grass.NewMemoryStore() // this process's jobs only
 	if dataDir != "" {
 		samples, err := grassamples.Open(dataDir)
 		if err != nil {
@@ -93,9 +95,7 @@ func serve(c *cli.Context) error {
 				log.WithError(err).Error("grass samples: close failed")
 			}
 		}()
-		reg.SetStore(samples)
-	} else {
-		reg.SetStore(grass.NewMemoryStore()) // shared by this process's jobs only
+		knowledge = samples
 	}
 	feed, err := startFeed(c, dataDir, log)
 	if err != nil {
@@ -110,6 +110,7 @@ func serve(c *cli.Context) error {
 		Feed:               feed.feed,
 		OrphanGrace:        c.Duration("cfa-job-grace"),
 		Registry:           reg,
+		Knowledge:          knowledge,
 		Tokens:             tokens,
 		MaxFrameBytes:      c.Int64("max-frame-bytes"),
 		MaxSessions:        c.Int("max-sessions"),

@@ -1,7 +1,7 @@
 package farms
 
 // This file holds tests that check the claims of the FARMS paper's §2, §3.2
-// and §3.3 (../shared/papers/004_a2234fadad273414.txt) against the real
+// and §3.3 (Fu et al., Parallel Computing 2017) against the real
 // Engine running farms over late. Each test restates the sentences it checks
 // in our words and ends with the section.
 

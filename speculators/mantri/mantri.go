@@ -36,7 +36,7 @@
 //   - Kill and restart. The library's papers say only that Mantri "may
 //     terminate a task which shows an excessively large remaining time". We
 //     take the rule of Mantri's own paper (§5.1, its Figure 7, stated here
-//     from that paper, which is not in ../shared/papers): while tasks are
+//     from that paper, which is not among our source papers): while tasks are
 //     waiting for slots, kill a task and restart it when t_rem > E[t_new] +
 //     Delta, Delta being the progress-report period, and restart a task at
 //     most gamma = 3 times so inaccurate estimates cannot thrash it. Only a
