@@ -74,6 +74,9 @@ func (r *Report) writeTable(w io.Writer) error {
 		if err := writeRecordedTable(w, res); err != nil {
 			return err
 		}
+		if len(res) > 0 && res[0].StragglerModel != "" {
+			fmt.Fprintf(w, "\nstraggler model (the input has no attempt times of its own): %s\n", res[0].StragglerModel)
+		}
 		return writeApproxTable(w, res)
 	case []DecisionsResult:
 		fmt.Fprintf(tw, "speculator\tjobs\ttasks\tdecisions\tspeculated tasks\talso speculated by Hadoop\tskipped events\t\n")

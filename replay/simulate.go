@@ -88,6 +88,9 @@ type Result struct {
 	// Recorded compares the simulated job times with a history's recorded
 	// ones (recorded.go); nil for scenarios and SWIM traces.
 	Recorded *Fidelity `json:"recorded,omitempty"`
+	// StragglerModel names the straggler model drawn into a workload
+	// without attempt times of its own (SWIM), "" when none applied.
+	StragglerModel string `json:"straggler_model,omitempty"`
 }
 
 // GroupResult is a policy's figures for one group of jobs.
@@ -219,6 +222,7 @@ func summarize(name string, w *Workload, res *sim.Result) Result {
 	r.Approximation = approximation(w, res)
 	r.Failures = failures(w, res)
 	r.Recorded = fidelity(w, res)
+	r.StragglerModel = w.Stragglers
 	if len(groupOrder) > 1 {
 		for _, g := range groupOrder {
 			mean, _, p95, _ := dist(groups[g])

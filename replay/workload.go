@@ -20,6 +20,16 @@ type ClusterOptions struct {
 	Nodes, Slots int
 	// Scheduler is "fifo" or "fair"; empty keeps the input's (fifo).
 	Scheduler string
+	// Stragglers is the straggler model for jobs without attempt times of
+	// their own (SWIM); nil means DefaultStragglerModel (stragglers.go).
+	Stragglers *StragglerModel
+}
+
+func (co ClusterOptions) stragglers() StragglerModel {
+	if co.Stragglers == nil {
+		return DefaultStragglerModel()
+	}
+	return *co.Stragglers
 }
 
 // Defaults used when a recorded workload names no hosts (SWIM).
@@ -39,6 +49,9 @@ type Workload struct {
 	Overhead []speculators.Time
 	// Recorded holds each job's recorded outcome, for histories.
 	Recorded []RecordedJob
+	// Stragglers says which straggler model drew the workload's
+	// stragglers, "" when none applied (stragglers.go).
+	Stragglers string
 }
 
 // RecordedJob is what a history says of one replayed job.
@@ -138,6 +151,12 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		origin = 0
 	}
 	w := &Workload{}
+	model := co.stragglers()
+	if err := model.Validate(); err != nil {
+		return nil, err
+	}
+	rs := stragglerRand(seed)
+	uncalibrated := false
 	for _, j := range jobs {
 		if c := calibrate(j); c.ok {
 			w.Jobs = append(w.Jobs, calibratedJob(j, c, origin))
@@ -166,6 +185,10 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		if len(sj.Maps)+len(sj.Reduces) == 0 {
 			continue // a job with no timed task has nothing to replay
 		}
+		uncalibrated = true
+		if !model.Off {
+			model.stretch(rs, &sj)
+		}
 		w.Jobs = append(w.Jobs, sj)
 		w.Groups = append(w.Groups, "history")
 		w.Overhead = append(w.Overhead, 0)
@@ -187,6 +210,10 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		for i := range nodes {
 			nodes[i] = sim.Node{Name: fmt.Sprintf("node-%03d", i+1), Slots: s, Slowdown: 1}
 		}
+	}
+	if uncalibrated && !model.Off {
+		model.slowNodes(rs, nodes)
+		w.Stragglers = model.String()
 	}
 	w.Config = sim.DefaultConfig(nodes)
 	if co.Scheduler != "" {

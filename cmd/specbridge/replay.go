@@ -33,11 +33,21 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on this many nodes instead of the recorded hosts (SWIM default 100)"},
 			&cli.IntFlag{Name: "slots", Usage: "containers per node with --nodes (default 8)"},
 			&cli.StringFlag{Name: "scheduler", Usage: "fifo or fair (default: the scenario's, else fifo)"},
+			&cli.BoolFlag{Name: "no-stragglers", Usage: "no straggler model for inputs without attempt times of their own (SWIM): tasks run their trace times on a uniform cluster"},
+			&cli.Float64Flag{Name: "straggler-fraction", Value: dsm.TailFraction, Usage: "straggler model: fraction of tasks that straggle (inputs without attempt times)"},
+			&cli.Float64Flag{Name: "straggler-shape", Value: dsm.TailShape, Usage: "straggler model: Pareto shape of a straggler's slowdown (GRASS §3.2: 1.259)"},
+			&cli.Float64Flag{Name: "straggler-min", Value: dsm.TailMin, Usage: "straggler model: least slowdown of a straggling task"},
+			&cli.Float64Flag{Name: "straggler-cap", Value: dsm.TailCap, Usage: "straggler model: most slowdown of a straggling task"},
+			&cli.Float64Flag{Name: "slow-node-fraction", Value: dsm.SlowNodeFraction, Usage: "straggler model: fraction of nodes that run slower (LATE §5.2.2: 8%)"},
+			&cli.Float64Flag{Name: "slow-node-factor", Value: dsm.SlowNodeFactor, Usage: "straggler model: how much slower a slow node runs"},
 			&cli.StringFlag{Name: "data-dir", Usage: "keep policies' cross-job state (GRASS samples) here, shared with serve; default: fresh per run, so replays are independent", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
 		},
 		Action: runReplay,
 	}
 }
+
+// dsm holds the straggler model's defaults for the flags.
+var dsm = replay.DefaultStragglerModel()
 
 func runReplay(c *cli.Context) (err error) {
 	if c.NArg() == 0 {
@@ -47,8 +57,14 @@ func runReplay(c *cli.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	sm := replay.StragglerModel{Off: c.Bool("no-stragglers"), TailFraction: c.Float64("straggler-fraction"),
+		TailShape: c.Float64("straggler-shape"), TailMin: c.Float64("straggler-min"), TailCap: c.Float64("straggler-cap"),
+		SlowNodeFraction: c.Float64("slow-node-fraction"), SlowNodeFactor: c.Float64("slow-node-factor")}
+	if err := sm.Validate(); err != nil {
+		return fmt.Errorf("--straggler-*: %w", err)
+	}
 	opts := replay.Options{Seed: c.Uint64("seed"), Runs: c.Int("runs"), Registry: reg,
-		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), Scheduler: c.String("scheduler")}}
+		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), Scheduler: c.String("scheduler"), Stragglers: &sm}}
 	if opts.Runs < 1 {
 		return fmt.Errorf("--runs %d: must be at least 1", opts.Runs)
 	}
