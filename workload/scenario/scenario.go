@@ -165,6 +165,13 @@ type Fault struct {
 	// (e.g. {dist: uniform, min: 0, max: 0.9}: a failure anywhere in the
 	// map phase, as FARMS §4.2's ten spots); draws above 1 count as 1.
 	AtMapProgressDist *Dist `yaml:"at_map_progress_dist"`
+	// AtReduceProgress and AtReduceProgressDist start the fault when the
+	// job's reduce progress (a third per phase: copy, sort, reduce, LATE
+	// §2.1) reaches the point, once a reduce has started: a node failing in
+	// the reduce phase. With node job-reduces the node running most of the
+	// job's reduces is hit.
+	AtReduceProgress     *float64 `yaml:"at_reduce_progress"`
+	AtReduceProgressDist *Dist    `yaml:"at_reduce_progress_dist"`
 	// Probability is the chance the fault happens (per run, or per job
 	// with Job); default 1. Faults sharing a Choice name exclude each
 	// other: one draw per run (per job) picks at most one of them, each
