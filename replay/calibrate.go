@@ -34,6 +34,8 @@ import (
 //     the number of maps (the simulator caps a copy at the fraction of
 //     maps done, so the last map's share is then that tail), bounded by the
 //     recorded copy phase; sort and reduce keep their recorded times.
+//   - A KILLED job (killed by a user or operator) is killed again at the
+//     same time after its submit if it is still running then.
 //   - Tasks the history lists without a timed attempt (a FAILED or KILLED
 //     job's tasks that never ran) are replayed too, with the mean work of
 //     the job's timed tasks of their type (of any type when none).
@@ -85,6 +87,11 @@ func (c calibration) overhead() speculators.Time { return c.startDelay + c.finDe
 // is ok: every task, with its recorded attempts scripted.
 func calibratedJob(j *history.Job, c calibration, origin int64) sim.Job {
 	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample, MaxAttempts: maxAttempts, Submit: j.Submit - origin + c.startDelay}
+	if j.Status == history.Killed {
+		// Killed by a user or operator: at the same time after submit,
+		// unless the policy has finished it by then.
+		sj.KillAt = max(c.recorded-c.overhead(), 1)
+	}
 	lastMap := lastMapFinish(j)
 	var sum [2]speculators.Time
 	var n [2]int

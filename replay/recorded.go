@@ -38,7 +38,8 @@ type JobFidelity struct {
 	Job string `json:"job"`
 	// RecordedStatus is the history's final status (SUCCEEDED, FAILED,
 	// KILLED); SimulatedStatus is SUCCEEDED, FAILED (a task used up its
-	// attempts) or UNFINISHED.
+	// attempts), KILLED (still running when the recorded job was killed)
+	// or UNFINISHED.
 	RecordedStatus  string  `json:"recorded_status"`
 	SimulatedStatus string  `json:"simulated_status"`
 	RecordedS       float64 `json:"recorded_s"`
@@ -65,8 +66,11 @@ func fidelity(w *Workload, res *sim.Result) *Fidelity {
 			jf.SimulatedStatus = "UNFINISHED"
 		default:
 			jf.SimulatedS = ms(d)
-			if j.Failed() {
+			switch {
+			case j.Failed():
 				jf.SimulatedStatus = "FAILED"
+			case j.Killed:
+				jf.SimulatedStatus = "KILLED"
 			}
 		}
 		f.Jobs = append(f.Jobs, jf)

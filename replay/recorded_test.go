@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // realHistories are the recorded histories: the repository's fixtures and
@@ -93,5 +94,41 @@ func TestAttemptNamesAreHadoops(t *testing.T) {
 		if got := attemptName(c.job, c.task, a); got != c.want {
 			t.Errorf("attemptName(%q, %q) = %q, want %q", c.job, c.task, got, c.want)
 		}
+	}
+}
+
+// A KILLED job replays with all its tasks and is killed again at its
+// recorded time: the binary history cut at 40 s, as a user's kill leaves it.
+func TestKilledHistoryReplaysAsKilled(t *testing.T) {
+	in := load(t, "../yarnclient/history/testdata/job_3.5-SUCCEEDED-binary.jhist")
+	j := *in.Jobs[0]
+	kill := j.Submit + 40000
+	j.Status, j.Finish = history.Killed, kill
+	j.Tasks = append([]history.Task(nil), j.Tasks...)
+	for i := range j.Tasks {
+		t := &j.Tasks[i]
+		var kept []history.Attempt
+		for _, a := range t.Attempts {
+			if a.Start >= kill {
+				continue
+			}
+			if a.Finish > kill {
+				a.Finish, a.Status = kill, history.Killed
+			}
+			kept = append(kept, a)
+		}
+		t.Attempts = kept
+	}
+	reg := registry(t)
+	opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+	res, err := Simulate(func(seed uint64) (*Workload, error) { return FromHistory([]*history.Job{&j}, ClusterOptions{}, seed) }, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res[0]
+	jf := r.Recorded.Jobs[0]
+	t.Logf("recorded %s %.1fs, simulated %s %.1fs", jf.RecordedStatus, jf.RecordedS, jf.SimulatedStatus, jf.SimulatedS)
+	if r.Tasks != len(j.Tasks) || jf.SimulatedStatus != "KILLED" || r.KilledJobs != 1 || math.Abs(jf.ErrorPct) >= 10 {
+		t.Fatalf("killed history: %d tasks (want %d), %+v, killed jobs %g", r.Tasks, len(j.Tasks), jf, r.KilledJobs)
 	}
 }

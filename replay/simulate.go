@@ -85,6 +85,9 @@ type Result struct {
 	// FailedJobs counts jobs the simulation ended FAILED: a replayed
 	// history's task used up its attempts (mean over runs).
 	FailedJobs float64 `json:"failed_jobs"`
+	// KilledJobs counts replayed KILLED jobs still running when they were
+	// killed as recorded (mean over runs).
+	KilledJobs float64 `json:"killed_jobs"`
 	// Recorded compares the simulated job times with a history's recorded
 	// ones (recorded.go); nil for scenarios and SWIM traces.
 	Recorded *Fidelity `json:"recorded,omitempty"`
@@ -206,6 +209,9 @@ func summarize(name string, w *Workload, res *sim.Result) Result {
 		if j.Failed() {
 			r.FailedJobs++
 		}
+		if j.Killed {
+			r.KilledJobs++
+		}
 		d := jobTime(w, res, i)
 		if d < 0 {
 			r.UnfinishedJobs++
@@ -254,7 +260,7 @@ func average(rs []Result) Result {
 	n := float64(len(rs))
 	fields := func(r *Result) []*float64 {
 		return []*float64{&r.MeanJobS, &r.P50JobS, &r.P95JobS, &r.P99JobS, &r.MakespanS, &r.ContainerS,
-			&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents, &r.FailedJobs}
+			&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents, &r.FailedJobs, &r.KilledJobs}
 	}
 	dst := fields(&out)
 	for _, p := range dst {
@@ -286,7 +292,7 @@ func average(rs []Result) Result {
 func round(r Result) Result {
 	f := func(x float64) float64 { return math.Round(x*1000) / 1000 }
 	for _, p := range []*float64{&r.MeanJobS, &r.P50JobS, &r.P95JobS, &r.P99JobS, &r.MakespanS, &r.ContainerS,
-		&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents, &r.FailedJobs} {
+		&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents, &r.FailedJobs, &r.KilledJobs} {
 		*p = f(*p)
 	}
 	r.Recorded = r.Recorded.rounded()

@@ -161,6 +161,10 @@ type Job struct {
 	// failed attempts, as Hadoop's mapreduce.map.maxattempts (4) does: the
 	// job's running attempts are killed and it ends FAILED (script.go).
 	MaxAttempts int
+	// KillAt, when > 0, kills the job that long after its Submit if it is
+	// still running, as a user or operator did in a recorded history: its
+	// attempts are killed and it ends KILLED (script.go).
+	KillAt speculators.Time
 }
 
 // Task is one map or reduce task's input and work.

@@ -62,6 +62,8 @@ type JobResult struct {
 	// FailedTask names the task whose failures failed the job (MaxAttempts),
 	// "" for a job that did not fail.
 	FailedTask string
+	// Killed: the job was killed at Job.KillAt.
+	Killed bool
 	// PreemptedReduces counts reduces killed to free containers for the
 	// job's waiting maps (also counted in KilledAttempts).
 	PreemptedReduces int

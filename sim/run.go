@@ -230,6 +230,8 @@ func (s *sim) handle(e event) (counted bool, err error) {
 			return false, nil
 		}
 		return true, s.abort(e.ref, speculators.StateFailed)
+	case evKillJob:
+		return true, s.killJob(e.ref)
 	case evDecide:
 		if err := s.beforeTick(); err != nil {
 			return true, err
@@ -300,6 +302,9 @@ func (s *sim) submit(ji int32) error {
 	if j.unfinished == 0 {
 		s.finishJob(ji)
 		return nil
+	}
+	if spec.KillAt > 0 {
+		s.queue.push(s.now+spec.KillAt, evKillJob, ji, 0)
 	}
 	s.active = append(s.active, ji)
 	s.touch(j)

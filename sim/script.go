@@ -6,7 +6,8 @@ import "github.com/specbridge/specbridge/speculators"
 // re-executes a history's attempts as they were recorded: a task whose first
 // attempts failed fails them again after their recorded run time, and a job
 // that FAILED because a task used up its attempts fails again, with its
-// other attempts killed, as Hadoop's JobImpl does.
+// other attempts killed, as Hadoop's JobImpl does; a job that was KILLED is
+// killed at the same time after its submit if it is still running then.
 
 // scripted returns the work and fate of attempt n of task (ty, ti): the
 // script's entry when there is one, else work (Work or the CopyModel's).
@@ -35,6 +36,22 @@ func (s *sim) failScripted(ai int32) error {
 		return nil
 	}
 	j.result.FailedTask = speculators.TaskID{Type: ty, Index: ti}.String()
+	return s.endJob(ji)
+}
+
+// killJob kills a job still running at its KillAt.
+func (s *sim) killJob(ji int32) error {
+	j := &s.jobs[ji]
+	if !j.submitted || j.finished {
+		return nil
+	}
+	j.result.Killed = true
+	return s.endJob(ji)
+}
+
+// endJob kills every running attempt of the job and finishes it now.
+func (s *sim) endJob(ji int32) error {
+	j := &s.jobs[ji]
 	for ty := range j.tasks {
 		for i := range j.tasks[ty] {
 			if err := s.killRunning(ji, speculators.TaskType(ty), int32(i)); err != nil {

@@ -287,3 +287,17 @@ func TestScriptedFailuresFailTheJob(t *testing.T) {
 	}
 	expectTime(t, "retried map", rr.Finish, 7000)
 }
+
+// A job still running at its KillAt is killed then; one done before is not.
+func TestKillAt(t *testing.T) {
+	res := runScript(t, cfgFor(nodes(2)), []Job{
+		{ID: "k", KillAt: 5000, Maps: works(20000, 3000)},
+		{ID: "d", KillAt: 50000, Maps: works(4000)},
+	})
+	k, d := res.Jobs[0], res.Jobs[1]
+	if !k.Killed || d.Killed {
+		t.Fatalf("killed: k %v, d %v; want k only", k.Killed, d.Killed)
+	}
+	expectTime(t, "killed job end", k.Finish, 5000)
+	expectInt(t, "killed attempts", k.KilledAttempts, 1)
+}
