@@ -32,7 +32,14 @@ func TestMain(m *testing.M) {
 
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runIn(t, "", args...)
+}
+
+// runIn runs the binary in directory dir ("": the test's own).
+func runIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -50,7 +57,7 @@ func TestHelpListsEveryFlagWithDefault(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"--speculators", "--seed value", "(default: 1)", "--runs", "--mode", `(default: "simulate")`, "--param", "--output", `(default: "table")`, "--format"} {
+	for _, want := range []string{"--speculators", "--seed SEED", "(default: 1)", "--runs", "--mode", `(default: "simulate")`, "--param", "--output", `(default: "table")`, "--format"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay --help lacks %q", want)
 		}
@@ -149,11 +156,11 @@ func TestBadInputOneLineError(t *testing.T) {
 	cut := filepath.Join(dir, "cut.jhist")
 	os.WriteFile(cut, data[:len(data)*2/3], 0o644)
 	cases := map[string][]string{
-		"line ":              {"replay", cut},
-		"unknown speculator": {"replay", "--speculators", "late,fastest", cut},
-		"no parameter":       {"replay", "--param", "late.nope=1", cut},
-		"want simulate":      {"replay", "--mode", "guess", cut},
-		"no INPUT":           {"replay"},
+		"line ":          {"replay", cut},
+		"unknown policy": {"replay", "--speculators", "late,fastest", cut},
+		"no parameter":   {"replay", "--param", "late.nope=1", cut},
+		"want simulate":  {"replay", "--mode", "guess", cut},
+		"no INPUT":       {"replay"},
 	}
 	for want, args := range cases {
 		_, stderr, code := run(t, args...)

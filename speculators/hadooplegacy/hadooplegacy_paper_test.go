@@ -17,38 +17,7 @@ var (
 	r = spectest.Reduce
 )
 
-// TestProgressGap: a task is a straggler when its progress score is 0.2 or
-// more below the average progress score of its category. With nine maps at
-// 0.5, a tenth at p is 0.9(0.5-p) below the average: a straggler at 0.25
-// (0.225 below), not at 0.3 (0.18 below). A larger progress-gap spares it.
-// Reference: LATE §2.1
-func TestProgressGap(t *testing.T) {
-	cases := []struct {
-		progress float64
-		gap      string
-		want     bool
-	}{
-		{0.3, "", false},
-		{0.25, "", true},
-		{0.25, "0.3", false},
-		{0.1, "0.3", true}, // 0.36 below
-	}
-	for _, c := range cases {
-		var o map[string]string
-		if c.gap != "" {
-			o = map[string]string{"progress-gap": c.gap}
-		}
-		h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 10}, o)
-		for i := 0; i < 9; i++ {
-			h.Running(m(i), "node1", 0, 70_000, 0.5)
-		}
-		h.Running(m(9), "node1", 0, 70_000, c.progress)
-		got := h.Speculated(70_000)
-		if c.want != slices.Equal(got, []speculators.TaskID{m(9)}) || (!c.want && len(got) != 0) {
-			t.Errorf("progress %g, gap %q: got %v, want straggler %v", c.progress, c.gap, got, c.want)
-		}
-	}
-}
+// The progress-gap rule's examples are testdata/progress_gap.txt.
 
 // TestMinimumRuntime: a task must have run for at least one minute before
 // it can be marked a straggler, however far behind it is.

@@ -242,10 +242,21 @@ func (p *policy) newCopy(t *speculators.Task) (sample []float64, scale float64, 
 	return p.dur[ty], 1, false, len(p.dur[ty]) > 0
 }
 
-// probFaster is P(t_new < x) under the empirical distribution.
+// probFaster is P(t_new < x) under the empirical distribution: the share of
+// the sorted sample strictly below x/scale (a binary search; the values are
+// durations, never NaN, so plain < orders them as slices.BinarySearch would).
 func probFaster(sample []float64, scale, x float64) float64 {
-	i, _ := slices.BinarySearch(sample, x/scale) // samples strictly below
-	return float64(i) / float64(len(sample))
+	target := x / scale
+	lo, hi := 0, len(sample)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if sample[mid] < target {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return float64(lo) / float64(len(sample))
 }
 
 func mean(xs []float64) float64 {
@@ -333,6 +344,14 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	for ty := range job.Tasks {
 		normMean[ty], durMean[ty] = mean(p.norm[ty]), mean(p.dur[ty])
 	}
+	// Free slots for duplicates; without any (or when slots are offered to
+	// ChooseForSlot) only the restart rule can act, and the duplicate
+	// candidates are not ranked.
+	free := job.Info.Slots - running - needs - p.pendingCount
+	if job.Info.Slots <= 0 {
+		free = 1 - p.pendingCount
+	}
+	duplicates := free > 0 && !p.pull
 	p.cands = p.cands[:0]
 	for ty := range job.Tasks {
 		for _, t := range job.Tasks[ty] {
@@ -359,25 +378,20 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 						p.restarts[ty][t.ID.Index], p.maxRestarts, trem/1000, expected/1000, p.margin/1000)})
 				continue
 			}
-			if !p.pull {
-				if c, ok := p.duplicate(job, t, now); ok {
-					p.cands = append(p.cands, c)
-				}
+			if !duplicates {
+				continue
+			}
+			if c, ok := p.duplicate(job, t, now); ok {
+				p.cands = append(p.cands, c)
 			}
 		}
 	}
-	if p.pull {
-		return out // duplicates are chosen slot by slot (ChooseForSlot)
-	}
-	free := job.Info.Slots - running - needs - p.pendingCount
-	if job.Info.Slots <= 0 {
-		free = 1 - p.pendingCount
-	}
-	if free <= 0 || len(p.cands) == 0 {
+	// In pull mode duplicates are chosen slot by slot (ChooseForSlot).
+	if !duplicates || len(p.cands) == 0 {
 		return out
 	}
-	slices.SortFunc(p.cands, byPriority)
-	for _, c := range p.cands[:min(free, len(p.cands))] {
+	// The free best by priority, a total order: the same as sorting all.
+	for _, c := range speculators.FirstK(p.cands, free, byPriority) {
 		id := c.task.ID
 		p.pending[id.Type][id.Index] = true
 		p.pendingCount++

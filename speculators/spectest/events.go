@@ -72,7 +72,7 @@ func (s *script) job(a *args) error {
 	if err != nil {
 		return err
 	}
-	s.h = &Harness{T: s.t, Engine: e, next: map[speculators.TaskID]int32{}, latest: map[speculators.TaskID]speculators.AttemptID{}}
+	s.h = newHarness(s.t, e, j)
 	return nil
 }
 
