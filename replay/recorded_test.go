@@ -34,6 +34,8 @@ func TestRecordedVsSimulatedWithin10Percent(t *testing.T) {
 	for _, p := range realHistories(t) {
 		in := load(t, p)
 		opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+		var rows []JobRow
+		opts.Observe = func(r *Run) error { rows = append(rows, JobRows(p, r)...); return nil }
 		res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -56,6 +58,12 @@ func TestRecordedVsSimulatedWithin10Percent(t *testing.T) {
 			}
 			if want := map[string]string{"SUCCEEDED": "SUCCEEDED", "FAILED": "FAILED"}[j.RecordedStatus]; want != "" && j.SimulatedStatus != want {
 				t.Errorf("%s %s: recorded %s, simulated %s", p, j.Job, j.RecordedStatus, j.SimulatedStatus)
+			}
+		}
+		for i, row := range rows {
+			jf := r.Recorded.Jobs[i]
+			if row.RecordedS == nil || *row.RecordedS != jf.RecordedS || row.Status != jf.SimulatedStatus || row.TimeS == nil || math.Abs(*row.TimeS-jf.SimulatedS) > 0.001 {
+				t.Errorf("%s: per-job row %+v does not match the recorded comparison %+v", p, row, jf)
 			}
 		}
 		if math.Abs(r.Recorded.ErrorPct) >= 10 {
