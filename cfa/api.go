@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -121,13 +122,13 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/jobs/{job}", func(w http.ResponseWriter, r *http.Request) {
 		job := r.PathValue("job")
 		var out struct {
-			Job        *JobRecord                    `json:"job"`
+			Job        *analyzer.JobRecord           `json:"job"`
 			MapOutputs map[string]speculators.NodeID `json:"map_outputs"`
 		}
-		s.View(func(st *State, _ func(speculators.NodeID) Time) {
+		s.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 			if j := st.Jobs[job]; j != nil {
 				b, _ := json.Marshal(j) // a copy, encoded under the lock
-				out.Job = &JobRecord{}
+				out.Job = &analyzer.JobRecord{}
 				_ = json.Unmarshal(b, out.Job)
 				out.MapOutputs = st.MapOutputs(job)
 			}
@@ -140,10 +141,10 @@ func (s *Service) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /v1/nodes", func(w http.ResponseWriter, r *http.Request) {
 		var body []byte
-		s.View(func(st *State, threshold func(speculators.NodeID) Time) {
+		s.View(func(st *analyzer.State, threshold func(speculators.NodeID) analyzer.Time) {
 			type node struct {
-				*NodeRecord
-				Threshold Time `json:"threshold"`
+				*analyzer.NodeRecord
+				Threshold analyzer.Time `json:"threshold"`
 			}
 			out := map[speculators.NodeID]node{}
 			for n, nr := range st.Nodes {

@@ -1,4 +1,4 @@
-package cfa
+package analyzer
 
 import (
 	"fmt"
@@ -112,16 +112,22 @@ func (s *State) node(n speculators.NodeID) *NodeRecord {
 	return nr
 }
 
-// limits bound what Apply keeps: the detector window and the number of
-// closed episodes per node.
-type limits struct {
-	window, episodes int
+// Limits bound what Apply keeps: the detector window (the history kept
+// per node) and the number of closed episodes per node; 0 = unbounded.
+type Limits struct {
+	Window, Episodes int
+}
+
+// Limits returns the bounds c puts on the state (the store applies records
+// with them too).
+func (c Config) Limits() Limits {
+	return Limits{Window: c.Detect.Window, Episodes: c.MaxEpisodes}
 }
 
 // Apply folds r into s. Records must come in Seq order; one at or below
 // s.Seq is skipped (it is already in a snapshot), so replaying a log over a
 // snapshot is safe.
-func (s *State) Apply(r *Record, lim limits) error {
+func (s *State) Apply(r *Record, lim Limits) error {
 	if r.Seq <= s.Seq {
 		return nil
 	}
@@ -135,7 +141,7 @@ func (s *State) Apply(r *Record, lim limits) error {
 	return nil
 }
 
-func (s *State) apply(r *Record, lim limits) error {
+func (s *State) apply(r *Record, lim Limits) error {
 	switch r.Kind {
 	case KindJobStarted:
 		if s.Jobs[r.Job] == nil {
@@ -191,13 +197,13 @@ func (s *State) apply(r *Record, lim limits) error {
 		ep.To, ep.Duration, ep.Restarted, ep.Recorded = r.To, r.To-ep.From, r.Restarted, r.Recorded
 		nr.Open = nil
 		nr.Episodes = append(nr.Episodes, ep)
-		if lim.episodes > 0 && len(nr.Episodes) > lim.episodes {
-			nr.Episodes = append([]Episode(nil), nr.Episodes[len(nr.Episodes)-lim.episodes:]...)
+		if lim.Episodes > 0 && len(nr.Episodes) > lim.Episodes {
+			nr.Episodes = append([]Episode(nil), nr.Episodes[len(nr.Episodes)-lim.Episodes:]...)
 		}
 		if ep.Recorded {
 			nr.History = append(nr.History, ep.Duration)
-			if lim.window > 0 && len(nr.History) > lim.window {
-				nr.History = append([]Time(nil), nr.History[len(nr.History)-lim.window:]...)
+			if lim.Window > 0 && len(nr.History) > lim.Window {
+				nr.History = append([]Time(nil), nr.History[len(nr.History)-lim.Window:]...)
 			}
 		}
 	default:
