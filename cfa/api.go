@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
@@ -62,32 +61,13 @@ func FromWire(w WireEvent) (speculators.Event, error) {
 		return ev, fmt.Errorf("unknown event kind %q", w.Kind)
 	}
 	if w.Attempt != "" {
-		a, err := ParseAttempt(w.Attempt)
+		a, err := analyzer.ParseAttempt(w.Attempt)
 		if err != nil {
 			return ev, err
 		}
 		ev.Attempt = a
 	}
 	return ev, nil
-}
-
-// ParseAttempt reads a job-relative attempt id, "m_000003_0".
-func ParseAttempt(s string) (speculators.AttemptID, error) {
-	var a speculators.AttemptID
-	parts := strings.Split(s, "_")
-	if len(parts) != 3 || parts[0] != "m" && parts[0] != "r" {
-		return a, fmt.Errorf("attempt %q: want m_000003_0 or r_000001_2", s)
-	}
-	task, err1 := strconv.ParseInt(parts[1], 10, 32)
-	n, err2 := strconv.ParseInt(parts[2], 10, 32)
-	if err1 != nil || err2 != nil || task < 0 || n < 0 {
-		return a, fmt.Errorf("attempt %q: want m_000003_0 or r_000001_2", s)
-	}
-	a.Task.Index, a.N = int32(task), int32(n)
-	if parts[0] == "r" {
-		a.Task.Type = speculators.Reduce
-	}
-	return a, nil
 }
 
 // maxEventsBody caps one events post.

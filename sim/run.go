@@ -345,6 +345,7 @@ func (s *sim) observe(j *jobState) error {
 	if err := j.engine.Observe(&s.ev); err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
+	s.feedAnalyzer(j)
 	return nil
 }
 
@@ -356,6 +357,7 @@ func (s *sim) finishJob(ji int32) {
 	j := &s.jobs[ji]
 	j.finished = true
 	j.result.Finish = s.now
+	s.detachJob(j)
 	j.engine = nil // the run no longer drives it; let it be collected
 	s.done++
 	for k, a := range s.active {

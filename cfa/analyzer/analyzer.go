@@ -71,9 +71,9 @@ type Analyzer struct {
 	pending []Record
 
 	// Volatile: what is rebuilt from live traffic after a restart.
-	reports  map[string]map[string]beat       // job -> attempt -> last heard (analyzer clock)
-	nodes    map[speculators.NodeID]*liveNode // heartbeat view
-	sessions map[string]*jobSession           // job -> its connection to the analyzer
+	reports  map[string]map[speculators.AttemptID]*beat // job -> running attempt -> last heard (analyzer clock)
+	nodes    map[speculators.NodeID]*liveNode           // heartbeat view
+	sessions map[string]*jobSession                     // job -> its connection to the analyzer
 
 	bug error
 	// probesStale: the last gathering round could not reach the RM, so
@@ -100,10 +100,15 @@ type toldMark struct {
 }
 
 // beat is when a running attempt was last heard, and whether it has sent
-// a status report yet (else it was heard only when it started).
+// a status report yet (else it was heard only when it started), and its
+// node. An attempt has one while it runs in a job that has not ended: a
+// status report is found here without building its string id, which would
+// cost more than the rest of Observe.
 type beat struct {
 	at       Time
 	reported bool
+	node     *liveNode
+	name     speculators.NodeID
 }
 
 type liveNode struct {
@@ -147,7 +152,7 @@ func New(cfg Config, st *State, now Time) (*Analyzer, error) {
 	if st == nil {
 		st = NewState()
 	}
-	a := &Analyzer{cfg: cfg, det: det, st: st, reports: map[string]map[string]beat{}, nodes: map[speculators.NodeID]*liveNode{},
+	a := &Analyzer{cfg: cfg, det: det, st: st, reports: map[string]map[speculators.AttemptID]*beat{}, nodes: map[speculators.NodeID]*liveNode{},
 		sessions: map[string]*jobSession{}}
 	for n, nr := range st.Nodes {
 		det.Restore(n, nr.History)
@@ -172,8 +177,13 @@ func (a *Analyzer) restartClocks(job string, now Time) {
 	if j == nil || j.Ended != 0 {
 		return
 	}
-	for aid, at := range j.Attempts {
+	for sid, at := range j.Attempts {
 		if at.State != "RUNNING" {
+			continue
+		}
+		aid, err := ParseAttempt(sid)
+		if err != nil {
+			a.fault(fmt.Errorf("job %s: %w", job, err))
 			continue
 		}
 		at0 := now
@@ -189,7 +199,7 @@ func (a *Analyzer) restartClocks(job string, now Time) {
 			}
 			delete(m, aid) // replace, not keep the later of the two
 		}
-		a.report(job, aid, at0, reported)
+		a.report(job, aid, at.Node, at0, reported)
 	}
 }
 
@@ -292,16 +302,24 @@ func (a *Analyzer) live(n speculators.NodeID) *liveNode {
 	return ln
 }
 
-func (a *Analyzer) report(job, attempt string, at Time, reported bool) {
+// report notes that job's running attempt on node n was heard at at
+// (reported: by a status report, else by its start).
+func (a *Analyzer) report(job string, attempt speculators.AttemptID, n speculators.NodeID, at Time, reported bool) {
 	m := a.reports[job]
 	if m == nil {
-		m = map[string]beat{}
+		m = map[speculators.AttemptID]*beat{}
 		a.reports[job] = m
 	}
 	b := m[attempt]
+	if b == nil {
+		b = &beat{name: n}
+		if n != "" {
+			b.node = a.live(n)
+		}
+		m[attempt] = b
+	}
 	b.at = max(b.at, at)
 	b.reported = b.reported || reported
-	m[attempt] = b
 }
 
 // emit applies r to the state and queues it for the store.
@@ -310,9 +328,7 @@ func (a *Analyzer) emit(r Record) {
 	if err := a.st.Apply(&r, a.limits()); err != nil {
 		// The analyzer only emits records its own state accepts; a refusal
 		// is a bug, kept out of the log so that the log always replays.
-		if a.bug == nil {
-			a.bug = fmt.Errorf("cfa: internal: %w", err)
-		}
+		a.fault(err)
 		return
 	}
 	if r.Kind == KindEpisodeEnded && r.Recorded {
@@ -320,6 +336,13 @@ func (a *Analyzer) emit(r Record) {
 		a.det.Record(r.Node, eps[len(eps)-1].Duration)
 	}
 	a.pending = append(a.pending, r)
+}
+
+// fault keeps the first internal inconsistency met, for Err.
+func (a *Analyzer) fault(err error) {
+	if a.bug == nil {
+		a.bug = fmt.Errorf("cfa: internal: %w", err)
+	}
 }
 
 // Err returns the first internal inconsistency met (a record the state

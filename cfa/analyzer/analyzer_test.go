@@ -411,3 +411,19 @@ func TestStartingAttemptsAreNotSilence(t *testing.T) {
 		t.Fatalf("after a report: want %v", want)
 	}
 }
+
+// attemptName writes what AttemptID.String writes.
+func TestAttemptNameIsString(t *testing.T) {
+	for _, id := range []speculators.AttemptID{attempt(speculators.Map, 0, 0), attempt(speculators.Reduce, 3, 12),
+		attempt(speculators.Map, 123456, 1), attempt(speculators.Map, 1234567, 2), attempt(speculators.Reduce, -1, 0)} {
+		if got, want := attemptName(id), id.String(); got != want {
+			t.Errorf("attemptName(%+v) = %q, want %q", id, got, want)
+		}
+		if id.Task.Index >= 0 {
+			back, err := ParseAttempt(attemptName(id))
+			if err != nil || back != id {
+				t.Errorf("ParseAttempt(%q) = %+v, %v, want %+v", attemptName(id), back, err, id)
+			}
+		}
+	}
+}

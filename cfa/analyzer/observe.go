@@ -1,6 +1,10 @@
 package analyzer
 
-import "github.com/specbridge/specbridge/speculators"
+import (
+	"strconv"
+
+	"github.com/specbridge/specbridge/speculators"
+)
 
 // Observe folds one event of job's engine in, at now on the analyzer's
 // clock (heartbeats are timed on the analyzer's clock, so AM clock skew
@@ -12,7 +16,21 @@ func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
 		a.revive(job, now)
 		a.session(job).events = true
 	}
-	id := ev.Attempt.String()
+	if ev.Kind == speculators.AttemptStatus {
+		// The hot path: only attempts that run in a job that has not ended
+		// have a beat (report).
+		if b := a.reports[job][ev.Attempt]; b != nil {
+			b.at, b.reported = max(b.at, now), true
+			if b.node != nil {
+				a.heard(b.name, b.node, now, false)
+			}
+		}
+		return
+	}
+	if ev.Kind > speculators.AttemptKilled {
+		return
+	}
+	id := attemptName(ev.Attempt)
 	j := a.st.Jobs[job]
 	switch ev.Kind {
 	case speculators.AttemptStarted:
@@ -38,47 +56,51 @@ func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
 			if nr := a.st.Nodes[ev.Node]; nr != nil && nr.Open != nil {
 				at0 = nr.Open.From
 			}
-			a.report(job, id, at0, true)
+			a.report(job, ev.Attempt, ev.Node, at0, true)
 			return
 		}
-		a.report(job, id, now, false)
+		a.report(job, ev.Attempt, ev.Node, now, false)
 		if ev.Node != "" {
 			a.heardByReport(ev.Node, now)
-		}
-	case speculators.AttemptStatus:
-		if j != nil && j.Attempts[id] != nil && j.Attempts[id].State == "RUNNING" {
-			a.report(job, id, now, true)
-			a.heardByReport(j.Attempts[id].Node, now)
 		}
 	case speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
 		if j == nil || j.Attempts[id] == nil {
 			return
 		}
-		state := map[speculators.EventKind]string{speculators.AttemptSucceeded: "SUCCEEDED",
-			speculators.AttemptFailed: "FAILED", speculators.AttemptKilled: "KILLED"}[ev.Kind]
+		state := "SUCCEEDED"
+		switch ev.Kind {
+		case speculators.AttemptFailed:
+			state = "FAILED"
+		case speculators.AttemptKilled:
+			state = "KILLED"
+		}
 		if j.Attempts[id].State != state {
 			a.emit(Record{Kind: KindAttemptEnded, Job: job, Attempt: id, State: state, Time: ev.Time})
 		}
 		if ev.Kind == speculators.AttemptSucceeded {
 			a.heardByReport(j.Attempts[id].Node, now)
 		}
-		delete(a.reports[job], id)
+		delete(a.reports[job], ev.Attempt)
 	}
 }
 
-func (a *Analyzer) heardByReport(n speculators.NodeID, at Time) {
-	ln := a.live(n)
-	ln.heard = max(ln.heard, at)
-	if nr := a.st.Nodes[n]; nr != nil && nr.Open != nil && ln.backByReport == 0 && at > nr.Open.From {
-		ln.backByReport = at
-	}
-}
+func (a *Analyzer) heardByReport(n speculators.NodeID, at Time) { a.heard(n, a.live(n), at, false) }
 
-func (a *Analyzer) heardByProbe(n speculators.NodeID, at Time) {
-	ln := a.live(n)
+func (a *Analyzer) heardByProbe(n speculators.NodeID, at Time) { a.heard(n, a.live(n), at, true) }
+
+// heard notes that node n (ln its live view) was heard at at, by a probe
+// or an attempt's report; the first time after its open episode began is
+// when it came back.
+func (a *Analyzer) heard(n speculators.NodeID, ln *liveNode, at Time, probe bool) {
 	ln.heard = max(ln.heard, at)
-	if nr := a.st.Nodes[n]; nr != nil && nr.Open != nil && ln.backByProbe == 0 && at > nr.Open.From {
-		ln.backByProbe = at
+	back := &ln.backByReport
+	if probe {
+		back = &ln.backByProbe
+	}
+	if *back == 0 {
+		if nr := a.st.Nodes[n]; nr != nil && nr.Open != nil && at > nr.Open.From {
+			*back = at
+		}
 	}
 }
 
@@ -121,3 +143,24 @@ func (a *Analyzer) Probe(now Time, probes []NodeProbe) {
 // says nothing about the nodes, so nodes judged by probes alone (nothing
 // running there) are left as they are until probes come back.
 func (a *Analyzer) ProbeFailed() { a.probesStale = true }
+
+// attemptName is id.String() ("m_000003_0") without fmt, which would cost
+// the simulator, feeding every attempt through the analyzer, as much as the
+// rest of Observe.
+func attemptName(id speculators.AttemptID) string {
+	if id.Task.Index < 0 || id.N < 0 {
+		return id.String()
+	}
+	var buf [32]byte
+	b := append(buf[:0], id.Task.Type.Letter()...)
+	b = append(b, '_')
+	var num [16]byte
+	d := strconv.AppendInt(num[:0], int64(id.Task.Index), 10)
+	for k := len(d); k < 6; k++ {
+		b = append(b, '0')
+	}
+	b = append(b, d...)
+	b = append(b, '_')
+	b = strconv.AppendInt(b, int64(id.N), 10)
+	return string(b)
+}

@@ -3,6 +3,8 @@ package analyzer
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -252,4 +254,24 @@ func taskOf(attempt string) string {
 		}
 	}
 	return attempt
+}
+
+// ParseAttempt reads a job-relative attempt id, "m_000003_0" (the form
+// records and the HTTP API use; speculators.AttemptID.String writes it).
+func ParseAttempt(s string) (speculators.AttemptID, error) {
+	var a speculators.AttemptID
+	parts := strings.Split(s, "_")
+	if len(parts) != 3 || parts[0] != "m" && parts[0] != "r" {
+		return a, fmt.Errorf("attempt %q: want m_000003_0 or r_000001_2", s)
+	}
+	task, err1 := strconv.ParseInt(parts[1], 10, 32)
+	n, err2 := strconv.ParseInt(parts[2], 10, 32)
+	if err1 != nil || err2 != nil || task < 0 || n < 0 {
+		return a, fmt.Errorf("attempt %q: want m_000003_0 or r_000001_2", s)
+	}
+	a.Task.Index, a.N = int32(task), int32(n)
+	if parts[0] == "r" {
+		a.Task.Type = speculators.Reduce
+	}
+	return a, nil
 }

@@ -23,10 +23,9 @@ func (a *Analyzer) running(now Time) (map[speculators.NodeID]nodeBeats, map[spec
 	out := map[speculators.NodeID]nodeBeats{}
 	held := map[speculators.NodeID]bool{}
 	for job, m := range a.reports {
-		j := a.st.Jobs[job]
 		alive := a.alive(job, now)
-		for id, b := range m {
-			n := j.Attempts[id].Node
+		for _, b := range m {
+			n := b.name
 			if n == "" {
 				continue
 			}
