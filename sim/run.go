@@ -355,6 +355,7 @@ func (s *sim) observe(j *jobState) error {
 		return fmt.Errorf("sim: %w", err)
 	}
 	s.keepLearned(j)
+	s.feedAnalyzer(j)
 	return nil
 }
 
@@ -378,6 +379,7 @@ func (s *sim) finishJob(ji int32) {
 	j := &s.jobs[ji]
 	j.finished = true
 	j.result.Finish = s.now
+	s.detachJob(j)
 	j.engine = nil // the run no longer drives it; let it be collected
 	s.done++
 	if s.cfg.JobDone != nil {
