@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"time"
 
@@ -109,6 +110,11 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 		if j.Resample {
 			sj.CopyWork = sim.Resample
 		}
+		if j.Fresh {
+			sj.CopyWork = sim.Fresh
+			sj.FreshWork = [speculators.NumTaskTypes]sim.WorkSampler{msLaw{j.FreshMap}, msLaw{j.FreshReduce}}
+		}
+		sj.TaskMillis, sj.TailIndex = j.TaskMeanS*1000, j.TailIndex
 		if err := approxJob(&sj, &j); err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", s.Source, err)
 		}
@@ -315,3 +321,8 @@ func inferNodes(jobs []*history.Job) []sim.Node {
 	}
 	return nodes
 }
+
+// msLaw draws a scenario work law (seconds) in the simulator's ms.
+type msLaw struct{ law *scenario.WorkLaw }
+
+func (l msLaw) SampleWork(r *rand.Rand) float64 { return l.law.Sample(r) * 1000 }

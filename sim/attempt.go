@@ -22,6 +22,9 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		}
 		work = float64(specs[j.rng.IntN(len(specs))].Work)
 	}
+	if t.nextN > 0 && j.spec.CopyWork == Fresh && j.spec.FreshWork[ty] != nil {
+		work = math.Max(j.spec.FreshWork[ty].SampleWork(j.rng), 1)
+	}
 	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work)
 	s.attempts = append(s.attempts, attempt{job: ji, task: ti, node: ni, n: t.nextN, ty: ty,
 		state: speculators.StateRunning, speculative: speculative, start: s.now, lastT: s.now, lastReport: s.now,
@@ -51,6 +54,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	j.result.Attempts++
 	if speculative {
 		j.result.SpeculativeLaunched++
+		s.specRunning++
 	}
 	if j.result.Start == none {
 		j.result.Start = s.now
@@ -188,6 +192,9 @@ func (s *sim) end(ai int32, state speculators.AttemptState) {
 	j.running--
 	if a.ty == speculators.Map {
 		j.runningMaps--
+	}
+	if a.speculative {
+		s.specRunning--
 	}
 	s.giveSlot(a.node, a.ty)
 	last := n.running[len(n.running)-1]

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"time"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -129,7 +130,17 @@ const (
 	// source. This is how replay re-executes a history: new attempts'
 	// durations come from the job's own empirical distribution.
 	Resample
+	// Fresh: every attempt after the first draws its Work from the job's
+	// task-time law (Job.FreshWork), independently of the task's own and
+	// of the other tasks': the i.i.d. copies of Xu and Lau §IV ("t_ij,k
+	// follows the same distribution as x_ij and all the t_ij,k are i.i.d.").
+	Fresh
 )
+
+// WorkSampler draws one attempt's work in ms (Fresh copies).
+type WorkSampler interface {
+	SampleWork(r *rand.Rand) float64
+}
 
 // Job is one MapReduce job of the workload.
 type Job struct {
@@ -143,6 +154,14 @@ type Job struct {
 	Deadline   speculators.Time
 	ErrorBound float64
 	CopyWork   CopyModel
+	// FreshWork draws the work of later attempts of maps and of reduces
+	// under CopyWork Fresh (per task type; nil falls back to the task's own
+	// work).
+	FreshWork [speculators.NumTaskTypes]WorkSampler
+	// TaskMillis and TailIndex are the job's a-priori task-time model,
+	// passed to the engine in JobInfo (see speculators.JobInfo); 0 =
+	// unknown.
+	TaskMillis, TailIndex float64
 	// Order is the placement order of original attempts (index, SJF or
 	// LJF; see TaskOrder).
 	Order TaskOrder
@@ -262,7 +281,7 @@ func (j *Job) validate() error {
 	if j.Submit < 0 {
 		return fmt.Errorf("negative submit time %d", j.Submit)
 	}
-	if j.CopyWork > Resample {
+	if j.CopyWork > Fresh {
 		return fmt.Errorf("unknown copy model %d", j.CopyWork)
 	}
 	if j.Order > OrderLJF {

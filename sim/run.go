@@ -54,6 +54,13 @@ type sim struct {
 	cursor       int      // node the next scheduling pass starts at
 	freeSlots    int      // free slots in the cluster, hung nodes included
 	freeBits     []uint64 // bit ni set: node ni has a free slot
+	// anyPrio: some job's policy orders jobs (clone.go); specRunning counts
+	// running attempts started as copies, cluster-wide.
+	anyPrio     bool
+	prioValid   bool // prioScratch holds this scheduling pass's order
+	specRunning int
+	prioScratch []prioJob
+	sizeScratch []speculators.JobSize
 
 	ev     speculators.Event // reused for every Observe
 	events int64
@@ -246,7 +253,7 @@ func (s *sim) submit(ji int32) error {
 	j := &s.jobs[ji]
 	spec := j.spec
 	info := speculators.JobInfo{ID: spec.ID, Maps: len(spec.Maps), Reduces: len(spec.Reduces), Slots: s.slots,
-		Start: s.now, Deadline: spec.Deadline, ErrorBound: spec.ErrorBound}
+		Start: s.now, Deadline: spec.Deadline, ErrorBound: spec.ErrorBound, TaskMillis: spec.TaskMillis, TailIndex: spec.TailIndex}
 	counts := [speculators.NumTaskTypes][]Task{spec.Maps, spec.Reduces}
 	sizes := [speculators.NumTaskTypes][]int64{}
 	for ty, specs := range counts {
@@ -286,6 +293,9 @@ func (s *sim) submit(ji int32) error {
 	}
 	j.engine = eng
 	j.chooser = eng.ChoosesSlots()
+	j.prio = eng.Prioritizes()
+	j.cloner = eng.Clones()
+	s.anyPrio = s.anyPrio || j.prio
 	if err := s.attachJob(j); err != nil {
 		return err
 	}

@@ -106,7 +106,12 @@ type jobState struct {
 	// chooser: the engine's policy picks what runs in each slot offered to
 	// the job (speculators.SlotChooser; pull.go).
 	chooser bool
-	rng     *rand.Rand
+	// prio: the policy orders jobs (speculators.JobPrioritizer); cloner:
+	// it clones at launch and clones is the attempts each task starts
+	// with, 0 until the job's first original is placed (clone.go).
+	prio, cloner bool
+	clones       int
+	rng          *rand.Rand
 	// noise draws progress-noise curves (progress.go); nil until needed.
 	noise *rand.Rand
 	tasks [speculators.NumTaskTypes][]taskState

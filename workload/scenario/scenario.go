@@ -82,6 +82,17 @@ type JobGroup struct {
 
 	Maps    int `yaml:"maps"`
 	Reduces int `yaml:"reduces"`
+	// MapsDist, instead of Maps, draws each job's number of maps (Xu and
+	// Lau §IV-C: "uniformly distributed from 1 to 100"). Draws are whole
+	// numbers of at least 1: a uniform draws an integer in min..max, each
+	// equally likely; any other distribution is rounded to the nearest
+	// integer. See sizes.go.
+	MapsDist *Dist `yaml:"maps_dist"`
+	// JobScale, if set, multiplies the work of every task of a job by one
+	// draw per job (Xu and Lau §IV-C: "the expected task duration for
+	// different jobs follows a uniform distribution of 1 to 4 units"):
+	// with map_s of mean 1, a job's mean task time is its draw.
+	JobScale *Dist `yaml:"job_scale"`
 	// MapS and ReduceS draw each task's work; a job's tasks are drawn
 	// independently.
 	MapS    *Dist `yaml:"map_s"`
@@ -95,8 +106,10 @@ type JobGroup struct {
 	// MapInputMiB is each map's input size (default 128).
 	MapInputMiB float64 `yaml:"map_input_mib"`
 	// CopyWork is how a speculative copy's work is drawn: "same" (the
-	// task's own work, default) or "resample" (a fresh draw from MapS /
-	// ReduceS, as with heavy-tailed task durations).
+	// task's own work, default), "resample" (the work of a task of the
+	// same job and type drawn uniformly, sim.Resample) or "fresh" (a new
+	// independent draw from MapS / ReduceS times the job's JobScale and
+	// TaskNoise, sim.Fresh: the i.i.d. copies of Xu and Lau §IV).
 	CopyWork string `yaml:"copy_work"`
 	// DeadlineS and ErrorBound make the jobs approximation jobs.
 	DeadlineS  *Dist `yaml:"deadline_s"`
