@@ -109,6 +109,7 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 			n.slowdown = 1
 		}
 		n.episodes = spec.Episodes
+		n.reducesOnly = spec.SlowdownReducesOnly
 		if spec.MapSlots+spec.ReduceSlots > 0 {
 			n.pools = 2
 			n.free = [speculators.NumTaskTypes]int{spec.MapSlots, spec.ReduceSlots}
@@ -216,6 +217,9 @@ func (s *sim) handle(e event) (counted bool, err error) {
 		if a.state != speculators.StateRunning || a.finGen != e.gen {
 			return false, nil
 		}
+		if a.scriptedFail {
+			return true, s.failScripted(e.ref)
+		}
 		return true, s.succeed(e.ref)
 	case evHeartbeat:
 		a := &s.attempts[e.ref]
@@ -233,6 +237,8 @@ func (s *sim) handle(e event) (counted bool, err error) {
 			return false, nil
 		}
 		return true, s.abort(e.ref, speculators.StateFailed)
+	case evKillJob:
+		return true, s.killJob(e.ref)
 	case evDecide:
 		if err := s.beforeTick(); err != nil {
 			return true, err
@@ -307,6 +313,9 @@ func (s *sim) submit(ji int32) error {
 		s.finishJob(ji)
 		return nil
 	}
+	if spec.KillAt > 0 {
+		s.queue.push(s.now+spec.KillAt, evKillJob, ji, 0)
+	}
 	s.active = append(s.active, ji)
 	s.touch(j)
 	s.needSchedule = true
@@ -356,6 +365,7 @@ func (s *sim) observe(j *jobState) error {
 		return fmt.Errorf("sim: %w", err)
 	}
 	s.keepLearned(j)
+	s.feedAnalyzer(j)
 	return nil
 }
 
@@ -379,6 +389,7 @@ func (s *sim) finishJob(ji int32) {
 	j := &s.jobs[ji]
 	j.finished = true
 	j.result.Finish = s.now
+	s.detachJob(j)
 	j.engine = nil // the run no longer drives it; let it be collected
 	s.done++
 	if s.cfg.JobDone != nil {

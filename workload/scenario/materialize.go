@@ -10,6 +10,8 @@ type Node struct {
 	Name                         string
 	Slots, MapSlots, ReduceSlots int
 	Slowdown                     float64 // >= some small positive value; 1 = nominal
+	// SlowdownReducesOnly: Slowdown applies to reduces only (NodeGroup.SlowdownAppliesTo).
+	SlowdownReducesOnly bool
 }
 
 // Task is one concrete task: its work in seconds at nominal speed.
@@ -86,7 +88,8 @@ func (s *Scenario) Materialize(seed uint64) *Materialized {
 				sd = 1
 			}
 			m.Nodes = append(m.Nodes, Node{Name: NodeName(g.Name, i), Slots: g.Slots,
-				MapSlots: g.MapSlots, ReduceSlots: g.ReduceSlots, Slowdown: sd})
+				MapSlots: g.MapSlots, ReduceSlots: g.ReduceSlots, Slowdown: sd,
+				SlowdownReducesOnly: g.SlowdownAppliesTo == SlowdownReduces})
 		}
 	}
 	slots := s.clusterSlots()

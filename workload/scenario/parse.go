@@ -210,6 +210,11 @@ func (s *Scenario) validate() error {
 		if g.Slowdown < 0 || math.IsNaN(g.Slowdown) {
 			return lineErr(g.Line, "node group %q: slowdown %g is negative", g.Name, g.Slowdown)
 		}
+		switch g.SlowdownAppliesTo {
+		case "", SlowdownAll, SlowdownReduces:
+		default:
+			return lineErr(g.Line, "node group %q: slowdown_applies_to %q: want %q or %q", g.Name, g.SlowdownAppliesTo, SlowdownAll, SlowdownReduces)
+		}
 		if g.SlowdownDist != nil {
 			if err := g.SlowdownDist.validate(); err != nil {
 				return err

@@ -51,8 +51,18 @@ type NodeGroup struct {
 	// SlowdownDist, if set, draws each node's factor instead.
 	Slowdown     float64 `yaml:"slowdown"`
 	SlowdownDist *Dist   `yaml:"slowdown_dist"`
-	Line         int     `yaml:"-"`
+	// SlowdownAppliesTo is "all" (default: every task on the node) or
+	// "reduces": only reduces run slower, as in LATE §5.4's sleep job,
+	// whose reducers alone chose their sleep time by a per-machine factor.
+	SlowdownAppliesTo string `yaml:"slowdown_applies_to"`
+	Line              int    `yaml:"-"`
 }
+
+// Values of NodeGroup.SlowdownAppliesTo.
+const (
+	SlowdownAll     = "all"
+	SlowdownReduces = "reduces"
+)
 
 // Workload is the jobs the scenario submits.
 type Workload struct {
@@ -168,6 +178,13 @@ type Fault struct {
 	// (e.g. {dist: uniform, min: 0, max: 0.9}: a failure anywhere in the
 	// map phase, as FARMS §4.2's ten spots); draws above 1 count as 1.
 	AtMapProgressDist *Dist `yaml:"at_map_progress_dist"`
+	// AtReduceProgress and AtReduceProgressDist start the fault when the
+	// job's reduce progress (a third per phase: copy, sort, reduce, LATE
+	// §2.1) reaches the point, once a reduce has started: a node failing in
+	// the reduce phase. With node job-reduces the node running most of the
+	// job's reduces is hit.
+	AtReduceProgress     *float64 `yaml:"at_reduce_progress"`
+	AtReduceProgressDist *Dist    `yaml:"at_reduce_progress_dist"`
 	// Probability is the chance the fault happens (per run, or per job
 	// with Job); default 1. Faults sharing a Choice name exclude each
 	// other: one draw per run (per job) picks at most one of them, each
