@@ -37,6 +37,8 @@ final class EventTranslator {
   private final AttemptTracker tracker;
   private final List<AttemptTracker.End> ends = new ArrayList<AttemptTracker.End>();
   private final int[] containerNeeds = new int[2];
+  /** When each type's need last changed in the batch being translated; Long.MIN_VALUE: not changed. */
+  private final long[] needsChangedAt = {Long.MIN_VALUE, Long.MIN_VALUE};
   private volatile JobId jobId;
 
   EventTranslator(AppContext context, ShimConfig settings) {
@@ -66,10 +68,29 @@ final class EventTranslator {
     return tracker;
   }
 
-  /** Appends the protocol events for a batch of speculator events to out. */
+  /**
+   * Appends the protocol events for a batch of speculator events to out. Container needs are a level, not a
+   * history: a batch reports each task type's count once, as it stands after the batch, stamped with the time
+   * of the batch's last change (every attempt changes it twice, so this halves what a batch carries).
+   */
   void translate(List<SpeculatorEvent> batch, ArrayNode out) {
     for (SpeculatorEvent ev : batch) {
       translate(ev, out);
+    }
+    flushNeeds(out);
+  }
+
+  private void flushNeeds(ArrayNode out) {
+    for (int i = 0; i < 2; i++) {
+      if (needsChangedAt[i] == Long.MIN_VALUE) {
+        continue;
+      }
+      ObjectNode e = out.addObject();
+      e.put("kind", "container-needs");
+      e.put("time", needsChangedAt[i]);
+      e.put("task_type", i == 0 ? "map" : "reduce");
+      e.put("count", containerNeeds[i]);
+      needsChangedAt[i] = Long.MIN_VALUE;
     }
   }
 
@@ -83,7 +104,7 @@ final class EventTranslator {
     return context.getClock().getTime();
   }
 
-  void translate(SpeculatorEvent ev, ArrayNode out) {
+  private void translate(SpeculatorEvent ev, ArrayNode out) {
     switch (ev.getType()) {
       case JOB_CREATE:
         noteJob(ev.getJobID());
@@ -146,11 +167,7 @@ final class EventTranslator {
         }
         int i = task.getTaskType() == TaskType.MAP ? 0 : 1;
         containerNeeds[i] = Math.max(0, containerNeeds[i] + ev.containersNeededChange());
-        ObjectNode e = out.addObject();
-        e.put("kind", "container-needs");
-        e.put("time", ev.getTimestamp());
-        e.put("task_type", i == 0 ? "map" : "reduce");
-        e.put("count", containerNeeds[i]);
+        needsChangedAt[i] = ev.getTimestamp();
         return;
       }
       default:
@@ -269,6 +286,8 @@ final class EventTranslator {
         }
       }
     }
+    needsChangedAt[0] = Long.MIN_VALUE;
+    needsChangedAt[1] = Long.MIN_VALUE;
     ArrayNode needs = r.putArray("container_needs");
     needs.addObject().put("task_type", "map").put("count", containerNeeds[0]);
     needs.addObject().put("task_type", "reduce").put("count", containerNeeds[1]);

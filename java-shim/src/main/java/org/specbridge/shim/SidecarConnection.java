@@ -188,7 +188,7 @@ final class SidecarConnection {
 
   private void send(SidecarSocket s, ObjectNode f) {
     try {
-      s.send(json.writeValueAsString(f));
+      s.sendText(json.writeValueAsBytes(f));
       framesSent.incrementAndGet();
     } catch (Exception e) {
       BridgeSpeculator.LOG.debug("specbridge: send failed", e);

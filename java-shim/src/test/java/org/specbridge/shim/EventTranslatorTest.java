@@ -125,6 +125,22 @@ class EventTranslatorTest {
   }
 
   @Test
+  void aBatchReportsEachContainerNeedOnceAsItStandsAfterTheBatch() {
+    FakeAm.Attempt m0 = am.attempt("m", 0, 0);
+    FakeAm.Attempt m1 = am.attempt("m", 1, 0);
+    FakeAm.Attempt r0 = am.attempt("r", 0, 0);
+    ArrayNode out = translate(new SpeculatorEvent(m0.id.getTaskId(), +1), new SpeculatorEvent(m1.id.getTaskId(), +1),
+        new SpeculatorEvent(r0.id.getTaskId(), +1), new SpeculatorEvent(m0.id.getTaskId(), -1));
+    assertEquals(2, out.size(), out.toString());
+    assertEquals("map", out.get(0).path("task_type").asText());
+    assertEquals(1, out.get(0).path("count").asInt());
+    assertEquals("reduce", out.get(1).path("task_type").asText());
+    assertEquals(1, out.get(1).path("count").asInt());
+    assertEquals(0, translate(new SpeculatorEvent(m0.id, true, 1L)).findValues("count").size(),
+        "no change, no container-needs event");
+  }
+
+  @Test
   void theSweepReportsAKilledRunningAttempt() {
     FakeAm.Attempt a = am.attempt("r", 0, 0);
     translate(new SpeculatorEvent(a.id, true, 1L));
