@@ -22,7 +22,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -257,11 +256,10 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
   }
 
   private void step(List<SpeculatorEvent> batch, long wall) {
-    ArrayNode events = Wire.NODES.arrayNode();
-    translator.translate(batch, events);
+    translator.translate(batch);
     if (wall >= nextSweep) {
       nextSweep = wall + SWEEP_MS;
-      translator.sweep(events);
+      translator.sweep();
     }
     if (translator.jobId() != null) {
       connection.maintain(wall);
@@ -271,9 +269,14 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       connection.requestResync();
     }
     if (connection.needsResync()) {
+      translator.dropEvents(); // the snapshot holds them
       connection.resync(translator.resync());
-    } else {
-      connection.sendEvents(events);
+    } else if (translator.pendingEvents() > 0) {
+      int n = translator.pendingEvents();
+      byte[] events = translator.takeEvents();
+      if (connection.ready()) {
+        connection.sendEvents(events, n);
+      } // else no session: the next one starts from a snapshot
     }
     updateCharge(wall);
   }

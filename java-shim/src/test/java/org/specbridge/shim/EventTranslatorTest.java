@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.api.records.Phase;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
@@ -13,6 +15,7 @@ import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -31,9 +34,22 @@ class EventTranslatorTest {
   }
 
   private ArrayNode translate(SpeculatorEvent... events) {
-    ArrayNode out = Wire.NODES.arrayNode();
-    t.translate(java.util.Arrays.asList(events), out);
-    return out;
+    t.translate(java.util.Arrays.asList(events));
+    return take();
+  }
+
+  /** The events the translator holds, as the events array of a frame. */
+  private ArrayNode take() {
+    int n = t.pendingEvents();
+    String inside = new String(t.takeEvents(), StandardCharsets.UTF_8);
+    try {
+      ArrayNode a = (ArrayNode) new ObjectMapper().readTree("[" + inside + "]");
+      assertEquals(n, a.size(), "pendingEvents");
+      assertEquals(0, t.pendingEvents());
+      return a;
+    } catch (java.io.IOException e) {
+      throw new AssertionError("not JSON: [" + inside + "]", e);
+    }
   }
 
   private static SpeculatorEvent status(FakeAm.Attempt a, float progress) {
@@ -145,8 +161,8 @@ class EventTranslatorTest {
     FakeAm.Attempt a = am.attempt("r", 0, 0);
     translate(new SpeculatorEvent(a.id, true, 1L));
     a.state = TaskAttemptState.FAILED;
-    ArrayNode out = Wire.NODES.arrayNode();
-    t.sweep(out);
+    t.sweep();
+    ArrayNode out = take();
     assertEquals(1, out.size());
     assertEquals("attempt-failed", out.get(0).path("kind").asText());
     assertEquals(am.clock.getTime(), out.get(0).path("time").asLong());
