@@ -132,8 +132,9 @@ final class SidecarConnection {
     System.arraycopy(events, 0, frame, head.length, events.length);
     frame[frame.length - 2] = ']';
     frame[frame.length - 1] = '}';
-    s.sendText(frame);
-    framesSent.incrementAndGet();
+    if (!sendBytes(s, frame)) {
+      return false;
+    }
     eventsSent.addAndGet(count);
     return true;
   }
@@ -196,10 +197,21 @@ final class SidecarConnection {
 
   private void send(SidecarSocket s, ObjectNode f) {
     try {
-      s.sendText(json.writeValueAsBytes(f));
-      framesSent.incrementAndGet();
+      sendBytes(s, json.writeValueAsBytes(f));
     } catch (Exception e) {
       BridgeSpeculator.LOG.debug("specbridge: send failed", e);
+    }
+  }
+
+  /** Sends one text frame; false when the socket closed under us (the next maintain notices). */
+  private boolean sendBytes(SidecarSocket s, byte[] frame) {
+    try {
+      s.sendText(frame);
+      framesSent.incrementAndGet();
+      return true;
+    } catch (RuntimeException e) {
+      BridgeSpeculator.LOG.debug("specbridge: send failed", e);
+      return false;
     }
   }
 
