@@ -214,9 +214,13 @@ final class EventTranslator {
           g.writeTree(Wire.fetchFailedMaps(st.fetchFailedMaps));
         }
         close(g);
-        // TaskAttemptImpl sends one when an attempt succeeds: the end follows its last report.
-        tracker.check(st.id.getTaskId(), false, now(), ends);
-        writeEnds();
+        // TaskAttemptImpl sends one when an attempt succeeds (progress set to 1): the end follows its last
+        // report. A report of a running attempt costs no lookup; an end it might have shown is the sweep's.
+        if (st.progress >= 1f || (st.taskState != null && st.taskState != TaskAttemptState.RUNNING
+            && st.taskState != TaskAttemptState.STARTING && st.taskState != TaskAttemptState.COMMIT_PENDING)) {
+          tracker.check(st.id.getTaskId(), false, now(), ends);
+          writeEnds();
+        }
         return;
       }
       case TASK_CONTAINER_NEED_UPDATE: {

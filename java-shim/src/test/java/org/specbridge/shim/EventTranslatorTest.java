@@ -122,6 +122,17 @@ class EventTranslatorTest {
   }
 
   @Test
+  void aReportOfARunningAttemptLooksNothingUp() {
+    FakeAm.Attempt a = am.attempt("m", 0, 0);
+    translate(new SpeculatorEvent(a.id, true, 1L));
+    int before = am.lookups;
+    for (int i = 0; i < 10; i++) {
+      assertEquals(1, translate(status(a, 0.1f * i)).size());
+    }
+    assertEquals(before, am.lookups);
+  }
+
+  @Test
   void containerNeedsAccumulateAndANewRequestRevealsALostMapOutput() {
     FakeAm.Attempt a = am.attempt("m", 2, 0);
     translate(new SpeculatorEvent(a.id, true, 1L));

@@ -83,8 +83,8 @@ class ShimOverheadMRAppTest {
       List<SpeculatorMeter> hadoop = new ArrayList<SpeculatorMeter>();
       List<SpeculatorMeter> shim = new ArrayList<SpeculatorMeter>();
       long t0 = System.nanoTime();
-      run(null, Math.max(100, TASKS / 10));
-      run(sidecar, Math.max(100, TASKS / 10));
+      run(null, Math.max(100, TASKS / 4));
+      run(sidecar, Math.max(100, TASKS / 4));
       for (int i = 0; i < RUNS; i++) {
         // Alternate which side goes first: later runs of a JVM are cheaper (JIT, warm caches).
         if (i % 2 == 0) {
