@@ -176,7 +176,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       LOG.info("specbridge: sent " + eventsSent.get() + " events in " + connection.framesSent.get() + " frames, "
           + batcher.dropped.get() + " dropped, " + handovers.get() + " handovers, " + applier.applied.get()
           + " decisions applied, " + applier.refused.get() + " refused; worker CPU "
-          + (workerCpuNs < 0 ? "unknown" : workerCpuNs / 1000000 + " ms") + ", " + translator.tracker().lookups
+          + (workerCpuNs < 0 ? "unknown" : workerCpuNs / 1000000 + " ms") + ", " + attemptLookups()
           + " attempt lookups");
     }
     connection.close();
@@ -219,6 +219,11 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
 
   public int fallbackLaunches() {
     return fallback == null ? 0 : fallback.launched.get();
+  }
+
+  /** AppContext lookups the worker made to find ended attempts (logged at stop). */
+  long attemptLookups() {
+    return translator.tracker().lookups;
   }
 
   /** Events handed to the shim that its worker has not sent (or dropped) yet. */

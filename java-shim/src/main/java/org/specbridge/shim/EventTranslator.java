@@ -57,15 +57,19 @@ final class EventTranslator {
     this.context = context;
     this.settings = settings;
     this.tracker = new AttemptTracker(new AttemptTracker.States() {
+      /** The attempt of the last state lookup: the tracker asks for an ended one's finish time next. */
+      private TaskAttempt last;
+
       @Override
       public TaskAttemptState state(TaskAttemptId id) {
         TaskAttempt ta = attempt(id);
+        last = ta;
         return ta == null ? null : ta.getState();
       }
 
       @Override
       public long finishTime(TaskAttemptId id) {
-        TaskAttempt ta = attempt(id);
+        TaskAttempt ta = last != null && id.equals(last.getID()) ? last : attempt(id);
         return ta == null ? 0 : ta.getFinishTime();
       }
     });

@@ -127,8 +127,9 @@ class ShimOverheadMRAppTest {
   private static String line(String side, SpeculatorMeter m) {
     return String.format(Locale.ROOT,
         "  %-6s dispatcher %6.0f ms (in handle %5.0f ms, %d events), off-dispatcher %5.0f ms, scan thread %5.0f ms, "
-            + "threads %s%n",
-        side, m.dispatcherNs / 1e6, m.handleNs() / 1e6, m.events, m.offloadNs / 1e6, m.scanNs / 1e6, m.threads);
+            + "threads %s%s%n",
+        side, m.dispatcherNs / 1e6, m.handleNs() / 1e6, m.events, m.offloadNs / 1e6, m.scanNs / 1e6, m.threads,
+        m.lookups < 0 ? "" : ", " + m.lookups + " attempt lookups");
   }
 
   private static long median(List<SpeculatorMeter> runs, ToLongFunction<SpeculatorMeter> f) {
