@@ -58,6 +58,10 @@ type taskState struct {
 	// output sits on a crashed node and the AM does not know yet (faults.go).
 	outputPos int32
 	lost      bool
+	// resumeCopies of the pending copies resume at fraction resumeFrac of
+	// the task's work (Speculative-Resume; resume.go).
+	resumeCopies int32
+	resumeFrac   float64
 }
 
 func (t *taskState) done() bool { return t.winner != none }
@@ -88,6 +92,9 @@ type attempt struct {
 	// curve is the attempt's progress-noise curve in sim.curves, offset
 	// + 1; 0: none, progress is linear (progress.go).
 	curve int32
+	// offset is the fraction of the task's input a resumed attempt started
+	// at (resume.go); 0 for attempts that start at the beginning.
+	offset float64
 }
 
 // jobState is a job during the run.
