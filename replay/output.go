@@ -71,7 +71,10 @@ func (r *Report) writeTable(w io.Writer) error {
 		if err := writeFailuresTable(w, res); err != nil {
 			return err
 		}
-		return writeApproxTable(w, res)
+		if err := writeApproxTable(w, res); err != nil {
+			return err
+		}
+		return writeDeadlinesTable(w, res)
 	case []DecisionsResult:
 		fmt.Fprintf(tw, "speculator\tjobs\ttasks\tdecisions\tspeculated tasks\talso speculated by Hadoop\tskipped events\t\n")
 		for _, x := range res {

@@ -63,6 +63,8 @@ type Result struct {
 	// Failures adds wrong speculations and failure re-runs (inline in
 	// the JSON; failures.go).
 	Failures
+	// Deadlines adds PoCD (inline in the JSON; pocd.go).
+	Deadlines
 }
 
 // GroupResult is a policy's figures for one group of jobs.
@@ -162,6 +164,7 @@ func summarize(name string, w *Workload, res *sim.Result) Result {
 	r.MeanJobS, r.P50JobS, r.P95JobS, r.P99JobS = dist(times)
 	r.Approximation = approximation(w, res)
 	r.Failures = failures(w, res)
+	r.Deadlines = deadlines(w, res)
 	if len(groupOrder) > 1 {
 		for _, g := range groupOrder {
 			mean, _, p95, _ := dist(groups[g])
@@ -202,6 +205,7 @@ func average(rs []Result) Result {
 	out.Groups = append([]GroupResult(nil), rs[0].Groups...)
 	out.Approximation = averageApprox(rs)
 	out.Failures = averageFailures(rs)
+	out.Deadlines = averageDeadlines(rs)
 	for gi := range out.Groups {
 		out.Groups[gi].MeanJobS, out.Groups[gi].P95JobS = 0, 0
 	}
@@ -232,5 +236,6 @@ func round(r Result) Result {
 	}
 	r.Approximation = r.Approximation.rounded()
 	r.Failures = r.Failures.rounded()
+	r.Deadlines = r.Deadlines.rounded()
 	return r
 }

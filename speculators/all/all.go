@@ -12,6 +12,7 @@ import (
 	"github.com/specbridge/specbridge/speculators/late"
 	"github.com/specbridge/specbridge/speculators/mantri"
 	"github.com/specbridge/specbridge/speculators/none"
+	"github.com/specbridge/specbridge/speculators/srquant"
 )
 
 // policies lists the shipped policies in the order reports show them.
@@ -27,6 +28,7 @@ func policies() []speculators.Policy {
 		mantri.Policy(),
 		farms.Policy(),
 		farms.TWSPolicy(),
+		srquant.Policy(),
 	}
 }
 
