@@ -64,5 +64,6 @@ func commands() []*cli.Command {
 		ServeCommand(),
 		CFACommand(),
 		speculatorsCommand(),
+		trainCommand(),
 	}
 }

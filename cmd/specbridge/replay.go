@@ -8,7 +8,6 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/store/grassamples"
 	"github.com/specbridge/specbridge/yarnclient/history"
 	"github.com/urfave/cli/v2"
@@ -43,7 +42,7 @@ func runReplay(c *cli.Context) (err error) {
 	if c.NArg() == 0 {
 		return fmt.Errorf("replay: no INPUT given (a .jhist, Rumen or SWIM file, a scenario, or a directory of histories)")
 	}
-	reg, err := all.Registry()
+	reg, err := policyRegistry(c.StringSlice("param"))
 	if err != nil {
 		return err
 	}
