@@ -156,7 +156,7 @@ type trainer struct {
 	net  *laser.Net
 	xbuf []float64
 	// per layer: input (post-activation of the previous), pre-activation
-	acts, pre [][]float64
+	acts, pre  [][]float64
 	gW, gB, gA [][]float64
 	mW, vW     [][]float64
 	mB, vB     [][]float64

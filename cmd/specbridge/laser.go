@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specbridge/specbridge/lasertrain"
-	"github.com/specbridge/specbridge/models"
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all"
@@ -21,7 +20,7 @@ import (
 const laserModelParam = laser.Name + "." + laser.ParamModel
 
 // policyRegistry builds the registry with LASER's model: the file named by
-// --param laser.model=FILE, else the model embedded in the binary.
+// --param laser.model=FILE, else (nil) the model embedded in the binary.
 func policyRegistry(params []string) (*speculators.Registry, error) {
 	model, err := laserModel(params)
 	if err != nil {
@@ -38,11 +37,7 @@ func laserModel(params []string) (*laser.Model, error) {
 		}
 	}
 	if path == "" || path == "embedded" {
-		m, err := models.LaserDefault()
-		if err != nil {
-			return nil, fmt.Errorf("embedded laser model: %w", err)
-		}
-		return m, nil
+		return nil, nil // all.RegistryWith takes the embedded model
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

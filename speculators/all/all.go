@@ -4,6 +4,9 @@
 package all
 
 import (
+	"fmt"
+
+	"github.com/specbridge/specbridge/models"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/farms"
 	"github.com/specbridge/specbridge/speculators/grass"
@@ -17,9 +20,9 @@ import (
 )
 
 // Options carries what some policies need from the caller, which owns the
-// I/O: LaserModel is LASER's trained model (nil: the policy is registered
-// but cannot be built; the CLI passes the embedded default from package
-// models or the file named by --param laser.model).
+// I/O: LaserModel is LASER's trained model (nil: the model embedded in the
+// binary, package models; the CLI passes the file named by --param
+// laser.model instead).
 type Options struct {
 	LaserModel *laser.Model
 }
@@ -49,6 +52,13 @@ func Registry() (*speculators.Registry, error) { return RegistryWith(Options{}) 
 
 // RegistryWith is Registry with the caller's Options.
 func RegistryWith(o Options) (*speculators.Registry, error) {
+	if o.LaserModel == nil {
+		m, err := models.LaserDefault()
+		if err != nil {
+			return nil, fmt.Errorf("embedded laser model: %w", err)
+		}
+		o.LaserModel = m
+	}
 	r := speculators.NewRegistry()
 	for _, p := range policies(o) {
 		if err := r.Add(p); err != nil {
