@@ -6,6 +6,7 @@ import (
 
 	"github.com/specbridge/specbridge/models"
 	"github.com/specbridge/specbridge/replay"
+	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
@@ -76,5 +77,39 @@ func TestDefaultModelIsReproducible(t *testing.T) {
 func TestTrainRefusesInputsWithoutLongTasks(t *testing.T) {
 	if _, err := Train(sources(t, "yarnclient/history/testdata"), DefaultConfig()); err == nil {
 		t.Fatal("training on histories whose maps all end before tau_est succeeded")
+	}
+}
+
+// TestCrossTrainedModelBeatsHadoop trains on workloads the scenario test
+// does not use (lighter tail, 3-map jobs, half the machines 3x slow) and
+// replays laser-pocd.yaml: LASER still has a higher PoCD than Hadoop-S.
+// The bar for a model that did not see the cluster it runs on.
+func TestCrossTrainedModelBeatsHadoop(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Runs = 1
+	m, err := Train(sources(t, "scenarios/laser-pocd-beta2.5.yaml", "scenarios/laser-pocd-tasks3.yaml", "scenarios/laser-pocd-slow50.yaml"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := all.RegistryWith(all.Options{LaserModel: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := replay.Load("../scenarios/laser-pocd.yaml", "", history.DefaultSWIMModel())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := replay.Options{Speculators: []string{"hadoop", "laser"}, Seed: 1, Runs: 1, Registry: reg}
+	res, err := replay.Simulate(replay.WorkloadOf(in, opts.Cluster), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, l := *res[0].PoCD, *res[1].PoCD
+	t.Logf("cross-trained laser PoCD %.3f, hadoop %.3f", l, h)
+	if !(l > h) {
+		t.Errorf("cross-trained laser PoCD %.3f is not above hadoop's %.3f", l, h)
+	}
+	for gi, g := range res[1].PoCDByGroup {
+		t.Logf("%s: cross-trained laser %.2f, hadoop %.2f", g.Group, g.PoCD, res[0].PoCDByGroup[gi].PoCD)
 	}
 }

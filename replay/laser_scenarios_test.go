@@ -50,3 +50,25 @@ func TestLaserPoCDScenario(t *testing.T) {
 		t.Errorf("srquant launched %.0f and laser %.0f resumed attempts", srq.SpeculativeAttempts, las.SpeculativeAttempts)
 	}
 }
+
+// TestLaserPoCDVariants runs the laser-pocd variants (tail index 1.3 and
+// 2.5, 3- and 50-map jobs, 20% and 50% of machines 3x slow, noisy
+// progress) and checks what holds on all of them: SRQuant's PoCD over the
+// whole sweep is above Hadoop-S's and Hadoop-NS's. Where it, and LASER,
+// stop winning at single deadlines is in docs/reproductions-laser.md.
+func TestLaserPoCDVariants(t *testing.T) {
+	reg := registry(t)
+	for _, v := range []string{"beta1.3", "beta2.5", "tasks3", "tasks50", "slow20", "slow50", "noise"} {
+		in := load(t, "../scenarios/laser-pocd-"+v+".yaml")
+		opts := Options{Speculators: []string{"none", "hadoop", "srquant"}, Seed: 1, Runs: 1, Registry: reg}
+		res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, h, s := *res[0].PoCD, *res[1].PoCD, *res[2].PoCD
+		t.Logf("%s: PoCD none %.3f hadoop %.3f srquant %.3f", v, n, h, s)
+		if !(s > h && s > n) {
+			t.Errorf("%s: srquant PoCD %.3f is not above hadoop %.3f and none %.3f", v, s, h, n)
+		}
+	}
+}
