@@ -10,7 +10,7 @@ import (
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
-func sources(t *testing.T, paths ...string) []Source {
+func sources(t testing.TB, paths ...string) []Source {
 	t.Helper()
 	var out []Source
 	for _, p := range paths {
