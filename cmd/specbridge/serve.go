@@ -51,7 +51,7 @@ func ServeCommand() *cli.Command {
 			&cli.DurationFlag{Name: "decide-interval", Value: bridge.DefaultDecideInterval, Usage: "how often each job's policy is asked for decisions", EnvVars: []string{"SPECBRIDGE_DECIDE_INTERVAL"}},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_ADDR_FILE"}},
 			&cli.StringFlag{Name: "data-dir", Usage: "keep cross-job state here: GRASS samples (shared with replay --data-dir) and, unless --store says otherwise, the fault analyzer's records (DIR/cfa); default: in memory, lost at exit", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
-			&cli.StringFlag{Name: "cfa-url", Usage: "standalone fault analyzer (`specbridge cfa`) to use, http://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
+			&cli.StringFlag{Name: "cfa-url", Usage: "`URL` of a standalone fault analyzer (specbridge cfa) to use, http://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
 			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 			&cli.StringFlag{Name: "laser-model", Usage: "LASER model file from `specbridge train laser` (default: the model embedded in the binary); jobs choose laser as any policy", EnvVars: []string{"SPECBRIDGE_LASER_MODEL"}},
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
@@ -88,6 +88,8 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: policy registry: %w", err)
 	}
 	dataDir := c.String("data-dir")
+	// What policies learn across jobs: kept here, read back as their Prior.
+	var knowledge bridge.Knowledge = grass.NewMemoryStore() // this process's jobs only
 	if dataDir != "" {
 		samples, err := grassamples.Open(dataDir)
 		if err != nil {
@@ -98,9 +100,7 @@ func serve(c *cli.Context) error {
 				log.WithError(err).Error("grass samples: close failed")
 			}
 		}()
-		reg.SetStore(samples)
-	} else {
-		reg.SetStore(grass.NewMemoryStore()) // shared by this process's jobs only
+		knowledge = samples
 	}
 	feed, err := startFeed(c, dataDir, log)
 	if err != nil {
@@ -115,6 +115,7 @@ func serve(c *cli.Context) error {
 		Feed:               feed.feed,
 		OrphanGrace:        c.Duration("cfa-job-grace"),
 		Registry:           reg,
+		Knowledge:          knowledge,
 		Tokens:             tokens,
 		MaxFrameBytes:      c.Int64("max-frame-bytes"),
 		MaxSessions:        c.Int("max-sessions"),
