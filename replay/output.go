@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -29,7 +30,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	case "csv":
-		return r.writeCSV(w)
+		return r.WriteCSV(w, true)
 	case "table", "":
 		return r.writeTable(w)
 	}
@@ -71,7 +72,16 @@ func (r *Report) writeTable(w io.Writer) error {
 		if err := writeFailuresTable(w, res); err != nil {
 			return err
 		}
-		return writeApproxTable(w, res)
+		if err := writeRecordedTable(w, res); err != nil {
+			return err
+		}
+		if len(res) > 0 && res[0].StragglerModel != "" {
+			fmt.Fprintf(w, "\nstraggler model (the input has no attempt times of its own): %s\n", res[0].StragglerModel)
+		}
+		if err := writeApproxTable(w, res); err != nil {
+			return err
+		}
+		return writeDeadlinesTable(w, res)
 	case []DecisionsResult:
 		fmt.Fprintf(tw, "speculator\tjobs\ttasks\tdecisions\tspeculated tasks\talso speculated by Hadoop\tskipped events\t\n")
 		for _, x := range res {
@@ -99,18 +109,24 @@ func (r *Report) writeTable(w io.Writer) error {
 	return tw.Flush()
 }
 
-func (r *Report) writeCSV(w io.Writer) error {
+// WriteCSV writes the report as CSV rows, after the header if header is
+// set: several reports with one header make one document (every row names
+// its input).
+func (r *Report) WriteCSV(w io.Writer, header bool) error {
 	cw := csv.NewWriter(w)
+	if !header {
+		cw = csv.NewWriter(&skipFirstLine{w: w})
+	}
 	switch res := r.Results.(type) {
 	case []Result:
 		cw.Write(append([]string{"input", "mode", "seed", "runs", "speculator", "jobs", "tasks", "mean_job_s", "p50_job_s", "p95_job_s",
 			"p99_job_s", "makespan_s", "container_s", "speculative_attempts", "speculative_wins", "killed_attempts",
-			"wasted_container_s", "unfinished_jobs"}, append(approxCSVHeader(), failuresCSVHeader()...)...))
+			"wasted_container_s", "unfinished_jobs"}, append(append(approxCSVHeader(), failuresCSVHeader()...), recordedCSVHeader()...)...))
 		for _, x := range res {
 			cw.Write(append([]string{r.Input, r.Mode, strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Runs), x.Speculator,
 				strconv.Itoa(x.Jobs), strconv.Itoa(x.Tasks), f3(x.MeanJobS), f3(x.P50JobS), f3(x.P95JobS), f3(x.P99JobS),
 				f3(x.MakespanS), f3(x.ContainerS), f3(x.SpeculativeAttempts), f3(x.SpeculativeWins), f3(x.KilledAttempts),
-				f3(x.WastedContainerS), f3(x.UnfinishedJobs)}, append(approxCSVRow(&x.Approximation), failuresCSVRow(&x.Failures)...)...))
+				f3(x.WastedContainerS), f3(x.UnfinishedJobs)}, append(append(approxCSVRow(&x.Approximation), failuresCSVRow(&x.Failures)...), recordedCSVRow(&x)...)...))
 		}
 	case []DecisionsResult:
 		cw.Write([]string{"input", "speculator", "job", "at_s", "kind", "task", "attempt", "reason"})
@@ -125,4 +141,27 @@ func (r *Report) writeCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// skipFirstLine drops everything up to and including the first newline
+// written through it: a CSV header.
+type skipFirstLine struct {
+	w       io.Writer
+	skipped bool
+}
+
+func (s *skipFirstLine) Write(p []byte) (int, error) {
+	n := len(p)
+	if !s.skipped {
+		k := bytes.IndexByte(p, '\n')
+		if k < 0 {
+			return n, nil
+		}
+		s.skipped = true
+		p = p[k+1:]
+	}
+	if _, err := s.w.Write(p); err != nil {
+		return 0, err
+	}
+	return n, nil
 }

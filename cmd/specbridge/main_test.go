@@ -32,7 +32,14 @@ func TestMain(m *testing.M) {
 
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runIn(t, "", args...)
+}
+
+// runIn runs the binary in directory dir ("": the test's own).
+func runIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -50,7 +57,7 @@ func TestHelpListsEveryFlagWithDefault(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"--speculators", "--seed value", "(default: 1)", "--runs", "--mode", `(default: "simulate")`, "--param", "--output", `(default: "table")`, "--format"} {
+	for _, want := range []string{"--speculators", "--seed SEED", "(default: 1)", "--runs", "--mode", `(default: "simulate")`, "--param", "--output", `(default: "table")`, "--format"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay --help lacks %q", want)
 		}
@@ -149,11 +156,11 @@ func TestBadInputOneLineError(t *testing.T) {
 	cut := filepath.Join(dir, "cut.jhist")
 	os.WriteFile(cut, data[:len(data)*2/3], 0o644)
 	cases := map[string][]string{
-		"line ":              {"replay", cut},
-		"unknown speculator": {"replay", "--speculators", "late,fastest", cut},
-		"no parameter":       {"replay", "--param", "late.nope=1", cut},
-		"want simulate":      {"replay", "--mode", "guess", cut},
-		"no INPUT":           {"replay"},
+		"line ":          {"replay", cut},
+		"unknown policy": {"replay", "--speculators", "late,fastest", cut},
+		"no parameter":   {"replay", "--param", "late.nope=1", cut},
+		"want simulate":  {"replay", "--mode", "guess", cut},
+		"no INPUT":       {"replay"},
 	}
 	for want, args := range cases {
 		_, stderr, code := run(t, args...)
@@ -177,5 +184,24 @@ func TestDecisionsModeOnSharedHistories(t *testing.T) {
 	}
 	if !strings.Contains(out, `"mode": "decisions"`) || !strings.Contains(out, `"speculator": "late"`) {
 		t.Fatalf("decisions output:\n%s", out)
+	}
+}
+
+// The straggler model's flags: a bad value is an error naming the flag; on
+// a history (not SWIM) the model never applies, so the recorded comparison
+// is printed and no straggler model is named.
+func TestReplayStragglerFlagsAndRecordedTable(t *testing.T) {
+	in := "../../yarnclient/history/testdata/job_3.5-SUCCEEDED-binary.jhist"
+	_, stderr, code := run(t, "replay", "--speculators", "hadoop", "--straggler-fraction", "2", in)
+	if code == 0 || !strings.Contains(stderr, "--straggler-") || !strings.Contains(stderr, "fraction 2") {
+		t.Fatalf("--straggler-fraction 2: exit %d, %s", code, stderr)
+	}
+	out, stderr, code := run(t, "replay", "--speculators", "hadoop,none", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "recorded vs simulated") || !strings.Contains(out, "job_1795291776859_0002  SUCCEEDED        73.2") ||
+		strings.Contains(out, "straggler model") {
+		t.Fatalf("output lacks the recorded comparison or names a straggler model:\n%s", out)
 	}
 }

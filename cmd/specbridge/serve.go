@@ -19,6 +19,7 @@ import (
 
 	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/cfa"
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/speculators/grass"
@@ -51,8 +52,9 @@ func ServeCommand() *cli.Command {
 			&cli.DurationFlag{Name: "decide-interval", Value: bridge.DefaultDecideInterval, Usage: "how often each job's policy is asked for decisions", EnvVars: []string{"SPECBRIDGE_DECIDE_INTERVAL"}},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_ADDR_FILE"}},
 			&cli.StringFlag{Name: "data-dir", Usage: "keep cross-job state here: GRASS samples (shared with replay --data-dir) and, unless --store says otherwise, the fault analyzer's records (DIR/cfa); default: in memory, lost at exit", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
-			&cli.StringFlag{Name: "cfa-url", Usage: "standalone fault analyzer (`specbridge cfa`) to use, http://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
+			&cli.StringFlag{Name: "cfa-url", Usage: "`URL` of a standalone fault analyzer (specbridge cfa) to use, http://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
 			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
+			&cli.StringFlag{Name: "laser-model", Usage: "LASER model file from `specbridge train laser` (default: the model embedded in the binary); jobs choose laser as any policy", EnvVars: []string{"SPECBRIDGE_LASER_MODEL"}},
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
 		}, cfaFlags()...),
 		Action: serve,
@@ -78,7 +80,11 @@ func serve(c *cli.Context) error {
 	if c.Duration("cfa-job-grace") <= 0 {
 		return errors.New("serve: --cfa-job-grace must be positive")
 	}
-	reg, err := all.Registry()
+	model, err := laserModel([]string{laserModelParam + "=" + c.String("laser-model")})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	reg, err := all.RegistryWith(all.Options{LaserModel: model})
 	if err != nil {
 		return fmt.Errorf("serve: policy registry: %w", err)
 	}
@@ -221,7 +227,7 @@ func startFeed(c *cli.Context, dataDir string, log *logrus.Logger) (serveFeed, e
 			"records": svc.Loaded.Records, "torn": len(svc.Loaded.Torn)}).Info("fault analyzer: state loaded")
 	}
 	var running []string
-	svc.View(func(st *cfa.State, _ func(speculators.NodeID) cfa.Time) {
+	svc.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 		for id, j := range st.Jobs {
 			if j.Ended == 0 {
 				running = append(running, id)

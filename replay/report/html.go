@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotutil"
 
 	"github.com/specbridge/specbridge/replay"
 )
@@ -14,6 +15,26 @@ import (
 type chartView struct {
 	ID, Title, Caption string
 	Src                template.URL
+	Legend             []legendItem
+}
+
+// legendItem is one series of a chart, in the colour and line the chart
+// draws it with. Legends are HTML beside the image, not drawn in the plot,
+// where they would hide data.
+type legendItem struct {
+	Name, Color string
+	Dashed      bool
+}
+
+// seriesLegend names series in plotutil's colour order, as addLine and the
+// bar charts draw them.
+func seriesLegend(names []string, firstColor int) []legendItem {
+	out := make([]legendItem, len(names))
+	for i, n := range names {
+		r, g, b, _ := plotutil.Color(i + firstColor).RGBA()
+		out[i] = legendItem{Name: n, Color: fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8), Dashed: firstColor == 0 && i >= 7}
+	}
+	return out
 }
 
 type rowView struct {
@@ -77,28 +98,33 @@ func (c *Collector) WriteHTML(w io.Writer, results []replay.Result) error {
 	type build struct {
 		id, title, caption string
 		make               func() (*plot.Plot, error)
+		legend             []legendItem
 	}
+	policies := seriesLegend(c.policies, 0)
 	builds := []build{
-		{"cdf", "Job time CDF", "The share of jobs done within a given job time, every run's jobs pooled. Further left and higher is better.", c.CDFPlot},
-		{"metric", "Per policy, with the spread between seeds", "Bars are means over runs; whiskers span the lowest to the highest run. Overlapping whiskers mean the ranking is within the noise between seeds.", func() (*plot.Plot, error) { return c.metricPlot(results) }},
-		{"copies", "Speculative copies", "Copies launched per run, and those that finished before their original (won).", func() (*plot.Plot, error) { return copiesPlot(results) }},
-		{"waste", "Container time", "Container-hours per run: used, and wasted on attempts whose work the job did not use (race losers, kills, failures, lost outputs).", func() (*plot.Plot, error) { return wastePlot(results) }},
-		{"running", "Running containers", "Containers in use over the first run's simulated time, averaged over short stretches.", c.runningPlot},
+		{"cdf", "Job time CDF", "The share of jobs done within a given job time, every run's jobs pooled. Further left and higher is better.", c.CDFPlot, policies},
+		{"metric", "Per policy, with the spread between seeds", "Bars are means over runs; whiskers span the lowest to the highest run. Overlapping whiskers mean the ranking is within the noise between seeds.", func() (*plot.Plot, error) { return c.metricPlot(results) }, nil},
+		{"copies", "Speculative copies", "Copies launched per run, and those that finished before their original (won).", func() (*plot.Plot, error) { return copiesPlot(results) }, seriesLegend([]string{"launched", "won"}, 1)},
+		{"waste", "Container time", "Container-hours per run: used, and wasted on attempts whose work the job did not use (race losers, kills, failures, lost outputs).", func() (*plot.Plot, error) { return wastePlot(results) }, []legendItem{seriesLegend([]string{"used"}, 2)[0], seriesLegend([]string{"wasted"}, 0)[0]}},
+		{"running", "Running containers", "Containers in use over the first run's simulated time, averaged over short stretches.", c.runningPlot, policies},
 	}
 	if len(c.groups) > 1 {
-		builds = append(builds[:2], append([]build{{"groups", "Per job group", "Mean job time of each job group, every run's jobs pooled.", c.groupPlot}}, builds[2:]...)...)
+		builds = append(builds[:2], append([]build{{"groups", "Per job group", "Mean job time of each job group, every run's jobs pooled.", c.groupPlot, policies}}, builds[2:]...)...)
 	}
 	for _, b := range builds {
 		p, err := b.make()
 		if err != nil {
 			return err
 		}
+		if b.legend != nil {
+			p.Legend = plot.NewLegend()
+		}
 		data, err := svg(p)
 		if err != nil {
 			return err
 		}
 		v.Charts = append(v.Charts, chartView{ID: b.id, Title: b.title, Caption: b.caption,
-			Src: template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(data))})
+			Src: template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(data)), Legend: b.legend})
 	}
 	return page.Execute(w, v)
 }
@@ -121,6 +147,7 @@ tr.best { background: #eef7ee; font-weight: bold; }
 .verdict { background: #f6f6f0; border-left: 4px solid #6a6; padding: 0.5em 1em; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
+.legend span { margin-right: 1.2em; white-space: nowrap; } .legend i { display: inline-block; width: 2em; margin-right: 0.3em; vertical-align: middle; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; } dt { color: #555; } dd { margin: 0; }
 </style>
 </head>
@@ -146,7 +173,8 @@ dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; } d
 {{range .Charts}}<figure id="chart-{{.ID}}">
 <h2>{{.Title}}</h2>
 <img class="chart" alt="{{.Title}}" src="{{.Src}}">
-<figcaption>{{.Caption}}</figcaption>
+{{if .Legend}}<p class="legend">{{range .Legend}}<span><i style="border-top: 3px {{if .Dashed}}dashed{{else}}solid{{end}} {{.Color}}"></i>{{.Name}}</span> {{end}}</p>
+{{end}}<figcaption>{{.Caption}}</figcaption>
 </figure>
 {{end}}<p>Generated by specbridge replay. Charts: gonum/plot, static SVG; this page fetches nothing.</p>
 </body>

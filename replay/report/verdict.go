@@ -122,8 +122,12 @@ func (c *Collector) noise(m metric, a, b string) string {
 	se := sd / math.Sqrt(float64(n))
 	diff := m.format(math.Abs(mean))
 	if wins == n && math.Abs(mean) > 2*se {
-		return fmt.Sprintf("%s is ahead of %s on all %d seeds (by %s on average, standard deviation %s): beyond the noise between seeds.",
-			a, b, n, diff, m.format(sd))
+		every := fmt.Sprintf("all %d seeds", n)
+		if n == 2 {
+			every = "both seeds"
+		}
+		return fmt.Sprintf("%s is ahead of %s on %s (by %s on average, standard deviation %s): beyond the noise between seeds.",
+			a, b, every, diff, m.format(sd))
 	}
 	return fmt.Sprintf("%s is ahead of %s on %d of %d seeds (by %s on average, standard deviation %s between seeds): within the noise; treat them as equal on this input or add --runs.",
 		a, b, wins, n, diff, m.format(sd))
