@@ -43,26 +43,8 @@ func TestScanCadenceAfterNoSpeculation(t *testing.T) {
 	}
 }
 
-// TestScanCadenceAfterSpeculation: after a scan that launched a
-// speculation the next scan waits retry-after-speculate (15 s).
-// Reference: DefaultSpeculator.serviceStart, mapreduce.job.speculative.retry-after-speculate
-func TestScanCadenceAfterSpeculation(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
-	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
-	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1) // estimated end 100 s
-	h.Running(spectest.Map(11), "node1", 0, 10_000, 0.2) // estimated end 50 s
-	if got := h.Speculated(10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
-		t.Fatalf("first scan: got %v, want [m_000010]", got)
-	}
-	for now := speculators.Time(11_000); now < 25_000; now += 1_000 {
-		if got := h.Speculated(now); len(got) != 0 {
-			t.Fatalf("Decide at %dms, within 15 s of a speculation: got %v", now, got)
-		}
-	}
-	if got := h.Speculated(25_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
-		t.Fatalf("scan at 25s: got %v, want [m_000011]", got)
-	}
-}
+// The rule after a scan that launched a speculation (retry-after-speculate)
+// is testdata/scan_cadence.txt.
 
 // TestCaps: a type may have allowed = max(minimum-allowed-tasks,
 // speculative-cap-total-tasks x its tasks), raised to
@@ -123,9 +105,7 @@ func TestCaps(t *testing.T) {
 func TestOneSpeculationPerTypePerScan(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 20}, nil)
 	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
-	for i := 0; i < 10; i++ {
-		h.Completed("node1", 0, runtime, spectest.Reduce(i))
-	}
+	h.Completed("node1", 0, runtime, spectest.Reduces(0, 10)...)
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
 	h.Running(spectest.Map(11), "node1", 0, 10_000, 0.05)
 	h.Running(spectest.Map(12), "node1", 0, 10_000, 0.1)
@@ -179,9 +159,7 @@ func TestFivePercentRule(t *testing.T) {
 func TestContainerNeedsSkipType(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 20}, nil)
 	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
-	for i := 0; i < 10; i++ {
-		h.Completed("node1", 0, runtime, spectest.Reduce(i))
-	}
+	h.Completed("node1", 0, runtime, spectest.Reduces(0, 10)...)
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
 	h.Running(spectest.Reduce(10), "node1", 0, 10_000, 0.1)
 	h.Needs(speculators.Map, 3, h.Job().Now)

@@ -16,6 +16,10 @@ type Job struct {
 	Params map[string]string
 	Seed   uint64 // 0 is read as 1
 	Prior  speculators.Prior
+	// LaterAttemptsAreCopies marks every attempt Start launches after a
+	// task's first as a speculative copy (as Hadoop numbers them when no
+	// attempt failed); otherwise only StartCopy launches copies.
+	LaterAttemptsAreCopies bool
 }
 
 // Harness drives one real speculators.Engine through events at times the
@@ -23,8 +27,10 @@ type Job struct {
 type Harness struct {
 	T      testing.TB
 	Engine *speculators.Engine
-	next   map[speculators.TaskID]int32
-	latest map[speculators.TaskID]speculators.AttemptID
+	// LaterAttemptsAreCopies: see Job.
+	LaterAttemptsAreCopies bool
+	next                   map[speculators.TaskID]int32
+	latest                 map[speculators.TaskID]speculators.AttemptID
 	// learned accumulates what the engine handed out (Engine.Learned)
 	// after every Observe and Decide, as a driver would persist it.
 	learned speculators.Learned
@@ -53,7 +59,12 @@ func New(t testing.TB, reg *speculators.Registry, job Job) *Harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Harness{T: t, Engine: e, next: map[speculators.TaskID]int32{}, latest: map[speculators.TaskID]speculators.AttemptID{}}
+	return newHarness(t, e, job)
+}
+
+func newHarness(t testing.TB, e *speculators.Engine, job Job) *Harness {
+	return &Harness{T: t, Engine: e, LaterAttemptsAreCopies: job.LaterAttemptsAreCopies,
+		next: map[speculators.TaskID]int32{}, latest: map[speculators.TaskID]speculators.AttemptID{}}
 }
 
 // For builds an engine running policy alone for a job shaped by info
@@ -82,10 +93,15 @@ func Reduce(i int) speculators.TaskID {
 }
 
 // Maps names map tasks from..to-1.
-func Maps(from, to int) []speculators.TaskID {
+func Maps(from, to int) []speculators.TaskID { return tasks(Map, from, to) }
+
+// Reduces names reduce tasks from..to-1.
+func Reduces(from, to int) []speculators.TaskID { return tasks(Reduce, from, to) }
+
+func tasks(of func(int) speculators.TaskID, from, to int) []speculators.TaskID {
 	var out []speculators.TaskID
 	for i := from; i < to; i++ {
-		out = append(out, Map(i))
+		out = append(out, of(i))
 	}
 	return out
 }
@@ -155,6 +171,7 @@ func (h *Harness) StartAttempt(a speculators.AttemptID, node speculators.NodeID,
 func (h *Harness) launch(task speculators.TaskID, node speculators.NodeID, at speculators.Time, spec bool) speculators.AttemptID {
 	h.T.Helper()
 	id := h.NextAttempt(task)
+	spec = spec || (h.LaterAttemptsAreCopies && id.N > 0)
 	h.Observe(speculators.Event{Kind: speculators.AttemptStarted, Time: at, Attempt: id, Node: node, Speculative: spec})
 	return id
 }
@@ -165,22 +182,44 @@ func (h *Harness) Status(a speculators.AttemptID, at speculators.Time, progress 
 	h.Observe(speculators.Event{Kind: speculators.AttemptStatus, Time: at, Attempt: a, Progress: progress})
 }
 
+// FetchFailed sends reduce attempt a's status report in its shuffle phase
+// with the given progress, naming maps whose output it could not fetch.
+func (h *Harness) FetchFailed(a speculators.AttemptID, at speculators.Time, progress float64, maps ...speculators.TaskID) {
+	h.T.Helper()
+	h.Observe(speculators.Event{Kind: speculators.AttemptStatus, Time: at, Attempt: a,
+		Progress: progress, Phase: speculators.PhaseShuffle, FetchFailedMaps: maps})
+}
+
+// End ends attempt a at at: kind is AttemptSucceeded, AttemptFailed or
+// AttemptKilled.
+func (h *Harness) End(kind speculators.EventKind, a speculators.AttemptID, at speculators.Time) {
+	h.T.Helper()
+	h.Observe(speculators.Event{Kind: kind, Time: at, Attempt: a})
+}
+
 // Succeed ends attempt a successfully at at.
 func (h *Harness) Succeed(a speculators.AttemptID, at speculators.Time) {
 	h.T.Helper()
-	h.Observe(speculators.Event{Kind: speculators.AttemptSucceeded, Time: at, Attempt: a})
+	h.End(speculators.AttemptSucceeded, a, at)
 }
 
 // Fail ends attempt a as failed at at.
 func (h *Harness) Fail(a speculators.AttemptID, at speculators.Time) {
 	h.T.Helper()
-	h.Observe(speculators.Event{Kind: speculators.AttemptFailed, Time: at, Attempt: a})
+	h.End(speculators.AttemptFailed, a, at)
 }
 
 // Kill ends attempt a as killed at at.
 func (h *Harness) Kill(a speculators.AttemptID, at speculators.Time) {
 	h.T.Helper()
-	h.Observe(speculators.Event{Kind: speculators.AttemptKilled, Time: at, Attempt: a})
+	h.End(speculators.AttemptKilled, a, at)
+}
+
+// Node reports a fault analyzer's node event (NodeSuspected, NodeFailed,
+// NodeResumed) for node at at.
+func (h *Harness) Node(kind speculators.EventKind, node speculators.NodeID, at speculators.Time) {
+	h.T.Helper()
+	h.Observe(speculators.Event{Kind: kind, Time: at, Node: node})
 }
 
 // Needs reports that the AM waits for count containers of type ty.
@@ -268,5 +307,43 @@ func WantSpeculated(t testing.TB, ds []speculators.Decision, want ...speculators
 	got := Speculated(t, ds)
 	if !slices.Equal(got, want) {
 		t.Fatalf("speculated %v, want %v\ndecisions: %v", got, want, ds)
+	}
+}
+
+// Only returns the decisions of one kind, in order.
+func Only(ds []speculators.Decision, kind speculators.DecisionKind) []speculators.Decision {
+	var out []speculators.Decision
+	for _, d := range ds {
+		if d.Kind == kind {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// SpeculatedTasks lists the tasks of the Speculate decisions among ds, in
+// order, ignoring the others.
+func SpeculatedTasks(ds []speculators.Decision) []speculators.TaskID {
+	var out []speculators.TaskID
+	for _, d := range Only(ds, speculators.Speculate) {
+		out = append(out, d.Task)
+	}
+	return out
+}
+
+// Attempts lists the attempts of the decisions of kind, in order.
+func Attempts(ds []speculators.Decision, kind speculators.DecisionKind) []speculators.AttemptID {
+	var out []speculators.AttemptID
+	for _, d := range Only(ds, kind) {
+		out = append(out, d.Attempt)
+	}
+	return out
+}
+
+// Want fails t unless got equals want, printing what and the decisions.
+func Want[T comparable](t testing.TB, what string, got, want []T, ds []speculators.Decision) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s %v, want %v\ndecisions: %v", what, got, want, ds)
 	}
 }

@@ -255,14 +255,23 @@ func (s *script) decide(a *args) (string, error) {
 	return b.String(), nil
 }
 
-func (s *script) gate(a *args) (string, error) {
+// timeNode reads t= and node=.
+func (a *args) timeNode() (speculators.Time, string, error) {
 	now, err := a.time()
 	if err != nil {
-		return "", err
+		return 0, "", err
 	}
 	node, ok := a.str("node")
 	if !ok {
-		return "", fmt.Errorf("missing node=")
+		return 0, "", fmt.Errorf("missing node=")
+	}
+	return now, node, nil
+}
+
+func (s *script) gate(a *args) (string, error) {
+	now, node, err := a.timeNode()
+	if err != nil {
+		return "", err
 	}
 	if s.h.Engine.AllowSpeculativeOn(speculators.NodeID(node), now) {
 		return fmt.Sprintf("t=%s copy on %s: allowed\n", fmtSec(now), node), nil
@@ -271,13 +280,9 @@ func (s *script) gate(a *args) (string, error) {
 }
 
 func (s *script) choose(a *args) (string, error) {
-	now, err := a.time()
+	now, node, err := a.timeNode()
 	if err != nil {
 		return "", err
-	}
-	node, ok := a.str("node")
-	if !ok {
-		return "", fmt.Errorf("missing node=")
 	}
 	task, cp, ok := s.h.Engine.ChooseForSlot(speculators.NodeID(node), now)
 	switch {
