@@ -218,10 +218,11 @@ func parseOverrides(s string) (map[string]string, error) {
 
 // Detector names the failure detector the fault analyzer should use for this
 // job: "tws", "mean" or "fixed" for farms, always "tws" for tws. It is the
-// policy's parameter "detector", so the fault analyzer's drivers (the
-// simulator, the sidecar) read it as engine.Params.String("detector") (empty
-// for policies without one: use the run-wide detector), or with a type
-// assertion on Engine.Policy:
+// policy's parameter "detector", which the simulator reads as
+// engine.Params.String("detector") (empty for policies without one: use the
+// run-wide detector) to give the job an analyzer with that detector; the
+// live sidecar runs one analyzer with one detector for every job (serve
+// --detector). A driver may also ask with a type assertion on Engine.Policy:
 //
 //	if d, ok := engine.Policy.(interface{ Detector() string }); ok { ... }
 func (p *policy) Detector() string { return p.detector }
