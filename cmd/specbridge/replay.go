@@ -11,7 +11,6 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/replay/report"
-	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/store/grassamples"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/history"
@@ -73,7 +72,7 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	if c.NArg() == 0 {
 		return nil, usageError(c, "replay: no INPUT given (a .jhist, Rumen or SWIM file, a scenario, a directory of histories, or hdfs://...)")
 	}
-	reg, err := all.Registry()
+	reg, err := policyRegistry(c.StringSlice("param"))
 	if err != nil {
 		return nil, err
 	}
