@@ -7,36 +7,19 @@ import (
 	"sync"
 	"time"
 
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 )
-
-// Feed is what a sidecar's bridge needs from a fault analyzer, embedded
-// (*Service) or standalone over HTTP (*Remote):
-//
-//   - Observe is called for every event of every job session, in the
-//     session's order (the analyzer keeps what it needs: attempt starts and
-//     ends, and the arrival of status reports as heartbeats);
-//   - Subscribe registers the job's engine for node suspected / failed /
-//     resumed events about nodes where the job has work; deliver is called
-//     from the analyzer's goroutine and must not block (queue the event for
-//     the session's decision loop); cancel stops delivery;
-//   - EndJob is called when the job's session ends for good (the job
-//     finished), not on a mere disconnect.
-type Feed interface {
-	Observe(job string, ev speculators.Event)
-	Subscribe(job string, deliver func(speculators.Event)) (cancel func())
-	EndJob(job string)
-}
 
 // Prober gathers the NodeManagers' state: the ResourceManager's node list
 // and each NM's own answer (RESTProber).
 type Prober interface {
-	Probe(ctx context.Context) ([]NodeProbe, error)
+	Probe(ctx context.Context) ([]analyzer.NodeProbe, error)
 }
 
 // ServiceConfig configures a Service.
 type ServiceConfig struct {
-	Analyzer Config
+	Analyzer analyzer.Config
 	// Store is a local directory or an hdfs://host:port/path URL; "" keeps
 	// everything in memory only.
 	Store string
@@ -51,19 +34,19 @@ type ServiceConfig struct {
 	OnError func(error)
 }
 
-// Service runs an Analyzer live: it serialises calls, stamps events with
+// Service runs an analyzer.Analyzer live: it serialises calls, stamps events with
 // its clock, gathers probes, persists records and delivers notices. It
-// implements Feed.
+// implements bridge.Feed (declared there, where it is used).
 type Service struct {
 	cfg ServiceConfig
 
 	mu     sync.Mutex
-	an     *Analyzer
+	an     *analyzer.Analyzer
 	store  *Store
 	subs   map[string]map[int]func(speculators.Event)
 	nextID int
 	boxes  *mailboxes
-	failed []Record // drained, commit failed: retried first
+	failed []analyzer.Record // drained, commit failed: retried first
 
 	stopPolls chan struct{}
 	stopOnce  sync.Once
@@ -85,7 +68,7 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	}
 	s := &Service{cfg: cfg, subs: map[string]map[int]func(speculators.Event){}, boxes: newMailboxes(),
 		stopPolls: make(chan struct{})}
-	st := NewState()
+	st := analyzer.NewState()
 	if cfg.Store != "" {
 		dir, err := OpenDir(cfg.Store)
 		if err != nil {
@@ -96,7 +79,7 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 			return nil, err
 		}
 	}
-	an, err := New(cfg.Analyzer, st, s.now())
+	an, err := analyzer.New(cfg.Analyzer, st, s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -104,16 +87,16 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	return s, nil
 }
 
-func (s *Service) now() Time { return s.cfg.Now().UnixMilli() }
+func (s *Service) now() analyzer.Time { return s.cfg.Now().UnixMilli() }
 
-// Observe folds one event of job in (Feed).
+// Observe folds one event of job in (bridge.Feed).
 func (s *Service) Observe(job string, ev speculators.Event) {
 	s.mu.Lock()
 	s.an.Observe(job, &ev, s.now())
 	s.mu.Unlock()
 }
 
-// EndJob records that job finished (Feed).
+// EndJob records that job finished (bridge.Feed).
 func (s *Service) EndJob(job string) {
 	s.mu.Lock()
 	s.an.EndJob(job, s.now())
@@ -121,9 +104,9 @@ func (s *Service) EndJob(job string) {
 	s.boxes.drop(job)
 }
 
-// Subscribe registers deliver for job's node events (Feed). A subscription
+// Subscribe registers deliver for job's node events (bridge.Feed). A subscription
 // is also how the analyzer knows the job's session is connected: while none
-// is open, the job's silence says nothing about its nodes (Analyzer.alive),
+// is open, the job's silence says nothing about its nodes (analyzer.Analyzer, "alive"),
 // and once one opens the job is told again of every declared node where it
 // has work, at the next gathering round.
 func (s *Service) Subscribe(job string, deliver func(speculators.Event)) (cancel func()) {
@@ -159,7 +142,7 @@ const pollLease = 10 * time.Second
 // (and pollLease after); the returned function ends it.
 func (s *Service) polling(job string) (done func()) {
 	s.mu.Lock()
-	s.an.attach(job, s.now())
+	s.an.AttachPoll(job, s.now())
 	s.mu.Unlock()
 	return func() {
 		s.mu.Lock()
@@ -174,7 +157,7 @@ func (s *Service) polling(job string) (done func()) {
 // go with the next commit, and notices are delivered only once their
 // records are durable.
 func (s *Service) Tick(ctx context.Context) error {
-	var probes []NodeProbe
+	var probes []analyzer.NodeProbe
 	var perr error
 	if s.cfg.Prober != nil {
 		probes, perr = s.cfg.Prober.Probe(ctx)
@@ -270,7 +253,7 @@ func (s *Service) Close() error {
 }
 
 // View runs f with the analyzer's state under the lock (read only).
-func (s *Service) View(f func(st *State, threshold func(speculators.NodeID) Time)) {
+func (s *Service) View(f func(st *analyzer.State, threshold func(speculators.NodeID) analyzer.Time)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f(s.an.State(), s.an.Threshold)

@@ -9,6 +9,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/specbridge/specbridge/cfa/analyzer"
 )
 
 // Store files. The log is a series of segments, log-0000000001.cfa, ...;
@@ -91,13 +93,13 @@ func segmentNumber(name string) (int, bool) {
 // OpenStore loads the state kept in dir (an empty state if there is none)
 // and returns a store that appends to a new segment. cfg's detector window
 // and MaxEpisodes bound what the state keeps, as in the Analyzer.
-func OpenStore(dir Dir, cfg Config) (*Store, *State, LoadReport, error) {
+func OpenStore(dir Dir, cfg analyzer.Config) (*Store, *analyzer.State, LoadReport, error) {
 	var rep LoadReport
 	names, err := dir.Names()
 	if err != nil {
 		return nil, nil, rep, err
 	}
-	st := NewState()
+	st := analyzer.NewState()
 	var segments []int
 	for _, name := range names {
 		switch n, ok := segmentNumber(name); {
@@ -127,7 +129,7 @@ func OpenStore(dir Dir, cfg Config) (*Store, *State, LoadReport, error) {
 		}
 	}
 	sort.Ints(segments)
-	lim := limits{window: cfg.Detect.Window, episodes: cfg.MaxEpisodes}
+	lim := cfg.Limits()
 	for _, n := range segments {
 		name := segmentName(n)
 		b, err := dir.Read(name)
@@ -139,7 +141,7 @@ func OpenStore(dir Dir, cfg Config) (*Store, *State, LoadReport, error) {
 			rep.Torn = append(rep.Torn, fmt.Sprintf("%s/%s at offset %d", dir, name, bad))
 		}
 		for i, p := range payloads {
-			var r Record
+			var r analyzer.Record
 			if err := json.Unmarshal(p, &r); err != nil {
 				return nil, nil, rep, fmt.Errorf("read %s/%s record %d: %w", dir, name, i, err)
 			}
@@ -162,7 +164,7 @@ func OpenStore(dir Dir, cfg Config) (*Store, *State, LoadReport, error) {
 // Commit appends records to the log and returns once they are durable.
 // It writes a snapshot of st (which must already include the records)
 // every SnapshotEvery records.
-func (s *Store) Commit(records []Record, st *State) error {
+func (s *Store) Commit(records []analyzer.Record, st *analyzer.State) error {
 	if len(records) == 0 {
 		return nil
 	}
@@ -187,7 +189,7 @@ func (s *Store) Commit(records []Record, st *State) error {
 // Snapshot writes st as the snapshot, moves on to a new segment and
 // removes the segments the snapshot covers. st must include every
 // committed record and none that is not.
-func (s *Store) Snapshot(st *State) error {
+func (s *Store) Snapshot(st *analyzer.State) error {
 	p, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("store %s: encode snapshot: %w", s.dir, err)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/specbridge/specbridge/models"
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/dolly"
+	"github.com/specbridge/specbridge/speculators/ese"
 	"github.com/specbridge/specbridge/speculators/farms"
 	"github.com/specbridge/specbridge/speculators/grass"
 	"github.com/specbridge/specbridge/speculators/hadoop"
@@ -16,6 +18,8 @@ import (
 	"github.com/specbridge/specbridge/speculators/late"
 	"github.com/specbridge/specbridge/speculators/mantri"
 	"github.com/specbridge/specbridge/speculators/none"
+	"github.com/specbridge/specbridge/speculators/sca"
+	"github.com/specbridge/specbridge/speculators/sda"
 	"github.com/specbridge/specbridge/speculators/srquant"
 )
 
@@ -40,6 +44,10 @@ func policies(o Options) []speculators.Policy {
 		mantri.Policy(),
 		farms.Policy(),
 		farms.TWSPolicy(),
+		dolly.Policy(),
+		sca.Policy(),
+		sda.Policy(),
+		ese.Policy(),
 		srquant.Policy(),
 		laser.Policy(o.LaserModel),
 	}
