@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
@@ -174,6 +175,9 @@ func (d LocalDir) Truncate(name string, size int64) error {
 type HDFSDir struct {
 	c   *hdfs.Client
 	url hdfs.URL
+
+	leaseMu  sync.Mutex
+	leaseErr error // the lease was lost: no more writes (lock.go)
 }
 
 func (d *HDFSDir) String() string          { return d.url.String() }
@@ -201,10 +205,18 @@ func (d *HDFSDir) Names() ([]string, error) {
 func (d *HDFSDir) Read(name string) ([]byte, error) { return d.c.ReadFile(d.path(name)) }
 
 // Append appends and completes the file (see hdfs.Client.Append).
-func (d *HDFSDir) Append(name string, data []byte) error { return d.c.Append(d.path(name), data) }
+func (d *HDFSDir) Append(name string, data []byte) error {
+	if err := d.leaseError(); err != nil {
+		return err
+	}
+	return d.c.Append(d.path(name), data)
+}
 
 // WriteAtomic writes a temporary file and renames it over name.
 func (d *HDFSDir) WriteAtomic(name string, data []byte) error {
+	if err := d.leaseError(); err != nil {
+		return err
+	}
 	return d.c.WriteFile(d.path(name), data)
 }
 

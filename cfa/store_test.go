@@ -109,6 +109,7 @@ func TestStoreTornLastRecord(t *testing.T) {
 			}
 			f.Close()
 
+			crash(s)
 			r, err := NewService(cfg)
 			if err != nil {
 				t.Fatalf("reload with a torn tail: %v", err)
@@ -126,6 +127,7 @@ func TestStoreTornLastRecord(t *testing.T) {
 			}
 			scenario(t, r, clock, 51, 130)
 			after := stateJSON(t, r)
+			crash(r)
 			again, err := NewService(cfg) // r crashed too: no Close
 			if err != nil {
 				t.Fatal(err)

@@ -223,6 +223,10 @@ func (c *Client) WriteFile(p string, data []byte) error {
 	return c.Rename(tmp, p)
 }
 
+// Create writes data to a new file p and fails (wrapping os.ErrExist) if p
+// exists: the NameNode decides, so of two racing creators one wins.
+func (c *Client) Create(p string, data []byte) error { return c.write(p, data, false) }
+
 // Append adds data to the end of p, creating it if missing, and returns
 // once the DataNodes have acknowledged it and the NameNode has completed
 // the file: after a crash, the file reads back whole up to the last Append
