@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -22,7 +25,13 @@ import (
 //	        after N (long poll: waits up to `wait`, at most 60 s, for one)
 //	GET  /v1/jobs/{job}   -> the job's records and map outputs
 //	GET  /v1/nodes        -> every node's episodes, history, threshold
-//	GET  /healthz         -> 200 "ok"
+//	GET  /healthz         -> 200 "ok"; 503 "degraded: ..." while the store
+//	                         cannot be written
+//	GET  /metrics         -> Prometheus metrics of the store
+//
+// Every request but /healthz and /metrics needs "Authorization: Bearer
+// <token>" when the handler is wrapped in RequireToken (specbridge cfa
+// always does).
 //
 // A sidecar posts every event of its job sessions and long-polls each job's
 // notices; Remote does both.
@@ -95,7 +104,18 @@ const maxEventsBody = 16 << 20
 // Handler serves the HTTP API over s.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := s.Health(); err != nil {
+			// Degraded, not down: events are still taken (up to MaxPending),
+			// and a restart would not free the disk. 503 so that monitors see it.
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(s.Collectors()...)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("POST /v1/jobs/{job}/events", func(w http.ResponseWriter, r *http.Request) {
 		var evs []WireEvent
 		if err := json.NewDecoder(io.LimitReader(r.Body, maxEventsBody)).Decode(&evs); err != nil {
