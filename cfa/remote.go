@@ -46,7 +46,9 @@ func WithToken(token string) RemoteOption { return func(r *Remote) { r.token = t
 
 // WithTLS sets the TLS configuration of https:// requests (a private CA).
 func WithTLS(cfg *tls.Config) RemoteOption {
-	return func(r *Remote) { r.http.Transport = &http.Transport{TLSClientConfig: cfg, Proxy: http.ProxyFromEnvironment} }
+	return func(r *Remote) {
+		r.http.Transport = &http.Transport{TLSClientConfig: cfg, Proxy: http.ProxyFromEnvironment}
+	}
 }
 
 // maxRemotePending bounds the events queued for the analyzer while it
