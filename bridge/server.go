@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/sirupsen/logrus"
 
+	"github.com/specbridge/specbridge/internal/authguard"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -67,6 +69,12 @@ type Config struct {
 	// in Feed after this long without a new session (DefaultOrphanGrace).
 	OrphanGrace time.Duration
 
+	// Health, if set, is asked by /healthz: an error makes it answer 503
+	// with the error's text (the embedded analyzer's store is degraded).
+	Health func() error
+	// Collectors are registered beside the bridge's metrics at /metrics.
+	Collectors []prometheus.Collector
+
 	// Log receives the server's logs; nil uses logrus's standard logger.
 	Log logrus.FieldLogger
 	// Now is the server's clock; nil uses time.Now.
@@ -81,6 +89,7 @@ type Server struct {
 	upgrader websocket.Upgrader
 	metrics  *metrics
 	log      logrus.FieldLogger
+	authFail *authguard.Guard // failed hellos per source address
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -150,6 +159,13 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	s.cfg = cfg
 	s.log = cfg.Log
+	s.authFail = authguard.New(cfg.Log, "AM hello")
+	s.authFail.Now = cfg.Now
+	for _, c := range cfg.Collectors {
+		if err := s.metrics.registry.Register(c); err != nil {
+			return nil, fmt.Errorf("bridge: register a metric: %w", err)
+		}
+	}
 	s.upgrader = websocket.Upgrader{
 		HandshakeTimeout: cfg.HandshakeTimeout,
 		// AMs are not browsers; the token authenticates them.
@@ -170,6 +186,13 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc(Path, s.serveAM)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if s.cfg.Health != nil {
+			if err := s.cfg.Health(); err != nil {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				fmt.Fprintln(w, err)
+				return
+			}
+		}
 		fmt.Fprintln(w, "ok")
 	})
 	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{}))
@@ -208,6 +231,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 func (s *Server) serveAM(w http.ResponseWriter, r *http.Request) {
+	if s.authFail.Blocked(r.RemoteAddr) {
+		// Spent its budget of bad hellos: refused before the upgrade, unlogged.
+		s.metrics.sessionsOpened.WithLabelValues("rate-limited").Inc()
+		http.Error(w, "too many failed authentications from this address; try later", http.StatusTooManyRequests)
+		return
+	}
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		// Upgrade has answered the request with an HTTP error.

@@ -61,6 +61,7 @@ type session struct {
 	srv    *Server
 	conn   *websocket.Conn
 	name   string
+	remote string
 	log    logrus.FieldLogger
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -100,7 +101,7 @@ func newSession(srv *Server, conn *websocket.Conn, id uint64, remote string) *se
 	ctx, cancel := context.WithCancel(context.Background())
 	name := fmt.Sprintf("s-%06d-%06x", id, srv.cfg.Now().UnixNano()&0xffffff)
 	return &session{
-		srv: srv, conn: conn, name: name, ctx: ctx, cancel: cancel, in: make(chan item),
+		srv: srv, conn: conn, name: name, remote: remote, ctx: ctx, cancel: cancel, in: make(chan item),
 		log:     srv.log.WithFields(logrus.Fields{"session": name, "remote": remote}),
 		sent:    map[speculators.TaskID][]sentDecision{},
 		strikes: newStrikes(srv.cfg.MaxStrikes, srv.cfg.StrikeWindow),
@@ -338,7 +339,8 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 		return refuse(CodeUnsupportedVersion, fmt.Sprintf("protocol version %d is not supported; this sidecar speaks version %d", h.Version, Version))
 	}
 	if !s.srv.authorized(h.Token) {
-		s.log.Warn("refused a hello with a bad token")
+		// Logged by sample, and rate-limited per address (authguard).
+		s.srv.authFail.Failed(s.remote, h.Token)
 		return refuse(CodeUnauthorized, "bad or missing token")
 	}
 	key, err := parseJobID(h.Job)
