@@ -1,0 +1,83 @@
+package bridge
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gorilla/websocket"
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
+)
+
+// A flood of hellos with bad tokens from one address: one log line with a
+// sample (not one per attempt), and once the address has spent its budget
+// its connections are refused with 429 before the upgrade.
+func TestFailedHellosAreRateLimitedAndSampled(t *testing.T) {
+	log, hook := logtest.NewNullLogger()
+	ts := startServer(t, func(c *Config) { c.Log = log })
+	refused := 0
+	for i := 0; i < 30; i++ {
+		d := websocket.Dialer{HandshakeTimeout: waitFor}
+		conn, resp, err := d.Dial(ts.url, nil)
+		if err != nil {
+			if !errors.Is(err, websocket.ErrBadHandshake) || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+				t.Fatalf("dial %d: %v", i, err)
+			}
+			refused++
+			continue
+		}
+		c := &client{t: t, conn: conn}
+		h := hello(testJob, "none", 1, 0, nil)
+		h.Token = "guess-" + strings.Repeat("x", i)
+		c.send(h)
+		c.expectError(CodeUnauthorized)
+		conn.Close()
+	}
+	if refused != 20 {
+		t.Errorf("%d of 30 refused before the upgrade, want 20 (budget 10)", refused)
+	}
+	warns := 0
+	for _, e := range hook.AllEntries() {
+		if e.Level <= logrus.WarnLevel {
+			warns++
+		}
+	}
+	if warns != 1 {
+		t.Errorf("%d warning lines for 30 failed hellos, want 1", warns)
+	}
+}
+
+// /healthz answers 503 with the reason while Health reports a problem
+// (the embedded analyzer's store cannot be written).
+func TestHealthzDegraded(t *testing.T) {
+	var bad atomic.Value
+	bad.Store("")
+	ts := startServer(t, func(c *Config) {
+		c.Health = func() error {
+			if s := bad.Load().(string); s != "" {
+				return errors.New(s)
+			}
+			return nil
+		}
+	})
+	get := func() (int, string) {
+		resp, err := http.Get(ts.http.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, _ := get(); code != 200 {
+		t.Fatalf("healthy: HTTP %d", code)
+	}
+	bad.Store("degraded: store /x: writes failing")
+	if code, body := get(); code != 503 || !strings.Contains(body, "degraded: store /x") {
+		t.Fatalf("degraded: HTTP %d %q", code, body)
+	}
+}
