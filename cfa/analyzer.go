@@ -28,6 +28,12 @@ type Config struct {
 	MaxEpisodes int
 	// Retention: a job ended this long ago is forgotten (default 24 h).
 	Retention Time
+	// MaxEndedJobs and MaxEndedBytes cap the ended jobs kept before their
+	// retention is over (defaults 10,000 and 64 MiB, by jobRecordBytes's
+	// estimate); over either, the jobs that ended first are forgotten
+	// first. Running jobs are never forgotten.
+	MaxEndedJobs  int
+	MaxEndedBytes int64
 	// StartGrace: an attempt is a heartbeat of its node from its first
 	// status report on. Before that its JVM is starting and its task
 	// setting up, which on a loaded node takes many seconds (10-15 s seen on
@@ -43,7 +49,7 @@ type Config struct {
 // and a 4 s gap.
 func DefaultConfig() Config {
 	return Config{Detector: "tws", Detect: detect.DefaultConfig(), Gap: 4_000, SuspectFraction: 0.5,
-		MaxEpisodes: 1000, Retention: 24 * 3600 * 1000, StartGrace: 30_000}
+		MaxEpisodes: 1000, Retention: 24 * 3600 * 1000, StartGrace: 30_000, MaxEndedJobs: 10_000, MaxEndedBytes: 64 << 20}
 }
 
 // Notice is a node event for one job's engine.
@@ -657,15 +663,56 @@ func (a *Analyzer) jobsWithWork(n speculators.NodeID) []string {
 	return jobs
 }
 
-// forget drops jobs that ended more than the retention period ago.
+// jobRecordBytes estimates a job record's memory: the map entries, the
+// strings and the structs (measured ~1.8 KB for a small job).
+func jobRecordBytes(j *JobRecord) int64 {
+	n := int64(300 + len(j.ID))
+	for id, at := range j.Attempts {
+		n += int64(180 + len(id) + len(at.Node) + len(at.Container) + len(at.State))
+	}
+	return n
+}
+
+// forget drops jobs that ended more than the retention period ago, and
+// the earliest-ended ones beyond MaxEndedJobs or MaxEndedBytes.
 func (a *Analyzer) forget(now Time) {
+	type ended struct {
+		id    string
+		at    Time
+		bytes int64
+	}
 	var old []string
+	var kept []ended
+	var keptBytes int64
 	for id, j := range a.st.Jobs {
-		if j.Ended != 0 && now-j.Ended > a.cfg.Retention {
+		switch {
+		case j.Ended == 0:
+		case now-j.Ended > a.cfg.Retention:
 			old = append(old, id)
+		default:
+			e := ended{id, j.Ended, jobRecordBytes(j)}
+			kept = append(kept, e)
+			keptBytes += e.bytes
 		}
 	}
 	sort.Strings(old)
+	maxJobs, maxBytes := a.cfg.MaxEndedJobs, a.cfg.MaxEndedBytes
+	if maxJobs > 0 && len(kept) > maxJobs || maxBytes > 0 && keptBytes > maxBytes {
+		sort.Slice(kept, func(i, k int) bool {
+			if kept[i].at != kept[k].at {
+				return kept[i].at < kept[k].at
+			}
+			return kept[i].id < kept[k].id
+		})
+		for _, e := range kept {
+			if (maxJobs <= 0 || len(kept) <= maxJobs) && (maxBytes <= 0 || keptBytes <= maxBytes) {
+				break
+			}
+			old = append(old, e.id)
+			kept = kept[1:]
+			keptBytes -= e.bytes
+		}
+	}
 	for _, id := range old {
 		a.emit(Record{Kind: KindJobForgotten, Job: id})
 		if js := a.sessions[id]; js != nil && js.subs == 0 {
