@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/sirupsen/logrus"
@@ -79,5 +80,29 @@ func TestHealthzDegraded(t *testing.T) {
 	bad.Store("degraded: store /x: writes failing")
 	if code, body := get(); code != 503 || !strings.Contains(body, "degraded: store /x") {
 		t.Fatalf("degraded: HTTP %d %q", code, body)
+	}
+}
+
+// Orphaned jobs (their AM left unfinished) are capped: beyond MaxOrphans
+// the one orphaned first is ended in the analyzer at once instead of
+// waiting out the grace period.
+func TestOrphansAreCapped(t *testing.T) {
+	feed := newRecordingFeed()
+	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = time.Hour; c.MaxOrphans = 2 })
+	ts.ExpectJobs([]string{"job_1_0001", "job_1_0002"})
+	ts.ExpectJobs([]string{"job_1_0003"})
+	select {
+	case job := <-feed.endedCh:
+		if job != "job_1_0001" {
+			t.Fatalf("ended %s, want the oldest orphan job_1_0001", job)
+		}
+	case <-time.After(waitFor):
+		t.Fatal("no orphan ended past the cap")
+	}
+	ts.mu.Lock()
+	n := len(ts.feed.orphans)
+	ts.mu.Unlock()
+	if n != 2 {
+		t.Errorf("%d orphans kept, cap 2", n)
 	}
 }

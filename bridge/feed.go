@@ -40,8 +40,14 @@ const maxQueuedNotices = 4096
 type feedJobs struct {
 	nodes   map[string]map[speculators.NodeID]speculators.Event // job -> node -> last node event
 	orphans map[string]*time.Timer
+	order   []string       // orphans, oldest first (may hold claimed ones: skipped)
 	ending  sync.WaitGroup // EndJob calls in flight
 }
+
+// DefaultMaxOrphans caps the jobs waiting out their grace period; beyond
+// it the oldest is ended in the analyzer at once (its AM has been gone
+// longest).
+const DefaultMaxOrphans = 10_000
 
 func newFeedJobs() feedJobs {
 	return feedJobs{nodes: map[string]map[speculators.NodeID]speculators.Event{}, orphans: map[string]*time.Timer{}}
@@ -69,6 +75,25 @@ func (s *Server) orphanLocked(job string) {
 	if s.closing || s.feed.orphans[job] != nil {
 		return
 	}
+	for len(s.feed.orphans) >= s.cfg.MaxOrphans && len(s.feed.order) > 0 {
+		old := s.feed.order[0]
+		s.feed.order = s.feed.order[1:]
+		if t := s.feed.orphans[old]; t != nil {
+			t.Stop()
+			s.endJobLocked(old)
+			s.log.WithField("job", old).Infof("more than %d jobs without a session: the oldest is ended in the fault analyzer now", s.cfg.MaxOrphans)
+		}
+	}
+	if len(s.feed.order) > 2*s.cfg.MaxOrphans { // drop claimed entries
+		live := s.feed.order[:0]
+		for _, j := range s.feed.order {
+			if s.feed.orphans[j] != nil {
+				live = append(live, j)
+			}
+		}
+		s.feed.order = live
+	}
+	s.feed.order = append(s.feed.order, job)
 	var t *time.Timer
 	t = time.AfterFunc(s.cfg.OrphanGrace, func() {
 		s.mu.Lock()
@@ -99,13 +124,18 @@ func (s *Server) claimFeedLocked(job string) {
 // remote analyzer posts it).
 func (s *Server) endJob(job string) {
 	s.mu.Lock()
+	s.endJobLocked(job)
+	s.mu.Unlock()
+}
+
+// endJobLocked (s.mu held) is endJob.
+func (s *Server) endJobLocked(job string) {
 	delete(s.feed.nodes, job)
 	if t := s.feed.orphans[job]; t != nil {
 		t.Stop()
 		delete(s.feed.orphans, job)
 	}
 	s.feed.ending.Add(1)
-	s.mu.Unlock()
 	go func() {
 		defer s.feed.ending.Done()
 		s.cfg.Feed.EndJob(job)

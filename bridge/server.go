@@ -68,6 +68,8 @@ type Config struct {
 	// OrphanGrace: a job whose session ended before the job did is ended
 	// in Feed after this long without a new session (DefaultOrphanGrace).
 	OrphanGrace time.Duration
+	// MaxOrphans caps the jobs waiting out OrphanGrace (DefaultMaxOrphans).
+	MaxOrphans int
 
 	// Health, if set, is asked by /healthz: an error makes it answer 503
 	// with the error's text (the embedded analyzer's store is degraded).
@@ -151,6 +153,7 @@ func NewServer(cfg Config) (*Server, error) {
 	setDefault(&cfg.StrikeWindow, DefaultStrikeWindow)
 	setDefault(&cfg.MaxTasksPerJob, DefaultMaxTasksPerJob)
 	setDefault(&cfg.OrphanGrace, DefaultOrphanGrace)
+	setDefault(&cfg.MaxOrphans, DefaultMaxOrphans)
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
