@@ -253,6 +253,9 @@ func (s *session) readItem() item {
 	if mt != websocket.TextMessage {
 		return item{kind: itemBinary, size: int64(len(data)), readAt: readAt}
 	}
+	if err := validateFrame(data); err != nil {
+		return item{kind: itemBadFrame, err: err, readAt: readAt}
+	}
 	buf := getEventsBuf()
 	f, err := decodeFrame(data, buf)
 	if err != nil {
@@ -291,6 +294,10 @@ func (s *session) handle(it item) error {
 		return s.strike(CodeBinaryFrame, "binary frames are not part of the protocol; send JSON text frames")
 	case itemBadFrame:
 		m.frames.WithLabelValues(frameLabel(it.frame.Type)).Inc()
+		if s.engine == nil && errors.Is(it.err, errInvalidFrame) {
+			s.srv.metrics.sessionsOpened.WithLabelValues(CodeBadJob).Inc()
+			return s.fatal(CodeBadJob, it.err.Error())
+		}
 		if s.engine == nil {
 			return s.fatal(CodeHelloRequired, fmt.Sprintf("the first frame must be a hello: %v", it.err))
 		}
