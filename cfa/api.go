@@ -18,7 +18,8 @@ import (
 // The HTTP API of a standalone analyzer (specbridge cfa --listen). JSON in
 // and out; {job} is the Hadoop job id.
 //
-//	POST /v1/jobs/{job}/events   body: [WireEvent, ...]            -> 204
+//	POST /v1/jobs/{job}/events   body: [WireEvent, ...]            -> 204 once
+//	     the records they make are durable; 503 while the store fails
 //	POST /v1/jobs/{job}/end                                        -> 204
 //	GET  /v1/jobs/{job}/notices?after=N&wait=20s
 //	     -> {"notices":[WireEvent...],"last":M}: node events numbered
@@ -130,6 +131,12 @@ func (s *Service) Handler() http.Handler {
 				return
 			}
 			s.Observe(job, ev)
+		}
+		// 204 acknowledges: the records the events made are durable. Posts
+		// arriving together share one commit (they wait on the lock).
+		if err := s.Flush(); err != nil {
+			http.Error(w, "events taken but not yet durable (the store is degraded; they are retried): "+err.Error(), http.StatusServiceUnavailable)
+			return
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})

@@ -177,6 +177,10 @@ func logLoaded(what, store string, l cfa.LoadReport) {
 }
 
 func runCFA(c *cli.Context) error {
+	// Signals are caught from the start: a SIGTERM right after the address
+	// file appears must stop the process cleanly, not kill it.
+	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
 	if c.String("token-file") == "" {
 		return errors.New("cfa: --token-file is required (sidecars authenticate with a bearer token)")
 	}
@@ -229,8 +233,6 @@ func runCFA(c *cli.Context) error {
 	go func() { served <- srv.Serve(ln) }()
 	logrus.WithField("url", scheme+"://"+ln.Addr().String()).Info("cfa: listening")
 
-	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
 	// The gathering loop outlives the HTTP server, so that events posted
 	// until the server stops are in the final commit and snapshot.
 	runCtx, stopRun := context.WithCancel(context.Background())

@@ -66,6 +66,10 @@ func ServeCommand() *cli.Command {
 
 func serve(c *cli.Context) error {
 	log := logrus.StandardLogger()
+	// Signals are caught from the start: a SIGTERM right after the address
+	// file appears must stop the process cleanly, not kill it.
+	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
 	if c.String("token-file") == "" {
 		return errors.New("serve: --token-file is required (AMs authenticate with a shared secret)")
 	}
@@ -162,8 +166,6 @@ func serve(c *cli.Context) error {
 		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
 		"data_dir": dataDir}).Info("specbridge sidecar listening")
 
-	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- httpServer.Serve(ln) }()
 	select {

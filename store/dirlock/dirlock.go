@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Name is the lock file's name inside the directory.
@@ -45,14 +46,9 @@ func Acquire(dir string) (*Lock, error) {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		owner, _ := os.ReadFile(p)
 		_ = f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			who := strings.TrimSpace(string(owner))
-			if who == "" {
-				who = "another process"
-			}
-			return nil, fmt.Errorf("data directory %s is in use by %s (%s): %w", dir, who, p, ErrLocked)
+			return nil, fmt.Errorf("data directory %s is in use by %s (%s): %w", dir, owner(p), p, ErrLocked)
 		}
 		return nil, fmt.Errorf("lock %s: %w", p, err)
 	}
@@ -60,6 +56,28 @@ func Acquire(dir string) (*Lock, error) {
 		_, _ = f.WriteAt([]byte(Owner()+"\n"), 0) // informative only: the flock is the lock
 	}
 	return &Lock{f: f, dir: dir}, nil
+}
+
+// owner reads who holds the lock in p. An owner that has just taken it may
+// not have written its name yet (or the file still names an earlier,
+// dead owner): read again for up to a second until it names a live pid.
+func owner(p string) string {
+	deadline := time.Now().Add(time.Second)
+	for {
+		b, _ := os.ReadFile(p)
+		who := strings.TrimSpace(string(b))
+		var pid int
+		if _, err := fmt.Sscanf(who, "pid %d", &pid); err == nil && pid > 0 && syscall.Kill(pid, 0) == nil {
+			return who
+		}
+		if time.Now().After(deadline) {
+			if who == "" {
+				return "another process"
+			}
+			return who
+		}
+		time.Sleep(10 * time.Millisecond) // the owner writes its name right after taking the lock
+	}
 }
 
 // Unlock releases the lock.
