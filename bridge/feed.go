@@ -120,26 +120,37 @@ func (s *Server) claimFeedLocked(job string) {
 	}
 }
 
-// endJob tells the analyzer job is over, without blocking the caller (a
-// remote analyzer posts it).
+// endJob tells the analyzer job is over and returns once it has taken it:
+// the embedded analyzer makes the job's records durable in EndJob, so a
+// session that answers its AM after this (the pong of the job's last
+// batch) never acknowledges a job the analyzer could lose in a crash. A
+// remote analyzer posts it (bounded by Remote's timeout); the job is over,
+// so the session has nothing else to wait for.
 func (s *Server) endJob(job string) {
 	s.mu.Lock()
-	s.endJobLocked(job)
+	s.forgetJobLocked(job)
+	s.feed.ending.Add(1)
 	s.mu.Unlock()
+	defer s.feed.ending.Done()
+	s.cfg.Feed.EndJob(job)
 }
 
-// endJobLocked (s.mu held) is endJob.
+// endJobLocked (s.mu held) ends job without waiting (an orphan evicted).
 func (s *Server) endJobLocked(job string) {
-	delete(s.feed.nodes, job)
-	if t := s.feed.orphans[job]; t != nil {
-		t.Stop()
-		delete(s.feed.orphans, job)
-	}
+	s.forgetJobLocked(job)
 	s.feed.ending.Add(1)
 	go func() {
 		defer s.feed.ending.Done()
 		s.cfg.Feed.EndJob(job)
 	}()
+}
+
+func (s *Server) forgetJobLocked(job string) {
+	delete(s.feed.nodes, job)
+	if t := s.feed.orphans[job]; t != nil {
+		t.Stop()
+		delete(s.feed.orphans, job)
+	}
 }
 
 // noteNodeEvent records the last node event job's engine got about a node.

@@ -196,10 +196,13 @@ func (s *Service) queueLocked() {
 	}
 }
 
-// EndJob records that job finished (Feed).
+// EndJob records that job finished (Feed) and commits, so that once it
+// returns the job's records are durable (unless the store is failing:
+// then they wait with the others, and the failure is logged).
 func (s *Service) EndJob(job string) {
 	s.mu.Lock()
 	s.an.EndJob(job, s.now())
+	_ = s.commitLocked()
 	s.mu.Unlock()
 	s.boxes.drop(job)
 }
