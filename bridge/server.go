@@ -77,10 +77,30 @@ type Config struct {
 	// Collectors are registered beside the bridge's metrics at /metrics.
 	Collectors []prometheus.Collector
 
+	// Knowledge is what policies learned across jobs (GRASS's samples and
+	// t_new prior): engines are built with it as their Prior and what they
+	// learn is kept in it. Nil: nothing is known or kept.
+	Knowledge Knowledge
+
 	// Log receives the server's logs; nil uses logrus's standard logger.
 	Log logrus.FieldLogger
 	// Now is the server's clock; nil uses time.Now.
 	Now func() time.Time
+}
+
+// Knowledge is where the server keeps what policies learned across jobs
+// (a grass.MemoryStore, or a grassamples.Store under --data-dir).
+type Knowledge interface {
+	speculators.Prior
+	Keep(speculators.Learned) error
+}
+
+// prior is the Prior new engines get (nil without Knowledge).
+func (s *Server) prior() speculators.Prior {
+	if s.cfg.Knowledge == nil {
+		return nil
+	}
+	return s.cfg.Knowledge
 }
 
 // Server accepts AM sessions. Create it with NewServer, mount Handler, and

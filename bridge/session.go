@@ -48,13 +48,6 @@ type item struct {
 	buf    *eventsBuf // storage frame.Events lives in; run releases it
 }
 
-// sentDecision remembers a decision sent for a task, so that a policy asking
-// for the same thing every tick yields one decision (PROTOCOL.md, Decisions).
-type sentDecision struct {
-	kind    speculators.DecisionKind
-	attempt speculators.AttemptID
-}
-
 // session is one AM connection. The reader goroutine reads and decodes
 // frames; run owns the engine and is the only writer.
 type session struct {
@@ -82,7 +75,6 @@ type session struct {
 	seed         uint64
 	engine       *speculators.Engine
 	nextDecision uint64
-	sent         map[speculators.TaskID][]sentDecision
 	offsetMS     int64 // AM clock minus server clock
 	strikes      *strikes
 	ev           speculators.Event // scratch for onEvents
@@ -103,7 +95,6 @@ func newSession(srv *Server, conn *websocket.Conn, id uint64, remote string) *se
 	return &session{
 		srv: srv, conn: conn, name: name, remote: remote, ctx: ctx, cancel: cancel, in: make(chan item),
 		log:     srv.log.WithFields(logrus.Fields{"session": name, "remote": remote}),
-		sent:    map[speculators.TaskID][]sentDecision{},
 		strikes: newStrikes(srv.cfg.MaxStrikes, srv.cfg.StrikeWindow),
 	}
 }
@@ -376,7 +367,7 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	if _, err := reg.Params(name, h.Params); err != nil {
 		return refuse(CodeBadParameter, err.Error())
 	}
-	engine, err := reg.NewEngine(info, name, h.Params, seed)
+	engine, err := reg.NewEngineWith(info, name, h.Params, seed, s.srv.prior())
 	if err != nil {
 		return refuse(CodeBadJob, err.Error())
 	}
@@ -417,10 +408,10 @@ func (s *session) onEvents(f *Events, readAt time.Time) error {
 			continue
 		}
 		observed++
-		s.forgetSent(ev)
 		s.feedObserve(ev)
 	}
 	*ev = speculators.Event{}
+	s.keepLearned()
 	m.events.Add(float64(observed))
 	if rejected > maxEventErrorsPerBatch {
 		text := fmt.Sprintf("%d more events of this batch were rejected", rejected-maxEventErrorsPerBatch)
@@ -432,12 +423,15 @@ func (s *session) onEvents(f *Events, readAt time.Time) error {
 	return s.decideAndSend(readAt)
 }
 
-// forgetSent lets decisions about a task be sent again once one of its
-// attempts starts or ends.
-func (s *session) forgetSent(ev *speculators.Event) {
-	switch ev.Kind {
-	case speculators.AttemptStarted, speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
-		delete(s.sent, ev.Attempt.Task)
+// keepLearned hands what the policy learned for later jobs
+// (speculators.Engine.Learned) to the server's Knowledge.
+func (s *session) keepLearned() {
+	l := s.engine.Learned()
+	if l.Empty() || s.srv.cfg.Knowledge == nil {
+		return
+	}
+	if err := s.srv.cfg.Knowledge.Keep(l); err != nil {
+		s.log.WithError(err).Error("keep what the policy learned")
 	}
 }
 
@@ -467,7 +461,7 @@ func (s *session) onAck(a *Ack) error {
 
 func (s *session) onResync(r *Resync, readAt time.Time) error {
 	s.observeClock(r.Now, readAt)
-	engine, err := s.srv.cfg.Registry.NewEngine(s.info, s.policy, s.overrides, s.seed)
+	engine, err := s.srv.cfg.Registry.NewEngineWith(s.info, s.policy, s.overrides, s.seed, s.srv.prior())
 	if err != nil {
 		return s.fatal(CodeBadJob, fmt.Sprintf("rebuild engine: %v", err))
 	}
@@ -497,7 +491,7 @@ func (s *session) onResync(r *Resync, readAt time.Time) error {
 	s.srv.metrics.eventsRejected.Add(float64(len(errs)))
 	s.srv.metrics.events.Add(float64(len(evs)))
 	s.engine = engine
-	s.sent = map[speculators.TaskID][]sentDecision{}
+	s.keepLearned()
 	s.resyncFeed(evs)
 	s.log.WithFields(logrus.Fields{"attempts": len(r.Attempts), "rejected": len(errs)}).Info("state rebuilt from a resync")
 	if err := s.write(Resynced{Type: TypeResynced, Attempts: len(r.Attempts), Rejected: len(errs)}); err != nil {
@@ -518,40 +512,20 @@ func (s *session) amNow() speculators.Time {
 	return s.srv.cfg.Now().UnixMilli() + s.offsetMS
 }
 
-func taskOf(d *speculators.Decision) speculators.TaskID {
-	if d.Kind == speculators.Kill || d.Kind == speculators.Rerun {
-		return d.Attempt.Task
-	}
-	return d.Task
-}
-
-// decideAndSend asks the engine for decisions and sends the new ones.
-// readAt is when the frame that caused it was read (zero for a tick).
+// decideAndSend asks the engine for decisions and sends them: the engine
+// returns each decision once (Engine.Decide de-duplicates, PROTOCOL.md,
+// Decisions). readAt is when the frame that caused it was read (zero for a
+// tick).
 func (s *session) decideAndSend(readAt time.Time) error {
 	m := s.srv.metrics
 	now := s.amNow()
 	t0 := time.Now()
 	ds := s.engine.Decide(now)
 	m.decideSeconds.Observe(time.Since(t0).Seconds())
+	s.keepLearned()
 	var out []WireDecision
 	for i := range ds {
 		d := &ds[i]
-		task := taskOf(d)
-		sd := sentDecision{kind: d.Kind, attempt: d.Attempt}
-		if d.Kind == speculators.Speculate || d.Kind == speculators.Drop {
-			sd.attempt = speculators.AttemptID{}
-		}
-		dup := false
-		for _, x := range s.sent[task] {
-			if x == sd {
-				dup = true
-				break
-			}
-		}
-		if dup {
-			continue
-		}
-		s.sent[task] = append(s.sent[task], sd)
 		s.noteDecision(d)
 		s.nextDecision++
 		out = append(out, toWireDecision(s.key, s.nextDecision, *d))

@@ -3,6 +3,8 @@ package replay
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/specbridge/specbridge/speculators/grass"
 )
 
 // BenchmarkSimulateSWIM re-executes the whole SWIM Facebook 2009 day
@@ -18,7 +20,7 @@ func BenchmarkSimulateSWIM(b *testing.B) {
 	var events int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := runOne(w, "none", opts, 1)
+		res, err := runOne(w, "none", opts, 1, grass.NewMemoryStore())
 		if err != nil {
 			b.Fatal(err)
 		}

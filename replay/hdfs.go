@@ -13,7 +13,7 @@ import (
 
 // loadHDFS reads an hdfs:// file, or every .jhist and .json history below
 // an hdfs:// directory (a JobHistory done directory), as one input.
-func loadHDFS(location string, format history.Format, swim history.SWIMModel) (*Input, error) {
+func loadHDFS(location string, format history.Format, swim history.SWIMModel, progress FileProgress) (*Input, error) {
 	u, err := hdfs.ParseURL(location)
 	if err != nil {
 		return nil, err
@@ -41,7 +41,8 @@ func loadHDFS(location string, format history.Format, swim history.SWIMModel) (*
 		files = hist
 	}
 	in := &Input{Path: location}
-	for _, f := range files {
+	for i, f := range files {
+		progress(i, len(files))
 		jobs, got, err := readHDFSFile(c, hdfs.URL{NameNode: u.NameNode, Path: f}.String(), f, format, swim)
 		if err != nil {
 			return nil, err
@@ -49,6 +50,7 @@ func loadHDFS(location string, format history.Format, swim history.SWIMModel) (*
 		in.Format = got
 		in.Jobs = append(in.Jobs, jobs...)
 	}
+	progress(len(files), len(files))
 	if len(in.Jobs) == 0 {
 		return nil, fmt.Errorf("read %s: no jobs", location)
 	}

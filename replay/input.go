@@ -28,8 +28,21 @@ type Input struct {
 // hdfs://host:port/path URL is read from HDFS the same way (histories
 // only, not scenarios).
 func Load(path string, format history.Format, swim history.SWIMModel) (*Input, error) {
+	return LoadWithProgress(path, format, swim, nil)
+}
+
+// FileProgress is told, while a directory of histories is read, how many of
+// its files are read so far, and how many it holds.
+type FileProgress func(done, total int)
+
+// LoadWithProgress is Load, reporting each file read of a directory (local
+// or on HDFS) to progress, if not nil.
+func LoadWithProgress(path string, format history.Format, swim history.SWIMModel, progress FileProgress) (*Input, error) {
+	if progress == nil {
+		progress = func(int, int) {}
+	}
 	if hdfs.IsURL(path) {
-		return loadHDFS(path, format, swim)
+		return loadHDFS(path, format, swim, progress)
 	}
 	st, err := os.Stat(path)
 	if err != nil {
@@ -56,7 +69,8 @@ func Load(path string, format history.Format, swim history.SWIMModel) (*Input, e
 	}
 	sort.Strings(files)
 	in := &Input{Path: path}
-	for _, f := range files {
+	for i, f := range files {
+		progress(i, len(files))
 		one, err := loadFile(f, format, swim)
 		if err != nil {
 			return nil, err
@@ -67,6 +81,7 @@ func Load(path string, format history.Format, swim history.SWIMModel) (*Input, e
 		in.Format = one.Format
 		in.Jobs = append(in.Jobs, one.Jobs...)
 	}
+	progress(len(files), len(files))
 	return in, nil
 }
 

@@ -32,8 +32,8 @@ func TestIntegrationLoadFromHDFS(t *testing.T) {
 	root := fmt.Sprintf("/tmp/specbridge-it/replay-%d/done", time.Now().UnixNano())
 	local := []string{
 		"../yarnclient/history/testdata/job_2.4-SUCCEEDED-speculative.jhist",
-		"../../shared/data/jhist/job_2.4.0-FAILED.jhist",
-		"../../shared/data/jhist/job_0.23.9-FAILED.jhist",
+		"../data/jhist/job_2.4.0-FAILED.jhist",
+		"../data/jhist/job_0.23.9-FAILED.jhist",
 	}
 	for i, f := range local {
 		b, err := os.ReadFile(f)

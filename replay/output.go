@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -29,7 +30,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	case "csv":
-		return r.writeCSV(w)
+		return r.WriteCSV(w, true)
 	case "table", "":
 		return r.writeTable(w)
 	}
@@ -99,8 +100,14 @@ func (r *Report) writeTable(w io.Writer) error {
 	return tw.Flush()
 }
 
-func (r *Report) writeCSV(w io.Writer) error {
+// WriteCSV writes the report as CSV rows, after the header if header is
+// set: several reports with one header make one document (every row names
+// its input).
+func (r *Report) WriteCSV(w io.Writer, header bool) error {
 	cw := csv.NewWriter(w)
+	if !header {
+		cw = csv.NewWriter(&skipFirstLine{w: w})
+	}
 	switch res := r.Results.(type) {
 	case []Result:
 		cw.Write(append([]string{"input", "mode", "seed", "runs", "speculator", "jobs", "tasks", "mean_job_s", "p50_job_s", "p95_job_s",
@@ -125,4 +132,27 @@ func (r *Report) writeCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// skipFirstLine drops everything up to and including the first newline
+// written through it: a CSV header.
+type skipFirstLine struct {
+	w       io.Writer
+	skipped bool
+}
+
+func (s *skipFirstLine) Write(p []byte) (int, error) {
+	n := len(p)
+	if !s.skipped {
+		k := bytes.IndexByte(p, '\n')
+		if k < 0 {
+			return n, nil
+		}
+		s.skipped = true
+		p = p[k+1:]
+	}
+	if _, err := s.w.Write(p); err != nil {
+		return 0, err
+	}
+	return n, nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
-const shared = "../../shared/data"
+const shared = "../data" // the bundled inputs (data/README.md)
 
 func registry(t testing.TB) *speculators.Registry {
 	t.Helper()
@@ -62,14 +62,14 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// Every file in ../shared/data replays in both modes.
+// Every bundled input (data/: both .jhist files and the SWIM trace) replays in both modes.
 func TestSharedDataReplaysInBothModes(t *testing.T) {
 	reg := registry(t)
 	paths, _ := filepath.Glob(filepath.Join(shared, "jhist", "*.jhist"))
 	swim, _ := filepath.Glob(filepath.Join(shared, "swim", "*.tsv"))
 	paths = append(paths, swim...)
 	if len(paths) < 3 {
-		t.Fatalf("found %d shared inputs, want the two .jhist files and the SWIM trace", len(paths))
+		t.Fatalf("found %d bundled inputs, want the two .jhist files and the SWIM trace", len(paths))
 	}
 	for _, p := range paths {
 		in := load(t, p)

@@ -25,12 +25,31 @@ type Options struct {
 	// Cluster applies to recorded workloads (and Scheduler to scenarios).
 	Cluster  ClusterOptions
 	Registry *speculators.Registry
-	// Store is state policies keep across jobs (GRASS's samples of earlier
-	// jobs, §4), shared by every run: samples then persist across replays
-	// (a grassamples.Store under --data-dir). Nil gives each simulation
-	// (one policy, one seed) a fresh in-memory store, so that runs are
-	// independent and the output is a function of the inputs and seed.
-	Store grass.SampleStore
+	// Store keeps what policies learn across jobs (GRASS's samples and
+	// t_new prior, §4 and §5.1) beyond this replay (a grassamples.Store
+	// under --data-dir). Every simulation (one policy, one seed) starts
+	// from the same snapshot: the store as it was when Simulate began (an
+	// empty one when Store is nil), so that no policy's results depend on
+	// the order of Speculators; within a simulation later jobs learn from
+	// earlier ones, and everything learned is also kept in Store.
+	Store Store
+	// Observe, when set, is given every simulation (one policy, one seed)
+	// as it ends, in run-major then policy order: for per-job output and
+	// reports (observe.go). An error stops the replay.
+	Observe func(*Run) error
+	// Progress, when set, is called as jobs finish (observe.go).
+	Progress func(Progress)
+	// RunningSamples is how many samples of running containers each Run
+	// carries (0: none).
+	RunningSamples int
+}
+
+// Store is where a replay keeps what policies learned for later replays.
+type Store interface {
+	// Snapshot is a copy of what the store holds now.
+	Snapshot() *grass.MemoryStore
+	// Keep keeps what an engine handed out.
+	Keep(speculators.Learned) error
 }
 
 // Result is one policy's figures over the workload. The JSON names are a
@@ -89,6 +108,10 @@ func WorkloadOf(in *Input, co ClusterOptions) WorkloadFunc {
 func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 	runs := max(opts.Runs, 1)
 	per := make([][]Result, len(opts.Speculators))
+	start := grass.NewMemoryStore()
+	if opts.Store != nil {
+		start = opts.Store.Snapshot()
+	}
 	for r := 0; r < runs; r++ {
 		seed := opts.Seed + uint64(r)
 		w, err := build(seed)
@@ -96,11 +119,27 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 			return nil, err
 		}
 		for i, name := range opts.Speculators {
-			res, err := runOne(w, name, opts, seed)
+			sw := *w
+			sw.Config.RunningSamples = opts.RunningSamples
+			if opts.Progress != nil {
+				p := Progress{Run: r, Runs: runs, Policy: i, Policies: len(opts.Speculators), Name: name, Jobs: len(w.Jobs)}
+				opts.Progress(p)
+				sw.Config.JobDone = func(done, _ int, now speculators.Time) {
+					p.JobsDone, p.SimS = done, ms(now)
+					opts.Progress(p)
+				}
+			}
+			res, err := runOne(&sw, name, opts, seed, start.Clone())
 			if err != nil {
 				return nil, err
 			}
-			per[i] = append(per[i], summarize(name, w, res))
+			sum := summarize(name, w, res)
+			per[i] = append(per[i], sum)
+			if opts.Observe != nil {
+				if err := opts.Observe(&Run{Policy: name, Index: r, Seed: seed, Workload: w, Sim: res, Summary: sum}); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	out := make([]Result, len(per))
@@ -110,19 +149,27 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 	return out, nil
 }
 
-// runOne simulates the workload with every job running policy name.
-func runOne(w *Workload, name string, opts Options, seed uint64) (*sim.Result, error) {
-	if opts.Store != nil {
-		opts.Registry.SetStore(opts.Store)
-	} else {
-		opts.Registry.SetStore(grass.NewMemoryStore())
-	}
+// runOne simulates the workload with every job running policy name; known
+// is what earlier jobs taught, this run's own copy: the jobs read it as
+// their Prior and what they learn is added to it (and kept in opts.Store).
+func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.MemoryStore) (*sim.Result, error) {
 	factory := func(info speculators.JobInfo) (*speculators.Engine, error) {
-		return opts.Registry.NewEngine(info, name, opts.Params[name], jobSeed(seed, info.ID))
+		return opts.Registry.NewEngineWith(info, name, opts.Params[name], jobSeed(seed, info.ID), known)
 	}
-	res, err := sim.Run(w.Config, w.Jobs, factory)
+	cfg := w.Config
+	var keepErr error
+	cfg.Keep = func(l speculators.Learned) {
+		_ = known.Keep(l) // an invalid sample is skipped, as the store would
+		if opts.Store != nil && keepErr == nil {
+			keepErr = opts.Store.Keep(l)
+		}
+	}
+	res, err := sim.Run(cfg, w.Jobs, factory)
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", name, err)
+	}
+	if keepErr != nil {
+		return nil, fmt.Errorf("simulate %s: keep what it learned: %w", name, keepErr)
 	}
 	return res, nil
 }

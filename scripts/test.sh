@@ -5,7 +5,8 @@
 # and of the bridge's frame decoder, the Java shim's tests on Hadoop's MRApp
 # harness against the real sidecar, and the integration tests against a real
 # Hadoop mini cluster (HDFS, YARN, JobHistory), and the end-to-end scripts
-# (scripts/e2e.sh, scripts/e2e-failure.sh). Needs Go, JDK 17 and Maven.
+# (scripts/e2e.sh, scripts/e2e-failure.sh). Needs Go, JDK 17 and Maven; installs
+# headless Chromium (Debian package chromium) when missing, for the report test.
 # Usage: scripts/test.sh            (from anywhere inside the repository)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,21 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change: $unformatted" >&2
   exit 1
 fi
+
+echo "== headless Chromium (the replay report's browser test)"
+# replay/report's TestReportRendersInChromium opens the report in a real browser. CI is a fresh
+# machine: install Chromium when it is missing, and make the test fail rather than skip without it.
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then sudo=sudo; fi
+    $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "chromium is not installed and apt-get is not available: install Chromium" >&2
+    exit 1
+  fi
+fi
+export SPECBRIDGE_REQUIRE_BROWSER=1
 
 echo "== go test"
 go test -count=1 ./...

@@ -42,6 +42,13 @@ type Config struct {
 	Seed uint64
 	// RecordDecisions keeps every decision in Result.Decisions.
 	RecordDecisions bool
+	// RunningSamples, when > 0, has Result.Running hold that many samples
+	// of the containers in use over the run (series.go).
+	RunningSamples int
+	// JobDone, when set, is called each time a job finishes, with the
+	// finished count, the job count and the virtual time: for progress
+	// reports. It must not call back into the run.
+	JobDone func(done, total int, now speculators.Time)
 	// Horizon, when > 0, stops the run at this virtual time; jobs not done
 	// by then are reported with Finish = -1.
 	Horizon speculators.Time
@@ -52,6 +59,11 @@ type Config struct {
 	// start at a job's map-progress point.
 	Faults   FaultConfig
 	Triggers []Trigger
+	// Keep receives what the jobs' policies learned for later jobs
+	// (speculators.Engine.Learned), after the Observe or Decide that
+	// produced it; nil drops it. The caller keeps it (replay: the run's
+	// grass.MemoryStore, which later engines read as their Prior).
+	Keep func(speculators.Learned)
 }
 
 // DefaultConfig returns Hadoop's defaults for the given nodes: FIFO, 3 s

@@ -15,7 +15,9 @@ func (s *sim) tick() error {
 		if j.finished {
 			continue
 		}
-		for _, d := range j.engine.Decide(s.now) {
+		ds := j.engine.Decide(s.now)
+		s.keepLearned(j)
+		for _, d := range ds {
 			ok, err := s.apply(ji, d)
 			if err != nil {
 				return err

@@ -19,6 +19,9 @@ type Result struct {
 	// Decisions holds every decision in the order made, if
 	// Config.RecordDecisions.
 	Decisions []TimedDecision
+	// Running samples the containers in use over [0, End], if
+	// Config.RunningSamples > 0 (series.go).
+	Running []RunningSample
 }
 
 // TimedDecision is one decision an engine made, when, and whether the

@@ -345,7 +345,20 @@ func (s *sim) observe(j *jobState) error {
 	if err := j.engine.Observe(&s.ev); err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
+	s.keepLearned(j)
 	return nil
+}
+
+// keepLearned hands what j's policy learned for later jobs to Config.Keep
+// (speculators.Engine.Learned), right after the engine call that produced
+// it, so that a later job's Prior sees it as soon as the engine had it.
+func (s *sim) keepLearned(j *jobState) {
+	if s.cfg.Keep == nil {
+		return
+	}
+	if l := j.engine.Learned(); !l.Empty() {
+		s.cfg.Keep(l)
+	}
 }
 
 // finishJob records j as done now and takes it out of scheduling.
@@ -358,6 +371,9 @@ func (s *sim) finishJob(ji int32) {
 	j.result.Finish = s.now
 	j.engine = nil // the run no longer drives it; let it be collected
 	s.done++
+	if s.cfg.JobDone != nil {
+		s.cfg.JobDone(s.done, len(s.jobs), s.now)
+	}
 	for k, a := range s.active {
 		if a == ji {
 			s.active = append(s.active[:k], s.active[k+1:]...)
@@ -397,6 +413,9 @@ func (s *sim) finish() *Result {
 	}
 	if last >= first {
 		r.Makespan = last - first
+	}
+	if s.cfg.RunningSamples > 0 {
+		r.Running = s.runningSeries(s.cfg.RunningSamples)
 	}
 	return r
 }

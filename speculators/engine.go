@@ -1,6 +1,9 @@
 package speculators
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Speculator is a policy: it reads a job's state and returns decisions. It
 // must be deterministic given the job state, now and its seeded source.
@@ -60,7 +63,18 @@ type Engine struct {
 	observer Observer
 	gate     NodeGate
 	chooser  SlotChooser
+	teacher  Teacher
 	buf      []Decision
+	// given remembers the decisions Decide returned per task since one of
+	// the task's attempts last started or ended (see Decide).
+	given map[TaskID][]givenDecision
+}
+
+// givenDecision is what makes two decisions about a task the same: the
+// kind, and for Kill and Rerun the attempt.
+type givenDecision struct {
+	kind    DecisionKind
+	attempt AttemptID
 }
 
 // NewEngine builds an engine for job with an already constructed policy.
@@ -73,6 +87,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	e.observer, _ = policy.(Observer)
 	e.gate, _ = policy.(NodeGate)
 	e.chooser, _ = policy.(SlotChooser)
+	e.teacher, _ = policy.(Teacher)
 	return e, nil
 }
 
@@ -85,16 +100,49 @@ func (e *Engine) Observe(ev *Event) error {
 	if e.observer != nil {
 		e.observer.Observe(e.Job, ev)
 	}
+	switch ev.Kind {
+	case AttemptStarted, AttemptSucceeded, AttemptFailed, AttemptKilled:
+		if len(e.given) > 0 {
+			delete(e.given, ev.Attempt.Task)
+		}
+	}
 	return nil
 }
 
-// Decide asks the policy for its decisions at now. The returned slice is
-// reused by the next call; copy what must outlive it.
+// Decide asks the policy for its decisions at now and returns the new ones.
+// The returned slice is reused by the next call; copy what must outlive it.
+//
+// De-duplication: a decision the engine already returned for a task (the
+// same kind, and for Kill and Rerun the same attempt) is not returned again
+// until one of the task's attempts starts or ends. A policy that asks for the
+// same copy at every tick while the AM has not launched it yet so yields one
+// decision, live (the bridge sends what Decide returns) and in replay (the
+// simulator applies it) alike. What the AM does with a decision shows as an
+// attempt starting or ending, which lets the policy ask again.
 func (e *Engine) Decide(now Time) []Decision {
 	if now > e.Job.Now {
 		e.Job.Now = now
 	}
 	e.buf = e.Policy.Decide(e.Job, now, e.buf[:0])
+	if len(e.buf) == 0 {
+		return e.buf
+	}
+	if e.given == nil {
+		e.given = map[TaskID][]givenDecision{}
+	}
+	kept := e.buf[:0]
+	for _, d := range e.buf {
+		task, g := d.Task, givenDecision{kind: d.Kind}
+		if d.Kind == Kill || d.Kind == Rerun {
+			task, g.attempt = d.Attempt.Task, d.Attempt
+		}
+		if slices.Contains(e.given[task], g) {
+			continue
+		}
+		e.given[task] = append(e.given[task], g)
+		kept = append(kept, d)
+	}
+	e.buf = kept
 	return e.buf
 }
 
@@ -120,4 +168,16 @@ func (e *Engine) ChooseForSlot(node NodeID, now Time) (task TaskID, copy bool, o
 		e.Job.Now = now
 	}
 	return e.chooser.ChooseForSlot(e.Job, node, now)
+}
+
+// Learned returns what the policy learned for later jobs since the last call
+// (see learned.go): part of the engine's output, like its decisions. The
+// driver calls it after Observe and Decide and keeps what it gets; the
+// engine keeps nothing. The slices are the caller's.
+func (e *Engine) Learned() Learned {
+	var l Learned
+	if e.teacher != nil {
+		e.teacher.TakeLearned(&l)
+	}
+	return l
 }

@@ -47,3 +47,57 @@ func siftWorst[T any](h []T, i int, cmp func(a, b T) int) {
 		i = worst
 	}
 }
+
+// KthSmallest returns the value xs would hold at index k (0-based) if it
+// were sorted with slices.Sort, rearranging xs in place, in O(n) expected
+// time (quickselect with a median-of-three pivot, deterministic). A policy
+// that needs the k-th shortest of thousands of durations, not their order,
+// so avoids a full sort. NaNs sort first, as in slices.Sort. k must be in
+// [0, len(xs)).
+func KthSmallest(xs []float64, k int) float64 {
+	for _, x := range xs {
+		if x != x {
+			slices.Sort(xs) // rare: keep slices.Sort's NaN order exactly
+			return xs[k]
+		}
+	}
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		// Median of three to the middle, then a Hoare partition around it.
+		mid := lo + (hi-lo)/2
+		if xs[mid] < xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] < xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] < xs[mid] {
+			xs[hi], xs[mid] = xs[mid], xs[hi]
+		}
+		pivot := xs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for pivot < xs[j] {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		// Now xs[lo..j] <= pivot <= xs[i..hi], and xs[j+1..i-1] == pivot.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	return xs[k]
+}

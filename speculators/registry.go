@@ -143,11 +143,11 @@ type Env struct {
 	Rand *rand.Rand
 	// Registry lets a composite policy build the policy it wraps.
 	Registry *Registry
-	// Store is optional state a policy keeps across jobs, such as GRASS's
-	// samples of earlier jobs (grass.SampleStore). The core never reads it;
-	// a policy asserts the type it expects and treats nil as "none". It is
-	// set on the Registry (SetStore) by the caller that owns the I/O.
-	Store any
+	// Prior is what earlier jobs taught, read only (nil: nothing), such as
+	// GRASS's samples and its t_new prior. What a policy learns goes out
+	// through Teacher (Engine.Learned), never into Prior: the driver owns
+	// the knowledge, its snapshots and any I/O behind it (learned.go).
+	Prior Prior
 }
 
 // Policy registers a speculator under a name.
@@ -163,12 +163,7 @@ type Policy struct {
 type Registry struct {
 	policies []Policy
 	byName   map[string]int
-	store    any
 }
-
-// SetStore sets the value every policy built from now on receives as
-// Env.Store (nil: none). The caller owns it and any I/O behind it.
-func (r *Registry) SetStore(store any) { r.store = store }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry { return &Registry{byName: map[string]int{}} }
@@ -264,14 +259,20 @@ func findSpec(specs []ParamSpec, key string) (ParamSpec, bool) {
 	return ParamSpec{}, false
 }
 
-// New builds policy name with the given overrides and seed.
+// New builds policy name with the given overrides and seed and no prior.
 func (r *Registry) New(name string, overrides map[string]string, seed uint64) (Speculator, Params, error) {
+	return r.NewWith(name, overrides, seed, nil)
+}
+
+// NewWith builds policy name with the given overrides, seed and prior
+// (Env.Prior; nil: none).
+func (r *Registry) NewWith(name string, overrides map[string]string, seed uint64, prior Prior) (Speculator, Params, error) {
 	params, err := r.Params(name, overrides)
 	if err != nil {
 		return nil, Params{}, err
 	}
 	p, _ := r.Lookup(name)
-	env := Env{Rand: rand.New(rand.NewPCG(seed, 0x5eed5eed)), Registry: r, Store: r.store}
+	env := Env{Rand: rand.New(rand.NewPCG(seed, 0x5eed5eed)), Registry: r, Prior: prior}
 	s, err := p.New(params, env)
 	if err != nil {
 		return nil, Params{}, fmt.Errorf("speculator %s: %w", name, err)
@@ -279,9 +280,16 @@ func (r *Registry) New(name string, overrides map[string]string, seed uint64) (S
 	return s, params, nil
 }
 
-// NewEngine builds an engine for one job running policy name.
+// NewEngine builds an engine for one job running policy name, without a
+// prior.
 func (r *Registry) NewEngine(info JobInfo, name string, overrides map[string]string, seed uint64) (*Engine, error) {
-	s, params, err := r.New(name, overrides, seed)
+	return r.NewEngineWith(info, name, overrides, seed, nil)
+}
+
+// NewEngineWith builds an engine for one job running policy name with what
+// earlier jobs taught (prior; nil: nothing).
+func (r *Registry) NewEngineWith(info JobInfo, name string, overrides map[string]string, seed uint64, prior Prior) (*Engine, error) {
+	s, params, err := r.NewWith(name, overrides, seed, prior)
 	if err != nil {
 		return nil, err
 	}

@@ -59,6 +59,13 @@ func interspersed(app *cli.App, args []string) []string {
 		}
 	}
 	out := append([]string{}, args[:i+1]...)
+	for _, f := range flags {
+		if n := flagName(f); n == "help" || n == "h" {
+			// Help wherever it stands, and nothing else: inputs after it
+			// would otherwise be read as a help topic.
+			return append(out, "--help")
+		}
+	}
 	out = append(out, flags...)
 	return append(out, positional...)
 }
@@ -66,7 +73,10 @@ func interspersed(app *cli.App, args []string) []string {
 // flagTable maps every name and alias of flags to whether the flag takes a
 // value (everything but a bool flag does).
 func flagTable(flags []cli.Flag) map[string]bool {
-	t := map[string]bool{}
+	// --help and -h are every command's, though not in its Flags until
+	// urfave/cli adds them: moved in front, they print help wherever they
+	// stand and nothing runs.
+	t := map[string]bool{"help": false, "h": false}
 	for _, f := range flags {
 		_, isBool := f.(*cli.BoolFlag)
 		for _, n := range f.Names() {

@@ -32,9 +32,11 @@ func newApp() *cli.App {
 			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "panic, fatal, error, warn, info, debug or trace", EnvVars: []string{"SPECBRIDGE_LOG_LEVEL"}},
 			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json", EnvVars: []string{"SPECBRIDGE_LOG_FORMAT"}},
 		},
-		Before:          setupLogging,
-		Commands:        commands(),
-		HideHelpCommand: true,
+		Before:   setupLogging,
+		Commands: commands(),
+		// `specbridge help [command]` prints the same help as --help;
+		// an unknown command or flag gets urfave/cli's did-you-mean.
+		Suggest: true,
 		// Errors are printed once, by main, as one line.
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
@@ -59,10 +61,17 @@ func setupLogging(c *cli.Context) error {
 }
 
 func commands() []*cli.Command {
-	return []*cli.Command{
+	cmds := []*cli.Command{
 		replayCommand(),
 		ServeCommand(),
 		CFACommand(),
 		speculatorsCommand(),
+		docsCommand(),
 	}
+	for _, c := range cmds {
+		// `specbridge help replay` is the app's; a command of its own has
+		// no subcommand "help" to list.
+		c.HideHelpCommand = len(c.Subcommands) == 0
+	}
+	return cmds
 }

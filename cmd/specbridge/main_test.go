@@ -32,7 +32,14 @@ func TestMain(m *testing.M) {
 
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runIn(t, "", args...)
+}
+
+// runIn runs the binary in directory dir ("": the test's own).
+func runIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -50,7 +57,7 @@ func TestHelpListsEveryFlagWithDefault(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"--speculators", "--seed value", "(default: 1)", "--runs", "--mode", `(default: "simulate")`, "--param", "--output", `(default: "table")`, "--format"} {
+	for _, want := range []string{"--speculators", "--seed SEED", "(default: 1)", "--runs", "--mode", `(default: "simulate")`, "--param", "--output", `(default: "table")`, "--format"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay --help lacks %q", want)
 		}
@@ -142,18 +149,18 @@ func TestReplayDataDirKeepsRunTimes(t *testing.T) {
 // Bad input: non-zero exit and one line naming the file and the line.
 func TestBadInputOneLineError(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile("../../../shared/data/jhist/job_0.23.9-FAILED.jhist")
+	data, err := os.ReadFile("../../data/jhist/job_0.23.9-FAILED.jhist")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cut := filepath.Join(dir, "cut.jhist")
 	os.WriteFile(cut, data[:len(data)*2/3], 0o644)
 	cases := map[string][]string{
-		"line ":              {"replay", cut},
-		"unknown speculator": {"replay", "--speculators", "late,fastest", cut},
-		"no parameter":       {"replay", "--param", "late.nope=1", cut},
-		"want simulate":      {"replay", "--mode", "guess", cut},
-		"no INPUT":           {"replay"},
+		"line ":          {"replay", cut},
+		"unknown policy": {"replay", "--speculators", "late,fastest", cut},
+		"no parameter":   {"replay", "--param", "late.nope=1", cut},
+		"want simulate":  {"replay", "--mode", "guess", cut},
+		"no INPUT":       {"replay"},
 	}
 	for want, args := range cases {
 		_, stderr, code := run(t, args...)
@@ -171,7 +178,7 @@ func TestBadInputOneLineError(t *testing.T) {
 }
 
 func TestDecisionsModeOnSharedHistories(t *testing.T) {
-	out, stderr, code := run(t, "replay", "--mode", "decisions", "--output", "json", "../../../shared/data/jhist/job_2.4.0-FAILED.jhist")
+	out, stderr, code := run(t, "replay", "--mode", "decisions", "--output", "json", "../../data/jhist/job_2.4.0-FAILED.jhist")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

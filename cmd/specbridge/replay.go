@@ -1,15 +1,19 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/sirupsen/logrus"
 	"github.com/specbridge/specbridge/replay"
-	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/replay/report"
 	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/store/grassamples"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/history"
 	"github.com/urfave/cli/v2"
 )
@@ -19,44 +23,131 @@ func replayCommand() *cli.Command {
 		Name:      "replay",
 		Usage:     "compare speculation policies on job histories (.jhist, Rumen, SWIM) or scenario files",
 		ArgsUsage: "INPUT...",
-		Description: "Each INPUT (a file, or a directory of .jhist/.json histories replayed as one workload) gives one report.\n" +
-			"simulate mode re-executes the workload once per policy and seed; decisions mode feeds the recorded\n" +
-			"timeline to each policy and lists what it would have decided beside what Hadoop did.",
+		Description: "Each INPUT (a file, a directory of .jhist/.json histories replayed as one workload, or an\n" +
+			"hdfs://namenode:port/path) gives one report. simulate mode re-executes the workload once per policy\n" +
+			"and seed; decisions mode feeds the recorded timeline to each policy and lists what it would have\n" +
+			"decided beside what Hadoop did. Flags may come before or after the inputs.\n\n" +
+			"Example: specbridge replay --runs 5 --report report.html --jobs jobs.csv data/swim/FB-2009_samples_24_times_1hr_0.tsv",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Usage: "input format: jhist, rumen, swim or scenario (default: detected from content)"},
-			&cli.StringFlag{Name: "speculators", Usage: "comma-separated policies to compare (default: every registered policy)"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "first random seed"},
-			&cli.IntFlag{Name: "runs", Value: 1, Usage: "runs with seeds seed..seed+runs-1; figures are means over runs"},
-			&cli.StringFlag{Name: "mode", Value: "simulate", Usage: "simulate or decisions"},
-			&cli.StringSliceFlag{Name: "param", Usage: "policy parameter override POLICY.NAME=VALUE, e.g. late.speculative-cap=0.2 (repeatable)"},
-			&cli.StringFlag{Name: "output", Value: "table", Usage: "table, json or csv"},
-			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on this many nodes instead of the recorded hosts (SWIM default 100)"},
-			&cli.IntFlag{Name: "slots", Usage: "containers per node with --nodes (default 8)"},
-			&cli.StringFlag{Name: "scheduler", Usage: "fifo or fair (default: the scenario's, else fifo)"},
-			&cli.StringFlag{Name: "data-dir", Usage: "keep policies' cross-job state (GRASS samples) here, shared with serve; default: fresh per run, so replays are independent", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
+			&cli.StringFlag{Name: "format", Usage: "input `FORMAT`: jhist, rumen, swim or scenario", DefaultText: "detected from content"},
+			&cli.StringFlag{Name: "speculators", Usage: "comma-separated `POLICIES` to compare (specbridge speculators lists them)", DefaultText: "every registered policy"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "first random `SEED`"},
+			&cli.IntFlag{Name: "runs", Value: 1, Usage: "`N` runs with seeds seed..seed+N-1; figures are means over runs"},
+			&cli.StringFlag{Name: "mode", Value: "simulate", Usage: "`MODE`: simulate or decisions"},
+			&cli.StringSliceFlag{Name: "param", Usage: "override a selected policy's parameter, `POLICY.NAME=VALUE`, e.g. late.speculative-cap=0.2 (repeatable)"},
+			&cli.StringFlag{Name: "output", Value: "table", Usage: "report `FORMAT` on stdout: table, json or csv (several inputs: one JSON array, one CSV)"},
+			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on `N` nodes instead of the recorded hosts (not for scenarios, which describe their cluster)", DefaultText: "recorded hosts; SWIM 100"},
+			&cli.IntFlag{Name: "slots", Usage: "`N` containers per node of --nodes (not for scenarios)", DefaultText: "8"},
+			&cli.StringFlag{Name: "scheduler", Usage: "`NAME`: fifo or fair", DefaultText: "the scenario's, else fifo"},
+			&cli.StringFlag{Name: "data-dir", Usage: "keep policies' cross-job state (GRASS samples, earlier tasks' run times) in `DIR`, shared with serve; every simulation starts from what it held when the replay began, and what it learns is added", DefaultText: "fresh per run, so replays are independent", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
+			&cli.StringFlag{Name: "report", Usage: "write a self-contained HTML report (verdict, table, charts) to `FILE` (simulate mode, one INPUT)"},
+			&cli.StringFlag{Name: "plot", Usage: "write the job-time CDF per policy to `FILE`, .svg or .png (simulate mode, one INPUT)"},
+			&cli.StringFlag{Name: "jobs", Usage: "write one row per job, policy and run to `FILE`: .csv, or .jsonl for JSON Lines (simulate mode)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Hidden: true, Usage: "how often progress is printed when stderr is not a terminal"},
 		},
 		Action: runReplay,
 	}
 }
 
-func runReplay(c *cli.Context) (err error) {
+// replayPlan is a checked replay command line: everything wrong with it is
+// found before any input is read or simulated.
+type replayPlan struct {
+	opts                     replay.Options
+	mode, output, format     string
+	reportTo, plotTo, jobsTo string
+	inputs                   []string
+}
+
+func planReplay(c *cli.Context) (*replayPlan, error) {
 	if c.NArg() == 0 {
-		return fmt.Errorf("replay: no INPUT given (a .jhist, Rumen or SWIM file, a scenario, or a directory of histories)")
+		return nil, usageError(c, "replay: no INPUT given (a .jhist, Rumen or SWIM file, a scenario, a directory of histories, or hdfs://...)")
 	}
 	reg, err := all.Registry()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	opts := replay.Options{Seed: c.Uint64("seed"), Runs: c.Int("runs"), Registry: reg,
+	p := &replayPlan{mode: c.String("mode"), output: c.String("output"), format: c.String("format"),
+		reportTo: c.String("report"), plotTo: c.String("plot"), jobsTo: c.String("jobs"), inputs: c.Args().Slice()}
+	p.opts = replay.Options{Seed: c.Uint64("seed"), Runs: c.Int("runs"), Registry: reg,
 		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), Scheduler: c.String("scheduler")}}
-	if opts.Runs < 1 {
-		return fmt.Errorf("--runs %d: must be at least 1", opts.Runs)
+	if p.opts.Runs < 1 {
+		return nil, usageError(c, "--runs %d: must be at least 1", p.opts.Runs)
 	}
-	if opts.Speculators, err = speculatorList(reg, c.String("speculators")); err != nil {
+	for _, f := range []string{"nodes", "slots"} {
+		if c.IsSet(f) && c.Int(f) < 1 {
+			return nil, usageError(c, "--%s %d: must be at least 1", f, c.Int(f))
+		}
+	}
+	switch p.format {
+	case "", "jhist", "rumen", "swim", "scenario":
+	default:
+		return nil, usageError(c, "--format %q: want jhist, rumen, swim or scenario%s", p.format, didYouMean(p.format, []string{"jhist", "rumen", "swim", "scenario"}))
+	}
+	switch c.String("scheduler") {
+	case "", "fifo", "fair":
+	default:
+		return nil, usageError(c, "--scheduler %q: want fifo or fair", c.String("scheduler"))
+	}
+	if p.mode != "simulate" && p.mode != "decisions" {
+		return nil, usageError(c, "--mode %q: want simulate or decisions%s", p.mode, didYouMean(p.mode, []string{"simulate", "decisions"}))
+	}
+	if p.output != "table" && p.output != "json" && p.output != "csv" {
+		return nil, usageError(c, "--output %q: want table, json or csv", p.output)
+	}
+	if p.opts.Speculators, err = speculatorList(reg, c.String("speculators")); err != nil {
+		return nil, err
+	}
+	if p.opts.Params, err = parseParams(reg, p.opts.Speculators, c.StringSlice("param")); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct{ name, value string }{{"report", p.reportTo}, {"plot", p.plotTo}, {"jobs", p.jobsTo}} {
+		if f.value == "" {
+			continue
+		}
+		if p.mode != "simulate" {
+			return nil, usageError(c, "--%s: only in simulate mode (decisions mode re-executes nothing)", f.name)
+		}
+		if f.name != "jobs" && len(p.inputs) > 1 {
+			return nil, usageError(c, "--%s describes one INPUT, got %d: replay them one at a time, or put histories in one directory to replay them as one workload", f.name, len(p.inputs))
+		}
+	}
+	if ext := strings.ToLower(filepath.Ext(p.plotTo)); p.plotTo != "" && ext != ".svg" && ext != ".png" {
+		return nil, usageError(c, "--plot %s: want a .svg or .png file", p.plotTo)
+	}
+	var missing []string
+	for _, in := range p.inputs {
+		if hdfs.IsURL(in) {
+			continue
+		}
+		if _, err := os.Stat(in); err != nil {
+			missing = append(missing, in)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("replay: %d of %d inputs not found, nothing replayed: %s", len(missing), len(p.inputs), strings.Join(missing, ", "))
+	}
+	return p, nil
+}
+
+func runReplay(c *cli.Context) (err error) {
+	p, err := planReplay(c)
+	if err != nil {
 		return err
 	}
-	if opts.Params, err = parseParams(reg, opts.Speculators, c.StringSlice("param")); err != nil {
-		return err
+	prog := newProgress(c.Bool("quiet"), c.Duration("progress-interval"))
+	defer prog.close()
+	inputs := make([]*replay.Input, len(p.inputs))
+	for i, path := range p.inputs {
+		in, err := replay.LoadWithProgress(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
+		if err != nil {
+			return err
+		}
+		if in.Scenario != nil && (c.IsSet("nodes") || c.IsSet("slots")) {
+			return usageError(c, "--nodes/--slots: %s is a scenario, which describes its own cluster (its cluster: section); edit that instead, or leave the flags out", path)
+		}
+		logrus.WithFields(logrus.Fields{"input": path, "format": in.Format, "jobs": len(in.Jobs)}).Debug("loaded input")
+		inputs[i] = in
 	}
 	if dir := c.String("data-dir"); dir != "" {
 		st, oerr := grassamples.Open(dir)
@@ -68,91 +159,123 @@ func runReplay(c *cli.Context) (err error) {
 				err = cerr
 			}
 		}()
-		opts.Store = st
+		p.opts.Store = st
 	}
-	switch c.String("scheduler") {
-	case "", "fifo", "fair":
-	default:
-		return fmt.Errorf("--scheduler %q: want fifo or fair", c.String("scheduler"))
-	}
-	mode, output := c.String("mode"), c.String("output")
-	if mode != "simulate" && mode != "decisions" {
-		return fmt.Errorf("--mode %q: want simulate or decisions", mode)
-	}
-	if output != "table" && output != "json" && output != "csv" {
-		return fmt.Errorf("--output %q: want table, json or csv", output)
-	}
-	format := history.Format(c.String("format"))
-	for i, path := range c.Args().Slice() {
-		in, err := replay.Load(path, format, history.DefaultSWIMModel())
+	var jobs *replay.JobsWriter
+	if p.jobsTo != "" {
+		f, err := os.Create(p.jobsTo)
 		if err != nil {
+			return fmt.Errorf("--jobs: %w", err)
+		}
+		defer func() {
+			if cerr := f.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("--jobs: %w", cerr)
+			}
+		}()
+		if jobs, err = replay.NewJobsWriter(f, replay.JobsFormat(p.jobsTo)); err != nil {
 			return err
 		}
-		logrus.WithFields(logrus.Fields{"input": path, "format": in.Format, "jobs": len(in.Jobs)}).Debug("loaded input")
-		rep := &replay.Report{Input: path, Format: string(in.Format), Mode: mode, Seed: opts.Seed, Runs: opts.Runs}
-		if mode == "simulate" {
+	}
+	var reports []*replay.Report
+	for i, in := range inputs {
+		path := p.inputs[i]
+		rep := &replay.Report{Input: path, Format: string(in.Format), Mode: p.mode, Seed: p.opts.Seed, Runs: p.opts.Runs}
+		if p.mode == "simulate" {
+			var col *report.Collector
+			opts := p.opts
+			if p.reportTo != "" || p.plotTo != "" {
+				col = report.NewCollector(path, string(in.Format), opts.Speculators, opts.Seed, opts.Runs)
+				opts.RunningSamples = 200
+			}
+			opts.Progress = prog.simulating(path)
+			opts.Observe = func(r *replay.Run) error {
+				if jobs != nil {
+					if err := jobs.Write(replay.JobRows(path, r)); err != nil {
+						return fmt.Errorf("--jobs: %w", err)
+					}
+				}
+				if col != nil {
+					return col.Observe(r)
+				}
+				return nil
+			}
 			res, err := replay.Simulate(replay.WorkloadOf(in, opts.Cluster), opts)
+			prog.done()
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
 			rep.Results = res
+			if err := writeFigures(col, res, p); err != nil {
+				return err
+			}
 		} else {
-			res, actual, err := replay.Decide(in, opts)
+			res, actual, err := replay.Decide(in, p.opts)
 			if err != nil {
 				return err
 			}
 			rep.Results, rep.Actual = res, actual
 		}
-		if i > 0 && output == "table" {
-			fmt.Println()
+		if p.output == "table" {
+			if i > 0 {
+				fmt.Println()
+			}
+			if err := rep.Write(os.Stdout, p.output); err != nil {
+				return err
+			}
+			continue
 		}
-		if err := rep.Write(os.Stdout, output); err != nil {
+		reports = append(reports, rep)
+	}
+	return writeReports(reports, p.output)
+}
+
+// writeFigures writes --report and --plot.
+func writeFigures(col *report.Collector, res []replay.Result, p *replayPlan) error {
+	if col == nil {
+		return nil
+	}
+	if p.plotTo != "" {
+		if err := col.SavePlot(p.plotTo); err != nil {
 			return err
 		}
+	}
+	if p.reportTo == "" {
+		return nil
+	}
+	f, err := os.Create(p.reportTo)
+	if err != nil {
+		return fmt.Errorf("--report: %w", err)
+	}
+	if err := col.WriteHTML(f, res); err != nil {
+		f.Close()
+		return fmt.Errorf("--report %s: %w", p.reportTo, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--report: %w", err)
 	}
 	return nil
 }
 
-func speculatorList(reg *speculators.Registry, flag string) ([]string, error) {
-	if strings.TrimSpace(flag) == "" {
-		return reg.Names(), nil
-	}
-	var out []string
-	for _, name := range strings.Split(flag, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
+// writeReports prints json or csv reports as one document: one input's JSON
+// object, several inputs' JSON array; one CSV with one header.
+func writeReports(reports []*replay.Report, output string) error {
+	switch {
+	case len(reports) == 0:
+		return nil
+	case output == "json" && len(reports) > 1:
+		out, err := json.MarshalIndent(reports, "", "  ")
+		if err != nil {
+			return err
 		}
-		if _, ok := reg.Lookup(name); !ok {
-			return nil, fmt.Errorf("--speculators: unknown speculator %q (known: %s)", name, strings.Join(reg.Names(), ", "))
+		_, err = fmt.Fprintf(os.Stdout, "%s\n", out)
+		return err
+	case output == "csv":
+		for i, r := range reports {
+			if err := r.WriteCSV(os.Stdout, i == 0); err != nil {
+				return err
+			}
 		}
-		out = append(out, name)
+		return nil
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--speculators %q names no policy", flag)
-	}
-	return out, nil
-}
-
-// parseParams reads POLICY.NAME=VALUE overrides and checks each against the
-// policy's declared parameters.
-func parseParams(reg *speculators.Registry, chosen []string, flags []string) (map[string]map[string]string, error) {
-	out := map[string]map[string]string{}
-	for _, f := range flags {
-		key, value, ok := strings.Cut(f, "=")
-		policy, name, ok2 := strings.Cut(key, ".")
-		if !ok || !ok2 || policy == "" || name == "" {
-			return nil, fmt.Errorf("--param %q: want POLICY.NAME=VALUE, e.g. late.speculative-cap=0.2", f)
-		}
-		if out[policy] == nil {
-			out[policy] = map[string]string{}
-		}
-		out[policy][name] = value
-	}
-	for policy, kv := range out {
-		if _, err := reg.Params(policy, kv); err != nil {
-			return nil, fmt.Errorf("--param: %w", err)
-		}
-	}
-	return out, nil
+	return reports[0].Write(os.Stdout, output)
 }

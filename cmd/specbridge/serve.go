@@ -54,9 +54,9 @@ func ServeCommand() *cli.Command {
 			&cli.DurationFlag{Name: "decide-interval", Value: bridge.DefaultDecideInterval, Usage: "how often each job's policy is asked for decisions", EnvVars: []string{"SPECBRIDGE_DECIDE_INTERVAL"}},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_ADDR_FILE"}},
 			&cli.StringFlag{Name: "data-dir", Usage: "keep cross-job state here: GRASS samples (shared with replay --data-dir) and, unless --store says otherwise, the fault analyzer's records (DIR/cfa); default: in memory, lost at exit", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
-			&cli.StringFlag{Name: "cfa-url", Usage: "standalone fault analyzer (`specbridge cfa`) to use, http(s)://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
-			&cli.StringFlag{Name: "cfa-token-file", Usage: "file whose first token is sent to --cfa-url as \"Authorization: Bearer\" (required with --cfa-url)", EnvVars: []string{"SPECBRIDGE_CFA_TOKEN_FILE"}},
-			&cli.StringFlag{Name: "cfa-ca-file", Usage: "PEM CA certificate(s) to verify an https --cfa-url with (default: the system's)", EnvVars: []string{"SPECBRIDGE_CFA_CA_FILE"}},
+			&cli.StringFlag{Name: "cfa-url", Usage: "`URL` of a standalone fault analyzer (specbridge cfa) to use, http(s)://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
+			&cli.StringFlag{Name: "cfa-token-file", Usage: "`FILE` whose first token is sent to --cfa-url as \"Authorization: Bearer\" (required with --cfa-url)", EnvVars: []string{"SPECBRIDGE_CFA_TOKEN_FILE"}},
+			&cli.StringFlag{Name: "cfa-ca-file", Usage: "`FILE` of PEM CA certificate(s) to verify an https --cfa-url with (default: the system's)", EnvVars: []string{"SPECBRIDGE_CFA_CA_FILE"}},
 			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
 		}, cfaFlags()...),
@@ -92,6 +92,8 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: policy registry: %w", err)
 	}
 	dataDir := c.String("data-dir")
+	// What policies learn across jobs: kept here, read back as their Prior.
+	var knowledge bridge.Knowledge = grass.NewMemoryStore() // this process's jobs only
 	if dataDir != "" {
 		// One owner per data directory: a second server exits here, naming
 		// the owner's pid and host.
@@ -109,9 +111,7 @@ func serve(c *cli.Context) error {
 				log.WithError(err).Error("grass samples: close failed")
 			}
 		}()
-		reg.SetStore(samples)
-	} else {
-		reg.SetStore(grass.NewMemoryStore()) // shared by this process's jobs only
+		knowledge = samples
 	}
 	feed, err := startFeed(c, dataDir, log)
 	if err != nil {
@@ -126,6 +126,7 @@ func serve(c *cli.Context) error {
 		Feed:               feed.feed,
 		OrphanGrace:        c.Duration("cfa-job-grace"),
 		Registry:           reg,
+		Knowledge:          knowledge,
 		Tokens:             tokens,
 		Health:             feed.health,
 		Collectors:         feed.collectors,

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // BenchmarkDecide10kTasks times one Decide of farms over late on 10,000
@@ -12,28 +13,29 @@ import (
 // failure layer scans every task for the failed node's work and outputs,
 // copies a batch and re-runs eleven outputs, then late ranks every task and
 // launches one copy (Slots unknown). The layer's state is reset outside the
-// timer so that every Decide does all of it; late keeps its marks, and its
+// timer so that every Decide does all of it (the policy's Decide: the engine
+// would not return decisions it already gave); late keeps its marks, and its
 // cap (base-params speculative-cap=1) leaves room for 10,000 iterations.
 func BenchmarkDecide10kTasks(b *testing.B) {
 	const running, done = 10000, 1000
 	info := speculators.JobInfo{Maps: running + done, Reduces: 20}
 	h := newHarness(b, Name, info, map[string]string{ParamBaseParams: "speculative-cap=1"})
-	now := sec(3600)
+	now := spectest.Sec(3600)
 	for i := range running {
-		start := sec(float64(1200 + i%1200))
+		start := spectest.Sec(float64(1200 + i%1200))
 		rate := 0.0001 + 0.000003*float64((i*7919)%100)
-		h.run(mapTask(i), node(i%100), start, rate*float64(now-start)/1000, now-sec(60))
+		h.Running(spectest.Map(i), node(i%100), start, now-spectest.Sec(60), rate*float64(now-start)/1000)
 	}
 	for i := running; i < running+done; i++ {
-		h.complete(mapTask(i), node(i%100), sec(0), sec(600))
+		h.Complete(spectest.Map(i), node(i%100), spectest.Sec(0), spectest.Sec(600))
 	}
 	var reduce speculators.AttemptID
 	for i := range 20 {
-		reduce = h.run(reduceTask(i), node(100+i), sec(600), 0.2, now-sec(60))
+		reduce = h.Running(spectest.Reduce(i), node(100+i), spectest.Sec(600), now-spectest.Sec(60), 0.2)
 	}
-	h.fetchFailed(reduce, now-sec(30), mapTask(running+1))
-	h.nodeEvent(speculators.NodeFailed, node(42), now-sec(10))
-	p := h.engine.Policy.(*policy)
+	h.FetchFailed(reduce, now-spectest.Sec(30), 0.1, spectest.Map(running+1))
+	h.Node(speculators.NodeFailed, node(42), now-spectest.Sec(10))
+	p := h.Engine.Policy.(*policy)
 	reset := func() {
 		for ty := range p.marks {
 			clear(p.marks[ty])
@@ -42,18 +44,11 @@ func BenchmarkDecide10kTasks(b *testing.B) {
 		clear(p.rerun)
 		e := &p.episodes[0]
 		e.rounds, e.nextCheck, e.tasks = 0, e.failedAt, e.tasks[:0]
-		p.fetchReported = append(p.fetchReported[:0], mapTask(running+1))
+		p.fetchReported = append(p.fetchReported[:0], spectest.Map(running+1))
 	}
-	ds := h.decide(now)
-	if n, m := len(only(ds, speculators.Rerun)), len(only(ds, speculators.Speculate)); n != 11 || m != 3 {
+	ds := h.Decide(now)
+	if n, m := len(spectest.Only(ds, speculators.Rerun)), len(spectest.Only(ds, speculators.Speculate)); n != 11 || m != 3 {
 		b.Fatalf("decide re-ran %d outputs and copied %d tasks, want 11 and 3: %v", n, m, ds)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		b.StopTimer()
-		reset()
-		b.StartTimer()
-		h.engine.Decide(now)
-	}
+	spectest.BenchDecide(b, h, now, 11, reset)
 }

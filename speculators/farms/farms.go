@@ -1,5 +1,6 @@
 // Package farms holds two failure-aware speculators from the FARMS paper
-// (../shared/papers/004_a2234fadad273414.txt, §2, §3.2, §3.3), each wrapped
+// ("FARMS: Efficient MapReduce Speculation for Failure Recovery in Short
+// Jobs", Fu et al., Parallel Computing 2017, §2, §3.2, §3.3), each wrapped
 // around an ordinary straggler policy (default late) whose decisions pass
 // through:
 //
@@ -165,6 +166,7 @@ func build(o options, params speculators.Params, env speculators.Env, errs []err
 	p := &policy{options: o, base: base}
 	p.baseObserver, _ = base.(speculators.Observer)
 	p.baseGate, _ = base.(speculators.NodeGate)
+	p.baseTeacher, _ = base.(speculators.Teacher)
 	return p, nil
 }
 
@@ -187,7 +189,7 @@ func newBase(params speculators.Params, env speculators.Env) (speculators.Specul
 	if env.Rand != nil {
 		seed = env.Rand.Uint64()
 	}
-	base, _, err := env.Registry.New(name, overrides, seed)
+	base, _, err := env.Registry.NewWith(name, overrides, seed, env.Prior)
 	if err != nil && len(overrides) > 0 {
 		return nil, fmt.Errorf("%s %q with %s %q: %w", ParamBase, name, ParamBaseParams, params.String(ParamBaseParams), err)
 	}
@@ -235,4 +237,12 @@ func (p *policy) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeI
 		return p.baseGate.AllowSpeculativeOn(job, node, now)
 	}
 	return true
+}
+
+// TakeLearned hands out what the base policy learned (speculators.Teacher):
+// the failure layer learns nothing across jobs itself.
+func (p *policy) TakeLearned(l *speculators.Learned) {
+	if p.baseTeacher != nil {
+		p.baseTeacher.TakeLearned(l)
+	}
 }

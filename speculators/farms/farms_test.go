@@ -7,6 +7,7 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/late"
 	"github.com/specbridge/specbridge/speculators/none"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // TestRegisteredWithPaperDefaults checks the defaults and that every
@@ -83,11 +84,11 @@ func TestRejectsBadParameters(t *testing.T) {
 }
 
 // stragglerJob has eight maps on eight nodes; m7 is slow. late copies it.
-func stragglerJob(h *harness) {
+func stragglerJob(h *spectest.Harness) {
 	for i := range 7 {
-		h.run(mapTask(i), node(i), sec(0), 0.5, sec(100))
+		h.Running(spectest.Map(i), node(i), spectest.Sec(0), spectest.Sec(100), 0.5)
 	}
-	h.run(mapTask(7), node(7), sec(0), 0.1, sec(100))
+	h.Running(spectest.Map(7), node(7), spectest.Sec(0), spectest.Sec(100), 0.1)
 }
 
 // TestBaseDecisionsPassThrough checks that with no failure farms decides
@@ -97,8 +98,8 @@ func TestBaseDecisionsPassThrough(t *testing.T) {
 	stragglerJob(h)
 	b := newHarness(t, late.Name, speculators.JobInfo{Maps: 8}, nil)
 	stragglerJob(b)
-	got, wantDs := h.decide(sec(100)), b.decide(sec(100))
-	want(t, "farms decided", got, wantDs, got)
+	got, wantDs := h.Decide(spectest.Sec(100)), b.Decide(spectest.Sec(100))
+	spectest.Want(t, "farms decided", got, wantDs, got)
 	if len(got) != 1 {
 		t.Fatalf("late decided %v, want one copy", wantDs)
 	}
@@ -106,7 +107,7 @@ func TestBaseDecisionsPassThrough(t *testing.T) {
 	// A base whose one-minute rule is 200 s decides nothing at 100 s.
 	h = newHarness(t, Name, speculators.JobInfo{Maps: 8}, map[string]string{ParamBaseParams: late.ParamMinRuntimeMs + "=200000"})
 	stragglerJob(h)
-	if ds := h.decide(sec(100)); len(ds) != 0 {
+	if ds := h.Decide(spectest.Sec(100)); len(ds) != 0 {
 		t.Fatalf("base-params ignored: %v", ds)
 	}
 }
@@ -116,15 +117,15 @@ func TestBaseDecisionsPassThrough(t *testing.T) {
 func TestBaseCopyNotDoubled(t *testing.T) {
 	h := newHarness(t, Name, speculators.JobInfo{Maps: 8}, nil)
 	stragglerJob(h) // late asks for m7 at 100 s
-	want(t, "late copied", speculated(h.decide(sec(100))), []speculators.TaskID{mapTask(7)}, nil)
-	h.nodeEvent(speculators.NodeFailed, node(7), sec(101))
-	if ds := speculated(h.decide(sec(101))); len(ds) != 0 {
+	spectest.Want(t, "late copied", spectest.SpeculatedTasks(h.Decide(spectest.Sec(100))), []speculators.TaskID{spectest.Map(7)}, nil)
+	h.Node(speculators.NodeFailed, node(7), spectest.Sec(101))
+	if ds := spectest.SpeculatedTasks(h.Decide(spectest.Sec(101))); len(ds) != 0 {
 		t.Fatalf("failure layer copied %v again", ds)
 	}
-	h.nodeEvent(speculators.NodeFailed, node(6), sec(102))
-	h.report(speculators.AttemptID{Task: mapTask(6)}, sec(90), 0.5)
-	ds := h.decide(sec(102))
-	if n := len(only(ds, speculators.Speculate)); n != 1 {
+	h.Node(speculators.NodeFailed, node(6), spectest.Sec(102))
+	h.Status(speculators.AttemptID{Task: spectest.Map(6)}, spectest.Sec(90), 0.5)
+	ds := h.Decide(spectest.Sec(102))
+	if n := len(spectest.Only(ds, speculators.Speculate)); n != 1 {
 		t.Fatalf("m6 on the failed n6: decisions %v, want one copy", ds)
 	}
 }
@@ -133,18 +134,18 @@ func TestBaseCopyNotDoubled(t *testing.T) {
 // a job whose reduces are all done are not re-run when a node fails.
 func TestMapOnlyJobNoRerun(t *testing.T) {
 	h := newHarness(t, Name, speculators.JobInfo{Maps: 2}, nil)
-	h.complete(mapTask(0), node(1), sec(0), sec(30))
-	h.run(mapTask(1), node(2), sec(0), 0.5, sec(60))
-	h.nodeEvent(speculators.NodeFailed, node(1), sec(100))
-	if ds := only(h.decide(sec(100)), speculators.Rerun); len(ds) != 0 {
+	h.Complete(spectest.Map(0), node(1), spectest.Sec(0), spectest.Sec(30))
+	h.Running(spectest.Map(1), node(2), spectest.Sec(0), spectest.Sec(60), 0.5)
+	h.Node(speculators.NodeFailed, node(1), spectest.Sec(100))
+	if ds := spectest.Only(h.Decide(spectest.Sec(100)), speculators.Rerun); len(ds) != 0 {
 		t.Fatalf("map-only job re-ran %v", ds)
 	}
 
 	h = newHarness(t, Name, speculators.JobInfo{Maps: 1, Reduces: 1}, nil)
-	h.complete(mapTask(0), node(1), sec(0), sec(30))
-	h.complete(reduceTask(0), node(2), sec(30), sec(60))
-	h.nodeEvent(speculators.NodeFailed, node(1), sec(100))
-	if ds := only(h.decide(sec(100)), speculators.Rerun); len(ds) != 0 {
+	h.Complete(spectest.Map(0), node(1), spectest.Sec(0), spectest.Sec(30))
+	h.Complete(spectest.Reduce(0), node(2), spectest.Sec(30), spectest.Sec(60))
+	h.Node(speculators.NodeFailed, node(1), spectest.Sec(100))
+	if ds := spectest.Only(h.Decide(spectest.Sec(100)), speculators.Rerun); len(ds) != 0 {
 		t.Fatalf("job with every reduce done re-ran %v", ds)
 	}
 }
@@ -155,21 +156,21 @@ func TestSameDecisionsForSameInputs(t *testing.T) {
 		h := newHarness(t, Name, speculators.JobInfo{Maps: 30, Reduces: 2}, nil)
 		for i := range 30 {
 			if i%3 == 0 {
-				h.complete(mapTask(i), node(i%4), sec(0), sec(40))
+				h.Complete(spectest.Map(i), node(i%4), spectest.Sec(0), spectest.Sec(40))
 			} else {
-				h.run(mapTask(i), node(i%4), sec(0), 0.01*float64(i), sec(90))
+				h.Running(spectest.Map(i), node(i%4), spectest.Sec(0), spectest.Sec(90), 0.01*float64(i))
 			}
 		}
-		h.run(reduceTask(0), node(1), sec(20), 0.1, sec(90))
-		h.nodeEvent(speculators.NodeFailed, node(1), sec(100))
+		h.Running(spectest.Reduce(0), node(1), spectest.Sec(20), spectest.Sec(90), 0.1)
+		h.Node(speculators.NodeFailed, node(1), spectest.Sec(100))
 		var all []speculators.Decision
 		for s := 100.0; s < 130; s++ {
-			all = append(all, h.decide(sec(s))...)
+			all = append(all, h.Decide(spectest.Sec(s))...)
 		}
 		return all
 	}
 	a, b := run(), run()
-	want(t, "second run", b, a, a)
+	spectest.Want(t, "second run", b, a, a)
 	if len(a) == 0 {
 		t.Fatal("the scenario decided nothing; the test proves nothing")
 	}
@@ -184,14 +185,14 @@ func TestFetchFailuresParameter(t *testing.T) {
 		want  []int // re-runs after each of three reports
 	}{{"3", []int{0, 0, 1}}, {"0", []int{0, 0, 0}}, {"1", []int{1, 0, 0}}} {
 		h := newHarness(t, Name, speculators.JobInfo{Maps: 1, Reduces: 1}, map[string]string{ParamFetchFailures: c.value})
-		h.complete(mapTask(0), node(1), sec(0), sec(30))
-		r := h.run(reduceTask(0), node(2), sec(10), 0.2, sec(60))
+		h.Complete(spectest.Map(0), node(1), spectest.Sec(0), spectest.Sec(30))
+		r := h.Running(spectest.Reduce(0), node(2), spectest.Sec(10), spectest.Sec(60), 0.2)
 		var got []int
 		for k := range 3 {
-			h.fetchFailed(r, sec(float64(70+k)), mapTask(0))
-			got = append(got, len(only(h.decide(sec(float64(70+k))), speculators.Rerun)))
+			h.FetchFailed(r, spectest.Sec(float64(70+k)), 0.1, spectest.Map(0))
+			got = append(got, len(spectest.Only(h.Decide(spectest.Sec(float64(70+k))), speculators.Rerun)))
 		}
-		want(t, "fetch-failures="+c.value+" re-runs", got, c.want, nil)
+		spectest.Want(t, "fetch-failures="+c.value+" re-runs", got, c.want, nil)
 	}
 }
 
@@ -199,14 +200,14 @@ func TestFetchFailuresParameter(t *testing.T) {
 // opinion of its own: suspect and failed nodes are refused, others allowed.
 func TestNoCopyOnSuspectOrDownNode(t *testing.T) {
 	h := newHarness(t, Name, speculators.JobInfo{Maps: 1}, map[string]string{ParamBase: none.Name})
-	h.run(mapTask(0), node(1), 0, 0.5, sec(10))
-	h.nodeEvent(speculators.NodeSuspected, node(2), sec(20))
-	h.nodeEvent(speculators.NodeFailed, node(3), sec(20))
-	h.nodeEvent(speculators.NodeFailed, node(4), sec(20))
-	h.nodeEvent(speculators.NodeResumed, node(4), sec(30))
+	h.Running(spectest.Map(0), node(1), 0, spectest.Sec(10), 0.5)
+	h.Node(speculators.NodeSuspected, node(2), spectest.Sec(20))
+	h.Node(speculators.NodeFailed, node(3), spectest.Sec(20))
+	h.Node(speculators.NodeFailed, node(4), spectest.Sec(20))
+	h.Node(speculators.NodeResumed, node(4), spectest.Sec(30))
 	var got []bool
 	for i := 1; i <= 5; i++ {
-		got = append(got, h.engine.AllowSpeculativeOn(node(i), sec(30)))
+		got = append(got, h.Engine.AllowSpeculativeOn(node(i), spectest.Sec(30)))
 	}
-	want(t, "allowed n1..n5", got, []bool{true, false, false, true, true}, nil)
+	spectest.Want(t, "allowed n1..n5", got, []bool{true, false, false, true, true}, nil)
 }

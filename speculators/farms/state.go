@@ -10,6 +10,7 @@ type policy struct {
 	base         speculators.Speculator
 	baseObserver speculators.Observer
 	baseGate     speculators.NodeGate
+	baseTeacher  speculators.Teacher
 
 	// episodes lists every failure the analyzer declared, in the order it
 	// declared them; marks refer to them by index.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // TestTWSCopiesEveryAffectedTaskOnce checks that when the analyzer (with
@@ -20,20 +21,20 @@ import (
 // Reference: §3.3, §2.2.1
 func TestTWSCopiesEveryAffectedTaskOnce(t *testing.T) {
 	h := newHarness(t, TWSName, speculators.JobInfo{Maps: 20}, nil)
-	if d, ok := h.engine.Policy.(interface{ Detector() string }); !ok || d.Detector() != "tws" || h.engine.Params.String(ParamDetector) != "tws" {
+	if d, ok := h.Engine.Policy.(interface{ Detector() string }); !ok || d.Detector() != "tws" || h.Engine.Params.String(ParamDetector) != "tws" {
 		t.Fatalf("tws policy does not name the tws detector")
 	}
 	for i := range 20 {
-		h.run(mapTask(i), node(1), sec(0), 0.4, sec(90))
+		h.Running(spectest.Map(i), node(1), spectest.Sec(0), spectest.Sec(90), 0.4)
 	}
-	if ds := h.decide(sec(99)); len(ds) != 0 {
+	if ds := h.Decide(spectest.Sec(99)); len(ds) != 0 {
 		t.Fatalf("before the failure: %v", ds)
 	}
-	h.nodeEvent(speculators.NodeFailed, node(1), sec(100))
-	ds := h.decide(sec(100))
-	want(t, "copied", speculated(ds), maps(0, 20), ds)
+	h.Node(speculators.NodeFailed, node(1), spectest.Sec(100))
+	ds := h.Decide(spectest.Sec(100))
+	spectest.Want(t, "copied", spectest.SpeculatedTasks(ds), spectest.Maps(0, 20), ds)
 	for _, s := range []float64{105, 110, 200} {
-		if ds := h.decide(sec(s)); len(ds) != 0 {
+		if ds := h.Decide(spectest.Sec(s)); len(ds) != 0 {
 			t.Fatalf("at %gs: %v, want nothing more", s, ds)
 		}
 	}
@@ -46,15 +47,15 @@ func TestTWSCopiesEveryAffectedTaskOnce(t *testing.T) {
 // Reference: §3.2 (what tws leaves out), §3.3
 func TestTWSNoRetrospectiveRerun(t *testing.T) {
 	h := newHarness(t, TWSName, speculators.JobInfo{Maps: 3, Reduces: 1}, nil)
-	h.complete(mapTask(0), node(1), sec(0), sec(30))
-	h.complete(mapTask(1), node(2), sec(0), sec(30))
-	h.run(mapTask(2), node(1), sec(0), 0.3, sec(60))
-	r := h.run(reduceTask(0), node(3), sec(10), 0.2, sec(60))
-	h.fetchFailed(r, sec(70), mapTask(1))
-	h.nodeEvent(speculators.NodeFailed, node(1), sec(100))
-	ds := h.decide(sec(100))
-	want(t, "re-ran", attempts(ds, speculators.Rerun), nil, ds)
-	want(t, "copied", speculated(ds), []speculators.TaskID{mapTask(2)}, ds)
+	h.Complete(spectest.Map(0), node(1), spectest.Sec(0), spectest.Sec(30))
+	h.Complete(spectest.Map(1), node(2), spectest.Sec(0), spectest.Sec(30))
+	h.Running(spectest.Map(2), node(1), spectest.Sec(0), spectest.Sec(60), 0.3)
+	r := h.Running(spectest.Reduce(0), node(3), spectest.Sec(10), spectest.Sec(60), 0.2)
+	h.FetchFailed(r, spectest.Sec(70), 0.1, spectest.Map(1))
+	h.Node(speculators.NodeFailed, node(1), spectest.Sec(100))
+	ds := h.Decide(spectest.Sec(100))
+	spectest.Want(t, "re-ran", spectest.Attempts(ds, speculators.Rerun), nil, ds)
+	spectest.Want(t, "copied", spectest.SpeculatedTasks(ds), []speculators.TaskID{spectest.Map(2)}, ds)
 }
 
 // TestTWSKillCopiesOnEarlyResume checks that tws keeps FAS's feedback
@@ -64,13 +65,13 @@ func TestTWSNoRetrospectiveRerun(t *testing.T) {
 // Reference: §3.3.2
 func TestTWSKillCopiesOnEarlyResume(t *testing.T) {
 	h := newHarness(t, TWSName, speculators.JobInfo{Maps: 2}, nil)
-	h.run(mapTask(0), node(1), sec(0), 0.5, sec(90))
-	h.run(mapTask(1), node(1), sec(0), 0.1, sec(90))
-	h.nodeEvent(speculators.NodeFailed, node(1), sec(100))
-	want(t, "copied", speculated(h.decide(sec(100))), maps(0, 2), nil)
-	c0 := h.run(mapTask(0), node(2), sec(101), 0.2, sec(105))
-	h.run(mapTask(1), node(2), sec(101), 0.3, sec(105)) // leads by 0.2: kept
-	h.nodeEvent(speculators.NodeResumed, node(1), sec(106))
-	ds := h.decide(sec(106))
-	want(t, "killed", attempts(ds, speculators.Kill), []speculators.AttemptID{c0}, ds)
+	h.Running(spectest.Map(0), node(1), spectest.Sec(0), spectest.Sec(90), 0.5)
+	h.Running(spectest.Map(1), node(1), spectest.Sec(0), spectest.Sec(90), 0.1)
+	h.Node(speculators.NodeFailed, node(1), spectest.Sec(100))
+	spectest.Want(t, "copied", spectest.SpeculatedTasks(h.Decide(spectest.Sec(100))), spectest.Maps(0, 2), nil)
+	c0 := h.Running(spectest.Map(0), node(2), spectest.Sec(101), spectest.Sec(105), 0.2)
+	h.Running(spectest.Map(1), node(2), spectest.Sec(101), spectest.Sec(105), 0.3) // leads by 0.2: kept
+	h.Node(speculators.NodeResumed, node(1), spectest.Sec(106))
+	ds := h.Decide(spectest.Sec(106))
+	spectest.Want(t, "killed", spectest.Attempts(ds, speculators.Kill), []speculators.AttemptID{c0}, ds)
 }

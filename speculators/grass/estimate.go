@@ -46,10 +46,12 @@ import (
 // get no copy until its first task ends, which with a deadline of 1.02-1.2x
 // the median task (§6.1) is too late for any copy to finish. GRASS already
 // keeps what earlier jobs did (its samples, §4); we keep their completed
-// tasks too (RuntimePrior, in the same store) and, until the job has a
+// tasks too (the policy hands each first success out in
+// speculators.Learned, and the driver keeps it for later jobs' Prior) and, until the job has a
 // completion of its own, take t_new from them: the median run time per input
 // byte of earlier tasks of the type whose input lies in the same power-of-two
-// size range as this task's, times its input (MemoryStore.PriorRuntime). Within a job the
+// size range as this task's, times its input (MemoryStore.PriorRuntime).
+// Within a job the
 // inputs are alike and the mean is used as above; across jobs input sizes
 // differ by orders of magnitude and a fixed per-task cost makes run time per
 // byte of a small task many times that of a full block, so like is compared
@@ -60,7 +62,7 @@ import (
 // which prices a full block as dozens of small maps, copies of one-wave
 // jobs were pruned outright. Our choice:
 // the paper does not say what GRASS does before a job's first completion.
-// Without a RuntimePrior in the store, t_new stays unknown until then.
+// Without a Prior, t_new stays unknown until then.
 //
 // t_rem: extrapolated from progress (§5.1: "we extrapolate the remaining
 // duration of the task based on the time elapsed thus far"): elapsed x
@@ -90,7 +92,7 @@ type estimators struct {
 	accNew, accRem speculators.RunningStats
 
 	// prior is earlier jobs' completions (nil: none); see t_new above.
-	prior RuntimePrior
+	prior speculators.Prior
 
 	// runNorm and runDur are the running tasks' extrapolated durations
 	// (per input byte, and in ms for tasks of unknown input), summed over
@@ -152,12 +154,13 @@ func (e *estimators) censor(job *speculators.Job, now speculators.Time) {
 	}
 }
 
-// recordPrior hands a task's first success to the prior of later jobs.
-func (e *estimators) recordPrior(t *speculators.Task, ev *speculators.Event) {
-	if e.prior == nil || t.Succeeded == nil || t.Succeeded.ID != ev.Attempt || t.Finish != ev.Time {
-		return
+// priorRecord is what a task's first success teaches later jobs' prior
+// (ok false: ev is not that success).
+func priorRecord(t *speculators.Task, ev *speculators.Event) (speculators.RuntimeRecord, bool) {
+	if t.Succeeded == nil || t.Succeeded.ID != ev.Attempt || t.Finish != ev.Time {
+		return speculators.RuntimeRecord{}, false
 	}
-	e.prior.AddRuntime(t.ID.Type, float64(ev.Time-t.Succeeded.Start), t.InputBytes)
+	return speculators.RuntimeRecord{Type: t.ID.Type, Ms: float64(ev.Time - t.Succeeded.Start), InputBytes: t.InputBytes}, true
 }
 
 func (e *estimators) size(job *speculators.Job) {

@@ -9,10 +9,12 @@
 // The policies read the job state the engine folds from events and keep their
 // own: outstanding copy requests, the estimators' running accuracy (§5.1),
 // the tasks already dropped, and for GRASS whether it has switched. Samples of
-// earlier jobs come from a SampleStore passed in speculators.Env.Store; the
-// package never opens a file itself (store/grassamples does). It must not
-// start goroutines, perform I/O, read the wall clock, use randomness other
-// than Env.Rand or depend on Go map iteration order.
+// earlier jobs come in read-only as speculators.Env.Prior; what a job
+// teaches later ones (its tasks' run times, a perturbed job's sample) goes
+// out through speculators.Teacher (Engine.Learned), and the driver keeps it
+// (in a MemoryStore, or on disk with store/grassamples). The package must
+// not start goroutines, perform I/O, read the wall clock, use randomness
+// other than Env.Rand or depend on Go map iteration order.
 //
 // Push versus pull. GRASS picks, each time a slot becomes free, the next task
 // to run: an original or a copy (§3). In the simulator it does exactly that:
@@ -146,18 +148,8 @@ type switchConfig struct {
 
 func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculators.Speculator, error) {
 	p := &policy{mode: m, useGS: m == modeGS}
-	switch s := env.Store.(type) {
-	case nil:
-	case SampleStore:
-		p.store = s
-	case SampleProvider:
-		p.store = s.GRASSSamples()
-	default:
-		return nil, fmt.Errorf("Env.Store is a %T, want a grass.SampleStore or grass.SampleProvider", env.Store)
-	}
-	if pr, ok := p.store.(RuntimePrior); ok {
-		p.est.prior = pr // t_new before the job's first completion (estimate.go)
-	}
+	p.prior = env.Prior
+	p.est.prior = env.Prior // t_new before the job's first completion (estimate.go)
 	p.est.running = params.Bool(ParamTnewRunning)
 	if m != modeGRASS {
 		return p, nil
@@ -210,9 +202,11 @@ func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculat
 // policy is one job's GS, RAS or GRASS state.
 type policy struct {
 	mode  mode
-	useGS bool // the algorithm in force: GS, else RAS
-	store SampleStore
-	learn *learner // GRASS only
+	useGS bool              // the algorithm in force: GS, else RAS
+	prior speculators.Prior // earlier jobs (nil: none)
+	learn *learner          // GRASS only
+	// out is what this job taught since the last TakeLearned.
+	out speculators.Learned
 
 	// pending[type][index]: a copy this policy asked for has not started.
 	pending      [speculators.NumTaskTypes][]bool
@@ -235,12 +229,12 @@ type policy struct {
 	durs  []float64
 }
 
-// StoreError is the latest error the SampleStore returned from Add, or nil.
-func (p *policy) StoreError() error {
-	if p.learn == nil {
-		return nil
-	}
-	return p.learn.storeErr
+// TakeLearned hands out the run times and samples this job produced since
+// the last call (speculators.Teacher).
+func (p *policy) TakeLearned(l *speculators.Learned) {
+	l.Runtimes = append(l.Runtimes, p.out.Runtimes...)
+	l.Samples = append(l.Samples, p.out.Samples...)
+	p.out.Runtimes, p.out.Samples = p.out.Runtimes[:0], p.out.Samples[:0]
 }
 
 // Algorithm is the algorithm in force now: "gs" or "ras".
@@ -283,7 +277,9 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 	if ev.Kind == speculators.AttemptSucceeded {
 		p.est.observeSuccess(job, t, ev)
-		p.est.recordPrior(t, ev)
+		if r, ok := priorRecord(t, ev); ok {
+			p.out.Runtimes = append(p.out.Runtimes, r)
+		}
 		if p.learn != nil {
 			p.est.sync(job)
 			p.learn.maybeRecord(p, job, ev.Time)

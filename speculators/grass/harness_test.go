@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // unit is the paper's "time unit" in ms, and the input bytes of one unit of
@@ -34,16 +35,22 @@ type job struct {
 	pull bool
 }
 
-// driver plays the allocator of the paper's pull model (§3): whenever slots
-// are free it asks the real Engine to decide, places the copies it asks for,
+// driver plays the allocator of the paper's pull model (§3) on top of a
+// spectest.Harness: whenever slots are free it asks the real Engine to
+// decide, places the copies it asks for,
 // then fills the remaining free slots with originals in SJF (deadline) or
 // LJF (error) order of their input, as the paper assumes. Every attempt
 // progresses at a constant rate and reports at every event, so t_rem is
 // exact. It is deterministic and steps from event to event.
 type driver struct {
-	t        testing.TB
-	engine   *speculators.Engine
-	policy   *policy
+	t      testing.TB
+	h      *spectest.Harness
+	engine *speculators.Engine
+	policy *policy
+	// known is what earlier jobs taught (the engine's Prior) and where the
+	// driver keeps what this job learns, as sim and the bridge do; nil:
+	// none.
+	known    *MemoryStore
 	job      job
 	now      speculators.Time
 	runs     []run
@@ -68,28 +75,26 @@ type run struct {
 
 func ms(units float64) speculators.Time { return speculators.Time(units * unit) }
 
-func newDriver(t testing.TB, name string, j job, overrides map[string]string, env *speculators.Registry) *driver {
+func newDriver(t testing.TB, name string, j job, overrides map[string]string, known *MemoryStore) *driver {
 	t.Helper()
-	r := env
-	if r == nil {
-		r = registry(t)
-	}
 	sizes := make([]int64, len(j.input))
 	for i, in := range j.input {
 		sizes[i] = int64(in * unit)
 	}
 	info := speculators.JobInfo{ID: "job_grass_0001", Maps: len(j.input), Reduces: j.reduces, MapInputBytes: sizes,
 		Slots: j.slots, Deadline: ms(j.deadline), ErrorBound: j.err}
-	e, err := r.NewEngine(info, name, overrides, max(j.seed, 1))
-	if err != nil {
-		t.Fatal(err)
+	var prior speculators.Prior
+	if known != nil {
+		prior = known
 	}
+	h := spectest.New(t, registry(t), spectest.Job{Policy: name, Info: info, Params: overrides, Seed: j.seed, Prior: prior})
+	e := h.Engine
 	p, ok := e.Policy.(*policy)
 	if !ok {
 		t.Fatalf("policy is %T", e.Policy)
 	}
 	n := len(j.input)
-	d := &driver{t: t, engine: e, policy: p, job: j, started: make([]bool, n), finished: make([]speculators.Time, n),
+	d := &driver{t: t, h: h, engine: e, policy: p, known: known, job: j, started: make([]bool, n), finished: make([]speculators.Time, n),
 		dropped: make([]bool, n), next: make([]int32, n)}
 	for _, i := range j.first {
 		d.launch(i, false)
@@ -99,18 +104,23 @@ func newDriver(t testing.TB, name string, j job, overrides map[string]string, en
 
 func registry(t testing.TB) *speculators.Registry {
 	t.Helper()
-	r := speculators.NewRegistry()
-	for _, p := range []speculators.Policy{PolicyGS(), PolicyRAS(), PolicyGRASS()} {
-		if err := r.Add(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return r
+	return spectest.Registry(t, PolicyGS(), PolicyRAS(), PolicyGRASS())
 }
 
 func (d *driver) observe(ev speculators.Event) {
 	d.t.Helper()
-	if err := d.engine.Observe(&ev); err != nil {
+	d.h.Observe(ev)
+	d.keep()
+}
+
+// keep keeps what the engine handed out since the last call in known.
+func (d *driver) keep() {
+	d.t.Helper()
+	l := d.h.Learned()
+	if d.known == nil {
+		return
+	}
+	if err := d.known.Keep(l); err != nil {
 		d.t.Fatal(err)
 	}
 }
@@ -203,7 +213,9 @@ func (d *driver) killOthers(i int) {
 // with originals.
 func (d *driver) decide() {
 	d.t.Helper()
-	for _, dec := range slices.Clone(d.engine.Decide(d.now)) {
+	ds := d.h.Decide(d.now)
+	d.keep()
+	for _, dec := range ds {
 		i := int(dec.Task.Index)
 		d.log = append(d.log, fmt.Sprintf("t=%g %s %s", float64(d.now)/unit, dec.Kind, dec.Task))
 		switch dec.Kind {

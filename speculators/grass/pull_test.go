@@ -90,7 +90,7 @@ func TestPriorAndFreshCopyPull(t *testing.T) {
 		for i := 0; i < 3; i++ {
 			store.AddRuntime(speculators.Map, unit, unit) // a unit of input took a unit
 		}
-		d := newDriver(t, name, j, nil, registryWith(t, store))
+		d := newDriver(t, name, j, nil, store)
 		d.now = ms(0.25)
 		d.report()
 		id, isCopy, ok := d.engine.ChooseForSlot("free", d.now)
@@ -102,7 +102,7 @@ func TestPriorAndFreshCopyPull(t *testing.T) {
 			t.Errorf("%s: after copying m_000001 chose %v (copy %v) at the same instant, want nothing: its fresh copy has t_new left", name, id, isCopy)
 		}
 
-		d = newDriver(t, name, j, nil, registry(t))
+		d = newDriver(t, name, j, nil, nil)
 		d.now = ms(0.25)
 		d.report()
 		if id, isCopy, ok := d.engine.ChooseForSlot("free", d.now); ok {

@@ -3,7 +3,6 @@ package grass
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -177,7 +176,8 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 			p.cands = append(p.cands, c)
 		}
 		if mapType && !deadline {
-			p.cands = append(p.cands[:first], p.earliest(p.cands[first:], needed(job)-job.Completed[speculators.Map])...)
+			kept := p.earliest(p.cands[first:], needed(job)-job.Completed[speculators.Map])
+			p.cands = p.cands[:first+len(kept)] // kept is p.cands[first:] cut short
 		}
 	}
 }
@@ -192,25 +192,29 @@ func (p *policy) earliest(cs []cand, k int) []cand {
 		return cs
 	}
 	p.durs = p.durs[:0]
-	for _, c := range cs {
-		p.durs = append(p.durs, c.dur)
+	for i := range cs {
+		p.durs = append(p.durs, cs[i].dur)
 	}
-	slices.Sort(p.durs)
-	threshold := p.durs[k-1]
+	// The k-th shortest duration, without sorting them all; every duration
+	// below it is among the k shortest.
+	threshold := speculators.KthSmallest(p.durs, k-1)
 	below := 0
-	for _, d := range p.durs[:k] {
+	for _, d := range p.durs {
 		if d < threshold {
 			below++
 		}
 	}
 	atThreshold := k - below
 	kept := 0
-	for _, c := range cs {
-		if c.dur < threshold || (c.dur == threshold && atThreshold > 0) {
-			if c.dur == threshold {
+	for i := range cs {
+		d := cs[i].dur
+		if d < threshold || (d == threshold && atThreshold > 0) {
+			if d == threshold {
 				atThreshold--
 			}
-			cs[kept] = c
+			if kept != i { // most are kept in place: no copy
+				cs[kept] = cs[i]
+			}
 			kept++
 		}
 	}
@@ -231,11 +235,23 @@ func needed(job *speculators.Job) int {
 // less and greater compare estimates in ms, treating values within a
 // relative 1e-9 as equal so that float rounding of exact examples (a t_rem of
 // 2 s computed as 2.0000000001 s) does not flip a strict comparison.
-func less(a, b float64) bool    { return a < b-1e-9*math.Max(1, math.Abs(b)) }
+func less(a, b float64) bool    { return a < b-1e-9*atLeast1(b) }
 func greater(a, b float64) bool { return less(b, a) }
 
 // tolerance is the rounding slack of a saving computed from a t_rem of ms.
-func tolerance(c int, trem float64) float64 { return 1e-9 * math.Max(1, float64(c)*math.Abs(trem)) }
+func tolerance(c int, trem float64) float64 { return 1e-9 * atLeast1(float64(c)*trem) }
+
+// atLeast1 is math.Max(1, math.Abs(x)) (NaN stays NaN) without the calls:
+// less runs in the comparisons of every ranking over thousands of tasks.
+func atLeast1(x float64) float64 {
+	if x < 0 {
+		x = -x
+	}
+	if x < 1 {
+		return 1
+	}
+	return x
+}
 
 // Selection orders; ties go to maps before reduces, then the lower index.
 func byTnewAsc(a, b cand) int    { return order(a.tnew, b.tnew, a, b) }

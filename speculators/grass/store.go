@@ -1,7 +1,7 @@
 package grass
 
 import (
-	"fmt"
+	"errors"
 	"math"
 	"math/bits"
 	"slices"
@@ -10,88 +10,35 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 )
 
-// Bound kinds a Sample records.
+// Bound kinds and algorithms a Sample records.
 const (
-	KindDeadline = "deadline"
-	KindError    = "error"
+	KindDeadline = speculators.SampleDeadline
+	KindError    = speculators.SampleError
+	AlgoGS       = speculators.SampleGS
+	AlgoRAS      = speculators.SampleRAS
 )
 
-// Algorithms a Sample records.
-const (
-	AlgoGS  = "gs"
-	AlgoRAS = "ras"
-)
+// Sample is one earlier job's performance (speculators.Sample; the core
+// carries it in Learned and Prior).
+type Sample = speculators.Sample
 
-// Sample is one earlier job's performance, run with GS or with RAS all
-// through (§4.1-4.2), keyed by the three factors of §4.1 (the bound, cluster
-// utilisation and estimation accuracy) and by its size bucket (§4.2, §6.1).
-//
-// Curve describes how the job did over its final stretch of work, so that a
-// later job can estimate the effect of switching to GS at any remaining
-// amount of work w: Curve[i] is the value at w = (i+1) x CurveStep waves.
-// For deadline jobs w is time before the deadline in median task lengths and
-// the value is the input tasks completed in that final time, in waves (tasks
-// / slots); for error-bound jobs w is the final needed input tasks in waves
-// and the value is the time they took, in median task lengths. Waves and
-// median task lengths make jobs of different sizes and speeds comparable.
-type Sample struct {
-	Bucket      int       `json:"bucket"`
-	Kind        string    `json:"kind"`
-	Algorithm   string    `json:"algorithm"`
-	Bound       float64   `json:"bound"` // error: epsilon; deadline: slack over the ideal duration (§6.1)
-	Utilisation float64   `json:"utilisation"`
-	Accuracy    float64   `json:"accuracy"` // mean of t_rem and t_new accuracies (§5.1), 0..1
-	Tasks       int       `json:"tasks"`
-	CurveStep   float64   `json:"curve_step"`
-	Curve       []float64 `json:"curve"`
-}
+// RuntimeRecord is one completed task of an earlier job, as MemoryStore
+// keeps it and grassamples persists it.
+type RuntimeRecord = speculators.RuntimeRecord
 
-// Validate reports what is wrong with a sample read from outside.
-func (s *Sample) Validate() error {
-	switch {
-	case s.Bucket < 0 || s.Bucket > 2:
-		return fmt.Errorf("bucket %d: want 0, 1 or 2", s.Bucket)
-	case s.Kind != KindDeadline && s.Kind != KindError:
-		return fmt.Errorf("kind %q: want %q or %q", s.Kind, KindDeadline, KindError)
-	case s.Algorithm != AlgoGS && s.Algorithm != AlgoRAS:
-		return fmt.Errorf("algorithm %q: want %q or %q", s.Algorithm, AlgoGS, AlgoRAS)
-	case !(s.CurveStep > 0):
-		return fmt.Errorf("curve_step %g: want > 0", s.CurveStep)
-	case s.Bound != s.Bound || s.Utilisation != s.Utilisation || s.Accuracy != s.Accuracy:
-		return fmt.Errorf("bound, utilisation and accuracy must be numbers")
-	}
-	for i, v := range s.Curve {
-		if v != v || v < 0 {
-			return fmt.Errorf("curve[%d] = %g: want a number >= 0", i, v)
-		}
-	}
-	return nil
-}
-
-// SampleStore holds samples of earlier jobs across jobs, sidecar restarts and
-// replays. Load returns the samples of one size bucket in the order they
-// were added; callers must not modify the slice. Add records one; an error
-// means it was not kept (the policy carries on without it). Implementations
-// shared by concurrent engines must be safe for concurrent use. Load is called
-// from Decide and so must not touch a disk: file-backed stores read at open.
-type SampleStore interface {
-	Load(bucket int) []Sample
-	Add(Sample) error
-}
-
-// SampleProvider is what a store shared by several policies (Env.Store holds
-// one value) implements to hand GRASS its samples.
-type SampleProvider interface {
-	GRASSSamples() SampleStore
-}
-
-// MemoryStore is a SampleStore in memory, safe for concurrent use. Replays
-// that want learning across their jobs without persistence use one per run.
+// MemoryStore keeps what GRASS policies learned (speculators.Learned) in
+// memory and hands it to later jobs as their speculators.Prior. It is the
+// drivers' object, not the policies': a policy only reads it through Prior
+// and hands its lessons out through Engine.Learned; the driver Keeps them
+// (sim/replay after every engine call, the bridge the same, store/grassamples
+// on disk around one). Safe for concurrent use.
 type MemoryStore struct {
 	mu      sync.Mutex
 	buckets [3][]Sample
 	prior   priorRuntimes
 }
+
+var _ speculators.Prior = (*MemoryStore)(nil)
 
 // NewMemoryStore returns an empty store, optionally holding samples.
 func NewMemoryStore(samples ...Sample) *MemoryStore {
@@ -102,8 +49,9 @@ func NewMemoryStore(samples ...Sample) *MemoryStore {
 	return m
 }
 
-// Load returns the bucket's samples (a snapshot; later Adds do not change it).
-func (m *MemoryStore) Load(bucket int) []Sample {
+// Samples returns the bucket's samples (a snapshot; later Adds do not
+// change it).
+func (m *MemoryStore) Samples(bucket int) []Sample {
 	if bucket < 0 || bucket > 2 {
 		return nil
 	}
@@ -111,6 +59,50 @@ func (m *MemoryStore) Load(bucket int) []Sample {
 	defer m.mu.Unlock()
 	b := m.buckets[bucket]
 	return b[:len(b):len(b)]
+}
+
+// Keep adds everything l carries: its samples (an invalid one is skipped
+// and reported in the error) and its run times.
+func (m *MemoryStore) Keep(l speculators.Learned) error { return Keep(m, l) }
+
+// Keeper is a store of what GRASS learned: MemoryStore, grassamples.Store.
+type Keeper interface {
+	Add(Sample) error
+	AddRuntime(ty speculators.TaskType, ms float64, inputBytes int64)
+}
+
+// Keep adds everything l carries to k: each sample with Add (the errors of
+// those it could not keep are joined) and each run time with AddRuntime.
+func Keep(k Keeper, l speculators.Learned) error {
+	var errs []error
+	for _, s := range l.Samples {
+		if err := k.Add(s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, r := range l.Runtimes {
+		k.AddRuntime(r.Type, r.Ms, r.InputBytes)
+	}
+	return errors.Join(errs...)
+}
+
+// Clone returns an independent copy: a snapshot that later Keeps to either
+// store do not change. A replay starts every policy run from one.
+func (m *MemoryStore) Clone() *MemoryStore {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := &MemoryStore{}
+	for b := range m.buckets {
+		c.buckets[b] = slices.Clone(m.buckets[b])
+	}
+	for ty := range m.prior.sorted {
+		for class := range m.prior.sorted[ty] {
+			c.prior.sorted[ty][class] = slices.Clone(m.prior.sorted[ty][class])
+			c.prior.recent[ty][class] = slices.Clone(m.prior.recent[ty][class])
+			c.prior.head[ty][class] = m.prior.head[ty][class]
+		}
+	}
+	return c
 }
 
 // Add keeps a valid sample.
@@ -138,20 +130,7 @@ func Bucket(tasks, smallMax, mediumMax int) int {
 	}
 }
 
-// RuntimePrior is what a SampleStore may also keep: the run times of
-// completed tasks of earlier jobs, so that a job can estimate t_new before
-// any of its own tasks has completed (see estimators). MemoryStore keeps it;
-// a store without it leaves t_new unknown until the job's first completion.
-type RuntimePrior interface {
-	// AddRuntime records one completed task: its type, run time in ms and
-	// input size in bytes (0: unknown).
-	AddRuntime(ty speculators.TaskType, ms float64, inputBytes int64)
-	// PriorRuntime is the estimate of a new task's run time in ms from
-	// earlier jobs' completions, and whether there is one.
-	PriorRuntime(ty speculators.TaskType, inputBytes int64) (float64, bool)
-}
-
-// PriorWindow is how many completions RuntimePrior keeps per task type and
+// PriorWindow is how many completions the prior keeps per task type and
 // input size class: the most recent ones, older ones dropping out as new
 // ones arrive, so that a long-running sidecar's memory (and its data file,
 // grassamples) stays bounded and the prior follows the cluster as it
@@ -160,15 +139,7 @@ type RuntimePrior interface {
 // is every earlier completion of the run.
 const PriorWindow = 10000
 
-// RuntimeRecord is one completed task of an earlier job, as RuntimePrior
-// keeps it and grassamples persists it.
-type RuntimeRecord struct {
-	Type       speculators.TaskType
-	Ms         float64
-	InputBytes int64
-}
-
-// priorRuntimes holds RuntimePrior's completions: per task type and input
+// priorRuntimes holds the prior's completions: per task type and input
 // size class (bits.Len64 of the input bytes, so that inputs in one
 // power-of-two range [2^(k-1), 2^k) share class k; class 0 is unknown
 // size), the run times per input byte (ms per byte; ms for class 0), sorted,
@@ -180,7 +151,7 @@ type priorRuntimes struct {
 	head   [speculators.NumTaskTypes][65]int
 }
 
-// AddRuntime records a completed task of an earlier job (RuntimePrior). A
+// AddRuntime records a completed task of an earlier job. A
 // record with a negative, NaN or infinite run time or an unknown type is
 // ignored. Beyond PriorWindow completions of a type and class the oldest
 // is forgotten.
@@ -211,7 +182,7 @@ func validRuntime(ty speculators.TaskType, ms float64) bool {
 	return ty < speculators.NumTaskTypes && ms >= 0 && !math.IsInf(ms, 0)
 }
 
-// PriorRuntimes returns the completions RuntimePrior holds, oldest first
+// PriorRuntimes returns the completions the prior holds, oldest first
 // within each type and size class, for a store to write them out.
 func (m *MemoryStore) PriorRuntimes() []RuntimeRecord {
 	m.mu.Lock()
@@ -227,7 +198,7 @@ func (m *MemoryStore) PriorRuntimes() []RuntimeRecord {
 	return out
 }
 
-// PriorLen is how many completions RuntimePrior holds.
+// PriorLen is how many completions the prior holds.
 func (m *MemoryStore) PriorLen() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -249,7 +220,7 @@ func priorKey(ms float64, inputBytes int64) (int, float64) {
 
 // PriorRuntime is the median run time per input byte of earlier jobs'
 // completed tasks of the type in the same input size class, times
-// inputBytes (RuntimePrior; see estimators in estimate.go).
+// inputBytes (speculators.Prior; see estimators in estimate.go).
 func (m *MemoryStore) PriorRuntime(ty speculators.TaskType, inputBytes int64) (float64, bool) {
 	if ty >= speculators.NumTaskTypes {
 		return 0, false

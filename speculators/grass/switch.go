@@ -1,7 +1,6 @@
 package grass
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -78,7 +77,6 @@ type learner struct {
 	lastCheck    speculators.Time
 	sampled      bool
 	wholeChecked bool
-	storeErr     error
 
 	utilSum    float64
 	utilN      int
@@ -224,8 +222,8 @@ func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.
 	}
 	tasks := len(job.Tasks[speculators.Map]) + len(job.Tasks[speculators.Reduce])
 	var samples []Sample
-	if p.store != nil {
-		samples = p.store.Load(Bucket(tasks, l.cfg.smallMax, l.cfg.mediumMax))
+	if p.prior != nil {
+		samples = p.prior.Samples(Bucket(tasks, l.cfg.smallMax, l.cfg.mediumMax))
 	}
 	kind, bound, util, acc := l.features(p, job, med)
 	gs := l.nearest(samples, kind, AlgoGS, bound, util, acc)
@@ -328,11 +326,11 @@ func curveAt(s *Sample, w float64) (float64, bool) {
 	return lo + (x-float64(i))*(s.Curve[i]-lo), true
 }
 
-// maybeRecord stores a perturbed job's sample once its bound is reached (at
-// a Decide or at the success that reaches it: a job may finish, and stop
-// being asked to decide, right then).
+// maybeRecord hands out a perturbed job's sample (speculators.Learned) once
+// its bound is reached (at a Decide or at the success that reaches it: a job
+// may finish, and stop being asked to decide, right then).
 func (l *learner) maybeRecord(p *policy, job *speculators.Job, now speculators.Time) {
-	if l.sampled || !l.fixed || p.store == nil || len(job.Tasks[speculators.Map]) == 0 {
+	if l.sampled || !l.fixed || len(job.Tasks[speculators.Map]) == 0 {
 		return
 	}
 	done, _ := boundReached(job, now)
@@ -350,9 +348,7 @@ func (l *learner) maybeRecord(p *policy, job *speculators.Job, now speculators.T
 	s := Sample{Bucket: Bucket(tasks, l.cfg.smallMax, l.cfg.mediumMax), Kind: kind, Algorithm: p.Algorithm(),
 		Bound: bound, Utilisation: util, Accuracy: acc, Tasks: tasks, CurveStep: curveStep,
 		Curve: l.curve(job, kind, med)}
-	if err := p.store.Add(s); err != nil {
-		l.storeErr = fmt.Errorf("grass: keep sample of job %s: %w", job.Info.ID, err)
-	}
+	p.out.Samples = append(p.out.Samples, s)
 }
 
 // curve computes a finished job's Sample.Curve from its maps' finish times.

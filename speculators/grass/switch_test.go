@@ -1,19 +1,13 @@
 package grass
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
-
-func registryWith(t *testing.T, store any) *speculators.Registry {
-	r := registry(t)
-	r.SetStore(store)
-	return r
-}
 
 // nominalJob is an exact job of n equal maps taking one unit each.
 func nominalJob(n, slots int) job {
@@ -30,7 +24,7 @@ func nominalJob(n, slots int) job {
 
 // switchPoint drives GRASS and returns the remaining work (waves of needed
 // maps) at the Decide where it switched to GS, or -1.
-func switchPoint(t *testing.T, r *speculators.Registry, j job) float64 {
+func switchPoint(t *testing.T, r *MemoryStore, j job) float64 {
 	d := newDriver(t, NameGRASS, j, map[string]string{ParamXi: "0", ParamCheckInterval: "0"}, r)
 	at := -1.0
 	d.afterDecide = func(d *driver) {
@@ -71,16 +65,16 @@ func TestLearnedSwitchPoint(t *testing.T) {
 			}
 		}
 	}
-	if got := switchPoint(t, registryWith(t, store), nominalJob(40, 4)); got != 1 {
+	if got := switchPoint(t, store, nominalJob(40, 4)); got != 1 {
 		t.Errorf("switched with %g waves left, want 1", got)
 	}
 	// Without samples a job of ten waves keeps RAS (Guideline 3: RAS is
 	// near-optimal beyond two waves), unless §4's two-wave strawman is
 	// asked for.
-	if got := switchPoint(t, registry(t), nominalJob(40, 4)); got != -1 {
+	if got := switchPoint(t, nil, nominalJob(40, 4)); got != -1 {
 		t.Errorf("without samples a 10-wave job switched with %g waves left, want no switch", got)
 	}
-	d := newDriver(t, NameGRASS, nominalJob(40, 4), map[string]string{ParamXi: "0", ParamCheckInterval: "0", ParamFallbackWaves: "2"}, registry(t))
+	d := newDriver(t, NameGRASS, nominalJob(40, 4), map[string]string{ParamXi: "0", ParamCheckInterval: "0", ParamFallbackWaves: "2"}, nil)
 	at := -1.0
 	d.afterDecide = func(d *driver) {
 		if at < 0 && d.policy.learn.switched {
@@ -106,7 +100,7 @@ func TestGuideline3WithoutSamples(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		store.AddRuntime(speculators.Map, unit, unit) // one unit for one unit of input
 	}
-	first := func(r *speculators.Registry, j job) speculators.Time {
+	first := func(r *MemoryStore, j job) speculators.Time {
 		d := newDriver(t, NameGRASS, j, map[string]string{ParamXi: "0", ParamCheckInterval: "0"}, r)
 		at := speculators.Time(-1)
 		d.afterDecide = func(d *driver) {
@@ -117,13 +111,13 @@ func TestGuideline3WithoutSamples(t *testing.T) {
 		d.run(0)
 		return at
 	}
-	if got := first(registryWith(t, store), j); got != 0 {
+	if got := first(store, j); got != 0 {
 		t.Errorf("1.5-wave job with a prior switched at %d ms, want at its first Decide (0)", got)
 	}
-	if got := first(registry(t), j); got != ms(1) {
+	if got := first(nil, j); got != ms(1) {
 		t.Errorf("1.5-wave job without a prior switched at %d ms, want at the first completion (%d)", got, ms(1))
 	}
-	if got := first(registryWith(t, store), nominalJob(12, 4)); got != -1 {
+	if got := first(store, nominalJob(12, 4)); got != -1 {
 		t.Errorf("3-wave job switched at %d ms, want RAS throughout", got)
 	}
 }
@@ -136,7 +130,7 @@ func TestGuideline3WithoutSamples(t *testing.T) {
 // Reference: §4.2
 func TestPerturbedJobRecordsSample(t *testing.T) {
 	store := NewMemoryStore()
-	r := registryWith(t, store)
+	r := store
 	algos := map[string]int{}
 	for seed := uint64(1); seed <= 8; seed++ {
 		j := paretoJob(seed, 8, 4)
@@ -148,7 +142,7 @@ func TestPerturbedJobRecordsSample(t *testing.T) {
 		algo := d.policy.Algorithm()
 		algos[algo]++
 		d.run(0)
-		got := store.Load(0)
+		got := store.Samples(0)
 		if len(got) != int(seed) {
 			t.Fatalf("seed %d: %d samples, want %d", seed, len(got), seed)
 		}
@@ -166,28 +160,44 @@ func TestPerturbedJobRecordsSample(t *testing.T) {
 		t.Errorf("algorithms of perturbed jobs %v: want both", algos)
 	}
 	store2 := NewMemoryStore()
-	d := newDriver(t, NameGRASS, paretoJob(1, 8, 4), map[string]string{ParamXi: "0"}, registryWith(t, store2))
+	d := newDriver(t, NameGRASS, paretoJob(1, 8, 4), map[string]string{ParamXi: "0"}, store2)
 	d.run(0)
-	if n := len(store2.Load(0)); n != 0 || d.policy.learn.fixed {
+	if n := len(store2.Samples(0)); n != 0 || d.policy.learn.fixed {
 		t.Errorf("xi = 0: %d samples, perturbed %v; want none", n, d.policy.learn.fixed)
 	}
 }
 
-type failingStore struct{}
-
-func (failingStore) Load(int) []Sample { return nil }
-func (failingStore) Add(Sample) error  { return errors.New("disk full") }
-
-// A store that cannot keep a sample does not stop the job; the error is
-// kept for the caller to log. A Store of the wrong type is refused.
-func TestStoreErrors(t *testing.T) {
-	d := newDriver(t, NameGRASS, paretoJob(1, 8, 4), map[string]string{ParamXi: "1"}, registryWith(t, failingStore{}))
-	d.run(0)
-	if err := d.policy.StoreError(); err == nil || !strings.Contains(err.Error(), "disk full") {
-		t.Errorf("StoreError %v, want the store's error", err)
+// The policy keeps nothing across jobs itself: a perturbed job hands its
+// sample out through Engine.Learned, once, and Keep refuses an invalid
+// sample with an error naming what is wrong while keeping the rest.
+func TestLearnedIsOutput(t *testing.T) {
+	h := spectest.New(t, registry(t), spectest.Job{Policy: NameGRASS, Params: map[string]string{ParamXi: "1"},
+		Info: speculators.JobInfo{Maps: 2, Slots: 2}})
+	a := h.Start(spectest.Map(0), "n1", 0)
+	b := h.Start(spectest.Map(1), "n2", 0)
+	h.Succeed(a, spectest.Sec(10))
+	h.Succeed(b, spectest.Sec(12))
+	h.Decide(spectest.Sec(12))
+	got := h.Learned()
+	if len(got.Runtimes) != 2 || got.Runtimes[0].Ms != 10000 || got.Runtimes[1].Ms != 12000 {
+		t.Errorf("runtimes %+v, want the two maps' 10 s and 12 s", got.Runtimes)
 	}
-	if _, err := registryWith(t, 42).NewEngine(speculators.JobInfo{ID: "j", Maps: 1}, NameGRASS, nil, 1); err == nil {
-		t.Error("Env.Store of type int accepted")
+	if len(got.Samples) != 1 || got.Samples[0].Tasks != 2 {
+		t.Errorf("samples %+v, want the perturbed job's one sample", got.Samples)
+	}
+	h.Decide(spectest.Sec(13))
+	if again := h.Learned(); !again.Empty() {
+		t.Errorf("learned again %+v, want nothing: a job hands its lessons out once", again)
+	}
+	store := NewMemoryStore()
+	bad := got.Samples[0]
+	bad.Kind = "sometimes"
+	err := store.Keep(speculators.Learned{Runtimes: got.Runtimes, Samples: []Sample{bad}})
+	if err == nil || !strings.Contains(err.Error(), "sometimes") {
+		t.Errorf("Keep of an invalid sample: error %v, want one naming its kind", err)
+	}
+	if store.PriorLen() != 2 || len(store.Samples(0)) != 0 {
+		t.Errorf("after Keep: %d run times, %d samples; want 2 and 0", store.PriorLen(), len(store.Samples(0)))
 	}
 }
 

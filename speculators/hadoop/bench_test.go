@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // BenchmarkDecide10kTasks measures one scan of a job with 10,000 running
@@ -13,22 +14,22 @@ import (
 // by retry-after-speculate).
 func BenchmarkDecide10kTasks(b *testing.B) {
 	const done, running = 1_000, 10_000
-	h := newHarness(b, done+running, 0, nil)
+	h := spectest.For(b, Policy(), speculators.JobInfo{ID: "job_test", Maps: done + running, Reduces: 0}, nil)
 	rng := rand.New(rand.NewPCG(7, 7))
-	for i := int32(0); i < done; i++ {
-		h.completed(0, 20_000+rng.Int64N(10_000), mapN(i))
+	for i := 0; i < done; i++ {
+		h.Completed("node1", 0, 20_000+rng.Int64N(10_000), spectest.Map(i))
 	}
 	now := speculators.Time(60_000)
-	for i := int32(done); i < done+running; i++ {
+	for i := done; i < done+running; i++ {
 		start := 30_000 + rng.Int64N(25_000)
 		report := now - rng.Int64N(3_000)
 		rate := 1 / (20_000 * (1 + rng.ExpFloat64()*0.3)) // progress per ms
-		h.running(mapN(i), start, report, min(0.99, float64(report-start)*rate))
+		h.Running(spectest.Map(i), "node1", start, report, min(0.99, float64(report-start)*rate))
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		h.e.Decide(now)
+		h.Engine.Decide(now)
 		now += 15_000
 	}
 }

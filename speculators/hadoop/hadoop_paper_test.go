@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 const runtime = 10_000 // ms each completed task ran
@@ -25,43 +26,25 @@ const runtime = 10_000 // ms each completed task ran
 // later; calls to Decide in between change nothing.
 // Reference: DefaultSpeculator.serviceStart, mapreduce.job.speculative.retry-after-no-speculate
 func TestScanCadenceAfterNoSpeculation(t *testing.T) {
-	h := newHarness(t, 100, 0, nil)
-	h.completed(0, runtime, mapRange(0, 4)...) // 4% done: no threshold yet
-	h.running(mapN(10), 0, 10_000, 0.1)        // estimated 100 s
-	if got := h.decide(10_000); len(got) != 0 {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 100, Reduces: 0}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 4)...) // 4% done: no threshold yet
+	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)     // estimated 100 s
+	if got := h.Speculated(10_000); len(got) != 0 {
 		t.Fatalf("scan at 10s with 4%% of maps done: got %v, want nothing", got)
 	}
-	h.completed(500, runtime, mapN(4)) // 5% done at 10.5 s
+	h.Completed("node1", 500, runtime, spectest.Map(4)) // 5% done at 10.5 s
 	for _, now := range []speculators.Time{10_500, 10_999} {
-		if got := h.decide(now); len(got) != 0 {
+		if got := h.Speculated(now); len(got) != 0 {
 			t.Fatalf("Decide at %dms, before the next scan is due at 11000ms: got %v", now, got)
 		}
 	}
-	if got := h.decide(11_000); !slices.Equal(got, tasks(mapN(10))) {
+	if got := h.Speculated(11_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 		t.Fatalf("scan at 11s: got %v, want [m_000010]", got)
 	}
 }
 
-// TestScanCadenceAfterSpeculation: after a scan that launched a
-// speculation the next scan waits retry-after-speculate (15 s).
-// Reference: DefaultSpeculator.serviceStart, mapreduce.job.speculative.retry-after-speculate
-func TestScanCadenceAfterSpeculation(t *testing.T) {
-	h := newHarness(t, 20, 0, nil)
-	h.completed(0, runtime, mapRange(0, 10)...)
-	h.running(mapN(10), 0, 10_000, 0.1) // estimated end 100 s
-	h.running(mapN(11), 0, 10_000, 0.2) // estimated end 50 s
-	if got := h.decide(10_000); !slices.Equal(got, tasks(mapN(10))) {
-		t.Fatalf("first scan: got %v, want [m_000010]", got)
-	}
-	for now := speculators.Time(11_000); now < 25_000; now += 1_000 {
-		if got := h.decide(now); len(got) != 0 {
-			t.Fatalf("Decide at %dms, within 15 s of a speculation: got %v", now, got)
-		}
-	}
-	if got := h.decide(25_000); !slices.Equal(got, tasks(mapN(11))) {
-		t.Fatalf("scan at 25s: got %v, want [m_000011]", got)
-	}
-}
+// The rule after a scan that launched a speculation (retry-after-speculate)
+// is testdata/scan_cadence.txt.
 
 // TestCaps: a type may have allowed = max(minimum-allowed-tasks,
 // speculative-cap-total-tasks x its tasks), raised to
@@ -76,7 +59,7 @@ func TestCaps(t *testing.T) {
 	cases := []struct {
 		name        string
 		overrides   map[string]string
-		speculating int32
+		speculating int
 		want        bool
 	}{
 		{"defaults: allowed max(10, 0.4, 3.5)=10, 10 speculating", nil, 10, false},
@@ -96,20 +79,20 @@ func TestCaps(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, 40, 0, c.overrides)
-			h.completed(0, runtime, mapRange(0, 5)...)
-			for i := int32(5); i < 39; i++ {
+			h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 40, Reduces: 0}, c.overrides)
+			h.Completed("node1", 0, runtime, spectest.Maps(0, 5)...)
+			for i := 5; i < 39; i++ {
 				if i < 5+c.speculating {
-					h.running(mapN(i), 0, 10_000, 0.1)
-					h.start(mapN(i), 1, 5_000)
-					h.report(mapN(i), 1, 10_000, 0.1)
+					h.Running(spectest.Map(i), "node1", 0, 10_000, 0.1)
+					h.StartAttempt(speculators.AttemptID{Task: spectest.Map(i), N: 1}, "node1", 5_000, true)
+					h.Status(speculators.AttemptID{Task: spectest.Map(i), N: 1}, 10_000, 0.1)
 				} else {
-					h.running(mapN(i), 0, 10_000, 0.9) // estimated end 11.1 s: too late to speculate
+					h.Running(spectest.Map(i), "node1", 0, 10_000, 0.9) // estimated end 11.1 s: too late to speculate
 				}
 			}
-			h.running(mapN(39), 0, 10_000, 0.1)
-			got := h.decide(10_000)
-			if c.want != (len(got) == 1) || (c.want && got[0] != mapN(39)) {
+			h.Running(spectest.Map(39), "node1", 0, 10_000, 0.1)
+			got := h.Speculated(10_000)
+			if c.want != (len(got) == 1) || (c.want && got[0] != spectest.Map(39)) {
 				t.Fatalf("got %v, want speculation of m_000039: %v", got, c.want)
 			}
 		})
@@ -120,17 +103,15 @@ func TestCaps(t *testing.T) {
 // one reduce speculation, however many tasks qualify.
 // Reference: DefaultSpeculator.computeSpeculations
 func TestOneSpeculationPerTypePerScan(t *testing.T) {
-	h := newHarness(t, 20, 20, nil)
-	h.completed(0, runtime, mapRange(0, 10)...)
-	for i := int32(0); i < 10; i++ {
-		h.completed(0, runtime, reduceN(i))
-	}
-	h.running(mapN(10), 0, 10_000, 0.1)
-	h.running(mapN(11), 0, 10_000, 0.05)
-	h.running(mapN(12), 0, 10_000, 0.1)
-	h.running(reduceN(10), 0, 10_000, 0.2)
-	h.running(reduceN(11), 0, 10_000, 0.05)
-	if got := h.decide(10_000); !slices.Equal(got, tasks(mapN(11), reduceN(11))) {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 20}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h.Completed("node1", 0, runtime, spectest.Reduces(0, 10)...)
+	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
+	h.Running(spectest.Map(11), "node1", 0, 10_000, 0.05)
+	h.Running(spectest.Map(12), "node1", 0, 10_000, 0.1)
+	h.Running(spectest.Reduce(10), "node1", 0, 10_000, 0.2)
+	h.Running(spectest.Reduce(11), "node1", 0, 10_000, 0.05)
+	if got := h.Speculated(10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11), spectest.Reduce(11))) {
 		t.Fatalf("got %v, want [m_000011 r_000011]", got)
 	}
 }
@@ -141,32 +122,32 @@ func TestOneSpeculationPerTypePerScan(t *testing.T) {
 // Reference: StartEndTimesBase.thresholdRuntime (MINIMUM_COMPLETE_NUMBER_TO_SPECULATE, MINIMUM_COMPLETE_PROPORTION_TO_SPECULATE)
 func TestFivePercentRule(t *testing.T) {
 	t.Run("4 of 100 then 5 of 100", func(t *testing.T) {
-		h := newHarness(t, 100, 0, nil)
-		h.completed(0, runtime, mapRange(0, 4)...)
-		h.running(mapN(50), 0, 10_000, 0.01)
-		if got := h.decide(10_000); len(got) != 0 {
+		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 100, Reduces: 0}, nil)
+		h.Completed("node1", 0, runtime, spectest.Maps(0, 4)...)
+		h.Running(spectest.Map(50), "node1", 0, 10_000, 0.01)
+		if got := h.Speculated(10_000); len(got) != 0 {
 			t.Fatalf("4%% done: got %v, want nothing", got)
 		}
-		if v := h.verdict(mapN(50), 10_000); v != onSchedule {
+		if v := verdict(h, spectest.Map(50), 10_000); v != onSchedule {
 			t.Fatalf("4%% done: verdict %d, want ON_SCHEDULE", v)
 		}
-		h.completed(1_000, runtime, mapN(4))
-		if got := h.decide(11_000); !slices.Equal(got, tasks(mapN(50))) {
+		h.Completed("node1", 1_000, runtime, spectest.Map(4))
+		if got := h.Speculated(11_000); !slices.Equal(got, spectest.Tasks(spectest.Map(50))) {
 			t.Fatalf("5%% done: got %v, want [m_000050]", got)
 		}
 	})
 	t.Run("nothing completed", func(t *testing.T) {
-		h := newHarness(t, 10, 0, nil)
-		h.running(mapN(0), 0, 10_000, 0.01) // estimated 1000 s; a replacement "takes" the mean, 0
-		if got := h.decide(10_000); len(got) != 0 {
+		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 10, Reduces: 0}, nil)
+		h.Running(spectest.Map(0), "node1", 0, 10_000, 0.01) // estimated 1000 s; a replacement "takes" the mean, 0
+		if got := h.Speculated(10_000); len(got) != 0 {
 			t.Fatalf("no map done: got %v, want nothing", got)
 		}
 	})
 	t.Run("1 of 20 is exactly 5%", func(t *testing.T) {
-		h := newHarness(t, 20, 0, nil)
-		h.completed(0, runtime, mapN(0))
-		h.running(mapN(1), 0, 10_000, 0.01)
-		if got := h.decide(10_000); !slices.Equal(got, tasks(mapN(1))) {
+		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
+		h.Completed("node1", 0, runtime, spectest.Map(0))
+		h.Running(spectest.Map(1), "node1", 0, 10_000, 0.01)
+		if got := h.Speculated(10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(1))) {
 			t.Fatalf("got %v, want [m_000001]", got)
 		}
 	})
@@ -176,19 +157,17 @@ func TestFivePercentRule(t *testing.T) {
 // type, the scan skips that type; the other type is scanned as usual.
 // Reference: DefaultSpeculator.maybeScheduleASpeculation (containerNeeds > 0)
 func TestContainerNeedsSkipType(t *testing.T) {
-	h := newHarness(t, 20, 20, nil)
-	h.completed(0, runtime, mapRange(0, 10)...)
-	for i := int32(0); i < 10; i++ {
-		h.completed(0, runtime, reduceN(i))
-	}
-	h.running(mapN(10), 0, 10_000, 0.1)
-	h.running(reduceN(10), 0, 10_000, 0.1)
-	h.needs(speculators.Map, 3)
-	if got := h.decide(10_000); !slices.Equal(got, tasks(reduceN(10))) {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 20}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h.Completed("node1", 0, runtime, spectest.Reduces(0, 10)...)
+	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
+	h.Running(spectest.Reduce(10), "node1", 0, 10_000, 0.1)
+	h.Needs(speculators.Map, 3, h.Job().Now)
+	if got := h.Speculated(10_000); !slices.Equal(got, spectest.Tasks(spectest.Reduce(10))) {
 		t.Fatalf("maps waiting for containers: got %v, want [r_000010]", got)
 	}
-	h.needs(speculators.Map, 0)
-	if got := h.decide(25_000); !slices.Equal(got, tasks(mapN(10))) {
+	h.Needs(speculators.Map, 0, h.Job().Now)
+	if got := h.Speculated(25_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 		t.Fatalf("no container needs: got %v, want [m_000010]", got)
 	}
 }
@@ -198,16 +177,16 @@ func TestContainerNeedsSkipType(t *testing.T) {
 // lowest task index wins (our deterministic stand-in for HashMap order).
 // Reference: DefaultSpeculator.maybeScheduleASpeculation (bestSpeculationValue)
 func TestLargestValueWins(t *testing.T) {
-	h := newHarness(t, 20, 0, nil)
-	h.completed(0, runtime, mapRange(0, 10)...)
-	h.running(mapN(10), 0, 10_000, 0.2)  // end 50 s
-	h.running(mapN(11), 0, 10_000, 0.1)  // end 100 s (99,999 ms: 10,000 / (double) 0.1f)
-	h.running(mapN(12), 0, 10_000, 0.1)  // the same, a tie
-	h.running(mapN(13), 0, 10_000, 0.25) // end 40 s
-	if v11, v13 := h.verdict(mapN(11), 10_000), h.verdict(mapN(13), 10_000); v11 != 79_999 || v13 != 20_000 {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.2)  // end 50 s
+	h.Running(spectest.Map(11), "node1", 0, 10_000, 0.1)  // end 100 s (99,999 ms: 10,000 / (double) 0.1f)
+	h.Running(spectest.Map(12), "node1", 0, 10_000, 0.1)  // the same, a tie
+	h.Running(spectest.Map(13), "node1", 0, 10_000, 0.25) // end 40 s
+	if v11, v13 := verdict(h, spectest.Map(11), 10_000), verdict(h, spectest.Map(13), 10_000); v11 != 79_999 || v13 != 20_000 {
 		t.Fatalf("values: m11 %d, m13 %d; want 79999 and 20000 (estimated end - replacement end, in Java float progress)", v11, v13)
 	}
-	if got := h.decide(10_000); !slices.Equal(got, tasks(mapN(11))) {
+	if got := h.Speculated(10_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
 		t.Fatalf("got %v, want [m_000011]", got)
 	}
 }
@@ -218,28 +197,28 @@ func TestLargestValueWins(t *testing.T) {
 // creates the copy at once, as a STARTING attempt).
 // Reference: DefaultSpeculator.speculationValue (ALREADY_SPECULATING)
 func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
-	h := newHarness(t, 20, 0, nil)
-	h.completed(0, runtime, mapRange(0, 10)...)
-	h.running(mapN(10), 0, 10_000, 0.01)
-	h.start(mapN(10), 1, 5_000)
-	h.report(mapN(10), 1, 10_000, 0.01)
-	if got := h.decide(10_000); len(got) != 0 {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.01)
+	h.StartAttempt(speculators.AttemptID{Task: spectest.Map(10), N: 1}, "node1", 5_000, true)
+	h.Status(speculators.AttemptID{Task: spectest.Map(10), N: 1}, 10_000, 0.01)
+	if got := h.Speculated(10_000); len(got) != 0 {
 		t.Fatalf("only a task with two attempts is slow: got %v, want nothing", got)
 	}
-	if v := h.verdict(mapN(10), 11_000); v != alreadySpeculating {
+	if v := verdict(h, spectest.Map(10), 11_000); v != alreadySpeculating {
 		t.Fatalf("verdict %d, want ALREADY_SPECULATING", v)
 	}
 
-	h.running(mapN(11), 0, 11_000, 0.2) // end 55 s
-	if got := h.decide(11_000); !slices.Equal(got, tasks(mapN(11))) {
+	h.Running(spectest.Map(11), "node1", 0, 11_000, 0.2) // end 55 s
+	if got := h.Speculated(11_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
 		t.Fatalf("got %v, want [m_000011]", got)
 	}
 	// 15 s later m_000011 is slower still but its copy has not started.
-	h.report(mapN(11), 0, 26_000, 0.21) // end 123.8 s
-	if v := h.verdict(mapN(11), 26_000); v != alreadySpeculating {
+	h.Status(speculators.AttemptID{Task: spectest.Map(11), N: 0}, 26_000, 0.21) // end 123.8 s
+	if v := verdict(h, spectest.Map(11), 26_000); v != alreadySpeculating {
 		t.Fatalf("copy requested, not started: verdict %d, want ALREADY_SPECULATING", v)
 	}
-	if got := h.decide(26_000); len(got) != 0 {
+	if got := h.Speculated(26_000); len(got) != 0 {
 		t.Fatalf("got %v, want nothing", got)
 	}
 }
@@ -250,16 +229,16 @@ func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
 // report yet has estimate -1 and is PROGRESS_IS_GOOD too.
 // Reference: DefaultSpeculator.speculationValue (PROGRESS_IS_GOOD), LegacyTaskRuntimeEstimator.updateAttempt
 func TestProgressIsGood(t *testing.T) {
-	h := newHarness(t, 20, 0, nil)
-	h.completed(0, runtime, mapRange(0, 10)...)
-	h.running(mapN(10), 10_000, 15_000, 0.5) // estimated end 20 s, then silent
-	h.start(mapN(11), 0, 10_000)             // never reports
-	for _, m := range []speculators.TaskID{mapN(10), mapN(11)} {
-		if v := h.verdict(m, 24_000); v != progressIsGood {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h.Running(spectest.Map(10), "node1", 10_000, 15_000, 0.5) // estimated end 20 s, then silent
+	h.Start(spectest.Map(11), "node1", 10_000)                // never reports
+	for _, m := range []speculators.TaskID{spectest.Map(10), spectest.Map(11)} {
+		if v := verdict(h, m, 24_000); v != progressIsGood {
 			t.Fatalf("%s: verdict %d, want PROGRESS_IS_GOOD", m, v)
 		}
 	}
-	if got := h.decide(24_000); len(got) != 0 {
+	if got := h.Speculated(24_000); len(got) != 0 {
 		t.Fatalf("got %v, want nothing", got)
 	}
 }
@@ -269,16 +248,16 @@ func TestProgressIsGood(t *testing.T) {
 // TOO_LATE_TO_SPECULATE; one millisecond earlier it is worth 1 ms.
 // Reference: DefaultSpeculator.speculationValue (TOO_LATE_TO_SPECULATE)
 func TestTooLateToSpeculate(t *testing.T) {
-	h := newHarness(t, 20, 0, nil)
-	h.completed(0, runtime, mapRange(0, 10)...)
-	h.running(mapN(10), 0, 10_000, 0.25) // estimated end 40 s (0.25 is exact in a Java float)
-	if v := h.verdict(mapN(10), 29_999); v != 1 {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.25) // estimated end 40 s (0.25 is exact in a Java float)
+	if v := verdict(h, spectest.Map(10), 29_999); v != 1 {
 		t.Fatalf("at 29.999s: verdict %d, want 1", v)
 	}
-	if v := h.verdict(mapN(10), 30_000); v != tooLateToSpeculate {
+	if v := verdict(h, spectest.Map(10), 30_000); v != tooLateToSpeculate {
 		t.Fatalf("at 30s: verdict %d, want TOO_LATE_TO_SPECULATE", v)
 	}
-	if got := h.decide(30_000); len(got) != 0 {
+	if got := h.Speculated(30_000); len(got) != 0 {
 		t.Fatalf("got %v, want nothing", got)
 	}
 }
@@ -290,20 +269,20 @@ func TestTooLateToSpeculate(t *testing.T) {
 // moves out and, from the next scan on, it can be speculated.
 // Reference: DefaultSpeculator.speculationValue (MAX_WAITTING_TIME_FOR_HEARTBEAT, notHeartbeatedInAWhile)
 func TestSimulatedHeartbeat(t *testing.T) {
-	h := newHarness(t, 20, 0, nil)
-	h.completed(0, runtime, mapRange(0, 10)...)
-	h.running(mapN(10), 10_000, 15_000, 0.5) // estimate 10 s, end 20 s; then silent
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h.Running(spectest.Map(10), "node1", 10_000, 15_000, 0.5) // estimate 10 s, end 20 s; then silent
 	// First scan at 16 s starts the watch. At 26 s, 10 s > 9 s unchanged:
 	// a heartbeat is simulated; the estimate becomes (26-10)/0.5 = 32 s.
 	for now := speculators.Time(16_000); now <= 26_000; now += 1_000 {
-		if got := h.decide(now); len(got) != 0 {
+		if got := h.Speculated(now); len(got) != 0 {
 			t.Fatalf("at %dms: got %v, want nothing", now, got)
 		}
 	}
-	if v := h.verdict(mapN(10), 27_000); v != (10_000+32_000)-(27_000+10_000) {
+	if v := verdict(h, spectest.Map(10), 27_000); v != (10_000+32_000)-(27_000+10_000) {
 		t.Fatalf("after the simulated heartbeat: verdict %d, want 5000", v)
 	}
-	if got := h.decide(27_000); !slices.Equal(got, tasks(mapN(10))) {
+	if got := h.Speculated(27_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 		t.Fatalf("at 27s: got %v, want [m_000010]", got)
 	}
 }
@@ -314,25 +293,25 @@ func TestSimulatedHeartbeat(t *testing.T) {
 // timeout would.
 // Reference: DefaultSpeculator.speculationValue, LegacyTaskRuntimeEstimator.updateAttempt
 func TestSimulatedHeartbeatOfSilentAttempt(t *testing.T) {
-	h := newHarness(t, 20, 0, nil)
-	h.completed(0, runtime, mapRange(0, 10)...)
-	h.start(mapN(10), 0, 10_000)
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h.Start(spectest.Map(10), "node1", 10_000)
 	for now := speculators.Time(16_000); now <= 26_000; now += 1_000 {
-		if got := h.decide(now); len(got) != 0 {
+		if got := h.Speculated(now); len(got) != 0 {
 			t.Fatalf("at %dms: got %v, want nothing", now, got)
 		}
 	}
 	elapsed, floor := 16_000.0, 0.0001 // float64 at run time, as Java's (long)(elapsed / max(0.0001, 0))
 	want := int64(elapsed/floor) + 10_000 - (27_000 + 10_000)
-	if v := h.verdict(mapN(10), 27_000); v != want {
+	if v := verdict(h, spectest.Map(10), 27_000); v != want {
 		t.Fatalf("verdict %d, want %d", v, want)
 	}
-	if got := h.decide(27_000); !slices.Equal(got, tasks(mapN(10))) {
+	if got := h.Speculated(27_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 		t.Fatalf("at 27s: got %v, want [m_000010]", got)
 	}
 	// A real report replaces the simulated one in the estimate.
-	h.report(mapN(10), 0, 28_000, 0.9)
-	if v := h.verdict(mapN(10), 28_000); v != tooLateToSpeculate {
+	h.Status(speculators.AttemptID{Task: spectest.Map(10), N: 0}, 28_000, 0.9)
+	if v := verdict(h, spectest.Map(10), 28_000); v != tooLateToSpeculate {
 		t.Fatalf("after a real report: verdict %d, want TOO_LATE_TO_SPECULATE", v)
 	}
 }
@@ -345,14 +324,14 @@ func TestSimulatedHeartbeatOfSilentAttempt(t *testing.T) {
 // the lower index. Found by java-shim's HadoopPolicyConformanceTest.
 // Reference: LegacyTaskRuntimeEstimator.updateAttempt, TaskAttemptStatus.progress
 func TestEstimateInJavaFloatProgress(t *testing.T) {
-	h := newHarness(t, 20, 0, nil)
-	h.completed(0, runtime, mapRange(0, 10)...)
-	h.running(mapN(10), 0, 14_160, 0.236)
-	h.running(mapN(11), 0, 15_000, 0.25)
-	if v10, v11 := h.verdict(mapN(10), 15_000), h.verdict(mapN(11), 15_000); v10 != 34_999 || v11 != 35_000 {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h.Running(spectest.Map(10), "node1", 0, 14_160, 0.236)
+	h.Running(spectest.Map(11), "node1", 0, 15_000, 0.25)
+	if v10, v11 := verdict(h, spectest.Map(10), 15_000), verdict(h, spectest.Map(11), 15_000); v10 != 34_999 || v11 != 35_000 {
 		t.Fatalf("values: m10 %d, m11 %d; want 34999 and 35000", v10, v11)
 	}
-	if got := h.decide(15_000); !slices.Equal(got, tasks(mapN(11))) {
+	if got := h.Speculated(15_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
 		t.Fatalf("got %v, want [m_000011]", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // TestParamsDeclareHadoopKeys: every parameter is the Hadoop key without
@@ -57,15 +58,15 @@ func TestParamsOverrideByNameAndKey(t *testing.T) {
 			if p.Int(ParamRetryAfterNoSpeculate) != 5000 || p.Float(ParamSlowTaskThreshold) != 2.5 {
 				t.Fatalf("effective %v", p.Values())
 			}
-			h := newHarness(t, 100, 0, map[string]string{key: "5000"})
-			h.completed(0, runtime, mapRange(0, 4)...)
-			h.running(mapN(10), 0, 10_000, 0.1)
-			h.decide(10_000) // 4%: nothing; next scan at 15 s
-			h.completed(500, runtime, mapN(4))
-			if got := h.decide(14_999); len(got) != 0 {
+			h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 100, Reduces: 0}, map[string]string{key: "5000"})
+			h.Completed("node1", 0, runtime, spectest.Maps(0, 4)...)
+			h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
+			h.Speculated(10_000) // 4%: nothing; next scan at 15 s
+			h.Completed("node1", 500, runtime, spectest.Map(4))
+			if got := h.Speculated(14_999); len(got) != 0 {
 				t.Fatalf("before the 5 s retry: got %v", got)
 			}
-			if got := h.decide(15_000); !slices.Equal(got, tasks(mapN(10))) {
+			if got := h.Speculated(15_000); !slices.Equal(got, spectest.Tasks(spectest.Map(10))) {
 				t.Fatalf("at the 5 s retry: got %v, want [m_000010]", got)
 			}
 		})

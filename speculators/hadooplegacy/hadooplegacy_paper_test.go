@@ -9,68 +9,38 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 var (
-	m = func(i int32) speculators.TaskID { return task(speculators.Map, i) }
-	r = func(i int32) speculators.TaskID { return task(speculators.Reduce, i) }
+	m = spectest.Map
+	r = spectest.Reduce
 )
 
-// TestProgressGap: a task is a straggler when its progress score is 0.2 or
-// more below the average progress score of its category. With nine maps at
-// 0.5, a tenth at p is 0.9(0.5-p) below the average: a straggler at 0.25
-// (0.225 below), not at 0.3 (0.18 below). A larger progress-gap spares it.
-// Reference: LATE §2.1
-func TestProgressGap(t *testing.T) {
-	cases := []struct {
-		progress float64
-		gap      string
-		want     bool
-	}{
-		{0.3, "", false},
-		{0.25, "", true},
-		{0.25, "0.3", false},
-		{0.1, "0.3", true}, // 0.36 below
-	}
-	for _, c := range cases {
-		var o map[string]string
-		if c.gap != "" {
-			o = map[string]string{"progress-gap": c.gap}
-		}
-		h := newHarness(t, speculators.JobInfo{Maps: 10}, o)
-		for i := int32(0); i < 9; i++ {
-			h.run(m(i), 0, 70_000, 0.5)
-		}
-		h.run(m(9), 0, 70_000, c.progress)
-		got := h.decide(70_000)
-		if c.want != slices.Equal(got, []speculators.TaskID{m(9)}) || (!c.want && len(got) != 0) {
-			t.Errorf("progress %g, gap %q: got %v, want straggler %v", c.progress, c.gap, got, c.want)
-		}
-	}
-}
+// The progress-gap rule's examples are testdata/progress_gap.txt.
 
 // TestMinimumRuntime: a task must have run for at least one minute before
 // it can be marked a straggler, however far behind it is.
 // Reference: LATE §2.1
 func TestMinimumRuntime(t *testing.T) {
-	h := newHarness(t, speculators.JobInfo{Maps: 10}, nil)
-	for i := int32(0); i < 9; i++ {
-		h.run(m(i), 0, 60_000, 0.8)
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 10}, nil)
+	for i := 0; i < 9; i++ {
+		h.Running(m(i), "node1", 0, 60_000, 0.8)
 	}
-	h.run(m(9), 10_000, 60_000, 0.05)
-	if got := h.decide(69_999); len(got) != 0 {
+	h.Running(m(9), "node1", 10_000, 60_000, 0.05)
+	if got := h.Speculated(69_999); len(got) != 0 {
 		t.Fatalf("after 59.999 s: got %v, want nothing", got)
 	}
-	if got := h.decide(70_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
+	if got := h.Speculated(70_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
 		t.Fatalf("after 60 s: got %v, want [m_000009]", got)
 	}
 
-	h = newHarness(t, speculators.JobInfo{Maps: 10}, map[string]string{"min-runtime-ms": "30000"})
-	for i := int32(0); i < 9; i++ {
-		h.run(m(i), 0, 40_000, 0.8)
+	h = spectest.For(t, Policy(), speculators.JobInfo{Maps: 10}, map[string]string{"min-runtime-ms": "30000"})
+	for i := 0; i < 9; i++ {
+		h.Running(m(i), "node1", 0, 40_000, 0.8)
 	}
-	h.run(m(9), 10_000, 40_000, 0.05)
-	if got := h.decide(40_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
+	h.Running(m(9), "node1", 10_000, 40_000, 0.05)
+	if got := h.Speculated(40_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
 		t.Fatalf("min-runtime-ms 30000, after 30 s: got %v, want [m_000009]", got)
 	}
 }
@@ -81,26 +51,26 @@ func TestMinimumRuntime(t *testing.T) {
 // gets none either.
 // Reference: LATE §2.1
 func TestAtMostOneCopy(t *testing.T) {
-	h := newHarness(t, speculators.JobInfo{Maps: 10}, nil)
-	for i := int32(0); i < 8; i++ {
-		h.run(m(i), 0, 70_000, 0.9)
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 10}, nil)
+	for i := 0; i < 8; i++ {
+		h.Running(m(i), "node1", 0, 70_000, 0.9)
 	}
-	h.run(m(8), 0, 70_000, 0.1)
-	h.run(m(9), 0, 70_000, 0.1)
-	h.event(speculators.AttemptStarted, m(9), 1, 65_000, 0) // a copy launched elsewhere
-	h.event(speculators.AttemptKilled, m(9), 1, 69_000, 0)
-	if got := h.decide(70_000); !slices.Equal(got, []speculators.TaskID{m(8)}) {
+	h.Running(m(8), "node1", 0, 70_000, 0.1)
+	h.Running(m(9), "node1", 0, 70_000, 0.1)
+	h.StartAttempt(speculators.AttemptID{Task: m(9), N: 1}, "node1", 65_000, true) // a copy launched elsewhere
+	h.Kill(speculators.AttemptID{Task: m(9), N: 1}, 69_000)
+	if got := h.Speculated(70_000); !slices.Equal(got, []speculators.TaskID{m(8)}) {
 		t.Fatalf("got %v, want [m_000008]", got)
 	}
-	if got := h.decide(71_000); len(got) != 0 {
+	if got := h.Speculated(71_000); len(got) != 0 {
 		t.Fatalf("copy asked for, not started: got %v", got)
 	}
-	h.event(speculators.AttemptStarted, m(8), 1, 72_000, 0)
-	if got := h.decide(73_000); len(got) != 0 {
+	h.StartAttempt(speculators.AttemptID{Task: m(8), N: 1}, "node1", 72_000, true)
+	if got := h.Speculated(73_000); len(got) != 0 {
 		t.Fatalf("copy running: got %v", got)
 	}
-	h.event(speculators.AttemptFailed, m(8), 1, 74_000, 0)
-	if got := h.decide(75_000); len(got) != 0 {
+	h.Fail(speculators.AttemptID{Task: m(8), N: 1}, 74_000)
+	if got := h.Speculated(75_000); len(got) != 0 {
 		t.Fatalf("copy failed: got %v", got)
 	}
 }
@@ -111,8 +81,8 @@ func TestAtMostOneCopy(t *testing.T) {
 // m_000005 is further behind.
 // Reference: LATE §2.1
 func TestEquallySlow(t *testing.T) {
-	h := newHarness(t, speculators.JobInfo{Maps: 10, Slots: 11}, nil) // 10 running, 1 free
-	for i := int32(0); i < 10; i++ {
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 10, Slots: 11}, nil) // 10 running, 1 free
+	for i := 0; i < 10; i++ {
 		p := 0.8
 		switch i {
 		case 2:
@@ -120,21 +90,21 @@ func TestEquallySlow(t *testing.T) {
 		case 5:
 			p = 0.01
 		}
-		h.run(m(i), 0, 70_000, p)
+		h.Running(m(i), "node1", 0, 70_000, p)
 	}
-	if got := h.decide(70_000); !slices.Equal(got, []speculators.TaskID{m(2)}) {
+	if got := h.Speculated(70_000); !slices.Equal(got, []speculators.TaskID{m(2)}) {
 		t.Fatalf("one free container: got %v, want [m_000002]", got)
 	}
 
-	h = newHarness(t, speculators.JobInfo{Maps: 10}, nil) // capacity unknown
-	for i := int32(0); i < 10; i++ {
+	h = spectest.For(t, Policy(), speculators.JobInfo{Maps: 10}, nil) // capacity unknown
+	for i := 0; i < 10; i++ {
 		p := 0.8
 		if i == 2 || i == 5 || i == 7 {
 			p = 0.3 - float64(i)/100
 		}
-		h.run(m(i), 0, 70_000, p)
+		h.Running(m(i), "node1", 0, 70_000, p)
 	}
-	if got := h.decide(70_000); !slices.Equal(got, []speculators.TaskID{m(2), m(5), m(7)}) {
+	if got := h.Speculated(70_000); !slices.Equal(got, []speculators.TaskID{m(2), m(5), m(7)}) {
 		t.Fatalf("no capacity limit: got %v, want [m_000002 m_000005 m_000007]", got)
 	}
 }
@@ -144,28 +114,28 @@ func TestEquallySlow(t *testing.T) {
 // copies asked for that have not started.
 // Reference: LATE §2.1 ("when a node has an empty task slot")
 func TestFreeCapacity(t *testing.T) {
-	h := newHarness(t, speculators.JobInfo{Maps: 10, Slots: 13}, nil)
-	for i := int32(0); i < 10; i++ {
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 10, Slots: 13}, nil)
+	for i := 0; i < 10; i++ {
 		p := 0.8
 		if i >= 5 {
 			p = 0.1
 		}
-		h.run(m(i), 0, 70_000, p)
+		h.Running(m(i), "node1", 0, 70_000, p)
 	}
 	ev := speculators.Event{Kind: speculators.ContainerNeeds, Time: 70_000, TaskType: speculators.Map, Count: 1}
-	if err := h.e.Observe(&ev); err != nil {
+	if err := h.Engine.Observe(&ev); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.decide(70_000); !slices.Equal(got, []speculators.TaskID{m(5), m(6)}) {
+	if got := h.Speculated(70_000); !slices.Equal(got, []speculators.TaskID{m(5), m(6)}) {
 		t.Fatalf("13 slots, 10 running, 1 needed: got %v, want [m_000005 m_000006]", got)
 	}
-	if got := h.decide(71_000); len(got) != 0 {
+	if got := h.Speculated(71_000); len(got) != 0 {
 		t.Fatalf("two copies pending: got %v", got)
 	}
-	h.event(speculators.AttemptStarted, m(5), 1, 72_000, 0)
-	h.event(speculators.AttemptStarted, m(6), 1, 72_000, 0)
-	h.event(speculators.AttemptSucceeded, m(0), 0, 72_000, 0)
-	if got := h.decide(73_000); !slices.Equal(got, []speculators.TaskID{m(7)}) {
+	h.StartAttempt(speculators.AttemptID{Task: m(5), N: 1}, "node1", 72_000, true)
+	h.StartAttempt(speculators.AttemptID{Task: m(6), N: 1}, "node1", 72_000, true)
+	h.Succeed(speculators.AttemptID{Task: m(0), N: 0}, 72_000)
+	if got := h.Speculated(73_000); !slices.Equal(got, []speculators.TaskID{m(7)}) {
 		t.Fatalf("one container freed: got %v, want [m_000007]", got)
 	}
 }
@@ -177,22 +147,22 @@ func TestFreeCapacity(t *testing.T) {
 // than the others.
 // Reference: LATE §3.2 (Assumption 4)
 func TestReducersInCopyPhase(t *testing.T) {
-	h := newHarness(t, speculators.JobInfo{Reduces: 10}, nil)
+	h := spectest.For(t, Policy(), speculators.JobInfo{Reduces: 10}, nil)
 	copying := speculators.ReduceProgress(speculators.PhaseShuffle, 0.9) // 0.3
-	for i := int32(0); i < 10; i++ {
-		h.run(r(i), 0, 90_000, copying)
+	for i := 0; i < 10; i++ {
+		h.Running(r(i), "node1", 0, 90_000, copying)
 	}
-	if got := h.decide(90_000); len(got) != 0 {
+	if got := h.Speculated(90_000); len(got) != 0 {
 		t.Fatalf("all reducers copying: got %v, want nothing", got)
 	}
-	for i := int32(0); i < 3; i++ {
-		h.event(speculators.AttemptSucceeded, r(i), 0, 100_000, 0)
+	for i := 0; i < 3; i++ {
+		h.Succeed(speculators.AttemptID{Task: r(i), N: 0}, 100_000)
 	}
 	var want []speculators.TaskID
-	for i := int32(3); i < 10; i++ {
+	for i := 3; i < 10; i++ {
 		want = append(want, r(i))
 	}
-	if got := h.decide(100_000); !slices.Equal(got, want) {
+	if got := h.Speculated(100_000); !slices.Equal(got, want) {
 		t.Fatalf("3 of 10 reducers done: got %v, want all 7 still copying %v", got, want)
 	}
 }
@@ -204,18 +174,18 @@ func TestReducersInCopyPhase(t *testing.T) {
 // 0.5 it is 0.485 and m_000009 is a straggler.
 // Reference: LATE §2.1 ("the average progress score of each category of tasks")
 func TestAverageOverAllTasks(t *testing.T) {
-	h := newHarness(t, speculators.JobInfo{Maps: 20}, nil)
-	for i := int32(0); i < 9; i++ {
-		h.run(m(i), 0, 70_000, 0.5)
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 20}, nil)
+	for i := 0; i < 9; i++ {
+		h.Running(m(i), "node1", 0, 70_000, 0.5)
 	}
-	h.run(m(9), 0, 70_000, 0.2)
-	if got := h.decide(70_000); len(got) != 0 {
+	h.Running(m(9), "node1", 0, 70_000, 0.2)
+	if got := h.Speculated(70_000); len(got) != 0 {
 		t.Fatalf("half the maps pending: got %v, want nothing", got)
 	}
-	for i := int32(10); i < 20; i++ {
-		h.run(m(i), 0, 71_000, 0.5)
+	for i := 10; i < 20; i++ {
+		h.Running(m(i), "node1", 0, 71_000, 0.5)
 	}
-	if got := h.decide(71_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
+	if got := h.Speculated(71_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
 		t.Fatalf("all maps running: got %v, want [m_000009]", got)
 	}
 }

@@ -5,19 +5,20 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // benchJob builds a job of 10,000 maps running on 100 nodes with varied
 // progress (elapsed 1200-2400 s, rates 0.0001-0.0004/s) and ten free slots.
-func benchJob(b *testing.B) (*harness, speculators.Time) {
+func benchJob(b *testing.B) (*spectest.Harness, speculators.Time) {
 	const maps = 10000
-	h := newHarness(b, speculators.JobInfo{Maps: maps, Slots: maps + 10}, nil)
-	now := sec(3600)
+	h := spectest.For(b, Policy(), speculators.JobInfo{Maps: maps, Slots: maps + 10}, nil)
+	now := spectest.Sec(3600)
 	for i := 0; i < maps; i++ {
 		node := speculators.NodeID(fmt.Sprintf("node%03d", i%100))
-		start := sec(float64(1200 + i%1200))
+		start := spectest.Sec(float64(1200 + i%1200))
 		rate := 0.0001 + 0.000003*float64((i*7919)%100)
-		h.run(mapTask(i), node, start, rate, now)
+		h.Run(spectest.Map(i), node, start, rate, now)
 	}
 	return h, now
 }
@@ -28,14 +29,14 @@ func benchJob(b *testing.B) (*harness, speculators.Time) {
 // are reset between iterations so every Decide does the full work.
 func BenchmarkDecide10kTasks(b *testing.B) {
 	h, now := benchJob(b)
-	if got := len(h.decide(now)); got != 10 {
+	if got := len(h.Decide(now)); got != 10 {
 		b.Fatalf("decide launched %d copies, want 10", got)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		h.policy.forget()
-		h.engine.Decide(now)
+		h.Policy().(*policy).forget()
+		h.Engine.Decide(now)
 	}
 }
 
@@ -43,11 +44,11 @@ func BenchmarkDecide10kTasks(b *testing.B) {
 // after a status report, so every call sums the nodes' work again.
 func BenchmarkAllowSpeculativeOn10kTasks(b *testing.B) {
 	h, now := benchJob(b)
-	a := speculators.AttemptID{Task: mapTask(0)}
+	a := speculators.AttemptID{Task: spectest.Map(0)}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		h.report(a, now, 0.5)
-		h.engine.AllowSpeculativeOn("node042", now)
+		h.Status(a, now, 0.5)
+		h.Engine.AllowSpeculativeOn("node042", now)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // twoPhaseProgress is §4.2's task: its score grows 5%/s for 10 s up to 50%,
@@ -38,20 +39,20 @@ func twoPhaseProgress(elapsedSec float64) float64 {
 func TestPaperTwoPhaseTaskMisestimated(t *testing.T) {
 	// The example checks at 20 s, before the one-minute rule would allow
 	// any evaluation; it is about the estimator, so the rule is off here.
-	h := newHarness(t, speculators.JobInfo{Maps: 8, Slots: 10}, map[string]string{ParamMinRuntimeMs: "0"})
-	now := sec(20)
-	t1 := h.start(mapTask(0), "n1", sec(0))
-	t2 := h.start(mapTask(1), "n2", sec(10))
-	h.report(t1, now, twoPhaseProgress(20))
-	h.report(t2, now, twoPhaseProgress(10))
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 8, Slots: 10}, map[string]string{ParamMinRuntimeMs: "0"})
+	now := spectest.Sec(20)
+	t1 := h.Start(spectest.Map(0), "n1", spectest.Sec(0))
+	t2 := h.Start(spectest.Map(1), "n2", spectest.Sec(10))
+	h.Status(t1, now, twoPhaseProgress(20))
+	h.Status(t2, now, twoPhaseProgress(10))
 	// Six other tasks, fast for the job, so that T1 and T2 are both below
 	// the 25th percentile of progress rates and only time left separates
 	// them.
 	for i := 2; i < 8; i++ {
-		h.run(mapTask(i), speculators.NodeID(fmt.Sprintf("n%d", i+1)), sec(15), 0.1, now)
+		h.Run(spectest.Map(i), speculators.NodeID(fmt.Sprintf("n%d", i+1)), spectest.Sec(15), 0.1, now)
 	}
 
-	a1, a2 := h.engine.Job.Attempt(t1), h.engine.Job.Attempt(t2)
+	a1, a2 := h.Engine.Job.Attempt(t1), h.Engine.Job.Attempt(t2)
 	for _, c := range []struct {
 		name             string
 		a                *speculators.Attempt
@@ -77,8 +78,8 @@ func TestPaperTwoPhaseTaskMisestimated(t *testing.T) {
 		}
 	}
 
-	ds := h.decide(now)
-	wantSpeculated(t, ds, mapTask(0))
+	ds := h.Decide(now)
+	spectest.WantSpeculated(t, ds, spectest.Map(0))
 	if want := "time left 13.3s (progress 0.60 at 0.03/s after 20s, below 25th pct 0.0875/s)"; ds[0].Reason != want {
 		t.Errorf("reason %q, want %q", ds[0].Reason, want)
 	}
@@ -92,14 +93,14 @@ func TestPaperTwoPhaseTaskMisestimated(t *testing.T) {
 // Reference: §4.1
 func TestPaperTimeLeftNotProgressRate(t *testing.T) {
 	const typical = 0.001 // a 1000 s task
-	now := sec(4500)
-	h := newHarness(t, speculators.JobInfo{Maps: 8, Slots: 10}, nil)
-	a := h.run(mapTask(0), "slow1", 0, typical/5, now)            // 90% after 4500 s
-	b := h.run(mapTask(1), "slow2", now-sec(200), typical/2, now) // 10% after 200 s
+	now := spectest.Sec(4500)
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 8, Slots: 10}, nil)
+	a := h.Run(spectest.Map(0), "slow1", 0, typical/5, now)                     // 90% after 4500 s
+	b := h.Run(spectest.Map(1), "slow2", now-spectest.Sec(200), typical/2, now) // 10% after 200 s
 	for i := 2; i < 8; i++ {
-		h.run(mapTask(i), speculators.NodeID(fmt.Sprintf("n%d", i)), now-sec(500), typical, now)
+		h.Run(spectest.Map(i), speculators.NodeID(fmt.Sprintf("n%d", i)), now-spectest.Sec(500), typical, now)
 	}
-	ja, jb := h.engine.Job.Attempt(a), h.engine.Job.Attempt(b)
+	ja, jb := h.Engine.Job.Attempt(a), h.Engine.Job.Attempt(b)
 	if !approx(ja.Progress, 0.9, 1e-9) || !approx(jb.Progress, 0.1, 1e-9) {
 		t.Fatalf("progress A %g B %g, want 0.9 and 0.1", ja.Progress, jb.Progress)
 	}
@@ -110,7 +111,7 @@ func TestPaperTimeLeftNotProgressRate(t *testing.T) {
 		t.Fatalf("time left A %gs B %gs, want 500s and 1800s", la, lb)
 	}
 	// Cap: 10% of 10 slots = one copy, so the order is what is tested.
-	wantSpeculated(t, h.decide(now), mapTask(1))
+	spectest.WantSpeculated(t, h.Decide(now), spectest.Map(1))
 }
 
 // TestPaperSpeculativeCap checks that no more than SpeculativeCap copies run
@@ -121,52 +122,52 @@ func TestPaperTimeLeftNotProgressRate(t *testing.T) {
 //
 // Reference: §4
 func TestPaperSpeculativeCap(t *testing.T) {
-	now := sec(1000)
-	h := newHarness(t, speculators.JobInfo{Maps: 30, Slots: 40}, nil) // cap 4
+	now := spectest.Sec(1000)
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 30, Slots: 40}, nil) // cap 4
 	for i := 0; i < 10; i++ {
-		h.complete(mapTask(i), "fast", sec(0), sec(100))
+		h.Complete(spectest.Map(i), "fast", spectest.Sec(0), spectest.Sec(100))
 	}
 	for i := 10; i < 20; i++ { // ten stragglers
-		h.run(mapTask(i), speculators.NodeID(fmt.Sprintf("s%d", i)), sec(100), 0.0001*float64(i-9), now)
+		h.Run(spectest.Map(i), speculators.NodeID(fmt.Sprintf("s%d", i)), spectest.Sec(100), 0.0001*float64(i-9), now)
 	}
 	for i := 20; i < 30; i++ {
-		h.run(mapTask(i), "fast", now-sec(70), 0.01, now)
+		h.Run(spectest.Map(i), "fast", now-spectest.Sec(70), 0.01, now)
 	}
 	// Twenty running attempts leave twenty free slots; the cap allows 4.
-	ds := h.decide(now)
-	got := speculatedTasks(t, ds)
-	if want := []speculators.TaskID{mapTask(10), mapTask(11), mapTask(12), mapTask(13)}; !slices.Equal(got, want) {
+	ds := h.Decide(now)
+	got := spectest.Speculated(t, ds)
+	if want := []speculators.TaskID{spectest.Map(10), spectest.Map(11), spectest.Map(12), spectest.Map(13)}; !slices.Equal(got, want) {
 		t.Fatalf("first decide speculated %v, want %v", got, want)
 	}
 	// Requested but not started copies count: nothing more.
-	wantSpeculated(t, h.decide(now+1))
+	spectest.WantSpeculated(t, h.Decide(now+1))
 	copies := make([]speculators.AttemptID, len(got))
 	for i, task := range got {
-		copies[i] = h.startCopy(task, "fast", now+2)
+		copies[i] = h.StartCopy(task, "fast", now+2)
 	}
-	if n := h.engine.Job.SpeculativeRunning[speculators.Map]; n != 4 {
+	if n := h.Engine.Job.SpeculativeRunning[speculators.Map]; n != 4 {
 		t.Fatalf("speculative running %d, want 4", n)
 	}
-	wantSpeculated(t, h.decide(now+3))
+	spectest.WantSpeculated(t, h.Decide(now+3))
 	// One copy ends: exactly one more may start.
-	h.kill(copies[0], now+4)
-	if got := speculatedTasks(t, h.decide(now+5)); len(got) != 1 {
+	h.Kill(copies[0], now+4)
+	if got := spectest.Speculated(t, h.Decide(now+5)); len(got) != 1 {
 		t.Fatalf("after a copy ended speculated %v, want one task", got)
 	}
 
 	// A larger cap allows more at once.
-	h2 := newHarness(t, speculators.JobInfo{Maps: 30, Slots: 40}, map[string]string{ParamSpeculativeCap: "0.15"})
+	h2 := spectest.For(t, Policy(), speculators.JobInfo{Maps: 30, Slots: 40}, map[string]string{ParamSpeculativeCap: "0.15"})
 	for i := 0; i < 10; i++ {
-		h2.complete(mapTask(i), "fast", sec(0), sec(100))
+		h2.Complete(spectest.Map(i), "fast", spectest.Sec(0), spectest.Sec(100))
 	}
 	for i := 10; i < 20; i++ {
-		h2.run(mapTask(i), speculators.NodeID(fmt.Sprintf("s%d", i)), sec(100), 0.0001*float64(i-9), now)
+		h2.Run(spectest.Map(i), speculators.NodeID(fmt.Sprintf("s%d", i)), spectest.Sec(100), 0.0001*float64(i-9), now)
 	}
 	for i := 20; i < 30; i++ {
-		h2.run(mapTask(i), "fast", now-sec(70), 0.01, now)
+		h2.Run(spectest.Map(i), "fast", now-spectest.Sec(70), 0.01, now)
 	}
 	// Eight stragglers are below the 25th percentile; the cap allows 6.
-	if got := speculatedTasks(t, h2.decide(now)); len(got) != 6 {
+	if got := spectest.Speculated(t, h2.Decide(now)); len(got) != 6 {
 		t.Fatalf("cap 0.15 of 40 slots speculated %d tasks, want 6", len(got))
 	}
 }
@@ -179,21 +180,21 @@ func TestPaperSpeculativeCap(t *testing.T) {
 //
 // Reference: §4, §5.4.2
 func TestPaperSlowTaskThresholdSparesFastTasks(t *testing.T) {
-	now := sec(1000)
-	h := newHarness(t, speculators.JobInfo{Maps: 17, Slots: 100}, nil)
+	now := spectest.Sec(1000)
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 17, Slots: 100}, nil)
 	for i := 0; i < 12; i++ { // twelve tasks that took 200 s: 0.005/s
-		h.complete(mapTask(i), "n1", sec(float64(10*i)), sec(float64(10*i+200)))
+		h.Complete(spectest.Map(i), "n1", spectest.Sec(float64(10*i)), spectest.Sec(float64(10*i+200)))
 	}
 	// The last four run faster than every completed task, at different
 	// rates: the slowest of them is still fast for the job.
 	for i, rate := range []float64{0.006, 0.007, 0.008, 0.009} {
-		h.run(mapTask(12+i), "n2", now-sec(100), rate, now)
+		h.Run(spectest.Map(12+i), "n2", now-spectest.Sec(100), rate, now)
 	}
-	wantSpeculated(t, h.decide(now))
+	spectest.WantSpeculated(t, h.Decide(now))
 
 	// A genuinely slow task among them is copied, and only it.
-	h.run(mapTask(16), "n3", now-sec(100), 0.0025, now)
-	wantSpeculated(t, h.decide(now), mapTask(16))
+	h.Run(spectest.Map(16), "n3", now-spectest.Sec(100), 0.0025, now)
+	spectest.WantSpeculated(t, h.Decide(now), spectest.Map(16))
 }
 
 // TestPaperSlowNodeThreshold checks that copies are not launched on nodes
@@ -206,33 +207,33 @@ func TestPaperSlowTaskThresholdSparesFastTasks(t *testing.T) {
 //
 // Reference: §4, §5.4.3
 func TestPaperSlowNodeThreshold(t *testing.T) {
-	h := newHarness(t, speculators.JobInfo{Maps: 60, Slots: 100}, nil)
-	now := sec(1000)
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 60, Slots: 100}, nil)
+	now := spectest.Sec(1000)
 	task := 0
 	for k := 1; k <= 8; k++ {
 		node := speculators.NodeID(fmt.Sprintf("n%d", k))
 		succeeded := k
 		if k == 3 { // n3 does part of its work in progress: 2 + 0.9 + 0.5
 			succeeded = 2
-			h.run(mapTask(task), node, sec(500), 0.0018, now)
+			h.Run(spectest.Map(task), node, spectest.Sec(500), 0.0018, now)
 			task++
 		}
 		for range succeeded {
-			h.complete(mapTask(task), node, sec(0), sec(100))
+			h.Complete(spectest.Map(task), node, spectest.Sec(0), spectest.Sec(100))
 			task++
 		}
-		h.run(mapTask(task), node, sec(500), 0.001, now) // +0.5 in progress
+		h.Run(spectest.Map(task), node, spectest.Sec(500), 0.001, now) // +0.5 in progress
 		task++
 	}
 	// A failed attempt on n1 is work that does not count.
-	failed := h.run(mapTask(task), "n1", sec(500), 0.0018, sec(900))
-	h.fail(failed, sec(900))
+	failed := h.Run(spectest.Map(task), "n1", spectest.Sec(500), 0.0018, spectest.Sec(900))
+	h.Fail(failed, spectest.Sec(900))
 
 	allowed := func() []speculators.NodeID {
 		var out []speculators.NodeID
 		for k := 1; k <= 9; k++ {
 			node := speculators.NodeID(fmt.Sprintf("n%d", k))
-			if h.engine.AllowSpeculativeOn(node, now) {
+			if h.Engine.AllowSpeculativeOn(node, now) {
 				out = append(out, node)
 			}
 		}
@@ -246,25 +247,25 @@ func TestPaperSlowNodeThreshold(t *testing.T) {
 	if got, want := allowed(), []speculators.NodeID{"n3", "n4", "n5", "n6", "n7", "n8", "n9"}; !slices.Equal(got, want) {
 		t.Fatalf("allowed %v, want %v", got, want)
 	}
-	if got := h.policy.nodeTotals[h.policy.nodeIx["n1"]]; !approx(got, 1.5, 1e-9) {
+	if got := h.Policy().(*policy).nodeTotals[h.Policy().(*policy).nodeIx["n1"]]; !approx(got, 1.5, 1e-9) {
 		t.Errorf("n1 total work %g, want 1.5 (its failed attempt counts nothing)", got)
 	}
-	h.observe(speculators.Event{Kind: speculators.NodeSuspected, Time: now, Node: "n8"})
-	h.observe(speculators.Event{Kind: speculators.NodeFailed, Time: now, Node: "n9"})
+	h.Observe(speculators.Event{Kind: speculators.NodeSuspected, Time: now, Node: "n8"})
+	h.Observe(speculators.Event{Kind: speculators.NodeFailed, Time: now, Node: "n9"})
 	if got, want := allowed(), []speculators.NodeID{"n3", "n4", "n5", "n6", "n7"}; !slices.Equal(got, want) {
 		t.Fatalf("after n8 suspected and n9 down allowed %v, want %v", got, want)
 	}
-	h.observe(speculators.Event{Kind: speculators.NodeResumed, Time: now, Node: "n8"})
-	if !h.engine.AllowSpeculativeOn("n8", now) {
+	h.Observe(speculators.Event{Kind: speculators.NodeResumed, Time: now, Node: "n8"})
+	if !h.Engine.AllowSpeculativeOn("n8", now) {
 		t.Fatal("n8 refused after it resumed")
 	}
 	// n2 takes on a task; once it is 90% done n2 has done 3.4 tasks' worth
 	// and is no longer among the slowest quarter (threshold now 3.4).
-	more := h.start(mapTask(task+1), "n2", now)
-	if h.engine.AllowSpeculativeOn("n2", now) {
+	more := h.Start(spectest.Map(task+1), "n2", now)
+	if h.Engine.AllowSpeculativeOn("n2", now) {
 		t.Fatal("n2 allowed before its new task progressed")
 	}
-	h.report(more, now+sec(10), 0.9)
+	h.Status(more, now+spectest.Sec(10), 0.9)
 	if got, want := allowed(), []speculators.NodeID{"n2", "n3", "n4", "n5", "n6", "n7", "n8"}; !slices.Equal(got, want) {
 		t.Fatalf("after n2 progressed allowed %v, want %v", got, want)
 	}
@@ -276,14 +277,14 @@ func TestPaperSlowNodeThreshold(t *testing.T) {
 //
 // Reference: §4 (and §2.1 for Hadoop's rule)
 func TestPaperOneMinuteRule(t *testing.T) {
-	h := newHarness(t, speculators.JobInfo{Maps: 5, Slots: 10}, nil)
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 5, Slots: 10}, nil)
 	for i := 0; i < 4; i++ {
-		h.complete(mapTask(i), "n1", 0, sec(30))
+		h.Complete(spectest.Map(i), "n1", 0, spectest.Sec(30))
 	}
-	straggler := h.start(mapTask(4), "n2", sec(30))
-	h.report(straggler, sec(40), 0.01)
-	wantSpeculated(t, h.decide(sec(30)+59_999))
-	wantSpeculated(t, h.decide(sec(30)+60_000), mapTask(4))
+	straggler := h.Start(spectest.Map(4), "n2", spectest.Sec(30))
+	h.Status(straggler, spectest.Sec(40), 0.01)
+	spectest.WantSpeculated(t, h.Decide(spectest.Sec(30)+59_999))
+	spectest.WantSpeculated(t, h.Decide(spectest.Sec(30)+60_000), spectest.Map(4))
 }
 
 // TestPaperOneCopyPerTask checks that LATE ranks only running tasks that are
@@ -296,22 +297,22 @@ func TestPaperOneMinuteRule(t *testing.T) {
 // speculated"; §5.4.3 "we allow only one speculative copy of each task to
 // run at any time")
 func TestPaperOneCopyPerTask(t *testing.T) {
-	h := newHarness(t, speculators.JobInfo{Maps: 6, Slots: 100}, map[string]string{ParamSpeculativeCap: "0.5"})
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 6, Slots: 100}, map[string]string{ParamSpeculativeCap: "0.5"})
 	for i := 0; i < 5; i++ {
-		h.complete(mapTask(i), "n1", 0, sec(50))
+		h.Complete(spectest.Map(i), "n1", 0, spectest.Sec(50))
 	}
-	orig := h.run(mapTask(5), "n2", 0, 0.001, sec(100))
-	wantSpeculated(t, h.decide(sec(100)), mapTask(5))
-	wantSpeculated(t, h.decide(sec(101))) // requested, not started
-	cp := h.startCopy(mapTask(5), "n3", sec(102))
-	h.report(cp, sec(110), 0.0001)
-	wantSpeculated(t, h.decide(sec(200))) // two running attempts
-	h.kill(cp, sec(201))
-	wantSpeculated(t, h.decide(sec(202)), mapTask(5)) // copy ended: again
-	cp2 := h.startCopy(mapTask(5), "n3", sec(203))
-	h.fail(orig, sec(204)) // the copy is now the only attempt
-	h.report(cp2, sec(300), 0.01)
-	wantSpeculated(t, h.decide(sec(400)))
+	orig := h.Run(spectest.Map(5), "n2", 0, 0.001, spectest.Sec(100))
+	spectest.WantSpeculated(t, h.Decide(spectest.Sec(100)), spectest.Map(5))
+	spectest.WantSpeculated(t, h.Decide(spectest.Sec(101))) // requested, not started
+	cp := h.StartCopy(spectest.Map(5), "n3", spectest.Sec(102))
+	h.Status(cp, spectest.Sec(110), 0.0001)
+	spectest.WantSpeculated(t, h.Decide(spectest.Sec(200))) // two running attempts
+	h.Kill(cp, spectest.Sec(201))
+	spectest.WantSpeculated(t, h.Decide(spectest.Sec(202)), spectest.Map(5)) // copy ended: again
+	cp2 := h.StartCopy(spectest.Map(5), "n3", spectest.Sec(203))
+	h.Fail(orig, spectest.Sec(204)) // the copy is now the only attempt
+	h.Status(cp2, spectest.Sec(300), 0.01)
+	spectest.WantSpeculated(t, h.Decide(spectest.Sec(400)))
 }
 
 // TestPaperLongestTimeLeftFirst checks LATE's primary insight: it always
@@ -321,23 +322,23 @@ func TestPaperOneCopyPerTask(t *testing.T) {
 //
 // Reference: §4
 func TestPaperLongestTimeLeftFirst(t *testing.T) {
-	now := sec(10000)
-	setup := func(slots int) *harness {
-		h := newHarness(t, speculators.JobInfo{Maps: 35, Slots: slots}, nil)
+	now := spectest.Sec(10000)
+	setup := func(slots int) *spectest.Harness {
+		h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 35, Slots: slots}, nil)
 		for i := 0; i < 30; i++ {
-			h.complete(mapTask(i), "n1", 0, sec(100)) // 0.01/s
+			h.Complete(spectest.Map(i), "n1", 0, spectest.Sec(100)) // 0.01/s
 		}
 		// Five slow tasks, all below the 25th percentile (0.01/s).
-		h.run(mapTask(30), "n2", now-sec(500), 0.001, now)   // 0.5, 500 s left
-		h.run(mapTask(31), "n2", now-sec(100), 0.002, now)   // 0.2, 400 s left
-		h.run(mapTask(32), "n2", now-sec(200), 0.0005, now)  // 0.1, 1800 s left
-		h.run(mapTask(33), "n2", now-sec(8000), 0.0001, now) // 0.8, 2000 s left
-		h.run(mapTask(34), "n2", now-sec(120), 0, now)       // nothing: unbounded
+		h.Run(spectest.Map(30), "n2", now-spectest.Sec(500), 0.001, now)   // 0.5, 500 s left
+		h.Run(spectest.Map(31), "n2", now-spectest.Sec(100), 0.002, now)   // 0.2, 400 s left
+		h.Run(spectest.Map(32), "n2", now-spectest.Sec(200), 0.0005, now)  // 0.1, 1800 s left
+		h.Run(spectest.Map(33), "n2", now-spectest.Sec(8000), 0.0001, now) // 0.8, 2000 s left
+		h.Run(spectest.Map(34), "n2", now-spectest.Sec(120), 0, now)       // nothing: unbounded
 		return h
 	}
-	wantSpeculated(t, setup(10).decide(now), mapTask(34)) // cap 1
-	ds := setup(50).decide(now)                           // cap 5
-	wantSpeculated(t, ds, mapTask(34), mapTask(33), mapTask(32), mapTask(30), mapTask(31))
+	spectest.WantSpeculated(t, setup(10).Decide(now), spectest.Map(34)) // cap 1
+	ds := setup(50).Decide(now)                                         // cap 5
+	spectest.WantSpeculated(t, ds, spectest.Map(34), spectest.Map(33), spectest.Map(32), spectest.Map(30), spectest.Map(31))
 	if want := "time left unbounded (progress 0.00 at 0/s after 120s, below 25th pct 0.01/s)"; ds[0].Reason != want {
 		t.Errorf("reason %q, want %q", ds[0].Reason, want)
 	}

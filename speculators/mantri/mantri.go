@@ -28,7 +28,7 @@
 //   - Kill and restart. The library's papers say only that Mantri "may
 //     terminate a task which shows an excessively large remaining time". We
 //     take the rule of Mantri's own paper (§5.1, its Figure 7, stated here
-//     from that paper, which is not in ../shared/papers): while tasks are
+//     from that paper, which is not among our source papers): while tasks are
 //     waiting for slots, kill a task and restart it when t_rem > E[t_new] +
 //     Delta, Delta being the progress-report period, and restart a task at
 //     most gamma = 3 times so inaccurate estimates cannot thrash it. Only a
@@ -200,10 +200,21 @@ func (p *policy) newCopy(t *speculators.Task) (sample []float64, scale float64, 
 	return p.dur[ty], 1, false, len(p.dur[ty]) > 0
 }
 
-// probFaster is P(t_new < x) under the empirical distribution.
+// probFaster is P(t_new < x) under the empirical distribution: the share of
+// the sorted sample strictly below x/scale (a binary search; the values are
+// durations, never NaN, so plain < orders them as slices.BinarySearch would).
 func probFaster(sample []float64, scale, x float64) float64 {
-	i, _ := slices.BinarySearch(sample, x/scale) // samples strictly below
-	return float64(i) / float64(len(sample))
+	target := x / scale
+	lo, hi := 0, len(sample)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if sample[mid] < target {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return float64(lo) / float64(len(sample))
 }
 
 func mean(xs []float64) float64 {
@@ -237,6 +248,14 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	for ty := range job.Tasks {
 		normMean[ty], durMean[ty] = mean(p.norm[ty]), mean(p.dur[ty])
 	}
+	// Free slots for duplicates; without any (or when slots are offered to
+	// ChooseForSlot) only the restart rule can act, and the duplicate
+	// candidates are not ranked.
+	free := job.Info.Slots - running - needs - p.pendingCount
+	if job.Info.Slots <= 0 {
+		free = 1 - p.pendingCount
+	}
+	duplicates := free > 0 && !p.pull
 	p.cands = p.cands[:0]
 	for ty := range job.Tasks {
 		for _, t := range job.Tasks[ty] {
@@ -262,6 +281,9 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 						p.restarts[ty][t.ID.Index], p.maxRestarts, trem/1000, expected/1000, p.margin/1000)})
 				continue
 			}
+			if !duplicates {
+				continue
+			}
 			cf := float64(c)
 			prob := probFaster(sample, scale, cf*trem/(cf+1))
 			if prob > p.delta {
@@ -269,18 +291,12 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			}
 		}
 	}
-	if p.pull {
-		return out // duplicates are chosen slot by slot (ChooseForSlot)
-	}
-	free := job.Info.Slots - running - needs - p.pendingCount
-	if job.Info.Slots <= 0 {
-		free = 1 - p.pendingCount
-	}
-	if free <= 0 || len(p.cands) == 0 {
+	// In pull mode duplicates are chosen slot by slot (ChooseForSlot).
+	if !duplicates || len(p.cands) == 0 {
 		return out
 	}
-	slices.SortFunc(p.cands, byPriority)
-	for _, c := range p.cands[:min(free, len(p.cands))] {
+	// The free best by priority, a total order: the same as sorting all.
+	for _, c := range speculators.FirstK(p.cands, free, byPriority) {
 		id := c.task.ID
 		p.pending[id.Type][id.Index] = true
 		p.pendingCount++

@@ -6,79 +6,14 @@ package mantri
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
-type harness struct {
-	t      *testing.T
-	engine *speculators.Engine
-	next   map[speculators.TaskID]int32
-}
-
-func newHarness(t *testing.T, maps, slots int, overrides map[string]string) *harness {
-	t.Helper()
-	r := speculators.NewRegistry()
-	if err := r.Add(Policy()); err != nil {
-		t.Fatal(err)
-	}
-	e, err := r.NewEngine(speculators.JobInfo{ID: "job_mantri", Maps: maps, Slots: slots}, Name, overrides, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &harness{t: t, engine: e, next: map[speculators.TaskID]int32{}}
-}
-
-func mapTask(i int) speculators.TaskID {
-	return speculators.TaskID{Type: speculators.Map, Index: int32(i)}
-}
-
-func sec(s float64) speculators.Time { return speculators.Time(s * 1000) }
-
-func (h *harness) observe(ev speculators.Event) {
-	h.t.Helper()
-	if err := h.engine.Observe(&ev); err != nil {
-		h.t.Fatal(err)
-	}
-}
-
-func (h *harness) start(task speculators.TaskID, at speculators.Time) speculators.AttemptID {
-	id := speculators.AttemptID{Task: task, N: h.next[task]}
-	h.next[task]++
-	h.observe(speculators.Event{Kind: speculators.AttemptStarted, Time: at, Attempt: id, Node: speculators.NodeID(fmt.Sprintf("n%d", task.Index))})
-	return id
-}
-
-// complete runs map i from 0 for d seconds.
-func (h *harness) complete(i int, d float64) {
-	a := h.start(mapTask(i), 0)
-	h.observe(speculators.Event{Kind: speculators.AttemptSucceeded, Time: sec(d), Attempt: a})
-}
-
-// runWithLeft starts map i at 0 and reports at now the progress that leaves
-// it left seconds by extrapolation.
-func (h *harness) runWithLeft(i int, now, left float64) speculators.AttemptID {
-	a := h.start(mapTask(i), 0)
-	h.observe(speculators.Event{Kind: speculators.AttemptStatus, Time: sec(now), Attempt: a, Progress: now / (now + left)})
-	return a
-}
-
-func (h *harness) decide(now float64) []speculators.Decision {
-	return slices.Clone(h.engine.Decide(sec(now)))
-}
-
-// slowTail completes maps 0-3 in 10, 14, 16 and 18 s and has maps 4 and 5
-// running at 20 s with 22 and 30 s left.
-func (h *harness) slowTail() {
-	for i, d := range []float64{10, 14, 16, 18} {
-		h.complete(i, d)
-	}
-	h.runWithLeft(4, 20, 22)
-	h.runWithLeft(5, 20, 30)
-}
+// The duplicate rule's examples are in testdata/duplicate.txt.
 
 func kinds(ds []speculators.Decision) string {
 	var out []string
@@ -86,43 +21,6 @@ func kinds(ds []speculators.Decision) string {
 		out = append(out, d.Kind.String()+" "+d.Task.String())
 	}
 	return strings.Join(out, ", ")
-}
-
-// TestPaperDuplicateWhenLikelyToSaveResources checks the rule "a duplicate
-// is scheduled if P(t_rem > 2 t_new) > delta ... where the default value of
-// delta = .25 ... when there are available machines". The job's completed
-// maps took 10, 14, 16 and 18 s, the distribution of t_new. A map with
-// t_rem 22 s has P(t_new < 11 s) = 1/4, not above delta: no copy. One with
-// t_rem 30 s has P(t_new < 15 s) = 2/4: copied. No task waits, so nothing
-// is restarted.
-//
-// Reference: SCA paper §II (Mantri), GRASS §6 baseline
-func TestPaperDuplicateWhenLikelyToSaveResources(t *testing.T) {
-	h := newHarness(t, 6, 10, nil)
-	h.slowTail()
-	ds := h.decide(20)
-	if got := kinds(ds); got != "speculate m_000005" {
-		t.Fatalf("decisions %q, want only a copy of m_000005\n%v", got, ds)
-	}
-	if !strings.Contains(ds[0].Reason, "= 0.50 > delta 0.25") {
-		t.Errorf("reason %q does not state P and delta", ds[0].Reason)
-	}
-	if got := h.decide(21); len(got) != 0 {
-		t.Errorf("second decide %v: the copy is already asked for", got)
-	}
-}
-
-// TestPaperDuplicateNeedsAFreeSlot checks that Mantri duplicates "when there
-// are available machines": the same map, on a job whose slots are all busy,
-// is not copied.
-//
-// Reference: SCA paper §II (Mantri)
-func TestPaperDuplicateNeedsAFreeSlot(t *testing.T) {
-	h := newHarness(t, 6, 2, nil)
-	h.slowTail()
-	if got := h.decide(20); len(got) != 0 {
-		t.Fatalf("decisions %v with no free slot", got)
-	}
 }
 
 // TestPaperRestartExcessiveRemainingTime checks that Mantri "may terminate a
@@ -133,15 +31,18 @@ func TestPaperDuplicateNeedsAFreeSlot(t *testing.T) {
 //
 // Reference: SCA paper §II (Mantri); Mantri OSDI'10 §5.1
 func TestPaperRestartExcessiveRemainingTime(t *testing.T) {
-	h := newHarness(t, 7, 6, nil) // map 6 never starts: a task waits
+	// Map 6 never starts: a task waits.
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 7, Slots: 6}, nil)
+	node := func(i int) speculators.NodeID { return speculators.NodeID(fmt.Sprintf("n%d", i)) }
 	for i, d := range []float64{10, 14, 16, 18} {
-		h.complete(i, d)
+		h.Complete(spectest.Map(i), node(i), 0, spectest.Sec(d))
 	}
-	steady := h.runWithLeft(4, 20, 16)
-	a := h.runWithLeft(5, 20, 30)
+	// Progress at 20 s that leaves 16 s and 30 s by extrapolation.
+	steady := h.Running(spectest.Map(4), node(4), 0, spectest.Sec(20), 20.0/36)
+	a := h.Running(spectest.Map(5), node(5), 0, spectest.Sec(20), 20.0/50)
 	now := 20.0
 	for restart := 1; restart <= 4; restart++ {
-		ds := h.decide(now)
+		ds := h.Decide(spectest.Sec(now))
 		if restart == 4 {
 			if strings.Contains(kinds(ds), "kill") {
 				t.Fatalf("fourth restart: %v; want at most 3", ds)
@@ -151,13 +52,11 @@ func TestPaperRestartExcessiveRemainingTime(t *testing.T) {
 		if len(ds) != 1 || ds[0].Kind != speculators.Kill || ds[0].Attempt != a {
 			t.Fatalf("restart %d: decisions %v, want kill of %s", restart, ds, a)
 		}
-		h.observe(speculators.Event{Kind: speculators.AttemptKilled, Time: sec(now), Attempt: a})
+		h.Kill(a, spectest.Sec(now))
 		// The AM reruns the task; the new attempt is as slow.
-		a = speculators.AttemptID{Task: mapTask(5), N: h.next[mapTask(5)]}
-		h.next[mapTask(5)]++
-		h.observe(speculators.Event{Kind: speculators.AttemptStarted, Time: sec(now), Attempt: a, Node: "n9"})
-		h.observe(speculators.Event{Kind: speculators.AttemptStatus, Time: sec(now + 5), Attempt: a, Progress: 5.0 / 35})
+		a = h.Start(spectest.Map(5), "n9", spectest.Sec(now))
+		h.Status(a, spectest.Sec(now+5), 5.0/35)
 		now += 5
-		h.observe(speculators.Event{Kind: speculators.AttemptStatus, Time: sec(now), Attempt: steady, Progress: now / (now + 16)})
+		h.Status(steady, spectest.Sec(now), now/(now+16))
 	}
 }

@@ -23,7 +23,7 @@ func TestLastLineWithoutNewlineIsKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := mustOpen(t, dir)
-	if got := s.Load(0); len(got) != 1 {
+	if got := s.Samples(0); len(got) != 1 {
 		t.Fatalf("last line without newline: %d samples loaded, want 1", len(got))
 	}
 	if err := s.Add(sample(0, grass.AlgoRAS)); err != nil {
@@ -32,7 +32,7 @@ func TestLastLineWithoutNewlineIsKept(t *testing.T) {
 	s.Close()
 	s = mustOpen(t, dir)
 	defer s.Close()
-	if got := s.Load(0); len(got) != 2 {
+	if got := s.Samples(0); len(got) != 2 {
 		t.Fatalf("after another sample: %d samples, want 2", len(got))
 	}
 }

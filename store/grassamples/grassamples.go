@@ -50,7 +50,10 @@ const (
 // maxLine bounds one sample's line (a curve has at most 64 points).
 const maxLine = 1 << 20
 
-// Store is a grass.SampleStore backed by a JSON-lines file.
+// Store keeps what GRASS policies learned (speculators.Learned) in a data
+// directory and serves it back as a speculators.Prior. The drivers (serve,
+// replay --data-dir) Keep what engines hand out; policies never see it
+// except as a read-only Prior.
 type Store struct {
 	mu   sync.Mutex
 	path string
@@ -76,10 +79,7 @@ type Store struct {
 	rtErr   error
 }
 
-var (
-	_ grass.SampleStore  = (*Store)(nil)
-	_ grass.RuntimePrior = (*Store)(nil)
-)
+var _ speculators.Prior = (*Store)(nil)
 
 // Open reads dir/grass-samples.jsonl (creating dir and the file if needed)
 // and returns a store that appends to it. A line that is not a valid sample
@@ -300,8 +300,18 @@ func (s *Store) noteWrite(path string, err error) {
 // Path is the samples file.
 func (s *Store) Path() string { return s.path }
 
-// Load returns the bucket's samples (see grass.SampleStore).
-func (s *Store) Load(bucket int) []grass.Sample { return s.mem.Load(bucket) }
+// Samples returns the bucket's samples (speculators.Prior).
+func (s *Store) Samples(bucket int) []grass.Sample { return s.mem.Samples(bucket) }
+
+// Snapshot is a copy in memory of everything the store holds now, which
+// later Keeps do not change: a replay starts every policy run from the same
+// one, so no policy's results depend on which ran before it.
+func (s *Store) Snapshot() *grass.MemoryStore { return s.mem.Clone() }
+
+// Keep persists what an engine handed out (speculators.Engine.Learned):
+// each sample with Add, each run time with AddRuntime. It reports every
+// sample it could not keep.
+func (s *Store) Keep(l speculators.Learned) error { return grass.Keep(s, l) }
 
 // Add validates the sample, appends it to the file and fsyncs, then keeps
 // it in memory. An error leaves the store as it was.
@@ -338,7 +348,7 @@ func (s *Store) Add(sample grass.Sample) error {
 }
 
 // AddRuntime keeps a completed task's run time for later jobs' t_new before
-// their first completion (grass.RuntimePrior), in memory (at most
+// their first completion (speculators.Prior), in memory (at most
 // grass.PriorWindow per task type and input size class, the most recent)
 // and in RuntimesFileName. Records reach the disk in batches: they are
 // written and fsync'd every flushEvery records, on Add, Flush and Close, so
@@ -405,12 +415,12 @@ func (s *Store) flushLocked() {
 	}
 }
 
-// PriorRuntime is grass.RuntimePrior's estimate (see AddRuntime).
+// PriorRuntime is the prior's estimate (speculators.Prior; see AddRuntime).
 func (s *Store) PriorRuntime(ty speculators.TaskType, inputBytes int64) (float64, bool) {
 	return s.mem.PriorRuntime(ty, inputBytes)
 }
 
-// Close flushes the run-time records and closes both files; Load and
+// Close flushes the run-time records and closes both files; Samples and
 // PriorRuntime keep working, Add fails and AddRuntime keeps to memory. It
 // reports the first write error of the run-time records, if any.
 func (s *Store) Close() error {

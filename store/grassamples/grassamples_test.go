@@ -33,11 +33,11 @@ func TestPersistAcrossReopen(t *testing.T) {
 	}
 	s = mustOpen(t, dir)
 	defer s.Close()
-	got := s.Load(0)
+	got := s.Samples(0)
 	if len(got) != 2 || got[0].Algorithm != grass.AlgoGS || got[1].Algorithm != grass.AlgoRAS || len(got[0].Curve) != 3 {
 		t.Errorf("bucket 0 after reopen: %+v", got)
 	}
-	if n := len(s.Load(2)); n != 1 {
+	if n := len(s.Samples(2)); n != 1 {
 		t.Errorf("bucket 2 holds %d samples, want 1", n)
 	}
 	if err := s.Add(grass.Sample{Bucket: 5}); err == nil {
@@ -87,7 +87,7 @@ func TestTornFinalLine(t *testing.T) {
 	s.Close()
 	s = mustOpen(t, dir)
 	defer s.Close()
-	if got := s.Load(0); len(got) != 2 || got[1].Algorithm != grass.AlgoRAS {
+	if got := s.Samples(0); len(got) != 2 || got[1].Algorithm != grass.AlgoRAS {
 		t.Errorf("after a torn line: %+v", got)
 	}
 }

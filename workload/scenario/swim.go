@@ -19,7 +19,7 @@ import (
 // order and relative arrival times in the trace.
 //
 //	swim:
-//	  path: ../../shared/data/swim/FB-2009_samples_24_times_1hr_0.tsv
+//	  path: ../data/swim/FB-2009_samples_24_times_1hr_0.tsv
 //	  small: 40        # jobs drawn from each GRASS bin (see Bin) ...
 //	  medium: 20
 //	  large: 5

@@ -10,7 +10,7 @@ import (
 )
 
 const (
-	sharedData = "../../../shared/data"
+	sharedData = "../../data" // the bundled inputs (data/README.md)
 	jhist023   = sharedData + "/jhist/job_0.23.9-FAILED.jhist"
 	jhist24    = sharedData + "/jhist/job_2.4.0-FAILED.jhist"
 	jhistSpec  = "testdata/job_2.4-SUCCEEDED-speculative.jhist"

@@ -3,6 +3,7 @@ package org.specbridge.shim;
 import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEvent;
@@ -22,6 +23,10 @@ import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskTAttemptFailedEvent;
 import org.apache.hadoop.yarn.factory.providers.RecordFactoryProvider;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Applies one sidecar decision to the AM, after DecisionGuard allows it.
@@ -76,6 +81,8 @@ final class DecisionApplier {
   private final int mapFailuresMaxPercent;
   /** Maps this applier has made fail (drop decisions of jobs with reduces). */
   private final Set<TaskId> failedByDrop = Collections.newSetFromMap(new ConcurrentHashMap<TaskId, Boolean>());
+  final AtomicInteger applied = new AtomicInteger();
+  final AtomicInteger refused = new AtomicInteger();
 
   DecisionApplier(AppContext context, Set<TaskId> pendingSpeculation) {
     this(context, pendingSpeculation, 0);
@@ -89,6 +96,33 @@ final class DecisionApplier {
     this.context = context;
     this.pendingSpeculation = pendingSpeculation;
     this.mapFailuresMaxPercent = mapFailuresMaxPercent;
+  }
+
+  /**
+   * Applies the decisions of a {@code decisions} frame, or refuses them all when the sidecar is not in charge,
+   * and returns the {@code ack} frame (PROTOCOL.md) stamped now.
+   */
+  ObjectNode ack(JsonNode decisions, boolean inCharge, long now) {
+    ObjectNode ack = Wire.frame("ack", now);
+    ArrayNode acks = ack.putArray("acks");
+    for (JsonNode d : decisions) {
+      ObjectNode a = acks.addObject();
+      a.put("id", d.path("id").asLong());
+      String refusal = inCharge
+          ? apply(d.path("kind").asText(), d.path("task").asText(), d.path("attempt").asText(),
+              Math.max(1, d.path("copies").asInt(1)), d.path("reason").asText())
+          : "the sidecar is not in charge (fallback active)";
+      if (refusal == null) {
+        applied.incrementAndGet();
+        a.put("result", "applied");
+      } else {
+        refused.incrementAndGet();
+        a.put("result", "refused");
+        a.put("reason", refusal);
+        BridgeSpeculator.LOG.info("specbridge: refused decision " + d + ": " + refusal);
+      }
+    }
+    return ack;
   }
 
   /** Applies the decision; returns null when applied, else why it was refused. */

@@ -27,6 +27,8 @@ final class SidecarSocket extends WebSocketClient {
   volatile boolean welcomed;
   volatile boolean resynced;
   volatile boolean gone;
+  /** The shim has recorded why this connection ends (a timeout, a fatal error frame): keep that reason. */
+  volatile boolean explained;
 
   SidecarSocket(URI uri, int connectTimeoutMs, Listener listener) {
     super(uri, new Draft_6455(), null, connectTimeoutMs);

@@ -32,6 +32,14 @@ final class Wire {
   private Wire() {
   }
 
+  /** A frame of the given type, stamped with now on the AM's clock. */
+  static ObjectNode frame(String type, long now) {
+    ObjectNode f = NODES.objectNode();
+    f.put("type", type);
+    f.put("now", now);
+    return f;
+  }
+
   static String jobId(JobId id) {
     return TypeConverter.fromYarn(id).toString();
   }

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+
+	"github.com/specbridge/specbridge/internal/policydoc"
+	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/urfave/cli/v2"
+)
+
+func docsCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "docs",
+		Usage: "generate documentation pages from the code",
+		Subcommands: []*cli.Command{{
+			Name:  "policies",
+			Usage: "print docs/policies.md: the registry's policies and parameters with the fragments in docs/policies/",
+			Description: "Run from the repository's root:\n" +
+				"  " + policydoc.Command,
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "fragments", Value: "docs/policies", Usage: "directory of the hand-written `DIR`/<policy>.md fragments and _guide.md"},
+			},
+			Action: func(c *cli.Context) error {
+				if c.NArg() > 0 {
+					return usageError(c, "docs policies takes no arguments, got %q", c.Args().First())
+				}
+				reg, err := all.Registry()
+				if err != nil {
+					return err
+				}
+				page, err := policydoc.Generate(reg, c.String("fragments"))
+				if err != nil {
+					return err
+				}
+				_, err = os.Stdout.Write(page)
+				return err
+			},
+		}},
+	}
+}

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const stragglers = "../../scenarios/late-ec2-stragglers.yaml"
+
+// `specbridge help [command]` and --help anywhere print help and run nothing,
+// with exit status 0, even next to inputs that do not exist.
+func TestHelpAnywhere(t *testing.T) {
+	for _, args := range [][]string{
+		{"help"}, {"help", "replay"}, {"help", "serve"}, {"replay", "-h"},
+		{"replay", "--runs", "3", "no-such-input.yaml", "--help"},
+		{"replay", "--help", "no-such-input.yaml"},
+		{"replay", stragglers, "--output", "json", "--help"},
+		{"speculators", "--help"}, {"help", "docs", "policies"},
+	} {
+		out, stderr, code := run(t, args...)
+		if code != 0 || stderr != "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+		if !strings.Contains(out, "USAGE:") {
+			t.Errorf("%v printed no help:\n%s", args, out)
+		}
+		if strings.Contains(out, "mean s") || strings.Contains(out, `"results"`) {
+			t.Errorf("%v ran a replay", args)
+		}
+	}
+	out, _, _ := run(t, "help", "replay")
+	if !strings.Contains(out, "specbridge replay [command options] INPUT...") || !strings.Contains(out, "--report FILE") {
+		t.Errorf("help replay is not replay's help:\n%s", out)
+	}
+}
+
+// Every flag's help line reads correctly: one default at most, and a
+// placeholder that is a word in capitals (or urfave's "value"), not a piece
+// of the usage text; replay names every placeholder.
+func TestHelpTextOfEveryFlag(t *testing.T) {
+	flagLine := regexp.MustCompile(`^\s+(--[a-z0-9-]+(?:, -[a-z])?)(?: ([^ \[]+))?(?: \[ [^\]]+ \])?\s{2,}(.*)$`)
+	for _, cmd := range [][]string{{"replay"}, {"serve"}, {"cfa"}, {"speculators"}, {"docs", "policies"}, {}} {
+		out, _, code := run(t, append(cmd, "--help")...)
+		if code != 0 {
+			t.Fatalf("%v --help: exit %d", cmd, code)
+		}
+		lines := 0
+		for _, line := range strings.Split(out, "\n") {
+			m := flagLine.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			lines++
+			if n := strings.Count(m[3], "(default"); n > 1 {
+				t.Errorf("%v: %s: %d defaults: %q", cmd, m[1], n, m[3])
+			}
+			if ph := m[2]; ph != "" && ph != "value" && strings.ToUpper(ph) != ph {
+				t.Errorf("%v: %s: placeholder %q is not a word in capitals", cmd, m[1], ph)
+			}
+			if len(cmd) == 1 && cmd[0] == "replay" && m[2] == "value" {
+				t.Errorf("replay: %s has the generic placeholder \"value\"", m[1])
+			}
+			if strings.Contains(m[3], "(default: 0)") {
+				t.Errorf("%v: %s: a default of 0 that means \"not set\": %q", cmd, m[1], m[3])
+			}
+		}
+		if lines < 1 {
+			t.Errorf("%v --help: found %d flag lines, the test's pattern is stale:\n%s", cmd, lines, out)
+		}
+	}
+}
+
+// Every missing input is named at once, before anything is replayed or
+// written.
+func TestMissingInputsBeforeAnyWork(t *testing.T) {
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "jobs.csv")
+	_, stderr, code := run(t, "replay", "--jobs", jobs, stragglers, "missing-one.jhist", filepath.Join(dir, "missing-two"))
+	if code == 0 || !strings.Contains(stderr, "missing-one.jhist") || !strings.Contains(stderr, "missing-two") || !strings.Contains(stderr, "2 of 3 inputs not found") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(jobs); err == nil {
+		t.Error("--jobs file written although inputs were missing")
+	}
+}
+
+// --nodes/--slots: applied to histories, refused for scenarios with the
+// reason; zero and negative refused.
+func TestNodesAndSlots(t *testing.T) {
+	for _, args := range [][]string{
+		{"replay", "--nodes", "4", stragglers},
+		{"replay", stragglers, "--slots", "2"},
+	} {
+		_, stderr, code := run(t, args...)
+		if code == 0 || !strings.Contains(stderr, "is a scenario, which describes its own cluster") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	for _, args := range [][]string{{"--nodes", "0"}, {"--nodes", "-3"}, {"--slots", "0"}, {"--runs", "0"}} {
+		_, stderr, code := run(t, append(append([]string{"replay"}, args...), "../../data/jhist")...)
+		if code == 0 || !strings.Contains(stderr, "must be at least 1") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	makespan := func(args ...string) string {
+		out, stderr, code := run(t, append([]string{"replay", "--speculators", "none", "--output", "json", "../../data/jhist/job_0.23.9-FAILED.jhist"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var rep struct {
+			Results []struct {
+				MakespanS float64 `json:"makespan_s"`
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Results) != 1 {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(out[strings.Index(out, `"makespan_s"`):][:30])
+	}
+	if recorded, one := makespan(), makespan("--nodes", "1", "--slots", "1"); recorded == one {
+		t.Errorf("--nodes 1 --slots 1 did not change the history's replay: %s", one)
+	}
+}
+
+// A --param must name a selected policy and one of its parameters; an
+// unknown policy, parameter, command or flag gets a suggestion.
+func TestParamsAndSuggestions(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"replay", "--speculators", "late", "--param", "grass.xi=0.2", stragglers}, "policy grass is not selected"},
+		{[]string{"replay", "--speculators", "lat", stragglers}, `did you mean "late"?`},
+		{[]string{"replay", "--param", "late.speculativ-cap=0.2", stragglers}, `did you mean "speculative-cap"?`},
+		{[]string{"replay", "--param", "grss.xi=0.2", stragglers}, `did you mean "grass"?`},
+		{[]string{"replya", stragglers}, `Did you mean "replay"?`},
+		{[]string{"replay", "--mode", "simulat", stragglers}, `did you mean "simulate"?`},
+	}
+	for _, c := range cases {
+		out, stderr, code := run(t, c.args...)
+		if code == 0 || !strings.Contains(out+stderr, c.want) {
+			t.Errorf("%v: exit %d, want %q in:\n%s%s", c.args, code, c.want, out, stderr)
+		}
+	}
+	_, stderr, code := run(t, "replay", "--speculators", "hadoop", "--param", "hadoop.mapreduce.job.speculative.retry-after-speculate=5000", stragglers)
+	if code != 0 {
+		t.Errorf("a Hadoop key as a parameter name: exit %d, %s", code, stderr)
+	}
+}
+
+// --output json or csv with several inputs is one document.
+func TestSeveralInputsOneDocument(t *testing.T) {
+	inputs := []string{stragglers, "../../scenarios/late-sleep-sensitivity.yaml"}
+	out, stderr, code := run(t, append([]string{"replay", "--speculators", "none,late", "--output", "json"}, inputs...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var reps []struct {
+		Input   string
+		Results []json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(out), &reps); err != nil || len(reps) != 2 || reps[1].Input != inputs[1] || len(reps[0].Results) != 2 {
+		t.Fatalf("json of two inputs: %v, %+v", err, reps)
+	}
+	out, stderr, code = run(t, append([]string{"replay", "--speculators", "none,late", "--output", "csv"}, inputs...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 5 || recs[0][0] != "input" || recs[1][0] != inputs[0] || recs[4][0] != inputs[1] {
+		t.Fatalf("csv of two inputs (%v):\n%s", err, out)
+	}
+}
+
+// --jobs writes one row per job, policy and run (CSV or JSON Lines);
+// --report a self-contained page; --plot an SVG.
+func TestJobsReportPlot(t *testing.T) {
+	dir := t.TempDir()
+	in := "../../scenarios/farms-1gb.yaml"
+	csvPath, jsonl, html, svgPath := filepath.Join(dir, "j.csv"), filepath.Join(dir, "j.jsonl"), filepath.Join(dir, "r.html"), filepath.Join(dir, "c.svg")
+	_, stderr, code := run(t, "replay", "--runs", "2", "--speculators", "hadoop,farms", "--jobs", csvPath, "--report", html, "--plot", svgPath, in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, stderr, code = run(t, "replay", "--runs", "2", "--speculators", "hadoop,farms", "--jobs", jsonl, in); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	out, _, _ := run(t, "replay", "--runs", "2", "--speculators", "hadoop,farms", "--output", "json", in)
+	var rep struct{ Results []struct{ Jobs int } }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Results) != 2 {
+		t.Fatal(err)
+	}
+	wantRows := rep.Results[0].Jobs * 2 * 2
+	f, _ := os.Open(csvPath)
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(recs) != wantRows+1 {
+		t.Fatalf("--jobs csv: %v, %d rows, want %d and a header", err, len(recs)-1, wantRows)
+	}
+	header := strings.Join(recs[0], ",")
+	for _, col := range []string{"job", "group", "submit_s", "finish_s", "time_s", "copies_launched", "copies_won", "killed", "wasted_container_s", "deadline_met", "accuracy"} {
+		if !regexp.MustCompile(`(^|,)` + col + `(,|$)`).MatchString(header) {
+			t.Errorf("--jobs header lacks %s: %s", col, header)
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range recs[1:] {
+		seen[r[1]+"/"+r[2]+"/"+r[4]] = true
+	}
+	if len(seen) != wantRows {
+		t.Errorf("%d distinct policy/run/job rows, want %d", len(seen), wantRows)
+	}
+	data, _ := os.ReadFile(jsonl)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != wantRows {
+		t.Errorf("--jobs jsonl: %d lines, want %d", len(lines), wantRows)
+	}
+	var row map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &row); err != nil || row["policy"] != "hadoop" || row["time_s"] == nil {
+		t.Errorf("first JSON line %v: %v", err, row)
+	}
+	page, _ := os.ReadFile(html)
+	for _, want := range []string{"Verdict", "Against hadoop", "farms", "data:image/svg"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if regexp.MustCompile(`(src|href)="(https?:)?//`).Match(page) {
+		t.Error("report links a remote resource; it must be self-contained")
+	}
+	svgData, _ := os.ReadFile(svgPath)
+	if err := xml.Unmarshal(svgData, new(struct{ XMLName xml.Name })); err != nil || !strings.Contains(string(svgData), "<svg") {
+		t.Errorf("--plot svg: %v", err)
+	}
+	again := filepath.Join(dir, "again.html")
+	if _, stderr, code = run(t, "replay", "--runs", "2", "--speculators", "hadoop,farms", "--report", again, in); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if second, _ := os.ReadFile(again); string(second) != string(page) {
+		t.Error("same inputs and seeds, a different report")
+	}
+	_, stderr, code = run(t, "replay", "--plot", filepath.Join(dir, "c.gif"), in)
+	if code == 0 || !strings.Contains(stderr, ".svg or .png") {
+		t.Errorf("--plot .gif: exit %d, %s", code, stderr)
+	}
+	_, stderr, code = run(t, "replay", "--report", html, in, stragglers)
+	if code == 0 || !strings.Contains(stderr, "describes one INPUT") {
+		t.Errorf("--report with two inputs: exit %d, %s", code, stderr)
+	}
+}
+
+// Progress goes to stderr as plain lines when stderr is not a terminal
+// (here every millisecond instead of every 5 s), and --quiet silences it.
+func TestProgressLinesAndQuiet(t *testing.T) {
+	out, stderr, code := run(t, "replay", "--progress-interval", "1ms", "--output", "json", stragglers)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !regexp.MustCompile(`(?m)^replay: .*late-ec2-stragglers.yaml: \d+% \(run 1 of 1, [a-z-]+: policy \d+ of \d+, \d+ of 1 jobs\), .* elapsed, about .* left$`).MatchString(stderr) {
+		t.Errorf("no progress line on stderr:\n%s", stderr)
+	}
+	if !json.Valid([]byte(out)) {
+		t.Error("progress leaked into stdout")
+	}
+	_, stderr, code = run(t, "replay", "--progress-interval", "1ms", "--quiet", stragglers)
+	if code != 0 || stderr != "" {
+		t.Errorf("--quiet: exit %d, stderr %q", code, stderr)
+	}
+}

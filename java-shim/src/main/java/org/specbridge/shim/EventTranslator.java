@@ -1,0 +1,334 @@
+package org.specbridge.shim;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hadoop.mapreduce.split.JobSplit;
+import org.apache.hadoop.mapreduce.v2.api.records.JobId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.apache.hadoop.mapreduce.v2.app.AppContext;
+import org.apache.hadoop.mapreduce.v2.app.job.Job;
+import org.apache.hadoop.mapreduce.v2.app.job.Task;
+import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
+import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Turns the AM's speculator events into the protocol's frames (bridge/PROTOCOL.md): the {@code events} of an
+ * {@code events} frame, the {@code hello} and the {@code resync} snapshot. Enriches events from the AppContext
+ * (an attempt's node, container, launch and finish time) and keeps the {@link AttemptTracker} that finds the
+ * ends of attempts, which Hadoop announces to no speculator.
+ *
+ * <p>Single-threaded: owned by the shim's worker. Reads of the AppContext are thread-safe (Hadoop's read
+ * locks); each event costs a constant number of them, never a walk of the job (only {@link #resync} walks it,
+ * once per connection).
+ */
+final class EventTranslator {
+  private final AppContext context;
+  private final ShimConfig settings;
+  private final AttemptTracker tracker;
+  private final List<AttemptTracker.End> ends = new ArrayList<AttemptTracker.End>();
+  private final int[] containerNeeds = new int[2];
+  private volatile JobId jobId;
+
+  EventTranslator(AppContext context, ShimConfig settings) {
+    this.context = context;
+    this.settings = settings;
+    this.tracker = new AttemptTracker(new AttemptTracker.States() {
+      @Override
+      public TaskAttemptState state(TaskAttemptId id) {
+        TaskAttempt ta = attempt(id);
+        return ta == null ? null : ta.getState();
+      }
+
+      @Override
+      public long finishTime(TaskAttemptId id) {
+        TaskAttempt ta = attempt(id);
+        return ta == null ? 0 : ta.getFinishTime();
+      }
+    });
+  }
+
+  /** The job, once an event has named it. */
+  JobId jobId() {
+    return jobId;
+  }
+
+  AttemptTracker tracker() {
+    return tracker;
+  }
+
+  /** Appends the protocol events for a batch of speculator events to out. */
+  void translate(List<SpeculatorEvent> batch, ArrayNode out) {
+    for (SpeculatorEvent ev : batch) {
+      translate(ev, out);
+    }
+  }
+
+  /** Appends the ends of live attempts found by a sweep (see AttemptTracker) to out. */
+  void sweep(ArrayNode out) {
+    tracker.sweep(now(), ends);
+    flushEnds(out);
+  }
+
+  private long now() {
+    return context.getClock().getTime();
+  }
+
+  void translate(SpeculatorEvent ev, ArrayNode out) {
+    switch (ev.getType()) {
+      case JOB_CREATE:
+        noteJob(ev.getJobID());
+        return;
+      case ATTEMPT_START: {
+        TaskAttemptId id = ev.getReportedStatus() != null ? ev.getReportedStatus().id : null;
+        if (id == null) {
+          return;
+        }
+        noteJob(id.getTaskId().getJobId());
+        tracker.check(id.getTaskId(), true, now(), ends);
+        flushEnds(out);
+        TaskAttempt ta = attempt(id);
+        ObjectNode e = out.addObject();
+        e.put("kind", "attempt-started");
+        e.put("time", ta != null && ta.getLaunchTime() > 0 ? ta.getLaunchTime() : ev.getTimestamp());
+        e.put("attempt", Wire.attemptId(id));
+        if (ta != null) {
+          e.put("node", Wire.node(ta.getNodeId(), ta.getNodeHttpAddress(), settings.nodeHostPort));
+          if (ta.getAssignedContainerID() != null) {
+            e.put("container", ta.getAssignedContainerID().toString());
+          }
+        }
+        e.put("speculative", tracker.started(id));
+        return;
+      }
+      case ATTEMPT_STATUS_UPDATE: {
+        TaskAttemptStatus st = ev.getReportedStatus();
+        if (st == null || st.id == null) {
+          return;
+        }
+        noteJob(st.id.getTaskId().getJobId());
+        TaskType type = st.id.getTaskId().getTaskType();
+        ObjectNode e = out.addObject();
+        e.put("kind", "attempt-status");
+        e.put("time", ev.getTimestamp());
+        e.put("attempt", Wire.attemptId(st.id));
+        e.put("progress", Math.max(0f, Math.min(1f, st.progress)));
+        e.put("phase", Wire.phase(st.phase, type));
+        e.set("counters", Wire.counters(st.counters, type));
+        if (st.fetchFailedMaps != null && !st.fetchFailedMaps.isEmpty()) {
+          e.set("fetch_failed_maps", Wire.fetchFailedMaps(st.fetchFailedMaps));
+        }
+        // TaskAttemptImpl sends one when an attempt succeeds: the end follows its last report.
+        tracker.check(st.id.getTaskId(), false, now(), ends);
+        flushEnds(out);
+        return;
+      }
+      case TASK_CONTAINER_NEED_UPDATE: {
+        TaskId task = ev.getTaskID();
+        if (task == null) {
+          return;
+        }
+        noteJob(task.getJobId());
+        if (ev.containersNeededChange() > 0) {
+          // A new attempt asks for a container: the task's other attempts may have ended, or its map output
+          // may be lost (TaskImpl re-runs a map that way).
+          tracker.check(task, true, now(), ends);
+          flushEnds(out);
+        }
+        int i = task.getTaskType() == TaskType.MAP ? 0 : 1;
+        containerNeeds[i] = Math.max(0, containerNeeds[i] + ev.containersNeededChange());
+        ObjectNode e = out.addObject();
+        e.put("kind", "container-needs");
+        e.put("time", ev.getTimestamp());
+        e.put("task_type", i == 0 ? "map" : "reduce");
+        e.put("count", containerNeeds[i]);
+        return;
+      }
+      default:
+    }
+  }
+
+  private void flushEnds(ArrayNode out) {
+    for (AttemptTracker.End end : ends) {
+      ObjectNode e = out.addObject();
+      e.put("kind", end.kind);
+      e.put("time", end.time);
+      e.put("attempt", Wire.attemptId(end.attempt));
+    }
+    ends.clear();
+  }
+
+  private void noteJob(JobId id) {
+    if (jobId == null) {
+      jobId = id;
+    }
+  }
+
+  private TaskAttempt attempt(TaskAttemptId id) {
+    Job job = context.getJob(id.getTaskId().getJobId());
+    Task task = job == null ? null : job.getTask(id.getTaskId());
+    return task == null ? null : task.getAttempt(id);
+  }
+
+  /** The hello frame for the job, or null while no event has named the job. */
+  ObjectNode hello() {
+    JobId id = jobId;
+    if (id == null) {
+      return null;
+    }
+    ObjectNode h = Wire.frame("hello", now());
+    h.put("version", Wire.VERSION);
+    h.put("token", settings.token);
+    h.put("job", Wire.jobId(id));
+    Job job = context.getJob(id);
+    if (job != null) {
+      h.put("user", job.getUserName());
+      h.put("queue", job.getQueueName());
+      h.put("maps", job.getTotalMaps());
+      h.put("reduces", job.getTotalReduces());
+      long[] sizes = mapInputBytes(job);
+      if (sizes != null) {
+        ArrayNode a = h.putArray("map_input_bytes");
+        for (long b : sizes) {
+          a.add(b);
+        }
+      }
+    }
+    // "slots" (PROTOCOL.md, hello) stays 0, unknown: the AM learns the cluster's capacity only as the RM's
+    // headroom for this application, inside RMContainerAllocator, which the AppContext does not expose
+    // (ClusterInfo holds only the largest container), and that headroom moves with every other queue's
+    // load. The policies that use slots say what they do without (LATE's cap counts running attempts, GRASS
+    // takes one free slot per Decide, as one allocator heartbeat would give).
+    h.put("speculator", settings.speculator);
+    ObjectNode params = h.putObject("params");
+    for (Map.Entry<String, String> e : settings.params.entrySet()) {
+      params.put(e.getKey(), e.getValue());
+    }
+    long start = context.getStartTime();
+    h.put("start", start);
+    // Approximation bounds (PROTOCOL.md, hello): the deadline is absolute on the AM's clock.
+    if (settings.deadlineMs > 0) {
+      h.put("deadline", start + settings.deadlineMs);
+    }
+    if (settings.errorBound > 0) {
+      h.put("error_bound", settings.errorBound);
+    }
+    return h;
+  }
+
+  /**
+   * The resync frame: a snapshot of every started attempt of the job, from which the tracker is rebuilt. The
+   * one walk of the whole job, made once per (re)connection or after the event queue overflowed.
+   */
+  ObjectNode resync() {
+    ObjectNode r = Wire.frame("resync", now());
+    ArrayNode attempts = r.putArray("attempts");
+    JobId id = jobId;
+    Job job = id == null ? null : context.getJob(id);
+    tracker.clear();
+    long now = now();
+    if (job != null) {
+      for (Task task : job.getTasks().values()) {
+        TaskType type = task.getID().getTaskType();
+        Map<TaskAttemptId, TaskAttempt> all = task.getAttempts();
+        for (TaskAttempt ta : all.values()) {
+          String state = Wire.snapshotState(ta.getState());
+          if (state == null || ta.getLaunchTime() <= 0) {
+            continue;
+          }
+          ObjectNode a = attempts.addObject();
+          a.put("attempt", Wire.attemptId(ta.getID()));
+          a.put("state", state);
+          a.put("node", Wire.node(ta.getNodeId(), ta.getNodeHttpAddress(), settings.nodeHostPort));
+          if (ta.getAssignedContainerID() != null) {
+            a.put("container", ta.getAssignedContainerID().toString());
+          }
+          a.put("speculative", ta.getID().getId() > 0 && all.size() > 1);
+          a.put("start", ta.getLaunchTime());
+          a.put("progress", Math.max(0f, Math.min(1f, ta.getProgress())));
+          a.put("phase", Wire.phase(ta.getPhase(), type));
+          a.set("counters", Wire.counters(ta.getCounters(), type));
+          if ("RUNNING".equals(state)) {
+            a.put("last_report", Math.max(now, ta.getLaunchTime()));
+            tracker.live(ta.getID());
+          } else {
+            a.put("finish", Math.max(ta.getFinishTime(), ta.getLaunchTime()));
+            if ("SUCCEEDED".equals(state) && type == TaskType.MAP) {
+              tracker.succeededMap(ta.getID());
+            }
+          }
+        }
+      }
+    }
+    ArrayNode needs = r.putArray("container_needs");
+    needs.addObject().put("task_type", "map").put("count", containerNeeds[0]);
+    needs.addObject().put("task_type", "reduce").put("count", containerNeeds[1]);
+    return r;
+  }
+
+  private static volatile Method splitInfoGetter;
+
+  /**
+   * Each map's input split size in bytes ({@code TaskSplitMetaInfo.getInputDataLength}, what JobImpl read from
+   * the job's split meta info), by task index, or null when it cannot be read. Hadoop keeps it in
+   * {@code MapTaskImpl} behind a protected getter and offers it nowhere public in the AM, so it is read by
+   * reflection (present in Hadoop 3.4 and 3.5); on any failure the hello simply carries no sizes and the
+   * policies estimate t_new without normalising by input, as before.
+   */
+  static long[] mapInputBytes(Job job) {
+    int n = job.getTotalMaps();
+    Map<TaskId, Task> maps = job.getTasks(TaskType.MAP);
+    if (n <= 0 || maps == null || maps.size() != n) {
+      return null;
+    }
+    long[] out = new long[n];
+    boolean[] seen = new boolean[n];
+    try {
+      for (Task t : maps.values()) {
+        int i = t.getID().getId();
+        if (i < 0 || i >= n || seen[i]) {
+          return null;
+        }
+        Method m = splitInfoGetter;
+        if (m == null) {
+          m = findMethod(t.getClass(), "getTaskSplitMetaInfo");
+          if (m == null) {
+            return null;
+          }
+          m.setAccessible(true);
+          splitInfoGetter = m;
+        }
+        Object info = m.invoke(t);
+        if (!(info instanceof JobSplit.TaskSplitMetaInfo)) {
+          return null;
+        }
+        out[i] = Math.max(0, ((JobSplit.TaskSplitMetaInfo) info).getInputDataLength());
+        seen[i] = true;
+      }
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      BridgeSpeculator.LOG.debug("specbridge: map input sizes not readable", e);
+      return null;
+    }
+    return out;
+  }
+
+  private static Method findMethod(Class<?> c, String name) {
+    for (; c != null; c = c.getSuperclass()) {
+      try {
+        return c.getDeclaredMethod(name);
+      } catch (NoSuchMethodException e) {
+        // look further up
+      }
+    }
+    return null;
+  }
+}

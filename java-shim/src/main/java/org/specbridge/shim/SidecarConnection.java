@@ -1,0 +1,228 @@
+package org.specbridge.shim;
+
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The session with the sidecar over a websocket (bridge/PROTOCOL.md): connect and say hello, resync once
+ * welcomed, send event frames, ping, answer pings, hand decisions to the {@link Peer} and send its acks, drop a
+ * connection that has been silent for {@code timeout.ms}, and reconnect every {@code reconnect.ms} while there is
+ * none.
+ *
+ * <p>Threads: {@link #maintain}, {@link #resync} and {@link #sendEvents} are called by the shim's worker;
+ * frames from the sidecar arrive on the socket's own thread (Java-WebSocket), which also applies decisions
+ * through the peer. Nothing here runs on the AM's dispatcher.
+ */
+final class SidecarConnection {
+  /** What the session needs from the rest of the shim. */
+  interface Peer {
+    /** The hello frame (built when the connection opens). */
+    ObjectNode hello();
+
+    /**
+     * Applies a decisions frame's decisions and returns the ack frame. inCharge is false when this connection is
+     * no longer the one in charge (its decisions are refused).
+     */
+    ObjectNode decisions(JsonNode decisions, boolean inCharge);
+
+    /** The AM's clock, for the frames' {@code now}. */
+    long now();
+  }
+
+  private final ShimConfig settings;
+  private final Peer peer;
+  private final ObjectMapper json = new ObjectMapper();
+  private volatile SidecarSocket socket;
+  private volatile String unhealthyReason = "not connected yet";
+  private long nextConnect;
+  private long nextPing;
+  private long pingNonce;
+  private long seq;
+  final AtomicLong eventsSent = new AtomicLong();
+  final AtomicLong framesSent = new AtomicLong();
+
+  SidecarConnection(ShimConfig settings, Peer peer) {
+    this.settings = settings;
+    this.peer = peer;
+  }
+
+  /**
+   * Connects when there is no connection and the reconnect delay has passed, pings when due, and closes a
+   * connection the sidecar has been silent on for longer than the timeout. wall: System.currentTimeMillis().
+   */
+  void maintain(long wall) {
+    SidecarSocket s = socket;
+    if ((s == null || s.gone) && wall >= nextConnect) {
+      nextConnect = wall + settings.reconnectMs;
+      connect();
+      s = socket;
+    }
+    if (s == null || s.gone) {
+      return;
+    }
+    long silent = wall - s.lastHeard.get();
+    if (silent > settings.timeoutMs) {
+      unhealthyReason = "no frame from the sidecar for " + silent + " ms";
+      s.explained = true;
+      s.gone = true;
+      s.close();
+      return;
+    }
+    if (s.welcomed && s.isOpen() && wall >= nextPing) {
+      nextPing = wall + settings.pingMs;
+      ObjectNode f = Wire.frame("ping", peer.now());
+      f.put("nonce", ++pingNonce);
+      send(s, f);
+    }
+  }
+
+  /** True when the session is open, welcomed, resynced and not silent: the sidecar may decide. */
+  boolean ready() {
+    SidecarSocket s = socket;
+    return s != null && s.ready();
+  }
+
+  /** Why the session is not ready (for the log). */
+  String unhealthyReason() {
+    SidecarSocket s = socket;
+    return s != null && !s.gone && !s.ready() ? "handshake not complete" : unhealthyReason;
+  }
+
+  /** True when the sidecar has welcomed the session and waits for its snapshot. */
+  boolean needsResync() {
+    SidecarSocket s = socket;
+    return s != null && s.welcomed && !s.resynced && !s.gone;
+  }
+
+  /** Sends the snapshot; the session is then ready. */
+  void resync(ObjectNode snapshot) {
+    SidecarSocket s = socket;
+    if (s != null && !s.gone) {
+      send(s, snapshot);
+      s.resynced = true;
+    }
+  }
+
+  /** Asks for a new snapshot (after events were lost): the session is not ready until it is sent. */
+  void requestResync() {
+    SidecarSocket s = socket;
+    if (s != null) {
+      s.resynced = false;
+    }
+  }
+
+  /** Sends events in one frame if the session is ready; returns whether it did. */
+  boolean sendEvents(ArrayNode events) {
+    SidecarSocket s = socket;
+    if (s == null || !s.ready() || events.size() == 0) {
+      return false;
+    }
+    ObjectNode f = Wire.frame("events", peer.now());
+    f.put("seq", ++seq);
+    f.set("events", events);
+    send(s, f);
+    eventsSent.addAndGet(events.size());
+    return true;
+  }
+
+  /** Drops the connection (the next maintain reconnects once the delay has passed). */
+  void drop(String why) {
+    SidecarSocket s = socket;
+    if (s != null) {
+      unhealthyReason = why;
+      s.explained = true;
+      s.gone = true;
+      s.close();
+    }
+  }
+
+  void close() {
+    SidecarSocket s = socket;
+    if (s != null) {
+      s.explained = true;
+      s.gone = true;
+      s.close();
+    }
+  }
+
+  private void connect() {
+    try {
+      SidecarSocket s = new SidecarSocket(new URI(settings.url), (int) Math.min(settings.timeoutMs, Integer.MAX_VALUE),
+          new SidecarSocket.Listener() {
+            @Override
+            public void opened(SidecarSocket socket) {
+              send(socket, peer.hello());
+            }
+
+            @Override
+            public void frame(SidecarSocket socket, String text) {
+              onFrame(socket, text);
+            }
+
+            @Override
+            public void closed(SidecarSocket socket, int code, String reason) {
+              String why = "connection closed (" + code + (reason == null || reason.isEmpty() ? "" : ": " + reason) + ")";
+              // Log the first failure after a working session; repeated refusals while reconnecting at debug.
+              if (socket.welcomed || !why.equals(unhealthyReason)) {
+                BridgeSpeculator.LOG.info("specbridge: " + why);
+              } else {
+                BridgeSpeculator.LOG.debug("specbridge: " + why);
+              }
+              if (socket == SidecarConnection.this.socket && !socket.explained) {
+                unhealthyReason = why;
+              }
+            }
+          });
+      socket = s;
+      s.connect();
+    } catch (Exception e) {
+      unhealthyReason = "cannot connect: " + e;
+      BridgeSpeculator.LOG.warn("specbridge: cannot connect to " + settings.url + ": " + e);
+    }
+  }
+
+  private void send(SidecarSocket s, ObjectNode f) {
+    try {
+      s.send(json.writeValueAsString(f));
+      framesSent.incrementAndGet();
+    } catch (Exception e) {
+      BridgeSpeculator.LOG.debug("specbridge: send failed", e);
+    }
+  }
+
+  private void onFrame(SidecarSocket s, String text) {
+    JsonNode f;
+    try {
+      f = json.readTree(text);
+    } catch (Exception e) {
+      BridgeSpeculator.LOG.warn("specbridge: unreadable frame from the sidecar: " + e.getMessage());
+      return;
+    }
+    String type = f.path("type").asText();
+    if ("welcome".equals(type)) {
+      BridgeSpeculator.LOG.info("specbridge: session " + f.path("session").asText() + " with "
+          + f.path("speculator").asText() + " " + f.path("params"));
+      s.welcomed = true;
+    } else if ("decisions".equals(type)) {
+      send(s, peer.decisions(f.path("decisions"), s == socket && s.ready()));
+    } else if ("error".equals(type)) {
+      String line = "specbridge: sidecar error " + f.path("code").asText() + ": " + f.path("text").asText();
+      if (f.path("fatal").asBoolean()) {
+        unhealthyReason = "sidecar said " + f.path("code").asText() + ": " + f.path("text").asText();
+        s.explained = true;
+        BridgeSpeculator.LOG.warn(line);
+      } else {
+        BridgeSpeculator.LOG.debug(line);
+      }
+    } else if ("ping".equals(type)) {
+      ObjectNode pong = Wire.frame("pong", peer.now());
+      pong.put("nonce", f.path("nonce").asLong());
+      send(s, pong);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package org.specbridge.shim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+
+import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The ack a decisions frame gets, on a fake AM (what each decision does to a real AM is tested on MRApp in
+ * BridgeSpeculatorMRAppTest).
+ */
+class DecisionApplierAckTest {
+  private final FakeAm am = new FakeAm();
+  private final DecisionApplier applier = new DecisionApplier(am.context, new HashSet<TaskId>());
+
+  private static JsonNode decisions(String json) throws Exception {
+    return new ObjectMapper().readTree(json);
+  }
+
+  @Test
+  void everyDecisionIsRefusedWhileTheSidecarIsNotInCharge() throws Exception {
+    ObjectNode ack = applier.ack(decisions("[{\"id\": 7, \"kind\": \"speculate\", \"task\": \"task_1700000000000_0001_m_000000\"},"
+        + "{\"id\": 8, \"kind\": \"kill\", \"attempt\": \"attempt_1700000000000_0001_m_000000_0\"}]"), false, 42L);
+    assertEquals("ack", ack.path("type").asText());
+    assertEquals(42L, ack.path("now").asLong());
+    assertEquals(2, ack.path("acks").size());
+    for (JsonNode a : ack.path("acks")) {
+      assertEquals("refused", a.path("result").asText());
+      assertTrue(a.path("reason").asText().contains("not in charge"), a.toString());
+    }
+    assertEquals(7, ack.path("acks").get(0).path("id").asLong());
+    assertEquals(2, applier.refused.get());
+    assertTrue(am.dispatched.isEmpty());
+  }
+
+  @Test
+  void unknownKindsAndBadIdsAreRefusedWithTheReason() throws Exception {
+    ObjectNode ack = applier.ack(decisions("[{\"id\": 1, \"kind\": \"explode\"},"
+        + "{\"id\": 2, \"kind\": \"kill\", \"attempt\": \"not-an-attempt\"},"
+        + "{\"id\": 3, \"kind\": \"speculate\", \"task\": \"task_1700000000000_0001_m_000009\"}]"), true, 1L);
+    assertEquals("unknown decision kind explode", ack.path("acks").get(0).path("reason").asText());
+    assertTrue(ack.path("acks").get(1).path("reason").asText().startsWith("bad id: "), ack.toString());
+    assertEquals("the job has no such task", ack.path("acks").get(2).path("reason").asText());
+    assertEquals(0, applier.applied.get());
+    assertTrue(am.dispatched.isEmpty());
+  }
+}

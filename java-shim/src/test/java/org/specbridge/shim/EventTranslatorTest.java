@@ -1,0 +1,156 @@
+package org.specbridge.shim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.v2.api.records.Phase;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
+import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** Speculator events to protocol events, against a fake AM (FakeAm). */
+class EventTranslatorTest {
+  private final FakeAm am = new FakeAm();
+  private final EventTranslator t = new EventTranslator(am.context, settings());
+
+  private static ShimConfig settings() {
+    Configuration c = new Configuration(false);
+    c.set(ShimConfig.URL, "ws://127.0.0.1:1/v1/am");
+    c.set(ShimConfig.TOKEN, "secret");
+    c.set(ShimConfig.SPECULATOR, "late");
+    c.set(ShimConfig.PARAM_PREFIX + "late.min-runtime-ms", "1000");
+    return ShimConfig.from(c);
+  }
+
+  private ArrayNode translate(SpeculatorEvent... events) {
+    ArrayNode out = Wire.NODES.arrayNode();
+    t.translate(java.util.Arrays.asList(events), out);
+    return out;
+  }
+
+  private static SpeculatorEvent status(FakeAm.Attempt a, float progress) {
+    TaskAttemptStatus st = new TaskAttemptStatus();
+    st.id = a.id;
+    st.progress = progress;
+    st.phase = Phase.MAP;
+    st.taskState = TaskAttemptState.RUNNING;
+    return new SpeculatorEvent(st, 1700000000500L);
+  }
+
+  @Test
+  void aJobsEventsBecomeProtocolEvents() {
+    assertNull(t.hello(), "no hello before the job is known");
+    FakeAm.Attempt a = am.attempt("m", 0, 0);
+    a.launchTime = 1700000000100L;
+    ArrayNode out = translate(new SpeculatorEvent(am.jobId, 1L), new SpeculatorEvent(a.id, true, 1700000000200L),
+        status(a, 1.7f));
+    assertEquals(2, out.size(), out.toString());
+    JsonNode start = out.get(0);
+    assertEquals("attempt-started", start.path("kind").asText());
+    assertEquals("attempt_1700000000000_0001_m_000000_0", start.path("attempt").asText());
+    assertEquals(1700000000100L, start.path("time").asLong(), "the attempt's launch time");
+    assertEquals("worker-1:45454", start.path("node").asText());
+    assertFalse(start.path("speculative").asBoolean());
+    JsonNode st = out.get(1);
+    assertEquals("attempt-status", st.path("kind").asText());
+    assertEquals(1.0, st.path("progress").asDouble(), "progress is clamped to [0, 1]");
+    assertEquals("MAP", st.path("phase").asText());
+
+    ObjectNode hello = t.hello();
+    assertEquals(FakeAm.JOB, hello.path("job").asText());
+    assertEquals("late", hello.path("speculator").asText());
+    assertEquals("1000", hello.path("params").path("min-runtime-ms").asText());
+    assertEquals("secret", hello.path("token").asText());
+  }
+
+  @Test
+  void aCopyIsSpeculativeAndASuccessFollowsItsLastReport() {
+    FakeAm.Attempt a = am.attempt("m", 0, 0);
+    FakeAm.Attempt copy = am.attempt("m", 0, 1);
+    ArrayNode out = translate(new SpeculatorEvent(a.id, true, 1L), new SpeculatorEvent(copy.id, true, 2L));
+    assertTrue(out.get(1).path("speculative").asBoolean());
+
+    copy.state = TaskAttemptState.SUCCEEDED;
+    copy.finishTime = 1700000000900L;
+    a.state = TaskAttemptState.KILLED;
+    out = translate(status(copy, 1f));
+    assertEquals(3, out.size(), out.toString());
+    assertEquals("attempt-status", out.get(0).path("kind").asText());
+    assertEquals("attempt-killed", out.get(1).path("kind").asText());
+    assertEquals("attempt-succeeded", out.get(2).path("kind").asText());
+    assertEquals(1700000000900L, out.get(2).path("time").asLong());
+    assertEquals(0, t.tracker().liveAttempts());
+  }
+
+  @Test
+  void eachEventCostsAConstantNumberOfLookupsWhateverTheJobsSize() {
+    for (int i = 0; i < 5000; i++) {
+      FakeAm.Attempt a = am.attempt("m", i, 0);
+      translate(new SpeculatorEvent(a.id, true, 1L));
+      a.state = TaskAttemptState.SUCCEEDED;
+      translate(status(a, 1f));
+    }
+    assertEquals(5000, t.tracker().succeededMaps());
+    FakeAm.Attempt last = am.attempt("m", 5000, 0);
+    int before = am.lookups;
+    translate(new SpeculatorEvent(last.id, true, 1L), status(last, 0.5f), new SpeculatorEvent(last.id.getTaskId(), -1));
+    assertTrue(am.lookups - before <= 3, (am.lookups - before) + " lookups for 3 events of a 5001-task job");
+  }
+
+  @Test
+  void containerNeedsAccumulateAndANewRequestRevealsALostMapOutput() {
+    FakeAm.Attempt a = am.attempt("m", 2, 0);
+    translate(new SpeculatorEvent(a.id, true, 1L));
+    a.state = TaskAttemptState.SUCCEEDED;
+    translate(status(a, 1f));
+
+    ArrayNode out = translate(new SpeculatorEvent(a.id.getTaskId(), -1));
+    assertEquals(0, out.get(0).path("count").asInt(), "never below zero");
+    a.state = TaskAttemptState.KILLED; // its node was lost after success
+    out = translate(new SpeculatorEvent(a.id.getTaskId(), +1));
+    assertEquals(2, out.size(), out.toString());
+    assertEquals("attempt-killed", out.get(0).path("kind").asText());
+    assertEquals("attempt_1700000000000_0001_m_000002_0", out.get(0).path("attempt").asText());
+    assertEquals("container-needs", out.get(1).path("kind").asText());
+    assertEquals("map", out.get(1).path("task_type").asText());
+    assertEquals(1, out.get(1).path("count").asInt());
+  }
+
+  @Test
+  void theSweepReportsAKilledRunningAttempt() {
+    FakeAm.Attempt a = am.attempt("r", 0, 0);
+    translate(new SpeculatorEvent(a.id, true, 1L));
+    a.state = TaskAttemptState.FAILED;
+    ArrayNode out = Wire.NODES.arrayNode();
+    t.sweep(out);
+    assertEquals(1, out.size());
+    assertEquals("attempt-failed", out.get(0).path("kind").asText());
+    assertEquals(am.clock.getTime(), out.get(0).path("time").asLong());
+  }
+
+  @Test
+  void aResyncSnapshotsTheJobAndRebuildsTheTracker() {
+    FakeAm.Attempt running = am.attempt("m", 0, 0);
+    FakeAm.Attempt done = am.attempt("m", 1, 0);
+    done.state = TaskAttemptState.SUCCEEDED;
+    done.finishTime = done.launchTime + 10;
+    FakeAm.Attempt waiting = am.attempt("m", 2, 0);
+    waiting.state = TaskAttemptState.STARTING;
+    waiting.launchTime = 0; // not launched: not in the snapshot
+    translate(new SpeculatorEvent(am.jobId, 1L), new SpeculatorEvent(running.id.getTaskId(), +1));
+    ObjectNode r = t.resync();
+    assertEquals("resync", r.path("type").asText());
+    assertEquals(2, r.path("attempts").size(), r.toString());
+    assertEquals(1, t.tracker().liveAttempts());
+    assertEquals(1, t.tracker().succeededMaps());
+    assertEquals(1, r.path("container_needs").get(0).path("count").asInt());
+  }
+}

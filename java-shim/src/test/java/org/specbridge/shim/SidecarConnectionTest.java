@@ -1,0 +1,144 @@
+package org.specbridge.shim;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The connection role alone, without an AM: a session with the real sidecar binary over a real websocket
+ * (hello, welcome, resync, events, pings, timeout, reconnect). The test drives it as the shim's worker does,
+ * calling maintain and sending the snapshot when asked.
+ */
+class SidecarConnectionTest {
+  @TempDir
+  File dir;
+
+  private final List<AutoCloseable> cleanup = new ArrayList<AutoCloseable>();
+  private final AtomicInteger hellos = new AtomicInteger();
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (AutoCloseable c : cleanup) {
+      c.close();
+    }
+  }
+
+  private SidecarConnection connection(String url, String token) {
+    Configuration c = new Configuration(false);
+    c.set(ShimConfig.URL, url);
+    c.set(ShimConfig.TOKEN, token);
+    c.set(ShimConfig.TIMEOUT_MS, "1000");
+    c.set(ShimConfig.RECONNECT_MS, "100");
+    final ShimConfig settings = ShimConfig.from(c);
+    final SidecarConnection conn = new SidecarConnection(settings, new SidecarConnection.Peer() {
+      @Override
+      public ObjectNode hello() {
+        hellos.incrementAndGet();
+        ObjectNode h = Wire.frame("hello", now());
+        h.put("version", Wire.VERSION);
+        h.put("token", settings.token);
+        h.put("job", FakeAm.JOB);
+        h.put("speculator", "none");
+        h.put("maps", 1);
+        h.put("reduces", 0);
+        return h;
+      }
+
+      @Override
+      public ObjectNode decisions(JsonNode decisions, boolean inCharge) {
+        return Wire.frame("ack", now()).set("acks", Wire.NODES.arrayNode());
+      }
+
+      @Override
+      public long now() {
+        return 1700000000000L;
+      }
+    });
+    cleanup.add(0, conn::close);
+    return conn;
+  }
+
+  private static ObjectNode emptySnapshot() {
+    ObjectNode r = Wire.frame("resync", 1700000000000L);
+    r.putArray("attempts");
+    r.putArray("container_needs");
+    return r;
+  }
+
+  /** Runs the connection as the worker would until cond holds; false after 30 s. */
+  private static boolean drive(SidecarConnection conn, BooleanSupplier cond) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 30000;
+    while (System.currentTimeMillis() < deadline) {
+      conn.maintain(System.currentTimeMillis());
+      if (conn.needsResync()) {
+        conn.resync(emptySnapshot());
+      }
+      if (cond.getAsBoolean()) {
+        return true;
+      }
+      Thread.sleep(20); // the worker's idle wait
+    }
+    return false;
+  }
+
+  @Test
+  @Timeout(120)
+  void aSessionIsReadyAfterHelloAndResyncAndSendsEvents() throws Exception {
+    Sidecar sidecar = Sidecar.start(dir);
+    cleanup.add(sidecar);
+    SidecarConnection conn = connection(sidecar.url, Sidecar.TOKEN);
+    assertFalse(conn.ready());
+    assertTrue(drive(conn, conn::ready), "no session: " + conn.unhealthyReason());
+    ArrayNode events = Wire.NODES.arrayNode();
+    events.addObject().put("kind", "container-needs").put("time", 1700000000001L).put("task_type", "map")
+        .put("count", 1);
+    assertTrue(conn.sendEvents(events));
+    // Pings keep a quiet session alive for several timeouts.
+    long until = System.currentTimeMillis() + 3000;
+    drive(conn, () -> !conn.ready() || System.currentTimeMillis() > until);
+    assertTrue(conn.ready(), "the session dropped: " + conn.unhealthyReason());
+    assertTrue(drive(conn, () -> Sidecar.read(sidecar.log).contains("session opened")), Sidecar.read(sidecar.log));
+  }
+
+  @Test
+  @Timeout(120)
+  void aWrongTokenNeverMakesASessionAndSaysWhy() throws Exception {
+    Sidecar sidecar = Sidecar.start(dir);
+    cleanup.add(sidecar);
+    SidecarConnection conn = connection(sidecar.url, "wrong-token");
+    assertTrue(drive(conn, () -> conn.unhealthyReason().contains("unauthorized")), conn.unhealthyReason());
+    assertFalse(conn.ready());
+    assertFalse(conn.sendEvents(Wire.NODES.arrayNode().add(Wire.NODES.objectNode())));
+  }
+
+  @Test
+  @Timeout(120)
+  void aDeadSidecarIsNoticedAndARestartedOneResumesTheSession() throws Exception {
+    Sidecar sidecar = Sidecar.start(dir);
+    cleanup.add(sidecar);
+    SidecarConnection conn = connection(sidecar.url, Sidecar.TOKEN);
+    assertTrue(drive(conn, conn::ready), conn.unhealthyReason());
+    sidecar.kill();
+    assertTrue(drive(conn, () -> !conn.ready()), "a killed sidecar still looks ready");
+    int before = hellos.get();
+    Sidecar again = Sidecar.startAt(dir, sidecar.hostPort);
+    cleanup.add(again);
+    assertTrue(drive(conn, conn::ready), "no new session: " + conn.unhealthyReason());
+    assertTrue(hellos.get() > before, "the new session did not start with a hello");
+  }
+}

@@ -1,0 +1,157 @@
+package replay
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// JobRow is one job under one policy in one run: the per-job output of
+// `replay --jobs`. The JSON names (and the CSV header, the same names) are
+// a public interface: fields may be added, never renamed.
+type JobRow struct {
+	Input  string `json:"input"`
+	Policy string `json:"policy"`
+	Run    int    `json:"run"` // 0-based
+	Seed   uint64 `json:"seed"`
+	Job    string `json:"job"`
+	Group  string `json:"group"`
+	// SubmitS and FinishS are virtual seconds from the start of the run;
+	// FinishS and TimeS are nil for a job that did not finish.
+	SubmitS float64  `json:"submit_s"`
+	FinishS *float64 `json:"finish_s"`
+	TimeS   *float64 `json:"time_s"`
+	Maps    int      `json:"maps"`
+	Reduces int      `json:"reduces"`
+	// Attempts counts every attempt launched, originals included.
+	Attempts          int     `json:"attempts"`
+	CopiesLaunched    int     `json:"copies_launched"`
+	CopiesWon         int     `json:"copies_won"`
+	Killed            int     `json:"killed"`
+	Failed            int     `json:"failed"`
+	ContainerS        float64 `json:"container_s"`
+	WastedContainerS  float64 `json:"wasted_container_s"`
+	WrongSpeculations int     `json:"wrong_speculations"`
+	// DeadlineS is a deadline-bound job's deadline after its submit;
+	// DeadlineMet says it finished by then; Accuracy is the share of its
+	// maps done by then (GRASS §6.1). Nil for jobs without a deadline.
+	DeadlineS   *float64 `json:"deadline_s"`
+	DeadlineMet *bool    `json:"deadline_met"`
+	Accuracy    *float64 `json:"accuracy"`
+	// ErrorBound and TimeToBoundS are an error-bound job's bound and the
+	// time until enough of its maps were done (nil: no bound, or never
+	// reached).
+	ErrorBound   *float64 `json:"error_bound"`
+	TimeToBoundS *float64 `json:"time_to_bound_s"`
+}
+
+// JobRows lists r's jobs in workload order.
+func JobRows(input string, r *Run) []JobRow {
+	rows := make([]JobRow, len(r.Sim.Jobs))
+	for i := range r.Sim.Jobs {
+		j := &r.Sim.Jobs[i]
+		spec := &r.Workload.Jobs[i]
+		row := JobRow{Input: input, Policy: r.Policy, Run: r.Index, Seed: r.Seed, Job: j.ID, Group: r.Workload.Groups[i],
+			SubmitS: ms(j.Submit), Maps: j.Maps, Reduces: j.Reduces, Attempts: j.Attempts,
+			CopiesLaunched: j.SpeculativeLaunched, CopiesWon: j.SpeculativeWon, Killed: j.KilledAttempts,
+			Failed: j.FailedAttempts, ContainerS: float64(j.ContainerMs) / 1000,
+			WastedContainerS: float64(j.WastedContainerMs) / 1000, WrongSpeculations: j.WrongSpeculations}
+		if j.Finish >= 0 {
+			f, d := ms(j.Finish), ms(j.Finish-j.Submit)
+			row.FinishS, row.TimeS = &f, &d
+		}
+		if spec.Deadline > 0 {
+			d := ms(spec.Deadline - spec.Submit)
+			met := j.Finish >= 0 && j.Finish <= spec.Deadline
+			row.DeadlineS, row.DeadlineMet = &d, &met
+			if acc, ok := Accuracy(spec, j); ok {
+				row.Accuracy = &acc
+			}
+		}
+		if spec.ErrorBound > 0 {
+			e := spec.ErrorBound
+			row.ErrorBound = &e
+			if t, ok, reached := TimeToBound(spec, j); ok && reached {
+				s := ms(t)
+				row.TimeToBoundS = &s
+			}
+		}
+		rows[i] = row
+	}
+	return rows
+}
+
+// JobsWriter streams job rows as CSV (one header) or JSON Lines.
+type JobsWriter struct {
+	w      io.Writer
+	csv    *csv.Writer
+	enc    *json.Encoder
+	header bool
+}
+
+// NewJobsWriter writes format "csv" or "jsonl" to w.
+func NewJobsWriter(w io.Writer, format string) (*JobsWriter, error) {
+	switch format {
+	case "csv":
+		return &JobsWriter{w: w, csv: csv.NewWriter(w)}, nil
+	case "jsonl":
+		return &JobsWriter{w: w, enc: json.NewEncoder(w)}, nil
+	}
+	return nil, fmt.Errorf("per-job output format %q: want csv or jsonl", format)
+}
+
+// JobsFormat is the per-job format a file name asks for: .jsonl or .json
+// give JSON Lines, anything else CSV.
+func JobsFormat(path string) string {
+	if strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".json") {
+		return "jsonl"
+	}
+	return "csv"
+}
+
+var jobsHeader = []string{"input", "policy", "run", "seed", "job", "group", "submit_s", "finish_s", "time_s", "maps", "reduces",
+	"attempts", "copies_launched", "copies_won", "killed", "failed", "container_s", "wasted_container_s", "wrong_speculations",
+	"deadline_s", "deadline_met", "accuracy", "error_bound", "time_to_bound_s"}
+
+// Write writes rows.
+func (jw *JobsWriter) Write(rows []JobRow) error {
+	if jw.enc != nil {
+		for i := range rows {
+			if err := jw.enc.Encode(&rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !jw.header {
+		jw.header = true
+		if err := jw.csv.Write(jobsHeader); err != nil {
+			return err
+		}
+	}
+	opt := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return f3(*p)
+	}
+	for _, r := range rows {
+		met := ""
+		if r.DeadlineMet != nil {
+			met = strconv.FormatBool(*r.DeadlineMet)
+		}
+		rec := []string{r.Input, r.Policy, strconv.Itoa(r.Run), strconv.FormatUint(r.Seed, 10), r.Job, r.Group, f3(r.SubmitS),
+			opt(r.FinishS), opt(r.TimeS), strconv.Itoa(r.Maps), strconv.Itoa(r.Reduces), strconv.Itoa(r.Attempts),
+			strconv.Itoa(r.CopiesLaunched), strconv.Itoa(r.CopiesWon), strconv.Itoa(r.Killed), strconv.Itoa(r.Failed),
+			f3(r.ContainerS), f3(r.WastedContainerS), strconv.Itoa(r.WrongSpeculations), opt(r.DeadlineS), met,
+			opt(r.Accuracy), opt(r.ErrorBound), opt(r.TimeToBoundS)}
+		if err := jw.csv.Write(rec); err != nil {
+			return err
+		}
+	}
+	jw.csv.Flush()
+	return jw.csv.Error()
+}

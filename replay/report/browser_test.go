@@ -1,0 +1,163 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/specbridge/specbridge/replay"
+	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/yarnclient/history"
+)
+
+// requireBrowser is set by scripts/test.sh, which installs Chromium: there
+// a missing browser fails the test instead of skipping it.
+const requireBrowser = "SPECBRIDGE_REQUIRE_BROWSER"
+
+func findChromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv(requireBrowser) != "" {
+		t.Fatalf("no Chromium on PATH and %s is set: install it (apt-get install -y chromium)", requireBrowser)
+	}
+	t.Skipf("no Chromium on PATH (apt-get install -y chromium); scripts/test.sh installs it and sets %s so that this test cannot be skipped there", requireBrowser)
+	return ""
+}
+
+// collect replays a bundled scenario and returns the collector and results.
+func collect(t *testing.T, path string, policies []string, runs int) (*Collector, []replay.Result) {
+	t.Helper()
+	in, err := replay.Load(path, "", history.DefaultSWIMModel())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := all.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := NewCollector(path, string(in.Format), policies, 1, runs)
+	opts := replay.Options{Speculators: policies, Seed: 1, Runs: runs, Registry: reg, RunningSamples: 100, Observe: col.Observe}
+	res, err := replay.Simulate(replay.WorkloadOf(in, opts.Cluster), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return col, res
+}
+
+// The report opens in a real headless Chromium: every chart is an image the
+// browser decoded, nothing is fetched from the network, and the console
+// shows no error.
+func TestReportRendersInChromium(t *testing.T) {
+	chromium := findChromium(t)
+	col, res := collect(t, "../../scenarios/farms-overall.yaml", []string{"hadoop", "late", "farms"}, 2)
+	page := filepath.Join(t.TempDir(), "report.html")
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := col.WriteHTML(f, res); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+
+	var mu sync.Mutex
+	var problems []string
+	note := func(format string, args ...any) {
+		mu.Lock()
+		problems = append(problems, fmt.Sprintf(format, args...))
+		mu.Unlock()
+	}
+	err = chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
+				var parts []string
+				for _, a := range e.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				note("console %s: %s", e.Type, strings.Join(parts, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			note("exception: %s", e.ExceptionDetails.Text)
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.EntryLevelError {
+				note("log error: %s (%s)", e.Entry.Text, e.Entry.URL)
+			}
+		case *network.EventRequestWillBeSent:
+			if u := e.Request.URL; !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "data:") {
+				note("network request: %s", u)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	type chart struct {
+		ID     string `json:"id"`
+		OK     bool   `json:"ok"`
+		Width  int    `json:"width"`
+		Height int    `json:"height"`
+	}
+	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
+		t.Fatalf("Log.enable: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatalf("Network.enable: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitReady(chromedp.CSS("#verdict"))); err != nil {
+		t.Fatalf("chromium: open the report: %v", err)
+	}
+	charts, err := chromedp.Run(ctx, chromedp.Evaluate[[]chart](`Promise.all(Array.from(document.querySelectorAll("img.chart")).map(i =>
+		i.decode().then(() => true, () => false).then(ok => ({
+			id: i.closest("figure").id, ok: ok && i.complete && i.naturalWidth > 0, width: i.naturalWidth, height: i.naturalHeight}))))`,
+		chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("chromium: read the charts: %v", err)
+	}
+	verdict, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#verdict")))
+	if err != nil {
+		t.Fatalf("chromium: read the verdict: %v", err)
+	}
+	want := []string{"chart-cdf", "chart-metric", "chart-groups", "chart-copies", "chart-waste", "chart-running"}
+	if len(charts) != len(want) {
+		t.Fatalf("%d charts on the page, want %d: %+v", len(charts), len(want), charts)
+	}
+	for i, c := range charts {
+		if c.ID != want[i] || !c.OK || c.Width < 300 || c.Height < 150 {
+			t.Errorf("chart %d: %+v, want %s decoded at a readable size", i, c, want[i])
+		}
+	}
+	if !strings.Contains(verdict, "Best on this input") || !strings.Contains(verdict, "Against hadoop") {
+		t.Errorf("verdict as the browser shows it: %q", verdict)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range problems {
+		t.Error(p)
+	}
+}

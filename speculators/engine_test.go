@@ -1,0 +1,77 @@
+package speculators_test
+
+import (
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
+)
+
+// repeater asks for the same things at every Decide: a copy of every
+// running map, a kill of every map's attempt 0 that has a copy, and a drop
+// of reduce 0.
+type repeater struct{}
+
+func (repeater) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	for _, t := range job.Tasks[speculators.Map] {
+		if t.RunningAttempts == 1 {
+			out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: t.ID, Copies: 1, Reason: "again"})
+		}
+		if t.RunningAttempts == 2 {
+			out = append(out, speculators.Decision{Kind: speculators.Kill, Task: t.ID,
+				Attempt: speculators.AttemptID{Task: t.ID}, Reason: "again"})
+		}
+	}
+	return append(out, speculators.Decision{Kind: speculators.Drop, Task: spectest.Reduce(0), Reason: "again"})
+}
+
+func repeaterRegistry(t *testing.T) *speculators.Registry {
+	return spectest.Registry(t, speculators.Policy{Name: "repeater", Doc: "asks for the same things at every Decide",
+		New: func(speculators.Params, speculators.Env) (speculators.Speculator, error) { return repeater{}, nil }})
+}
+
+// TestDecideDeduplicates checks the engine's de-duplication (Engine.Decide):
+// a decision already returned for a task is not returned again until one of
+// the task's attempts starts or ends, for every kind; live and replay see
+// the same decisions because the engine, not the bridge, filters them.
+func TestDecideDeduplicates(t *testing.T) {
+	spectest.RunString(t, `
+job policy=repeater maps=2 reduces=1
+----
+
+run
+start t=0 m0 node=n1
+start t=0 m1 node=n2
+decide t=1
+decide t=2
+----
+t=1:
+speculate m_000000 copies=1: again
+speculate m_000001 copies=1: again
+drop r_000000: again
+t=2 none
+
+# A copy of m0 starts: m0's next decision (a kill) is new, m1's copy is not.
+run
+start t=3 m0 node=n3 copy
+decide t=3
+decide t=4
+----
+t=3:
+kill m_000000_0: again
+t=4 none
+
+# A progress report is not an attempt starting or ending: nothing again.
+# m1's attempt ends: its copy may be asked for again.
+run
+progress t=5 m0.1 0.5
+decide t=5
+fail t=6 m1
+start t=6 m1 node=n2
+decide t=6
+----
+t=5 none
+t=6:
+speculate m_000001 copies=1: again
+`, repeaterRegistry(t))
+}

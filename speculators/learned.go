@@ -1,0 +1,109 @@
+package speculators
+
+import "fmt"
+
+// What policies learn across jobs. The engine is a pure state machine, so a
+// policy that learns from one job for the next (GRASS's samples and its
+// t_new prior, NSDI'14 §4 and §5.1) does not keep that knowledge itself: it
+// hands it out as part of its output, the way etcd raft's Ready carries the
+// entries its caller must persist, and the driver (sim/replay, bridge/serve)
+// keeps it — in memory, or on disk through store/grassamples. What a policy
+// needs from earlier jobs comes back in as a read-only Prior given at
+// construction (Env.Prior). The driver decides which snapshot a policy sees:
+// a replay gives every policy run the same one, so no policy's results
+// depend on which ran before it.
+
+// Learned is what a policy learned since it was last asked (Engine.Learned):
+// knowledge for later jobs, for the driver to keep.
+type Learned struct {
+	// Runtimes are completed tasks' run times, the prior of t_new for later
+	// jobs (GRASS §5.1; see grass's estimators).
+	Runtimes []RuntimeRecord
+	// Samples are GRASS's samples of finished perturbed jobs (§4.2).
+	Samples []Sample
+}
+
+// Empty reports whether l carries nothing.
+func (l Learned) Empty() bool { return len(l.Runtimes) == 0 && len(l.Samples) == 0 }
+
+// Teacher is implemented by policies that learn across jobs. TakeLearned
+// appends to l what the policy learned since its last call and forgets it.
+type Teacher interface {
+	TakeLearned(l *Learned)
+}
+
+// Prior is the read-only knowledge of earlier jobs a policy is built with
+// (Env.Prior). Implementations shared by concurrent engines must be safe for
+// concurrent reads; neither method may touch a disk (both are called from
+// Decide).
+type Prior interface {
+	// Samples returns the samples of one size bucket in the order they were
+	// kept; callers must not modify the slice.
+	Samples(bucket int) []Sample
+	// PriorRuntime is the estimate of a new task's run time in ms from
+	// earlier jobs' completions, and whether there is one.
+	PriorRuntime(ty TaskType, inputBytes int64) (float64, bool)
+}
+
+// RuntimeRecord is one completed task of an earlier job: its type, run time
+// in ms and input size in bytes (0: unknown).
+type RuntimeRecord struct {
+	Type       TaskType
+	Ms         float64
+	InputBytes int64
+}
+
+// Sample kinds and algorithms (GRASS §4.1-4.2).
+const (
+	SampleDeadline = "deadline"
+	SampleError    = "error"
+	SampleGS       = "gs"
+	SampleRAS      = "ras"
+)
+
+// Sample is one earlier job's performance, run with GS or with RAS all
+// through (GRASS, NSDI'14 §4.1-4.2), keyed by the three factors of §4.1
+// (the bound, cluster utilisation and estimation accuracy) and by its size
+// bucket (§4.2, §6.1).
+//
+// Curve describes how the job did over its final stretch of work, so that a
+// later job can estimate the effect of switching to GS at any remaining
+// amount of work w: Curve[i] is the value at w = (i+1) x CurveStep waves.
+// For deadline jobs w is time before the deadline in median task lengths and
+// the value is the input tasks completed in that final time, in waves (tasks
+// / slots); for error-bound jobs w is the final needed input tasks in waves
+// and the value is the time they took, in median task lengths. Waves and
+// median task lengths make jobs of different sizes and speeds comparable.
+type Sample struct {
+	Bucket      int       `json:"bucket"`
+	Kind        string    `json:"kind"`
+	Algorithm   string    `json:"algorithm"`
+	Bound       float64   `json:"bound"` // error: epsilon; deadline: slack over the ideal duration (§6.1)
+	Utilisation float64   `json:"utilisation"`
+	Accuracy    float64   `json:"accuracy"` // mean of t_rem and t_new accuracies (§5.1), 0..1
+	Tasks       int       `json:"tasks"`
+	CurveStep   float64   `json:"curve_step"`
+	Curve       []float64 `json:"curve"`
+}
+
+// Validate reports what is wrong with a sample read from outside.
+func (s *Sample) Validate() error {
+	switch {
+	case s.Bucket < 0 || s.Bucket > 2:
+		return fmt.Errorf("bucket %d: want 0, 1 or 2", s.Bucket)
+	case s.Kind != SampleDeadline && s.Kind != SampleError:
+		return fmt.Errorf("kind %q: want %q or %q", s.Kind, SampleDeadline, SampleError)
+	case s.Algorithm != SampleGS && s.Algorithm != SampleRAS:
+		return fmt.Errorf("algorithm %q: want %q or %q", s.Algorithm, SampleGS, SampleRAS)
+	case !(s.CurveStep > 0):
+		return fmt.Errorf("curve_step %g: want > 0", s.CurveStep)
+	case s.Bound != s.Bound || s.Utilisation != s.Utilisation || s.Accuracy != s.Accuracy:
+		return fmt.Errorf("bound, utilisation and accuracy must be numbers")
+	}
+	for i, v := range s.Curve {
+		if v != v || v < 0 {
+			return fmt.Errorf("curve[%d] = %g: want a number >= 0", i, v)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,25 @@
+package mantri
+
+import (
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
+)
+
+// BenchmarkDecide10kTasks times one Decide over 10,000 running maps (100
+// nodes, heavy-tailed progress, all reported within 3 s) and 1,000 completed
+// ones with ten free slots and nothing waiting: every running task's
+// P(c t_rem > (c+1) t_new) against the completions, and the ten most likely
+// copied. The policy's pending marks are cleared outside the timer, so every
+// Decide does the whole work.
+func BenchmarkDecide10kTasks(b *testing.B) {
+	const done, running = 1_000, 10_000
+	h := spectest.For(b, Policy(), speculators.JobInfo{Maps: done + running, Slots: running + 10}, nil)
+	now := spectest.HeavyTail(h, done, running)
+	p := h.Policy().(*policy)
+	spectest.BenchDecide(b, h, now, 10, func() {
+		clear(p.pending[speculators.Map])
+		p.pendingCount = 0
+	})
+}

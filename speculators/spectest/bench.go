@@ -1,0 +1,51 @@
+package spectest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// HeavyTail fills h's job with the benchmarks' load and returns the time to
+// decide at (120 s): maps 0..done-1 completed after 20-30 s, then maps
+// done..done+running-1 running, started 30-90 s in and reported within the
+// last 3 s, their progress rates heavy-tailed (1/(60 s x (1 + Exp/2)) per
+// ms, capped at 0.99), on nodes node000..node099. The same seed every time.
+func HeavyTail(h *Harness, done, running int) speculators.Time {
+	h.T.Helper()
+	rng := rand.New(rand.NewPCG(7, 7))
+	node := func(i int) speculators.NodeID { return speculators.NodeID(fmt.Sprintf("node%03d", i%100)) }
+	for i := 0; i < done; i++ {
+		h.Complete(Map(i), node(i), 0, 20_000+rng.Int64N(10_000))
+	}
+	now := speculators.Time(120_000)
+	for i := done; i < done+running; i++ {
+		start := 30_000 + rng.Int64N(60_000)
+		report := now - rng.Int64N(3_000)
+		rate := 1 / (60_000 * (1 + rng.ExpFloat64()*0.5)) // progress per ms
+		h.Running(Map(i), node(i), start, report, min(0.99, float64(report-start)*rate))
+	}
+	return now
+}
+
+// BenchDecide times the policy's own Decide at now (not the engine's, which
+// would not return a decision it already gave), calling reset outside the
+// timer before each so that every call does a first Decide's whole work. A
+// Decide that returns fewer than least decisions fails the benchmark: it
+// would measure nothing.
+func BenchDecide(b *testing.B, h *Harness, now speculators.Time, least int, reset func()) {
+	b.Helper()
+	var out []speculators.Decision
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		reset()
+		b.StartTimer()
+		if out = h.Engine.Policy.Decide(h.Job(), now, out[:0]); len(out) < least {
+			b.Fatalf("decide returned %d decisions, want at least %d: the benchmark measures nothing", len(out), least)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+// Package spectest is the one test harness every policy's tests use: it
+// builds a job, feeds a real speculators.Engine events at the times a test
+// gives, asks it to Decide and checks the decisions, either from Go (New,
+// Harness.Start, Harness.Decide, WantSpeculated) or from data-driven text
+// files in a policy's testdata/ directory (RunDir), so that a paper's worked
+// example reads as a short script of events in and decisions out.
+//
+// It is test support: it must not be imported by non-test code, and like the
+// engine it performs no I/O of its own (the text files are read by
+// github.com/cockroachdb/datadriven, which also rewrites their expectations
+// when the test runs with -rewrite).
+//
+// # Text format
+//
+// A file is a sequence of directives in datadriven's layout:
+//
+//	command args...
+//	more commands, one per line (optional)
+//	----
+//	expected output
+//
+// The directive's own command runs first, then each line of its input (blank
+// lines and lines starting with # are skipped); the output is what all of
+// them printed. An error prints "error: ..." as the output, so a test can
+// also expect a bad input to be refused. Times are t=SECONDS from the job's
+// virtual zero (decimals allowed); tasks are m<i> and r<i> (map i, reduce
+// i); an attempt is its task ("m3": the task's latest attempt, for start its
+// next one, numbered 0, 1, ... in start order) or TASK.N for attempt N.
+//
+//	job policy=late maps=3 reduces=1 slots=4 input=64,64,128 deadline=90 error=0.1 seed=1 late.speculative-cap=0.2
+//	    builds a fresh engine (an earlier job's state is dropped). input= and
+//	    reduce-input= are byte counts, one per task or one for all;
+//	    deadline= and start= are in seconds; POLICY.NAME=VALUE (or a Hadoop
+//	    key) overrides a parameter. Prints nothing.
+//	run
+//	    does nothing itself: a directive whose input is the script.
+//	start t=0 m1 node=n1 [copy] [restated] [container=ID]
+//	progress t=60 m1 0.5 [phase=shuffle|sort|reduce|map] [input-bytes=N] [output-bytes=N] [cpu-ms=N] [fetch-failed=m0,m2]
+//	    a status report with progress score 0.5 (a reduce's phase defaults
+//	    to reduce, a map's to map).
+//	succeed t=70 m1 | fail t=70 m1 | kill t=70 m1.1
+//	needs t=5 map=3 | needs t=5 reduce=1
+//	    the AM waits for that many containers of the type (a level).
+//	node-suspected t=30 node=n2 | node-failed ... | node-resumed ...
+//	bounds t=0 deadline=120 error=0.05
+//	    these print nothing; an event the engine refuses prints its error.
+//	decide t=60
+//	    prints "t=60 none", or "t=60:" and one decision a line:
+//	    "speculate m_000001 copies=1: REASON", "kill m_000001_0: REASON",
+//	    "rerun m_000002_0: REASON", "drop m_000003: REASON".
+//	gate t=60 node=n3
+//	    whether the policy lets a copy run on n3 (NodeGate): "allowed" or
+//	    "refused".
+//	choose t=60 node=n3
+//	    what a pull-based policy runs in a free slot on n3 (SlotChooser).
+//	learned
+//	    what the engine handed out for later jobs since the last learned
+//	    (speculators.Learned): one "runtime ..." or "sample ..." a line.
+//
+// For example, LATE's §4.2 case (testdata in speculators/late):
+//
+//	job policy=late maps=2 slots=10 late.min-runtime-ms=0
+//	----
+//
+//	run
+//	start t=0 m0 node=n1
+//	start t=10 m1 node=n2
+//	progress t=20 m0 0.6
+//	progress t=20 m1 0.5
+//	decide t=20
+//	----
+//	t=20:
+//	speculate m_000000 copies=1: time left 13.3s (...)
+package spectest

@@ -1,0 +1,239 @@
+package spectest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// job builds a fresh harness: "job policy=NAME maps=N reduces=N slots=N
+// input=BYTES[,BYTES...] reduce-input=... deadline=SEC error=E start=SEC
+// seed=N id=ID POLICY.PARAM=VALUE ...".
+func (s *script) job(a *args) error {
+	var j Job
+	var ok bool
+	if j.Policy, ok = a.str("policy"); !ok {
+		return fmt.Errorf("job: missing policy=NAME")
+	}
+	var err error
+	ints := []struct {
+		key string
+		dst *int
+	}{{"maps", &j.Info.Maps}, {"reduces", &j.Info.Reduces}, {"slots", &j.Info.Slots}}
+	for _, f := range ints {
+		if *f.dst, _, err = a.int(f.key); err != nil {
+			return err
+		}
+	}
+	if seed, ok, err := a.int("seed"); err != nil {
+		return err
+	} else if ok {
+		j.Seed = uint64(seed)
+	}
+	if id, ok := a.str("id"); ok {
+		j.Info.ID = id
+	}
+	if j.Info.MapInputBytes, err = sizes(a, "input", j.Info.Maps); err != nil {
+		return err
+	}
+	if j.Info.ReduceInputBytes, err = sizes(a, "reduce-input", j.Info.Reduces); err != nil {
+		return err
+	}
+	for key, dst := range map[string]*speculators.Time{"deadline": &j.Info.Deadline, "start": &j.Info.Start} {
+		f, _, err := a.float(key)
+		if err != nil {
+			return err
+		}
+		*dst = Sec(f)
+	}
+	if j.Info.ErrorBound, _, err = a.float("error"); err != nil {
+		return err
+	}
+	for k, v := range a.kv {
+		if a.used[k] {
+			continue
+		}
+		name, isParam := strings.CutPrefix(k, j.Policy+".")
+		if !isParam && !strings.Contains(k, ".") {
+			return fmt.Errorf("job: unknown argument %s (a parameter is POLICY.NAME=VALUE)", k)
+		}
+		if j.Params == nil {
+			j.Params = map[string]string{}
+		}
+		j.Params[name] = v
+		a.used[k] = true
+	}
+	if j.Info.ID == "" {
+		j.Info.ID = "job_test_0001"
+	}
+	e, err := s.reg.NewEngineWith(j.Info, j.Policy, j.Params, max(j.Seed, 1), j.Prior)
+	if err != nil {
+		return err
+	}
+	s.h = newHarness(s.t, e, j)
+	return nil
+}
+
+// sizes reads a list of byte counts: n values, or one value for all n.
+func sizes(a *args, key string, n int) ([]int64, error) {
+	v, ok := a.str(key)
+	if !ok {
+		return nil, nil
+	}
+	parts := strings.Split(v, ",")
+	if len(parts) != 1 && len(parts) != n {
+		return nil, fmt.Errorf("%s: %d values for %d tasks", key, len(parts), n)
+	}
+	out := make([]int64, n)
+	for i := range out {
+		p := parts[0]
+		if len(parts) == n {
+			p = parts[i]
+		}
+		b, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		if err != nil || b < 0 {
+			return nil, fmt.Errorf("%s: %q is not a byte count", key, p)
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+var phases = map[string]speculators.Phase{"map": speculators.PhaseMap, "shuffle": speculators.PhaseShuffle,
+	"sort": speculators.PhaseSort, "reduce": speculators.PhaseReduce}
+
+var nodeEvents = map[string]speculators.EventKind{"node-suspected": speculators.NodeSuspected,
+	"node-failed": speculators.NodeFailed, "node-resumed": speculators.NodeResumed}
+
+var endEvents = map[string]speculators.EventKind{"succeed": speculators.AttemptSucceeded,
+	"fail": speculators.AttemptFailed, "kill": speculators.AttemptKilled}
+
+// event reads an event command (see the package doc).
+func (s *script) event(cmd string, a *args) (speculators.Event, error) {
+	now, err := a.time()
+	if err != nil {
+		return speculators.Event{}, fmt.Errorf("%s: %w", cmd, err)
+	}
+	ev := speculators.Event{Time: now}
+	if kind, ok := nodeEvents[cmd]; ok {
+		ev.Kind = kind
+		node, ok := a.str("node")
+		if !ok {
+			return ev, fmt.Errorf("%s: missing node=", cmd)
+		}
+		ev.Node = speculators.NodeID(node)
+		return ev, nil
+	}
+	switch cmd {
+	case "needs":
+		return s.needs(a, ev)
+	case "bounds":
+		ev.Kind = speculators.JobBounds
+		d, _, err := a.float("deadline")
+		if err != nil {
+			return ev, err
+		}
+		ev.Deadline = Sec(d)
+		ev.ErrorBound, _, err = a.float("error")
+		return ev, err
+	}
+	if len(a.words) == 0 {
+		return ev, fmt.Errorf("%s: missing the attempt (m3, r0, m3.1)", cmd)
+	}
+	ev.Attempt, err = s.attempt(a.words[0], cmd == "start")
+	if err != nil {
+		return ev, fmt.Errorf("%s: %w", cmd, err)
+	}
+	if kind, ok := endEvents[cmd]; ok {
+		ev.Kind = kind
+		return ev, nil
+	}
+	switch cmd {
+	case "start":
+		return s.start(a, ev)
+	case "progress":
+		return s.progress(a, ev)
+	}
+	return ev, fmt.Errorf("unknown command %q", cmd)
+}
+
+func (s *script) needs(a *args, ev speculators.Event) (speculators.Event, error) {
+	ev.Kind = speculators.ContainerNeeds
+	for _, ty := range []speculators.TaskType{speculators.Map, speculators.Reduce} {
+		n, ok, err := a.int(ty.String())
+		if err != nil {
+			return ev, err
+		}
+		if ok {
+			ev.TaskType, ev.Count = ty, n
+			return ev, nil
+		}
+	}
+	return ev, fmt.Errorf("needs: want map=N or reduce=N")
+}
+
+func (s *script) start(a *args, ev speculators.Event) (speculators.Event, error) {
+	ev.Kind = speculators.AttemptStarted
+	node, ok := a.str("node")
+	if !ok {
+		return ev, fmt.Errorf("start: missing node=")
+	}
+	ev.Node = speculators.NodeID(node)
+	ev.Container, _ = a.str("container")
+	for _, w := range a.words[1:] {
+		switch w {
+		case "copy":
+			ev.Speculative = true
+		case "restated":
+			ev.Restated = true
+		default:
+			return ev, fmt.Errorf("start: unknown word %q (copy, restated)", w)
+		}
+	}
+	return ev, nil
+}
+
+// progress reads "progress t=SEC ATTEMPT SCORE [phase=P] [input-bytes=N]
+// [output-bytes=N] [cpu-ms=N] [fetch-failed=m1,m2]".
+func (s *script) progress(a *args, ev speculators.Event) (speculators.Event, error) {
+	ev.Kind = speculators.AttemptStatus
+	if len(a.words) != 2 {
+		return ev, fmt.Errorf("progress: want ATTEMPT SCORE")
+	}
+	p, err := strconv.ParseFloat(a.words[1], 64)
+	if err != nil {
+		return ev, fmt.Errorf("progress: score %q is not a number", a.words[1])
+	}
+	ev.Progress = p
+	if ev.Attempt.Task.Type == speculators.Reduce {
+		ev.Phase = speculators.PhaseReduce
+	}
+	if ph, ok := a.str("phase"); ok {
+		if ev.Phase, ok = phases[ph]; !ok {
+			return ev, fmt.Errorf("progress: phase %q: want map, shuffle, sort or reduce", ph)
+		}
+	}
+	counters := []struct {
+		key string
+		dst *int64
+	}{{"input-bytes", &ev.Counters.InputBytes}, {"output-bytes", &ev.Counters.OutputBytes}, {"cpu-ms", &ev.Counters.CPUMillis}}
+	for _, c := range counters {
+		n, _, err := a.int(c.key)
+		if err != nil {
+			return ev, err
+		}
+		*c.dst = int64(n)
+	}
+	if ff, ok := a.str("fetch-failed"); ok {
+		for name := range strings.SplitSeq(ff, ",") {
+			t, err := ParseTask(strings.TrimSpace(name))
+			if err != nil {
+				return ev, fmt.Errorf("progress: fetch-failed: %w", err)
+			}
+			ev.FetchFailedMaps = append(ev.FetchFailedMaps, t)
+		}
+	}
+	return ev, nil
+}
