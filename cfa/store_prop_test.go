@@ -9,6 +9,20 @@ import (
 	"testing"
 )
 
+// propDir is a fresh directory, on tmpfs when there is one: the property
+// tests run hundreds of stores and fsync each append, which a loaded disk
+// makes slow; what they check does not depend on the file system.
+func propDir(t *testing.T) string {
+	t.Helper()
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if d, err := os.MkdirTemp("/dev/shm", "cfa-prop-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(d) })
+			return d
+		}
+	}
+	return t.TempDir()
+}
+
 // propRecords are independent records (one job each), so that any subset
 // applies: what was recovered is exactly the jobs in the state.
 func propRecord(seq uint64) Record {
@@ -91,8 +105,8 @@ func checkRecovered(t *testing.T, dir string, c *committer, lost map[uint64]bool
 // whose Commit returned is back.
 func TestStorePropertyCrash(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	for trial := 0; trial < 120; trial++ {
-		dir := t.TempDir()
+	for trial := 0; trial < 300; trial++ {
+		dir := propDir(t)
 		crashAt := 1 + rng.Intn(40)
 		fd := &faultDir{Dir: LocalDir(dir)}
 		fd.plan = func(op, name string, n int) (int, error) {
@@ -128,7 +142,7 @@ func TestStorePropertyCrash(t *testing.T) {
 func TestStorePropertyCorruption(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	for trial := 0; trial < 300; trial++ {
-		dir := t.TempDir()
+		dir := propDir(t)
 		c := newCommitter(t, LocalDir(dir), 0)
 		for i := 0; i < 20; i++ {
 			if err := c.commit(t, 1+rng.Intn(4)); err != nil {
@@ -178,8 +192,8 @@ func TestStorePropertyENOSPC(t *testing.T) {
 	for _, truncate := range []bool{true, false} {
 		t.Run(fmt.Sprintf("truncate=%v", truncate), func(t *testing.T) {
 			rng := rand.New(rand.NewSource(3))
-			for trial := 0; trial < 80; trial++ {
-				dir := t.TempDir()
+			for trial := 0; trial < 200; trial++ {
+				dir := propDir(t)
 				full := false
 				fd := &faultDir{Dir: LocalDir(dir)}
 				fd.plan = func(op, name string, n int) (int, error) {
