@@ -121,6 +121,7 @@ func TestInvalidFieldsAreNamed(t *testing.T) {
 		{"duplicate key", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","time":1,"time":2}]}`, `events[0]: field "time" given twice`},
 		{"wrong case", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","Time":1}]}`, `events[0]: field "Time" must be spelled "time"`},
 		{"wrong case at the top", `{"TYPE":"events","seq":1,"events":[]}`, `frame: field "TYPE" must be spelled "type"`},
+		{"case-folded key", `{"type":"events","ſeq":1,"events":[]}`, `frame: field "ſeq" must be spelled "seq"`},
 		{"time too large", `{"type":"events","seq":1,"events":[{"kind":"attempt-status","time":9223372036854775807}]}`, "events[0].time: time 9223372036854775807 out of range"},
 		{"negative now", `{"type":"events","seq":1,"now":-5,"events":[]}`, "now: time -5 out of range"},
 		{"resync finish", `{"type":"resync","attempts":[{"attempt":"a","state":"SUCCEEDED","start":1,"finish":1e300}]}`, "attempts[0].finish: time 1e300 out of range"},

@@ -29,6 +29,9 @@ const (
 	DefaultMaxFrameBytes      = 1 << 20
 	DefaultMaxSessions        = 10000
 	DefaultMaxEventsPerSecond = 20000
+	// DefaultMaxTotalEventsPerSecond: twice issue 3's target load (1,000
+	// sessions, 100,000 updates/s), well below what one core decodes.
+	DefaultMaxTotalEventsPerSecond = 200_000
 	DefaultDecideInterval     = time.Second
 	DefaultHandshakeTimeout   = 10 * time.Second
 	DefaultIdleTimeout        = 60 * time.Second
@@ -53,6 +56,10 @@ type Config struct {
 	MaxFrameBytes      int64
 	MaxSessions        int
 	MaxEventsPerSecond float64
+	// MaxTotalEventsPerSecond is the server's event budget, shared fairly
+	// by the sessions sending (fairShare): below the process's capacity,
+	// so that flooding sessions cannot delay a light one.
+	MaxTotalEventsPerSecond float64
 	DecideInterval     time.Duration
 	HandshakeTimeout   time.Duration
 	IdleTimeout        time.Duration
@@ -112,6 +119,7 @@ type Server struct {
 	metrics  *metrics
 	log      logrus.FieldLogger
 	authFail *authguard.Guard // failed hellos per source address
+	fair     *fairShare
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -165,6 +173,7 @@ func NewServer(cfg Config) (*Server, error) {
 	setDefault(&cfg.MaxFrameBytes, DefaultMaxFrameBytes)
 	setDefault(&cfg.MaxSessions, DefaultMaxSessions)
 	setDefault(&cfg.MaxEventsPerSecond, DefaultMaxEventsPerSecond)
+	setDefault(&cfg.MaxTotalEventsPerSecond, DefaultMaxTotalEventsPerSecond)
 	setDefault(&cfg.DecideInterval, DefaultDecideInterval)
 	setDefault(&cfg.HandshakeTimeout, DefaultHandshakeTimeout)
 	setDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
@@ -182,6 +191,7 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	s.cfg = cfg
 	s.log = cfg.Log
+	s.fair = newFairShare(cfg.MaxTotalEventsPerSecond, cfg.MaxEventsPerSecond)
 	s.authFail = authguard.New(cfg.Log, "AM hello")
 	s.authFail.Now = cfg.Now
 	for _, c := range cfg.Collectors {
@@ -317,6 +327,7 @@ func (s *Server) release(sess *session) {
 		return
 	}
 	delete(s.sessions, sess)
+	s.fair.leave(sess)
 	if sess.job != "" && s.byJob[sess.job] == sess {
 		delete(s.byJob, sess.job)
 	}

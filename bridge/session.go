@@ -202,7 +202,11 @@ func (s *session) read() {
 		if it.kind == itemClosed {
 			return
 		}
-		if wait := budget.take(n, time.Now()); wait > 0 {
+		now := time.Now()
+		if n > 1 { // events: the session's fair share of the server's budget
+			budget.setRate(s.srv.fair.rate(s, now))
+		}
+		if wait := budget.take(n, now); wait > 0 {
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:
