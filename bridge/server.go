@@ -32,13 +32,13 @@ const (
 	// DefaultMaxTotalEventsPerSecond: twice issue 3's target load (1,000
 	// sessions, 100,000 updates/s), well below what one core decodes.
 	DefaultMaxTotalEventsPerSecond = 200_000
-	DefaultDecideInterval     = time.Second
-	DefaultHandshakeTimeout   = 10 * time.Second
-	DefaultIdleTimeout        = 60 * time.Second
-	DefaultWriteTimeout       = 10 * time.Second
-	DefaultMaxStrikes         = 10
-	DefaultStrikeWindow       = time.Minute
-	DefaultMaxTasksPerJob     = 1 << 20
+	DefaultDecideInterval          = time.Second
+	DefaultHandshakeTimeout        = 10 * time.Second
+	DefaultIdleTimeout             = 60 * time.Second
+	DefaultWriteTimeout            = 10 * time.Second
+	DefaultMaxStrikes              = 10
+	DefaultStrikeWindow            = time.Minute
+	DefaultMaxTasksPerJob          = 1 << 20
 	// hardLimitFactor: a frame over MaxFrameBytes*hardLimitFactor closes the
 	// connection instead of being read and dropped.
 	hardLimitFactor = 16
@@ -60,13 +60,13 @@ type Config struct {
 	// by the sessions sending (fairShare): below the process's capacity,
 	// so that flooding sessions cannot delay a light one.
 	MaxTotalEventsPerSecond float64
-	DecideInterval     time.Duration
-	HandshakeTimeout   time.Duration
-	IdleTimeout        time.Duration
-	WriteTimeout       time.Duration
-	MaxStrikes         int
-	StrikeWindow       time.Duration
-	MaxTasksPerJob     int
+	DecideInterval          time.Duration
+	HandshakeTimeout        time.Duration
+	IdleTimeout             time.Duration
+	WriteTimeout            time.Duration
+	MaxStrikes              int
+	StrikeWindow            time.Duration
+	MaxTasksPerJob          int
 
 	// Feed, if set, is the fault analyzer (feed.go): sessions pass it every
 	// event their engine accepts, subscribe to their job's node events and
