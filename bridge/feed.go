@@ -9,9 +9,11 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 )
 
-// Feed is the fault analyzer as the bridge sees it (cfa.Feed has the same
-// methods; cfa.Service and cfa.Remote implement it). The bridge does not
-// import cfa, so that a sidecar without an analyzer does not carry it.
+// Feed is the fault analyzer as the bridge sees it, declared once, here
+// where it is used: cfa.Service (embedded) and cfa.Remote (a standalone
+// analyzer over HTTP) implement it (checked in feed_test.go). The bridge
+// does not import cfa, so that a sidecar without an analyzer does not
+// carry it.
 //
 //   - Observe gets every event a session's engine accepted, in order;
 //   - Subscribe registers a session for its job's node events; deliver is

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/specbridge/specbridge/cfa"
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/detect"
 )
@@ -84,6 +85,12 @@ func (r *reader) firstDecision(d time.Duration) []WireDecision {
 	}
 }
 
+// The analyzer's live service and its HTTP client are Feeds.
+var (
+	_ Feed = (*cfa.Service)(nil)
+	_ Feed = (*cfa.Remote)(nil)
+)
+
 // The embedded fault analyzer over real websockets: jobs 1 and 2 have an
 // attempt on node "shared", job 3 has none. "shared" goes silent (its
 // attempts stop reporting) while every other node keeps reporting; the
@@ -91,7 +98,7 @@ func (r *reader) firstDecision(d time.Duration) []WireDecision {
 // it failed, and both jobs on it, running tws, get a speculative copy of
 // their stalled task; job 3 gets nothing.
 func TestFeedNodeFailureReachesEveryJobOnTheNode(t *testing.T) {
-	an := cfa.DefaultConfig()
+	an := analyzer.DefaultConfig()
 	an.Gap = 100
 	an.Detect = detect.Config{Window: 5, Base: 2, Initial: 300, Floor: 0}
 	svc, err := cfa.NewService(cfa.ServiceConfig{Analyzer: an, Gather: 50 * time.Millisecond})
@@ -186,7 +193,7 @@ func TestFeedNodeFailureReachesEveryJobOnTheNode(t *testing.T) {
 		t.Fatalf("job 3, with no work on the failed node, got %+v", ds)
 	}
 	var failed bool
-	svc.View(func(st *cfa.State, _ func(speculators.NodeID) cfa.Time) {
+	svc.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 		nr := st.Nodes["shared"]
 		failed = nr != nil && nr.Open != nil && nr.Open.Failed != 0 && len(nr.Open.Told) == 2
 	})
@@ -375,7 +382,7 @@ func TestFeedRestartTellsReconnectedJobs(t *testing.T) {
 	now := time.UnixMilli(t0)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func() { mu.Lock(); now = now.Add(time.Second); mu.Unlock() }
-	an := cfa.DefaultConfig() // gap 4 s
+	an := analyzer.DefaultConfig() // gap 4 s
 	an.Detect = detect.Config{Window: 5, Base: 2, Initial: 6000, Floor: 0}
 	newService := func() *cfa.Service {
 		svc, err := cfa.NewService(cfa.ServiceConfig{Analyzer: an, Store: store, Now: clock, Gather: time.Hour})
@@ -466,7 +473,7 @@ func TestFeedRestartTellsReconnectedJobs(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		step(svc2, map[int]*client{1: c1}, map[int][]string{1: {j1m1}})
 	}
-	svc2.View(func(st *cfa.State, _ func(speculators.NodeID) cfa.Time) {
+	svc2.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 		if nr := st.Nodes["shared"]; nr == nil || nr.Open == nil || nr.Open.Failed == 0 || len(nr.Episodes) != 0 {
 			t.Errorf("node shared: %+v, want one episode, open and failed", nr)
 		} else if len(nr.Open.Told) != 1 || nr.Open.Told[0] != jobN(1) {

@@ -45,7 +45,6 @@ type item struct {
 	err    error
 	size   int64
 	readAt time.Time
-	buf    *eventsBuf // storage frame.Events lives in; run releases it
 }
 
 // session is one AM connection. The reader goroutine reads and decodes
@@ -143,9 +142,6 @@ func (s *session) run() {
 			return
 		case it := <-s.in:
 			err = s.guard(func() error { return s.handle(it) })
-			if it.buf != nil {
-				putEventsBuf(it.buf) // nothing holds the decoded batch any more
-			}
 			if err == nil && ticker == nil && s.engine != nil {
 				ticker = time.NewTicker(s.srv.cfg.DecideInterval)
 				tick = ticker.C
@@ -251,17 +247,11 @@ func (s *session) readItem() item {
 	if err := validateFrame(data); err != nil {
 		return item{kind: itemBadFrame, err: err, readAt: readAt}
 	}
-	buf := getEventsBuf()
-	f, err := decodeFrame(data, buf)
+	f, err := DecodeFrame(data)
 	if err != nil {
-		putEventsBuf(buf)
 		return item{kind: itemBadFrame, frame: f, err: err, readAt: readAt}
 	}
-	if f.Events != &buf.frame {
-		putEventsBuf(buf)
-		buf = nil
-	}
-	return item{kind: itemFrame, frame: f, readAt: readAt, buf: buf}
+	return item{kind: itemFrame, frame: f, readAt: readAt}
 }
 
 // handle processes one item; an error ends the session.

@@ -6,12 +6,12 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -71,32 +71,13 @@ func FromWire(w WireEvent) (speculators.Event, error) {
 		return ev, fmt.Errorf("unknown event kind %q", w.Kind)
 	}
 	if w.Attempt != "" {
-		a, err := ParseAttempt(w.Attempt)
+		a, err := analyzer.ParseAttempt(w.Attempt)
 		if err != nil {
 			return ev, err
 		}
 		ev.Attempt = a
 	}
 	return ev, nil
-}
-
-// ParseAttempt reads a job-relative attempt id, "m_000003_0".
-func ParseAttempt(s string) (speculators.AttemptID, error) {
-	var a speculators.AttemptID
-	parts := strings.Split(s, "_")
-	if len(parts) != 3 || parts[0] != "m" && parts[0] != "r" {
-		return a, fmt.Errorf("attempt %q: want m_000003_0 or r_000001_2", s)
-	}
-	task, err1 := strconv.ParseInt(parts[1], 10, 32)
-	n, err2 := strconv.ParseInt(parts[2], 10, 32)
-	if err1 != nil || err2 != nil || task < 0 || n < 0 {
-		return a, fmt.Errorf("attempt %q: want m_000003_0 or r_000001_2", s)
-	}
-	a.Task.Index, a.N = int32(task), int32(n)
-	if parts[0] == "r" {
-		a.Task.Type = speculators.Reduce
-	}
-	return a, nil
 }
 
 // maxEventsBody caps one events post.
@@ -148,13 +129,13 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/jobs/{job}", func(w http.ResponseWriter, r *http.Request) {
 		job := r.PathValue("job")
 		var out struct {
-			Job        *JobRecord                    `json:"job"`
+			Job        *analyzer.JobRecord           `json:"job"`
 			MapOutputs map[string]speculators.NodeID `json:"map_outputs"`
 		}
-		s.View(func(st *State, _ func(speculators.NodeID) Time) {
+		s.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 			if j := st.Jobs[job]; j != nil {
 				b, _ := json.Marshal(j) // a copy, encoded under the lock
-				out.Job = &JobRecord{}
+				out.Job = &analyzer.JobRecord{}
 				_ = json.Unmarshal(b, out.Job)
 				out.MapOutputs = st.MapOutputs(job)
 			}
@@ -167,10 +148,10 @@ func (s *Service) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /v1/nodes", func(w http.ResponseWriter, r *http.Request) {
 		var body []byte
-		s.View(func(st *State, threshold func(speculators.NodeID) Time) {
+		s.View(func(st *analyzer.State, threshold func(speculators.NodeID) analyzer.Time) {
 			type node struct {
-				*NodeRecord
-				Threshold Time `json:"threshold"`
+				*analyzer.NodeRecord
+				Threshold analyzer.Time `json:"threshold"`
 			}
 			out := map[speculators.NodeID]node{}
 			for n, nr := range st.Nodes {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -62,7 +63,7 @@ func TestRemoteOverHTTP(t *testing.T) {
 	if err := r.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	for sec := Time(5); sec <= 20; sec += 5 { // n1 never reports again: suspected at 10 s, failed at 15 s
+	for sec := analyzer.Time(5); sec <= 20; sec += 5 { // n1 never reports again: suspected at 10 s, failed at 15 s
 		clock.set(sec * 1000)
 		if err := s.Tick(context.Background()); err != nil {
 			t.Fatal(err)
@@ -93,7 +94,7 @@ func TestRemoteOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	var job struct {
-		Job JobRecord `json:"job"`
+		Job analyzer.JobRecord `json:"job"`
 	}
 	err = json.NewDecoder(resp.Body).Decode(&job)
 	resp.Body.Close()
@@ -105,8 +106,8 @@ func TestRemoteOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	var nodes map[string]struct {
-		Open      *Episode `json:"open"`
-		Threshold Time     `json:"threshold"`
+		Open      *analyzer.Episode `json:"open"`
+		Threshold analyzer.Time     `json:"threshold"`
 	}
 	err = json.NewDecoder(resp.Body).Decode(&nodes)
 	resp.Body.Close()
@@ -114,7 +115,7 @@ func TestRemoteOverHTTP(t *testing.T) {
 		t.Fatalf("nodes %+v, %v", nodes, err)
 	}
 	r.EndJob("job_1_0001")
-	s.View(func(st *State, _ func(speculators.NodeID) Time) {
+	s.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 		if st.Jobs["job_1_0001"].Ended == 0 {
 			t.Error("EndJob over HTTP did not end the job")
 		}
@@ -165,7 +166,7 @@ func TestRESTProber(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Keyed host:port by default, as the shim names attempts' nodes.
-	want := []NodeProbe{{Node: "a:1", NM: "a:1", OK: true, StartedAt: 42}, {Node: "b:1", NM: "b:1"}, {Node: "c:1", NM: "c:1", Lost: true}}
+	want := []analyzer.NodeProbe{{Node: "a:1", NM: "a:1", OK: true, StartedAt: 42}, {Node: "b:1", NM: "b:1"}, {Node: "c:1", NM: "c:1", Lost: true}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("probes %+v, want %+v", got, want)
 	}
@@ -173,7 +174,7 @@ func TestRESTProber(t *testing.T) {
 	if got, err = p.Probe(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	want = []NodeProbe{{Node: "a", NM: "a:1", OK: true, StartedAt: 42}, {Node: "b", NM: "b:1"}, {Node: "c", NM: "c:1", Lost: true}}
+	want = []analyzer.NodeProbe{{Node: "a", NM: "a:1", OK: true, StartedAt: 42}, {Node: "b", NM: "b:1"}, {Node: "c", NM: "c:1", Lost: true}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("probes keyed by host %+v, want %+v", got, want)
 	}
@@ -227,7 +228,7 @@ func TestAPIRequiresToken(t *testing.T) {
 			t.Errorf("%s %s with %q: HTTP %d, want %d", c.method, c.path, c.auth, got, c.want)
 		}
 	}
-	s.View(func(st *State, _ func(speculators.NodeID) Time) {
+	s.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 		if len(st.Jobs) != 1 {
 			t.Errorf("jobs %v: only the authenticated post may count", st.Jobs)
 		}

@@ -3,6 +3,7 @@ package cfa
 import (
 	"context"
 	"errors"
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -134,7 +135,7 @@ func TestServiceDiskFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	r.View(func(st *State, _ func(speculators.NodeID) Time) {
+	r.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 		if j := st.Jobs["J1"]; j == nil || len(j.Attempts) != n+1 {
 			t.Fatalf("after the full disk: %+v", j)
 		}

@@ -16,16 +16,21 @@
 // It publishes NodeSuspected, NodeFailed and NodeResumed to every job with
 // work on the node (a running attempt, or a completed map's output), and
 // tells a job's new sessions of the nodes still suspected or failed. Only
-// jobs whose sessions are connected speak for their nodes (Analyzer.alive).
+// jobs whose sessions are connected speak for their nodes (analyzer.Analyzer, "alive").
 //
-// Layers: Analyzer is the pure logic (time passed in, no I/O, no
-// goroutines), tested with an injected clock. Store persists its records
-// (an append-only log of checksummed records plus a snapshot, in a local
-// directory or on HDFS). Service runs it live: locking, the gathering loop,
-// RESTProber, the store, delivery; it implements Feed, the interface the
-// bridge calls. Handler serves Service over HTTP for `specbridge cfa`, and
-// Remote is the Feed a sidecar uses to reach a standalone analyzer.
+// Layers: the pure logic (records, episodes, the detector, node states; a
+// function of events and time, no I/O, no goroutines) is package
+// cfa/analyzer, which the simulator drives too. This package is the live
+// service around it: Store persists its records (an append-only log of
+// checksummed records plus a snapshot, in a local directory or on HDFS).
+// Service runs it live: locking, the wall clock, the gathering loop,
+// RESTProber, the store, delivery; it implements bridge.Feed, the
+// interface the bridge calls. Handler serves Service over HTTP for
+// `specbridge cfa`, and Remote is the bridge.Feed a sidecar uses to reach a
+// standalone analyzer.
 //
 // The package must not make speculation decisions (the policies do, from
-// the node events it publishes), and must not import bridge/.
+// the node events it publishes), and must not import bridge/ (the Feed
+// interface is declared there, where it is used; bridge's tests check that
+// Service and Remote implement it).
 package cfa

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"math/rand"
 	"net/http"
 	"net/http/httptest"
@@ -134,7 +135,7 @@ func TestFaultStoreFailsUnderLoad(t *testing.T) {
 			}
 			defer r.Close()
 			recovered := 0
-			r.View(func(st *State, _ func(speculators.NodeID) Time) {
+			r.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 				for k := range acked {
 					var job, id string
 					fmt.Sscan(k, &job, &id)

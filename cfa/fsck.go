@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/specbridge/specbridge/cfa/analyzer"
 )
 
 // FsckReport is what Fsck found (and, with repair, removed).
@@ -64,7 +66,7 @@ func Fsck(dir Dir, repair bool) (FsckReport, error) {
 			rep.Details = append(rep.Details, fmt.Sprintf("%s/%s: torn tail of %d bytes at offset %d", dir, name, len(b)-sc.Torn, sc.Torn))
 		}
 		for i, p := range sc.Payloads {
-			var r Record
+			var r analyzer.Record
 			if err := json.Unmarshal(p, &r); err != nil {
 				rep.DamagedFrames++
 				bad = true

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/internal/itest"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
@@ -123,7 +124,7 @@ func TestIntegrationProbeRealCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s.View(func(st *State, _ func(speculators.NodeID) Time) {
+	s.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 		for n, nr := range st.Nodes {
 			if nr.Open != nil || len(nr.Episodes) != 0 {
 				t.Errorf("healthy node %s has episodes: %+v", n, nr)

@@ -3,6 +3,7 @@ package cfa
 import (
 	"sync"
 
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -33,7 +34,7 @@ func (m *mailboxes) box(job string) *mailbox {
 	return b
 }
 
-func (m *mailboxes) put(n Notice) {
+func (m *mailboxes) put(n analyzer.Notice) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	b := m.box(n.Job)

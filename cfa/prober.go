@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/yarnclient/rest"
 )
@@ -61,19 +62,19 @@ func NewRESTProber(rmURL string, timeout time.Duration) (*RESTProber, error) {
 // Probe returns one NodeProbe per NodeManager the RM knows. Only a failure
 // to reach the RM is an error; an NM that does not answer is a probe with
 // OK false.
-func (p *RESTProber) Probe(ctx context.Context) ([]NodeProbe, error) {
+func (p *RESTProber) Probe(ctx context.Context) ([]analyzer.NodeProbe, error) {
 	nodes, err := p.RM.Nodes(ctx, rest.AllNodeStates...)
 	if err != nil {
 		return nil, fmt.Errorf("cfa: probe: %w", err)
 	}
-	out := make([]NodeProbe, len(nodes))
+	out := make([]analyzer.NodeProbe, len(nodes))
 	var wg sync.WaitGroup
 	for i, n := range nodes {
 		node := n.ID // host:port
 		if p.Key == NodeKeyHost || node == "" {
 			node = n.Host
 		}
-		out[i] = NodeProbe{Node: speculators.NodeID(node), NM: n.ID,
+		out[i] = analyzer.NodeProbe{Node: speculators.NodeID(node), NM: n.ID,
 			Lost: n.State == "LOST" || n.State == "SHUTDOWN" || n.State == "DECOMMISSIONED"}
 		if n.State != "RUNNING" || n.HTTPAddress == "" {
 			continue

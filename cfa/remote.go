@@ -17,7 +17,7 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 )
 
-// Remote is a Feed backed by a standalone analyzer's HTTP API (see api.go):
+// Remote is a bridge.Feed backed by a standalone analyzer's HTTP API (see api.go):
 // events are batched per job and posted every FlushInterval; each
 // subscription long-polls its job's notices. Errors (analyzer down) go to
 // OnError; events that could not be posted are dropped, since the analyzer
@@ -93,7 +93,7 @@ func NewRemote(base string, flushEvery time.Duration, onError func(error), opts 
 	return r, nil
 }
 
-// Observe queues ev for job (Feed).
+// Observe queues ev for job (bridge.Feed).
 func (r *Remote) Observe(job string, ev speculators.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -155,7 +155,7 @@ func (r *Remote) authorize(req *http.Request) {
 	}
 }
 
-// EndJob posts job's queued events and its end (Feed).
+// EndJob posts job's queued events and its end (bridge.Feed).
 func (r *Remote) EndJob(job string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -167,7 +167,7 @@ func (r *Remote) EndJob(job string) {
 	}
 }
 
-// Subscribe long-polls job's notices and delivers each once (Feed).
+// Subscribe long-polls job's notices and delivers each once (bridge.Feed).
 // Notices published before the first poll are delivered too.
 func (r *Remote) Subscribe(job string, deliver func(speculators.Event)) (cancel func()) {
 	ctx, stop := context.WithCancel(context.Background())

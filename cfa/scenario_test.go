@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -22,7 +23,7 @@ func (c *fakeClock) Now() time.Time {
 	return c.t
 }
 
-func (c *fakeClock) set(ms Time) {
+func (c *fakeClock) set(ms analyzer.Time) {
 	c.mu.Lock()
 	c.t = time.UnixMilli(base + ms)
 	c.mu.Unlock()
@@ -70,7 +71,7 @@ func scenario(t *testing.T, s *Service, clock *fakeClock, from, to int) {
 		return node == "n1" && sec > 30 && sec < 63 || node == "n3" && sec > 80 && sec < 96
 	}
 	for sec := from; sec <= to; sec++ {
-		ms := Time(sec) * 1000
+		ms := analyzer.Time(sec) * 1000
 		clock.set(ms)
 		ev := func(job string, e speculators.Event) { e.Time = ms; s.Observe(job, e) }
 		switch sec {
@@ -107,7 +108,7 @@ func scenario(t *testing.T, s *Service, clock *fakeClock, from, to int) {
 }
 
 // checkScenarioEnd checks the facts the whole scenario must leave.
-func checkScenarioEnd(t *testing.T, st *State) {
+func checkScenarioEnd(t *testing.T, st *analyzer.State) {
 	t.Helper()
 	n1, n3 := st.Nodes["n1"], st.Nodes["n3"]
 	if n1 == nil || len(n1.Episodes) != 1 || n1.Open != nil {
@@ -137,7 +138,7 @@ func stateJSON(t *testing.T, s *Service) string {
 	t.Helper()
 	var b []byte
 	var err error
-	s.View(func(st *State, _ func(speculators.NodeID) Time) { b, err = json.Marshal(st) })
+	s.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) { b, err = json.Marshal(st) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +214,7 @@ func crashAndRestart(t *testing.T, store string, at int, snapshotEvery int) (*Se
 	if got := stateJSON(t, third); got != final {
 		t.Fatalf("after a clean stop the state differs:\n got  %s\n want %s", got, final)
 	}
-	var st State
+	var st analyzer.State
 	if err := json.Unmarshal([]byte(final), &st); err != nil {
 		t.Fatal(err)
 	}

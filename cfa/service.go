@@ -10,36 +10,19 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 )
-
-// Feed is what a sidecar's bridge needs from a fault analyzer, embedded
-// (*Service) or standalone over HTTP (*Remote):
-//
-//   - Observe is called for every event of every job session, in the
-//     session's order (the analyzer keeps what it needs: attempt starts and
-//     ends, and the arrival of status reports as heartbeats);
-//   - Subscribe registers the job's engine for node suspected / failed /
-//     resumed events about nodes where the job has work; deliver is called
-//     from the analyzer's goroutine and must not block (queue the event for
-//     the session's decision loop); cancel stops delivery;
-//   - EndJob is called when the job's session ends for good (the job
-//     finished), not on a mere disconnect.
-type Feed interface {
-	Observe(job string, ev speculators.Event)
-	Subscribe(job string, deliver func(speculators.Event)) (cancel func())
-	EndJob(job string)
-}
 
 // Prober gathers the NodeManagers' state: the ResourceManager's node list
 // and each NM's own answer (RESTProber).
 type Prober interface {
-	Probe(ctx context.Context) ([]NodeProbe, error)
+	Probe(ctx context.Context) ([]analyzer.NodeProbe, error)
 }
 
 // ServiceConfig configures a Service.
 type ServiceConfig struct {
-	Analyzer Config
+	Analyzer analyzer.Config
 	// Store is a local directory or an hdfs://host:port/path URL; "" keeps
 	// everything in memory only.
 	Store string
@@ -71,19 +54,19 @@ type ServiceConfig struct {
 // a record, about 15 MB.
 const DefaultMaxPending = 50_000
 
-// Service runs an Analyzer live: it serialises calls, stamps events with
+// Service runs an analyzer.Analyzer live: it serialises calls, stamps events with
 // its clock, gathers probes, persists records and delivers notices. It
-// implements Feed.
+// implements bridge.Feed (declared there, where it is used).
 type Service struct {
 	cfg ServiceConfig
 
 	mu     sync.Mutex
-	an     *Analyzer
+	an     *analyzer.Analyzer
 	store  *Store
 	subs   map[string]map[int]func(speculators.Event)
 	nextID int
 	boxes  *mailboxes
-	queue  []Record // drained, not yet durable (a failed commit's first)
+	queue  []analyzer.Record // drained, not yet durable (a failed commit's first)
 	more   *sync.Cond
 	closed bool
 	unlock func() error // releases the store directory's lock
@@ -121,7 +104,7 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	s := &Service{cfg: cfg, subs: map[string]map[int]func(speculators.Event){}, boxes: newMailboxes(),
 		stopPolls: make(chan struct{}), unlock: func() error { return nil }, metrics: newServiceMetrics()}
 	s.more = sync.NewCond(&s.mu)
-	st := NewState()
+	st := analyzer.NewState()
 	if cfg.Store != "" || cfg.Dir != nil {
 		dir := cfg.Dir
 		if dir == nil {
@@ -146,7 +129,7 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 			return nil, err
 		}
 	}
-	an, err := New(cfg.Analyzer, st, s.now())
+	an, err := analyzer.New(cfg.Analyzer, st, s.now())
 	if err != nil {
 		_ = s.unlock()
 		if s.store != nil {
@@ -164,9 +147,9 @@ func closeDir(d Dir) {
 	}
 }
 
-func (s *Service) now() Time { return s.cfg.Now().UnixMilli() }
+func (s *Service) now() analyzer.Time { return s.cfg.Now().UnixMilli() }
 
-// Observe folds one event of job in (Feed).
+// Observe folds one event of job in (bridge.Feed).
 //
 // It blocks while MaxPending records wait for a store that cannot be
 // written (backpressure): a full queue first tries a commit at once, and
@@ -196,7 +179,7 @@ func (s *Service) queueLocked() {
 	}
 }
 
-// EndJob records that job finished (Feed) and commits, so that once it
+// EndJob records that job finished (bridge.Feed) and commits, so that once it
 // returns the job's records are durable (unless the store is failing:
 // then they wait with the others, and the failure is logged).
 func (s *Service) EndJob(job string) {
@@ -207,9 +190,9 @@ func (s *Service) EndJob(job string) {
 	s.boxes.drop(job)
 }
 
-// Subscribe registers deliver for job's node events (Feed). A subscription
+// Subscribe registers deliver for job's node events (bridge.Feed). A subscription
 // is also how the analyzer knows the job's session is connected: while none
-// is open, the job's silence says nothing about its nodes (Analyzer.alive),
+// is open, the job's silence says nothing about its nodes (analyzer.Analyzer, "alive"),
 // and once one opens the job is told again of every declared node where it
 // has work, at the next gathering round.
 func (s *Service) Subscribe(job string, deliver func(speculators.Event)) (cancel func()) {
@@ -245,7 +228,7 @@ const pollLease = 10 * time.Second
 // (and pollLease after); the returned function ends it.
 func (s *Service) polling(job string) (done func()) {
 	s.mu.Lock()
-	s.an.attach(job, s.now())
+	s.an.AttachPoll(job, s.now())
 	s.mu.Unlock()
 	return func() {
 		s.mu.Lock()
@@ -260,7 +243,7 @@ func (s *Service) polling(job string) (done func()) {
 // go with the next commit, and notices are delivered only once their
 // records are durable.
 func (s *Service) Tick(ctx context.Context) error {
-	var probes []NodeProbe
+	var probes []analyzer.NodeProbe
 	var perr error
 	if s.cfg.Prober != nil {
 		probes, perr = s.cfg.Prober.Probe(ctx)
@@ -397,7 +380,7 @@ func (s *Service) Close() error {
 }
 
 // View runs f with the analyzer's state under the lock (read only).
-func (s *Service) View(f func(st *State, threshold func(speculators.NodeID) Time)) {
+func (s *Service) View(f func(st *analyzer.State, threshold func(speculators.NodeID) analyzer.Time)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f(s.an.State(), s.an.Threshold)

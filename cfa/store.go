@@ -7,6 +7,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/specbridge/specbridge/cfa/analyzer"
 )
 
 // Store files. The log is a series of segments, log-0000000001.cfa, ...;
@@ -79,13 +81,13 @@ func segmentNumber(name string) (int, bool) {
 // Only an unreadable directory or file is an error: damage is skipped and
 // reported (LoadReport), so that a damaged store never keeps the analyzer
 // from starting. Torn tails are truncated where the directory can.
-func OpenStore(dir Dir, cfg Config) (*Store, *State, LoadReport, error) {
+func OpenStore(dir Dir, cfg analyzer.Config) (*Store, *analyzer.State, LoadReport, error) {
 	var rep LoadReport
 	names, err := dir.Names()
 	if err != nil {
 		return nil, nil, rep, err
 	}
-	st := NewState()
+	st := analyzer.NewState()
 	var segments []int
 	for _, name := range names {
 		switch n, ok := segmentNumber(name); {
@@ -116,7 +118,7 @@ func OpenStore(dir Dir, cfg Config) (*Store, *State, LoadReport, error) {
 		}
 	}
 	sort.Ints(segments)
-	lim := limits{window: cfg.Detect.Window, episodes: cfg.MaxEpisodes}
+	lim := cfg.Limits()
 	for _, n := range segments {
 		name := segmentName(n)
 		b, err := dir.Read(name)
@@ -137,7 +139,7 @@ func OpenStore(dir Dir, cfg Config) (*Store, *State, LoadReport, error) {
 			}
 		}
 		for i, p := range sc.Payloads {
-			var r Record
+			var r analyzer.Record
 			if err := json.Unmarshal(p, &r); err != nil {
 				rep.Damaged = append(rep.Damaged, fmt.Sprintf("%s/%s bytes %d-%d: record does not decode: %v", dir, name, sc.Offsets[i], sc.Offsets[i]+8+len(p), err))
 				continue
@@ -166,7 +168,7 @@ func OpenStore(dir Dir, cfg Config) (*Store, *State, LoadReport, error) {
 }
 
 // readSnapshot reads the snapshot: its state, or why it is damaged.
-func readSnapshot(dir Dir, name string) (*State, string, error) {
+func readSnapshot(dir Dir, name string) (*analyzer.State, string, error) {
 	b, err := dir.Read(name)
 	if err != nil {
 		return nil, "", err
@@ -175,7 +177,7 @@ func readSnapshot(dir Dir, name string) (*State, string, error) {
 	if len(sc.Payloads) != 1 || len(sc.Damaged) > 0 || sc.Torn != len(b) {
 		return nil, "checksum or length wrong", nil
 	}
-	st := NewState()
+	st := analyzer.NewState()
 	if err := json.Unmarshal(sc.Payloads[0], st); err != nil {
 		return nil, fmt.Sprintf("does not decode: %v", err), nil
 	}
@@ -200,7 +202,7 @@ func setAside(dir Dir, name, aside string) error {
 // It writes a snapshot of st (which must already include the records)
 // every SnapshotEvery records. After a failed append the store makes sure
 // the next one does not land behind a partial frame (see Store).
-func (s *Store) Commit(records []Record, st *State) error {
+func (s *Store) Commit(records []analyzer.Record, st *analyzer.State) error {
 	if len(records) == 0 {
 		return nil
 	}
@@ -243,7 +245,7 @@ func (s *Store) afterFailedAppend(name string) {
 // Snapshot writes st as the snapshot, moves on to a new segment and
 // removes the segments the snapshot covers. st must include every
 // committed record and none that is not.
-func (s *Store) Snapshot(st *State) error {
+func (s *Store) Snapshot(st *analyzer.State) error {
 	p, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("store %s: encode snapshot: %w", s.dir, err)

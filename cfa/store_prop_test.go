@@ -3,6 +3,7 @@ package cfa
 import (
 	"errors"
 	"fmt"
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -25,17 +26,17 @@ func propDir(t *testing.T) string {
 
 // propRecords are independent records (one job each), so that any subset
 // applies: what was recovered is exactly the jobs in the state.
-func propRecord(seq uint64) Record {
-	return Record{Seq: seq, Kind: KindJobStarted, Job: fmt.Sprintf("j%06d", seq), Time: Time(seq)}
+func propRecord(seq uint64) analyzer.Record {
+	return analyzer.Record{Seq: seq, Kind: analyzer.KindJobStarted, Job: fmt.Sprintf("j%06d", seq), Time: analyzer.Time(seq)}
 }
 
 // committer drives a Store the way Service does: records of a failed
 // commit go first in the next one.
 type committer struct {
-	st      *State
+	st      *analyzer.State
 	store   *Store
 	seq     uint64
-	retry   []Record
+	retry   []analyzer.Record
 	acked   map[uint64]bool
 	written map[uint64]bool // handed to Commit at least once
 }
@@ -59,7 +60,7 @@ func (c *committer) commit(t *testing.T, n int) error {
 	for i := 0; i < n; i++ {
 		c.seq++
 		r := propRecord(c.seq)
-		if err := c.st.Apply(&r, limits{window: 5, episodes: 10}); err != nil {
+		if err := c.st.Apply(&r, analyzer.Limits{Window: 5, Episodes: 10}); err != nil {
 			t.Fatal(err)
 		}
 		recs = append(recs, r)
@@ -80,7 +81,7 @@ func (c *committer) commit(t *testing.T, n int) error {
 
 // checkRecovered reopens dir: every acknowledged record but those in lost
 // must be back, and nothing that was never written.
-func checkRecovered(t *testing.T, dir string, c *committer, lost map[uint64]bool) (*State, LoadReport) {
+func checkRecovered(t *testing.T, dir string, c *committer, lost map[uint64]bool) (*analyzer.State, LoadReport) {
 	t.Helper()
 	_, st, rep, err := OpenStore(LocalDir(dir), testConfig())
 	if err != nil {

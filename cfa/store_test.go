@@ -1,6 +1,7 @@
 package cfa
 
 import (
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 	"os"
 	"path/filepath"
@@ -33,7 +34,7 @@ func TestServiceScenarioInMemory(t *testing.T) {
 	if got := heard.list(); !reflect.DeepEqual(got, wantNotices) {
 		t.Errorf("notices\n got  %v\n want %v", got, wantNotices)
 	}
-	s.View(func(st *State, _ func(speculators.NodeID) Time) { checkScenarioEnd(t, st) })
+	s.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) { checkScenarioEnd(t, st) })
 }
 
 // A crash in the middle of n1's episode, on a local store, with snapshots

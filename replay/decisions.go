@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/yarnclient/history"
@@ -133,7 +134,7 @@ func (tl *timeline) run(name string, opts Options) ([]TimedDecision, int, error)
 			td := TimedDecision{Job: tl.job.ID, AtS: float64(now-tl.start) / 1000, Kind: d.Kind.String(),
 				Task: tl.taskName(d.Task), Reason: d.Reason}
 			if d.Kind == speculators.Kill || d.Kind == speculators.Rerun {
-				td.Attempt = fmt.Sprintf("%s_%d", td.Task, d.Attempt.N)
+				td.Attempt = attemptName(tl.job.ID, td.Task, d.Attempt)
 			}
 			key := td.Kind + " " + td.Task + " " + td.Attempt
 			if seen[key] {
@@ -144,6 +145,19 @@ func (tl *timeline) run(name string, opts Options) ([]TimedDecision, int, error)
 		}
 	}
 	return out, skipped, nil
+}
+
+// attemptName is an attempt's id as Hadoop writes it,
+// attempt_<cluster>_<job>_<m|r>_<task>_<n>, from the task's recorded id
+// (task_<cluster>_<job>_...) or, when the task has none, the job's.
+func attemptName(job, task string, a speculators.AttemptID) string {
+	if rest, ok := strings.CutPrefix(task, "task_"); ok {
+		return fmt.Sprintf("attempt_%s_%d", rest, a.N)
+	}
+	if rest, ok := strings.CutPrefix(job, "job_"); ok {
+		return fmt.Sprintf("attempt_%s_%s_%d", rest, a.Task, a.N)
+	}
+	return fmt.Sprintf("%s_%d", task, a.N)
 }
 
 func (tl *timeline) taskName(id speculators.TaskID) string {

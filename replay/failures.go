@@ -24,7 +24,8 @@ type Failures struct {
 	FetchFailureReruns float64 `json:"fetch_failure_reruns"`
 	ExpiryReruns       float64 `json:"expiry_reruns"`
 	// FailedAttempts counts attempts that timed out
-	// (mapreduce.task.timeout).
+	// (mapreduce.task.timeout), and in a replayed history the attempts
+	// that failed as recorded.
 	FailedAttempts float64 `json:"failed_attempts"`
 	// ByGroup splits wrong speculations by job group, when the workload
 	// has more than one.

@@ -121,3 +121,23 @@ func TestFarms1GBHadoopWaitsForTimeout(t *testing.T) {
 		t.Error("two runs differ")
 	}
 }
+
+// farms-reduce-failure: the node running most of a job's reduces crashes in
+// the reduce phase (at_reduce_progress 0.7-0.9). Its reduces and the map
+// outputs stored there are lost; Hadoop's speculator waits for the 600 s
+// timeouts, a failure-aware policy does not. Issue 13, item 5.
+func TestFarmsReduceFailureScenario(t *testing.T) {
+	res := simulateScenario(t, "farms-reduce-failure", Options{Speculators: []string{"none", "hadoop", "farms"}, Seed: 1, Runs: 1, Registry: registry(t)})
+	none, hadoop, farms := res[0], res[1], res[2]
+	t.Logf("none %.1fs, hadoop %.1fs, farms %.1fs (expiry reruns %.0f, timed out %.0f under none)",
+		none.MeanJobS, hadoop.MeanJobS, farms.MeanJobS, none.ExpiryReruns, none.FailedAttempts)
+	if none.FailedAttempts == 0 {
+		t.Errorf("no attempt timed out without speculation: the crash did not hit a running reduce")
+	}
+	if none.MeanJobS < 600 {
+		t.Errorf("none %.1fs: a reduce-phase crash should hold the jobs past the 600 s timeouts", none.MeanJobS)
+	}
+	if farms.MeanJobS*3 > hadoop.MeanJobS {
+		t.Errorf("farms %.1fs is not 3x faster than hadoop %.1fs", farms.MeanJobS, hadoop.MeanJobS)
+	}
+}

@@ -21,14 +21,20 @@ func faultEpisodes(s *scenario.Scenario, faults []scenario.Fault, nodes []sim.No
 			ep.Factor = math.Inf(1)
 		}
 		i, ok := index[f.Node]
-		if !ok && !(f.Node == "" && f.AtMapProgress != nil) {
+		if !ok && !(f.Node == "" && (f.AtMapProgress != nil || f.AtReduceProgress != nil)) {
 			return nil, fmt.Errorf("%s line %d: fault names unknown node %q", s.Source, f.Line, f.Node)
 		}
-		if f.AtMapProgress != nil {
+		if f.AtMapProgress != nil || f.AtReduceProgress != nil {
 			if f.ForS > 0 {
 				ep.End = seconds(f.ForS)
 			}
-			triggers = append(triggers, sim.Trigger{Job: f.Job, MapProgress: *f.AtMapProgress, Node: f.Node, Episode: ep})
+			tr := sim.Trigger{Job: f.Job, Node: f.Node, Episode: ep}
+			if f.AtReduceProgress != nil {
+				tr.Reduces, tr.ReduceProgress = true, *f.AtReduceProgress
+			} else {
+				tr.MapProgress = *f.AtMapProgress
+			}
+			triggers = append(triggers, tr)
 			continue
 		}
 		ep.Start = seconds(f.AtS)

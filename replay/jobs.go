@@ -46,6 +46,14 @@ type JobRow struct {
 	// reached).
 	ErrorBound   *float64 `json:"error_bound"`
 	TimeToBoundS *float64 `json:"time_to_bound_s"`
+	// Status is how the simulated job ended: SUCCEEDED, FAILED (a replayed
+	// task used up its attempts), KILLED (killed as recorded) or
+	// UNFINISHED. RecordedStatus and RecordedS are what a history
+	// recorded (empty and nil for scenarios and SWIM); TimeS then includes
+	// the recorded AM start-up and commit (fidelity.md).
+	Status         string   `json:"status"`
+	RecordedStatus string   `json:"recorded_status"`
+	RecordedS      *float64 `json:"recorded_s"`
 }
 
 // JobRows lists r's jobs in workload order.
@@ -59,9 +67,26 @@ func JobRows(input string, r *Run) []JobRow {
 			CopiesLaunched: j.SpeculativeLaunched, CopiesWon: j.SpeculativeWon, Killed: j.KilledAttempts,
 			Failed: j.FailedAttempts, ContainerS: float64(j.ContainerMs) / 1000,
 			WastedContainerS: float64(j.WastedContainerMs) / 1000, WrongSpeculations: j.WrongSpeculations}
+		row.Status = "UNFINISHED"
 		if j.Finish >= 0 {
-			f, d := ms(j.Finish), ms(j.Finish-j.Submit)
+			f, d := ms(j.Finish), ms(jobTime(r.Workload, r.Sim, i))
 			row.FinishS, row.TimeS = &f, &d
+			switch {
+			case j.Failed():
+				row.Status = "FAILED"
+			case j.Killed:
+				row.Status = "KILLED"
+			default:
+				row.Status = "SUCCEEDED"
+			}
+		}
+		if i < len(r.Workload.Recorded) {
+			rec := r.Workload.Recorded[i]
+			row.RecordedStatus = rec.Status
+			if rec.Time > 0 {
+				s := ms(rec.Time)
+				row.RecordedS = &s
+			}
 		}
 		if spec.Deadline > 0 {
 			d := ms(spec.Deadline - spec.Submit)
@@ -114,7 +139,7 @@ func JobsFormat(path string) string {
 
 var jobsHeader = []string{"input", "policy", "run", "seed", "job", "group", "submit_s", "finish_s", "time_s", "maps", "reduces",
 	"attempts", "copies_launched", "copies_won", "killed", "failed", "container_s", "wasted_container_s", "wrong_speculations",
-	"deadline_s", "deadline_met", "accuracy", "error_bound", "time_to_bound_s"}
+	"deadline_s", "deadline_met", "accuracy", "error_bound", "time_to_bound_s", "status", "recorded_status", "recorded_s"}
 
 // Write writes rows.
 func (jw *JobsWriter) Write(rows []JobRow) error {
@@ -147,7 +172,7 @@ func (jw *JobsWriter) Write(rows []JobRow) error {
 			opt(r.FinishS), opt(r.TimeS), strconv.Itoa(r.Maps), strconv.Itoa(r.Reduces), strconv.Itoa(r.Attempts),
 			strconv.Itoa(r.CopiesLaunched), strconv.Itoa(r.CopiesWon), strconv.Itoa(r.Killed), strconv.Itoa(r.Failed),
 			f3(r.ContainerS), f3(r.WastedContainerS), strconv.Itoa(r.WrongSpeculations), opt(r.DeadlineS), met,
-			opt(r.Accuracy), opt(r.ErrorBound), opt(r.TimeToBoundS)}
+			opt(r.Accuracy), opt(r.ErrorBound), opt(r.TimeToBoundS), r.Status, r.RecordedStatus, opt(r.RecordedS)}
 		if err := jw.csv.Write(rec); err != nil {
 			return err
 		}

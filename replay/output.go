@@ -72,6 +72,12 @@ func (r *Report) writeTable(w io.Writer) error {
 		if err := writeFailuresTable(w, res); err != nil {
 			return err
 		}
+		if err := writeRecordedTable(w, res); err != nil {
+			return err
+		}
+		if len(res) > 0 && res[0].StragglerModel != "" {
+			fmt.Fprintf(w, "\nstraggler model (the input has no attempt times of its own): %s\n", res[0].StragglerModel)
+		}
 		return writeApproxTable(w, res)
 	case []DecisionsResult:
 		fmt.Fprintf(tw, "speculator\tjobs\ttasks\tdecisions\tspeculated tasks\talso speculated by Hadoop\tskipped events\t\n")
@@ -112,12 +118,12 @@ func (r *Report) WriteCSV(w io.Writer, header bool) error {
 	case []Result:
 		cw.Write(append([]string{"input", "mode", "seed", "runs", "speculator", "jobs", "tasks", "mean_job_s", "p50_job_s", "p95_job_s",
 			"p99_job_s", "makespan_s", "container_s", "speculative_attempts", "speculative_wins", "killed_attempts",
-			"wasted_container_s", "unfinished_jobs"}, append(approxCSVHeader(), failuresCSVHeader()...)...))
+			"wasted_container_s", "unfinished_jobs"}, append(append(approxCSVHeader(), failuresCSVHeader()...), recordedCSVHeader()...)...))
 		for _, x := range res {
 			cw.Write(append([]string{r.Input, r.Mode, strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Runs), x.Speculator,
 				strconv.Itoa(x.Jobs), strconv.Itoa(x.Tasks), f3(x.MeanJobS), f3(x.P50JobS), f3(x.P95JobS), f3(x.P99JobS),
 				f3(x.MakespanS), f3(x.ContainerS), f3(x.SpeculativeAttempts), f3(x.SpeculativeWins), f3(x.KilledAttempts),
-				f3(x.WastedContainerS), f3(x.UnfinishedJobs)}, append(approxCSVRow(&x.Approximation), failuresCSVRow(&x.Failures)...)...))
+				f3(x.WastedContainerS), f3(x.UnfinishedJobs)}, append(append(approxCSVRow(&x.Approximation), failuresCSVRow(&x.Failures)...), recordedCSVRow(&x)...)...))
 		}
 	case []DecisionsResult:
 		cw.Write([]string{"input", "speculator", "job", "at_s", "kind", "task", "attempt", "reason"})

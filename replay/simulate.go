@@ -82,6 +82,18 @@ type Result struct {
 	// Failures adds wrong speculations and failure re-runs (inline in
 	// the JSON; failures.go).
 	Failures
+	// FailedJobs counts jobs the simulation ended FAILED: a replayed
+	// history's task used up its attempts (mean over runs).
+	FailedJobs float64 `json:"failed_jobs"`
+	// KilledJobs counts replayed KILLED jobs still running when they were
+	// killed as recorded (mean over runs).
+	KilledJobs float64 `json:"killed_jobs"`
+	// Recorded compares the simulated job times with a history's recorded
+	// ones (recorded.go); nil for scenarios and SWIM traces.
+	Recorded *Fidelity `json:"recorded,omitempty"`
+	// StragglerModel names the straggler model drawn into a workload
+	// without attempt times of its own (SWIM), "" when none applied.
+	StragglerModel string `json:"straggler_model,omitempty"`
 }
 
 // GroupResult is a policy's figures for one group of jobs.
@@ -194,7 +206,13 @@ func summarize(name string, w *Workload, res *sim.Result) Result {
 		r.SpeculativeAttempts += float64(j.SpeculativeLaunched)
 		r.SpeculativeWins += float64(j.SpeculativeWon)
 		r.KilledAttempts += float64(j.KilledAttempts)
-		d := j.Duration()
+		if j.Failed() {
+			r.FailedJobs++
+		}
+		if j.Killed {
+			r.KilledJobs++
+		}
+		d := jobTime(w, res, i)
 		if d < 0 {
 			r.UnfinishedJobs++
 			continue
@@ -209,6 +227,8 @@ func summarize(name string, w *Workload, res *sim.Result) Result {
 	r.MeanJobS, r.P50JobS, r.P95JobS, r.P99JobS = dist(times)
 	r.Approximation = approximation(w, res)
 	r.Failures = failures(w, res)
+	r.Recorded = fidelity(w, res)
+	r.StragglerModel = w.Stragglers
 	if len(groupOrder) > 1 {
 		for _, g := range groupOrder {
 			mean, _, p95, _ := dist(groups[g])
@@ -240,7 +260,7 @@ func average(rs []Result) Result {
 	n := float64(len(rs))
 	fields := func(r *Result) []*float64 {
 		return []*float64{&r.MeanJobS, &r.P50JobS, &r.P95JobS, &r.P99JobS, &r.MakespanS, &r.ContainerS,
-			&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents}
+			&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents, &r.FailedJobs, &r.KilledJobs}
 	}
 	dst := fields(&out)
 	for _, p := range dst {
@@ -249,6 +269,7 @@ func average(rs []Result) Result {
 	out.Groups = append([]GroupResult(nil), rs[0].Groups...)
 	out.Approximation = averageApprox(rs)
 	out.Failures = averageFailures(rs)
+	out.Recorded = averageFidelity(rs)
 	for gi := range out.Groups {
 		out.Groups[gi].MeanJobS, out.Groups[gi].P95JobS = 0, 0
 	}
@@ -271,9 +292,10 @@ func average(rs []Result) Result {
 func round(r Result) Result {
 	f := func(x float64) float64 { return math.Round(x*1000) / 1000 }
 	for _, p := range []*float64{&r.MeanJobS, &r.P50JobS, &r.P95JobS, &r.P99JobS, &r.MakespanS, &r.ContainerS,
-		&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents} {
+		&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents, &r.FailedJobs, &r.KilledJobs} {
 		*p = f(*p)
 	}
+	r.Recorded = r.Recorded.rounded()
 	for i := range r.Groups {
 		r.Groups[i].MeanJobS, r.Groups[i].P95JobS = f(r.Groups[i].MeanJobS), f(r.Groups[i].P95JobS)
 	}

@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"time"
 
@@ -20,6 +21,16 @@ type ClusterOptions struct {
 	Nodes, Slots int
 	// Scheduler is "fifo" or "fair"; empty keeps the input's (fifo).
 	Scheduler string
+	// Stragglers is the straggler model for jobs without attempt times of
+	// their own (SWIM); nil means DefaultStragglerModel (stragglers.go).
+	Stragglers *StragglerModel
+}
+
+func (co ClusterOptions) stragglers() StragglerModel {
+	if co.Stragglers == nil {
+		return DefaultStragglerModel()
+	}
+	return *co.Stragglers
 }
 
 // Defaults used when a recorded workload names no hosts (SWIM).
@@ -34,6 +45,22 @@ type Workload struct {
 	Jobs   []sim.Job
 	// Groups names each job's group (scenario job group, or "history").
 	Groups []string
+	// Overhead, when set, is added to each job's simulated time: the AM
+	// start-up and commit a history recorded (calibrate.go).
+	Overhead []speculators.Time
+	// Recorded holds each job's recorded outcome, for histories.
+	Recorded []RecordedJob
+	// Stragglers says which straggler model drew the workload's
+	// stragglers, "" when none applied (stragglers.go).
+	Stragglers string
+}
+
+// RecordedJob is what a history says of one replayed job.
+type RecordedJob struct {
+	ID     string
+	Status string // SUCCEEDED, FAILED, KILLED ("" if unknown)
+	// Time is submit to finish as recorded (ms), 0 when unknown.
+	Time speculators.Time
 }
 
 func seconds(s float64) speculators.Time { return speculators.Time(math.Round(s * 1000)) }
@@ -47,7 +74,8 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 	nodes := make([]sim.Node, len(m.Nodes))
 	index := make(map[string]int, len(m.Nodes))
 	for i, n := range m.Nodes {
-		nodes[i] = sim.Node{Name: n.Name, Slots: n.Slots, MapSlots: n.MapSlots, ReduceSlots: n.ReduceSlots, Slowdown: n.Slowdown}
+		nodes[i] = sim.Node{Name: n.Name, Slots: n.Slots, MapSlots: n.MapSlots, ReduceSlots: n.ReduceSlots, Slowdown: n.Slowdown,
+			SlowdownReducesOnly: n.SlowdownReducesOnly}
 		index[n.Name] = i
 	}
 	triggers, err := faultEpisodes(s, m.Faults, nodes, index)
@@ -82,6 +110,11 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 		if j.Resample {
 			sj.CopyWork = sim.Resample
 		}
+		if j.Fresh {
+			sj.CopyWork = sim.Fresh
+			sj.FreshWork = [speculators.NumTaskTypes]sim.WorkSampler{msLaw{j.FreshMap}, msLaw{j.FreshReduce}}
+		}
+		sj.TaskMillis, sj.TailIndex = j.TaskMeanS*1000, j.TailIndex
 		if err := approxJob(&sj, &j); err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", s.Source, err)
 		}
@@ -102,7 +135,10 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 	return w, nil
 }
 
-// FromHistory builds a workload that re-executes recorded jobs: each task's
+// FromHistory builds a workload that re-executes recorded jobs. A job with a
+// recorded submit, launch and finish is calibrated on its own history
+// (calibrate.go): its recorded attempts are replayed, with its AM start-up,
+// container allocation and commit times. Otherwise (SWIM) each task's
 // first attempt has the run time of the attempt that completed it (or, for a
 // task that never succeeded, of its longest attempt); every later attempt
 // draws its run time from the job's own completed tasks of the same type
@@ -121,7 +157,20 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		origin = 0
 	}
 	w := &Workload{}
+	model := co.stragglers()
+	if err := model.Validate(); err != nil {
+		return nil, err
+	}
+	rs := stragglerRand(seed)
+	uncalibrated := false
 	for _, j := range jobs {
+		if c := calibrate(j); c.ok {
+			w.Jobs = append(w.Jobs, calibratedJob(j, c, origin))
+			w.Groups = append(w.Groups, "history")
+			w.Overhead = append(w.Overhead, c.overhead())
+			w.Recorded = append(w.Recorded, RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded})
+			continue
+		}
 		sj := sim.Job{ID: j.ID, CopyWork: sim.Resample}
 		if s := submitOf(j); s > 0 {
 			sj.Submit = s - origin
@@ -142,8 +191,14 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		if len(sj.Maps)+len(sj.Reduces) == 0 {
 			continue // a job with no timed task has nothing to replay
 		}
+		uncalibrated = true
+		if !model.Off {
+			model.stretch(rs, &sj)
+		}
 		w.Jobs = append(w.Jobs, sj)
 		w.Groups = append(w.Groups, "history")
+		w.Overhead = append(w.Overhead, 0)
+		w.Recorded = append(w.Recorded, RecordedJob{ID: j.ID, Status: j.Status})
 	}
 	if len(w.Jobs) == 0 {
 		return nil, fmt.Errorf("no job in the input has a task with recorded start and finish times")
@@ -161,6 +216,10 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		for i := range nodes {
 			nodes[i] = sim.Node{Name: fmt.Sprintf("node-%03d", i+1), Slots: s, Slowdown: 1}
 		}
+	}
+	if uncalibrated && !model.Off {
+		model.slowNodes(rs, nodes)
+		w.Stragglers = model.String()
 	}
 	w.Config = sim.DefaultConfig(nodes)
 	if co.Scheduler != "" {
@@ -262,3 +321,8 @@ func inferNodes(jobs []*history.Job) []sim.Node {
 	}
 	return nodes
 }
+
+// msLaw draws a scenario work law (seconds) in the simulator's ms.
+type msLaw struct{ law *scenario.WorkLaw }
+
+func (l msLaw) SampleWork(r *rand.Rand) float64 { return l.law.Sample(r) * 1000 }

@@ -22,10 +22,15 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		}
 		work = float64(specs[j.rng.IntN(len(specs))].Work)
 	}
+	if t.nextN > 0 && j.spec.CopyWork == Fresh && j.spec.FreshWork[ty] != nil {
+		work = math.Max(j.spec.FreshWork[ty].SampleWork(j.rng), 1)
+	}
+	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work)
 	s.attempts = append(s.attempts, attempt{job: ji, task: ti, node: ni, n: t.nextN, ty: ty,
 		state: speculators.StateRunning, speculative: speculative, start: s.now, lastT: s.now, lastReport: s.now,
 		work: work, nextInTask: none, nodePos: int32(len(n.running)), reducePos: none})
 	a := &s.attempts[ai]
+	a.scriptedFail = scriptedFail
 	a.curve = s.progressCurve(j)
 	t.nextN++
 	s.lastProgress = s.now
@@ -49,6 +54,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	j.result.Attempts++
 	if speculative {
 		j.result.SpeculativeLaunched++
+		s.specRunning++
 	}
 	if j.result.Start == none {
 		j.result.Start = s.now
@@ -79,7 +85,7 @@ func (s *sim) advance(a *attempt) {
 	if dt <= 0 || n.hung {
 		return
 	}
-	d := a.done + float64(dt)/n.mult
+	d := a.done + float64(dt)/n.multFor(a.ty)
 	if a.ty == speculators.Reduce {
 		j := &s.jobs[a.job]
 		if (a.missing > 0 || !j.allMapsSatisfied()) && s.copying(a) {
@@ -116,7 +122,7 @@ func (s *sim) scheduleFinish(ai int32) {
 	if a.ty == speculators.Reduce && (a.missing > 0 || !s.jobs[a.job].allMapsSatisfied()) && s.copying(a) {
 		return
 	}
-	left := (a.work - a.done) * n.mult
+	left := (a.work - a.done) * n.multFor(a.ty)
 	// Round up to whole ms, forgiving float noise (3 x 10000 ms is 30000).
 	dt := speculators.Time(math.Ceil(left - 1e-6))
 	if dt < 0 {
@@ -186,6 +192,9 @@ func (s *sim) end(ai int32, state speculators.AttemptState) {
 	j.running--
 	if a.ty == speculators.Map {
 		j.runningMaps--
+	}
+	if a.speculative {
+		s.specRunning--
 	}
 	s.giveSlot(a.node, a.ty)
 	last := n.running[len(n.running)-1]
@@ -286,6 +295,7 @@ func (s *sim) abort(ai int32, state speculators.AttemptState) error {
 	if state == speculators.StateFailed {
 		kind = speculators.AttemptFailed
 		s.jobs[ji].result.FailedAttempts++
+		s.jobs[ji].tasks[ty][ti].failures++
 	} else {
 		s.jobs[ji].result.KilledAttempts++
 	}

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"time"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -93,6 +94,10 @@ type Node struct {
 	// Slowdown multiplies every attempt's duration on the node (1 =
 	// nominal, 3 = three times slower); 0 means 1.
 	Slowdown float64
+	// SlowdownReducesOnly makes Slowdown apply to reduces only (maps run
+	// at nominal speed times the episodes): LATE §5.4's sleep job slowed
+	// its reducers alone.
+	SlowdownReducesOnly bool
 	// Episodes are windows with an extra duration multiplier. Overlapping
 	// episodes multiply.
 	Episodes []Episode
@@ -125,7 +130,17 @@ const (
 	// source. This is how replay re-executes a history: new attempts'
 	// durations come from the job's own empirical distribution.
 	Resample
+	// Fresh: every attempt after the first draws its Work from the job's
+	// task-time law (Job.FreshWork), independently of the task's own and
+	// of the other tasks': the i.i.d. copies of Xu and Lau §IV ("t_ij,k
+	// follows the same distribution as x_ij and all the t_ij,k are i.i.d.").
+	Fresh
 )
+
+// WorkSampler draws one attempt's work in ms (Fresh copies).
+type WorkSampler interface {
+	SampleWork(r *rand.Rand) float64
+}
 
 // Job is one MapReduce job of the workload.
 type Job struct {
@@ -139,6 +154,14 @@ type Job struct {
 	Deadline   speculators.Time
 	ErrorBound float64
 	CopyWork   CopyModel
+	// FreshWork draws the work of later attempts of maps and of reduces
+	// under CopyWork Fresh (per task type; nil falls back to the task's own
+	// work).
+	FreshWork [speculators.NumTaskTypes]WorkSampler
+	// TaskMillis and TailIndex are the job's a-priori task-time model,
+	// passed to the engine in JobInfo (see speculators.JobInfo); 0 =
+	// unknown.
+	TaskMillis, TailIndex float64
 	// Order is the placement order of original attempts (index, SJF or
 	// LJF; see TaskOrder).
 	Order TaskOrder
@@ -153,6 +176,14 @@ type Job struct {
 	// ErrorBound is met (see enforceBounds). Without it the bounds are
 	// only advisory, as described above.
 	EnforceBounds bool
+	// MaxAttempts, when > 0, fails the job once a task has had that many
+	// failed attempts, as Hadoop's mapreduce.map.maxattempts (4) does: the
+	// job's running attempts are killed and it ends FAILED (script.go).
+	MaxAttempts int
+	// KillAt, when > 0, kills the job that long after its Submit if it is
+	// still running, as a user or operator did in a recorded history: its
+	// attempts are killed and it ends KILLED (script.go).
+	KillAt speculators.Time
 }
 
 // Task is one map or reduce task's input and work.
@@ -164,6 +195,18 @@ type Task struct {
 	// as fractions summing to 1 with copy > 0; all zero means a third each.
 	// Ignored for maps.
 	Phases [3]float64
+	// Script, when set, fixes the task's attempts in launch order: attempt
+	// n has Script[n].Work instead of Work (n = 0) or the job's CopyModel
+	// (n > 0), and fails at the end of that work when Script[n].Fail. Replay
+	// uses it to re-execute a history's recorded attempts (script.go);
+	// attempts past the script follow Work and the CopyModel.
+	Script []ScriptedAttempt
+}
+
+// ScriptedAttempt is one recorded attempt of a task (Task.Script).
+type ScriptedAttempt struct {
+	Work speculators.Time
+	Fail bool
 }
 
 // EngineFactory builds the engine of one job when the job is submitted. It
@@ -238,7 +281,7 @@ func (j *Job) validate() error {
 	if j.Submit < 0 {
 		return fmt.Errorf("negative submit time %d", j.Submit)
 	}
-	if j.CopyWork > Resample {
+	if j.CopyWork > Fresh {
 		return fmt.Errorf("unknown copy model %d", j.CopyWork)
 	}
 	if j.Order > OrderLJF {

@@ -88,6 +88,14 @@ type Trigger struct {
 	// progress) at which the fault starts, in [0, 1]. The fault waits for
 	// the job's first map attempt in any case.
 	MapProgress float64
+	// Reduces makes the trigger watch the job's reduce progress instead
+	// (the mean over its reduces of the best attempt's progress score, a
+	// third per phase, done reduces counting 1, as Hadoop's job reduce
+	// progress): the fault starts at ReduceProgress, once a reduce attempt
+	// has started; an empty Node then means the node running most of the
+	// job's reduces (triggers.go).
+	Reduces        bool
+	ReduceProgress float64
 	// Node is the node hit; empty means the node holding most of the job's
 	// maps (running attempts plus stored outputs; ties: first node).
 	Node string
@@ -124,6 +132,9 @@ func (c *FaultConfig) validate(nodes []Node, triggers []Trigger) error {
 		}
 	}
 	for k, t := range triggers {
+		if !(t.ReduceProgress >= 0 && t.ReduceProgress <= 1) {
+			return fmt.Errorf("sim: trigger %d: reduce progress %g is not in [0,1]", k, t.ReduceProgress)
+		}
 		if !(t.MapProgress >= 0 && t.MapProgress <= 1) {
 			return fmt.Errorf("sim: trigger %d: map progress %g is not in [0,1]", k, t.MapProgress)
 		}

@@ -53,10 +53,10 @@ type nodeFault struct {
 	// failures lists when the node crashed or was declared LOST, for
 	// counting wrong speculations.
 	failures []speculators.Time
-	// lastHeard is when the analyzer last heard from the node; resumedAt
-	// when it last came back from a hang; episodeFrom is the start of the
-	// unresponsive episode the analyzer is watching, none outside one.
-	lastHeard, resumedAt, episodeFrom speculators.Time
+	// restarts counts the node's NodeManager restarts (a crash that ended,
+	// a LOST node that came back): the fault analyzer's probes see each as
+	// a new NM start time.
+	restarts int
 }
 
 // jobFault is a job's failure state.
@@ -78,7 +78,7 @@ type faultRun struct {
 	// lost outputs it needs.
 	needs    map[int32][]int32
 	triggers []triggerState
-	an       *analyzer
+	an       *faultAnalyzer
 	victims  []int32
 }
 
@@ -95,7 +95,6 @@ func (s *sim) initFaults(jobs []Job) error {
 	s.faults.readTimeout, s.faults.expiry, s.faults.cleanup = durMs(fc.ShuffleReadTimeout), durMs(fc.NodeExpiry), durMs(fc.ContainerCleanupDelay)
 	for i := range s.nodes {
 		n := &s.nodes[i]
-		n.fault.episodeFrom = none
 		copied := false
 		for k, e := range n.episodes {
 			if e.Crash {
@@ -126,7 +125,7 @@ func (s *sim) initFaults(jobs []Job) error {
 		s.faults.triggers = append(s.faults.triggers, triggerState{spec: t, job: ji})
 	}
 	if fc.Analyzer.Gather > 0 {
-		an, err := newAnalyzer(&fc.Analyzer, len(s.nodes))
+		an, err := newFaultAnalyzer(&fc.Analyzer, s.heartbeat, jobs)
 		if err != nil {
 			return err
 		}
@@ -175,6 +174,7 @@ func (s *sim) crashEdges(ni int32) error {
 		s.loseOutputs(ni)
 	case !crashed && n.fault.crashed:
 		n.fault.crashed = false
+		n.fault.restarts++
 		// The NodeManager restarted: its containers are gone. YARN reports
 		// them completed (ABORTED), which the AM treats as killed.
 		if err := s.killAllOn(ni); err != nil {
@@ -194,7 +194,9 @@ func (s *sim) hungChanged(ni int32) {
 		}
 		return
 	}
-	n.fault.resumedAt = s.now
+	if n.fault.lost {
+		n.fault.restarts++ // it rejoins as a new NodeManager
+	}
 	n.fault.lost = false
 }
 

@@ -110,3 +110,27 @@ func TestTriggerCrashesBusiestNode(t *testing.T) {
 		t.Errorf("map 0 failed %v, want at 609000", f)
 	}
 }
+
+// A reduce-progress trigger crashes the node running the job's reduce once
+// the job's reduce progress reaches the point (here 0.8, inside the reduce
+// phase); the reduce stalls there and times out.
+func TestTriggerAtReduceProgress(t *testing.T) {
+	cfg := cfgFor([]Node{{Name: "a", Slots: 1}, {Name: "b", Slots: 1}})
+	cfg.Faults.NodeExpiry = 0
+	cfg.Triggers = []Trigger{{Job: "j", Reduces: true, ReduceProgress: 0.8, Episode: Episode{Crash: true}}}
+	p := &script{}
+	// One map of 10 s on a, the reduce (30 s, a third per phase) on b after
+	// it: its progress passes 0.8 at 10 + 30 x 0.8 = 34 s.
+	res := runScript(t, cfg, []Job{{ID: "j", Maps: works(10000), Reduces: works(30000)}}, p)
+	r0 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Reduce}}
+	f := seenOf(p, speculators.AttemptFailed, r0)
+	if len(f) != 1 || f[0].Time < 600000 {
+		t.Fatalf("reduce failed %v, want once after the 600 s timeout", f)
+	}
+	if res.Jobs[0].Finish < f[0].Time+30000 {
+		t.Errorf("job finished at %d, before the reduce's retry could", res.Jobs[0].Finish)
+	}
+	if err := cfg.Faults.validate(cfg.Nodes, []Trigger{{Job: "j", Reduces: true, ReduceProgress: 1.5}}); err == nil {
+		t.Error("reduce progress 1.5 validated")
+	}
+}

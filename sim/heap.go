@@ -15,6 +15,7 @@ const (
 	evFetch                      // ref = reduce attempt, gen = fetch generation (faults.go)
 	evExpiry                     // ref = node, gen = hung generation: NM expiry
 	evCleanup                    // ref = job: its container cleanups have given up
+	evKillJob                    // ref = job: killed as recorded (Job.KillAt, script.go)
 )
 
 // event is one pending timer. Ties in time are broken by seq, the order in

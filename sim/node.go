@@ -2,6 +2,8 @@ package sim
 
 import (
 	"math"
+
+	"github.com/specbridge/specbridge/speculators"
 )
 
 // setSpeed recomputes node ni's duration multiplier from its slowdown and
@@ -18,7 +20,7 @@ func (s *sim) setSpeed(ni int32, apply bool) error {
 		}
 	}
 	if !apply {
-		n.mult, n.hung = mult, math.IsInf(mult, 1)
+		n.setMult(mult)
 		return nil
 	}
 	if err := s.crashEdges(ni); err != nil {
@@ -32,7 +34,7 @@ func (s *sim) setSpeed(ni int32, apply bool) error {
 		s.advance(&s.attempts[ai])
 	}
 	wasHung := n.hung
-	n.mult, n.hung = mult, math.IsInf(mult, 1)
+	n.setMult(mult)
 	for _, ai := range n.running {
 		a := &s.attempts[ai]
 		s.scheduleFinish(ai)
@@ -58,4 +60,20 @@ func (s *sim) setSpeed(ni int32, apply bool) error {
 		s.needSchedule = true
 	}
 	return nil
+}
+
+// setMult sets the node's duration multipliers from mult (see mapMult).
+func (n *nodeState) setMult(mult float64) {
+	n.mult, n.mapMult, n.hung = mult, mult, math.IsInf(mult, 1)
+	if n.reducesOnly && !n.hung {
+		n.mapMult = mult / n.slowdown
+	}
+}
+
+// multFor is the duration multiplier of an attempt of type ty on the node.
+func (n *nodeState) multFor(ty speculators.TaskType) float64 {
+	if ty == speculators.Map {
+		return n.mapMult
+	}
+	return n.mult
 }

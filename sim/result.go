@@ -59,6 +59,11 @@ type JobResult struct {
 	// KilledAttempts counts running attempts killed (race losers, Kill,
 	// Drop, reduce preemption); FailedAttempts those that timed out.
 	KilledAttempts, FailedAttempts int
+	// FailedTask names the task whose failures failed the job (MaxAttempts),
+	// "" for a job that did not fail.
+	FailedTask string
+	// Killed: the job was killed at Job.KillAt.
+	Killed bool
 	// PreemptedReduces counts reduces killed to free containers for the
 	// job's waiting maps (also counted in KilledAttempts).
 	PreemptedReduces int
@@ -76,6 +81,9 @@ type JobResult struct {
 	// time its output became final), -1 for a task never done.
 	TaskFinish [speculators.NumTaskTypes][]speculators.Time
 }
+
+// Failed reports whether the job ended FAILED (Job.MaxAttempts).
+func (r *JobResult) Failed() bool { return r.FailedTask != "" }
 
 // Duration is Finish - Submit, or -1 for an unfinished job.
 func (r *JobResult) Duration() speculators.Time {

@@ -54,6 +54,13 @@ type sim struct {
 	cursor       int      // node the next scheduling pass starts at
 	freeSlots    int      // free slots in the cluster, hung nodes included
 	freeBits     []uint64 // bit ni set: node ni has a free slot
+	// anyPrio: some job's policy orders jobs (clone.go); specRunning counts
+	// running attempts started as copies, cluster-wide.
+	anyPrio     bool
+	prioValid   bool // prioScratch holds this scheduling pass's order
+	specRunning int
+	prioScratch []prioJob
+	sizeScratch []speculators.JobSize
 
 	ev     speculators.Event // reused for every Observe
 	events int64
@@ -102,6 +109,7 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 			n.slowdown = 1
 		}
 		n.episodes = spec.Episodes
+		n.reducesOnly = spec.SlowdownReducesOnly
 		if spec.MapSlots+spec.ReduceSlots > 0 {
 			n.pools = 2
 			n.free = [speculators.NumTaskTypes]int{spec.MapSlots, spec.ReduceSlots}
@@ -209,6 +217,9 @@ func (s *sim) handle(e event) (counted bool, err error) {
 		if a.state != speculators.StateRunning || a.finGen != e.gen {
 			return false, nil
 		}
+		if a.scriptedFail {
+			return true, s.failScripted(e.ref)
+		}
 		return true, s.succeed(e.ref)
 	case evHeartbeat:
 		a := &s.attempts[e.ref]
@@ -226,6 +237,8 @@ func (s *sim) handle(e event) (counted bool, err error) {
 			return false, nil
 		}
 		return true, s.abort(e.ref, speculators.StateFailed)
+	case evKillJob:
+		return true, s.killJob(e.ref)
 	case evDecide:
 		if err := s.beforeTick(); err != nil {
 			return true, err
@@ -240,7 +253,7 @@ func (s *sim) submit(ji int32) error {
 	j := &s.jobs[ji]
 	spec := j.spec
 	info := speculators.JobInfo{ID: spec.ID, Maps: len(spec.Maps), Reduces: len(spec.Reduces), Slots: s.slots,
-		Start: s.now, Deadline: spec.Deadline, ErrorBound: spec.ErrorBound}
+		Start: s.now, Deadline: spec.Deadline, ErrorBound: spec.ErrorBound, TaskMillis: spec.TaskMillis, TailIndex: spec.TailIndex}
 	counts := [speculators.NumTaskTypes][]Task{spec.Maps, spec.Reduces}
 	sizes := [speculators.NumTaskTypes][]int64{}
 	for ty, specs := range counts {
@@ -280,6 +293,9 @@ func (s *sim) submit(ji int32) error {
 	}
 	j.engine = eng
 	j.chooser = eng.ChoosesSlots()
+	j.prio = eng.Prioritizes()
+	j.cloner = eng.Clones()
+	s.anyPrio = s.anyPrio || j.prio
 	if err := s.attachJob(j); err != nil {
 		return err
 	}
@@ -296,6 +312,9 @@ func (s *sim) submit(ji int32) error {
 	if j.unfinished == 0 {
 		s.finishJob(ji)
 		return nil
+	}
+	if spec.KillAt > 0 {
+		s.queue.push(s.now+spec.KillAt, evKillJob, ji, 0)
 	}
 	s.active = append(s.active, ji)
 	s.touch(j)
@@ -346,6 +365,7 @@ func (s *sim) observe(j *jobState) error {
 		return fmt.Errorf("sim: %w", err)
 	}
 	s.keepLearned(j)
+	s.feedAnalyzer(j)
 	return nil
 }
 
@@ -369,6 +389,7 @@ func (s *sim) finishJob(ji int32) {
 	j := &s.jobs[ji]
 	j.finished = true
 	j.result.Finish = s.now
+	s.detachJob(j)
 	j.engine = nil // the run no longer drives it; let it be collected
 	s.done++
 	if s.cfg.JobDone != nil {

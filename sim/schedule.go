@@ -35,6 +35,7 @@ const (
 // (see preemptReduces) and placement runs again.
 func (s *sim) schedule() error {
 	s.needSchedule = false
+	s.prioValid = false
 	if !s.anythingWaiting() {
 		return nil
 	}
@@ -147,8 +148,16 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 	if n.pools == 2 {
 		lo, hi = speculators.TaskType(p), speculators.TaskType(p)
 	}
+	if s.anyPrio {
+		if ji, pk, ok := s.pickByPriority(ni, lo, hi); ok {
+			return true, s.place(ji, ni, pk)
+		}
+	}
 	best, bestPick, found := int32(none), pick{}, false
 	for _, ji := range s.active {
+		if s.jobs[ji].prio {
+			continue // asked above
+		}
 		j := &s.jobs[ji]
 		if found && j.running >= s.jobs[best].running {
 			continue // fair: only a job with fewer running containers can beat best
@@ -265,6 +274,9 @@ func (s *sim) place(ji int32, ni int32, pk pick) error {
 		}
 	}
 	s.touch(j)
+	if (pk.source == fromOriginal || pk.source == chosenOriginal) && j.cloner {
+		return s.launchCloned(ji, pk.ty, pk.task, ni)
+	}
 	return s.launch(ji, pk.ty, pk.task, ni, pk.speculative)
 }
 

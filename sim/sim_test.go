@@ -249,3 +249,55 @@ func TestStallAndHorizon(t *testing.T) {
 		t.Fatalf("Run with horizon = %+v, %v", res, err)
 	}
 }
+
+// A node whose slowdown applies to reduces only (LATE §5.4's sleep job)
+// runs its map at nominal speed and its reduce three times slower, an
+// episode still slowing both.
+func TestSlowdownReducesOnly(t *testing.T) {
+	cfg := cfgFor([]Node{{Name: "tt", MapSlots: 1, ReduceSlots: 1, Slowdown: 3, SlowdownReducesOnly: true,
+		Episodes: []Episode{{Start: 0, End: 5000, Factor: 2}}}})
+	res := runScript(t, cfg, []Job{{ID: "j", Maps: works(10000), Reduces: works(3000)}})
+	r := res.Jobs[0]
+	// The map does 2.5 s of work in the 5 s episode, then 7.5 s more.
+	expectTime(t, "map", r.TaskFinish[speculators.Map][0], 12500)
+	expectTime(t, "reduce", r.TaskFinish[speculators.Reduce][0], 12500+9000)
+}
+
+// A scripted map fails its four attempts (3 s each) and fails the job,
+// whose other map, running on the second node, is killed; the reduce never
+// starts. A scripted later attempt that succeeds ends a task as recorded.
+func TestScriptedFailuresFailTheJob(t *testing.T) {
+	fail := []ScriptedAttempt{{Work: 3000, Fail: true}, {Work: 3000, Fail: true}, {Work: 3000, Fail: true}, {Work: 3000, Fail: true}}
+	jobs := []Job{{ID: "j", MaxAttempts: 4,
+		Maps:    []Task{{Work: 3000, Script: fail}, {Work: 60000}},
+		Reduces: works(1000)}}
+	res := runScript(t, cfgFor(nodes(1, 1)), jobs)
+	r := res.Jobs[0]
+	if !r.Failed() || r.FailedTask != "m_000000" {
+		t.Fatalf("job failed %v (task %q), want failed by m_000000", r.Failed(), r.FailedTask)
+	}
+	expectTime(t, "job end", r.Finish, 12000)
+	expectInt(t, "failed attempts", r.FailedAttempts, 4)
+	expectInt(t, "killed attempts", r.KilledAttempts, 1)
+
+	retry := []Job{{ID: "k", MaxAttempts: 4, Maps: []Task{{Work: 3000, Script: []ScriptedAttempt{{Work: 2000, Fail: true}, {Work: 5000}}}}}}
+	rr := runScript(t, cfgFor(nodes(1)), retry).Jobs[0]
+	if rr.Failed() {
+		t.Fatal("job with a successful second attempt failed")
+	}
+	expectTime(t, "retried map", rr.Finish, 7000)
+}
+
+// A job still running at its KillAt is killed then; one done before is not.
+func TestKillAt(t *testing.T) {
+	res := runScript(t, cfgFor(nodes(2)), []Job{
+		{ID: "k", KillAt: 5000, Maps: works(20000, 3000)},
+		{ID: "d", KillAt: 50000, Maps: works(4000)},
+	})
+	k, d := res.Jobs[0], res.Jobs[1]
+	if !k.Killed || d.Killed {
+		t.Fatalf("killed: k %v, d %v; want k only", k.Killed, d.Killed)
+	}
+	expectTime(t, "killed job end", k.Finish, 5000)
+	expectInt(t, "killed attempts", k.KilledAttempts, 1)
+}

@@ -17,7 +17,12 @@ type nodeState struct {
 	// mult is the current duration multiplier: slowdown times the factors
 	// of the active episodes; +Inf when hung.
 	mult float64
-	hung bool
+	// mapMult is mult for maps: mult without the static slowdown when
+	// that applies to reduces only.
+	mapMult float64
+	hung    bool
+	// reducesOnly: the static slowdown applies to reduces only.
+	reducesOnly bool
 	// pools is 1 for shared YARN containers, 2 for dedicated map and reduce
 	// slots (pool index = task type).
 	pools int
@@ -58,6 +63,7 @@ type taskState struct {
 	// output sits on a crashed node and the AM does not know yet (faults.go).
 	outputPos int32
 	lost      bool
+	failures  int32 // failed attempts (for Job.MaxAttempts)
 }
 
 func (t *taskState) done() bool { return t.winner != none }
@@ -66,11 +72,13 @@ func (t *taskState) done() bool { return t.winner != none }
 // (nominal ms) completed as of lastT, and advance brings it to now.
 type attempt struct {
 	job, task, node int32
-	n               int32
-	ty              speculators.TaskType
-	state           speculators.AttemptState
-	speculative     bool
-	silent          bool // on a hung node: no heartbeats
+	// scriptedFail: the attempt fails when its work is done (Task.Script).
+	scriptedFail bool
+	n            int32
+	ty           speculators.TaskType
+	state        speculators.AttemptState
+	speculative  bool
+	silent       bool // on a hung node: no heartbeats
 
 	start, end speculators.Time
 	lastT      speculators.Time
@@ -98,7 +106,12 @@ type jobState struct {
 	// chooser: the engine's policy picks what runs in each slot offered to
 	// the job (speculators.SlotChooser; pull.go).
 	chooser bool
-	rng     *rand.Rand
+	// prio: the policy orders jobs (speculators.JobPrioritizer); cloner:
+	// it clones at launch and clones is the attempts each task starts
+	// with, 0 until the job's first original is placed (clone.go).
+	prio, cloner bool
+	clones       int
+	rng          *rand.Rand
 	// noise draws progress-noise curves (progress.go); nil until needed.
 	noise *rand.Rand
 	tasks [speculators.NumTaskTypes][]taskState

@@ -27,12 +27,21 @@ func (s *sim) fireTrigger(st *triggerState) error {
 	if !j.submitted || j.finished {
 		return nil
 	}
-	progress, launched := s.mapProgress(j)
-	if !launched || progress < st.spec.MapProgress {
+	progress, launched, point := 0.0, false, st.spec.MapProgress
+	if st.spec.Reduces {
+		progress, launched = s.reduceProgress(j)
+		point = st.spec.ReduceProgress
+	} else {
+		progress, launched = s.mapProgress(j)
+	}
+	if !launched || progress < point {
 		return nil
 	}
 	ni := int32(nodeIndex(s.cfg.Nodes, st.spec.Node))
-	if st.spec.Node == "" {
+	switch {
+	case st.spec.Node == "" && st.spec.Reduces:
+		ni = s.busiestReduceNode(j)
+	case st.spec.Node == "":
 		ni = s.busiestNode(j)
 	}
 	if ni < 0 {
@@ -81,6 +90,54 @@ func (s *sim) mapProgress(j *jobState) (float64, bool) {
 		sum += best
 	}
 	return sum / float64(len(maps)), launched
+}
+
+// reduceProgress is a job's reduce progress as Hadoop reports it: the mean
+// over its reduces of the best running attempt's progress score, done or
+// dropped reduces counting 1. launched says whether any reduce attempt has
+// started; a job without reduces has none.
+func (s *sim) reduceProgress(j *jobState) (float64, bool) {
+	reds := j.tasks[speculators.Reduce]
+	sum, launched := 0.0, false
+	for ti := range reds {
+		t := &reds[ti]
+		launched = launched || t.first != none
+		if t.done() || t.dropped {
+			sum++
+			continue
+		}
+		best := 0.0
+		for ai := t.first; ai != none; ai = s.attempts[ai].nextInTask {
+			a := &s.attempts[ai]
+			if a.state != speculators.StateRunning {
+				continue
+			}
+			s.advance(a)
+			_, score, _ := reducePhase(fractionDone(a), t.copyEnd, t.sortEnd)
+			best = max(best, score)
+		}
+		sum += best
+	}
+	if len(reds) == 0 {
+		return 0, false
+	}
+	return sum / float64(len(reds)), launched
+}
+
+// busiestReduceNode is the node running most of the job's reduce attempts,
+// the first on ties, or -1 if none runs.
+func (s *sim) busiestReduceNode(j *jobState) int32 {
+	count := make([]int, len(s.nodes))
+	for _, ai := range j.runningReduces {
+		count[s.attempts[ai].node]++
+	}
+	best := int32(-1)
+	for ni, c := range count {
+		if c > 0 && (best < 0 || c > count[best]) {
+			best = int32(ni)
+		}
+	}
+	return best
 }
 
 // busiestNode is the node holding most of the job's maps (running attempts

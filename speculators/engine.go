@@ -51,6 +51,61 @@ type SlotChooser interface {
 	ChooseForSlot(job *Job, node NodeID, now Time) (task TaskID, copy bool, ok bool)
 }
 
+// Priority orders jobs on free slots for a JobPrioritizer: the lower Tier
+// first, then the lower Key.
+type Priority struct {
+	Tier int
+	Key  float64
+}
+
+// JobPrioritizer is implemented by policies that order jobs across the
+// cluster (Xu and Lau's SCA, SDA and ESE: stragglers' copies first, then
+// the running jobs with the least left, then the waiting jobs with the
+// least work). Simulator-only: the simulator gives each free slot to the
+// job whose engine reports the lowest Priority among those with something
+// to run there, before any job whose policy has no opinion; live, YARN's
+// scheduler orders jobs and the README says so. JobPriority must be cheap
+// (it is asked for every slot) and must not change what Decide sees.
+type JobPrioritizer interface {
+	JobPriority(job *Job, now Time) Priority
+}
+
+// JobSize is what the cluster knows of a job that has not started: its
+// task count and the a-priori task-time model of JobInfo.
+type JobSize struct {
+	Tasks      int
+	TaskMillis float64
+	TailIndex  float64
+}
+
+// ClusterView is the cluster as the simulator sees it when a job's first
+// task is placed, for a Cloner.
+type ClusterView struct {
+	// Idle is the number of free slots, counting the one being filled.
+	Idle int
+	// Slots is the cluster's capacity.
+	Slots int
+	// SpeculativeRunning counts running attempts, of every job, that were
+	// started as copies.
+	SpeculativeRunning int
+	// Waiting lists the jobs with nothing placed yet (chi(l) of Xu and Lau
+	// §IV), this one included, in the order the scheduler serves them.
+	Waiting []JobSize
+}
+
+// Cloner is implemented by policies that clone at launch (Dolly; SCA and
+// ESE's cloning of small jobs): several attempts of a task start together.
+// When the simulator places the first original attempt of the job it asks
+// LaunchCopies how many attempts each of the job's tasks starts with (1 =
+// no clone) and, for every original it places from then on, starts the
+// extra attempts on other free slots at the same instant; copies that find
+// no free slot are not started. Live, the AM launches originals one at a
+// time and allows copies only of RUNNING tasks, so a Cloner also asks for
+// its copies from Decide as soon as a task's first attempt runs.
+type Cloner interface {
+	LaunchCopies(job *Job, view ClusterView, now Time) int
+}
+
 // Engine is one job's state plus its policy: the unit the bridge and the
 // simulator drive. It is not safe for concurrent use; the caller serialises
 // Observe and Decide.
@@ -63,6 +118,8 @@ type Engine struct {
 	observer Observer
 	gate     NodeGate
 	chooser  SlotChooser
+	prio     JobPrioritizer
+	cloner   Cloner
 	teacher  Teacher
 	buf      []Decision
 	// given remembers the decisions Decide returned per task since one of
@@ -87,6 +144,8 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	e.observer, _ = policy.(Observer)
 	e.gate, _ = policy.(NodeGate)
 	e.chooser, _ = policy.(SlotChooser)
+	e.prio, _ = policy.(JobPrioritizer)
+	e.cloner, _ = policy.(Cloner)
 	e.teacher, _ = policy.(Teacher)
 	return e, nil
 }
@@ -168,6 +227,33 @@ func (e *Engine) ChooseForSlot(node NodeID, now Time) (task TaskID, copy bool, o
 		e.Job.Now = now
 	}
 	return e.chooser.ChooseForSlot(e.Job, node, now)
+}
+
+// Prioritizes reports whether the policy orders jobs (JobPrioritizer).
+func (e *Engine) Prioritizes() bool { return e.prio != nil }
+
+// JobPriority is the policy's priority for the job (the zero Priority for a
+// policy without an opinion).
+func (e *Engine) JobPriority(now Time) Priority {
+	if e.prio == nil {
+		return Priority{}
+	}
+	return e.prio.JobPriority(e.Job, now)
+}
+
+// Clones reports whether the policy clones at launch (Cloner).
+func (e *Engine) Clones() bool { return e.cloner != nil }
+
+// LaunchCopies asks a Cloner how many attempts each task starts with; 1 for
+// other policies and for answers below 1.
+func (e *Engine) LaunchCopies(view ClusterView, now Time) int {
+	if e.cloner == nil {
+		return 1
+	}
+	if now > e.Job.Now {
+		e.Job.Now = now
+	}
+	return max(e.cloner.LaunchCopies(e.Job, view, now), 1)
 }
 
 // Learned returns what the policy learned for later jobs since the last call

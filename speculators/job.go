@@ -24,6 +24,16 @@ type JobInfo struct {
 	// Deadline (absolute) and ErrorBound for approximation jobs; 0 = none.
 	Deadline   Time
 	ErrorBound float64
+	// TaskMillis is the expected run time of one of the job's tasks in ms,
+	// known before the job runs (Xu and Lau §III: "estimated ... according
+	// to prior trace data of the application it runs and the size of the
+	// input"); 0 = unknown, and policies that need it estimate it from the
+	// job's completed tasks. The simulator takes it from the scenario;
+	// live, the hello frame does not carry it yet, so it is 0.
+	TaskMillis float64
+	// TailIndex is the Pareto tail index alpha of the job's task times,
+	// known the same way; 0 = unknown (policies then use their parameter).
+	TailIndex float64
 }
 
 // Attempt is the engine's view of one task attempt.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/cfa"
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/internal/authguard"
 	"github.com/specbridge/specbridge/speculators/detect"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
@@ -117,7 +118,7 @@ func runFsck(c *cli.Context) error {
 // `specbridge serve` (which embeds the analyzer): same names, same
 // environment variables.
 func cfaFlags() []cli.Flag {
-	def := cfa.DefaultConfig()
+	def := analyzer.DefaultConfig()
 	return []cli.Flag{
 		&cli.DurationFlag{Name: "gather-interval", Value: 5 * time.Second, Usage: "how often node liveness is gathered (FARMS §3.1: 5 s)", EnvVars: []string{"SPECBRIDGE_CFA_GATHER_INTERVAL"}},
 		&cli.StringFlag{Name: "rm-url", Usage: "ResourceManager web address (http://rm:8088) to probe nodes through; empty: heartbeats only", EnvVars: []string{"SPECBRIDGE_CFA_RM_URL"}},
@@ -133,7 +134,7 @@ func cfaFlags() []cli.Flag {
 }
 
 func cfaConfig(c *cli.Context) (cfa.ServiceConfig, error) {
-	an := cfa.DefaultConfig()
+	an := analyzer.DefaultConfig()
 	an.Detector = c.String("detector")
 	an.Detect = detect.Config{Window: c.Int("tws-window"), Base: c.Float64("tws-base"),
 		Initial: c.Duration("initial-threshold").Milliseconds(), Floor: detect.DefaultConfig().Floor}

@@ -186,3 +186,22 @@ func TestDecisionsModeOnSharedHistories(t *testing.T) {
 		t.Fatalf("decisions output:\n%s", out)
 	}
 }
+
+// The straggler model's flags: a bad value is an error naming the flag; on
+// a history (not SWIM) the model never applies, so the recorded comparison
+// is printed and no straggler model is named.
+func TestReplayStragglerFlagsAndRecordedTable(t *testing.T) {
+	in := "../../yarnclient/history/testdata/job_3.5-SUCCEEDED-binary.jhist"
+	_, stderr, code := run(t, "replay", "--speculators", "hadoop", "--straggler-fraction", "2", in)
+	if code == 0 || !strings.Contains(stderr, "--straggler-") || !strings.Contains(stderr, "fraction 2") {
+		t.Fatalf("--straggler-fraction 2: exit %d, %s", code, stderr)
+	}
+	out, stderr, code := run(t, "replay", "--speculators", "hadoop,none", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "recorded vs simulated") || !strings.Contains(out, "job_1795291776859_0002  SUCCEEDED        73.2") ||
+		strings.Contains(out, "straggler model") {
+		t.Fatalf("output lacks the recorded comparison or names a straggler model:\n%s", out)
+	}
+}

@@ -39,6 +39,13 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on `N` nodes instead of the recorded hosts (not for scenarios, which describe their cluster)", DefaultText: "recorded hosts; SWIM 100"},
 			&cli.IntFlag{Name: "slots", Usage: "`N` containers per node of --nodes (not for scenarios)", DefaultText: "8"},
 			&cli.StringFlag{Name: "scheduler", Usage: "`NAME`: fifo or fair", DefaultText: "the scenario's, else fifo"},
+			&cli.BoolFlag{Name: "no-stragglers", Usage: "no straggler model for inputs without attempt times of their own (SWIM): tasks run their trace times on a uniform cluster"},
+			&cli.Float64Flag{Name: "straggler-fraction", Value: dsm.TailFraction, Usage: "straggler model: `FRACTION` of tasks that straggle (inputs without attempt times)"},
+			&cli.Float64Flag{Name: "straggler-shape", Value: dsm.TailShape, Usage: "straggler model: Pareto `SHAPE` of a straggler's slowdown (GRASS §3.2: 1.259)"},
+			&cli.Float64Flag{Name: "straggler-min", Value: dsm.TailMin, Usage: "straggler model: least `FACTOR` a straggling task is slowed by"},
+			&cli.Float64Flag{Name: "straggler-cap", Value: dsm.TailCap, Usage: "straggler model: most `FACTOR` a straggling task is slowed by"},
+			&cli.Float64Flag{Name: "slow-node-fraction", Value: dsm.SlowNodeFraction, Usage: "straggler model: `FRACTION` of nodes that run slower (LATE §5.2.2: 8%)"},
+			&cli.Float64Flag{Name: "slow-node-factor", Value: dsm.SlowNodeFactor, Usage: "straggler model: `FACTOR` a slow node runs slower by"},
 			&cli.StringFlag{Name: "data-dir", Usage: "keep policies' cross-job state (GRASS samples, earlier tasks' run times) in `DIR`, shared with serve; every simulation starts from what it held when the replay began, and what it learns is added", DefaultText: "fresh per run, so replays are independent", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
 			&cli.StringFlag{Name: "report", Usage: "write a self-contained HTML report (verdict, table, charts) to `FILE` (simulate mode, one INPUT)"},
 			&cli.StringFlag{Name: "plot", Usage: "write the job-time CDF per policy to `FILE`, .svg or .png (simulate mode, one INPUT)"},
@@ -59,6 +66,9 @@ type replayPlan struct {
 	inputs                   []string
 }
 
+// dsm holds the straggler model's defaults for the flags.
+var dsm = replay.DefaultStragglerModel()
+
 func planReplay(c *cli.Context) (*replayPlan, error) {
 	if c.NArg() == 0 {
 		return nil, usageError(c, "replay: no INPUT given (a .jhist, Rumen or SWIM file, a scenario, a directory of histories, or hdfs://...)")
@@ -69,8 +79,14 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	}
 	p := &replayPlan{mode: c.String("mode"), output: c.String("output"), format: c.String("format"),
 		reportTo: c.String("report"), plotTo: c.String("plot"), jobsTo: c.String("jobs"), inputs: c.Args().Slice()}
+	sm := replay.StragglerModel{Off: c.Bool("no-stragglers"), TailFraction: c.Float64("straggler-fraction"),
+		TailShape: c.Float64("straggler-shape"), TailMin: c.Float64("straggler-min"), TailCap: c.Float64("straggler-cap"),
+		SlowNodeFraction: c.Float64("slow-node-fraction"), SlowNodeFactor: c.Float64("slow-node-factor")}
+	if err := sm.Validate(); err != nil {
+		return nil, usageError(c, "--straggler-*: %v", err)
+	}
 	p.opts = replay.Options{Seed: c.Uint64("seed"), Runs: c.Int("runs"), Registry: reg,
-		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), Scheduler: c.String("scheduler")}}
+		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), Scheduler: c.String("scheduler"), Stragglers: &sm}}
 	if p.opts.Runs < 1 {
 		return nil, usageError(c, "--runs %d: must be at least 1", p.opts.Runs)
 	}

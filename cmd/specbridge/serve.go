@@ -21,6 +21,7 @@ import (
 
 	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/cfa"
+	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/speculators/grass"
@@ -242,7 +243,7 @@ func startFeed(c *cli.Context, dataDir string, log *logrus.Logger) (serveFeed, e
 		logLoaded("fault analyzer", cfg.Store, svc.Loaded)
 	}
 	var running []string
-	svc.View(func(st *cfa.State, _ func(speculators.NodeID) cfa.Time) {
+	svc.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 		for id, j := range st.Jobs {
 			if j.Ended == 0 {
 				running = append(running, id)

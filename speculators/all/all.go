@@ -5,6 +5,8 @@ package all
 
 import (
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/dolly"
+	"github.com/specbridge/specbridge/speculators/ese"
 	"github.com/specbridge/specbridge/speculators/farms"
 	"github.com/specbridge/specbridge/speculators/grass"
 	"github.com/specbridge/specbridge/speculators/hadoop"
@@ -12,6 +14,8 @@ import (
 	"github.com/specbridge/specbridge/speculators/late"
 	"github.com/specbridge/specbridge/speculators/mantri"
 	"github.com/specbridge/specbridge/speculators/none"
+	"github.com/specbridge/specbridge/speculators/sca"
+	"github.com/specbridge/specbridge/speculators/sda"
 )
 
 // policies lists the shipped policies in the order reports show them.
@@ -27,6 +31,10 @@ func policies() []speculators.Policy {
 		mantri.Policy(),
 		farms.Policy(),
 		farms.TWSPolicy(),
+		dolly.Policy(),
+		sca.Policy(),
+		sda.Policy(),
+		ese.Policy(),
 	}
 }
 

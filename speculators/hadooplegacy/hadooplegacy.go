@@ -17,11 +17,13 @@
 //     SPECULATIVE_GAP comparison.
 //   - "Has run" is measured from the start of the task's running attempt
 //     (the paper's words; 0.20 measured from the task's creation).
-//   - Only a task with exactly one running attempt, no successful one, and
-//     no copy ever launched (by this policy or marked speculative in the job)
-//     qualifies: at most one speculative copy per task, never a second after
-//     the first failed (0.20 would allow that; LATE's comparison does not
-//     need it).
+//   - Only a task with exactly one running attempt, no successful one and
+//     no copy asked for and not yet started qualifies: "at most one
+//     speculative copy of each task is running at a time" (LATE §2.1;
+//     0.20's activeTasks.size() <= MAX_TASK_EXECS). Once a copy has ended
+//     (failed, or killed while the original runs on) the task may get
+//     another, as in 0.20; an earlier version allowed one copy per task
+//     over its life, stricter than 0.20.
 //   - 0.20 broke ties between stragglers by data locality, which the engine
 //     does not know; stragglers are taken in task index order, maps first.
 //   - 0.20 offered a copy when a node asked for work. Here each Decide hands
@@ -175,14 +177,11 @@ func taskProgress(t *speculators.Task) float64 {
 // straggler returns the running attempt of t when t is a straggler that
 // may get a copy, else nil.
 func (s *policy) straggler(t *speculators.Task, st *taskState, avg float64, now speculators.Time) *speculators.Attempt {
-	if st.launched || t.Done() || t.RunningAttempts != 1 {
-		return nil
+	if st.launched && len(t.Attempts) == st.attemptsAtLaunch || t.Done() || t.RunningAttempts != 1 {
+		return nil // a copy asked for has not started, or two attempts run
 	}
 	var running *speculators.Attempt
 	for _, a := range t.Attempts {
-		if a.Speculative {
-			return nil // a copy was launched already
-		}
 		if a.Running() {
 			running = a
 		}

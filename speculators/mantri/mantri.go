@@ -25,6 +25,14 @@
 //     durations below t_rem / 2. With c copies running, the rule is
 //     Mantri's general form P(c t_rem > (c+1) t_new) > delta, which is the
 //     paper's rule at c = 1.
+//   - One extra copy per task. GRASS §6 and the SCA paper §II state the
+//     rule for a single copy, P(t_rem > 2 t_new) > delta, and Mantri's own
+//     paper (§5.1) caps the copies of a task. We allow a duplicate only of a
+//     task with exactly one running attempt that has had fewer than
+//     max-copies (default 1) speculative copies in its life. Without the
+//     cap, every slot offered at one instant went to the same task (its P
+//     stays the highest) and the general form P(c t_rem > (c+1) t_new)
+//     kept copying it: tens of thousands of copies on heavy-tailed jobs.
 //   - Kill and restart. The library's papers say only that Mantri "may
 //     terminate a task which shows an excessively large remaining time". We
 //     take the rule of Mantri's own paper (§5.1, its Figure 7, stated here
@@ -32,10 +40,28 @@
 //     waiting for slots, kill a task and restart it when t_rem > E[t_new] +
 //     Delta, Delta being the progress-report period, and restart a task at
 //     most gamma = 3 times so inaccurate estimates cannot thrash it. Only a
-//     task with a single running attempt is restarted (a duplicated task is
-//     already being raced). "Waiting" is the AM needing containers or any
-//     task not yet started. Live, Hadoop reruns a task whose only attempt is
-//     killed; the simulator does the same.
+//     task with a single running attempt that was never duplicated is
+//     restarted (a duplicated task is already being raced). "Waiting" is the
+//     AM needing containers or any task not yet started. Live, Hadoop
+//     reruns a task whose only attempt is killed; the simulator does the
+//     same.
+//   - A restart only when it saves time. A restart throws away the work
+//     done, so it must be likely to finish sooner, not merely on average:
+//     besides t_rem > E[t_new] + Delta we ask that more than half of the
+//     t_new sample finish within t_rem - Delta (Mantri §5.1: a restart when
+//     there is a better than even chance that it finishes sooner), and we
+//     trust t_rem only once the attempt has run for min-observe-ms (30 s,
+//     half of LATE §4's one-minute rule; 10 s made 1,068 needless restarts
+//     on the failure-free farms-overall-nofail scenario) and
+//     reported progress: early extrapolations include the container
+//     start-up and overstate t_rem. A reduce still copying while the job's
+//     maps run is neither restarted nor duplicated: its copy rate is bounded
+//     by the maps, and a fresh attempt would wait for them too. These two
+//     trust rules apply to duplicates as well (Mantri §5.1 acts on t_rem
+//     only once the estimate is meaningful).
+//   - Cap on kills per task. A task is killed at most max-restarts times by
+//     this policy over its life; kills of losing copies when a task
+//     succeeds are the AM's, not restarts.
 //   - Pull. Mantri decides "once a computing node becomes available" (SCA
 //     §II) whether to run a duplicate there, and does so while tasks still
 //     wait for slots (Mantri's algorithm duplicates in that case too, then
@@ -68,6 +94,8 @@ const (
 	ParamDelta         = "delta"
 	ParamMaxRestarts   = "max-restarts"
 	ParamRestartMargin = "restart-margin-ms"
+	ParamMaxCopies     = "max-copies"
+	ParamMinObserve    = "min-observe-ms"
 )
 
 // Policy registers Mantri with its papers' defaults.
@@ -82,6 +110,10 @@ func Policy() speculators.Policy {
 				Doc: "gamma: most kill-and-restarts of one task (Mantri OSDI'10 §5.1, 3); 0 disables restarts"},
 			{Name: ParamRestartMargin, Kind: speculators.Int, Default: int64(3000),
 				Doc: "Delta in ms: restart when t_rem > E[t_new] + Delta (Mantri §5.1: the progress-report period; Hadoop attempts report every 3 s)"},
+			{Name: ParamMaxCopies, Kind: speculators.Int, Default: int64(1),
+				Doc: "most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates"},
+			{Name: ParamMinObserve, Kind: speculators.Int, Default: int64(30000),
+				Doc: "ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)"},
 		},
 		New: New,
 	}
@@ -94,6 +126,8 @@ func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, 
 		delta:       params.Float(ParamDelta),
 		maxRestarts: int(params.Int(ParamMaxRestarts)),
 		margin:      float64(params.Int(ParamRestartMargin)),
+		maxCopies:   int(params.Int(ParamMaxCopies)),
+		minObserve:  speculators.Time(params.Int(ParamMinObserve)),
 	}
 	var errs []error
 	if p.delta < 0 || p.delta >= 1 {
@@ -101,6 +135,12 @@ func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, 
 	}
 	if p.maxRestarts < 0 {
 		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamMaxRestarts, p.maxRestarts))
+	}
+	if p.maxCopies < 0 {
+		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamMaxCopies, p.maxCopies))
+	}
+	if p.minObserve < 0 {
+		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamMinObserve, p.minObserve))
 	}
 	if p.margin < 0 {
 		errs = append(errs, fmt.Errorf("%s %g: want >= 0", ParamRestartMargin, p.margin))
@@ -112,6 +152,8 @@ type policy struct {
 	delta       float64
 	maxRestarts int
 	margin      float64
+	maxCopies   int
+	minObserve  speculators.Time
 
 	pending      [speculators.NumTaskTypes][]bool
 	pendingCount int
@@ -228,6 +270,60 @@ func mean(xs []float64) float64 {
 	return s / float64(len(xs))
 }
 
+// copies counts the speculative copies task t has started.
+func copies(t *speculators.Task) int {
+	n := 0
+	for _, a := range t.Attempts {
+		if a.Speculative {
+			n++
+		}
+	}
+	return n
+}
+
+// duplicate returns task t as a duplicate candidate when it qualifies: one
+// running attempt, fewer than max-copies copies so far, and P(t_rem > 2
+// t_new) > delta (see the package doc).
+func (p *policy) duplicate(job *speculators.Job, t *speculators.Task, now speculators.Time) (cand, bool) {
+	if t.Done() || t.Dropped || t.RunningAttempts != 1 || copies(t) >= p.maxCopies {
+		return cand{}, false
+	}
+	sample, scale, _, ok := p.newCopy(t)
+	if !ok {
+		return cand{}, false
+	}
+	a, trem, _ := fastest(t, now)
+	if a == nil || !p.trusted(job, t, a, now) {
+		return cand{}, false
+	}
+	if prob := probFaster(sample, scale, trem/2); prob > p.delta {
+		return cand{task: t, attempt: a, p: prob, trem: trem}, true
+	}
+	return cand{}, false
+}
+
+// trusted reports whether attempt a's t_rem is worth acting on: it has run
+// min-observe-ms and reported, and it is not a reduce still copying while
+// the job's maps run (its rate is the maps', and a new attempt would wait
+// for them as well).
+func (p *policy) trusted(job *speculators.Job, t *speculators.Task, a *speculators.Attempt, now speculators.Time) bool {
+	if a.Elapsed(now) < p.minObserve || a.Reports == 0 {
+		return false
+	}
+	return !(t.ID.Type == speculators.Reduce && a.Phase == speculators.PhaseShuffle &&
+		job.Completed[speculators.Map] < len(job.Tasks[speculators.Map]))
+}
+
+// restartSaves reports whether killing attempt a of task t (t_rem trem ms)
+// and starting afresh is likely to finish sooner (see the package doc, "A
+// restart only when it saves time").
+func (p *policy) restartSaves(job *speculators.Job, t *speculators.Task, a *speculators.Attempt, trem, expected float64, sample []float64, scale float64, now speculators.Time) bool {
+	if trem <= expected+p.margin || !p.trusted(job, t, a, now) {
+		return false
+	}
+	return probFaster(sample, scale, trem-p.margin) > 0.5
+}
+
 // Decide restarts, then duplicates (see the package doc).
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
 	p.ver++
@@ -274,7 +370,8 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			if normalised {
 				expected = normMean[ty] * scale
 			}
-			if waiting && c == 1 && p.restarts[ty][t.ID.Index] < p.maxRestarts && trem > expected+p.margin {
+			if waiting && c == 1 && copies(t) == 0 && p.restarts[ty][t.ID.Index] < p.maxRestarts &&
+				p.restartSaves(job, t, a, trem, expected, sample, scale, now) {
 				p.restarts[ty][t.ID.Index]++
 				out = append(out, speculators.Decision{Kind: speculators.Kill, Task: t.ID, Attempt: a.ID,
 					Reason: fmt.Sprintf("mantri restart %d/%d: t_rem %.1fs > E[t_new] %.1fs + %.1fs while tasks wait",
@@ -284,10 +381,8 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			if !duplicates {
 				continue
 			}
-			cf := float64(c)
-			prob := probFaster(sample, scale, cf*trem/(cf+1))
-			if prob > p.delta {
-				p.cands = append(p.cands, cand{task: t, attempt: a, p: prob, trem: trem})
+			if c, ok := p.duplicate(job, t, now); ok {
+				p.cands = append(p.cands, c)
 			}
 		}
 	}
@@ -300,9 +395,8 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		id := c.task.ID
 		p.pending[id.Type][id.Index] = true
 		p.pendingCount++
-		n := c.task.RunningAttempts
 		out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: id, Copies: 1,
-			Reason: fmt.Sprintf("mantri: P(%d x t_rem %.1fs > %d x t_new) = %.2f > delta %.2f", n, c.trem/1000, n+1, c.p, p.delta)})
+			Reason: fmt.Sprintf("mantri: P(t_rem %.1fs > 2 t_new) = %.2f > delta %.2f", c.trem/1000, c.p, p.delta)})
 	}
 	return out
 }
@@ -325,8 +419,9 @@ func fastest(t *speculators.Task, now speculators.Time) (*speculators.Attempt, f
 }
 
 // ChooseForSlot is the duplicate rule at a slot offer (see the package doc,
-// "Pull"): a copy of the running task with the highest P(c t_rem > (c+1)
-// t_new) above delta, then the longest t_rem, not already running on node;
+// "Pull"): a copy of the running task with the highest P(t_rem > 2 t_new)
+// above delta, then the longest t_rem, not already running on node and
+// within its copy budget;
 // ok false when none qualifies. The first call switches Decide to restarts
 // only.
 func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
@@ -337,20 +432,8 @@ func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, no
 		p.dups = p.dups[:0]
 		for ty := range job.Tasks {
 			for _, t := range job.Tasks[ty] {
-				if t.Done() || t.Dropped || t.RunningAttempts == 0 {
-					continue
-				}
-				sample, scale, _, ok := p.newCopy(t)
-				if !ok {
-					break
-				}
-				a, trem, c := fastest(t, now)
-				if a == nil {
-					continue
-				}
-				cf := float64(c)
-				if prob := probFaster(sample, scale, cf*trem/(cf+1)); prob > p.delta {
-					p.dups = append(p.dups, cand{task: t, attempt: a, p: prob, trem: trem})
+				if c, ok := p.duplicate(job, t, now); ok {
+					p.dups = append(p.dups, c)
 				}
 			}
 		}
@@ -358,7 +441,7 @@ func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, no
 		p.dupValid, p.dupVer, p.dupNow = true, p.ver, now
 	}
 	for _, c := range p.dups {
-		if !onNode(c.task, node) {
+		if c.task.RunningAttempts == 1 && copies(c.task) < p.maxCopies && !onNode(c.task, node) {
 			return c.task.ID, true, true
 		}
 	}

@@ -15,6 +15,22 @@ import (
 
 // The duplicate rule's examples are in testdata/duplicate.txt.
 
+// observed10s lets attempts of the worked examples, which are 20 s old,
+// be trusted (the default min-observe-ms is 30 s).
+var observed10s = map[string]string{ParamMinObserve: "10000"}
+
+func node(i int) speculators.NodeID { return speculators.NodeID(fmt.Sprintf("n%d", i)) }
+
+// slowTail completes maps 0-3 in 10, 14, 16 and 18 s and has maps 4 and 5
+// running at 20 s with 22 and 30 s left.
+func slowTail(h *spectest.Harness) {
+	for i, d := range []float64{10, 14, 16, 18} {
+		h.Complete(spectest.Map(i), node(i), 0, spectest.Sec(d))
+	}
+	h.Running(spectest.Map(4), node(4), 0, spectest.Sec(20), 20.0/42)
+	h.Running(spectest.Map(5), node(5), 0, spectest.Sec(20), 20.0/50)
+}
+
 func kinds(ds []speculators.Decision) string {
 	var out []string
 	for _, d := range ds {
@@ -32,8 +48,7 @@ func kinds(ds []speculators.Decision) string {
 // Reference: SCA paper §II (Mantri); Mantri OSDI'10 §5.1
 func TestPaperRestartExcessiveRemainingTime(t *testing.T) {
 	// Map 6 never starts: a task waits.
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 7, Slots: 6}, nil)
-	node := func(i int) speculators.NodeID { return speculators.NodeID(fmt.Sprintf("n%d", i)) }
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 7, Slots: 6}, observed10s)
 	for i, d := range []float64{10, 14, 16, 18} {
 		h.Complete(spectest.Map(i), node(i), 0, spectest.Sec(d))
 	}
@@ -55,8 +70,91 @@ func TestPaperRestartExcessiveRemainingTime(t *testing.T) {
 		h.Kill(a, spectest.Sec(now))
 		// The AM reruns the task; the new attempt is as slow.
 		a = h.Start(spectest.Map(5), "n9", spectest.Sec(now))
-		h.Status(a, spectest.Sec(now+5), 5.0/35)
-		now += 5
+		h.Status(a, spectest.Sec(now+10), 10.0/40)
+		now += 10
 		h.Status(steady, spectest.Sec(now), now/(now+16))
+	}
+}
+
+// TestPaperAtMostOneCopyPerTask checks the single-copy form of the rule,
+// P(t_rem > 2 t_new) > delta, as GRASS §6 and the SCA paper §II state it: a
+// task gets one duplicate in its life. With the copy running, or after the
+// copy was killed and the original still lags, it gets no second one; and
+// many slots offered at one instant (pull form) give one copy, not one per
+// slot.
+//
+// Reference: SCA paper §II (Mantri), GRASS §6; Mantri OSDI'10 §5.1
+func TestPaperAtMostOneCopyPerTask(t *testing.T) {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 6, Slots: 10}, observed10s)
+	slowTail(h)
+	if got := kinds(h.Decide(spectest.Sec(20))); got != "speculate m_000005" {
+		t.Fatalf("decisions %q, want a copy of m_000005", got)
+	}
+	c := h.StartCopy(spectest.Map(5), "n9", spectest.Sec(20))
+	h.Status(c, spectest.Sec(30), 0.1)
+	if got := h.Decide(spectest.Sec(30)); strings.Contains(kinds(got), "speculate m_000005") {
+		t.Fatalf("decisions %v with the copy running; want no second copy", got)
+	}
+	h.Kill(c, spectest.Sec(31))
+	if got := h.Decide(spectest.Sec(40)); strings.Contains(kinds(got), "speculate m_000005") {
+		t.Fatalf("decisions %v after the task's one copy; want none", got)
+	}
+
+	p := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 6, Slots: 10}, observed10s)
+	slowTail(p)
+	picked := 0
+	for slot := 0; slot < 5; slot++ {
+		free := speculators.NodeID(fmt.Sprintf("free%d", slot))
+		id, isCopy, ok := p.Engine.ChooseForSlot(free, spectest.Sec(20))
+		if !ok {
+			break
+		}
+		if !isCopy || id != spectest.Map(5) {
+			t.Fatalf("slot %d: chose %v (copy %v), want a copy of m_000005", slot, id, isCopy)
+		}
+		picked++
+		p.StartCopy(id, free, spectest.Sec(20))
+	}
+	if picked != 1 {
+		t.Fatalf("%d copies of m_000005 over five slots at one instant, want 1", picked)
+	}
+}
+
+// TestPaperRestartOnlyWhenItSaves checks that a restart, which throws the
+// work done away, happens only when it is likely to finish sooner: t_rem
+// beyond E[t_new] + Delta is not enough when most fresh copies would take
+// longer than t_rem - Delta (a heavy tail pulls the mean up), nor when the
+// attempt is too young for its t_rem to be trusted.
+//
+// Reference: Mantri OSDI'10 §5.1 (restart when a fresh copy has a better
+// than even chance to finish sooner); SCA paper §II
+func TestPaperRestartOnlyWhenItSaves(t *testing.T) {
+	// Completed maps 5, 5, 40, 40, 40 s: E[t_new] = 26 s but the median is
+	// 40 s. A map with 32 s left (> 26 + 3) would most likely lose by
+	// restarting. Map 6 never starts: a task waits.
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 7, Slots: 7}, observed10s)
+	for i, d := range []float64{5, 5, 40, 40, 40} {
+		h.Complete(spectest.Map(i), node(i), 0, spectest.Sec(d))
+	}
+	h.Running(spectest.Map(5), node(5), 0, spectest.Sec(20), 20.0/52)
+	if got := h.Decide(spectest.Sec(20)); strings.Contains(kinds(got), "kill") {
+		t.Fatalf("decisions %v: restarted although 3 of 5 fresh copies take longer", got)
+	}
+
+	// Completed maps 10, 14, 16, 18 s; a map 20 s old extrapolates to 240 s
+	// left: younger than the default min-observe-ms (30 s), its estimate is
+	// not trusted. At 35 s with the same rate it is restarted. One slot: no
+	// duplicate instead.
+	y := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 7, Slots: 1}, nil)
+	for i, d := range []float64{10, 14, 16, 18} {
+		y.Complete(spectest.Map(i), node(i), 0, spectest.Sec(d))
+	}
+	a := y.Running(spectest.Map(5), node(5), 0, spectest.Sec(20), 20.0/260)
+	if got := y.Decide(spectest.Sec(20)); strings.Contains(kinds(got), "kill") {
+		t.Fatalf("decisions %v: restarted a 20 s old attempt", got)
+	}
+	y.Status(a, spectest.Sec(35), 35.0/455)
+	if got := kinds(y.Decide(spectest.Sec(35))); got != "kill m_000005" {
+		t.Fatalf("decisions %q at 35 s, want the restart of m_000005", got)
 	}
 }

@@ -30,8 +30,10 @@
 //	job policy=late maps=3 reduces=1 slots=4 input=64,64,128 deadline=90 error=0.1 seed=1 late.speculative-cap=0.2
 //	    builds a fresh engine (an earlier job's state is dropped). input= and
 //	    reduce-input= are byte counts, one per task or one for all;
-//	    deadline= and start= are in seconds; POLICY.NAME=VALUE (or a Hadoop
-//	    key) overrides a parameter. Prints nothing.
+//	    deadline= and start= are in seconds; task-s= (seconds) and tail= are
+//	    the job's a-priori mean task time and Pareto tail index
+//	    (JobInfo.TaskMillis, JobInfo.TailIndex); POLICY.NAME=VALUE (or a
+//	    Hadoop key) overrides a parameter. Prints nothing.
 //	run
 //	    does nothing itself: a directive whose input is the script.
 //	start t=0 m1 node=n1 [copy] [restated] [container=ID]

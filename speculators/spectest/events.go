@@ -51,6 +51,14 @@ func (s *script) job(a *args) error {
 	if j.Info.ErrorBound, _, err = a.float("error"); err != nil {
 		return err
 	}
+	taskS, _, err := a.float("task-s")
+	if err != nil {
+		return err
+	}
+	j.Info.TaskMillis = float64(Sec(taskS))
+	if j.Info.TailIndex, _, err = a.float("tail"); err != nil {
+		return err
+	}
 	for k, v := range a.kv {
 		if a.used[k] {
 			continue

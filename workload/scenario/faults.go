@@ -17,6 +17,10 @@ const (
 	// fault starts (FARMS §4.2: "crash a node that hosts the MapTasks").
 	// A materialized fault leaves Node empty for it.
 	NodeJobMaps = "job-maps"
+	// NodeJobReduces is the node running most of the job's reduces when
+	// the fault starts (a node failing in the reduce phase); it needs
+	// at_reduce_progress. A materialized fault leaves Node empty for it.
+	NodeJobReduces = "job-reduces"
 )
 
 // FaultModel sets the simulator's failure model; every field left out keeps
@@ -132,9 +136,25 @@ func (s *Scenario) validateFault(f *Fault) error {
 			return err
 		}
 	}
-	atProgress := f.AtMapProgress != nil || f.AtMapProgressDist != nil
+	if p := f.AtReduceProgress; p != nil && !(*p >= 0 && *p <= 1) {
+		return lineErr(f.Line, "at_reduce_progress %g is not in [0,1]", *p)
+	}
+	if f.AtReduceProgressDist != nil {
+		if f.AtReduceProgress != nil {
+			return lineErr(f.Line, "give at_reduce_progress or at_reduce_progress_dist, not both")
+		}
+		if err := f.AtReduceProgressDist.validate(); err != nil {
+			return err
+		}
+	}
+	atMap := f.AtMapProgress != nil || f.AtMapProgressDist != nil
+	atReduce := f.AtReduceProgress != nil || f.AtReduceProgressDist != nil
+	if atMap && atReduce {
+		return lineErr(f.Line, "give a map progress or a reduce progress point, not both")
+	}
+	atProgress := atMap || atReduce
 	if (f.Job == "") == atProgress {
-		return lineErr(f.Line, "job and at_map_progress (or at_map_progress_dist) go together")
+		return lineErr(f.Line, "job and at_map_progress (or at_reduce_progress, or their _dist forms) go together")
 	}
 	if f.Job != "" && !s.hasJobOrGroup(f.Job) {
 		return lineErr(f.Line, "fault names job %q, which the workload does not have (a job group name or <group>-<NN>)", f.Job)
@@ -145,8 +165,12 @@ func (s *Scenario) validateFault(f *Fault) error {
 	switch {
 	case f.Node == NodeRandom:
 	case f.Node == NodeJobMaps:
-		if !atProgress {
+		if !atMap {
 			return lineErr(f.Line, "node %s needs job and at_map_progress (or at_map_progress_dist)", NodeJobMaps)
+		}
+	case f.Node == NodeJobReduces:
+		if !atReduce {
+			return lineErr(f.Line, "node %s needs job and at_reduce_progress (or at_reduce_progress_dist)", NodeJobReduces)
 		}
 	case !s.hasNode(f.Node):
 		return lineErr(f.Line, "fault names node %q, which the cluster does not have", f.Node)
@@ -234,13 +258,13 @@ func (s *Scenario) materializeFaults(seed uint64, nodes []Node, jobs []Job) []Fa
 				continue
 			}
 			c := *f
-			c.Job, c.Probability, c.Choice, c.ForDist, c.AtMapProgressDist = job, nil, "", nil, nil
+			c.Job, c.Probability, c.Choice, c.ForDist, c.AtMapProgressDist, c.AtReduceProgressDist = job, nil, "", nil, nil, nil
 			switch f.Node {
 			case NodeRandom:
 				if len(nodes) > 0 {
 					c.Node = nodes[r.IntN(len(nodes))].Name
 				}
-			case NodeJobMaps:
+			case NodeJobMaps, NodeJobReduces:
 				c.Node = ""
 			}
 			if f.ForDist != nil {
@@ -252,6 +276,10 @@ func (s *Scenario) materializeFaults(seed uint64, nodes []Node, jobs []Job) []Fa
 			if f.AtMapProgressDist != nil {
 				p := min(f.AtMapProgressDist.Sample(r), 1)
 				c.AtMapProgress = &p
+			}
+			if f.AtReduceProgressDist != nil {
+				p := min(f.AtReduceProgressDist.Sample(r), 1)
+				c.AtReduceProgress = &p
 			}
 			out = append(out, c)
 		}

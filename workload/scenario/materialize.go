@@ -10,6 +10,8 @@ type Node struct {
 	Name                         string
 	Slots, MapSlots, ReduceSlots int
 	Slowdown                     float64 // >= some small positive value; 1 = nominal
+	// SlowdownReducesOnly: Slowdown applies to reduces only (NodeGroup.SlowdownAppliesTo).
+	SlowdownReducesOnly bool
 }
 
 // Task is one concrete task: its work in seconds at nominal speed.
@@ -27,10 +29,20 @@ type Job struct {
 	SubmitS float64
 	Maps    []Task
 	Reduces []Task
-	// Resample: speculative copies draw fresh work from the group's
-	// distributions rather than repeating the task's own.
-	Resample  bool
-	DeadlineS float64 // relative to submit; 0 = none
+	// Resample: speculative copies draw the work of another task of the
+	// job rather than repeating the task's own.
+	Resample bool
+	// Fresh: later attempts draw new work from the job's laws (FreshMap,
+	// FreshReduce; copy_work fresh).
+	Fresh bool
+	// TaskMeanS and TailIndex are the job's a-priori task-time model: the
+	// mean of its map work law (times its job_scale draw) and, for a
+	// Pareto map_s, its shape; 0 = unknown.
+	TaskMeanS, TailIndex float64
+	// FreshMap and FreshReduce draw one attempt's work in seconds under
+	// Fresh.
+	FreshMap, FreshReduce *WorkLaw
+	DeadlineS             float64 // relative to submit; 0 = none
 	// ErrorBound is the fraction of tasks the job may leave out; 0 = exact.
 	ErrorBound float64
 	// IdealS is the job's ideal duration (see IdealDuration), set when its
@@ -76,7 +88,8 @@ func (s *Scenario) Materialize(seed uint64) *Materialized {
 				sd = 1
 			}
 			m.Nodes = append(m.Nodes, Node{Name: NodeName(g.Name, i), Slots: g.Slots,
-				MapSlots: g.MapSlots, ReduceSlots: g.ReduceSlots, Slowdown: sd})
+				MapSlots: g.MapSlots, ReduceSlots: g.ReduceSlots, Slowdown: sd,
+				SlowdownReducesOnly: g.SlowdownAppliesTo == SlowdownReduces})
 		}
 	}
 	slots := s.clusterSlots()
@@ -114,14 +127,26 @@ func (g *JobGroup) job(i int, at float64, r *rand.Rand) Job {
 	if g.ReducePhases != nil {
 		copy(phases[:], g.ReducePhases)
 	}
-	draw := func(d *Dist) float64 {
-		w := d.Sample(r)
-		if g.TaskNoise != nil {
-			w *= g.TaskNoise.Sample(r)
-		}
-		return math.Max(w, 0.001)
+	scale := 1.0
+	if g.JobScale != nil {
+		scale = g.JobScale.Sample(r)
 	}
-	j.Maps = make([]Task, g.Maps)
+	laws := [2]*WorkLaw{{Dist: g.MapS, Scale: scale, Noise: g.TaskNoise}, {Dist: g.ReduceS, Scale: scale, Noise: g.TaskNoise}}
+	draw := func(d *Dist) float64 {
+		if d == g.MapS {
+			return laws[0].Sample(r)
+		}
+		return laws[1].Sample(r)
+	}
+	maps := g.Maps
+	if g.MapsDist != nil {
+		maps = drawCount(g.MapsDist, r)
+	}
+	j.TaskMeanS, j.TailIndex = laws[0].Mean(), laws[0].TailIndex()
+	if g.CopyWork == "fresh" {
+		j.Fresh, j.FreshMap, j.FreshReduce = true, laws[0], laws[1]
+	}
+	j.Maps = make([]Task, maps)
 	for k := range j.Maps {
 		j.Maps[k] = Task{WorkS: draw(g.MapS), InputBytes: int64(inputMiB * (1 << 20))}
 	}

@@ -210,6 +210,11 @@ func (s *Scenario) validate() error {
 		if g.Slowdown < 0 || math.IsNaN(g.Slowdown) {
 			return lineErr(g.Line, "node group %q: slowdown %g is negative", g.Name, g.Slowdown)
 		}
+		switch g.SlowdownAppliesTo {
+		case "", SlowdownAll, SlowdownReduces:
+		default:
+			return lineErr(g.Line, "node group %q: slowdown_applies_to %q: want %q or %q", g.Name, g.SlowdownAppliesTo, SlowdownAll, SlowdownReduces)
+		}
 		if g.SlowdownDist != nil {
 			if err := g.SlowdownDist.validate(); err != nil {
 				return err
@@ -252,10 +257,13 @@ func (g *JobGroup) validate() error {
 	if g.Maps > maxTasksInJob || g.Reduces > maxTasksInJob {
 		return lineErr(g.Line, "job group %q: more than %d tasks of a type", g.Name, maxTasksInJob)
 	}
-	if g.Maps < 0 || g.Reduces < 0 || g.Maps+g.Reduces == 0 {
+	if err := g.validateSizes(); err != nil {
+		return err
+	}
+	if g.Maps < 0 || g.Reduces < 0 || (g.Maps+g.Reduces == 0 && g.MapsDist == nil) {
 		return lineErr(g.Line, "job group %q: needs maps and/or reduces (got %d and %d)", g.Name, g.Maps, g.Reduces)
 	}
-	if g.Maps > 0 && g.MapS == nil {
+	if (g.Maps > 0 || g.MapsDist != nil) && g.MapS == nil {
 		return lineErr(g.Line, "job group %q: maps need map_s", g.Name)
 	}
 	if g.Reduces > 0 && g.ReduceS == nil {
@@ -284,9 +292,9 @@ func (g *JobGroup) validate() error {
 		}
 	}
 	switch g.CopyWork {
-	case "", "same", "resample":
+	case "", "same", "resample", "fresh":
 	default:
-		return lineErr(g.Line, "job group %q: copy_work %q is not same or resample", g.Name, g.CopyWork)
+		return lineErr(g.Line, "job group %q: copy_work %q is not same, resample or fresh", g.Name, g.CopyWork)
 	}
 	if g.AtS < 0 || g.MapInputMiB < 0 {
 		return lineErr(g.Line, "job group %q: at_s and map_input_mib must be >= 0", g.Name)

@@ -51,8 +51,18 @@ type NodeGroup struct {
 	// SlowdownDist, if set, draws each node's factor instead.
 	Slowdown     float64 `yaml:"slowdown"`
 	SlowdownDist *Dist   `yaml:"slowdown_dist"`
-	Line         int     `yaml:"-"`
+	// SlowdownAppliesTo is "all" (default: every task on the node) or
+	// "reduces": only reduces run slower, as in LATE §5.4's sleep job,
+	// whose reducers alone chose their sleep time by a per-machine factor.
+	SlowdownAppliesTo string `yaml:"slowdown_applies_to"`
+	Line              int    `yaml:"-"`
 }
+
+// Values of NodeGroup.SlowdownAppliesTo.
+const (
+	SlowdownAll     = "all"
+	SlowdownReduces = "reduces"
+)
 
 // Workload is the jobs the scenario submits.
 type Workload struct {
@@ -72,6 +82,17 @@ type JobGroup struct {
 
 	Maps    int `yaml:"maps"`
 	Reduces int `yaml:"reduces"`
+	// MapsDist, instead of Maps, draws each job's number of maps (Xu and
+	// Lau §IV-C: "uniformly distributed from 1 to 100"). Draws are whole
+	// numbers of at least 1: a uniform draws an integer in min..max, each
+	// equally likely; any other distribution is rounded to the nearest
+	// integer. See sizes.go.
+	MapsDist *Dist `yaml:"maps_dist"`
+	// JobScale, if set, multiplies the work of every task of a job by one
+	// draw per job (Xu and Lau §IV-C: "the expected task duration for
+	// different jobs follows a uniform distribution of 1 to 4 units"):
+	// with map_s of mean 1, a job's mean task time is its draw.
+	JobScale *Dist `yaml:"job_scale"`
 	// MapS and ReduceS draw each task's work; a job's tasks are drawn
 	// independently.
 	MapS    *Dist `yaml:"map_s"`
@@ -85,8 +106,10 @@ type JobGroup struct {
 	// MapInputMiB is each map's input size (default 128).
 	MapInputMiB float64 `yaml:"map_input_mib"`
 	// CopyWork is how a speculative copy's work is drawn: "same" (the
-	// task's own work, default) or "resample" (a fresh draw from MapS /
-	// ReduceS, as with heavy-tailed task durations).
+	// task's own work, default), "resample" (the work of a task of the
+	// same job and type drawn uniformly, sim.Resample) or "fresh" (a new
+	// independent draw from MapS / ReduceS times the job's JobScale and
+	// TaskNoise, sim.Fresh: the i.i.d. copies of Xu and Lau §IV).
 	CopyWork string `yaml:"copy_work"`
 	// DeadlineS and ErrorBound make the jobs approximation jobs.
 	DeadlineS  *Dist `yaml:"deadline_s"`
@@ -155,6 +178,13 @@ type Fault struct {
 	// (e.g. {dist: uniform, min: 0, max: 0.9}: a failure anywhere in the
 	// map phase, as FARMS §4.2's ten spots); draws above 1 count as 1.
 	AtMapProgressDist *Dist `yaml:"at_map_progress_dist"`
+	// AtReduceProgress and AtReduceProgressDist start the fault when the
+	// job's reduce progress (a third per phase: copy, sort, reduce, LATE
+	// §2.1) reaches the point, once a reduce has started: a node failing in
+	// the reduce phase. With node job-reduces the node running most of the
+	// job's reduces is hit.
+	AtReduceProgress     *float64 `yaml:"at_reduce_progress"`
+	AtReduceProgressDist *Dist    `yaml:"at_reduce_progress_dist"`
 	// Probability is the chance the fault happens (per run, or per job
 	// with Job); default 1. Faults sharing a Choice name exclude each
 	// other: one draw per run (per job) picks at most one of them, each

@@ -81,6 +81,7 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"progress-twice", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{name: j, count: 1, maps: 1, map_s: 1}]\nfaults:\n  - {kind: crash, node: job-maps, job: j, at_map_progress: 0.5,\n     at_map_progress_dist: {dist: uniform, min: 0, max: 0.9}}\n", "line 6: give at_map_progress or at_map_progress_dist"},
 		{"progress-dist-bad", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{name: j, count: 1, maps: 1, map_s: 1}]\nfaults:\n  - kind: crash\n    node: job-maps\n    job: j\n    at_map_progress_dist: {dist: uniform, min: 0.9, max: 0.1}\n", "line 9: uniform distribution"},
 		{"progress-dist-no-job", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{name: j, count: 1, maps: 1, map_s: 1}]\nfaults:\n  - {kind: crash, node: job-maps, at_map_progress_dist: {dist: uniform, min: 0, max: 0.9}}\n", "line 6: job and at_map_progress"},
+		{"slowdown-applies", "cluster:\n  nodes:\n    - {count: 1, slots: 1, slowdown: 2, slowdown_applies_to: maps}\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\n", `line 3: node group "": slowdown_applies_to "maps"`},
 		{"not-yaml", "cluster: [\n", "line"},
 		{"empty", "", "line 1: empty"},
 		{"bad-number", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: fast}]\n", "line 4"},

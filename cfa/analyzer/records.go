@@ -1,8 +1,10 @@
-package cfa
+package analyzer
 
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -112,16 +114,22 @@ func (s *State) node(n speculators.NodeID) *NodeRecord {
 	return nr
 }
 
-// limits bound what Apply keeps: the detector window and the number of
-// closed episodes per node.
-type limits struct {
-	window, episodes int
+// Limits bound what Apply keeps: the detector window (the history kept
+// per node) and the number of closed episodes per node; 0 = unbounded.
+type Limits struct {
+	Window, Episodes int
+}
+
+// Limits returns the bounds c puts on the state (the store applies records
+// with them too).
+func (c Config) Limits() Limits {
+	return Limits{Window: c.Detect.Window, Episodes: c.MaxEpisodes}
 }
 
 // Apply folds r into s. Records must come in Seq order; one at or below
 // s.Seq is skipped (it is already in a snapshot), so replaying a log over a
 // snapshot is safe.
-func (s *State) Apply(r *Record, lim limits) error {
+func (s *State) Apply(r *Record, lim Limits) error {
 	if r.Seq <= s.Seq {
 		return nil
 	}
@@ -135,7 +143,7 @@ func (s *State) Apply(r *Record, lim limits) error {
 	return nil
 }
 
-func (s *State) apply(r *Record, lim limits) error {
+func (s *State) apply(r *Record, lim Limits) error {
 	switch r.Kind {
 	case KindJobStarted:
 		if s.Jobs[r.Job] == nil {
@@ -191,13 +199,13 @@ func (s *State) apply(r *Record, lim limits) error {
 		ep.To, ep.Duration, ep.Restarted, ep.Recorded = r.To, r.To-ep.From, r.Restarted, r.Recorded
 		nr.Open = nil
 		nr.Episodes = append(nr.Episodes, ep)
-		if lim.episodes > 0 && len(nr.Episodes) > lim.episodes {
-			nr.Episodes = append([]Episode(nil), nr.Episodes[len(nr.Episodes)-lim.episodes:]...)
+		if lim.Episodes > 0 && len(nr.Episodes) > lim.Episodes {
+			nr.Episodes = append([]Episode(nil), nr.Episodes[len(nr.Episodes)-lim.Episodes:]...)
 		}
 		if ep.Recorded {
 			nr.History = append(nr.History, ep.Duration)
-			if lim.window > 0 && len(nr.History) > lim.window {
-				nr.History = append([]Time(nil), nr.History[len(nr.History)-lim.window:]...)
+			if lim.Window > 0 && len(nr.History) > lim.Window {
+				nr.History = append([]Time(nil), nr.History[len(nr.History)-lim.Window:]...)
 			}
 		}
 	default:
@@ -246,4 +254,24 @@ func taskOf(attempt string) string {
 		}
 	}
 	return attempt
+}
+
+// ParseAttempt reads a job-relative attempt id, "m_000003_0" (the form
+// records and the HTTP API use; speculators.AttemptID.String writes it).
+func ParseAttempt(s string) (speculators.AttemptID, error) {
+	var a speculators.AttemptID
+	parts := strings.Split(s, "_")
+	if len(parts) != 3 || parts[0] != "m" && parts[0] != "r" {
+		return a, fmt.Errorf("attempt %q: want m_000003_0 or r_000001_2", s)
+	}
+	task, err1 := strconv.ParseInt(parts[1], 10, 32)
+	n, err2 := strconv.ParseInt(parts[2], 10, 32)
+	if err1 != nil || err2 != nil || task < 0 || n < 0 {
+		return a, fmt.Errorf("attempt %q: want m_000003_0 or r_000001_2", s)
+	}
+	a.Task.Index, a.N = int32(task), int32(n)
+	if parts[0] == "r" {
+		a.Task.Type = speculators.Reduce
+	}
+	return a, nil
 }

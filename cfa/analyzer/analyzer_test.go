@@ -1,4 +1,4 @@
-package cfa
+package analyzer
 
 import (
 	"encoding/json"
@@ -321,15 +321,15 @@ func TestRestoreCarriesOn(t *testing.T) {
 // node, and the copy's reports resume it (why host:port is the default).
 func TestSiblingNodeManagersAreSeparateNodes(t *testing.T) {
 	for _, tc := range []struct {
-		key          NodeKey
+		key          string
 		nm1, nm2     string
 		wantResumed  bool
 		wantFailedAt string
 	}{
-		{NodeKeyHostPort, "localhost:41001", "localhost:41002", false, "localhost:41001"},
-		{NodeKeyHost, "localhost", "localhost", true, "localhost"},
+		{"host-port", "localhost:41001", "localhost:41002", false, "localhost:41001"},
+		{"host", "localhost", "localhost", true, "localhost"},
 	} {
-		t.Run(string(tc.key), func(t *testing.T) {
+		t.Run(tc.key, func(t *testing.T) {
 			a := newAnalyzer(t)
 			m0, m1, m0b := attempt(speculators.Map, 0, 0), attempt(speculators.Map, 1, 0), attempt(speculators.Map, 0, 1)
 			a.Observe("J1", started(m0, tc.nm1, 0), 0)
@@ -409,5 +409,21 @@ func TestStartingAttemptsAreNotSilence(t *testing.T) {
 	b.Observe("J1", status(m0, 46_000), 46_000)
 	if want := []string{"J1 node-resumed n1"}; !reflect.DeepEqual(kinds(b.Tick(50_000)), want) {
 		t.Fatalf("after a report: want %v", want)
+	}
+}
+
+// attemptName writes what AttemptID.String writes.
+func TestAttemptNameIsString(t *testing.T) {
+	for _, id := range []speculators.AttemptID{attempt(speculators.Map, 0, 0), attempt(speculators.Reduce, 3, 12),
+		attempt(speculators.Map, 123456, 1), attempt(speculators.Map, 1234567, 2), attempt(speculators.Reduce, -1, 0)} {
+		if got, want := attemptName(id), id.String(); got != want {
+			t.Errorf("attemptName(%+v) = %q, want %q", id, got, want)
+		}
+		if id.Task.Index >= 0 {
+			back, err := ParseAttempt(attemptName(id))
+			if err != nil || back != id {
+				t.Errorf("ParseAttempt(%q) = %+v, %v, want %+v", attemptName(id), back, err, id)
+			}
+		}
 	}
 }

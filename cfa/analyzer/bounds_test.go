@@ -1,4 +1,4 @@
-package cfa
+package analyzer
 
 import (
 	"fmt"
@@ -22,20 +22,20 @@ func TestEndedJobsAreCapped(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := testConfig()
 			cfg.MaxEndedJobs, cfg.MaxEndedBytes = c.jobs, c.bytes
-			a, err := New(cfg, NewState(), base)
+			a, err := New(cfg, NewState(), boundsBase)
 			if err != nil {
 				t.Fatal(err)
 			}
-			a.Observe("running", started(attempt(speculators.Map, 0, 0), "n1", base), base)
+			a.Observe("running", started(attempt(speculators.Map, 0, 0), "n1", boundsBase), boundsBase)
 			for i := 0; i < 10; i++ {
 				job := fmt.Sprintf("job%02d", i)
-				now := base + Time(i)*1000
+				now := boundsBase + Time(i)*1000
 				for m := int32(0); m < 2; m++ {
 					a.Observe(job, started(attempt(speculators.Map, m, 0), "n1", now), now)
 				}
 				a.EndJob(job, now+500)
 			}
-			a.Tick(base + 20_000)
+			a.Tick(boundsBase + 20_000)
 			st := a.State()
 			for i := 0; i < 10; i++ {
 				job := fmt.Sprintf("job%02d", i)
@@ -57,3 +57,6 @@ func TestEndedJobsAreCapped(t *testing.T) {
 		})
 	}
 }
+
+// boundsBase is the test's epoch (ms).
+const boundsBase = Time(1_795_000_000_000)

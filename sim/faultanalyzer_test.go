@@ -64,7 +64,7 @@ func TestAnalyzerTellsEnginesWithWork(t *testing.T) {
 		"node-failed n1@30000", "node-resumed n0@50000", "node-resumed n1@50000"})
 	check("a", pa, []string{"node-suspected n1@25000", "node-failed n1@30000", "node-resumed n1@50000"})
 	check("b", pb, nil)
-	det := s.faults.an.views[0].detector
+	det := s.faults.an.views[0].an
 	expectTime(t, "n0 threshold", det.Threshold("n0"), 35000)
 	expectTime(t, "n1 threshold", det.Threshold("n1"), 32000)
 	expectTime(t, "n2 threshold", det.Threshold("n2"), 10000)
@@ -99,7 +99,7 @@ func TestCrashNotRecordedAndWrongSpeculations(t *testing.T) {
 	res := s.finish()
 	expectInt(t, "speculative copies", res.Jobs[0].SpeculativeLaunched, 2)
 	expectInt(t, "wrong speculations", res.Jobs[0].WrongSpeculations, 1)
-	expectTime(t, "n0 threshold", s.faults.an.views[0].detector.Threshold("n0"), 10000)
+	expectTime(t, "n0 threshold", s.faults.an.views[0].an.Threshold("n0"), 10000)
 }
 
 // The same inputs give the same result, node events and failures included.

@@ -1,0 +1,160 @@
+package org.specbridge.shim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.api.records.JobState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.apache.hadoop.mapreduce.v2.app.job.Job;
+import org.apache.hadoop.mapreduce.v2.app.job.Task;
+import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
+import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.yarn.event.EventHandler;
+import org.apache.hadoop.yarn.util.ControlledClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cloning at launch, live (issue 11): Dolly and Xu and Lau's SCA clone a small job's tasks. Hadoop lets the
+ * speculator add attempts to RUNNING tasks only, so the sidecar asks for each task's copies the moment its first
+ * attempt runs. In Hadoop's MRApp harness with the real sidecar, a job of 4 maps whose map 3 never gets a
+ * container (the allocator holds it back, as a full cluster would) gets the copies of maps 0-2 and none for map
+ * 3, which stays SCHEDULED; the shim refuses nothing, so the sidecar never asked for a task that was not running.
+ */
+class CloningMRAppTest {
+  private static final int MAPS = 4;
+
+  @TempDir
+  File dir;
+
+  private final ControlledClock clock = new ControlledClock();
+  private final List<AutoCloseable> cleanup = new ArrayList<AutoCloseable>();
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (AutoCloseable c : cleanup) {
+      c.close();
+    }
+  }
+
+  @Test
+  @Timeout(120)
+  void dollyClonesTheRunningTasksOfASmallJobAtOnce() throws Exception {
+    List<Task> maps = runHeldJob("dolly", "sb-dolly");
+    for (Task t : maps.subList(0, 3)) {
+      assertEquals(2, t.getAttempts().size(), t.getID() + ": Dolly's default is 2 copies");
+    }
+  }
+
+  @Test
+  @Timeout(120)
+  void scaClonesTheRunningTasksOfASmallJobAtOnce() throws Exception {
+    List<Task> maps = runHeldJob("sca", "sb-sca");
+    int copies = maps.get(0).getAttempts().size();
+    assertTrue(copies >= 2 && copies <= 8, "SCA's P2 gives between 2 and r = 8 copies, got " + copies);
+    for (Task t : maps.subList(0, 3)) {
+      assertEquals(copies, t.getAttempts().size(), t.getID() + ": every task of the job gets P2's copies");
+    }
+  }
+
+  /**
+   * Runs a 4-map job under speculator with map 3 held back, waits until maps 0-2 have their clones, then lets
+   * map 0 succeed and waits until the sidecar has seen it, and checks that map 3 got nothing and the shim
+   * refused nothing. Returns the maps in index order.
+   */
+  private List<Task> runHeldJob(String speculator, String name) throws Exception {
+    Sidecar sidecar = Sidecar.start(dir);
+    cleanup.add(sidecar);
+    Configuration conf = new Configuration();
+    conf.setClass(MRJobConfig.MR_AM_JOB_SPECULATOR, RecordingBridgeSpeculator.class, Speculator.class);
+    conf.set(ShimConfig.URL, sidecar.url);
+    conf.set(ShimConfig.TOKEN, Sidecar.TOKEN);
+    conf.set(ShimConfig.SPECULATOR, speculator);
+    conf.set(ShimConfig.TIMEOUT_MS, "1500");
+    conf.set(ShimConfig.BATCH_MS, "20");
+    conf.setInt(MRJobConfig.NUM_REDUCES, 0);
+    clock.setTime(System.currentTimeMillis());
+    RecordingBridgeSpeculator.last = null;
+    final BridgeSpeculatorMRAppTest.HoldingMRApp app =
+        new BridgeSpeculatorMRAppTest.HoldingMRApp(MAPS, 0, name, clock, 3);
+    cleanup.add(0, () -> {
+      if (app.getServiceState() != Service.STATE.STOPPED) {
+        app.stop();
+      }
+    });
+    Job job = app.submit(conf, true, true);
+    app.waitForState(job, JobState.RUNNING);
+    final List<Task> maps = new ArrayList<Task>(job.getTasks(TaskType.MAP).values());
+    maps.sort((a, b) -> Integer.compare(a.getID().getId(), b.getID().getId()));
+    for (Task t : maps.subList(0, 3)) {
+      app.waitForState(t, TaskState.RUNNING);
+    }
+    final Task held = maps.get(3);
+    assertEquals(TaskState.SCHEDULED, held.getState(), "map 3 should wait for a container");
+    final BridgeSpeculator shim = RecordingBridgeSpeculator.last;
+    assertNotNull(shim, "MRAppMaster did not load the shim");
+
+    waitFor("clones of maps 0-2", () -> {
+      for (Task t : maps.subList(0, 3)) {
+        if (t.getAttempts().size() < 2) {
+          return false;
+        }
+      }
+      return true;
+    });
+    for (Task t : maps.subList(0, 3)) {
+      for (TaskAttempt a : t.getAttempts().values()) {
+        app.waitForState(a, TaskAttemptState.RUNNING);
+      }
+    }
+    // Let map 0's original finish and wait until the sidecar has been told: by then it has had decide rounds
+    // with map 3 not running.
+    EventHandler events = app.getContext().getEventHandler();
+    final long sentBefore = shim.eventsSent.get();
+    TaskAttempt first = maps.get(0).getAttempts().values().iterator().next();
+    for (TaskAttempt a : maps.get(0).getAttempts().values()) {
+      if (a.getID().getId() < first.getID().getId()) {
+        first = a;
+      }
+    }
+    events.handle(new TaskAttemptEvent(first.getID(), TaskAttemptEventType.TA_DONE));
+    events.handle(new TaskAttemptEvent(first.getID(), TaskAttemptEventType.TA_CONTAINER_COMPLETED));
+    app.waitForState(maps.get(0), TaskState.SUCCEEDED);
+    waitFor("the sidecar to hear of map 0's end", () -> shim.eventsSent.get() > sentBefore);
+
+    assertEquals(TaskState.SCHEDULED, held.getState(), "map 3 should still wait for a container");
+    assertEquals(1, held.getAttempts().size(), "map 3 was speculated while not RUNNING");
+    assertEquals(0, shim.refusedDecisions(), "the sidecar asked for something the shim refused");
+    assertEquals(0, shim.fallbackLaunches(), "the fallback launched while the sidecar was healthy");
+    assertTrue(shim.appliedDecisions() >= 3, "fewer than 3 clone decisions applied: " + shim.appliedDecisions());
+    assertTrue(Sidecar.read(sidecar.log).contains("session opened"), Sidecar.read(sidecar.log));
+    return maps;
+  }
+
+  /** Waits up to 60 s for cond, moving the AM's clock on by 250 ms per check. */
+  private void waitFor(String what, BooleanSupplier cond) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 60000;
+    while (!cond.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      clock.tickMsec(250L);
+      Thread.sleep(50); // poll interval of a condition wait
+    }
+  }
+}

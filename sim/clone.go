@@ -1,0 +1,144 @@
+package sim
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// Job ordering and cloning at launch, for policies that span jobs (Xu and
+// Lau's SCA, SDA and ESE order jobs by what they have left; Dolly, SCA and
+// ESE clone a job's tasks at launch). The simulator only asks the
+// speculators contract (JobPrioritizer, Cloner); it knows no policy.
+
+// prioJob is an active job and its policy's priority, for one slot.
+type prioJob struct {
+	ji  int32
+	pri speculators.Priority
+}
+
+// pickByPriority offers a free slot of node ni (task types lo..hi) to the
+// jobs whose policies order jobs, lowest Priority first (ties by submit
+// order), and returns the first that has something to run there. Jobs
+// whose policies have no opinion are offered the slot afterwards, in the
+// configured scheduler's order (placeOne).
+//
+// The order is taken once per scheduling pass (schedule), the time slot of
+// Xu and Lau §IV ("the scheduling decisions are made at the beginning of
+// each time slot"): placing a job's tasks does not reorder the jobs until
+// the next pass. This also keeps a pass over thousands of waiting jobs
+// from sorting them again for every slot.
+func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick, bool) {
+	if !s.prioValid {
+		cands := s.prioScratch[:0]
+		for _, ji := range s.active {
+			j := &s.jobs[ji]
+			if j.prio {
+				cands = append(cands, prioJob{ji: ji, pri: j.engine.JobPriority(s.now)})
+			}
+		}
+		slices.SortStableFunc(cands, func(a, b prioJob) int {
+			if c := cmp.Compare(a.pri.Tier, b.pri.Tier); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.pri.Key, b.pri.Key)
+		})
+		s.prioScratch, s.prioValid = cands, true
+	}
+	for _, c := range s.prioScratch {
+		if j := &s.jobs[c.ji]; !j.finished {
+			if pk, ok := s.pickFor(j, ni, lo, hi); ok {
+				return c.ji, pk, true
+			}
+		}
+	}
+	return 0, pick{}, false
+}
+
+// launchCloned starts an original attempt of a cloning job and, at the same
+// instant, the extra attempts its policy asked for (speculators.Cloner), each
+// on another node with a free slot for the type, visited from the node after
+// ni on. The job's clone count is asked once, when its first original is
+// placed; extra attempts that find no free slot are not started (live, the
+// policy would ask for them from Decide; here a clone is only a clone if it
+// starts with its original).
+func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32) error {
+	j := &s.jobs[ji]
+	if j.clones == 0 {
+		j.clones = j.engine.LaunchCopies(s.clusterView(ji), s.now)
+	}
+	if err := s.launch(ji, ty, ti, ni, false); err != nil {
+		return err
+	}
+	nn := int32(len(s.nodes))
+	for k := 1; k < j.clones && s.freeSlots > 0; k++ {
+		at := s.cloneNode(ji, ty, ti, ni, nn)
+		if at < 0 {
+			break
+		}
+		if err := s.launch(ji, ty, ti, at, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cloneNode is the first node after ni (wrapping) that is not hung, has a
+// free slot for ty and runs no attempt of the task; -1 if none.
+func (s *sim) cloneNode(ji int32, ty speculators.TaskType, ti int32, ni, nn int32) int32 {
+	j := &s.jobs[ji]
+	for k := s.nextFree(int(ni)+1, int(nn)); k >= 0; k = s.nextFree(k+1, int(nn)) {
+		if n := &s.nodes[k]; !n.hung && n.free[n.pool(ty)] > 0 && !s.runsOn(j, ty, ti, int32(k)) {
+			return int32(k)
+		}
+	}
+	for k := s.nextFree(0, int(ni)+1); k >= 0; k = s.nextFree(k+1, int(ni)+1) {
+		if n := &s.nodes[k]; !n.hung && n.free[n.pool(ty)] > 0 && !s.runsOn(j, ty, ti, int32(k)) {
+			return int32(k)
+		}
+	}
+	return -1
+}
+
+// clusterView is what a Cloner sees when job ji's first task is placed: the
+// free slots, the capacity, the copies running and the jobs with nothing
+// placed yet (this one first, then the others in the order the scheduler
+// serves them: by priority when their policies order jobs, else submit
+// order).
+func (s *sim) clusterView(ji int32) speculators.ClusterView {
+	sizes := s.sizeScratch[:0]
+	sizes = append(sizes, jobSize(&s.jobs[ji]))
+	type waiting struct {
+		ji  int32
+		pri speculators.Priority
+	}
+	var rest []waiting
+	for _, k := range s.active {
+		o := &s.jobs[k]
+		if k == ji || o.result.Start != none {
+			continue
+		}
+		w := waiting{ji: k}
+		if o.prio {
+			w.pri = o.engine.JobPriority(s.now)
+		}
+		rest = append(rest, w)
+	}
+	slices.SortStableFunc(rest, func(a, b waiting) int {
+		if c := cmp.Compare(a.pri.Tier, b.pri.Tier); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pri.Key, b.pri.Key)
+	})
+	for _, w := range rest {
+		sizes = append(sizes, jobSize(&s.jobs[w.ji]))
+	}
+	s.sizeScratch = sizes
+	return speculators.ClusterView{Idle: s.freeSlots, Slots: s.slots, SpeculativeRunning: s.specRunning, Waiting: sizes}
+}
+
+func jobSize(j *jobState) speculators.JobSize {
+	return speculators.JobSize{Tasks: len(j.tasks[speculators.Map]) + len(j.tasks[speculators.Reduce]),
+		TaskMillis: j.spec.TaskMillis, TailIndex: j.spec.TailIndex}
+}

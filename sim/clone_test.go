@@ -1,0 +1,110 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// cloning is a test-only policy: it clones at launch (copies attempts per
+// task), orders jobs by a fixed key, and records the cluster views and
+// attempt starts it saw.
+type cloning struct {
+	script
+	copies int
+	key    float64
+	views  []speculators.ClusterView
+}
+
+func (p *cloning) LaunchCopies(_ *speculators.Job, v speculators.ClusterView, _ speculators.Time) int {
+	v.Waiting = append([]speculators.JobSize(nil), v.Waiting...)
+	p.views = append(p.views, v)
+	return p.copies
+}
+
+func (p *cloning) JobPriority(*speculators.Job, speculators.Time) speculators.Priority {
+	return speculators.Priority{Tier: 1, Key: p.key}
+}
+
+func runCloning(t *testing.T, cfg Config, jobs []Job, policies ...*cloning) *Result {
+	t.Helper()
+	k := 0
+	res, err := Run(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+		p := policies[k]
+		k++
+		return speculators.NewEngine(info, "cloning", p, speculators.Params{})
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
+
+// TestClonesStartWithTheirOriginal: a cloning policy's copies start at the
+// same instant as each original, on other nodes, as speculative attempts;
+// the first to finish wins and the others are killed; the policy saw the
+// free slots and the jobs waiting; copies that find no free slot are not
+// started.
+func TestClonesStartWithTheirOriginal(t *testing.T) {
+	cfg := cfgFor(nodes(1, 1, 1, 1, 1))
+	p := &cloning{copies: 2}
+	res := runCloning(t, cfg, []Job{{ID: "a", Maps: works(10_000, 10_000, 10_000)}}, p)
+	if len(p.views) != 1 {
+		t.Fatalf("LaunchCopies asked %d times, want once per job", len(p.views))
+	}
+	v := p.views[0]
+	if v.Idle != 5 || v.Slots != 5 || len(v.Waiting) != 1 || v.Waiting[0].Tasks != 3 {
+		t.Errorf("view %+v, want 5 idle of 5 slots and this job of 3 tasks waiting", v)
+	}
+	starts := map[speculators.TaskID][]speculators.Event{}
+	for _, ev := range p.seen {
+		if ev.Kind == speculators.AttemptStarted {
+			starts[ev.Attempt.Task] = append(starts[ev.Attempt.Task], ev)
+		}
+	}
+	// 5 slots: task 0 and 1 get their clone, task 2 its original only.
+	for i, want := range []int{2, 2, 1} {
+		id := speculators.TaskID{Type: speculators.Map, Index: int32(i)}
+		evs := starts[id]
+		if len(evs) != want {
+			t.Fatalf("task %s: %d attempts started, want %d", id, len(evs), want)
+		}
+		if want == 2 && (evs[0].Time != evs[1].Time || evs[0].Node == evs[1].Node || evs[0].Speculative || !evs[1].Speculative) {
+			t.Errorf("task %s: original %+v and clone %+v should start together on two nodes, the clone speculative", id, evs[0], evs[1])
+		}
+	}
+	j := res.Jobs[0]
+	expectInt(t, "speculative launched", j.SpeculativeLaunched, 2)
+	expectInt(t, "killed", j.KilledAttempts, 2)
+}
+
+// TestPrioritizedJobsFirst: a free slot goes to the job whose policy gives
+// the lowest priority, whatever the submit order, and the waiting jobs a
+// Cloner sees are in that order.
+func TestPrioritizedJobsFirst(t *testing.T) {
+	cfg := cfgFor(nodes(1))
+	late := &cloning{copies: 1, key: 1}
+	first := &cloning{copies: 1, key: 0}
+	res := runCloning(t, cfg, []Job{{ID: "late", Maps: works(1000)}, {ID: "first", Maps: works(1000)}}, late, first)
+	if !(res.Jobs[1].Finish < res.Jobs[0].Finish) {
+		t.Errorf("job with priority 0 finished at %d, after the one with 1 at %d", res.Jobs[1].Finish, res.Jobs[0].Finish)
+	}
+}
+
+// fixedWork draws a fixed work, to see that Fresh copies use the sampler.
+type fixedWork float64
+
+func (f fixedWork) SampleWork(*rand.Rand) float64 { return float64(f) }
+
+// TestFreshCopiesDrawFromTheLaw: under CopyWork Fresh a clone's work comes
+// from the job's law (here 2 s), not from the task (60 s), so the clone
+// wins at 2 s.
+func TestFreshCopiesDrawFromTheLaw(t *testing.T) {
+	cfg := cfgFor(nodes(1, 1))
+	p := &cloning{copies: 2}
+	job := Job{ID: "a", Maps: works(60_000), CopyWork: Fresh, FreshWork: [speculators.NumTaskTypes]WorkSampler{fixedWork(2000), nil}}
+	res := runCloning(t, cfg, []Job{job}, p)
+	expectTime(t, "job finish", res.Jobs[0].Finish, 2000)
+	expectInt(t, "speculative won", res.Jobs[0].SpeculativeWon, 1)
+}

@@ -1,0 +1,153 @@
+// Package sda is the Straggler Detection Algorithm of Xu and Lau
+// ("Optimization for Speculative Execution in Big Data Processing
+// Clusters", §V) for a lightly loaded cluster: a running task is a
+// straggler when its remaining time t_rem exceeds sigma x E[t_new]; it then
+// gets c-1 fresh copies, once. sigma* and c come from problem P3 (eqs.
+// (26)-(28)): for Pareto task times c = 2 and sigma* depends only on the
+// tail index (1 + sqrt(2)/2 for alpha = 2, Theorem 3). Jobs are served in
+// three levels: stragglers' copies first, then the remaining tasks of
+// started jobs by smallest remaining workload, then new jobs by smallest
+// workload, one copy each.
+//
+// The policy reads the job state the engine folds and keeps its own record
+// of the copies it asked for. It must not start goroutines, perform I/O,
+// read the wall clock, use randomness or depend on Go map iteration order.
+//
+// Choices where the paper is vague:
+//
+//   - sigma* is computed numerically (xulau.SigmaStar) from the job's tail
+//     index (JobInfo.TailIndex, else the tail-index parameter) unless the
+//     sigma parameter sets it; the copy count is the c that goes with it
+//     (2 for Pareto laws).
+//   - t_rem is extrapolated from the rate of the attempt's current phase,
+//     as Mantri's is here (speculators.Attempt.PhaseTimeLeft); E[t_new] is
+//     the job's a-priori mean task time (JobInfo.TaskMillis, §III), else
+//     the mean of its completed tasks; before either is known no task is
+//     judged. The paper's detection point s (the fraction of work after
+//     which a straggler shows) is what the progress reports give: a task
+//     is judged from its first report on.
+//   - The three levels are the simulator's job order
+//     (speculators.JobPrioritizer): a job with a straggler's copy waiting
+//     is served first. Within a job the simulator places a job's own
+//     unplaced originals before its copies; in a lightly loaded cluster a
+//     started job has none. Live, YARN orders jobs; the policy asks for the
+//     copies from Decide, which is all the AM allows.
+package sda
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/xulau"
+)
+
+// Name is the policy's registry name.
+const Name = "sda"
+
+// Parameter names.
+const (
+	ParamSigma     = "sigma"
+	ParamTailIndex = "tail-index"
+	ParamMaxCopies = "max-copies"
+)
+
+// Policy registers SDA with the paper's defaults.
+func Policy() speculators.Policy {
+	return speculators.Policy{
+		Name: Name,
+		Doc:  "SDA: a task straggles when t_rem > sigma* E[t_new], sigma* from eq. (28) (1+sqrt(2)/2 for alpha 2); one extra copy; copies, then running jobs, then new jobs by least work (Xu & Lau §V)",
+		Params: []speculators.ParamSpec{
+			{Name: ParamSigma, Kind: speculators.Float, Default: 0.0,
+				Doc: "straggler threshold sigma in units of E[t_new]; 0 computes sigma* of eq. (28) from the tail index (Xu & Lau §V-A)"},
+			{Name: ParamTailIndex, Kind: speculators.Float, Default: 2.0,
+				Doc: "Pareto tail index alpha of task times when the job does not give one (Xu & Lau §V-C, 2)"},
+			{Name: ParamMaxCopies, Kind: speculators.Int, Default: int64(8),
+				Doc: "r: most copies of a straggler the search of eq. (27) considers (Xu & Lau §V; Theorem 3 gives 2 for Pareto)"},
+		},
+		New: New,
+	}
+}
+
+// New builds the policy; out-of-range values are an error naming the
+// parameter.
+func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
+	p := &policy{
+		sigmaParam: params.Float(ParamSigma),
+		alpha:      params.Float(ParamTailIndex),
+		maxCopies:  int(params.Int(ParamMaxCopies)),
+	}
+	var errs []error
+	if !(p.sigmaParam >= 0) || math.IsInf(p.sigmaParam, 0) {
+		errs = append(errs, fmt.Errorf("%s %g: want >= 0 (0: sigma*)", ParamSigma, p.sigmaParam))
+	}
+	if !(p.alpha > 1) || p.alpha > 1e6 {
+		errs = append(errs, fmt.Errorf("%s %g: want a tail index > 1 (a finite mean)", ParamTailIndex, p.alpha))
+	}
+	if p.maxCopies < 2 || p.maxCopies > 64 {
+		errs = append(errs, fmt.Errorf("%s %d: want 2..64", ParamMaxCopies, p.maxCopies))
+	}
+	return p, errors.Join(errs...)
+}
+
+type policy struct {
+	sigmaParam float64
+	alpha      float64
+	maxCopies  int
+
+	// sigma and copies once resolved for the job (sigma 0: not yet).
+	sigma  float64
+	copies int
+	book   xulau.Copies
+	buf    []xulau.Straggler
+}
+
+func (p *policy) resolve(job *speculators.Job) error {
+	if p.sigma > 0 {
+		return nil
+	}
+	alpha := p.alpha
+	if a := job.Info.TailIndex; a > 1 {
+		alpha = a
+	}
+	sigma, copies, err := xulau.SigmaStar(alpha, 0, p.maxCopies)
+	if err != nil {
+		return err
+	}
+	if p.sigmaParam > 0 {
+		sigma, copies = p.sigmaParam, 2
+	}
+	p.sigma, p.copies = sigma, copies
+	return nil
+}
+
+// Observe keeps the record of copies asked for and tasks launched.
+func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) { p.book.Observe(job, ev) }
+
+// Decide asks for c-1 copies of each new straggler, longest t_rem first.
+func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	if !xulau.MeanKnown(job) || p.resolve(job) != nil || p.copies < 2 || math.IsInf(p.sigma, 1) {
+		return out
+	}
+	mean := xulau.LawOf(job, p.alpha).Mean()
+	p.buf = xulau.Stragglers(job, &p.book, p.sigma*mean, now, p.buf[:0])
+	for _, s := range p.buf {
+		out = append(out, p.book.Ask(job, s.Task, p.copies-1,
+			fmt.Sprintf("sda: t_rem %.1fs > sigma %.3f x E[t_new] %.1fs", s.Left/1000, p.sigma, mean/1000)))
+	}
+	return out
+}
+
+// JobPriority is SDA's three levels: a job with a straggler's copy waiting,
+// then started jobs by remaining workload, then new jobs by workload.
+func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
+	mean := xulau.LawOf(job, p.alpha).Mean()
+	switch {
+	case p.book.Pending > 0:
+		return speculators.Priority{Tier: xulau.TierCopies, Key: xulau.RemainingWork(job, mean)}
+	case p.book.Launched > 0:
+		return speculators.Priority{Tier: xulau.TierStarted, Key: xulau.RemainingWork(job, mean)}
+	}
+	return speculators.Priority{Tier: xulau.TierWaiting, Key: float64(xulau.TaskCount(job)) * mean}
+}

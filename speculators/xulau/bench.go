@@ -1,0 +1,5 @@
+package xulau
+
+// Forget clears what the record holds (copies asked for, tasks launched),
+// so that a benchmark can make every Decide do the full work again.
+func (c *Copies) Forget() { *c = Copies{} }
