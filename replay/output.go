@@ -78,7 +78,10 @@ func (r *Report) writeTable(w io.Writer) error {
 		if len(res) > 0 && res[0].StragglerModel != "" {
 			fmt.Fprintf(w, "\nstraggler model (the input has no attempt times of its own): %s\n", res[0].StragglerModel)
 		}
-		return writeApproxTable(w, res)
+		if err := writeApproxTable(w, res); err != nil {
+			return err
+		}
+		return writeDeadlinesTable(w, res)
 	case []DecisionsResult:
 		fmt.Fprintf(tw, "speculator\tjobs\ttasks\tdecisions\tspeculated tasks\talso speculated by Hadoop\tskipped events\t\n")
 		for _, x := range res {

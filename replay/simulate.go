@@ -94,6 +94,8 @@ type Result struct {
 	// StragglerModel names the straggler model drawn into a workload
 	// without attempt times of its own (SWIM), "" when none applied.
 	StragglerModel string `json:"straggler_model,omitempty"`
+	// Deadlines adds PoCD (inline in the JSON; pocd.go).
+	Deadlines
 }
 
 // GroupResult is a policy's figures for one group of jobs.
@@ -229,6 +231,7 @@ func summarize(name string, w *Workload, res *sim.Result) Result {
 	r.Failures = failures(w, res)
 	r.Recorded = fidelity(w, res)
 	r.StragglerModel = w.Stragglers
+	r.Deadlines = deadlines(w, res)
 	if len(groupOrder) > 1 {
 		for _, g := range groupOrder {
 			mean, _, p95, _ := dist(groups[g])
@@ -270,6 +273,7 @@ func average(rs []Result) Result {
 	out.Approximation = averageApprox(rs)
 	out.Failures = averageFailures(rs)
 	out.Recorded = averageFidelity(rs)
+	out.Deadlines = averageDeadlines(rs)
 	for gi := range out.Groups {
 		out.Groups[gi].MeanJobS, out.Groups[gi].P95JobS = 0, 0
 	}
@@ -301,5 +305,6 @@ func round(r Result) Result {
 	}
 	r.Approximation = r.Approximation.rounded()
 	r.Failures = r.Failures.rounded()
+	r.Deadlines = r.Deadlines.rounded()
 	return r
 }

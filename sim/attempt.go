@@ -26,9 +26,10 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		work = math.Max(j.spec.FreshWork[ty].SampleWork(j.rng), 1)
 	}
 	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work)
+	work, offset := resumeWork(t, work, speculative)
 	s.attempts = append(s.attempts, attempt{job: ji, task: ti, node: ni, n: t.nextN, ty: ty,
 		state: speculators.StateRunning, speculative: speculative, start: s.now, lastT: s.now, lastReport: s.now,
-		work: work, nextInTask: none, nodePos: int32(len(n.running)), reducePos: none})
+		work: work, offset: offset, nextInTask: none, nodePos: int32(len(n.running)), reducePos: none})
 	a := &s.attempts[ai]
 	a.scriptedFail = scriptedFail
 	a.curve = s.progressCurve(j)
@@ -150,6 +151,7 @@ func (s *sim) statusEvent(ai int32) {
 	if a.work > 0 {
 		f = s.reported(a, a.done/a.work)
 	}
+	f = a.offset + (1-a.offset)*f
 	progress, phase, read := f, speculators.PhaseMap, f
 	if a.ty == speculators.Reduce {
 		phase, progress, read = reducePhase(f, t.copyEnd, t.sortEnd)

@@ -83,7 +83,11 @@ func (s *sim) apply(ji int32, d speculators.Decision) (bool, error) {
 		if !ok {
 			return false, nil
 		}
-		return s.speculate(j, ty, ti, d.Copies), nil
+		ok = s.speculate(j, ty, ti, d.Copies)
+		if ok && d.Resume {
+			s.resumeFrom(j, ty, ti, d)
+		}
+		return ok, nil
 	case speculators.Kill:
 		ai, ok := s.attemptOf(j, d.Attempt)
 		if !ok || s.attempts[ai].state != speculators.StateRunning {

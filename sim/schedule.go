@@ -315,6 +315,7 @@ func (s *sim) clearPending(j *jobState, ty speculators.TaskType, ti int32) {
 		j.copyCount[ty] -= int(t.pendingCopies)
 		t.pendingCopies = 0
 	}
+	t.resumeCopies = 0
 	if t.inCopyQueue {
 		t.inCopyQueue = false
 		q := j.copies[ty]

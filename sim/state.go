@@ -64,6 +64,10 @@ type taskState struct {
 	outputPos int32
 	lost      bool
 	failures  int32 // failed attempts (for Job.MaxAttempts)
+	// resumeCopies of the pending copies resume at fraction resumeFrac of
+	// the task's work (Speculative-Resume; resume.go).
+	resumeCopies int32
+	resumeFrac   float64
 }
 
 func (t *taskState) done() bool { return t.winner != none }
@@ -96,6 +100,9 @@ type attempt struct {
 	// curve is the attempt's progress-noise curve in sim.curves, offset
 	// + 1; 0: none, progress is linear (progress.go).
 	curve int32
+	// offset is the fraction of the task's input a resumed attempt started
+	// at (resume.go); 0 for attempts that start at the beginning.
+	offset float64
 }
 
 // jobState is a job during the run.

@@ -34,6 +34,14 @@ type Decision struct {
 	Attempt AttemptID // Kill, Rerun
 	Copies  int       // Speculate; 0 is read as 1
 	Reason  string
+	// Resume (Speculate only) makes the new attempts resume from the byte
+	// offset that attempt From of the same task had reached when the
+	// decision was made, instead of starting at the beginning of the split
+	// (Speculative-Resume, SRQuant/LASER paper §III). Simulator only: live,
+	// Hadoop cannot start an attempt at an offset, so the copies start from
+	// zero and the policy's reason says so.
+	Resume bool
+	From   AttemptID
 }
 
 func (d Decision) String() string {
@@ -42,6 +50,9 @@ func (d Decision) String() string {
 		c := d.Copies
 		if c < 1 {
 			c = 1
+		}
+		if d.Resume {
+			return fmt.Sprintf("speculate %s x%d resuming from %s: %s", d.Task, c, d.From, d.Reason)
 		}
 		return fmt.Sprintf("speculate %s x%d: %s", d.Task, c, d.Reason)
 	case Kill, Rerun:

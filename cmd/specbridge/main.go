@@ -66,6 +66,7 @@ func commands() []*cli.Command {
 		ServeCommand(),
 		CFACommand(),
 		speculatorsCommand(),
+		trainCommand(),
 		docsCommand(),
 	}
 	for _, c := range cmds {

@@ -11,7 +11,6 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/replay/report"
-	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/store/grassamples"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/history"
@@ -50,6 +49,7 @@ func replayCommand() *cli.Command {
 			&cli.StringFlag{Name: "report", Usage: "write a self-contained HTML report (verdict, table, charts) to `FILE` (simulate mode, one INPUT)"},
 			&cli.StringFlag{Name: "plot", Usage: "write the job-time CDF per policy to `FILE`, .svg or .png (simulate mode, one INPUT)"},
 			&cli.StringFlag{Name: "jobs", Usage: "write one row per job, policy and run to `FILE`: .csv, or .jsonl for JSON Lines (simulate mode)"},
+			&cli.IntFlag{Name: "max-jobs", Usage: "replay only the `N` earliest-submitted jobs of each input: a quick preview of a large input, on the same cluster", DefaultText: "every job"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Hidden: true, Usage: "how often progress is printed when stderr is not a terminal"},
 		},
@@ -73,7 +73,7 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	if c.NArg() == 0 {
 		return nil, usageError(c, "replay: no INPUT given (a .jhist, Rumen or SWIM file, a scenario, a directory of histories, or hdfs://...)")
 	}
-	reg, err := all.Registry()
+	reg, err := policyRegistry(c.StringSlice("param"))
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	if p.opts.Runs < 1 {
 		return nil, usageError(c, "--runs %d: must be at least 1", p.opts.Runs)
 	}
-	for _, f := range []string{"nodes", "slots"} {
+	for _, f := range []string{"nodes", "slots", "max-jobs"} {
 		if c.IsSet(f) && c.Int(f) < 1 {
 			return nil, usageError(c, "--%s %d: must be at least 1", f, c.Int(f))
 		}
@@ -215,7 +215,7 @@ func runReplay(c *cli.Context) (err error) {
 				}
 				return nil
 			}
-			res, err := replay.Simulate(replay.WorkloadOf(in, opts.Cluster), opts)
+			res, err := replay.Simulate(replay.LimitJobs(replay.WorkloadOf(in, opts.Cluster), c.Int("max-jobs")), opts)
 			prog.done()
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)

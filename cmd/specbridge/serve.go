@@ -59,6 +59,7 @@ func ServeCommand() *cli.Command {
 			&cli.StringFlag{Name: "cfa-token-file", Usage: "`FILE` whose first token is sent to --cfa-url as \"Authorization: Bearer\" (required with --cfa-url)", EnvVars: []string{"SPECBRIDGE_CFA_TOKEN_FILE"}},
 			&cli.StringFlag{Name: "cfa-ca-file", Usage: "`FILE` of PEM CA certificate(s) to verify an https --cfa-url with (default: the system's)", EnvVars: []string{"SPECBRIDGE_CFA_CA_FILE"}},
 			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
+			&cli.StringFlag{Name: "laser-model", Usage: "LASER model `FILE` written by specbridge train laser (default: the model embedded in the binary); jobs choose laser as any policy", EnvVars: []string{"SPECBRIDGE_LASER_MODEL"}},
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
 		}, cfaFlags()...),
 		Action: serve,
@@ -88,7 +89,11 @@ func serve(c *cli.Context) error {
 	if c.Duration("cfa-job-grace") <= 0 {
 		return errors.New("serve: --cfa-job-grace must be positive")
 	}
-	reg, err := all.Registry()
+	model, err := laserModel([]string{laserModelParam + "=" + c.String("laser-model")})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	reg, err := all.RegistryWith(all.Options{LaserModel: model})
 	if err != nil {
 		return fmt.Errorf("serve: policy registry: %w", err)
 	}

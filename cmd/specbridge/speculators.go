@@ -6,7 +6,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/urfave/cli/v2"
 )
 
@@ -15,7 +14,7 @@ func speculatorsCommand() *cli.Command {
 		Name:  "speculators",
 		Usage: "list the registered policies with their parameters and defaults",
 		Action: func(c *cli.Context) error {
-			reg, err := all.Registry()
+			reg, err := policyRegistry(nil)
 			if err != nil {
 				return err
 			}

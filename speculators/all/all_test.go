@@ -7,7 +7,7 @@ func TestRegistryHoldsEveryPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"none", "hadoop", "hadoop-legacy", "late", "farms", "tws"} {
+	for _, name := range []string{"none", "hadoop", "hadoop-legacy", "late", "farms", "tws", "srquant", "laser"} {
 		if _, ok := r.Lookup(name); !ok {
 			t.Errorf("policy %s is not registered", name)
 		}

@@ -1,0 +1,135 @@
+// Package laser is LASER, Speculative-Resume with deep neural networks (the
+// SRQuant/LASER paper, "LASER: a deep learning approach for speculative
+// execution and replication of deadline-critical jobs", §IV-B, §V-B,
+// Algorithm 2): at tau_est a network estimates each map's run time from its
+// Table II features; a map that would end after the job's deadline is
+// killed and r+1 attempts resume from its offset, with r chosen by
+// U(r) = 1{T_i(r) <= D} - theta C M_i(r), where networks estimate the job's
+// completion time T_i and machine time M_i for each r.
+//
+// The networks are a Model handed to Policy by the caller: the CLI loads
+// --param laser.model=FILE or the model embedded in the binary (package
+// models); nothing here reads files. Training is in package lasertrain.
+// Like everything under speculators/ the package does no I/O, reads no clock
+// and starts no goroutines; inference is deterministic.
+package laser
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/resume"
+)
+
+// Name is the policy's registry name.
+const Name = "laser"
+
+// Parameter names.
+const (
+	ParamTauEst  = "tau-est-s"
+	ParamTauKill = "tau-kill-s"
+	ParamRMax    = "r-max"
+	ParamThetaC  = "theta-c"
+	ParamTJVM    = "tjvm-s"
+	ParamModel   = "model"
+)
+
+func params() []speculators.ParamSpec {
+	return []speculators.ParamSpec{
+		{Name: ParamTauEst, Kind: speculators.Float, Default: 120.0,
+			Doc: "seconds after a map starts at which the task network estimates its run time (SRQuant/LASER paper §VI-C: 120 s)"},
+		{Name: ParamTauKill, Kind: speculators.Float, Default: 200.0,
+			Doc: "seconds after a map starts at which the best resumed attempt is kept (§VI-C: 200 s)"},
+		{Name: ParamRMax, Kind: speculators.Int, Default: int64(4),
+			Doc: "most extra attempts per straggler, r_max of Algorithm 2 (the paper gives none; as srquant)"},
+		{Name: ParamThetaC, Kind: speculators.Float, Default: 0.0001,
+			Doc: "theta x C in U(r) = 1{T <= D} - theta C M (§VI-C: 0.0001)"},
+		{Name: ParamTJVM, Kind: speculators.Float, Default: 0.0,
+			Doc: "t_jvm in seconds, a task feature (§V-A, Table II; the simulator has no JVM start-up, so 0)"},
+		{Name: ParamModel, Kind: speculators.String, Default: "embedded",
+			Doc: "model file written by `specbridge train laser`; the CLI reads it and hands it to the policy (default: the model embedded in the binary)"},
+	}
+}
+
+// Policy registers LASER with its model; a nil model registers the policy
+// but building it fails with an error that says how to give it one.
+func Policy(model *Model) speculators.Policy {
+	return speculators.Policy{
+		Name:   Name,
+		Doc:    "Speculative-Resume with learned run-time models: r per straggler from DNN estimates of job and machine time (SRQuant/LASER paper §IV-B)",
+		Params: params(),
+		New: func(p speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
+			return New(p, model)
+		},
+	}
+}
+
+type policy struct {
+	model    *Model
+	resumer  *resume.Resumer
+	rMax     int
+	thetaC   float64
+	tjvm     float64
+	tauKillS float64
+	x        []float64
+	buf      []float64
+}
+
+// New builds LASER from its parameters and model.
+func New(p speculators.Params, model *Model) (speculators.Speculator, error) {
+	if model == nil {
+		return nil, fmt.Errorf("no model: the caller must pass one (the embedded default, or --param laser.model=FILE)")
+	}
+	if err := model.Validate(); err != nil {
+		return nil, err
+	}
+	tauKill := p.Float(ParamTauKill)
+	r, err := resume.New(resume.Config{TauEst: ms(p.Float(ParamTauEst)), TauKill: ms(tauKill)})
+	if err != nil {
+		return nil, err
+	}
+	q := &policy{model: model, resumer: r, rMax: int(p.Int(ParamRMax)), thetaC: p.Float(ParamThetaC), tjvm: p.Float(ParamTJVM), tauKillS: tauKill}
+	if q.rMax < 0 || !(q.thetaC >= 0) {
+		return nil, fmt.Errorf("r-max %d must be >= 0 and theta-c %g >= 0", q.rMax, q.thetaC)
+	}
+	return q, nil
+}
+
+func ms(s float64) speculators.Time { return speculators.Time(math.Round(s * 1000)) }
+
+func (q *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	return q.resumer.Decide(job, now, q, out)
+}
+
+// EstimateS is the task network's estimate of the attempt's run time.
+func (q *policy) EstimateS(_ *speculators.Job, _ *speculators.Task, a *speculators.Attempt, now speculators.Time) float64 {
+	q.x = TaskFeatures(q.x[:0], a, now, q.tjvm)
+	var y float64
+	y, q.buf = q.model.Task.Predict(q.x, q.buf)
+	return y
+}
+
+// Choose is Algorithm 2: the r in [0, r_max] with the largest
+// U(r) = 1{T(r) <= D} - theta C M(r), the first on ties. D is the job's
+// deadline from its submission, as the job network is trained on job
+// durations from submission.
+func (q *policy) Choose(job *speculators.Job, _ *speculators.Task, a *speculators.Attempt, now speculators.Time) (int, string) {
+	best, rm := math.Inf(-1), 0
+	var bestT, bestM float64
+	d := float64(job.Deadline-job.Info.Start) / 1000
+	for r := 0; r <= q.rMax; r++ {
+		q.x = JobFeatures(q.x[:0], job, a, now, q.tjvm, q.tauKillS, r)
+		var t, m float64
+		t, q.buf = q.model.Job.Predict(q.x, q.buf)
+		m, q.buf = q.model.Machine.Predict(q.x, q.buf)
+		u := -q.thetaC * m
+		if t <= d {
+			u++
+		}
+		if u > best {
+			best, rm, bestT, bestM = u, r, t, m
+		}
+	}
+	return rm, fmt.Sprintf("DNN job time %.0f s vs deadline %.0f s, machine time %.0f s, U %.3f", bestT, d, bestM, best)
+}
