@@ -68,6 +68,8 @@ func tracePaths(t *testing.T, file string) []string {
 func TestEveryBundledScenarioRuns(t *testing.T) {
 	root := repoRoot(t)
 	files, _ := filepath.Glob(filepath.Join(root, "scenarios", "*.yaml"))
+	more, _ := filepath.Glob(filepath.Join(root, "scenarios", "*", "*.yaml"))
+	files = append(files, more...)
 	if len(files) < 10 {
 		t.Fatalf("found %d bundled scenarios", len(files))
 	}
