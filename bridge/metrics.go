@@ -19,6 +19,8 @@ type metrics struct {
 	errorsSent      *prometheus.CounterVec
 	decideSeconds   prometheus.Histogram
 	batchToDecision prometheus.Histogram
+	turnWait        prometheus.Histogram
+	throttled       prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -46,9 +48,14 @@ func newMetrics() *metrics {
 		batchToDecision: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "specbridge_bridge_batch_to_decision_seconds", Help: "From reading an event batch to writing the decisions it caused.",
 			Buckets: prometheus.ExponentialBuckets(1e-5, 4, 10)}),
+		turnWait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "specbridge_bridge_turn_wait_seconds", Help: "How long a session's frame waited for a turn of the fair queue.",
+			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 10)}),
+		throttled: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "specbridge_bridge_throttled_seconds_total", Help: "Time sessions were held back (not read) for being over their event budget."}),
 	}
 	m.registry.MustRegister(m.sessions, m.sessionsOpened, m.frames, m.events, m.eventsRejected, m.decisions,
-		m.acks, m.errorsSent, m.decideSeconds, m.batchToDecision,
+		m.acks, m.errorsSent, m.decideSeconds, m.batchToDecision, m.turnWait, m.throttled,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

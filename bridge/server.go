@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -60,13 +61,18 @@ type Config struct {
 	// by the sessions sending (fairShare): below the process's capacity,
 	// so that flooding sessions cannot delay a light one.
 	MaxTotalEventsPerSecond float64
-	DecideInterval          time.Duration
-	HandshakeTimeout        time.Duration
-	IdleTimeout             time.Duration
-	WriteTimeout            time.Duration
-	MaxStrikes              int
-	StrikeWindow            time.Duration
-	MaxTasksPerJob          int
+	// MaxBusySessions is how many sessions do work on a frame at once
+	// (turns.go: a fair queue of the rest); 0 means GOMAXPROCS, negative
+	// means no limit (sessions run as the Go scheduler picks them, and a
+	// flood of sessions delays a light one by as many turns).
+	MaxBusySessions  int
+	DecideInterval   time.Duration
+	HandshakeTimeout time.Duration
+	IdleTimeout      time.Duration
+	WriteTimeout     time.Duration
+	MaxStrikes       int
+	StrikeWindow     time.Duration
+	MaxTasksPerJob   int
 
 	// Feed, if set, is the fault analyzer (feed.go): sessions pass it every
 	// event their engine accepts, subscribe to their job's node events and
@@ -120,6 +126,7 @@ type Server struct {
 	log      logrus.FieldLogger
 	authFail *authguard.Guard // failed hellos per source address
 	fair     *fairShare
+	turns    *turns
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -192,6 +199,10 @@ func NewServer(cfg Config) (*Server, error) {
 	s.cfg = cfg
 	s.log = cfg.Log
 	s.fair = newFairShare(cfg.MaxTotalEventsPerSecond, cfg.MaxEventsPerSecond)
+	if s.cfg.MaxBusySessions == 0 {
+		s.cfg.MaxBusySessions = runtime.GOMAXPROCS(0)
+	}
+	s.turns = newTurns(s.cfg.MaxBusySessions)
 	s.authFail = authguard.New(cfg.Log, "AM hello")
 	s.authFail.Now = cfg.Now
 	for _, c := range cfg.Collectors {

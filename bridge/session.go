@@ -45,6 +45,7 @@ type item struct {
 	err    error
 	size   int64
 	readAt time.Time
+	turn   *turn // the turn the frame was read in; run ends it
 }
 
 // session is one AM connection. The reader goroutine reads and decodes
@@ -77,6 +78,10 @@ type session struct {
 	offsetMS     int64 // AM clock minus server clock
 	strikes      *strikes
 	ev           speculators.Event // scratch for onEvents
+	cur          *turn             // the turn being handled, if any
+	outbox       [][]byte          // frames written during cur, sent by endTurn
+
+	turnTag turnTag // fair-queue finish tag (turns.go)
 
 	// Fault analyzer (feed.go): node events queued by deliver, the
 	// subscription, tasks dropped, and whether the job was ended there.
@@ -141,7 +146,11 @@ func (s *session) run() {
 			}
 			return
 		case it := <-s.in:
+			s.cur = it.turn
 			err = s.guard(func() error { return s.handle(it) })
+			if e := s.endTurn(); err == nil {
+				err = e
+			}
 			if err == nil && ticker == nil && s.engine != nil {
 				ticker = time.NewTicker(s.srv.cfg.DecideInterval)
 				tick = ticker.C
@@ -184,7 +193,23 @@ func (s *session) read() {
 			timeout = cfg.HandshakeTimeout
 		}
 		_ = s.conn.SetReadDeadline(time.Now().Add(timeout))
-		it := s.readItem()
+		mt, r, err := s.conn.NextReader()
+		if err != nil {
+			select {
+			case s.in <- item{kind: itemClosed, err: err}:
+			case <-s.ctx.Done():
+			}
+			return
+		}
+		// The frame's work is done in a turn of the server's fair queue;
+		// run ends it, and this session asks for no other turn meanwhile.
+		tn, waited, err := s.srv.turns.acquire(s.ctx, &s.turnTag)
+		if err != nil {
+			return
+		}
+		s.srv.metrics.turnWait.Observe(waited.Seconds())
+		it := s.readItem(mt, r)
+		it.turn = tn
 		// Counted before run gets the item: run recycles its events.
 		n := 1
 		if it.kind == itemFrame && it.frame.Events != nil {
@@ -192,6 +217,12 @@ func (s *session) read() {
 		}
 		select {
 		case s.in <- it:
+		case <-s.ctx.Done():
+			tn.end()
+			return
+		}
+		select {
+		case <-tn.done:
 		case <-s.ctx.Done():
 			return
 		}
@@ -203,6 +234,8 @@ func (s *session) read() {
 			budget.setRate(s.srv.fair.rate(s, now))
 		}
 		if wait := budget.take(n, now); wait > 0 {
+			// Backpressure: the AM's frames wait in its own TCP buffers.
+			s.srv.metrics.throttled.Add(wait.Seconds())
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:
@@ -214,11 +247,8 @@ func (s *session) read() {
 	}
 }
 
-func (s *session) readItem() item {
-	mt, r, err := s.conn.NextReader()
-	if err != nil {
-		return item{kind: itemClosed, err: err}
-	}
+// readItem reads and decodes the body of a frame NextReader returned.
+func (s *session) readItem(mt int, r io.Reader) item {
 	max := s.srv.cfg.MaxFrameBytes
 	// The buffer is recycled once the frame is decoded: decoding copies what
 	// it keeps.
@@ -553,6 +583,9 @@ func (s *session) sendError(f ErrorFrame) error {
 
 // fatal sends a fatal error frame and a close frame; it always returns errEnd.
 func (s *session) fatal(code, text string) error {
+	if err := s.endTurn(); err != nil {
+		return errEnd
+	}
 	if err := s.sendError(ErrorFrame{Code: code, Text: text, Fatal: true}); err != nil {
 		return errEnd
 	}
@@ -573,6 +606,33 @@ func (s *session) write(v any) error {
 	if err != nil {
 		return fmt.Errorf("encode frame: %w", err)
 	}
+	if s.cur != nil { // sent by endTurn, once the turn's slot is free
+		s.outbox = append(s.outbox, data)
+		return nil
+	}
+	return s.send(data)
+}
+
+// endTurn ends the current turn, if any, and then sends the frames written
+// during it: a slow client's connection never holds a slot.
+func (s *session) endTurn() error {
+	if s.cur == nil {
+		return nil
+	}
+	s.cur.end()
+	s.cur = nil
+	out := s.outbox
+	s.outbox = s.outbox[:0]
+	for i, data := range out {
+		out[i] = nil
+		if err := s.send(data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *session) send(data []byte) error {
 	_ = s.conn.SetWriteDeadline(time.Now().Add(s.srv.cfg.WriteTimeout))
 	if err := s.conn.WriteMessage(websocket.TextMessage, data); err != nil {
 		return fmt.Errorf("write frame: %w", err)

@@ -1,0 +1,156 @@
+package bridge
+
+import (
+	"container/heap"
+	"context"
+	"sync"
+	"time"
+)
+
+// turns is the server's fair queue of session work. A session's work on a
+// frame (reading its body, validating and decoding it, folding its events
+// into the engine, deciding) is done in a turn; at most slots turns run at
+// once (Config.MaxBusySessions, the number of cores by default), so that
+// the Go scheduler never holds hundreds of runnable session goroutines in
+// front of a light session's one.
+//
+// Which waiting session goes next is start-time fair queueing (Goyal, Vin
+// and Cheng, "Start-time Fair Queueing", SIGCOMM 1996): every turn gets a
+// start tag max(the session's finish tag, the virtual time), the virtual
+// time is the start tag of the turn granted last, the session's finish tag
+// becomes start tag plus the turn's cost, and the smallest start tag goes
+// first. A session that was idle starts at the virtual time, in front of
+// every backlogged session (their tags are past it), so a well-behaved AM
+// waits at most for the turns already running, not for one turn of every
+// flooding session. Choice: a turn's cost is its wall-clock duration (the
+// work of a frame varies with its events and the policy; counting events
+// would let a costly policy or frame through cheaply).
+//
+// A turn ends before the session writes to its connection (session.write
+// buffers frames during a turn, endTurn sends them), so a session whose
+// client does not read never holds a slot.
+type turns struct {
+	limited bool // false: turns are granted at once, unaccounted
+
+	mu    sync.Mutex
+	free  int     // slots not held
+	vtime float64 // start tag of the turn granted last
+	seq   uint64  // arrival order, breaks ties
+	queue turnQueue
+}
+
+func newTurns(slots int) *turns {
+	return &turns{limited: slots > 0, free: slots}
+}
+
+// turnTag is a session's finish tag, guarded by turns.mu.
+type turnTag struct{ finish float64 }
+
+// turn is one granted turn; end is safe from any goroutine, once.
+type turn struct {
+	t     *turns
+	tag   *turnTag
+	start float64 // start tag
+	at    time.Time
+	once  sync.Once
+	done  chan struct{}
+}
+
+// waiter is a session waiting for a turn.
+type waiter struct {
+	start float64
+	seq   uint64
+	index int
+	ready chan struct{}
+	won   bool // granted; guarded by turns.mu
+}
+
+// acquire waits for a turn for the session whose finish tag is tag, or
+// until ctx ends. It returns how long it waited, too.
+func (t *turns) acquire(ctx context.Context, tag *turnTag) (*turn, time.Duration, error) {
+	asked := time.Now()
+	if !t.limited {
+		return &turn{done: make(chan struct{}), at: asked}, 0, nil
+	}
+	t.mu.Lock()
+	start := max(tag.finish, t.vtime)
+	if t.free > 0 && t.queue.Len() == 0 {
+		t.free--
+		t.vtime = start
+		t.mu.Unlock()
+		return &turn{t: t, tag: tag, start: start, at: asked, done: make(chan struct{})}, 0, nil
+	}
+	t.seq++
+	w := &waiter{start: start, seq: t.seq, ready: make(chan struct{})}
+	heap.Push(&t.queue, w)
+	t.mu.Unlock()
+	select {
+	case <-w.ready:
+		now := time.Now()
+		return &turn{t: t, tag: tag, start: start, at: now, done: make(chan struct{})}, now.Sub(asked), nil
+	case <-ctx.Done():
+		t.mu.Lock()
+		if w.won { // granted meanwhile: pass the slot on
+			t.grantLocked()
+		} else {
+			heap.Remove(&t.queue, w.index)
+		}
+		t.mu.Unlock()
+		return nil, 0, ctx.Err()
+	}
+}
+
+// end ends the turn and charges its duration to the session.
+func (tn *turn) end() {
+	tn.once.Do(func() {
+		close(tn.done)
+		t := tn.t
+		if t == nil {
+			return
+		}
+		cost := float64(time.Since(tn.at))
+		t.mu.Lock()
+		tn.tag.finish = tn.start + cost
+		t.grantLocked()
+		t.mu.Unlock()
+	})
+}
+
+// grantLocked hands a freed slot to the first waiter, or frees it.
+func (t *turns) grantLocked() {
+	if t.queue.Len() == 0 {
+		t.free++
+		return
+	}
+	w := heap.Pop(&t.queue).(*waiter)
+	w.won = true
+	t.vtime = w.start
+	close(w.ready)
+}
+
+// turnQueue is a min-heap of waiters by start tag, then arrival.
+type turnQueue []*waiter
+
+func (q turnQueue) Len() int { return len(q) }
+func (q turnQueue) Less(i, j int) bool {
+	if q[i].start != q[j].start {
+		return q[i].start < q[j].start
+	}
+	return q[i].seq < q[j].seq
+}
+func (q turnQueue) Swap(i, j int) {
+	q[i], q[j] = q[j], q[i]
+	q[i].index, q[j].index = i, j
+}
+func (q *turnQueue) Push(x any) {
+	w := x.(*waiter)
+	w.index = len(*q)
+	*q = append(*q, w)
+}
+func (q *turnQueue) Pop() any {
+	old := *q
+	w := old[len(old)-1]
+	old[len(old)-1] = nil
+	*q = old[:len(old)-1]
+	return w
+}
