@@ -53,33 +53,46 @@ type benchSession struct {
 }
 
 // dialBench opens a session for job i with maps map tasks.
-func dialBench(b *testing.B, url string, i, maps int, speculator string) *benchSession {
+func dialBench(b testing.TB, url string, i, maps int, speculator string) *benchSession {
+	b.Helper()
+	s, err := dialLoad(url, i, maps, speculator)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// dialLoad is dialBench for a load generator without a testing.TB.
+func dialLoad(url string, i, maps int, speculator string) (*benchSession, error) {
 	conn, resp, err := websocket.DefaultDialer.Dial(url, nil)
 	if err != nil {
-		b.Fatalf("dial: %v", err)
+		return nil, fmt.Errorf("dial %s: %w", url, err)
 	}
 	_ = resp.Body.Close()
 	job := fmt.Sprintf("job_1700000000000_%04d", i+1)
 	h := hello(job, speculator, maps, 0, nil)
 	h.Now = 0
 	if err := conn.WriteJSON(h); err != nil {
-		b.Fatal(err)
+		return nil, fmt.Errorf("hello %s: %w", job, err)
 	}
 	var w frame
 	if err := conn.ReadJSON(&w); err != nil || w.Type != TypeWelcome {
-		b.Fatalf("welcome %+v: %v", w, err)
+		return nil, fmt.Errorf("welcome %+v for %s: %v", w, job, err)
 	}
-	return &benchSession{conn: conn, key: strings.TrimPrefix(job, "job_"), maps: maps}
+	return &benchSession{conn: conn, key: strings.TrimPrefix(job, "job_"), maps: maps}, nil
 }
 
-func openBench(b *testing.B, url string, i, maps int, speculator string) *benchSession {
+func openBench(b testing.TB, url string, i, maps int, speculator string) *benchSession {
+	b.Helper()
 	s := dialBench(b, url, i, maps, speculator)
-	s.startAll(b)
+	if err := s.startAll(); err != nil {
+		b.Fatal(err)
+	}
 	return s
 }
 
 // startAll starts every attempt of the session's job.
-func (s *benchSession) startAll(b *testing.B) {
+func (s *benchSession) startAll() error {
 	// Every attempt starts at t0 and reports progress 0.9: nobody straggles yet.
 	// Batches of at most 2,000 events keep every frame under the frame limit.
 	for from := 0; from < s.maps; from += 1000 {
@@ -90,13 +103,14 @@ func (s *benchSession) startAll(b *testing.B) {
 				WireEvent{Kind: "attempt-status", Time: ms(0), Attempt: attempt, Progress: 0.9})
 		}
 		if err := s.conn.WriteJSON(Events{Type: TypeEvents, Now: t0, Events: evs}); err != nil {
-			b.Fatal(err)
+			return fmt.Errorf("start attempts: %w", err)
 		}
 	}
+	return nil
 }
 
 // sync returns once the server has processed every frame sent so far.
-func (s *benchSession) sync(b *testing.B) {
+func (s *benchSession) sync(b testing.TB) {
 	if err := s.conn.WriteJSON(Ping{Type: TypePing}); err != nil {
 		b.Fatal(err)
 	}
@@ -269,7 +283,7 @@ func BenchmarkEventToDecisionUnderLoad(b *testing.B) {
 // probe makes map task i (started by openBench at progress 0.9) a straggler
 // at time at, returns how long its decision took to arrive, and then ends the
 // attempt, untimed.
-func (s *benchSession) probe(b *testing.B, i int, at int64) time.Duration {
+func (s *benchSession) probe(b testing.TB, i int, at int64) time.Duration {
 	attempt := fmt.Sprintf("attempt_%s_m_%06d_0", s.key, i)
 	data, _ := json.Marshal(Events{Type: TypeEvents, Now: t0 + at, Events: []WireEvent{{Kind: "attempt-status", Time: ms(at),
 		Attempt: attempt, Progress: 0.01}}})
@@ -323,7 +337,9 @@ func BenchmarkMemoryPerAttempt(b *testing.B) {
 	all := make([]*benchSession, sessions)
 	for i := range all {
 		s := dialBench(b, ts.url, i, b.N, "hadoop-legacy")
-		s.startAll(b)
+		if err := s.startAll(); err != nil {
+			b.Fatal(err)
+		}
 		// At most 2,000 updates a frame keeps every frame under the limit.
 		for from := 0; from < s.maps; from += 2000 {
 			batch := s.statusBatchOf(100, from, min(s.maps, from+2000))

@@ -1,86 +1,47 @@
 package bridge
 
 import (
-	"io"
-	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/gorilla/websocket"
-	"github.com/sirupsen/logrus"
 )
 
-// BenchmarkGoodAMBesideAbusers: BenchmarkEventToDecision's probe (a good
-// AM) while 200 abusive sessions send status batches as fast as their
-// connections take them, with the default per-session and server-wide
-// event budgets (fair share). Sub-benchmark "unfair" lifts the server-wide
-// budget, as before fair sharing. Issue 14's target: the good AM's p99 at
-// most 10 ms. Run with
+// BenchmarkGoodAMBesideAbusers: a good AM's decide round trip (an event
+// batch that makes a task a straggler, sent; its decision, received) while
+// abusive AMs flood the server with status batches as fast as their
+// connections take them, each process on its own (measureFairness). The
+// sub-benchmarks: no abusers; 200 abusers with the fair queue (default
+// MaxBusySessions); 200 abusers without it (MaxBusySessions -1, as before
+// turns.go). Issue 14's target: the good AM's p99 at most 10 ms. Run with
 //
 //	go test ./bridge -run '^$' -bench GoodAMBesideAbusers -benchtime 2000x
 func BenchmarkGoodAMBesideAbusers(b *testing.B) {
 	for _, c := range []struct {
-		name  string
-		total float64
-	}{{"fair", 0}, {"unfair", 1e12}} {
+		name          string
+		abusers, busy int
+	}{{"abusers=0", 0, 0}, {"abusers=200/fair", 200, 0}, {"abusers=200/unlimited", 200, -1}} {
 		b.Run(c.name, func(b *testing.B) {
-			log := logrus.New()
-			log.SetOutput(io.Discard)
-			srv, err := NewServer(Config{Registry: testRegistry(b), Tokens: []string{testToken}, Log: log, MaxTotalEventsPerSecond: c.total})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ts := &testServer{Server: srv}
-			ts.http = newHTTPTestServer(srv)
-			ts.url = "ws" + strings.TrimPrefix(ts.http.URL, "http") + Path
-			defer ts.http.Close()
-			const abusers = 200
-			all := make([]*benchSession, abusers)
-			for i := range all {
-				all[i] = openBench(b, ts.url, i+1, 20, "hadoop-legacy")
-			}
-			probe := openBench(b, ts.url, 0, b.N, "test-straggler")
-			probe.sync(b)
-			stop := make(chan struct{})
-			var wg sync.WaitGroup
-			for _, s := range all {
-				wg.Add(1)
-				go func(s *benchSession) {
-					defer wg.Done()
-					go func() { // drain what the server sends
-						for {
-							if _, _, err := s.conn.ReadMessage(); err != nil {
-								return
-							}
-						}
-					}()
-					for at := int64(600); ; at++ {
-						select {
-						case <-stop:
-							return
-						default:
-						}
-						if err := s.conn.WriteMessage(websocket.TextMessage, s.statusBatch(at)); err != nil {
-							return
-						}
-					}
-				}(s)
-			}
-			time.Sleep(time.Second) // every abuser is flooding
-			lat := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				lat = append(lat, probe.probe(b, i, 5000+int64(i)))
-				time.Sleep(time.Millisecond)
-			}
-			b.StopTimer()
-			close(stop)
-			for _, s := range all {
-				_ = s.conn.Close()
-			}
-			wg.Wait()
-			reportLatency(b, lat)
+			r := measureFairness(b, c.abusers, b.N, c.busy)
+			b.ReportMetric(float64(r.quantile(0.5).Microseconds()), "p50-µs")
+			b.ReportMetric(float64(r.quantile(0.99).Microseconds()), "p99-µs")
+			b.ReportMetric(r.events/float64(b.Elapsed().Seconds()), "server-events/s")
 		})
+	}
+}
+
+// A good AM beside 50 flooding ones (each in its own process, the server in
+// a third) keeps its decide round trip: p99 under fairBound. The bound is
+// generous, for a loaded 2-core CI machine (the benchmark above gives the
+// real figure, about a millisecond); without the fair queue the p99 is
+// seconds. The abusers must have kept the server busy meanwhile.
+func TestGoodAMLatencyBesideAbusers(t *testing.T) {
+	const abusers, probes, fairBound = 50, 300, 250 * time.Millisecond
+	r := measureFairness(t, abusers, probes, 0)
+	p50, p99 := r.quantile(0.5), r.quantile(0.99)
+	t.Logf("good AM beside %d abusers: p50 %v, p99 %v, max %v; server took %.0f events meanwhile", abusers, p50, p99, r.lat[len(r.lat)-1], r.events)
+	if p99 > fairBound {
+		t.Errorf("good AM's p99 %v beside %d abusers, want under %v", p99, abusers, fairBound)
+	}
+	if min := float64(abusers * 20 * 10); r.events < min {
+		t.Errorf("the server took %.0f events during the measurement, want at least %.0f: the abusers were not flooding", r.events, min)
 	}
 }

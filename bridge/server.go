@@ -62,7 +62,8 @@ type Config struct {
 	// so that flooding sessions cannot delay a light one.
 	MaxTotalEventsPerSecond float64
 	// MaxBusySessions is how many sessions do work on a frame at once
-	// (turns.go: a fair queue of the rest); 0 means GOMAXPROCS, negative
+	// (turns.go: a fair queue of the rest); 0 means GOMAXPROCS-1 (at least
+	// 1: a processor left free polls the network at once), negative
 	// means no limit (sessions run as the Go scheduler picks them, and a
 	// flood of sessions delays a light one by as many turns).
 	MaxBusySessions  int
@@ -200,7 +201,7 @@ func NewServer(cfg Config) (*Server, error) {
 	s.log = cfg.Log
 	s.fair = newFairShare(cfg.MaxTotalEventsPerSecond, cfg.MaxEventsPerSecond)
 	if s.cfg.MaxBusySessions == 0 {
-		s.cfg.MaxBusySessions = runtime.GOMAXPROCS(0)
+		s.cfg.MaxBusySessions = max(1, runtime.GOMAXPROCS(0)-1)
 	}
 	s.turns = newTurns(s.cfg.MaxBusySessions)
 	s.authFail = authguard.New(cfg.Log, "AM hello")

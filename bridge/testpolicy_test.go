@@ -55,9 +55,18 @@ func (panicPolicy) Decide(job *speculators.Job, _ speculators.Time, out []specul
 
 func testRegistry(t testing.TB) *speculators.Registry {
 	t.Helper()
+	reg, err := newTestRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// newTestRegistry is every policy plus the test-only ones.
+func newTestRegistry() (*speculators.Registry, error) {
 	reg, err := all.Registry()
 	if err != nil {
-		t.Fatalf("all.Registry: %v", err)
+		return nil, fmt.Errorf("all.Registry: %w", err)
 	}
 	err = reg.Add(speculators.Policy{
 		Name: "test-straggler",
@@ -71,12 +80,12 @@ func testRegistry(t testing.TB) *speculators.Registry {
 		},
 	})
 	if err != nil {
-		t.Fatalf("add test policy: %v", err)
+		return nil, fmt.Errorf("add test policy: %w", err)
 	}
 	err = reg.Add(speculators.Policy{Name: "test-panic", Doc: "test only",
 		New: func(speculators.Params, speculators.Env) (speculators.Speculator, error) { return panicPolicy{}, nil }})
 	if err != nil {
-		t.Fatalf("add test policy: %v", err)
+		return nil, fmt.Errorf("add test policy: %w", err)
 	}
-	return reg
+	return reg, nil
 }
