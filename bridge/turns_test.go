@@ -1,0 +1,107 @@
+package bridge
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A session that was idle goes in front of backlogged ones: start-time
+// fair queueing by the cost of the turns each had.
+func TestTurnsIdleSessionGoesFirst(t *testing.T) {
+	q := newTurns(1)
+	ctx := context.Background()
+	var a, heavy1, heavy2, light turnTag
+	heavy1.finish, heavy2.finish = 5e9, 6e9 // had long turns
+	first, _, err := q.acquire(ctx, &a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 3)
+	var wg sync.WaitGroup
+	waitTurn := func(name string, tag *turnTag) {
+		defer wg.Done()
+		tn, _, err := q.acquire(ctx, tag)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		got <- name
+		tn.end()
+	}
+	queued := func(n int) { // wait until n sessions wait
+		for deadline := time.Now().Add(waitFor); ; {
+			l := q.waiting()
+			if l == n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d waiting, want %d", l, n)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	wg.Add(1)
+	go waitTurn("heavy2", &heavy2)
+	queued(1)
+	wg.Add(1)
+	go waitTurn("heavy1", &heavy1)
+	queued(2)
+	wg.Add(1)
+	go waitTurn("light", &light)
+	queued(3)
+	first.end()
+	var order []string
+	for range 3 {
+		order = append(order, <-got)
+	}
+	if want := []string{"light", "heavy1", "heavy2"}; order[0] != want[0] || order[1] != want[1] || order[2] != want[2] {
+		t.Fatalf("turns went to %v, want %v", order, want)
+	}
+	wg.Wait()
+	q.mu.Lock()
+	free := q.free
+	q.mu.Unlock()
+	if free != 1 {
+		t.Fatalf("%d slots free after every turn ended, want 1", free)
+	}
+}
+
+// A session that gives up waiting (its context ends) frees its place, and
+// a slot granted to it as it gave up is passed on.
+func TestTurnsCancelledWaiterPassesOn(t *testing.T) {
+	q := newTurns(1)
+	var a, b, c turnTag
+	first, _, _ := q.acquire(context.Background(), &a)
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { _, _, err := q.acquire(ctx, &b); errc <- err }()
+	for q.waiting() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-errc; err == nil {
+		t.Fatal("a cancelled wait got a turn")
+	}
+	first.end()
+	done := make(chan struct{})
+	go func() {
+		tn, _, err := q.acquire(context.Background(), &c)
+		if err == nil {
+			tn.end()
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(waitFor):
+		t.Fatal("the slot was lost with the cancelled waiter")
+	}
+}
+
+func (t *turns) waiting() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.queue.Len()
+}
