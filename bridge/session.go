@@ -201,15 +201,11 @@ func (s *session) read() {
 			}
 			return
 		}
-		// The frame's work is done in a turn of the server's fair queue;
-		// run ends it, and this session asks for no other turn meanwhile.
-		tn, waited, err := s.srv.turns.acquire(s.ctx, &s.turnTag)
-		if err != nil {
+		it, ok := s.readItem(mt, r)
+		if !ok {
 			return
 		}
-		s.srv.metrics.turnWait.Observe(waited.Seconds())
-		it := s.readItem(mt, r)
-		it.turn = tn
+		tn := it.turn
 		// Counted before run gets the item: run recycles its events.
 		n := 1
 		if it.kind == itemFrame && it.frame.Events != nil {
@@ -218,13 +214,17 @@ func (s *session) read() {
 		select {
 		case s.in <- it:
 		case <-s.ctx.Done():
-			tn.end()
+			if tn != nil {
+				tn.end()
+			}
 			return
 		}
-		select {
-		case <-tn.done:
-		case <-s.ctx.Done():
-			return
+		if tn != nil { // this session asks for no other turn meanwhile
+			select {
+			case <-tn.done:
+			case <-s.ctx.Done():
+				return
+			}
 		}
 		if it.kind == itemClosed {
 			return
@@ -247,8 +247,11 @@ func (s *session) read() {
 	}
 }
 
-// readItem reads and decodes the body of a frame NextReader returned.
-func (s *session) readItem(mt int, r io.Reader) item {
+// readItem reads the body of a frame NextReader returned and then, in a
+// turn of the server's fair queue (run ends it), validates and decodes it.
+// The body is read before the turn: a client trickling a frame's bytes
+// must not hold a slot. It returns false if the session ended meanwhile.
+func (s *session) readItem(mt int, r io.Reader) (item, bool) {
 	max := s.srv.cfg.MaxFrameBytes
 	// The buffer is recycled once the frame is decoded: decoding copies what
 	// it keeps.
@@ -260,28 +263,33 @@ func (s *session) readItem(mt int, r io.Reader) item {
 		}
 	}()
 	if _, err := rb.ReadFrom(io.LimitReader(r, max+1)); err != nil {
-		return item{kind: itemClosed, err: err}
+		return item{kind: itemClosed, err: err}, true
 	}
 	data := rb.Bytes()
 	readAt := s.srv.cfg.Now()
 	if int64(len(data)) > max {
 		rest, err := io.Copy(io.Discard, r)
 		if err != nil {
-			return item{kind: itemClosed, err: fmt.Errorf("frame over the hard limit of %d bytes: %w", max*hardLimitFactor, err)}
+			return item{kind: itemClosed, err: fmt.Errorf("frame over the hard limit of %d bytes: %w", max*hardLimitFactor, err)}, true
 		}
-		return item{kind: itemTooLarge, size: int64(len(data)) + rest, readAt: readAt}
+		return item{kind: itemTooLarge, size: int64(len(data)) + rest, readAt: readAt}, true
 	}
 	if mt != websocket.TextMessage {
-		return item{kind: itemBinary, size: int64(len(data)), readAt: readAt}
+		return item{kind: itemBinary, size: int64(len(data)), readAt: readAt}, true
 	}
+	tn, waited, err := s.srv.turns.acquire(s.ctx, &s.turnTag)
+	if err != nil {
+		return item{}, false
+	}
+	s.srv.metrics.turnWait.Observe(waited.Seconds())
 	if err := validateFrame(data); err != nil {
-		return item{kind: itemBadFrame, err: err, readAt: readAt}
+		return item{kind: itemBadFrame, err: err, readAt: readAt, turn: tn}, true
 	}
 	f, err := DecodeFrame(data)
 	if err != nil {
-		return item{kind: itemBadFrame, frame: f, err: err, readAt: readAt}
+		return item{kind: itemBadFrame, frame: f, err: err, readAt: readAt, turn: tn}, true
 	}
-	return item{kind: itemFrame, frame: f, readAt: readAt}
+	return item{kind: itemFrame, frame: f, readAt: readAt, turn: tn}, true
 }
 
 // handle processes one item; an error ends the session.

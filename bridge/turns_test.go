@@ -2,9 +2,12 @@ package bridge
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // A session that was idle goes in front of backlogged ones: start-time
@@ -104,4 +107,21 @@ func (t *turns) waiting() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.queue.Len()
+}
+
+// A client that trickles a frame (sends its first fragment and stalls)
+// holds no turn: with a single slot, another session is still served.
+func TestStalledFrameHoldsNoTurn(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.MaxBusySessions = 1 })
+	stall := dial(t, ts.url)
+	w, err := stall.conn.NextWriter(websocket.TextMessage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// More than the writer's buffer: a first fragment goes out, the rest never.
+	if _, err := w.Write([]byte(`{"type":"ping","pad":"` + strings.Repeat("x", 8192))); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := open(t, ts, hello(testJob, "none", 1, 0, nil))
+	c.alive()
 }
