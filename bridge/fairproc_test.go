@@ -59,9 +59,14 @@ func envInt(name string, def int) (int, error) {
 }
 
 // runFairServer serves on a free loopback port with the default limits
-// (SPECBRIDGE_FAIR_BUSY sets MaxBusySessions) and prints its URL.
+// (SPECBRIDGE_FAIR_BUSY sets MaxBusySessions, SPECBRIDGE_FAIR_TOTAL
+// MaxTotalEventsPerSecond) and prints its URL.
 func runFairServer() error {
 	busy, err := envInt("SPECBRIDGE_FAIR_BUSY", 0)
+	if err != nil {
+		return err
+	}
+	total, err := envInt("SPECBRIDGE_FAIR_TOTAL", 0)
 	if err != nil {
 		return err
 	}
@@ -71,7 +76,7 @@ func runFairServer() error {
 	}
 	log := logrus.New()
 	log.SetOutput(io.Discard)
-	srv, err := NewServer(Config{Registry: reg, Tokens: []string{testToken}, Log: log, MaxBusySessions: busy})
+	srv, err := NewServer(Config{Registry: reg, Tokens: []string{testToken}, Log: log, MaxBusySessions: busy, MaxTotalEventsPerSecond: float64(total)})
 	if err != nil {
 		return err
 	}
@@ -224,7 +229,7 @@ func (r fairRun) quantile(q float64) time.Duration { return r.lat[int(float64(le
 // waits for the decision, a millisecond apart.
 func measureFairness(tb testing.TB, abusers, probes, busy int) fairRun {
 	tb.Helper()
-	srv := startFairProc(tb, "server", fmt.Sprintf("SPECBRIDGE_FAIR_BUSY=%d", busy))
+	srv := startFairProc(tb, "server", fmt.Sprintf("SPECBRIDGE_FAIR_BUSY=%d", busy), "SPECBRIDGE_FAIR_TOTAL="+os.Getenv("SPECBRIDGE_FAIR_TOTAL"))
 	base := srv.line
 	url := "ws" + strings.TrimPrefix(base, "http") + Path
 	if abusers > 0 {
