@@ -213,6 +213,11 @@ func metricValue(tb testing.TB, base, name string) float64 {
 	return 0
 }
 
+// goodAMPause is the good AM's pause between probes: 100 probes a second,
+// 400 tokens of its event budget (two frames of one event each), under its
+// fair share of the server's budget (200,000/s over 201 sessions).
+const goodAMPause = 10 * time.Millisecond
+
 // fairRun is one measurement: the good AM's decide round trips beside
 // abusers flooding sessions, and how many events the server took from all
 // sessions meanwhile.
@@ -226,7 +231,7 @@ func (r fairRun) quantile(q float64) time.Duration { return r.lat[int(float64(le
 // measureFairness starts a server (busy: its MaxBusySessions) and, if
 // abusers > 0, the abusers' process, and times probes decide round trips
 // of a good AM: it sends an event that makes one task a straggler and
-// waits for the decision, a millisecond apart.
+// waits for the decision, goodAMPause apart.
 func measureFairness(tb testing.TB, abusers, probes, busy int) fairRun {
 	tb.Helper()
 	srv := startFairProc(tb, "server", fmt.Sprintf("SPECBRIDGE_FAIR_BUSY=%d", busy), "SPECBRIDGE_FAIR_TOTAL="+os.Getenv("SPECBRIDGE_FAIR_TOTAL"))
@@ -259,7 +264,7 @@ func measureFairness(tb testing.TB, abusers, probes, busy int) fairRun {
 	}
 	for i := 0; i < probes; i++ {
 		r.lat = append(r.lat, good.probe(tb, i, 5000+int64(i)))
-		time.Sleep(time.Millisecond) // a well-behaved AM's pace
+		time.Sleep(goodAMPause) // a well-behaved AM under its fair share
 	}
 	if b, ok := tb.(*testing.B); ok {
 		b.StopTimer()
