@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"io"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -165,6 +166,7 @@ func (s *session) guard(f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.WithField("panic", r).Errorf("internal error, closing session\n%s", debug.Stack())
+			s.srv.metrics.fallbacks.WithLabelValues(CodeInternal).Inc()
 			s.fatal(CodeInternal, "internal error in the sidecar; the shim falls back")
 			err = errEnd
 		}
@@ -325,6 +327,12 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	m := s.srv.metrics
 	refuse := func(code, text string) error {
 		m.sessionsOpened.WithLabelValues(code).Inc()
+		if slices.Contains(fallbackCodes, code) {
+			m.fallbacks.WithLabelValues(code).Inc()
+			// The AM logs this too, but the operator watches the sidecar.
+			s.log.WithFields(logrus.Fields{"job": truncate(h.Job, 64), "user": truncate(h.User, 64), "speculator": truncate(h.Speculator, 64),
+				"code": code, "reason": text}).Warn("job refused an engine; it runs under Hadoop's own speculator")
+		}
 		return s.fatal(code, text)
 	}
 	if h.Version != Version {
@@ -359,6 +367,7 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	_, _ = hash.Write([]byte(h.Job))
 	seed := hash.Sum64()
 	if _, err := reg.Params(name, h.Params); err != nil {
+		m.rejectedParams.WithLabelValues(name).Inc()
 		return refuse(CodeBadParameter, err.Error())
 	}
 	engine, err := reg.NewEngineWith(info, name, h.Params, seed, s.srv.prior())
@@ -523,7 +532,7 @@ func (s *session) decideAndSend(readAt time.Time) error {
 		s.noteDecision(d)
 		s.nextDecision++
 		out = append(out, toWireDecision(s.key, s.nextDecision, *d))
-		m.decisions.WithLabelValues(d.Kind.String()).Inc()
+		m.decisions.WithLabelValues(s.policy, d.Kind.String()).Inc()
 	}
 	if len(out) == 0 {
 		return nil
