@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -157,4 +159,45 @@ func TestFreshCFAListsEveryMetric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Every metric the Grafana dashboard queries is one a fresh serve lists.
+func TestGrafanaDashboardQueriesExistingMetrics(t *testing.T) {
+	raw, err := os.ReadFile("../../deploy/grafana-dashboard.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string
+			Targets []struct{ Expr string }
+		}
+	}
+	if err := json.Unmarshal(raw, &dash); err != nil {
+		t.Fatalf("deploy/grafana-dashboard.json: %v", err)
+	}
+	runServeFor(t, nil, func(url string) {
+		got := scrape(t, "http://"+strings.TrimSuffix(strings.TrimPrefix(url, "ws://"), "/v1/am")+"/metrics")
+		names := map[string]bool{}
+		for k := range got {
+			names[strings.SplitN(k, "{", 2)[0]] = true
+		}
+		queried := 0
+		for _, p := range dash.Panels {
+			if len(p.Targets) == 0 {
+				t.Errorf("panel %q has no query", p.Title)
+			}
+			for _, tg := range p.Targets {
+				for _, name := range regexp.MustCompile(`specbridge_[a-z_]+`).FindAllString(tg.Expr, -1) {
+					queried++
+					if !names[name] {
+						t.Errorf("panel %q queries %s, which serve does not list", p.Title, name)
+					}
+				}
+			}
+		}
+		if queried < len(bridgeMetrics) {
+			t.Errorf("the dashboard queries only %d metrics", queried)
+		}
+	})
 }
