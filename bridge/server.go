@@ -117,6 +117,7 @@ type Server struct {
 	tokens   [][]byte
 	upgrader websocket.Upgrader
 	metrics  *metrics
+	live     liveState
 	log      logrus.FieldLogger
 	authFail *authguard.Guard // failed hellos per source address
 	fair     *fairShare

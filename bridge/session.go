@@ -65,6 +65,7 @@ type session struct {
 	stopText string
 
 	helloSeen atomic.Bool
+	live      liveSession // what Server.Live shows
 
 	// Owned by run.
 	job          string
@@ -383,8 +384,10 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	m.sessionsOpened.WithLabelValues("accepted").Inc()
 	s.log.WithFields(logrus.Fields{"user": h.User, "queue": h.Queue, "maps": h.Maps, "reduces": h.Reduces}).Info("session opened")
 	cfg := &s.srv.cfg
+	effective := engine.Params.Map()
+	s.publishHello(h, effective)
 	return s.write(Welcome{Type: TypeWelcome, Version: Version, Session: s.name, Speculator: name,
-		Params: engine.Params.Map(), DecideIntervalMS: cfg.DecideInterval.Milliseconds(),
+		Params: effective, DecideIntervalMS: cfg.DecideInterval.Milliseconds(),
 		MaxFrameBytes: cfg.MaxFrameBytes, MaxEventsPerSecond: cfg.MaxEventsPerSecond})
 }
 
@@ -416,6 +419,7 @@ func (s *session) onEvents(f *Events, readAt time.Time) error {
 	*ev = speculators.Event{}
 	s.keepLearned()
 	m.events.Add(float64(observed))
+	s.publishProgress(observed)
 	if rejected > maxEventErrorsPerBatch {
 		text := fmt.Sprintf("%d more events of this batch were rejected", rejected-maxEventErrorsPerBatch)
 		if err := s.sendError(ErrorFrame{Code: CodeEventRejected, Text: text, Seq: f.Seq}); err != nil {
@@ -458,6 +462,7 @@ func (s *session) onAck(a *Ack) error {
 			continue
 		}
 		s.srv.metrics.acks.WithLabelValues(e.Result).Inc()
+		s.publishAck(e.ID, e.Result, e.Reason)
 	}
 	return nil
 }
@@ -535,11 +540,14 @@ func (s *session) decideAndSend(readAt time.Time) error {
 		m.decisions.WithLabelValues(s.policy, d.Kind.String()).Inc()
 	}
 	if len(out) == 0 {
+		s.publishProgress(0)
 		return nil
 	}
+	s.publishProgress(0)
 	if err := s.write(Decisions{Type: TypeDecisions, Time: now, Decisions: out}); err != nil {
 		return err
 	}
+	s.publishDecisions(out)
 	if !readAt.IsZero() {
 		m.batchToDecision.Observe(s.srv.cfg.Now().Sub(readAt).Seconds())
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/specbridge/specbridge/cfa"
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/internal/authguard"
+	"github.com/specbridge/specbridge/internal/dashboard"
 	"github.com/specbridge/specbridge/speculators/detect"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
@@ -47,7 +48,7 @@ func CFACommand() *cli.Command {
 			&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, serve the API over https", EnvVars: []string{"SPECBRIDGE_CFA_TLS_CERT"}},
 			&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{"SPECBRIDGE_CFA_TLS_KEY"}},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_CFA_ADDR_FILE"}},
-		}, cfaFlags()...),
+		}, append(cfaFlags(), dashboardFlags("SPECBRIDGE_CFA_")...)...),
 		Action:      runCFA,
 		Subcommands: []*cli.Command{fsckCommand()},
 	}
@@ -229,7 +230,16 @@ func runCFA(c *cli.Context) error {
 			return errors.Join(fmt.Errorf("cfa: --addr-file: %w", err), svc.Close())
 		}
 	}
+	handler, dash, err := withDashboard(c, dashboard.Config{Title: "specbridge cfa", Tokens: tokens, Nodes: svc.NodeViews,
+		Analyzer: "this process, records in " + cfg.Store, Secure: tlsCfg != nil}, handler)
+	if err != nil {
+		_ = ln.Close()
+		return errors.Join(fmt.Errorf("cfa: %w", err), svc.Close())
+	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	if dash != nil {
+		srv.RegisterOnShutdown(dash.Close)
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	logrus.WithField("url", scheme+"://"+ln.Addr().String()).Info("cfa: listening")
