@@ -42,6 +42,7 @@ func CFACommand() *cli.Command {
 			"`specbridge cfa fsck STORE` checks and repairs a store. Every flag can also be set from the\n" +
 			"environment variable named beside it.",
 		Flags: append([]cli.Flag{
+			hadoopConfFlag(),
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:7421", Usage: "address of the JSON API (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_CFA_LISTEN"}},
 			&cli.StringFlag{Name: "store", Value: "specbridge-cfa", Usage: "where records persist: a local directory or hdfs://namenode:port/path", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 			&cli.StringFlag{Name: "token-file", Usage: "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", EnvVars: []string{"SPECBRIDGE_CFA_TOKEN_FILE"}},
@@ -50,6 +51,7 @@ func CFACommand() *cli.Command {
 			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_CFA_ADDR_FILE"}},
 		}, append(cfaFlags(), dashboardFlags("SPECBRIDGE_CFA_")...)...),
 		Action:      runCFA,
+		Before:      useHadoopConf,
 		Subcommands: []*cli.Command{fsckCommand()},
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/internal/dashboard"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 // dashboardFlags are the live page's flags, shared by serve and cfa; env
@@ -41,4 +42,19 @@ func withDashboard(c *cli.Context, cfg dashboard.Config, api http.Handler) (http
 	d.Mount(mux)
 	mux.Handle("/", api)
 	return mux, d, nil
+}
+
+// hadoopConfFlag is --hadoop-conf of every command that reads or writes
+// hdfs:// paths; useHadoopConf applies it (a Before hook).
+func hadoopConfFlag() cli.Flag {
+	return &cli.StringFlag{Name: "hadoop-conf", Usage: "`DIR` of the cluster's core-site.xml and hdfs-site.xml for hdfs:// paths (fs.defaultFS for hdfs:///path, HA nameservices, Kerberos); default: HADOOP_CONF_DIR, else HADOOP_HOME/etc/hadoop", EnvVars: []string{"SPECBRIDGE_HADOOP_CONF"}}
+}
+
+func useHadoopConf(c *cli.Context) error {
+	if d := c.String("hadoop-conf"); d != "" {
+		if err := hdfs.UseConf(d); err != nil {
+			return fmt.Errorf("--hadoop-conf: %w", err)
+		}
+	}
+	return nil
 }

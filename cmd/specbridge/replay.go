@@ -28,6 +28,7 @@ func replayCommand() *cli.Command {
 			"decided beside what Hadoop did. Flags may come before or after the inputs.\n\n" +
 			"Example: specbridge replay --runs 5 --report report.html --jobs jobs.csv data/swim/FB-2009_samples_24_times_1hr_0.tsv",
 		Flags: []cli.Flag{
+			hadoopConfFlag(),
 			&cli.StringFlag{Name: "format", Usage: "input `FORMAT`: jhist, rumen, swim or scenario", DefaultText: "detected from content"},
 			&cli.StringFlag{Name: "speculators", Usage: "comma-separated `POLICIES` to compare (specbridge speculators lists them)", DefaultText: "every registered policy"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "first random `SEED`"},
@@ -54,6 +55,7 @@ func replayCommand() *cli.Command {
 			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Hidden: true, Usage: "how often progress is printed when stderr is not a terminal"},
 		},
 		Action: runReplay,
+		Before: useHadoopConf,
 	}
 }
 

@@ -46,6 +46,7 @@ func ServeCommand() *cli.Command {
 			"analyzer's records across restarts. Every flag can also be set from the environment variable\n" +
 			"named beside it.",
 		Flags: append([]cli.Flag{
+			hadoopConfFlag(),
 			&cli.StringFlag{Name: "listen", Value: ":7420", Usage: "address to listen on (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_LISTEN"}},
 			&cli.StringFlag{Name: "token-file", Usage: "file with the shared secret(s) AMs must present, one per line (required)", EnvVars: []string{"SPECBRIDGE_TOKEN_FILE"}},
 			&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, serve wss://", EnvVars: []string{"SPECBRIDGE_TLS_CERT"}},
@@ -64,6 +65,7 @@ func ServeCommand() *cli.Command {
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
 		}, append(cfaFlags(), dashboardFlags("SPECBRIDGE_")...)...),
 		Action: serve,
+		Before: useHadoopConf,
 	}
 }
 
