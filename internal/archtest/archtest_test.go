@@ -61,7 +61,7 @@ var rules = []rule{
 	{pkg: "store/...", doc: "`store/grassamples`", internal: []string{"speculators/...", "internal/lineread"},
 		thirdParty: []string{"github.com/sirupsen/logrus"}, denyDeps: []string{"bridge", "sim", "cfa/..."}},
 	{pkg: "yarnclient/history", doc: "`yarnclient/history`", internal: []string{"internal/lineread"}, thirdParty: []string{"github.com/hamba/avro"}},
-	{pkg: "yarnclient/hdfs", doc: "`yarnclient/hdfs`", thirdParty: []string{"github.com/colinmarc/hdfs"}},
+	{pkg: "yarnclient/hdfs", doc: "`yarnclient/hdfs`", thirdParty: []string{"github.com/colinmarc/hdfs", "github.com/jcmturner/gokrb5"}},
 	{pkg: "yarnclient/rest", doc: "`yarnclient/rest`"},
 	{pkg: "workload/...", doc: "`workload/scenario`", internal: []string{"yarnclient/history"}, thirdParty: []string{gonum, "gopkg.in/yaml.v3"},
 		denyDeps: []string{"sim", "bridge", "cfa/..."}},
