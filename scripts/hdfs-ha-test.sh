@@ -39,4 +39,4 @@ grep "mini HDFS HA up" "$state/cluster.log" || true
 export SPECBRIDGE_HA_CONF=$state/conf SPECBRIDGE_HA_CONTROL=http://127.0.0.1:$(cat "$state/control.port")
 cd "$root"
 # shellcheck disable=SC2086
-go test -tags integration -count=1 -run '^TestIntegrationHA' ${GO_TEST_FLAGS:-} ./yarnclient/hdfs/
+go test -tags integration -count=1 -run "^TestIntegrationHA" ${GO_TEST_FLAGS:-} ./yarnclient/hdfs/ ./cfa/
