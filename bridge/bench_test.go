@@ -34,7 +34,7 @@ func benchServer(b *testing.B, opts ...func(*Config)) *testServer {
 	if testing.Verbose() {
 		log.SetOutput(testWriter{b})
 	}
-	cfg := Config{Registry: reg, Tokens: []string{testToken}, Log: log, MaxEventsPerSecond: 1e9}
+	cfg := Config{Registry: reg, Tokens: []string{testToken}, Log: log, MaxEventsPerSecond: 1e9, MaxTotalEventsPerSecond: 1e12}
 	for _, o := range opts {
 		o(&cfg)
 	}
