@@ -14,13 +14,13 @@
 #
 # Default trace: yarnclient/history/testdata/2jobs-rumen.json (SLS's own 2-job Rumen sample; 80 s
 # span). Environment: HADOOP_VERSION (default 3.4.2; hadoop-sls 3.5.0 is also on Maven Central),
-# SLS_TIMEOUT (s, default 900). Heavy: wrap in `flock /tmp/specbridge-heavy.lock`.
+# SLS_TIMEOUT (s, default 600; SLS's JVM stays up after a failed start, so it is ended then). Heavy: wrap in `flock /tmp/specbridge-heavy.lock`.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 trace=$(realpath "${1:-$repo/yarnclient/history/testdata/2jobs-rumen.json}")
 hadoop_version=${HADOOP_VERSION:-3.4.2}
-timeout_s=${SLS_TIMEOUT:-900}
+timeout_s=${SLS_TIMEOUT:-600}
 [ -r "$trace" ] || { echo "bench-vs-sls: cannot read trace $trace" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench-vs-sls: /usr/bin/time (package time) is needed for peak RSS" >&2; exit 2; }
 command -v mvn >/dev/null || { echo "bench-vs-sls: mvn is needed to fetch hadoop-sls" >&2; exit 2; }
