@@ -26,7 +26,8 @@ timeout_s=${SLS_TIMEOUT:-600}
 command -v mvn >/dev/null || { echo "bench-vs-sls: mvn is needed to fetch hadoop-sls" >&2; exit 2; }
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# KEEP=1 keeps the run's files (SLS's log, output and configuration) and prints where.
+if [ "${KEEP:-}" = 1 ]; then trap 'echo "bench-vs-sls: files kept in $work" >&2' EXIT; else trap 'rm -rf "$work"' EXIT; fi
 
 # Classpath (cached per Hadoop version).
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/specbridge
@@ -53,8 +54,8 @@ echo "== trace: $trace"
 echo "== specbridge replay --speculators none"
 go build -C "$repo" -o "$work/specbridge" ./cmd/specbridge
 /usr/bin/time -v -o "$work/ours.time" "$work/specbridge" replay -q --speculators none --output json "$trace" >"$work/ours.json"
-ours_makespan=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["makespan_s"])' "$work/ours.json")
-echo "   wall $(wall "$work/ours.time"), peak RSS $(peak "$work/ours.time"), makespan ${ours_makespan} s"
+read -r ours_makespan ours_jobs < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(r["makespan_s"], r["jobs"] - r["unfinished_jobs"])' "$work/ours.json")
+echo "   wall $(wall "$work/ours.time"), peak RSS $(peak "$work/ours.time"), makespan ${ours_makespan} s over $ours_jobs finished jobs"
 
 echo "== Hadoop SLS $hadoop_version (SLSRunner -tracetype RUMEN)"
 mkdir -p "$work/sls-out"
@@ -72,7 +73,10 @@ if [ ! -s "$work/sls-out/jobruntime.csv" ]; then
   tail -50 "$work/sls.log" >&2
   exit 1
 fi
-sls_makespan=$(awk -F, 'NR > 1 && $3 != "" {if (min == "" || $3 < min) min = $3; if ($4 > max) max = $4} END {printf "%.3f", (max - min) / 1000}' "$work/sls-out/jobruntime.csv")
-echo "   wall $(wall "$work/sls.time"), peak RSS $(peak "$work/sls.time"), makespan ${sls_makespan} s (exit $status)"
+# jobruntime.csv: JobID, real_start_time, real_end_time (the trace's), simulate_start_time,
+# simulate_end_time (SLS's clock, which is the wall clock).
+sls_jobs=$(awk -F, 'NR > 1 && $5 != ""' "$work/sls-out/jobruntime.csv" | wc -l)
+sls_makespan=$(awk -F, 'NR > 1 && $5 != "" {if (min == "" || $4 < min) min = $4; if ($5 > max) max = $5} END {printf "%.3f", (max - min) / 1000}' "$work/sls-out/jobruntime.csv")
+echo "   wall $(wall "$work/sls.time"), peak RSS $(peak "$work/sls.time"), makespan ${sls_makespan} s over $sls_jobs finished jobs (exit $status)"
 echo "== SLS jobruntime.csv"
 cat "$work/sls-out/jobruntime.csv"
