@@ -86,6 +86,8 @@ fi
 sls_jobs=$(awk -F, 'NR > 1 && $5 != ""' "$work/sls-out/jobruntime.csv" | wc -l)
 sls_makespan=$(awk -F, 'NR > 1 && $5 != "" {if (min == "" || $4 < min) min = $4; if ($5 > max) max = $5} END {printf "%.3f", (max - min) / 1000}' "$work/sls-out/jobruntime.csv")
 echo "   wall $(wall "$work/sls.time"), peak RSS $(peak "$work/sls.time"), makespan ${sls_makespan} s over $sls_jobs finished jobs (exit $status)"
-awk -F, 'NR > 1 && $5 != "" {printf "   %s: %.3f s simulated (from %.3f s)\n", $1, ($5 - $4) / 1000, $4 / 1000}' "$work/sls-out/jobruntime.csv"
+awk -F, 'NR > 1 && $5 != "" {n++; id[n] = $1; st[n] = $4; en[n] = $5; if (min == "" || $4 < min) min = $4}
+  END {for (i = 1; i <= n; i++) printf "   %s: started at %.3f s, ran %.3f s\n", id[i], (st[i] - min) / 1000, (en[i] - st[i]) / 1000}' \
+  "$work/sls-out/jobruntime.csv"
 echo "== SLS jobruntime.csv"
 cat "$work/sls-out/jobruntime.csv"
