@@ -13,7 +13,8 @@
 # since the simulation started), ours from `replay --output json` (makespan_s).
 #
 # Default trace: yarnclient/history/testdata/2jobs-rumen.json (SLS's own 2-job Rumen sample; 80 s
-# span). Environment: HADOOP_VERSION (default 3.4.2; hadoop-sls 3.5.0 is also on Maven Central),
+# span). Another trace's jobs must name queues scripts/sls/conf/capacity-scheduler.xml declares
+# (sls_queue_1, sls_queue_2), else SLS skips them ("Can't find the queue"). Environment: HADOOP_VERSION (default 3.4.2; hadoop-sls 3.5.0 is also on Maven Central),
 # SLS_TIMEOUT (s, default 600; SLS's JVM stays up after a failed start, so it is ended then). Heavy: wrap in `flock /tmp/specbridge-heavy.lock`.
 set -euo pipefail
 
