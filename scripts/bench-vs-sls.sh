@@ -90,5 +90,8 @@ echo "   wall $(wall "$work/sls.time"), peak RSS $(peak "$work/sls.time"), makes
 awk -F, 'NR > 1 && $5 != "" {n++; id[n] = $1; st[n] = $4; en[n] = $5; if (min == "" || $4 < min) min = $4}
   END {for (i = 1; i <= n; i++) printf "   %s: started at %.3f s, ran %.3f s\n", id[i], (st[i] - min) / 1000, (en[i] - st[i]) / 1000}' \
   "$work/sls-out/jobruntime.csv"
+if [ "$sls_jobs" != "$ours_jobs" ]; then
+  echo "bench-vs-sls: SLS finished $sls_jobs jobs, replay $ours_jobs: the makespans do not cover the same jobs" >&2
+fi
 echo "== SLS jobruntime.csv"
 cat "$work/sls-out/jobruntime.csv"
