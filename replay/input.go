@@ -21,6 +21,11 @@ type Input struct {
 	Format   history.Format
 	Scenario *scenario.Scenario
 	Jobs     []*history.Job
+	// Nodes is the size of the cluster the input was recorded on when
+	// the input tells it but names no hosts (a SWIM trace of known origin,
+	// cluster.go), with NodesFrom saying how it is known; 0 otherwise.
+	Nodes     int
+	NodesFrom string
 }
 
 // Load reads path, detecting its format from content unless format is set.
@@ -117,6 +122,7 @@ func loadFile(path string, format history.Format, swim history.SWIMModel) (*Inpu
 		in.Jobs, err = history.ReadRumen(path)
 	case history.FormatSWIM:
 		in.Jobs, err = history.ReadSWIM(path, swim)
+		in.Nodes, in.NodesFrom = swimNodes(path)
 	default:
 		return nil, fmt.Errorf("read %s: unknown format %q (jhist, rumen, swim, scenario)", path, format)
 	}

@@ -97,6 +97,10 @@ type Result struct {
 	// StragglerModel names the straggler model drawn into a workload
 	// without attempt times of its own (SWIM), "" when none applied.
 	StragglerModel string `json:"straggler_model,omitempty"`
+	// Cluster says what cluster a recorded workload was re-executed on and
+	// where its size came from (cluster.go); "" for scenarios, which
+	// describe their own.
+	Cluster string `json:"cluster,omitempty"`
 	// Deadlines adds PoCD (inline in the JSON; pocd.go).
 	Deadlines
 }
@@ -116,6 +120,9 @@ type WorkloadFunc func(seed uint64) (*Workload, error)
 func WorkloadOf(in *Input, co ClusterOptions) WorkloadFunc {
 	if in.Scenario != nil {
 		return func(seed uint64) (*Workload, error) { return FromScenario(in.Scenario, seed, co) }
+	}
+	if co.Nodes <= 0 && in.Nodes > 0 {
+		co.Nodes, co.NodesFrom = in.Nodes, in.NodesFrom
 	}
 	return func(seed uint64) (*Workload, error) { return FromHistory(in.Jobs, co, seed) }
 }
@@ -218,6 +225,7 @@ func summarize(name string, w *Workload, res *sim.Result) Result {
 	r.Failures = failures(w, res)
 	r.Recorded = fidelity(w, res)
 	r.StragglerModel = w.Stragglers
+	r.Cluster = w.Cluster
 	r.Deadlines = deadlines(w, res)
 	if len(groupOrder) > 1 {
 		for _, g := range groupOrder {
