@@ -124,6 +124,9 @@ func WorkloadOf(in *Input, co ClusterOptions) WorkloadFunc {
 	if co.Nodes <= 0 && in.Nodes > 0 {
 		co.Nodes, co.NodesFrom = in.Nodes, in.NodesFrom
 	}
+	if in.swim != nil {
+		return func(seed uint64) (*Workload, error) { return in.swim.workload(co, seed) }
+	}
 	return func(seed uint64) (*Workload, error) { return FromHistory(in.Jobs, co, seed) }
 }
 

@@ -162,6 +162,16 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	if origin == math.MaxInt64 {
 		origin = 0
 	}
+	job := func(i int) (*history.Job, error) { return jobs[i], nil }
+	return fromJobs(len(jobs), job, origin, func() []sim.Node { return inferNodes(jobs) }, co, seed)
+}
+
+// fromJobs is FromHistory over n jobs that job(i) returns one at a time, in
+// order: a job is not needed once its simulator job is built, so a caller
+// may derive each on the fly (a SWIM trace's, swimsource.go) and hold only
+// the simulator's compact copy. origin is the earliest submit (epoch ms);
+// nodes infers the cluster from the recorded hosts (nil: none).
+func fromJobs(n int, job func(int) (*history.Job, error), origin int64, nodesOf func() []sim.Node, co ClusterOptions, seed uint64) (*Workload, error) {
 	w := &Workload{}
 	model := co.stragglers()
 	if err := model.Validate(); err != nil {
@@ -169,7 +179,11 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	}
 	rs := stragglerRand(seed)
 	uncalibrated := false
-	for _, j := range jobs {
+	for i := range n {
+		j, err := job(i)
+		if err != nil {
+			return nil, err
+		}
 		if c := calibrate(j); c.ok {
 			w.Jobs = append(w.Jobs, calibratedJob(j, c, origin))
 			w.Groups = append(w.Groups, "history")
@@ -209,7 +223,7 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	if len(w.Jobs) == 0 {
 		return nil, fmt.Errorf("no job in the input has a task with recorded start and finish times")
 	}
-	nodes := inferNodes(jobs)
+	nodes := nodesOf()
 	if co.Nodes > 0 || co.Slots > 0 || len(nodes) == 0 {
 		n, s := co.Nodes, co.Slots
 		from := co.NodesFrom

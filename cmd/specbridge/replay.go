@@ -170,14 +170,18 @@ func runReplay(c *cli.Context) (err error) {
 	defer prog.close()
 	inputs := make([]*replay.Input, len(p.inputs))
 	for i, path := range p.inputs {
-		in, err := replay.LoadWithProgress(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
+		load := replay.LoadWithProgress
+		if p.mode == "simulate" {
+			load = replay.LoadStreaming // a SWIM trace's tasks are derived job by job
+		}
+		in, err := load(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
 		if err != nil {
 			return err
 		}
 		if in.Scenario != nil && (c.IsSet("nodes") || c.IsSet("slots")) {
 			return usageError(c, "--nodes/--slots: %s is a scenario, which describes its own cluster (its cluster: section); edit that instead, or leave the flags out", path)
 		}
-		logrus.WithFields(logrus.Fields{"input": path, "format": in.Format, "jobs": len(in.Jobs)}).Debug("loaded input")
+		logrus.WithFields(logrus.Fields{"input": path, "format": in.Format, "jobs": in.JobCount()}).Debug("loaded input")
 		inputs[i] = in
 	}
 	if dir := c.String("data-dir"); dir != "" {
