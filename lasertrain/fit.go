@@ -35,7 +35,10 @@ type fitResult struct {
 // (Pareto, beta = 1.7): an L1 fit of log time is a fit of the conditional
 // median, which outliers do not drag. Inputs and the target are
 // standardised. Everything runs in one goroutine in a fixed order, so a seed
-// gives the same network bit for bit.
+// gives the same network bit for bit; products that are summed are wrapped
+// in float64() so that no architecture fuses them into FMA instructions
+// (the Go spec's explicit rounding), which keeps the bits the same on arm64
+// as on amd64.
 func fit(x [][]float64, y []float64, cfg fitConfig) fitResult {
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x1a5e4))
 	n := len(x)
@@ -71,7 +74,7 @@ func fit(x [][]float64, y []float64, cfg fitConfig) fitResult {
 		layer := laser.Layer{In: sizes[l], Out: sizes[l+1], W: make([]float64, sizes[l]*sizes[l+1]), B: make([]float64, sizes[l+1])}
 		bound := math.Sqrt(6 / float64(sizes[l]))
 		for i := range layer.W {
-			layer.W[i] = (2*rng.Float64() - 1) * bound
+			layer.W[i] = float64(2*rng.Float64()-1) * bound
 		}
 		if l+2 < len(sizes) {
 			layer.Alpha = make([]float64, sizes[l+1])
@@ -193,7 +196,7 @@ func (t *trainer) forward(xs []float64) float64 {
 			s := l.B[o]
 			row := l.W[o*l.In : (o+1)*l.In]
 			for i, w := range row {
-				s += w * in[i]
+				s += float64(w * in[i])
 			}
 			t.pre[li][o] = s
 			if li+1 < len(t.net.Layers) {
@@ -224,7 +227,7 @@ func (t *trainer) backward(g float64) {
 			t.gB[li][o] += d[o]
 			gw := t.gW[li][o*l.In : (o+1)*l.In]
 			for i := range gw {
-				gw[i] += d[o] * in[i]
+				gw[i] += float64(d[o] * in[i])
 			}
 		}
 		if li == 0 {
@@ -235,11 +238,11 @@ func (t *trainer) backward(g float64) {
 		for i := 0; i < l.In; i++ {
 			s := 0.0
 			for o := 0; o < l.Out; o++ {
-				s += d[o] * l.W[o*l.In+i]
+				s += float64(d[o] * l.W[o*l.In+i])
 			}
 			z := t.pre[li-1][i]
 			if z < 0 {
-				t.gA[li-1][i] += s * z
+				t.gA[li-1][i] += float64(s * z)
 				s *= prev.Alpha[i]
 			}
 			pd[i] = s
@@ -262,9 +265,9 @@ func (t *trainer) adam(rate float64) {
 	c2 := 1 - math.Pow(0.999, float64(t.step))
 	upd := func(p, g, m, v []float64) {
 		for i := range p {
-			m[i] = 0.9*m[i] + 0.1*g[i]
-			v[i] = 0.999*v[i] + 0.001*g[i]*g[i]
-			p[i] -= rate * (m[i] / c1) / (math.Sqrt(v[i]/c2) + 1e-8)
+			m[i] = float64(0.9*m[i]) + float64(0.1*g[i])
+			v[i] = float64(0.999*v[i]) + float64(0.001*g[i]*g[i])
+			p[i] -= float64(rate*(m[i]/c1)) / (math.Sqrt(v[i]/c2) + 1e-8)
 		}
 	}
 	for li := range t.net.Layers {

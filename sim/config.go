@@ -56,7 +56,7 @@ type Config struct {
 	// Placement is PlacementSpread (also when empty) or PlacementPack.
 	Placement string
 	// Faults configures node crashes, fetch failures, NM expiry and the
-	// fault-analyzer stand-in (faultconfig.go); Triggers are faults that
+	// fault analyzer (faultconfig.go); Triggers are faults that
 	// start at a job's map-progress point.
 	Faults   FaultConfig
 	Triggers []Trigger

@@ -51,7 +51,8 @@
 // reduces that need them report fetch failures after the shuffle read
 // timeout and the AM re-runs a map after repeated reports; NM expiry marks a
 // long-hung node LOST and re-runs its completed maps; an optional container
-// cleanup delay; a stand-in for the fault analyzer sends NodeSuspected,
+// cleanup delay; the fault analyzer (cfa/analyzer, the one the live sidecar
+// runs, driven in virtual time: faultanalyzer.go) sends NodeSuspected,
 // NodeFailed and NodeResumed from heartbeat gaps, with a speculators/detect
 // detector and the FAS feedback loop. A paused (hung, not crashed) node's
 // finished map outputs stay available.

@@ -115,3 +115,23 @@ func TestFaultsDeterministic(t *testing.T) {
 		t.Error("two runs of the same input differ")
 	}
 }
+
+// The analyzer runs only where a node can go silent: a fault-free cluster
+// has no analyzer to feed, one with a hang episode has.
+func TestAnalyzerOnlyWhereANodeCanGoSilent(t *testing.T) {
+	for _, hang := range []bool{false, true} {
+		ns := nodes(1, 1)
+		if hang {
+			ns[1].Episodes = []Episode{{Start: 1000, End: 2000, Factor: posInf()}}
+		}
+		s, err := newSim(cfgFor(ns), []Job{{ID: "j", Maps: works(5000)}}, func(info speculators.JobInfo) (*speculators.Engine, error) {
+			return speculators.NewEngine(info, "script", &script{}, speculators.Params{})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.faults.an != nil; got != hang {
+			t.Errorf("hang episode %v: analyzer running %v", hang, got)
+		}
+	}
+}

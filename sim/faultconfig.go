@@ -11,7 +11,7 @@ import (
 
 // FaultConfig holds the failure model's settings (faults.go, analyzer.go).
 // Start from DefaultFaultConfig; a zero FaultConfig turns the fault
-// analyzer stand-in and NM expiry off and is valid as long as no node
+// analyzer and NM expiry off and is valid as long as no node
 // crashes.
 type FaultConfig struct {
 	// ShuffleReadTimeout is mapreduce.reduce.shuffle.read.timeout (180 s):
@@ -40,15 +40,15 @@ type FaultConfig struct {
 	// killed or failed an attempt on a hung node cannot finish until this
 	// long after. 0 (default) = the paper's "modified YARN".
 	ContainerCleanupDelay time.Duration
-	// Analyzer configures the fault-analyzer stand-in.
+	// Analyzer configures the fault analyzer (faultanalyzer.go).
 	Analyzer AnalyzerConfig
 }
 
-// AnalyzerConfig configures the simulator's stand-in for the centralized
-// fault analyzer (cfa/): see analyzer.go.
+// AnalyzerConfig configures the centralized fault analyzer (cfa/analyzer)
+// the simulator drives: see faultanalyzer.go.
 type AnalyzerConfig struct {
 	// Gather is how often node liveness is gathered (FARMS §3.1: every
-	// 5 s). 0 turns the stand-in off: engines get no node events.
+	// 5 s). 0 turns the analyzer off: engines get no node events.
 	Gather time.Duration
 	// Detector is the run-wide detector ("tws", "mean" or "fixed"), used
 	// for jobs whose policy has no "detector" parameter.

@@ -124,7 +124,7 @@ func (s *sim) initFaults(jobs []Job) error {
 		}
 		s.faults.triggers = append(s.faults.triggers, triggerState{spec: t, job: ji})
 	}
-	if fc.Analyzer.Gather > 0 && s.mayGoSilent() {
+	if fc.Analyzer.Gather > 0 && s.canSilence() {
 		an, err := newFaultAnalyzer(&fc.Analyzer, s.heartbeat, jobs)
 		if err != nil {
 			return err
@@ -495,21 +495,21 @@ func (s *sim) deferFinish(ji int32) bool {
 	return true
 }
 
-// mayGoSilent reports whether any node can stop being heard during the run:
-// only a node episode (a hang or crash, or any slowdown window: an episode's
-// factor is checked where it applies) or a Trigger, which adds one, can do
-// that. Without either every running attempt reports at every heartbeat and
-// every idle node answers its probe, so the fault analyzer never opens an
-// episode and never tells a job anything: the run skips it. It cost half the
-// time of a day-long SWIM replay on 3000 nodes (docs/scale.md), probing
-// every node every AnalyzerConfig.Gather, to say nothing.
-func (s *sim) mayGoSilent() bool {
+// canSilence reports whether any node can go silent in this run: an
+// episode that hangs or crashes it, or a trigger. Without one every running
+// attempt reports every heartbeat, no node is ever silent longer than the
+// analyzer's gap (the heartbeat interval), and the analyzer could announce
+// nothing, so the run skips it (feeding it every report would double the
+// cost of a large fault-free replay for no output).
+func (s *sim) canSilence() bool {
 	if len(s.cfg.Triggers) > 0 {
 		return true
 	}
-	for i := range s.nodes {
-		if len(s.nodes[i].episodes) > 0 {
-			return true
+	for i := range s.cfg.Nodes {
+		for _, e := range s.cfg.Nodes[i].Episodes {
+			if e.Crash || math.IsInf(e.Factor, 1) {
+				return true
+			}
 		}
 	}
 	return false

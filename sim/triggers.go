@@ -4,7 +4,7 @@ import "github.com/specbridge/specbridge/speculators"
 
 // beforeTick runs at every Decide tick, before the engines decide: faults
 // whose job reached their map-progress point start, and the fault-analyzer
-// stand-in gathers node liveness when due.
+// gathers node liveness when due.
 func (s *sim) beforeTick() error {
 	for k := range s.faults.triggers {
 		if err := s.fireTrigger(&s.faults.triggers[k]); err != nil {

@@ -26,6 +26,12 @@ type Config struct {
 	MaxEpisodes int
 	// Retention: a job ended this long ago is forgotten (default 24 h).
 	Retention Time
+	// MaxEndedJobs and MaxEndedBytes cap the ended jobs kept before their
+	// retention is over (defaults 10,000 and 64 MiB, by jobRecordBytes's
+	// estimate); over either, the jobs that ended first are forgotten
+	// first. Running jobs are never forgotten.
+	MaxEndedJobs  int
+	MaxEndedBytes int64
 	// StartGrace: an attempt is a heartbeat of its node from its first
 	// status report on. Before that its JVM is starting and its task
 	// setting up, which on a loaded node takes many seconds (10-15 s seen on
@@ -41,7 +47,7 @@ type Config struct {
 // and a 4 s gap.
 func DefaultConfig() Config {
 	return Config{Detector: "tws", Detect: detect.DefaultConfig(), Gap: 4_000, SuspectFraction: 0.5,
-		MaxEpisodes: 1000, Retention: 24 * 3600 * 1000, StartGrace: 30_000}
+		MaxEpisodes: 1000, Retention: 24 * 3600 * 1000, StartGrace: 30_000, MaxEndedJobs: 10_000, MaxEndedBytes: 64 << 20}
 }
 
 // Notice is a node event for one job's engine.
@@ -71,9 +77,9 @@ type Analyzer struct {
 	pending []Record
 
 	// Volatile: what is rebuilt from live traffic after a restart.
-	reports  map[string]map[speculators.AttemptID]*beat // job -> running attempt -> last heard (analyzer clock)
-	nodes    map[speculators.NodeID]*liveNode           // heartbeat view
-	sessions map[string]*jobSession                     // job -> its connection to the analyzer
+	reports  map[string]map[attemptKey]*beat  // job -> running attempt -> last heard (analyzer clock)
+	nodes    map[speculators.NodeID]*liveNode // heartbeat view
+	sessions map[string]*jobSession           // job -> its connection to the analyzer
 
 	bug error
 	// probesStale: the last gathering round could not reach the RM, so
@@ -119,6 +125,9 @@ type liveNode struct {
 	// First time heard after the open episode began, from attempts' reports
 	// and from probes: when the node came back (0 = not yet).
 	backByReport, backByProbe Time
+	// nr is the node's record once it has one (its first episode, or a
+	// restored state): heard checks for an open episode without a lookup.
+	nr *NodeRecord
 }
 
 // New returns an analyzer over st (NewState() for a fresh one; a restored
@@ -152,12 +161,12 @@ func New(cfg Config, st *State, now Time) (*Analyzer, error) {
 	if st == nil {
 		st = NewState()
 	}
-	a := &Analyzer{cfg: cfg, det: det, st: st, reports: map[string]map[speculators.AttemptID]*beat{}, nodes: map[speculators.NodeID]*liveNode{},
+	a := &Analyzer{cfg: cfg, det: det, st: st, reports: map[string]map[attemptKey]*beat{}, nodes: map[speculators.NodeID]*liveNode{},
 		sessions: map[string]*jobSession{}}
 	for n, nr := range st.Nodes {
 		det.Restore(n, nr.History)
 		ln := a.live(n)
-		ln.heard = now
+		ln.heard, ln.nr = now, nr
 		if nr.Open != nil {
 			ln.heard = nr.Open.From
 		}
@@ -194,10 +203,10 @@ func (a *Analyzer) restartClocks(job string, now Time) {
 		// had reported is not kept); one seen before keeps what it was.
 		reported := true
 		if m := a.reports[job]; m != nil {
-			if b, ok := m[aid]; ok {
+			if b, ok := m[keyOf(aid)]; ok {
 				reported = b.reported
 			}
-			delete(m, aid) // replace, not keep the later of the two
+			delete(m, keyOf(aid)) // replace, not keep the later of the two
 		}
 		a.report(job, aid, at.Node, at0, reported)
 	}
@@ -307,16 +316,17 @@ func (a *Analyzer) live(n speculators.NodeID) *liveNode {
 func (a *Analyzer) report(job string, attempt speculators.AttemptID, n speculators.NodeID, at Time, reported bool) {
 	m := a.reports[job]
 	if m == nil {
-		m = map[speculators.AttemptID]*beat{}
+		m = map[attemptKey]*beat{}
 		a.reports[job] = m
 	}
-	b := m[attempt]
+	k := keyOf(attempt)
+	b := m[k]
 	if b == nil {
 		b = &beat{name: n}
 		if n != "" {
 			b.node = a.live(n)
 		}
-		m[attempt] = b
+		m[k] = b
 	}
 	b.at = max(b.at, at)
 	b.reported = b.reported || reported
@@ -330,6 +340,9 @@ func (a *Analyzer) emit(r Record) {
 		// is a bug, kept out of the log so that the log always replays.
 		a.fault(err)
 		return
+	}
+	if r.Kind == KindEpisodeStarted {
+		a.live(r.Node).nr = a.st.Nodes[r.Node]
 	}
 	if r.Kind == KindEpisodeEnded && r.Recorded {
 		eps := a.st.Nodes[r.Node].Episodes
@@ -362,3 +375,14 @@ func (a *Analyzer) State() *State { return a.st }
 
 // Threshold is node's current threshold (how long it may be silent).
 func (a *Analyzer) Threshold(n speculators.NodeID) Time { return a.det.Threshold(n) }
+
+// attemptKey packs an attempt id into one word, so that finding a status
+// report's attempt is a 64-bit map lookup (the simulator feeds every report
+// of every attempt): the task type in the top 8 bits, the task index in the
+// next 32, the attempt number in the low 24 (ids beyond 2^24 attempts of a
+// task, which no job has, would share keys).
+type attemptKey uint64
+
+func keyOf(id speculators.AttemptID) attemptKey {
+	return attemptKey(uint64(id.Task.Type)<<56 | uint64(uint32(id.Task.Index))<<24 | uint64(uint32(id.N)&(1<<24-1)))
+}

@@ -19,7 +19,7 @@ func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
 	if ev.Kind == speculators.AttemptStatus {
 		// The hot path: only attempts that run in a job that has not ended
 		// have a beat (report).
-		if b := a.reports[job][ev.Attempt]; b != nil {
+		if b := a.reports[job][keyOf(ev.Attempt)]; b != nil {
 			b.at, b.reported = max(b.at, now), true
 			if b.node != nil {
 				a.heard(b.name, b.node, now, false)
@@ -80,7 +80,7 @@ func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
 		if ev.Kind == speculators.AttemptSucceeded {
 			a.heardByReport(j.Attempts[id].Node, now)
 		}
-		delete(a.reports[job], ev.Attempt)
+		delete(a.reports[job], keyOf(ev.Attempt))
 	}
 }
 
@@ -97,10 +97,8 @@ func (a *Analyzer) heard(n speculators.NodeID, ln *liveNode, at Time, probe bool
 	if probe {
 		back = &ln.backByProbe
 	}
-	if *back == 0 {
-		if nr := a.st.Nodes[n]; nr != nil && nr.Open != nil && at > nr.Open.From {
-			*back = at
-		}
+	if *back == 0 && ln.nr != nil && ln.nr.Open != nil && at > ln.nr.Open.From {
+		*back = at
 	}
 }
 

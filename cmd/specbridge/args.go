@@ -38,6 +38,16 @@ func interspersed(app *cli.App, args []string) []string {
 	if cmd == nil {
 		return args
 	}
+	// A command with subcommands (train laser, docs policies): the flags
+	// are the subcommand's.
+	for len(cmd.Subcommands) > 0 && i+1 < len(args) {
+		sub := cmd.Command(args[i+1])
+		if sub == nil {
+			break
+		}
+		cmd = sub
+		i++
+	}
 	local := flagTable(cmd.Flags)
 	var flags, positional []string
 	rest := args[i+1:]

@@ -50,6 +50,7 @@ func replayCommand() *cli.Command {
 			&cli.StringFlag{Name: "report", Usage: "write a self-contained HTML report (verdict, table, charts) to `FILE` (simulate mode, one INPUT)"},
 			&cli.StringFlag{Name: "plot", Usage: "write the job-time CDF per policy to `FILE`, .svg or .png (simulate mode, one INPUT)"},
 			&cli.StringFlag{Name: "jobs", Usage: "write one row per job, policy and run to `FILE`: .csv, or .jsonl for JSON Lines (simulate mode)"},
+			&cli.IntFlag{Name: "max-jobs", Usage: "replay only the `N` earliest-submitted jobs of each input: a quick preview of a large input, on the same cluster", DefaultText: "every job"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Hidden: true, Usage: "how often progress is printed when stderr is not a terminal"},
 			&cli.StringFlag{Name: "cpuprofile", Hidden: true, Usage: "write a pprof CPU profile of the replay to `FILE` (docs/scale.md)"},
@@ -96,7 +97,7 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	if p.opts.Runs < 1 {
 		return nil, usageError(c, "--runs %d: must be at least 1", p.opts.Runs)
 	}
-	for _, f := range []string{"nodes", "slots"} {
+	for _, f := range []string{"nodes", "slots", "max-jobs"} {
 		if c.IsSet(f) && c.Int(f) < 1 {
 			return nil, usageError(c, "--%s %d: must be at least 1", f, c.Int(f))
 		}
@@ -234,7 +235,7 @@ func runReplay(c *cli.Context) (err error) {
 				}
 				return nil
 			}
-			res, err := replay.Simulate(replay.WorkloadOf(in, opts.Cluster), opts)
+			res, err := replay.Simulate(replay.LimitJobs(replay.WorkloadOf(in, opts.Cluster), c.Int("max-jobs")), opts)
 			prog.done()
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)

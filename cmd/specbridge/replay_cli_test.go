@@ -273,3 +273,19 @@ func TestProgressLinesAndQuiet(t *testing.T) {
 		t.Errorf("--quiet: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// --max-jobs replays the earliest jobs only, faults on the others dropped
+// with them; 0 is refused.
+func TestMaxJobs(t *testing.T) {
+	out, stderr, code := run(t, "replay", "--speculators", "hadoop,farms", "--max-jobs", "7", "--output", "json", "../../scenarios/farms-overall.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct{ Results []struct{ Jobs int } }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Results) != 2 || rep.Results[0].Jobs != 7 || rep.Results[1].Jobs != 7 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if _, stderr, code = run(t, "replay", "--max-jobs", "0", stragglers); code == 0 || !strings.Contains(stderr, "must be at least 1") {
+		t.Errorf("--max-jobs 0: exit %d, %s", code, stderr)
+	}
+}

@@ -4,9 +4,10 @@
 // paper §3.3.1, eq. 1) is the one the paper proposes; a fixed threshold and a
 // plain mean of recent episodes are the baselines it argues against.
 //
-// Detectors are pure state: no clock, no I/O. The fault analyzer (cfa) and
-// the simulator's stand-in for it feed them episodes and read thresholds; the
-// state can be exported and restored so that a restarted analyzer carries on.
+// Detectors are pure state: no clock, no I/O. The fault analyzer
+// (cfa/analyzer, live and in the simulator) feeds them episodes and reads
+// thresholds; the state can be exported and restored so that a restarted
+// analyzer carries on.
 package detect
 
 import (

@@ -2,13 +2,9 @@ package detect
 
 import "github.com/specbridge/specbridge/speculators"
 
-// The episode rule shared by the fault analyzer (cfa) and the simulator's
-// stand-in for it (sim): both judge a node by how long it has been silent,
-// with these boundaries, so that a replay declares nodes when the live
-// analyzer would. What they keep around it differs and stays theirs: cfa
-// persists each episode as records (times, the jobs told, restarts seen by
-// probes) and judges one detector; the simulator keeps one episode per node
-// with a verdict per detector view in use and no persistence.
+// The episode rule of the fault analyzer (cfa/analyzer, which the live
+// sidecar and the simulator both run): a node is judged by how long it has
+// been silent, with these boundaries.
 
 // Unresponsive reports whether a node silent this long is in an
 // unresponsive episode: silent longer than gap (cfa's Gap; the heartbeat

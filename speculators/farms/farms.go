@@ -18,8 +18,8 @@
 //     declared failed, with no multiplicative growth and no retrospective
 //     re-runs, so a replay can show what each part of FARMS buys.
 //
-// The policies do not detect failures: the fault analyzer (cfa live, the
-// simulator's stand-in offline) does, with the detector the job asks for
+// The policies do not detect failures: the fault analyzer (cfa/analyzer, run
+// live by cfa and offline by the simulator) does, with the detector the job asks for
 // (Detector, the parameter "detector" of both), and tells the engine with
 // NodeSuspected / NodeFailed / NodeResumed events. Without such events farms
 // is its base policy plus the fetch-failure re-runs, and tws is its base
@@ -218,10 +218,11 @@ func parseOverrides(s string) (map[string]string, error) {
 
 // Detector names the failure detector the fault analyzer should use for this
 // job: "tws", "mean" or "fixed" for farms, always "tws" for tws. It is the
-// policy's parameter "detector", so the fault analyzer (the simulator's
-// stand-in, the bridge) reads it as engine.Params.String("detector") (empty
-// for policies without one: use the run-wide detector), or with a type
-// assertion on Engine.Policy:
+// policy's parameter "detector", which the simulator reads as
+// engine.Params.String("detector") (empty for policies without one: use the
+// run-wide detector) to give the job an analyzer with that detector; the
+// live sidecar runs one analyzer with one detector for every job (serve
+// --detector). A driver may also ask with a type assertion on Engine.Policy:
 //
 //	if d, ok := engine.Policy.(interface{ Detector() string }); ok { ... }
 func (p *policy) Detector() string { return p.detector }

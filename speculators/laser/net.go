@@ -95,7 +95,7 @@ func (n *Net) Predict(x []float64, buf []float64) (float64, []float64) {
 			s := l.B[o]
 			row := l.W[o*l.In : (o+1)*l.In]
 			for i, w := range row {
-				s += w * cur[i]
+				s += float64(w * cur[i]) // no FMA: the same bits on every architecture
 			}
 			if l.Alpha != nil && s < 0 {
 				s *= l.Alpha[o]
@@ -104,7 +104,7 @@ func (n *Net) Predict(x []float64, buf []float64) (float64, []float64) {
 		}
 		cur, next = next, cur
 	}
-	y := cur[0]*n.OutStd + n.OutMean
+	y := float64(cur[0]*n.OutStd) + n.OutMean
 	if n.LogTarget {
 		y = math.Exp(math.Min(y, 30))
 	}

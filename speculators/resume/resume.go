@@ -12,6 +12,8 @@
 //   - only maps are watched: the paper evaluates map phases (§VI-A) and a
 //     byte offset is a map's notion; reduces are left alone;
 //   - jobs without a deadline are left alone (no deadline, no straggler);
+//   - only a map's first attempt is estimated, once: a map already retried
+//     after a failure, or already resumed, is not checked again;
 //   - tau_est and tau_kill count from the original attempt's start, and the
 //     deadline D the Chooser sees is the job's deadline minus that start;
 //   - the kill at tau_kill waits until all r+1 resumed attempts have

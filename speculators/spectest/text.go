@@ -296,11 +296,15 @@ func (s *script) choose(a *args) (string, error) {
 }
 
 // FormatDecision is a decision as the text format prints it:
-// "speculate m_000001 copies=1: REASON", "kill m_000001_0: REASON",
-// "rerun m_000002_0: REASON", "drop m_000003: REASON".
+// "speculate m_000001 copies=1: REASON" ("speculate m_000001 copies=2
+// resume-from=m_000001_0: REASON" for Speculative-Resume),
+// "kill m_000001_0: REASON", "rerun m_000002_0: REASON", "drop m_000003: REASON".
 func FormatDecision(d speculators.Decision) string {
 	switch d.Kind {
 	case speculators.Speculate:
+		if d.Resume {
+			return fmt.Sprintf("speculate %s copies=%d resume-from=%s: %s", d.Task, d.Copies, d.From, d.Reason)
+		}
 		return fmt.Sprintf("speculate %s copies=%d: %s", d.Task, d.Copies, d.Reason)
 	case speculators.Kill, speculators.Rerun:
 		return fmt.Sprintf("%s %s: %s", d.Kind, d.Attempt, d.Reason)

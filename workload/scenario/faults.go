@@ -39,7 +39,7 @@ type FaultModel struct {
 	// ContainerCleanupS is how long the AM tries to stop a container on an
 	// unreachable node before the job may finish [0].
 	ContainerCleanupS float64 `yaml:"container_cleanup_s"`
-	// AnalyzerGatherS is how often the fault-analyzer stand-in gathers
+	// AnalyzerGatherS is how often the fault analyzer gathers
 	// node liveness [5]; 0 turns it off.
 	AnalyzerGatherS *float64 `yaml:"analyzer_gather_s"`
 	// Detector is the run-wide failure detector: tws, mean or fixed [tws].

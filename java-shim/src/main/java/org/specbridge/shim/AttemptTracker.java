@@ -21,7 +21,8 @@ import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
  * <ul>
  * <li>An event about an attempt or its task (start, status report, container need) checks that task's tracked
  * attempts only: O(attempts of the task). A success is found at once this way, since TaskAttemptImpl sends the
- * speculator a status event when an attempt moves to SUCCEEDED.</li>
+ * speculator a status event (progress 1) when an attempt moves to SUCCEEDED; reports of running attempts
+ * (progress below 1) are not checked.</li>
  * <li>A running attempt killed or failed (by the AM, the node, the task's timeout) sends nothing: a sweep of the
  * live attempts finds it. The shim sweeps once a second ({@code BridgeSpeculator}), which costs one lookup per
  * running attempt per second: less than DefaultSpeculator's own scan, which visits every task of the job each

@@ -22,7 +22,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -177,7 +176,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       LOG.info("specbridge: sent " + eventsSent.get() + " events in " + connection.framesSent.get() + " frames, "
           + batcher.dropped.get() + " dropped, " + handovers.get() + " handovers, " + applier.applied.get()
           + " decisions applied, " + applier.refused.get() + " refused; worker CPU "
-          + (workerCpuNs < 0 ? "unknown" : workerCpuNs / 1000000 + " ms") + ", " + translator.tracker().lookups
+          + (workerCpuNs < 0 ? "unknown" : workerCpuNs / 1000000 + " ms") + ", " + attemptLookups()
           + " attempt lookups");
     }
     connection.close();
@@ -222,6 +221,11 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     return fallback == null ? 0 : fallback.launched.get();
   }
 
+  /** AppContext lookups the worker made to find ended attempts (logged at stop). */
+  long attemptLookups() {
+    return translator.tracker().lookups;
+  }
+
   /** Events handed to the shim that its worker has not sent (or dropped) yet. */
   int backlog() {
     return batcher.backlog();
@@ -257,11 +261,10 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
   }
 
   private void step(List<SpeculatorEvent> batch, long wall) {
-    ArrayNode events = Wire.NODES.arrayNode();
-    translator.translate(batch, events);
+    translator.translate(batch);
     if (wall >= nextSweep) {
       nextSweep = wall + SWEEP_MS;
-      translator.sweep(events);
+      translator.sweep();
     }
     if (translator.jobId() != null) {
       connection.maintain(wall);
@@ -271,9 +274,14 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       connection.requestResync();
     }
     if (connection.needsResync()) {
+      translator.dropEvents(); // the snapshot holds them
       connection.resync(translator.resync());
-    } else {
-      connection.sendEvents(events);
+    } else if (translator.pendingEvents() > 0) {
+      int n = translator.pendingEvents();
+      byte[] events = translator.takeEvents();
+      if (connection.ready()) {
+        connection.sendEvents(events, n);
+      } // else no session: the next one starts from a snapshot
     }
     updateCharge(wall);
   }

@@ -1,29 +1,38 @@
 package org.specbridge.shim;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The hand-off from the AM's dispatcher thread to the shim's worker, and the batching of events into frames:
- * a batch is due {@code batch.ms} after its first event reached the worker, or as soon as it holds
- * {@code batch.max} events, whichever comes first.
+ * a batch is due {@code batch.ms} after its first event was offered, or as soon as {@code batch.max} events
+ * are queued, whichever comes first; a batch holds at most {@code batch.max} events.
  *
- * <p>{@link #offer} never blocks (the dispatcher must not wait for the sidecar): when the bounded queue is full
- * the event is dropped and counted, and the shim resyncs. {@link #next} is called by the worker only.
+ * <p>{@link #offer} never waits for the worker or the sidecar: it holds the lock only to append (the worker
+ * holds it only to take a batch), and when the bounded queue is full the event is dropped and counted, and
+ * the shim resyncs. It wakes the worker only when a batch starts (the worker sleeps until the batch is due)
+ * or fills up, not per event: a wake-up per event would cost both threads a context switch per event, more
+ * than the event's translation.
  *
- * <p>Choice: a batch's age counts from the moment the worker took its first event off the queue, not from the
- * event's timestamp (which is the AM's clock, possibly a test's controlled one). An idle worker waits on the
- * queue, so the two differ only while the worker is busy sending the previous batch.
+ * <p>{@link #next} is called by the worker only.
  */
 final class EventBatcher<E> {
-  private final LinkedBlockingQueue<E> queue;
+  private final int capacity;
   private final long batchNs;
   private final int batchMax;
-  private final List<E> pending = new ArrayList<E>();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition ready = lock.newCondition();
+  /** Guarded by lock. */
+  private final ArrayDeque<E> queue = new ArrayDeque<E>();
+  /** Guarded by lock: System.nanoTime() when the oldest queued event was offered. */
   private long firstAt;
+  /** Guarded by lock: the worker waits for a batch to start. */
+  private boolean idle;
   final AtomicLong dropped = new AtomicLong();
   private volatile boolean overflowed;
 
@@ -31,19 +40,34 @@ final class EventBatcher<E> {
     if (capacity <= 0 || batchMs <= 0 || batchMax <= 0) {
       throw new IllegalArgumentException("capacity, batch.ms and batch.max must be positive");
     }
-    this.queue = new LinkedBlockingQueue<E>(capacity);
+    this.capacity = capacity;
     this.batchNs = TimeUnit.MILLISECONDS.toNanos(batchMs);
     this.batchMax = batchMax;
   }
 
-  /** Hands an event to the worker; false (and counted) when the queue is full. Never blocks. */
+  /** Hands an event to the worker; false (and counted) when the queue is full. */
   boolean offer(E e) {
-    if (queue.offer(e)) {
+    lock.lock();
+    try {
+      int n = queue.size();
+      if (n >= capacity) {
+        dropped.incrementAndGet();
+        overflowed = true;
+        return false;
+      }
+      queue.addLast(e);
+      if (n == 0) {
+        firstAt = System.nanoTime();
+        if (idle) {
+          ready.signal();
+        }
+      } else if (n + 1 == batchMax) {
+        ready.signal();
+      }
       return true;
+    } finally {
+      lock.unlock();
     }
-    dropped.incrementAndGet();
-    overflowed = true;
-    return false;
   }
 
   /** True once after events were dropped: the caller resyncs. */
@@ -55,9 +79,14 @@ final class EventBatcher<E> {
     return true;
   }
 
-  /** Events offered and not yet returned in a batch. */
+  /** Events offered and not yet taken in a batch. */
   int backlog() {
-    return queue.size() + pending.size();
+    lock.lock();
+    try {
+      return queue.size();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -65,33 +94,35 @@ final class EventBatcher<E> {
    * when none is). The returned list is the caller's.
    */
   List<E> next(long maxWaitMs) throws InterruptedException {
-    long now = System.nanoTime();
-    long deadline = now + TimeUnit.MILLISECONDS.toNanos(Math.max(0, maxWaitMs));
-    while (true) {
-      if (pending.size() < batchMax) {
-        int before = pending.size();
-        queue.drainTo(pending, batchMax - before);
-        if (before == 0 && !pending.isEmpty()) {
-          firstAt = now;
+    lock.lock();
+    try {
+      long now = System.nanoTime();
+      long deadline = now + TimeUnit.MILLISECONDS.toNanos(Math.max(0, maxWaitMs));
+      while (true) {
+        int n = queue.size();
+        if (n >= batchMax || (n > 0 && now - firstAt >= batchNs)) {
+          int take = Math.min(n, batchMax);
+          List<E> out = new ArrayList<E>(take);
+          for (int i = 0; i < take; i++) {
+            out.add(queue.pollFirst());
+          }
+          // What is left is as old as the batch just taken: it is due at once.
+          return out;
         }
-      }
-      if (pending.size() >= batchMax || (!pending.isEmpty() && now - firstAt >= batchNs)) {
-        List<E> out = new ArrayList<E>(pending);
-        pending.clear();
-        return out;
-      }
-      long until = pending.isEmpty() ? deadline : Math.min(deadline, firstAt + batchNs);
-      if (now >= until) {
-        return new ArrayList<E>(0);
-      }
-      E e = queue.poll(until - now, TimeUnit.NANOSECONDS);
-      now = System.nanoTime();
-      if (e != null) {
-        if (pending.isEmpty()) {
-          firstAt = now;
+        long until = n == 0 ? deadline : Math.min(deadline, firstAt + batchNs);
+        if (now >= until) {
+          return new ArrayList<E>(0);
         }
-        pending.add(e);
+        idle = n == 0;
+        try {
+          ready.awaitNanos(until - now);
+        } finally {
+          idle = false;
+        }
+        now = System.nanoTime();
       }
+    } finally {
+      lock.unlock();
     }
   }
 }

@@ -1,5 +1,7 @@
 package org.specbridge.shim;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +20,16 @@ import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Turns the AM's speculator events into the protocol's frames (bridge/PROTOCOL.md): the {@code events} of an
- * {@code events} frame, the {@code hello} and the {@code resync} snapshot. Enriches events from the AppContext
+ * {@code events} frame (written straight to UTF-8 bytes), the {@code hello} and the {@code resync} snapshot. Enriches events from the AppContext
  * (an attempt's node, container, launch and finish time) and keeps the {@link AttemptTracker} that finds the
  * ends of attempts, which Hadoop announces to no speculator.
  *
@@ -37,21 +43,33 @@ final class EventTranslator {
   private final AttemptTracker tracker;
   private final List<AttemptTracker.End> ends = new ArrayList<AttemptTracker.End>();
   private final int[] containerNeeds = new int[2];
+  /** When each type's need last changed in the batch being translated; Long.MIN_VALUE: not changed. */
+  private final long[] needsChangedAt = {Long.MIN_VALUE, Long.MIN_VALUE};
+  private static final SerializedString COMMA = new SerializedString(",");
+  private final ObjectMapper json = new ObjectMapper();
+  private final ByteArrayBuilder buf = new ByteArrayBuilder(1 << 16);
+  /** Writes the held events into buf; null when none are held. */
+  private JsonGenerator gen;
+  private int count;
   private volatile JobId jobId;
 
   EventTranslator(AppContext context, ShimConfig settings) {
     this.context = context;
     this.settings = settings;
     this.tracker = new AttemptTracker(new AttemptTracker.States() {
+      /** The attempt of the last state lookup: the tracker asks for an ended one's finish time next. */
+      private TaskAttempt last;
+
       @Override
       public TaskAttemptState state(TaskAttemptId id) {
         TaskAttempt ta = attempt(id);
+        last = ta;
         return ta == null ? null : ta.getState();
       }
 
       @Override
       public long finishTime(TaskAttemptId id) {
-        TaskAttempt ta = attempt(id);
+        TaskAttempt ta = last != null && id.equals(last.getID()) ? last : attempt(id);
         return ta == null ? 0 : ta.getFinishTime();
       }
     });
@@ -66,24 +84,93 @@ final class EventTranslator {
     return tracker;
   }
 
-  /** Appends the protocol events for a batch of speculator events to out. */
-  void translate(List<SpeculatorEvent> batch, ArrayNode out) {
-    for (SpeculatorEvent ev : batch) {
-      translate(ev, out);
+  /**
+   * Translates a batch of speculator events into protocol events, held until {@link #takeEvents}. Container
+   * needs are a level, not a history: a batch reports each task type's count once, as it stands after the batch,
+   * stamped with the time of the batch's last change (every attempt changes it twice, so this halves what a
+   * batch carries).
+   */
+  void translate(List<SpeculatorEvent> batch) {
+    try {
+      for (SpeculatorEvent ev : batch) {
+        translate(ev);
+      }
+      for (int i = 0; i < 2; i++) {
+        if (needsChangedAt[i] == Long.MIN_VALUE) {
+          continue;
+        }
+        JsonGenerator g = open();
+        g.writeStringField("kind", "container-needs");
+        g.writeNumberField("time", needsChangedAt[i]);
+        g.writeStringField("task_type", i == 0 ? "map" : "reduce");
+        g.writeNumberField("count", containerNeeds[i]);
+        close(g);
+        needsChangedAt[i] = Long.MIN_VALUE;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing events", e);
     }
   }
 
-  /** Appends the ends of live attempts found by a sweep (see AttemptTracker) to out. */
-  void sweep(ArrayNode out) {
+  /** Translates the ends of live attempts found by a sweep (see AttemptTracker). */
+  void sweep() {
     tracker.sweep(now(), ends);
-    flushEnds(out);
+    try {
+      writeEnds();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing events", e);
+    }
+  }
+
+  /** How many protocol events are held. */
+  int pendingEvents() {
+    return count;
+  }
+
+  /**
+   * The held events as UTF-8 JSON objects separated by commas (the inside of an {@code events} array), and
+   * forgets them. Written straight to bytes: building a JSON tree per event and then serialising it cost more
+   * than everything else the worker does per event.
+   */
+  byte[] takeEvents() {
+    try {
+      if (gen != null) {
+        gen.close();
+        gen = null;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing events", e);
+    }
+    byte[] out = buf.toByteArray();
+    buf.reset();
+    count = 0;
+    return out;
+  }
+
+  /** Forgets the held events (a resync snapshot holds them, or there is no session to send them on). */
+  void dropEvents() {
+    takeEvents();
+  }
+
+  private JsonGenerator open() throws IOException {
+    if (gen == null) {
+      gen = json.getFactory().createGenerator(buf);
+      gen.setRootValueSeparator(COMMA);
+    }
+    gen.writeStartObject();
+    return gen;
+  }
+
+  private void close(JsonGenerator g) throws IOException {
+    g.writeEndObject();
+    count++;
   }
 
   private long now() {
     return context.getClock().getTime();
   }
 
-  void translate(SpeculatorEvent ev, ArrayNode out) {
+  private void translate(SpeculatorEvent ev) throws IOException {
     switch (ev.getType()) {
       case JOB_CREATE:
         noteJob(ev.getJobID());
@@ -95,19 +182,20 @@ final class EventTranslator {
         }
         noteJob(id.getTaskId().getJobId());
         tracker.check(id.getTaskId(), true, now(), ends);
-        flushEnds(out);
+        writeEnds();
         TaskAttempt ta = attempt(id);
-        ObjectNode e = out.addObject();
-        e.put("kind", "attempt-started");
-        e.put("time", ta != null && ta.getLaunchTime() > 0 ? ta.getLaunchTime() : ev.getTimestamp());
-        e.put("attempt", Wire.attemptId(id));
+        JsonGenerator g = open();
+        g.writeStringField("kind", "attempt-started");
+        g.writeNumberField("time", ta != null && ta.getLaunchTime() > 0 ? ta.getLaunchTime() : ev.getTimestamp());
+        g.writeStringField("attempt", Wire.attemptId(id));
         if (ta != null) {
-          e.put("node", Wire.node(ta.getNodeId(), ta.getNodeHttpAddress(), settings.nodeHostPort));
+          g.writeStringField("node", Wire.node(ta.getNodeId(), ta.getNodeHttpAddress(), settings.nodeHostPort));
           if (ta.getAssignedContainerID() != null) {
-            e.put("container", ta.getAssignedContainerID().toString());
+            g.writeStringField("container", ta.getAssignedContainerID().toString());
           }
         }
-        e.put("speculative", tracker.started(id));
+        g.writeBooleanField("speculative", tracker.started(id));
+        close(g);
         return;
       }
       case ATTEMPT_STATUS_UPDATE: {
@@ -117,19 +205,26 @@ final class EventTranslator {
         }
         noteJob(st.id.getTaskId().getJobId());
         TaskType type = st.id.getTaskId().getTaskType();
-        ObjectNode e = out.addObject();
-        e.put("kind", "attempt-status");
-        e.put("time", ev.getTimestamp());
-        e.put("attempt", Wire.attemptId(st.id));
-        e.put("progress", Math.max(0f, Math.min(1f, st.progress)));
-        e.put("phase", Wire.phase(st.phase, type));
-        e.set("counters", Wire.counters(st.counters, type));
+        JsonGenerator g = open();
+        g.writeStringField("kind", "attempt-status");
+        g.writeNumberField("time", ev.getTimestamp());
+        g.writeStringField("attempt", Wire.attemptId(st.id));
+        g.writeNumberField("progress", Math.max(0f, Math.min(1f, st.progress)));
+        g.writeStringField("phase", Wire.phase(st.phase, type));
+        g.writeFieldName("counters");
+        g.writeTree(Wire.counters(st.counters, type));
         if (st.fetchFailedMaps != null && !st.fetchFailedMaps.isEmpty()) {
-          e.set("fetch_failed_maps", Wire.fetchFailedMaps(st.fetchFailedMaps));
+          g.writeFieldName("fetch_failed_maps");
+          g.writeTree(Wire.fetchFailedMaps(st.fetchFailedMaps));
         }
-        // TaskAttemptImpl sends one when an attempt succeeds: the end follows its last report.
-        tracker.check(st.id.getTaskId(), false, now(), ends);
-        flushEnds(out);
+        close(g);
+        // TaskAttemptImpl sends one when an attempt succeeds (progress set to 1): the end follows its last
+        // report. A report of a running attempt costs no lookup; an end it might have shown is the sweep's.
+        if (st.progress >= 1f || (st.taskState != null && st.taskState != TaskAttemptState.RUNNING
+            && st.taskState != TaskAttemptState.STARTING && st.taskState != TaskAttemptState.COMMIT_PENDING)) {
+          tracker.check(st.id.getTaskId(), false, now(), ends);
+          writeEnds();
+        }
         return;
       }
       case TASK_CONTAINER_NEED_UPDATE: {
@@ -142,27 +237,24 @@ final class EventTranslator {
           // A new attempt asks for a container: the task's other attempts may have ended, or its map output
           // may be lost (TaskImpl re-runs a map that way).
           tracker.check(task, true, now(), ends);
-          flushEnds(out);
+          writeEnds();
         }
         int i = task.getTaskType() == TaskType.MAP ? 0 : 1;
         containerNeeds[i] = Math.max(0, containerNeeds[i] + ev.containersNeededChange());
-        ObjectNode e = out.addObject();
-        e.put("kind", "container-needs");
-        e.put("time", ev.getTimestamp());
-        e.put("task_type", i == 0 ? "map" : "reduce");
-        e.put("count", containerNeeds[i]);
+        needsChangedAt[i] = ev.getTimestamp();
         return;
       }
       default:
     }
   }
 
-  private void flushEnds(ArrayNode out) {
+  private void writeEnds() throws IOException {
     for (AttemptTracker.End end : ends) {
-      ObjectNode e = out.addObject();
-      e.put("kind", end.kind);
-      e.put("time", end.time);
-      e.put("attempt", Wire.attemptId(end.attempt));
+      JsonGenerator g = open();
+      g.writeStringField("kind", end.kind);
+      g.writeNumberField("time", end.time);
+      g.writeStringField("attempt", Wire.attemptId(end.attempt));
+      close(g);
     }
     ends.clear();
   }
@@ -269,6 +361,8 @@ final class EventTranslator {
         }
       }
     }
+    needsChangedAt[0] = Long.MIN_VALUE;
+    needsChangedAt[1] = Long.MIN_VALUE;
     ArrayNode needs = r.putArray("container_needs");
     needs.addObject().put("task_type", "map").put("count", containerNeeds[0]);
     needs.addObject().put("task_type", "reduce").put("count", containerNeeds[1]);

@@ -1,11 +1,11 @@
 package org.specbridge.shim;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -116,17 +116,26 @@ final class SidecarConnection {
     }
   }
 
-  /** Sends events in one frame if the session is ready; returns whether it did. */
-  boolean sendEvents(ArrayNode events) {
+  /**
+   * Sends events (UTF-8 JSON objects separated by commas, from EventTranslator.takeEvents) in one frame if the
+   * session is ready; returns whether it did.
+   */
+  boolean sendEvents(byte[] events, int count) {
     SidecarSocket s = socket;
-    if (s == null || !s.ready() || events.size() == 0) {
+    if (s == null || !s.ready() || count == 0) {
       return false;
     }
-    ObjectNode f = Wire.frame("events", peer.now());
-    f.put("seq", ++seq);
-    f.set("events", events);
-    send(s, f);
-    eventsSent.addAndGet(events.size());
+    byte[] head = ("{\"type\":\"events\",\"now\":" + peer.now() + ",\"seq\":" + (++seq) + ",\"events\":[")
+        .getBytes(StandardCharsets.UTF_8);
+    byte[] frame = new byte[head.length + events.length + 2];
+    System.arraycopy(head, 0, frame, 0, head.length);
+    System.arraycopy(events, 0, frame, head.length, events.length);
+    frame[frame.length - 2] = ']';
+    frame[frame.length - 1] = '}';
+    if (!sendBytes(s, frame)) {
+      return false;
+    }
+    eventsSent.addAndGet(count);
     return true;
   }
 
@@ -188,10 +197,21 @@ final class SidecarConnection {
 
   private void send(SidecarSocket s, ObjectNode f) {
     try {
-      s.send(json.writeValueAsString(f));
-      framesSent.incrementAndGet();
+      sendBytes(s, json.writeValueAsBytes(f));
     } catch (Exception e) {
       BridgeSpeculator.LOG.debug("specbridge: send failed", e);
+    }
+  }
+
+  /** Sends one text frame; false when the socket closed under us (the next maintain notices). */
+  private boolean sendBytes(SidecarSocket s, byte[] frame) {
+    try {
+      s.sendText(frame);
+      framesSent.incrementAndGet();
+      return true;
+    } catch (RuntimeException e) {
+      BridgeSpeculator.LOG.debug("specbridge: send failed", e);
+      return false;
     }
   }
 

@@ -40,16 +40,47 @@ final class Wire {
     return f;
   }
 
+  /**
+   * Hadoop's string forms of the ids ({@code job_<cluster>_<nnnn>}, {@code task_..._m_<nnnnnn>},
+   * {@code attempt_..._<n>}), written directly: TypeConverter's route builds three objects and formats each
+   * number with a NumberFormat, several times the cost of translating the rest of an event. WireTest checks
+   * that both agree.
+   */
   static String jobId(JobId id) {
-    return TypeConverter.fromYarn(id).toString();
+    return appendJob(new StringBuilder(24).append("job_"), id).toString();
   }
 
   static String taskId(TaskId id) {
-    return TypeConverter.fromYarn(id).toString();
+    return appendTask(new StringBuilder(36).append("task_"), id).toString();
   }
 
   static String attemptId(TaskAttemptId id) {
-    return TypeConverter.fromYarn(id).toString();
+    return appendTask(new StringBuilder(40).append("attempt_"), id.getTaskId()).append('_').append(id.getId())
+        .toString();
+  }
+
+  private static StringBuilder appendJob(StringBuilder b, JobId id) {
+    b.append(id.getAppId().getClusterTimestamp()).append('_');
+    return pad(b, id.getId(), 4);
+  }
+
+  private static StringBuilder appendTask(StringBuilder b, TaskId id) {
+    appendJob(b, id.getJobId()).append('_').append(id.getTaskType() == TaskType.MAP ? 'm' : 'r').append('_');
+    return pad(b, id.getId(), 6);
+  }
+
+  /** Appends n with at least digits digits, zero-padded, as Hadoop's NumberFormat does (no grouping). */
+  private static StringBuilder pad(StringBuilder b, int n, int digits) {
+    long v = n;
+    if (v < 0) {
+      b.append('-');
+      v = -v;
+    }
+    String s = Long.toString(v);
+    for (int i = s.length(); i < digits; i++) {
+      b.append('0');
+    }
+    return b.append(s);
   }
 
   static TaskId parseTaskId(String s) {

@@ -548,7 +548,7 @@ class BridgeSpeculatorMRAppTest {
     return first;
   }
 
-  private static void progress(EventHandler events, TaskAttempt a, float progress) {
+  static void progress(EventHandler events, TaskAttempt a, float progress) {
     TaskAttemptStatus status = new TaskAttemptStatus();
     status.id = a.getID();
     status.progress = progress;

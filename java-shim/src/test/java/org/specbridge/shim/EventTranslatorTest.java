@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.api.records.Phase;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
@@ -13,6 +15,7 @@ import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -31,9 +34,22 @@ class EventTranslatorTest {
   }
 
   private ArrayNode translate(SpeculatorEvent... events) {
-    ArrayNode out = Wire.NODES.arrayNode();
-    t.translate(java.util.Arrays.asList(events), out);
-    return out;
+    t.translate(java.util.Arrays.asList(events));
+    return take();
+  }
+
+  /** The events the translator holds, as the events array of a frame. */
+  private ArrayNode take() {
+    int n = t.pendingEvents();
+    String inside = new String(t.takeEvents(), StandardCharsets.UTF_8);
+    try {
+      ArrayNode a = (ArrayNode) new ObjectMapper().readTree("[" + inside + "]");
+      assertEquals(n, a.size(), "pendingEvents");
+      assertEquals(0, t.pendingEvents());
+      return a;
+    } catch (java.io.IOException e) {
+      throw new AssertionError("not JSON: [" + inside + "]", e);
+    }
   }
 
   private static SpeculatorEvent status(FakeAm.Attempt a, float progress) {
@@ -106,6 +122,17 @@ class EventTranslatorTest {
   }
 
   @Test
+  void aReportOfARunningAttemptLooksNothingUp() {
+    FakeAm.Attempt a = am.attempt("m", 0, 0);
+    translate(new SpeculatorEvent(a.id, true, 1L));
+    int before = am.lookups;
+    for (int i = 0; i < 10; i++) {
+      assertEquals(1, translate(status(a, 0.1f * i)).size());
+    }
+    assertEquals(before, am.lookups);
+  }
+
+  @Test
   void containerNeedsAccumulateAndANewRequestRevealsALostMapOutput() {
     FakeAm.Attempt a = am.attempt("m", 2, 0);
     translate(new SpeculatorEvent(a.id, true, 1L));
@@ -125,12 +152,28 @@ class EventTranslatorTest {
   }
 
   @Test
+  void aBatchReportsEachContainerNeedOnceAsItStandsAfterTheBatch() {
+    FakeAm.Attempt m0 = am.attempt("m", 0, 0);
+    FakeAm.Attempt m1 = am.attempt("m", 1, 0);
+    FakeAm.Attempt r0 = am.attempt("r", 0, 0);
+    ArrayNode out = translate(new SpeculatorEvent(m0.id.getTaskId(), +1), new SpeculatorEvent(m1.id.getTaskId(), +1),
+        new SpeculatorEvent(r0.id.getTaskId(), +1), new SpeculatorEvent(m0.id.getTaskId(), -1));
+    assertEquals(2, out.size(), out.toString());
+    assertEquals("map", out.get(0).path("task_type").asText());
+    assertEquals(1, out.get(0).path("count").asInt());
+    assertEquals("reduce", out.get(1).path("task_type").asText());
+    assertEquals(1, out.get(1).path("count").asInt());
+    assertEquals(0, translate(new SpeculatorEvent(m0.id, true, 1L)).findValues("count").size(),
+        "no change, no container-needs event");
+  }
+
+  @Test
   void theSweepReportsAKilledRunningAttempt() {
     FakeAm.Attempt a = am.attempt("r", 0, 0);
     translate(new SpeculatorEvent(a.id, true, 1L));
     a.state = TaskAttemptState.FAILED;
-    ArrayNode out = Wire.NODES.arrayNode();
-    t.sweep(out);
+    t.sweep();
+    ArrayNode out = take();
     assertEquals(1, out.size());
     assertEquals("attempt-failed", out.get(0).path("kind").asText());
     assertEquals(am.clock.getTime(), out.get(0).path("time").asLong());

@@ -11,14 +11,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.api.records.JobState;
-import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
 import org.apache.hadoop.mapreduce.v2.app.AppContext;
 import org.apache.hadoop.mapreduce.v2.app.MRApp;
@@ -29,8 +27,6 @@ import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptContainerAssignedEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
-import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent;
-import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocator;
 import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocatorEvent;
 import org.apache.hadoop.service.Service;
@@ -115,7 +111,7 @@ class NodePauseTransitionsMRAppTest {
             if (pausing && app.nodeOf(a) == paused) {
               continue;
             }
-            report(events, a, progress);
+            BridgeSpeculatorMRAppTest.progress(events, a, progress);
           }
         }
         if (quietUntil == Long.MAX_VALUE && Sidecar.read(sidecar.log).contains(resumed)) {
@@ -158,14 +154,6 @@ class NodePauseTransitionsMRAppTest {
       out.add("node" + (Integer.parseInt(node.group(1)) - BASE_PORT) + " " + ev.group(1));
     }
     return out;
-  }
-
-  private static void report(EventHandler events, TaskAttempt a, float progress) {
-    TaskAttemptStatus status = new TaskAttemptStatus();
-    status.id = a.getID();
-    status.progress = progress;
-    status.taskState = TaskAttemptState.RUNNING;
-    events.handle(new TaskAttemptStatusUpdateEvent(a.getID(), new AtomicReference<TaskAttemptStatus>(status)));
   }
 
   /** sim/testdata/live-node-pause.txt: "name value" lines and "expect nodeN kind" lines; # comments. */

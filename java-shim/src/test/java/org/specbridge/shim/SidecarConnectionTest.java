@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -104,10 +104,9 @@ class SidecarConnectionTest {
     SidecarConnection conn = connection(sidecar.url, Sidecar.TOKEN);
     assertFalse(conn.ready());
     assertTrue(drive(conn, conn::ready), "no session: " + conn.unhealthyReason());
-    ArrayNode events = Wire.NODES.arrayNode();
-    events.addObject().put("kind", "container-needs").put("time", 1700000000001L).put("task_type", "map")
-        .put("count", 1);
-    assertTrue(conn.sendEvents(events));
+    byte[] events = "{\"kind\":\"container-needs\",\"time\":1700000000001,\"task_type\":\"map\",\"count\":1}"
+        .getBytes(StandardCharsets.UTF_8);
+    assertTrue(conn.sendEvents(events, 1));
     // Pings keep a quiet session alive for several timeouts.
     long until = System.currentTimeMillis() + 3000;
     drive(conn, () -> !conn.ready() || System.currentTimeMillis() > until);
@@ -123,7 +122,7 @@ class SidecarConnectionTest {
     SidecarConnection conn = connection(sidecar.url, "wrong-token");
     assertTrue(drive(conn, () -> conn.unhealthyReason().contains("unauthorized")), conn.unhealthyReason());
     assertFalse(conn.ready());
-    assertFalse(conn.sendEvents(Wire.NODES.arrayNode().add(Wire.NODES.objectNode())));
+    assertFalse(conn.sendEvents("{}".getBytes(StandardCharsets.UTF_8), 1));
   }
 
   @Test

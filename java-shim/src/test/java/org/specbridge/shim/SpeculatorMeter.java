@@ -40,6 +40,8 @@ final class SpeculatorMeter {
   long dispatcherNs;
   long offloadNs;
   long scanNs;
+  /** The shim's AppContext lookups to find ended attempts; -1 for Hadoop's speculator. */
+  long lookups = -1;
   final Map<String, Long> threads = new TreeMap<String, Long>();
   volatile boolean stopped;
 
@@ -135,6 +137,7 @@ final class SpeculatorMeter {
       while (backlog() > 0 && System.currentTimeMillis() < deadline) {
         Thread.sleep(10); // polling the shim's queue
       }
+      meter.lookups = attemptLookups();
       meter.snapshot();
       super.serviceStop();
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.TypeConverter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
 import org.apache.hadoop.mapreduce.v2.api.records.Phase;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
@@ -23,6 +24,19 @@ class WireTest {
     assertEquals(s, Wire.attemptId(id));
     assertEquals("task_1700000000000_0001_r_000012", Wire.taskId(id.getTaskId()));
     assertEquals("job_1700000000000_0001", Wire.jobId(id.getTaskId().getJobId()));
+  }
+
+  @Test
+  void idsAreSpelledAsHadoopSpellsThem() {
+    String[] attempts = {"attempt_1700000000000_0001_m_000000_0", "attempt_1_12345_r_1234567_12",
+        "attempt_1700000000000_9999_m_999999_3", "attempt_42_0000_r_000007_0"};
+    for (String s : attempts) {
+      TaskAttemptId id = Wire.parseAttemptId(s);
+      assertEquals(TypeConverter.fromYarn(id).toString(), Wire.attemptId(id));
+      assertEquals(TypeConverter.fromYarn(id.getTaskId()).toString(), Wire.taskId(id.getTaskId()));
+      assertEquals(TypeConverter.fromYarn(id.getTaskId().getJobId()).toString(),
+          Wire.jobId(id.getTaskId().getJobId()));
+    }
   }
 
   @Test
