@@ -54,6 +54,7 @@ func ServeCommand() *cli.Command {
 			&cli.Int64Flag{Name: "max-frame-bytes", Value: bridge.DefaultMaxFrameBytes, Usage: "largest frame read; larger ones get an error frame", EnvVars: []string{"SPECBRIDGE_MAX_FRAME_BYTES"}},
 			&cli.IntFlag{Name: "max-sessions", Value: bridge.DefaultMaxSessions, Usage: "most AM sessions open at once", EnvVars: []string{"SPECBRIDGE_MAX_SESSIONS"}},
 			&cli.Float64Flag{Name: "max-events-per-second", Value: bridge.DefaultMaxEventsPerSecond, Usage: "events per second per session before backpressure", EnvVars: []string{"SPECBRIDGE_MAX_EVENTS_PER_SECOND"}},
+			&cli.Float64Flag{Name: "max-total-events-per-second", Value: bridge.DefaultMaxTotalEventsPerSecond, Usage: "events per second for the whole server, shared fairly by the sessions sending; keep it below what the host decodes (docs/operations-durability.md)", EnvVars: []string{"SPECBRIDGE_MAX_TOTAL_EVENTS_PER_SECOND"}},
 			&cli.DurationFlag{Name: "decide-interval", Value: bridge.DefaultDecideInterval, Usage: "how often each job's policy is asked for decisions", EnvVars: []string{"SPECBRIDGE_DECIDE_INTERVAL"}},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_ADDR_FILE"}},
 			&cli.StringFlag{Name: "data-dir", Usage: "keep cross-job state here: GRASS samples (shared with replay --data-dir) and, unless --store says otherwise, the fault analyzer's records (DIR/cfa); default: in memory, lost at exit", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
@@ -86,8 +87,8 @@ func serve(c *cli.Context) error {
 	if (cert == "") != (key == "") {
 		return errors.New("serve: --tls-cert and --tls-key go together")
 	}
-	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
-		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-events-per-second and --decide-interval must be positive")
+	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Float64("max-total-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
+		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-events-per-second, --max-total-events-per-second and --decide-interval must be positive")
 	}
 	if c.Duration("cfa-job-grace") <= 0 {
 		return errors.New("serve: --cfa-job-grace must be positive")
@@ -132,18 +133,19 @@ func serve(c *cli.Context) error {
 		}
 	}()
 	srv, err := bridge.NewServer(bridge.Config{
-		Feed:               feed.feed,
-		OrphanGrace:        c.Duration("cfa-job-grace"),
-		Registry:           reg,
-		Knowledge:          knowledge,
-		Tokens:             tokens,
-		Health:             feed.health,
-		Collectors:         feed.collectors,
-		MaxFrameBytes:      c.Int64("max-frame-bytes"),
-		MaxSessions:        c.Int("max-sessions"),
-		MaxEventsPerSecond: c.Float64("max-events-per-second"),
-		DecideInterval:     c.Duration("decide-interval"),
-		Log:                log,
+		Feed:                    feed.feed,
+		OrphanGrace:             c.Duration("cfa-job-grace"),
+		Registry:                reg,
+		Knowledge:               knowledge,
+		Tokens:                  tokens,
+		Health:                  feed.health,
+		Collectors:              feed.collectors,
+		MaxFrameBytes:           c.Int64("max-frame-bytes"),
+		MaxSessions:             c.Int("max-sessions"),
+		MaxEventsPerSecond:      c.Float64("max-events-per-second"),
+		MaxTotalEventsPerSecond: c.Float64("max-total-events-per-second"),
+		DecideInterval:          c.Duration("decide-interval"),
+		Log:                     log,
 	})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
