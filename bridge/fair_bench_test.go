@@ -30,11 +30,15 @@ func BenchmarkGoodAMBesideAbusers(b *testing.B) {
 
 // A good AM beside 50 flooding ones (each in its own process, the server in
 // a third) keeps its decide round trip: p99 under fairBound. The bound is
-// generous, for a loaded 2-core CI machine (the benchmark above gives the
-// real figure, about a millisecond); without the fair queue the p99 is
-// seconds. The abusers must have kept the server busy meanwhile.
+// generous, for a loaded 2-core CI machine (p99 about 30 ms there; the
+// benchmark above gives the figures); without the fair queue the p99 is
+// 1.6 s there. The abusers must have kept the server busy meanwhile.
 func TestGoodAMLatencyBesideAbusers(t *testing.T) {
-	const abusers, probes, fairBound = 50, 300, 250 * time.Millisecond
+	const abusers, probes = 50, 300
+	fairBound := 500 * time.Millisecond
+	if raceEnabled {
+		fairBound *= 4
+	}
 	r := measureFairness(t, abusers, probes, 0)
 	p50, p99 := r.quantile(0.5), r.quantile(0.99)
 	t.Logf("good AM beside %d abusers: p50 %v, p99 %v, max %v; server took %.0f events meanwhile", abusers, p50, p99, r.lat[len(r.lat)-1], r.events)
