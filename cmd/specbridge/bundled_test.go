@@ -136,7 +136,7 @@ func TestReadmeCommands(t *testing.T) {
 	if len(cmds) < 5 {
 		t.Fatalf("found %d specbridge commands in README.md, the test's pattern is stale", len(cmds))
 	}
-	outFlags := map[string]bool{"--report": true, "--jobs": true, "--plot": true, "--data-dir": true, "--token-file": true}
+	outFlags := map[string]bool{"--report": true, "--jobs": true, "--plot": true, "--data-dir": true, "--token-file": true, "--store": true}
 	ran := 0
 	for _, args := range cmds {
 		tmp := t.TempDir()
