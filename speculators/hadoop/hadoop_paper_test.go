@@ -30,7 +30,7 @@ func TestScanCadenceAfterNoSpeculation(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 100, Reduces: 0}, nil)
 	h.Completed("node1", 0, runtime, spectest.Maps(0, 4)...) // 4% done: no threshold yet
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)     // estimated 100 s
-	wantNone(t, h, 10_000, "scan at 10s with 4% of maps done")
+	h.WantNone(10_000, "scan at 10s with 4% of maps done")
 	h.Completed("node1", 500, runtime, spectest.Map(4)) // 5% done at 10.5 s
 	for _, now := range []speculators.Time{10_500, 10_999} {
 		if got := h.Speculated(now); len(got) != 0 {
@@ -122,7 +122,7 @@ func TestFivePercentRule(t *testing.T) {
 		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 100, Reduces: 0}, nil)
 		h.Completed("node1", 0, runtime, spectest.Maps(0, 4)...)
 		h.Running(spectest.Map(50), "node1", 0, 10_000, 0.01)
-		wantNone(t, h, 10_000, "4% done")
+		h.WantNone(10_000, "4% done")
 		if v := verdict(h, spectest.Map(50), 10_000); v != onSchedule {
 			t.Fatalf("4%% done: verdict %d, want ON_SCHEDULE", v)
 		}
@@ -134,7 +134,7 @@ func TestFivePercentRule(t *testing.T) {
 	t.Run("nothing completed", func(t *testing.T) {
 		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 10, Reduces: 0}, nil)
 		h.Running(spectest.Map(0), "node1", 0, 10_000, 0.01) // estimated 1000 s; a replacement "takes" the mean, 0
-		wantNone(t, h, 10_000, "no map done")
+		h.WantNone(10_000, "no map done")
 	})
 	t.Run("1 of 20 is exactly 5%", func(t *testing.T) {
 		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
@@ -191,7 +191,7 @@ func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.01)
 	h.StartAttempt(speculators.AttemptID{Task: spectest.Map(10), N: 1}, "node1", 5_000, true)
 	h.Status(speculators.AttemptID{Task: spectest.Map(10), N: 1}, 10_000, 0.01)
-	wantNone(t, h, 10_000, "only a task with two attempts is slow")
+	h.WantNone(10_000, "only a task with two attempts is slow")
 	if v := verdict(h, spectest.Map(10), 11_000); v != alreadySpeculating {
 		t.Fatalf("verdict %d, want ALREADY_SPECULATING", v)
 	}
@@ -205,7 +205,7 @@ func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
 	if v := verdict(h, spectest.Map(11), 26_000); v != alreadySpeculating {
 		t.Fatalf("copy requested, not started: verdict %d, want ALREADY_SPECULATING", v)
 	}
-	wantNone(t, h, 26_000, "")
+	h.WantNone(26_000, "")
 }
 
 // TestProgressIsGood: an attempt whose estimated end (start + estimated
@@ -222,7 +222,7 @@ func TestProgressIsGood(t *testing.T) {
 			t.Fatalf("%s: verdict %d, want PROGRESS_IS_GOOD", m, v)
 		}
 	}
-	wantNone(t, h, 24_000, "")
+	h.WantNone(24_000, "")
 }
 
 // TestTooLateToSpeculate: when a replacement started now would end no
@@ -238,7 +238,7 @@ func TestTooLateToSpeculate(t *testing.T) {
 	if v := verdict(h, spectest.Map(10), 30_000); v != tooLateToSpeculate {
 		t.Fatalf("at 30s: verdict %d, want TOO_LATE_TO_SPECULATE", v)
 	}
-	wantNone(t, h, 30_000, "")
+	h.WantNone(30_000, "")
 }
 
 // TestSimulatedHeartbeat: when an attempt's estimate and progress have not
@@ -253,7 +253,7 @@ func TestSimulatedHeartbeat(t *testing.T) {
 	// First scan at 16 s starts the watch. At 26 s, 10 s > 9 s unchanged:
 	// a heartbeat is simulated; the estimate becomes (26-10)/0.5 = 32 s.
 	for now := speculators.Time(16_000); now <= 26_000; now += 1_000 {
-		wantNone(t, h, now, fmt.Sprintf("at %dms", now))
+		h.WantNone(now, fmt.Sprintf("at %dms", now))
 	}
 	if v := verdict(h, spectest.Map(10), 27_000); v != (10_000+32_000)-(27_000+10_000) {
 		t.Fatalf("after the simulated heartbeat: verdict %d, want 5000", v)
@@ -272,7 +272,7 @@ func TestSimulatedHeartbeatOfSilentAttempt(t *testing.T) {
 	h := halfDone(t, 0)
 	h.Start(spectest.Map(10), "node1", 10_000)
 	for now := speculators.Time(16_000); now <= 26_000; now += 1_000 {
-		wantNone(t, h, now, fmt.Sprintf("at %dms", now))
+		h.WantNone(now, fmt.Sprintf("at %dms", now))
 	}
 	elapsed, floor := 16_000.0, 0.0001 // float64 at run time, as Java's (long)(elapsed / max(0.0001, 0))
 	want := int64(elapsed/floor) + 10_000 - (27_000 + 10_000)
@@ -317,16 +317,4 @@ func halfDone(t *testing.T, reduces int) *spectest.Harness {
 		h.Completed("node1", 0, runtime, spectest.Reduces(0, 10)...)
 	}
 	return h
-}
-
-// wantNone fails the test when a scan at now speculates anything; what says
-// which check it was ("" for the plain one).
-func wantNone(t *testing.T, h *spectest.Harness, now speculators.Time, what string) {
-	t.Helper()
-	if got := h.Speculated(now); len(got) != 0 {
-		if what != "" {
-			what += ": "
-		}
-		t.Fatalf("%sgot %v, want nothing", what, got)
-	}
 }
