@@ -235,13 +235,9 @@ func (p *policy) Algorithm() string {
 // size grows per-task state to the job's task counts.
 func (p *policy) size(job *speculators.Job) {
 	for ty := range job.Tasks {
-		if n := len(job.Tasks[ty]); len(p.pending[ty]) < n {
-			p.pending[ty] = append(p.pending[ty], make([]bool, n-len(p.pending[ty]))...)
-		}
+		p.pending[ty] = speculators.Grow(p.pending[ty], len(job.Tasks[ty]))
 	}
-	if n := len(job.Tasks[speculators.Map]); len(p.dropped) < n {
-		p.dropped = append(p.dropped, make([]bool, n-len(p.dropped))...)
-	}
+	p.dropped = speculators.Grow(p.dropped, len(job.Tasks[speculators.Map]))
 	p.est.size(job)
 }
 

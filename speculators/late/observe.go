@@ -27,9 +27,7 @@ type mark struct {
 // lazily so a policy needs no job at construction).
 func (p *policy) size(job *speculators.Job) {
 	for ty := range job.Tasks {
-		if n := len(job.Tasks[ty]); len(p.marks[ty]) < n {
-			p.marks[ty] = append(p.marks[ty], make([]mark, n-len(p.marks[ty]))...)
-		}
+		p.marks[ty] = speculators.Grow(p.marks[ty], len(job.Tasks[ty]))
 	}
 }
 
