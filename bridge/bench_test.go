@@ -34,7 +34,7 @@ func benchServer(b *testing.B) *testServer {
 	if testing.Verbose() {
 		log.SetOutput(testWriter{b})
 	}
-	srv, err := NewServer(Config{Registry: reg, Tokens: []string{testToken}, Log: log, MaxEventsPerSecond: 1e9})
+	srv, err := NewServer(Config{Registry: reg, Tokens: []string{testToken}, Log: log, MaxEventsPerSecond: 1e9, MaxTotalEventsPerSecond: 1e12})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -42,8 +42,14 @@ const maxQueuedNotices = 4096
 type feedJobs struct {
 	nodes   map[string]map[speculators.NodeID]speculators.Event // job -> node -> last node event
 	orphans map[string]*time.Timer
+	order   []string       // orphans, oldest first (may hold claimed ones: skipped)
 	ending  sync.WaitGroup // EndJob calls in flight
 }
+
+// DefaultMaxOrphans caps the jobs waiting out their grace period; beyond
+// it the oldest is ended in the analyzer at once (its AM has been gone
+// longest).
+const DefaultMaxOrphans = 10_000
 
 func newFeedJobs() feedJobs {
 	return feedJobs{nodes: map[string]map[speculators.NodeID]speculators.Event{}, orphans: map[string]*time.Timer{}}
@@ -71,6 +77,25 @@ func (s *Server) orphanLocked(job string) {
 	if s.closing || s.feed.orphans[job] != nil {
 		return
 	}
+	for len(s.feed.orphans) >= s.cfg.MaxOrphans && len(s.feed.order) > 0 {
+		old := s.feed.order[0]
+		s.feed.order = s.feed.order[1:]
+		if t := s.feed.orphans[old]; t != nil {
+			t.Stop()
+			s.endJobLocked(old)
+			s.log.WithField("job", old).Infof("more than %d jobs without a session: the oldest is ended in the fault analyzer now", s.cfg.MaxOrphans)
+		}
+	}
+	if len(s.feed.order) > 2*s.cfg.MaxOrphans { // drop claimed entries
+		live := s.feed.order[:0]
+		for _, j := range s.feed.order {
+			if s.feed.orphans[j] != nil {
+				live = append(live, j)
+			}
+		}
+		s.feed.order = live
+	}
+	s.feed.order = append(s.feed.order, job)
 	var t *time.Timer
 	t = time.AfterFunc(s.cfg.OrphanGrace, func() {
 		s.mu.Lock()
@@ -97,21 +122,37 @@ func (s *Server) claimFeedLocked(job string) {
 	}
 }
 
-// endJob tells the analyzer job is over, without blocking the caller (a
-// remote analyzer posts it).
+// endJob tells the analyzer job is over and returns once it has taken it:
+// the embedded analyzer makes the job's records durable in EndJob, so a
+// session that answers its AM after this (the pong of the job's last
+// batch) never acknowledges a job the analyzer could lose in a crash. A
+// remote analyzer posts it (bounded by Remote's timeout); the job is over,
+// so the session has nothing else to wait for.
 func (s *Server) endJob(job string) {
 	s.mu.Lock()
+	s.forgetJobLocked(job)
+	s.feed.ending.Add(1)
+	s.mu.Unlock()
+	defer s.feed.ending.Done()
+	s.cfg.Feed.EndJob(job)
+}
+
+// endJobLocked (s.mu held) ends job without waiting (an orphan evicted).
+func (s *Server) endJobLocked(job string) {
+	s.forgetJobLocked(job)
+	s.feed.ending.Add(1)
+	go func() {
+		defer s.feed.ending.Done()
+		s.cfg.Feed.EndJob(job)
+	}()
+}
+
+func (s *Server) forgetJobLocked(job string) {
 	delete(s.feed.nodes, job)
 	if t := s.feed.orphans[job]; t != nil {
 		t.Stop()
 		delete(s.feed.orphans, job)
 	}
-	s.feed.ending.Add(1)
-	s.mu.Unlock()
-	go func() {
-		defer s.feed.ending.Done()
-		s.cfg.Feed.EndJob(job)
-	}()
 }
 
 // noteNodeEvent records the last node event job's engine got about a node.

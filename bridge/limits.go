@@ -1,6 +1,9 @@
 package bridge
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // eventBudget is a token bucket of events per second. Taking more than is
 // available goes into debt; the caller waits out the debt before reading
@@ -19,6 +22,13 @@ func newEventBudget(rate float64, now time.Time) *eventBudget {
 		burst = 1
 	}
 	return &eventBudget{rate: rate, burst: burst, tokens: burst, last: now}
+}
+
+// setRate changes the rate (and the burst, one second of it).
+func (b *eventBudget) setRate(rate float64) {
+	b.rate = rate
+	b.burst = max(rate, 1)
+	b.tokens = min(b.tokens, b.burst)
 }
 
 // take spends n tokens at now and returns how long the caller must wait
@@ -70,4 +80,56 @@ func (s *strikes) add(now time.Time) bool {
 	}
 	// The oldest of the last max+1 strikes is at s.next.
 	return now.Sub(s.times[s.next]) <= s.window
+}
+
+// fairShare divides the server's event budget (MaxTotalEventsPerSecond)
+// evenly among the sessions sending events: each session's rate is its
+// share or MaxEventsPerSecond, whichever is lower, so that a few flooding
+// AMs are held back (their frames wait in their own TCP buffers) before
+// they saturate the process, while an AM sending less than its share is
+// never delayed. This is fair queueing by rate: max-min fairness over the
+// sessions active in the last second, recounted every 100 ms.
+type fairShare struct {
+	total   float64
+	perMax  float64
+	mu      sync.Mutex
+	last    map[*session]time.Time // when each session last sent events
+	active  int
+	counted time.Time
+}
+
+func newFairShare(total, perMax float64) *fairShare {
+	return &fairShare{total: total, perMax: perMax, last: map[*session]time.Time{}, active: 1}
+}
+
+// rate notes that s sends events at now and returns its rate.
+func (f *fairShare) rate(s *session, now time.Time) float64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.last[s]; !ok {
+		f.active++ // a newcomer counts at once
+	}
+	f.last[s] = now
+	if now.Sub(f.counted) >= 100*time.Millisecond {
+		n := 0
+		for x, at := range f.last {
+			if now.Sub(at) <= time.Second {
+				n++
+			} else {
+				delete(f.last, x)
+			}
+		}
+		f.active, f.counted = max(n, 1), now
+	}
+	return min(f.perMax, f.total/float64(f.active))
+}
+
+// leave forgets s (its session ended).
+func (f *fairShare) leave(s *session) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.last[s]; ok {
+		delete(f.last, s)
+		f.active = max(f.active-1, 1)
+	}
 }

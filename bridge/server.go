@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/sirupsen/logrus"
 
+	"github.com/specbridge/specbridge/internal/authguard"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -27,13 +29,16 @@ const (
 	DefaultMaxFrameBytes      = 1 << 20
 	DefaultMaxSessions        = 10000
 	DefaultMaxEventsPerSecond = 20000
-	DefaultDecideInterval     = time.Second
-	DefaultHandshakeTimeout   = 10 * time.Second
-	DefaultIdleTimeout        = 60 * time.Second
-	DefaultWriteTimeout       = 10 * time.Second
-	DefaultMaxStrikes         = 10
-	DefaultStrikeWindow       = time.Minute
-	DefaultMaxTasksPerJob     = 1 << 20
+	// DefaultMaxTotalEventsPerSecond: twice issue 3's target load (1,000
+	// sessions, 100,000 updates/s), well below what one core decodes.
+	DefaultMaxTotalEventsPerSecond = 200_000
+	DefaultDecideInterval          = time.Second
+	DefaultHandshakeTimeout        = 10 * time.Second
+	DefaultIdleTimeout             = 60 * time.Second
+	DefaultWriteTimeout            = 10 * time.Second
+	DefaultMaxStrikes              = 10
+	DefaultStrikeWindow            = time.Minute
+	DefaultMaxTasksPerJob          = 1 << 20
 	// hardLimitFactor: a frame over MaxFrameBytes*hardLimitFactor closes the
 	// connection instead of being read and dropped.
 	hardLimitFactor = 16
@@ -51,13 +56,17 @@ type Config struct {
 	MaxFrameBytes      int64
 	MaxSessions        int
 	MaxEventsPerSecond float64
-	DecideInterval     time.Duration
-	HandshakeTimeout   time.Duration
-	IdleTimeout        time.Duration
-	WriteTimeout       time.Duration
-	MaxStrikes         int
-	StrikeWindow       time.Duration
-	MaxTasksPerJob     int
+	// MaxTotalEventsPerSecond is the server's event budget, shared fairly
+	// by the sessions sending (fairShare): below the process's capacity,
+	// so that flooding sessions cannot delay a light one.
+	MaxTotalEventsPerSecond float64
+	DecideInterval          time.Duration
+	HandshakeTimeout        time.Duration
+	IdleTimeout             time.Duration
+	WriteTimeout            time.Duration
+	MaxStrikes              int
+	StrikeWindow            time.Duration
+	MaxTasksPerJob          int
 
 	// Feed, if set, is the fault analyzer (feed.go): sessions pass it every
 	// event their engine accepts, subscribe to their job's node events and
@@ -66,6 +75,14 @@ type Config struct {
 	// OrphanGrace: a job whose session ended before the job did is ended
 	// in Feed after this long without a new session (DefaultOrphanGrace).
 	OrphanGrace time.Duration
+	// MaxOrphans caps the jobs waiting out OrphanGrace (DefaultMaxOrphans).
+	MaxOrphans int
+
+	// Health, if set, is asked by /healthz: an error makes it answer 503
+	// with the error's text (the embedded analyzer's store is degraded).
+	Health func() error
+	// Collectors are registered beside the bridge's metrics at /metrics.
+	Collectors []prometheus.Collector
 
 	// Knowledge is what policies learned across jobs (GRASS's samples and
 	// t_new prior): engines are built with it as their Prior and what they
@@ -101,6 +118,8 @@ type Server struct {
 	upgrader websocket.Upgrader
 	metrics  *metrics
 	log      logrus.FieldLogger
+	authFail *authguard.Guard // failed hellos per source address
+	fair     *fairShare
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -154,6 +173,7 @@ func NewServer(cfg Config) (*Server, error) {
 	setDefault(&cfg.MaxFrameBytes, DefaultMaxFrameBytes)
 	setDefault(&cfg.MaxSessions, DefaultMaxSessions)
 	setDefault(&cfg.MaxEventsPerSecond, DefaultMaxEventsPerSecond)
+	setDefault(&cfg.MaxTotalEventsPerSecond, DefaultMaxTotalEventsPerSecond)
 	setDefault(&cfg.DecideInterval, DefaultDecideInterval)
 	setDefault(&cfg.HandshakeTimeout, DefaultHandshakeTimeout)
 	setDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
@@ -162,6 +182,7 @@ func NewServer(cfg Config) (*Server, error) {
 	setDefault(&cfg.StrikeWindow, DefaultStrikeWindow)
 	setDefault(&cfg.MaxTasksPerJob, DefaultMaxTasksPerJob)
 	setDefault(&cfg.OrphanGrace, DefaultOrphanGrace)
+	setDefault(&cfg.MaxOrphans, DefaultMaxOrphans)
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
@@ -170,6 +191,14 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	s.cfg = cfg
 	s.log = cfg.Log
+	s.fair = newFairShare(cfg.MaxTotalEventsPerSecond, cfg.MaxEventsPerSecond)
+	s.authFail = authguard.New(cfg.Log, "AM hello")
+	s.authFail.Now = cfg.Now
+	for _, c := range cfg.Collectors {
+		if err := s.metrics.registry.Register(c); err != nil {
+			return nil, fmt.Errorf("bridge: register a metric: %w", err)
+		}
+	}
 	s.upgrader = websocket.Upgrader{
 		HandshakeTimeout: cfg.HandshakeTimeout,
 		// AMs are not browsers; the token authenticates them.
@@ -190,6 +219,13 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc(Path, s.serveAM)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if s.cfg.Health != nil {
+			if err := s.cfg.Health(); err != nil {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				fmt.Fprintln(w, err)
+				return
+			}
+		}
 		fmt.Fprintln(w, "ok")
 	})
 	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.registry, promhttp.HandlerOpts{}))
@@ -228,6 +264,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 func (s *Server) serveAM(w http.ResponseWriter, r *http.Request) {
+	if s.authFail.Blocked(r.RemoteAddr) {
+		// Spent its budget of bad hellos: refused before the upgrade, unlogged.
+		s.metrics.sessionsOpened.WithLabelValues("rate-limited").Inc()
+		http.Error(w, "too many failed authentications from this address; try later", http.StatusTooManyRequests)
+		return
+	}
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		// Upgrade has answered the request with an HTTP error.
@@ -285,6 +327,7 @@ func (s *Server) release(sess *session) {
 		return
 	}
 	delete(s.sessions, sess)
+	s.fair.leave(sess)
 	if sess.job != "" && s.byJob[sess.job] == sess {
 		delete(s.byJob, sess.job)
 	}

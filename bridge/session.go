@@ -53,6 +53,7 @@ type session struct {
 	srv    *Server
 	conn   *websocket.Conn
 	name   string
+	remote string
 	log    logrus.FieldLogger
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -91,7 +92,7 @@ func newSession(srv *Server, conn *websocket.Conn, id uint64, remote string) *se
 	ctx, cancel := context.WithCancel(context.Background())
 	name := fmt.Sprintf("s-%06d-%06x", id, srv.cfg.Now().UnixNano()&0xffffff)
 	return &session{
-		srv: srv, conn: conn, name: name, ctx: ctx, cancel: cancel, in: make(chan item),
+		srv: srv, conn: conn, name: name, remote: remote, ctx: ctx, cancel: cancel, in: make(chan item),
 		log:     srv.log.WithFields(logrus.Fields{"session": name, "remote": remote}),
 		strikes: newStrikes(srv.cfg.MaxStrikes, srv.cfg.StrikeWindow),
 	}
@@ -197,7 +198,11 @@ func (s *session) read() {
 		if it.kind == itemClosed {
 			return
 		}
-		if wait := budget.take(n, time.Now()); wait > 0 {
+		now := time.Now()
+		if n > 1 { // events: the session's fair share of the server's budget
+			budget.setRate(s.srv.fair.rate(s, now))
+		}
+		if wait := budget.take(n, now); wait > 0 {
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:
@@ -239,6 +244,9 @@ func (s *session) readItem() item {
 	if mt != websocket.TextMessage {
 		return item{kind: itemBinary, size: int64(len(data)), readAt: readAt}
 	}
+	if err := validateFrame(data); err != nil {
+		return item{kind: itemBadFrame, err: err, readAt: readAt}
+	}
 	f, err := DecodeFrame(data)
 	if err != nil {
 		return item{kind: itemBadFrame, frame: f, err: err, readAt: readAt}
@@ -271,6 +279,10 @@ func (s *session) handle(it item) error {
 		return s.strike(CodeBinaryFrame, "binary frames are not part of the protocol; send JSON text frames")
 	case itemBadFrame:
 		m.frames.WithLabelValues(frameLabel(it.frame.Type)).Inc()
+		if s.engine == nil && errors.Is(it.err, errInvalidFrame) {
+			s.srv.metrics.sessionsOpened.WithLabelValues(CodeBadJob).Inc()
+			return s.fatal(CodeBadJob, it.err.Error())
+		}
 		if s.engine == nil {
 			return s.fatal(CodeHelloRequired, fmt.Sprintf("the first frame must be a hello: %v", it.err))
 		}
@@ -319,7 +331,8 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 		return refuse(CodeUnsupportedVersion, fmt.Sprintf("protocol version %d is not supported; this sidecar speaks version %d", h.Version, Version))
 	}
 	if !s.srv.authorized(h.Token) {
-		s.log.Warn("refused a hello with a bad token")
+		// Logged by sample, and rate-limited per address (authguard).
+		s.srv.authFail.Failed(s.remote, h.Token)
 		return refuse(CodeUnauthorized, "bad or missing token")
 	}
 	key, err := parseJobID(h.Job)

@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -15,14 +18,21 @@ import (
 // The HTTP API of a standalone analyzer (specbridge cfa --listen). JSON in
 // and out; {job} is the Hadoop job id.
 //
-//	POST /v1/jobs/{job}/events   body: [WireEvent, ...]            -> 204
+//	POST /v1/jobs/{job}/events   body: [WireEvent, ...]            -> 204 once
+//	     the records they make are durable; 503 while the store fails
 //	POST /v1/jobs/{job}/end                                        -> 204
 //	GET  /v1/jobs/{job}/notices?after=N&wait=20s
 //	     -> {"notices":[WireEvent...],"last":M}: node events numbered
 //	        after N (long poll: waits up to `wait`, at most 60 s, for one)
 //	GET  /v1/jobs/{job}   -> the job's records and map outputs
 //	GET  /v1/nodes        -> every node's episodes, history, threshold
-//	GET  /healthz         -> 200 "ok"
+//	GET  /healthz         -> 200 "ok"; 503 "degraded: ..." while the store
+//	                         cannot be written
+//	GET  /metrics         -> Prometheus metrics of the store
+//
+// Every request but /healthz and /metrics needs "Authorization: Bearer
+// <token>" when the handler is wrapped in RequireToken (specbridge cfa
+// always does).
 //
 // A sidecar posts every event of its job sessions and long-polls each job's
 // notices; Remote does both.
@@ -76,7 +86,18 @@ const maxEventsBody = 16 << 20
 // Handler serves the HTTP API over s.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := s.Health(); err != nil {
+			// Degraded, not down: events are still taken (up to MaxPending),
+			// and a restart would not free the disk. 503 so that monitors see it.
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(s.Collectors()...)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("POST /v1/jobs/{job}/events", func(w http.ResponseWriter, r *http.Request) {
 		var evs []WireEvent
 		if err := json.NewDecoder(io.LimitReader(r.Body, maxEventsBody)).Decode(&evs); err != nil {
@@ -91,6 +112,12 @@ func (s *Service) Handler() http.Handler {
 				return
 			}
 			s.Observe(job, ev)
+		}
+		// 204 acknowledges: the records the events made are durable. Posts
+		// arriving together share one commit (they wait on the lock).
+		if err := s.Flush(); err != nil {
+			http.Error(w, "events taken but not yet durable (the store is degraded; they are retried): "+err.Error(), http.StatusServiceUnavailable)
+			return
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})

@@ -42,10 +42,15 @@ func TestRemoteOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(s.Handler())
+	h, err := RequireToken(s.Handler(), []string{"sesame"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(h)
 	defer srv.Close()
 	errs := make(chan error, 100)
-	r, err := NewRemote(srv.URL, 10*time.Millisecond, func(err error) { errs <- err })
+	tlsCfg := srv.Client().Transport.(*http.Transport).TLSClientConfig
+	r, err := NewRemote(srv.URL, 10*time.Millisecond, func(err error) { errs <- err }, WithToken("sesame"), WithTLS(tlsCfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +84,12 @@ func TestRemoteOverHTTP(t *testing.T) {
 	if want := []string{"node-suspected n1", "node-failed n1"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("heard %v, want %v", got, want)
 	}
-	resp, err := http.Get(srv.URL + "/v1/jobs/job_1_0001")
+	get := func(u string) (*http.Response, error) {
+		req, _ := http.NewRequest("GET", u, nil)
+		req.Header.Set("Authorization", "Bearer sesame")
+		return srv.Client().Do(req)
+	}
+	resp, err := get(srv.URL + "/v1/jobs/job_1_0001")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +101,7 @@ func TestRemoteOverHTTP(t *testing.T) {
 	if err != nil || job.Job.Attempts["m_000000_0"] == nil || job.Job.Attempts["m_000000_0"].Node != "n1" {
 		t.Fatalf("job record %+v, %v", job, err)
 	}
-	resp, err = http.Get(srv.URL + "/v1/nodes")
+	resp, err = get(srv.URL + "/v1/nodes")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +124,9 @@ func TestRemoteOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A malformed post is refused with a reason.
-	resp, err = http.Post(srv.URL+"/v1/jobs/j/events", "application/json", strings.NewReader(`[{"kind":"bogus"}]`))
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/jobs/j/events", strings.NewReader(`[{"kind":"bogus"}]`))
+	req.Header.Set("Authorization", "Bearer sesame")
+	resp, err = srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,5 +181,65 @@ func TestRESTProber(t *testing.T) {
 	rm.Close()
 	if _, err := p.Probe(context.Background()); err == nil || !strings.Contains(err.Error(), rm.URL) {
 		t.Errorf("RM down: %v", err)
+	}
+}
+
+// Every request but /healthz and /metrics needs the bearer token: without
+// it, 401 and nothing reaches the analyzer (one request could otherwise
+// declare nodes failed); an address that keeps failing gets 429.
+func TestAPIRequiresToken(t *testing.T) {
+	s, err := NewService(ServiceConfig{Analyzer: testConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := RequireToken(s.Handler(), []string{"sesame"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	do := func(method, path, auth string) int {
+		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(`[{"kind":"attempt-started","time":1,"attempt":"m_000000_0","node":"n1"}]`))
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		method, path, auth string
+		want               int
+	}{
+		{"GET", "/healthz", "", 200},
+		{"GET", "/metrics", "", 200},
+		{"POST", "/v1/jobs/job_1_0001/events", "", 401},
+		{"POST", "/v1/jobs/job_1_0001/events", "Bearer wrong", 401},
+		{"POST", "/v1/jobs/job_1_0001/events", "sesame", 401},
+		{"GET", "/v1/nodes", "", 401},
+		{"POST", "/v1/jobs/job_1_0001/end", "Bearer nope", 401},
+		{"POST", "/v1/jobs/job_1_0001/events", "Bearer sesame", 204},
+		{"GET", "/v1/nodes", "Bearer sesame", 200},
+	} {
+		if got := do(c.method, c.path, c.auth); got != c.want {
+			t.Errorf("%s %s with %q: HTTP %d, want %d", c.method, c.path, c.auth, got, c.want)
+		}
+	}
+	s.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
+		if len(st.Jobs) != 1 {
+			t.Errorf("jobs %v: only the authenticated post may count", st.Jobs)
+		}
+	})
+	for i := 0; i < 20; i++ {
+		do("GET", "/v1/nodes", "Bearer guess")
+	}
+	if got := do("GET", "/v1/nodes", "Bearer guess"); got != http.StatusTooManyRequests {
+		t.Errorf("after a flood of failures: HTTP %d, want 429", got)
+	}
+	if _, err := RequireToken(s.Handler(), nil, nil); err == nil {
+		t.Error("no token accepted")
 	}
 }

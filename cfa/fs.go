@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
@@ -25,8 +26,16 @@ type Dir interface {
 	// content, never a part.
 	WriteAtomic(name string, data []byte) error
 	Remove(name string) error
+	// Size returns name's length in bytes, 0 if it does not exist.
+	Size(name string) (int64, error)
 	// String names the directory (a path or an hdfs:// URL) for errors.
 	String() string
+}
+
+// truncater is a Dir that can cut a file back (LocalDir): the store uses
+// it to remove what a failed append left, and torn tails at load.
+type truncater interface {
+	Truncate(name string, size int64) error
 }
 
 // OpenDir returns the store directory for location: an hdfs://host:port/path
@@ -135,10 +144,40 @@ func (d LocalDir) Remove(name string) error {
 	return nil
 }
 
+// Size returns the file's length, 0 if it does not exist.
+func (d LocalDir) Size(name string) (int64, error) {
+	fi, err := os.Stat(d.path(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("stat %s: %w", d.path(name), err)
+	}
+	return fi.Size(), nil
+}
+
+// Truncate cuts name to size bytes and fsyncs it.
+func (d LocalDir) Truncate(name string, size int64) error {
+	p := d.path(name)
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("truncate %s: %w", p, err)
+	}
+	terr := f.Truncate(size)
+	serr := f.Sync()
+	if err := errors.Join(terr, serr, f.Close()); err != nil {
+		return fmt.Errorf("truncate %s to %d bytes: %w", p, size, err)
+	}
+	return nil
+}
+
 // HDFSDir is a store directory on HDFS.
 type HDFSDir struct {
 	c   *hdfs.Client
 	url hdfs.URL
+
+	leaseMu  sync.Mutex
+	leaseErr error // the lease was lost: no more writes (lock.go)
 }
 
 func (d *HDFSDir) String() string          { return d.url.String() }
@@ -166,12 +205,23 @@ func (d *HDFSDir) Names() ([]string, error) {
 func (d *HDFSDir) Read(name string) ([]byte, error) { return d.c.ReadFile(d.path(name)) }
 
 // Append appends and completes the file (see hdfs.Client.Append).
-func (d *HDFSDir) Append(name string, data []byte) error { return d.c.Append(d.path(name), data) }
+func (d *HDFSDir) Append(name string, data []byte) error {
+	if err := d.leaseError(); err != nil {
+		return err
+	}
+	return d.c.Append(d.path(name), data)
+}
 
 // WriteAtomic writes a temporary file and renames it over name.
 func (d *HDFSDir) WriteAtomic(name string, data []byte) error {
+	if err := d.leaseError(); err != nil {
+		return err
+	}
 	return d.c.WriteFile(d.path(name), data)
 }
+
+// Size returns the file's length, 0 if it does not exist.
+func (d *HDFSDir) Size(name string) (int64, error) { return d.c.Size(d.path(name)) }
 
 // Remove deletes name; a missing file is not an error.
 func (d *HDFSDir) Remove(name string) error { return d.c.Remove(d.path(name)) }

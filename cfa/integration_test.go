@@ -5,6 +5,8 @@ package cfa
 import (
 	"context"
 	"fmt"
+	"math/rand"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -60,7 +62,13 @@ func TestIntegrationStoreTornTailHDFS(t *testing.T) {
 	scenario(t, s, clock, 0, 50)
 	acked := stateJSON(t, s)
 	d := s.store.dir.(*HDFSDir)
-	names, err := d.Names()
+	all, err := d.Names()
+	var names []string
+	for _, n := range all {
+		if _, ok := segmentNumber(n); ok {
+			names = append(names, n)
+		}
+	}
 	if err != nil || len(names) != 1 {
 		t.Fatalf("store files %v, %v", names, err)
 	}
@@ -69,6 +77,7 @@ func TestIntegrationStoreTornTailHDFS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
+	crash(s)
 	r, err := NewService(cfg)
 	if err != nil {
 		t.Fatalf("reload: %v", err)
@@ -122,4 +131,68 @@ func TestIntegrationProbeRealCluster(t *testing.T) {
 			}
 		}
 	})
+}
+
+// One owner per store on HDFS: a second service on the same store fails at
+// once naming the owner's pid and host (the lease file); after the first
+// closes, the store can be taken again.
+func TestIntegrationStoreLeaseHDFS(t *testing.T) {
+	store := hdfsStore(t)
+	cfg := ServiceConfig{Analyzer: testConfig(), Store: store}
+	s, err := NewService(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	_, err = NewService(cfg)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("pid %d on host %s", os.Getpid(), host)) {
+		t.Fatalf("second owner: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewService(cfg)
+	if err != nil {
+		t.Fatalf("after the owner closed: %v", err)
+	}
+	_ = r.Close()
+}
+
+// Failed appends on HDFS (random, with part of the data landing): the
+// store moves to a new segment, and every acknowledged record loads.
+func TestIntegrationStoreFailedAppendsHDFS(t *testing.T) {
+	u, _ := hdfs.ParseURL(hdfsStore(t))
+	d, err := OpenDir(u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeDir(d)
+	rng := rand.New(rand.NewSource(4))
+	fd := &faultDir{Dir: d}
+	fd.plan = func(op, name string, n int) (int, error) {
+		if rng.Intn(4) == 0 {
+			return rng.Intn(n + 1), enospc
+		}
+		return n, nil
+	}
+	c := newCommitter(t, noTruncate{fd}, 0)
+	for i := 0; i < 40; i++ {
+		_ = c.commit(t, 1+rng.Intn(3))
+	}
+	fd.plan = nil
+	if err := c.commit(t, 1); err != nil {
+		t.Fatal(err)
+	}
+	_, st, rep, err := OpenStore(d, testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seq := range c.acked {
+		if st.Jobs[propRecord(seq).Job] == nil {
+			t.Fatalf("acknowledged record %d lost on HDFS (report %+v)", seq, rep)
+		}
+	}
+	if rep.Problems() > 0 {
+		t.Fatalf("report %+v", rep)
+	}
 }

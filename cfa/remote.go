@@ -3,6 +3,7 @@ package cfa
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,18 +26,39 @@ type Remote struct {
 	base    string
 	http    *http.Client
 	onError func(error)
+	token   string
 
 	mu      sync.Mutex
 	pending map[string][]WireEvent
 	order   []string // jobs in first-event order, for fair flushing
+	queued  int      // events in pending
+	dropped int      // events dropped since the last flush: pending was full
 
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
+// RemoteOption configures a Remote.
+type RemoteOption func(*Remote)
+
+// WithToken sends "Authorization: Bearer token" with every request.
+func WithToken(token string) RemoteOption { return func(r *Remote) { r.token = token } }
+
+// WithTLS sets the TLS configuration of https:// requests (a private CA).
+func WithTLS(cfg *tls.Config) RemoteOption {
+	return func(r *Remote) {
+		r.http.Transport = &http.Transport{TLSClientConfig: cfg, Proxy: http.ProxyFromEnvironment}
+	}
+}
+
+// maxRemotePending bounds the events queued for the analyzer while it
+// cannot be reached: beyond it the oldest are dropped (and counted in the
+// error), as Remote drops what it could not post anyway.
+const maxRemotePending = 100_000
+
 // NewRemote connects to the analyzer at base ("http://host:port");
 // flushEvery is the batching interval (100 ms if 0).
-func NewRemote(base string, flushEvery time.Duration, onError func(error)) (*Remote, error) {
+func NewRemote(base string, flushEvery time.Duration, onError func(error), opts ...RemoteOption) (*Remote, error) {
 	u, err := url.Parse(base)
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return nil, fmt.Errorf("cfa address %q: want http://host:port", base)
@@ -50,6 +72,9 @@ func NewRemote(base string, flushEvery time.Duration, onError func(error)) (*Rem
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Remote{base: strings.TrimRight(base, "/"), http: &http.Client{Timeout: 90 * time.Second}, onError: onError,
 		pending: map[string][]WireEvent{}, cancel: cancel, done: make(chan struct{})}
+	for _, o := range opts {
+		o(r)
+	}
 	go func() {
 		defer close(r.done)
 		t := time.NewTicker(flushEvery)
@@ -72,19 +97,27 @@ func NewRemote(base string, flushEvery time.Duration, onError func(error)) (*Rem
 func (r *Remote) Observe(job string, ev speculators.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.queued >= maxRemotePending {
+		r.dropped++
+		return
+	}
 	if _, ok := r.pending[job]; !ok {
 		r.order = append(r.order, job)
 	}
+	r.queued++
 	r.pending[job] = append(r.pending[job], ToWire(ev))
 }
 
 // Flush posts every queued event now.
 func (r *Remote) Flush(ctx context.Context) error {
 	r.mu.Lock()
-	pending, order := r.pending, r.order
-	r.pending, r.order = map[string][]WireEvent{}, nil
+	pending, order, dropped := r.pending, r.order, r.dropped
+	r.pending, r.order, r.queued, r.dropped = map[string][]WireEvent{}, nil, 0, 0
 	r.mu.Unlock()
 	var errs []error
+	if dropped > 0 {
+		errs = append(errs, fmt.Errorf("cfa: %d events dropped: more than %d waited for the analyzer", dropped, maxRemotePending))
+	}
 	for _, job := range order {
 		body, err := json.Marshal(pending[job])
 		if err != nil {
@@ -103,6 +136,7 @@ func (r *Remote) post(ctx context.Context, path string, body []byte) error {
 		return fmt.Errorf("POST %s: %w", u, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	r.authorize(req)
 	resp, err := r.http.Do(req)
 	if err != nil {
 		return fmt.Errorf("POST %s: %w", u, err)
@@ -113,6 +147,12 @@ func (r *Remote) post(ctx context.Context, path string, body []byte) error {
 		return fmt.Errorf("POST %s: HTTP %d: %s", u, resp.StatusCode, strings.TrimSpace(string(msg)))
 	}
 	return nil
+}
+
+func (r *Remote) authorize(req *http.Request) {
+	if r.token != "" {
+		req.Header.Set("Authorization", "Bearer "+r.token)
+	}
 }
 
 // EndJob posts job's queued events and its end (bridge.Feed).
@@ -160,6 +200,7 @@ func (r *Remote) poll(ctx context.Context, job string, after uint64) ([]speculat
 	if err != nil {
 		return nil, after, fmt.Errorf("GET %s: %w", u, err)
 	}
+	r.authorize(req)
 	resp, err := r.http.Do(req)
 	if err != nil {
 		return nil, after, fmt.Errorf("GET %s: %w", u, err)

@@ -191,6 +191,7 @@ func crashAndRestart(t *testing.T, store string, at int, snapshotEvery int) (*Se
 		}
 	}
 
+	crash(first)
 	second, err := NewService(cfg)
 	if err != nil {
 		t.Fatalf("restart: %v", err)
@@ -220,3 +221,8 @@ func crashAndRestart(t *testing.T, store string, at int, snapshotEvery int) (*Se
 	checkScenarioEnd(t, &st)
 	return third, heard.list()
 }
+
+// crash leaves s as a killed process would: nothing more committed, no
+// snapshot, and its directory lock released (the kernel drops a dead
+// process's flock; a lease would expire).
+func crash(s *Service) { _ = s.unlock() }

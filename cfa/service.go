@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
+
+	"github.com/sirupsen/logrus"
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
@@ -23,6 +26,9 @@ type ServiceConfig struct {
 	// Store is a local directory or an hdfs://host:port/path URL; "" keeps
 	// everything in memory only.
 	Store string
+	// Dir, if set, is the store directory itself and Store is ignored
+	// (tests inject write failures through it).
+	Dir Dir
 	// Gather is the gathering interval (FARMS §3.1: 5 s).
 	Gather time.Duration
 	// Prober, if set, is asked every round (RM and NM REST probes).
@@ -30,9 +36,23 @@ type ServiceConfig struct {
 	// Now is the clock (time.Now if nil).
 	Now func() time.Time
 	// OnError hears errors the background loop cannot return (a failed
-	// probe, a failed commit is also returned by Tick).
+	// probe). Store write failures are logged to Log instead, once per
+	// episode (see Health).
 	OnError func(error)
+	// MaxPending bounds the records waiting for the store (default
+	// DefaultMaxPending). While the store cannot be written (a full disk)
+	// records wait in memory up to this bound; then Observe blocks until a
+	// commit succeeds: backpressure on the sessions that send events,
+	// instead of unbounded memory or dropped records.
+	MaxPending int
+	// Log hears store write failures and recoveries (logrus's standard
+	// logger if nil).
+	Log logrus.FieldLogger
 }
+
+// DefaultMaxPending is ServiceConfig.MaxPending's default: at ~300 bytes
+// a record, about 15 MB.
+const DefaultMaxPending = 50_000
 
 // Service runs an analyzer.Analyzer live: it serialises calls, stamps events with
 // its clock, gathers probes, persists records and delivers notices. It
@@ -46,7 +66,16 @@ type Service struct {
 	subs   map[string]map[int]func(speculators.Event)
 	nextID int
 	boxes  *mailboxes
-	failed []analyzer.Record // drained, commit failed: retried first
+	queue  []analyzer.Record // drained, not yet durable (a failed commit's first)
+	more   *sync.Cond
+	closed bool
+	unlock func() error // releases the store directory's lock
+
+	// The store's health: set while writes fail (guarded by mu).
+	degradedSince time.Time
+	lastErr       error
+	failures      int
+	metrics       *serviceMetrics
 
 	stopPolls chan struct{}
 	stopOnce  sync.Once
@@ -66,40 +95,97 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	if cfg.OnError == nil {
 		cfg.OnError = func(error) {}
 	}
+	if cfg.MaxPending <= 0 {
+		cfg.MaxPending = DefaultMaxPending
+	}
+	if cfg.Log == nil {
+		cfg.Log = logrus.StandardLogger()
+	}
 	s := &Service{cfg: cfg, subs: map[string]map[int]func(speculators.Event){}, boxes: newMailboxes(),
-		stopPolls: make(chan struct{})}
+		stopPolls: make(chan struct{}), unlock: func() error { return nil }, metrics: newServiceMetrics()}
+	s.more = sync.NewCond(&s.mu)
 	st := analyzer.NewState()
-	if cfg.Store != "" {
-		dir, err := OpenDir(cfg.Store)
-		if err != nil {
-			return nil, err
+	if cfg.Store != "" || cfg.Dir != nil {
+		dir := cfg.Dir
+		if dir == nil {
+			var err error
+			if dir, err = OpenDir(cfg.Store); err != nil {
+				return nil, err
+			}
 		}
+		if l, ok := dir.(locker); ok {
+			release, err := l.Lock()
+			if err != nil {
+				closeDir(dir)
+				return nil, err
+			}
+			s.unlock = release
+		}
+		var err error
 		s.store, st, s.Loaded, err = OpenStore(dir, cfg.Analyzer)
 		if err != nil {
+			_ = s.unlock()
+			closeDir(dir)
 			return nil, err
 		}
 	}
 	an, err := analyzer.New(cfg.Analyzer, st, s.now())
 	if err != nil {
+		_ = s.unlock()
+		if s.store != nil {
+			_ = s.store.Close()
+		}
 		return nil, err
 	}
 	s.an = an
 	return s, nil
 }
 
+func closeDir(d Dir) {
+	if c, ok := d.(io.Closer); ok {
+		_ = c.Close()
+	}
+}
+
 func (s *Service) now() analyzer.Time { return s.cfg.Now().UnixMilli() }
 
 // Observe folds one event of job in (bridge.Feed).
+//
+// It blocks while MaxPending records wait for a store that cannot be
+// written (backpressure): a full queue first tries a commit at once, and
+// if the store is failing, waits for the commit that succeeds.
 func (s *Service) Observe(job string, ev speculators.Event) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.store != nil && len(s.queue) >= s.cfg.MaxPending && !s.closed {
+		if s.degradedSince.IsZero() {
+			_ = s.commitLocked() // logged there
+		}
+		for len(s.queue) >= s.cfg.MaxPending && !s.closed {
+			s.metrics.blocked.Inc()
+			s.more.Wait()
+			s.metrics.blocked.Dec()
+		}
+	}
 	s.an.Observe(job, &ev, s.now())
-	s.mu.Unlock()
+	s.queueLocked()
 }
 
-// EndJob records that job finished (bridge.Feed).
+// queueLocked moves the analyzer's new records to the queue.
+func (s *Service) queueLocked() {
+	if recs := s.an.Drain(); len(recs) > 0 && s.store != nil {
+		s.queue = append(s.queue, recs...)
+		s.metrics.pending.Set(float64(len(s.queue)))
+	}
+}
+
+// EndJob records that job finished (bridge.Feed) and commits, so that once it
+// returns the job's records are durable (unless the store is failing:
+// then they wait with the others, and the failure is logged).
 func (s *Service) EndJob(job string) {
 	s.mu.Lock()
 	s.an.EndJob(job, s.now())
+	_ = s.commitLocked()
 	s.mu.Unlock()
 	s.boxes.drop(job)
 }
@@ -201,19 +287,53 @@ func (s *Service) Flush() error {
 	return s.commitLocked()
 }
 
+// ErrStoreDegraded is wrapped by the errors of commits that fail; they are
+// logged once per episode (when writes start failing and when they work
+// again), not per attempt.
+var ErrStoreDegraded = errors.New("cfa: store writes failing")
+
 // commitLocked commits every record not yet durable. Records whose commit
 // failed are kept and go first in the next one.
 func (s *Service) commitLocked() error {
-	recs := append(s.failed, s.an.Drain()...)
-	s.failed = nil
-	if s.store == nil || len(recs) == 0 {
+	s.queueLocked()
+	if s.store == nil || len(s.queue) == 0 {
 		return nil
 	}
-	if err := s.store.Commit(recs, s.an.State()); err != nil {
-		s.failed = recs
-		return fmt.Errorf("cfa: commit %d records: %w", len(recs), err)
+	n := len(s.queue)
+	if err := s.store.Commit(s.queue, s.an.State()); err != nil {
+		s.failures++
+		s.lastErr = err
+		s.metrics.writeFailures.Inc()
+		if s.degradedSince.IsZero() {
+			s.degradedSince = s.cfg.Now()
+			s.metrics.degraded.Set(1)
+			s.cfg.Log.WithError(err).WithFields(logrus.Fields{"store": s.store.Dir().String(), "pending": n, "max_pending": s.cfg.MaxPending}).
+				Error("cfa: store write failed; records wait in memory and are retried every gather interval; event senders are held back once max_pending wait (logged once until writes work again)")
+		}
+		return fmt.Errorf("%w: commit %d records: %w", ErrStoreDegraded, n, err)
 	}
+	s.queue = nil
+	s.metrics.pending.Set(0)
+	if !s.degradedSince.IsZero() {
+		s.cfg.Log.WithFields(logrus.Fields{"store": s.store.Dir().String(), "failed_writes": s.failures,
+			"for": s.cfg.Now().Sub(s.degradedSince).Round(time.Millisecond).String(), "committed": n}).Warn("cfa: store writable again; every waiting record committed")
+		s.degradedSince, s.lastErr, s.failures = time.Time{}, nil, 0
+		s.metrics.degraded.Set(0)
+	}
+	s.more.Broadcast()
 	return nil
+}
+
+// Health is nil while the store takes writes, else what fails and since
+// when (for /healthz: the analyzer is degraded, not down).
+func (s *Service) Health() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.degradedSince.IsZero() {
+		return nil
+	}
+	return fmt.Errorf("degraded: store %s: writes failing since %s (%d failed writes, %d records waiting, at most %d before senders wait): %v",
+		s.store.Dir(), s.degradedSince.UTC().Format(time.RFC3339), s.failures, len(s.queue), s.cfg.MaxPending, s.lastErr)
 }
 
 // Run gathers every interval until ctx ends, then commits and writes a
@@ -226,7 +346,7 @@ func (s *Service) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return s.Close()
 		case <-t.C:
-			if err := s.Tick(ctx); err != nil {
+			if err := s.Tick(ctx); err != nil && !errors.Is(err, ErrStoreDegraded) {
 				s.cfg.OnError(err)
 			}
 		}
@@ -238,15 +358,22 @@ func (s *Service) Run(ctx context.Context) error {
 func (s *Service) StopPolls() { s.stopOnce.Do(func() { close(s.stopPolls) }) }
 
 // Close commits what is pending and writes a snapshot.
+// Blocked senders are released (their events are kept in memory and lost
+// if the final commit fails, which is returned).
 func (s *Service) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.more.Broadcast()
 	err := s.commitLocked()
 	if s.store != nil && err == nil {
 		err = s.store.Snapshot(s.an.State())
 	}
 	if s.store != nil {
-		err = errors.Join(err, s.store.Close())
+		err = errors.Join(err, s.unlock(), s.store.Close())
 	}
 	s.StopPolls()
 	return err

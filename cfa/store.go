@@ -1,11 +1,9 @@
 package cfa
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"sort"
 	"strings"
@@ -24,48 +22,23 @@ const (
 	maxFrame      = 256 << 20
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// frame encodes one payload: 4 bytes big-endian length, 4 bytes CRC-32C of
-// the payload, the payload.
-func frame(dst, payload []byte) []byte {
-	var h [8]byte
-	binary.BigEndian.PutUint32(h[:4], uint32(len(payload)))
-	binary.BigEndian.PutUint32(h[4:], crc32.Checksum(payload, castagnoli))
-	return append(append(dst, h[:]...), payload...)
-}
-
-// unframe returns the payloads in b, and the offset of the first frame that
-// is incomplete or fails its checksum (len(b) if none).
-func unframe(b []byte) (payloads [][]byte, bad int) {
-	off := 0
-	for off < len(b) {
-		if len(b)-off < 8 {
-			return payloads, off
-		}
-		n := int(binary.BigEndian.Uint32(b[off:]))
-		sum := binary.BigEndian.Uint32(b[off+4:])
-		if n == 0 || n > maxFrame || len(b)-off-8 < n {
-			return payloads, off
-		}
-		p := b[off+8 : off+8+n]
-		if crc32.Checksum(p, castagnoli) != sum {
-			return payloads, off
-		}
-		payloads = append(payloads, p)
-		off += 8 + n
-	}
-	return payloads, off
-}
-
 // Store persists the analyzer's records: an append-only log of checksummed
 // records and a periodic snapshot. A record is acknowledged when Commit
 // returns; a crash at any point loses nothing acknowledged: a torn last
 // record (a Commit that did not return) is dropped at load, and a crash
-// while writing a snapshot leaves the previous one in place.
+// while writing a snapshot leaves the previous one in place. Damage in the
+// middle of a segment costs the damaged frame only (scanFrames): later
+// frames load, and the damage is counted and reported.
+//
+// A failed append is never followed by an append behind what it may have
+// left: the store checks the segment's size, truncates it back to the last
+// acknowledged frame where the directory can (local), and otherwise moves
+// on to a new segment (HDFS), leaving the partial frame as that segment's
+// torn tail.
 type Store struct {
 	dir     Dir
-	segment int // the segment this process appends to
+	segment int   // the segment this process appends to
+	size    int64 // bytes of it acknowledged (the end of the last whole frame)
 	// SnapshotEvery: Commit writes a snapshot after this many records since
 	// the last one (default 10,000).
 	SnapshotEvery int
@@ -77,7 +50,18 @@ type LoadReport struct {
 	SnapshotSeq uint64   // the snapshot's last record, 0 = no snapshot
 	Records     int      // log records applied over it
 	Torn        []string // "file at offset N": torn tails dropped
+	TornBytes   int64    // their bytes
+	// Damaged lists each damaged frame skipped ("file bytes A-B: why"):
+	// a checksum or length that fails, a record that does not decode, a
+	// damaged snapshot (set aside as snapshot.cfa.damaged-N).
+	Damaged []string
+	// Unapplied lists records that decoded but did not apply (a record
+	// they depend on was damaged): "file record seq N: why".
+	Unapplied []string
 }
+
+// Problems is the number of damaged frames and unapplied records.
+func (r LoadReport) Problems() int { return len(r.Damaged) + len(r.Unapplied) }
 
 func segmentName(n int) string { return fmt.Sprintf("%s%010d%s", segmentPrefix, n, segmentSuffix) }
 
@@ -93,6 +77,10 @@ func segmentNumber(name string) (int, bool) {
 // OpenStore loads the state kept in dir (an empty state if there is none)
 // and returns a store that appends to a new segment. cfg's detector window
 // and MaxEpisodes bound what the state keeps, as in the Analyzer.
+//
+// Only an unreadable directory or file is an error: damage is skipped and
+// reported (LoadReport), so that a damaged store never keeps the analyzer
+// from starting. Torn tails are truncated where the directory can.
 func OpenStore(dir Dir, cfg analyzer.Config) (*Store, *analyzer.State, LoadReport, error) {
 	var rep LoadReport
 	names, err := dir.Names()
@@ -106,22 +94,23 @@ func OpenStore(dir Dir, cfg analyzer.Config) (*Store, *analyzer.State, LoadRepor
 		case ok:
 			segments = append(segments, n)
 		case name == snapshotName:
-			b, err := dir.Read(name)
+			snap, why, err := readSnapshot(dir, name)
 			if err != nil {
 				return nil, nil, rep, err
 			}
-			payloads, bad := unframe(b)
-			if len(payloads) != 1 || bad != len(b) {
-				return nil, nil, rep, fmt.Errorf("read %s/%s: damaged snapshot (checksum or length wrong at offset %d)", dir, name, bad)
+			if why != "" {
+				// Written atomically, so damage is corruption, not a crash:
+				// set it aside for inspection and start from the log.
+				aside := fmt.Sprintf("%s.damaged-%d", name, len(names))
+				rep.Damaged = append(rep.Damaged, fmt.Sprintf("%s/%s: %s (set aside as %s)", dir, name, why, aside))
+				if err := setAside(dir, name, aside); err != nil {
+					return nil, nil, rep, err
+				}
+				continue
 			}
-			if err := json.Unmarshal(payloads[0], st); err != nil {
-				return nil, nil, rep, fmt.Errorf("read %s/%s: %w", dir, name, err)
-			}
-			if st.Jobs == nil || st.Nodes == nil {
-				return nil, nil, rep, fmt.Errorf("read %s/%s: snapshot without jobs or nodes", dir, name)
-			}
+			st = snap
 			rep.SnapshotSeq = st.Seq
-		case strings.Contains(name, ".tmp"):
+		case strings.HasSuffix(name, ".tmp") || strings.Contains(name, ".tmp-"):
 			// A snapshot a crash interrupted: the previous one stands.
 			if err := dir.Remove(name); err != nil {
 				return nil, nil, rep, err
@@ -136,20 +125,37 @@ func OpenStore(dir Dir, cfg analyzer.Config) (*Store, *analyzer.State, LoadRepor
 		if err != nil {
 			return nil, nil, rep, err
 		}
-		payloads, bad := unframe(b)
-		if bad != len(b) {
-			rep.Torn = append(rep.Torn, fmt.Sprintf("%s/%s at offset %d", dir, name, bad))
+		sc := scanFrames(b)
+		for _, d := range sc.Damaged {
+			rep.Damaged = append(rep.Damaged, fmt.Sprintf("%s/%s bytes %d-%d: not a valid frame (length or checksum)", dir, name, d.Start, d.End))
 		}
-		for i, p := range payloads {
+		if sc.Torn < len(b) {
+			rep.Torn = append(rep.Torn, fmt.Sprintf("%s/%s at offset %d", dir, name, sc.Torn))
+			rep.TornBytes += int64(len(b) - sc.Torn)
+			if t, ok := dir.(truncater); ok {
+				if err := t.Truncate(name, int64(sc.Torn)); err != nil {
+					return nil, nil, rep, err
+				}
+			}
+		}
+		for i, p := range sc.Payloads {
 			var r analyzer.Record
 			if err := json.Unmarshal(p, &r); err != nil {
-				return nil, nil, rep, fmt.Errorf("read %s/%s record %d: %w", dir, name, i, err)
-			}
-			if r.Seq <= st.Seq {
+				rep.Damaged = append(rep.Damaged, fmt.Sprintf("%s/%s bytes %d-%d: record does not decode: %v", dir, name, sc.Offsets[i], sc.Offsets[i]+8+len(p), err))
 				continue
 			}
+			if r.Seq <= st.Seq {
+				continue // in the snapshot, or written again after a failed append
+			}
+			if r.Seq > st.Seq+1 {
+				// Records in between were damaged (reported above): go on
+				// from this one.
+				st.Seq = r.Seq - 1
+			}
 			if err := st.Apply(&r, lim); err != nil {
-				return nil, nil, rep, fmt.Errorf("read %s/%s: %w", dir, name, err)
+				rep.Unapplied = append(rep.Unapplied, fmt.Sprintf("%s/%s record seq %d: %v", dir, name, r.Seq, err))
+				st.Seq = r.Seq
+				continue
 			}
 			rep.Records++
 		}
@@ -161,9 +167,41 @@ func OpenStore(dir Dir, cfg analyzer.Config) (*Store, *analyzer.State, LoadRepor
 	return &Store{dir: dir, segment: next, SnapshotEvery: 10_000}, st, rep, nil
 }
 
+// readSnapshot reads the snapshot: its state, or why it is damaged.
+func readSnapshot(dir Dir, name string) (*analyzer.State, string, error) {
+	b, err := dir.Read(name)
+	if err != nil {
+		return nil, "", err
+	}
+	sc := scanFrames(b)
+	if len(sc.Payloads) != 1 || len(sc.Damaged) > 0 || sc.Torn != len(b) {
+		return nil, "checksum or length wrong", nil
+	}
+	st := analyzer.NewState()
+	if err := json.Unmarshal(sc.Payloads[0], st); err != nil {
+		return nil, fmt.Sprintf("does not decode: %v", err), nil
+	}
+	if st.Jobs == nil || st.Nodes == nil {
+		return nil, "snapshot without jobs or nodes", nil
+	}
+	return st, "", nil
+}
+
+func setAside(dir Dir, name, aside string) error {
+	b, err := dir.Read(name)
+	if err != nil {
+		return err
+	}
+	if err := dir.WriteAtomic(aside, b); err != nil {
+		return err
+	}
+	return dir.Remove(name)
+}
+
 // Commit appends records to the log and returns once they are durable.
 // It writes a snapshot of st (which must already include the records)
-// every SnapshotEvery records.
+// every SnapshotEvery records. After a failed append the store makes sure
+// the next one does not land behind a partial frame (see Store).
 func (s *Store) Commit(records []analyzer.Record, st *analyzer.State) error {
 	if len(records) == 0 {
 		return nil
@@ -176,14 +214,32 @@ func (s *Store) Commit(records []analyzer.Record, st *analyzer.State) error {
 		}
 		buf = frame(buf, p)
 	}
-	if err := s.dir.Append(segmentName(s.segment), buf); err != nil {
+	name := segmentName(s.segment)
+	if err := s.dir.Append(name, buf); err != nil {
+		s.afterFailedAppend(name)
 		return err
 	}
+	s.size += int64(len(buf))
 	s.sinceSnap += len(records)
 	if s.SnapshotEvery > 0 && s.sinceSnap >= s.SnapshotEvery {
 		return s.Snapshot(st)
 	}
 	return nil
+}
+
+// afterFailedAppend leaves the segment ending at its last acknowledged
+// frame, or moves on to a new segment when that cannot be made sure.
+func (s *Store) afterFailedAppend(name string) {
+	if size, err := s.dir.Size(name); err == nil && size == s.size {
+		return // nothing was written
+	}
+	if t, ok := s.dir.(truncater); ok {
+		if err := t.Truncate(name, s.size); err == nil {
+			return
+		}
+	}
+	s.segment++
+	s.size = 0
 }
 
 // Snapshot writes st as the snapshot, moves on to a new segment and
@@ -200,6 +256,7 @@ func (s *Store) Snapshot(st *analyzer.State) error {
 	s.sinceSnap = 0
 	old := s.segment
 	s.segment++
+	s.size = 0
 	names, err := s.dir.Names()
 	if err != nil {
 		return err

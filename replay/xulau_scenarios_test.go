@@ -29,7 +29,7 @@ func loadPrefix(t *testing.T, path string, jobs int) *Input {
 // docs/reproductions-xu-lau.md.
 // Reference: Xu and Lau, §IV-C and §V-C, Fig. 2.
 func TestXuLauSCASDABeatMantriAndHadoop(t *testing.T) {
-	in := loadPrefix(t, "../scenarios/sca-sda.yaml", 150)
+	in := loadPrefix(t, "../scenarios/xulau/sca-sda.yaml", 150)
 	opts := Options{Speculators: []string{"hadoop", "mantri", "sca", "sda"}, Seed: 1, Runs: 1, Registry: registry(t)}
 	res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
 	if err != nil {
@@ -53,7 +53,7 @@ func TestXuLauSCASDABeatMantriAndHadoop(t *testing.T) {
 // container time than Mantri.
 // Reference: Xu and Lau, §VI-C, Fig. 6.
 func TestXuLauESEBeatsMantriAtEqualResource(t *testing.T) {
-	in := loadPrefix(t, "../scenarios/ese.yaml", 300)
+	in := loadPrefix(t, "../scenarios/xulau/ese.yaml", 300)
 	opts := Options{Speculators: []string{"hadoop", "mantri", "ese"}, Seed: 1, Runs: 1, Registry: registry(t)}
 	res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
 	if err != nil {
@@ -74,7 +74,7 @@ func TestXuLauESEBeatsMantriAtEqualResource(t *testing.T) {
 // their mean job time against no speculation, within the 5% budget.
 // Reference: Xu and Lau §II and the FARMS paper's related work on Dolly.
 func TestDollySmallJobsFaster(t *testing.T) {
-	in := loadPrefix(t, "../scenarios/dolly-small-jobs.yaml", 400)
+	in := loadPrefix(t, "../scenarios/xulau/dolly-small-jobs.yaml", 400)
 	opts := Options{Speculators: []string{"none", "dolly"}, Seed: 1, Runs: 1, Registry: registry(t)}
 	res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
 	if err != nil {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test specbridge has: Go vet and tests (including the paper
-# scenario outcomes and the determinism check), brief fuzzing of every parser
+# scenario outcomes and the determinism check), the fault-injection suite
+# (scripts/fault-injection.sh, ~20-60 s), brief fuzzing of every parser
 # and of the bridge's frame decoder, the Java shim's tests on Hadoop's MRApp
 # harness against the real sidecar, and the integration tests against a real
 # Hadoop mini cluster (HDFS, YARN, JobHistory), and the end-to-end scripts
@@ -37,6 +38,9 @@ export SPECBRIDGE_REQUIRE_BROWSER=1
 
 echo "== go test"
 go test -count=1 ./...
+
+echo "== fault injection (kill -9 under load, full disk, read-only dir, damaged segment, racing servers)"
+scripts/fault-injection.sh
 
 echo "== fuzz (brief)"
 fuzz() { # package target seconds

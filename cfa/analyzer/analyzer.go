@@ -26,6 +26,12 @@ type Config struct {
 	MaxEpisodes int
 	// Retention: a job ended this long ago is forgotten (default 24 h).
 	Retention Time
+	// MaxEndedJobs and MaxEndedBytes cap the ended jobs kept before their
+	// retention is over (defaults 10,000 and 64 MiB, by jobRecordBytes's
+	// estimate); over either, the jobs that ended first are forgotten
+	// first. Running jobs are never forgotten.
+	MaxEndedJobs  int
+	MaxEndedBytes int64
 	// StartGrace: an attempt is a heartbeat of its node from its first
 	// status report on. Before that its JVM is starting and its task
 	// setting up, which on a loaded node takes many seconds (10-15 s seen on
@@ -41,7 +47,7 @@ type Config struct {
 // and a 4 s gap.
 func DefaultConfig() Config {
 	return Config{Detector: "tws", Detect: detect.DefaultConfig(), Gap: 4_000, SuspectFraction: 0.5,
-		MaxEpisodes: 1000, Retention: 24 * 3600 * 1000, StartGrace: 30_000}
+		MaxEpisodes: 1000, Retention: 24 * 3600 * 1000, StartGrace: 30_000, MaxEndedJobs: 10_000, MaxEndedBytes: 64 << 20}
 }
 
 // Notice is a node event for one job's engine.

@@ -202,15 +202,55 @@ func (a *Analyzer) jobsWithWork(n speculators.NodeID) []string {
 	return jobs
 }
 
+// jobRecordBytes estimates a job record's memory: the map entries, the
+// strings and the structs (measured ~1.8 KB for a small job).
+func jobRecordBytes(j *JobRecord) int64 {
+	n := int64(300 + len(j.ID))
+	for id, at := range j.Attempts {
+		n += int64(180 + len(id) + len(at.Node) + len(at.Container) + len(at.State))
+	}
+	return n
+}
+
 // forget drops jobs that ended more than the retention period ago.
 func (a *Analyzer) forget(now Time) {
+	type ended struct {
+		id    string
+		at    Time
+		bytes int64
+	}
 	var old []string
+	var kept []ended
+	var keptBytes int64
 	for id, j := range a.st.Jobs {
-		if j.Ended != 0 && now-j.Ended > a.cfg.Retention {
+		switch {
+		case j.Ended == 0:
+		case now-j.Ended > a.cfg.Retention:
 			old = append(old, id)
+		default:
+			e := ended{id, j.Ended, jobRecordBytes(j)}
+			kept = append(kept, e)
+			keptBytes += e.bytes
 		}
 	}
 	sort.Strings(old)
+	maxJobs, maxBytes := a.cfg.MaxEndedJobs, a.cfg.MaxEndedBytes
+	if maxJobs > 0 && len(kept) > maxJobs || maxBytes > 0 && keptBytes > maxBytes {
+		sort.Slice(kept, func(i, k int) bool {
+			if kept[i].at != kept[k].at {
+				return kept[i].at < kept[k].at
+			}
+			return kept[i].id < kept[k].id
+		})
+		for _, e := range kept {
+			if (maxJobs <= 0 || len(kept) <= maxJobs) && (maxBytes <= 0 || keptBytes <= maxBytes) {
+				break
+			}
+			old = append(old, e.id)
+			kept = kept[1:]
+			keptBytes -= e.bytes
+		}
+	}
 	for _, id := range old {
 		a.emit(Record{Kind: KindJobForgotten, Job: id})
 		if js := a.sessions[id]; js != nil && js.subs == 0 {

@@ -68,6 +68,8 @@ func tracePaths(t *testing.T, file string) []string {
 func TestEveryBundledScenarioRuns(t *testing.T) {
 	root := repoRoot(t)
 	files, _ := filepath.Glob(filepath.Join(root, "scenarios", "*.yaml"))
+	more, _ := filepath.Glob(filepath.Join(root, "scenarios", "*", "*.yaml"))
+	files = append(files, more...)
 	if len(files) < 10 {
 		t.Fatalf("found %d bundled scenarios", len(files))
 	}
@@ -134,7 +136,7 @@ func TestReadmeCommands(t *testing.T) {
 	if len(cmds) < 5 {
 		t.Fatalf("found %d specbridge commands in README.md, the test's pattern is stale", len(cmds))
 	}
-	outFlags := map[string]bool{"--report": true, "--jobs": true, "--plot": true, "--data-dir": true, "--token-file": true}
+	outFlags := map[string]bool{"--report": true, "--jobs": true, "--plot": true, "--data-dir": true, "--token-file": true, "--store": true}
 	ran := 0
 	for _, args := range cmds {
 		tmp := t.TempDir()

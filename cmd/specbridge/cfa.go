@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/signal"
 	"syscall"
 	"time"
@@ -13,9 +17,12 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
+	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/cfa"
 	"github.com/specbridge/specbridge/cfa/analyzer"
+	"github.com/specbridge/specbridge/internal/authguard"
 	"github.com/specbridge/specbridge/speculators/detect"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 // CFACommand is `specbridge cfa`: the centralized fault analyzer run
@@ -29,14 +36,82 @@ func CFACommand() *cli.Command {
 			"suspected / failed / resumed with Temporal Window Smoothing, and persists everything to --store\n" +
 			"(a local directory or hdfs://namenode:port/path). API (JSON): POST /v1/jobs/{job}/events,\n" +
 			"POST /v1/jobs/{job}/end, GET /v1/jobs/{job}/notices?after=N&wait=30s (long poll),\n" +
-			"GET /v1/jobs/{job}, GET /v1/nodes, GET /healthz. Every flag can also be set from the\n" +
+			"GET /v1/jobs/{job}, GET /v1/nodes, GET /healthz, GET /metrics. Every request but /healthz and\n" +
+			"/metrics needs \"Authorization: Bearer TOKEN\" with a token of --token-file (else 401).\n" +
+			"`specbridge cfa fsck STORE` checks and repairs a store. Every flag can also be set from the\n" +
 			"environment variable named beside it.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:7421", Usage: "address of the JSON API (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_CFA_LISTEN"}},
 			&cli.StringFlag{Name: "store", Value: "specbridge-cfa", Usage: "where records persist: a local directory or hdfs://namenode:port/path", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
+			&cli.StringFlag{Name: "token-file", Usage: "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", EnvVars: []string{"SPECBRIDGE_CFA_TOKEN_FILE"}},
+			&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, serve the API over https", EnvVars: []string{"SPECBRIDGE_CFA_TLS_CERT"}},
+			&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{"SPECBRIDGE_CFA_TLS_KEY"}},
+			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_CFA_ADDR_FILE"}},
 		}, cfaFlags()...),
-		Action: runCFA,
+		Action:      runCFA,
+		Subcommands: []*cli.Command{fsckCommand()},
 	}
+}
+
+func fsckCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "fsck",
+		Usage:     "check (and with --repair, repair) a fault analyzer store: a directory or hdfs://namenode:port/path",
+		ArgsUsage: "STORE",
+		Description: "Reads the snapshot and every log segment, checking each frame's length and CRC-32C. Reports the\n" +
+			"valid records, the damaged frames (skipped at load; later frames still load) and the bytes of torn\n" +
+			"tails (a write a crash cut). --repair rewrites damaged segments with their valid frames only.\n" +
+			"Takes the store's lock: it refuses a store a running analyzer owns. Exit status 1 when damage was\n" +
+			"found and not repaired.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "repair", Usage: "remove damaged frames and torn tails"},
+			&cli.StringFlag{Name: "output", Value: "text", Usage: "text or json ({\"records\": N, \"damaged_frames\": K, \"torn_bytes\": B})"},
+		},
+		Action: runFsck,
+	}
+}
+
+func runFsck(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return errors.New("cfa fsck: want one STORE (a directory or hdfs://namenode:port/path)")
+	}
+	if o := c.String("output"); o != "text" && o != "json" {
+		return fmt.Errorf("cfa fsck: --output %q: want text or json", o)
+	}
+	loc := c.Args().First()
+	if !hdfs.IsURL(loc) {
+		if _, err := os.Stat(loc); err != nil {
+			return fmt.Errorf("cfa fsck: %w", err)
+		}
+	}
+	dir, err := cfa.OpenDir(loc)
+	if err != nil {
+		return fmt.Errorf("cfa fsck: %w", err)
+	}
+	if cl, ok := dir.(io.Closer); ok {
+		defer cl.Close()
+	}
+	if l, ok := dir.(interface{ Lock() (func() error, error) }); ok {
+		release, err := l.Lock()
+		if err != nil {
+			return fmt.Errorf("cfa fsck: %w", err)
+		}
+		defer release()
+	}
+	rep, err := cfa.Fsck(dir, c.Bool("repair"))
+	if err != nil {
+		return fmt.Errorf("cfa fsck: %w", err)
+	}
+	if c.String("output") == "json" {
+		b, _ := json.Marshal(rep)
+		fmt.Fprintln(c.App.Writer, string(b))
+	} else {
+		fmt.Fprint(c.App.Writer, rep.String())
+	}
+	if !rep.Repaired && (rep.DamagedFrames > 0 || rep.TornBytes > 0) {
+		return cli.Exit("", 1)
+	}
+	return nil
 }
 
 // cfaFlags are the analyzer's settings, shared by `specbridge cfa` and
@@ -54,6 +129,7 @@ func cfaFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "gap", Value: time.Duration(def.Gap) * time.Millisecond, Usage: "silence after which a node's unresponsive episode begins", EnvVars: []string{"SPECBRIDGE_CFA_GAP"}},
 		&cli.StringFlag{Name: "node-key", Value: string(cfa.NodeKeyHostPort), Usage: "how attempts name nodes, as the shim's specbridge.node-key: host-port (the NodeManager id) or host", EnvVars: []string{"SPECBRIDGE_CFA_NODE_KEY"}},
 		&cli.DurationFlag{Name: "probe-timeout", Value: 3 * time.Second, Usage: "timeout of each RM and NM request", EnvVars: []string{"SPECBRIDGE_CFA_PROBE_TIMEOUT"}},
+		&cli.IntFlag{Name: "max-pending", Value: cfa.DefaultMaxPending, Usage: "records kept in memory while the store cannot be written (a full disk); then event senders wait", EnvVars: []string{"SPECBRIDGE_CFA_MAX_PENDING"}},
 	}
 }
 
@@ -66,8 +142,11 @@ func cfaConfig(c *cli.Context) (cfa.ServiceConfig, error) {
 	if an.Gap <= 0 || c.Duration("gather-interval") <= 0 {
 		return cfa.ServiceConfig{}, errors.New("cfa: --gap and --gather-interval must be positive")
 	}
+	if c.Int("max-pending") <= 0 {
+		return cfa.ServiceConfig{}, errors.New("cfa: --max-pending must be positive")
+	}
 	cfg := cfa.ServiceConfig{Analyzer: an, Store: c.String("store"), Gather: c.Duration("gather-interval"),
-		OnError: func(err error) { logrus.WithError(err).Warn("cfa") }}
+		OnError: func(err error) { logrus.WithError(err).Warn("cfa") }, MaxPending: c.Int("max-pending")}
 	key, err := cfa.ParseNodeKey(c.String("node-key"))
 	if err != nil {
 		return cfa.ServiceConfig{}, fmt.Errorf("--node-key: %w", err)
@@ -83,7 +162,45 @@ func cfaConfig(c *cli.Context) (cfa.ServiceConfig, error) {
 	return cfg, nil
 }
 
+// logLoaded logs what the store held at start, and every problem found.
+func logLoaded(what, store string, l cfa.LoadReport) {
+	logrus.WithFields(logrus.Fields{"store": store, "snapshot_seq": l.SnapshotSeq, "records": l.Records,
+		"torn": len(l.Torn), "torn_bytes": l.TornBytes, "damaged_frames": len(l.Damaged), "unapplied": len(l.Unapplied)}).Info(what + ": state loaded")
+	for _, torn := range l.Torn {
+		logrus.WithField("where", torn).Warn(what + ": dropped a torn last record (a write a crash cut)")
+	}
+	for _, d := range l.Damaged {
+		logrus.WithField("where", d).Error(what + ": skipped a damaged frame; later records loaded (specbridge cfa fsck reports and repairs)")
+	}
+	for _, u := range l.Unapplied {
+		logrus.WithField("where", u).Error(what + ": a record did not apply (one it depends on was damaged)")
+	}
+}
+
 func runCFA(c *cli.Context) error {
+	// Signals are caught from the start: a SIGTERM right after the address
+	// file appears must stop the process cleanly, not kill it.
+	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	if c.String("token-file") == "" {
+		return errors.New("cfa: --token-file is required (sidecars authenticate with a bearer token)")
+	}
+	tokens, err := bridge.ReadTokenFile(c.String("token-file"))
+	if err != nil {
+		return fmt.Errorf("cfa: %w", err)
+	}
+	cert, key := c.String("tls-cert"), c.String("tls-key")
+	if (cert == "") != (key == "") {
+		return errors.New("cfa: --tls-cert and --tls-key go together")
+	}
+	var tlsCfg *tls.Config
+	if cert != "" {
+		pair, err := tls.LoadX509KeyPair(cert, key)
+		if err != nil {
+			return fmt.Errorf("cfa: load TLS key pair: %w", err)
+		}
+		tlsCfg = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	}
 	cfg, err := cfaConfig(c)
 	if err != nil {
 		return err
@@ -92,22 +209,31 @@ func runCFA(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	logrus.WithFields(logrus.Fields{"store": cfg.Store, "snapshot_seq": svc.Loaded.SnapshotSeq,
-		"records": svc.Loaded.Records, "torn": len(svc.Loaded.Torn)}).Info("cfa: state loaded")
-	for _, torn := range svc.Loaded.Torn {
-		logrus.WithField("where", torn).Warn("cfa: dropped a torn last record (a write a crash cut)")
+	logLoaded("cfa", cfg.Store, svc.Loaded)
+	handler, err := cfa.RequireToken(svc.Handler(), tokens, authguard.New(logrus.StandardLogger(), "analyzer API"))
+	if err != nil {
+		return errors.Join(err, svc.Close())
 	}
 	ln, err := net.Listen("tcp", c.String("listen"))
 	if err != nil {
 		return errors.Join(fmt.Errorf("cfa: listen: %w", err), svc.Close())
 	}
-	srv := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	scheme := "http"
+	if tlsCfg != nil {
+		ln = tls.NewListener(ln, tlsCfg)
+		scheme = "https"
+	}
+	if f := c.String("addr-file"); f != "" {
+		if err := writeFileAtomic(f, ln.Addr().String()+"\n"); err != nil {
+			_ = ln.Close()
+			return errors.Join(fmt.Errorf("cfa: --addr-file: %w", err), svc.Close())
+		}
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	logrus.WithField("addr", ln.Addr().String()).Info("cfa: listening")
+	logrus.WithField("url", scheme+"://"+ln.Addr().String()).Info("cfa: listening")
 
-	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
 	// The gathering loop outlives the HTTP server, so that events posted
 	// until the server stops are in the final commit and snapshot.
 	runCtx, stopRun := context.WithCancel(context.Background())

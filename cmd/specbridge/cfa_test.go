@@ -25,9 +25,37 @@ func freeAddr(t *testing.T) string {
 	return addr
 }
 
-// runCFAFor starts `specbridge cfa` with args, waits for /healthz, runs f
-// against its address, then stops it as SIGTERM would (context cancel) and
-// returns its error.
+// cfaTestToken is the analyzer API's token in these tests.
+const cfaTestToken = "cfa-test-token"
+
+// cfaTokenFile writes cfaTestToken to a file.
+func cfaTokenFile(t *testing.T) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "cfa-token")
+	if err := os.WriteFile(f, []byte(cfaTestToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// cfaDo sends a request with the test token.
+func cfaDo(t *testing.T, method, url, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+cfaTestToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// runCFAFor starts `specbridge cfa` with args (and --token-file with
+// cfaTestToken), waits for /healthz, runs f against its address, then
+// stops it as SIGTERM would (context cancel) and returns its error.
 func runCFAFor(t *testing.T, args []string, f func(base string)) error {
 	t.Helper()
 	addr := freeAddr(t)
@@ -35,7 +63,10 @@ func runCFAFor(t *testing.T, args []string, f func(base string)) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- app.RunContext(ctx, append([]string{"specbridge", "cfa", "--listen", addr}, args...)) }()
+	tok := cfaTokenFile(t)
+	go func() {
+		done <- app.RunContext(ctx, append([]string{"specbridge", "cfa", "--listen", addr, "--token-file", tok}, args...))
+	}()
 	base := "http://" + addr
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -77,6 +108,11 @@ func TestCFACommandPersistsAcrossRestarts(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("post events without a token: HTTP %d, want 401", resp.StatusCode)
+		}
+		resp = cfaDo(t, "POST", base+"/v1/jobs/job_1_0001/events", body)
+		resp.Body.Close()
 		if resp.StatusCode != http.StatusNoContent {
 			t.Fatalf("post events: HTTP %d", resp.StatusCode)
 		}
@@ -88,10 +124,7 @@ func TestCFACommandPersistsAcrossRestarts(t *testing.T) {
 		t.Fatalf("no snapshot after a clean stop: %v", err)
 	}
 	err = runCFAFor(t, args, func(base string) {
-		resp, err := http.Get(base + "/v1/jobs/job_1_0001")
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := cfaDo(t, "GET", base+"/v1/jobs/job_1_0001", "")
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("job after restart: HTTP %d", resp.StatusCode)
@@ -104,13 +137,19 @@ func TestCFACommandPersistsAcrossRestarts(t *testing.T) {
 
 func TestCFACommandRejectsBadFlags(t *testing.T) {
 	app := &cli.App{Commands: []*cli.Command{CFACommand()}, ExitErrHandler: func(*cli.Context, error) {}}
+	tok := cfaTokenFile(t)
+	if err := app.Run([]string{"specbridge", "cfa", "--listen", "127.0.0.1:0", "--store", t.TempDir()}); err == nil || !strings.Contains(err.Error(), "--token-file") {
+		t.Errorf("cfa without --token-file: %v", err)
+	}
 	for _, args := range [][]string{
+		{"--tls-cert", "x.pem", "--store", t.TempDir()},
+		{"--max-pending", "0", "--store", t.TempDir()},
 		{"--detector", "nope", "--store", t.TempDir()},
 		{"--tws-window", "0", "--store", t.TempDir()},
 		{"--rm-url", "ftp://x", "--store", t.TempDir()},
 		{"--gap", "0s", "--store", t.TempDir()},
 	} {
-		err := app.Run(append([]string{"specbridge", "cfa", "--listen", "127.0.0.1:0"}, args...))
+		err := app.Run(append([]string{"specbridge", "cfa", "--listen", "127.0.0.1:0", "--token-file", tok}, args...))
 		if err == nil {
 			t.Errorf("%v accepted", args)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
@@ -23,6 +25,7 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/speculators/grass"
+	"github.com/specbridge/specbridge/store/dirlock"
 	"github.com/specbridge/specbridge/store/grassamples"
 )
 
@@ -52,7 +55,9 @@ func ServeCommand() *cli.Command {
 			&cli.DurationFlag{Name: "decide-interval", Value: bridge.DefaultDecideInterval, Usage: "how often each job's policy is asked for decisions", EnvVars: []string{"SPECBRIDGE_DECIDE_INTERVAL"}},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_ADDR_FILE"}},
 			&cli.StringFlag{Name: "data-dir", Usage: "keep cross-job state here: GRASS samples (shared with replay --data-dir) and, unless --store says otherwise, the fault analyzer's records (DIR/cfa); default: in memory, lost at exit", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
-			&cli.StringFlag{Name: "cfa-url", Usage: "`URL` of a standalone fault analyzer (specbridge cfa) to use, http://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
+			&cli.StringFlag{Name: "cfa-url", Usage: "`URL` of a standalone fault analyzer (specbridge cfa) to use, http(s)://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
+			&cli.StringFlag{Name: "cfa-token-file", Usage: "`FILE` whose first token is sent to --cfa-url as \"Authorization: Bearer\" (required with --cfa-url)", EnvVars: []string{"SPECBRIDGE_CFA_TOKEN_FILE"}},
+			&cli.StringFlag{Name: "cfa-ca-file", Usage: "`FILE` of PEM CA certificate(s) to verify an https --cfa-url with (default: the system's)", EnvVars: []string{"SPECBRIDGE_CFA_CA_FILE"}},
 			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 			&cli.StringFlag{Name: "laser-model", Usage: "LASER model `FILE` written by specbridge train laser (default: the model embedded in the binary); jobs choose laser as any policy", EnvVars: []string{"SPECBRIDGE_LASER_MODEL"}},
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
@@ -63,6 +68,10 @@ func ServeCommand() *cli.Command {
 
 func serve(c *cli.Context) error {
 	log := logrus.StandardLogger()
+	// Signals are caught from the start: a SIGTERM right after the address
+	// file appears must stop the process cleanly, not kill it.
+	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
 	if c.String("token-file") == "" {
 		return errors.New("serve: --token-file is required (AMs authenticate with a shared secret)")
 	}
@@ -92,6 +101,13 @@ func serve(c *cli.Context) error {
 	// What policies learn across jobs: kept here, read back as their Prior.
 	var knowledge bridge.Knowledge = grass.NewMemoryStore() // this process's jobs only
 	if dataDir != "" {
+		// One owner per data directory: a second server exits here, naming
+		// the owner's pid and host.
+		lock, err := dirlock.Acquire(dataDir)
+		if err != nil {
+			return fmt.Errorf("serve: --data-dir: %w", err)
+		}
+		defer func() { _ = lock.Unlock() }()
 		samples, err := grassamples.Open(dataDir)
 		if err != nil {
 			return fmt.Errorf("serve: --data-dir: %w", err)
@@ -118,6 +134,8 @@ func serve(c *cli.Context) error {
 		Registry:           reg,
 		Knowledge:          knowledge,
 		Tokens:             tokens,
+		Health:             feed.health,
+		Collectors:         feed.collectors,
 		MaxFrameBytes:      c.Int64("max-frame-bytes"),
 		MaxSessions:        c.Int("max-sessions"),
 		MaxEventsPerSecond: c.Float64("max-events-per-second"),
@@ -155,8 +173,6 @@ func serve(c *cli.Context) error {
 		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
 		"data_dir": dataDir}).Info("specbridge sidecar listening")
 
-	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- httpServer.Serve(ln) }()
 	select {
@@ -189,10 +205,12 @@ func writeFileAtomic(path, data string) error {
 // serveFeed is the fault analyzer serve runs with: embedded (a cfa.Service
 // and its gathering loop), remote (cfa.Remote) or none.
 type serveFeed struct {
-	feed    bridge.Feed
-	where   string
-	running []string // jobs the embedded analyzer restored as running
-	stop    func() error
+	feed       bridge.Feed
+	where      string
+	running    []string // jobs the embedded analyzer restored as running
+	stop       func() error
+	health     func() error
+	collectors []prometheus.Collector
 }
 
 func startFeed(c *cli.Context, dataDir string, log *logrus.Logger) (serveFeed, error) {
@@ -202,7 +220,11 @@ func startFeed(c *cli.Context, dataDir string, log *logrus.Logger) (serveFeed, e
 		return serveFeed{where: "off", stop: func() error { return nil }}, nil
 	case "":
 	default:
-		r, err := cfa.NewRemote(u, 100*time.Millisecond, onError)
+		opts, err := remoteOptions(c)
+		if err != nil {
+			return serveFeed{}, err
+		}
+		r, err := cfa.NewRemote(u, 100*time.Millisecond, onError, opts...)
 		if err != nil {
 			return serveFeed{}, fmt.Errorf("--cfa-url: %w", err)
 		}
@@ -223,8 +245,7 @@ func startFeed(c *cli.Context, dataDir string, log *logrus.Logger) (serveFeed, e
 	where := "embedded, records in memory"
 	if cfg.Store != "" {
 		where = "embedded, records in " + cfg.Store
-		log.WithFields(logrus.Fields{"store": cfg.Store, "snapshot_seq": svc.Loaded.SnapshotSeq,
-			"records": svc.Loaded.Records, "torn": len(svc.Loaded.Torn)}).Info("fault analyzer: state loaded")
+		logLoaded("fault analyzer", cfg.Store, svc.Loaded)
 	}
 	var running []string
 	svc.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
@@ -240,7 +261,31 @@ func startFeed(c *cli.Context, dataDir string, log *logrus.Logger) (serveFeed, e
 	return serveFeed{feed: svc, where: where, running: running, stop: func() error {
 		cancel()
 		return <-ran
-	}}, nil
+	}, health: svc.Health, collectors: svc.Collectors()}, nil
+}
+
+// remoteOptions are the token (required) and TLS settings for --cfa-url.
+func remoteOptions(c *cli.Context) ([]cfa.RemoteOption, error) {
+	if c.String("cfa-token-file") == "" {
+		return nil, errors.New("--cfa-url needs --cfa-token-file (the analyzer's API requires a bearer token)")
+	}
+	tokens, err := bridge.ReadTokenFile(c.String("cfa-token-file"))
+	if err != nil {
+		return nil, fmt.Errorf("--cfa-token-file: %w", err)
+	}
+	opts := []cfa.RemoteOption{cfa.WithToken(tokens[0])}
+	if f := c.String("cfa-ca-file"); f != "" {
+		pem, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("--cfa-ca-file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--cfa-ca-file %s: no PEM certificate in it", f)
+		}
+		opts = append(opts, cfa.WithTLS(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}))
+	}
+	return opts, nil
 }
 
 // throttledWarn logs errors of a background loop, repeating the same one at

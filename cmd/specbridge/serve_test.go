@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,14 +151,11 @@ func TestServeDataDirPersists(t *testing.T) {
 func TestServeFeedsAStandaloneAnalyzer(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "cfa")
 	err := runCFAFor(t, []string{"--store", store, "--gather-interval", "50ms"}, func(base string) {
-		runServeFor(t, []string{"--cfa-url", base}, func(url string) {
+		runServeFor(t, []string{"--cfa-url", base, "--cfa-token-file", cfaTokenFile(t)}, func(url string) {
 			runJob(t, url, "job_1700000000000_0003", "tws", nil)
 			deadline := time.Now().Add(10 * time.Second)
 			for {
-				resp, err := http.Get(base + "/v1/jobs/job_1700000000000_0003")
-				if err != nil {
-					t.Fatal(err)
-				}
+				resp := cfaDo(t, "GET", base+"/v1/jobs/job_1700000000000_0003", "")
 				var out struct {
 					Job *struct {
 						Ended    int64          `json:"ended"`
@@ -191,7 +187,8 @@ func TestServeRejectsBadCFAFlags(t *testing.T) {
 	}
 	app := &cli.App{Commands: []*cli.Command{ServeCommand()}, ExitErrHandler: func(*cli.Context, error) {}}
 	for _, args := range [][]string{
-		{"--cfa-url", "ftp://x"},
+		{"--cfa-url", "ftp://x", "--cfa-token-file", token},
+		{"--cfa-url", "http://127.0.0.1:1"}, // no --cfa-token-file
 		{"--detector", "nope"},
 		{"--gap", "0s"},
 		{"--cfa-job-grace", "0s"},

@@ -17,8 +17,10 @@
 //
 //   - sigma* is computed numerically (xulau.SigmaStar) from the job's tail
 //     index (JobInfo.TailIndex, else the tail-index parameter) unless the
-//     sigma parameter sets it; the copy count is the c that goes with it
-//     (2 for Pareto laws).
+//     sigma parameter sets it; the copy count is the c that goes with it:
+//     2 for tail indexes of 2 and above, as Theorem 3 says, but 3 (at sigma
+//     1.47) for a tail of 1.5, where the numerical optimum of eqs. (27)-(28)
+//     departs from the theorem; the policy follows the computation.
 //   - t_rem is extrapolated from the rate of the attempt's current phase,
 //     as Mantri's is here (speculators.Attempt.PhaseTimeLeft); E[t_new] is
 //     the job's a-priori mean task time (JobInfo.TaskMillis, §III), else

@@ -25,6 +25,9 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/sirupsen/logrus"
+
+	"github.com/specbridge/specbridge/internal/lineread"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/grass"
 )
@@ -55,7 +58,14 @@ type Store struct {
 	mu   sync.Mutex
 	path string
 	file *os.File
+	off  int64 // the samples file's size after its last complete line
 	mem  *grass.MemoryStore
+
+	// Log hears write failures, once per episode (the first failure, and
+	// the first success after), with the file's path; logrus's standard
+	// logger unless set.
+	Log     logrus.FieldLogger
+	failing map[string]bool // path -> writes failing
 
 	// The run-time records' file: lines it holds, records written but not
 	// yet fsync'd (buf, count pending), and the first write error, which
@@ -73,8 +83,9 @@ var _ speculators.Prior = (*Store)(nil)
 
 // Open reads dir/grass-samples.jsonl (creating dir and the file if needed)
 // and returns a store that appends to it. A line that is not a valid sample
-// is an error naming the file and line; a final line without its newline (a
-// crash mid-append) is ignored and overwritten by the next Add.
+// is an error naming the file and line. A final line without its newline
+// is kept when it is a whole valid sample (the newline is added), and
+// otherwise (a crash mid-append) ignored and overwritten by the next Add.
 func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("grass samples: %w", err)
@@ -84,18 +95,26 @@ func Open(dir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("grass samples: %w", err)
 	}
-	mem, good, err := read(f, path)
+	mem, good, unterminated, err := read(f, path)
 	if err == nil {
 		// Drop a torn final line so the next append starts a fresh one.
 		if err = f.Truncate(good); err == nil {
 			_, err = f.Seek(good, io.SeekStart)
 		}
 	}
+	if err == nil && unterminated {
+		// A whole last sample without its newline: end its line.
+		if _, err = f.Write([]byte{'\n'}); err == nil {
+			err = f.Sync()
+		}
+		good++
+	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, fmt.Errorf("grass samples %s: %w", path, err)
 	}
-	st := &Store{path: path, file: f, mem: mem, rtPath: filepath.Join(dir, RuntimesFileName)}
+	st := &Store{path: path, file: f, off: good, mem: mem, rtPath: filepath.Join(dir, RuntimesFileName),
+		Log: logrus.StandardLogger(), failing: map[string]bool{}}
 	if err := st.openRuntimes(); err != nil {
 		f.Close()
 		return nil, err
@@ -140,15 +159,12 @@ func (s *Store) openRuntimes() error {
 func (s *Store) readRuntimes(r io.Reader) (lines int, good int64, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
+		b, err := lineread.Read(br, maxLine)
 		if errors.Is(err, io.EOF) {
 			return lines, good, nil // len(b) > 0: a torn final line
 		}
 		if err != nil {
 			return 0, 0, fmt.Errorf("read %s line %d: %w", s.rtPath, line, err)
-		}
-		if len(b) > maxLine {
-			return 0, 0, fmt.Errorf("read %s line %d: line longer than %d bytes", s.rtPath, line, maxLine)
 		}
 		good += int64(len(b))
 		if len(bytes.TrimSpace(b)) == 0 {
@@ -225,34 +241,59 @@ func appendRuntime(b []byte, ty speculators.TaskType, ms float64, inputBytes int
 }
 
 // read parses every complete line; good is the offset after the last one.
-func read(r io.Reader, path string) (*grass.MemoryStore, int64, error) {
-	mem := grass.NewMemoryStore()
+// A last line without its newline counts (unterminated) if it is a whole
+// valid sample, and is left out otherwise (a torn append).
+func read(r io.Reader, path string) (mem *grass.MemoryStore, good int64, unterminated bool, err error) {
+	mem = grass.NewMemoryStore()
 	br := bufio.NewReaderSize(r, 64<<10)
-	var good int64
 	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
+		b, err := lineread.Read(br, maxLine)
 		if errors.Is(err, io.EOF) {
-			return mem, good, nil // len(b) > 0: a torn final line
+			if len(bytes.TrimSpace(b)) > 0 {
+				if s, derr := decodeSample(b); derr == nil && mem.Add(s) == nil {
+					return mem, good + int64(len(b)), true, nil
+				}
+			}
+			return mem, good, false, nil // a torn final line, or none
 		}
 		if err != nil {
-			return nil, 0, fmt.Errorf("read %s line %d: %w", path, line, err)
-		}
-		if len(b) > maxLine {
-			return nil, 0, fmt.Errorf("read %s line %d: line longer than %d bytes", path, line, maxLine)
+			return nil, 0, false, fmt.Errorf("read %s line %d: %w", path, line, err)
 		}
 		good += int64(len(b))
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
-		var s grass.Sample
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&s); err != nil {
-			return nil, 0, fmt.Errorf("read %s line %d: %w", path, line, err)
+		s, err := decodeSample(b)
+		if err != nil {
+			return nil, 0, false, fmt.Errorf("read %s line %d: %w", path, line, err)
 		}
 		if err := mem.Add(s); err != nil {
-			return nil, 0, fmt.Errorf("read %s line %d: bad sample: %w", path, line, err)
+			return nil, 0, false, fmt.Errorf("read %s line %d: bad sample: %w", path, line, err)
 		}
+	}
+}
+
+func decodeSample(b []byte) (grass.Sample, error) {
+	var s grass.Sample
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&s)
+	return s, err
+}
+
+// noteWrite logs a write failure of path once per episode: the first
+// failure (with the path and the error), then the first success.
+func (s *Store) noteWrite(path string, err error) {
+	if s.Log == nil {
+		return
+	}
+	switch {
+	case err != nil && !s.failing[path]:
+		s.failing[path] = true
+		s.Log.WithError(err).WithField("path", path).Error("grass samples: write failed (logged once until writes work again)")
+	case err == nil && s.failing[path]:
+		delete(s.failing, path)
+		s.Log.WithField("path", path).Warn("grass samples: writes work again")
 	}
 }
 
@@ -288,12 +329,20 @@ func (s *Store) Add(sample grass.Sample) error {
 	if s.file == nil {
 		return fmt.Errorf("append %s: store is closed", s.path)
 	}
-	if _, err := s.file.Write(b); err != nil {
+	_, err = s.file.Write(b)
+	if err == nil {
+		err = s.file.Sync()
+	}
+	s.noteWrite(s.path, err)
+	if err != nil {
+		// Cut a partial line off, so that the next sample does not join it
+		// (were that to fail too, the next Open drops a torn final line).
+		if s.file.Truncate(s.off) == nil {
+			_, _ = s.file.Seek(s.off, io.SeekStart)
+		}
 		return fmt.Errorf("append %s: %w", s.path, err)
 	}
-	if err := s.file.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", s.path, err)
-	}
+	s.off += int64(len(b))
 	s.flushLocked()
 	return s.mem.Add(sample)
 }
@@ -343,6 +392,7 @@ func (s *Store) flushLocked() {
 	if err == nil {
 		err = s.rtFile.Sync()
 	}
+	s.noteWrite(s.rtPath, err)
 	if err != nil {
 		if s.rtErr == nil {
 			s.rtErr = fmt.Errorf("append %s: %w", s.rtPath, err)

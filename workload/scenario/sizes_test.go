@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,25 @@ func TestJobSizeErrors(t *testing.T) {
 		_, err := Parse(c.name+".yaml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.name+".yaml") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want the file and %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestXuLauScenariosParse reads and materializes every scenario under
+// scenarios/xulau/ (kept out of scenarios/*.yaml for their size).
+func TestXuLauScenariosParse(t *testing.T) {
+	paths, err := filepath.Glob("../../scenarios/xulau/*.yaml")
+	if err != nil || len(paths) < 4 {
+		t.Fatalf("found %d Xu and Lau scenarios (err %v)", len(paths), err)
+	}
+	for _, p := range paths {
+		s, err := Read(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		m := s.Materialize(1)
+		if len(m.Nodes) == 0 || len(m.Jobs) == 0 || !m.Jobs[0].Fresh || m.Jobs[0].TaskMeanS <= 0 {
+			t.Fatalf("%s: %d nodes, %d jobs, first job fresh %v mean %g", p, len(m.Nodes), len(m.Jobs), m.Jobs[0].Fresh, m.Jobs[0].TaskMeanS)
 		}
 	}
 }

@@ -154,6 +154,18 @@ func (c *Client) Exists(p string) (bool, error) {
 	return true, nil
 }
 
+// Size returns p's length, 0 if it does not exist.
+func (c *Client) Size(p string) (int64, error) {
+	fi, err := c.c.Stat(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("stat %s: %w", c.url(p), err)
+	}
+	return fi.Size(), nil
+}
+
 // Open opens p for reading.
 func (c *Client) Open(p string) (io.ReadCloser, error) {
 	f, err := c.c.Open(p)
@@ -210,6 +222,10 @@ func (c *Client) WriteFile(p string, data []byte) error {
 	}
 	return c.Rename(tmp, p)
 }
+
+// Create writes data to a new file p and fails (wrapping os.ErrExist) if p
+// exists: the NameNode decides, so of two racing creators one wins.
+func (c *Client) Create(p string, data []byte) error { return c.write(p, data, false) }
 
 // Append adds data to the end of p, creating it if missing, and returns
 // once the DataNodes have acknowledged it and the NameNode has completed

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/hamba/avro/v2"
+
+	"github.com/specbridge/specbridge/internal/lineread"
 )
 
 // jhistHeader is the first line of every Avro-JSON job-history file;
@@ -49,12 +51,18 @@ func ReadJhist(path string) (*Job, error) {
 // file has no lines past the schema: its errors name the event (counted
 // from 1) and the byte offset in the file where that event starts; a
 // datum cut short by the end of the file is such an error.
+//
+// A line longer than MaxJhistLine is an error: the reader holds at most
+// that much of it in memory.
 func ReadJhistFrom(r io.Reader, name string) (*Job, error) {
 	p := jhistParser{job: &Job{Source: name}, tasks: map[string]*Task{}}
 	br := bufio.NewReader(r)
 	var offset int64 // of the next line
 	for line := 1; ; line++ {
-		text, readErr := br.ReadBytes('\n')
+		text, readErr := lineread.Read(br, MaxJhistLine)
+		if errors.Is(readErr, lineread.ErrTooLong) {
+			return nil, fmt.Errorf("read %s line %d: %w (a job history event line is a few KB; the file is damaged or not a job history)", name, line, readErr)
+		}
 		if readErr != nil && !errors.Is(readErr, io.EOF) {
 			return nil, fmt.Errorf("read %s line %d: %w", name, line, readErr)
 		}
@@ -84,6 +92,11 @@ func ReadJhistFrom(r io.Reader, name string) (*Job, error) {
 	}
 	return p.finish(), nil
 }
+
+// MaxJhistLine bounds a jhist line (the Avro-Json header and schema lines
+// included): Hadoop's event lines are a few KB, its schema about 30 KB, a
+// JOB_FINISHED line with every counter group well under 1 MB.
+const MaxJhistLine = 16 << 20
 
 // jhistEnvelope is one event line: {"type":"...","event":{"<record>":{...}}}.
 type jhistEnvelope struct {

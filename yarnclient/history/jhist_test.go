@@ -1,6 +1,7 @@
 package history
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -254,5 +255,15 @@ func TestJhistTruncatedRealFile(t *testing.T) {
 	_, err := ReadJhist(path)
 	if err == nil || !strings.HasPrefix(err.Error(), "read "+path+" line "+strconv.Itoa(lines)+": truncated") {
 		t.Fatalf("error %v, want truncated at line %d", err, lines)
+	}
+}
+
+// A line longer than MaxJhistLine is a clear error naming the file and
+// line, read without holding the whole line.
+func TestJhistLineLimit(t *testing.T) {
+	huge := io.MultiReader(strings.NewReader("Avro-Json\n"), strings.NewReader(strings.Repeat("x", MaxJhistLine+10)))
+	_, err := ReadJhistFrom(huge, "big.jhist")
+	if err == nil || !strings.Contains(err.Error(), "big.jhist line 2") || !strings.Contains(err.Error(), "longer than") {
+		t.Fatalf("huge line: %v", err)
 	}
 }

@@ -73,13 +73,53 @@ class CloningMRAppTest {
   }
 
   /**
-   * Runs a 4-map job under speculator with map 3 held back, waits until maps 0-2 have their clones, then lets
-   * map 0 succeed and waits until the sidecar has seen it, and checks that map 3 got nothing and the shim
-   * refused nothing. Returns the maps in index order.
+   * SDA and ESE through the shim: a job of 4 maps runs to SUCCEEDED with the sidecar in charge; neither clones
+   * (ESE's small-job rule needs the cluster's capacity, which the shim does not send), and with every task
+   * finishing at once no task straggles, so no copy is asked for and none is refused.
    */
-  private List<Task> runHeldJob(String speculator, String name) throws Exception {
-    Sidecar sidecar = Sidecar.start(dir);
-    cleanup.add(sidecar);
+  @Test
+  @Timeout(120)
+  void sdaAndEseRunAJobThroughTheShim() throws Exception {
+    for (String speculator : new String[] {"sda", "ese"}) {
+      File own = new File(dir, speculator);
+      assertTrue(own.mkdirs(), "could not create " + own);
+      Sidecar sidecar = Sidecar.start(own);
+      cleanup.add(sidecar);
+      clock.setTime(System.currentTimeMillis());
+      RecordingBridgeSpeculator.last = null;
+      final org.apache.hadoop.mapreduce.v2.app.MRApp app =
+          new org.apache.hadoop.mapreduce.v2.app.MRApp(MAPS, 0, false, "sb-" + speculator, true, clock);
+      cleanup.add(0, () -> {
+        if (app.getServiceState() != Service.STATE.STOPPED) {
+          app.stop();
+        }
+      });
+      Job job = app.submit(conf(sidecar, speculator), true, true);
+      app.waitForState(job, JobState.RUNNING);
+      for (Task t : job.getTasks().values()) {
+        app.waitForState(t, TaskState.RUNNING);
+      }
+      final BridgeSpeculator shim = RecordingBridgeSpeculator.last;
+      assertNotNull(shim, "MRAppMaster did not load the shim");
+      waitFor(speculator + ": the sidecar in charge", shim::sidecarInCharge);
+      EventHandler events = app.getContext().getEventHandler();
+      for (Task t : job.getTasks().values()) {
+        TaskAttempt a = t.getAttempts().values().iterator().next();
+        events.handle(new TaskAttemptEvent(a.getID(), TaskAttemptEventType.TA_DONE));
+        events.handle(new TaskAttemptEvent(a.getID(), TaskAttemptEventType.TA_CONTAINER_COMPLETED));
+      }
+      waitFor(speculator + ": the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED);
+      assertEquals(JobState.SUCCEEDED, job.getState(), speculator);
+      assertEquals(0, shim.refusedDecisions(), speculator + ": the shim refused a decision");
+      assertEquals(0, shim.fallbackLaunches(), speculator + ": the fallback launched while the sidecar was healthy");
+      for (Task t : job.getTasks().values()) {
+        assertEquals(1, t.getAttempts().size(), speculator + ": " + t.getID() + " was copied");
+      }
+      assertTrue(Sidecar.read(sidecar.log).contains("session opened"), Sidecar.read(sidecar.log));
+    }
+  }
+
+  private Configuration conf(Sidecar sidecar, String speculator) {
     Configuration conf = new Configuration();
     conf.setClass(MRJobConfig.MR_AM_JOB_SPECULATOR, RecordingBridgeSpeculator.class, Speculator.class);
     conf.set(ShimConfig.URL, sidecar.url);
@@ -88,6 +128,18 @@ class CloningMRAppTest {
     conf.set(ShimConfig.TIMEOUT_MS, "1500");
     conf.set(ShimConfig.BATCH_MS, "20");
     conf.setInt(MRJobConfig.NUM_REDUCES, 0);
+    return conf;
+  }
+
+  /**
+   * Runs a 4-map job under speculator with map 3 held back, waits until maps 0-2 have their clones, then lets
+   * map 0 succeed and waits until the sidecar has seen it, and checks that map 3 got nothing and the shim
+   * refused nothing. Returns the maps in index order.
+   */
+  private List<Task> runHeldJob(String speculator, String name) throws Exception {
+    Sidecar sidecar = Sidecar.start(dir);
+    cleanup.add(sidecar);
+    Configuration conf = conf(sidecar, speculator);
     clock.setTime(System.currentTimeMillis());
     RecordingBridgeSpeculator.last = null;
     final BridgeSpeculatorMRAppTest.HoldingMRApp app =

@@ -1,0 +1,143 @@
+package bridge
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
+)
+
+// A flood of hellos with bad tokens from one address: one log line with a
+// sample (not one per attempt), and once the address has spent its budget
+// its connections are refused with 429 before the upgrade.
+func TestFailedHellosAreRateLimitedAndSampled(t *testing.T) {
+	log, hook := logtest.NewNullLogger()
+	ts := startServer(t, func(c *Config) { c.Log = log })
+	refused := 0
+	for i := 0; i < 30; i++ {
+		d := websocket.Dialer{HandshakeTimeout: waitFor}
+		conn, resp, err := d.Dial(ts.url, nil)
+		if err != nil {
+			if !errors.Is(err, websocket.ErrBadHandshake) || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+				t.Fatalf("dial %d: %v", i, err)
+			}
+			refused++
+			continue
+		}
+		c := &client{t: t, conn: conn}
+		h := hello(testJob, "none", 1, 0, nil)
+		h.Token = "guess-" + strings.Repeat("x", i)
+		c.send(h)
+		c.expectError(CodeUnauthorized)
+		conn.Close()
+	}
+	if refused != 20 {
+		t.Errorf("%d of 30 refused before the upgrade, want 20 (budget 10)", refused)
+	}
+	warns := 0
+	for _, e := range hook.AllEntries() {
+		if e.Level <= logrus.WarnLevel {
+			warns++
+		}
+	}
+	if warns != 1 {
+		t.Errorf("%d warning lines for 30 failed hellos, want 1", warns)
+	}
+}
+
+// /healthz answers 503 with the reason while Health reports a problem
+// (the embedded analyzer's store cannot be written).
+func TestHealthzDegraded(t *testing.T) {
+	var bad atomic.Value
+	bad.Store("")
+	ts := startServer(t, func(c *Config) {
+		c.Health = func() error {
+			if s := bad.Load().(string); s != "" {
+				return errors.New(s)
+			}
+			return nil
+		}
+	})
+	get := func() (int, string) {
+		resp, err := http.Get(ts.http.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, _ := get(); code != 200 {
+		t.Fatalf("healthy: HTTP %d", code)
+	}
+	bad.Store("degraded: store /x: writes failing")
+	if code, body := get(); code != 503 || !strings.Contains(body, "degraded: store /x") {
+		t.Fatalf("degraded: HTTP %d %q", code, body)
+	}
+}
+
+// Orphaned jobs (their AM left unfinished) are capped: beyond MaxOrphans
+// the one orphaned first is ended in the analyzer at once instead of
+// waiting out the grace period.
+func TestOrphansAreCapped(t *testing.T) {
+	feed := newRecordingFeed()
+	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = time.Hour; c.MaxOrphans = 2 })
+	ts.ExpectJobs([]string{"job_1_0001", "job_1_0002"})
+	ts.ExpectJobs([]string{"job_1_0003"})
+	select {
+	case job := <-feed.endedCh:
+		if job != "job_1_0001" {
+			t.Fatalf("ended %s, want the oldest orphan job_1_0001", job)
+		}
+	case <-time.After(waitFor):
+		t.Fatal("no orphan ended past the cap")
+	}
+	ts.mu.Lock()
+	n := len(ts.feed.orphans)
+	ts.mu.Unlock()
+	if n != 2 {
+		t.Errorf("%d orphans kept, cap 2", n)
+	}
+}
+
+// Frames a lenient decoder would take silently get an error frame naming
+// the field, and the session survives: invalid UTF-8, a key given twice,
+// a key in the wrong letter case, a time out of range.
+func TestInvalidFieldsAreNamed(t *testing.T) {
+	ts := startServer(t, nil)
+	c, _ := open(t, ts, hello(testJob, "none", 2, 0, nil))
+	for _, tc := range []struct {
+		name, frame, want string
+	}{
+		{"invalid UTF-8", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","time":1,"attempt":"attempt_1700000000000_0001_m_000000_0","node":"h\xff1"}]}`, "events[0].node: not valid UTF-8"},
+		{"invalid UTF-8 key", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","time":1,"no\xffde":"x"}]}`, "events[0]: a field name is not valid UTF-8"},
+		{"duplicate key", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","time":1,"time":2}]}`, `events[0]: field "time" given twice`},
+		{"wrong case", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","Time":1}]}`, `events[0]: field "Time" must be spelled "time"`},
+		{"wrong case at the top", `{"TYPE":"events","seq":1,"events":[]}`, `frame: field "TYPE" must be spelled "type"`},
+		{"case-folded key", `{"type":"events","ſeq":1,"events":[]}`, `frame: field "ſeq" must be spelled "seq"`},
+		{"time too large", `{"type":"events","seq":1,"events":[{"kind":"attempt-status","time":9223372036854775807}]}`, "events[0].time: time 9223372036854775807 out of range"},
+		{"negative now", `{"type":"events","seq":1,"now":-5,"events":[]}`, "now: time -5 out of range"},
+		{"resync finish", `{"type":"resync","attempts":[{"attempt":"a","state":"SUCCEEDED","start":1,"finish":1e300}]}`, "attempts[0].finish: time 1e300 out of range"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The frames spell a raw byte 0xff as \xff.
+			c.sendRaw(websocket.TextMessage, []byte(strings.ReplaceAll(tc.frame, `\xff`, "\xff")))
+			f := c.expectError(CodeMalformedFrame)
+			if !strings.Contains(f.Text, tc.want) || f.Fatal {
+				t.Fatalf("error %+v, want text with %q", f, tc.want)
+			}
+			c.alive()
+		})
+	}
+	// A parameter map's keys are the client's: not checked for case.
+	if err := validateFrame([]byte(`{"type":"hello","params":{"Type":"x","MAXSPEC":"2"}}`)); err != nil {
+		t.Errorf("params keys checked: %v", err)
+	}
+}
