@@ -31,6 +31,16 @@ var eventKindNames = [...]string{"attempt-started", "attempt-status", "attempt-s
 
 func (k EventKind) String() string { return kindName(eventKindNames[:], int(k)) }
 
+// Lifecycle reports whether k starts or ends an attempt: the events that
+// change which attempts a task has running.
+func (k EventKind) Lifecycle() bool {
+	switch k {
+	case AttemptStarted, AttemptSucceeded, AttemptFailed, AttemptKilled:
+		return true
+	}
+	return false
+}
+
 // kindName is names[i], or "unknown" out of range: the String of the
 // package's enums.
 func kindName(names []string, i int) string {

@@ -119,9 +119,8 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 			p.fetchReported = append(p.fetchReported, ev.FetchFailedMaps...)
 		}
 		return
-	case speculators.AttemptStarted, speculators.AttemptSucceeded,
-		speculators.AttemptFailed, speculators.AttemptKilled:
-	default:
+	}
+	if !ev.Kind.Lifecycle() {
 		return
 	}
 	t := job.Task(ev.Attempt.Task)

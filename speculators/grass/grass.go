@@ -247,10 +247,7 @@ func (p *policy) size(job *speculators.Job) {
 // ordinary task).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
-	switch ev.Kind {
-	case speculators.AttemptStarted, speculators.AttemptSucceeded,
-		speculators.AttemptFailed, speculators.AttemptKilled:
-	default:
+	if !ev.Kind.Lifecycle() {
 		return
 	}
 	p.size(job)

@@ -43,14 +43,10 @@ func (p *policy) size(job *speculators.Job) {
 // until the task finishes: the engine sees no refusal, and erring on the
 // side of fewer copies is the paper's side (§4's cap).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
-	switch ev.Kind {
-	case speculators.AttemptStatus:
+	if ev.Kind == speculators.AttemptStatus || ev.Kind.Lifecycle() {
 		p.nodesStale = true
-		return
-	case speculators.AttemptStarted, speculators.AttemptSucceeded,
-		speculators.AttemptFailed, speculators.AttemptKilled:
-		p.nodesStale = true
-	default:
+	}
+	if !ev.Kind.Lifecycle() {
 		return
 	}
 	p.size(job)

@@ -186,9 +186,7 @@ func (p *policy) size(job *speculators.Job) {
 // the task succeeds or has nothing running.
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
-	switch ev.Kind {
-	case speculators.AttemptStarted, speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
-	default:
+	if !ev.Kind.Lifecycle() {
 		return
 	}
 	p.size(job)
