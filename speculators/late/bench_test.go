@@ -24,12 +24,7 @@ func BenchmarkDecide10kTasks(b *testing.B) {
 	if got := len(h.Decide(now)); got != 10 {
 		b.Fatalf("decide launched %d copies, want 10", got)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		h.Policy().(*policy).forget()
-		h.Engine.Decide(now)
-	}
+	spectest.BenchEngineDecide(b, h, now, 0, h.Policy().(*policy).forget)
 }
 
 // BenchmarkAllowSpeculativeOn10kTasks times the node gate over the same job
