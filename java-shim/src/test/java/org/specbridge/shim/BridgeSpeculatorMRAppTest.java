@@ -234,13 +234,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     List<Task> maps = new ArrayList<Task>(job.getTasks().values());
     maps.sort((a, b) -> Integer.compare(a.getID().getId(), b.getID().getId()));
     List<Task> stragglers = maps.subList(8, 10);
-    clock.tickMsec(3000L);
-    for (Task t : maps.subList(0, 8)) {
-      TaskAttempt a = t.getAttempts().values().iterator().next();
-      complete(events, a);
-      app.waitForState(a, TaskAttemptState.SUCCEEDED);
-      clock.tickMsec(100L);
-    }
+    completeFirstEight(app, events, maps);
     waitFor("the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED, true);
 
     assertEquals(JobState.SUCCEEDED, job.getState(), String.valueOf(job.getDiagnostics()));
@@ -295,13 +289,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     waitForCharge(shim, true);
     EventHandler events = app.getContext().getEventHandler();
 
-    clock.tickMsec(3000L);
-    for (Task t : maps.subList(0, 8)) {
-      TaskAttempt a = t.getAttempts().values().iterator().next();
-      complete(events, a);
-      app.waitForState(a, TaskAttemptState.SUCCEEDED);
-      clock.tickMsec(100L);
-    }
+    completeFirstEight(app, events, maps);
     waitFor("maps 8 and 9 to be dropped",
         () -> running.getState() == TaskState.FAILED && unplaced.getState() == TaskState.FAILED, true);
     waitFor("every attempt of the dropped maps to end", () -> allFinished(running) && allFinished(unplaced), true);
@@ -499,6 +487,17 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     status.progress = progress;
     status.taskState = TaskAttemptState.RUNNING;
     events.handle(new TaskAttemptStatusUpdateEvent(a.getID(), new AtomicReference<TaskAttemptStatus>(status)));
+  }
+
+  /** After 3 s, lets maps 0-7 of an approximation job succeed in turn, 100 ms apart on the AM's clock. */
+  private void completeFirstEight(MRApp app, EventHandler events, List<Task> maps) throws Exception {
+    clock.tickMsec(3000L);
+    for (Task t : maps.subList(0, 8)) {
+      TaskAttempt a = t.getAttempts().values().iterator().next();
+      complete(events, a);
+      app.waitForState(a, TaskAttemptState.SUCCEEDED);
+      clock.tickMsec(100L);
+    }
   }
 
   private static void complete(EventHandler events, TaskAttempt a) {
