@@ -26,7 +26,7 @@ import (
 // quote the numbers in notes; they are not asserted.
 
 // benchServer starts a server with a real clock and quiet logs.
-func benchServer(b *testing.B) *testServer {
+func benchServer(b *testing.B, opts ...func(*Config)) *testServer {
 	b.Helper()
 	reg := testRegistry(b)
 	log := logrus.New()
@@ -34,7 +34,11 @@ func benchServer(b *testing.B) *testServer {
 	if testing.Verbose() {
 		log.SetOutput(testWriter{b})
 	}
-	srv, err := NewServer(Config{Registry: reg, Tokens: []string{testToken}, Log: log, MaxEventsPerSecond: 1e9, MaxTotalEventsPerSecond: 1e12})
+	cfg := Config{Registry: reg, Tokens: []string{testToken}, Log: log, MaxEventsPerSecond: 1e9, MaxTotalEventsPerSecond: 1e12}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv, err := NewServer(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,7 +5,8 @@
 #      on a shared machine);
 #   2. p50/p99 time from an event to the resulting decision frame, on an idle
 #      sidecar and while 1,000 other sessions send 100,000 updates/s;
-#   3. sidecar memory per tracked attempt.
+#   3. sidecar memory per tracked attempt: live heap (100 sessions), and resident memory (RSS from
+#      /proc/self/statm) with 1,000 AMs of 200 attempts, with the fault analyzer on and off.
 # Each benchmark runs COUNT times (default 3); every run is printed, then the
 # median of each number.
 # Usage: scripts/bench-bridge.sh            (from anywhere inside the repository)
@@ -36,6 +37,8 @@ echo "== event to decision under 100,000 updates/s from 1,000 sessions (3,000 pr
 run '^BenchmarkEventToDecisionUnderLoad$' 3000x
 echo "== memory per attempt (100 sessions x 2,000 attempts)"
 run '^BenchmarkMemoryPerAttempt$' 2000x
+echo "== resident memory per attempt, 1,000 AMs x 200 attempts, fault analyzer on and off"
+run '^BenchmarkRSSPerAttempt1000AMs$' 200x
 
 # median BENCH UNIT: the median of UNIT over BENCH's runs.
 median() {
@@ -49,5 +52,7 @@ cat <<EOF
 2. event -> decision, idle:          p50 $(median BenchmarkEventToDecision p50-µs) µs   p99 $(median BenchmarkEventToDecision p99-µs) µs
    event -> decision, under load:    p50 $(median BenchmarkEventToDecisionUnderLoad p50-µs) µs   p99 $(median BenchmarkEventToDecisionUnderLoad p99-µs) µs
    (decisions are sent right after the events frame that causes them, not at the next decide tick)
-3. memory per tracked attempt:       $(median BenchmarkMemoryPerAttempt B/attempt) B   (per open session: $(median BenchmarkMemoryPerAttempt B/session) B)
+3. memory per tracked attempt:       $(median BenchmarkMemoryPerAttempt B/attempt) B heap   (per open session: $(median BenchmarkMemoryPerAttempt B/session) B)
+   RSS per attempt, 1,000 AMs:       analyzer on $(median BenchmarkRSSPerAttempt1000AMs/analyzer B/attempt-rss) B ($(median BenchmarkRSSPerAttempt1000AMs/analyzer B/attempt-rss-with-sessions) B with the sessions' own cost),
+                                     analyzer off $(median BenchmarkRSSPerAttempt1000AMs/none B/attempt-rss) B ($(median BenchmarkRSSPerAttempt1000AMs/none B/attempt-rss-with-sessions) B)
 EOF

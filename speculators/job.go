@@ -323,7 +323,11 @@ func (j *Job) started(ev *Event) error {
 		j.SpeculativeRunning[ty]++
 	}
 	if ev.Node != "" {
-		j.node(ev.Node).RunningAttempts++
+		n := j.node(ev.Node)
+		n.RunningAttempts++
+		// The attempt keeps its node's copy of the id: the event's is one
+		// string per attempt (decoded from its frame), the node's is shared.
+		a.Node = n.ID
 	}
 	return nil
 }

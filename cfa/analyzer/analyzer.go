@@ -112,12 +112,14 @@ type toldMark struct {
 // cost more than the rest of Observe.
 type beat struct {
 	at       Time
+	node     *liveNode // nil: the attempt's node is not known
 	reported bool
-	node     *liveNode
-	name     speculators.NodeID
 }
 
 type liveNode struct {
+	// name is the node's id, one copy shared by the beats of its attempts
+	// and their records (a tracked attempt's memory is mostly such ids).
+	name      speculators.NodeID
 	heard     Time             // latest time the node was heard
 	probed    bool             // a gatherer has reported on it
 	nms       map[string]int64 // NM id -> start time
@@ -305,7 +307,7 @@ func (a *Analyzer) limits() Limits {
 func (a *Analyzer) live(n speculators.NodeID) *liveNode {
 	ln := a.nodes[n]
 	if ln == nil {
-		ln = &liveNode{nms: map[string]int64{}}
+		ln = &liveNode{name: n, nms: map[string]int64{}}
 		a.nodes[n] = ln
 	}
 	return ln
@@ -322,7 +324,7 @@ func (a *Analyzer) report(job string, attempt speculators.AttemptID, n speculato
 	k := keyOf(attempt)
 	b := m[k]
 	if b == nil {
-		b = &beat{name: n}
+		b = &beat{}
 		if n != "" {
 			b.node = a.live(n)
 		}

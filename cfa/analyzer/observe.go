@@ -22,7 +22,7 @@ func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
 		if b := a.reports[job][keyOf(ev.Attempt)]; b != nil {
 			b.at, b.reported = max(b.at, now), true
 			if b.node != nil {
-				a.heard(b.name, b.node, now, false)
+				a.heard(b.node.name, b.node, now, false)
 			}
 		}
 		return
@@ -44,7 +44,13 @@ func (a *Analyzer) Observe(job string, ev *speculators.Event, now Time) {
 			// node's episode the moment a job on it reconnects.
 			return
 		}
-		a.emit(Record{Kind: KindAttemptStarted, Job: job, Attempt: id, Node: ev.Node, Container: ev.Container,
+		node := ev.Node
+		if node != "" {
+			// The record keeps the node's one shared copy of its id, not
+			// the event's own (a decoded frame's string per attempt).
+			node = a.live(node).name
+		}
+		a.emit(Record{Kind: KindAttemptStarted, Job: job, Attempt: id, Node: node, Container: ev.Container,
 			Speculative: ev.Speculative, Time: ev.Time})
 		if ev.Restated {
 			// First seen through a resync (the analyzer restarted on an

@@ -25,10 +25,10 @@ func (a *Analyzer) running(now Time) (map[speculators.NodeID]nodeBeats, map[spec
 	for job, m := range a.reports {
 		alive := a.alive(job, now)
 		for _, b := range m {
-			n := b.name
-			if n == "" {
+			if b.node == nil {
 				continue
 			}
+			n := b.node.name
 			if !alive {
 				held[n] = true
 				continue
