@@ -199,6 +199,15 @@ func NewJob(info JobInfo) (*Job, error) {
 	return j, nil
 }
 
+// LifecycleTask is the task whose attempt ev starts or ends, or nil for any
+// other event (or a task the job does not have).
+func (j *Job) LifecycleTask(ev *Event) *Task {
+	if !ev.Kind.Lifecycle() {
+		return nil
+	}
+	return j.Task(ev.Attempt.Task)
+}
+
 // Task returns the task with the given id, or nil when the job has none.
 func (j *Job) Task(id TaskID) *Task {
 	if int(id.Type) >= NumTaskTypes || id.Index < 0 || int(id.Index) >= len(j.Tasks[id.Type]) {

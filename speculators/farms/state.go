@@ -120,10 +120,7 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 		}
 		return
 	}
-	if !ev.Kind.Lifecycle() {
-		return
-	}
-	t := job.Task(ev.Attempt.Task)
+	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
 	}

@@ -247,14 +247,11 @@ func (p *policy) size(job *speculators.Job) {
 // ordinary task).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
-	if !ev.Kind.Lifecycle() {
-		return
-	}
-	p.size(job)
-	t := job.Task(ev.Attempt.Task)
+	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
 	}
+	p.size(job)
 	if ev.Kind == speculators.AttemptSucceeded {
 		p.est.observeSuccess(job, t, ev)
 		if r, ok := priorRecord(t, ev); ok {

@@ -46,14 +46,11 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	if ev.Kind == speculators.AttemptStatus || ev.Kind.Lifecycle() {
 		p.nodesStale = true
 	}
-	if !ev.Kind.Lifecycle() {
-		return
-	}
-	p.size(job)
-	t := job.Task(ev.Attempt.Task)
+	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
 	}
+	p.size(job)
 	m := &p.marks[t.ID.Type][t.ID.Index]
 	if m.state == markNone {
 		return

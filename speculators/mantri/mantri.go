@@ -186,12 +186,12 @@ func (p *policy) size(job *speculators.Job) {
 // the task succeeds or has nothing running.
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
-	if !ev.Kind.Lifecycle() {
+	t := job.LifecycleTask(ev)
+	if t == nil {
 		return
 	}
 	p.size(job)
-	t := job.Task(ev.Attempt.Task)
-	if t == nil || !p.pending[t.ID.Type][t.ID.Index] {
+	if !p.pending[t.ID.Type][t.ID.Index] {
 		return
 	}
 	if ev.Kind == speculators.AttemptStarted || t.Done() || t.RunningAttempts == 0 {

@@ -95,14 +95,11 @@ func (c *Copies) Mark(job *speculators.Job, id speculators.TaskID) {
 // starts, and forgets what is still waiting once the task is done or has
 // nothing running (the AM drops those requests).
 func (c *Copies) Observe(job *speculators.Job, ev *speculators.Event) {
-	if !ev.Kind.Lifecycle() {
-		return
-	}
-	c.size(job)
-	t := job.Task(ev.Attempt.Task)
+	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
 	}
+	c.size(job)
 	if ev.Kind == speculators.AttemptStarted && len(t.Attempts) == 1 {
 		c.Launched++
 	}
