@@ -19,9 +19,24 @@ type metrics struct {
 	errorsSent      *prometheus.CounterVec
 	decideSeconds   prometheus.Histogram
 	batchToDecision prometheus.Histogram
+	fallbacks       *prometheus.CounterVec
+	rejectedParams  *prometheus.CounterVec
 }
 
-func newMetrics() *metrics {
+// decisionKinds are the kinds a decision frame carries (PROTOCOL.md).
+var decisionKinds = []string{"speculate", "kill", "rerun", "drop"}
+
+// fallbackCodes are the hello refusals after which the job runs under
+// Hadoop's own speculator (the shim falls back): the job asked for
+// something the sidecar cannot give it, as opposed to a wrong token or
+// version (an operator's mistake, counted in sessions_opened_total).
+var fallbackCodes = []string{CodeUnknownSpeculator, CodeBadParameter, CodeBadJob, CodeInternal}
+
+// newMetrics registers every metric with a zero-valued series for each label
+// value known at start (every policy of the registry, every decision kind,
+// every ack result, every fallback reason), so that /metrics lists them all
+// before the first AM connects and dashboards have a baseline.
+func newMetrics(policies []string) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		sessions: prometheus.NewGauge(prometheus.GaugeOpts{
@@ -35,7 +50,7 @@ func newMetrics() *metrics {
 		eventsRejected: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "specbridge_bridge_events_rejected_total", Help: "Events the engine or the decoder refused."}),
 		decisions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "specbridge_bridge_decisions_total", Help: "Decisions sent by kind."}, []string{"kind"}),
+			Name: "specbridge_bridge_decisions_total", Help: "Decisions sent by policy and kind."}, []string{"policy", "kind"}),
 		acks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "specbridge_bridge_acks_total", Help: "Decision acks by result (applied, refused)."}, []string{"result"}),
 		errorsSent: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -46,10 +61,30 @@ func newMetrics() *metrics {
 		batchToDecision: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "specbridge_bridge_batch_to_decision_seconds", Help: "From reading an event batch to writing the decisions it caused.",
 			Buckets: prometheus.ExponentialBuckets(1e-5, 4, 10)}),
+		fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "specbridge_bridge_policy_fallbacks_total", Help: "Jobs refused an engine, so run under Hadoop's own speculator, by reason (the error code)."}, []string{"reason"}),
+		rejectedParams: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "specbridge_bridge_rejected_parameters_total", Help: "Hellos whose policy parameters were unknown or invalid, by policy."}, []string{"policy"}),
 	}
 	m.registry.MustRegister(m.sessions, m.sessionsOpened, m.frames, m.events, m.eventsRejected, m.decisions,
-		m.acks, m.errorsSent, m.decideSeconds, m.batchToDecision,
+		m.acks, m.errorsSent, m.decideSeconds, m.batchToDecision, m.fallbacks, m.rejectedParams,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, p := range policies {
+		for _, k := range decisionKinds {
+			m.decisions.WithLabelValues(p, k)
+		}
+		m.rejectedParams.WithLabelValues(p)
+	}
+	for _, r := range []string{"applied", "refused"} {
+		m.acks.WithLabelValues(r)
+	}
+	for _, c := range fallbackCodes {
+		m.fallbacks.WithLabelValues(c)
+	}
+	m.sessionsOpened.WithLabelValues("accepted")
+	for _, t := range []string{TypeHello, TypeEvents, TypeAck, TypePing, TypeResync} {
+		m.frames.WithLabelValues(t)
+	}
 	return m
 }
 

@@ -117,6 +117,7 @@ type Server struct {
 	tokens   [][]byte
 	upgrader websocket.Upgrader
 	metrics  *metrics
+	live     liveState
 	log      logrus.FieldLogger
 	authFail *authguard.Guard // failed hellos per source address
 	fair     *fairShare
@@ -163,7 +164,7 @@ func NewServer(cfg Config) (*Server, error) {
 	if len(cfg.Tokens) == 0 {
 		return nil, errors.New("bridge: at least one token is required")
 	}
-	s := &Server{sessions: map[*session]struct{}{}, byJob: map[string]*session{}, metrics: newMetrics(), feed: newFeedJobs()}
+	s := &Server{sessions: map[*session]struct{}{}, byJob: map[string]*session{}, metrics: newMetrics(cfg.Registry.Names()), feed: newFeedJobs()}
 	for i, t := range cfg.Tokens {
 		if t == "" {
 			return nil, fmt.Errorf("bridge: token %d is empty", i+1)

@@ -122,8 +122,8 @@ func TestEventToDecisionRoundTrip(t *testing.T) {
 
 	metrics := get(t, ts.http.URL+"/metrics")
 	for _, line := range []string{
-		`specbridge_bridge_decisions_total{kind="speculate"} 1`,
-		`specbridge_bridge_decisions_total{kind="kill"} 1`,
+		`specbridge_bridge_decisions_total{kind="speculate",policy="test-straggler"} 1`,
+		`specbridge_bridge_decisions_total{kind="kill",policy="test-straggler"} 1`,
 		`specbridge_bridge_acks_total{result="applied"} 1`,
 		`specbridge_bridge_acks_total{result="refused"} 1`,
 		`specbridge_bridge_events_total 7`,

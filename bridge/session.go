@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"io"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,6 +65,7 @@ type session struct {
 	stopText string
 
 	helloSeen atomic.Bool
+	live      liveSession // what Server.Live shows
 
 	// Owned by run.
 	job          string
@@ -165,6 +167,7 @@ func (s *session) guard(f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.WithField("panic", r).Errorf("internal error, closing session\n%s", debug.Stack())
+			s.srv.metrics.fallbacks.WithLabelValues(CodeInternal).Inc()
 			s.fatal(CodeInternal, "internal error in the sidecar; the shim falls back")
 			err = errEnd
 		}
@@ -325,6 +328,12 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	m := s.srv.metrics
 	refuse := func(code, text string) error {
 		m.sessionsOpened.WithLabelValues(code).Inc()
+		if slices.Contains(fallbackCodes, code) {
+			m.fallbacks.WithLabelValues(code).Inc()
+			// The AM logs this too, but the operator watches the sidecar.
+			s.log.WithFields(logrus.Fields{"job": truncate(h.Job, 64), "user": truncate(h.User, 64), "speculator": truncate(h.Speculator, 64),
+				"code": code, "reason": text}).Warn("job refused an engine; it runs under Hadoop's own speculator")
+		}
 		return s.fatal(code, text)
 	}
 	if h.Version != Version {
@@ -359,6 +368,7 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	_, _ = hash.Write([]byte(h.Job))
 	seed := hash.Sum64()
 	if _, err := reg.Params(name, h.Params); err != nil {
+		m.rejectedParams.WithLabelValues(name).Inc()
 		return refuse(CodeBadParameter, err.Error())
 	}
 	engine, err := reg.NewEngineWith(info, name, h.Params, seed, s.srv.prior())
@@ -374,8 +384,10 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	m.sessionsOpened.WithLabelValues("accepted").Inc()
 	s.log.WithFields(logrus.Fields{"user": h.User, "queue": h.Queue, "maps": h.Maps, "reduces": h.Reduces}).Info("session opened")
 	cfg := &s.srv.cfg
+	effective := engine.Params.Map()
+	s.publishHello(h, effective)
 	return s.write(Welcome{Type: TypeWelcome, Version: Version, Session: s.name, Speculator: name,
-		Params: engine.Params.Map(), DecideIntervalMS: cfg.DecideInterval.Milliseconds(),
+		Params: effective, DecideIntervalMS: cfg.DecideInterval.Milliseconds(),
 		MaxFrameBytes: cfg.MaxFrameBytes, MaxEventsPerSecond: cfg.MaxEventsPerSecond})
 }
 
@@ -407,6 +419,7 @@ func (s *session) onEvents(f *Events, readAt time.Time) error {
 	*ev = speculators.Event{}
 	s.keepLearned()
 	m.events.Add(float64(observed))
+	s.publishProgress(observed)
 	if rejected > maxEventErrorsPerBatch {
 		text := fmt.Sprintf("%d more events of this batch were rejected", rejected-maxEventErrorsPerBatch)
 		if err := s.sendError(ErrorFrame{Code: CodeEventRejected, Text: text, Seq: f.Seq}); err != nil {
@@ -449,6 +462,7 @@ func (s *session) onAck(a *Ack) error {
 			continue
 		}
 		s.srv.metrics.acks.WithLabelValues(e.Result).Inc()
+		s.publishAck(e.ID, e.Result, e.Reason)
 	}
 	return nil
 }
@@ -523,14 +537,17 @@ func (s *session) decideAndSend(readAt time.Time) error {
 		s.noteDecision(d)
 		s.nextDecision++
 		out = append(out, toWireDecision(s.key, s.nextDecision, *d))
-		m.decisions.WithLabelValues(d.Kind.String()).Inc()
+		m.decisions.WithLabelValues(s.policy, d.Kind.String()).Inc()
 	}
 	if len(out) == 0 {
+		s.publishProgress(0)
 		return nil
 	}
+	s.publishProgress(0)
 	if err := s.write(Decisions{Type: TypeDecisions, Time: now, Decisions: out}); err != nil {
 		return err
 	}
+	s.publishDecisions(out)
 	if !readAt.IsZero() {
 		m.batchToDecision.Observe(s.srv.cfg.Now().Sub(readAt).Seconds())
 	}

@@ -104,6 +104,7 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	s := &Service{cfg: cfg, subs: map[string]map[int]func(speculators.Event){}, boxes: newMailboxes(),
 		stopPolls: make(chan struct{}), unlock: func() error { return nil }, metrics: newServiceMetrics()}
 	s.more = sync.NewCond(&s.mu)
+	s.metrics.since = s.now()
 	st := analyzer.NewState()
 	if cfg.Store != "" || cfg.Dir != nil {
 		dir := cfg.Dir
@@ -261,6 +262,7 @@ func (s *Service) Tick(ctx context.Context) error {
 		}
 	}
 	notices := s.an.Tick(now)
+	s.metrics.observeDeclarations(s.an.State())
 	err := s.commitLocked()
 	var calls []func()
 	for _, n := range notices {
@@ -314,6 +316,8 @@ func (s *Service) commitLocked() error {
 	}
 	s.queue = nil
 	s.metrics.pending.Set(0)
+	s.metrics.writes.Inc()
+	s.metrics.written.Add(float64(n))
 	if !s.degradedSince.IsZero() {
 		s.cfg.Log.WithFields(logrus.Fields{"store": s.store.Dir().String(), "failed_writes": s.failures,
 			"for": s.cfg.Now().Sub(s.degradedSince).Round(time.Millisecond).String(), "committed": n}).Warn("cfa: store writable again; every waiting record committed")

@@ -21,6 +21,54 @@ type Input struct {
 	Format   history.Format
 	Scenario *scenario.Scenario
 	Jobs     []*history.Job
+	// Nodes is the size of the cluster the input was recorded on when
+	// the input tells it but names no hosts (a SWIM trace of known origin,
+	// cluster.go), with NodesFrom saying how it is known; 0 otherwise.
+	Nodes     int
+	NodesFrom string
+	// swim, for an input read with LoadStreaming, holds a SWIM trace's
+	// rows in place of Jobs (swimsource.go).
+	swim *swimSource
+}
+
+// JobCount is how many jobs the input holds (a scenario: 0).
+func (in *Input) JobCount() int {
+	if in.swim != nil {
+		return len(in.swim.rows)
+	}
+	return len(in.Jobs)
+}
+
+// LoadStreaming is LoadWithProgress for simulate mode: a local SWIM trace
+// is kept as its rows and each job's tasks exist only while the workload is
+// built (swimsource.go), so Jobs is nil for it; other inputs load as
+// LoadWithProgress loads them.
+func LoadStreaming(path string, format history.Format, swim history.SWIMModel, progress FileProgress) (*Input, error) {
+	if hdfs.IsURL(path) {
+		return LoadWithProgress(path, format, swim, progress)
+	}
+	if st, err := os.Stat(path); err != nil || st.IsDir() {
+		return LoadWithProgress(path, format, swim, progress)
+	}
+	if format == "" {
+		var err error
+		if format, err = detectFile(path); err != nil {
+			return nil, err
+		}
+	}
+	if format != history.FormatSWIM {
+		return loadFile(path, format, swim)
+	}
+	src, err := readSWIMSource(path, swim)
+	if err != nil {
+		return nil, err
+	}
+	if len(src.rows) == 0 {
+		return nil, fmt.Errorf("read %s: no jobs", path)
+	}
+	in := &Input{Path: path, Format: format, swim: src}
+	in.Nodes, in.NodesFrom = swimNodes(path)
+	return in, nil
 }
 
 // Load reads path, detecting its format from content unless format is set.
@@ -87,18 +135,8 @@ func LoadWithProgress(path string, format history.Format, swim history.SWIMModel
 
 func loadFile(path string, format history.Format, swim history.SWIMModel) (*Input, error) {
 	if format == "" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		head := make([]byte, 4096)
-		n, err := io.ReadFull(bufio.NewReader(f), head)
-		f.Close()
-		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		format, err = history.Detect(path, head[:n])
-		if err != nil {
+		var err error
+		if format, err = detectFile(path); err != nil {
 			return nil, err
 		}
 	}
@@ -117,6 +155,7 @@ func loadFile(path string, format history.Format, swim history.SWIMModel) (*Inpu
 		in.Jobs, err = history.ReadRumen(path)
 	case history.FormatSWIM:
 		in.Jobs, err = history.ReadSWIM(path, swim)
+		in.Nodes, in.NodesFrom = swimNodes(path)
 	default:
 		return nil, fmt.Errorf("read %s: unknown format %q (jhist, rumen, swim, scenario)", path, format)
 	}
@@ -127,4 +166,19 @@ func loadFile(path string, format history.Format, swim history.SWIMModel) (*Inpu
 		return nil, fmt.Errorf("read %s: no jobs", path)
 	}
 	return in, nil
+}
+
+// detectFile detects a file's format from its first 4 KiB.
+func detectFile(path string) (history.Format, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(bufio.NewReader(f), head)
+	f.Close()
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return history.Detect(path, head[:n])
 }

@@ -26,11 +26,17 @@ type Progress struct {
 	Name             string
 	JobsDone, Jobs   int
 	SimS             float64
+	// AllDone of AllJobs are finished over every simulation of the call
+	// (they run in parallel: Options.Parallel).
+	AllDone, AllJobs int
 }
 
 // Fraction is the share of the whole Simulate call done, in [0, 1],
 // counting every simulation as equal work.
 func (p Progress) Fraction() float64 {
+	if p.AllJobs > 0 {
+		return float64(p.AllDone) / float64(p.AllJobs)
+	}
 	sims := p.Runs * p.Policies
 	if sims == 0 {
 		return 0

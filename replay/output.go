@@ -75,6 +75,9 @@ func (r *Report) writeTable(w io.Writer) error {
 		if err := writeRecordedTable(w, res); err != nil {
 			return err
 		}
+		if len(res) > 0 && res[0].Cluster != "" {
+			fmt.Fprintf(w, "\ncluster: %s\n", res[0].Cluster)
+		}
 		if len(res) > 0 && res[0].StragglerModel != "" {
 			fmt.Fprintf(w, "\nstraggler model (the input has no attempt times of its own): %s\n", res[0].StragglerModel)
 		}

@@ -42,6 +42,9 @@ type Options struct {
 	// RunningSamples is how many samples of running containers each Run
 	// carries (0: none).
 	RunningSamples int
+	// Parallel is how many simulations run at once; 0 or less means the
+	// number of CPUs (runtime.GOMAXPROCS). Output does not depend on it.
+	Parallel int
 }
 
 // Store is where a replay keeps what policies learned for later replays.
@@ -94,6 +97,10 @@ type Result struct {
 	// StragglerModel names the straggler model drawn into a workload
 	// without attempt times of its own (SWIM), "" when none applied.
 	StragglerModel string `json:"straggler_model,omitempty"`
+	// Cluster says what cluster a recorded workload was re-executed on and
+	// where its size came from (cluster.go); "" for scenarios, which
+	// describe their own.
+	Cluster string `json:"cluster,omitempty"`
 	// Deadlines adds PoCD (inline in the JSON; pocd.go).
 	Deadlines
 }
@@ -114,11 +121,19 @@ func WorkloadOf(in *Input, co ClusterOptions) WorkloadFunc {
 	if in.Scenario != nil {
 		return func(seed uint64) (*Workload, error) { return FromScenario(in.Scenario, seed, co) }
 	}
+	if co.Nodes <= 0 && in.Nodes > 0 {
+		co.Nodes, co.NodesFrom = in.Nodes, in.NodesFrom
+	}
+	if in.swim != nil {
+		return func(seed uint64) (*Workload, error) { return in.swim.workload(co, seed) }
+	}
 	return func(seed uint64) (*Workload, error) { return FromHistory(in.Jobs, co, seed) }
 }
 
 // Simulate runs every policy in opts over the workload for each seed and
-// returns one Result per policy, in the order given.
+// returns one Result per policy, in the order given. Simulations (one
+// policy, one seed) run on opts.Parallel goroutines (parallel.go); the
+// results, and the order Observe sees them in, do not depend on it.
 func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 	runs := max(opts.Runs, 1)
 	per := make([][]Result, len(opts.Speculators))
@@ -126,35 +141,17 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 	if opts.Store != nil {
 		start = opts.Store.Snapshot()
 	}
-	for r := 0; r < runs; r++ {
-		seed := opts.Seed + uint64(r)
-		w, err := build(seed)
-		if err != nil {
-			return nil, err
+	err := runCells(build, opts, runs, start, func(r, i int, w *Workload, res *sim.Result) error {
+		name, seed := opts.Speculators[i], opts.Seed+uint64(r)
+		sum := summarize(name, w, res)
+		per[i] = append(per[i], sum)
+		if opts.Observe != nil {
+			return opts.Observe(&Run{Policy: name, Index: r, Seed: seed, Workload: w, Sim: res, Summary: sum})
 		}
-		for i, name := range opts.Speculators {
-			sw := *w
-			sw.Config.RunningSamples = opts.RunningSamples
-			if opts.Progress != nil {
-				p := Progress{Run: r, Runs: runs, Policy: i, Policies: len(opts.Speculators), Name: name, Jobs: len(w.Jobs)}
-				opts.Progress(p)
-				sw.Config.JobDone = func(done, _ int, now speculators.Time) {
-					p.JobsDone, p.SimS = done, ms(now)
-					opts.Progress(p)
-				}
-			}
-			res, err := runOne(&sw, name, opts, seed, start.Clone())
-			if err != nil {
-				return nil, err
-			}
-			sum := summarize(name, w, res)
-			per[i] = append(per[i], sum)
-			if opts.Observe != nil {
-				if err := opts.Observe(&Run{Policy: name, Index: r, Seed: seed, Workload: w, Sim: res, Summary: sum}); err != nil {
-					return nil, err
-				}
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := make([]Result, len(per))
 	for i := range per {
@@ -231,6 +228,7 @@ func summarize(name string, w *Workload, res *sim.Result) Result {
 	r.Failures = failures(w, res)
 	r.Recorded = fidelity(w, res)
 	r.StragglerModel = w.Stragglers
+	r.Cluster = w.Cluster
 	r.Deadlines = deadlines(w, res)
 	if len(groupOrder) > 1 {
 		for _, g := range groupOrder {

@@ -19,6 +19,9 @@ type ClusterOptions struct {
 	// Nodes and Slots, when > 0, replace the cluster inferred from a
 	// history's hosts (every SWIM replay uses them).
 	Nodes, Slots int
+	// NodesFrom says where Nodes came from when not from the user (the
+	// input's known cluster size, cluster.go).
+	NodesFrom string
 	// Scheduler is "fifo" or "fair"; empty keeps the input's (fifo).
 	Scheduler string
 	// Stragglers is the straggler model for jobs without attempt times of
@@ -53,6 +56,9 @@ type Workload struct {
 	// Stragglers says which straggler model drew the workload's
 	// stragglers, "" when none applied (stragglers.go).
 	Stragglers string
+	// Cluster says what cluster a recorded workload runs on and where its
+	// size came from (cluster.go); "" for scenarios.
+	Cluster string
 }
 
 // RecordedJob is what a history says of one replayed job.
@@ -156,6 +162,16 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	if origin == math.MaxInt64 {
 		origin = 0
 	}
+	job := func(i int) (*history.Job, error) { return jobs[i], nil }
+	return fromJobs(len(jobs), job, origin, func() []sim.Node { return inferNodes(jobs) }, co, seed)
+}
+
+// fromJobs is FromHistory over n jobs that job(i) returns one at a time, in
+// order: a job is not needed once its simulator job is built, so a caller
+// may derive each on the fly (a SWIM trace's, swimsource.go) and hold only
+// the simulator's compact copy. origin is the earliest submit (epoch ms);
+// nodes infers the cluster from the recorded hosts (nil: none).
+func fromJobs(n int, job func(int) (*history.Job, error), origin int64, nodesOf func() []sim.Node, co ClusterOptions, seed uint64) (*Workload, error) {
 	w := &Workload{}
 	model := co.stragglers()
 	if err := model.Validate(); err != nil {
@@ -163,7 +179,11 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	}
 	rs := stragglerRand(seed)
 	uncalibrated := false
-	for _, j := range jobs {
+	for i := range n {
+		j, err := job(i)
+		if err != nil {
+			return nil, err
+		}
 		if c := calibrate(j); c.ok {
 			w.Jobs = append(w.Jobs, calibratedJob(j, c, origin))
 			w.Groups = append(w.Groups, "history")
@@ -203,19 +223,32 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	if len(w.Jobs) == 0 {
 		return nil, fmt.Errorf("no job in the input has a task with recorded start and finish times")
 	}
-	nodes := inferNodes(jobs)
+	nodes := nodesOf()
 	if co.Nodes > 0 || co.Slots > 0 || len(nodes) == 0 {
 		n, s := co.Nodes, co.Slots
-		if n <= 0 {
-			n = DefaultNodes
+		from := co.NodesFrom
+		switch {
+		case n > 0 && from == "":
+			from = "--nodes"
+		case n <= 0 && len(nodes) > 0:
+			n, from = DefaultNodes, fmt.Sprintf("--slots without --nodes: the default %d nodes", DefaultNodes)
+		case n <= 0:
+			n, from = DefaultNodes, fmt.Sprintf("the input names no hosts and its cluster is unknown: the default %d; set --nodes", DefaultNodes)
 		}
 		if s <= 0 {
 			s = DefaultSlots
 		}
+		w.Cluster = clusterNote(n, s, from)
 		nodes = make([]sim.Node, n)
 		for i := range nodes {
 			nodes[i] = sim.Node{Name: fmt.Sprintf("node-%03d", i+1), Slots: s, Slowdown: 1}
 		}
+	} else {
+		slots := 0
+		for _, n := range nodes {
+			slots += n.Slots
+		}
+		w.Cluster = fmt.Sprintf("%d nodes, %d slots (the recorded hosts, each with as many slots as it ran attempts at once)", len(nodes), slots)
 	}
 	if uncalibrated && !model.Off {
 		model.slowNodes(rs, nodes)

@@ -53,6 +53,13 @@ type analyzerView struct {
 func newFaultAnalyzer(c *AnalyzerConfig, heartbeat speculators.Time, jobs []Job) (*faultAnalyzer, error) {
 	cfg := analyzer.DefaultConfig()
 	cfg.Detector, cfg.Detect, cfg.SuspectFraction, cfg.Gap = c.Detector, c.Detect, c.SuspectFraction, heartbeat
+	// A replay forgets a job at the first gathering round after it ends
+	// (cfa keeps it a day, for operators reading its store). Nothing in a
+	// run reads an ended job's records: notices go to running jobs only and
+	// jobsWithWork skips ended ones. Keeping them for a day held every
+	// attempt of a day-long trace in memory, and the analyzer scanned all of
+	// them at every round (docs/scale.md).
+	cfg.Retention = 1
 	fa := &faultAnalyzer{gather: durMs(c.Gather), cfg: cfg, byID: make(map[string]int32, len(jobs))}
 	for i := range jobs {
 		fa.byID[jobs[i].ID] = int32(i)

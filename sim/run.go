@@ -40,6 +40,7 @@ type sim struct {
 
 	active      []int32 // running jobs in submit order
 	tickScratch []int32
+	candidates  []int32 // jobs placeOne offers a slot to (gatherCandidates)
 	tickPending bool
 	stallSince  speculators.Time
 	stalled     bool

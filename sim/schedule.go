@@ -42,6 +42,7 @@ func (s *sim) schedule() error {
 	nn := len(s.nodes)
 	for {
 		placed := false
+		s.gatherCandidates()
 		for ni := s.nextFree(s.cursor, nn); ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
 			ok, err := s.offer(int32(ni))
 			if err != nil {
@@ -140,6 +141,30 @@ func (s *sim) anythingWaiting() bool {
 	return false
 }
 
+// gatherCandidates lists, in submit order, the running jobs without a job
+// order of their own (placeOne asks those first) that might place an
+// attempt on some node in this scheduling round: jobs that have nothing
+// anywhere (every original launched, no retry, no copy asked for, reduces
+// behind slow start) would refuse every node, and with thousands of nodes
+// asking each of them about each free node was most of a big replay's time
+// (docs/scale.md). Placing an attempt of one job does not make another
+// placeable, so the list holds for the round; it only narrows the loop and
+// changes no choice.
+func (s *sim) gatherCandidates() {
+	s.candidates = s.candidates[:0]
+	for _, ji := range s.active {
+		j := &s.jobs[ji]
+		if j.prio {
+			continue // asked first, by pickByPriority
+		}
+		if j.chooser || j.retryCount[0]+j.retryCount[1]+j.copyCount[0]+j.copyCount[1] > 0 ||
+			j.origPending[speculators.Map] > 0 ||
+			j.origPending[speculators.Reduce] > 0 && j.mapFraction() >= s.cfg.ReduceSlowstart {
+			s.candidates = append(s.candidates, ji)
+		}
+	}
+}
+
 // placeOne launches one attempt in pool p of node ni, if any job has one
 // that may run there.
 func (s *sim) placeOne(ni int32, p int) (bool, error) {
@@ -154,10 +179,7 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 		}
 	}
 	best, bestPick, found := int32(none), pick{}, false
-	for _, ji := range s.active {
-		if s.jobs[ji].prio {
-			continue // asked above
-		}
+	for _, ji := range s.candidates {
 		j := &s.jobs[ji]
 		if found && j.running >= s.jobs[best].running {
 			continue // fair: only a job with fewer running containers can beat best

@@ -388,3 +388,14 @@ type attemptKey uint64
 func keyOf(id speculators.AttemptID) attemptKey {
 	return attemptKey(uint64(id.Task.Type)<<56 | uint64(uint32(id.Task.Index))<<24 | uint64(uint32(id.N)&(1<<24-1)))
 }
+
+// Heard returns every node heard from since the analyzer started (by an
+// attempt's report or a probe) with the latest time it was heard, for an
+// operator's view; nodes known only from the records are not in it.
+func (a *Analyzer) Heard() map[speculators.NodeID]Time {
+	out := make(map[speculators.NodeID]Time, len(a.nodes))
+	for n, ln := range a.nodes {
+		out[n] = ln.heard
+	}
+	return out
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/specbridge/specbridge/cfa"
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/internal/authguard"
+	"github.com/specbridge/specbridge/internal/dashboard"
 	"github.com/specbridge/specbridge/speculators/detect"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
@@ -41,14 +42,16 @@ func CFACommand() *cli.Command {
 			"`specbridge cfa fsck STORE` checks and repairs a store. Every flag can also be set from the\n" +
 			"environment variable named beside it.",
 		Flags: append([]cli.Flag{
+			hadoopConfFlag(),
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:7421", Usage: "address of the JSON API (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_CFA_LISTEN"}},
 			&cli.StringFlag{Name: "store", Value: "specbridge-cfa", Usage: "where records persist: a local directory or hdfs://namenode:port/path", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 			&cli.StringFlag{Name: "token-file", Usage: "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", EnvVars: []string{"SPECBRIDGE_CFA_TOKEN_FILE"}},
 			&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, serve the API over https", EnvVars: []string{"SPECBRIDGE_CFA_TLS_CERT"}},
 			&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{"SPECBRIDGE_CFA_TLS_KEY"}},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_CFA_ADDR_FILE"}},
-		}, cfaFlags()...),
+		}, append(cfaFlags(), dashboardFlags("SPECBRIDGE_CFA_")...)...),
 		Action:      runCFA,
+		Before:      useHadoopConf,
 		Subcommands: []*cli.Command{fsckCommand()},
 	}
 }
@@ -229,7 +232,16 @@ func runCFA(c *cli.Context) error {
 			return errors.Join(fmt.Errorf("cfa: --addr-file: %w", err), svc.Close())
 		}
 	}
+	handler, dash, err := withDashboard(c, dashboard.Config{Title: "specbridge cfa", Tokens: tokens, Nodes: svc.NodeViews,
+		Analyzer: "this process, records in " + cfg.Store, Secure: tlsCfg != nil}, handler)
+	if err != nil {
+		_ = ln.Close()
+		return errors.Join(fmt.Errorf("cfa: %w", err), svc.Close())
+	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	if dash != nil {
+		srv.RegisterOnShutdown(dash.Close)
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	logrus.WithField("url", scheme+"://"+ln.Addr().String()).Info("cfa: listening")

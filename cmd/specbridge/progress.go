@@ -57,8 +57,7 @@ func (p *progress) simulating(path string) func(replay.Progress) {
 	p.begin()
 	return func(r replay.Progress) {
 		if p.tty {
-			total := int64(r.Runs * r.Policies * r.Jobs)
-			done := int64((r.Run*r.Policies+r.Policy)*r.Jobs + r.JobsDone)
+			total, done := int64(r.AllJobs), int64(r.AllDone)
 			p.setBar(total, done, fmt.Sprintf("%s: run %d/%d, %s", path, r.Run+1, r.Runs, r.Name), "jobs")
 			return
 		}

@@ -28,10 +28,12 @@ func replayCommand() *cli.Command {
 			"decided beside what Hadoop did. Flags may come before or after the inputs.\n\n" +
 			"Example: specbridge replay --runs 5 --report report.html --jobs jobs.csv data/swim/FB-2009_samples_24_times_1hr_0.tsv",
 		Flags: []cli.Flag{
+			hadoopConfFlag(),
 			&cli.StringFlag{Name: "format", Usage: "input `FORMAT`: jhist, rumen, swim or scenario", DefaultText: "detected from content"},
 			&cli.StringFlag{Name: "speculators", Usage: "comma-separated `POLICIES` to compare (specbridge speculators lists them)", DefaultText: "every registered policy"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "first random `SEED`"},
 			&cli.IntFlag{Name: "runs", Value: 1, Usage: "`N` runs with seeds seed..seed+N-1; figures are means over runs"},
+			&cli.IntFlag{Name: "parallel", Usage: "run `N` simulations (policy x seed) at once; the output does not depend on it", DefaultText: "the number of CPUs"},
 			&cli.StringFlag{Name: "mode", Value: "simulate", Usage: "`MODE`: simulate or decisions"},
 			&cli.StringSliceFlag{Name: "param", Usage: "override a selected policy's parameter, `POLICY.NAME=VALUE`, e.g. late.speculative-cap=0.2 (repeatable)"},
 			&cli.StringFlag{Name: "output", Value: "table", Usage: "report `FORMAT` on stdout: table, json or csv (several inputs: one JSON array, one CSV)"},
@@ -52,8 +54,11 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-jobs", Usage: "replay only the `N` earliest-submitted jobs of each input: a quick preview of a large input, on the same cluster", DefaultText: "every job"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Hidden: true, Usage: "how often progress is printed when stderr is not a terminal"},
+			&cli.StringFlag{Name: "cpuprofile", Hidden: true, Usage: "write a pprof CPU profile of the replay to `FILE` (docs/scale.md)"},
+			&cli.StringFlag{Name: "memprofile", Hidden: true, Usage: "write a pprof heap profile to `FILE` when the replay ends (docs/scale.md)"},
 		},
 		Action: runReplay,
+		Before: useHadoopConf,
 	}
 }
 
@@ -87,6 +92,10 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	}
 	p.opts = replay.Options{Seed: c.Uint64("seed"), Runs: c.Int("runs"), Registry: reg,
 		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), Scheduler: c.String("scheduler"), Stragglers: &sm}}
+	p.opts.Parallel = c.Int("parallel")
+	if c.IsSet("parallel") && p.opts.Parallel < 1 {
+		return nil, usageError(c, "--parallel %d: must be at least 1", p.opts.Parallel)
+	}
 	if p.opts.Runs < 1 {
 		return nil, usageError(c, "--runs %d: must be at least 1", p.opts.Runs)
 	}
@@ -151,18 +160,31 @@ func runReplay(c *cli.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	stop, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if perr := stop(); perr != nil && err == nil {
+			err = perr
+		}
+	}()
 	prog := newProgress(c.Bool("quiet"), c.Duration("progress-interval"))
 	defer prog.close()
 	inputs := make([]*replay.Input, len(p.inputs))
 	for i, path := range p.inputs {
-		in, err := replay.LoadWithProgress(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
+		load := replay.LoadWithProgress
+		if p.mode == "simulate" {
+			load = replay.LoadStreaming // a SWIM trace's tasks are derived job by job
+		}
+		in, err := load(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
 		if err != nil {
 			return err
 		}
 		if in.Scenario != nil && (c.IsSet("nodes") || c.IsSet("slots")) {
 			return usageError(c, "--nodes/--slots: %s is a scenario, which describes its own cluster (its cluster: section); edit that instead, or leave the flags out", path)
 		}
-		logrus.WithFields(logrus.Fields{"input": path, "format": in.Format, "jobs": len(in.Jobs)}).Debug("loaded input")
+		logrus.WithFields(logrus.Fields{"input": path, "format": in.Format, "jobs": in.JobCount()}).Debug("loaded input")
 		inputs[i] = in
 	}
 	if dir := c.String("data-dir"); dir != "" {

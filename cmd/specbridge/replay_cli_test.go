@@ -102,7 +102,7 @@ func TestNodesAndSlots(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
-	for _, args := range [][]string{{"--nodes", "0"}, {"--nodes", "-3"}, {"--slots", "0"}, {"--runs", "0"}} {
+	for _, args := range [][]string{{"--nodes", "0"}, {"--nodes", "-3"}, {"--slots", "0"}, {"--runs", "0"}, {"--parallel", "0"}} {
 		_, stderr, code := run(t, append(append([]string{"replay"}, args...), "../../data/jhist")...)
 		if code == 0 || !strings.Contains(stderr, "must be at least 1") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
@@ -287,5 +287,28 @@ func TestMaxJobs(t *testing.T) {
 	}
 	if _, stderr, code = run(t, "replay", "--max-jobs", "0", stragglers); code == 0 || !strings.Contains(stderr, "must be at least 1") {
 		t.Errorf("--max-jobs 0: exit %d, %s", code, stderr)
+	}
+}
+
+// TestParallelFlagKeepsOutput: --parallel 1 and --parallel 2 print the same
+// report and the same --jobs file, byte for byte (issue 17).
+func TestParallelFlagKeepsOutput(t *testing.T) {
+	dir := t.TempDir()
+	var outs [2]string
+	for k, par := range []string{"1", "2"} {
+		jobs := filepath.Join(dir, "jobs"+par+".csv")
+		out, stderr, code := run(t, "replay", "--quiet", "--parallel", par, "--runs", "2", "--speculators", "hadoop,late,none",
+			"--output", "json", "--jobs", jobs, "../../data/jhist")
+		if code != 0 {
+			t.Fatalf("--parallel %s: exit %d: %s", par, code, stderr)
+		}
+		rows, err := os.ReadFile(jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs[k] = out + string(rows)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("--parallel 2 output differs from --parallel 1:\n%s\n---\n%s", outs[1], outs[0])
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/cfa"
 	"github.com/specbridge/specbridge/cfa/analyzer"
+	"github.com/specbridge/specbridge/internal/dashboard"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/speculators/grass"
@@ -45,6 +46,7 @@ func ServeCommand() *cli.Command {
 			"analyzer's records across restarts. Every flag can also be set from the environment variable\n" +
 			"named beside it.",
 		Flags: append([]cli.Flag{
+			hadoopConfFlag(),
 			&cli.StringFlag{Name: "listen", Value: ":7420", Usage: "address to listen on (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_LISTEN"}},
 			&cli.StringFlag{Name: "token-file", Usage: "file with the shared secret(s) AMs must present, one per line (required)", EnvVars: []string{"SPECBRIDGE_TOKEN_FILE"}},
 			&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, serve wss://", EnvVars: []string{"SPECBRIDGE_TLS_CERT"}},
@@ -61,8 +63,9 @@ func ServeCommand() *cli.Command {
 			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 			&cli.StringFlag{Name: "laser-model", Usage: "LASER model `FILE` written by specbridge train laser (default: the model embedded in the binary); jobs choose laser as any policy", EnvVars: []string{"SPECBRIDGE_LASER_MODEL"}},
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
-		}, cfaFlags()...),
+		}, append(cfaFlags(), dashboardFlags("SPECBRIDGE_")...)...),
 		Action: serve,
+		Before: useHadoopConf,
 	}
 }
 
@@ -150,7 +153,16 @@ func serve(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("serve: listen on %s: %w", c.String("listen"), err)
 	}
-	httpServer := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	handler, dash, err := withDashboard(c, dashboard.Config{Title: "specbridge serve", Tokens: tokens, Live: srv.Live,
+		Nodes: feed.nodes, Analyzer: feed.where, Secure: cert != ""}, srv.Handler())
+	if err != nil {
+		_ = ln.Close()
+		return fmt.Errorf("serve: %w", err)
+	}
+	httpServer := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	if dash != nil {
+		httpServer.RegisterOnShutdown(dash.Close)
+	}
 	scheme := "ws"
 	if cert != "" {
 		pair, err := tls.LoadX509KeyPair(cert, key)
@@ -211,6 +223,7 @@ type serveFeed struct {
 	stop       func() error
 	health     func() error
 	collectors []prometheus.Collector
+	nodes      func(recent int) []cfa.NodeView // the embedded analyzer's, for the dashboard
 }
 
 func startFeed(c *cli.Context, dataDir string, log *logrus.Logger) (serveFeed, error) {
@@ -261,7 +274,7 @@ func startFeed(c *cli.Context, dataDir string, log *logrus.Logger) (serveFeed, e
 	return serveFeed{feed: svc, where: where, running: running, stop: func() error {
 		cancel()
 		return <-ran
-	}, health: svc.Health, collectors: svc.Collectors()}, nil
+	}, health: svc.Health, collectors: svc.Collectors(), nodes: svc.NodeViews}, nil
 }
 
 // remoteOptions are the token (required) and TLS settings for --cfa-url.

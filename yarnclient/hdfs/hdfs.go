@@ -3,8 +3,12 @@
 // directory, read a file, write a file atomically (a temporary name, then a
 // rename over the target) and append to a file.
 //
-// The user is HADOOP_USER_NAME, else the OS user, as Hadoop's own client
-// does with simple authentication. Kerberos is not supported. The package
+// Addresses follow the cluster's configuration (conf.go: --hadoop-conf,
+// HADOOP_CONF_DIR): hdfs:///path is on fs.defaultFS, hdfs://nameservice/path
+// on an HA nameservice's NameNodes with failover between them. The user is
+// HADOOP_USER_NAME, else the OS user, as Hadoop's own client does with
+// simple authentication; with hadoop.security.authentication=kerberos, the
+// principal of a keytab or of the ticket cache (conf.go). The package
 // must not interpret what it reads or writes: that belongs to callers
 // (replay, the fault analyzer's store).
 package hdfs
@@ -27,7 +31,7 @@ import (
 
 // URL is a parsed hdfs:// address.
 type URL struct {
-	NameNode string // host:port
+	NameNode string // host:port, a host, or an HA nameservice (Addresses resolves it)
 	Path     string // absolute, cleaned
 }
 
@@ -39,15 +43,25 @@ func (u URL) Join(name string) URL { return URL{NameNode: u.NameNode, Path: path
 // IsURL reports whether s is an hdfs:// URL.
 func IsURL(s string) bool { return strings.HasPrefix(s, "hdfs://") }
 
-// ParseURL reads hdfs://host:port/path. The port is required: specbridge
-// does not read Hadoop's configuration to find the default one.
+// ParseURL reads hdfs://host:port/path, hdfs://nameservice/path, or
+// hdfs:///path (on fs.defaultFS of the cluster's configuration, which must
+// then be found).
 func ParseURL(s string) (URL, error) {
 	u, err := url.Parse(s)
 	if err != nil {
 		return URL{}, fmt.Errorf("HDFS URL %q: %w", s, err)
 	}
-	if u.Scheme != "hdfs" || u.Host == "" || u.Port() == "" {
-		return URL{}, fmt.Errorf("HDFS URL %q: want hdfs://namenode-host:port/path", s)
+	if u.Scheme != "hdfs" {
+		return URL{}, fmt.Errorf("HDFS URL %q: want hdfs://namenode-host:port/path, hdfs://nameservice/path or hdfs:///path", s)
+	}
+	if u.Host == "" {
+		c, err := Conf()
+		if err == nil {
+			u.Host, err = defaultFS(c)
+		}
+		if err != nil {
+			return URL{}, fmt.Errorf("HDFS URL %q: %w", s, err)
+		}
 	}
 	p := path.Clean("/" + u.Path)
 	return URL{NameNode: u.Host, Path: p}, nil
@@ -73,15 +87,34 @@ type Client struct {
 	Now func() time.Time // for atomic-write temporary names; time.Now by default
 }
 
-// Dial connects to the NameNode at nn (host:port) as User().
+// Dial connects to nn (host:port, a host or an HA nameservice: Addresses)
+// as User(), or with Kerberos when the cluster's configuration says so.
 func Dial(nn string) (*Client, error) {
-	usr, err := User()
+	addrs, err := Addresses(nn)
 	if err != nil {
+		return nil, fmt.Errorf("HDFS %s: %w", nn, err)
+	}
+	c0, _ := Conf() // an error is Addresses' to report; host:port needs none
+	opts := gohdfs.ClientOptionsFromConf(c0)
+	opts.Addresses = addrs
+	opts.KerberosClient = nil
+	kc, kuser, err := kerberos(c0)
+	if err != nil {
+		return nil, fmt.Errorf("HDFS %s: %w", nn, err)
+	}
+	usr := kuser
+	if kc != nil {
+		opts.KerberosClient = kc
+		if opts.KerberosServicePrincipleName == "" {
+			return nil, fmt.Errorf("HDFS %s: Kerberos needs dfs.namenode.kerberos.principal in hdfs-site.xml", nn)
+		}
+	} else if usr, err = User(); err != nil {
 		return nil, err
 	}
-	c, err := gohdfs.NewClient(gohdfs.ClientOptions{Addresses: []string{nn}, User: usr})
+	opts.User = usr
+	c, err := gohdfs.NewClient(opts)
 	if err != nil {
-		return nil, fmt.Errorf("connect to HDFS namenode %s as %s: %w", nn, usr, err)
+		return nil, fmt.Errorf("connect to HDFS %s (%s) as %s: %w", nn, strings.Join(addrs, ", "), usr, err)
 	}
 	return &Client{nn: nn, c: c, Now: time.Now}, nil
 }

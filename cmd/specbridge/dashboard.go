@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/specbridge/specbridge/bridge"
+	"github.com/specbridge/specbridge/internal/dashboard"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
+)
+
+// dashboardFlags are the live page's flags, shared by serve and cfa; env
+// is the commands' variable prefix (SPECBRIDGE_ or SPECBRIDGE_CFA_).
+func dashboardFlags(env string) []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "dashboard", Value: true, Usage: "serve the live dashboard at / (--dashboard=false turns it off)", EnvVars: []string{env + "DASHBOARD"}},
+		&cli.StringFlag{Name: "dashboard-token-file", Usage: "`FILE` of extra tokens, one per line, that open the dashboard only (read-only); the --token-file tokens always open it", EnvVars: []string{env + "DASHBOARD_TOKEN_FILE"}},
+	}
+}
+
+// withDashboard mounts the dashboard in front of api when --dashboard is
+// on: / and /dashboard/... are the page's, everything else api's. It
+// returns api unchanged (and a nil dashboard) when it is off.
+func withDashboard(c *cli.Context, cfg dashboard.Config, api http.Handler) (http.Handler, *dashboard.Dashboard, error) {
+	if !c.Bool("dashboard") {
+		return api, nil, nil
+	}
+	if f := c.String("dashboard-token-file"); f != "" {
+		extra, err := bridge.ReadTokenFile(f)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--dashboard-token-file: %w", err)
+		}
+		cfg.Tokens = append(cfg.Tokens, extra...)
+	}
+	d, err := dashboard.New(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	mux := http.NewServeMux()
+	d.Mount(mux)
+	mux.Handle("/", api)
+	return mux, d, nil
+}
+
+// hadoopConfFlag is --hadoop-conf of every command that reads or writes
+// hdfs:// paths; useHadoopConf applies it (a Before hook).
+func hadoopConfFlag() cli.Flag {
+	return &cli.StringFlag{Name: "hadoop-conf", Usage: "`DIR` of the cluster's core-site.xml and hdfs-site.xml for hdfs:// paths (fs.defaultFS for hdfs:///path, HA nameservices, Kerberos); default: HADOOP_CONF_DIR, else HADOOP_HOME/etc/hadoop", EnvVars: []string{"SPECBRIDGE_HADOOP_CONF"}}
+}
+
+func useHadoopConf(c *cli.Context) error {
+	if d := c.String("hadoop-conf"); d != "" {
+		if err := hdfs.UseConf(d); err != nil {
+			return fmt.Errorf("--hadoop-conf: %w", err)
+		}
+	}
+	return nil
+}
