@@ -68,13 +68,7 @@ func BenchmarkGoodAMBesideAbusers(b *testing.B) {
 				}(s)
 			}
 			time.Sleep(time.Second) // every abuser is flooding
-			lat := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				lat = append(lat, probe.probe(b, i, 5000+int64(i)))
-				time.Sleep(time.Millisecond)
-			}
-			b.StopTimer()
+			lat := probe.probeAll(b)
 			close(stop)
 			for _, s := range all {
 				_ = s.conn.Close()
