@@ -269,19 +269,26 @@ func BenchmarkEventToDecisionUnderLoad(b *testing.B) {
 		}(s, s.statusBatch(500), every*time.Duration(i)/sessions)
 	}
 	time.Sleep(2 * every) // every session is sending
-	lat := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		lat = append(lat, probe.probe(b, i, 5000+int64(i)))
-		time.Sleep(time.Millisecond)
-	}
-	b.StopTimer()
+	lat := probe.probeAll(b)
 	close(stop)
 	wg.Wait()
 	reportLatency(b, lat)
 	for _, s := range all {
 		_ = s.conn.Close()
 	}
+}
+
+// probeAll times b.N probes, 1 ms apart, inside the benchmark's timer and
+// returns their latencies.
+func (s *benchSession) probeAll(b *testing.B) []time.Duration {
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		lat = append(lat, s.probe(b, i, 5000+int64(i)))
+		time.Sleep(time.Millisecond)
+	}
+	b.StopTimer()
+	return lat
 }
 
 // probe makes map task i (started by openBench at progress 0.9) a straggler

@@ -51,36 +51,39 @@ func readAll(c *client) *reader {
 // decisions returns the decisions received within d.
 func (r *reader) decisions(d time.Duration) []WireDecision {
 	var out []WireDecision
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	for {
-		select {
-		case f, ok := <-r.frames:
-			if !ok {
-				return out
-			}
-			out = append(out, f.Decisions...)
-		case <-timer.C:
-			return out
-		}
-	}
+	r.read(d, func(f frame) bool {
+		out = append(out, f.Decisions...)
+		return false
+	})
+	return out
 }
 
 // firstDecision waits up to d for a decisions frame.
 func (r *reader) firstDecision(d time.Duration) []WireDecision {
+	var out []WireDecision
+	r.read(d, func(f frame) bool {
+		if f.Type == TypeDecisions {
+			out = f.Decisions
+			return true
+		}
+		return false
+	})
+	return out
+}
+
+// read hands each frame received within d to take until take says it is
+// done or the connection closes.
+func (r *reader) read(d time.Duration, take func(frame) bool) {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	for {
 		select {
 		case f, ok := <-r.frames:
-			if !ok {
-				return nil
-			}
-			if f.Type == TypeDecisions {
-				return f.Decisions
+			if !ok || take(f) {
+				return
 			}
 		case <-timer.C:
-			return nil
+			return
 		}
 	}
 }

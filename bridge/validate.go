@@ -260,21 +260,29 @@ func (v *vscan) object(isMap bool) error {
 		if err := v.value(key); err != nil {
 			return err
 		}
-		v.path = v.path[:len(v.path)-1]
-		v.ws()
-		if v.i >= len(v.data) {
-			return errSyntax
-		}
-		switch v.data[v.i] {
-		case ',':
-			v.i++
-		case '}':
-			v.i++
-			return nil
-		default:
-			return errSyntax
+		if done, err := v.next('}'); err != nil || done {
+			return err
 		}
 	}
+}
+
+// next ends an object member or array element: it leaves the element's
+// path, then takes ',' (more to come) or close (the end, done).
+func (v *vscan) next(close byte) (done bool, err error) {
+	v.path = v.path[:len(v.path)-1]
+	v.ws()
+	if v.i >= len(v.data) {
+		return false, errSyntax
+	}
+	switch v.data[v.i] {
+	case ',':
+		v.i++
+		return false, nil
+	case close:
+		v.i++
+		return true, nil
+	}
+	return false, errSyntax
 }
 
 func (v *vscan) array() error {
@@ -290,19 +298,8 @@ func (v *vscan) array() error {
 		if err := v.value(nil); err != nil {
 			return err
 		}
-		v.path = v.path[:len(v.path)-1]
-		v.ws()
-		if v.i >= len(v.data) {
-			return errSyntax
-		}
-		switch v.data[v.i] {
-		case ',':
-			v.i++
-		case ']':
-			v.i++
-			return nil
-		default:
-			return errSyntax
+		if done, err := v.next(']'); err != nil || done {
+			return err
 		}
 	}
 }

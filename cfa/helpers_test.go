@@ -1,6 +1,8 @@
 package cfa
 
 import (
+	"testing"
+
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -30,4 +32,17 @@ func testConfig() analyzer.Config {
 
 func ended(kind speculators.EventKind, a speculators.AttemptID, at analyzer.Time) *speculators.Event {
 	return &speculators.Event{Kind: kind, Time: at, Attempt: a}
+}
+
+// storeService opens a service over store with the tests' analyzer
+// configuration and a fake clock; cfg opens the same store again (a restart).
+func storeService(t *testing.T, store string) (*Service, *fakeClock, ServiceConfig) {
+	t.Helper()
+	clock := &fakeClock{}
+	cfg := ServiceConfig{Analyzer: testConfig(), Store: store, Now: clock.Now}
+	s, err := NewService(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, clock, cfg
 }

@@ -52,12 +52,7 @@ func TestIntegrationStoreRestartMidRunHDFS(t *testing.T) {
 // back.
 func TestIntegrationStoreTornTailHDFS(t *testing.T) {
 	store := hdfsStore(t)
-	clock := &fakeClock{}
-	cfg := ServiceConfig{Analyzer: testConfig(), Store: store, Now: clock.Now}
-	s, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, clock, cfg := storeService(t, store)
 	s.store.SnapshotEvery = 0
 	scenario(t, s, clock, 0, 50)
 	acked := stateJSON(t, s)

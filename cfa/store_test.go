@@ -86,12 +86,7 @@ func TestStoreTornLastRecord(t *testing.T) {
 	} {
 		t.Run(damage.name, func(t *testing.T) {
 			dir := t.TempDir()
-			clock := &fakeClock{}
-			cfg := ServiceConfig{Analyzer: testConfig(), Store: dir, Now: clock.Now}
-			s, err := NewService(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, clock, cfg := storeService(t, dir)
 			s.store.SnapshotEvery = 0
 			scenario(t, s, clock, 0, 50)
 			acked := stateJSON(t, s)
@@ -176,12 +171,7 @@ func TestStoreGapAndDamagedSnapshotStillLoad(t *testing.T) {
 // removed; the previous snapshot and the log stand.
 func TestStoreInterruptedSnapshot(t *testing.T) {
 	dir := t.TempDir()
-	clock := &fakeClock{}
-	cfg := ServiceConfig{Analyzer: testConfig(), Store: dir, Now: clock.Now}
-	s, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, clock, cfg := storeService(t, dir)
 	scenario(t, s, clock, 0, 60)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

@@ -38,11 +38,7 @@ func TestResultsIndependentOfSpeculatorOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := map[string]Result{}
-		for _, r := range res {
-			out[r.Speculator] = r
-		}
-		return out
+		return bySpeculator(res)
 	}
 	a := run("grass", "gs", "late")
 	b := run("late", "gs", "grass")

@@ -23,6 +23,15 @@ func registry(t testing.TB) *speculators.Registry {
 	return r
 }
 
+// bySpeculator indexes results by their policy.
+func bySpeculator(res []Result) map[string]Result {
+	out := map[string]Result{}
+	for _, r := range res {
+		out[r.Speculator] = r
+	}
+	return out
+}
+
 func load(t testing.TB, path string) *Input {
 	t.Helper()
 	in, err := Load(path, "", history.DefaultSWIMModel())

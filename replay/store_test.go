@@ -33,11 +33,7 @@ func TestStoreSnapshotPerSimulation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := map[string]Result{}
-		for _, r := range res {
-			out[r.Speculator] = r
-		}
-		return out, st.runtimes
+		return bySpeculator(res), st.runtimes
 	}
 	a, keptA := run(grass.NameGS, grass.NameGRASS)
 	b, keptB := run(grass.NameGRASS, grass.NameGS)

@@ -70,11 +70,7 @@ func TestSWIMStragglersLetPoliciesDiffer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := map[string]Result{}
-		for _, r := range res {
-			out[r.Speculator] = r
-		}
-		return out
+		return bySpeculator(res)
 	}
 	with := mean(ClusterOptions{})
 	off := StragglerModel{Off: true}

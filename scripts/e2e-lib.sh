@@ -78,10 +78,18 @@ wait_until() {
 port_busy() { (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
 
 # metric NAME LABELS: the value of one sample on the sidecar's /metrics (0 when absent).
+# metric NAME [LABEL="VALUE"]: the sum of NAME's series that carry that label (all of them without one),
+# so that a label added to a metric later (decisions by policy, say) does not hide its series.
 metric() {
-  local key=$1
-  [[ -z $2 ]] || key+="{$2}"
-  curl -fsS "http://$sidecar_addr/metrics" 2> /dev/null | awk -v want="$key" '$1 == want { v = $2 } END { print v + 0 }'
+  curl -fsS "http://$sidecar_addr/metrics" 2> /dev/null | awk -v name="$1" -v label="$2" '
+    /^#/ { next }
+    {
+      series = $1; base = series; sub(/\{.*/, "", base)
+      if (base != name) next
+      if (label != "" && index(series, label) == 0) next
+      v += $2
+    }
+    END { print v + 0 }'
 }
 
 start_sidecar() { # NAME

@@ -70,25 +70,7 @@ func (s *sim) mapProgress(j *jobState) (float64, bool) {
 	if len(maps) == 0 {
 		return 1, true
 	}
-	sum, launched := 0.0, false
-	for ti := range maps {
-		t := &maps[ti]
-		launched = launched || t.first != none
-		if t.done() || t.dropped {
-			sum++
-			continue
-		}
-		best := 0.0
-		for ai := t.first; ai != none; ai = s.attempts[ai].nextInTask {
-			a := &s.attempts[ai]
-			if a.state != speculators.StateRunning {
-				continue
-			}
-			s.advance(a)
-			best = max(best, fractionDone(a))
-		}
-		sum += best
-	}
+	sum, launched := s.progressSum(maps, func(_ *taskState, a *attempt) float64 { return fractionDone(a) })
 	return sum / float64(len(maps)), launched
 }
 
@@ -98,9 +80,22 @@ func (s *sim) mapProgress(j *jobState) (float64, bool) {
 // started; a job without reduces has none.
 func (s *sim) reduceProgress(j *jobState) (float64, bool) {
 	reds := j.tasks[speculators.Reduce]
-	sum, launched := 0.0, false
-	for ti := range reds {
-		t := &reds[ti]
+	sum, launched := s.progressSum(reds, func(t *taskState, a *attempt) float64 {
+		_, score, _ := reducePhase(fractionDone(a), t.copyEnd, t.sortEnd)
+		return score
+	})
+	if len(reds) == 0 {
+		return 0, false
+	}
+	return sum / float64(len(reds)), launched
+}
+
+// progressSum sums over tasks the best score of a running attempt (brought
+// up to date first), done or dropped tasks counting 1; launched says whether
+// any of them has had an attempt.
+func (s *sim) progressSum(tasks []taskState, score func(*taskState, *attempt) float64) (sum float64, launched bool) {
+	for ti := range tasks {
+		t := &tasks[ti]
 		launched = launched || t.first != none
 		if t.done() || t.dropped {
 			sum++
@@ -113,15 +108,11 @@ func (s *sim) reduceProgress(j *jobState) (float64, bool) {
 				continue
 			}
 			s.advance(a)
-			_, score, _ := reducePhase(fractionDone(a), t.copyEnd, t.sortEnd)
-			best = max(best, score)
+			best = max(best, score(t, a))
 		}
 		sum += best
 	}
-	if len(reds) == 0 {
-		return 0, false
-	}
-	return sum / float64(len(reds)), launched
+	return sum, launched
 }
 
 // busiestReduceNode is the node running most of the job's reduce attempts,

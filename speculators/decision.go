@@ -19,12 +19,7 @@ const (
 
 var decisionKindNames = [...]string{"speculate", "kill", "rerun", "drop"}
 
-func (k DecisionKind) String() string {
-	if int(k) < len(decisionKindNames) {
-		return decisionKindNames[k]
-	}
-	return "unknown"
-}
+func (k DecisionKind) String() string { return kindName(decisionKindNames[:], int(k)) }
 
 // Decision is one action with the policy's reason in words, for logs and for
 // the replay report.

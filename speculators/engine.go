@@ -160,11 +160,8 @@ func (e *Engine) Observe(ev *Event) error {
 	if e.observer != nil {
 		e.observer.Observe(e.Job, ev)
 	}
-	switch ev.Kind {
-	case AttemptStarted, AttemptSucceeded, AttemptFailed, AttemptKilled:
-		if len(e.given) > 0 {
-			delete(e.given, ev.Attempt.Task)
-		}
+	if ev.Kind.Lifecycle() && len(e.given) > 0 {
+		delete(e.given, ev.Attempt.Task)
 	}
 	return nil
 }

@@ -132,6 +132,18 @@ func (j *Job) NewAttemptRuntime(t *Task) (ms float64, ok bool) {
 	return j.MeanRuntime(ty)
 }
 
+// Mean is the arithmetic mean of xs, summed in order; 0 for an empty slice.
+func Mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
 // Percentile returns the p-th percentile (0..100) of xs by the
 // nearest-rank-with-interpolation rule (linear between closest ranks). xs is
 // sorted in place. It returns 0 for an empty slice.

@@ -29,9 +29,23 @@ const (
 var eventKindNames = [...]string{"attempt-started", "attempt-status", "attempt-succeeded", "attempt-failed",
 	"attempt-killed", "container-needs", "node-suspected", "node-failed", "node-resumed", "job-bounds"}
 
-func (k EventKind) String() string {
-	if int(k) < len(eventKindNames) {
-		return eventKindNames[k]
+func (k EventKind) String() string { return kindName(eventKindNames[:], int(k)) }
+
+// Lifecycle reports whether k starts or ends an attempt: the events that
+// change which attempts a task has running.
+func (k EventKind) Lifecycle() bool {
+	switch k {
+	case AttemptStarted, AttemptSucceeded, AttemptFailed, AttemptKilled:
+		return true
+	}
+	return false
+}
+
+// kindName is names[i], or "unknown" out of range: the String of the
+// package's enums.
+func kindName(names []string, i int) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
 	}
 	return "unknown"
 }

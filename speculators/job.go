@@ -199,6 +199,15 @@ func NewJob(info JobInfo) (*Job, error) {
 	return j, nil
 }
 
+// LifecycleTask is the task whose attempt ev starts or ends, or nil for any
+// other event (or a task the job does not have).
+func (j *Job) LifecycleTask(ev *Event) *Task {
+	if !ev.Kind.Lifecycle() {
+		return nil
+	}
+	return j.Task(ev.Attempt.Task)
+}
+
 // Task returns the task with the given id, or nil when the job has none.
 func (j *Job) Task(id TaskID) *Task {
 	if int(id.Type) >= NumTaskTypes || id.Index < 0 || int(id.Index) >= len(j.Tasks[id.Type]) {
@@ -332,14 +341,23 @@ func (j *Job) started(ev *Event) error {
 	return nil
 }
 
-func (j *Job) status(ev *Event) error {
+// attemptOf finds the task and attempt ev names; either unknown is an error.
+func (j *Job) attemptOf(ev *Event) (*Task, *Attempt, error) {
 	t := j.Task(ev.Attempt.Task)
 	if t == nil {
-		return fmt.Errorf("%w %s", ErrUnknownTask, ev.Attempt.Task)
+		return nil, nil, fmt.Errorf("%w %s", ErrUnknownTask, ev.Attempt.Task)
 	}
 	a := t.Attempt(ev.Attempt.N)
 	if a == nil {
-		return fmt.Errorf("%w %s", ErrUnknownAttempt, ev.Attempt)
+		return nil, nil, fmt.Errorf("%w %s", ErrUnknownAttempt, ev.Attempt)
+	}
+	return t, a, nil
+}
+
+func (j *Job) status(ev *Event) error {
+	_, a, err := j.attemptOf(ev)
+	if err != nil {
+		return err
 	}
 	if ev.Progress < 0 || ev.Progress > 1 || ev.Progress != ev.Progress {
 		return fmt.Errorf("%w: progress %g for %s", ErrBadEvent, ev.Progress, ev.Attempt)
@@ -369,13 +387,9 @@ func (j *Job) status(ev *Event) error {
 }
 
 func (j *Job) ended(ev *Event) error {
-	t := j.Task(ev.Attempt.Task)
-	if t == nil {
-		return fmt.Errorf("%w %s", ErrUnknownTask, ev.Attempt.Task)
-	}
-	a := t.Attempt(ev.Attempt.N)
-	if a == nil {
-		return fmt.Errorf("%w %s", ErrUnknownAttempt, ev.Attempt)
+	t, a, err := j.attemptOf(ev)
+	if err != nil {
+		return err
 	}
 	ty := t.ID.Type
 	var n *Node

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/specbridge/specbridge/replay"
+	"github.com/specbridge/specbridge/speculators"
 )
 
 // chart sizes on the page and in --plot files.
@@ -139,7 +140,7 @@ func (c *Collector) groupPlot() (*plot.Plot, error) {
 	for i, name := range c.policies {
 		vals := make(plotter.Values, len(c.groups))
 		for g, group := range c.groups {
-			vals[g] = mean(c.byPolicy[name].groups[group])
+			vals[g] = speculators.Mean(c.byPolicy[name].groups[group])
 		}
 		bars, err := plotter.NewBarChart(vals, w)
 		if err != nil {
@@ -157,20 +158,28 @@ func (c *Collector) groupPlot() (*plot.Plot, error) {
 	return p, nil
 }
 
+// pairPlot starts a bar plot of two values per run, titled and labelled,
+// with the two series (of each result, in order) and the runs' policy names.
+func pairPlot(results []replay.Result, title, yLabel string, of func(*replay.Result) (float64, float64)) (*plot.Plot, [2]plotter.Values, []string) {
+	p := plot.New()
+	p.Title.Text = title
+	p.Y.Label.Text = yLabel
+	series := [2]plotter.Values{make(plotter.Values, len(results)), make(plotter.Values, len(results))}
+	names := make([]string, 0, len(results))
+	for i := range results {
+		series[0][i], series[1][i] = of(&results[i])
+		names = append(names, results[i].Speculator)
+	}
+	return p, series, names
+}
+
 // copiesPlot shows speculative copies launched and won per policy (mean
 // per run).
 func copiesPlot(results []replay.Result) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = "Speculative copies per run: launched and won"
-	p.Y.Label.Text = "copies"
-	launched, won := make(plotter.Values, len(results)), make(plotter.Values, len(results))
-	var names []string
-	for i, r := range results {
-		launched[i], won[i] = r.SpeculativeAttempts, r.SpeculativeWins
-		names = append(names, r.Speculator)
-	}
+	p, series, names := pairPlot(results, "Speculative copies per run: launched and won", "copies",
+		func(r *replay.Result) (float64, float64) { return r.SpeculativeAttempts, r.SpeculativeWins })
 	w := vg.Points(14)
-	for k, v := range []plotter.Values{launched, won} {
+	for k, v := range series {
 		bars, err := plotter.NewBarChart(v, w)
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
@@ -189,15 +198,11 @@ func copiesPlot(results []replay.Result) (*plot.Plot, error) {
 // wastePlot shows container time per policy, split into used and wasted
 // (attempts whose work the job did not use), in container-hours per run.
 func wastePlot(results []replay.Result) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = "Container time per run: used and wasted"
-	p.Y.Label.Text = "container-hours"
-	used, wasted := make(plotter.Values, len(results)), make(plotter.Values, len(results))
-	var names []string
-	for i, r := range results {
-		used[i], wasted[i] = (r.ContainerS-r.WastedContainerS)/3600, r.WastedContainerS/3600
-		names = append(names, r.Speculator)
-	}
+	p, series, names := pairPlot(results, "Container time per run: used and wasted", "container-hours",
+		func(r *replay.Result) (float64, float64) {
+			return (r.ContainerS - r.WastedContainerS) / 3600, r.WastedContainerS / 3600
+		})
+	used, wasted := series[0], series[1]
 	ub, err := plotter.NewBarChart(used, vg.Points(22))
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
@@ -285,15 +290,4 @@ func (c *Collector) SavePlot(path string) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
-}
-
-func mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }

@@ -28,9 +28,6 @@
 package dolly
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/xulau"
 )
@@ -51,12 +48,12 @@ func Policy() speculators.Policy {
 		Name: Name,
 		Doc:  "Dolly: clone every task of a small job at launch within a cluster-wide clone budget; first copy wins (Ananthanarayanan et al. NSDI'13, as in FARMS §5 and Xu & Lau §II)",
 		Params: []speculators.ParamSpec{
-			{Name: ParamSmallJobTasks, Kind: speculators.Int, Default: int64(10),
-				Doc: "a job with at most this many tasks is small and is cloned"},
-			{Name: ParamCopies, Kind: speculators.Int, Default: int64(2),
-				Doc: "attempts each task of a small job starts with (the original included)"},
-			{Name: ParamBudget, Kind: speculators.Float, Default: 0.05,
-				Doc: "fraction of the cluster's slots that clones may hold at once (Dolly's 5% budget)"},
+			speculators.IntParam(ParamSmallJobTasks, 10,
+				"a job with at most this many tasks is small and is cloned"),
+			speculators.IntParam(ParamCopies, 2,
+				"attempts each task of a small job starts with (the original included)"),
+			speculators.FloatParam(ParamBudget, 0.05,
+				"fraction of the cluster's slots that clones may hold at once (Dolly's 5% budget)"),
 		},
 		New: New,
 	}
@@ -70,17 +67,11 @@ func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, 
 		copies: int(params.Int(ParamCopies)),
 		budget: params.Float(ParamBudget),
 	}
-	var errs []error
-	if p.small < 1 {
-		errs = append(errs, fmt.Errorf("%s %d: want >= 1", ParamSmallJobTasks, p.small))
-	}
-	if p.copies < 1 || p.copies > 64 {
-		errs = append(errs, fmt.Errorf("%s %d: want 1..64", ParamCopies, p.copies))
-	}
-	if !(p.budget >= 0 && p.budget <= 1) {
-		errs = append(errs, fmt.Errorf("%s %g: want a fraction in [0, 1]", ParamBudget, p.budget))
-	}
-	return p, errors.Join(errs...)
+	var errs speculators.ParamErrors
+	errs.If(p.small < 1, ParamSmallJobTasks, p.small, ">= 1")
+	errs.If(p.copies < 1 || p.copies > 64, ParamCopies, p.copies, "1..64")
+	errs.If(!(p.budget >= 0 && p.budget <= 1), ParamBudget, p.budget, "a fraction in [0, 1]")
+	return p, errs.Err()
 }
 
 type policy struct {

@@ -1,7 +1,6 @@
 package ese
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -15,20 +14,6 @@ import (
 func BenchmarkDecide10kTasks(b *testing.B) {
 	const maps = 10000
 	h := spectest.For(b, Policy(), speculators.JobInfo{Maps: maps, Slots: maps + 10, TaskMillis: 600_000, TailIndex: 2}, nil)
-	now := spectest.Sec(3600)
-	for i := 0; i < maps; i++ {
-		node := speculators.NodeID(fmt.Sprintf("node%03d", i%100))
-		start := spectest.Sec(float64(1200 + i%1200))
-		rate := 0.0001 + 0.000003*float64((i*7919)%100)
-		h.Run(spectest.Map(i), node, start, rate, now)
-	}
-	if first := len(h.Decide(now)); first == 0 {
-		b.Fatal("the first Decide asked for nothing: the benchmark would time an empty scan")
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		h.Policy().(*policy).book.Forget()
-		h.Engine.Decide(now)
-	}
+	now := spectest.Spread(h, maps)
+	spectest.BenchEngineDecide(b, h, now, 1, h.Policy().(*policy).book.Forget)
 }

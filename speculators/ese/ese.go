@@ -36,7 +36,6 @@
 package ese
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -64,20 +63,20 @@ func Policy() speculators.Policy {
 		Name: Name,
 		Doc:  "ESE: back up tasks with t_rem > 1.7 E[x], longest first; then running jobs and new jobs by least work; clone small jobs with c* of eq. (29) (Xu & Lau §VI, Algorithm 2)",
 		Params: []speculators.ParamSpec{
-			{Name: ParamSigma, Kind: speculators.Float, Default: 1.7,
-				Doc: "sigma: a task joins the backup set D(l) when t_rem > sigma E[x] (Xu & Lau §VI-B, Fig. 4: 1.7)"},
-			{Name: ParamEta, Kind: speculators.Float, Default: 0.1,
-				Doc: "eta: a job is small when m < eta N(l)/|chi(l)| (Xu & Lau §VI-C, 0.1)"},
-			{Name: ParamXi, Kind: speculators.Float, Default: 1.0,
-				Doc: "xi: and E[x] < xi time units (Xu & Lau §VI-C, 1)"},
-			{Name: ParamUnit, Kind: speculators.Float, Default: 10.0,
-				Doc: "seconds in one of the paper's time units, for xi (the bundled scenarios' scaling: 1 unit = 10 s)"},
-			{Name: ParamGamma, Kind: speculators.Float, Default: 0.01,
-				Doc: "gamma: weight of resource in eq. (29) (Xu & Lau §IV-C, 0.01)"},
-			{Name: ParamMaxCopies, Kind: speculators.Int, Default: int64(8),
-				Doc: "r: most copies of a small job's task (Xu & Lau §IV-A, 8)"},
-			{Name: ParamTailIndex, Kind: speculators.Float, Default: 2.0,
-				Doc: "Pareto tail index alpha of task times when the job does not give one (Xu & Lau §VI-C, 2)"},
+			speculators.FloatParam(ParamSigma, 1.7,
+				"sigma: a task joins the backup set D(l) when t_rem > sigma E[x] (Xu & Lau §VI-B, Fig. 4: 1.7)"),
+			speculators.FloatParam(ParamEta, 0.1,
+				"eta: a job is small when m < eta N(l)/|chi(l)| (Xu & Lau §VI-C, 0.1)"),
+			speculators.FloatParam(ParamXi, 1.0,
+				"xi: and E[x] < xi time units (Xu & Lau §VI-C, 1)"),
+			speculators.FloatParam(ParamUnit, 10.0,
+				"seconds in one of the paper's time units, for xi (the bundled scenarios' scaling: 1 unit = 10 s)"),
+			speculators.FloatParam(ParamGamma, 0.01,
+				"gamma: weight of resource in eq. (29) (Xu & Lau §IV-C, 0.01)"),
+			speculators.IntParam(ParamMaxCopies, 8,
+				"r: most copies of a small job's task (Xu & Lau §IV-A, 8)"),
+			speculators.FloatParam(ParamTailIndex, 2.0,
+				"Pareto tail index alpha of task times when the job does not give one (Xu & Lau §VI-C, 2)"),
 		},
 		New: New,
 	}
@@ -95,10 +94,8 @@ func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, 
 		maxCopies: int(params.Int(ParamMaxCopies)),
 		alpha:     params.Float(ParamTailIndex),
 	}
-	var errs []error
-	if !(p.sigma > 0) || math.IsInf(p.sigma, 0) {
-		errs = append(errs, fmt.Errorf("%s %g: want a finite number > 0", ParamSigma, p.sigma))
-	}
+	var errs speculators.ParamErrors
+	errs.If(!(p.sigma > 0) || math.IsInf(p.sigma, 0), ParamSigma, p.sigma, "a finite number > 0")
 	for _, v := range []struct {
 		name string
 		x    float64
@@ -107,16 +104,10 @@ func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, 
 			errs = append(errs, fmt.Errorf("%s %g: want a finite number >= 0", v.name, v.x))
 		}
 	}
-	if !(p.unit > 0) || math.IsInf(p.unit, 0) {
-		errs = append(errs, fmt.Errorf("%s %g: want a finite number > 0", ParamUnit, p.unit))
-	}
-	if p.maxCopies < 1 || p.maxCopies > 64 {
-		errs = append(errs, fmt.Errorf("%s %d: want 1..64", ParamMaxCopies, p.maxCopies))
-	}
-	if !(p.alpha > 1) || p.alpha > 1e6 {
-		errs = append(errs, fmt.Errorf("%s %g: want a tail index > 1 (a finite mean)", ParamTailIndex, p.alpha))
-	}
-	return p, errors.Join(errs...)
+	errs.If(!(p.unit > 0) || math.IsInf(p.unit, 0), ParamUnit, p.unit, "a finite number > 0")
+	errs.If(p.maxCopies < 1 || p.maxCopies > 64, ParamMaxCopies, p.maxCopies, "1..64")
+	errs.If(!(p.alpha > 1) || p.alpha > 1e6, ParamTailIndex, p.alpha, "a tail index > 1 (a finite mean)")
+	return p, errs.Err()
 }
 
 type policy struct {
@@ -181,12 +172,5 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // JobPriority is Algorithm 2's three levels: a job with a backup waiting,
 // then started jobs by remaining workload, then new jobs by workload.
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
-	mean := xulau.LawOf(job, p.alpha).Mean()
-	switch {
-	case p.book.Pending > 0:
-		return speculators.Priority{Tier: xulau.TierCopies, Key: xulau.RemainingWork(job, mean)}
-	case p.book.Launched > 0:
-		return speculators.Priority{Tier: xulau.TierStarted, Key: xulau.RemainingWork(job, mean)}
-	}
-	return speculators.Priority{Tier: xulau.TierWaiting, Key: float64(xulau.TaskCount(job)) * mean}
+	return p.book.Priority(job, xulau.LawOf(job, p.alpha).Mean())
 }

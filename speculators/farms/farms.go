@@ -38,7 +38,6 @@
 package farms
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -68,13 +67,13 @@ const (
 // underneath and the FAS kill rule.
 func baseParams() []speculators.ParamSpec {
 	return []speculators.ParamSpec{
-		{Name: ParamBase, Kind: speculators.String, Default: "late",
-			Doc: "straggler policy underneath, built from the registry; its decisions pass through (§3.2: FARMS improves the existing speculation, LATE in the paper's §2.1)"},
-		{Name: ParamBaseParams, Kind: speculators.String, Default: "",
-			Doc: "the base policy's parameters as NAME=VALUE,NAME=VALUE (its own defaults otherwise)"},
-		{Name: ParamResumeKeepLead, Kind: speculators.Float, Default: 0.1,
-			Doc: "FAS feedback (§3.3.2, Fig. 7): when a failed node resumes, a copy launched because of it is killed unless its progress " +
-				"leads its still-running original's by more than this (0-1); \"if the node resumed soon, we issue kill to the speculative tasks\""},
+		speculators.StringParam(ParamBase, "late",
+			"straggler policy underneath, built from the registry; its decisions pass through (§3.2: FARMS improves the existing speculation, LATE in the paper's §2.1)"),
+		speculators.StringParam(ParamBaseParams, "",
+			"the base policy's parameters as NAME=VALUE,NAME=VALUE (its own defaults otherwise)"),
+		speculators.FloatParam(ParamResumeKeepLead, 0.1,
+			"FAS feedback (§3.3.2, Fig. 7): when a failed node resumes, a copy launched because of it is killed unless its progress "+
+				"leads its still-running original's by more than this (0-1); \"if the node resumed soon, we issue kill to the speculative tasks\""),
 	}
 }
 
@@ -84,20 +83,20 @@ func Policy() speculators.Policy {
 		Name: Name,
 		Doc:  "FARMS: failure-aware, retrospective, multiplicative speculation on a straggler policy (FARMS paper §3.2, §3.3)",
 		Params: append(baseParams(),
-			speculators.ParamSpec{Name: ParamDetector, Kind: speculators.String, Default: "tws",
-				Doc: "failure detector the fault analyzer uses for this job: tws (Temporal Window Smoothing, §3.3.1 eq. 1), " +
-					"mean (average of recent episodes, the [18] baseline of §3.3.1) or fixed (one threshold); read by the analyzer, not by the policy"},
-			speculators.ParamSpec{Name: ParamInitialTasks, Kind: speculators.Int, Default: int64(2),
-				Doc: "multiplicative speculation (§3.2): tasks of a failed node copied at the first check (\"we first speculate 2 tasks\")"},
-			speculators.ParamSpec{Name: ParamGrowth, Kind: speculators.Float, Default: 2.0,
-				Doc: "multiplicative speculation (§3.2): factor by which each further check's batch grows (\"another 4 tasks\"; \"increases in exponential order\")"},
-			speculators.ParamSpec{Name: ParamCheckIntervalMs, Kind: speculators.Int, Default: int64(3000),
-				Doc: "ms between multiplicative checks of a failed node's tasks (§3.2 \"we monitor the progress of the problematic tasks\"; " +
-					"3 s is one progress-report interval, the soonest a stalled task can be seen to stay stalled; a live task wrongly " +
-					"held stalled only grows the batch on a node already declared failed, and its copies are killed on resume)"},
-			speculators.ParamSpec{Name: ParamFetchFailures, Kind: speculators.Int, Default: int64(1),
-				Doc: "fetch-failure reports against a completed map that re-run it (§3.2: \"if a single fetch failure is notified by YARN, " +
-					"we speculate that particular completed task\"; Hadoop itself waits for 3); 0 disables"},
+			speculators.StringParam(ParamDetector, "tws",
+				"failure detector the fault analyzer uses for this job: tws (Temporal Window Smoothing, §3.3.1 eq. 1), "+
+					"mean (average of recent episodes, the [18] baseline of §3.3.1) or fixed (one threshold); read by the analyzer, not by the policy"),
+			speculators.IntParam(ParamInitialTasks, 2,
+				"multiplicative speculation (§3.2): tasks of a failed node copied at the first check (\"we first speculate 2 tasks\")"),
+			speculators.FloatParam(ParamGrowth, 2.0,
+				"multiplicative speculation (§3.2): factor by which each further check's batch grows (\"another 4 tasks\"; \"increases in exponential order\")"),
+			speculators.IntParam(ParamCheckIntervalMs, 3000,
+				"ms between multiplicative checks of a failed node's tasks (§3.2 \"we monitor the progress of the problematic tasks\"; "+
+					"3 s is one progress-report interval, the soonest a stalled task can be seen to stay stalled; a live task wrongly "+
+					"held stalled only grows the batch on a node already declared failed, and its copies are killed on resume)"),
+			speculators.IntParam(ParamFetchFailures, 1,
+				"fetch-failure reports against a completed map that re-run it (§3.2: \"if a single fetch failure is notified by YARN, "+
+					"we speculate that particular completed task\"; Hadoop itself waits for 3); 0 disables"),
 		),
 		New: New,
 	}
@@ -132,35 +131,25 @@ func New(params speculators.Params, env speculators.Env) (speculators.Speculator
 		fetchFailures: int(params.Int(ParamFetchFailures)),
 		keepLead:      params.Float(ParamResumeKeepLead),
 	}
-	var errs []error
+	var errs speculators.ParamErrors
 	if _, err := detect.New(o.detector, detect.DefaultConfig()); err != nil {
 		errs = append(errs, fmt.Errorf("%s: %w", ParamDetector, err))
 	}
-	if n := params.Int(ParamInitialTasks); n < 1 || n > 1<<20 {
-		errs = append(errs, fmt.Errorf("%s %d: want 1 to %d", ParamInitialTasks, n, 1<<20))
-	}
-	if !(o.growth >= 1 && o.growth <= 1000) {
-		errs = append(errs, fmt.Errorf("%s %g: want a factor in [1, 1000]", ParamGrowth, o.growth))
-	}
-	if o.checkInterval < 0 {
-		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamCheckIntervalMs, o.checkInterval))
-	}
-	if n := params.Int(ParamFetchFailures); n < 0 || n > 1<<20 {
-		errs = append(errs, fmt.Errorf("%s %d: want 0 to %d", ParamFetchFailures, n, 1<<20))
-	}
+	n := params.Int(ParamInitialTasks)
+	errs.If(n < 1 || n > 1<<20, ParamInitialTasks, n, fmt.Sprintf("1 to %d", 1<<20))
+	errs.If(!(o.growth >= 1 && o.growth <= 1000), ParamGrowth, o.growth, "a factor in [1, 1000]")
+	errs.If(o.checkInterval < 0, ParamCheckIntervalMs, o.checkInterval, ">= 0")
+	n = params.Int(ParamFetchFailures)
+	errs.If(n < 0 || n > 1<<20, ParamFetchFailures, n, fmt.Sprintf("0 to %d", 1<<20))
 	return build(o, params, env, errs)
 }
 
 // build checks the shared parameters, builds the base policy and wraps it.
-func build(o options, params speculators.Params, env speculators.Env, errs []error) (speculators.Speculator, error) {
-	if !(o.keepLead >= 0 && o.keepLead <= 1) {
-		errs = append(errs, fmt.Errorf("%s %g: want a progress lead in [0, 1]", ParamResumeKeepLead, o.keepLead))
-	}
+func build(o options, params speculators.Params, env speculators.Env, errs speculators.ParamErrors) (speculators.Speculator, error) {
+	errs.If(!(o.keepLead >= 0 && o.keepLead <= 1), ParamResumeKeepLead, o.keepLead, "a progress lead in [0, 1]")
 	base, err := newBase(params, env)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	if err := errors.Join(errs...); err != nil {
+	errs.Add(err)
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	p := &policy{options: o, base: base}

@@ -71,14 +71,10 @@ type mark struct {
 // size grows the per-task state to the job's task counts.
 func (p *policy) size(job *speculators.Job) {
 	for ty := range job.Tasks {
-		if n := len(job.Tasks[ty]); len(p.marks[ty]) < n {
-			p.marks[ty] = append(p.marks[ty], make([]mark, n-len(p.marks[ty]))...)
-			p.baseAsked[ty] = append(p.baseAsked[ty], make([]bool, n-len(p.baseAsked[ty]))...)
-		}
+		p.marks[ty] = speculators.Grow(p.marks[ty], len(job.Tasks[ty]))
+		p.baseAsked[ty] = speculators.Grow(p.baseAsked[ty], len(job.Tasks[ty]))
 	}
-	if n := len(job.Tasks[speculators.Map]); len(p.rerun) < n {
-		p.rerun = append(p.rerun, make([]int32, n-len(p.rerun))...)
-	}
+	p.rerun = speculators.Grow(p.rerun, len(job.Tasks[speculators.Map]))
 }
 
 // openEpisode returns the index of the node's episode that has not resumed,
@@ -123,12 +119,8 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 			p.fetchReported = append(p.fetchReported, ev.FetchFailedMaps...)
 		}
 		return
-	case speculators.AttemptStarted, speculators.AttemptSucceeded,
-		speculators.AttemptFailed, speculators.AttemptKilled:
-	default:
-		return
 	}
-	t := job.Task(ev.Attempt.Task)
+	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
 	}

@@ -21,9 +21,9 @@ func TWSPolicy() speculators.Policy {
 	return speculators.Policy{
 		Name: TWSName,
 		Doc:  "TWS: copy every task of a node declared failed by Temporal Window Smoothing, once, on a straggler policy (FARMS paper §3.3)",
-		Params: append(baseParams(), speculators.ParamSpec{Name: ParamDetector, Kind: speculators.String, Default: "tws",
-			Doc: "failure detector the fault analyzer uses for this job: always tws (Temporal Window Smoothing, §3.3.1 eq. 1); " +
-				"declared so the analyzer finds it as it does farms's (compare detectors with farms.detector)"}),
+		Params: append(baseParams(), speculators.StringParam(ParamDetector, "tws",
+			"failure detector the fault analyzer uses for this job: always tws (Temporal Window Smoothing, §3.3.1 eq. 1); "+
+				"declared so the analyzer finds it as it does farms's (compare detectors with farms.detector)")),
 		New: NewTWS,
 	}
 }
@@ -41,7 +41,7 @@ func NewTWS(params speculators.Params, env speculators.Env) (speculators.Specula
 		retrospective: false,
 		keepLead:      params.Float(ParamResumeKeepLead),
 	}
-	var errs []error
+	var errs speculators.ParamErrors
 	if d := params.String(ParamDetector); d != "tws" {
 		errs = append(errs, fmt.Errorf("%s %q: tws uses the tws detector only (farms.%s compares detectors)", ParamDetector, d, ParamDetector))
 	}

@@ -44,7 +44,6 @@
 package grass
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -83,8 +82,8 @@ func PolicyRAS() speculators.Policy {
 
 // tnewRunningSpec is the estimator's one knob (see estimate.go, "Running
 // tasks in t_new").
-var tnewRunningSpec = speculators.ParamSpec{Name: ParamTnewRunning, Kind: speculators.Bool, Default: true,
-	Doc: "count in t_new the running tasks that have already run longer than the mean of the job's completions, at their elapsed time plus t_rem (our choice, against the survivorship bias of §5.1's log of completed tasks); false is §5.1's estimate, which the paper's worked examples use"}
+var tnewRunningSpec = speculators.BoolParam(ParamTnewRunning, true,
+	"count in t_new the running tasks that have already run longer than the mean of the job's completions, at their elapsed time plus t_rem (our choice, against the survivorship bias of §5.1's log of completed tasks); false is §5.1's estimate, which the paper's worked examples use")
 
 func fixedPolicy(name string, m mode, doc string) speculators.Policy {
 	return speculators.Policy{Name: name, Doc: doc,
@@ -102,22 +101,22 @@ func PolicyGRASS() speculators.Policy {
 		Doc:  "GRASS: RAS early, GS near the bound, switching point learned from earlier jobs (Ananthanarayanan et al. NSDI'14 §4)",
 		Params: []speculators.ParamSpec{
 			tnewRunningSpec,
-			{Name: ParamXi, Kind: speculators.Float, Default: 0.15,
-				Doc: "perturbation xi: probability that a job runs GS or RAS (equally likely) all through to refresh the samples (§4.2; 15% chosen empirically, §6.3.3)"},
-			{Name: ParamSmallMax, Kind: speculators.Int, Default: int64(50),
-				Doc: "largest task count of a small job; samples are compared only within a bucket (§4.2; bins < 50, 51-500, > 500 tasks, §6.1; 50 itself counts small)"},
-			{Name: ParamMediumMax, Kind: speculators.Int, Default: int64(500),
-				Doc: "largest task count of a medium job (§6.1)"},
-			{Name: ParamNeighbours, Kind: speculators.Int, Default: int64(8),
-				Doc: "samples per algorithm nearest in (bound, utilisation, estimation accuracy) averaged to estimate the effect of switching (§4.1 names the factors, not the estimator; our choice)"},
-			{Name: ParamMinSamples, Kind: speculators.Int, Default: int64(3),
-				Doc: "samples of each algorithm the bucket needs before learning is trusted; with fewer, gs-waves and fallback-waves decide (our choice)"},
-			{Name: ParamCheckInterval, Kind: speculators.Int, Default: int64(1000),
-				Doc: "ms between switching checks (§4.1: \"performed periodically\"; our choice: once per Hadoop speculator scan)"},
-			{Name: ParamGSWaves, Kind: speculators.Float, Default: 1.5,
-				Doc: "without enough samples, a job whose whole work is at most this many waves at its first check runs GS from then on (Guideline 3, §3.2: GS near-optimal below two waves; 1.5 because the width on arrival undercounts waves; our choice, see switch.go); 0 disables"},
-			{Name: ParamFallbackWaves, Kind: speculators.Float, Default: 0.0,
-				Doc: "without enough samples, switch to GS when the remaining work is at most this many waves: the two-wave strawman of §4 and §6.3.2 (2 is the paper's strawman); 0, the default, leaves multi-wave jobs on RAS (Guideline 3), which was faster on the bundled scenarios"},
+			speculators.FloatParam(ParamXi, 0.15,
+				"perturbation xi: probability that a job runs GS or RAS (equally likely) all through to refresh the samples (§4.2; 15% chosen empirically, §6.3.3)"),
+			speculators.IntParam(ParamSmallMax, 50,
+				"largest task count of a small job; samples are compared only within a bucket (§4.2; bins < 50, 51-500, > 500 tasks, §6.1; 50 itself counts small)"),
+			speculators.IntParam(ParamMediumMax, 500,
+				"largest task count of a medium job (§6.1)"),
+			speculators.IntParam(ParamNeighbours, 8,
+				"samples per algorithm nearest in (bound, utilisation, estimation accuracy) averaged to estimate the effect of switching (§4.1 names the factors, not the estimator; our choice)"),
+			speculators.IntParam(ParamMinSamples, 3,
+				"samples of each algorithm the bucket needs before learning is trusted; with fewer, gs-waves and fallback-waves decide (our choice)"),
+			speculators.IntParam(ParamCheckInterval, 1000,
+				"ms between switching checks (§4.1: \"performed periodically\"; our choice: once per Hadoop speculator scan)"),
+			speculators.FloatParam(ParamGSWaves, 1.5,
+				"without enough samples, a job whose whole work is at most this many waves at its first check runs GS from then on (Guideline 3, §3.2: GS near-optimal below two waves; 1.5 because the width on arrival undercounts waves; our choice, see switch.go); 0 disables"),
+			speculators.FloatParam(ParamFallbackWaves, 0.0,
+				"without enough samples, switch to GS when the remaining work is at most this many waves: the two-wave strawman of §4 and §6.3.2 (2 is the paper's strawman); 0, the default, leaves multi-wave jobs on RAS (Guideline 3), which was faster on the bundled scenarios"),
 		},
 		New: func(p speculators.Params, env speculators.Env) (speculators.Speculator, error) {
 			return newPolicy(modeGRASS, p, env)
@@ -164,29 +163,17 @@ func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculat
 		fallbackWaves: params.Float(ParamFallbackWaves),
 		gsWaves:       params.Float(ParamGSWaves),
 	}
-	var errs []error
-	if c.xi < 0 || c.xi > 1 {
-		errs = append(errs, fmt.Errorf("%s %g: want a probability in [0, 1]", ParamXi, c.xi))
-	}
+	var errs speculators.ParamErrors
+	errs.If(c.xi < 0 || c.xi > 1, ParamXi, c.xi, "a probability in [0, 1]")
 	if c.smallMax < 1 || c.mediumMax <= c.smallMax {
 		errs = append(errs, fmt.Errorf("%s %d, %s %d: want 1 <= small < medium", ParamSmallMax, c.smallMax, ParamMediumMax, c.mediumMax))
 	}
-	if c.neighbours < 1 {
-		errs = append(errs, fmt.Errorf("%s %d: want >= 1", ParamNeighbours, c.neighbours))
-	}
-	if c.minSamples < 1 {
-		errs = append(errs, fmt.Errorf("%s %d: want >= 1", ParamMinSamples, c.minSamples))
-	}
-	if c.checkInterval < 0 {
-		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamCheckInterval, c.checkInterval))
-	}
-	if c.fallbackWaves < 0 {
-		errs = append(errs, fmt.Errorf("%s %g: want >= 0", ParamFallbackWaves, c.fallbackWaves))
-	}
-	if c.gsWaves < 0 {
-		errs = append(errs, fmt.Errorf("%s %g: want >= 0", ParamGSWaves, c.gsWaves))
-	}
-	if err := errors.Join(errs...); err != nil {
+	errs.If(c.neighbours < 1, ParamNeighbours, c.neighbours, ">= 1")
+	errs.If(c.minSamples < 1, ParamMinSamples, c.minSamples, ">= 1")
+	errs.If(c.checkInterval < 0, ParamCheckInterval, c.checkInterval, ">= 0")
+	errs.If(c.fallbackWaves < 0, ParamFallbackWaves, c.fallbackWaves, ">= 0")
+	errs.If(c.gsWaves < 0, ParamGSWaves, c.gsWaves, ">= 0")
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	p.learn = &learner{cfg: c, lastCheck: -1}
@@ -248,13 +235,9 @@ func (p *policy) Algorithm() string {
 // size grows per-task state to the job's task counts.
 func (p *policy) size(job *speculators.Job) {
 	for ty := range job.Tasks {
-		if n := len(job.Tasks[ty]); len(p.pending[ty]) < n {
-			p.pending[ty] = append(p.pending[ty], make([]bool, n-len(p.pending[ty]))...)
-		}
+		p.pending[ty] = speculators.Grow(p.pending[ty], len(job.Tasks[ty]))
 	}
-	if n := len(job.Tasks[speculators.Map]); len(p.dropped) < n {
-		p.dropped = append(p.dropped, make([]bool, n-len(p.dropped))...)
-	}
+	p.dropped = speculators.Grow(p.dropped, len(job.Tasks[speculators.Map]))
 	p.est.size(job)
 }
 
@@ -264,17 +247,11 @@ func (p *policy) size(job *speculators.Job) {
 // ordinary task).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
-	switch ev.Kind {
-	case speculators.AttemptStarted, speculators.AttemptSucceeded,
-		speculators.AttemptFailed, speculators.AttemptKilled:
-	default:
-		return
-	}
-	p.size(job)
-	t := job.Task(ev.Attempt.Task)
+	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
 	}
+	p.size(job)
 	if ev.Kind == speculators.AttemptSucceeded {
 		p.est.observeSuccess(job, t, ev)
 		if r, ok := priorRecord(t, ev); ok {

@@ -50,21 +50,27 @@ const (
 	maxWaitForHeartbeat speculators.Time = 9 * 1000
 )
 
+// params declares the knobs; each takes its Hadoop key, keyPrefix + name, as
+// an alias.
 func params() []speculators.ParamSpec {
-	return []speculators.ParamSpec{
-		{Name: ParamRetryAfterNoSpeculate, HadoopKey: keyPrefix + ParamRetryAfterNoSpeculate, Kind: speculators.Int, Default: int64(1000),
-			Doc: "ms to wait after a scan that launched nothing before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE)"},
-		{Name: ParamRetryAfterSpeculate, HadoopKey: keyPrefix + ParamRetryAfterSpeculate, Kind: speculators.Int, Default: int64(15000),
-			Doc: "ms to wait after a scan that launched a speculation before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE)"},
-		{Name: ParamMinimumAllowedTasks, HadoopKey: keyPrefix + ParamMinimumAllowedTasks, Kind: speculators.Int, Default: int64(10),
-			Doc: "speculations of a type always allowed at once, whatever the caps (MRJobConfig.SPECULATIVE_MINIMUM_ALLOWED_TASKS)"},
-		{Name: ParamCapTotalTasks, HadoopKey: keyPrefix + ParamCapTotalTasks, Kind: speculators.Float, Default: 0.01,
-			Doc: "speculations allowed at once as a fraction of the type's tasks (MRJobConfig.SPECULATIVECAP_TOTAL_TASKS)"},
-		{Name: ParamCapRunningTasks, HadoopKey: keyPrefix + ParamCapRunningTasks, Kind: speculators.Float, Default: 0.1,
-			Doc: "speculations allowed at once as a fraction of the type's running tasks (MRJobConfig.SPECULATIVECAP_RUNNING_TASKS)"},
-		{Name: ParamSlowTaskThreshold, HadoopKey: keyPrefix + ParamSlowTaskThreshold, Kind: speculators.Float, Default: 1.0,
-			Doc: "standard deviations above the mean completed run time for StartEndTimesBase.thresholdRuntime; Hadoop 3's DefaultSpeculator only tests that threshold for 'not enough data', so it appears in reasons but does not change decisions (MRJobConfig.SPECULATIVE_SLOWTASK_THRESHOLD)"},
+	specs := []speculators.ParamSpec{
+		speculators.IntParam(ParamRetryAfterNoSpeculate, 1000,
+			"ms to wait after a scan that launched nothing before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE)"),
+		speculators.IntParam(ParamRetryAfterSpeculate, 15000,
+			"ms to wait after a scan that launched a speculation before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE)"),
+		speculators.IntParam(ParamMinimumAllowedTasks, 10,
+			"speculations of a type always allowed at once, whatever the caps (MRJobConfig.SPECULATIVE_MINIMUM_ALLOWED_TASKS)"),
+		speculators.FloatParam(ParamCapTotalTasks, 0.01,
+			"speculations allowed at once as a fraction of the type's tasks (MRJobConfig.SPECULATIVECAP_TOTAL_TASKS)"),
+		speculators.FloatParam(ParamCapRunningTasks, 0.1,
+			"speculations allowed at once as a fraction of the type's running tasks (MRJobConfig.SPECULATIVECAP_RUNNING_TASKS)"),
+		speculators.FloatParam(ParamSlowTaskThreshold, 1.0,
+			"standard deviations above the mean completed run time for StartEndTimesBase.thresholdRuntime; Hadoop 3's DefaultSpeculator only tests that threshold for 'not enough data', so it appears in reasons but does not change decisions (MRJobConfig.SPECULATIVE_SLOWTASK_THRESHOLD)"),
 	}
+	for i := range specs {
+		specs[i].HadoopKey = keyPrefix + specs[i].Name
+	}
+	return specs
 }
 
 // Policy registers the policy.

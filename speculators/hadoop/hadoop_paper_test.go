@@ -12,6 +12,7 @@ package hadoop
 // (time of its latest report - start) / progress at that report.
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -29,9 +30,7 @@ func TestScanCadenceAfterNoSpeculation(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 100, Reduces: 0}, nil)
 	h.Completed("node1", 0, runtime, spectest.Maps(0, 4)...) // 4% done: no threshold yet
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)     // estimated 100 s
-	if got := h.Speculated(10_000); len(got) != 0 {
-		t.Fatalf("scan at 10s with 4%% of maps done: got %v, want nothing", got)
-	}
+	h.WantNone(10_000, "scan at 10s with 4% of maps done")
 	h.Completed("node1", 500, runtime, spectest.Map(4)) // 5% done at 10.5 s
 	for _, now := range []speculators.Time{10_500, 10_999} {
 		if got := h.Speculated(now); len(got) != 0 {
@@ -103,9 +102,7 @@ func TestCaps(t *testing.T) {
 // one reduce speculation, however many tasks qualify.
 // Reference: DefaultSpeculator.computeSpeculations
 func TestOneSpeculationPerTypePerScan(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 20}, nil)
-	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
-	h.Completed("node1", 0, runtime, spectest.Reduces(0, 10)...)
+	h := halfDone(t, 20)
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
 	h.Running(spectest.Map(11), "node1", 0, 10_000, 0.05)
 	h.Running(spectest.Map(12), "node1", 0, 10_000, 0.1)
@@ -125,9 +122,7 @@ func TestFivePercentRule(t *testing.T) {
 		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 100, Reduces: 0}, nil)
 		h.Completed("node1", 0, runtime, spectest.Maps(0, 4)...)
 		h.Running(spectest.Map(50), "node1", 0, 10_000, 0.01)
-		if got := h.Speculated(10_000); len(got) != 0 {
-			t.Fatalf("4%% done: got %v, want nothing", got)
-		}
+		h.WantNone(10_000, "4% done")
 		if v := verdict(h, spectest.Map(50), 10_000); v != onSchedule {
 			t.Fatalf("4%% done: verdict %d, want ON_SCHEDULE", v)
 		}
@@ -139,9 +134,7 @@ func TestFivePercentRule(t *testing.T) {
 	t.Run("nothing completed", func(t *testing.T) {
 		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 10, Reduces: 0}, nil)
 		h.Running(spectest.Map(0), "node1", 0, 10_000, 0.01) // estimated 1000 s; a replacement "takes" the mean, 0
-		if got := h.Speculated(10_000); len(got) != 0 {
-			t.Fatalf("no map done: got %v, want nothing", got)
-		}
+		h.WantNone(10_000, "no map done")
 	})
 	t.Run("1 of 20 is exactly 5%", func(t *testing.T) {
 		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
@@ -157,9 +150,7 @@ func TestFivePercentRule(t *testing.T) {
 // type, the scan skips that type; the other type is scanned as usual.
 // Reference: DefaultSpeculator.maybeScheduleASpeculation (containerNeeds > 0)
 func TestContainerNeedsSkipType(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 20}, nil)
-	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
-	h.Completed("node1", 0, runtime, spectest.Reduces(0, 10)...)
+	h := halfDone(t, 20)
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.1)
 	h.Running(spectest.Reduce(10), "node1", 0, 10_000, 0.1)
 	h.Needs(speculators.Map, 3, h.Job().Now)
@@ -177,8 +168,7 @@ func TestContainerNeedsSkipType(t *testing.T) {
 // lowest task index wins (our deterministic stand-in for HashMap order).
 // Reference: DefaultSpeculator.maybeScheduleASpeculation (bestSpeculationValue)
 func TestLargestValueWins(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
-	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h := halfDone(t, 0)
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.2)  // end 50 s
 	h.Running(spectest.Map(11), "node1", 0, 10_000, 0.1)  // end 100 s (99,999 ms: 10,000 / (double) 0.1f)
 	h.Running(spectest.Map(12), "node1", 0, 10_000, 0.1)  // the same, a tie
@@ -197,14 +187,11 @@ func TestLargestValueWins(t *testing.T) {
 // creates the copy at once, as a STARTING attempt).
 // Reference: DefaultSpeculator.speculationValue (ALREADY_SPECULATING)
 func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
-	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h := halfDone(t, 0)
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.01)
 	h.StartAttempt(speculators.AttemptID{Task: spectest.Map(10), N: 1}, "node1", 5_000, true)
 	h.Status(speculators.AttemptID{Task: spectest.Map(10), N: 1}, 10_000, 0.01)
-	if got := h.Speculated(10_000); len(got) != 0 {
-		t.Fatalf("only a task with two attempts is slow: got %v, want nothing", got)
-	}
+	h.WantNone(10_000, "only a task with two attempts is slow")
 	if v := verdict(h, spectest.Map(10), 11_000); v != alreadySpeculating {
 		t.Fatalf("verdict %d, want ALREADY_SPECULATING", v)
 	}
@@ -218,9 +205,7 @@ func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
 	if v := verdict(h, spectest.Map(11), 26_000); v != alreadySpeculating {
 		t.Fatalf("copy requested, not started: verdict %d, want ALREADY_SPECULATING", v)
 	}
-	if got := h.Speculated(26_000); len(got) != 0 {
-		t.Fatalf("got %v, want nothing", got)
-	}
+	h.WantNone(26_000, "")
 }
 
 // TestProgressIsGood: an attempt whose estimated end (start + estimated
@@ -229,8 +214,7 @@ func TestNoSpeculationWithTwoRunningAttempts(t *testing.T) {
 // report yet has estimate -1 and is PROGRESS_IS_GOOD too.
 // Reference: DefaultSpeculator.speculationValue (PROGRESS_IS_GOOD), LegacyTaskRuntimeEstimator.updateAttempt
 func TestProgressIsGood(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
-	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h := halfDone(t, 0)
 	h.Running(spectest.Map(10), "node1", 10_000, 15_000, 0.5) // estimated end 20 s, then silent
 	h.Start(spectest.Map(11), "node1", 10_000)                // never reports
 	for _, m := range []speculators.TaskID{spectest.Map(10), spectest.Map(11)} {
@@ -238,9 +222,7 @@ func TestProgressIsGood(t *testing.T) {
 			t.Fatalf("%s: verdict %d, want PROGRESS_IS_GOOD", m, v)
 		}
 	}
-	if got := h.Speculated(24_000); len(got) != 0 {
-		t.Fatalf("got %v, want nothing", got)
-	}
+	h.WantNone(24_000, "")
 }
 
 // TestTooLateToSpeculate: when a replacement started now would end no
@@ -248,8 +230,7 @@ func TestProgressIsGood(t *testing.T) {
 // TOO_LATE_TO_SPECULATE; one millisecond earlier it is worth 1 ms.
 // Reference: DefaultSpeculator.speculationValue (TOO_LATE_TO_SPECULATE)
 func TestTooLateToSpeculate(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
-	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h := halfDone(t, 0)
 	h.Running(spectest.Map(10), "node1", 0, 10_000, 0.25) // estimated end 40 s (0.25 is exact in a Java float)
 	if v := verdict(h, spectest.Map(10), 29_999); v != 1 {
 		t.Fatalf("at 29.999s: verdict %d, want 1", v)
@@ -257,9 +238,7 @@ func TestTooLateToSpeculate(t *testing.T) {
 	if v := verdict(h, spectest.Map(10), 30_000); v != tooLateToSpeculate {
 		t.Fatalf("at 30s: verdict %d, want TOO_LATE_TO_SPECULATE", v)
 	}
-	if got := h.Speculated(30_000); len(got) != 0 {
-		t.Fatalf("got %v, want nothing", got)
-	}
+	h.WantNone(30_000, "")
 }
 
 // TestSimulatedHeartbeat: when an attempt's estimate and progress have not
@@ -269,15 +248,12 @@ func TestTooLateToSpeculate(t *testing.T) {
 // moves out and, from the next scan on, it can be speculated.
 // Reference: DefaultSpeculator.speculationValue (MAX_WAITTING_TIME_FOR_HEARTBEAT, notHeartbeatedInAWhile)
 func TestSimulatedHeartbeat(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
-	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h := halfDone(t, 0)
 	h.Running(spectest.Map(10), "node1", 10_000, 15_000, 0.5) // estimate 10 s, end 20 s; then silent
 	// First scan at 16 s starts the watch. At 26 s, 10 s > 9 s unchanged:
 	// a heartbeat is simulated; the estimate becomes (26-10)/0.5 = 32 s.
 	for now := speculators.Time(16_000); now <= 26_000; now += 1_000 {
-		if got := h.Speculated(now); len(got) != 0 {
-			t.Fatalf("at %dms: got %v, want nothing", now, got)
-		}
+		h.WantNone(now, fmt.Sprintf("at %dms", now))
 	}
 	if v := verdict(h, spectest.Map(10), 27_000); v != (10_000+32_000)-(27_000+10_000) {
 		t.Fatalf("after the simulated heartbeat: verdict %d, want 5000", v)
@@ -293,13 +269,10 @@ func TestSimulatedHeartbeat(t *testing.T) {
 // timeout would.
 // Reference: DefaultSpeculator.speculationValue, LegacyTaskRuntimeEstimator.updateAttempt
 func TestSimulatedHeartbeatOfSilentAttempt(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
-	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h := halfDone(t, 0)
 	h.Start(spectest.Map(10), "node1", 10_000)
 	for now := speculators.Time(16_000); now <= 26_000; now += 1_000 {
-		if got := h.Speculated(now); len(got) != 0 {
-			t.Fatalf("at %dms: got %v, want nothing", now, got)
-		}
+		h.WantNone(now, fmt.Sprintf("at %dms", now))
 	}
 	elapsed, floor := 16_000.0, 0.0001 // float64 at run time, as Java's (long)(elapsed / max(0.0001, 0))
 	want := int64(elapsed/floor) + 10_000 - (27_000 + 10_000)
@@ -324,8 +297,7 @@ func TestSimulatedHeartbeatOfSilentAttempt(t *testing.T) {
 // the lower index. Found by java-shim's HadoopPolicyConformanceTest.
 // Reference: LegacyTaskRuntimeEstimator.updateAttempt, TaskAttemptStatus.progress
 func TestEstimateInJavaFloatProgress(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: 0}, nil)
-	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	h := halfDone(t, 0)
 	h.Running(spectest.Map(10), "node1", 0, 14_160, 0.236)
 	h.Running(spectest.Map(11), "node1", 0, 15_000, 0.25)
 	if v10, v11 := verdict(h, spectest.Map(10), 15_000), verdict(h, spectest.Map(11), 15_000); v10 != 34_999 || v11 != 35_000 {
@@ -334,4 +306,15 @@ func TestEstimateInJavaFloatProgress(t *testing.T) {
 	if got := h.Speculated(15_000); !slices.Equal(got, spectest.Tasks(spectest.Map(11))) {
 		t.Fatalf("got %v, want [m_000011]", got)
 	}
+}
+
+// halfDone is the tests' job: 20 maps and reduces (none when reduces is 0),
+// the first 10 of each completed on node1 in runtime from time 0.
+func halfDone(t *testing.T, reduces int) *spectest.Harness {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_test", Maps: 20, Reduces: reduces}, nil)
+	h.Completed("node1", 0, runtime, spectest.Maps(0, 10)...)
+	if reduces > 0 {
+		h.Completed("node1", 0, runtime, spectest.Reduces(0, 10)...)
+	}
+	return h
 }

@@ -57,10 +57,10 @@ func Policy() speculators.Policy {
 		Name: Name,
 		Doc:  "Hadoop 0.20 rule: progress 0.2 below the category average after 60 s (LATE §2.1)",
 		Params: []speculators.ParamSpec{
-			{Name: ParamProgressGap, Kind: speculators.Float, Default: 0.2,
-				Doc: "how far below its category's average progress score a task must be to straggle (LATE §2.1; Hadoop 0.20 TaskInProgress.SPECULATIVE_GAP)"},
-			{Name: ParamMinRuntimeMS, Kind: speculators.Int, Default: int64(60_000),
-				Doc: "ms a task must have run before it may straggle (LATE §2.1 'at least one minute'; Hadoop 0.20 TaskInProgress.SPECULATIVE_LAG)"},
+			speculators.FloatParam(ParamProgressGap, 0.2,
+				"how far below its category's average progress score a task must be to straggle (LATE §2.1; Hadoop 0.20 TaskInProgress.SPECULATIVE_GAP)"),
+			speculators.IntParam(ParamMinRuntimeMS, 60_000,
+				"ms a task must have run before it may straggle (LATE §2.1 'at least one minute'; Hadoop 0.20 TaskInProgress.SPECULATIVE_LAG)"),
 		},
 		New: newPolicy,
 	}

@@ -28,9 +28,7 @@ func TestMinimumRuntime(t *testing.T) {
 		h.Running(m(i), "node1", 0, 60_000, 0.8)
 	}
 	h.Running(m(9), "node1", 10_000, 60_000, 0.05)
-	if got := h.Speculated(69_999); len(got) != 0 {
-		t.Fatalf("after 59.999 s: got %v, want nothing", got)
-	}
+	h.WantNone(69_999, "after 59.999 s")
 	if got := h.Speculated(70_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
 		t.Fatalf("after 60 s: got %v, want [m_000009]", got)
 	}
@@ -154,9 +152,7 @@ func TestReducersInCopyPhase(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		h.Running(r(i), "node1", 0, 90_000, copying)
 	}
-	if got := h.Speculated(90_000); len(got) != 0 {
-		t.Fatalf("all reducers copying: got %v, want nothing", got)
-	}
+	h.WantNone(90_000, "all reducers copying")
 	for i := 0; i < 3; i++ {
 		h.Succeed(speculators.AttemptID{Task: r(i), N: 0}, 100_000)
 	}
@@ -181,9 +177,7 @@ func TestAverageOverAllTasks(t *testing.T) {
 		h.Running(m(i), "node1", 0, 70_000, 0.5)
 	}
 	h.Running(m(9), "node1", 0, 70_000, 0.2)
-	if got := h.Speculated(70_000); len(got) != 0 {
-		t.Fatalf("half the maps pending: got %v, want nothing", got)
-	}
+	h.WantNone(70_000, "half the maps pending")
 	for i := 10; i < 20; i++ {
 		h.Running(m(i), "node1", 0, 71_000, 0.5)
 	}

@@ -37,18 +37,18 @@ const (
 
 func params() []speculators.ParamSpec {
 	return []speculators.ParamSpec{
-		{Name: ParamTauEst, Kind: speculators.Float, Default: 120.0,
-			Doc: "seconds after a map starts at which the task network estimates its run time (SRQuant/LASER paper §VI-C: 120 s)"},
-		{Name: ParamTauKill, Kind: speculators.Float, Default: 200.0,
-			Doc: "seconds after a map starts at which the best resumed attempt is kept (§VI-C: 200 s)"},
-		{Name: ParamRMax, Kind: speculators.Int, Default: int64(4),
-			Doc: "most extra attempts per straggler, r_max of Algorithm 2 (the paper gives none; as srquant)"},
-		{Name: ParamThetaC, Kind: speculators.Float, Default: 0.0001,
-			Doc: "theta x C in U(r) = 1{T <= D} - theta C M (§VI-C: 0.0001)"},
-		{Name: ParamTJVM, Kind: speculators.Float, Default: 0.0,
-			Doc: "t_jvm in seconds, a task feature (§V-A, Table II; the simulator has no JVM start-up, so 0)"},
-		{Name: ParamModel, Kind: speculators.String, Default: "embedded",
-			Doc: "model file written by `specbridge train laser`; the CLI reads it and hands it to the policy (default: the model embedded in the binary)"},
+		speculators.FloatParam(ParamTauEst, 120.0,
+			"seconds after a map starts at which the task network estimates its run time (SRQuant/LASER paper §VI-C: 120 s)"),
+		speculators.FloatParam(ParamTauKill, 200.0,
+			"seconds after a map starts at which the best resumed attempt is kept (§VI-C: 200 s)"),
+		speculators.IntParam(ParamRMax, 4,
+			"most extra attempts per straggler, r_max of Algorithm 2 (the paper gives none; as srquant)"),
+		speculators.FloatParam(ParamThetaC, 0.0001,
+			"theta x C in U(r) = 1{T <= D} - theta C M (§VI-C: 0.0001)"),
+		speculators.FloatParam(ParamTJVM, 0.0,
+			"t_jvm in seconds, a task feature (§V-A, Table II; the simulator has no JVM start-up, so 0)"),
+		speculators.StringParam(ParamModel, "embedded",
+			"model file written by `specbridge train laser`; the CLI reads it and hands it to the policy (default: the model embedded in the binary)"),
 	}
 }
 
@@ -85,7 +85,7 @@ func New(p speculators.Params, model *Model) (speculators.Speculator, error) {
 		return nil, err
 	}
 	tauKill := p.Float(ParamTauKill)
-	r, err := resume.New(resume.Config{TauEst: ms(p.Float(ParamTauEst)), TauKill: ms(tauKill)})
+	r, err := resume.NewSeconds(p.Float(ParamTauEst), tauKill)
 	if err != nil {
 		return nil, err
 	}
@@ -95,8 +95,6 @@ func New(p speculators.Params, model *Model) (speculators.Speculator, error) {
 	}
 	return q, nil
 }
-
-func ms(s float64) speculators.Time { return speculators.Time(math.Round(s * 1000)) }
 
 func (q *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
 	return q.resumer.Decide(job, now, q, out)

@@ -1,7 +1,6 @@
 package late
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -13,14 +12,7 @@ import (
 func benchJob(b *testing.B) (*spectest.Harness, speculators.Time) {
 	const maps = 10000
 	h := spectest.For(b, Policy(), speculators.JobInfo{Maps: maps, Slots: maps + 10}, nil)
-	now := spectest.Sec(3600)
-	for i := 0; i < maps; i++ {
-		node := speculators.NodeID(fmt.Sprintf("node%03d", i%100))
-		start := spectest.Sec(float64(1200 + i%1200))
-		rate := 0.0001 + 0.000003*float64((i*7919)%100)
-		h.Run(spectest.Map(i), node, start, rate, now)
-	}
-	return h, now
+	return h, spectest.Spread(h, maps)
 }
 
 // BenchmarkDecide10kTasks times one Decide over 10,000 running maps: it
@@ -32,12 +24,7 @@ func BenchmarkDecide10kTasks(b *testing.B) {
 	if got := len(h.Decide(now)); got != 10 {
 		b.Fatalf("decide launched %d copies, want 10", got)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		h.Policy().(*policy).forget()
-		h.Engine.Decide(now)
-	}
+	spectest.BenchEngineDecide(b, h, now, 0, h.Policy().(*policy).forget)
 }
 
 // BenchmarkAllowSpeculativeOn10kTasks times the node gate over the same job

@@ -19,9 +19,6 @@
 package late
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -45,15 +42,15 @@ func Policy() speculators.Policy {
 		Name: Name,
 		Doc:  "LATE: speculate the slow task with the longest estimated time left, capped, never on slow nodes (Zaharia et al. OSDI'08 §4)",
 		Params: []speculators.ParamSpec{
-			{Name: ParamSpeculativeCap, Kind: speculators.Float, Default: 0.1,
-				Doc: "SpeculativeCap: most speculative attempts running at once, as a fraction of the job's task slots " +
-					"(JobInfo.Slots; running attempts when unknown); at least one when > 0, 0 disables (LATE §4, 10%; §5.4.1)"},
-			{Name: ParamSlowNodeThreshold, Kind: speculators.Float, Default: 25.0,
-				Doc: "SlowNodeThreshold: percentile (0-100) of nodes' total progress below which a node may not run a copy (LATE §4, 25th; §5.4.3)"},
-			{Name: ParamSlowTaskThreshold, Kind: speculators.Float, Default: 25.0,
-				Doc: "SlowTaskThreshold: percentile (0-100) of the category's task progress rates a task must be below to be speculated (LATE §4, 25th; §5.4.2)"},
-			{Name: ParamMinRuntimeMs, Kind: speculators.Int, Default: int64(60000),
-				Doc: "ms an attempt must have run before it is evaluated for speculation (LATE §4: \"wait until a task has run for 1 minute\", as Hadoop §2.1)"},
+			speculators.FloatParam(ParamSpeculativeCap, 0.1,
+				"SpeculativeCap: most speculative attempts running at once, as a fraction of the job's task slots "+
+					"(JobInfo.Slots; running attempts when unknown); at least one when > 0, 0 disables (LATE §4, 10%; §5.4.1)"),
+			speculators.FloatParam(ParamSlowNodeThreshold, 25.0,
+				"SlowNodeThreshold: percentile (0-100) of nodes' total progress below which a node may not run a copy (LATE §4, 25th; §5.4.3)"),
+			speculators.FloatParam(ParamSlowTaskThreshold, 25.0,
+				"SlowTaskThreshold: percentile (0-100) of the category's task progress rates a task must be below to be speculated (LATE §4, 25th; §5.4.2)"),
+			speculators.IntParam(ParamMinRuntimeMs, 60000,
+				"ms an attempt must have run before it is evaluated for speculation (LATE §4: \"wait until a task has run for 1 minute\", as Hadoop §2.1)"),
 		},
 		New: New,
 	}
@@ -70,20 +67,12 @@ func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, 
 		nodeIx:      map[speculators.NodeID]int{},
 		nodesStale:  true,
 	}
-	var errs []error
-	if p.capFraction < 0 || p.capFraction > 1 {
-		errs = append(errs, fmt.Errorf("%s %g: want a fraction in [0, 1]", ParamSpeculativeCap, p.capFraction))
-	}
-	if p.slowNodePct < 0 || p.slowNodePct > 100 {
-		errs = append(errs, fmt.Errorf("%s %g: want a percentile in [0, 100]", ParamSlowNodeThreshold, p.slowNodePct))
-	}
-	if p.slowTaskPct < 0 || p.slowTaskPct > 100 {
-		errs = append(errs, fmt.Errorf("%s %g: want a percentile in [0, 100]", ParamSlowTaskThreshold, p.slowTaskPct))
-	}
-	if p.minRuntime < 0 {
-		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamMinRuntimeMs, p.minRuntime))
-	}
-	if err := errors.Join(errs...); err != nil {
+	var errs speculators.ParamErrors
+	errs.If(p.capFraction < 0 || p.capFraction > 1, ParamSpeculativeCap, p.capFraction, "a fraction in [0, 1]")
+	errs.If(p.slowNodePct < 0 || p.slowNodePct > 100, ParamSlowNodeThreshold, p.slowNodePct, "a percentile in [0, 100]")
+	errs.If(p.slowTaskPct < 0 || p.slowTaskPct > 100, ParamSlowTaskThreshold, p.slowTaskPct, "a percentile in [0, 100]")
+	errs.If(p.minRuntime < 0, ParamMinRuntimeMs, p.minRuntime, ">= 0")
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	p.pctLabel = ordinal(p.slowTaskPct) + " pct"

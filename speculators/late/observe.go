@@ -27,9 +27,7 @@ type mark struct {
 // lazily so a policy needs no job at construction).
 func (p *policy) size(job *speculators.Job) {
 	for ty := range job.Tasks {
-		if n := len(job.Tasks[ty]); len(p.marks[ty]) < n {
-			p.marks[ty] = append(p.marks[ty], make([]mark, n-len(p.marks[ty]))...)
-		}
+		p.marks[ty] = speculators.Grow(p.marks[ty], len(job.Tasks[ty]))
 	}
 }
 
@@ -45,21 +43,14 @@ func (p *policy) size(job *speculators.Job) {
 // until the task finishes: the engine sees no refusal, and erring on the
 // side of fewer copies is the paper's side (§4's cap).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
-	switch ev.Kind {
-	case speculators.AttemptStatus:
+	if ev.Kind == speculators.AttemptStatus || ev.Kind.Lifecycle() {
 		p.nodesStale = true
-		return
-	case speculators.AttemptStarted, speculators.AttemptSucceeded,
-		speculators.AttemptFailed, speculators.AttemptKilled:
-		p.nodesStale = true
-	default:
-		return
 	}
-	p.size(job)
-	t := job.Task(ev.Attempt.Task)
+	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
 	}
+	p.size(job)
 	m := &p.marks[t.ID.Type][t.ID.Index]
 	if m.state == markNone {
 		return

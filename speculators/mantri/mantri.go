@@ -78,7 +78,6 @@
 package mantri
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -104,16 +103,16 @@ func Policy() speculators.Policy {
 		Name: Name,
 		Doc:  "Mantri: duplicate when P(t_rem > 2 t_new) > delta and a slot is free; kill and restart tasks with excessive t_rem (Ananthanarayanan et al. OSDI'10; GRASS §6, SCA §II)",
 		Params: []speculators.ParamSpec{
-			{Name: ParamDelta, Kind: speculators.Float, Default: 0.25,
-				Doc: "delta: duplicate when P(t_rem > 2 t_new) exceeds it (SCA paper §II: \"the default value of delta = .25\")"},
-			{Name: ParamMaxRestarts, Kind: speculators.Int, Default: int64(3),
-				Doc: "gamma: most kill-and-restarts of one task (Mantri OSDI'10 §5.1, 3); 0 disables restarts"},
-			{Name: ParamRestartMargin, Kind: speculators.Int, Default: int64(3000),
-				Doc: "Delta in ms: restart when t_rem > E[t_new] + Delta (Mantri §5.1: the progress-report period; Hadoop attempts report every 3 s)"},
-			{Name: ParamMaxCopies, Kind: speculators.Int, Default: int64(1),
-				Doc: "most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates"},
-			{Name: ParamMinObserve, Kind: speculators.Int, Default: int64(30000),
-				Doc: "ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)"},
+			speculators.FloatParam(ParamDelta, 0.25,
+				"delta: duplicate when P(t_rem > 2 t_new) exceeds it (SCA paper §II: \"the default value of delta = .25\")"),
+			speculators.IntParam(ParamMaxRestarts, 3,
+				"gamma: most kill-and-restarts of one task (Mantri OSDI'10 §5.1, 3); 0 disables restarts"),
+			speculators.IntParam(ParamRestartMargin, 3000,
+				"Delta in ms: restart when t_rem > E[t_new] + Delta (Mantri §5.1: the progress-report period; Hadoop attempts report every 3 s)"),
+			speculators.IntParam(ParamMaxCopies, 1,
+				"most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates"),
+			speculators.IntParam(ParamMinObserve, 30000,
+				"ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)"),
 		},
 		New: New,
 	}
@@ -129,23 +128,13 @@ func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, 
 		maxCopies:   int(params.Int(ParamMaxCopies)),
 		minObserve:  speculators.Time(params.Int(ParamMinObserve)),
 	}
-	var errs []error
-	if p.delta < 0 || p.delta >= 1 {
-		errs = append(errs, fmt.Errorf("%s %g: want a probability in [0, 1)", ParamDelta, p.delta))
-	}
-	if p.maxRestarts < 0 {
-		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamMaxRestarts, p.maxRestarts))
-	}
-	if p.maxCopies < 0 {
-		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamMaxCopies, p.maxCopies))
-	}
-	if p.minObserve < 0 {
-		errs = append(errs, fmt.Errorf("%s %d: want >= 0", ParamMinObserve, p.minObserve))
-	}
-	if p.margin < 0 {
-		errs = append(errs, fmt.Errorf("%s %g: want >= 0", ParamRestartMargin, p.margin))
-	}
-	return p, errors.Join(errs...)
+	var errs speculators.ParamErrors
+	errs.If(p.delta < 0 || p.delta >= 1, ParamDelta, p.delta, "a probability in [0, 1)")
+	errs.If(p.maxRestarts < 0, ParamMaxRestarts, p.maxRestarts, ">= 0")
+	errs.If(p.maxCopies < 0, ParamMaxCopies, p.maxCopies, ">= 0")
+	errs.If(p.minObserve < 0, ParamMinObserve, p.minObserve, ">= 0")
+	errs.If(p.margin < 0, ParamRestartMargin, p.margin, ">= 0")
+	return p, errs.Err()
 }
 
 type policy struct {
@@ -188,10 +177,8 @@ type cand struct {
 
 func (p *policy) size(job *speculators.Job) {
 	for ty := range job.Tasks {
-		if n := len(job.Tasks[ty]); len(p.pending[ty]) < n {
-			p.pending[ty] = append(p.pending[ty], make([]bool, n-len(p.pending[ty]))...)
-			p.restarts[ty] = append(p.restarts[ty], make([]int, n-len(p.restarts[ty]))...)
-		}
+		p.pending[ty] = speculators.Grow(p.pending[ty], len(job.Tasks[ty]))
+		p.restarts[ty] = speculators.Grow(p.restarts[ty], len(job.Tasks[ty]))
 	}
 }
 
@@ -199,14 +186,12 @@ func (p *policy) size(job *speculators.Job) {
 // the task succeeds or has nothing running.
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
-	switch ev.Kind {
-	case speculators.AttemptStarted, speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
-	default:
+	t := job.LifecycleTask(ev)
+	if t == nil {
 		return
 	}
 	p.size(job)
-	t := job.Task(ev.Attempt.Task)
-	if t == nil || !p.pending[t.ID.Type][t.ID.Index] {
+	if !p.pending[t.ID.Type][t.ID.Index] {
 		return
 	}
 	if ev.Kind == speculators.AttemptStarted || t.Done() || t.RunningAttempts == 0 {
@@ -257,17 +242,6 @@ func probFaster(sample []float64, scale, x float64) float64 {
 		}
 	}
 	return float64(lo) / float64(len(sample))
-}
-
-func mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }
 
 // copies counts the speculative copies task t has started.
@@ -342,7 +316,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	waiting := needs > 0 || unstarted > 0
 	var normMean, durMean [speculators.NumTaskTypes]float64
 	for ty := range job.Tasks {
-		normMean[ty], durMean[ty] = mean(p.norm[ty]), mean(p.dur[ty])
+		normMean[ty], durMean[ty] = speculators.Mean(p.norm[ty]), speculators.Mean(p.dur[ty])
 	}
 	// Free slots for duplicates; without any (or when slots are offered to
 	// ChooseForSlot) only the restart rule can act, and the duplicate

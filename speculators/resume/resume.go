@@ -27,6 +27,7 @@ package resume
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -71,6 +72,13 @@ func New(cfg Config) (*Resumer, error) {
 		return nil, fmt.Errorf("tau_est %d ms must be positive and tau_kill %d ms at least tau_est", cfg.TauEst, cfg.TauKill)
 	}
 	return &Resumer{cfg: cfg}, nil
+}
+
+// NewSeconds is New with tau_est and tau_kill in seconds, as SRQuant's and
+// LASER's parameters give them, rounded to the millisecond.
+func NewSeconds(tauEstS, tauKillS float64) (*Resumer, error) {
+	ms := func(s float64) speculators.Time { return speculators.Time(math.Round(s * 1000)) }
+	return New(Config{TauEst: ms(tauEstS), TauKill: ms(tauKillS)})
 }
 
 // Decide appends the mechanism's decisions at now.

@@ -38,9 +38,6 @@
 package sca
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/xulau"
 )
@@ -61,12 +58,12 @@ func Policy() speculators.Policy {
 		Name: Name,
 		Doc:  "SCA: fewest-remaining-first, and clones at launch sized by problem P2 when idle machines exceed demand (Xu & Lau §IV, Algorithm 1)",
 		Params: []speculators.ParamSpec{
-			{Name: ParamMaxCopies, Kind: speculators.Int, Default: int64(8),
-				Doc: "r: most copies of a task (Xu & Lau §IV-A, Fig. 1 example r = 8)"},
-			{Name: ParamGamma, Kind: speculators.Float, Default: 0.01,
-				Doc: "gamma: weight of resource against flowtime in P2 (Xu & Lau §IV-C, 0.01)"},
-			{Name: ParamTailIndex, Kind: speculators.Float, Default: 2.0,
-				Doc: "Pareto tail index alpha of task times when the job does not give one (Xu & Lau §IV-C, 2)"},
+			speculators.IntParam(ParamMaxCopies, 8,
+				"r: most copies of a task (Xu & Lau §IV-A, Fig. 1 example r = 8)"),
+			speculators.FloatParam(ParamGamma, 0.01,
+				"gamma: weight of resource against flowtime in P2 (Xu & Lau §IV-C, 0.01)"),
+			speculators.FloatParam(ParamTailIndex, 2.0,
+				"Pareto tail index alpha of task times when the job does not give one (Xu & Lau §IV-C, 2)"),
 		},
 		New: New,
 	}
@@ -80,17 +77,11 @@ func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, 
 		gamma:     params.Float(ParamGamma),
 		alpha:     params.Float(ParamTailIndex),
 	}
-	var errs []error
-	if p.maxCopies < 1 || p.maxCopies > 64 {
-		errs = append(errs, fmt.Errorf("%s %d: want 1..64", ParamMaxCopies, p.maxCopies))
-	}
-	if !(p.gamma >= 0) {
-		errs = append(errs, fmt.Errorf("%s %g: want >= 0", ParamGamma, p.gamma))
-	}
-	if !(p.alpha > 1) || p.alpha > 1e6 {
-		errs = append(errs, fmt.Errorf("%s %g: want a tail index > 1 (a finite mean)", ParamTailIndex, p.alpha))
-	}
-	return p, errors.Join(errs...)
+	var errs speculators.ParamErrors
+	errs.If(p.maxCopies < 1 || p.maxCopies > 64, ParamMaxCopies, p.maxCopies, "1..64")
+	errs.If(!(p.gamma >= 0), ParamGamma, p.gamma, ">= 0")
+	errs.If(!(p.alpha > 1) || p.alpha > 1e6, ParamTailIndex, p.alpha, "a tail index > 1 (a finite mean)")
+	return p, errs.Err()
 }
 
 type policy struct {

@@ -37,7 +37,6 @@
 package sda
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -61,12 +60,12 @@ func Policy() speculators.Policy {
 		Name: Name,
 		Doc:  "SDA: a task straggles when t_rem > sigma* E[t_new], sigma* from eq. (28) (1+sqrt(2)/2 for alpha 2); one extra copy; copies, then running jobs, then new jobs by least work (Xu & Lau §V)",
 		Params: []speculators.ParamSpec{
-			{Name: ParamSigma, Kind: speculators.Float, Default: 0.0,
-				Doc: "straggler threshold sigma in units of E[t_new]; 0 computes sigma* of eq. (28) from the tail index (Xu & Lau §V-A)"},
-			{Name: ParamTailIndex, Kind: speculators.Float, Default: 2.0,
-				Doc: "Pareto tail index alpha of task times when the job does not give one (Xu & Lau §V-C, 2)"},
-			{Name: ParamMaxCopies, Kind: speculators.Int, Default: int64(8),
-				Doc: "r: most copies of a straggler the search of eq. (27) considers (Xu & Lau §V; Theorem 3 gives 2 for Pareto)"},
+			speculators.FloatParam(ParamSigma, 0.0,
+				"straggler threshold sigma in units of E[t_new]; 0 computes sigma* of eq. (28) from the tail index (Xu & Lau §V-A)"),
+			speculators.FloatParam(ParamTailIndex, 2.0,
+				"Pareto tail index alpha of task times when the job does not give one (Xu & Lau §V-C, 2)"),
+			speculators.IntParam(ParamMaxCopies, 8,
+				"r: most copies of a straggler the search of eq. (27) considers (Xu & Lau §V; Theorem 3 gives 2 for Pareto)"),
 		},
 		New: New,
 	}
@@ -80,17 +79,11 @@ func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, 
 		alpha:      params.Float(ParamTailIndex),
 		maxCopies:  int(params.Int(ParamMaxCopies)),
 	}
-	var errs []error
-	if !(p.sigmaParam >= 0) || math.IsInf(p.sigmaParam, 0) {
-		errs = append(errs, fmt.Errorf("%s %g: want >= 0 (0: sigma*)", ParamSigma, p.sigmaParam))
-	}
-	if !(p.alpha > 1) || p.alpha > 1e6 {
-		errs = append(errs, fmt.Errorf("%s %g: want a tail index > 1 (a finite mean)", ParamTailIndex, p.alpha))
-	}
-	if p.maxCopies < 2 || p.maxCopies > 64 {
-		errs = append(errs, fmt.Errorf("%s %d: want 2..64", ParamMaxCopies, p.maxCopies))
-	}
-	return p, errors.Join(errs...)
+	var errs speculators.ParamErrors
+	errs.If(!(p.sigmaParam >= 0) || math.IsInf(p.sigmaParam, 0), ParamSigma, p.sigmaParam, ">= 0 (0: sigma*)")
+	errs.If(!(p.alpha > 1) || p.alpha > 1e6, ParamTailIndex, p.alpha, "a tail index > 1 (a finite mean)")
+	errs.If(p.maxCopies < 2 || p.maxCopies > 64, ParamMaxCopies, p.maxCopies, "2..64")
+	return p, errs.Err()
 }
 
 type policy struct {
@@ -144,12 +137,5 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // JobPriority is SDA's three levels: a job with a straggler's copy waiting,
 // then started jobs by remaining workload, then new jobs by workload.
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
-	mean := xulau.LawOf(job, p.alpha).Mean()
-	switch {
-	case p.book.Pending > 0:
-		return speculators.Priority{Tier: xulau.TierCopies, Key: xulau.RemainingWork(job, mean)}
-	case p.book.Launched > 0:
-		return speculators.Priority{Tier: xulau.TierStarted, Key: xulau.RemainingWork(job, mean)}
-	}
-	return speculators.Priority{Tier: xulau.TierWaiting, Key: float64(xulau.TaskCount(job)) * mean}
+	return p.book.Priority(job, xulau.LawOf(job, p.alpha).Mean())
 }

@@ -49,3 +49,38 @@ func BenchDecide(b *testing.B, h *Harness, now speculators.Time, least int, rese
 		}
 	}
 }
+
+// BenchEngineDecide times the engine's Decide at now, calling reset inside
+// the timer before each (a policy's forgetting what it asked for is part of
+// the work timed) so that every call does a first Decide's whole work. A
+// first Decide, untimed, that returns fewer than least decisions fails the
+// benchmark: it would time an empty scan.
+func BenchEngineDecide(b *testing.B, h *Harness, now speculators.Time, least int, reset func()) {
+	b.Helper()
+	if first := len(h.Decide(now)); first < least {
+		b.Fatalf("the first Decide returned %d decisions, want at least %d: the benchmark would time an empty scan", first, least)
+	}
+	reset()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		reset()
+		h.Engine.Decide(now)
+	}
+}
+
+// Spread fills h's job with the benchmarks' steady load and returns the time
+// to decide at (3600 s): maps 0..maps-1 running on nodes node000..node099,
+// map i started at 1200 + i%1200 s with a progress rate of 0.0001-0.0004 per
+// second, reported at that time.
+func Spread(h *Harness, maps int) speculators.Time {
+	h.T.Helper()
+	now := Sec(3600)
+	for i := 0; i < maps; i++ {
+		node := speculators.NodeID(fmt.Sprintf("node%03d", i%100))
+		start := Sec(float64(1200 + i%1200))
+		rate := 0.0001 + 0.000003*float64((i*7919)%100)
+		h.Run(Map(i), node, start, rate, now)
+	}
+	return now
+}

@@ -278,6 +278,18 @@ func (h *Harness) Speculated(now speculators.Time) []speculators.TaskID {
 	return Speculated(h.T, h.Decide(now))
 }
 
+// WantNone fails the test when the engine speculates anything at now; what
+// says which check it was ("" for none).
+func (h *Harness) WantNone(now speculators.Time, what string) {
+	h.T.Helper()
+	if got := h.Speculated(now); len(got) != 0 {
+		if what != "" {
+			what += ": "
+		}
+		h.T.Fatalf("%sgot %v, want nothing", what, got)
+	}
+}
+
 // Learned returns what the engine has handed out so far (runtimes and
 // samples, in the order given) and forgets it.
 func (h *Harness) Learned() speculators.Learned {

@@ -25,20 +25,20 @@ const (
 // Params declares SRQuant's parameters (LASER shares the first three).
 func params() []speculators.ParamSpec {
 	return []speculators.ParamSpec{
-		{Name: ParamTauEst, Kind: speculators.Float, Default: 120.0,
-			Doc: "seconds after a map starts at which its run time is estimated (SRQuant/LASER paper §VI-C: tau_est = 120 s)"},
-		{Name: ParamTauKill, Kind: speculators.Float, Default: 200.0,
-			Doc: "seconds after a map starts at which the best resumed attempt is kept and the others killed (§VI-C: tau_kill = 200 s)"},
-		{Name: ParamRMax, Kind: speculators.Int, Default: int64(4),
-			Doc: "most extra attempts per straggler, r_max of Algorithm 1 (the paper gives no value; 4 keeps a 10-task job within 5x its tasks)"},
-		{Name: ParamRMin, Kind: speculators.Float, Default: 0.1,
-			Doc: "Rmin, the PoCD every job must reach, in U(r) = log(R(r) - Rmin) - theta C E_r(T) (§VI-C: 0.1)"},
-		{Name: ParamThetaC, Kind: speculators.Float, Default: 0.0001,
-			Doc: "theta x C, the price of a machine-second against PoCD in U(r) (§VI-C: 0.0001)"},
-		{Name: ParamBeta, Kind: speculators.Float, Default: 1.7,
-			Doc: "Pareto tail index used until two of the job's maps have completed (§VI-A measured 1.7)"},
-		{Name: ParamTJVM, Kind: speculators.Float, Default: 0.0,
-			Doc: "t_jvm, seconds from launch to the first processed record, subtracted in the estimate t_jvm + (tau_est - t_jvm)/phi (§V-A; the simulator has no JVM start-up, so 0)"},
+		speculators.FloatParam(ParamTauEst, 120.0,
+			"seconds after a map starts at which its run time is estimated (SRQuant/LASER paper §VI-C: tau_est = 120 s)"),
+		speculators.FloatParam(ParamTauKill, 200.0,
+			"seconds after a map starts at which the best resumed attempt is kept and the others killed (§VI-C: tau_kill = 200 s)"),
+		speculators.IntParam(ParamRMax, 4,
+			"most extra attempts per straggler, r_max of Algorithm 1 (the paper gives no value; 4 keeps a 10-task job within 5x its tasks)"),
+		speculators.FloatParam(ParamRMin, 0.1,
+			"Rmin, the PoCD every job must reach, in U(r) = log(R(r) - Rmin) - theta C E_r(T) (§VI-C: 0.1)"),
+		speculators.FloatParam(ParamThetaC, 0.0001,
+			"theta x C, the price of a machine-second against PoCD in U(r) (§VI-C: 0.0001)"),
+		speculators.FloatParam(ParamBeta, 1.7,
+			"Pareto tail index used until two of the job's maps have completed (§VI-A measured 1.7)"),
+		speculators.FloatParam(ParamTJVM, 0.0,
+			"t_jvm, seconds from launch to the first processed record, subtracted in the estimate t_jvm + (tau_est - t_jvm)/phi (§V-A; the simulator has no JVM start-up, so 0)"),
 	}
 }
 
@@ -63,7 +63,7 @@ type policy struct {
 
 // New builds SRQuant from its parameters.
 func New(p speculators.Params) (speculators.Speculator, error) {
-	r, err := resume.New(resume.Config{TauEst: ms(p.Float(ParamTauEst)), TauKill: ms(p.Float(ParamTauKill))})
+	r, err := resume.NewSeconds(p.Float(ParamTauEst), p.Float(ParamTauKill))
 	if err != nil {
 		return nil, err
 	}
@@ -74,8 +74,6 @@ func New(p speculators.Params) (speculators.Speculator, error) {
 	}
 	return q, nil
 }
-
-func ms(s float64) speculators.Time { return speculators.Time(math.Round(s * 1000)) }
 
 func (q *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
 	return q.resumer.Decide(job, now, q, out)

@@ -63,10 +63,8 @@ type Copies struct {
 
 func (c *Copies) size(job *speculators.Job) {
 	for ty := range job.Tasks {
-		if n := len(job.Tasks[ty]); len(c.asked[ty]) < n {
-			c.asked[ty] = append(c.asked[ty], make([]bool, n-len(c.asked[ty]))...)
-			c.waiting[ty] = append(c.waiting[ty], make([]int32, n-len(c.waiting[ty]))...)
-		}
+		c.asked[ty] = speculators.Grow(c.asked[ty], len(job.Tasks[ty]))
+		c.waiting[ty] = speculators.Grow(c.waiting[ty], len(job.Tasks[ty]))
 	}
 }
 
@@ -97,16 +95,11 @@ func (c *Copies) Mark(job *speculators.Job, id speculators.TaskID) {
 // starts, and forgets what is still waiting once the task is done or has
 // nothing running (the AM drops those requests).
 func (c *Copies) Observe(job *speculators.Job, ev *speculators.Event) {
-	switch ev.Kind {
-	case speculators.AttemptStarted, speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
-	default:
-		return
-	}
-	c.size(job)
-	t := job.Task(ev.Attempt.Task)
+	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
 	}
+	c.size(job)
 	if ev.Kind == speculators.AttemptStarted && len(t.Attempts) == 1 {
 		c.Launched++
 	}
@@ -154,6 +147,19 @@ func RemainingWork(job *speculators.Job, mean float64) float64 {
 		left += len(job.Tasks[ty]) - job.Completed[ty]
 	}
 	return float64(left) * mean
+}
+
+// Priority is the three levels SDA and ESE give a job: one with a copy
+// waiting, then started jobs by remaining workload, then new jobs by
+// workload; mean is the job's mean task time.
+func (c *Copies) Priority(job *speculators.Job, mean float64) speculators.Priority {
+	switch {
+	case c.Pending > 0:
+		return speculators.Priority{Tier: TierCopies, Key: RemainingWork(job, mean)}
+	case c.Launched > 0:
+		return speculators.Priority{Tier: TierStarted, Key: RemainingWork(job, mean)}
+	}
+	return speculators.Priority{Tier: TierWaiting, Key: float64(TaskCount(job)) * mean}
 }
 
 // Unassigned counts the job's tasks that have never started (SCA's

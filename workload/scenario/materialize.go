@@ -123,10 +123,7 @@ func (g *JobGroup) job(i int, at float64, r *rand.Rand) Job {
 	if inputMiB == 0 {
 		inputMiB = 128
 	}
-	phases := [3]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}
-	if g.ReducePhases != nil {
-		copy(phases[:], g.ReducePhases)
-	}
+	phases := reduceSplit(g.ReducePhases)
 	scale := 1.0
 	if g.JobScale != nil {
 		scale = g.JobScale.Sample(r)
@@ -161,4 +158,14 @@ func (g *JobGroup) job(i int, at float64, r *rand.Rand) Job {
 		j.ErrorBound = math.Min(g.ErrorBound.Sample(r), 0.99)
 	}
 	return j
+}
+
+// reduceSplit is a reduce's work split over copy, sort and reduce: the
+// group's reduce_phases where given, a third each otherwise.
+func reduceSplit(given []float64) [3]float64 {
+	phases := [3]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}
+	if given != nil {
+		copy(phases[:], given)
+	}
+	return phases
 }

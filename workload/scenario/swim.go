@@ -249,10 +249,7 @@ func (g *JobGroup) swimJobs(r *rand.Rand, slots [2]int) []Job {
 	if scale == 0 {
 		scale = 1
 	}
-	phases := [3]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}
-	if g.ReducePhases != nil {
-		copy(phases[:], g.ReducePhases)
-	}
+	phases := reduceSplit(g.ReducePhases)
 	m := swimModel()
 	picked := w.sample(r)
 	var out []Job

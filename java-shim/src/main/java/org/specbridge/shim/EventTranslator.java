@@ -186,7 +186,7 @@ final class EventTranslator {
         TaskAttempt ta = attempt(id);
         JsonGenerator g = open();
         g.writeStringField("kind", "attempt-started");
-        g.writeNumberField("time", ta != null && ta.getLaunchTime() > 0 ? ta.getLaunchTime() : ev.getTimestamp());
+        g.writeNumberField("time", ta != null && ta.getLaunchTime() > 0 ? ta.getLaunchTime() : time(ev));
         g.writeStringField("attempt", Wire.attemptId(id));
         if (ta != null) {
           g.writeStringField("node", Wire.node(ta.getNodeId(), ta.getNodeHttpAddress(), settings.nodeHostPort));
@@ -207,7 +207,7 @@ final class EventTranslator {
         TaskType type = st.id.getTaskId().getTaskType();
         JsonGenerator g = open();
         g.writeStringField("kind", "attempt-status");
-        g.writeNumberField("time", ev.getTimestamp());
+        g.writeNumberField("time", time(ev));
         g.writeStringField("attempt", Wire.attemptId(st.id));
         g.writeNumberField("progress", Math.max(0f, Math.min(1f, st.progress)));
         g.writeStringField("phase", Wire.phase(st.phase, type));
@@ -241,11 +241,22 @@ final class EventTranslator {
         }
         int i = task.getTaskType() == TaskType.MAP ? 0 : 1;
         containerNeeds[i] = Math.max(0, containerNeeds[i] + ev.containersNeededChange());
-        needsChangedAt[i] = ev.getTimestamp();
+        needsChangedAt[i] = time(ev);
         return;
       }
       default:
     }
+  }
+
+  /**
+   * The event's time on the AM's clock. Hadoop stamps only some speculator events: a container-need event
+   * (SpeculatorEvent(TaskId, int)) keeps AbstractEvent's -1, and the sidecar rejects a frame holding a negative
+   * time as malformed, losing every event in it (starts and ends with it). Unstamped events take the AM's clock
+   * when the worker translates them.
+   */
+  private long time(SpeculatorEvent ev) {
+    long t = ev.getTimestamp();
+    return t > 0 ? t : now();
   }
 
   private void writeEnds() throws IOException {

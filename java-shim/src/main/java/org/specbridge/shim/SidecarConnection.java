@@ -43,6 +43,8 @@ final class SidecarConnection {
   private long nextPing;
   private long pingNonce;
   private long seq;
+  /** Set on the socket thread when the sidecar discarded a frame of ours: the worker resyncs. */
+  private volatile boolean lostEvents;
   final AtomicLong eventsSent = new AtomicLong();
   final AtomicLong framesSent = new AtomicLong();
 
@@ -96,6 +98,10 @@ final class SidecarConnection {
   /** True when the sidecar has welcomed the session and waits for its snapshot. */
   boolean needsResync() {
     SidecarSocket s = socket;
+    if (lostEvents && s != null) {
+      lostEvents = false;
+      s.resynced = false; // here on the worker, so the session is never seen unready between two steps
+    }
     return s != null && s.welcomed && !s.resynced && !s.gone;
   }
 
@@ -237,7 +243,14 @@ final class SidecarConnection {
         s.explained = true;
         BridgeSpeculator.LOG.warn(line);
       } else {
-        BridgeSpeculator.LOG.debug(line);
+        // The sidecar's view of the job is wrong from here on: worth a warning. A frame it could not read
+        // lost every event in it (starts and ends included), so a snapshot follows.
+        String code = f.path("code").asText();
+        if (s == socket && ("malformed-frame".equals(code) || "frame-too-large".equals(code))) {
+          lostEvents = true;
+          line += "; resyncing";
+        }
+        BridgeSpeculator.LOG.warn(line);
       }
     } else if ("ping".equals(type)) {
       ObjectNode pong = Wire.frame("pong", peer.now());

@@ -47,51 +47,23 @@ import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocator;
 import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocatorEvent;
-import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.util.Progress;
 import org.apache.hadoop.yarn.event.EventHandler;
 import org.apache.hadoop.yarn.util.ControlledClock;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shim inside Hadoop's MRApp harness (a real MRAppMaster with simulated containers), talking to the
  * real sidecar binary over a real websocket.
  */
 @SuppressWarnings({"unchecked", "rawtypes"})
-class BridgeSpeculatorMRAppTest {
+class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
   private static final int MAPS = 5;
 
-  @TempDir
-  File dir;
-
-  private final ControlledClock clock = new ControlledClock();
-  private final List<AutoCloseable> cleanup = new ArrayList<AutoCloseable>();
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (AutoCloseable c : cleanup) {
-      c.close();
-    }
-  }
-
-  private Sidecar sidecar(String... args) throws Exception {
-    Sidecar s = Sidecar.start(dir, args);
-    cleanup.add(s);
-    return s;
-  }
-
   private Configuration conf(Sidecar sidecar, String speculator) {
-    Configuration conf = new Configuration();
-    conf.setClass(MRJobConfig.MR_AM_JOB_SPECULATOR, RecordingBridgeSpeculator.class, Speculator.class);
-    conf.set(ShimConfig.URL, sidecar.url);
-    conf.set(ShimConfig.TOKEN, Sidecar.TOKEN);
-    conf.set(ShimConfig.SPECULATOR, speculator);
-    conf.set(ShimConfig.TIMEOUT_MS, "1500");
-    conf.set(ShimConfig.BATCH_MS, "20");
+    Configuration conf = shimConf(sidecar, speculator);
     conf.set(ShimConfig.RECONNECT_MS, "200");
     // Let the fallback rescan quickly, as Hadoop's own speculation tests do.
     conf.setLong(MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE, 500L);
@@ -127,33 +99,6 @@ class BridgeSpeculatorMRAppTest {
       }
     }
     return n;
-  }
-
-  /** Sets the clock to now and forgets the last shim instance; before each new MRApp. */
-  private void resetClock() {
-    clock.setTime(System.currentTimeMillis());
-    RecordingBridgeSpeculator.last = null;
-  }
-
-  /** Submits conf on app, which the test's cleanup stops, and waits until the job is RUNNING. */
-  private Job submit(Configuration conf, final MRApp app) throws Exception {
-    cleanup.add(0, new AutoCloseable() {
-      @Override
-      public void close() {
-        if (app.getServiceState() != Service.STATE.STOPPED) {
-          app.stop();
-        }
-      }
-    });
-    Job job = app.submit(conf, true, true);
-    app.waitForState(job, JobState.RUNNING);
-    return job;
-  }
-
-  private static BridgeSpeculator shim() {
-    BridgeSpeculator s = RecordingBridgeSpeculator.last;
-    assertNotNull(s, "MRAppMaster did not load the shim");
-    return s;
   }
 
   @Test
@@ -289,13 +234,7 @@ class BridgeSpeculatorMRAppTest {
     List<Task> maps = new ArrayList<Task>(job.getTasks().values());
     maps.sort((a, b) -> Integer.compare(a.getID().getId(), b.getID().getId()));
     List<Task> stragglers = maps.subList(8, 10);
-    clock.tickMsec(3000L);
-    for (Task t : maps.subList(0, 8)) {
-      TaskAttempt a = t.getAttempts().values().iterator().next();
-      complete(events, a);
-      app.waitForState(a, TaskAttemptState.SUCCEEDED);
-      clock.tickMsec(100L);
-    }
+    completeFirstEight(app, events, maps);
     waitFor("the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED, true);
 
     assertEquals(JobState.SUCCEEDED, job.getState(), String.valueOf(job.getDiagnostics()));
@@ -350,13 +289,7 @@ class BridgeSpeculatorMRAppTest {
     waitForCharge(shim, true);
     EventHandler events = app.getContext().getEventHandler();
 
-    clock.tickMsec(3000L);
-    for (Task t : maps.subList(0, 8)) {
-      TaskAttempt a = t.getAttempts().values().iterator().next();
-      complete(events, a);
-      app.waitForState(a, TaskAttemptState.SUCCEEDED);
-      clock.tickMsec(100L);
-    }
+    completeFirstEight(app, events, maps);
     waitFor("maps 8 and 9 to be dropped",
         () -> running.getState() == TaskState.FAILED && unplaced.getState() == TaskState.FAILED, true);
     waitFor("every attempt of the dropped maps to end", () -> allFinished(running) && allFinished(unplaced), true);
@@ -554,6 +487,17 @@ class BridgeSpeculatorMRAppTest {
     status.progress = progress;
     status.taskState = TaskAttemptState.RUNNING;
     events.handle(new TaskAttemptStatusUpdateEvent(a.getID(), new AtomicReference<TaskAttemptStatus>(status)));
+  }
+
+  /** After 3 s, lets maps 0-7 of an approximation job succeed in turn, 100 ms apart on the AM's clock. */
+  private void completeFirstEight(MRApp app, EventHandler events, List<Task> maps) throws Exception {
+    clock.tickMsec(3000L);
+    for (Task t : maps.subList(0, 8)) {
+      TaskAttempt a = t.getAttempts().values().iterator().next();
+      complete(events, a);
+      app.waitForState(a, TaskAttemptState.SUCCEEDED);
+      clock.tickMsec(100L);
+    }
   }
 
   private static void complete(EventHandler events, TaskAttempt a) {

@@ -1,7 +1,6 @@
 package org.specbridge.shim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -15,19 +14,16 @@ import org.apache.hadoop.mapreduce.v2.api.records.JobState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.apache.hadoop.mapreduce.v2.app.MRApp;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
 import org.apache.hadoop.mapreduce.v2.app.job.Task;
 import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
-import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.event.EventHandler;
-import org.apache.hadoop.yarn.util.ControlledClock;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Cloning at launch, live (issue 11): Dolly and Xu and Lau's SCA clone a small job's tasks. Hadoop lets the
@@ -36,21 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * container (the allocator holds it back, as a full cluster would) gets the copies of maps 0-2 and none for map
  * 3, which stays SCHEDULED; the shim refuses nothing, so the sidecar never asked for a task that was not running.
  */
-class CloningMRAppTest {
+class CloningMRAppTest extends ShimMRAppTest {
   private static final int MAPS = 4;
-
-  @TempDir
-  File dir;
-
-  private final ControlledClock clock = new ControlledClock();
-  private final List<AutoCloseable> cleanup = new ArrayList<AutoCloseable>();
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (AutoCloseable c : cleanup) {
-      c.close();
-    }
-  }
 
   @Test
   @Timeout(120)
@@ -85,22 +68,13 @@ class CloningMRAppTest {
       assertTrue(own.mkdirs(), "could not create " + own);
       Sidecar sidecar = Sidecar.start(own);
       cleanup.add(sidecar);
-      clock.setTime(System.currentTimeMillis());
-      RecordingBridgeSpeculator.last = null;
-      final org.apache.hadoop.mapreduce.v2.app.MRApp app =
-          new org.apache.hadoop.mapreduce.v2.app.MRApp(MAPS, 0, false, "sb-" + speculator, true, clock);
-      cleanup.add(0, () -> {
-        if (app.getServiceState() != Service.STATE.STOPPED) {
-          app.stop();
-        }
-      });
-      Job job = app.submit(conf(sidecar, speculator), true, true);
-      app.waitForState(job, JobState.RUNNING);
+      resetClock();
+      final MRApp app = new MRApp(MAPS, 0, false, "sb-" + speculator, true, clock);
+      Job job = submit(conf(sidecar, speculator), app);
       for (Task t : job.getTasks().values()) {
         app.waitForState(t, TaskState.RUNNING);
       }
-      final BridgeSpeculator shim = RecordingBridgeSpeculator.last;
-      assertNotNull(shim, "MRAppMaster did not load the shim");
+      final BridgeSpeculator shim = shim();
       waitFor(speculator + ": the sidecar in charge", shim::sidecarInCharge);
       EventHandler events = app.getContext().getEventHandler();
       for (Task t : job.getTasks().values()) {
@@ -119,14 +93,8 @@ class CloningMRAppTest {
     }
   }
 
-  private Configuration conf(Sidecar sidecar, String speculator) {
-    Configuration conf = new Configuration();
-    conf.setClass(MRJobConfig.MR_AM_JOB_SPECULATOR, RecordingBridgeSpeculator.class, Speculator.class);
-    conf.set(ShimConfig.URL, sidecar.url);
-    conf.set(ShimConfig.TOKEN, Sidecar.TOKEN);
-    conf.set(ShimConfig.SPECULATOR, speculator);
-    conf.set(ShimConfig.TIMEOUT_MS, "1500");
-    conf.set(ShimConfig.BATCH_MS, "20");
+  private static Configuration conf(Sidecar sidecar, String speculator) {
+    Configuration conf = shimConf(sidecar, speculator);
     conf.setInt(MRJobConfig.NUM_REDUCES, 0);
     return conf;
   }
@@ -137,20 +105,12 @@ class CloningMRAppTest {
    * refused nothing. Returns the maps in index order.
    */
   private List<Task> runHeldJob(String speculator, String name) throws Exception {
-    Sidecar sidecar = Sidecar.start(dir);
-    cleanup.add(sidecar);
+    Sidecar sidecar = sidecar();
     Configuration conf = conf(sidecar, speculator);
-    clock.setTime(System.currentTimeMillis());
-    RecordingBridgeSpeculator.last = null;
+    resetClock();
     final BridgeSpeculatorMRAppTest.HoldingMRApp app =
         new BridgeSpeculatorMRAppTest.HoldingMRApp(MAPS, 0, name, clock, 3);
-    cleanup.add(0, () -> {
-      if (app.getServiceState() != Service.STATE.STOPPED) {
-        app.stop();
-      }
-    });
-    Job job = app.submit(conf, true, true);
-    app.waitForState(job, JobState.RUNNING);
+    Job job = submit(conf, app);
     final List<Task> maps = new ArrayList<Task>(job.getTasks(TaskType.MAP).values());
     maps.sort((a, b) -> Integer.compare(a.getID().getId(), b.getID().getId()));
     for (Task t : maps.subList(0, 3)) {
@@ -158,8 +118,7 @@ class CloningMRAppTest {
     }
     final Task held = maps.get(3);
     assertEquals(TaskState.SCHEDULED, held.getState(), "map 3 should wait for a container");
-    final BridgeSpeculator shim = RecordingBridgeSpeculator.last;
-    assertNotNull(shim, "MRAppMaster did not load the shim");
+    final BridgeSpeculator shim = shim();
 
     waitFor("clones of maps 0-2", () -> {
       for (Task t : maps.subList(0, 3)) {

@@ -151,6 +151,21 @@ class EventTranslatorTest {
     assertEquals(1, out.get(1).path("count").asInt());
   }
 
+  /**
+   * Hadoop's container-need events carry no time (AbstractEvent's -1); the sidecar rejects a frame holding a
+   * negative time as malformed, with every start and end in it. They take the AM's clock.
+   */
+  @Test
+  void anUnstampedContainerNeedTakesTheAmsClock() {
+    FakeAm.Attempt m0 = am.attempt("m", 0, 0);
+    SpeculatorEvent need = new SpeculatorEvent(m0.id.getTaskId(), +1);
+    assertEquals(-1L, need.getTimestamp(), "Hadoop stamps container-need events with -1");
+    am.clock.setTime(1700000004321L);
+    ArrayNode out = translate(need);
+    assertEquals(1, out.size(), out.toString());
+    assertEquals(1700000004321L, out.get(0).path("time").asLong(), out.toString());
+  }
+
   @Test
   void aBatchReportsEachContainerNeedOnceAsItStandsAfterTheBatch() {
     FakeAm.Attempt m0 = am.attempt("m", 0, 0);

@@ -2,7 +2,6 @@ package org.specbridge.shim;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.io.InputStream;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -40,10 +39,8 @@ import org.apache.hadoop.mapreduce.v2.app.speculate.TaskRuntimeEstimator;
 import org.apache.hadoop.yarn.event.Event;
 import org.apache.hadoop.yarn.event.EventHandler;
 import org.apache.hadoop.yarn.util.ControlledClock;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -72,22 +69,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code copy_start_delay_ms} later (needs -1, the copy starts and never reports), and the copy is killed
  * when the original succeeds (or its request withdrawn if it has not started).
  */
-class HadoopPolicyConformanceTest {
+class HadoopPolicyConformanceTest extends SidecarTest {
   static final String FIXTURE = "/conformance/hadoop-job-20-maps.json";
   static final long TICK_MS = 250;
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  @TempDir
-  File dir;
-
-  private final List<AutoCloseable> cleanup = new ArrayList<AutoCloseable>();
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (AutoCloseable c : cleanup) {
-      c.close();
-    }
-  }
 
   @Test
   @Timeout(300)
@@ -108,8 +93,7 @@ class HadoopPolicyConformanceTest {
     }
     assertTrue(maps >= 2 && reduces >= 1, "the fixture no longer makes Hadoop speculate maps and reduces: " + hadoop);
 
-    Sidecar sidecar = Sidecar.start(dir, "--decide-interval", "1h");
-    cleanup.add(sidecar);
+    Sidecar sidecar = sidecar("--decide-interval", "1h");
     SidecarSide side = new SidecarSide(f, sidecar);
     cleanup.add(0, side);
     List<Speculation> ours = new Driver(f, side).run();

@@ -81,7 +81,11 @@ final class Sidecar implements AutoCloseable {
     File token = new File(dir, "token");
     Files.write(token.toPath(), (TOKEN + "\n").getBytes(StandardCharsets.UTF_8));
     File addr = new File(dir, "addr-" + System.nanoTime());
-    File log = new File(dir, "sidecar-" + System.nanoTime() + ".log");
+    // specbridge.sidecar.logs=DIR keeps the sidecar's logs (the test's @TempDir is deleted) for debugging.
+    String keep = System.getProperty("specbridge.sidecar.logs", "");
+    File logDir = keep.isEmpty() ? dir : new File(keep);
+    logDir.mkdirs();
+    File log = new File(logDir, "sidecar-" + System.nanoTime() + ".log");
     List<String> cmd = new ArrayList<String>(Arrays.asList(bin.getPath(), "--log-level", "debug", "serve",
         "--listen", listen, "--token-file", token.getPath(), "--addr-file", addr.getPath(),
         "--decide-interval", "100ms"));

@@ -3,18 +3,13 @@ package org.specbridge.shim;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -24,19 +19,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * (hello, welcome, resync, events, pings, timeout, reconnect). The test drives it as the shim's worker does,
  * calling maintain and sending the snapshot when asked.
  */
-class SidecarConnectionTest {
-  @TempDir
-  File dir;
-
-  private final List<AutoCloseable> cleanup = new ArrayList<AutoCloseable>();
+class SidecarConnectionTest extends SidecarTest {
   private final AtomicInteger hellos = new AtomicInteger();
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (AutoCloseable c : cleanup) {
-      c.close();
-    }
-  }
 
   private SidecarConnection connection(String url, String token) {
     Configuration c = new Configuration(false);
@@ -99,8 +83,7 @@ class SidecarConnectionTest {
   @Test
   @Timeout(120)
   void aSessionIsReadyAfterHelloAndResyncAndSendsEvents() throws Exception {
-    Sidecar sidecar = Sidecar.start(dir);
-    cleanup.add(sidecar);
+    Sidecar sidecar = sidecar();
     SidecarConnection conn = connection(sidecar.url, Sidecar.TOKEN);
     assertFalse(conn.ready());
     assertTrue(drive(conn, conn::ready), "no session: " + conn.unhealthyReason());
@@ -117,8 +100,7 @@ class SidecarConnectionTest {
   @Test
   @Timeout(120)
   void aWrongTokenNeverMakesASessionAndSaysWhy() throws Exception {
-    Sidecar sidecar = Sidecar.start(dir);
-    cleanup.add(sidecar);
+    Sidecar sidecar = sidecar();
     SidecarConnection conn = connection(sidecar.url, "wrong-token");
     assertTrue(drive(conn, () -> conn.unhealthyReason().contains("unauthorized")), conn.unhealthyReason());
     assertFalse(conn.ready());
@@ -128,8 +110,7 @@ class SidecarConnectionTest {
   @Test
   @Timeout(120)
   void aDeadSidecarIsNoticedAndARestartedOneResumesTheSession() throws Exception {
-    Sidecar sidecar = Sidecar.start(dir);
-    cleanup.add(sidecar);
+    Sidecar sidecar = sidecar();
     SidecarConnection conn = connection(sidecar.url, Sidecar.TOKEN);
     assertTrue(drive(conn, conn::ready), conn.unhealthyReason());
     sidecar.kill();
