@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/gorilla/websocket"
+
+	"github.com/specbridge/specbridge/internal/browsertest"
 )
 
 // dashAM is an AM client of the dashboard tests: a real websocket session
@@ -87,20 +87,6 @@ func (a *dashAM) events(now int64, evs ...map[string]any) {
 	seq := a.seq
 	a.mu.Unlock()
 	a.send(map[string]any{"type": "events", "seq": seq, "now": now, "events": evs})
-}
-
-func findChromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("SPECBRIDGE_REQUIRE_BROWSER") != "" {
-		t.Fatal("no Chromium on PATH and SPECBRIDGE_REQUIRE_BROWSER is set: install it (apt-get install -y chromium)")
-	}
-	t.Skip("no Chromium on PATH (apt-get install -y chromium); scripts/test.sh installs it and sets SPECBRIDGE_REQUIRE_BROWSER so that this test cannot be skipped there")
-	return ""
 }
 
 func httpBase(wsURL string) string {
@@ -175,7 +161,7 @@ func TestDashboardAccess(t *testing.T) {
 // parameters, a decision with its reason and the AM's answer, the nodes,
 // and follows as tasks finish and a new AM connects.
 func TestDashboardInChromium(t *testing.T) {
-	chromium := findChromium(t)
+	browsertest.Chromium(t) // skip (or fail in CI) before any work
 	runServeFor(t, []string{"--gather-interval", "100ms"}, func(url string) {
 		base := httpBase(url)
 		// LATE without its one-minute wait: map 3 crawls while the others
@@ -195,14 +181,7 @@ func TestDashboardInChromium(t *testing.T) {
 		a.events(amT0+20_000, status...)
 		b := newDashAM(t, url, "job_1700000000000_0002", "hadoop", nil, 2)
 
-		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
-			chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true))
-		actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-		defer cancel()
-		ctx, cancel := chromedp.NewContext(actx)
-		defer cancel()
-		ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
-		defer cancel()
+		ctx := browsertest.Context(t, 60*time.Second)
 		var mu sync.Mutex
 		var problems []string
 		if err := chromedp.Listen(ctx, func(ev any) {

@@ -1,10 +1,8 @@
 package report
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,28 +15,11 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/specbridge/specbridge/internal/browsertest"
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
-
-// requireBrowser is set by scripts/test.sh, which installs Chromium: there
-// a missing browser fails the test instead of skipping it.
-const requireBrowser = "SPECBRIDGE_REQUIRE_BROWSER"
-
-func findChromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv(requireBrowser) != "" {
-		t.Fatalf("no Chromium on PATH and %s is set: install it (apt-get install -y chromium)", requireBrowser)
-	}
-	t.Skipf("no Chromium on PATH (apt-get install -y chromium); scripts/test.sh installs it and sets %s so that this test cannot be skipped there", requireBrowser)
-	return ""
-}
 
 // collect replays a bundled scenario and returns the collector and results.
 func collect(t *testing.T, path string, policies []string, runs int) (*Collector, []replay.Result) {
@@ -64,7 +45,7 @@ func collect(t *testing.T, path string, policies []string, runs int) (*Collector
 // browser decoded, nothing is fetched from the network, and the console
 // shows no error.
 func TestReportRendersInChromium(t *testing.T) {
-	chromium := findChromium(t)
+	browsertest.Chromium(t) // skip (or fail in CI) before any work
 	col, res := collect(t, "../../scenarios/farms-overall.yaml", []string{"hadoop", "late", "farms"}, 2)
 	page := filepath.Join(t.TempDir(), "report.html")
 	f, err := os.Create(page)
@@ -76,14 +57,7 @@ func TestReportRendersInChromium(t *testing.T) {
 	}
 	f.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
+	ctx := browsertest.Context(t, 90*time.Second)
 
 	var mu sync.Mutex
 	var problems []string
