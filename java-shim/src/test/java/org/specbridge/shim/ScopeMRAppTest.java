@@ -69,7 +69,7 @@ class ScopeMRAppTest extends ShimMRAppTest {
     clock.tickMsec(1000L);
     for (Task t : job.getTasks().values()) {
       for (TaskAttempt a : t.getAttempts().values()) {
-        progress(events, a, 0.8f);
+        BridgeSpeculatorMRAppTest.progress(events, a, 0.8f);
       }
     }
     final Task straggler = firstTask(job);
