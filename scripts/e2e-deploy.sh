@@ -75,7 +75,7 @@ pick_ports() {
   done
   fail "found no 10 free consecutive ports in 20000-32000"
 }
-if ! SPECBRIDGE_MINICLUSTER_DIR=$SPECBRIDGE_MINICLUSTER_DIR "$root/scripts/minicluster.sh" status > /dev/null 2>&1; then
+if ! "$root/scripts/minicluster.sh" status > /dev/null 2>&1; then
   pick_ports
 fi
 
@@ -120,15 +120,20 @@ am_syslog() {
 }
 
 # conf_dir NAME KEY=VALUE...: a copy of the cluster's client configuration whose mapred-site.xml sets
-# each KEY (replacing any value it had); prints its path.
+# each KEY; prints its path. The mini cluster writes every key into each *-site.xml (minicluster.sh), so
+# each KEY is first taken out of all of them: its value comes from mapred-site.xml alone.
 conf_dir() {
-  local dir=$work/conf-$1 kv key value
+  local dir=$work/conf-$1 kv key value f
   shift
   rm -rf "$dir"
   cp -r "$HADOOP_CONF_DIR_CLUSTER" "$dir"
   for kv in "$@"; do
     key=${kv%%=*}
     value=${kv#*=}
+    for f in core hdfs yarn; do
+      grep -vF "<name>$key</name>" "$dir/$f-site.xml" > "$dir/$f-site.xml.tmp" || true
+      mv "$dir/$f-site.xml.tmp" "$dir/$f-site.xml"
+    done
     grep -vF "<name>$key</name>" "$dir/mapred-site.xml" | sed '/<\/configuration>/d' > "$dir/mapred-site.xml.tmp"
     printf '<property><name>%s</name><value>%s</value></property>\n</configuration>\n' "$key" "$value" \
       >> "$dir/mapred-site.xml.tmp"
