@@ -163,7 +163,7 @@ stock() {
     grep -q "specbridge: not for this job" "$am" || fail "$1: the shim did not stand aside ($am)"
     say "$1: $job: AM: $(grep -o 'specbridge: not for this job.*' "$am" | head -n 1)"
   else
-    ! grep -q "org.specbridge" "$am" || fail "$1: the AM loaded the shim ($am)"
+    ! grep -q "org.specbridge.shim" "$am" || fail "$1: the AM loaded the shim ($am)"
     say "$1: $job: AM ran Hadoop's DefaultSpeculator, no shim"
   fi
   ! grep -qF "$job" "$sidecar_log" || fail "$1: the sidecar heard of $job ($sidecar_log)"
