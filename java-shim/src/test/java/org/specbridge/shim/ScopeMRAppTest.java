@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.security.PrivilegedExceptionAction;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -16,6 +17,7 @@ import org.apache.hadoop.mapreduce.v2.app.MRApp;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
 import org.apache.hadoop.mapreduce.v2.app.job.Task;
 import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.event.EventHandler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -120,5 +122,31 @@ class ScopeMRAppTest extends ShimMRAppTest {
     assertEquals(JobState.SUCCEEDED, job.getState());
     assertEquals(0, shim.eventsSent.get());
     assertFalse(Sidecar.read(sidecar.log).contains("session opened"), Sidecar.read(sidecar.log));
+  }
+
+  /** The job's owner against the user lists: MRApp takes the user from the submitting UGI. */
+  @Test
+  @Timeout(120)
+  void aJobOfAUserOutsideTheEnabledUsersIsNotBridgedAndOneInsideIs() throws Exception {
+    Sidecar sidecar = sidecar();
+    Configuration conf = shimConf(sidecar, "none");
+    conf.set(ShimConfig.ENABLED_USERS, "alice");
+    Job bobs = UserGroupInformation.createRemoteUser("bob").doAs(
+        (PrivilegedExceptionAction<Job>) () -> start(new Configuration(conf), "sb-bob"));
+    BridgeSpeculator shim = shim();
+    assertEquals("bob", bobs.getUserName());
+    assertFalse(shim.bridged(), "bob's job was bridged with enabled.users=alice");
+    finishJob(apps.get(bobs), bobs, apps.get(bobs).getContext().getEventHandler());
+    assertEquals(JobState.SUCCEEDED, bobs.getState());
+    assertFalse(Sidecar.read(sidecar.log).contains("session opened"), Sidecar.read(sidecar.log));
+
+    Job alices = UserGroupInformation.createRemoteUser("alice").doAs(
+        (PrivilegedExceptionAction<Job>) () -> start(new Configuration(conf), "sb-alice"));
+    BridgeSpeculator aliceShim = shim();
+    assertTrue(aliceShim.bridged());
+    waitFor("the sidecar in charge", aliceShim::sidecarInCharge, false);
+    waitFor("the sidecar's session", () -> Sidecar.read(sidecar.log).contains("user=alice"), false);
+    finishJob(apps.get(alices), alices, apps.get(alices).getContext().getEventHandler());
+    assertEquals(JobState.SUCCEEDED, alices.getState());
   }
 }
