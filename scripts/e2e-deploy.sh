@@ -4,8 +4,10 @@
 # and pilot, JobHistory) with the real sidecar (`specbridge serve`) and the real shim jar. Short jobs
 # (StragglerJob: E2E_MAPS maps of E2E_MAP_S seconds, no reduce); each must SUCCEED.
 #
-#   1. one job      — the shim shipped with -libjars and enabled by -D on the job's command line: the
-#                     AM runs BridgeSpeculator with the sidecar in charge; the sidecar saw the job.
+#   1. one job      — the shim enabled by -D on the job's command line, shipped with -libjars, and in a
+#                     second job at the same time taken from a directory on the nodes through the job's
+#                     mapreduce.application.classpath: each AM runs BridgeSpeculator with the sidecar in
+#                     charge; the sidecar saw each job.
 #   2. whole cluster — mapred-site.xml on the cluster (the client's and AMs' configuration directory)
 #                     loads the shim from a node-local directory on mapreduce.application.classpath and
 #                     turns it on; the job says nothing about specbridge and is bridged.
@@ -189,13 +191,20 @@ cluster_props=(
   specbridge.token.file="$work/token"
   specbridge.speculator="$policy")
 
+# Two jobs at once: the shim shipped with -libjars, and the shim taken from a directory on the nodes
+# through the job's own mapreduce.application.classpath.
 run_one_job() {
-  echo "== recipe: one job (-libjars and -D on its command line)"
+  echo "== recipe: one job (-D on its command line; the shim by -libjars, or from the nodes)"
   local t=$SECONDS
+  [[ ${shim_args[0]} == -libjars ]] || fail "shim_args (e2e-lib.sh) no longer start with -libjars"
   launch one-job "$HADOOP_CONF_DIR_CLUSTER" "${shim_args[@]}" -D specbridge.url="ws://$sidecar_addr/v1/am"
+  launch one-job-classpath "$HADOOP_CONF_DIR_CLUSTER" "${shim_args[@]:2}" -D specbridge.url="ws://$sidecar_addr/v1/am" \
+    -D "${cluster_props[0]}"
   done_ok one-job
+  done_ok one-job-classpath
   bridged one-job
-  timing "  recipe one job" $((SECONDS - t))
+  bridged one-job-classpath
+  timing "  recipe one job (two jobs at once)" $((SECONDS - t))
 }
 
 run_cluster() {
