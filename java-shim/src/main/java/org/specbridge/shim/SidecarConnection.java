@@ -50,6 +50,8 @@ final class SidecarConnection {
   private int address = -1;
   /** Addresses tried since the last session that reached a welcome (or since the start). */
   private int triedInRound;
+  /** Why the previous connection ended, while the next one is being made (for the log); null before any. */
+  private volatile String lost;
   private long nextPing;
   private long pingNonce;
   private long seq;
@@ -73,6 +75,7 @@ final class SidecarConnection {
       if (s == null || s.welcomed) {
         triedInRound = 0; // a new round: the last connection worked (or there was none)
       }
+      lost = s == null ? null : unhealthyReason;
       address = (address + 1) % settings.urls.size();
       triedInRound++;
       // The next address at once; the delay only once every address has failed in a row.
@@ -117,7 +120,11 @@ final class SidecarConnection {
   /** Why the session is not ready (for the log). */
   String unhealthyReason() {
     SidecarSocket s = socket;
-    return s != null && !s.gone && !s.ready() ? "handshake not complete" : unhealthyReason;
+    if (s != null && !s.gone && !s.ready()) {
+      String before = lost;
+      return before == null ? "handshake not complete" : before + "; connecting to " + s.getURI();
+    }
+    return unhealthyReason;
   }
 
   /** True when the sidecar has welcomed the session and waits for its snapshot. */
