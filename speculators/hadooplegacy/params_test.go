@@ -17,14 +17,14 @@ func TestParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Float(ParamProgressGap) != 0.2 || p.Int(ParamMinRuntimeMS) != 60_000 {
+	if p.Float("progress-gap") != 0.2 || p.Int("min-runtime-ms") != 60_000 {
 		t.Fatalf("defaults %v", p.Values())
 	}
 	p, err = reg.Params(Name, map[string]string{"progress-gap": "0.35", "min-runtime-ms": "1000"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Float(ParamProgressGap) != 0.35 || p.Int(ParamMinRuntimeMS) != 1000 {
+	if p.Float("progress-gap") != 0.35 || p.Int("min-runtime-ms") != 1000 {
 		t.Fatalf("overridden %v", p.Values())
 	}
 	for _, o := range []map[string]string{{"progress-gap": "-0.1"}, {"progress-gap": "1.5"}, {"min-runtime-ms": "-1"}, {"gap": "0.2"}} {
