@@ -17,7 +17,6 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
-	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/cfa"
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/internal/authguard"
@@ -185,24 +184,9 @@ func runCFA(c *cli.Context) error {
 	// file appears must stop the process cleanly, not kill it.
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	if c.String("token-file") == "" {
-		return errors.New("cfa: --token-file is required (sidecars authenticate with a bearer token)")
-	}
-	tokens, err := bridge.ReadTokenFile(c.String("token-file"))
+	tokens, tlsCfg, err := serverAuth(c, "cfa", "sidecars authenticate with a bearer token")
 	if err != nil {
-		return fmt.Errorf("cfa: %w", err)
-	}
-	cert, key := c.String("tls-cert"), c.String("tls-key")
-	if (cert == "") != (key == "") {
-		return errors.New("cfa: --tls-cert and --tls-key go together")
-	}
-	var tlsCfg *tls.Config
-	if cert != "" {
-		pair, err := tls.LoadX509KeyPair(cert, key)
-		if err != nil {
-			return fmt.Errorf("cfa: load TLS key pair: %w", err)
-		}
-		tlsCfg = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+		return err
 	}
 	cfg, err := cfaConfig(c)
 	if err != nil {

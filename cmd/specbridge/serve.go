@@ -76,16 +76,9 @@ func serve(c *cli.Context) error {
 	// file appears must stop the process cleanly, not kill it.
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	if c.String("token-file") == "" {
-		return errors.New("serve: --token-file is required (AMs authenticate with a shared secret)")
-	}
-	tokens, err := bridge.ReadTokenFile(c.String("token-file"))
+	tokens, tlsCfg, err := serverAuth(c, "serve", "AMs authenticate with a shared secret")
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	cert, key := c.String("tls-cert"), c.String("tls-key")
-	if (cert == "") != (key == "") {
-		return errors.New("serve: --tls-cert and --tls-key go together")
+		return err
 	}
 	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Float64("max-total-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
 		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-events-per-second, --max-total-events-per-second and --decide-interval must be positive")
@@ -156,7 +149,7 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: listen on %s: %w", c.String("listen"), err)
 	}
 	handler, dash, err := withDashboard(c, dashboard.Config{Title: "specbridge serve", Tokens: tokens, Live: srv.Live,
-		Nodes: feed.nodes, Analyzer: feed.where, Secure: cert != ""}, srv.Handler())
+		Nodes: feed.nodes, Analyzer: feed.where, Secure: tlsCfg != nil}, srv.Handler())
 	if err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("serve: %w", err)
@@ -166,14 +159,9 @@ func serve(c *cli.Context) error {
 		httpServer.RegisterOnShutdown(dash.Close)
 	}
 	scheme := "ws"
-	if cert != "" {
-		pair, err := tls.LoadX509KeyPair(cert, key)
-		if err != nil {
-			_ = ln.Close()
-			return fmt.Errorf("serve: load TLS key pair: %w", err)
-		}
-		httpServer.TLSConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
-		ln = tls.NewListener(ln, httpServer.TLSConfig)
+	if tlsCfg != nil {
+		httpServer.TLSConfig = tlsCfg
+		ln = tls.NewListener(ln, tlsCfg)
 		scheme = "wss"
 	}
 	addr := ln.Addr().String()
