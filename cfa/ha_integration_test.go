@@ -5,13 +5,11 @@ package cfa
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
+	"github.com/specbridge/specbridge/internal/itest"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
@@ -20,10 +18,7 @@ import (
 // down, in the middle of the run; every commit after it succeeds, and the
 // store reloads whole.
 func TestIntegrationHAStoreAcrossFailover(t *testing.T) {
-	confDir, control := os.Getenv("SPECBRIDGE_HA_CONF"), os.Getenv("SPECBRIDGE_HA_CONTROL")
-	if confDir == "" || control == "" {
-		t.Skip("SPECBRIDGE_HA_CONF / SPECBRIDGE_HA_CONTROL unset: run scripts/hdfs-ha-test.sh")
-	}
+	confDir, failover := itest.HA(t)
 	if err := hdfs.UseConf(confDir); err != nil {
 		t.Fatal(err)
 	}
@@ -36,15 +31,7 @@ func TestIntegrationHAStoreAcrossFailover(t *testing.T) {
 	}
 	s.store.SnapshotEvery = 4
 	scenario(t, s, clock, 0, 60)
-	resp, err := http.Post(control+"/failover?down=1", "text/plain", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("failover: %d %s", resp.StatusCode, body)
-	}
+	failover(true)
 	scenario(t, s, clock, 61, 130)
 	if err := s.Health(); err != nil {
 		t.Errorf("store degraded after the failover: %v", err)
