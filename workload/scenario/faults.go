@@ -58,14 +58,9 @@ type FaultModel struct {
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (f *FaultModel) UnmarshalYAML(n *yaml.Node) error {
-	type raw FaultModel
-	var r raw
-	if err := decodeStrict(n, &r); err != nil {
-		return err
-	}
-	*f = FaultModel(r)
-	f.Line = n.Line
-	return nil
+	type raw FaultModel // without this method
+	*f = FaultModel{}
+	return decodeLined(n, (*raw)(f), &f.Line)
 }
 
 func (c *Cluster) validateFaultModel() error {
