@@ -285,15 +285,22 @@ func (g *JobGroup) validate() error {
 
 func (s *Scenario) hasNode(name string) bool {
 	for _, g := range s.Cluster.Nodes {
-		rest, ok := strings.CutPrefix(name, g.Name+"-")
-		if !ok {
-			continue
-		}
-		if i, err := strconv.Atoi(rest); err == nil && i >= 1 && i <= g.Count && NodeName(g.Name, i) == name {
+		if member(name, g.Name, g.Count) {
 			return true
 		}
 	}
 	return false
+}
+
+// member reports whether name is the name NodeName gives to one of the
+// count members of group (nodes of a node group, jobs of a job group).
+func member(name, group string, count int) bool {
+	rest, ok := strings.CutPrefix(name, group+"-")
+	if !ok {
+		return false
+	}
+	k, err := strconv.Atoi(rest)
+	return err == nil && k >= 1 && k <= count && NodeName(group, k) == name
 }
 
 // Limits on sizes, so that a typo cannot ask for a billion nodes.
