@@ -3,16 +3,13 @@ package hadooplegacy
 import (
 	"testing"
 
-	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // TestParams: defaults are LATE §2.1's, overrides by name reach the policy
 // through the registry, and values outside their range are refused.
 func TestParams(t *testing.T) {
-	reg := speculators.NewRegistry()
-	if err := reg.Add(Policy()); err != nil {
-		t.Fatal(err)
-	}
+	reg := spectest.Registry(t, Policy())
 	p, err := reg.Params(Name, nil)
 	if err != nil {
 		t.Fatal(err)
