@@ -25,10 +25,7 @@ func TestIntegrationHAStoreAcrossFailover(t *testing.T) {
 	clock := &fakeClock{}
 	clock.set(0)
 	cfg := ServiceConfig{Analyzer: testConfig(), Store: fmt.Sprintf("hdfs:///specbridge-ha/cfa-%d", time.Now().UnixNano()), Now: clock.Now}
-	s, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustService(t, cfg)
 	s.store.SnapshotEvery = 4
 	scenario(t, s, clock, 0, 60)
 	failover(true)
@@ -40,10 +37,7 @@ func TestIntegrationHAStoreAcrossFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	final := stateJSON(t, s)
-	again, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := mustService(t, cfg)
 	defer again.Close()
 	if got := stateJSON(t, again); got != final {
 		t.Fatalf("reloaded after the failover, the state differs:\n got  %s\n want %s", got, final)

@@ -175,10 +175,7 @@ func crashAndRestart(t *testing.T, store string, at int, snapshotEvery int) (*Se
 	clock := &fakeClock{}
 	clock.set(0)
 	cfg := ServiceConfig{Analyzer: testConfig(), Store: store, Now: clock.Now}
-	first, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := mustService(t, cfg)
 	first.store.SnapshotEvery = snapshotEvery
 	var heard collector
 	first.Subscribe("J1", heard.deliver("J1"))
@@ -207,10 +204,7 @@ func crashAndRestart(t *testing.T, store string, at int, snapshotEvery int) (*Se
 		t.Fatal(err)
 	}
 	final := stateJSON(t, second)
-	third, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	third := mustService(t, cfg)
 	if got := stateJSON(t, third); got != final {
 		t.Fatalf("after a clean stop the state differs:\n got  %s\n want %s", got, final)
 	}
