@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -44,11 +45,8 @@ func CFACommand() *cli.Command {
 			hadoopConfFlag(),
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:7421", Usage: "address of the JSON API (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_CFA_LISTEN"}},
 			&cli.StringFlag{Name: "store", Value: "specbridge-cfa", Usage: "where records persist: a local directory or hdfs://namenode:port/path", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
-			&cli.StringFlag{Name: "token-file", Usage: "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", EnvVars: []string{"SPECBRIDGE_CFA_TOKEN_FILE"}},
-			&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, serve the API over https", EnvVars: []string{"SPECBRIDGE_CFA_TLS_CERT"}},
-			&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{"SPECBRIDGE_CFA_TLS_KEY"}},
-			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_CFA_ADDR_FILE"}},
-		}, append(cfaFlags(), dashboardFlags("SPECBRIDGE_CFA_")...)...),
+		}, slices.Concat(serverFlags("SPECBRIDGE_CFA_", "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", "serve the API over https"),
+			cfaFlags(), dashboardFlags("SPECBRIDGE_CFA_"))...),
 		Action:      runCFA,
 		Before:      useHadoopConf,
 		Subcommands: []*cli.Command{fsckCommand()},

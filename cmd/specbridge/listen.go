@@ -10,6 +10,19 @@ import (
 	"github.com/specbridge/specbridge/bridge"
 )
 
+// serverFlags declares what serverAuth reads, and where the server says it
+// listens: --token-file (tokenUsage says whose tokens), --tls-cert and
+// --tls-key (tlsServes says what TLS serves), --addr-file. env prefixes
+// their environment variables.
+func serverFlags(env, tokenUsage, tlsServes string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "token-file", Usage: tokenUsage, EnvVars: []string{env + "TOKEN_FILE"}},
+		&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, " + tlsServes, EnvVars: []string{env + "TLS_CERT"}},
+		&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{env + "TLS_KEY"}},
+		&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{env + "ADDR_FILE"}},
+	}
+}
+
 // serverAuth reads what serve and cfa both need before they listen: the
 // tokens of --token-file, required (who says who presents them, for the
 // error), and the TLS configuration of --tls-cert and --tls-key, which go
