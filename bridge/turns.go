@@ -40,14 +40,30 @@ type turns struct {
 	limited bool // false: turns are granted at once, unaccounted
 
 	mu    sync.Mutex
+	slots int
 	free  int     // slots not held
 	vtime float64 // start tag of the turn granted last
 	seq   uint64  // arrival order, breaks ties
 	queue turnQueue
+
+	// Pacing (pace.go): nil when not paced.
+	pace   *pacer
+	probe  *schedProbe
+	target time.Duration
+	armed  bool // a timer will dispatch when the pacer's debt is paid
+	// onShare, if set, is told the pacer's share after every step.
+	onShare func(float64)
 }
 
-func newTurns(slots int) *turns {
-	return &turns{limited: slots > 0, free: slots}
+// newTurns makes a fair queue of slots turns at once (<= 0: no limit).
+// With target > 0 the slots' time is paced by the scheduler's latency
+// (pace.go).
+func newTurns(slots int, target time.Duration) *turns {
+	t := &turns{limited: slots > 0, free: slots, slots: slots}
+	if t.limited && target > 0 {
+		t.pace, t.probe, t.target = newPacer(slots, time.Now()), newSchedProbe(), target
+	}
+	return t
 }
 
 // turnTag is a session's finish tag, guarded by turns.mu.
@@ -81,7 +97,7 @@ func (t *turns) acquire(ctx context.Context, tag *turnTag) (*turn, time.Duration
 	}
 	t.mu.Lock()
 	start := max(tag.finish, t.vtime)
-	if t.free > 0 && t.queue.Len() == 0 {
+	if t.free > 0 && t.queue.Len() == 0 && (t.pace == nil || t.pace.wait(asked) == 0) {
 		t.free--
 		t.vtime = start
 		t.mu.Unlock()
@@ -90,6 +106,7 @@ func (t *turns) acquire(ctx context.Context, tag *turnTag) (*turn, time.Duration
 	t.seq++
 	w := &waiter{start: start, seq: t.seq, ready: make(chan struct{})}
 	heap.Push(&t.queue, w)
+	t.dispatchLocked(asked)
 	t.mu.Unlock()
 	select {
 	case <-w.ready:
@@ -98,7 +115,8 @@ func (t *turns) acquire(ctx context.Context, tag *turnTag) (*turn, time.Duration
 	case <-ctx.Done():
 		t.mu.Lock()
 		if w.won { // granted meanwhile: pass the slot on
-			t.grantLocked()
+			t.free++
+			t.dispatchLocked(time.Now())
 		} else {
 			heap.Remove(&t.queue, w.index)
 		}
@@ -107,7 +125,8 @@ func (t *turns) acquire(ctx context.Context, tag *turnTag) (*turn, time.Duration
 	}
 }
 
-// end ends the turn and charges its duration to the session.
+// end ends the turn and charges its duration to the session (and to the
+// pacer).
 func (tn *turn) end() {
 	tn.once.Do(func() {
 		close(tn.done)
@@ -115,24 +134,62 @@ func (tn *turn) end() {
 		if t == nil {
 			return
 		}
-		cost := float64(time.Since(tn.at))
+		now := time.Now()
+		cost := now.Sub(tn.at)
 		t.mu.Lock()
-		tn.tag.finish = tn.start + cost
-		t.grantLocked()
+		tn.tag.finish = tn.start + float64(cost)
+		t.free++
+		if t.pace != nil {
+			t.pace.charge(cost, now, t.free == t.slots)
+		}
+		t.dispatchLocked(now)
 		t.mu.Unlock()
+		if t.probe != nil && t.probe.due(now) {
+			t.step()
+		}
 	})
 }
 
-// grantLocked hands a freed slot to the first waiter, or frees it.
-func (t *turns) grantLocked() {
-	if t.queue.Len() == 0 {
-		t.free++
-		return
+// dispatchLocked grants free slots to the first waiters while the pacer
+// allows; when it does not, a timer dispatches once its debt is paid.
+func (t *turns) dispatchLocked(now time.Time) {
+	for t.free > 0 && t.queue.Len() > 0 {
+		if t.pace != nil {
+			if d := t.pace.wait(now); d > 0 {
+				if !t.armed {
+					t.armed = true
+					time.AfterFunc(d, t.kick)
+				}
+				return
+			}
+		}
+		w := heap.Pop(&t.queue).(*waiter)
+		w.won = true
+		t.free--
+		t.vtime = w.start
+		close(w.ready)
 	}
-	w := heap.Pop(&t.queue).(*waiter)
-	w.won = true
-	t.vtime = w.start
-	close(w.ready)
+}
+
+// kick dispatches after the pacer's debt is paid.
+func (t *turns) kick() {
+	t.mu.Lock()
+	t.armed = false
+	t.dispatchLocked(time.Now())
+	t.mu.Unlock()
+}
+
+// step reads the scheduler's latency since the last step and adjusts the
+// pacer's share (pace.go).
+func (t *turns) step() {
+	p99, n := t.probe.read()
+	t.mu.Lock()
+	t.pace.adjust(p99, n, t.target)
+	share := t.pace.share
+	t.mu.Unlock()
+	if t.onShare != nil {
+		t.onShare(share)
+	}
 }
 
 // turnQueue is a min-heap of waiters by start tag, then arrival.

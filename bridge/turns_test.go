@@ -13,7 +13,7 @@ import (
 // A session that was idle goes in front of backlogged ones: start-time
 // fair queueing by the cost of the turns each had.
 func TestTurnsIdleSessionGoesFirst(t *testing.T) {
-	q := newTurns(1)
+	q := newTurns(1, 0)
 	ctx := context.Background()
 	var a, heavy1, heavy2, light turnTag
 	heavy1.finish, heavy2.finish = 5e9, 6e9 // had long turns
@@ -74,7 +74,7 @@ func TestTurnsIdleSessionGoesFirst(t *testing.T) {
 // A session that gives up waiting (its context ends) frees its place, and
 // a slot granted to it as it gave up is passed on.
 func TestTurnsCancelledWaiterPassesOn(t *testing.T) {
-	q := newTurns(1)
+	q := newTurns(1, 0)
 	var a, b, c turnTag
 	first, _, _ := q.acquire(context.Background(), &a)
 	ctx, cancel := context.WithCancel(context.Background())
