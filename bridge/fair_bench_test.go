@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"os"
 	"testing"
 	"time"
 )
@@ -18,12 +19,19 @@ func BenchmarkGoodAMBesideAbusers(b *testing.B) {
 	for _, c := range []struct {
 		name          string
 		abusers, busy int
-	}{{"abusers=0", 0, 0}, {"abusers=200/fair", 200, 0}, {"abusers=200/unlimited", 200, -1}} {
+		pace          string
+	}{{"abusers=0", 0, 0, ""}, {"abusers=200/fair", 200, 0, ""}, {"abusers=200/fair-unpaced", 200, 0, "-1ns"},
+		{"abusers=200/unlimited", 200, -1, ""}} {
 		b.Run(c.name, func(b *testing.B) {
-			r := measureFairness(b, c.abusers, b.N, c.busy)
+			pace := c.pace
+			if pace == "" {
+				pace = os.Getenv("SPECBRIDGE_FAIR_PACE")
+			}
+			r := measureFairness(b, c.abusers, b.N, c.busy, pace)
 			b.ReportMetric(float64(r.quantile(0.5).Microseconds()), "p50-µs")
 			b.ReportMetric(float64(r.quantile(0.99).Microseconds()), "p99-µs")
 			b.ReportMetric(r.events/float64(b.Elapsed().Seconds()), "server-events/s")
+			b.ReportMetric(r.share, "turn-share")
 		})
 	}
 }
@@ -39,7 +47,7 @@ func TestGoodAMLatencyBesideAbusers(t *testing.T) {
 	if raceEnabled {
 		fairBound *= 4
 	}
-	r := measureFairness(t, abusers, probes, 0)
+	r := measureFairness(t, abusers, probes, 0, "")
 	p50, p99 := r.quantile(0.5), r.quantile(0.99)
 	t.Logf("good AM beside %d abusers: p50 %v, p99 %v, max %v; server took %.0f events meanwhile", abusers, p50, p99, r.lat[len(r.lat)-1], r.events)
 	if p99 > fairBound {

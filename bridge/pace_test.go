@@ -101,7 +101,7 @@ func TestPacedTurnsLightSessionFirst(t *testing.T) {
 	ctx := context.Background()
 	var a, heavy1, heavy2, light turnTag
 	heavy1.finish, heavy2.finish = 5e9, 6e9
-	first, _, err := q.acquire(ctx, &a)
+	first, _, err := q.acquire(ctx, &a, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestPacedTurnsLightSessionFirst(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tn, _, err := q.acquire(ctx, w.tag)
+			tn, _, err := q.acquire(ctx, w.tag, 100)
 			if err != nil {
 				t.Error(err)
 				return

@@ -217,6 +217,9 @@ func (s *session) read() {
 		if it.kind == itemFrame && it.frame.Events != nil {
 			n += len(it.frame.Events.Events)
 		}
+		if tn != nil {
+			tn.units = float64(n) // the fair queue's cost of the turn
+		}
 		select {
 		case s.in <- it:
 		case <-s.ctx.Done():
@@ -291,7 +294,7 @@ func (s *session) readItem(mt int, r io.Reader) (item, bool) {
 	if mt != websocket.TextMessage {
 		return item{kind: itemBinary, size: int64(len(data)), readAt: readAt}, true
 	}
-	tn, waited, err := s.srv.turns.acquire(s.ctx, &s.turnTag)
+	tn, waited, err := s.srv.turns.acquire(s.ctx, &s.turnTag, len(data))
 	if err != nil {
 		return item{}, false
 	}

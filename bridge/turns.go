@@ -26,16 +26,55 @@ import (
 // start tag max(the session's finish tag, the virtual time), the virtual
 // time is the start tag of the turn granted last, the session's finish tag
 // becomes start tag plus the turn's cost, and the smallest start tag goes
-// first. A session that was idle starts at the virtual time, in front of
-// every backlogged session (their tags are past it), so a well-behaved AM
-// waits at most for the turns already running, not for one turn of every
-// flooding session. Choice: a turn's cost is its wall-clock duration (the
-// work of a frame varies with its events and the policy; counting events
-// would let a costly policy or frame through cheaply).
+// first. A session that used less than the backlogged sessions starts at
+// the virtual time, in front of every backlogged session (their tags are
+// past it), so a well-behaved AM waits at most for the turns already
+// running, not for one turn of every flooding session.
+//
+// Choice: a turn costs at most maxLead units in the queue. Without a bound
+// an AM's first frames (its job's every attempt started: 4,000 events for
+// 2,000 maps) put it thousands of units ahead of the virtual time, which
+// advances by one flooder's frame per round of 200 flooders, and it then
+// waited a round per frame for seconds (measured: p99 50-70 ms). What a
+// session sends over time is bounded by its event budget, not here.
+//
+// Ties: sessions sending alike (flooding ones, in particular) move in lock
+// step, a round of them sharing one start tag, and every session that was
+// behind the virtual time joins that round with the same tag. Choice: a
+// tie goes to the session with the lower finish tag, the one that had
+// less service; ties broken by arrival instead put a light session behind
+// the whole round of flooders that asked before it (measured: 20-30 ms of
+// queueing beside 200 flooding sessions).
+//
+// Choice: a turn's cost is its frame's events plus one (turn.units), the
+// unit of the sessions' event budgets (limits.go), so that a session under
+// its share of the event budget is a light one here too. The cost was
+// first the turn's wall-clock duration; that made a well-behaved AM look
+// heavy whenever its frames were dearer than a flooder's per event (a
+// large job's decide) or the host was saturated (a turn's wall-clock time
+// then includes the scheduling delays of its hand-offs, which are not the
+// session's doing): the benchmark's good AM, 400 events a second against
+// the flooders' 1,000, held a fifth of the slot's wall-clock time and
+// waited behind the flooding sessions' backlog. What a costly frame costs
+// the host is the pacer's business (pace.go), which charges wall-clock
+// time. A turn whose units were not set costs 1.
 //
 // A turn ends before the session writes to its connection (session.write
 // buffers frames during a turn, endTurn sends them), so a session whose
 // client does not read never holds a slot.
+// maxLead bounds a turn's cost in the fair queue (units: events).
+const maxLead = 100
+
+// bytesPerUnit: a frame's cost is estimated before it is decoded as one
+// unit per this many bytes (an event takes 100-300 bytes on the wire, so
+// this overestimates, alike for every session).
+const bytesPerUnit = 64
+
+// estimateUnits is the fair queue's estimate of a frame's cost from its size.
+func estimateUnits(size int) float64 {
+	return min(1+float64(size)/bytesPerUnit, maxLead)
+}
+
 type turns struct {
 	limited bool // false: turns are granted at once, unaccounted
 
@@ -74,6 +113,7 @@ type turn struct {
 	t     *turns
 	tag   *turnTag
 	start float64 // start tag
+	units float64 // the turn's cost in the fair queue; set before end
 	at    time.Time
 	once  sync.Once
 	done  chan struct{}
@@ -82,29 +122,34 @@ type turn struct {
 // waiter is a session waiting for a turn.
 type waiter struct {
 	start float64
+	key   float64 // start plus the frame's estimated cost: the order
+	used  float64 // the session's finish tag when it asked: ties go to the lower
+	light bool    // it was behind the virtual time: it skips the pacer's debt
 	seq   uint64
 	index int
 	ready chan struct{}
 	won   bool // granted; guarded by turns.mu
 }
 
-// acquire waits for a turn for the session whose finish tag is tag, or
-// until ctx ends. It returns how long it waited, too.
-func (t *turns) acquire(ctx context.Context, tag *turnTag) (*turn, time.Duration, error) {
+// acquire waits for a turn for the session whose finish tag is tag, to
+// handle a frame of size bytes, or until ctx ends. It returns how long it
+// waited, too.
+func (t *turns) acquire(ctx context.Context, tag *turnTag, size int) (*turn, time.Duration, error) {
 	asked := time.Now()
 	if !t.limited {
 		return &turn{done: make(chan struct{}), at: asked}, 0, nil
 	}
 	t.mu.Lock()
 	start := max(tag.finish, t.vtime)
-	if t.free > 0 && t.queue.Len() == 0 && (t.pace == nil || t.pace.wait(asked) == 0) {
+	light := tag.finish < t.vtime
+	if t.free > 0 && t.queue.Len() == 0 && (t.pace == nil || light || t.pace.wait(asked) == 0) {
 		t.free--
 		t.vtime = start
 		t.mu.Unlock()
 		return &turn{t: t, tag: tag, start: start, at: asked, done: make(chan struct{})}, 0, nil
 	}
 	t.seq++
-	w := &waiter{start: start, seq: t.seq, ready: make(chan struct{})}
+	w := &waiter{start: start, key: start + estimateUnits(size), used: tag.finish, light: light, seq: t.seq, ready: make(chan struct{})}
 	heap.Push(&t.queue, w)
 	t.dispatchLocked(asked)
 	t.mu.Unlock()
@@ -125,8 +170,8 @@ func (t *turns) acquire(ctx context.Context, tag *turnTag) (*turn, time.Duration
 	}
 }
 
-// end ends the turn and charges its duration to the session (and to the
-// pacer).
+// end ends the turn, charges its units to the session and its duration to
+// the pacer.
 func (tn *turn) end() {
 	tn.once.Do(func() {
 		close(tn.done)
@@ -137,7 +182,7 @@ func (tn *turn) end() {
 		now := time.Now()
 		cost := now.Sub(tn.at)
 		t.mu.Lock()
-		tn.tag.finish = tn.start + float64(cost)
+		tn.tag.finish = tn.start + min(max(tn.units, 1), maxLead)
 		t.free++
 		if t.pace != nil {
 			t.pace.charge(cost, now, t.free == t.slots)
@@ -151,10 +196,13 @@ func (tn *turn) end() {
 }
 
 // dispatchLocked grants free slots to the first waiters while the pacer
-// allows; when it does not, a timer dispatches once its debt is paid.
+// allows; when it does not, a timer dispatches once its debt is paid. A
+// light first waiter (one that was behind the virtual time: it had less
+// than its share) does not wait for the pacer; its turn is charged to the
+// pacer all the same, so the backlogged sessions wait for it.
 func (t *turns) dispatchLocked(now time.Time) {
 	for t.free > 0 && t.queue.Len() > 0 {
-		if t.pace != nil {
+		if t.pace != nil && !t.queue[0].light {
 			if d := t.pace.wait(now); d > 0 {
 				if !t.armed {
 					t.armed = true
@@ -166,7 +214,7 @@ func (t *turns) dispatchLocked(now time.Time) {
 		w := heap.Pop(&t.queue).(*waiter)
 		w.won = true
 		t.free--
-		t.vtime = w.start
+		t.vtime = max(t.vtime, w.start) // ordered by key, a later start may go first
 		close(w.ready)
 	}
 }
@@ -192,13 +240,17 @@ func (t *turns) step() {
 	}
 }
 
-// turnQueue is a min-heap of waiters by start tag, then arrival.
+// turnQueue is a min-heap of waiters by start tag plus estimated cost, then
+// by the service the session had (its finish tag), then arrival.
 type turnQueue []*waiter
 
 func (q turnQueue) Len() int { return len(q) }
 func (q turnQueue) Less(i, j int) bool {
-	if q[i].start != q[j].start {
-		return q[i].start < q[j].start
+	if q[i].key != q[j].key {
+		return q[i].key < q[j].key
+	}
+	if q[i].used != q[j].used {
+		return q[i].used < q[j].used
 	}
 	return q[i].seq < q[j].seq
 }

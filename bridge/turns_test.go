@@ -17,7 +17,7 @@ func TestTurnsIdleSessionGoesFirst(t *testing.T) {
 	ctx := context.Background()
 	var a, heavy1, heavy2, light turnTag
 	heavy1.finish, heavy2.finish = 5e9, 6e9 // had long turns
-	first, _, err := q.acquire(ctx, &a)
+	first, _, err := q.acquire(ctx, &a, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestTurnsIdleSessionGoesFirst(t *testing.T) {
 	var wg sync.WaitGroup
 	waitTurn := func(name string, tag *turnTag) {
 		defer wg.Done()
-		tn, _, err := q.acquire(ctx, tag)
+		tn, _, err := q.acquire(ctx, tag, 100)
 		if err != nil {
 			t.Error(err)
 			return
@@ -76,10 +76,10 @@ func TestTurnsIdleSessionGoesFirst(t *testing.T) {
 func TestTurnsCancelledWaiterPassesOn(t *testing.T) {
 	q := newTurns(1, 0)
 	var a, b, c turnTag
-	first, _, _ := q.acquire(context.Background(), &a)
+	first, _, _ := q.acquire(context.Background(), &a, 100)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { _, _, err := q.acquire(ctx, &b); errc <- err }()
+	go func() { _, _, err := q.acquire(ctx, &b, 100); errc <- err }()
 	for q.waiting() == 0 {
 		time.Sleep(time.Millisecond)
 	}
@@ -90,7 +90,7 @@ func TestTurnsCancelledWaiterPassesOn(t *testing.T) {
 	first.end()
 	done := make(chan struct{})
 	go func() {
-		tn, _, err := q.acquire(context.Background(), &c)
+		tn, _, err := q.acquire(context.Background(), &c, 100)
 		if err == nil {
 			tn.end()
 		}
