@@ -125,3 +125,90 @@ func TestStalledFrameHoldsNoTurn(t *testing.T) {
 	c, _ := open(t, ts, hello(testJob, "none", 1, 0, nil))
 	c.alive()
 }
+
+// grantOrder queues one waiter per tag (with its frame size) behind a held
+// slot, in the given order, releases the slot and returns the order in
+// which they got their turns.
+func grantOrder(t *testing.T, q *turns, names []string, tags []*turnTag, sizes []int) []string {
+	t.Helper()
+	ctx := context.Background()
+	var hold turnTag
+	hold.finish = q.vtime
+	first, _, err := q.acquire(ctx, &hold, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, len(names))
+	var wg sync.WaitGroup
+	for i := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tn, _, err := q.acquire(ctx, tags[i], sizes[i])
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			got <- names[i]
+			tn.end()
+		}()
+		for deadline := time.Now().Add(waitFor); q.waiting() != i+1; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d waiting, want %d", q.waiting(), i+1)
+			}
+		}
+	}
+	first.end()
+	var order []string
+	for range names {
+		order = append(order, <-got)
+	}
+	wg.Wait()
+	return order
+}
+
+// Flooding sessions in lock step share one start tag (a round); a light
+// session a small frame ahead of it still goes before the round's large
+// frames, which arrived first (the order is by start tag plus the frame's
+// estimated cost). Ordered by start tag and arrival, it waited for the
+// whole round.
+func TestTurnsLightSessionBeforeFloodersRound(t *testing.T) {
+	q := newTurns(1, 0)
+	q.vtime = 1000
+	var f1, f2, f3, light turnTag
+	f1.finish, f2.finish, f3.finish = 1000, 1000, 1000 // the round
+	light.finish = 1002                                // had a small frame in this round
+	order := grantOrder(t, q, []string{"f1", "f2", "f3", "light"}, []*turnTag{&f1, &f2, &f3, &light}, []int{3000, 3000, 3000, 200})
+	if order[0] != "light" {
+		t.Fatalf("turns went to %v, want light first", order)
+	}
+}
+
+// Among equal keys the session that had less service goes first, whatever
+// the arrival order.
+func TestTurnsTieGoesToLessService(t *testing.T) {
+	q := newTurns(1, 0)
+	q.vtime = 1000
+	var more, less turnTag
+	more.finish, less.finish = 1000, 900 // both start at the virtual time
+	order := grantOrder(t, q, []string{"more", "less"}, []*turnTag{&more, &less}, []int{640, 640})
+	if order[0] != "less" {
+		t.Fatalf("turns went to %v, want less first", order)
+	}
+}
+
+// A turn costs at most maxLead units: one huge frame (an AM's every
+// attempt started) does not put its session thousands of units behind.
+func TestTurnCostBounded(t *testing.T) {
+	q := newTurns(1, 0)
+	var tag turnTag
+	tn, _, err := q.acquire(context.Background(), &tag, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.units = 4001
+	tn.end()
+	if tag.finish != maxLead {
+		t.Fatalf("finish tag %v after a 4,000-event frame, want the bound %d", tag.finish, maxLead)
+	}
+}
