@@ -11,8 +11,10 @@ import (
 // abusive AMs flood the server with status batches as fast as their
 // connections take them, each process on its own (measureFairness). The
 // sub-benchmarks: no abusers; 200 abusers with the fair queue (default
-// MaxBusySessions); 200 abusers without it (MaxBusySessions -1, as before
-// turns.go). Issue 14's target: the good AM's p99 at most 10 ms. Run with
+// MaxBusySessions) and its pacing (default SchedLatencyTarget; pace.go);
+// the same without pacing; 200 abusers without the fair queue
+// (MaxBusySessions -1, as before turns.go). Issue 14's target: the good
+// AM's p99 at most 10 ms. turn-share is the pacing share at the end. Run with
 //
 //	go test ./bridge -run '^$' -bench GoodAMBesideAbusers -benchtime 2000x
 func BenchmarkGoodAMBesideAbusers(b *testing.B) {
