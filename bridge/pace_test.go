@@ -93,10 +93,10 @@ func TestHistQuantile(t *testing.T) {
 	}
 }
 
-// While the pacer is in debt no turn is granted, however many slots are
-// free; once it is paid the first to go is the light session, before the
-// flooding sessions' backlog.
-func TestPacedTurnsLightSessionFirst(t *testing.T) {
+// While the pacer is in debt no backlogged session gets a turn, however
+// many slots are free, but a light one does (it had at most its share);
+// once the debt is paid the backlog goes in order.
+func TestPacedTurnsLightSessionSkipsDebt(t *testing.T) {
 	q := newTurns(1, time.Millisecond)
 	ctx := context.Background()
 	var a, heavy1, heavy2, light turnTag
@@ -134,19 +134,30 @@ func TestPacedTurnsLightSessionFirst(t *testing.T) {
 	q.armed = true       // and none is armed
 	q.mu.Unlock()
 	first.end()
-	if n := q.waiting(); n != 3 {
-		t.Fatalf("%d waiting after the turn ended in debt, want 3 (no grant)", n)
+	if name := <-got; name != "light" {
+		t.Fatalf("%s got a turn while the pacer was in debt, want light", name)
+	}
+	for deadline := time.Now().Add(waitFor); ; time.Sleep(time.Millisecond) {
+		q.mu.Lock()
+		free := q.free
+		q.mu.Unlock()
+		if free == 1 { // the light turn has ended
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the light turn did not end")
+		}
+	}
+	if n := q.waiting(); n != 2 {
+		t.Fatalf("%d waiting while the pacer is in debt, want 2 (no backlogged session granted)", n)
 	}
 	q.mu.Lock()
 	q.pace.share, q.pace.tokens, q.pace.last = 1, paceBurst.Seconds(), time.Now()
 	q.mu.Unlock()
 	q.kick()
-	var order []string
-	for range 3 {
-		order = append(order, <-got)
-	}
+	order := []string{<-got, <-got}
 	wg.Wait()
-	if order[0] != "light" || order[1] != "heavy1" || order[2] != "heavy2" {
-		t.Fatalf("turns went to %v, want light, heavy1, heavy2", order)
+	if order[0] != "heavy1" || order[1] != "heavy2" {
+		t.Fatalf("the backlog went %v once the debt was paid, want heavy1, heavy2", order)
 	}
 }

@@ -212,3 +212,17 @@ func TestTurnCostBounded(t *testing.T) {
 		t.Fatalf("finish tag %v after a 4,000-event frame, want the bound %d", tag.finish, maxLead)
 	}
 }
+
+// A light session (at most lightSlack past the virtual time) goes before a
+// session further ahead, even with a larger frame.
+func TestTurnsLightClassFirst(t *testing.T) {
+	q := newTurns(1, 0)
+	q.vtime = 1000
+	var ahead, light turnTag
+	ahead.finish = 1000 + lightSlack + 2 // had more than its share
+	light.finish = 1002
+	order := grantOrder(t, q, []string{"ahead", "light"}, []*turnTag{&ahead, &light}, []int{200, 3000})
+	if order[0] != "light" {
+		t.Fatalf("turns went to %v, want light first", order)
+	}
+}
