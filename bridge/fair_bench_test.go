@@ -40,7 +40,7 @@ func BenchmarkGoodAMBesideAbusers(b *testing.B) {
 
 // A good AM beside 50 flooding ones (each in its own process, the server in
 // a third) keeps its decide round trip: p99 under fairBound. The bound is
-// generous, for a loaded 2-core CI machine (p99 about 30 ms there; the
+// generous, for a loaded 2-core CI machine (p99 about 8 ms there; the
 // benchmark above gives the figures); without the fair queue the p99 is
 // 1.6 s there. The abusers must have kept the server busy meanwhile.
 func TestGoodAMLatencyBesideAbusers(t *testing.T) {
