@@ -83,7 +83,7 @@ func TestProtocolDocumentExamplesRun(t *testing.T) {
 	// A small server-wide budget, so that the throttling example is over
 	// its share after a few hundred frames (the welcome shows the
 	// per-session limit, which stays the default).
-	srv, err := NewServer(Config{Registry: reg, Tokens: []string{"s3cret"}, Log: log, MaxTotalEventsPerSecond: 1000})
+	srv, err := NewServer(Config{Registry: reg, Tokens: []string{"s3cret"}, Log: log, MaxTotalEventsPerSecond: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
