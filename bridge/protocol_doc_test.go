@@ -81,7 +81,7 @@ func TestProtocolDocumentExamplesRun(t *testing.T) {
 	log := logrus.New()
 	log.SetOutput(io.Discard)
 	// A small server-wide budget, so that the throttling example is over
-	// its share after a few hundred frames (the welcome shows the
+	// its share after a few dozen frames (the welcome shows the
 	// per-session limit, which stays the default).
 	srv, err := NewServer(Config{Registry: reg, Tokens: []string{"s3cret"}, Log: log, MaxTotalEventsPerSecond: 200})
 	if err != nil {
