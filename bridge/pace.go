@@ -23,9 +23,10 @@ import (
 //
 // What: a duty cycle. The slots may be busy at most share of the time (a
 // token bucket of slot time: earned at share x slots per second, spent by
-// each turn's wall-clock duration); while it is in debt no new turn is
-// granted, so backlogged sessions wait (and are not read: backpressure)
-// while the first session in line still goes first when the debt is paid.
+// each turn's wall-clock duration); while it is in debt no backlogged
+// session is granted a turn, so they wait (and are not read: backpressure),
+// while a light session (turns.go, lightSlack) is granted at once and its
+// turn charged all the same.
 // Choice: share adapts to the Go scheduler's latency, which is what a
 // light frame's hand-offs wait for — the runtime's /sched/latencies
 // histogram (time goroutines spent runnable before running), whose p99

@@ -7,61 +7,6 @@ import (
 	"time"
 )
 
-// turns is the server's fair queue of session work. A session's work on a
-// frame (reading its body, validating and decoding it, folding its events
-// into the engine, deciding) is done in a turn; at most slots turns run at
-// once (Config.MaxBusySessions), so that the Go scheduler never holds
-// hundreds of runnable session goroutines in front of a light session's one.
-//
-// Choice: by default one processor fewer than GOMAXPROCS (at least one).
-// Go's scheduler asks the network poller for ready connections only when a
-// processor runs out of work, or from sysmon every 10 ms; with every
-// processor busy on turns a light AM's frame waited up to that long before
-// its session even asked for a turn (p50 23 ms beside 50 abusers on two
-// loaded cores, against 6 ms with one slot). The price is a processor's
-// share of throughput under saturation.
-//
-// Which waiting session goes next is start-time fair queueing (Goyal, Vin
-// and Cheng, "Start-time Fair Queueing", SIGCOMM 1996): every turn gets a
-// start tag max(the session's finish tag, the virtual time), the virtual
-// time is the start tag of the turn granted last, the session's finish tag
-// becomes start tag plus the turn's cost, and the smallest start tag goes
-// first. A session that used less than the backlogged sessions starts at
-// the virtual time, in front of every backlogged session (their tags are
-// past it), so a well-behaved AM waits at most for the turns already
-// running, not for one turn of every flooding session.
-//
-// Choice: a turn costs at most maxLead units in the queue. Without a bound
-// an AM's first frames (its job's every attempt started: 4,000 events for
-// 2,000 maps) put it thousands of units ahead of the virtual time, which
-// advances by one flooder's frame per round of 200 flooders, and it then
-// waited a round per frame for seconds (measured: p99 50-70 ms). What a
-// session sends over time is bounded by its event budget, not here.
-//
-// Ties: sessions sending alike (flooding ones, in particular) move in lock
-// step, a round of them sharing one start tag, and every session that was
-// behind the virtual time joins that round with the same tag. Choice: a
-// tie goes to the session with the lower finish tag, the one that had
-// less service; ties broken by arrival instead put a light session behind
-// the whole round of flooders that asked before it (measured: 20-30 ms of
-// queueing beside 200 flooding sessions).
-//
-// Choice: a turn's cost is its frame's events plus one (turn.units), the
-// unit of the sessions' event budgets (limits.go), so that a session under
-// its share of the event budget is a light one here too. The cost was
-// first the turn's wall-clock duration; that made a well-behaved AM look
-// heavy whenever its frames were dearer than a flooder's per event (a
-// large job's decide) or the host was saturated (a turn's wall-clock time
-// then includes the scheduling delays of its hand-offs, which are not the
-// session's doing): the benchmark's good AM, 400 events a second against
-// the flooders' 1,000, held a fifth of the slot's wall-clock time and
-// waited behind the flooding sessions' backlog. What a costly frame costs
-// the host is the pacer's business (pace.go), which charges wall-clock
-// time. A turn whose units were not set costs 1.
-//
-// A turn ends before the session writes to its connection (session.write
-// buffers frames during a turn, endTurn sends them), so a session whose
-// client does not read never holds a slot.
 // maxLead bounds a turn's cost in the fair queue (units: events).
 const maxLead = 100
 
@@ -88,6 +33,57 @@ func estimateUnits(size int) float64 {
 	return min(1+float64(size)/bytesPerUnit, maxLead)
 }
 
+// turns is the server's fair queue of session work. A session's work on a
+// frame (validating and decoding it, folding its events into the engine,
+// deciding) is done in a turn; at most slots turns run at once
+// (Config.MaxBusySessions), so that the Go scheduler never holds hundreds
+// of runnable session goroutines in front of a light session's one.
+//
+// Choice: by default one processor fewer than GOMAXPROCS (at least one).
+// Go's scheduler asks the network poller for ready connections only when a
+// processor runs out of work, or from sysmon every 10 ms; with every
+// processor busy on turns a light AM's frame waited up to that long before
+// its session even asked for a turn (p50 23 ms beside 50 abusers on two
+// loaded cores, against 6 ms with one slot). The price is a processor's
+// share of throughput under saturation.
+//
+// Which waiting session goes next builds on start-time fair queueing
+// (Goyal, Vin and Cheng, "Start-time Fair Queueing", SIGCOMM 1996): every
+// turn gets a start tag max(the session's finish tag, the virtual time),
+// the virtual time is the largest start tag granted, and the session's
+// finish tag becomes start tag plus the turn's cost. A session that used
+// less than the backlogged sessions starts at the virtual time, in front
+// of them. Four choices make a light AM go first in practice; each was
+// found by timing where a good AM's frame waited beside 200 flooding
+// sessions (BenchmarkGoodAMBesideAbusers):
+//
+//   - Cost: a turn's cost is its frame's events plus one (turn.units), the
+//     unit of the sessions' event budgets (limits.go), so that a session
+//     under its share of the event budget is a light one here too. The cost
+//     was first the turn's wall-clock duration; that made a well-behaved AM
+//     look heavy whenever its frames were dearer than a flooder's per event
+//     (a large job's decide) or the host was saturated (a turn's wall-clock
+//     time then includes the scheduling delays of its hand-offs, which are
+//     not the session's doing). What a costly frame costs the host is the
+//     pacer's business (pace.go), which charges wall-clock time. A turn
+//     whose units were not set costs 1.
+//   - Bounded cost: a turn costs at most maxLead units. Without a bound an
+//     AM's first frames (its job's every attempt started: 4,000 events for
+//     2,000 maps) put it thousands of units ahead of the virtual time,
+//     which advances by one flooder's frame per round of 200 flooders, and
+//     it then waited a round per frame for seconds (p99 50-70 ms). What a
+//     session sends over time is bounded by its event budget, not here.
+//   - Order by start tag plus the frame's estimated cost (from its size,
+//     known before decoding), ties to the session with less service (the
+//     lower finish tag), then arrival. Flooders sending alike move in lock
+//     step, a round of them sharing one start tag; by start tag and arrival
+//     a light AM one small frame past that tag waited for the whole round
+//     (20-30 ms of queueing beside 200 flooders).
+//   - Light sessions first (lightSlack).
+//
+// A turn ends before the session writes to its connection (session.write
+// buffers frames during a turn, endTurn sends them), so a session whose
+// client does not read never holds a slot.
 type turns struct {
 	limited bool // false: turns are granted at once, unaccounted
 
