@@ -8,8 +8,8 @@ import (
 // Bind registers a policy whose parameters are declared, read and checked in
 // one place: build makes the policy and, for each parameter, calls one Binder
 // method that names it, gives its default, its valid range and its doc, and
-// points at the field it sets. Before, each parameter was written three
-// times (its ParamSpec, its read in New, its range check).
+// points at the field it sets: each parameter is written once, not as a
+// ParamSpec, a read in a constructor and a range check apart.
 //
 // build runs once when the policy is registered, to list the parameters
 // (values at their defaults, a zero Env; what it returns is dropped), and
@@ -134,17 +134,6 @@ func (b *Binder) Bool(dst *bool, name string, def bool, doc string) {
 func (b *Binder) String(dst *string, name, def, doc string) {
 	b.bind(StringParam(name, def, doc), Valid{},
 		func(p Params) any { *dst = p.String(name); return *dst }, nil)
-}
-
-// Declare adds a parameter the build reads itself, or not at all (one the
-// driver reads, say), or one with a field beyond the Binder's (HadoopKey).
-// It returns the value while constructing and the default while declaring.
-func (b *Binder) Declare(spec ParamSpec) any {
-	if b.params == nil {
-		b.specs = append(b.specs, spec)
-		return spec.Default
-	}
-	return b.params.get(spec.Name, spec.Kind)
 }
 
 // Check records an out-of-range value the ranges of single parameters do
