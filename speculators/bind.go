@@ -136,6 +136,14 @@ func (b *Binder) String(dst *string, name, def, doc string) {
 		func(p Params) any { *dst = p.String(name); return *dst }, nil)
 }
 
+// HadoopKeys gives every parameter declared so far its Hadoop
+// configuration key, prefix + name, as an alias (ParamSpec.HadoopKey).
+func (b *Binder) HadoopKeys(prefix string) {
+	for i := range b.specs {
+		b.specs[i].HadoopKey = prefix + b.specs[i].Name
+	}
+}
+
 // Check records an out-of-range value the ranges of single parameters do
 // not catch (two that must agree), as ParamErrors.If; ignored while
 // declaring.
