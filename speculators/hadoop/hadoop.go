@@ -55,8 +55,7 @@ const (
 // error naming it.
 func Policy() speculators.Policy {
 	return speculators.Bind(Name, "Hadoop 3 DefaultSpeculator with LegacyTaskRuntimeEstimator (mapreduce.job.speculative.*)",
-		func(b *speculators.Binder) speculators.Speculator {
-			s := &policy{}
+		func(b *speculators.Binder, s *policy) {
 			b.Int64(&s.retryAfterNoSpeculate, ParamRetryAfterNoSpeculate, 1000, speculators.NonNegative,
 				"ms to wait after a scan that launched nothing before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE)")
 			b.Int64(&s.retryAfterSpeculate, ParamRetryAfterSpeculate, 15000, speculators.NonNegative,
@@ -70,7 +69,6 @@ func Policy() speculators.Policy {
 			b.Float(&s.slowTaskThreshold, ParamSlowTaskThreshold, 1.0, speculators.Valid{},
 				"standard deviations above the mean completed run time for StartEndTimesBase.thresholdRuntime; Hadoop 3's DefaultSpeculator only tests that threshold for 'not enough data', so it appears in reasons but does not change decisions (MRJobConfig.SPECULATIVE_SLOWTASK_THRESHOLD)")
 			b.HadoopKeys(keyPrefix)
-			return s
 		})
 }
 

@@ -35,8 +35,8 @@ const ParamModel = "model"
 // Out-of-range values are an error naming the parameter.
 func Policy(model *Model) speculators.Policy {
 	return speculators.Bind(Name, "Speculative-Resume with learned run-time models: r per straggler from DNN estimates of job and machine time (SRQuant/LASER paper §IV-B)",
-		func(b *speculators.Binder) speculators.Speculator {
-			q := &policy{model: model}
+		func(b *speculators.Binder, q *policy) {
+			q.model = model
 			q.BindTimes(b)
 			q.BindRMax(b, "Algorithm 2")
 			q.BindThetaC(b)
@@ -50,7 +50,6 @@ func Policy(model *Model) speculators.Policy {
 				b.Fail(model.Validate())
 			}
 			q.resumer = q.Resumer(b)
-			return q
 		})
 }
 

@@ -12,7 +12,7 @@ type policy struct{}
 // Policy registers the policy.
 func Policy() speculators.Policy {
 	return speculators.Bind(Name, "never speculates (LATE §5's no-speculation baseline)",
-		func(*speculators.Binder) speculators.Speculator { return policy{} })
+		func(*speculators.Binder, *policy) {})
 }
 
 func (policy) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {

@@ -15,8 +15,7 @@ const Name = "srquant"
 // parameter.
 func Policy() speculators.Policy {
 	return speculators.Bind(Name, "Speculative-Resume with quantitative analysis: PoCD-optimal r per straggler from Pareto fits (SRQuant/LASER paper §IV-A)",
-		func(b *speculators.Binder) speculators.Speculator {
-			q := &policy{}
+		func(b *speculators.Binder, q *policy) {
 			q.BindTimes(b)
 			q.BindRMax(b, "Algorithm 1")
 			b.Float(&q.rMin, "r-min", 0.1, speculators.Valid{OK: func(r float64) bool { return r >= 0 && r < 1 }, Want: "a PoCD in [0, 1)"},
@@ -26,7 +25,6 @@ func Policy() speculators.Policy {
 				"Pareto tail index used until two of the job's maps have completed (§VI-A measured 1.7)")
 			q.BindTJVM(b)
 			q.resumer = q.Resumer(b)
-			return q
 		})
 }
 
