@@ -50,37 +50,26 @@ const (
 	maxWaitForHeartbeat speculators.Time = 9 * 1000
 )
 
-// params declares the knobs; each takes its Hadoop key, keyPrefix + name, as
-// an alias.
-func params() []speculators.ParamSpec {
-	specs := []speculators.ParamSpec{
-		speculators.IntParam(ParamRetryAfterNoSpeculate, 1000,
-			"ms to wait after a scan that launched nothing before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE)"),
-		speculators.IntParam(ParamRetryAfterSpeculate, 15000,
-			"ms to wait after a scan that launched a speculation before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE)"),
-		speculators.IntParam(ParamMinimumAllowedTasks, 10,
-			"speculations of a type always allowed at once, whatever the caps (MRJobConfig.SPECULATIVE_MINIMUM_ALLOWED_TASKS)"),
-		speculators.FloatParam(ParamCapTotalTasks, 0.01,
-			"speculations allowed at once as a fraction of the type's tasks (MRJobConfig.SPECULATIVECAP_TOTAL_TASKS)"),
-		speculators.FloatParam(ParamCapRunningTasks, 0.1,
-			"speculations allowed at once as a fraction of the type's running tasks (MRJobConfig.SPECULATIVECAP_RUNNING_TASKS)"),
-		speculators.FloatParam(ParamSlowTaskThreshold, 1.0,
-			"standard deviations above the mean completed run time for StartEndTimesBase.thresholdRuntime; Hadoop 3's DefaultSpeculator only tests that threshold for 'not enough data', so it appears in reasons but does not change decisions (MRJobConfig.SPECULATIVE_SLOWTASK_THRESHOLD)"),
-	}
-	for i := range specs {
-		specs[i].HadoopKey = keyPrefix + specs[i].Name
-	}
-	return specs
-}
-
-// Policy registers the policy.
+// Policy registers the policy; each parameter takes its Hadoop key,
+// keyPrefix + name, as an alias, and a negative interval, count or cap is an
+// error naming it.
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name:   Name,
-		Doc:    "Hadoop 3 DefaultSpeculator with LegacyTaskRuntimeEstimator (mapreduce.job.speculative.*)",
-		Params: params(),
-		New:    newPolicy,
-	}
+	return speculators.Bind(Name, "Hadoop 3 DefaultSpeculator with LegacyTaskRuntimeEstimator (mapreduce.job.speculative.*)",
+		func(b *speculators.Binder, s *policy) {
+			b.Int64(&s.retryAfterNoSpeculate, ParamRetryAfterNoSpeculate, 1000, speculators.NonNegative,
+				"ms to wait after a scan that launched nothing before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE)")
+			b.Int64(&s.retryAfterSpeculate, ParamRetryAfterSpeculate, 15000, speculators.NonNegative,
+				"ms to wait after a scan that launched a speculation before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE)")
+			b.Int(&s.minimumAllowed, ParamMinimumAllowedTasks, 10, speculators.NonNegative,
+				"speculations of a type always allowed at once, whatever the caps (MRJobConfig.SPECULATIVE_MINIMUM_ALLOWED_TASKS)")
+			b.Float(&s.capTotal, ParamCapTotalTasks, 0.01, speculators.NonNegative,
+				"speculations allowed at once as a fraction of the type's tasks (MRJobConfig.SPECULATIVECAP_TOTAL_TASKS)")
+			b.Float(&s.capRunning, ParamCapRunningTasks, 0.1, speculators.NonNegative,
+				"speculations allowed at once as a fraction of the type's running tasks (MRJobConfig.SPECULATIVECAP_RUNNING_TASKS)")
+			b.Float(&s.slowTaskThreshold, ParamSlowTaskThreshold, 1.0, speculators.Valid{},
+				"standard deviations above the mean completed run time for StartEndTimesBase.thresholdRuntime; Hadoop 3's DefaultSpeculator only tests that threshold for 'not enough data', so it appears in reasons but does not change decisions (MRJobConfig.SPECULATIVE_SLOWTASK_THRESHOLD)")
+			b.HadoopKeys(keyPrefix)
+		})
 }
 
 // policy is the DefaultSpeculator's state for one job.
@@ -111,26 +100,6 @@ type taskState struct {
 	copyRequested     bool
 	attemptsAtRequest int
 	watch             heartbeatWatch
-}
-
-func newPolicy(p speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
-	s := &policy{
-		retryAfterNoSpeculate: p.Int(ParamRetryAfterNoSpeculate),
-		retryAfterSpeculate:   p.Int(ParamRetryAfterSpeculate),
-		minimumAllowed:        int(p.Int(ParamMinimumAllowedTasks)),
-		capTotal:              p.Float(ParamCapTotalTasks),
-		capRunning:            p.Float(ParamCapRunningTasks),
-		slowTaskThreshold:     p.Float(ParamSlowTaskThreshold),
-	}
-	switch {
-	case s.retryAfterNoSpeculate < 0 || s.retryAfterSpeculate < 0:
-		return nil, fmt.Errorf("retry intervals must not be negative (%d, %d)", s.retryAfterNoSpeculate, s.retryAfterSpeculate)
-	case s.minimumAllowed < 0:
-		return nil, fmt.Errorf("%s must not be negative (%d)", ParamMinimumAllowedTasks, s.minimumAllowed)
-	case s.capTotal < 0 || s.capRunning < 0:
-		return nil, fmt.Errorf("speculative caps must not be negative (%g, %g)", s.capTotal, s.capRunning)
-	}
-	return s, nil
 }
 
 // Decide runs a scan when one is due (DefaultSpeculator's background

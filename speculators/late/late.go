@@ -39,8 +39,9 @@ const (
 // Hadoop's, which LATE keeps).
 func Policy() speculators.Policy {
 	return speculators.Bind(Name, "LATE: speculate the slow task with the longest estimated time left, capped, never on slow nodes (Zaharia et al. OSDI'08 §4)",
-		func(b *speculators.Binder) speculators.Speculator {
-			p := &policy{nodeIx: map[speculators.NodeID]int{}, nodesStale: true}
+		func(b *speculators.Binder, p *policy) {
+			p.nodeIx = map[speculators.NodeID]int{}
+			p.nodesStale = true
 			b.Float(&p.capFraction, ParamSpeculativeCap, 0.1, speculators.Fraction,
 				"SpeculativeCap: most speculative attempts running at once, as a fraction of the job's task slots "+
 					"(JobInfo.Slots; running attempts when unknown); at least one when > 0, 0 disables (LATE §4, 10%; §5.4.1)")
@@ -51,7 +52,6 @@ func Policy() speculators.Policy {
 			b.Int64(&p.minRuntime, ParamMinRuntimeMs, 60000, speculators.NonNegative,
 				"ms an attempt must have run before it is evaluated for speculation (LATE §4: \"wait until a task has run for 1 minute\", as Hadoop §2.1)")
 			p.pctLabel = ordinal(p.slowTaskPct) + " pct"
-			return p
 		})
 }
 
