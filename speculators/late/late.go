@@ -90,11 +90,11 @@ type policy struct {
 
 	// marks[type][index] is what this policy knows of its own request for a
 	// copy of the task; pending counts marks in state markRequested.
-	marks   [speculators.NumTaskTypes][]mark
+	marks [speculators.NumTaskTypes][]mark
 	// doneRates[type][index] caches the progress rate of the task's
 	// succeeded attempt, which no longer changes (Decide).
 	doneRates [speculators.NumTaskTypes][]doneRate
-	pending int
+	pending   int
 
 	// Scratch reused by Decide.
 	rates      []float64
