@@ -102,6 +102,10 @@ func (t *Task) Done() bool { return t.Succeeded != nil }
 
 // Attempt returns the attempt numbered n, or nil.
 func (t *Task) Attempt(n int32) *Attempt {
+	// Attempts are usually numbered in start order from 0.
+	if n >= 0 && int(n) < len(t.Attempts) && t.Attempts[n].ID.N == n {
+		return t.Attempts[n]
+	}
 	for _, a := range t.Attempts {
 		if a.ID.N == n {
 			return a
