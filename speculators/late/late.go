@@ -164,6 +164,9 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	p.candidates = p.candidates[:0]
 	var threshold [speculators.NumTaskTypes]float64
 	for ty := range job.Tasks {
+		if job.RunningAttempts[ty] == 0 {
+			continue // no candidate; the threshold is only for candidates
+		}
 		p.rates = p.rates[:0]
 		first := len(p.candidates)
 		for _, t := range job.Tasks[ty] {
@@ -201,7 +204,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			}
 			p.candidates = append(p.candidates, candidate{task: t, attempt: oldest, rate: rate, timeLeft: oldest.TimeLeft(now)})
 		}
-		if len(p.rates) == 0 {
+		if len(p.rates) == 0 || len(p.candidates) == first {
 			p.candidates = p.candidates[:first]
 			continue
 		}
