@@ -16,11 +16,16 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	ai := s.newAttempt()
 	work := t.work
 	if t.nextN > 0 && j.spec.CopyWork == Resample {
-		specs := j.spec.Maps
-		if ty == speculators.Reduce {
-			specs = j.spec.Reduces
+		if j.slim {
+			tasks := j.tasks[ty] // work is float64(Task.Work): the same draw
+			work = tasks[j.rng.IntN(len(tasks))].work
+		} else {
+			specs := j.spec.Maps
+			if ty == speculators.Reduce {
+				specs = j.spec.Reduces
+			}
+			work = float64(specs[j.rng.IntN(len(specs))].Work)
 		}
-		work = float64(specs[j.rng.IntN(len(specs))].Work)
 	}
 	if t.nextN > 0 && j.spec.CopyWork == Fresh && j.spec.FreshWork[ty] != nil {
 		work = math.Max(j.spec.FreshWork[ty].SampleWork(j.rng), 1)

@@ -325,6 +325,7 @@ func (s *sim) submit(ji int32) error {
 	j.rng = rand.New(rand.NewPCG(s.cfg.Seed, uint64(ji)*0x9e3779b97f4a7c15+1))
 	j.submitted = true
 	j.result = JobResult{ID: spec.ID, Submit: s.now, Start: none, Finish: none, Maps: len(spec.Maps), Reduces: len(spec.Reduces)}
+	s.slim(j)
 	for ty := range j.tasks {
 		if j.streamed {
 			break // a streamed job's results carry no per-task times

@@ -128,6 +128,8 @@ type jobState struct {
 	// job the run owns (stream.go); header is the workload's job.
 	streamed bool
 	header   *Job
+	// slim: the run's copy of the job no longer holds its tasks (slim).
+	slim bool
 
 	// retry queues tasks whose attempts failed or were killed, and re-run
 	// maps; entries whose task left the queue (inRetry false) are skipped.

@@ -100,3 +100,22 @@ func (s *sim) release(j *jobState) {
 	j.rng, j.noise = nil, nil
 	j.spec = j.header
 }
+
+// slim lets a streamed job's own task list go once its task state is
+// built, when nothing reads it later: no task has a script (scripted) and
+// the job enforces no bounds (enforceBounds counts its maps); a Resample
+// copy then draws its work from the task state, which holds the same
+// values (launch). 64 bytes a task of a running job.
+func (s *sim) slim(j *jobState) {
+	if !j.streamed || j.spec.EnforceBounds {
+		return
+	}
+	for _, ts := range [][]Task{j.spec.Maps, j.spec.Reduces} {
+		for i := range ts {
+			if ts[i].Script != nil {
+				return
+			}
+		}
+	}
+	j.spec.Maps, j.spec.Reduces, j.slim = nil, nil, true
+}
