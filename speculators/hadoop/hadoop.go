@@ -102,7 +102,7 @@ type policy struct {
 	// set while task i has a running attempt (Observe), of requested while
 	// its copyRequested is, of mayHave once its mayHaveSpeculated is
 	// (mayHaveCount counts those).
-	running, requested, mayHave [speculators.NumTaskTypes]bitset
+	running, requested, mayHave [speculators.NumTaskTypes]speculators.TaskSet
 	mayHaveCount                [speculators.NumTaskTypes]int
 }
 
@@ -164,11 +164,10 @@ func (s *policy) fit(job *speculators.Job) {
 	for ty := range s.tasks {
 		if n := len(job.Tasks[ty]); len(s.tasks[ty]) != n {
 			s.tasks[ty] = make([]taskState, n)
-			words := (n + 63) / 64
-			s.running[ty], s.requested[ty], s.mayHave[ty] = make(bitset, words), make(bitset, words), make(bitset, words)
+			s.running[ty], s.requested[ty], s.mayHave[ty] = speculators.NewTaskSet(n), speculators.NewTaskSet(n), speculators.NewTaskSet(n)
 			s.mayHaveCount[ty] = 0
 			for i, t := range job.Tasks[ty] {
-				s.running[ty].set(i, t.RunningAttempts > 0)
+				s.running[ty].Set(i, t.RunningAttempts > 0)
 			}
 		}
 	}
@@ -182,7 +181,7 @@ func (s *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 	s.fit(job)
 	if t := job.Task(ev.Attempt.Task); t != nil {
-		s.running[t.ID.Type].set(int(t.ID.Index), t.RunningAttempts > 0)
+		s.running[t.ID.Type].Set(int(t.ID.Index), t.RunningAttempts > 0)
 	}
 }
 
@@ -206,7 +205,7 @@ func (s *policy) scanType(job *speculators.Job, ty speculators.TaskType, now spe
 	visit := func(i int) {
 		value, run := sc.speculationValue(tasks[i], &states[i])
 		if !states[i].copyRequested {
-			s.requested[ty].set(i, false)
+			s.requested[ty].Set(i, false)
 		}
 		if value == alreadySpeculating {
 			speculating++
@@ -226,9 +225,9 @@ func (s *policy) scanType(job *speculators.Job, ty speculators.TaskType, now spe
 	// scan visits the others, in index order, and counts the rest.
 	if !sc.gateOpen {
 		running += len(tasks) - s.mayHaveCount[ty]
-		s.mayHave[ty].each(nil, visit)
+		s.mayHave[ty].Each(nil, visit)
 	} else {
-		s.running[ty].each(s.requested[ty], visit)
+		s.running[ty].Each(s.requested[ty], visit)
 	}
 	allowed = int(max(float64(allowed), s.capRunning*float64(running)))
 	if best < 0 || allowed <= speculating {
@@ -237,11 +236,11 @@ func (s *policy) scanType(job *speculators.Job, ty speculators.TaskType, now spe
 	t, st := tasks[best], &states[best]
 	if !st.mayHaveSpeculated {
 		st.mayHaveSpeculated = true
-		s.mayHave[ty].set(best, true)
+		s.mayHave[ty].Set(best, true)
 		s.mayHaveCount[ty]++
 	}
 	st.copyRequested, st.attemptsAtRequest = true, len(t.Attempts)
-	s.requested[ty].set(best, true)
+	s.requested[ty].Set(best, true)
 	return append(out, speculators.Decision{
 		Kind: speculators.Speculate, Task: t.ID, Copies: 1,
 		Reason: s.reason(job, ty, bestValue, bestRun, sc.newRuntime, speculating, allowed),
