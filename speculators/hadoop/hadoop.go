@@ -87,6 +87,12 @@ type policy struct {
 	nextScan speculators.Time
 	// tasks holds per-task state, indexed like Job.Tasks.
 	tasks [speculators.NumTaskTypes][]taskState
+	// Which tasks a scan must visit (scan.go): bit i of running[type] is
+	// set while task i has a running attempt (Observe), of requested while
+	// its copyRequested is, of mayHave once its mayHaveSpeculated is
+	// (mayHaveCount counts those).
+	running, requested, mayHave [speculators.NumTaskTypes]speculators.TaskSet
+	mayHaveCount                [speculators.NumTaskTypes]int
 }
 
 // taskState is what DefaultSpeculator and its estimator remember per task.
@@ -127,7 +133,24 @@ func (s *policy) fit(job *speculators.Job) {
 	for ty := range s.tasks {
 		if n := len(job.Tasks[ty]); len(s.tasks[ty]) != n {
 			s.tasks[ty] = make([]taskState, n)
+			s.running[ty], s.requested[ty], s.mayHave[ty] = speculators.NewTaskSet(n), speculators.NewTaskSet(n), speculators.NewTaskSet(n)
+			s.mayHaveCount[ty] = 0
+			for i, t := range job.Tasks[ty] {
+				s.running[ty].Set(i, t.RunningAttempts > 0)
+			}
 		}
+	}
+}
+
+// Observe keeps the running bits: an attempt starting or ending may change
+// whether its task has one running.
+func (s *policy) Observe(job *speculators.Job, ev *speculators.Event) {
+	if !ev.Kind.Lifecycle() {
+		return
+	}
+	s.fit(job)
+	if t := job.Task(ev.Attempt.Task); t != nil {
+		s.running[t.ID.Type].Set(int(t.ID.Index), t.RunningAttempts > 0)
 	}
 }
 
@@ -148,8 +171,11 @@ func (s *policy) scanType(job *speculators.Job, ty speculators.TaskType, now spe
 	}
 	speculating, running := 0, 0
 	best, bestValue, bestRun := -1, int64(-1), int64(0)
-	for i, t := range tasks {
-		value, run := sc.speculationValue(t, &states[i])
+	visit := func(i int) {
+		value, run := sc.speculationValue(tasks[i], &states[i])
+		if !states[i].copyRequested {
+			s.requested[ty].Set(i, false)
+		}
 		if value == alreadySpeculating {
 			speculating++
 		}
@@ -160,13 +186,30 @@ func (s *policy) scanType(job *speculators.Job, ty speculators.TaskType, now spe
 			best, bestValue, bestRun = i, value, run
 		}
 	}
+	// DefaultSpeculator visits every task; only these can give a verdict
+	// other than the one known without looking (speculationValue): with
+	// the gate closed, a task never speculated is ON_SCHEDULE (and counts
+	// as running for the cap); with it open, a task with nothing running
+	// and no copy asked for is NOT_RUNNING. Both leave no trace, so the
+	// scan visits the others, in index order, and counts the rest.
+	if !sc.gateOpen {
+		running += len(tasks) - s.mayHaveCount[ty]
+		s.mayHave[ty].Each(nil, visit)
+	} else {
+		s.running[ty].Each(s.requested[ty], visit)
+	}
 	allowed = int(max(float64(allowed), s.capRunning*float64(running)))
 	if best < 0 || allowed <= speculating {
 		return out
 	}
 	t, st := tasks[best], &states[best]
-	st.mayHaveSpeculated = true
+	if !st.mayHaveSpeculated {
+		st.mayHaveSpeculated = true
+		s.mayHave[ty].Set(best, true)
+		s.mayHaveCount[ty]++
+	}
 	st.copyRequested, st.attemptsAtRequest = true, len(t.Attempts)
+	s.requested[ty].Set(best, true)
 	return append(out, speculators.Decision{
 		Kind: speculators.Speculate, Task: t.ID, Copies: 1,
 		Reason: s.reason(job, ty, bestValue, bestRun, sc.newRuntime, speculating, allowed),

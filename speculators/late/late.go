@@ -66,8 +66,11 @@ type policy struct {
 
 	// marks[type][index] is what this policy knows of its own request for a
 	// copy of the task; pending counts marks in state markRequested.
-	marks   [speculators.NumTaskTypes][]mark
-	pending int
+	marks [speculators.NumTaskTypes][]mark
+	// doneRates[type][index] caches the progress rate of the task's
+	// succeeded attempt, which no longer changes (Decide).
+	doneRates [speculators.NumTaskTypes][]doneRate
+	pending   int
 
 	// Scratch reused by Decide.
 	rates      []float64
@@ -85,6 +88,14 @@ type policy struct {
 	nodeSample    []float64
 	nodeThreshold float64
 	nodesStale    bool
+}
+
+// doneRate is a succeeded attempt's progress rate (ok: it ran for some
+// time, so it has one).
+type doneRate struct {
+	attempt *speculators.Attempt
+	rate    float64
+	ok      bool
 }
 
 // candidate is a running task LATE may speculate.
@@ -129,15 +140,26 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	p.candidates = p.candidates[:0]
 	var threshold [speculators.NumTaskTypes]float64
 	for ty := range job.Tasks {
+		if job.RunningAttempts[ty] == 0 {
+			continue // no candidate; the threshold is only for candidates
+		}
 		p.rates = p.rates[:0]
 		first := len(p.candidates)
 		for _, t := range job.Tasks[ty] {
 			if t.Dropped {
 				continue
 			}
-			if t.Succeeded != nil {
-				if t.Succeeded.Elapsed(now) > 0 {
-					p.rates = append(p.rates, t.Succeeded.ProgressRate(now))
+			if a := t.Succeeded; a != nil {
+				if c := &p.doneRates[ty][t.ID.Index]; c.attempt == a {
+					if c.ok {
+						p.rates = append(p.rates, c.rate)
+					}
+				} else if a.Elapsed(now) > 0 {
+					// An ended attempt's rate no longer changes with now.
+					*c = doneRate{attempt: a, rate: a.ProgressRate(now), ok: true}
+					p.rates = append(p.rates, c.rate)
+				} else {
+					*c = doneRate{attempt: a}
 				}
 				continue
 			}
@@ -158,7 +180,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			}
 			p.candidates = append(p.candidates, candidate{task: t, attempt: oldest, rate: rate, timeLeft: oldest.TimeLeft(now)})
 		}
-		if len(p.rates) == 0 {
+		if len(p.rates) == 0 || len(p.candidates) == first {
 			p.candidates = p.candidates[:first]
 			continue
 		}
