@@ -24,8 +24,9 @@
 //     constants, kept as defaults and reported.
 //   - c* of eq. (29) uses U = -E[t], gamma = 0.01 and r = 8 as in SCA, and is
 //     limited to m c <= N(l) so the clones start together.
-//   - t_rem and E[x] as in SDA (package sda): the phase rate's
-//     extrapolation and the job's a-priori mean, else its completed mean.
+//   - t_rem and E[x] as in SDA (package sda): the extrapolation at the
+//     latest report aged by the time since (xulau.TimeLeft), and the job's
+//     a-priori mean, else its completed mean.
 //   - The three levels are the simulator's job order and clone-at-launch
 //     (speculators.JobPrioritizer, speculators.Cloner). Live, YARN orders
 //     jobs and the policy asks for D(l)'s copies and a small job's clones
@@ -116,7 +117,7 @@ type policy struct {
 	alpha                       float64
 
 	book     xulau.Copies
-	buf      []xulau.Straggler
+	scan     xulau.Scan
 	clones   int
 	atLaunch bool
 }
@@ -161,10 +162,11 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		return out
 	}
 	mean := xulau.LawOf(job, p.alpha).Mean()
-	p.buf = xulau.Stragglers(job, &p.book, p.sigma*mean, now, p.buf[:0])
-	for _, s := range p.buf {
-		out = append(out, p.book.Ask(job, s.Task, 1,
-			fmt.Sprintf("ese: backup, t_rem %.1fs > sigma %.2f x E[x] %.1fs", s.Left/1000, p.sigma, mean/1000)))
+	// The reason's first number, t_rem, is set per straggler.
+	why := speculators.Because("ese: backup, t_rem %.1fs > sigma %.2f x E[x] %.1fs").F(0).F(p.sigma).F(mean / 1000)
+	for _, s := range p.scan.Stragglers(job, &p.book, p.sigma*mean, now) {
+		why.Args[0] = s.Left / 1000
+		out = append(out, p.book.Ask(job, s.Task, 1, why))
 	}
 	return out
 }
