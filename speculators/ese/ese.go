@@ -31,9 +31,10 @@
 //     (speculators.JobPrioritizer, speculators.Cloner). Live, YARN orders
 //     jobs and the policy asks for D(l)'s copies and a small job's clones
 //     from Decide as soon as the tasks run, with N(l) taken as the slots the
-//     job does not use and chi(l) as the job alone; with the cluster's
-//     capacity unknown (the shim sends no slots today) no job counts as
-//     small, and live ESE only backs up.
+//     job does not use (JobInfo.Slots, the hello's slots, which the shim
+//     takes from specbridge.cluster.slots) and chi(l) as the job alone. A
+//     job counts as small only with both N(l) and its a-priori E[x] known;
+//     the shim sends no task time, so live ESE only backs up.
 package ese
 
 import (

@@ -184,8 +184,8 @@ const (
 
 // LiveView is the cluster as a job sees it live, where it knows only its
 // own attempts and JobInfo.Slots: the slots it does not use are taken as
-// idle, and it is the only job waiting. With Slots unknown (0: the shim
-// cannot see the cluster's capacity) the job is taken to have room for
+// idle, and it is the only job waiting. With Slots unknown (0: the hello
+// had none; the shim sends specbridge.cluster.slots) the job has room for
 // maxCopies attempts of each of its tasks, so that P2's budget does not
 // bind and the job's own utility and resource decide.
 func LiveView(job *speculators.Job, maxCopies int) speculators.ClusterView {
