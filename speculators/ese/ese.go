@@ -167,7 +167,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	why := speculators.Because("ese: backup, t_rem %.1fs > sigma %.2f x E[x] %.1fs").F(0).F(p.sigma).F(mean / 1000)
 	for _, s := range p.scan.Stragglers(job, &p.book, p.sigma*mean, now) {
 		why.Args[0] = s.Left / 1000
-		out = append(out, p.book.Ask(job, s.Task, 1, why))
+		out = p.book.Ask(out, job, s.Task, 1, &why)
 	}
 	return out
 }

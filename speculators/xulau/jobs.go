@@ -72,9 +72,11 @@ func (c *Copies) Asked(job *speculators.Job, id speculators.TaskID) bool {
 	return c.asked[id.Type][id.Index]
 }
 
-// Ask records a request of n copies of t and returns the decision, whose
-// reason is formatted only if it is shown (speculators.Why).
-func (c *Copies) Ask(job *speculators.Job, t *speculators.Task, n int, why speculators.Why) speculators.Decision {
+// Ask records a request of n copies of t and appends the decision to out,
+// its reason formatted only if it is shown (speculators.Why). It writes the
+// decision in place: a Decide over ten thousand stragglers is bound by
+// moving decisions about.
+func (c *Copies) Ask(out []speculators.Decision, job *speculators.Job, t *speculators.Task, n int, why *speculators.Why) []speculators.Decision {
 	id := t.ID
 	if int(id.Index) >= len(c.asked[id.Type]) || int(id.Index) >= len(c.waiting[id.Type]) {
 		c.size(job)
@@ -82,7 +84,10 @@ func (c *Copies) Ask(job *speculators.Job, t *speculators.Task, n int, why specu
 	c.asked[id.Type][id.Index] = true
 	c.waiting[id.Type][id.Index] += int32(n)
 	c.Pending += n
-	return speculators.Decision{Kind: speculators.Speculate, Task: id, Copies: n, Why: why}
+	out = append(out, speculators.Decision{})
+	d := &out[len(out)-1]
+	d.Kind, d.Task, d.Copies, d.Why = speculators.Speculate, id, n, *why
+	return out
 }
 
 // Mark records that the task has its copies already (started with them at
@@ -139,7 +144,7 @@ func CloneRequests(job *speculators.Job, c *Copies, copies int, policy string, o
 			if why.Format == "" {
 				why = speculators.Because(policy + ": clone at launch, %d copies of a task of a %d-task job").I(copies).I(TaskCount(job))
 			}
-			out = append(out, c.Ask(job, t, copies-1, why))
+			out = c.Ask(out, job, t, copies-1, &why)
 		}
 	}
 	return out

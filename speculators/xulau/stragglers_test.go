@@ -16,7 +16,9 @@ import (
 // (many equal t_rem, +Inf, zero, tiny and huge values) keep the scan order.
 func TestSortLongestFirstIsStableDescending(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
-	values := []float64{0, 1, 1, 2.5, 1e-300, 1e300, math.Inf(1), 3, 3, 3, -1, -2.5}
+	near := 12345.678
+	values := []float64{0, 1, 1, 2.5, 1e-300, 1e300, math.Inf(1), 3, 3, 3, -1, -2.5,
+		near, math.Nextafter(near, 0), math.Nextafter(near, math.Inf(1)), near * (1 + 1e-9), near * (1 - 1e-9)}
 	for _, n := range []int{0, 1, 2, 3, 17, 1000, 5000} {
 		var s Scan
 		tasks := make([]speculators.Task, n)
