@@ -38,8 +38,6 @@
 package ese
 
 import (
-	"fmt"
-
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/xulau"
 )
