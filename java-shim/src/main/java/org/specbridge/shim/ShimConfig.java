@@ -38,6 +38,12 @@ import org.apache.hadoop.conf.Configuration;
  *       it may do without, in [0, 1); 0 or unset: exact. With either bound the sidecar drops the maps still
  *       unfinished once the bound is reached: killed (T_KILL) in a map-only job, failed at once in a job with
  *       reduces, which then needs {@code mapreduce.map.failures.maxpercent} (see {@link DecisionApplier}).</li>
+ *   <li>{@code specbridge.cluster.slots}: the containers the cluster can run at once (the {@code slots} of the
+ *       hello, PROTOCOL.md), which the cloning policies size their copies by (SCA's and ESE's N machines, Dolly's
+ *       budget); 0 or unset: unknown, and the hello leaves it out. The AM cannot learn it by itself: its
+ *       {@code AppContext} offers only the largest container ({@code ClusterInfo}), and the RM's node count and
+ *       headroom stay inside the allocator. Set it per job or cluster-wide in mapred-site.xml, e.g. the sum of the
+ *       NodeManagers' {@code yarn.nodemanager.resource.memory-mb} over {@code mapreduce.map.memory.mb}.</li>
  *   <li>{@code specbridge.node-key}: how an attempt's node is named on the wire, {@code host-port} (default: the
  *       NodeManager's id, {@code host:port}, as YARN's NodeId and the ResourceManager's {@code /ws/v1/cluster/nodes}
  *       {@code id} spell it) or {@code host} (the host name alone). host:port is the default because it is right
@@ -66,6 +72,7 @@ public final class ShimConfig {
   public static final String RECONNECT_MS = PREFIX + "reconnect.ms";
   public static final String GRASS_DEADLINE_MS = PREFIX + "grass.deadline-ms";
   public static final String GRASS_ERROR = PREFIX + "grass.error";
+  public static final String CLUSTER_SLOTS = PREFIX + "cluster.slots";
   public static final String NODE_KEY = PREFIX + "node-key";
   public static final String NODE_KEY_HOST_PORT = "host-port";
   public static final String NODE_KEY_HOST = "host";
@@ -99,10 +106,12 @@ public final class ShimConfig {
   public final boolean nodeHostPort;
   /** Which jobs the sidecar decides for. */
   public final Scope scope;
+  /** Containers the cluster runs at once ({@code specbridge.cluster.slots}); 0: unknown. */
+  public final int clusterSlots;
 
   private ShimConfig(List<String> urls, String token, String speculator, Map<String, String> params, long timeoutMs,
       boolean fallbackEnabled, long batchMs, int batchMax, long pingMs, long reconnectMs, long deadlineMs,
-      double errorBound, boolean nodeHostPort, Scope scope) {
+      double errorBound, boolean nodeHostPort, Scope scope, int clusterSlots) {
     this.url = String.join(",", urls);
     this.urls = urls;
     this.token = token;
@@ -118,6 +127,7 @@ public final class ShimConfig {
     this.errorBound = errorBound;
     this.nodeHostPort = nodeHostPort;
     this.scope = scope;
+    this.clusterSlots = clusterSlots;
   }
 
   /** Reads the settings; a bad value is an IllegalArgumentException naming the key. */
@@ -154,7 +164,7 @@ public final class ShimConfig {
     }
     return new ShimConfig(urls, token, speculator, Collections.unmodifiableMap(params), timeoutMs, fallback,
         batchMs, (int) Math.min(batchMax, Integer.MAX_VALUE), pingMs, reconnectMs, deadlineMs, errorBound,
-        nodeKey.equals(NODE_KEY_HOST_PORT), Scope.from(conf));
+        nodeKey.equals(NODE_KEY_HOST_PORT), Scope.from(conf), clusterSlots(conf));
   }
 
   /** The addresses in specbridge.url: comma-separated, each ws:// or wss://, no empty entry, no repeat. */
@@ -177,6 +187,22 @@ public final class ShimConfig {
       out.add(u);
     }
     return Collections.unmodifiableList(out);
+  }
+
+  private static int clusterSlots(Configuration conf) {
+    String raw = conf.getTrimmed(CLUSTER_SLOTS);
+    if (raw == null || raw.isEmpty()) {
+      return 0;
+    }
+    try {
+      int v = Integer.parseInt(raw);
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(CLUSTER_SLOTS + "=" + raw + " must be a whole number of containers >= 0");
   }
 
   private static long nonNegativeLong(Configuration conf, String key) {

@@ -30,6 +30,16 @@ class ShimConfigTest {
     assertTrue(c.fallbackEnabled);
     assertEquals(Collections.emptyMap(), c.params);
     assertTrue(c.nodeHostPort, "nodes are keyed host:port unless told otherwise");
+    assertEquals(0, c.clusterSlots, "the cluster's slots are unknown unless told");
+  }
+
+  @Test
+  void clusterSlots() {
+    Configuration conf = new Configuration(false);
+    conf.set("specbridge.cluster.slots", " 3000 ");
+    assertEquals(3000, ShimConfig.from(conf).clusterSlots);
+    conf.set("specbridge.cluster.slots", "0");
+    assertEquals(0, ShimConfig.from(conf).clusterSlots);
   }
 
   @Test
@@ -130,6 +140,8 @@ class ShimConfigTest {
         {"specbridge.url", "ws://a:1/v1/am, b:1"},
         {"specbridge.url", "ws://a:1/v1/am,ws://a:1/v1/am"},
         {"specbridge.enabled", "yes"},
+        {"specbridge.cluster.slots", "-1"},
+        {"specbridge.cluster.slots", "many"},
     };
     for (String[] kv : bad) {
       Configuration conf = new Configuration(false);
