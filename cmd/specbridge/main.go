@@ -63,6 +63,7 @@ func setupLogging(c *cli.Context) error {
 func commands() []*cli.Command {
 	cmds := []*cli.Command{
 		replayCommand(),
+		sweepCommand(),
 		ServeCommand(),
 		CFACommand(),
 		speculatorsCommand(),
