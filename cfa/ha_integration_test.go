@@ -3,15 +3,11 @@
 package cfa
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"os"
 	"testing"
 	"time"
 
-	"github.com/specbridge/specbridge/cfa/analyzer"
+	"github.com/specbridge/specbridge/internal/itest"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
@@ -20,50 +16,21 @@ import (
 // down, in the middle of the run; every commit after it succeeds, and the
 // store reloads whole.
 func TestIntegrationHAStoreAcrossFailover(t *testing.T) {
-	confDir, control := os.Getenv("SPECBRIDGE_HA_CONF"), os.Getenv("SPECBRIDGE_HA_CONTROL")
-	if confDir == "" || control == "" {
-		t.Skip("SPECBRIDGE_HA_CONF / SPECBRIDGE_HA_CONTROL unset: run scripts/hdfs-ha-test.sh")
-	}
+	confDir, failover := itest.HA(t)
 	if err := hdfs.UseConf(confDir); err != nil {
 		t.Fatal(err)
 	}
 	clock := &fakeClock{}
 	clock.set(0)
 	cfg := ServiceConfig{Analyzer: testConfig(), Store: fmt.Sprintf("hdfs:///specbridge-ha/cfa-%d", time.Now().UnixNano()), Now: clock.Now}
-	s, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustService(t, cfg)
 	s.store.SnapshotEvery = 4
 	scenario(t, s, clock, 0, 60)
-	resp, err := http.Post(control+"/failover?down=1", "text/plain", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("failover: %d %s", resp.StatusCode, body)
-	}
+	failover(true)
 	scenario(t, s, clock, 61, 130)
 	if err := s.Health(); err != nil {
 		t.Errorf("store degraded after the failover: %v", err)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	final := stateJSON(t, s)
-	again, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := reopenAtEnd(t, s, cfg, "reloaded after the failover,")
 	defer again.Close()
-	if got := stateJSON(t, again); got != final {
-		t.Fatalf("reloaded after the failover, the state differs:\n got  %s\n want %s", got, final)
-	}
-	var st analyzer.State
-	if err := json.Unmarshal([]byte(final), &st); err != nil {
-		t.Fatal(err)
-	}
-	checkScenarioEnd(t, &st)
 }

@@ -6,42 +6,22 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net/http"
-	"os"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/specbridge/specbridge/internal/itest"
 )
 
 // haCluster is the HA mini HDFS of scripts/hdfs-ha-test.sh: its client
 // configuration directory and a failover trigger.
 func haCluster(t *testing.T) (failover func(down bool)) {
 	t.Helper()
-	confDir, control := os.Getenv("SPECBRIDGE_HA_CONF"), os.Getenv("SPECBRIDGE_HA_CONTROL")
-	if confDir == "" || control == "" {
-		t.Skip("SPECBRIDGE_HA_CONF / SPECBRIDGE_HA_CONTROL unset: run scripts/hdfs-ha-test.sh")
-	}
+	confDir, failover := itest.HA(t)
 	t.Cleanup(resetConf)
 	if err := UseConf(confDir); err != nil {
 		t.Fatal(err)
 	}
-	return func(down bool) {
-		t.Helper()
-		u := control + "/failover"
-		if down {
-			u += "?down=1"
-		}
-		resp, err := http.Post(u, "text/plain", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Fatalf("failover: %d %s", resp.StatusCode, body)
-		}
-		t.Logf("failover: NameNode %s is active", strings.TrimSpace(string(body)))
-	}
+	return failover
 }
 
 // hdfs:///path on the HA nameservice of HADOOP_CONF_DIR: a file read
