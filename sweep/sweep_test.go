@@ -23,7 +23,7 @@ func smallGrid() Grid {
 	return Grid{Inputs: []string{scenario}, Policies: []string{"late", "hadoop"},
 		Axes: map[string][]Axis{
 			"late":   {{Name: "speculative-cap", Values: []string{"0", "0.2"}}},
-			"hadoop": {{Name: "speculative-cap-running-tasks", Values: []string{"0.05", "0.3"}}},
+			"hadoop": {{Name: "minimum-allowed-tasks", Values: []string{"1", "10"}}},
 		},
 		Seeds: []uint64{1, 2}, Setup: Setup{Stragglers: StragglersOf(replay.DefaultStragglerModel())}}
 }

@@ -61,7 +61,7 @@ func TestIntegrationSweepOnYARN(t *testing.T) {
 		t.Fatal(err)
 	}
 	grid := []string{"sweep", "-q", "--output", "csv", "--speculators", "late,hadoop",
-		"--param", "late.speculative-cap=0,0.2", "--param", "hadoop.speculative-cap-running-tasks=0.05,0.3",
+		"--param", "late.speculative-cap=0,0.2", "--param", "hadoop.minimum-allowed-tasks=1,10",
 		"--runs", "2", scenario, fsURL + root + "/stragglers.yaml"}
 	sweep := func(name string, extra ...string) (string, string) {
 		jsonFile := filepath.Join(dir, name+".json")

@@ -10,7 +10,7 @@ import (
 // The YARN test's grid (sweep/yarn_integration_test.go): 2 policies x 2
 // values of one parameter each x 2 seeds on a bundled scenario.
 var sweepGrid = []string{"sweep", "--speculators", "late,hadoop", "--param", "late.speculative-cap=0,0.2",
-	"--param", "hadoop.speculative-cap-running-tasks=0.05,0.3", "--runs", "2", stragglers}
+	"--param", "hadoop.minimum-allowed-tasks=1,10", "--runs", "2", stragglers}
 
 // `sweep --cells` lists the grid; `sweep --cell LINE` on each line, as a
 // YARN mapper runs it, prints exactly the local sweep's row; the rows are
