@@ -142,6 +142,9 @@ func TestParallelRowsIdentical(t *testing.T) {
 	if rows[0].SpeculativeAttempts != 0 || rows[2].SpeculativeAttempts == 0 {
 		t.Errorf("late.speculative-cap 0 / 0.2: %v / %v speculative attempts", rows[0].SpeculativeAttempts, rows[2].SpeculativeAttempts)
 	}
+	if rows[4].MeanJobS == rows[6].MeanJobS {
+		t.Errorf("hadoop.minimum-allowed-tasks 1 and 10 give the same mean job time on seed 1: %v", rows[4].MeanJobS)
+	}
 	// And the seed reaches the workload.
 	if rows[2] == rows[3] || rows[2].MeanJobS == rows[3].MeanJobS && rows[2].MakespanS == rows[3].MakespanS {
 		t.Errorf("seeds 1 and 2 give the same figures: %+v", rows[2])
