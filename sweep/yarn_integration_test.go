@@ -20,7 +20,7 @@ import (
 // MiniDFSCluster and MiniMRYarnCluster from Maven Central, and the sweep job
 // jar it builds): the grid of TestParallelRowsIdentical — 2 policies x 2
 // parameter values x 2 seeds — on a bundled scenario shipped through the
-// distributed cache and on the same scenario read from HDFS by the mappers,
+// distributed cache and on a job history read from HDFS by the mappers,
 // as a MapReduce job of 16 cells, 2 per map (NLineInputFormat). Its merged
 // rows, CSV on stdout and the --json file, are byte for byte the local
 // sweep's.
@@ -39,7 +39,8 @@ func TestIntegrationSweepOnYARN(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 
-	// The scenario on HDFS too: the mappers read it there.
+	// A job history on HDFS (replay reads histories there, not scenarios):
+	// the mappers read it there.
 	u, err := hdfs.ParseURL(fsURL)
 	if err != nil {
 		t.Fatal(err)
@@ -50,19 +51,19 @@ func TestIntegrationSweepOnYARN(t *testing.T) {
 	}
 	defer c.Close()
 	root := fmt.Sprintf("/tmp/specbridge-it/sweep-%d", time.Now().UnixNano())
-	scen, err := os.ReadFile(scenario)
+	hist, err := os.ReadFile("../yarnclient/history/testdata/job_2.4-SUCCEEDED-speculative.jhist")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := c.MkdirAll(root); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.WriteFile(root+"/stragglers.yaml", scen); err != nil {
+	if err := c.WriteFile(root+"/job.jhist", hist); err != nil {
 		t.Fatal(err)
 	}
 	grid := []string{"sweep", "-q", "--output", "csv", "--speculators", "late,hadoop",
 		"--param", "late.speculative-cap=0,0.2", "--param", "hadoop.minimum-allowed-tasks=1,10",
-		"--runs", "2", scenario, fsURL + root + "/stragglers.yaml"}
+		"--runs", "2", scenario, fsURL + root + "/job.jhist"}
 	sweep := func(name string, extra ...string) (string, string) {
 		jsonFile := filepath.Join(dir, name+".json")
 		cmd := exec.Command(bin, append(append(append([]string{}, grid...), "--json", jsonFile), extra...)...)
