@@ -3,7 +3,7 @@
 # NodeManagers, JobHistory server): yarnclient's REST and HDFS clients, the fault analyzer's store on HDFS
 # (restart in the middle of a run, every record checked; torn tail), its REST prober,
 # `replay hdfs://...`, and `sweep --on-yarn` (a MapReduce job of the sweep job jar, java-sweep/, built here
-# with Maven: its merged rows must equal the local sweep's byte for byte; ~1 min of the run).
+# with Maven: its merged rows must equal the local sweep's byte for byte; ~35 s of the run, 2 cores).
 #
 # Starts a cluster with scripts/minicluster.sh in its own state directory and on its own ports (so it can
 # run beside a developer's default cluster), exports SPECBRIDGE_FS, SPECBRIDGE_RM_WEB and
