@@ -49,8 +49,7 @@ const Name = "ese"
 // error naming the parameter.
 func Policy() speculators.Policy {
 	return speculators.Bind(Name, "ESE: back up tasks with t_rem > 1.7 E[x], longest first; then running jobs and new jobs by least work; clone small jobs with c* of eq. (29) (Xu & Lau §VI, Algorithm 2)",
-		func(b *speculators.Binder) speculators.Speculator {
-			p := &policy{}
+		func(b *speculators.Binder, p *policy) {
 			b.Float(&p.sigma, "sigma", 1.7, speculators.PositiveFinite,
 				"sigma: a task joins the backup set D(l) when t_rem > sigma E[x] (Xu & Lau §VI-B, Fig. 4: 1.7)")
 			b.Float(&p.eta, "eta", 0.1, speculators.NonNegativeFinite,
@@ -62,7 +61,6 @@ func Policy() speculators.Policy {
 			xulau.BindGamma(b, &p.gamma, "eq. (29)")
 			xulau.BindMaxCopies(b, &p.maxCopies, 1, "a small job's task")
 			xulau.BindTailIndex(b, &p.alpha, "§VI-C")
-			return p
 		})
 }
 
