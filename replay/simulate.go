@@ -55,11 +55,9 @@ type Store interface {
 	Keep(speculators.Learned) error
 }
 
-// Result is one policy's figures over the workload. The JSON names are a
-// public interface: fields may be added, never renamed. With several runs
-// each figure is the mean over runs.
-type Result struct {
-	Speculator          string  `json:"speculator"`
+// Figures are a simulation's headline numbers, shared by a replay's Result
+// and a sweep's row. The JSON names are a public interface.
+type Figures struct {
 	Jobs                int     `json:"jobs"`
 	Tasks               int     `json:"tasks"`
 	MeanJobS            float64 `json:"mean_job_s"`
@@ -74,6 +72,16 @@ type Result struct {
 	WastedContainerS    float64 `json:"wasted_container_s"`
 	// UnfinishedJobs counts jobs that did not finish (mean over runs).
 	UnfinishedJobs float64 `json:"unfinished_jobs"`
+}
+
+// Result is one policy's figures over the workload. The JSON names are a
+// public interface: fields may be added, never renamed. With several runs
+// each figure is the mean over runs.
+type Result struct {
+	Speculator string `json:"speculator"`
+	// Figures are the job times, makespan and container time (inline in
+	// the JSON).
+	Figures
 	// SimEvents is the simulator's event count (mean over runs).
 	SimEvents float64 `json:"sim_events"`
 	// Groups splits the figures by job group (scenario job group), when
@@ -193,7 +201,7 @@ func jobSeed(seed uint64, job string) uint64 {
 }
 
 func summarize(name string, w *Workload, res *sim.Result) Result {
-	r := Result{Speculator: name, Jobs: len(res.Jobs), MakespanS: ms(res.Makespan), SimEvents: float64(res.Events)}
+	r := Result{Speculator: name, Figures: Figures{Jobs: len(res.Jobs), MakespanS: ms(res.Makespan)}, SimEvents: float64(res.Events)}
 	var times []float64
 	groups := map[string][]float64{}
 	var groupOrder []string

@@ -14,25 +14,13 @@ import (
 // JSON names are a public interface (docs/sweep.md): fields may be added,
 // never renamed.
 type Row struct {
-	Cell                int     `json:"cell"`
-	Input               string  `json:"input"`
-	Policy              string  `json:"policy"`
-	Params              string  `json:"params"`
-	Seed                uint64  `json:"seed"`
-	Jobs                int     `json:"jobs"`
-	Tasks               int     `json:"tasks"`
-	MeanJobS            float64 `json:"mean_job_s"`
-	P50JobS             float64 `json:"p50_job_s"`
-	P95JobS             float64 `json:"p95_job_s"`
-	P99JobS             float64 `json:"p99_job_s"`
-	MakespanS           float64 `json:"makespan_s"`
-	ContainerS          float64 `json:"container_s"`
-	SpeculativeAttempts float64 `json:"speculative_attempts"`
-	SpeculativeWins     float64 `json:"speculative_wins"`
-	KilledAttempts      float64 `json:"killed_attempts"`
-	WastedContainerS    float64 `json:"wasted_container_s"`
-	UnfinishedJobs      float64 `json:"unfinished_jobs"`
-	FailedJobs          float64 `json:"failed_jobs"`
+	Cell   int    `json:"cell"`
+	Input  string `json:"input"`
+	Policy string `json:"policy"`
+	Params string `json:"params"`
+	Seed   uint64 `json:"seed"`
+	replay.Figures
+	FailedJobs float64 `json:"failed_jobs"`
 }
 
 // RegistryFunc returns the policy registry for a cell's parameters (replay's
@@ -78,10 +66,7 @@ func RunCell(c Cell, registry RegistryFunc) (Row, error) {
 	}
 	x := res[0]
 	return Row{Cell: c.Index, Input: c.Input, Policy: c.Policy, Params: c.ParamsText(), Seed: c.Seed,
-		Jobs: x.Jobs, Tasks: x.Tasks, MeanJobS: x.MeanJobS, P50JobS: x.P50JobS, P95JobS: x.P95JobS, P99JobS: x.P99JobS,
-		MakespanS: x.MakespanS, ContainerS: x.ContainerS, SpeculativeAttempts: x.SpeculativeAttempts,
-		SpeculativeWins: x.SpeculativeWins, KilledAttempts: x.KilledAttempts, WastedContainerS: x.WastedContainerS,
-		UnfinishedJobs: x.UnfinishedJobs, FailedJobs: x.FailedJobs}, nil
+		Figures: x.Figures, FailedJobs: x.FailedJobs}, nil
 }
 
 // Run runs cells on up to parallel goroutines (0 or less: the number of

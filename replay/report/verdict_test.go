@@ -21,10 +21,10 @@ func fakeCollector(perRun map[string][]float64, container map[string]float64) (*
 	for _, n := range names {
 		mean := 0.0
 		for _, v := range perRun[n] {
-			c.byPolicy[n].runs = append(c.byPolicy[n].runs, replay.Result{Speculator: n, Jobs: 10, MeanJobS: v})
+			c.byPolicy[n].runs = append(c.byPolicy[n].runs, replay.Result{Speculator: n, Figures: replay.Figures{Jobs: 10, MeanJobS: v}})
 			mean += v / float64(len(perRun[n]))
 		}
-		results = append(results, replay.Result{Speculator: n, Jobs: 10, MeanJobS: mean, ContainerS: container[n]})
+		results = append(results, replay.Result{Speculator: n, Figures: replay.Figures{Jobs: 10, MeanJobS: mean, ContainerS: container[n]}})
 	}
 	return c, results
 }
