@@ -3,7 +3,7 @@
 # NameNodes of nameservice "mycluster" (scripts/minicluster/src/.../MiniHDFSHA.java; classpath from
 # scripts/minicluster/pom-hdfs.xml, see scripts/hdfs-lib.sh), a client configuration (HADOOP_CONF_DIR:
 # fs.defaultFS=hdfs://mycluster and the nameservice's two NameNodes), then
-#   go test -tags integration -p 1 -run ^TestIntegrationHA ./yarnclient/hdfs/ ./cfa/ ./replay/
+#   go test -tags integration -p 1 -run ^TestHA ./yarnclient/hdfs/ ./cfa/ ./replay/
 # with SPECBRIDGE_HA_CONF (the conf dir) and SPECBRIDGE_HA_CONTROL (http://127.0.0.1:PORT; POST
 # /failover[?down=1] makes the other NameNode active, ?down=1 also shuts the formerly active one down).
 # The tests fail over from inside an operation (after N bytes read, before a write completes), so the
@@ -21,5 +21,5 @@ up=$(date +%s)
 export SPECBRIDGE_HA_CONF=$state/conf SPECBRIDGE_HA_CONTROL=http://127.0.0.1:$(cat "$state/control.port")
 cd "$hdfs_root"
 # shellcheck disable=SC2086 # GO_TEST_FLAGS is a list of flags
-go test -tags integration -count=1 -p 1 -run "^TestIntegrationHA" ${GO_TEST_FLAGS:-} ./yarnclient/hdfs/ ./cfa/ ./replay/
+go test -tags integration -count=1 -p 1 -run "^TestHA" ${GO_TEST_FLAGS:-} ${HA_PKGS:-./yarnclient/hdfs/ ./cfa/ ./replay/}
 echo "hdfs-ha-test: cluster up in $((up - started)) s, tests $(($(date +%s) - up)) s"

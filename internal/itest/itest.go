@@ -1,9 +1,12 @@
 // Package itest holds what the integration tests (build tag integration)
 // share: reading the mini cluster's endpoints from the environment that
-// scripts/test-integration.sh exports. It must not start or stop clusters.
+// scripts/test-integration.sh exports, and asking the HA mini HDFS of
+// scripts/hdfs-ha-test.sh to fail over. It must not start or stop clusters.
 package itest
 
 import (
+	"io"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -19,4 +22,28 @@ func Env(t testing.TB, name string) string {
 		t.Fatalf("%s is not set: run scripts/test-integration.sh, or source a mini cluster's env file", name)
 	}
 	return v
+}
+
+// Failover asks the HA mini HDFS of scripts/hdfs-ha-test.sh (its control
+// endpoint, SPECBRIDGE_HA_CONTROL) to make its other NameNode active, and
+// with down to shut the formerly active one down; it returns once the
+// failover is done, with the index of the NameNode now active.
+func Failover(t testing.TB, down bool) string {
+	t.Helper()
+	u := Env(t, "SPECBRIDGE_HA_CONTROL") + "/failover"
+	if down {
+		u += "?down=1"
+	}
+	resp, err := http.Post(u, "text/plain", nil)
+	if err != nil {
+		t.Fatalf("failover: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("failover: %d %s %v", resp.StatusCode, body, err)
+	}
+	active := strings.TrimSpace(string(body))
+	t.Logf("failover (down=%v): NameNode %s is active", down, active)
+	return active
 }
