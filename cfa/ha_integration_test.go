@@ -3,67 +3,61 @@
 package cfa
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"os"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/specbridge/specbridge/cfa/analyzer"
+	"github.com/specbridge/specbridge/internal/itest"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
-// The analyzer's store on an HA HDFS addressed as hdfs:///path
-// (scripts/hdfs-ha-test.sh): the active NameNode fails over, and goes
-// down, in the middle of the run; every commit after it succeeds, and the
-// store reloads whole.
-func TestIntegrationHAStoreAcrossFailover(t *testing.T) {
-	confDir, control := os.Getenv("SPECBRIDGE_HA_CONF"), os.Getenv("SPECBRIDGE_HA_CONTROL")
-	if confDir == "" || control == "" {
-		t.Skip("SPECBRIDGE_HA_CONF / SPECBRIDGE_HA_CONTROL unset: run scripts/hdfs-ha-test.sh")
-	}
-	if err := hdfs.UseConf(confDir); err != nil {
+// The analyzer's store on the HA nameservice (hdfs://mycluster/...,
+// scripts/hdfs-ha-test.sh), with failovers inside its writes: before the
+// third log append is completed on the NameNode, the active NameNode fails
+// over and goes down; before the second snapshot is completed, the
+// NameNode that went down is restarted and made active again. Every
+// commit across them succeeds; the run then crashes (no Close) and a new
+// service finds every acknowledged record, finishes the scenario and
+// reloads whole; fsck finds no damaged frame and no torn tail.
+func TestHAStoreFailoverDuringWrites(t *testing.T) {
+	if err := hdfs.UseConf(itest.Env(t, "SPECBRIDGE_HA_CONF")); err != nil {
 		t.Fatal(err)
 	}
-	clock := &fakeClock{}
-	clock.set(0)
-	cfg := ServiceConfig{Analyzer: testConfig(), Store: fmt.Sprintf("hdfs:///specbridge-ha/cfa-%d", time.Now().UnixNano()), Now: clock.Now}
-	s, err := NewService(cfg)
+	store := fmt.Sprintf("hdfs://mycluster/specbridge-ha/cfa-%d", time.Now().UnixNano())
+	var appends, snapshots atomic.Int32
+	defer hdfs.SetFaultHooks(&hdfs.FaultHooks{BeforeComplete: func(p string) {
+		switch {
+		case strings.Contains(p, "/"+segmentPrefix) && appends.Add(1) == 3:
+			itest.Failover(t, true)
+		case strings.Contains(p, "/"+snapshotName+".tmp") && snapshots.Add(1) == 2:
+			itest.Failover(t, false)
+		}
+	}})()
+	third, _ := crashAndRestart(t, store, 60, 4)
+	if err := third.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if appends.Load() < 3 || snapshots.Load() < 2 {
+		t.Fatalf("failover points reached: %d log appends, %d snapshots; want 3 and 2", appends.Load(), snapshots.Load())
+	}
+	dir, err := OpenDir(store)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.store.SnapshotEvery = 4
-	scenario(t, s, clock, 0, 60)
-	resp, err := http.Post(control+"/failover?down=1", "text/plain", nil)
+	defer dir.(*HDFSDir).Close()
+	release, err := dir.(*HDFSDir).Lock()
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("failover: %d %s", resp.StatusCode, body)
-	}
-	scenario(t, s, clock, 61, 130)
-	if err := s.Health(); err != nil {
-		t.Errorf("store degraded after the failover: %v", err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	final := stateJSON(t, s)
-	again, err := NewService(cfg)
+	defer release()
+	rep, err := Fsck(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer again.Close()
-	if got := stateJSON(t, again); got != final {
-		t.Fatalf("reloaded after the failover, the state differs:\n got  %s\n want %s", got, final)
+	if rep.DamagedFrames != 0 || rep.TornBytes != 0 || rep.SnapshotSeq == 0 {
+		t.Fatalf("fsck after the failovers:\n%s", rep)
 	}
-	var st analyzer.State
-	if err := json.Unmarshal([]byte(final), &st); err != nil {
-		t.Fatal(err)
-	}
-	checkScenarioEnd(t, &st)
+	t.Logf("fsck: %d log records after snapshot %d; %d log appends, %d snapshots", rep.Records, rep.SnapshotSeq, appends.Load(), snapshots.Load())
 }

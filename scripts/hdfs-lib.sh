@@ -1,8 +1,8 @@
 # hdfs-lib.sh — sourced by scripts/hdfs-ha-test.sh and scripts/hdfs-kerberos-test.sh: resolves the
 # classpath of scripts/minicluster/pom-hdfs.xml (MiniDFSCluster, HATestUtil, MiniKdc; cached per Hadoop
 # version in ${TMPDIR:-/tmp}/specbridge-hdfs-minicluster, re-resolved when the pom changes), compiles a
-# launcher of scripts/minicluster/src and starts it in the background until its STATE/control.port
-# appears. Needs JDK 17 and Maven; Heavy: run the scripts under flock /tmp/specbridge-heavy.lock.
+# launcher of scripts/minicluster/src and starts it in the background until its STATE/ready
+# (written last) appears. Needs JDK 17 and Maven; Heavy: run the scripts under flock /tmp/specbridge-heavy.lock.
 
 hdfs_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 hdfs_hadoop_version=${HADOOP_VERSION:-3.5.0}
@@ -22,7 +22,7 @@ hdfs_classpath() {
 }
 
 # hdfs_start CLASS STATE [ARGS...]: compiles CLASS's source and runs it with STATE as its state directory
-# (log in STATE/cluster.log); returns once STATE/control.port exists. Sets hdfs_pid.
+# (log in STATE/cluster.log); returns once STATE/ready exists. Sets hdfs_pid.
 hdfs_start() {
   local class=$1 state=$2
   shift 2
@@ -39,11 +39,11 @@ hdfs_start() {
   hdfs_pid=$!
   local i
   for i in $(seq 1 480); do
-    [[ -s $state/control.port ]] && break
+    [[ -e $state/ready ]] && break
     kill -0 "$hdfs_pid" 2>/dev/null || { tail -50 "$state/cluster.log" >&2; echo "$class exited before it was up" >&2; return 1; }
     sleep 0.25 # polling for the launcher's port file
   done
-  [[ -s $state/control.port ]] || { tail -50 "$state/cluster.log" >&2; echo "$class not up in 120 s" >&2; return 1; }
+  [[ -e $state/ready ]] || { tail -50 "$state/cluster.log" >&2; echo "$class not up in 120 s" >&2; return 1; }
   grep -h "up:" "$state/cluster.log" | tail -1 || true
 }
 

@@ -21,7 +21,7 @@ import org.apache.hadoop.hdfs.server.namenode.ha.HATestUtil;
  * nameservice "mycluster" (MiniDFSNNTopology.simpleHATopology) and one DataNode; NameNode 0 starts
  * active. Writes STATE/conf/core-site.xml (fs.defaultFS=hdfs://mycluster) and hdfs-site.xml (the
  * nameservice, both RPC addresses, the failover proxy provider), as a client's HADOOP_CONF_DIR, and
- * STATE/control.port, an HTTP control endpoint:
+ * STATE/control.port, an HTTP control endpoint (then STATE/ready):
  *
  * <ul>
  *   <li>POST /failover: a manual failover (what `hdfs haadmin -failover` does): the standby catches
@@ -148,6 +148,7 @@ public final class MiniHDFSHA {
     if (!tmp.renameTo(new File(state, "control.port"))) {
       throw new IOException("rename " + tmp);
     }
+    Files.write(new File(state, "ready").toPath(), new byte[0]);
     System.out.println("mini HDFS HA up: nn1 127.0.0.1:" + ha.ports[0] + ", nn2 127.0.0.1:" + ha.ports[1]);
     Thread.currentThread().join();
   }
