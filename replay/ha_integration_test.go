@@ -41,28 +41,7 @@ func TestHAReplayAcrossFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	local := t.TempDir()
-	var total int64
-	for i, f := range haHistories {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		total += int64(len(b))
-		sub := fmt.Sprintf("2026/11/%02d/000000", 20+i)
-		if err := c.MkdirAll(root + "/" + sub); err != nil {
-			t.Fatal(err)
-		}
-		if err := c.WriteFile(root+"/"+sub+"/"+filepath.Base(f), b); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Join(local, sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(local, sub, filepath.Base(f)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	local, total := stageHistories(t, c, root)
 	var failedOver atomic.Bool
 	var readAfter atomic.Int64
 	// Read reports the bytes of one file so far: the input read so far is
@@ -100,21 +79,56 @@ func TestHAReplayAcrossFailover(t *testing.T) {
 	if len(fromHDFS.Jobs) != len(haHistories) || len(fromLocal.Jobs) != len(haHistories) {
 		t.Fatalf("jobs: %d from HDFS, %d local, want %d", len(fromHDFS.Jobs), len(fromLocal.Jobs), len(haHistories))
 	}
-	reg := registry(t)
-	opts := Options{Speculators: reg.Names(), Seed: 3, Runs: 2, Registry: reg}
-	out := func(in *Input) []byte {
-		res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
+	if a, b := replayOutput(t, fromHDFS), replayOutput(t, fromLocal); !bytes.Equal(a, b) {
+		t.Fatalf("replay of hdfs://mycluster%s across a failover differs from the local replay:\n%s\n---\n%s", root, a, b)
+	}
+}
+
+// stageHistories writes haHistories below root on HDFS and below a local
+// temporary directory, in the same nested layout (a JobHistory done
+// directory: YYYY/MM/DD/serial/); it returns the local directory and the
+// input's bytes.
+func stageHistories(t *testing.T, c *hdfs.Client, root string) (local string, total int64) {
+	t.Helper()
+	local = t.TempDir()
+	for i, f := range haHistories {
+		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var buf bytes.Buffer
-		rep := &Report{Input: "input", Format: string(in.Format), Mode: "simulate", Seed: opts.Seed, Runs: opts.Runs, Results: res}
-		if err := rep.Write(&buf, "json"); err != nil {
+		total += int64(len(b))
+		sub := fmt.Sprintf("2026/11/%02d/000000", 20+i)
+		if err := c.MkdirAll(root + "/" + sub); err != nil {
 			t.Fatal(err)
 		}
-		return buf.Bytes()
+		if err := c.WriteFile(root+"/"+sub+"/"+filepath.Base(f), b); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(local, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(local, sub, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if a, b := out(fromHDFS), out(fromLocal); !bytes.Equal(a, b) {
-		t.Fatalf("replay of hdfs://mycluster%s across a failover differs from the local replay:\n%s\n---\n%s", root, a, b)
+	return local, total
+}
+
+// replayOutput is the JSON report of every policy's simulation of in
+// (seed 3, two runs), under one input name so that inputs read from
+// different places compare byte for byte.
+func replayOutput(t *testing.T, in *Input) []byte {
+	t.Helper()
+	reg := registry(t)
+	opts := Options{Speculators: reg.Names(), Seed: 3, Runs: 2, Registry: reg}
+	res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
+	if err != nil {
+		t.Fatal(err)
 	}
+	var buf bytes.Buffer
+	rep := &Report{Input: "input", Format: string(in.Format), Mode: "simulate", Seed: opts.Seed, Runs: opts.Runs, Results: res}
+	if err := rep.Write(&buf, "json"); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

@@ -47,3 +47,35 @@ func Failover(t testing.TB, down bool) string {
 	t.Logf("failover (down=%v): NameNode %s is active", down, active)
 	return active
 }
+
+// Kerberos credentials the Kerberos tests use against the secured mini
+// HDFS of scripts/hdfs-kerberos-test.sh.
+type Credentials string
+
+const (
+	Keytab        Credentials = "keytab"       // SPECBRIDGE_HDFS_KEYTAB and SPECBRIDGE_HDFS_PRINCIPAL
+	TicketCache   Credentials = "ticket cache" // KRB5CCNAME, a cache kinit wrote
+	NoCredentials Credentials = "none"         // neither: no keytab, a ticket cache that does not exist
+)
+
+// Kerberos sets the environment of the test for creds (KRB5_CONFIG to the
+// mini KDC's krb5.conf, and the keytab or the ticket cache) and returns the
+// client's Hadoop configuration directory (SPECBRIDGE_KRB_CONF), for
+// hdfs.UseConf.
+func Kerberos(t *testing.T, creds Credentials) (confDir string) {
+	t.Helper()
+	t.Setenv("KRB5_CONFIG", Env(t, "SPECBRIDGE_KRB_KRB5CONF"))
+	t.Setenv("SPECBRIDGE_HDFS_KEYTAB", "")
+	t.Setenv("SPECBRIDGE_HDFS_PRINCIPAL", "")
+	switch creds {
+	case Keytab:
+		t.Setenv("SPECBRIDGE_HDFS_KEYTAB", Env(t, "SPECBRIDGE_KRB_KEYTAB"))
+		t.Setenv("SPECBRIDGE_HDFS_PRINCIPAL", Env(t, "SPECBRIDGE_KRB_PRINCIPAL"))
+		t.Setenv("KRB5CCNAME", t.TempDir()+"/no-ccache") // the keytab, not a cache, must be what works
+	case TicketCache:
+		t.Setenv("KRB5CCNAME", "FILE:"+Env(t, "SPECBRIDGE_KRB_CCACHE"))
+	default:
+		t.Setenv("KRB5CCNAME", t.TempDir()+"/no-ccache")
+	}
+	return Env(t, "SPECBRIDGE_KRB_CONF")
+}
