@@ -38,10 +38,7 @@ func TestWireRoundTrip(t *testing.T) {
 func TestRemoteOverHTTP(t *testing.T) {
 	clock := &fakeClock{}
 	clock.set(0)
-	s, err := NewService(ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustService(t, ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
 	h, err := RequireToken(s.Handler(), []string{"sesame"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -188,10 +185,7 @@ func TestRESTProber(t *testing.T) {
 // it, 401 and nothing reaches the analyzer (one request could otherwise
 // declare nodes failed); an address that keeps failing gets 429.
 func TestAPIRequiresToken(t *testing.T) {
-	s, err := NewService(ServiceConfig{Analyzer: testConfig()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustService(t, ServiceConfig{Analyzer: testConfig()})
 	h, err := RequireToken(s.Handler(), []string{"sesame"}, nil)
 	if err != nil {
 		t.Fatal(err)

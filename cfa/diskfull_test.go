@@ -60,10 +60,7 @@ func TestServiceDiskFull(t *testing.T) {
 	log, hook := logtest.NewNullLogger()
 	clock := &fakeClock{}
 	clock.set(0)
-	s, err := NewService(ServiceConfig{Analyzer: testConfig(), Dir: fd, Now: clock.Now, MaxPending: 50, Log: log})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustService(t, ServiceConfig{Analyzer: testConfig(), Dir: fd, Now: clock.Now, MaxPending: 50, Log: log})
 	s.store.SnapshotEvery = 0
 	start := func(i int) {
 		s.Observe("J1", *started(attempt(speculators.Map, int32(i), 0), "n1", base))
@@ -130,10 +127,7 @@ func TestServiceDiskFull(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewService(ServiceConfig{Analyzer: testConfig(), Store: dir, Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustService(t, ServiceConfig{Analyzer: testConfig(), Store: dir, Now: clock.Now})
 	defer r.Close()
 	r.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
 		if j := st.Jobs["J1"]; j == nil || len(j.Attempts) != n+1 {

@@ -58,10 +58,7 @@ func TestFaultStoreFailsUnderLoad(t *testing.T) {
 			}
 			log := logrus.New()
 			log.SetOutput(&bytes.Buffer{})
-			s, err := NewService(ServiceConfig{Analyzer: testConfig(), Dir: d, Gather: 20 * time.Millisecond, MaxPending: 500, Log: log})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustService(t, ServiceConfig{Analyzer: testConfig(), Dir: d, Gather: 20 * time.Millisecond, MaxPending: 500, Log: log})
 			s.store.SnapshotEvery = 300
 			srv := httptest.NewServer(s.Handler())
 			defer srv.Close()
@@ -129,10 +126,7 @@ func TestFaultStoreFailsUnderLoad(t *testing.T) {
 			if degradedSeen == 0 {
 				t.Error("the store never reported degraded")
 			}
-			r, err := NewService(ServiceConfig{Analyzer: testConfig(), Store: dir})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := mustService(t, ServiceConfig{Analyzer: testConfig(), Store: dir})
 			defer r.Close()
 			recovered := 0
 			r.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {

@@ -34,15 +34,22 @@ func ended(kind speculators.EventKind, a speculators.AttemptID, at analyzer.Time
 	return &speculators.Event{Kind: kind, Time: at, Attempt: a}
 }
 
+// mustService opens a service with cfg, failing the test if it cannot.
+func mustService(t *testing.T, cfg ServiceConfig) *Service {
+	t.Helper()
+	s, err := NewService(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // storeService opens a service over store with the tests' analyzer
 // configuration and a fake clock; cfg opens the same store again (a restart).
 func storeService(t *testing.T, store string) (*Service, *fakeClock, ServiceConfig) {
 	t.Helper()
 	clock := &fakeClock{}
 	cfg := ServiceConfig{Analyzer: testConfig(), Store: store, Now: clock.Now}
-	s, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustService(t, cfg)
 	return s, clock, cfg
 }

@@ -110,10 +110,7 @@ func TestIntegrationProbeRealCluster(t *testing.T) {
 	if ok == 0 {
 		t.Fatalf("no NodeManager answered: %+v", probes)
 	}
-	s, err := NewService(ServiceConfig{Analyzer: testConfig(), Prober: p})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustService(t, ServiceConfig{Analyzer: testConfig(), Prober: p})
 	for range 3 {
 		if err := s.Tick(context.Background()); err != nil {
 			t.Fatal(err)
@@ -134,12 +131,9 @@ func TestIntegrationProbeRealCluster(t *testing.T) {
 func TestIntegrationStoreLeaseHDFS(t *testing.T) {
 	store := hdfsStore(t)
 	cfg := ServiceConfig{Analyzer: testConfig(), Store: store}
-	s, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustService(t, cfg)
 	host, _ := os.Hostname()
-	_, err = NewService(cfg)
+	_, err := NewService(cfg)
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("pid %d on host %s", os.Getpid(), host)) {
 		t.Fatalf("second owner: %v", err)
 	}

@@ -134,6 +134,27 @@ func checkScenarioEnd(t *testing.T, st *analyzer.State) {
 	}
 }
 
+// reopenAtEnd closes s, which has run the whole scenario, opens its store
+// again with cfg and checks that the reopened service holds the same state,
+// the scenario's end (checkScenarioEnd); when says when, for the error.
+func reopenAtEnd(t *testing.T, s *Service, cfg ServiceConfig, when string) *Service {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	final := stateJSON(t, s)
+	again := mustService(t, cfg)
+	if got := stateJSON(t, again); got != final {
+		t.Fatalf("%s the state differs:\n got  %s\n want %s", when, got, final)
+	}
+	var st analyzer.State
+	if err := json.Unmarshal([]byte(final), &st); err != nil {
+		t.Fatal(err)
+	}
+	checkScenarioEnd(t, &st)
+	return again
+}
+
 func stateJSON(t *testing.T, s *Service) string {
 	t.Helper()
 	var b []byte
@@ -175,10 +196,7 @@ func crashAndRestart(t *testing.T, store string, at int, snapshotEvery int) (*Se
 	clock := &fakeClock{}
 	clock.set(0)
 	cfg := ServiceConfig{Analyzer: testConfig(), Store: store, Now: clock.Now}
-	first, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := mustService(t, cfg)
 	first.store.SnapshotEvery = snapshotEvery
 	var heard collector
 	first.Subscribe("J1", heard.deliver("J1"))
@@ -203,22 +221,7 @@ func crashAndRestart(t *testing.T, store string, at int, snapshotEvery int) (*Se
 	second.Subscribe("J1", heard.deliver("J1"))
 	second.Subscribe("J2", heard.deliver("J2"))
 	scenario(t, second, clock, at+1, 130)
-	if err := second.Close(); err != nil {
-		t.Fatal(err)
-	}
-	final := stateJSON(t, second)
-	third, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := stateJSON(t, third); got != final {
-		t.Fatalf("after a clean stop the state differs:\n got  %s\n want %s", got, final)
-	}
-	var st analyzer.State
-	if err := json.Unmarshal([]byte(final), &st); err != nil {
-		t.Fatal(err)
-	}
-	checkScenarioEnd(t, &st)
+	third := reopenAtEnd(t, second, cfg, "after a clean stop")
 	return third, heard.list()
 }
 

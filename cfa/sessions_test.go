@@ -17,10 +17,7 @@ import (
 func TestLongPollsKeepAJobAlive(t *testing.T) {
 	clock := &fakeClock{}
 	clock.set(0)
-	s, err := NewService(ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustService(t, ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	poll := func(job string) {

@@ -22,10 +22,7 @@ var wantNotices = []string{
 
 func TestServiceScenarioInMemory(t *testing.T) {
 	clock := &fakeClock{}
-	s, err := NewService(ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustService(t, ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
 	var heard collector
 	s.Subscribe("J1", heard.deliver("J1"))
 	cancel := s.Subscribe("J2", heard.deliver("J2"))
@@ -180,10 +177,7 @@ func TestStoreInterruptedSnapshot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, snapshotName+".tmp"), []byte("half a snap"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewService(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustService(t, cfg)
 	if got := stateJSON(t, r); got != want {
 		t.Fatalf("state differs:\n got  %s\n want %s", got, want)
 	}

@@ -120,11 +120,11 @@ func TestEpisodeSuspectFailResumeFeedsHistory(t *testing.T) {
 	}
 }
 
-// Two episodes, 21 s then 33 s, weigh b^(L-1) and b^L: (32*33 + 16*21) / 48
-// = 29 s; the node silent 26 s is then suspected but not failed, silent 31 s
-// it fails.
-// Reference: FARMS §3.3.1, eq. (1).
-func TestTWSThresholdFromHistory(t *testing.T) {
+// oneEpisode is an analyzer whose node n1 has had one episode: job J's map
+// there reports until 30 s, is silent from 30 s and heard again at 51 s
+// (21 s), and reports on to 60 s. alive is what keeps the map reporting.
+func oneEpisode(t *testing.T) (*Analyzer, map[string][]speculators.AttemptID) {
+	t.Helper()
 	a := newAnalyzer(t)
 	m0 := attempt(speculators.Map, 0, 0)
 	a.Observe("J", started(m0, "n1", 0), 0)
@@ -132,7 +132,15 @@ func TestTWSThresholdFromHistory(t *testing.T) {
 	run(a, 0, 30_000, alive)
 	run(a, 31_000, 50_000, nil) // silent from 30 s
 	run(a, 51_000, 60_000, alive)
-	// First episode: heard at 30 s, again at 51 s: 21 s.
+	return a, alive
+}
+
+// Two episodes, 21 s then 33 s, weigh b^(L-1) and b^L: (32*33 + 16*21) / 48
+// = 29 s; the node silent 26 s is then suspected but not failed, silent 31 s
+// it fails.
+// Reference: FARMS §3.3.1, eq. (1).
+func TestTWSThresholdFromHistory(t *testing.T) {
+	a, alive := oneEpisode(t)
 	run(a, 61_000, 90_000, nil) // silent from 60 s
 	run(a, 91_000, 100_000, alive)
 	// Second: 60 s .. 93 s = 33 s (reports fall on multiples of 3 s).
@@ -284,13 +292,7 @@ func sameJSON(t *testing.T, x, y any) bool {
 // A restored analyzer keeps thresholds, the open episode and who was told:
 // the resumed notice after a restart reaches the job told before it.
 func TestRestoreCarriesOn(t *testing.T) {
-	a := newAnalyzer(t)
-	m0 := attempt(speculators.Map, 0, 0)
-	a.Observe("J", started(m0, "n1", 0), 0)
-	alive := map[string][]speculators.AttemptID{"J": {m0}}
-	run(a, 0, 30_000, alive)
-	run(a, 31_000, 50_000, nil)
-	run(a, 51_000, 60_000, alive)
+	a, alive := oneEpisode(t)
 	run(a, 61_000, 80_000, nil) // failed again, episode open
 	r := restore(t, a, 85_000)
 	if r.Threshold("n1") != a.Threshold("n1") {

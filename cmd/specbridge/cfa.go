@@ -11,13 +11,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
-	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/cfa"
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/internal/authguard"
@@ -45,11 +45,8 @@ func CFACommand() *cli.Command {
 			hadoopConfFlag(),
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:7421", Usage: "address of the JSON API (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_CFA_LISTEN"}},
 			&cli.StringFlag{Name: "store", Value: "specbridge-cfa", Usage: "where records persist: a local directory or hdfs://namenode:port/path", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
-			&cli.StringFlag{Name: "token-file", Usage: "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", EnvVars: []string{"SPECBRIDGE_CFA_TOKEN_FILE"}},
-			&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, serve the API over https", EnvVars: []string{"SPECBRIDGE_CFA_TLS_CERT"}},
-			&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{"SPECBRIDGE_CFA_TLS_KEY"}},
-			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_CFA_ADDR_FILE"}},
-		}, append(cfaFlags(), dashboardFlags("SPECBRIDGE_CFA_")...)...),
+		}, slices.Concat(serverFlags("SPECBRIDGE_CFA_", "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", "serve the API over https"),
+			cfaFlags(), dashboardFlags("SPECBRIDGE_CFA_"))...),
 		Action:      runCFA,
 		Before:      useHadoopConf,
 		Subcommands: []*cli.Command{fsckCommand()},
@@ -185,24 +182,9 @@ func runCFA(c *cli.Context) error {
 	// file appears must stop the process cleanly, not kill it.
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	if c.String("token-file") == "" {
-		return errors.New("cfa: --token-file is required (sidecars authenticate with a bearer token)")
-	}
-	tokens, err := bridge.ReadTokenFile(c.String("token-file"))
+	tokens, tlsCfg, err := serverAuth(c, "cfa", "sidecars authenticate with a bearer token")
 	if err != nil {
-		return fmt.Errorf("cfa: %w", err)
-	}
-	cert, key := c.String("tls-cert"), c.String("tls-key")
-	if (cert == "") != (key == "") {
-		return errors.New("cfa: --tls-cert and --tls-key go together")
-	}
-	var tlsCfg *tls.Config
-	if cert != "" {
-		pair, err := tls.LoadX509KeyPair(cert, key)
-		if err != nil {
-			return fmt.Errorf("cfa: load TLS key pair: %w", err)
-		}
-		tlsCfg = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+		return err
 	}
 	cfg, err := cfaConfig(c)
 	if err != nil {

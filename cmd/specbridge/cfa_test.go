@@ -1,29 +1,14 @@
 package main
 
 import (
-	"context"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/urfave/cli/v2"
 )
-
-// freeAddr returns a loopback address with a port free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
 
 // cfaTestToken is the analyzer API's token in these tests.
 const cfaTestToken = "cfa-test-token"
@@ -54,46 +39,12 @@ func cfaDo(t *testing.T, method, url, body string) *http.Response {
 }
 
 // runCFAFor starts `specbridge cfa` with args (and --token-file with
-// cfaTestToken), waits for /healthz, runs f against its address, then
-// stops it as SIGTERM would (context cancel) and returns its error.
+// cfaTestToken), waits for its address, runs f against it, then stops it as
+// SIGTERM would (context cancel) and returns its error.
 func runCFAFor(t *testing.T, args []string, f func(base string)) error {
 	t.Helper()
-	addr := freeAddr(t)
-	app := &cli.App{Commands: []*cli.Command{CFACommand()}, ExitErrHandler: func(*cli.Context, error) {}}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	tok := cfaTokenFile(t)
-	go func() {
-		done <- app.RunContext(ctx, append([]string{"specbridge", "cfa", "--listen", addr, "--token-file", tok}, args...))
-	}()
-	base := "http://" + addr
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := http.Get(base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("cfa exited at start: %v", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("cfa not up within 10 s: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond) // polling for the listener
-	}
-	f(base)
-	cancel()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(15 * time.Second):
-		t.Fatal("cfa did not stop within 15 s of its context ending")
-		return nil
-	}
+	return runInProcess(t, CFACommand(), append([]string{"--token-file", cfaTokenFile(t)}, args...),
+		func(addr string) { f("http://" + addr) })
 }
 
 // The command serves the API, persists to --store and, restarted on the

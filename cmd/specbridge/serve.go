@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -48,15 +49,11 @@ func ServeCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			hadoopConfFlag(),
 			&cli.StringFlag{Name: "listen", Value: ":7420", Usage: "address to listen on (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_LISTEN"}},
-			&cli.StringFlag{Name: "token-file", Usage: "file with the shared secret(s) AMs must present, one per line (required)", EnvVars: []string{"SPECBRIDGE_TOKEN_FILE"}},
-			&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, serve wss://", EnvVars: []string{"SPECBRIDGE_TLS_CERT"}},
-			&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{"SPECBRIDGE_TLS_KEY"}},
 			&cli.Int64Flag{Name: "max-frame-bytes", Value: bridge.DefaultMaxFrameBytes, Usage: "largest frame read; larger ones get an error frame", EnvVars: []string{"SPECBRIDGE_MAX_FRAME_BYTES"}},
 			&cli.IntFlag{Name: "max-sessions", Value: bridge.DefaultMaxSessions, Usage: "most AM sessions open at once", EnvVars: []string{"SPECBRIDGE_MAX_SESSIONS"}},
 			&cli.Float64Flag{Name: "max-events-per-second", Value: bridge.DefaultMaxEventsPerSecond, Usage: "events per second per session before backpressure", EnvVars: []string{"SPECBRIDGE_MAX_EVENTS_PER_SECOND"}},
 			&cli.Float64Flag{Name: "max-total-events-per-second", Value: bridge.DefaultMaxTotalEventsPerSecond, Usage: "events per second for the whole server, shared fairly by the sessions sending; keep it below what the host decodes (docs/operations-durability.md)", EnvVars: []string{"SPECBRIDGE_MAX_TOTAL_EVENTS_PER_SECOND"}},
 			&cli.DurationFlag{Name: "decide-interval", Value: bridge.DefaultDecideInterval, Usage: "how often each job's policy is asked for decisions", EnvVars: []string{"SPECBRIDGE_DECIDE_INTERVAL"}},
-			&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{"SPECBRIDGE_ADDR_FILE"}},
 			&cli.StringFlag{Name: "data-dir", Usage: "keep cross-job state here: GRASS samples (shared with replay --data-dir) and, unless --store says otherwise, the fault analyzer's records (DIR/cfa); default: in memory, lost at exit", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
 			&cli.StringFlag{Name: "cfa-url", Usage: "`URL` of a standalone fault analyzer (specbridge cfa) to use, http(s)://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
 			&cli.StringFlag{Name: "cfa-token-file", Usage: "`FILE` whose first token is sent to --cfa-url as \"Authorization: Bearer\" (required with --cfa-url)", EnvVars: []string{"SPECBRIDGE_CFA_TOKEN_FILE"}},
@@ -64,7 +61,8 @@ func ServeCommand() *cli.Command {
 			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 			&cli.StringFlag{Name: "laser-model", Usage: "LASER model `FILE` written by specbridge train laser (default: the model embedded in the binary); jobs choose laser as any policy", EnvVars: []string{"SPECBRIDGE_LASER_MODEL"}},
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
-		}, append(cfaFlags(), dashboardFlags("SPECBRIDGE_")...)...),
+		}, slices.Concat(serverFlags("SPECBRIDGE_", "file with the shared secret(s) AMs must present, one per line (required)", "serve wss://"),
+			cfaFlags(), dashboardFlags("SPECBRIDGE_"))...),
 		Action: serve,
 		Before: useHadoopConf,
 	}
@@ -76,16 +74,9 @@ func serve(c *cli.Context) error {
 	// file appears must stop the process cleanly, not kill it.
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	if c.String("token-file") == "" {
-		return errors.New("serve: --token-file is required (AMs authenticate with a shared secret)")
-	}
-	tokens, err := bridge.ReadTokenFile(c.String("token-file"))
+	tokens, tlsCfg, err := serverAuth(c, "serve", "AMs authenticate with a shared secret")
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	cert, key := c.String("tls-cert"), c.String("tls-key")
-	if (cert == "") != (key == "") {
-		return errors.New("serve: --tls-cert and --tls-key go together")
+		return err
 	}
 	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Float64("max-total-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
 		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-events-per-second, --max-total-events-per-second and --decide-interval must be positive")
@@ -156,7 +147,7 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: listen on %s: %w", c.String("listen"), err)
 	}
 	handler, dash, err := withDashboard(c, dashboard.Config{Title: "specbridge serve", Tokens: tokens, Live: srv.Live,
-		Nodes: feed.nodes, Analyzer: feed.where, Secure: cert != ""}, srv.Handler())
+		Nodes: feed.nodes, Analyzer: feed.where, Secure: tlsCfg != nil}, srv.Handler())
 	if err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("serve: %w", err)
@@ -166,14 +157,9 @@ func serve(c *cli.Context) error {
 		httpServer.RegisterOnShutdown(dash.Close)
 	}
 	scheme := "ws"
-	if cert != "" {
-		pair, err := tls.LoadX509KeyPair(cert, key)
-		if err != nil {
-			_ = ln.Close()
-			return fmt.Errorf("serve: load TLS key pair: %w", err)
-		}
-		httpServer.TLSConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
-		ln = tls.NewListener(ln, httpServer.TLSConfig)
+	if tlsCfg != nil {
+		httpServer.TLSConfig = tlsCfg
+		ln = tls.NewListener(ln, tlsCfg)
 		scheme = "wss"
 	}
 	addr := ln.Addr().String()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -20,46 +19,14 @@ const serveTestToken = "serve-test-token"
 // runs f against the websocket URL, then stops it as SIGTERM would.
 func runServeFor(t *testing.T, args []string, f func(url string)) {
 	t.Helper()
-	dir := t.TempDir()
-	token := filepath.Join(dir, "token")
+	token := filepath.Join(t.TempDir(), "token")
 	if err := os.WriteFile(token, []byte(serveTestToken+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	addrFile := filepath.Join(dir, "addr")
-	app := &cli.App{Commands: []*cli.Command{ServeCommand()}, ExitErrHandler: func(*cli.Context, error) {}}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- app.RunContext(ctx, append([]string{"specbridge", "serve", "--listen", "127.0.0.1:0",
-			"--token-file", token, "--addr-file", addrFile, "--decide-interval", "50ms"}, args...))
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	var addr []byte
-	for {
-		var err error
-		if addr, err = os.ReadFile(addrFile); err == nil {
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("serve exited at start: %v", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("serve did not write its address within 10 s")
-		}
-		time.Sleep(20 * time.Millisecond) // polling for the file serve writes once it listens
-	}
-	f("ws://" + strings.TrimSpace(string(addr)) + "/v1/am")
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve: %v", err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not stop within 15 s of its context ending")
+	err := runInProcess(t, ServeCommand(), append([]string{"--token-file", token, "--decide-interval", "50ms"}, args...),
+		func(addr string) { f("ws://" + addr + "/v1/am") })
+	if err != nil {
+		t.Fatalf("serve: %v", err)
 	}
 }
 

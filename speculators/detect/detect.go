@@ -119,6 +119,24 @@ func (h *history) Restore(node speculators.NodeID, episodes []speculators.Time) 
 	}
 }
 
+// weightedMean is the mean of the node's recorded episodes, the k-th most
+// recent (k = 1, 2, ...) weighing weight(k), floored; the initial threshold
+// before any episode. It sums the most recent first, as eq. (1) is written;
+// with equal weights the sum of whole milliseconds is exact in any order.
+func (h *history) weightedMean(node speculators.NodeID, weight func(k int) float64) speculators.Time {
+	e := h.episodes[node]
+	if len(e) == 0 {
+		return h.cfg.Initial
+	}
+	num, den := 0.0, 0.0
+	for k := 1; k <= len(e); k++ {
+		w := weight(k)
+		num += w * float64(e[len(e)-k])
+		den += w
+	}
+	return h.floor(num / den)
+}
+
 func (h *history) floor(t float64) speculators.Time {
 	return max(speculators.Time(math.Round(t)), h.cfg.Floor)
 }
@@ -138,18 +156,8 @@ type tws struct{ history }
 func (d *tws) Name() string { return "tws" }
 
 func (d *tws) Threshold(node speculators.NodeID) speculators.Time {
-	e := d.episodes[node]
-	if len(e) == 0 {
-		return d.cfg.Initial
-	}
 	L := d.cfg.Window
-	num, den := 0.0, 0.0
-	for k := 1; k <= len(e); k++ {
-		w := math.Pow(d.cfg.Base, float64(L+1-k))
-		num += w * float64(e[len(e)-k])
-		den += w
-	}
-	return d.floor(num / den)
+	return d.weightedMean(node, func(k int) float64 { return math.Pow(d.cfg.Base, float64(L+1-k)) })
 }
 
 // mean is the plain average of the last L episodes, the approach the paper
@@ -159,15 +167,7 @@ type mean struct{ history }
 func (d *mean) Name() string { return "mean" }
 
 func (d *mean) Threshold(node speculators.NodeID) speculators.Time {
-	e := d.episodes[node]
-	if len(e) == 0 {
-		return d.cfg.Initial
-	}
-	s := 0.0
-	for _, x := range e {
-		s += float64(x)
-	}
-	return d.floor(s / float64(len(e)))
+	return d.weightedMean(node, func(int) float64 { return 1 })
 }
 
 // fixed always answers the initial threshold, whatever the history.

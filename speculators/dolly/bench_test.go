@@ -13,8 +13,6 @@ import (
 // the job counts as small; capacity unknown, so no budget). The policy's record is
 // cleared between iterations so every Decide does the full work.
 func BenchmarkDecide10kTasks(b *testing.B) {
-	const maps = 10000
-	h := spectest.For(b, Policy(), speculators.JobInfo{Maps: maps, TaskMillis: 600_000, TailIndex: 2}, map[string]string{"small-job-tasks": "20000"})
-	now := spectest.Spread(h, maps)
-	spectest.BenchEngineDecide(b, h, now, 1, h.Policy().(*policy).book.Forget)
+	spectest.BenchSpread(b, Policy(), speculators.JobInfo{Maps: 10_000, TaskMillis: 600_000, TailIndex: 2}, map[string]string{"small-job-tasks": "20000"},
+		func(s speculators.Speculator) { s.(*policy).book.Forget() })
 }

@@ -35,43 +35,20 @@ import (
 // Name is the policy's registry name.
 const Name = "dolly"
 
-// Parameter names.
-const (
-	ParamSmallJobTasks = "small-job-tasks"
-	ParamCopies        = "copies"
-	ParamBudget        = "budget"
-)
-
-// Policy registers Dolly with its defaults.
+// Policy registers Dolly with its defaults; out-of-range values are an
+// error naming the parameter.
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name: Name,
-		Doc:  "Dolly: clone every task of a small job at launch within a cluster-wide clone budget; first copy wins (Ananthanarayanan et al. NSDI'13, as in FARMS §5 and Xu & Lau §II)",
-		Params: []speculators.ParamSpec{
-			speculators.IntParam(ParamSmallJobTasks, 10,
-				"a job with at most this many tasks is small and is cloned"),
-			speculators.IntParam(ParamCopies, 2,
-				"attempts each task of a small job starts with (the original included)"),
-			speculators.FloatParam(ParamBudget, 0.05,
-				"fraction of the cluster's slots that clones may hold at once (Dolly's 5% budget)"),
-		},
-		New: New,
-	}
-}
-
-// New builds the policy; out-of-range values are an error naming the
-// parameter.
-func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
-	p := &policy{
-		small:  int(params.Int(ParamSmallJobTasks)),
-		copies: int(params.Int(ParamCopies)),
-		budget: params.Float(ParamBudget),
-	}
-	var errs speculators.ParamErrors
-	errs.If(p.small < 1, ParamSmallJobTasks, p.small, ">= 1")
-	errs.If(p.copies < 1 || p.copies > 64, ParamCopies, p.copies, "1..64")
-	errs.If(!(p.budget >= 0 && p.budget <= 1), ParamBudget, p.budget, "a fraction in [0, 1]")
-	return p, errs.Err()
+	return speculators.Bind(Name, "Dolly: clone every task of a small job at launch within a cluster-wide clone budget; first copy wins (Ananthanarayanan et al. NSDI'13, as in FARMS §5 and Xu & Lau §II)",
+		func(b *speculators.Binder) speculators.Speculator {
+			p := &policy{}
+			b.Int(&p.small, "small-job-tasks", 10, speculators.AtLeast(1),
+				"a job with at most this many tasks is small and is cloned")
+			b.Int(&p.copies, "copies", 2, speculators.Span(1, 64),
+				"attempts each task of a small job starts with (the original included)")
+			b.Float(&p.budget, "budget", 0.05, speculators.Fraction,
+				"fraction of the cluster's slots that clones may hold at once (Dolly's 5% budget)")
+			return p
+		})
 }
 
 type policy struct {

@@ -37,7 +37,6 @@ package ese
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/xulau"
@@ -46,68 +45,25 @@ import (
 // Name is the policy's registry name.
 const Name = "ese"
 
-// Parameter names.
-const (
-	ParamSigma     = "sigma"
-	ParamEta       = "eta"
-	ParamXi        = "xi"
-	ParamUnit      = "unit-s"
-	ParamGamma     = "gamma"
-	ParamMaxCopies = "max-copies"
-	ParamTailIndex = "tail-index"
-)
-
-// Policy registers ESE with the paper's defaults.
+// Policy registers ESE with the paper's defaults; out-of-range values are an
+// error naming the parameter.
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name: Name,
-		Doc:  "ESE: back up tasks with t_rem > 1.7 E[x], longest first; then running jobs and new jobs by least work; clone small jobs with c* of eq. (29) (Xu & Lau §VI, Algorithm 2)",
-		Params: []speculators.ParamSpec{
-			speculators.FloatParam(ParamSigma, 1.7,
-				"sigma: a task joins the backup set D(l) when t_rem > sigma E[x] (Xu & Lau §VI-B, Fig. 4: 1.7)"),
-			speculators.FloatParam(ParamEta, 0.1,
-				"eta: a job is small when m < eta N(l)/|chi(l)| (Xu & Lau §VI-C, 0.1)"),
-			speculators.FloatParam(ParamXi, 1.0,
-				"xi: and E[x] < xi time units (Xu & Lau §VI-C, 1)"),
-			speculators.FloatParam(ParamUnit, 10.0,
-				"seconds in one of the paper's time units, for xi (the bundled scenarios' scaling: 1 unit = 10 s)"),
-			speculators.FloatParam(ParamGamma, 0.01,
-				"gamma: weight of resource in eq. (29) (Xu & Lau §IV-C, 0.01)"),
-			speculators.IntParam(ParamMaxCopies, 8,
-				"r: most copies of a small job's task (Xu & Lau §IV-A, 8)"),
-			speculators.FloatParam(ParamTailIndex, 2.0,
-				"Pareto tail index alpha of task times when the job does not give one (Xu & Lau §VI-C, 2)"),
-		},
-		New: New,
-	}
-}
-
-// New builds the policy; out-of-range values are an error naming the
-// parameter.
-func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
-	p := &policy{
-		sigma:     params.Float(ParamSigma),
-		eta:       params.Float(ParamEta),
-		xi:        params.Float(ParamXi),
-		unit:      params.Float(ParamUnit),
-		gamma:     params.Float(ParamGamma),
-		maxCopies: int(params.Int(ParamMaxCopies)),
-		alpha:     params.Float(ParamTailIndex),
-	}
-	var errs speculators.ParamErrors
-	errs.If(!(p.sigma > 0) || math.IsInf(p.sigma, 0), ParamSigma, p.sigma, "a finite number > 0")
-	for _, v := range []struct {
-		name string
-		x    float64
-	}{{ParamEta, p.eta}, {ParamXi, p.xi}, {ParamGamma, p.gamma}} {
-		if !(v.x >= 0) || math.IsInf(v.x, 0) {
-			errs = append(errs, fmt.Errorf("%s %g: want a finite number >= 0", v.name, v.x))
-		}
-	}
-	errs.If(!(p.unit > 0) || math.IsInf(p.unit, 0), ParamUnit, p.unit, "a finite number > 0")
-	errs.If(p.maxCopies < 1 || p.maxCopies > 64, ParamMaxCopies, p.maxCopies, "1..64")
-	errs.If(!(p.alpha > 1) || p.alpha > 1e6, ParamTailIndex, p.alpha, "a tail index > 1 (a finite mean)")
-	return p, errs.Err()
+	return speculators.Bind(Name, "ESE: back up tasks with t_rem > 1.7 E[x], longest first; then running jobs and new jobs by least work; clone small jobs with c* of eq. (29) (Xu & Lau §VI, Algorithm 2)",
+		func(b *speculators.Binder) speculators.Speculator {
+			p := &policy{}
+			b.Float(&p.sigma, "sigma", 1.7, speculators.PositiveFinite,
+				"sigma: a task joins the backup set D(l) when t_rem > sigma E[x] (Xu & Lau §VI-B, Fig. 4: 1.7)")
+			b.Float(&p.eta, "eta", 0.1, speculators.NonNegativeFinite,
+				"eta: a job is small when m < eta N(l)/|chi(l)| (Xu & Lau §VI-C, 0.1)")
+			b.Float(&p.xi, "xi", 1.0, speculators.NonNegativeFinite,
+				"xi: and E[x] < xi time units (Xu & Lau §VI-C, 1)")
+			b.Float(&p.unit, "unit-s", 10.0, speculators.PositiveFinite,
+				"seconds in one of the paper's time units, for xi (the bundled scenarios' scaling: 1 unit = 10 s)")
+			xulau.BindGamma(b, &p.gamma, "eq. (29)")
+			xulau.BindMaxCopies(b, &p.maxCopies, 1, "a small job's task")
+			xulau.BindTailIndex(b, &p.alpha, "§VI-C")
+			return p
+		})
 }
 
 type policy struct {

@@ -21,10 +21,7 @@ func TestParamsDeclareHadoopKeys(t *testing.T) {
 		"speculative-cap-running-tasks": "0.1",
 		"slowtaskthreshold":             "1",
 	}
-	r := speculators.NewRegistry()
-	if err := r.Add(Policy()); err != nil {
-		t.Fatal(err)
-	}
+	r := spectest.Registry(t, Policy())
 	p, err := r.Params(Name, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -47,10 +44,7 @@ func TestParamsDeclareHadoopKeys(t *testing.T) {
 func TestParamsOverrideByNameAndKey(t *testing.T) {
 	for _, key := range []string{"retry-after-no-speculate", "mapreduce.job.speculative.retry-after-no-speculate"} {
 		t.Run(key, func(t *testing.T) {
-			r := speculators.NewRegistry()
-			if err := r.Add(Policy()); err != nil {
-				t.Fatal(err)
-			}
+			r := spectest.Registry(t, Policy())
 			p, err := r.Params(Name, map[string]string{key: "5000", "mapreduce.job.speculative.slowtaskthreshold": "2.5"})
 			if err != nil {
 				t.Fatal(err)
@@ -74,10 +68,7 @@ func TestParamsOverrideByNameAndKey(t *testing.T) {
 }
 
 func TestParamsRejected(t *testing.T) {
-	r := speculators.NewRegistry()
-	if err := r.Add(Policy()); err != nil {
-		t.Fatal(err)
-	}
+	r := spectest.Registry(t, Policy())
 	for _, o := range []map[string]string{
 		{"mapreduce.job.speculative.speculativecap": "0.1"},
 		{"retry-after-speculate": "-1"},

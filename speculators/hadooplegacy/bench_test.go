@@ -13,9 +13,5 @@ import (
 // The policy's memory of what it launched is cleared between iterations
 // (outside the timer) so every iteration does the same work.
 func BenchmarkDecide10kTasks(b *testing.B) {
-	const done, running = 1_000, 10_000
-	h := spectest.For(b, Policy(), speculators.JobInfo{Maps: done + running, Slots: running + 100}, nil)
-	now := spectest.HeavyTail(h, done, running)
-	p := h.Engine.Policy.(*policy)
-	spectest.BenchDecide(b, h, now, 1, func() { clear(p.tasks[speculators.Map]) })
+	spectest.BenchHeavyTail(b, Policy(), 1_000, 10_000, 100, 1, func(s speculators.Speculator) { clear(s.(*policy).tasks[speculators.Map]) })
 }

@@ -45,25 +45,18 @@ import (
 // Name is the policy's registry name.
 const Name = "hadoop-legacy"
 
-// Parameter names.
-const (
-	ParamProgressGap  = "progress-gap"
-	ParamMinRuntimeMS = "min-runtime-ms"
-)
-
-// Policy registers the policy.
+// Policy registers the policy; out-of-range values are an error naming the
+// parameter.
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name: Name,
-		Doc:  "Hadoop 0.20 rule: progress 0.2 below the category average after 60 s (LATE §2.1)",
-		Params: []speculators.ParamSpec{
-			speculators.FloatParam(ParamProgressGap, 0.2,
-				"how far below its category's average progress score a task must be to straggle (LATE §2.1; Hadoop 0.20 TaskInProgress.SPECULATIVE_GAP)"),
-			speculators.IntParam(ParamMinRuntimeMS, 60_000,
-				"ms a task must have run before it may straggle (LATE §2.1 'at least one minute'; Hadoop 0.20 TaskInProgress.SPECULATIVE_LAG)"),
-		},
-		New: newPolicy,
-	}
+	return speculators.Bind(Name, "Hadoop 0.20 rule: progress 0.2 below the category average after 60 s (LATE §2.1)",
+		func(b *speculators.Binder) speculators.Speculator {
+			p := &policy{}
+			b.Float(&p.gap, "progress-gap", 0.2, speculators.Fraction,
+				"how far below its category's average progress score a task must be to straggle (LATE §2.1; Hadoop 0.20 TaskInProgress.SPECULATIVE_GAP)")
+			b.Int64(&p.minRuntime, "min-runtime-ms", 60_000, speculators.NonNegative,
+				"ms a task must have run before it may straggle (LATE §2.1 'at least one minute'; Hadoop 0.20 TaskInProgress.SPECULATIVE_LAG)")
+			return p
+		})
 }
 
 type policy struct {
@@ -79,17 +72,6 @@ type taskState struct {
 	// told from one that has.
 	launched         bool
 	attemptsAtLaunch int
-}
-
-func newPolicy(p speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
-	s := &policy{gap: p.Float(ParamProgressGap), minRuntime: p.Int(ParamMinRuntimeMS)}
-	if s.gap < 0 || s.gap > 1 {
-		return nil, fmt.Errorf("%s must be within [0,1] (%g)", ParamProgressGap, s.gap)
-	}
-	if s.minRuntime < 0 {
-		return nil, fmt.Errorf("%s must not be negative (%d)", ParamMinRuntimeMS, s.minRuntime)
-	}
-	return s, nil
 }
 
 // Decide speculates stragglers, maps then reduces, each in index order,

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // rNet is a net on the job features whose output is exp(bias + slope x r):
@@ -72,10 +73,7 @@ func TestAlgorithm2(t *testing.T) {
 		thetaC float64
 		want   int
 	}{{0.0001, 1}, {0.01, 0}} {
-		reg := speculators.NewRegistry()
-		if err := reg.Add(Policy(testModel())); err != nil {
-			t.Fatal(err)
-		}
+		reg := spectest.Registry(t, Policy(testModel()))
 		s, _, err := reg.New(Name, map[string]string{ParamThetaC: speculators.FormatParam(c.thetaC)}, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -93,10 +91,7 @@ func TestAlgorithm2(t *testing.T) {
 }
 
 func mustParams(t *testing.T) speculators.Params {
-	reg := speculators.NewRegistry()
-	if err := reg.Add(Policy(nil)); err != nil {
-		t.Fatal(err)
-	}
+	reg := spectest.Registry(t, Policy(nil))
 	p, err := reg.Params(Name, nil)
 	if err != nil {
 		t.Fatal(err)

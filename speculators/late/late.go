@@ -38,45 +38,21 @@ const (
 // SlowTaskThreshold to the 25th percentile"; the one-minute wait is
 // Hadoop's, which LATE keeps).
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name: Name,
-		Doc:  "LATE: speculate the slow task with the longest estimated time left, capped, never on slow nodes (Zaharia et al. OSDI'08 §4)",
-		Params: []speculators.ParamSpec{
-			speculators.FloatParam(ParamSpeculativeCap, 0.1,
+	return speculators.Bind(Name, "LATE: speculate the slow task with the longest estimated time left, capped, never on slow nodes (Zaharia et al. OSDI'08 §4)",
+		func(b *speculators.Binder) speculators.Speculator {
+			p := &policy{nodeIx: map[speculators.NodeID]int{}, nodesStale: true}
+			b.Float(&p.capFraction, ParamSpeculativeCap, 0.1, speculators.Fraction,
 				"SpeculativeCap: most speculative attempts running at once, as a fraction of the job's task slots "+
-					"(JobInfo.Slots; running attempts when unknown); at least one when > 0, 0 disables (LATE §4, 10%; §5.4.1)"),
-			speculators.FloatParam(ParamSlowNodeThreshold, 25.0,
-				"SlowNodeThreshold: percentile (0-100) of nodes' total progress below which a node may not run a copy (LATE §4, 25th; §5.4.3)"),
-			speculators.FloatParam(ParamSlowTaskThreshold, 25.0,
-				"SlowTaskThreshold: percentile (0-100) of the category's task progress rates a task must be below to be speculated (LATE §4, 25th; §5.4.2)"),
-			speculators.IntParam(ParamMinRuntimeMs, 60000,
-				"ms an attempt must have run before it is evaluated for speculation (LATE §4: \"wait until a task has run for 1 minute\", as Hadoop §2.1)"),
-		},
-		New: New,
-	}
-}
-
-// New builds a LATE policy from its parameters; out-of-range values are an
-// error naming the parameter.
-func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
-	p := &policy{
-		capFraction: params.Float(ParamSpeculativeCap),
-		slowNodePct: params.Float(ParamSlowNodeThreshold),
-		slowTaskPct: params.Float(ParamSlowTaskThreshold),
-		minRuntime:  params.Int(ParamMinRuntimeMs),
-		nodeIx:      map[speculators.NodeID]int{},
-		nodesStale:  true,
-	}
-	var errs speculators.ParamErrors
-	errs.If(p.capFraction < 0 || p.capFraction > 1, ParamSpeculativeCap, p.capFraction, "a fraction in [0, 1]")
-	errs.If(p.slowNodePct < 0 || p.slowNodePct > 100, ParamSlowNodeThreshold, p.slowNodePct, "a percentile in [0, 100]")
-	errs.If(p.slowTaskPct < 0 || p.slowTaskPct > 100, ParamSlowTaskThreshold, p.slowTaskPct, "a percentile in [0, 100]")
-	errs.If(p.minRuntime < 0, ParamMinRuntimeMs, p.minRuntime, ">= 0")
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	p.pctLabel = ordinal(p.slowTaskPct) + " pct"
-	return p, nil
+					"(JobInfo.Slots; running attempts when unknown); at least one when > 0, 0 disables (LATE §4, 10%; §5.4.1)")
+			b.Float(&p.slowNodePct, ParamSlowNodeThreshold, 25.0, speculators.PercentileRange,
+				"SlowNodeThreshold: percentile (0-100) of nodes' total progress below which a node may not run a copy (LATE §4, 25th; §5.4.3)")
+			b.Float(&p.slowTaskPct, ParamSlowTaskThreshold, 25.0, speculators.PercentileRange,
+				"SlowTaskThreshold: percentile (0-100) of the category's task progress rates a task must be below to be speculated (LATE §4, 25th; §5.4.2)")
+			b.Int64(&p.minRuntime, ParamMinRuntimeMs, 60000, speculators.NonNegative,
+				"ms an attempt must have run before it is evaluated for speculation (LATE §4: \"wait until a task has run for 1 minute\", as Hadoop §2.1)")
+			p.pctLabel = ordinal(p.slowTaskPct) + " pct"
+			return p
+		})
 }
 
 // policy is LATE's state: its parameters, the tasks it asked to speculate,

@@ -6,17 +6,14 @@ import (
 
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/late"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // registry holds LATE alone, so these tests do not depend on the policies
 // other packages are building at the same time.
 func registry(t *testing.T) *speculators.Registry {
 	t.Helper()
-	r := speculators.NewRegistry()
-	if err := r.Add(late.Policy()); err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return spectest.Registry(t, late.Policy())
 }
 
 // TestRegisteredWithPaperDefaults checks that LATE registers with §4's

@@ -14,11 +14,8 @@ import (
 // copied. The policy's pending marks are cleared outside the timer, so every
 // Decide does the whole work.
 func BenchmarkDecide10kTasks(b *testing.B) {
-	const done, running = 1_000, 10_000
-	h := spectest.For(b, Policy(), speculators.JobInfo{Maps: done + running, Slots: running + 10}, nil)
-	now := spectest.HeavyTail(h, done, running)
-	p := h.Policy().(*policy)
-	spectest.BenchDecide(b, h, now, 10, func() {
+	spectest.BenchHeavyTail(b, Policy(), 1_000, 10_000, 10, 10, func(s speculators.Speculator) {
+		p := s.(*policy)
 		clear(p.pending[speculators.Map])
 		p.pendingCount = 0
 	})

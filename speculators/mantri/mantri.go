@@ -88,53 +88,26 @@ import (
 // Name is the policy's registry name.
 const Name = "mantri"
 
-// Parameter names.
-const (
-	ParamDelta         = "delta"
-	ParamMaxRestarts   = "max-restarts"
-	ParamRestartMargin = "restart-margin-ms"
-	ParamMaxCopies     = "max-copies"
-	ParamMinObserve    = "min-observe-ms"
-)
-
-// Policy registers Mantri with its papers' defaults.
+// Policy registers Mantri with its papers' defaults; out-of-range values are
+// an error naming the parameter.
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name: Name,
-		Doc:  "Mantri: duplicate when P(t_rem > 2 t_new) > delta and a slot is free; kill and restart tasks with excessive t_rem (Ananthanarayanan et al. OSDI'10; GRASS §6, SCA §II)",
-		Params: []speculators.ParamSpec{
-			speculators.FloatParam(ParamDelta, 0.25,
-				"delta: duplicate when P(t_rem > 2 t_new) exceeds it (SCA paper §II: \"the default value of delta = .25\")"),
-			speculators.IntParam(ParamMaxRestarts, 3,
-				"gamma: most kill-and-restarts of one task (Mantri OSDI'10 §5.1, 3); 0 disables restarts"),
-			speculators.IntParam(ParamRestartMargin, 3000,
-				"Delta in ms: restart when t_rem > E[t_new] + Delta (Mantri §5.1: the progress-report period; Hadoop attempts report every 3 s)"),
-			speculators.IntParam(ParamMaxCopies, 1,
-				"most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates"),
-			speculators.IntParam(ParamMinObserve, 30000,
-				"ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)"),
-		},
-		New: New,
-	}
-}
-
-// New builds a Mantri policy; out-of-range values are an error naming the
-// parameter.
-func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
-	p := &policy{
-		delta:       params.Float(ParamDelta),
-		maxRestarts: int(params.Int(ParamMaxRestarts)),
-		margin:      float64(params.Int(ParamRestartMargin)),
-		maxCopies:   int(params.Int(ParamMaxCopies)),
-		minObserve:  speculators.Time(params.Int(ParamMinObserve)),
-	}
-	var errs speculators.ParamErrors
-	errs.If(p.delta < 0 || p.delta >= 1, ParamDelta, p.delta, "a probability in [0, 1)")
-	errs.If(p.maxRestarts < 0, ParamMaxRestarts, p.maxRestarts, ">= 0")
-	errs.If(p.maxCopies < 0, ParamMaxCopies, p.maxCopies, ">= 0")
-	errs.If(p.minObserve < 0, ParamMinObserve, p.minObserve, ">= 0")
-	errs.If(p.margin < 0, ParamRestartMargin, p.margin, ">= 0")
-	return p, errs.Err()
+	return speculators.Bind(Name, "Mantri: duplicate when P(t_rem > 2 t_new) > delta and a slot is free; kill and restart tasks with excessive t_rem (Ananthanarayanan et al. OSDI'10; GRASS §6, SCA §II)",
+		func(b *speculators.Binder) speculators.Speculator {
+			p := &policy{}
+			b.Float(&p.delta, "delta", 0.25, speculators.Valid{OK: func(d float64) bool { return d >= 0 && d < 1 }, Want: "a probability in [0, 1)"},
+				"delta: duplicate when P(t_rem > 2 t_new) exceeds it (SCA paper §II: \"the default value of delta = .25\")")
+			b.Int(&p.maxRestarts, "max-restarts", 3, speculators.NonNegative,
+				"gamma: most kill-and-restarts of one task (Mantri OSDI'10 §5.1, 3); 0 disables restarts")
+			var margin int64
+			b.Int64(&margin, "restart-margin-ms", 3000, speculators.NonNegative,
+				"Delta in ms: restart when t_rem > E[t_new] + Delta (Mantri §5.1: the progress-report period; Hadoop attempts report every 3 s)")
+			p.margin = float64(margin)
+			b.Int(&p.maxCopies, "max-copies", 1, speculators.NonNegative,
+				"most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates")
+			b.Int64(&p.minObserve, "min-observe-ms", 30000, speculators.NonNegative,
+				"ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)")
+			return p
+		})
 }
 
 type policy struct {

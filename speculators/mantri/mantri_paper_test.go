@@ -17,7 +17,7 @@ import (
 
 // observed10s lets attempts of the worked examples, which are 20 s old,
 // be trusted (the default min-observe-ms is 30 s).
-var observed10s = map[string]string{ParamMinObserve: "10000"}
+var observed10s = map[string]string{"min-observe-ms": "10000"}
 
 func node(i int) speculators.NodeID { return speculators.NodeID(fmt.Sprintf("n%d", i)) }
 

@@ -45,43 +45,17 @@ import (
 // Name is the policy's registry name.
 const Name = "sca"
 
-// Parameter names.
-const (
-	ParamMaxCopies = "max-copies"
-	ParamGamma     = "gamma"
-	ParamTailIndex = "tail-index"
-)
-
-// Policy registers SCA with the paper's defaults.
+// Policy registers SCA with the paper's defaults; out-of-range values are an
+// error naming the parameter.
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name: Name,
-		Doc:  "SCA: fewest-remaining-first, and clones at launch sized by problem P2 when idle machines exceed demand (Xu & Lau §IV, Algorithm 1)",
-		Params: []speculators.ParamSpec{
-			speculators.IntParam(ParamMaxCopies, 8,
-				"r: most copies of a task (Xu & Lau §IV-A, Fig. 1 example r = 8)"),
-			speculators.FloatParam(ParamGamma, 0.01,
-				"gamma: weight of resource against flowtime in P2 (Xu & Lau §IV-C, 0.01)"),
-			speculators.FloatParam(ParamTailIndex, 2.0,
-				"Pareto tail index alpha of task times when the job does not give one (Xu & Lau §IV-C, 2)"),
-		},
-		New: New,
-	}
-}
-
-// New builds the policy; out-of-range values are an error naming the
-// parameter.
-func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
-	p := &policy{
-		maxCopies: int(params.Int(ParamMaxCopies)),
-		gamma:     params.Float(ParamGamma),
-		alpha:     params.Float(ParamTailIndex),
-	}
-	var errs speculators.ParamErrors
-	errs.If(p.maxCopies < 1 || p.maxCopies > 64, ParamMaxCopies, p.maxCopies, "1..64")
-	errs.If(!(p.gamma >= 0), ParamGamma, p.gamma, ">= 0")
-	errs.If(!(p.alpha > 1) || p.alpha > 1e6, ParamTailIndex, p.alpha, "a tail index > 1 (a finite mean)")
-	return p, errs.Err()
+	return speculators.Bind(Name, "SCA: fewest-remaining-first, and clones at launch sized by problem P2 when idle machines exceed demand (Xu & Lau §IV, Algorithm 1)",
+		func(b *speculators.Binder) speculators.Speculator {
+			p := &policy{}
+			xulau.BindMaxCopies(b, &p.maxCopies, 1, "a task")
+			xulau.BindGamma(b, &p.gamma, "P2")
+			xulau.BindTailIndex(b, &p.alpha, "§IV-C")
+			return p
+		})
 }
 
 type policy struct {

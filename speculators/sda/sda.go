@@ -47,43 +47,18 @@ import (
 // Name is the policy's registry name.
 const Name = "sda"
 
-// Parameter names.
-const (
-	ParamSigma     = "sigma"
-	ParamTailIndex = "tail-index"
-	ParamMaxCopies = "max-copies"
-)
-
-// Policy registers SDA with the paper's defaults.
+// Policy registers SDA with the paper's defaults; out-of-range values are an
+// error naming the parameter.
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name: Name,
-		Doc:  "SDA: a task straggles when t_rem > sigma* E[t_new], sigma* from eq. (28) (1+sqrt(2)/2 for alpha 2); one extra copy; copies, then running jobs, then new jobs by least work (Xu & Lau §V)",
-		Params: []speculators.ParamSpec{
-			speculators.FloatParam(ParamSigma, 0.0,
-				"straggler threshold sigma in units of E[t_new]; 0 computes sigma* of eq. (28) from the tail index (Xu & Lau §V-A)"),
-			speculators.FloatParam(ParamTailIndex, 2.0,
-				"Pareto tail index alpha of task times when the job does not give one (Xu & Lau §V-C, 2)"),
-			speculators.IntParam(ParamMaxCopies, 8,
-				"r: most copies of a straggler the search of eq. (27) considers (Xu & Lau §V; Theorem 3 gives 2 for Pareto)"),
-		},
-		New: New,
-	}
-}
-
-// New builds the policy; out-of-range values are an error naming the
-// parameter.
-func New(params speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
-	p := &policy{
-		sigmaParam: params.Float(ParamSigma),
-		alpha:      params.Float(ParamTailIndex),
-		maxCopies:  int(params.Int(ParamMaxCopies)),
-	}
-	var errs speculators.ParamErrors
-	errs.If(!(p.sigmaParam >= 0) || math.IsInf(p.sigmaParam, 0), ParamSigma, p.sigmaParam, ">= 0 (0: sigma*)")
-	errs.If(!(p.alpha > 1) || p.alpha > 1e6, ParamTailIndex, p.alpha, "a tail index > 1 (a finite mean)")
-	errs.If(p.maxCopies < 2 || p.maxCopies > 64, ParamMaxCopies, p.maxCopies, "2..64")
-	return p, errs.Err()
+	return speculators.Bind(Name, "SDA: a task straggles when t_rem > sigma* E[t_new], sigma* from eq. (28) (1+sqrt(2)/2 for alpha 2); one extra copy; copies, then running jobs, then new jobs by least work (Xu & Lau §V)",
+		func(b *speculators.Binder) speculators.Speculator {
+			p := &policy{}
+			b.Float(&p.sigmaParam, "sigma", 0.0, speculators.NonNegativeFinite,
+				"straggler threshold sigma in units of E[t_new]; 0 computes sigma* of eq. (28) from the tail index (Xu & Lau §V-A)")
+			xulau.BindTailIndex(b, &p.alpha, "§V-C")
+			xulau.BindMaxCopies(b, &p.maxCopies, 2, "a straggler the search of eq. (27) considers (Theorem 3 gives 2 for Pareto)")
+			return p
+		})
 }
 
 type policy struct {

@@ -84,3 +84,25 @@ func Spread(h *Harness, maps int) speculators.Time {
 	}
 	return now
 }
+
+// BenchSpread is a policy's benchmark over Spread's steady load: a job of
+// pol with info (info.Maps maps, all running) and the policy parameters
+// params, timed as BenchEngineDecide with forget making the policy forget
+// what it asked for.
+func BenchSpread(b *testing.B, pol speculators.Policy, info speculators.JobInfo, params map[string]string, forget func(speculators.Speculator)) {
+	b.Helper()
+	h := For(b, pol, info, params)
+	now := Spread(h, info.Maps)
+	BenchEngineDecide(b, h, now, 1, func() { forget(h.Policy()) })
+}
+
+// BenchHeavyTail is a policy's benchmark over HeavyTail's load: done
+// completed and running running maps with free slots beyond them, timed as
+// BenchDecide (at least least decisions) with reset clearing the policy's
+// memory of its requests.
+func BenchHeavyTail(b *testing.B, pol speculators.Policy, done, running, free, least int, reset func(speculators.Speculator)) {
+	b.Helper()
+	h := For(b, pol, speculators.JobInfo{Maps: done + running, Slots: running + free}, nil)
+	now := HeavyTail(h, done, running)
+	BenchDecide(b, h, now, least, func() { reset(h.Policy()) })
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 func mapAttempt(i, n int32) speculators.AttemptID {
@@ -30,10 +31,7 @@ func observe(t *testing.T, e *speculators.Engine, evs ...speculators.Event) {
 // progress and kills the others.
 // Reference: SRQuant/LASER paper §III (Fig. 2), §IV-A Algorithm 1, §V-A.
 func TestSpeculativeResumeDecisions(t *testing.T) {
-	reg := speculators.NewRegistry()
-	if err := reg.Add(Policy()); err != nil {
-		t.Fatal(err)
-	}
+	reg := spectest.Registry(t, Policy())
 	e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 10, Deadline: 300000}, Name, nil, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -87,10 +85,7 @@ func TestSpeculativeResumeDecisions(t *testing.T) {
 
 // TestNoDeadlineNoSpeculation: without a deadline nothing straggles.
 func TestNoDeadlineNoSpeculation(t *testing.T) {
-	reg := speculators.NewRegistry()
-	if err := reg.Add(Policy()); err != nil {
-		t.Fatal(err)
-	}
+	reg := spectest.Registry(t, Policy())
 	e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 1}, Name, nil, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -103,10 +98,7 @@ func TestNoDeadlineNoSpeculation(t *testing.T) {
 }
 
 func TestBadParametersAreRefused(t *testing.T) {
-	reg := speculators.NewRegistry()
-	if err := reg.Add(Policy()); err != nil {
-		t.Fatal(err)
-	}
+	reg := spectest.Registry(t, Policy())
 	for _, o := range []map[string]string{{ParamTauKill: "100"}, {ParamBeta: "1"}, {ParamRMax: "-1"}, {ParamRMin: "1"}} {
 		if _, _, err := reg.New(Name, o, 1); err == nil {
 			t.Errorf("%v accepted", o)

@@ -2,8 +2,6 @@ package scenario
 
 import (
 	"math/rand/v2"
-	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -58,14 +56,9 @@ type FaultModel struct {
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (f *FaultModel) UnmarshalYAML(n *yaml.Node) error {
-	type raw FaultModel
-	var r raw
-	if err := decodeStrict(n, &r); err != nil {
-		return err
-	}
-	*f = FaultModel(r)
-	f.Line = n.Line
-	return nil
+	type raw FaultModel // without this method
+	*f = FaultModel{}
+	return decodeLined(n, (*raw)(f), &f.Line)
 }
 
 func (c *Cluster) validateFaultModel() error {
@@ -104,6 +97,22 @@ func (c *Cluster) validateFaultModel() error {
 	return nil
 }
 
+// progressPoint checks a progress point a fault starts at, given as a value
+// (the key name) or as a distribution (name_dist): at most one of them, the
+// value in [0,1], the distribution valid.
+func progressPoint(line int, name string, p *float64, d *Dist) error {
+	if p != nil && !(*p >= 0 && *p <= 1) {
+		return lineErr(line, "%s %g is not in [0,1]", name, *p)
+	}
+	if d == nil {
+		return nil
+	}
+	if p != nil {
+		return lineErr(line, "give %s or %s_dist, not both", name, name)
+	}
+	return d.validate()
+}
+
 func (s *Scenario) validateFault(f *Fault) error {
 	switch f.Kind {
 	case "slowdown":
@@ -125,27 +134,11 @@ func (s *Scenario) validateFault(f *Fault) error {
 			return err
 		}
 	}
-	if p := f.AtMapProgress; p != nil && !(*p >= 0 && *p <= 1) {
-		return lineErr(f.Line, "at_map_progress %g is not in [0,1]", *p)
+	if err := progressPoint(f.Line, "at_map_progress", f.AtMapProgress, f.AtMapProgressDist); err != nil {
+		return err
 	}
-	if f.AtMapProgressDist != nil {
-		if f.AtMapProgress != nil {
-			return lineErr(f.Line, "give at_map_progress or at_map_progress_dist, not both")
-		}
-		if err := f.AtMapProgressDist.validate(); err != nil {
-			return err
-		}
-	}
-	if p := f.AtReduceProgress; p != nil && !(*p >= 0 && *p <= 1) {
-		return lineErr(f.Line, "at_reduce_progress %g is not in [0,1]", *p)
-	}
-	if f.AtReduceProgressDist != nil {
-		if f.AtReduceProgress != nil {
-			return lineErr(f.Line, "give at_reduce_progress or at_reduce_progress_dist, not both")
-		}
-		if err := f.AtReduceProgressDist.validate(); err != nil {
-			return err
-		}
+	if err := progressPoint(f.Line, "at_reduce_progress", f.AtReduceProgress, f.AtReduceProgressDist); err != nil {
+		return err
 	}
 	atMap := f.AtMapProgress != nil || f.AtMapProgressDist != nil
 	atReduce := f.AtReduceProgress != nil || f.AtReduceProgressDist != nil
@@ -200,14 +193,7 @@ func probability(f *Fault) float64 {
 func (s *Scenario) hasJobOrGroup(name string) bool {
 	for i := range s.Workload.Jobs {
 		g := &s.Workload.Jobs[i]
-		if g.Name == name {
-			return true
-		}
-		rest, ok := strings.CutPrefix(name, g.Name+"-")
-		if !ok {
-			continue
-		}
-		if k, err := strconv.Atoi(rest); err == nil && k >= 1 && k <= g.Count && NodeName(g.Name, k) == name {
+		if g.Name == name || member(name, g.Name, g.Count) {
 			return true
 		}
 	}

@@ -67,6 +67,17 @@ func yamlMessage(err error) string {
 	return strings.ReplaceAll(msg, "\n  ", "; ")
 }
 
+// decodeLined decodes n into v as decodeStrict does and records n's line
+// in line: what every UnmarshalYAML of the format does, on a type without
+// that method (v) so as not to call itself.
+func decodeLined(n *yaml.Node, v any, line *int) error {
+	if err := decodeStrict(n, v); err != nil {
+		return err
+	}
+	*line = n.Line
+	return nil
+}
+
 // decodeStrict decodes a mapping node into v (a pointer to a struct),
 // refusing keys the struct does not declare. yaml.v3 does not carry
 // KnownFields into custom unmarshalers, so types that record their line
@@ -102,74 +113,44 @@ func (d *Dist) UnmarshalYAML(n *yaml.Node) error {
 		*d = Dist{Kind: "constant", Value: v, Line: n.Line}
 		return nil
 	}
-	type raw Dist
-	var r raw
-	if err := decodeStrict(n, &r); err != nil {
-		return err
-	}
-	*d = Dist(r)
-	d.Line = n.Line
-	return nil
+	type raw Dist // without this method
+	*d = Dist{}
+	return decodeLined(n, (*raw)(d), &d.Line)
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (c *Cluster) UnmarshalYAML(n *yaml.Node) error {
-	type raw Cluster
-	var r raw
-	if err := decodeStrict(n, &r); err != nil {
-		return err
-	}
-	*c = Cluster(r)
-	c.Line = n.Line
-	return nil
+	type raw Cluster // without this method
+	*c = Cluster{}
+	return decodeLined(n, (*raw)(c), &c.Line)
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (g *NodeGroup) UnmarshalYAML(n *yaml.Node) error {
-	type raw NodeGroup
-	var r raw
-	if err := decodeStrict(n, &r); err != nil {
-		return err
-	}
-	*g = NodeGroup(r)
-	g.Line = n.Line
-	return nil
+	type raw NodeGroup // without this method
+	*g = NodeGroup{}
+	return decodeLined(n, (*raw)(g), &g.Line)
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (w *Workload) UnmarshalYAML(n *yaml.Node) error {
-	type raw Workload
-	var r raw
-	if err := decodeStrict(n, &r); err != nil {
-		return err
-	}
-	*w = Workload(r)
-	w.Line = n.Line
-	return nil
+	type raw Workload // without this method
+	*w = Workload{}
+	return decodeLined(n, (*raw)(w), &w.Line)
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (g *JobGroup) UnmarshalYAML(n *yaml.Node) error {
-	type raw JobGroup
-	var r raw
-	if err := decodeStrict(n, &r); err != nil {
-		return err
-	}
-	*g = JobGroup(r)
-	g.Line = n.Line
-	return nil
+	type raw JobGroup // without this method
+	*g = JobGroup{}
+	return decodeLined(n, (*raw)(g), &g.Line)
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (f *Fault) UnmarshalYAML(n *yaml.Node) error {
-	type raw Fault
-	var r raw
-	if err := decodeStrict(n, &r); err != nil {
-		return err
-	}
-	*f = Fault(r)
-	f.Line = n.Line
-	return nil
+	type raw Fault // without this method
+	*f = Fault{}
+	return decodeLined(n, (*raw)(f), &f.Line)
 }
 
 func lineErr(line int, format string, args ...any) error {
@@ -304,15 +285,22 @@ func (g *JobGroup) validate() error {
 
 func (s *Scenario) hasNode(name string) bool {
 	for _, g := range s.Cluster.Nodes {
-		rest, ok := strings.CutPrefix(name, g.Name+"-")
-		if !ok {
-			continue
-		}
-		if i, err := strconv.Atoi(rest); err == nil && i >= 1 && i <= g.Count && NodeName(g.Name, i) == name {
+		if member(name, g.Name, g.Count) {
 			return true
 		}
 	}
 	return false
+}
+
+// member reports whether name is the name NodeName gives to one of the
+// count members of group (nodes of a node group, jobs of a job group).
+func member(name, group string, count int) bool {
+	rest, ok := strings.CutPrefix(name, group+"-")
+	if !ok {
+		return false
+	}
+	k, err := strconv.Atoi(rest)
+	return err == nil && k >= 1 && k <= count && NodeName(group, k) == name
 }
 
 // Limits on sizes, so that a typo cannot ask for a billion nodes.

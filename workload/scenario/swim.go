@@ -65,14 +65,9 @@ type SWIMSource struct {
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (w *SWIMSource) UnmarshalYAML(n *yaml.Node) error {
-	type raw SWIMSource
-	var r raw
-	if err := decodeStrict(n, &r); err != nil {
-		return err
-	}
-	*w = SWIMSource(r)
-	w.Line = n.Line
-	return nil
+	type raw SWIMSource // without this method
+	*w = SWIMSource{}
+	return decodeLined(n, (*raw)(w), &w.Line)
 }
 
 // validateSWIM checks a group whose jobs come from a SWIM trace.

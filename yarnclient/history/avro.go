@@ -36,22 +36,27 @@ func unwrapUnion(raw []byte, names ...string) []byte {
 	return raw
 }
 
+// unionValue decodes raw into v: a plain value, a union object whose key
+// is one of names, or null (the zero value); what names the value's kind in
+// the error.
+func unionValue[V any](raw []byte, v *V, what string, names ...string) error {
+	raw = unwrapUnion(raw, names...)
+	var x V
+	if string(raw) != "null" {
+		if err := json.Unmarshal(raw, &x); err != nil {
+			return fmt.Errorf("want %s or {%q:...}, got %.40s", what, names[0], raw)
+		}
+	}
+	*v = x
+	return nil
+}
+
 // avroString is a string that may be written plain, as {"string":...} or
 // as null.
 type avroString string
 
 func (s *avroString) UnmarshalJSON(raw []byte) error {
-	raw = unwrapUnion(raw, "string")
-	if string(raw) == "null" {
-		*s = ""
-		return nil
-	}
-	var v string
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return fmt.Errorf("want a string or {\"string\":...}, got %.40s", raw)
-	}
-	*s = avroString(v)
-	return nil
+	return unionValue(raw, (*string)(s), "a string", "string")
 }
 
 // avroLong is an integer that may be written plain, as {"long":...} or
@@ -59,17 +64,7 @@ func (s *avroString) UnmarshalJSON(raw []byte) error {
 type avroLong int64
 
 func (n *avroLong) UnmarshalJSON(raw []byte) error {
-	raw = unwrapUnion(raw, "long", "int")
-	if string(raw) == "null" {
-		*n = 0
-		return nil
-	}
-	var v int64
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return fmt.Errorf("want an integer or {\"long\":...}, got %.40s", raw)
-	}
-	*n = avroLong(v)
-	return nil
+	return unionValue(raw, (*int64)(n), "an integer", "long", "int")
 }
 
 // jhCounters is Hadoop's JhCounters record, which may be plain, wrapped in

@@ -36,6 +36,16 @@ func checkFuzzResult(t *testing.T, jobs []*Job, err error) {
 	}
 }
 
+// fuzzJhist is the check of both .jhist fuzz targets (Avro-Json and
+// Avro-Binary): a job or an error, never a nil job alone.
+func fuzzJhist(t *testing.T, data []byte) {
+	job, err := ReadJhistFrom(bytes.NewReader(data), fuzzName)
+	if err == nil && job == nil {
+		t.Fatal("nil job without error")
+	}
+	checkFuzzResult(t, []*Job{job}, err)
+}
+
 func FuzzJhist(f *testing.F) {
 	// Seeds are the samples' first events, with the 10 KB schema line
 	// shortened and long error texts cut: with 20-30 KB inputs the fuzzer
@@ -51,13 +61,7 @@ func FuzzJhist(f *testing.F) {
 		f.Add(bytes.Join(lines[:min(len(lines), 24)], nil))
 	}
 	f.Add([]byte("Avro-Json\n{}\n{\"type\":\"TASK_STARTED\",\"event\":{\"x\":{\"taskid\":\"task_1_1_m_000001\"}}}\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		job, err := ReadJhistFrom(bytes.NewReader(data), fuzzName)
-		if err == nil && job == nil {
-			t.Fatal("nil job without error")
-		}
-		checkFuzzResult(t, []*Job{job}, err)
-	})
+	f.Fuzz(fuzzJhist)
 }
 
 // FuzzJhistBinary feeds the Avro-Binary reader: seeds are the 2.4 sample
@@ -69,13 +73,7 @@ func FuzzJhistBinary(f *testing.F) {
 	f.Add(bin[:min(len(bin), schemaEnd+1500)])
 	f.Add([]byte("Avro-Binary\n" + `{"type":"record","name":"Event","fields":[{"name":"type","type":"string"},{"name":"event","type":["null",{"type":"record","name":"R","fields":[{"name":"taskid","type":"string"},{"name":"l","type":{"type":"array","items":"null"}}]}]}]}` +
 		"\n\x18TASK_STARTED\x02\x22task_1_1_m_000001\x00"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		job, err := ReadJhistFrom(bytes.NewReader(data), fuzzName)
-		if err == nil && job == nil {
-			t.Fatal("nil job without error")
-		}
-		checkFuzzResult(t, []*Job{job}, err)
-	})
+	f.Fuzz(fuzzJhist)
 }
 
 func FuzzRumen(f *testing.F) {

@@ -213,11 +213,7 @@ func TestJhistErrors(t *testing.T) {
 		header = "Avro-Json\n{\"type\":\"record\"}\n"
 		start  = `{"type":"MAP_ATTEMPT_STARTED","event":{"x.TaskAttemptStarted":{"taskid":"task_1_2_m_000000","attemptId":"attempt_1_2_m_000000_0","startTime":1}}}`
 	)
-	cases := []struct {
-		name, in string
-		line     int
-		want     string
-	}{
+	cases := []badInput{
 		{"empty", "", 1, "Avro-Json or Avro-Binary header"},
 		{"no header", "{\"type\":\"record\"}\n" + start + "\n", 1, "missing"},
 		{"no schema", "Avro-Json\n", 2, "schema"},
@@ -230,18 +226,10 @@ func TestJhistErrors(t *testing.T) {
 		{"wrong field type", header + strings.Replace(start, `"startTime":1`, `"startTime":"soon"`, 1) + "\n", 3, "want an integer"},
 		{"no body", header + `{"type":"TASK_STARTED","event":null}` + "\n", 3, "want one record"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadJhistFrom(strings.NewReader(c.in), "bad.jhist")
-			if err == nil {
-				t.Fatal("no error")
-			}
-			prefix := "read bad.jhist line " + strconv.Itoa(c.line) + ": "
-			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("error %q, want prefix %q and %q", err, prefix, c.want)
-			}
-		})
-	}
+	checkBadInputs(t, "bad.jhist", func(r io.Reader, file string) error {
+		_, err := ReadJhistFrom(r, file)
+		return err
+	}, cases)
 }
 
 // TestJhistTruncatedRealFile cuts the 2.4 sample inside its last event.

@@ -1,9 +1,9 @@
 package history
 
 import (
+	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -68,11 +68,7 @@ func TestRumenErrors(t *testing.T) {
 			secondJob = i + 1
 		}
 	}
-	cases := []struct {
-		name, in string
-		line     int
-		want     string
-	}{
+	cases := []badInput{
 		{"syntax", "{\n  \"jobID\" : \"job_1_1\",\n  \"mapTasks\" : [ ,\n]}\n", 3, "invalid character"},
 		{"type", "{\"jobID\":\"job_1_1\"}\n{\n\"jobID\" : \"job_1_2\",\n\"submitTime\" : \"late\"\n}", 4, "submitTime"},
 		{"truncated", "{\"jobID\":\"job_1_1\"}\n{\n\"jobID\" : \"job_1_2\",\n\"mapTasks\" : [", 4, "unexpected end"},
@@ -83,18 +79,10 @@ func TestRumenErrors(t *testing.T) {
 		{"cut real file", string(good[:len(good)-200]), strings.Count(string(good[:len(good)-200]), "\n") + 1, "unexpected end"},
 		{"bad second job", strings.Replace(string(good), `"task_1369942127770_1207_m_000000"`, `"task_x"`, 1), secondJob, "task id"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadRumenFrom(strings.NewReader(c.in), "bad.json")
-			if err == nil {
-				t.Fatal("no error")
-			}
-			prefix := "read bad.json line " + strconv.Itoa(c.line) + ": "
-			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("error %q, want prefix %q and %q", err, prefix, c.want)
-			}
-		})
-	}
+	checkBadInputs(t, "bad.json", func(r io.Reader, file string) error {
+		_, err := ReadRumenFrom(r, file)
+		return err
+	}, cases)
 }
 
 func TestReadRumenMissingFile(t *testing.T) {

@@ -2,7 +2,7 @@ package history
 
 import (
 	"bytes"
-	"strconv"
+	"io"
 	"strings"
 	"testing"
 )
@@ -88,29 +88,17 @@ func TestSWIMModelCaps(t *testing.T) {
 
 func TestSWIMErrors(t *testing.T) {
 	const good = "job0\t49\t49\t740773\t2339561\t627471\n"
-	cases := []struct {
-		name, in string
-		line     int
-		want     string
-	}{
+	cases := []badInput{
 		{"columns", good + "\njob1\t1\t2\t3\t4\n", 3, "found 5"},
 		{"non-numeric", good + good + "job2\t1\t2\tmany\t4\t5\n", 3, "column 4 (map input bytes)"},
 		{"negative", "job0\t-1\t49\t1\t1\t1\n", 1, "column 2"},
 		{"empty id", "\t1\t2\t3\t4\t5\n", 1, "empty job id"},
 		{"too many maps", "j\t1\t1\t9000000000000000000\t0\t0\n", 1, "over the limit"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadSWIMFrom(strings.NewReader(c.in), "bad.tsv", DefaultSWIMModel())
-			if err == nil {
-				t.Fatal("no error")
-			}
-			prefix := "read bad.tsv line " + strconv.Itoa(c.line) + ": "
-			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("error %q, want prefix %q and %q", err, prefix, c.want)
-			}
-		})
-	}
+	checkBadInputs(t, "bad.tsv", func(r io.Reader, file string) error {
+		_, err := ReadSWIMFrom(r, file, DefaultSWIMModel())
+		return err
+	}, cases)
 }
 
 func BenchmarkReadSWIM(b *testing.B) {

@@ -35,6 +35,17 @@ type Client struct {
 	timeout time.Duration
 }
 
+// newAPI is the constructor of each API's client (ResourceManager,
+// NodeManager, JobHistory): a Client for base, as newClient builds it,
+// wrapped in the API's type.
+func newAPI[API ~struct{ Client }](base string, timeout time.Duration, hc *http.Client) (*API, error) {
+	c, err := newClient(base, timeout, hc)
+	if err != nil {
+		return nil, err
+	}
+	return &API{c}, nil
+}
+
 // newClient checks base ("http://host:port"; a bare "host:port" gets http).
 func newClient(base string, timeout time.Duration, hc *http.Client) (Client, error) {
 	if base == "" {

@@ -13,11 +13,7 @@ type JobHistory struct{ Client }
 // NewJobHistory returns a client for the JHS web address base
 // ("http://jhs:19888").
 func NewJobHistory(base string, timeout time.Duration, hc *http.Client) (*JobHistory, error) {
-	c, err := newClient(base, timeout, hc)
-	if err != nil {
-		return nil, err
-	}
-	return &JobHistory{c}, nil
+	return newAPI[JobHistory](base, timeout, hc)
 }
 
 // Job is one finished job (/ws/v1/history/mapreduce/jobs[/{id}]). The list

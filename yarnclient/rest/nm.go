@@ -12,11 +12,7 @@ type NodeManager struct{ Client }
 // NewNodeManager returns a client for the NM web address base
 // ("http://host:8042", or the RM's nodeHTTPAddress "host:8042").
 func NewNodeManager(base string, timeout time.Duration, hc *http.Client) (*NodeManager, error) {
-	c, err := newClient(base, timeout, hc)
-	if err != nil {
-		return nil, err
-	}
-	return &NodeManager{c}, nil
+	return newAPI[NodeManager](base, timeout, hc)
 }
 
 // NodeInfo is /ws/v1/node/info.

@@ -15,11 +15,7 @@ type ResourceManager struct{ Client }
 // ("http://rm:8088"); timeout bounds each request (0: DefaultTimeout); hc may
 // be nil.
 func NewResourceManager(base string, timeout time.Duration, hc *http.Client) (*ResourceManager, error) {
-	c, err := newClient(base, timeout, hc)
-	if err != nil {
-		return nil, err
-	}
-	return &ResourceManager{c}, nil
+	return newAPI[ResourceManager](base, timeout, hc)
 }
 
 // ClusterInfo is /ws/v1/cluster/info.

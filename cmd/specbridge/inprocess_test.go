@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// runInProcess runs `specbridge CMD --listen 127.0.0.1:0 --addr-file FILE
+// args...` in this process (serve and cfa), waits for the address it
+// writes once it listens, runs f with it, then stops it as SIGTERM would
+// (its context ends) and returns its error.
+func runInProcess(t *testing.T, cmd *cli.Command, args []string, f func(addr string)) error {
+	t.Helper()
+	addrFile := filepath.Join(t.TempDir(), "addr")
+	app := &cli.App{Commands: []*cli.Command{cmd}, ExitErrHandler: func(*cli.Context, error) {}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- app.RunContext(ctx, append([]string{"specbridge", cmd.Name, "--listen", "127.0.0.1:0", "--addr-file", addrFile}, args...))
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	var addr []byte
+	for {
+		var err error
+		if addr, err = os.ReadFile(addrFile); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("%s exited at start: %v", cmd.Name, err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not write its address within 10 s", cmd.Name)
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the file it writes once it listens
+	}
+	f(strings.TrimSpace(string(addr)))
+	cancel()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(15 * time.Second):
+		t.Fatalf("%s did not stop within 15 s of its context ending", cmd.Name)
+		return nil
+	}
+}
