@@ -1,10 +1,14 @@
 package hdfs
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/colinmarc/hdfs/v2/hadoopconf"
@@ -46,10 +50,26 @@ func policyFromConf(c hadoopconf.HadoopConf, namenodes int) failoverPolicy {
 }
 
 // failingOver reports whether err says that no NameNode was active (all
-// standby, or unreachable), as during a failover.
+// standby, or unreachable), as during a failover, or that the connection
+// to the NameNode broke (it went down between a request and its answer:
+// colinmarc/hdfs reports that as it is, and reconnects, to the next
+// NameNode, at the next request).
+//
+// Sending a request again after a broken connection is what Hadoop's
+// client does for idempotent operations; for the others (create, append,
+// rename) it relies on the NameNode's retry cache, which this client
+// cannot use (a new call id). The choice here: send them again too, since
+// a NameNode that dies between applying a request and answering it is
+// rare, and the effect is a refused request (the file exists, or is open
+// by this client), reported as an error, never a silent duplicate: the
+// fault analyzer's store then moves on to a new segment (cfa.Store).
 func failingOver(err error) bool {
 	if err == nil {
 		return false
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNREFUSED) {
+		return true
 	}
 	s := err.Error()
 	return strings.Contains(s, "no available namenodes") || strings.Contains(s, "org.apache.hadoop.ipc.StandbyException")
@@ -62,7 +82,7 @@ func (c *Client) retry(op func() error) error {
 	for attempt := 1; ; attempt++ {
 		err := op()
 		if !failingOver(err) || attempt >= c.failover.attempts {
-			return err
+			return explain(err)
 		}
 		time.Sleep(wait) // Hadoop's failover back-off: waiting for a NameNode to become active
 		wait = min(2*wait, c.failover.max)
@@ -106,4 +126,17 @@ func (r *hookedReader) Read(p []byte) (int, error) {
 		r.hook(r.path, r.n)
 	}
 	return n, err
+}
+
+// explain adds what an error of colinmarc/hdfs that says little means.
+// A NameNode with Kerberos answers a client without it (simple
+// authentication) with a fatal error out of the request sequence, which
+// the library reports as "unexpected sequence number" and drops the
+// NameNode's message ("SIMPLE authentication is not enabled").
+func explain(err error) error {
+	if err != nil && strings.Contains(err.Error(), "unexpected sequence number") {
+		return fmt.Errorf("%w (the NameNode refused the connection; a cluster with Kerberos refuses a client without it: "+
+			"set hadoop.security.authentication=kerberos in the client's core-site.xml, see --hadoop-conf)", err)
+	}
+	return err
 }

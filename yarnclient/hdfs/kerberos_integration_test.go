@@ -109,7 +109,7 @@ func TestKerberosRefusedWithoutCredentials(t *testing.T) {
 	if err == nil {
 		t.Fatal("simple authentication against a Kerberos NameNode was not refused")
 	}
-	if !strings.Contains(err.Error(), "authentication") {
+	if !strings.Contains(err.Error(), "hadoop.security.authentication=kerberos") {
 		t.Errorf("refusal does not say it is about authentication: %v", err)
 	}
 	if c != nil && !strings.Contains(err.Error(), u.String()) {
