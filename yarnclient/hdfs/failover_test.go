@@ -2,6 +2,7 @@ package hdfs
 
 import (
 	"errors"
+	"io"
 	"os"
 	"testing"
 	"time"
@@ -44,6 +45,16 @@ func TestRetryOnlyWhileFailingOver(t *testing.T) {
 	calls = 0
 	if err := c.retry(func() error { calls++; return noneActive }); err != noneActive || calls != 3 {
 		t.Errorf("lasting failover: %d calls, %v; want 3 and the error", calls, err)
+	}
+	calls = 0
+	broken := &os.PathError{Op: "stat", Path: "/x", Err: io.EOF} // the NameNode went down mid-request
+	if err := c.retry(func() error {
+		if calls++; calls == 1 {
+			return broken
+		}
+		return nil
+	}); err != nil || calls != 2 {
+		t.Errorf("broken connection: %d calls, %v; want a second, successful one", calls, err)
 	}
 	calls = 0
 	if err := c.retry(func() error { calls++; return os.ErrNotExist }); err != os.ErrNotExist || calls != 1 {
