@@ -60,7 +60,8 @@ func envInt(name string, def int) (int, error) {
 
 // runFairServer serves on a free loopback port with the default limits
 // (SPECBRIDGE_FAIR_BUSY sets MaxBusySessions, SPECBRIDGE_FAIR_TOTAL
-// MaxTotalEventsPerSecond) and prints its URL.
+// MaxTotalEventsPerSecond, SPECBRIDGE_FAIR_PACE SchedLatencyTarget, e.g.
+// -1ns for no pacing) and prints its URL.
 func runFairServer() error {
 	busy, err := envInt("SPECBRIDGE_FAIR_BUSY", 0)
 	if err != nil {
@@ -70,13 +71,20 @@ func runFairServer() error {
 	if err != nil {
 		return err
 	}
+	var pace time.Duration
+	if v := os.Getenv("SPECBRIDGE_FAIR_PACE"); v != "" {
+		if pace, err = time.ParseDuration(v); err != nil {
+			return fmt.Errorf("SPECBRIDGE_FAIR_PACE=%q: %w", v, err)
+		}
+	}
 	reg, err := newTestRegistry()
 	if err != nil {
 		return err
 	}
 	log := logrus.New()
 	log.SetOutput(io.Discard)
-	srv, err := NewServer(Config{Registry: reg, Tokens: []string{testToken}, Log: log, MaxBusySessions: busy, MaxTotalEventsPerSecond: float64(total)})
+	srv, err := NewServer(Config{Registry: reg, Tokens: []string{testToken}, Log: log, MaxBusySessions: busy, MaxTotalEventsPerSecond: float64(total),
+		SchedLatencyTarget: pace})
 	if err != nil {
 		return err
 	}
@@ -224,17 +232,20 @@ const goodAMPause = 10 * time.Millisecond
 type fairRun struct {
 	lat    []time.Duration // sorted
 	events float64
+	share  float64 // the fair queue's pacing share at the end (pace.go)
 }
 
 func (r fairRun) quantile(q float64) time.Duration { return r.lat[int(float64(len(r.lat)-1)*q)] }
 
-// measureFairness starts a server (busy: its MaxBusySessions) and, if
+// measureFairness starts a server (busy: its MaxBusySessions; pace: its
+// SchedLatencyTarget, "" for SPECBRIDGE_FAIR_PACE or the default) and, if
 // abusers > 0, the abusers' process, and times probes decide round trips
 // of a good AM: it sends an event that makes one task a straggler and
 // waits for the decision, goodAMPause apart.
-func measureFairness(tb testing.TB, abusers, probes, busy int) fairRun {
+func measureFairness(tb testing.TB, abusers, probes, busy int, pace string) fairRun {
 	tb.Helper()
-	srv := startFairProc(tb, "server", fmt.Sprintf("SPECBRIDGE_FAIR_BUSY=%d", busy), "SPECBRIDGE_FAIR_TOTAL="+os.Getenv("SPECBRIDGE_FAIR_TOTAL"))
+	srv := startFairProc(tb, "server", fmt.Sprintf("SPECBRIDGE_FAIR_BUSY=%d", busy), "SPECBRIDGE_FAIR_TOTAL="+os.Getenv("SPECBRIDGE_FAIR_TOTAL"),
+		"SPECBRIDGE_FAIR_PACE="+pace)
 	base := srv.line
 	url := "ws" + strings.TrimPrefix(base, "http") + Path
 	if abusers > 0 {
@@ -270,6 +281,7 @@ func measureFairness(tb testing.TB, abusers, probes, busy int) fairRun {
 		b.StopTimer()
 	}
 	r.events = metricValue(tb, base, "specbridge_bridge_events_total") - before
+	r.share = metricValue(tb, base, "specbridge_bridge_turn_share")
 	_ = good.conn.Close()
 	sort.Slice(r.lat, func(i, j int) bool { return r.lat[i] < r.lat[j] })
 	return r

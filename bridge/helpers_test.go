@@ -107,6 +107,9 @@ type frame struct {
 	Nonce      int64             `json:"nonce"`
 	Attempts   int               `json:"attempts"`
 	Rejected   int               `json:"rejected"`
+
+	RetryAfterMS    int64   `json:"retry_after_ms"`
+	EventsPerSecond float64 `json:"events_per_second"`
 }
 
 type client struct {

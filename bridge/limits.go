@@ -1,9 +1,25 @@
 package bridge
 
 import (
+	"fmt"
+	"math"
 	"sync"
 	"time"
 )
+
+// throttleNoticeEvery: a session held back by its event budget is told so
+// (a throttled error frame) at most once in this long, so that the notice
+// costs a flooding session nothing worth counting and a client's log gets
+// a line a second, not a line a frame.
+const throttleNoticeEvery = time.Second
+
+// throttleNotice is the error frame telling a session it is not read for
+// wait because it is over its event budget of rate events a second.
+func throttleNotice(wait time.Duration, rate float64) ErrorFrame {
+	ms := max(int64(math.Ceil(float64(wait)/float64(time.Millisecond))), 1)
+	return ErrorFrame{Code: CodeThrottled, RetryAfterMS: ms, EventsPerSecond: math.Round(rate),
+		Text: fmt.Sprintf("over this session's event budget of %.0f events/s (its share of the server's); frames are read again in %d ms, nothing is dropped", rate, ms)}
+}
 
 // eventBudget is a token bucket of events per second. Taking more than is
 // available goes into debt; the caller waits out the debt before reading

@@ -23,6 +23,7 @@ type metrics struct {
 	rejectedParams  *prometheus.CounterVec
 	turnWait        prometheus.Histogram
 	throttled       prometheus.Counter
+	turnShare       prometheus.Gauge
 }
 
 // decisionKinds are the kinds a decision frame carries (PROTOCOL.md).
@@ -72,9 +73,11 @@ func newMetrics(policies []string) *metrics {
 			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 10)}),
 		throttled: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "specbridge_bridge_throttled_seconds_total", Help: "Time sessions were held back (not read) for being over their event budget."}),
+		turnShare: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "specbridge_bridge_turn_share", Help: "Share of the fair queue's slot time granted (1: all; less while the Go scheduler's p99 latency is over its target)."}),
 	}
 	m.registry.MustRegister(m.sessions, m.sessionsOpened, m.frames, m.events, m.eventsRejected, m.decisions,
-		m.acks, m.errorsSent, m.decideSeconds, m.batchToDecision, m.fallbacks, m.rejectedParams, m.turnWait, m.throttled,
+		m.acks, m.errorsSent, m.decideSeconds, m.batchToDecision, m.fallbacks, m.rejectedParams, m.turnWait, m.throttled, m.turnShare,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, p := range policies {
 		for _, k := range decisionKinds {
@@ -88,6 +91,7 @@ func newMetrics(policies []string) *metrics {
 	for _, c := range fallbackCodes {
 		m.fallbacks.WithLabelValues(c)
 	}
+	m.turnShare.Set(1)
 	m.sessionsOpened.WithLabelValues("accepted")
 	for _, t := range []string{TypeHello, TypeEvents, TypeAck, TypePing, TypeResync} {
 		m.frames.WithLabelValues(t)

@@ -39,6 +39,7 @@ const (
 	CodeBinaryFrame        = "binary-frame"
 	CodeEventRejected      = "event-rejected"
 	CodeUnknownDecision    = "unknown-decision"
+	CodeThrottled          = "throttled"
 	CodeAbuse              = "abuse"
 	CodeReplaced           = "replaced"
 	CodeShuttingDown       = "shutting-down"
@@ -202,6 +203,11 @@ type ErrorFrame struct {
 	Seq   int64  `json:"seq,omitempty"`
 	Index *int   `json:"index,omitempty"`
 	Fatal bool   `json:"fatal,omitempty"`
+	// RetryAfterMS and EventsPerSecond come with CodeThrottled: how long
+	// the sidecar will not read the session, and the session's current
+	// event budget.
+	RetryAfterMS    int64   `json:"retry_after_ms,omitempty"`
+	EventsPerSecond float64 `json:"events_per_second,omitempty"`
 }
 
 // Frame is one decoded frame: Type says which pointer is set. Frames of

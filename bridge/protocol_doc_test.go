@@ -80,7 +80,10 @@ func TestProtocolDocumentExamplesRun(t *testing.T) {
 	}
 	log := logrus.New()
 	log.SetOutput(io.Discard)
-	srv, err := NewServer(Config{Registry: reg, Tokens: []string{"s3cret"}, Log: log})
+	// A small server-wide budget, so that the throttling example is over
+	// its share after a few dozen frames (the welcome shows the
+	// per-session limit, which stays the default).
+	srv, err := NewServer(Config{Registry: reg, Tokens: []string{"s3cret"}, Log: log, MaxTotalEventsPerSecond: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,6 +115,29 @@ func TestProtocolDocumentExamplesRun(t *testing.T) {
 			t.Fatalf("PROTOCOL.md:%d: send: %v", ex.line, err)
 		}
 	}
+	// check compares a frame with the document's answer example.
+	check := func(want docExample, got map[string]any) {
+		t.Helper()
+		vary := map[string]bool{}
+		if v, ok := strings.CutPrefix(want.arg, "vary="); ok {
+			for _, k := range strings.Split(v, ",") {
+				vary[k] = true
+			}
+		}
+		for k, w := range want.frame {
+			g, ok := got[k]
+			if !ok {
+				t.Errorf("PROTOCOL.md:%d: answer lacks %q: got %v", want.line, k, got)
+			} else if !vary[k] && !reflect.DeepEqual(g, w) {
+				t.Errorf("PROTOCOL.md:%d: answer's %q is %v, the document says %v", want.line, k, g, w)
+			}
+		}
+		for k := range got {
+			if _, ok := want.frame[k]; !ok {
+				t.Errorf("PROTOCOL.md:%d: answer has %q, which the document does not show", want.line, k)
+			}
+		}
+	}
 	exs := protocolExamples(t, "PROTOCOL.md")
 	kinds := map[string]int{}
 	for i := 0; i < len(exs); i++ {
@@ -124,27 +150,35 @@ func TestProtocolDocumentExamplesRun(t *testing.T) {
 				t.Fatalf("PROTOCOL.md:%d: a send example must be followed by its answer", ex.line)
 			}
 			i++
-			want, got := exs[i], next()
 			kinds["answer"]++
-			vary := map[string]bool{}
-			if v, ok := strings.CutPrefix(want.arg, "vary="); ok {
-				for _, k := range strings.Split(v, ",") {
-					vary[k] = true
+			check(exs[i], next())
+		case "send-until":
+			// The frame, again and again, each followed by a ping, until an
+			// error of code arg arrives before the pong; that error is the
+			// answer the next example shows.
+			if i+1 >= len(exs) || exs[i+1].action != "answer" {
+				t.Fatalf("PROTOCOL.md:%d: a send-until example must be followed by its answer", ex.line)
+			}
+			var got map[string]any
+			for round := 0; got == nil; round++ {
+				if round == 5000 {
+					t.Fatalf("PROTOCOL.md:%d: no %s error after %d frames", ex.line, ex.arg, round)
+				}
+				send(ex)
+				if err := conn.WriteJSON(Ping{Type: TypePing, Nonce: 779}); err != nil {
+					t.Fatal(err)
+				}
+				for f := next(); f["type"] != TypePong; f = next() {
+					if f["type"] == TypeError && f["code"] == ex.arg {
+						got = f
+					} else {
+						t.Fatalf("PROTOCOL.md:%d: answered %v, want nothing but decisions or %s", ex.line, f, ex.arg)
+					}
 				}
 			}
-			for k, w := range want.frame {
-				g, ok := got[k]
-				if !ok {
-					t.Errorf("PROTOCOL.md:%d: answer lacks %q: got %v", want.line, k, got)
-				} else if !vary[k] && !reflect.DeepEqual(g, w) {
-					t.Errorf("PROTOCOL.md:%d: answer's %q is %v, the document says %v", want.line, k, g, w)
-				}
-			}
-			for k := range got {
-				if _, ok := want.frame[k]; !ok {
-					t.Errorf("PROTOCOL.md:%d: answer has %q, which the document does not show", want.line, k)
-				}
-			}
+			i++
+			kinds["answer"]++
+			check(exs[i], got)
 		case "send-quiet":
 			send(ex)
 			if err := conn.WriteJSON(Ping{Type: TypePing, Nonce: 777}); err != nil {

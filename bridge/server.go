@@ -66,14 +66,19 @@ type Config struct {
 	// 1: a processor left free polls the network at once), negative
 	// means no limit (sessions run as the Go scheduler picks them, and a
 	// flood of sessions delays a light one by as many turns).
-	MaxBusySessions  int
-	DecideInterval   time.Duration
-	HandshakeTimeout time.Duration
-	IdleTimeout      time.Duration
-	WriteTimeout     time.Duration
-	MaxStrikes       int
-	StrikeWindow     time.Duration
-	MaxTasksPerJob   int
+	MaxBusySessions int
+	// SchedLatencyTarget paces the fair queue's slots (pace.go): while the
+	// Go scheduler's p99 latency is over it, the slots are granted less of
+	// the time, so that flooding sessions cannot saturate the host. 0 means
+	// DefaultSchedLatencyTarget, negative means no pacing.
+	SchedLatencyTarget time.Duration
+	DecideInterval     time.Duration
+	HandshakeTimeout   time.Duration
+	IdleTimeout        time.Duration
+	WriteTimeout       time.Duration
+	MaxStrikes         int
+	StrikeWindow       time.Duration
+	MaxTasksPerJob     int
 
 	// Feed, if set, is the fault analyzer (feed.go): sessions pass it every
 	// event their engine accepts, subscribe to their job's node events and
@@ -204,7 +209,11 @@ func NewServer(cfg Config) (*Server, error) {
 	if s.cfg.MaxBusySessions == 0 {
 		s.cfg.MaxBusySessions = max(1, runtime.GOMAXPROCS(0)-1)
 	}
-	s.turns = newTurns(s.cfg.MaxBusySessions)
+	if s.cfg.SchedLatencyTarget == 0 {
+		s.cfg.SchedLatencyTarget = DefaultSchedLatencyTarget
+	}
+	s.turns = newTurns(s.cfg.MaxBusySessions, s.cfg.SchedLatencyTarget)
+	s.turns.onShare = s.metrics.turnShare.Set
 	s.authFail = authguard.New(cfg.Log, "AM hello")
 	s.authFail.Now = cfg.Now
 	for _, c := range cfg.Collectors {

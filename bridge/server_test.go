@@ -392,11 +392,16 @@ func TestEventRateLimitAppliesBackpressure(t *testing.T) {
 	}
 	start := time.Now()
 	c.send(events(1, 0, evs...)) // 1500 events with the frame: 500 over the burst
-	c.alive()                    // read right away, the batch is in debt
-	c.alive()                    // read only once the debt is paid: ~0.5 s
-	if el := time.Since(start); el < 400*time.Millisecond {
-		t.Fatalf("second pong after %v; want the reader held back about 500 ms", el)
+	// The session is told it is throttled, for how long and at what rate.
+	f := c.expectError(CodeThrottled)
+	if f.Fatal || f.RetryAfterMS < 400 || f.RetryAfterMS > 500 || f.EventsPerSecond != 1000 {
+		t.Fatalf("throttled frame %+v: want non-fatal, retry_after_ms about 500, events_per_second 1000", f)
 	}
+	c.alive() // read only once the debt is paid: ~0.5 s
+	if el := time.Since(start); el < 400*time.Millisecond {
+		t.Fatalf("pong after %v; want the reader held back about 500 ms", el)
+	}
+	c.alive() // out of debt: no second throttled frame
 }
 
 func TestShutdownClosesSessions(t *testing.T) {

@@ -36,6 +36,7 @@ const (
 	itemTooLarge
 	itemBinary
 	itemClosed
+	itemThrottled // the reader holds back for wait (throttleNotice)
 )
 
 // item is one thing read from the connection.
@@ -46,6 +47,8 @@ type item struct {
 	size   int64
 	readAt time.Time
 	turn   *turn // the turn the frame was read in; run ends it
+	wait   time.Duration
+	rate   float64 // itemThrottled: the session's event budget
 }
 
 // session is one AM connection. The reader goroutine reads and decodes
@@ -188,6 +191,7 @@ func (s *session) guard(f func() error) (err error) {
 func (s *session) read() {
 	cfg := &s.srv.cfg
 	budget := newEventBudget(cfg.MaxEventsPerSecond, time.Now())
+	var noticed time.Time // when the last throttled notice was queued
 	s.conn.SetReadLimit(cfg.MaxFrameBytes * hardLimitFactor)
 	for {
 		timeout := cfg.IdleTimeout
@@ -212,6 +216,9 @@ func (s *session) read() {
 		n := 1
 		if it.kind == itemFrame && it.frame.Events != nil {
 			n += len(it.frame.Events.Events)
+		}
+		if tn != nil {
+			tn.units = float64(n) // the fair queue's cost of the turn
 		}
 		select {
 		case s.in <- it:
@@ -238,6 +245,14 @@ func (s *session) read() {
 		if wait := budget.take(n, now); wait > 0 {
 			// Backpressure: the AM's frames wait in its own TCP buffers.
 			s.srv.metrics.throttled.Add(wait.Seconds())
+			if now.Sub(noticed) >= throttleNoticeEvery {
+				noticed = now
+				select {
+				case s.in <- item{kind: itemThrottled, wait: wait, rate: budget.rate}:
+				case <-s.ctx.Done():
+					return
+				}
+			}
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:
@@ -279,7 +294,7 @@ func (s *session) readItem(mt int, r io.Reader) (item, bool) {
 	if mt != websocket.TextMessage {
 		return item{kind: itemBinary, size: int64(len(data)), readAt: readAt}, true
 	}
-	tn, waited, err := s.srv.turns.acquire(s.ctx, &s.turnTag)
+	tn, waited, err := s.srv.turns.acquire(s.ctx, &s.turnTag, len(data))
 	if err != nil {
 		return item{}, false
 	}
@@ -304,6 +319,8 @@ func (s *session) handle(it item) error {
 			return errEnd
 		}
 		return fmt.Errorf("read: %w", it.err)
+	case itemThrottled:
+		return s.sendError(throttleNotice(it.wait, it.rate))
 	case itemTooLarge, itemBinary:
 		if s.engine == nil {
 			m.frames.WithLabelValues("other").Inc()

@@ -53,6 +53,7 @@ func ServeCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-sessions", Value: bridge.DefaultMaxSessions, Usage: "most AM sessions open at once", EnvVars: []string{"SPECBRIDGE_MAX_SESSIONS"}},
 			&cli.Float64Flag{Name: "max-events-per-second", Value: bridge.DefaultMaxEventsPerSecond, Usage: "events per second per session before backpressure", EnvVars: []string{"SPECBRIDGE_MAX_EVENTS_PER_SECOND"}},
 			&cli.Float64Flag{Name: "max-total-events-per-second", Value: bridge.DefaultMaxTotalEventsPerSecond, Usage: "events per second for the whole server, shared fairly by the sessions sending; keep it below what the host decodes (docs/operations-durability.md)", EnvVars: []string{"SPECBRIDGE_MAX_TOTAL_EVENTS_PER_SECOND"}},
+			&cli.DurationFlag{Name: "pace-latency-target", Value: bridge.DefaultSchedLatencyTarget, Usage: "while the Go scheduler's p99 latency is over this, sessions' work is granted less of the time, flooding sessions first (docs/operations-durability.md); 0 turns pacing off", EnvVars: []string{"SPECBRIDGE_PACE_LATENCY_TARGET"}},
 			&cli.DurationFlag{Name: "decide-interval", Value: bridge.DefaultDecideInterval, Usage: "how often each job's policy is asked for decisions", EnvVars: []string{"SPECBRIDGE_DECIDE_INTERVAL"}},
 			&cli.StringFlag{Name: "data-dir", Usage: "keep cross-job state here: GRASS samples (shared with replay --data-dir) and, unless --store says otherwise, the fault analyzer's records (DIR/cfa); default: in memory, lost at exit", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
 			&cli.StringFlag{Name: "cfa-url", Usage: "`URL` of a standalone fault analyzer (specbridge cfa) to use, http(s)://host:port; \"off\" runs none; default: embedded", EnvVars: []string{"SPECBRIDGE_CFA_URL"}},
@@ -135,6 +136,7 @@ func serve(c *cli.Context) error {
 		MaxSessions:             c.Int("max-sessions"),
 		MaxEventsPerSecond:      c.Float64("max-events-per-second"),
 		MaxTotalEventsPerSecond: c.Float64("max-total-events-per-second"),
+		SchedLatencyTarget:      paceTarget(c.Duration("pace-latency-target")),
 		DecideInterval:          c.Duration("decide-interval"),
 		Log:                     log,
 	})
@@ -303,4 +305,13 @@ func throttledWarn(log *logrus.Logger, what string) func(error) {
 			log.WithError(err).Warn(what)
 		}
 	}
+}
+
+// paceTarget maps --pace-latency-target to bridge.Config.SchedLatencyTarget:
+// the flag's 0 (off) is the Config's negative.
+func paceTarget(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
