@@ -55,6 +55,7 @@ func TestRefusedHandshakes(t *testing.T) {
 		{"unknown parameter", bad(func(h *Hello) { h.Params = map[string]string{"nope": "1"} }), CodeBadParameter},
 		{"bad job id", bad(func(h *Hello) { h.Job = "application_1_1" }), CodeBadJob},
 		{"negative maps", bad(func(h *Hello) { h.Maps = -1 }), CodeBadJob},
+		{"negative slots", bad(func(h *Hello) { h.Slots = -1 }), CodeBadJob},
 		{"too many tasks", bad(func(h *Hello) { h.Maps = DefaultMaxTasksPerJob + 1 }), CodeBadJob},
 		{"input sizes mismatch", bad(func(h *Hello) { h.MapInputBytes = []int64{1} }), CodeBadJob},
 		{"events before hello", events(1, 0, started(0, "m_000000", 0, false)), CodeHelloRequired},

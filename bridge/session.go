@@ -405,6 +405,9 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	if h.Maps < 0 || h.Reduces < 0 || h.Maps+h.Reduces > s.srv.cfg.MaxTasksPerJob {
 		return refuse(CodeBadJob, fmt.Sprintf("%d maps and %d reduces: counts must be >= 0 and total at most %d", h.Maps, h.Reduces, s.srv.cfg.MaxTasksPerJob))
 	}
+	if h.Slots < 0 {
+		return refuse(CodeBadJob, fmt.Sprintf("slots %d: want the cluster's containers, or 0 (or absent) when unknown", h.Slots))
+	}
 	if h.ErrorBound < 0 || h.ErrorBound >= 1 || h.Deadline < 0 {
 		return refuse(CodeBadJob, fmt.Sprintf("approximation bounds deadline %d, error_bound %g: want deadline >= 0 (0: none) and 0 <= error_bound < 1", h.Deadline, h.ErrorBound))
 	}

@@ -132,7 +132,7 @@ func (tl *timeline) run(name string, opts Options) ([]TimedDecision, int, error)
 		}
 		for _, d := range e.Decide(now) {
 			td := TimedDecision{Job: tl.job.ID, AtS: float64(now-tl.start) / 1000, Kind: d.Kind.String(),
-				Task: tl.taskName(d.Task), Reason: d.Reason}
+				Task: tl.taskName(d.Task), Reason: d.ReasonText()}
 			if d.Kind == speculators.Kill || d.Kind == speculators.Rerun {
 				td.Attempt = attemptName(tl.job.ID, td.Task, d.Attempt)
 			}

@@ -79,7 +79,11 @@ func (m StragglerModel) String() string {
 }
 
 // stragglerRand is the model's random source for a workload seed.
-func stragglerRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x57a661e5)) }
+func stragglerRand(seed uint64) *rand.Rand { return rand.New(stragglerPCG(seed)) }
+
+// stragglerPCG is stragglerRand's source, whose state a streamed workload
+// keeps at each job's start (swimsource.go).
+func stragglerPCG(seed uint64) *rand.PCG { return rand.NewPCG(seed, 0x57a661e5) }
 
 // stretch multiplies the work of the job's stragglers.
 func (m StragglerModel) stretch(r *rand.Rand, j *sim.Job) {

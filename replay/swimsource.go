@@ -3,9 +3,11 @@ package replay
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 
 	"github.com/specbridge/specbridge/sim"
+	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
@@ -35,10 +37,16 @@ func readSWIMSource(path string, m history.SWIMModel) (*swimSource, error) {
 	return &swimSource{rows: rows, model: m, name: path}, nil
 }
 
-// workload is FromHistory over the trace's jobs, derived one at a time: the
-// same workload as FromHistory(history.ReadSWIM(...)) gives, without holding
-// the derived jobs. A SWIM job's submit is its row's, and its tasks name no
-// host, so the origin comes from the rows and no cluster is inferred.
+// workload is FromHistory over the trace's jobs, streamed: the same
+// workload as FromHistory(history.ReadSWIM(...)) gives, but each job is a
+// header (sim.Job.Load) whose tasks the simulator derives from the job's row
+// when the job arrives and lets go when it ends. The build derives every
+// job once, in row order, for its task counts and longest task and to keep
+// the straggler model's random state at the job's start, so that a run's
+// Load draws the job's stragglers as the eager build did; the slow nodes
+// are drawn after the last job, as there. A SWIM job's submit is its
+// row's, and its tasks name no host, so the origin comes from the rows and
+// no cluster is inferred.
 func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error) {
 	var origin int64 = math.MaxInt64
 	for _, r := range s.rows {
@@ -49,12 +57,89 @@ func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error)
 	if origin == math.MaxInt64 {
 		origin = 0
 	}
-	job := func(i int) (*history.Job, error) {
-		j, err := s.model.JobOf(s.rows[i], i, s.name)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", s.name, err)
-		}
-		return j, nil
+	model := co.stragglers()
+	if err := model.Validate(); err != nil {
+		return nil, err
 	}
-	return fromJobs(len(s.rows), job, origin, func() []sim.Node { return nil }, co, seed)
+	pcg := stragglerPCG(seed)
+	rs := rand.New(pcg)
+	w := &Workload{}
+	var scratch sim.Job
+	for i := range s.rows {
+		at := *pcg
+		ok, err := s.tasks(i, origin, model, rs, &scratch)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue // a job with no timed task has nothing to replay
+		}
+		h := sim.Job{ID: scratch.ID, Submit: scratch.Submit, CopyWork: sim.Resample,
+			NumTasks: [speculators.NumTaskTypes]int{len(scratch.Maps), len(scratch.Reduces)}}
+		for _, ts := range [][]sim.Task{scratch.Maps, scratch.Reduces} {
+			for _, t := range ts {
+				h.LongestWork = max(h.LongestWork, t.Work)
+			}
+		}
+		row := i
+		h.Load = func(j *sim.Job) error {
+			p := at
+			j.Maps, j.Reduces = nil, nil
+			if n := j.NumTasks[speculators.Map]; n > 0 {
+				j.Maps = make([]sim.Task, 0, n)
+			}
+			if n := j.NumTasks[speculators.Reduce]; n > 0 {
+				j.Reduces = make([]sim.Task, 0, n)
+			}
+			_, err := s.tasks(row, origin, model, rand.New(&p), j)
+			return err
+		}
+		w.Jobs = append(w.Jobs, h)
+		w.Groups = append(w.Groups, "history")
+		w.Overhead = append(w.Overhead, 0)
+		w.Recorded = append(w.Recorded, RecordedJob{ID: h.ID, Status: history.Succeeded})
+	}
+	if len(w.Jobs) == 0 {
+		return nil, fmt.Errorf("no job in the input has a task with recorded start and finish times")
+	}
+	w.cluster(nil, co, seed, model, rs, true)
+	return w, nil
+}
+
+// tasks sets j's id, submit and tasks (appended to j.Maps[:0] and
+// j.Reduces[:0]) as fromJobs derives them from row i's job, stragglers
+// drawn with rs; false when the job has no timed task (a row submitted at
+// the trace's time 0: its attempts have no start time).
+func (s *swimSource) tasks(i int, origin int64, model StragglerModel, rs *rand.Rand, j *sim.Job) (bool, error) {
+	row := s.rows[i]
+	submit := row.SubmitS * 1000
+	j.ID, j.Submit = row.ID, 0
+	if j.Maps != nil {
+		j.Maps = j.Maps[:0]
+	}
+	if j.Reduces != nil {
+		j.Reduces = j.Reduces[:0]
+	}
+	err := s.model.EachTask(row, s.name, func(typ history.TaskType, in, work int64) {
+		if submit <= 0 {
+			return
+		}
+		t := sim.Task{InputBytes: in, Work: max(work, 1)}
+		if typ == history.Map {
+			j.Maps = append(j.Maps, t)
+		} else {
+			j.Reduces = append(j.Reduces, t)
+		}
+	})
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", s.name, err)
+	}
+	if len(j.Maps)+len(j.Reduces) == 0 {
+		return false, nil
+	}
+	j.Submit = submit - origin
+	if !model.Off {
+		model.stretch(rs, j)
+	}
+	return true, nil
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // TestSWIMStreamedWorkloadIsTheEagerOne: a SWIM trace read as its rows
-// (LoadStreaming) builds the same workload as the trace read whole, on the
+// (LoadStreaming) builds the same workload as the trace read whole, its
+// jobs' tasks loaded (sim.Job.Load) equal to the eager ones, on the
 // cluster its name tells (FB-2009: 600 machines), said in Workload.Cluster.
 func TestSWIMStreamedWorkloadIsTheEagerOne(t *testing.T) {
 	src := filepath.Join(shared, "swim", "FB-2009_samples_24_times_1hr_0.tsv")
@@ -43,6 +44,21 @@ func TestSWIMStreamedWorkloadIsTheEagerOne(t *testing.T) {
 		wl, err := WorkloadOf(lazy, ClusterOptions{})(seed)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for i := range wl.Jobs {
+			h := &wl.Jobs[i]
+			if h.Load == nil || h.Maps != nil || h.Reduces != nil {
+				t.Fatalf("seed %d: job %d is not streamed (Load %v, %d maps held)", seed, i, h.Load != nil, len(h.Maps))
+			}
+			full := *h
+			if err := h.Load(&full); err != nil {
+				t.Fatal(err)
+			}
+			if maps, reduces := h.TaskCounts(); maps != len(full.Maps) || reduces != len(full.Reduces) {
+				t.Fatalf("seed %d: job %d: announced %d+%d tasks, loaded %d+%d", seed, i, maps, reduces, len(full.Maps), len(full.Reduces))
+			}
+			full.Load, full.NumTasks, full.LongestWork = nil, [2]int{}, 0
+			wl.Jobs[i] = full
 		}
 		if !reflect.DeepEqual(we, wl) {
 			t.Fatalf("seed %d: the streamed workload differs from the eager one", seed)

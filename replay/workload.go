@@ -223,7 +223,14 @@ func fromJobs(n int, job func(int) (*history.Job, error), origin int64, nodesOf 
 	if len(w.Jobs) == 0 {
 		return nil, fmt.Errorf("no job in the input has a task with recorded start and finish times")
 	}
-	nodes := nodesOf()
+	w.cluster(nodesOf(), co, seed, model, rs, uncalibrated)
+	return w, nil
+}
+
+// cluster sets w's cluster: nodes inferred from the recorded hosts, or
+// co's size, or the default; slow nodes drawn by model with rs (after
+// every job's stragglers) when some job was not calibrated.
+func (w *Workload) cluster(nodes []sim.Node, co ClusterOptions, seed uint64, model StragglerModel, rs *rand.Rand, uncalibrated bool) {
 	if co.Nodes > 0 || co.Slots > 0 || len(nodes) == 0 {
 		n, s := co.Nodes, co.Slots
 		from := co.NodesFrom
@@ -259,7 +266,6 @@ func fromJobs(n int, job func(int) (*history.Job, error), origin int64, nodesOf 
 		w.Config.Scheduler = co.Scheduler
 	}
 	w.Config.Seed = seed
-	return w, nil
 }
 
 func submitOf(j *history.Job) int64 {

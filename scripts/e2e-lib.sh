@@ -14,6 +14,7 @@ cluster_started=""
 sidecar_flags=()
 cluster_defs=() # -D key=value for the mini cluster (minicluster.sh start)
 frozen=""
+extra_pids=() # more processes of the run (job clients, sidecars) to end on exit
 failed=1
 
 say() { echo "e2e: $*"; }
@@ -41,6 +42,10 @@ cleanup() {
   stop_sidecar
   # shellcheck disable=SC2086
   [[ -z $frozen ]] || kill -KILL $frozen 2>/dev/null || true
+  local p
+  for p in "${extra_pids[@]}"; do
+    kill -KILL "$p" 2>/dev/null || true
+  done
   if [[ -n $cluster_started && ${E2E_KEEP_CLUSTER:-0} != 1 ]]; then
     # minicluster.sh stop also ends the containers' JVMs (AMs, tasks).
     "$root/scripts/minicluster.sh" stop > /dev/null 2>&1 || echo "e2e: could not stop the mini cluster" >&2

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # test-integration.sh — the Go integration tests against a real Hadoop mini cluster (HDFS, YARN RM and
 # NodeManagers, JobHistory server): yarnclient's REST and HDFS clients, the fault analyzer's store on HDFS
-# (restart in the middle of a run, every record checked; torn tail), its REST prober, and
-# `replay hdfs://...`.
+# (restart in the middle of a run, every record checked; torn tail), its REST prober,
+# `replay hdfs://...`, and `sweep --on-yarn` (a MapReduce job of the sweep job jar, java-sweep/, built here
+# with Maven: its merged rows must equal the local sweep's byte for byte; ~35 s of the run, 2 cores).
 #
 # Starts a cluster with scripts/minicluster.sh in its own state directory and on its own ports (so it can
 # run beside a developer's default cluster), exports SPECBRIDGE_FS, SPECBRIDGE_RM_WEB and
 # SPECBRIDGE_JHS_WEB from the env file it writes, runs
-#   go test -tags integration -run ^TestIntegration ./cfa/... ./yarnclient/... ./replay/...
+#   go test -tags integration -run ^TestIntegration ./cfa/... ./yarnclient/... ./replay/... ./sweep/...
 # (the packages' other tests already ran in scripts/test.sh; GO_TEST_RUN overrides the pattern)
 # and stops the cluster (unless it was already running in that directory before: then it is left up).
 #
@@ -24,6 +25,12 @@ export JHS_PORT=$((base + 20)) JHS_WEB_PORT=$((base + 888))
 
 started=$(date +%s)
 mkdir -p "$SPECBRIDGE_MINICLUSTER_DIR"
+# The sweep job jar for `sweep --on-yarn` (sweep/yarn_integration_test.go); SPECBRIDGE_SWEEP_JAR overrides.
+if [[ -z ${SPECBRIDGE_SWEEP_JAR:-} ]]; then
+  mvn -q -B -f "$root/java-sweep/pom.xml" package
+  export SPECBRIDGE_SWEEP_JAR=$root/java-sweep/target/specbridge-sweep.jar
+fi
+[[ -s $SPECBRIDGE_SWEEP_JAR ]] || { echo "test-integration: no sweep job jar at $SPECBRIDGE_SWEEP_JAR" >&2; exit 1; }
 # Reuse the Maven classpath another mini cluster on this machine already resolved.
 default_dir=${TMPDIR:-/tmp}/specbridge-minicluster
 if [[ ! -s $SPECBRIDGE_MINICLUSTER_DIR/classpath && -s $default_dir/classpath ]]; then
@@ -54,6 +61,6 @@ echo "test-integration: cluster up in $((up - started)) s: $SPECBRIDGE_FS, RM $S
 
 cd "$root"
 # shellcheck disable=SC2086 # GO_TEST_FLAGS is a list of flags
-go test -tags integration -count=1 -run "${GO_TEST_RUN:-^TestIntegration}" ${GO_TEST_FLAGS:-} ./cfa/... ./yarnclient/... ./replay/...
+go test -tags integration -count=1 -run "${GO_TEST_RUN:-^TestIntegration}" ${GO_TEST_FLAGS:-} ./cfa/... ./yarnclient/... ./replay/... ./sweep/...
 done_at=$(date +%s)
 echo "test-integration: tests took $((done_at - up)) s; $((done_at - started)) s with cluster start-up"

@@ -6,7 +6,7 @@
 # harness against the real sidecar, and the integration tests against a real
 # Hadoop mini cluster (HDFS, YARN, JobHistory), HA HDFS failover and Kerberos
 # HDFS (MiniDFSCluster, MiniKdc), and the end-to-end scripts
-# (scripts/e2e.sh, scripts/e2e-failure.sh). Needs Go, JDK 17 and Maven; installs
+# (scripts/e2e.sh, scripts/e2e-failure.sh, scripts/e2e-deploy.sh). Needs Go, JDK 17 and Maven; installs
 # headless Chromium (Debian package chromium) when missing, for the report test.
 # Usage: scripts/test.sh            (from anywhere inside the repository)
 set -euo pipefail
@@ -99,5 +99,13 @@ echo "== end to end, node failure (FARMS live: a NodeManager stopped mid-job; fa
 if ! scripts/e2e-failure.sh; then
   echo "e2e-failure failed; running it once more (its time limit is timing-sensitive)"
   scripts/e2e-failure.sh
+fi
+echo "== end to end, deploy recipes (docs/deploy.md: one job, whole cluster, one queue, roll back, two sidecars)"
+# Its failover bound (the AM's handover and reconnection within 1 s of a sidecar's SIGKILL, from log
+# timestamps) is timing-sensitive on a loaded 2-core machine; a failing run is run once more, and a
+# real break fails both.
+if ! scripts/e2e-deploy.sh; then
+  echo "e2e-deploy failed; running it once more (its failover bound is timing-sensitive)"
+  scripts/e2e-deploy.sh
 fi
 echo "== all tests passed"

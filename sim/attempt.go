@@ -13,24 +13,32 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	j := &s.jobs[ji]
 	t := &j.tasks[ty][ti]
 	n := &s.nodes[ni]
-	ai := int32(len(s.attempts))
+	ai := s.newAttempt()
 	work := t.work
 	if t.nextN > 0 && j.spec.CopyWork == Resample {
-		specs := j.spec.Maps
-		if ty == speculators.Reduce {
-			specs = j.spec.Reduces
+		if j.slim {
+			tasks := j.tasks[ty] // work is float64(Task.Work): the same draw
+			work = tasks[j.rng.IntN(len(tasks))].work
+		} else {
+			specs := j.spec.Maps
+			if ty == speculators.Reduce {
+				specs = j.spec.Reduces
+			}
+			work = float64(specs[j.rng.IntN(len(specs))].Work)
 		}
-		work = float64(specs[j.rng.IntN(len(specs))].Work)
 	}
 	if t.nextN > 0 && j.spec.CopyWork == Fresh && j.spec.FreshWork[ty] != nil {
 		work = math.Max(j.spec.FreshWork[ty].SampleWork(j.rng), 1)
 	}
 	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work)
 	work, offset := resumeWork(t, work, speculative)
-	s.attempts = append(s.attempts, attempt{job: ji, task: ti, node: ni, n: t.nextN, ty: ty,
-		state: speculators.StateRunning, speculative: speculative, start: s.now, lastT: s.now, lastReport: s.now,
-		work: work, offset: offset, nextInTask: none, nodePos: int32(len(n.running)), reducePos: none})
 	a := &s.attempts[ai]
+	// A reused slot keeps its generations, so that the timers of the
+	// attempt that had it stay stale.
+	*a = attempt{job: ji, task: ti, node: ni, n: t.nextN, ty: ty,
+		state: speculators.StateRunning, speculative: speculative, start: s.now, lastT: s.now, lastReport: s.now,
+		work: work, offset: offset, nextInTask: none, nodePos: int32(len(n.running)), reducePos: none,
+		finGen: a.finGen + 1, hbGen: a.hbGen + 1, fetchGen: a.fetchGen + 1}
 	a.scriptedFail = scriptedFail
 	a.curve = s.progressCurve(j)
 	t.nextN++
@@ -255,7 +263,9 @@ func (s *sim) succeed(ai int32) error {
 	if ty == speculators.Map {
 		s.mapOutputStored(j, ti)
 	}
-	j.result.TaskFinish[ty][ti] = s.now
+	if j.result.TaskFinish[ty] != nil {
+		j.result.TaskFinish[ty][ti] = s.now
+	}
 	if !t.dropped {
 		j.unfinished--
 		if ty == speculators.Map {

@@ -184,6 +184,27 @@ type Job struct {
 	// still running, as a user or operator did in a recorded history: its
 	// attempts are killed and it ends KILLED (script.go).
 	KillAt speculators.Time
+	// Load, when set, streams the job: Maps and Reduces stay empty in the
+	// workload, and Load fills them into the run's own copy of the job
+	// when it arrives. That copy, its tasks, their state and their
+	// attempts are let go when the job ends (when nothing in the run can
+	// read them later: see sim.recycle), so a run holds the tasks of the
+	// jobs running or waiting rather than the whole trace's. Load must give
+	// the same tasks at every call and be safe to call from several runs at
+	// once. NumTasks and LongestWork must then say what Load will give (the
+	// run needs them before the job arrives); a streamed job's
+	// JobResult.TaskFinish is nil.
+	Load        func(*Job) error
+	NumTasks    [speculators.NumTaskTypes]int
+	LongestWork speculators.Time
+}
+
+// TaskCounts is the job's maps and reduces, NumTasks for a streamed job.
+func (j *Job) TaskCounts() (maps, reduces int) {
+	if j.Load != nil {
+		return j.NumTasks[speculators.Map], j.NumTasks[speculators.Reduce]
+	}
+	return len(j.Maps), len(j.Reduces)
 }
 
 // Task is one map or reduce task's input and work.

@@ -458,7 +458,9 @@ func (s *sim) discardOutput(ai int32, kind speculators.EventKind) (bool, error) 
 	s.mapsChanging(j)
 	s.outputGone(j, ti)
 	t.winner = none
-	j.result.TaskFinish[ty][ti] = none
+	if j.result.TaskFinish[ty] != nil {
+		j.result.TaskFinish[ty][ti] = none
+	}
 	j.satisfiedMaps--
 	j.unfinished++
 	s.mapsChanged(j)

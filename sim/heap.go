@@ -1,6 +1,10 @@
 package sim
 
-import "github.com/specbridge/specbridge/speculators"
+import (
+	"sort"
+
+	"github.com/specbridge/specbridge/speculators"
+)
 
 // eventKind is what a simulation event does when it fires.
 type eventKind uint8
@@ -96,18 +100,34 @@ func (h *eventHeap) pop() event {
 	return top
 }
 
-// timers is the run's event queue: a heap for timers of any delay plus a
-// FIFO lane for timers pushed in non-decreasing time order (heartbeats are
-// always due now + Heartbeat, and now never goes back). Both draw seq from
-// one counter and pop merges them by (at, seq), so the order is exactly that
-// of a single heap while most pushes and pops cost O(1).
+// timers is the run's event queue: a heap for timers of any delay, a FIFO
+// lane for timers pushed in non-decreasing time order (heartbeats are always
+// due now + Heartbeat, and now never goes back), and the jobs' submits,
+// known when the run begins and held sorted outside the heap so that a
+// trace of many jobs costs no heap depth (submits). All draw seq from one
+// counter (the submits' reserved before the run's first timer) and pop
+// merges them by (at, seq), so the order is exactly that of a single heap
+// while most pushes and pops cost O(1).
 type timers struct {
 	heap eventHeap
 	lane []event
 	head int
+	subs []event
+	sub  int
 }
 
-func (q *timers) len() int { return q.heap.len() + len(q.lane) - q.head }
+func (q *timers) len() int { return q.heap.len() + len(q.lane) - q.head + len(q.subs) - q.sub }
+
+// submits queues one submit per job at its time, job i with the i-th seq
+// from now on: the order pushing them one by one to the heap gave.
+func (q *timers) submits(at func(i int) speculators.Time, n int) {
+	q.subs = make([]event, n)
+	for i := range q.subs {
+		q.heap.seq++
+		q.subs[i] = event{at: at(i), seq: q.heap.seq, ref: int32(i), kind: evSubmit}
+	}
+	sort.Slice(q.subs, func(a, b int) bool { return less(&q.subs[a], &q.subs[b]) })
+}
 
 // pushOrdered queues a timer in the FIFO lane when it is not earlier than
 // the lane's last one, else in the heap.
@@ -129,27 +149,50 @@ func (q *timers) push(at speculators.Time, kind eventKind, ref int32, gen uint32
 	q.heap.push(at, kind, ref, gen)
 }
 
-// laneFirst reports whether the next event is the lane's head.
-func (q *timers) laneFirst() bool {
-	if q.head == len(q.lane) {
-		return false
+// Sources of the next event (timers.first).
+const (
+	fromHeap = iota
+	fromLane
+	fromSubs
+)
+
+// first says which source holds the next event; q must not be empty.
+func (q *timers) first() int {
+	var best *event
+	src := fromHeap
+	if q.heap.len() > 0 {
+		best = &q.heap.items[0]
 	}
-	return q.heap.len() == 0 || less(&q.lane[q.head], &q.heap.items[0])
+	if q.head < len(q.lane) && (best == nil || less(&q.lane[q.head], best)) {
+		best, src = &q.lane[q.head], fromLane
+	}
+	if q.sub < len(q.subs) && (best == nil || less(&q.subs[q.sub], best)) {
+		src = fromSubs
+	}
+	return src
 }
 
 // peekAt is the time of the next event; q must not be empty.
 func (q *timers) peekAt() speculators.Time {
-	if q.laneFirst() {
+	switch q.first() {
+	case fromLane:
 		return q.lane[q.head].at
+	case fromSubs:
+		return q.subs[q.sub].at
 	}
 	return q.heap.peekAt()
 }
 
 // pop removes and returns the next event; q must not be empty.
 func (q *timers) pop() event {
-	if q.laneFirst() {
+	switch q.first() {
+	case fromLane:
 		e := q.lane[q.head]
 		q.head++
+		return e
+	case fromSubs:
+		e := q.subs[q.sub]
+		q.sub++
 		return e
 	}
 	return q.heap.pop()

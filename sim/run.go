@@ -37,6 +37,11 @@ type sim struct {
 	jobs     []jobState
 	attempts []attempt
 	slots    int // cluster capacity, JobInfo.Slots
+	// recycle: nothing reads an ended job's attempts and tasks once it
+	// has finished (stream.go), so a streamed job's are let go and its
+	// attempts' slots reused; freeAttempts lists the reusable slots.
+	recycle      bool
+	freeAttempts []int32
 
 	active      []int32 // running jobs in submit order
 	tickScratch []int32
@@ -100,7 +105,7 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 		newEngine: newEngine, stallSince: none}
 	s.nodes = make([]nodeState, len(cfg.Nodes))
 	s.freeBits = make([]uint64, (len(cfg.Nodes)+63)/64)
-	timers := len(jobs) + 16
+	timers := 16
 	for i := range cfg.Nodes {
 		spec := &cfg.Nodes[i]
 		n := &s.nodes[i]
@@ -131,6 +136,13 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 	longest := speculators.Time(0)
 	s.jobs = make([]jobState, len(jobs))
 	for i := range jobs {
+		if jobs[i].Load != nil {
+			if jobs[i].Submit < 0 {
+				return nil, fmt.Errorf("sim: job %d (%s): negative submit time %d", i, jobs[i].ID, jobs[i].Submit)
+			}
+			longest = max(longest, jobs[i].LongestWork)
+			continue
+		}
 		if err := jobs[i].validate(); err != nil {
 			return nil, fmt.Errorf("sim: job %d (%s): %w", i, jobs[i].ID, err)
 		}
@@ -147,6 +159,10 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 		slowest = max(slowest, s.nodes[i].slowdown)
 	}
 	s.stallLimit = 100*to + 2*speculators.Time(math.Min(float64(longest)*slowest, math.MaxInt64/4))
+	s.recycle = !s.canSilence() && cfg.RunningSamples <= 0
+	if s.recycle {
+		tasks = min(tasks, 4*s.slots) // attempts are recycled: room for what runs at once
+	}
 	s.attempts = make([]attempt, 0, tasks+tasks/8+16)
 	s.queue.heap.items = make([]event, 0, timers+2*s.slots)
 	s.queue.lane = make([]event, 0, 2*s.slots+1024)
@@ -162,8 +178,8 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 	for i := range jobs {
 		s.jobs[i].spec = &jobs[i]
 		s.jobs[i].index = int32(i)
-		s.queue.push(jobs[i].Submit, evSubmit, int32(i), 0)
 	}
+	s.queue.submits(func(i int) speculators.Time { return jobs[i].Submit }, len(jobs))
 	if err := s.initFaults(jobs); err != nil {
 		return nil, err
 	}
@@ -252,6 +268,11 @@ func (s *sim) handle(e event) (counted bool, err error) {
 // submit builds the job's engine and makes its tasks schedulable.
 func (s *sim) submit(ji int32) error {
 	j := &s.jobs[ji]
+	if j.spec.Load != nil {
+		if err := s.load(j); err != nil {
+			return err
+		}
+	}
 	spec := j.spec
 	info := speculators.JobInfo{ID: spec.ID, Maps: len(spec.Maps), Reduces: len(spec.Reduces), Slots: s.slots,
 		Start: s.now, Deadline: spec.Deadline, ErrorBound: spec.ErrorBound, TaskMillis: spec.TaskMillis, TailIndex: spec.TailIndex}
@@ -304,7 +325,11 @@ func (s *sim) submit(ji int32) error {
 	j.rng = rand.New(rand.NewPCG(s.cfg.Seed, uint64(ji)*0x9e3779b97f4a7c15+1))
 	j.submitted = true
 	j.result = JobResult{ID: spec.ID, Submit: s.now, Start: none, Finish: none, Maps: len(spec.Maps), Reduces: len(spec.Reduces)}
+	s.slim(j)
 	for ty := range j.tasks {
+		if j.streamed {
+			break // a streamed job's results carry no per-task times
+		}
 		j.result.TaskFinish[ty] = make([]speculators.Time, len(j.tasks[ty]))
 		for i := range j.result.TaskFinish[ty] {
 			j.result.TaskFinish[ty][i] = none
@@ -392,6 +417,9 @@ func (s *sim) finishJob(ji int32) {
 	j.result.Finish = s.now
 	s.detachJob(j)
 	j.engine = nil // the run no longer drives it; let it be collected
+	if j.streamed && s.recycle {
+		s.release(j)
+	}
 	s.done++
 	if s.cfg.JobDone != nil {
 		s.cfg.JobDone(s.done, len(s.jobs), s.now)
@@ -415,15 +443,16 @@ func (s *sim) finish() *Result {
 	first, last := speculators.Time(math.MaxInt64), speculators.Time(0)
 	for i := range s.attempts {
 		a := &s.attempts[i]
-		if a.state == speculators.StateRunning {
+		if a.state == speculators.StateRunning && a.job != none {
 			s.jobs[a.job].result.ContainerMs += s.now - a.start
 		}
 	}
 	for i := range s.jobs {
 		j := &s.jobs[i]
 		if !j.submitted {
+			maps, reduces := j.spec.TaskCounts()
 			j.result = JobResult{ID: j.spec.ID, Submit: j.spec.Submit, Start: none, Finish: none,
-				Maps: len(j.spec.Maps), Reduces: len(j.spec.Reduces)}
+				Maps: maps, Reduces: reduces}
 		}
 		r.Jobs[i] = j.result
 		if j.result.Finish < 0 {

@@ -43,14 +43,16 @@ func (s *sim) schedule() error {
 	for {
 		placed := false
 		s.gatherCandidates()
-		for ni := s.nextFree(s.cursor, nn); ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
+		// With no candidate and no job order every node would refuse.
+		sweep := len(s.candidates) > 0 || s.anyPrio
+		for ni := s.nextFree(s.cursor, nn); sweep && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
 			ok, err := s.offer(int32(ni))
 			if err != nil {
 				return err
 			}
 			placed = placed || ok
 		}
-		for ni := s.nextFree(0, s.cursor); ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, s.cursor) {
+		for ni := s.nextFree(0, s.cursor); sweep && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, s.cursor) {
 			ok, err := s.offer(int32(ni))
 			if err != nil {
 				return err

@@ -12,6 +12,9 @@ import "github.com/specbridge/specbridge/speculators"
 // scripted returns the work and fate of attempt n of task (ty, ti): the
 // script's entry when there is one, else work (Work or the CopyModel's).
 func (s *sim) scripted(j *jobState, ty speculators.TaskType, ti, n int32, work float64) (float64, bool) {
+	if j.slim {
+		return work, false // no task has a script (slim)
+	}
 	specs := j.spec.Maps
 	if ty == speculators.Reduce {
 		specs = j.spec.Reduces

@@ -124,6 +124,12 @@ type jobState struct {
 	tasks [speculators.NumTaskTypes][]taskState
 
 	submitted, finished bool
+	// streamed: the job's tasks came from Job.Load into a copy of the
+	// job the run owns (stream.go); header is the workload's job.
+	streamed bool
+	header   *Job
+	// slim: the run's copy of the job no longer holds its tasks (slim).
+	slim bool
 
 	// retry queues tasks whose attempts failed or were killed, and re-run
 	// maps; entries whose task left the queue (inRetry false) are skipped.

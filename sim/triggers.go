@@ -168,7 +168,7 @@ func (s *sim) busiestNode(j *jobState) int32 {
 func (s *sim) countWrongSpeculations() {
 	for i := range s.attempts {
 		c := &s.attempts[i]
-		if !c.speculative {
+		if !c.speculative || c.job == none { // none: released, counted then (stream.go)
 			continue
 		}
 		j := &s.jobs[c.job]

@@ -6,36 +6,41 @@ import (
 )
 
 // Bind registers a policy whose parameters are declared, read and checked in
-// one place: build makes the policy and, for each parameter, calls one Binder
-// method that names it, gives its default, its valid range and its doc, and
-// points at the field it sets. Before, each parameter was written three
-// times (its ParamSpec, its read in New, its range check).
+// one place: bind gets a new policy P (a pointer to its zero T) and, for
+// each parameter, calls one Binder method that names it, gives its default,
+// its valid range and its doc, and points at the field it sets: each
+// parameter is written once, not as a ParamSpec, a read in a constructor and
+// a range check apart.
 //
-// build runs once when the policy is registered, to list the parameters
-// (values at their defaults, a zero Env; what it returns is dropped), and
-// once per construction, with the job's values. Work beyond setting fields,
-// such as building a wrapped policy from Env.Registry, goes after a check of
-// Binder.Ready, which is false while declaring and after an out-of-range
-// value.
-func Bind(name, doc string, build func(b *Binder) Speculator) Policy {
+// bind runs once when the policy is registered, to list the parameters
+// (values at their defaults, a zero Env; that policy is dropped), and once
+// per construction, with the job's values; out-of-range values are then an
+// error naming each. Work beyond setting fields, such as building a wrapped
+// policy from Env.Registry, goes after a check of Binder.Ready, which is
+// false while declaring and after an out-of-range value.
+func Bind[T any, P interface {
+	*T
+	Speculator
+}](name, doc string, bind func(b *Binder, p P)) Policy {
 	decl := &Binder{}
-	build(decl)
+	bind(decl, P(new(T)))
 	return Policy{
 		Name:   name,
 		Doc:    doc,
 		Params: decl.specs,
-		New: func(p Params, env Env) (Speculator, error) {
-			b := &Binder{params: &p, env: env}
-			s := build(b)
+		New: func(v Params, env Env) (Speculator, error) {
+			b := &Binder{params: &v, env: env}
+			p := P(new(T))
+			bind(b, p)
 			if err := b.errs.Err(); err != nil {
 				return nil, err
 			}
-			return s, nil
+			return p, nil
 		},
 	}
 }
 
-// Binder is what Bind hands a policy's build function: it declares each
+// Binder is what Bind hands a policy's bind function: it declares each
 // parameter, or reads it into the policy and checks its range.
 type Binder struct {
 	params *Params // nil while declaring
@@ -136,15 +141,12 @@ func (b *Binder) String(dst *string, name, def, doc string) {
 		func(p Params) any { *dst = p.String(name); return *dst }, nil)
 }
 
-// Declare adds a parameter the build reads itself, or not at all (one the
-// driver reads, say), or one with a field beyond the Binder's (HadoopKey).
-// It returns the value while constructing and the default while declaring.
-func (b *Binder) Declare(spec ParamSpec) any {
-	if b.params == nil {
-		b.specs = append(b.specs, spec)
-		return spec.Default
+// HadoopKeys gives every parameter declared so far its Hadoop
+// configuration key, prefix + name, as an alias (ParamSpec.HadoopKey).
+func (b *Binder) HadoopKeys(prefix string) {
+	for i := range b.specs {
+		b.specs[i].HadoopKey = prefix + b.specs[i].Name
 	}
-	return b.params.get(spec.Name, spec.Kind)
 }
 
 // Check records an out-of-range value the ranges of single parameters do

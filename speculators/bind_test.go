@@ -14,13 +14,11 @@ type boundPolicy struct {
 func (*boundPolicy) Decide(_ *Job, _ Time, out []Decision) []Decision { return out }
 
 func boundTestPolicy() Policy {
-	return Bind("bound", "a test policy", func(b *Binder) Speculator {
-		p := &boundPolicy{}
+	return Bind("bound", "a test policy", func(b *Binder, p *boundPolicy) {
 		b.Int(&p.n, "n", 3, Span(1, 5), "a count")
 		b.Float(&p.f, "f", 0.5, Fraction, "a share")
 		b.Check(p.n == 4 && p.f == 1, "f", p.f, "not 1 when n is 4")
 		p.ready = b.Ready()
-		return p
 	})
 }
 

@@ -123,9 +123,14 @@ type Engine struct {
 	teacher  Teacher
 	learned  Learned // scratch for Learned
 	buf      []Decision
-	// given remembers the decisions Decide returned per task since one of
-	// the task's attempts last started or ended (see Decide).
-	given map[TaskID][]givenDecision
+	// givenKinds and given remember the decisions Decide returned per task
+	// since one of the task's attempts last started or ended (see Decide):
+	// givenKinds a bit per kind for Speculate and Drop, indexed like
+	// Job.Tasks, so that a policy asking for copies of thousands of tasks
+	// at once costs no map; given the decisions that name an attempt (Kill,
+	// Rerun) or a task the job does not have.
+	givenKinds [NumTaskTypes][]uint8
+	given      map[TaskID][]givenDecision
 }
 
 // givenDecision is what makes two decisions about a task the same: the
@@ -160,8 +165,13 @@ func (e *Engine) Observe(ev *Event) error {
 	if e.observer != nil {
 		e.observer.Observe(e.Job, ev)
 	}
-	if ev.Kind.Lifecycle() && len(e.given) > 0 {
-		delete(e.given, ev.Attempt.Task)
+	if ev.Kind.Lifecycle() {
+		if id := ev.Attempt.Task; int(id.Type) < NumTaskTypes && id.Index >= 0 && int(id.Index) < len(e.givenKinds[id.Type]) {
+			e.givenKinds[id.Type][id.Index] = 0
+		}
+		if len(e.given) > 0 {
+			delete(e.given, ev.Attempt.Task)
+		}
 	}
 	return nil
 }
@@ -184,11 +194,23 @@ func (e *Engine) Decide(now Time) []Decision {
 	if len(e.buf) == 0 {
 		return e.buf
 	}
-	if e.given == nil {
-		e.given = map[TaskID][]givenDecision{}
+	for ty := range e.givenKinds {
+		e.givenKinds[ty] = Grow(e.givenKinds[ty], len(e.Job.Tasks[ty]))
 	}
 	kept := e.buf[:0]
 	for _, d := range e.buf {
+		if id := d.Task; (d.Kind == Speculate || d.Kind == Drop) && int(id.Type) < NumTaskTypes && id.Index >= 0 && int(id.Index) < len(e.givenKinds[id.Type]) {
+			bits, bit := &e.givenKinds[id.Type][id.Index], uint8(1)<<d.Kind
+			if *bits&bit != 0 {
+				continue
+			}
+			*bits |= bit
+			kept = append(kept, d)
+			continue
+		}
+		if e.given == nil {
+			e.given = map[TaskID][]givenDecision{}
+		}
 		task, g := d.Task, givenDecision{kind: d.Kind}
 		if d.Kind == Kill || d.Kind == Rerun {
 			task, g.attempt = d.Attempt.Task, d.Attempt

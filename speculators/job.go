@@ -62,7 +62,16 @@ type Attempt struct {
 	// (PhaseTimeLeft).
 	PhaseStart         Time
 	PhaseStartProgress float64
+
+	// nodeAt is 1 + the attempt's node's index in Job.Nodes, 0 when unknown
+	// (NodeIndex).
+	nodeAt int32
 }
+
+// NodeIndex is the index of the attempt's node in its Job's Nodes, -1 when
+// the attempt has no node or was not started by the Job's events: a
+// policy's per-node tables indexed like Job.Nodes need no map lookup.
+func (a *Attempt) NodeIndex() int { return int(a.nodeAt) - 1 }
 
 // Running reports whether the attempt is still running.
 func (a *Attempt) Running() bool { return a.State == StateRunning }
@@ -93,6 +102,10 @@ func (t *Task) Done() bool { return t.Succeeded != nil }
 
 // Attempt returns the attempt numbered n, or nil.
 func (t *Task) Attempt(n int32) *Attempt {
+	// Attempts are usually numbered in start order from 0.
+	if n >= 0 && int(n) < len(t.Attempts) && t.Attempts[n].ID.N == n {
+		return t.Attempts[n]
+	}
 	for _, a := range t.Attempts {
 		if a.ID.N == n {
 			return a
@@ -337,6 +350,7 @@ func (j *Job) started(ev *Event) error {
 		// The attempt keeps its node's copy of the id: the event's is one
 		// string per attempt (decoded from its frame), the node's is shared.
 		a.Node = n.ID
+		a.nodeAt = int32(j.nodeIx[n.ID]) + 1
 	}
 	return nil
 }

@@ -72,3 +72,41 @@ func TestRegistryParams(t *testing.T) {
 		t.Fatal("unknown policy accepted")
 	}
 }
+
+// An attempt's NodeIndex is its node's index in Job.Nodes (first seen
+// first), -1 without a node; Task.Attempt finds attempts by number whether
+// or not they are at their number's index.
+func TestAttemptNodeIndex(t *testing.T) {
+	e, err := NewEngine(JobInfo{ID: "j", Maps: 2}, "none", noPolicy{}, Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func(task, n int32, node NodeID) {
+		t.Helper()
+		ev := Event{Kind: AttemptStarted, Time: 1, Attempt: AttemptID{Task: TaskID{Type: Map, Index: task}, N: n}, Node: node}
+		if err := e.Observe(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start(0, 0, "b")
+	start(1, 0, "a")
+	start(0, 2, "a")
+	start(1, 1, "")
+	m0, m1 := e.Job.Tasks[Map][0], e.Job.Tasks[Map][1]
+	for _, c := range []struct {
+		task *Task
+		n    int32
+		want int
+	}{{m0, 0, 0}, {m1, 0, 1}, {m0, 2, 1}, {m1, 1, -1}} {
+		a := c.task.Attempt(c.n)
+		if a == nil || a.ID.N != c.n {
+			t.Fatalf("%s attempt %d not found", c.task.ID, c.n)
+		}
+		if got := a.NodeIndex(); got != c.want || (got >= 0 && e.Job.Nodes[got].ID != a.Node) {
+			t.Errorf("%s attempt %d on %q: NodeIndex %d, want %d", c.task.ID, c.n, a.Node, got, c.want)
+		}
+	}
+	if m0.Attempt(1) != nil {
+		t.Error("attempt 1 of map 0 never started but was found")
+	}
+}

@@ -39,6 +39,9 @@ func newApp() *cli.App {
 		Suggest: true,
 		// Errors are printed once, by main, as one line.
 		ExitErrHandler: func(*cli.Context, error) {},
+		// A repeatable flag's value is taken whole: a --param value may
+		// hold commas (farms.base-params=a=1,b=2; sweep's value lists).
+		DisableSliceFlagSeparator: true,
 	}
 }
 
@@ -63,6 +66,7 @@ func setupLogging(c *cli.Context) error {
 func commands() []*cli.Command {
 	cmds := []*cli.Command{
 		replayCommand(),
+		sweepCommand(),
 		ServeCommand(),
 		CFACommand(),
 		speculatorsCommand(),

@@ -84,9 +84,7 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	}
 	p := &replayPlan{mode: c.String("mode"), output: c.String("output"), format: c.String("format"),
 		reportTo: c.String("report"), plotTo: c.String("plot"), jobsTo: c.String("jobs"), inputs: c.Args().Slice()}
-	sm := replay.StragglerModel{Off: c.Bool("no-stragglers"), TailFraction: c.Float64("straggler-fraction"),
-		TailShape: c.Float64("straggler-shape"), TailMin: c.Float64("straggler-min"), TailCap: c.Float64("straggler-cap"),
-		SlowNodeFraction: c.Float64("slow-node-fraction"), SlowNodeFactor: c.Float64("slow-node-factor")}
+	sm := stragglerModelOf(c)
 	if err := sm.Validate(); err != nil {
 		return nil, usageError(c, "--straggler-*: %v", err)
 	}

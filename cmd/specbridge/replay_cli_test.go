@@ -45,7 +45,7 @@ func TestHelpAnywhere(t *testing.T) {
 // of the usage text; replay names every placeholder.
 func TestHelpTextOfEveryFlag(t *testing.T) {
 	flagLine := regexp.MustCompile(`^\s+(--[a-z0-9-]+(?:, -[a-z])?)(?: ([^ \[]+))?(?: \[ [^\]]+ \])?\s{2,}(.*)$`)
-	for _, cmd := range [][]string{{"replay"}, {"serve"}, {"cfa"}, {"speculators"}, {"docs", "policies"}, {}} {
+	for _, cmd := range [][]string{{"replay"}, {"sweep"}, {"serve"}, {"cfa"}, {"speculators"}, {"docs", "policies"}, {}} {
 		out, _, code := run(t, append(cmd, "--help")...)
 		if code != 0 {
 			t.Fatalf("%v --help: exit %d", cmd, code)

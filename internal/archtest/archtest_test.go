@@ -34,7 +34,7 @@ var (
 	noIOnoTime = append(slices.Clone(noIO), "time")
 	pure       = append(slices.Clone(noIOnoTime), "sync")
 	gonum      = "gonum.org/v1/gonum"
-	upper      = []string{"cfa/...", "sim", "bridge", "replay/...", "store/...", "yarnclient/...", "workload/...", "cmd/...", "internal/..."}
+	upper      = []string{"cfa/...", "sim", "bridge", "replay/...", "sweep", "store/...", "yarnclient/...", "workload/...", "cmd/...", "internal/..."}
 )
 
 // rules mirrors docs/architecture.md's package map.
@@ -70,6 +70,8 @@ var rules = []rule{
 	{pkg: "replay/report", doc: "`replay/report`", internal: []string{"replay", "sim", "speculators/..."}, thirdParty: []string{gonum, "gonum.org/v1/plot"},
 		denyDeps: []string{"bridge", "cfa"}},
 	{pkg: "lasertrain", doc: "`lasertrain`", internal: []string{"replay", "sim", "speculators/...", "models"}, thirdParty: []string{gonum},
+		denyDeps: []string{"bridge", "cfa"}},
+	{pkg: "sweep", doc: "`sweep`", internal: []string{"replay", "speculators", "yarnclient/history", "yarnclient/hdfs"},
 		denyDeps: []string{"bridge", "cfa"}},
 	{pkg: "cmd/...", doc: "`cmd/specbridge`", internal: []string{"*"}, thirdParty: []string{"*"}},
 	{pkg: "internal/itest", doc: "`internal/itest`"},

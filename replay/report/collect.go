@@ -76,7 +76,8 @@ func (c *Collector) Observe(r *replay.Run) error {
 		c.cluster.Jobs = len(w.Jobs)
 		seen := map[string]bool{}
 		for i, j := range w.Jobs {
-			c.cluster.Tasks += len(j.Maps) + len(j.Reduces)
+			maps, reduces := j.TaskCounts()
+			c.cluster.Tasks += maps + reduces
 			if g := w.Groups[i]; !seen[g] {
 				seen[g] = true
 				c.groups = append(c.groups, g)

@@ -24,20 +24,20 @@
 //     constants, kept as defaults and reported.
 //   - c* of eq. (29) uses U = -E[t], gamma = 0.01 and r = 8 as in SCA, and is
 //     limited to m c <= N(l) so the clones start together.
-//   - t_rem and E[x] as in SDA (package sda): the phase rate's
-//     extrapolation and the job's a-priori mean, else its completed mean.
+//   - t_rem and E[x] as in SDA (package sda): the extrapolation at the
+//     latest report aged by the time since (xulau.TimeLeft), and the job's
+//     a-priori mean, else its completed mean.
 //   - The three levels are the simulator's job order and clone-at-launch
 //     (speculators.JobPrioritizer, speculators.Cloner). Live, YARN orders
 //     jobs and the policy asks for D(l)'s copies and a small job's clones
 //     from Decide as soon as the tasks run, with N(l) taken as the slots the
-//     job does not use and chi(l) as the job alone; with the cluster's
-//     capacity unknown (the shim sends no slots today) no job counts as
-//     small, and live ESE only backs up.
+//     job does not use (JobInfo.Slots, the hello's slots, which the shim
+//     takes from specbridge.cluster.slots) and chi(l) as the job alone. A
+//     job counts as small only with both N(l) and its a-priori E[x] known;
+//     the shim sends no task time, so live ESE only backs up.
 package ese
 
 import (
-	"fmt"
-
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/xulau"
 )
@@ -49,8 +49,7 @@ const Name = "ese"
 // error naming the parameter.
 func Policy() speculators.Policy {
 	return speculators.Bind(Name, "ESE: back up tasks with t_rem > 1.7 E[x], longest first; then running jobs and new jobs by least work; clone small jobs with c* of eq. (29) (Xu & Lau §VI, Algorithm 2)",
-		func(b *speculators.Binder) speculators.Speculator {
-			p := &policy{}
+		func(b *speculators.Binder, p *policy) {
 			b.Float(&p.sigma, "sigma", 1.7, speculators.PositiveFinite,
 				"sigma: a task joins the backup set D(l) when t_rem > sigma E[x] (Xu & Lau §VI-B, Fig. 4: 1.7)")
 			b.Float(&p.eta, "eta", 0.1, speculators.NonNegativeFinite,
@@ -62,7 +61,6 @@ func Policy() speculators.Policy {
 			xulau.BindGamma(b, &p.gamma, "eq. (29)")
 			xulau.BindMaxCopies(b, &p.maxCopies, 1, "a small job's task")
 			xulau.BindTailIndex(b, &p.alpha, "§VI-C")
-			return p
 		})
 }
 
@@ -72,7 +70,7 @@ type policy struct {
 	alpha                       float64
 
 	book     xulau.Copies
-	buf      []xulau.Straggler
+	scan     xulau.Scan
 	clones   int
 	atLaunch bool
 }
@@ -117,10 +115,11 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		return out
 	}
 	mean := xulau.LawOf(job, p.alpha).Mean()
-	p.buf = xulau.Stragglers(job, &p.book, p.sigma*mean, now, p.buf[:0])
-	for _, s := range p.buf {
-		out = append(out, p.book.Ask(job, s.Task, 1,
-			fmt.Sprintf("ese: backup, t_rem %.1fs > sigma %.2f x E[x] %.1fs", s.Left/1000, p.sigma, mean/1000)))
+	// The reason's first number, t_rem, is set per straggler.
+	why := speculators.Because("ese: backup, t_rem %.1fs > sigma %.2f x E[x] %.1fs").F(0).F(p.sigma).F(mean / 1000)
+	for _, s := range p.scan.Stragglers(job, &p.book, p.sigma*mean, now) {
+		why.Args[0] = s.Left / 1000
+		out = p.book.Ask(out, job, s.Task, 1, &why)
 	}
 	return out
 }

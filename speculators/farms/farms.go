@@ -63,49 +63,52 @@ const (
 	ParamResumeKeepLead  = "resume-keep-lead"
 )
 
-// baseParams are the parameters farms and tws share: the straggler policy
-// underneath and the FAS kill rule.
-func baseParams() []speculators.ParamSpec {
-	return []speculators.ParamSpec{
-		speculators.StringParam(ParamBase, "late",
-			"straggler policy underneath, built from the registry; its decisions pass through (§3.2: FARMS improves the existing speculation, LATE in the paper's §2.1)"),
-		speculators.StringParam(ParamBaseParams, "",
-			"the base policy's parameters as NAME=VALUE,NAME=VALUE (its own defaults otherwise)"),
-		speculators.FloatParam(ParamResumeKeepLead, 0.1,
-			"FAS feedback (§3.3.2, Fig. 7): when a failed node resumes, a copy launched because of it is killed unless its progress "+
-				"leads its still-running original's by more than this (0-1); \"if the node resumed soon, we issue kill to the speculative tasks\""),
-	}
+// bindShared declares the parameters farms and tws share: the straggler
+// policy underneath and the FAS kill rule.
+func (p *policy) bindShared(b *speculators.Binder) {
+	b.String(&p.baseName, ParamBase, "late",
+		"straggler policy underneath, built from the registry; its decisions pass through (§3.2: FARMS improves the existing speculation, LATE in the paper's §2.1)")
+	b.String(&p.baseParams, ParamBaseParams, "",
+		"the base policy's parameters as NAME=VALUE,NAME=VALUE (its own defaults otherwise)")
+	b.Float(&p.keepLead, ParamResumeKeepLead, 0.1, speculators.In(0, 1, "a progress lead"),
+		"FAS feedback (§3.3.2, Fig. 7): when a failed node resumes, a copy launched because of it is killed unless its progress "+
+			"leads its still-running original's by more than this (0-1); \"if the node resumed soon, we issue kill to the speculative tasks\"")
 }
 
-// Policy registers farms with the paper's defaults.
+// Policy registers farms with the paper's defaults; out-of-range values are
+// errors naming the parameter.
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name: Name,
-		Doc:  "FARMS: failure-aware, retrospective, multiplicative speculation on a straggler policy (FARMS paper §3.2, §3.3)",
-		Params: append(baseParams(),
-			speculators.StringParam(ParamDetector, "tws",
+	return speculators.Bind(Name, "FARMS: failure-aware, retrospective, multiplicative speculation on a straggler policy (FARMS paper §3.2, §3.3)",
+		func(b *speculators.Binder, p *policy) {
+			p.name, p.retrospective = Name, true
+			p.bindShared(b)
+			b.String(&p.detector, ParamDetector, "tws",
 				"failure detector the fault analyzer uses for this job: tws (Temporal Window Smoothing, §3.3.1 eq. 1), "+
-					"mean (average of recent episodes, the [18] baseline of §3.3.1) or fixed (one threshold); read by the analyzer, not by the policy"),
-			speculators.IntParam(ParamInitialTasks, 2,
-				"multiplicative speculation (§3.2): tasks of a failed node copied at the first check (\"we first speculate 2 tasks\")"),
-			speculators.FloatParam(ParamGrowth, 2.0,
-				"multiplicative speculation (§3.2): factor by which each further check's batch grows (\"another 4 tasks\"; \"increases in exponential order\")"),
-			speculators.IntParam(ParamCheckIntervalMs, 3000,
+					"mean (average of recent episodes, the [18] baseline of §3.3.1) or fixed (one threshold); read by the analyzer, not by the policy")
+			if _, err := detect.New(p.detector, detect.DefaultConfig()); err != nil {
+				b.Fail(fmt.Errorf("%s: %w", ParamDetector, err))
+			}
+			b.Int(&p.initialTasks, ParamInitialTasks, 2, speculators.Span(1, 1<<20),
+				"multiplicative speculation (§3.2): tasks of a failed node copied at the first check (\"we first speculate 2 tasks\")")
+			b.Float(&p.growth, ParamGrowth, 2.0, speculators.In(1, 1000, "a factor"),
+				"multiplicative speculation (§3.2): factor by which each further check's batch grows (\"another 4 tasks\"; \"increases in exponential order\")")
+			b.Int64(&p.checkInterval, ParamCheckIntervalMs, 3000, speculators.NonNegative,
 				"ms between multiplicative checks of a failed node's tasks (§3.2 \"we monitor the progress of the problematic tasks\"; "+
 					"3 s is one progress-report interval, the soonest a stalled task can be seen to stay stalled; a live task wrongly "+
-					"held stalled only grows the batch on a node already declared failed, and its copies are killed on resume)"),
-			speculators.IntParam(ParamFetchFailures, 1,
+					"held stalled only grows the batch on a node already declared failed, and its copies are killed on resume)")
+			b.Int(&p.fetchFailures, ParamFetchFailures, 1, speculators.Span(0, 1<<20),
 				"fetch-failure reports against a completed map that re-run it (§3.2: \"if a single fetch failure is notified by YARN, "+
-					"we speculate that particular completed task\"; Hadoop itself waits for 3); 0 disables"),
-		),
-		New: New,
-	}
+					"we speculate that particular completed task\"; Hadoop itself waits for 3); 0 disables")
+			p.buildBase(b)
+		})
 }
 
 // options is what distinguishes farms from tws.
 type options struct {
 	name     string
 	detector string
+	// baseName and baseParams name the base policy and its overrides.
+	baseName, baseParams string
 	// initialTasks is the first batch of a failed node's tasks; 0 means every
 	// affected task at once (tws).
 	initialTasks  int
@@ -118,59 +121,33 @@ type options struct {
 	keepLead      float64
 }
 
-// New builds farms from its parameters; out-of-range values are errors
-// naming the parameter.
-func New(params speculators.Params, env speculators.Env) (speculators.Speculator, error) {
-	o := options{
-		name:          Name,
-		detector:      params.String(ParamDetector),
-		initialTasks:  int(params.Int(ParamInitialTasks)),
-		growth:        params.Float(ParamGrowth),
-		checkInterval: params.Int(ParamCheckIntervalMs),
-		retrospective: true,
-		fetchFailures: int(params.Int(ParamFetchFailures)),
-		keepLead:      params.Float(ParamResumeKeepLead),
+// buildBase builds the base policy once every value is in range.
+func (p *policy) buildBase(b *speculators.Binder) {
+	if !b.Ready() {
+		return
 	}
-	var errs speculators.ParamErrors
-	if _, err := detect.New(o.detector, detect.DefaultConfig()); err != nil {
-		errs = append(errs, fmt.Errorf("%s: %w", ParamDetector, err))
+	base, err := newBase(p.baseName, p.baseParams, b.Env())
+	if err != nil {
+		b.Fail(err)
+		return
 	}
-	n := params.Int(ParamInitialTasks)
-	errs.If(n < 1 || n > 1<<20, ParamInitialTasks, n, fmt.Sprintf("1 to %d", 1<<20))
-	errs.If(!(o.growth >= 1 && o.growth <= 1000), ParamGrowth, o.growth, "a factor in [1, 1000]")
-	errs.If(o.checkInterval < 0, ParamCheckIntervalMs, o.checkInterval, ">= 0")
-	n = params.Int(ParamFetchFailures)
-	errs.If(n < 0 || n > 1<<20, ParamFetchFailures, n, fmt.Sprintf("0 to %d", 1<<20))
-	return build(o, params, env, errs)
-}
-
-// build checks the shared parameters, builds the base policy and wraps it.
-func build(o options, params speculators.Params, env speculators.Env, errs speculators.ParamErrors) (speculators.Speculator, error) {
-	errs.If(!(o.keepLead >= 0 && o.keepLead <= 1), ParamResumeKeepLead, o.keepLead, "a progress lead in [0, 1]")
-	base, err := newBase(params, env)
-	errs.Add(err)
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	p := &policy{options: o, base: base}
+	p.base = base
 	p.baseObserver, _ = base.(speculators.Observer)
 	p.baseGate, _ = base.(speculators.NodeGate)
 	p.baseTeacher, _ = base.(speculators.Teacher)
-	return p, nil
 }
 
 // newBase builds the straggler policy named by the base parameter with the
 // overrides of base-params, seeded from the policy's own source so that the
 // same seed gives the same base.
-func newBase(params speculators.Params, env speculators.Env) (speculators.Speculator, error) {
-	name := params.String(ParamBase)
+func newBase(name, baseParams string, env speculators.Env) (speculators.Speculator, error) {
 	if name == Name || name == TWSName {
 		return nil, fmt.Errorf("%s %q: a failure layer cannot wrap another", ParamBase, name)
 	}
 	if env.Registry == nil {
 		return nil, fmt.Errorf("%s %q: no registry to build it from", ParamBase, name)
 	}
-	overrides, err := parseOverrides(params.String(ParamBaseParams))
+	overrides, err := parseOverrides(baseParams)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +157,7 @@ func newBase(params speculators.Params, env speculators.Env) (speculators.Specul
 	}
 	base, _, err := env.Registry.NewWith(name, overrides, seed, env.Prior)
 	if err != nil && len(overrides) > 0 {
-		return nil, fmt.Errorf("%s %q with %s %q: %w", ParamBase, name, ParamBaseParams, params.String(ParamBaseParams), err)
+		return nil, fmt.Errorf("%s %q with %s %q: %w", ParamBase, name, ParamBaseParams, baseParams, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s %q: %w", ParamBase, name, err)

@@ -72,56 +72,64 @@ const (
 
 // PolicyGS registers GS.
 func PolicyGS() speculators.Policy {
-	return fixedPolicy(NameGS, modeGS, "GRASS's GS: greedily run the task (original or copy) that finishes earliest within the bound (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)")
+	return speculators.Bind(NameGS, "GRASS's GS: greedily run the task (original or copy) that finishes earliest within the bound (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)",
+		func(b *speculators.Binder, p *policy) { p.bindEstimator(b, modeGS) })
 }
 
 // PolicyRAS registers RAS.
 func PolicyRAS() speculators.Policy {
-	return fixedPolicy(NameRAS, modeRAS, "GRASS's RAS: copy a task only when c*t_rem - (c+1)*t_new > 0 saves time and resources (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)")
+	return speculators.Bind(NameRAS, "GRASS's RAS: copy a task only when c*t_rem - (c+1)*t_new > 0 saves time and resources (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)",
+		func(b *speculators.Binder, p *policy) { p.bindEstimator(b, modeRAS) })
 }
 
-// tnewRunningSpec is the estimator's one knob (see estimate.go, "Running
-// tasks in t_new").
-var tnewRunningSpec = speculators.BoolParam(ParamTnewRunning, true,
-	"count in t_new the running tasks that have already run longer than the mean of the job's completions, at their elapsed time plus t_rem (our choice, against the survivorship bias of §5.1's log of completed tasks); false is §5.1's estimate, which the paper's worked examples use")
-
-func fixedPolicy(name string, m mode, doc string) speculators.Policy {
-	return speculators.Policy{Name: name, Doc: doc,
-		Params: []speculators.ParamSpec{tnewRunningSpec},
-		New: func(p speculators.Params, env speculators.Env) (speculators.Speculator, error) {
-			return newPolicy(m, p, env)
-		},
-	}
+// bindEstimator sets the algorithm in force and declares the estimator's
+// one knob (see estimate.go, "Running tasks in t_new"), which the three
+// policies share.
+func (p *policy) bindEstimator(b *speculators.Binder, m mode) {
+	p.mode, p.useGS = m, m == modeGS
+	p.prior = b.Env().Prior
+	p.est.prior = p.prior // t_new before the job's first completion (estimate.go)
+	b.Bool(&p.est.running, ParamTnewRunning, true,
+		"count in t_new the running tasks that have already run longer than the mean of the job's completions, at their elapsed time plus t_rem (our choice, against the survivorship bias of §5.1's log of completed tasks); false is §5.1's estimate, which the paper's worked examples use")
 }
 
-// PolicyGRASS registers GRASS with the paper's defaults.
+// PolicyGRASS registers GRASS with the paper's defaults; out-of-range values
+// are an error naming the parameter.
 func PolicyGRASS() speculators.Policy {
-	return speculators.Policy{
-		Name: NameGRASS,
-		Doc:  "GRASS: RAS early, GS near the bound, switching point learned from earlier jobs (Ananthanarayanan et al. NSDI'14 §4)",
-		Params: []speculators.ParamSpec{
-			tnewRunningSpec,
-			speculators.FloatParam(ParamXi, 0.15,
-				"perturbation xi: probability that a job runs GS or RAS (equally likely) all through to refresh the samples (§4.2; 15% chosen empirically, §6.3.3)"),
-			speculators.IntParam(ParamSmallMax, 50,
-				"largest task count of a small job; samples are compared only within a bucket (§4.2; bins < 50, 51-500, > 500 tasks, §6.1; 50 itself counts small)"),
-			speculators.IntParam(ParamMediumMax, 500,
-				"largest task count of a medium job (§6.1)"),
-			speculators.IntParam(ParamNeighbours, 8,
-				"samples per algorithm nearest in (bound, utilisation, estimation accuracy) averaged to estimate the effect of switching (§4.1 names the factors, not the estimator; our choice)"),
-			speculators.IntParam(ParamMinSamples, 3,
-				"samples of each algorithm the bucket needs before learning is trusted; with fewer, gs-waves and fallback-waves decide (our choice)"),
-			speculators.IntParam(ParamCheckInterval, 1000,
-				"ms between switching checks (§4.1: \"performed periodically\"; our choice: once per Hadoop speculator scan)"),
-			speculators.FloatParam(ParamGSWaves, 1.5,
-				"without enough samples, a job whose whole work is at most this many waves at its first check runs GS from then on (Guideline 3, §3.2: GS near-optimal below two waves; 1.5 because the width on arrival undercounts waves; our choice, see switch.go); 0 disables"),
-			speculators.FloatParam(ParamFallbackWaves, 0.0,
-				"without enough samples, switch to GS when the remaining work is at most this many waves: the two-wave strawman of §4 and §6.3.2 (2 is the paper's strawman); 0, the default, leaves multi-wave jobs on RAS (Guideline 3), which was faster on the bundled scenarios"),
-		},
-		New: func(p speculators.Params, env speculators.Env) (speculators.Speculator, error) {
-			return newPolicy(modeGRASS, p, env)
-		},
-	}
+	return speculators.Bind(NameGRASS, "GRASS: RAS early, GS near the bound, switching point learned from earlier jobs (Ananthanarayanan et al. NSDI'14 §4)",
+		func(b *speculators.Binder, p *policy) {
+			p.bindEstimator(b, modeGRASS)
+			var c switchConfig
+			b.Float(&c.xi, ParamXi, 0.15, speculators.In(0, 1, "a probability"),
+				"perturbation xi: probability that a job runs GS or RAS (equally likely) all through to refresh the samples (§4.2; 15% chosen empirically, §6.3.3)")
+			b.Int(&c.smallMax, ParamSmallMax, 50, speculators.Valid{},
+				"largest task count of a small job; samples are compared only within a bucket (§4.2; bins < 50, 51-500, > 500 tasks, §6.1; 50 itself counts small)")
+			b.Int(&c.mediumMax, ParamMediumMax, 500, speculators.Valid{},
+				"largest task count of a medium job (§6.1)")
+			if c.smallMax < 1 || c.mediumMax <= c.smallMax {
+				b.Fail(fmt.Errorf("%s %d, %s %d: want 1 <= small < medium", ParamSmallMax, c.smallMax, ParamMediumMax, c.mediumMax))
+			}
+			b.Int(&c.neighbours, ParamNeighbours, 8, speculators.AtLeast(1),
+				"samples per algorithm nearest in (bound, utilisation, estimation accuracy) averaged to estimate the effect of switching (§4.1 names the factors, not the estimator; our choice)")
+			b.Int(&c.minSamples, ParamMinSamples, 3, speculators.AtLeast(1),
+				"samples of each algorithm the bucket needs before learning is trusted; with fewer, gs-waves and fallback-waves decide (our choice)")
+			b.Int64(&c.checkInterval, ParamCheckInterval, 1000, speculators.NonNegative,
+				"ms between switching checks (§4.1: \"performed periodically\"; our choice: once per Hadoop speculator scan)")
+			b.Float(&c.gsWaves, ParamGSWaves, 1.5, speculators.NonNegative,
+				"without enough samples, a job whose whole work is at most this many waves at its first check runs GS from then on (Guideline 3, §3.2: GS near-optimal below two waves; 1.5 because the width on arrival undercounts waves; our choice, see switch.go); 0 disables")
+			b.Float(&c.fallbackWaves, ParamFallbackWaves, 0.0, speculators.NonNegative,
+				"without enough samples, switch to GS when the remaining work is at most this many waves: the two-wave strawman of §4 and §6.3.2 (2 is the paper's strawman); 0, the default, leaves multi-wave jobs on RAS (Guideline 3), which was faster on the bundled scenarios")
+			if !b.Ready() {
+				return
+			}
+			p.learn = &learner{cfg: c, lastCheck: -1}
+			// §4.2: with probability xi the job is marked for sampling and
+			// runs GS or RAS, equally likely, all through.
+			if r := b.Env().Rand; r != nil && r.Float64() < c.xi {
+				p.learn.fixed = true
+				p.useGS = r.IntN(2) == 0
+			}
+		})
 }
 
 // mode is which algorithm a policy runs.
@@ -143,47 +151,6 @@ type switchConfig struct {
 	checkInterval speculators.Time
 	fallbackWaves float64
 	gsWaves       float64
-}
-
-func newPolicy(m mode, params speculators.Params, env speculators.Env) (speculators.Speculator, error) {
-	p := &policy{mode: m, useGS: m == modeGS}
-	p.prior = env.Prior
-	p.est.prior = env.Prior // t_new before the job's first completion (estimate.go)
-	p.est.running = params.Bool(ParamTnewRunning)
-	if m != modeGRASS {
-		return p, nil
-	}
-	c := switchConfig{
-		xi:            params.Float(ParamXi),
-		smallMax:      int(params.Int(ParamSmallMax)),
-		mediumMax:     int(params.Int(ParamMediumMax)),
-		neighbours:    int(params.Int(ParamNeighbours)),
-		minSamples:    int(params.Int(ParamMinSamples)),
-		checkInterval: params.Int(ParamCheckInterval),
-		fallbackWaves: params.Float(ParamFallbackWaves),
-		gsWaves:       params.Float(ParamGSWaves),
-	}
-	var errs speculators.ParamErrors
-	errs.If(c.xi < 0 || c.xi > 1, ParamXi, c.xi, "a probability in [0, 1]")
-	if c.smallMax < 1 || c.mediumMax <= c.smallMax {
-		errs = append(errs, fmt.Errorf("%s %d, %s %d: want 1 <= small < medium", ParamSmallMax, c.smallMax, ParamMediumMax, c.mediumMax))
-	}
-	errs.If(c.neighbours < 1, ParamNeighbours, c.neighbours, ">= 1")
-	errs.If(c.minSamples < 1, ParamMinSamples, c.minSamples, ">= 1")
-	errs.If(c.checkInterval < 0, ParamCheckInterval, c.checkInterval, ">= 0")
-	errs.If(c.fallbackWaves < 0, ParamFallbackWaves, c.fallbackWaves, ">= 0")
-	errs.If(c.gsWaves < 0, ParamGSWaves, c.gsWaves, ">= 0")
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	p.learn = &learner{cfg: c, lastCheck: -1}
-	// §4.2: with probability xi the job is marked for sampling and runs GS
-	// or RAS, equally likely, all through.
-	if env.Rand != nil && env.Rand.Float64() < c.xi {
-		p.learn.fixed = true
-		p.useGS = env.Rand.IntN(2) == 0
-	}
-	return p, nil
 }
 
 // policy is one job's GS, RAS or GRASS state.

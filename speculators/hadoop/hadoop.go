@@ -50,37 +50,26 @@ const (
 	maxWaitForHeartbeat speculators.Time = 9 * 1000
 )
 
-// params declares the knobs; each takes its Hadoop key, keyPrefix + name, as
-// an alias.
-func params() []speculators.ParamSpec {
-	specs := []speculators.ParamSpec{
-		speculators.IntParam(ParamRetryAfterNoSpeculate, 1000,
-			"ms to wait after a scan that launched nothing before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE)"),
-		speculators.IntParam(ParamRetryAfterSpeculate, 15000,
-			"ms to wait after a scan that launched a speculation before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE)"),
-		speculators.IntParam(ParamMinimumAllowedTasks, 10,
-			"speculations of a type always allowed at once, whatever the caps (MRJobConfig.SPECULATIVE_MINIMUM_ALLOWED_TASKS)"),
-		speculators.FloatParam(ParamCapTotalTasks, 0.01,
-			"speculations allowed at once as a fraction of the type's tasks (MRJobConfig.SPECULATIVECAP_TOTAL_TASKS)"),
-		speculators.FloatParam(ParamCapRunningTasks, 0.1,
-			"speculations allowed at once as a fraction of the type's running tasks (MRJobConfig.SPECULATIVECAP_RUNNING_TASKS)"),
-		speculators.FloatParam(ParamSlowTaskThreshold, 1.0,
-			"standard deviations above the mean completed run time for StartEndTimesBase.thresholdRuntime; Hadoop 3's DefaultSpeculator only tests that threshold for 'not enough data', so it appears in reasons but does not change decisions (MRJobConfig.SPECULATIVE_SLOWTASK_THRESHOLD)"),
-	}
-	for i := range specs {
-		specs[i].HadoopKey = keyPrefix + specs[i].Name
-	}
-	return specs
-}
-
-// Policy registers the policy.
+// Policy registers the policy; each parameter takes its Hadoop key,
+// keyPrefix + name, as an alias, and a negative interval, count or cap is an
+// error naming it.
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name:   Name,
-		Doc:    "Hadoop 3 DefaultSpeculator with LegacyTaskRuntimeEstimator (mapreduce.job.speculative.*)",
-		Params: params(),
-		New:    newPolicy,
-	}
+	return speculators.Bind(Name, "Hadoop 3 DefaultSpeculator with LegacyTaskRuntimeEstimator (mapreduce.job.speculative.*)",
+		func(b *speculators.Binder, s *policy) {
+			b.Int64(&s.retryAfterNoSpeculate, ParamRetryAfterNoSpeculate, 1000, speculators.NonNegative,
+				"ms to wait after a scan that launched nothing before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE)")
+			b.Int64(&s.retryAfterSpeculate, ParamRetryAfterSpeculate, 15000, speculators.NonNegative,
+				"ms to wait after a scan that launched a speculation before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE)")
+			b.Int(&s.minimumAllowed, ParamMinimumAllowedTasks, 10, speculators.NonNegative,
+				"speculations of a type always allowed at once, whatever the caps (MRJobConfig.SPECULATIVE_MINIMUM_ALLOWED_TASKS)")
+			b.Float(&s.capTotal, ParamCapTotalTasks, 0.01, speculators.NonNegative,
+				"speculations allowed at once as a fraction of the type's tasks (MRJobConfig.SPECULATIVECAP_TOTAL_TASKS)")
+			b.Float(&s.capRunning, ParamCapRunningTasks, 0.1, speculators.NonNegative,
+				"speculations allowed at once as a fraction of the type's running tasks (MRJobConfig.SPECULATIVECAP_RUNNING_TASKS)")
+			b.Float(&s.slowTaskThreshold, ParamSlowTaskThreshold, 1.0, speculators.Valid{},
+				"standard deviations above the mean completed run time for StartEndTimesBase.thresholdRuntime; Hadoop 3's DefaultSpeculator only tests that threshold for 'not enough data', so it appears in reasons but does not change decisions (MRJobConfig.SPECULATIVE_SLOWTASK_THRESHOLD)")
+			b.HadoopKeys(keyPrefix)
+		})
 }
 
 // policy is the DefaultSpeculator's state for one job.
@@ -98,6 +87,12 @@ type policy struct {
 	nextScan speculators.Time
 	// tasks holds per-task state, indexed like Job.Tasks.
 	tasks [speculators.NumTaskTypes][]taskState
+	// Which tasks a scan must visit (scan.go): bit i of running[type] is
+	// set while task i has a running attempt (Observe), of requested while
+	// its copyRequested is, of mayHave once its mayHaveSpeculated is
+	// (mayHaveCount counts those).
+	running, requested, mayHave [speculators.NumTaskTypes]speculators.TaskSet
+	mayHaveCount                [speculators.NumTaskTypes]int
 }
 
 // taskState is what DefaultSpeculator and its estimator remember per task.
@@ -111,26 +106,6 @@ type taskState struct {
 	copyRequested     bool
 	attemptsAtRequest int
 	watch             heartbeatWatch
-}
-
-func newPolicy(p speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
-	s := &policy{
-		retryAfterNoSpeculate: p.Int(ParamRetryAfterNoSpeculate),
-		retryAfterSpeculate:   p.Int(ParamRetryAfterSpeculate),
-		minimumAllowed:        int(p.Int(ParamMinimumAllowedTasks)),
-		capTotal:              p.Float(ParamCapTotalTasks),
-		capRunning:            p.Float(ParamCapRunningTasks),
-		slowTaskThreshold:     p.Float(ParamSlowTaskThreshold),
-	}
-	switch {
-	case s.retryAfterNoSpeculate < 0 || s.retryAfterSpeculate < 0:
-		return nil, fmt.Errorf("retry intervals must not be negative (%d, %d)", s.retryAfterNoSpeculate, s.retryAfterSpeculate)
-	case s.minimumAllowed < 0:
-		return nil, fmt.Errorf("%s must not be negative (%d)", ParamMinimumAllowedTasks, s.minimumAllowed)
-	case s.capTotal < 0 || s.capRunning < 0:
-		return nil, fmt.Errorf("speculative caps must not be negative (%g, %g)", s.capTotal, s.capRunning)
-	}
-	return s, nil
 }
 
 // Decide runs a scan when one is due (DefaultSpeculator's background
@@ -158,7 +133,24 @@ func (s *policy) fit(job *speculators.Job) {
 	for ty := range s.tasks {
 		if n := len(job.Tasks[ty]); len(s.tasks[ty]) != n {
 			s.tasks[ty] = make([]taskState, n)
+			s.running[ty], s.requested[ty], s.mayHave[ty] = speculators.NewTaskSet(n), speculators.NewTaskSet(n), speculators.NewTaskSet(n)
+			s.mayHaveCount[ty] = 0
+			for i, t := range job.Tasks[ty] {
+				s.running[ty].Set(i, t.RunningAttempts > 0)
+			}
 		}
+	}
+}
+
+// Observe keeps the running bits: an attempt starting or ending may change
+// whether its task has one running.
+func (s *policy) Observe(job *speculators.Job, ev *speculators.Event) {
+	if !ev.Kind.Lifecycle() {
+		return
+	}
+	s.fit(job)
+	if t := job.Task(ev.Attempt.Task); t != nil {
+		s.running[t.ID.Type].Set(int(t.ID.Index), t.RunningAttempts > 0)
 	}
 }
 
@@ -179,8 +171,11 @@ func (s *policy) scanType(job *speculators.Job, ty speculators.TaskType, now spe
 	}
 	speculating, running := 0, 0
 	best, bestValue, bestRun := -1, int64(-1), int64(0)
-	for i, t := range tasks {
-		value, run := sc.speculationValue(t, &states[i])
+	visit := func(i int) {
+		value, run := sc.speculationValue(tasks[i], &states[i])
+		if !states[i].copyRequested {
+			s.requested[ty].Set(i, false)
+		}
 		if value == alreadySpeculating {
 			speculating++
 		}
@@ -191,13 +186,30 @@ func (s *policy) scanType(job *speculators.Job, ty speculators.TaskType, now spe
 			best, bestValue, bestRun = i, value, run
 		}
 	}
+	// DefaultSpeculator visits every task; only these can give a verdict
+	// other than the one known without looking (speculationValue): with
+	// the gate closed, a task never speculated is ON_SCHEDULE (and counts
+	// as running for the cap); with it open, a task with nothing running
+	// and no copy asked for is NOT_RUNNING. Both leave no trace, so the
+	// scan visits the others, in index order, and counts the rest.
+	if !sc.gateOpen {
+		running += len(tasks) - s.mayHaveCount[ty]
+		s.mayHave[ty].Each(nil, visit)
+	} else {
+		s.running[ty].Each(s.requested[ty], visit)
+	}
 	allowed = int(max(float64(allowed), s.capRunning*float64(running)))
 	if best < 0 || allowed <= speculating {
 		return out
 	}
 	t, st := tasks[best], &states[best]
-	st.mayHaveSpeculated = true
+	if !st.mayHaveSpeculated {
+		st.mayHaveSpeculated = true
+		s.mayHave[ty].Set(best, true)
+		s.mayHaveCount[ty]++
+	}
 	st.copyRequested, st.attemptsAtRequest = true, len(t.Attempts)
+	s.requested[ty].Set(best, true)
 	return append(out, speculators.Decision{
 		Kind: speculators.Speculate, Task: t.ID, Copies: 1,
 		Reason: s.reason(job, ty, bestValue, bestRun, sc.newRuntime, speculating, allowed),

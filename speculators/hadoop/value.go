@@ -43,6 +43,11 @@ func (sc *scan) speculationValue(t *speculators.Task, st *taskState) (value, est
 	if !st.mayHaveSpeculated && !sc.gateOpen {
 		return onSchedule, 0
 	}
+	if t.RunningAttempts == 0 && !st.copyRequested {
+		// What the loop below finds without reading the attempts: most
+		// tasks of a big job are done or waiting at any scan.
+		return notRunning, 0
+	}
 	running := 0
 	result := int64(math.MinInt64)
 	for _, a := range t.Attempts {

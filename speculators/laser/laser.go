@@ -15,6 +15,7 @@
 package laser
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -25,75 +26,39 @@ import (
 // Name is the policy's registry name.
 const Name = "laser"
 
-// Parameter names.
-const (
-	ParamTauEst  = "tau-est-s"
-	ParamTauKill = "tau-kill-s"
-	ParamRMax    = "r-max"
-	ParamThetaC  = "theta-c"
-	ParamTJVM    = "tjvm-s"
-	ParamModel   = "model"
-)
-
-func params() []speculators.ParamSpec {
-	return []speculators.ParamSpec{
-		speculators.FloatParam(ParamTauEst, 120.0,
-			"seconds after a map starts at which the task network estimates its run time (SRQuant/LASER paper §VI-C: 120 s)"),
-		speculators.FloatParam(ParamTauKill, 200.0,
-			"seconds after a map starts at which the best resumed attempt is kept (§VI-C: 200 s)"),
-		speculators.IntParam(ParamRMax, 4,
-			"most extra attempts per straggler, r_max of Algorithm 2 (the paper gives none; as srquant)"),
-		speculators.FloatParam(ParamThetaC, 0.0001,
-			"theta x C in U(r) = 1{T <= D} - theta C M (§VI-C: 0.0001)"),
-		speculators.FloatParam(ParamTJVM, 0.0,
-			"t_jvm in seconds, a task feature (§V-A, Table II; the simulator has no JVM start-up, so 0)"),
-		speculators.StringParam(ParamModel, "embedded",
-			"model file written by `specbridge train laser`; the CLI reads it and hands it to the policy (default: the model embedded in the binary)"),
-	}
-}
+// ParamModel names the model parameter, which the CLI reads (the policy
+// is handed the model itself).
+const ParamModel = "model"
 
 // Policy registers LASER with its model; a nil model registers the policy
 // but building it fails with an error that says how to give it one.
+// Out-of-range values are an error naming the parameter.
 func Policy(model *Model) speculators.Policy {
-	return speculators.Policy{
-		Name:   Name,
-		Doc:    "Speculative-Resume with learned run-time models: r per straggler from DNN estimates of job and machine time (SRQuant/LASER paper §IV-B)",
-		Params: params(),
-		New: func(p speculators.Params, _ speculators.Env) (speculators.Speculator, error) {
-			return New(p, model)
-		},
-	}
+	return speculators.Bind(Name, "Speculative-Resume with learned run-time models: r per straggler from DNN estimates of job and machine time (SRQuant/LASER paper §IV-B)",
+		func(b *speculators.Binder, q *policy) {
+			q.model = model
+			q.BindTimes(b)
+			q.BindRMax(b, "Algorithm 2")
+			q.BindThetaC(b)
+			q.BindTJVM(b)
+			var file string
+			b.String(&file, ParamModel, "embedded",
+				"model file written by `specbridge train laser`; the CLI reads it and hands it to the policy (default: the model embedded in the binary)")
+			if model == nil {
+				b.Fail(errors.New("no model: the caller must pass one (the embedded default, or --param laser.model=FILE)"))
+			} else {
+				b.Fail(model.Validate())
+			}
+			q.resumer = q.Resumer(b)
+		})
 }
 
 type policy struct {
-	model    *Model
-	resumer  *resume.Resumer
-	rMax     int
-	thetaC   float64
-	tjvm     float64
-	tauKillS float64
-	x        []float64
-	buf      []float64
-}
-
-// New builds LASER from its parameters and model.
-func New(p speculators.Params, model *Model) (speculators.Speculator, error) {
-	if model == nil {
-		return nil, fmt.Errorf("no model: the caller must pass one (the embedded default, or --param laser.model=FILE)")
-	}
-	if err := model.Validate(); err != nil {
-		return nil, err
-	}
-	tauKill := p.Float(ParamTauKill)
-	r, err := resume.NewSeconds(p.Float(ParamTauEst), tauKill)
-	if err != nil {
-		return nil, err
-	}
-	q := &policy{model: model, resumer: r, rMax: int(p.Int(ParamRMax)), thetaC: p.Float(ParamThetaC), tjvm: p.Float(ParamTJVM), tauKillS: tauKill}
-	if q.rMax < 0 || !(q.thetaC >= 0) {
-		return nil, fmt.Errorf("r-max %d must be >= 0 and theta-c %g >= 0", q.rMax, q.thetaC)
-	}
-	return q, nil
+	resume.Params
+	model   *Model
+	resumer *resume.Resumer
+	x       []float64
+	buf     []float64
 }
 
 func (q *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
@@ -102,7 +67,7 @@ func (q *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 
 // EstimateS is the task network's estimate of the attempt's run time.
 func (q *policy) EstimateS(_ *speculators.Job, _ *speculators.Task, a *speculators.Attempt, now speculators.Time) float64 {
-	q.x = TaskFeatures(q.x[:0], a, now, q.tjvm)
+	q.x = TaskFeatures(q.x[:0], a, now, q.TJVMS)
 	var y float64
 	y, q.buf = q.model.Task.Predict(q.x, q.buf)
 	return y
@@ -116,12 +81,12 @@ func (q *policy) Choose(job *speculators.Job, _ *speculators.Task, a *speculator
 	best, rm := math.Inf(-1), 0
 	var bestT, bestM float64
 	d := float64(job.Deadline-job.Info.Start) / 1000
-	for r := 0; r <= q.rMax; r++ {
-		q.x = JobFeatures(q.x[:0], job, a, now, q.tjvm, q.tauKillS, r)
+	for r := 0; r <= q.RMax; r++ {
+		q.x = JobFeatures(q.x[:0], job, a, now, q.TJVMS, q.TauKillS, r)
 		var t, m float64
 		t, q.buf = q.model.Job.Predict(q.x, q.buf)
 		m, q.buf = q.model.Machine.Predict(q.x, q.buf)
-		u := -q.thetaC * m
+		u := -q.ThetaC * m
 		if t <= d {
 			u++
 		}

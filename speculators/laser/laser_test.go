@@ -74,7 +74,7 @@ func TestAlgorithm2(t *testing.T) {
 		want   int
 	}{{0.0001, 1}, {0.01, 0}} {
 		reg := spectest.Registry(t, Policy(testModel()))
-		s, _, err := reg.New(Name, map[string]string{ParamThetaC: speculators.FormatParam(c.thetaC)}, 1)
+		s, _, err := reg.New(Name, map[string]string{"theta-c": speculators.FormatParam(c.thetaC)}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,19 +84,13 @@ func TestAlgorithm2(t *testing.T) {
 		}
 	}
 	// The task network here is the linear estimate: 120 s at 30% is 400 s.
-	s, _ := New(mustParams(t), testModel())
-	if est := s.(*policy).EstimateS(job, nil, a, 120000); math.Abs(est-400) > 1e-6 {
-		t.Errorf("estimate %g s, want 400", est)
-	}
-}
-
-func mustParams(t *testing.T) speculators.Params {
-	reg := spectest.Registry(t, Policy(nil))
-	p, err := reg.Params(Name, nil)
+	s, _, err := spectest.Registry(t, Policy(testModel())).New(Name, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	if est := s.(*policy).EstimateS(job, nil, a, 120000); math.Abs(est-400) > 1e-6 {
+		t.Errorf("estimate %g s, want 400", est)
+	}
 }
 
 func TestParseModelRejectsBadFiles(t *testing.T) {
@@ -117,7 +111,7 @@ func TestParseModelRejectsBadFiles(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if _, err := New(mustParams(t), nil); err == nil || !strings.Contains(err.Error(), "no model") {
+	if _, _, err := spectest.Registry(t, Policy(nil)).New(Name, nil, 1); err == nil || !strings.Contains(err.Error(), "no model") {
 		t.Errorf("no model: err = %v", err)
 	}
 }

@@ -39,8 +39,9 @@ const (
 // Hadoop's, which LATE keeps).
 func Policy() speculators.Policy {
 	return speculators.Bind(Name, "LATE: speculate the slow task with the longest estimated time left, capped, never on slow nodes (Zaharia et al. OSDI'08 §4)",
-		func(b *speculators.Binder) speculators.Speculator {
-			p := &policy{nodeIx: map[speculators.NodeID]int{}, nodesStale: true}
+		func(b *speculators.Binder, p *policy) {
+			p.nodeIx = map[speculators.NodeID]int{}
+			p.nodesStale = true
 			b.Float(&p.capFraction, ParamSpeculativeCap, 0.1, speculators.Fraction,
 				"SpeculativeCap: most speculative attempts running at once, as a fraction of the job's task slots "+
 					"(JobInfo.Slots; running attempts when unknown); at least one when > 0, 0 disables (LATE §4, 10%; §5.4.1)")
@@ -51,7 +52,6 @@ func Policy() speculators.Policy {
 			b.Int64(&p.minRuntime, ParamMinRuntimeMs, 60000, speculators.NonNegative,
 				"ms an attempt must have run before it is evaluated for speculation (LATE §4: \"wait until a task has run for 1 minute\", as Hadoop §2.1)")
 			p.pctLabel = ordinal(p.slowTaskPct) + " pct"
-			return p
 		})
 }
 
@@ -66,8 +66,11 @@ type policy struct {
 
 	// marks[type][index] is what this policy knows of its own request for a
 	// copy of the task; pending counts marks in state markRequested.
-	marks   [speculators.NumTaskTypes][]mark
-	pending int
+	marks [speculators.NumTaskTypes][]mark
+	// doneRates[type][index] caches the progress rate of the task's
+	// succeeded attempt, which no longer changes (Decide).
+	doneRates [speculators.NumTaskTypes][]doneRate
+	pending   int
 
 	// Scratch reused by Decide.
 	rates      []float64
@@ -85,6 +88,14 @@ type policy struct {
 	nodeSample    []float64
 	nodeThreshold float64
 	nodesStale    bool
+}
+
+// doneRate is a succeeded attempt's progress rate (ok: it ran for some
+// time, so it has one).
+type doneRate struct {
+	attempt *speculators.Attempt
+	rate    float64
+	ok      bool
 }
 
 // candidate is a running task LATE may speculate.
@@ -129,15 +140,26 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	p.candidates = p.candidates[:0]
 	var threshold [speculators.NumTaskTypes]float64
 	for ty := range job.Tasks {
+		if job.RunningAttempts[ty] == 0 {
+			continue // no candidate; the threshold is only for candidates
+		}
 		p.rates = p.rates[:0]
 		first := len(p.candidates)
 		for _, t := range job.Tasks[ty] {
 			if t.Dropped {
 				continue
 			}
-			if t.Succeeded != nil {
-				if t.Succeeded.Elapsed(now) > 0 {
-					p.rates = append(p.rates, t.Succeeded.ProgressRate(now))
+			if a := t.Succeeded; a != nil {
+				if c := &p.doneRates[ty][t.ID.Index]; c.attempt == a {
+					if c.ok {
+						p.rates = append(p.rates, c.rate)
+					}
+				} else if a.Elapsed(now) > 0 {
+					// An ended attempt's rate no longer changes with now.
+					*c = doneRate{attempt: a, rate: a.ProgressRate(now), ok: true}
+					p.rates = append(p.rates, c.rate)
+				} else {
+					*c = doneRate{attempt: a}
 				}
 				continue
 			}
@@ -158,7 +180,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			}
 			p.candidates = append(p.candidates, candidate{task: t, attempt: oldest, rate: rate, timeLeft: oldest.TimeLeft(now)})
 		}
-		if len(p.rates) == 0 {
+		if len(p.rates) == 0 || len(p.candidates) == first {
 			p.candidates = p.candidates[:first]
 			continue
 		}

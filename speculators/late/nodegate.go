@@ -62,12 +62,16 @@ func (p *policy) totalWork(job *speculators.Job) {
 	for ty := range job.Tasks {
 		for _, t := range job.Tasks[ty] {
 			for _, a := range t.Attempts {
-				if a.Node == "" {
-					continue
-				}
-				i, ok := p.nodeIx[a.Node]
-				if !ok {
-					continue
+				i := a.NodeIndex()
+				if i < 0 {
+					if a.Node == "" {
+						continue
+					}
+					k, ok := p.nodeIx[a.Node]
+					if !ok {
+						continue
+					}
+					i = k
 				}
 				p.nodeSeen[i] = true
 				switch a.State {

@@ -28,6 +28,7 @@ type mark struct {
 func (p *policy) size(job *speculators.Job) {
 	for ty := range job.Tasks {
 		p.marks[ty] = speculators.Grow(p.marks[ty], len(job.Tasks[ty]))
+		p.doneRates[ty] = speculators.Grow(p.doneRates[ty], len(job.Tasks[ty]))
 	}
 }
 

@@ -92,8 +92,7 @@ const Name = "mantri"
 // an error naming the parameter.
 func Policy() speculators.Policy {
 	return speculators.Bind(Name, "Mantri: duplicate when P(t_rem > 2 t_new) > delta and a slot is free; kill and restart tasks with excessive t_rem (Ananthanarayanan et al. OSDI'10; GRASS §6, SCA §II)",
-		func(b *speculators.Binder) speculators.Speculator {
-			p := &policy{}
+		func(b *speculators.Binder, p *policy) {
 			b.Float(&p.delta, "delta", 0.25, speculators.Valid{OK: func(d float64) bool { return d >= 0 && d < 1 }, Want: "a probability in [0, 1)"},
 				"delta: duplicate when P(t_rem > 2 t_new) exceeds it (SCA paper §II: \"the default value of delta = .25\")")
 			b.Int(&p.maxRestarts, "max-restarts", 3, speculators.NonNegative,
@@ -106,7 +105,6 @@ func Policy() speculators.Policy {
 				"most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates")
 			b.Int64(&p.minObserve, "min-observe-ms", 30000, speculators.NonNegative,
 				"ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)")
-			return p
 		})
 }
 

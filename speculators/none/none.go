@@ -11,13 +11,8 @@ type policy struct{}
 
 // Policy registers the policy.
 func Policy() speculators.Policy {
-	return speculators.Policy{
-		Name: Name,
-		Doc:  "never speculates (LATE §5's no-speculation baseline)",
-		New: func(speculators.Params, speculators.Env) (speculators.Speculator, error) {
-			return policy{}, nil
-		},
-	}
+	return speculators.Bind(Name, "never speculates (LATE §5's no-speculation baseline)",
+		func(*speculators.Binder, *policy) {})
 }
 
 func (policy) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {

@@ -49,12 +49,10 @@ const Name = "sca"
 // error naming the parameter.
 func Policy() speculators.Policy {
 	return speculators.Bind(Name, "SCA: fewest-remaining-first, and clones at launch sized by problem P2 when idle machines exceed demand (Xu & Lau §IV, Algorithm 1)",
-		func(b *speculators.Binder) speculators.Speculator {
-			p := &policy{}
+		func(b *speculators.Binder, p *policy) {
 			xulau.BindMaxCopies(b, &p.maxCopies, 1, "a task")
 			xulau.BindGamma(b, &p.gamma, "P2")
 			xulau.BindTailIndex(b, &p.alpha, "§IV-C")
-			return p
 		})
 }
 

@@ -21,13 +21,18 @@
 //     2 for tail indexes of 2 and above, as Theorem 3 says, but 3 (at sigma
 //     1.47) for a tail of 1.5, where the numerical optimum of eqs. (27)-(28)
 //     departs from the theorem; the policy follows the computation.
-//   - t_rem is extrapolated from the rate of the attempt's current phase,
-//     as Mantri's is here (speculators.Attempt.PhaseTimeLeft); E[t_new] is
-//     the job's a-priori mean task time (JobInfo.TaskMillis, §III), else
-//     the mean of its completed tasks; before either is known no task is
-//     judged. The paper's detection point s (the fraction of work after
-//     which a straggler shows) is what the progress reports give: a task
-//     is judged from its first report on.
+//   - t_rem is the extrapolation at the attempt's latest report, aged by
+//     the time since (xulau.TimeLeft), exact for linear progress as the
+//     paper's t_rem = (1 - s) t_1 is. Not the engine's elapsed-time rate
+//     (Mantri's and Hadoop's estimate here), which overstates t_rem between
+//     reports by up to 1.67 and so made sigma* act like a sigma near 1.0:
+//     twice the copies, and a flowtime the paper's rule does not give.
+//     E[t_new] is the job's a-priori mean task time (JobInfo.TaskMillis,
+//     §III), else the mean of its completed tasks; before either is known
+//     no task is judged. The paper's detection point s (the fraction of
+//     work after which a straggler shows) is what the progress reports
+//     give: a task is judged from its first report on (3 s after launch,
+//     and within the decide interval after it).
 //   - The three levels are the simulator's job order
 //     (speculators.JobPrioritizer): a job with a straggler's copy waiting
 //     is served first. Within a job the simulator places a job's own
@@ -37,7 +42,6 @@
 package sda
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -51,13 +55,11 @@ const Name = "sda"
 // error naming the parameter.
 func Policy() speculators.Policy {
 	return speculators.Bind(Name, "SDA: a task straggles when t_rem > sigma* E[t_new], sigma* from eq. (28) (1+sqrt(2)/2 for alpha 2); one extra copy; copies, then running jobs, then new jobs by least work (Xu & Lau §V)",
-		func(b *speculators.Binder) speculators.Speculator {
-			p := &policy{}
+		func(b *speculators.Binder, p *policy) {
 			b.Float(&p.sigmaParam, "sigma", 0.0, speculators.NonNegativeFinite,
 				"straggler threshold sigma in units of E[t_new]; 0 computes sigma* of eq. (28) from the tail index (Xu & Lau §V-A)")
 			xulau.BindTailIndex(b, &p.alpha, "§V-C")
 			xulau.BindMaxCopies(b, &p.maxCopies, 2, "a straggler the search of eq. (27) considers (Theorem 3 gives 2 for Pareto)")
-			return p
 		})
 }
 
@@ -70,7 +72,7 @@ type policy struct {
 	sigma  float64
 	copies int
 	book   xulau.Copies
-	buf    []xulau.Straggler
+	scan   xulau.Scan
 }
 
 func (p *policy) resolve(job *speculators.Job) error {
@@ -101,10 +103,11 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		return out
 	}
 	mean := xulau.LawOf(job, p.alpha).Mean()
-	p.buf = xulau.Stragglers(job, &p.book, p.sigma*mean, now, p.buf[:0])
-	for _, s := range p.buf {
-		out = append(out, p.book.Ask(job, s.Task, p.copies-1,
-			fmt.Sprintf("sda: t_rem %.1fs > sigma %.3f x E[t_new] %.1fs", s.Left/1000, p.sigma, mean/1000)))
+	// The reason's first number, t_rem, is set per straggler.
+	why := speculators.Because("sda: t_rem %.1fs > sigma %.3f x E[t_new] %.1fs").F(0).F(p.sigma).F(mean / 1000)
+	for _, s := range p.scan.Stragglers(job, &p.book, p.sigma*mean, now) {
+		why.Args[0] = s.Left / 1000
+		out = p.book.Ask(out, job, s.Task, p.copies-1, &why)
 	}
 	return out
 }

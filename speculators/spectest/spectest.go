@@ -304,7 +304,7 @@ func Speculated(t testing.TB, ds []speculators.Decision) []speculators.TaskID {
 	t.Helper()
 	var out []speculators.TaskID
 	for _, d := range ds {
-		if d.Kind != speculators.Speculate || d.Copies != 1 || d.Reason == "" {
+		if d.Kind != speculators.Speculate || d.Copies != 1 || d.ReasonText() == "" {
 			t.Fatalf("decision %v: want speculate x1 with a reason", d)
 		}
 		out = append(out, d.Task)

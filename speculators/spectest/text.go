@@ -303,13 +303,13 @@ func FormatDecision(d speculators.Decision) string {
 	switch d.Kind {
 	case speculators.Speculate:
 		if d.Resume {
-			return fmt.Sprintf("speculate %s copies=%d resume-from=%s: %s", d.Task, d.Copies, d.From, d.Reason)
+			return fmt.Sprintf("speculate %s copies=%d resume-from=%s: %s", d.Task, d.Copies, d.From, d.ReasonText())
 		}
-		return fmt.Sprintf("speculate %s copies=%d: %s", d.Task, d.Copies, d.Reason)
+		return fmt.Sprintf("speculate %s copies=%d: %s", d.Task, d.Copies, d.ReasonText())
 	case speculators.Kill, speculators.Rerun:
-		return fmt.Sprintf("%s %s: %s", d.Kind, d.Attempt, d.Reason)
+		return fmt.Sprintf("%s %s: %s", d.Kind, d.Attempt, d.ReasonText())
 	default:
-		return fmt.Sprintf("%s %s: %s", d.Kind, d.Task, d.Reason)
+		return fmt.Sprintf("%s %s: %s", d.Kind, d.Task, d.ReasonText())
 	}
 }
 

@@ -99,7 +99,7 @@ func TestNoDeadlineNoSpeculation(t *testing.T) {
 
 func TestBadParametersAreRefused(t *testing.T) {
 	reg := spectest.Registry(t, Policy())
-	for _, o := range []map[string]string{{ParamTauKill: "100"}, {ParamBeta: "1"}, {ParamRMax: "-1"}, {ParamRMin: "1"}} {
+	for _, o := range []map[string]string{{"tau-kill-s": "100"}, {"beta": "1"}, {"r-max": "-1"}, {"r-min": "1"}} {
 		if _, _, err := reg.New(Name, o, 1); err == nil {
 			t.Errorf("%v accepted", o)
 		}

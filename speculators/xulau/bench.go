@@ -2,4 +2,10 @@ package xulau
 
 // Forget clears what the record holds (copies asked for, tasks launched),
 // so that a benchmark can make every Decide do the full work again.
-func (c *Copies) Forget() { *c = Copies{} }
+func (c *Copies) Forget() {
+	for ty := range c.asked {
+		clear(c.asked[ty])
+		clear(c.waiting[ty])
+	}
+	c.Pending, c.Launched = 0, 0
+}

@@ -1,9 +1,7 @@
 package xulau
 
 import (
-	"cmp"
-	"fmt"
-	"slices"
+	"math"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -74,14 +72,22 @@ func (c *Copies) Asked(job *speculators.Job, id speculators.TaskID) bool {
 	return c.asked[id.Type][id.Index]
 }
 
-// Ask records a request of n copies of t and returns the decision.
-func (c *Copies) Ask(job *speculators.Job, t *speculators.Task, n int, reason string) speculators.Decision {
-	c.size(job)
+// Ask records a request of n copies of t and appends the decision to out,
+// its reason formatted only if it is shown (speculators.Why). It writes the
+// decision in place: a Decide over ten thousand stragglers is bound by
+// moving decisions about.
+func (c *Copies) Ask(out []speculators.Decision, job *speculators.Job, t *speculators.Task, n int, why *speculators.Why) []speculators.Decision {
 	id := t.ID
+	if int(id.Index) >= len(c.asked[id.Type]) || int(id.Index) >= len(c.waiting[id.Type]) {
+		c.size(job)
+	}
 	c.asked[id.Type][id.Index] = true
 	c.waiting[id.Type][id.Index] += int32(n)
 	c.Pending += n
-	return speculators.Decision{Kind: speculators.Speculate, Task: id, Copies: n, Reason: reason}
+	out = append(out, speculators.Decision{})
+	d := &out[len(out)-1]
+	d.Kind, d.Task, d.Copies, d.Why = speculators.Speculate, id, n, *why
+	return out
 }
 
 // Mark records that the task has its copies already (started with them at
@@ -126,13 +132,19 @@ func CloneRequests(job *speculators.Job, c *Copies, copies int, policy string, o
 		return out
 	}
 	c.size(job)
+	var why speculators.Why
 	for ty := range job.Tasks {
+		if job.RunningTasks[ty] == 0 {
+			continue
+		}
 		for _, t := range job.Tasks[ty] {
 			if t.Done() || t.Dropped || t.RunningAttempts != 1 || len(t.Attempts) != 1 || c.asked[ty][t.ID.Index] {
 				continue
 			}
-			out = append(out, c.Ask(job, t, copies-1,
-				fmt.Sprintf("%s: clone at launch, %d copies of a task of a %d-task job", policy, copies, TaskCount(job))))
+			if why.Format == "" {
+				why = speculators.Because(policy + ": clone at launch, %d copies of a task of a %d-task job").I(copies).I(TaskCount(job))
+			}
+			out = c.Ask(out, job, t, copies-1, &why)
 		}
 	}
 	return out
@@ -177,8 +189,8 @@ const (
 
 // LiveView is the cluster as a job sees it live, where it knows only its
 // own attempts and JobInfo.Slots: the slots it does not use are taken as
-// idle, and it is the only job waiting. With Slots unknown (0: the shim
-// cannot see the cluster's capacity) the job is taken to have room for
+// idle, and it is the only job waiting. With Slots unknown (0: the hello
+// had none; the shim sends specbridge.cluster.slots) the job has room for
 // maxCopies attempts of each of its tasks, so that P2's budget does not
 // bind and the job's own utility and resource decide.
 func LiveView(job *speculators.Job, maxCopies int) speculators.ClusterView {
@@ -211,37 +223,38 @@ func LawOfSize(js speculators.JobSize, alpha float64) Pareto {
 	return law
 }
 
-// Straggler is a running task whose remaining time exceeds the threshold.
-type Straggler struct {
-	Task *speculators.Task
-	// Left is the estimated remaining time t_rem in ms.
-	Left float64
-}
-
-// Stragglers appends to buf the tasks with a single attempt, running and
-// never copied, whose remaining time t_rem (extrapolated from the rate of
-// the attempt's current phase, speculators.Attempt.PhaseTimeLeft) exceeds
-// threshold ms, longest t_rem first (ESE's order of D(l); ties by type and
-// index). An attempt that has not reported progress yet is not judged.
-func Stragglers(job *speculators.Job, c *Copies, threshold float64, now speculators.Time, buf []Straggler) []Straggler {
-	c.size(job)
-	for ty := range job.Tasks {
-		if job.RunningTasks[ty] == 0 {
-			continue
-		}
-		for _, t := range job.Tasks[ty] {
-			if t.RunningAttempts != 1 || len(t.Attempts) != 1 || t.Done() || t.Dropped || c.asked[ty][t.ID.Index] {
-				continue
-			}
-			a := t.Attempts[0]
-			if !a.Running() || a.Reports == 0 || a.Progress <= 0 {
-				continue
-			}
-			if left := a.PhaseTimeLeft(now) * 1000; left > threshold {
-				buf = append(buf, Straggler{Task: t, Left: left})
-			}
-		}
+// TimeLeft is t_rem, the seconds an attempt has left at now: the
+// extrapolation at its latest status report (progress over the time the
+// report took to reach it, from the start of its current phase once the
+// phase has moved, as speculators.Attempt.PhaseTimeLeft) less the time
+// since that report. It is +Inf before any progress.
+//
+// Choice: Xu and Lau's model (§V-A eqs. (18)-(20)) knows t_rem = (1 - s)
+// t_1 exactly at the detection point. The engine's rate estimators
+// (Attempt.ProgressRate, used by LATE, Hadoop and Mantri) divide the
+// progress of the latest report by the time elapsed until now, so between
+// reports (3 s apart, decisions every 1 s) they overstate t_rem by up to
+// the ratio of the two times: 1.67 just before the second report of an
+// attempt. With that estimate SDA's sigma* = 1.707 acts like a sigma near
+// 1.0 and copies about twice as many tasks as eq. (28) intends. Taken at
+// the report and aged by the time since, the estimate is exact for linear
+// progress, which is the paper's model. An attempt past the end its own
+// reports predicted (stalled, or its reports lag) falls back to the
+// elapsed-time rate, which keeps growing while it makes no progress.
+func TimeLeft(a *speculators.Attempt, now speculators.Time) float64 {
+	if a.Progress >= 1 {
+		return 0
 	}
-	slices.SortStableFunc(buf, func(a, b Straggler) int { return cmp.Compare(b.Left, a.Left) })
-	return buf
+	if a.Progress <= 0 || a.LastReport <= a.Start {
+		return math.Inf(1)
+	}
+	rate := a.Progress / (float64(a.LastReport-a.Start) / 1000)
+	if dp, dt := a.Progress-a.PhaseStartProgress, a.LastReport-a.PhaseStart; a.Phase != speculators.PhaseMap && dp > 0 && dt > 0 {
+		rate = dp / (float64(dt) / 1000)
+	}
+	left := (1-a.Progress)/rate - float64(now-a.LastReport)/1000
+	if left <= 0 {
+		return a.PhaseTimeLeft(now)
+	}
+	return left
 }

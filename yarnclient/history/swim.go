@@ -185,31 +185,39 @@ func (m SWIMModel) job(row swimRow, seq int, source string) *Job {
 		Submit: row.submitS * 1000, Source: source,
 	}
 	maps, reduces := m.taskCounts(row)
+	job.Tasks = make([]Task, 0, maps+reduces)
+	prefix := fmt.Sprintf("swim_%04d", seq)
+	m.eachTask(row, func(typ TaskType, i, in, out, dur int64) {
+		counters := map[string]int64{"HDFS_BYTES_READ": in, "MAP_OUTPUT_MATERIALIZED_BYTES": out}
+		if typ == Reduce {
+			counters = map[string]int64{"REDUCE_SHUFFLE_BYTES": in, "HDFS_BYTES_WRITTEN": out}
+		}
+		job.Tasks = append(job.Tasks, swimTask(prefix, typ, int(i), job.Submit, dur, in, out, counters))
+	})
+	return job
+}
+
+// eachTask calls f with each task the model derives from row, maps then
+// reduces in index order: its input and output bytes and its work in ms.
+func (m SWIMModel) eachTask(row swimRow, f func(typ TaskType, i, in, out, dur int64)) {
+	maps, reduces := m.taskCounts(row)
 	byBlock := maps == max(ceilDiv(row.input, m.BlockBytes), 1)
 	mapOut := row.shuffle
 	if reduces == 0 {
 		mapOut = row.outputRed
 	}
-	job.Tasks = make([]Task, 0, maps+reduces)
-	prefix := fmt.Sprintf("swim_%04d", seq)
 	for i := range maps {
 		in := evenShare(row.input, maps, i)
 		if byBlock {
 			in = min(m.BlockBytes, row.input-i*m.BlockBytes)
 		}
-		out := evenShare(mapOut, maps, i)
-		dur := m.MapFixedMs + workMs(in, m.MapMsPerMiB)
-		job.Tasks = append(job.Tasks, swimTask(prefix, Map, int(i), job.Submit, dur, in, out,
-			map[string]int64{"HDFS_BYTES_READ": in, "MAP_OUTPUT_MATERIALIZED_BYTES": out}))
+		f(Map, i, in, evenShare(mapOut, maps, i), m.MapFixedMs+workMs(in, m.MapMsPerMiB))
 	}
 	for i := range reduces {
 		in := evenShare(row.shuffle, reduces, i)
 		out := evenShare(row.outputRed, reduces, i)
-		dur := m.ReduceFixedMs + workMs(in+out, m.ReduceMsPerMiB)
-		job.Tasks = append(job.Tasks, swimTask(prefix, Reduce, int(i), job.Submit, dur, in, out,
-			map[string]int64{"REDUCE_SHUFFLE_BYTES": in, "HDFS_BYTES_WRITTEN": out}))
+		f(Reduce, i, in, out, m.ReduceFixedMs+workMs(in+out, m.ReduceMsPerMiB))
 	}
-	return job
 }
 
 func swimTask(prefix string, typ TaskType, index int, start, dur, in, out int64, counters map[string]int64) Task {

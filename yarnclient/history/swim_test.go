@@ -110,3 +110,46 @@ func BenchmarkReadSWIM(b *testing.B) {
 		}
 	}
 }
+
+// EachTask gives, row by row, the tasks JobOf derives (type, input bytes,
+// the run time of the one attempt), and JobOf's error for a row over the
+// map limit.
+func TestSWIMEachTaskIsJobOf(t *testing.T) {
+	f := strings.NewReader(string(readFile(t, swimFile)))
+	rows, err := ReadSWIMRows(f, swimFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := DefaultSWIMModel()
+	tasks := 0
+	for i, row := range rows[:800] {
+		j, err := m.JobOf(row, i, swimFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := 0
+		err = m.EachTask(row, swimFile, func(typ TaskType, in, work int64) {
+			if k >= len(j.Tasks) {
+				t.Fatalf("row %d: more tasks than JobOf's %d", i, len(j.Tasks))
+			}
+			want := &j.Tasks[k]
+			a := &want.Attempts[0]
+			if typ != want.Type || in != want.InputBytes || work != a.Finish-a.Start {
+				t.Fatalf("row %d task %d: %v %d bytes %d ms; JobOf: %v %d bytes %d ms", i, k, typ, in, work, want.Type, want.InputBytes, a.Finish-a.Start)
+			}
+			k++
+		})
+		if err != nil || k != len(j.Tasks) {
+			t.Fatalf("row %d: %d tasks (err %v), JobOf %d", i, k, err, len(j.Tasks))
+		}
+		tasks += k
+	}
+	if tasks < 1000 {
+		t.Fatalf("%d tasks compared; the test proves little", tasks)
+	}
+	big := rows[0]
+	big.InputBytes = 1 << 62
+	if err := m.EachTask(big, swimFile, func(TaskType, int64, int64) {}); err == nil || !strings.Contains(err.Error(), "over the limit") {
+		t.Fatalf("row over the map limit: err = %v", err)
+	}
+}

@@ -54,12 +54,35 @@ func (m SWIMModel) TaskCounts(row SWIMRow) (maps, reduces int64) {
 // and source names the trace. It fails on an invalid model or a row over
 // the map limit.
 func (m SWIMModel) JobOf(row SWIMRow, seq int, source string) (*Job, error) {
+	r, err := m.checkRow(row, source)
+	if err != nil {
+		return nil, err
+	}
+	return m.job(r, seq, source), nil
+}
+
+// checkRow checks the model and the row's map count (JobOf's errors).
+func (m SWIMModel) checkRow(row SWIMRow, source string) (swimRow, error) {
 	if err := m.validate(); err != nil {
-		return nil, fmt.Errorf("SWIM model: %w", err)
+		return swimRow{}, fmt.Errorf("SWIM model: %w", err)
 	}
 	r := swimRow{id: row.ID, submitS: row.SubmitS, input: row.InputBytes, shuffle: row.ShuffleBytes, outputRed: row.OutputBytes}
 	if maps, _ := m.taskCounts(r); maps > swimMaxTasks {
-		return nil, fmt.Errorf("read %s line %d: %d bytes of input would make %d maps, over the limit of %d; set SWIMModel.MaxMaps", source, row.Line, row.InputBytes, maps, swimMaxTasks)
+		return swimRow{}, fmt.Errorf("read %s line %d: %d bytes of input would make %d maps, over the limit of %d; set SWIMModel.MaxMaps", source, row.Line, row.InputBytes, maps, swimMaxTasks)
 	}
-	return m.job(r, seq, source), nil
+	return r, nil
+}
+
+// EachTask calls f with each task JobOf would derive from row, maps then
+// reduces in index order: its type, input bytes and work (the run time of
+// its one attempt, ms), without building the Job, its ids and counters (a
+// streamed replay derives a day's millions of tasks this way). It fails as
+// JobOf does.
+func (m SWIMModel) EachTask(row SWIMRow, source string, f func(typ TaskType, inputBytes, workMs int64)) error {
+	r, err := m.checkRow(row, source)
+	if err != nil {
+		return err
+	}
+	m.eachTask(r, func(typ TaskType, _, in, _, dur int64) { f(typ, in, dur) })
+	return nil
 }

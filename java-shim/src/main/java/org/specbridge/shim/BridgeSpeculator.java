@@ -3,6 +3,7 @@ package org.specbridge.shim;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +43,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * event to the batcher, never blocking. The worker thread takes batches, translates, sends, sweeps for ended
  * attempts once a second, keeps the connection and decides who is in charge. Decisions are applied on the
  * socket's thread (AppContext reads and eventHandler.handle are thread-safe).
+ *
+ * <p>Scope ({@link Scope}): whether the sidecar decides for this job at all is settled in {@link #serviceStart},
+ * the first moment the job's queue as the ResourceManager placed it is known (MRAppMaster starts its container
+ * allocator, which registers with the ResourceManager, before the speculator). A job outside the scope runs
+ * Hadoop's DefaultSpeculator alone, whatever {@code specbridge.fallback.enabled} says, and never contacts the
+ * sidecar. Events that reach {@link #handle} before that (JOB_CREATE) are queued as for any job and dropped with
+ * the queue.
  */
 public class BridgeSpeculator extends AbstractService implements Speculator {
   static final Logger LOG = LoggerFactory.getLogger(BridgeSpeculator.class);
@@ -51,7 +59,12 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
 
   private final ShimConfig settings;
   private final AppContext context;
-  private final FallbackSpeculator fallback;
+  /** Hadoop's speculator inside the shim; null when there is none (fallback off and every job in scope). */
+  private volatile FallbackSpeculator fallback;
+  /** Events go to the sidecar: a sidecar is configured and the job is in scope (settled at start). */
+  private volatile boolean bridged;
+  private final String confUser;
+  private final String confQueue;
   private final Set<TaskId> pendingSpeculation = Collections.newSetFromMap(new ConcurrentHashMap<TaskId, Boolean>());
   private final DecisionApplier applier;
   private final EventBatcher<SpeculatorEvent> batcher;
@@ -96,7 +109,11 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
         return pendingSpeculation.add(task);
       }
     };
-    this.fallback = s.fallbackEnabled ? new FallbackSpeculator(conf, context, gate) : null;
+    // A job left out of the scope runs Hadoop's speculator even with the fallback off, so one exists until start.
+    this.fallback = s.fallbackEnabled || s.scope.restricts() ? new FallbackSpeculator(conf, context, gate) : null;
+    this.bridged = s.sidecarConfigured() && s.scope.enabled();
+    this.confUser = conf.get(MRJobConfig.USER_NAME);
+    this.confQueue = conf.get(MRJobConfig.QUEUE_NAME, "default");
     this.batcher = new EventBatcher<SpeculatorEvent>(QUEUE_CAPACITY, s.batchMs, s.batchMax);
     this.translator = new EventTranslator(context, s);
     this.connection = new SidecarConnection(s, new SidecarConnection.Peer() {
@@ -144,7 +161,19 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
   @Override
   protected void serviceStart() throws Exception {
     startedAt = System.currentTimeMillis();
-    if (settings.sidecarConfigured()) {
+    String excluded = outOfScope();
+    if (excluded != null) {
+      bridged = false;
+      batcher.clear();
+      LOG.info("specbridge: not for this job (" + excluded + "): Hadoop's DefaultSpeculator decides alone and the"
+          + " sidecar is not contacted");
+      fallback.takeOver();
+    } else if (settings.sidecarConfigured()) {
+      if (!settings.fallbackEnabled && fallback != null) {
+        FallbackSpeculator unused = fallback; // kept only for a job out of scope
+        fallback = null;
+        unused.stop();
+      }
       worker = new Thread(new Runnable() {
         @Override
         public void run() {
@@ -165,6 +194,28 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       }
     }
     super.serviceStart();
+  }
+
+  /**
+   * Null when the sidecar decides for this job, else why not: the job's user and queue (as the ResourceManager
+   * placed it, see the class comment) against the scope.
+   */
+  private String outOfScope() {
+    if (!settings.scope.restricts()) {
+      return null;
+    }
+    String user = confUser;
+    String queue = confQueue;
+    String job = "";
+    Iterator<Job> jobs = context.getAllJobs().values().iterator();
+    if (jobs.hasNext()) {
+      Job j = jobs.next();
+      job = j.getID() + ": ";
+      user = j.getUserName() != null ? j.getUserName() : user;
+      queue = j.getQueueName() != null ? j.getQueueName() : queue;
+    }
+    String why = settings.scope.excludes(user, queue);
+    return why == null ? null : job + "user " + user + ", queue " + queue + "; " + why;
   }
 
   @Override
@@ -189,18 +240,20 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
   /** Called on the AM's dispatcher thread: never blocks. */
   @Override
   public void handle(SpeculatorEvent event) {
-    if (fallback != null) {
-      fallback.feed(event);
+    FallbackSpeculator f = fallback;
+    if (f != null) {
+      f.feed(event);
     }
-    if (settings.sidecarConfigured()) {
+    if (bridged) {
       batcher.offer(event);
     }
   }
 
   @Override
   public void handleAttempt(TaskAttemptStatus status) {
-    if (fallback != null) {
-      fallback.handleAttempt(status);
+    FallbackSpeculator f = fallback;
+    if (f != null) {
+      f.handleAttempt(status);
     }
   }
 
@@ -218,7 +271,13 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
   }
 
   public int fallbackLaunches() {
-    return fallback == null ? 0 : fallback.launched.get();
+    FallbackSpeculator f = fallback;
+    return f == null ? 0 : f.launched.get();
+  }
+
+  /** False when the sidecar is not contacted for this job (none configured, or the job is out of scope). */
+  public boolean bridged() {
+    return bridged;
   }
 
   /** AppContext lookups the worker made to find ended attempts (logged at stop). */
@@ -292,7 +351,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     if (healthy != sidecarInCharge) {
       sidecarInCharge = healthy;
       if (healthy) {
-        LOG.info("specbridge: sidecar " + settings.url + " is in charge of speculation");
+        LOG.info("specbridge: sidecar " + connection.address() + " is in charge of speculation");
       } else {
         handovers.incrementAndGet();
         LOG.warn("specbridge: sidecar unhealthy (" + connection.unhealthyReason() + "); "

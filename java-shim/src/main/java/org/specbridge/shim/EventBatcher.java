@@ -79,6 +79,16 @@ final class EventBatcher<E> {
     return true;
   }
 
+  /** Drops every queued event (the job is not bridged after all); not counted as dropped. */
+  void clear() {
+    lock.lock();
+    try {
+      queue.clear();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Events offered and not yet taken in a batch. */
   int backlog() {
     lock.lock();

@@ -306,11 +306,15 @@ final class EventTranslator {
         }
       }
     }
-    // "slots" (PROTOCOL.md, hello) stays 0, unknown: the AM learns the cluster's capacity only as the RM's
-    // headroom for this application, inside RMContainerAllocator, which the AppContext does not expose
-    // (ClusterInfo holds only the largest container), and that headroom moves with every other queue's
-    // load. The policies that use slots say what they do without (LATE's cap counts running attempts, GRASS
-    // takes one free slot per Decide, as one allocator heartbeat would give).
+    // "slots" (PROTOCOL.md, hello): the cluster's containers from specbridge.cluster.slots, else left out
+    // (unknown). The AM learns the cluster's capacity only as the RM's headroom for this application, inside
+    // RMContainerAllocator, which the AppContext does not expose (ClusterInfo holds only the largest
+    // container), and that headroom moves with every other queue's load; so the operator says it. The
+    // policies that use slots say what they do without (LATE's cap counts running attempts, GRASS takes one
+    // free slot per Decide, SCA and Dolly take the cluster as roomy).
+    if (settings.clusterSlots > 0) {
+      h.put("slots", settings.clusterSlots);
+    }
     h.put("speculator", settings.speculator);
     ObjectNode params = h.putObject("params");
     for (Map.Entry<String, String> e : settings.params.entrySet()) {

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -14,8 +16,11 @@ import org.apache.hadoop.conf.Configuration;
  * The shim's settings, read from the job configuration under {@code specbridge.*}.
  *
  * <ul>
- *   <li>{@code specbridge.url}: the sidecar, e.g. {@code ws://sidecar:7420/v1/am} (required; empty means
- *       "no sidecar": the fallback speculates alone).</li>
+ *   <li>{@code specbridge.url}: the sidecar, e.g. {@code ws://sidecar:7420/v1/am}, or several sidecars separated by
+ *       commas, tried in order (required; empty means "no sidecar": the fallback speculates alone). Choice: a list
+ *       on the client side, as Hadoop names its HA ResourceManagers, rather than one address behind a proxy: no
+ *       extra process to run and keep available, and the shim already notices a lost session within
+ *       {@code timeout.ms}; {@link SidecarConnection} moves to the next address whenever a connection ends.</li>
  *   <li>{@code specbridge.token.file}: a local file holding the shared secret (first non-blank line), or
  *       {@code specbridge.token} with the secret itself (tests; prefer the file).</li>
  *   <li>{@code specbridge.speculator}: the sidecar policy (default {@code hadoop}).</li>
@@ -33,6 +38,12 @@ import org.apache.hadoop.conf.Configuration;
  *       it may do without, in [0, 1); 0 or unset: exact. With either bound the sidecar drops the maps still
  *       unfinished once the bound is reached: killed (T_KILL) in a map-only job, failed at once in a job with
  *       reduces, which then needs {@code mapreduce.map.failures.maxpercent} (see {@link DecisionApplier}).</li>
+ *   <li>{@code specbridge.cluster.slots}: the containers the cluster can run at once (the {@code slots} of the
+ *       hello, PROTOCOL.md), which the cloning policies size their copies by (SCA's and ESE's N machines, Dolly's
+ *       budget); 0 or unset: unknown, and the hello leaves it out. The AM cannot learn it by itself: its
+ *       {@code AppContext} offers only the largest container ({@code ClusterInfo}), and the RM's node count and
+ *       headroom stay inside the allocator. Set it per job or cluster-wide in mapred-site.xml, e.g. the sum of the
+ *       NodeManagers' {@code yarn.nodemanager.resource.memory-mb} over {@code mapreduce.map.memory.mb}.</li>
  *   <li>{@code specbridge.node-key}: how an attempt's node is named on the wire, {@code host-port} (default: the
  *       NodeManager's id, {@code host:port}, as YARN's NodeId and the ResourceManager's {@code /ws/v1/cluster/nodes}
  *       {@code id} spell it) or {@code host} (the host name alone). host:port is the default because it is right
@@ -40,6 +51,10 @@ import org.apache.hadoop.conf.Configuration;
  *       alone merges them into one node, so one NM's failure looks like the whole host's and a copy started on a
  *       sibling NM looks like the failed node answering again. The fault analyzer must key nodes the same way
  *       ({@code specbridge serve/cfa --node-key}).</li>
+ *   <li>{@code specbridge.enabled} (default true) and the lists {@code specbridge.enabled.queues},
+ *       {@code specbridge.enabled.users}, {@code specbridge.disabled.queues}, {@code specbridge.disabled.users}:
+ *       which jobs the sidecar decides for ({@link Scope}); any other job runs Hadoop's DefaultSpeculator alone
+ *       and never contacts the sidecar.</li>
  * </ul>
  */
 public final class ShimConfig {
@@ -57,14 +72,23 @@ public final class ShimConfig {
   public static final String RECONNECT_MS = PREFIX + "reconnect.ms";
   public static final String GRASS_DEADLINE_MS = PREFIX + "grass.deadline-ms";
   public static final String GRASS_ERROR = PREFIX + "grass.error";
+  public static final String CLUSTER_SLOTS = PREFIX + "cluster.slots";
   public static final String NODE_KEY = PREFIX + "node-key";
   public static final String NODE_KEY_HOST_PORT = "host-port";
   public static final String NODE_KEY_HOST = "host";
+  public static final String ENABLED = PREFIX + "enabled";
+  public static final String ENABLED_QUEUES = PREFIX + "enabled.queues";
+  public static final String ENABLED_USERS = PREFIX + "enabled.users";
+  public static final String DISABLED_QUEUES = PREFIX + "disabled.queues";
+  public static final String DISABLED_USERS = PREFIX + "disabled.users";
 
   public static final String DEFAULT_SPECULATOR = "hadoop";
   public static final long DEFAULT_TIMEOUT_MS = 1000;
 
+  /** specbridge.url as given (one address or a comma-separated list). */
   public final String url;
+  /** The sidecars' addresses, in the order they are tried; empty when no sidecar is configured. */
+  public final List<String> urls;
   public final String token;
   public final String speculator;
   public final Map<String, String> params;
@@ -80,11 +104,16 @@ public final class ShimConfig {
   public final double errorBound;
   /** Nodes are named host:port (the NodeManager's id) rather than by host alone. */
   public final boolean nodeHostPort;
+  /** Which jobs the sidecar decides for. */
+  public final Scope scope;
+  /** Containers the cluster runs at once ({@code specbridge.cluster.slots}); 0: unknown. */
+  public final int clusterSlots;
 
-  private ShimConfig(String url, String token, String speculator, Map<String, String> params, long timeoutMs,
+  private ShimConfig(List<String> urls, String token, String speculator, Map<String, String> params, long timeoutMs,
       boolean fallbackEnabled, long batchMs, int batchMax, long pingMs, long reconnectMs, long deadlineMs,
-      double errorBound, boolean nodeHostPort) {
-    this.url = url;
+      double errorBound, boolean nodeHostPort, Scope scope, int clusterSlots) {
+    this.url = String.join(",", urls);
+    this.urls = urls;
     this.token = token;
     this.speculator = speculator;
     this.params = params;
@@ -97,14 +126,13 @@ public final class ShimConfig {
     this.deadlineMs = deadlineMs;
     this.errorBound = errorBound;
     this.nodeHostPort = nodeHostPort;
+    this.scope = scope;
+    this.clusterSlots = clusterSlots;
   }
 
   /** Reads the settings; a bad value is an IllegalArgumentException naming the key. */
   public static ShimConfig from(Configuration conf) {
-    String url = conf.getTrimmed(URL, "");
-    if (!url.isEmpty() && !(url.startsWith("ws://") || url.startsWith("wss://"))) {
-      throw new IllegalArgumentException(URL + "=" + url + ": want ws://host:port/v1/am or wss://...");
-    }
+    List<String> urls = urls(conf.getTrimmed(URL, ""));
     String token = conf.getTrimmed(TOKEN, "");
     String tokenFile = conf.getTrimmed(TOKEN_FILE, "");
     if (!tokenFile.isEmpty()) {
@@ -134,9 +162,47 @@ public final class ShimConfig {
     if (!nodeKey.equals(NODE_KEY_HOST_PORT) && !nodeKey.equals(NODE_KEY_HOST)) {
       throw new IllegalArgumentException(NODE_KEY + "=" + nodeKey + ": want " + NODE_KEY_HOST_PORT + " or " + NODE_KEY_HOST);
     }
-    return new ShimConfig(url, token, speculator, Collections.unmodifiableMap(params), timeoutMs, fallback,
+    return new ShimConfig(urls, token, speculator, Collections.unmodifiableMap(params), timeoutMs, fallback,
         batchMs, (int) Math.min(batchMax, Integer.MAX_VALUE), pingMs, reconnectMs, deadlineMs, errorBound,
-        nodeKey.equals(NODE_KEY_HOST_PORT));
+        nodeKey.equals(NODE_KEY_HOST_PORT), Scope.from(conf), clusterSlots(conf));
+  }
+
+  /** The addresses in specbridge.url: comma-separated, each ws:// or wss://, no empty entry, no repeat. */
+  private static List<String> urls(String raw) {
+    List<String> out = new ArrayList<String>();
+    if (raw.isEmpty()) {
+      return Collections.unmodifiableList(out);
+    }
+    for (String part : raw.split(",", -1)) {
+      String u = part.trim();
+      if (u.isEmpty()) {
+        throw new IllegalArgumentException(URL + "=" + raw + ": an empty address in the list");
+      }
+      if (!(u.startsWith("ws://") || u.startsWith("wss://"))) {
+        throw new IllegalArgumentException(URL + "=" + raw + ": " + u + ": want ws://host:port/v1/am or wss://...");
+      }
+      if (out.contains(u)) {
+        throw new IllegalArgumentException(URL + "=" + raw + ": " + u + " is listed twice");
+      }
+      out.add(u);
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  private static int clusterSlots(Configuration conf) {
+    String raw = conf.getTrimmed(CLUSTER_SLOTS);
+    if (raw == null || raw.isEmpty()) {
+      return 0;
+    }
+    try {
+      int v = Integer.parseInt(raw);
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(CLUSTER_SLOTS + "=" + raw + " must be a whole number of containers >= 0");
   }
 
   private static long nonNegativeLong(Configuration conf, String key) {

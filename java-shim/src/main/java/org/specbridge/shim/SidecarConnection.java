@@ -11,8 +11,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * The session with the sidecar over a websocket (bridge/PROTOCOL.md): connect and say hello, resync once
  * welcomed, send event frames, ping, answer pings, hand decisions to the {@link Peer} and send its acks, drop a
- * connection that has been silent for {@code timeout.ms}, and reconnect every {@code reconnect.ms} while there is
- * none.
+ * connection that has been silent for {@code timeout.ms}, and reconnect while there is none.
+ *
+ * <p>Several sidecars ({@code specbridge.url} a comma-separated list): the first connection goes to the first
+ * address; whenever a connection ends (the sidecar died, refused, timed out) the next one goes to the next
+ * address in the list, at once, and only after every address has failed in a row does the shim wait
+ * {@code reconnect.ms} before the next round. The new sidecar rebuilds the job from the {@code resync} snapshot,
+ * as after a restart. Choice: the session stays with the sidecar that answers (no failing back to the first
+ * address), since every sidecar serves every job alike and moving a healthy session would only cost a resync.
  *
  * <p>Threads: {@link #maintain}, {@link #resync} and {@link #sendEvents} are called by the shim's worker;
  * frames from the sidecar arrive on the socket's own thread (Java-WebSocket), which also applies decisions
@@ -40,6 +46,12 @@ final class SidecarConnection {
   private volatile SidecarSocket socket;
   private volatile String unhealthyReason = "not connected yet";
   private long nextConnect;
+  /** Index in settings.urls of the address of the current (or last) connection; -1 before the first. */
+  private int address = -1;
+  /** Addresses tried since the last session that reached a welcome (or since the start). */
+  private int triedInRound;
+  /** Why the previous connection ended, while the next one is being made (for the log); null before any. */
+  private volatile String lost;
   private long nextPing;
   private long pingNonce;
   private long seq;
@@ -60,8 +72,19 @@ final class SidecarConnection {
   void maintain(long wall) {
     SidecarSocket s = socket;
     if ((s == null || s.gone) && wall >= nextConnect) {
-      nextConnect = wall + settings.reconnectMs;
-      connect();
+      if (s == null || s.welcomed) {
+        triedInRound = 0; // a new round: the last connection worked (or there was none)
+      }
+      lost = s == null ? null : unhealthyReason;
+      address = (address + 1) % settings.urls.size();
+      triedInRound++;
+      // The next address at once; the delay only once every address has failed in a row.
+      boolean roundDone = triedInRound >= settings.urls.size();
+      nextConnect = roundDone ? wall + settings.reconnectMs : wall;
+      if (roundDone) {
+        triedInRound = 0;
+      }
+      connect(settings.urls.get(address));
       s = socket;
     }
     if (s == null || s.gone) {
@@ -69,7 +92,7 @@ final class SidecarConnection {
     }
     long silent = wall - s.lastHeard.get();
     if (silent > settings.timeoutMs) {
-      unhealthyReason = "no frame from the sidecar for " + silent + " ms";
+      unhealthyReason = "no frame from " + s.getURI() + " for " + silent + " ms";
       s.explained = true;
       s.gone = true;
       s.close();
@@ -89,10 +112,19 @@ final class SidecarConnection {
     return s != null && s.ready();
   }
 
+  /** The address of the current (or last) connection, or "" before the first. */
+  String address() {
+    return address < 0 ? "" : settings.urls.get(address);
+  }
+
   /** Why the session is not ready (for the log). */
   String unhealthyReason() {
     SidecarSocket s = socket;
-    return s != null && !s.gone && !s.ready() ? "handshake not complete" : unhealthyReason;
+    if (s != null && !s.gone && !s.ready()) {
+      String before = lost;
+      return before == null ? "handshake not complete" : before + "; connecting to " + s.getURI();
+    }
+    return unhealthyReason;
   }
 
   /** True when the sidecar has welcomed the session and waits for its snapshot. */
@@ -165,9 +197,9 @@ final class SidecarConnection {
     }
   }
 
-  private void connect() {
+  private void connect(final String url) {
     try {
-      SidecarSocket s = new SidecarSocket(new URI(settings.url), (int) Math.min(settings.timeoutMs, Integer.MAX_VALUE),
+      SidecarSocket s = new SidecarSocket(new URI(url), (int) Math.min(settings.timeoutMs, Integer.MAX_VALUE),
           new SidecarSocket.Listener() {
             @Override
             public void opened(SidecarSocket socket) {
@@ -181,7 +213,7 @@ final class SidecarConnection {
 
             @Override
             public void closed(SidecarSocket socket, int code, String reason) {
-              String why = "connection closed (" + code + (reason == null || reason.isEmpty() ? "" : ": " + reason) + ")";
+              String why = "connection to " + url + " closed (" + code + (reason == null || reason.isEmpty() ? "" : ": " + reason) + ")";
               // Log the first failure after a working session; repeated refusals while reconnecting at debug.
               if (socket.welcomed || !why.equals(unhealthyReason)) {
                 BridgeSpeculator.LOG.info("specbridge: " + why);
@@ -196,8 +228,8 @@ final class SidecarConnection {
       socket = s;
       s.connect();
     } catch (Exception e) {
-      unhealthyReason = "cannot connect: " + e;
-      BridgeSpeculator.LOG.warn("specbridge: cannot connect to " + settings.url + ": " + e);
+      unhealthyReason = "cannot connect to " + url + ": " + e;
+      BridgeSpeculator.LOG.warn("specbridge: cannot connect to " + url + ": " + e);
     }
   }
 

@@ -471,16 +471,6 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
 
   // ---- helpers ----
 
-  private static Task firstTask(Job job) {
-    Task first = null;
-    for (Map.Entry<TaskId, Task> e : job.getTasks().entrySet()) {
-      if (first == null || e.getKey().getId() < first.getID().getId()) {
-        first = e.getValue();
-      }
-    }
-    return first;
-  }
-
   static void progress(EventHandler events, TaskAttempt a, float progress) {
     TaskAttemptStatus status = new TaskAttemptStatus();
     status.id = a.getID();
@@ -497,46 +487,6 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
       complete(events, a);
       app.waitForState(a, TaskAttemptState.SUCCEEDED);
       clock.tickMsec(100L);
-    }
-  }
-
-  private static void complete(EventHandler events, TaskAttempt a) {
-    events.handle(new TaskAttemptEvent(a.getID(), TaskAttemptEventType.TA_DONE));
-    events.handle(new TaskAttemptEvent(a.getID(), TaskAttemptEventType.TA_CONTAINER_COMPLETED));
-  }
-
-  /** Completes the first attempt of every unfinished task and waits for the job to stop. */
-  private void finishJob(final MRApp app, Job job, EventHandler events) throws Exception {
-    for (Task t : job.getTasks().values()) {
-      if (t.getState() == TaskState.SUCCEEDED) {
-        continue;
-      }
-      TaskAttemptId first = null;
-      for (TaskAttemptId id : t.getAttempts().keySet()) {
-        if (first == null || id.getId() < first.getId()) {
-          first = id;
-        }
-      }
-      complete(events, t.getAttempt(first));
-    }
-    waitFor("the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED, true);
-  }
-
-  private void waitForCharge(BridgeSpeculator shim, boolean sidecar) throws InterruptedException {
-    waitFor(sidecar ? "the sidecar in charge" : "the fallback in charge", () -> shim.sidecarInCharge() == sidecar, false);
-  }
-
-  /** Waits up to 60 s for cond, moving the AM's clock on by 250 ms per check when tick is set. */
-  private void waitFor(String what, BooleanSupplier cond, boolean tick) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 60000;
-    while (!cond.getAsBoolean()) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      if (tick) {
-        clock.tickMsec(250L);
-      }
-      Thread.sleep(50); // poll interval of a condition wait
     }
   }
 }

@@ -85,6 +85,21 @@ class EventTranslatorTest {
     assertEquals("late", hello.path("speculator").asText());
     assertEquals("1000", hello.path("params").path("min-runtime-ms").asText());
     assertEquals("secret", hello.path("token").asText());
+    assertFalse(hello.has("slots"), "slots unknown (no specbridge.cluster.slots): left out, " + hello);
+  }
+
+  @Test
+  void theHelloCarriesTheClusterSlotsWhenConfigured() {
+    Configuration c = new Configuration(false);
+    c.set(ShimConfig.URL, "ws://127.0.0.1:1/v1/am");
+    c.set(ShimConfig.TOKEN, "secret");
+    c.set(ShimConfig.SPECULATOR, "sca");
+    c.set(ShimConfig.CLUSTER_SLOTS, "96");
+    EventTranslator withSlots = new EventTranslator(am.context, ShimConfig.from(c));
+    withSlots.translate(java.util.Arrays.asList(new SpeculatorEvent(am.jobId, 1L)));
+    ObjectNode hello = withSlots.hello();
+    assertEquals(96, hello.path("slots").asInt(), hello.toString());
+    assertEquals("sca", hello.path("speculator").asText());
   }
 
   @Test

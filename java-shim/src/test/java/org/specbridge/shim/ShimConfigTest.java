@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.Collections;
 
 import org.apache.hadoop.conf.Configuration;
@@ -29,6 +30,16 @@ class ShimConfigTest {
     assertTrue(c.fallbackEnabled);
     assertEquals(Collections.emptyMap(), c.params);
     assertTrue(c.nodeHostPort, "nodes are keyed host:port unless told otherwise");
+    assertEquals(0, c.clusterSlots, "the cluster's slots are unknown unless told");
+  }
+
+  @Test
+  void clusterSlots() {
+    Configuration conf = new Configuration(false);
+    conf.set("specbridge.cluster.slots", " 3000 ");
+    assertEquals(3000, ShimConfig.from(conf).clusterSlots);
+    conf.set("specbridge.cluster.slots", "0");
+    assertEquals(0, ShimConfig.from(conf).clusterSlots);
   }
 
   @Test
@@ -125,6 +136,12 @@ class ShimConfigTest {
         {"specbridge.grass.error", "a fifth"},
         {"specbridge.grass.deadline-ms", "-1"},
         {"specbridge.node-key", "hostname"},
+        {"specbridge.url", "ws://a:1/v1/am,,ws://b:1/v1/am"},
+        {"specbridge.url", "ws://a:1/v1/am, b:1"},
+        {"specbridge.url", "ws://a:1/v1/am,ws://a:1/v1/am"},
+        {"specbridge.enabled", "yes"},
+        {"specbridge.cluster.slots", "-1"},
+        {"specbridge.cluster.slots", "many"},
     };
     for (String[] kv : bad) {
       Configuration conf = new Configuration(false);
@@ -132,5 +149,59 @@ class ShimConfigTest {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ShimConfig.from(conf));
       assertTrue(e.getMessage().contains(kv[0]), e.getMessage());
     }
+  }
+
+  @Test
+  void severalSidecarsAreTriedInTheOrderGiven() {
+    Configuration conf = new Configuration(false);
+    conf.set("specbridge.url", " ws://a:7420/v1/am , wss://b:7420/v1/am ");
+    ShimConfig c = ShimConfig.from(conf);
+    assertTrue(c.sidecarConfigured());
+    assertEquals(Arrays.asList("ws://a:7420/v1/am", "wss://b:7420/v1/am"), c.urls);
+    conf.set("specbridge.url", "ws://a:7420/v1/am");
+    assertEquals(Collections.singletonList("ws://a:7420/v1/am"), ShimConfig.from(conf).urls);
+    assertEquals(Collections.emptyList(), ShimConfig.from(new Configuration(false)).urls);
+  }
+
+  @Test
+  void everyJobIsInScopeUnlessAListOrTheSwitchSaysOtherwise() {
+    Scope all = ShimConfig.from(new Configuration(false)).scope;
+    assertFalse(all.restricts());
+    assertNull(all.excludes("alice", "default"));
+    assertNull(all.excludes(null, null));
+
+    Configuration off = new Configuration(false);
+    off.set("specbridge.enabled", "false");
+    Scope none = ShimConfig.from(off).scope;
+    assertTrue(none.restricts());
+    assertEquals("specbridge.enabled=false", none.excludes("alice", "pilot"));
+  }
+
+  @Test
+  void allowAndDenyListsNarrowTheScope() {
+    Configuration conf = new Configuration(false);
+    conf.set("specbridge.enabled.queues", "pilot, root.research.batch");
+    conf.set("specbridge.enabled.users", "alice,bob");
+    conf.set("specbridge.disabled.users", "bob");
+    conf.set("specbridge.disabled.queues", "root.pilot.urgent");
+    Scope s = ShimConfig.from(conf).scope;
+    assertTrue(s.restricts());
+    assertNull(s.excludes("alice", "pilot"));
+    assertNull(s.excludes("alice", "root.pilot"), "a bare entry matches the leaf of a full path");
+    assertNull(s.excludes("alice", "root.research.batch"));
+    assertNull(s.excludes("alice", "batch"), "a bare queue matches an entry by its leaf");
+    assertTrue(s.excludes("alice", "default").contains("queue default is not in specbridge.enabled.queues"));
+    assertTrue(s.excludes("alice", "root.other.batch").contains("not in specbridge.enabled.queues"),
+        "two full paths match only when equal");
+    assertTrue(s.excludes("carol", "pilot").contains("user carol is not in specbridge.enabled.users"));
+    assertTrue(s.excludes("bob", "pilot").contains("user bob is in specbridge.disabled.users"), "deny wins");
+    assertTrue(s.excludes("alice", "urgent").contains("specbridge.disabled.queues"));
+    assertTrue(s.excludes(null, null) != null, "an unknown user or queue matches no list");
+
+    Configuration denyOnly = new Configuration(false);
+    denyOnly.set("specbridge.disabled.queues", "adhoc");
+    Scope d = ShimConfig.from(denyOnly).scope;
+    assertNull(d.excludes("anyone", "default"));
+    assertTrue(d.excludes("anyone", "root.adhoc").contains("queue root.adhoc is in specbridge.disabled.queues"));
   }
 }

@@ -2,19 +2,31 @@ package org.specbridge.shim;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.api.records.JobState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
 import org.apache.hadoop.mapreduce.v2.app.MRApp;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
+import org.apache.hadoop.mapreduce.v2.app.job.Task;
+import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
 import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
 import org.apache.hadoop.service.Service;
+import org.apache.hadoop.yarn.event.EventHandler;
 import org.apache.hadoop.yarn.util.ControlledClock;
 
 /**
  * What the tests of the shim inside Hadoop's MRApp harness share: the AM's controlled clock, the shim's
  * configuration against a sidecar, submitting a job, and the shim instance the AM loaded.
  */
+@SuppressWarnings({"unchecked", "rawtypes"})
 abstract class ShimMRAppTest extends SidecarTest {
   final ControlledClock clock = new ControlledClock();
 
@@ -53,5 +65,55 @@ abstract class ShimMRAppTest extends SidecarTest {
     BridgeSpeculator s = RecordingBridgeSpeculator.last;
     assertNotNull(s, "MRAppMaster did not load the shim");
     return s;
+  }
+
+  static Task firstTask(Job job) {
+    Task first = null;
+    for (Map.Entry<TaskId, Task> e : job.getTasks().entrySet()) {
+      if (first == null || e.getKey().getId() < first.getID().getId()) {
+        first = e.getValue();
+      }
+    }
+    return first;
+  }
+
+  static void complete(EventHandler events, TaskAttempt a) {
+    events.handle(new TaskAttemptEvent(a.getID(), TaskAttemptEventType.TA_DONE));
+    events.handle(new TaskAttemptEvent(a.getID(), TaskAttemptEventType.TA_CONTAINER_COMPLETED));
+  }
+
+  /** Completes the first attempt of every unfinished task and waits for the job to stop. */
+  void finishJob(final MRApp app, Job job, EventHandler events) throws Exception {
+    for (Task t : job.getTasks().values()) {
+      if (t.getState() == TaskState.SUCCEEDED) {
+        continue;
+      }
+      TaskAttemptId first = null;
+      for (TaskAttemptId id : t.getAttempts().keySet()) {
+        if (first == null || id.getId() < first.getId()) {
+          first = id;
+        }
+      }
+      complete(events, t.getAttempt(first));
+    }
+    waitFor("the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED, true);
+  }
+
+  void waitForCharge(BridgeSpeculator shim, boolean sidecar) throws InterruptedException {
+    waitFor(sidecar ? "the sidecar in charge" : "the fallback in charge", () -> shim.sidecarInCharge() == sidecar, false);
+  }
+
+  /** Waits up to 60 s for cond, moving the AM's clock on by 250 ms per check when tick is set. */
+  void waitFor(String what, BooleanSupplier cond, boolean tick) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 60000;
+    while (!cond.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      if (tick) {
+        clock.tickMsec(250L);
+      }
+      Thread.sleep(50); // poll interval of a condition wait
+    }
   }
 }

@@ -1,8 +1,10 @@
 package org.specbridge.shim;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -23,11 +25,15 @@ class SidecarConnectionTest extends SidecarTest {
   private final AtomicInteger hellos = new AtomicInteger();
 
   private SidecarConnection connection(String url, String token) {
+    return connection(url, token, 100);
+  }
+
+  private SidecarConnection connection(String url, String token, long reconnectMs) {
     Configuration c = new Configuration(false);
     c.set(ShimConfig.URL, url);
     c.set(ShimConfig.TOKEN, token);
     c.set(ShimConfig.TIMEOUT_MS, "1000");
-    c.set(ShimConfig.RECONNECT_MS, "100");
+    c.set(ShimConfig.RECONNECT_MS, Long.toString(reconnectMs));
     final ShimConfig settings = ShimConfig.from(c);
     final SidecarConnection conn = new SidecarConnection(settings, new SidecarConnection.Peer() {
       @Override
@@ -120,5 +126,45 @@ class SidecarConnectionTest extends SidecarTest {
     cleanup.add(again);
     assertTrue(drive(conn, conn::ready), "no new session: " + conn.unhealthyReason());
     assertTrue(hellos.get() > before, "the new session did not start with a hello");
+  }
+
+  /**
+   * Two sidecars in specbridge.url: the session starts on the first, moves to the second when the first dies,
+   * and the second rebuilds the job from the snapshot. The reconnect delay is a minute, longer than drive's
+   * deadline, so the move must happen at once, without waiting for it.
+   */
+  @Test
+  @Timeout(120)
+  void whenTheFirstSidecarDiesTheSessionMovesToTheSecondAtOnce() throws Exception {
+    Sidecar first = sidecar();
+    Sidecar second = Sidecar.start(newDir("second"));
+    cleanup.add(second);
+    SidecarConnection conn = connection(first.url + "," + second.url, Sidecar.TOKEN, 60000);
+    assertTrue(drive(conn, conn::ready), conn.unhealthyReason());
+    assertEquals(first.url, conn.address());
+    first.kill();
+    assertTrue(drive(conn, () -> !conn.ready() || !first.url.equals(conn.address())), "a killed sidecar still looks ready");
+    assertTrue(drive(conn, conn::ready), "no session with the second sidecar: " + conn.unhealthyReason());
+    assertEquals(second.url, conn.address());
+    assertTrue(drive(conn, () -> Sidecar.read(second.log).contains("state rebuilt from a resync")), Sidecar.read(second.log));
+  }
+
+  /** The first address is dead from the start: the first session is with the second, without the delay. */
+  @Test
+  @Timeout(120)
+  void aDeadFirstAddressIsSkippedAtOnce() throws Exception {
+    Sidecar dead = sidecar();
+    dead.kill();
+    Sidecar live = Sidecar.start(newDir("live"));
+    cleanup.add(live);
+    SidecarConnection conn = connection(dead.url + "," + live.url, Sidecar.TOKEN, 60000);
+    assertTrue(drive(conn, conn::ready), conn.unhealthyReason());
+    assertEquals(live.url, conn.address());
+  }
+
+  private File newDir(String name) {
+    File d = new File(dir, name);
+    assertTrue(d.mkdirs() || d.isDirectory(), "cannot create " + d);
+    return d;
   }
 }
