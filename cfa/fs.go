@@ -48,7 +48,7 @@ func OpenDir(location string) (Dir, error) {
 		}
 		c, err := hdfs.Dial(u.NameNode)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("store %s: %w", location, err)
 		}
 		if err := c.MkdirAll(u.Path); err != nil {
 			_ = c.Close()

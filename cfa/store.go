@@ -228,12 +228,16 @@ func (s *Store) Commit(records []analyzer.Record, st *analyzer.State) error {
 }
 
 // afterFailedAppend leaves the segment ending at its last acknowledged
-// frame, or moves on to a new segment when that cannot be made sure.
+// frame where the directory can truncate (local), else moves on to a new
+// segment (HDFS): there an append can fail after the NameNode opened the
+// file for it (a NameNode that fails over or dies before it answers), and
+// the file then stays open under this client's lease, so that appending
+// to it again would be refused even when its size shows nothing written.
 func (s *Store) afterFailedAppend(name string) {
-	if size, err := s.dir.Size(name); err == nil && size == s.size {
-		return // nothing was written
-	}
 	if t, ok := s.dir.(truncater); ok {
+		if size, err := s.dir.Size(name); err == nil && size == s.size {
+			return // nothing was written
+		}
 		if err := t.Truncate(name, s.size); err == nil {
 			return
 		}

@@ -4,7 +4,8 @@
 # (scripts/fault-injection.sh, ~20-60 s), brief fuzzing of every parser
 # and of the bridge's frame decoder, the Java shim's tests on Hadoop's MRApp
 # harness against the real sidecar, and the integration tests against a real
-# Hadoop mini cluster (HDFS, YARN, JobHistory), and the end-to-end scripts
+# Hadoop mini cluster (HDFS, YARN, JobHistory), HA HDFS failover and Kerberos
+# HDFS (MiniDFSCluster, MiniKdc), and the end-to-end scripts
 # (scripts/e2e.sh, scripts/e2e-failure.sh, scripts/e2e-deploy.sh). Needs Go, JDK 17 and Maven; installs
 # headless Chromium (Debian package chromium) when missing, for the report test.
 # Usage: scripts/test.sh            (from anywhere inside the repository)
@@ -81,6 +82,13 @@ fi
 
 echo "== integration (real mini cluster: HDFS, YARN, JobHistory)"
 scripts/test-integration.sh
+
+echo "== HDFS as clusters run it: HA failover (MiniDFSCluster, two NameNodes) and Kerberos (MiniKdc)"
+# Failovers inside a replay's read and the analyzer's writes, fsck after them; replay and the store
+# with a keytab and with a kinit ticket cache, refusal without credentials. Installs krb5-user (kinit)
+# when it is missing.
+scripts/hdfs-ha-test.sh
+scripts/hdfs-kerberos-test.sh
 
 echo "== end to end (a real MapReduce job through the shim and the sidecar on the mini cluster)"
 scripts/e2e.sh

@@ -1,8 +1,7 @@
 // Package itest holds what the integration tests (build tag integration)
 // share: reading the mini cluster's endpoints from the environment that
-// scripts/test-integration.sh exports, and asking the HA HDFS of
-// scripts/hdfs-ha-test.sh for a failover. It must not start or stop
-// clusters.
+// scripts/test-integration.sh exports, and asking the HA mini HDFS of
+// scripts/hdfs-ha-test.sh to fail over. It must not start or stop clusters.
 package itest
 
 import (
@@ -25,32 +24,58 @@ func Env(t testing.TB, name string) string {
 	return v
 }
 
-// HA is the HA mini HDFS of scripts/hdfs-ha-test.sh: its client
-// configuration directory (SPECBRIDGE_HA_CONF, for hdfs.UseConf) and a
-// trigger that asks its control endpoint (SPECBRIDGE_HA_CONTROL) to fail the
-// active NameNode over, and with down to shut the formerly active one down.
-// The HA tests run only under that script: without it they skip.
-func HA(t testing.TB) (confDir string, failover func(down bool)) {
+// Failover asks the HA mini HDFS of scripts/hdfs-ha-test.sh (its control
+// endpoint, SPECBRIDGE_HA_CONTROL) to make its other NameNode active, and
+// with down to shut the formerly active one down; it returns once the
+// failover is done, with the index of the NameNode now active.
+func Failover(t testing.TB, down bool) string {
 	t.Helper()
-	confDir, control := os.Getenv("SPECBRIDGE_HA_CONF"), os.Getenv("SPECBRIDGE_HA_CONTROL")
-	if confDir == "" || control == "" {
-		t.Skip("SPECBRIDGE_HA_CONF / SPECBRIDGE_HA_CONTROL unset: run scripts/hdfs-ha-test.sh")
+	u := Env(t, "SPECBRIDGE_HA_CONTROL") + "/failover"
+	if down {
+		u += "?down=1"
 	}
-	return confDir, func(down bool) {
-		t.Helper()
-		u := control + "/failover"
-		if down {
-			u += "?down=1"
-		}
-		resp, err := http.Post(u, "text/plain", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("failover: %d %s", resp.StatusCode, body)
-		}
-		t.Logf("failover: NameNode %s is active", strings.TrimSpace(string(body)))
+	resp, err := http.Post(u, "text/plain", nil)
+	if err != nil {
+		t.Fatalf("failover: %v", err)
 	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("failover: %d %s %v", resp.StatusCode, body, err)
+	}
+	active := strings.TrimSpace(string(body))
+	t.Logf("failover (down=%v): NameNode %s is active", down, active)
+	return active
+}
+
+// Kerberos credentials the Kerberos tests use against the secured mini
+// HDFS of scripts/hdfs-kerberos-test.sh.
+type Credentials string
+
+const (
+	Keytab        Credentials = "keytab"       // SPECBRIDGE_HDFS_KEYTAB and SPECBRIDGE_HDFS_PRINCIPAL
+	TicketCache   Credentials = "ticket cache" // KRB5CCNAME, a cache kinit wrote
+	NoCredentials Credentials = "none"         // neither: no keytab, a ticket cache that does not exist
+)
+
+// Kerberos sets the environment of the test for creds (KRB5_CONFIG to the
+// mini KDC's krb5.conf, and the keytab or the ticket cache) and returns the
+// client's Hadoop configuration directory (SPECBRIDGE_KRB_CONF), for
+// hdfs.UseConf.
+func Kerberos(t *testing.T, creds Credentials) (confDir string) {
+	t.Helper()
+	t.Setenv("KRB5_CONFIG", Env(t, "SPECBRIDGE_KRB_KRB5CONF"))
+	t.Setenv("SPECBRIDGE_HDFS_KEYTAB", "")
+	t.Setenv("SPECBRIDGE_HDFS_PRINCIPAL", "")
+	switch creds {
+	case Keytab:
+		t.Setenv("SPECBRIDGE_HDFS_KEYTAB", Env(t, "SPECBRIDGE_KRB_KEYTAB"))
+		t.Setenv("SPECBRIDGE_HDFS_PRINCIPAL", Env(t, "SPECBRIDGE_KRB_PRINCIPAL"))
+		t.Setenv("KRB5CCNAME", t.TempDir()+"/no-ccache") // the keytab, not a cache, must be what works
+	case TicketCache:
+		t.Setenv("KRB5CCNAME", "FILE:"+Env(t, "SPECBRIDGE_KRB_CCACHE"))
+	default:
+		t.Setenv("KRB5CCNAME", t.TempDir()+"/no-ccache")
+	}
+	return Env(t, "SPECBRIDGE_KRB_CONF")
 }

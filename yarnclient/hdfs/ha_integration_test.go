@@ -6,29 +6,31 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/specbridge/specbridge/internal/itest"
 )
 
-// haCluster is the HA mini HDFS of scripts/hdfs-ha-test.sh: its client
-// configuration directory and a failover trigger.
-func haCluster(t *testing.T) (failover func(down bool)) {
+// useHAConf points the package at the client configuration of the HA mini
+// HDFS (scripts/hdfs-ha-test.sh: SPECBRIDGE_HA_CONF) for the test.
+func useHAConf(t *testing.T) {
 	t.Helper()
-	confDir, failover := itest.HA(t)
 	t.Cleanup(resetConf)
-	if err := UseConf(confDir); err != nil {
+	if err := UseConf(itest.Env(t, "SPECBRIDGE_HA_CONF")); err != nil {
 		t.Fatal(err)
 	}
-	return failover
 }
 
 // hdfs:///path on the HA nameservice of HADOOP_CONF_DIR: a file read
-// across a failover, and writes and appends on both sides of one (the
-// second with the formerly active NameNode shut down) lose nothing.
-func TestIntegrationHAFailover(t *testing.T) {
-	failover := haCluster(t)
+// across a failover, then appends on both sides of two failovers close
+// together (the second shuts the NameNode that was active down, the third
+// brings it back and fails over to it) lose nothing, and each append that
+// returned is in the file.
+func TestHAFailover(t *testing.T) {
+	useHAConf(t)
 	u, err := ParseURL(fmt.Sprintf("hdfs:///specbridge-ha/%d", time.Now().UnixNano()))
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +59,7 @@ func TestIntegrationHAFailover(t *testing.T) {
 	if _, err := io.ReadFull(r, half); err != nil {
 		t.Fatal(err)
 	}
-	failover(false) // during the read
+	itest.Failover(t, false) // during the read
 	rest, err := io.ReadAll(r)
 	r.Close()
 	if err != nil || !bytes.Equal(append(half, rest...), data) {
@@ -66,8 +68,11 @@ func TestIntegrationHAFailover(t *testing.T) {
 	log := u.Path + "/log"
 	var want []byte
 	for i := range 20 {
-		if i == 10 {
-			failover(true) // and the NameNode that was active goes down
+		switch i {
+		case 7:
+			itest.Failover(t, true) // the NameNode that was active goes down
+		case 14:
+			itest.Failover(t, false) // it comes back and is active again
 		}
 		line := []byte(fmt.Sprintf("record %d\n", i))
 		if err := c.Append(log, line); err != nil {
@@ -77,9 +82,59 @@ func TestIntegrationHAFailover(t *testing.T) {
 	}
 	got, err := c.ReadFile(log)
 	if err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("appends across a failover: got %q, %v", got, err)
+		t.Fatalf("appends across failovers: got %q, %v", got, err)
 	}
 	if ents, err := c.List(u.Path); err != nil || len(ents) != 2 {
 		t.Fatalf("list after failover: %v, %v", ents, err)
+	}
+}
+
+// A failover between a write's data and the NameNode's completion of the
+// file (FaultHooks.BeforeComplete), with the NameNode that was active shut
+// down: the DataNodes get the data, the file is completed on the NameNode
+// active now, and the next append and the atomic rewrite go there too.
+func TestHAFailoverBeforeComplete(t *testing.T) {
+	useHAConf(t)
+	u, err := ParseURL(fmt.Sprintf("hdfs://mycluster/specbridge-ha/complete-%d", time.Now().UnixNano()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Dial(u.NameNode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.MkdirAll(u.Path); err != nil {
+		t.Fatal(err)
+	}
+	log, snap := u.Path+"/log", u.Path+"/snap"
+	var fired atomic.Int32
+	defer SetFaultHooks(&FaultHooks{BeforeComplete: func(p string) {
+		if fired.Add(1) == 3 { // the third write: an append to a file that has data
+			if !strings.HasSuffix(p, "/log") {
+				t.Errorf("third write to %s, want the log", p)
+			}
+			itest.Failover(t, true)
+		}
+	}})()
+	var want []byte
+	for i := range 5 {
+		line := []byte(fmt.Sprintf("acknowledged %d\n", i))
+		if err := c.Append(log, line); err != nil {
+			t.Fatalf("append %d (failover before the third completes): %v", i, err)
+		}
+		want = append(want, line...)
+	}
+	if err := c.WriteFile(snap, want); err != nil {
+		t.Fatal(err)
+	}
+	if fired.Load() < 3 {
+		t.Fatalf("the failover hook ran %d times, want at least 3", fired.Load())
+	}
+	for _, f := range []string{log, snap} {
+		got, err := c.ReadFile(f)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s after a failover before completion: got %q, %v", f, got, err)
+		}
 	}
 }

@@ -82,9 +82,10 @@ func User() (string, error) {
 // Client is a connection to one NameNode. It is safe for concurrent use as
 // far as the underlying client is (colinmarc/hdfs serialises NameNode RPCs).
 type Client struct {
-	nn  string
-	c   *gohdfs.Client
-	Now func() time.Time // for atomic-write temporary names; time.Now by default
+	nn       string
+	c        *gohdfs.Client
+	failover failoverPolicy   // waiting out an HA failover (failover.go)
+	Now      func() time.Time // for atomic-write temporary names; time.Now by default
 }
 
 // Dial connects to nn (host:port, a host or an HA nameservice: Addresses)
@@ -116,7 +117,7 @@ func Dial(nn string) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to HDFS %s (%s) as %s: %w", nn, strings.Join(addrs, ", "), usr, err)
 	}
-	return &Client{nn: nn, c: c, Now: time.Now}, nil
+	return &Client{nn: nn, c: c, failover: policyFromConf(c0, len(addrs)), Now: time.Now}, nil
 }
 
 // Close ends the connection.
@@ -134,7 +135,8 @@ type Entry struct {
 
 // List returns dir's entries sorted by name.
 func (c *Client) List(dir string) ([]Entry, error) {
-	infos, err := c.c.ReadDir(dir)
+	var infos []os.FileInfo
+	err := c.retry(func() (err error) { infos, err = c.c.ReadDir(dir); return err })
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", c.url(dir), err)
 	}
@@ -150,23 +152,23 @@ func (c *Client) List(dir string) ([]Entry, error) {
 // file) whose name ends in one of suffixes (all files if none), sorted.
 func (c *Client) Walk(dir string, suffixes ...string) ([]string, error) {
 	var files []string
-	err := c.c.Walk(dir, func(p string, fi fs.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		if fi.IsDir() {
-			return nil
-		}
-		for _, s := range suffixes {
-			if strings.HasSuffix(p, s) {
-				files = append(files, p)
-				return nil
+	err := c.retry(func() error {
+		files = files[:0]
+		return c.c.Walk(dir, func(p string, fi fs.FileInfo, err error) error {
+			if err != nil || fi.IsDir() {
+				return err
 			}
-		}
-		if len(suffixes) == 0 {
-			files = append(files, p)
-		}
-		return nil
+			if len(suffixes) == 0 {
+				files = append(files, p)
+			}
+			for _, s := range suffixes {
+				if strings.HasSuffix(p, s) {
+					files = append(files, p)
+					break
+				}
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("walk %s: %w", c.url(dir), err)
@@ -175,9 +177,15 @@ func (c *Client) Walk(dir string, suffixes ...string) ([]string, error) {
 	return files, nil
 }
 
+// stat is Stat across a failover.
+func (c *Client) stat(p string) (fi os.FileInfo, err error) {
+	err = c.retry(func() error { fi, err = c.c.Stat(p); return err })
+	return fi, err
+}
+
 // Exists reports whether p exists.
 func (c *Client) Exists(p string) (bool, error) {
-	_, err := c.c.Stat(p)
+	_, err := c.stat(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
 	}
@@ -189,7 +197,7 @@ func (c *Client) Exists(p string) (bool, error) {
 
 // Size returns p's length, 0 if it does not exist.
 func (c *Client) Size(p string) (int64, error) {
-	fi, err := c.c.Stat(p)
+	fi, err := c.stat(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
@@ -199,18 +207,29 @@ func (c *Client) Size(p string) (int64, error) {
 	return fi.Size(), nil
 }
 
-// Open opens p for reading.
+// Open opens p for reading. The reader has every block's location from the
+// NameNode at open, and reads from the DataNodes: a NameNode failover
+// after Open does not touch it.
 func (c *Client) Open(p string) (io.ReadCloser, error) {
-	f, err := c.c.Open(p)
+	var f *gohdfs.FileReader
+	err := c.retry(func() (err error) { f, err = c.c.Open(p); return err })
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", c.url(p), err)
+	}
+	if h := hooks.Load(); h != nil && h.Read != nil {
+		return &hookedReader{ReadCloser: f, path: p, hook: h.Read}, nil
 	}
 	return f, nil
 }
 
 // ReadFile returns the whole of p.
 func (c *Client) ReadFile(p string) ([]byte, error) {
-	b, err := c.c.ReadFile(p)
+	r, err := c.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", c.url(p), errors.Unwrap(err))
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.url(p), err)
 	}
@@ -219,7 +238,7 @@ func (c *Client) ReadFile(p string) ([]byte, error) {
 
 // MkdirAll creates dir and its parents.
 func (c *Client) MkdirAll(dir string) error {
-	if err := c.c.MkdirAll(dir, 0o755); err != nil {
+	if err := c.retry(func() error { return c.c.MkdirAll(dir, 0o755) }); err != nil {
 		return fmt.Errorf("mkdir %s: %w", c.url(dir), err)
 	}
 	return nil
@@ -227,7 +246,7 @@ func (c *Client) MkdirAll(dir string) error {
 
 // Remove deletes the file p; a missing file is not an error.
 func (c *Client) Remove(p string) error {
-	err := c.c.Remove(p)
+	err := c.retry(func() error { return c.c.Remove(p) })
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", c.url(p), err)
 	}
@@ -237,7 +256,7 @@ func (c *Client) Remove(p string) error {
 // Rename moves from to to, replacing to if it exists (HDFS rename2 with
 // OVERWRITE, atomic on the NameNode).
 func (c *Client) Rename(from, to string) error {
-	if err := c.c.Rename(from, to); err != nil {
+	if err := c.retry(func() error { return c.c.Rename(from, to) }); err != nil {
 		return fmt.Errorf("rename %s to %s: %w", c.url(from), to, err)
 	}
 	return nil
@@ -277,11 +296,14 @@ func (c *Client) write(p string, data []byte, appending bool) error {
 		w   *gohdfs.FileWriter
 		err error
 	)
-	if appending {
-		w, err = c.c.Append(p)
-	} else {
-		w, err = c.c.Create(p)
-	}
+	err = c.retry(func() (err error) {
+		if appending {
+			w, err = c.c.Append(p)
+		} else {
+			w, err = c.c.Create(p)
+		}
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("open %s for writing: %w", c.url(p), err)
 	}
@@ -289,23 +311,32 @@ func (c *Client) write(p string, data []byte, appending bool) error {
 		_ = w.Close() // the write error is the one to report
 		return fmt.Errorf("write %s: %w", c.url(p), err)
 	}
+	if h := hooks.Load(); h != nil && h.BeforeComplete != nil {
+		h.BeforeComplete(p)
+	}
 	return c.closeWriter(w, p)
 }
 
 // closeWriter closes w, retrying while the NameNode reports the last block
-// still replicating (what Hadoop's Java client does), for up to 30 s.
+// still replicating (what Hadoop's Java client does), for up to 30 s, and
+// across a failover (failoverPolicy). Close again after a NameNode error
+// is safe: the DataNode pipeline, once finished, is not written again, and
+// the last block is updated and the file completed on the NameNode that is
+// active now.
 func (c *Client) closeWriter(w *gohdfs.FileWriter, p string) error {
 	deadline := time.Now().Add(30 * time.Second)
 	wait := 10 * time.Millisecond
-	for {
-		err := w.Close()
-		if err == nil {
-			return nil
+	return c.retry(func() error {
+		for {
+			err := w.Close()
+			if err == nil {
+				return nil
+			}
+			if !gohdfs.IsErrReplicating(err) || time.Now().After(deadline) {
+				return fmt.Errorf("close %s: %w", c.url(p), err)
+			}
+			time.Sleep(wait) // backing off between polls of the NameNode's completion
+			wait = min(2*wait, time.Second)
 		}
-		if !gohdfs.IsErrReplicating(err) || time.Now().After(deadline) {
-			return fmt.Errorf("close %s: %w", c.url(p), err)
-		}
-		time.Sleep(wait) // backing off between polls of the NameNode's completion
-		wait = min(2*wait, time.Second)
-	}
+	})
 }

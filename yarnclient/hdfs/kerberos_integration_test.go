@@ -1,0 +1,119 @@
+//go:build integration
+
+package hdfs
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	gohdfs "github.com/colinmarc/hdfs/v2"
+	"github.com/specbridge/specbridge/internal/itest"
+)
+
+// useKerberos points the package at the secured mini HDFS of
+// scripts/hdfs-kerberos-test.sh with creds, and returns its URL.
+func useKerberos(t *testing.T, creds itest.Credentials) URL {
+	t.Helper()
+	t.Cleanup(resetConf)
+	if err := UseConf(itest.Kerberos(t, creds)); err != nil {
+		t.Fatal(err)
+	}
+	u, err := ParseURL(fmt.Sprintf("hdfs:///specbridge/hdfs-%d", time.Now().UnixNano()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// With a keytab and with a ticket cache (kinit), the client authenticates
+// to the NameNode with Kerberos and to the DataNode with SASL (block
+// tokens): write, atomic rewrite, append, list and read all work, as the
+// principal's user (the owner of what it creates).
+func TestKerberosReadWrite(t *testing.T) {
+	for _, creds := range []itest.Credentials{itest.Keytab, itest.TicketCache} {
+		t.Run(string(creds), func(t *testing.T) {
+			u := useKerberos(t, creds)
+			c, err := Dial(u.NameNode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if err := c.MkdirAll(u.Path); err != nil {
+				t.Fatal(err)
+			}
+			data := bytes.Repeat([]byte("kerberos "), 50_000) // ~450 KB: several packets through SASL
+			if err := c.WriteFile(u.Path+"/a", data); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 3 {
+				if err := c.Append(u.Path+"/log", []byte{byte('a' + i)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := c.ReadFile(u.Path + "/a")
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("read back %d of %d bytes: %v", len(got), len(data), err)
+			}
+			if got, err := c.ReadFile(u.Path + "/log"); err != nil || string(got) != "abc" {
+				t.Fatalf("appended: %q, %v", got, err)
+			}
+			fi, err := c.c.Stat(u.Path + "/a")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if owner := fi.(*gohdfs.FileInfo).Owner(); owner != "specbridge" {
+				t.Errorf("owner %q, want specbridge (the principal's user)", owner)
+			}
+		})
+	}
+}
+
+// Without credentials the client is refused, with an error that says so
+// and names the address; a client configured for simple authentication is
+// refused by the NameNode, and the error names the path.
+func TestKerberosRefusedWithoutCredentials(t *testing.T) {
+	u := useKerberos(t, itest.NoCredentials)
+	_, err := Dial(u.NameNode)
+	if err == nil {
+		t.Fatal("Dial without a keytab or a ticket cache succeeded")
+	}
+	for _, want := range []string{"Kerberos", "no keytab", "ticket cache", u.NameNode} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+
+	// The same cluster, the client told nothing of Kerberos.
+	plain := t.TempDir()
+	core, err := os.ReadFile(filepath.Join(itest.Env(t, "SPECBRIDGE_KRB_CONF"), "core-site.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	core = bytes.Replace(core, []byte("<value>kerberos</value>"), []byte("<value>simple</value>"), 1)
+	if err := os.WriteFile(filepath.Join(plain, "core-site.xml"), core, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := UseConf(plain); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Dial(u.NameNode)
+	if err == nil {
+		defer c.Close()
+		_, err = c.List(u.Path)
+	}
+	if err == nil {
+		t.Fatal("simple authentication against a Kerberos NameNode was not refused")
+	}
+	if !strings.Contains(err.Error(), "hadoop.security.authentication=kerberos") {
+		t.Errorf("refusal does not say it is about authentication: %v", err)
+	}
+	if c != nil && !strings.Contains(err.Error(), u.String()) {
+		t.Errorf("refusal does not name %s: %v", u, err)
+	}
+	t.Logf("refused: %v", err)
+}
