@@ -137,12 +137,19 @@ final class SidecarConnection {
     return s != null && s.welcomed && !s.resynced && !s.gone;
   }
 
-  /** Sends the snapshot; the session is then ready. */
+  /**
+   * Sends the snapshot; the session is then ready. It is marked ready before the send: the sidecar may answer
+   * the snapshot with decisions at once (cloning policies do), and the reader thread must not see those arrive
+   * on a session still marked unready and refuse them (they would not be sent again). If the send fails the
+   * socket is gone, and a gone socket is never ready.
+   */
   void resync(ObjectNode snapshot) {
     SidecarSocket s = socket;
     if (s != null && !s.gone) {
-      send(s, snapshot);
       s.resynced = true;
+      if (!send(s, snapshot)) {
+        s.resynced = false; // not sent: the next step tries again (or the socket is gone)
+      }
     }
   }
 
@@ -233,11 +240,12 @@ final class SidecarConnection {
     }
   }
 
-  private void send(SidecarSocket s, ObjectNode f) {
+  private boolean send(SidecarSocket s, ObjectNode f) {
     try {
-      sendBytes(s, json.writeValueAsBytes(f));
+      return sendBytes(s, json.writeValueAsBytes(f));
     } catch (Exception e) {
       BridgeSpeculator.LOG.debug("specbridge: send failed", e);
+      return false;
     }
   }
 
