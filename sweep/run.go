@@ -2,9 +2,8 @@ package sweep
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 
+	"github.com/specbridge/specbridge/internal/inorder"
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/yarnclient/history"
@@ -76,69 +75,7 @@ func RunCell(c Cell, registry RegistryFunc) (Row, error) {
 // emit's) stops the sweep: cells not yet started are not started, and Run
 // returns it once the running cells end.
 func Run(cells []Cell, parallel int, registry RegistryFunc, emit func(Row) error) error {
-	if parallel <= 0 {
-		parallel = runtime.GOMAXPROCS(0)
-	}
-	parallel = max(min(parallel, len(cells)), 1)
-	type result struct {
-		row  Row
-		err  error
-		done bool
-	}
-	var mu sync.Mutex
-	cond := sync.NewCond(&mu)
-	results := make([]result, len(cells))
-	next, failed := 0, false
-	var wg sync.WaitGroup
-	for range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			mu.Lock()
-			defer mu.Unlock()
-			for !failed && next < len(cells) {
-				k := next
-				next++
-				mu.Unlock()
-				row, err := RunCell(cells[k], registry)
-				mu.Lock()
-				results[k] = result{row: row, err: err, done: true}
-				failed = failed || err != nil
-				cond.Broadcast()
-			}
-		}()
-	}
-	var err error
-	mu.Lock()
-	for k := 0; k < len(cells); k++ {
-		for !results[k].done && !(failed && k >= next) {
-			cond.Wait()
-		}
-		r := results[k]
-		if !r.done { // never started: an earlier cell failed
-			break
-		}
-		if r.err != nil {
-			err = r.err
-			break
-		}
-		mu.Unlock()
-		err = emit(r.row)
-		mu.Lock()
-		if err != nil {
-			failed = true
-			break
-		}
-	}
-	if err == nil && failed {
-		for _, r := range results {
-			if r.err != nil {
-				err = r.err
-				break
-			}
-		}
-	}
-	mu.Unlock()
-	wg.Wait()
-	return err
+	return inorder.Run(len(cells), parallel,
+		func(k int) (Row, error) { return RunCell(cells[k], registry) },
+		func(_ int, row Row) error { return emit(row) })
 }
