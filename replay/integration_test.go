@@ -7,10 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/specbridge/specbridge/internal/itest"
-	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
@@ -20,16 +18,8 @@ import (
 // equal the local files' jobs; a single file reads too.
 func TestIntegrationLoadFromHDFS(t *testing.T) {
 	fsURL := itest.Env(t, "SPECBRIDGE_FS")
-	u, err := hdfs.ParseURL(fsURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := hdfs.Dial(u.NameNode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	root := fmt.Sprintf("/tmp/specbridge-it/replay-%d/done", time.Now().UnixNano())
+	c, dir := itest.MiniHDFS(t, "replay")
+	root := dir + "/done"
 	local := []string{
 		"../yarnclient/history/testdata/job_2.4-SUCCEEDED-speculative.jhist",
 		"../data/jhist/job_2.4.0-FAILED.jhist",

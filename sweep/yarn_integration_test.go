@@ -4,7 +4,6 @@ package sweep
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/specbridge/specbridge/internal/itest"
-	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 // `specbridge sweep --on-yarn` on the mini cluster (scripts/test-integration.sh:
@@ -41,21 +39,9 @@ func TestIntegrationSweepOnYARN(t *testing.T) {
 
 	// A job history on HDFS (replay reads histories there, not scenarios):
 	// the mappers read it there.
-	u, err := hdfs.ParseURL(fsURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := hdfs.Dial(u.NameNode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	root := fmt.Sprintf("/tmp/specbridge-it/sweep-%d", time.Now().UnixNano())
+	c, root := itest.MiniHDFS(t, "sweep")
 	hist, err := os.ReadFile("../yarnclient/history/testdata/job_2.4-SUCCEEDED-speculative.jhist")
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.MkdirAll(root); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.WriteFile(root+"/job.jhist", hist); err != nil {

@@ -75,7 +75,7 @@ var rules = []rule{
 	{pkg: "sweep", doc: "`sweep`", internal: []string{"replay", "speculators", "yarnclient/history", "yarnclient/hdfs", "internal/inorder"},
 		denyDeps: []string{"bridge", "cfa"}},
 	{pkg: "cmd/...", doc: "`cmd/specbridge`", internal: []string{"*"}, thirdParty: []string{"*"}},
-	{pkg: "internal/itest", doc: "`internal/itest`"},
+	{pkg: "internal/itest", doc: "`internal/itest`", internal: []string{"yarnclient/hdfs"}},
 	{pkg: "internal/authguard", doc: "`internal/authguard`", thirdParty: []string{"github.com/sirupsen/logrus"}},
 	{pkg: "internal/lineread", doc: "`internal/lineread`"},
 	{pkg: "internal/inorder", doc: "`internal/inorder`", denyStd: noIOnoTime, denyDeps: upper},

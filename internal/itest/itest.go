@@ -1,15 +1,20 @@
 // Package itest holds what the integration tests (build tag integration)
 // share: reading the mini cluster's endpoints from the environment that
 // scripts/test-integration.sh exports, and asking the HA mini HDFS of
-// scripts/hdfs-ha-test.sh to fail over. It must not start or stop clusters.
+// scripts/hdfs-ha-test.sh to fail over, connecting to the mini HDFS. It must
+// not start or stop clusters.
 package itest
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 // Env returns the environment variable name (SPECBRIDGE_FS,
@@ -78,4 +83,32 @@ func Kerberos(t *testing.T, creds Credentials) (confDir string) {
 		t.Setenv("KRB5CCNAME", t.TempDir()+"/no-ccache")
 	}
 	return Env(t, "SPECBRIDGE_KRB_CONF")
+}
+
+// DialHDFS connects to the mini cluster's HDFS (SPECBRIDGE_FS,
+// hdfs://host:port) for the length of the test.
+func DialHDFS(t testing.TB) *hdfs.Client {
+	t.Helper()
+	u, err := hdfs.ParseURL(Env(t, "SPECBRIDGE_FS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := hdfs.Dial(u.NameNode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// MiniHDFS is DialHDFS with a fresh directory,
+// /tmp/specbridge-it/<name>-<nanoseconds>, which it returns.
+func MiniHDFS(t testing.TB, name string) (*hdfs.Client, string) {
+	t.Helper()
+	c := DialHDFS(t)
+	dir := fmt.Sprintf("/tmp/specbridge-it/%s-%d", name, time.Now().UnixNano())
+	if err := c.MkdirAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	return c, dir
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/specbridge/specbridge/internal/itest"
-	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 func TestIntegrationResourceManagerAndNodeManagers(t *testing.T) {
@@ -91,15 +90,7 @@ func TestIntegrationJobHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, err := hdfs.ParseURL(itest.Env(t, "SPECBRIDGE_FS"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := hdfs.Dial(fs.NameNode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := itest.DialHDFS(t)
 	inter := intermediateDoneDir(t, jhs)
 	fixture, err := os.ReadFile("../history/testdata/job_2.4-SUCCEEDED-speculative.jhist")
 	if err != nil {
