@@ -1,6 +1,6 @@
 //go:build integration
 
-package hdfs
+package hdfs_test
 
 import (
 	"bytes"
@@ -12,14 +12,15 @@ import (
 	"time"
 
 	"github.com/specbridge/specbridge/internal/itest"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 // useHAConf points the package at the client configuration of the HA mini
 // HDFS (scripts/hdfs-ha-test.sh: SPECBRIDGE_HA_CONF) for the test.
 func useHAConf(t *testing.T) {
 	t.Helper()
-	t.Cleanup(resetConf)
-	if err := UseConf(itest.Env(t, "SPECBRIDGE_HA_CONF")); err != nil {
+	t.Cleanup(hdfs.ResetConf)
+	if err := hdfs.UseConf(itest.Env(t, "SPECBRIDGE_HA_CONF")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -31,14 +32,14 @@ func useHAConf(t *testing.T) {
 // returned is in the file.
 func TestHAFailover(t *testing.T) {
 	useHAConf(t)
-	u, err := ParseURL(fmt.Sprintf("hdfs:///specbridge-ha/%d", time.Now().UnixNano()))
+	u, err := hdfs.ParseURL(fmt.Sprintf("hdfs:///specbridge-ha/%d", time.Now().UnixNano()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if u.NameNode != "mycluster" {
 		t.Fatalf("hdfs:/// resolved to %q, want the nameservice mycluster", u.NameNode)
 	}
-	c, err := Dial(u.NameNode)
+	c, err := hdfs.Dial(u.NameNode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +96,11 @@ func TestHAFailover(t *testing.T) {
 // active now, and the next append and the atomic rewrite go there too.
 func TestHAFailoverBeforeComplete(t *testing.T) {
 	useHAConf(t)
-	u, err := ParseURL(fmt.Sprintf("hdfs://mycluster/specbridge-ha/complete-%d", time.Now().UnixNano()))
+	u, err := hdfs.ParseURL(fmt.Sprintf("hdfs://mycluster/specbridge-ha/complete-%d", time.Now().UnixNano()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Dial(u.NameNode)
+	c, err := hdfs.Dial(u.NameNode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestHAFailoverBeforeComplete(t *testing.T) {
 	}
 	log, snap := u.Path+"/log", u.Path+"/snap"
 	var fired atomic.Int32
-	defer SetFaultHooks(&FaultHooks{BeforeComplete: func(p string) {
+	defer hdfs.SetFaultHooks(&hdfs.FaultHooks{BeforeComplete: func(p string) {
 		if fired.Add(1) == 3 { // the third write: an append to a file that has data
 			if !strings.HasSuffix(p, "/log") {
 				t.Errorf("third write to %s, want the log", p)

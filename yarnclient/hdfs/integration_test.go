@@ -1,38 +1,16 @@
 //go:build integration
 
-package hdfs
+package hdfs_test
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
-	"time"
 
 	"github.com/specbridge/specbridge/internal/itest"
 )
 
-// dialMiniCluster connects to the HDFS named by SPECBRIDGE_FS
-// (hdfs://host:port, as scripts/minicluster.sh's env file has it).
-func dialMiniCluster(t *testing.T) (*Client, string) {
-	t.Helper()
-	u, err := ParseURL(itest.Env(t, "SPECBRIDGE_FS"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Dial(u.NameNode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	dir := fmt.Sprintf("/tmp/specbridge-it/hdfs-%d", time.Now().UnixNano())
-	if err := c.MkdirAll(dir); err != nil {
-		t.Fatal(err)
-	}
-	return c, dir
-}
-
 func TestIntegrationWriteRenameAppendList(t *testing.T) {
-	c, dir := dialMiniCluster(t)
+	c, dir := itest.MiniHDFS(t, "hdfs")
 	p := dir + "/a.txt"
 	if err := c.WriteFile(p, []byte("first")); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,6 @@
 //go:build integration
 
-package hdfs
+package hdfs_test
 
 import (
 	"bytes"
@@ -13,17 +13,18 @@ import (
 
 	gohdfs "github.com/colinmarc/hdfs/v2"
 	"github.com/specbridge/specbridge/internal/itest"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 // useKerberos points the package at the secured mini HDFS of
 // scripts/hdfs-kerberos-test.sh with creds, and returns its URL.
-func useKerberos(t *testing.T, creds itest.Credentials) URL {
+func useKerberos(t *testing.T, creds itest.Credentials) hdfs.URL {
 	t.Helper()
-	t.Cleanup(resetConf)
-	if err := UseConf(itest.Kerberos(t, creds)); err != nil {
+	t.Cleanup(hdfs.ResetConf)
+	if err := hdfs.UseConf(itest.Kerberos(t, creds)); err != nil {
 		t.Fatal(err)
 	}
-	u, err := ParseURL(fmt.Sprintf("hdfs:///specbridge/hdfs-%d", time.Now().UnixNano()))
+	u, err := hdfs.ParseURL(fmt.Sprintf("hdfs:///specbridge/hdfs-%d", time.Now().UnixNano()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestKerberosReadWrite(t *testing.T) {
 	for _, creds := range []itest.Credentials{itest.Keytab, itest.TicketCache} {
 		t.Run(string(creds), func(t *testing.T) {
 			u := useKerberos(t, creds)
-			c, err := Dial(u.NameNode)
+			c, err := hdfs.Dial(u.NameNode)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +63,7 @@ func TestKerberosReadWrite(t *testing.T) {
 			if got, err := c.ReadFile(u.Path + "/log"); err != nil || string(got) != "abc" {
 				t.Fatalf("appended: %q, %v", got, err)
 			}
-			fi, err := c.c.Stat(u.Path + "/a")
+			fi, err := hdfs.Raw(c).Stat(u.Path + "/a")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +79,7 @@ func TestKerberosReadWrite(t *testing.T) {
 // refused by the NameNode, and the error names the path.
 func TestKerberosRefusedWithoutCredentials(t *testing.T) {
 	u := useKerberos(t, itest.NoCredentials)
-	_, err := Dial(u.NameNode)
+	_, err := hdfs.Dial(u.NameNode)
 	if err == nil {
 		t.Fatal("Dial without a keytab or a ticket cache succeeded")
 	}
@@ -98,10 +99,10 @@ func TestKerberosRefusedWithoutCredentials(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(plain, "core-site.xml"), core, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := UseConf(plain); err != nil {
+	if err := hdfs.UseConf(plain); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Dial(u.NameNode)
+	c, err := hdfs.Dial(u.NameNode)
 	if err == nil {
 		defer c.Close()
 		_, err = c.List(u.Path)
