@@ -24,14 +24,8 @@ fail() {
 }
 timing() { timings+=("$(printf '%-44s %5ss' "$1" "$2")"); }
 
-# descendants PID: the ids of every process below PID.
-descendants() {
-  local child
-  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do
-    echo "$child"
-    descendants "$child"
-  done
-}
+# shellcheck source=scripts/proc-lib.sh
+source "$root/scripts/proc-lib.sh" # descendants
 
 cleanup() {
   local rc=$?

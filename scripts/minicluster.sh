@@ -33,6 +33,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/proc-lib.sh
+source "$here/proc-lib.sh"
 state=${SPECBRIDGE_MINICLUSTER_DIR:-${TMPDIR:-/tmp}/specbridge-minicluster}
 hadoop_version=${HADOOP_VERSION:-3.5.0}
 nodemanagers=${NODEMANAGERS:-3}
@@ -128,15 +130,6 @@ SPECBRIDGE_CONTROL=http://127.0.0.1:$(cat "$state/control.port")
 HADOOP_CONF_DIR=$state/conf
 ENV
   echo "minicluster: up (pid $(cat "$state/pid")); details in $state/details.json, HADOOP_CONF_DIR=$state/conf"
-}
-
-# descendants PID: the ids of every process below PID (the NodeManagers' containers: AMs and tasks).
-descendants() {
-  local child
-  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do
-    echo "$child"
-    descendants "$child"
-  done
 }
 
 stop() {

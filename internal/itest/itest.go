@@ -101,14 +101,30 @@ func DialHDFS(t testing.TB) *hdfs.Client {
 	return c
 }
 
-// MiniHDFS is DialHDFS with a fresh directory,
-// /tmp/specbridge-it/<name>-<nanoseconds>, which it returns.
-func MiniHDFS(t testing.TB, name string) (*hdfs.Client, string) {
+// DialDir connects to u's NameNode (or HA nameservice) for the length of
+// the test and makes the directory u.Path there.
+func DialDir(t testing.TB, u hdfs.URL) *hdfs.Client {
 	t.Helper()
-	c := DialHDFS(t)
-	dir := fmt.Sprintf("/tmp/specbridge-it/%s-%d", name, time.Now().UnixNano())
-	if err := c.MkdirAll(dir); err != nil {
+	c, err := hdfs.Dial(u.NameNode)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return c, dir
+	t.Cleanup(func() { _ = c.Close() })
+	if err := c.MkdirAll(u.Path); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// MiniHDFS is DialDir on the mini cluster's HDFS (SPECBRIDGE_FS) with a
+// fresh directory, /tmp/specbridge-it/<name>-<nanoseconds>, which it
+// returns.
+func MiniHDFS(t testing.TB, name string) (*hdfs.Client, string) {
+	t.Helper()
+	u, err := hdfs.ParseURL(Env(t, "SPECBRIDGE_FS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = fmt.Sprintf("/tmp/specbridge-it/%s-%d", name, time.Now().UnixNano())
+	return DialDir(t, u), u.Path
 }

@@ -39,14 +39,7 @@ func TestHAFailover(t *testing.T) {
 	if u.NameNode != "mycluster" {
 		t.Fatalf("hdfs:/// resolved to %q, want the nameservice mycluster", u.NameNode)
 	}
-	c, err := hdfs.Dial(u.NameNode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.MkdirAll(u.Path); err != nil {
-		t.Fatal(err)
-	}
+	c := itest.DialDir(t, u)
 	data := bytes.Repeat([]byte("specbridge-ha "), 1<<16) // ~900 KB
 	p := u.Path + "/input"
 	if err := c.WriteFile(p, data); err != nil {
@@ -100,14 +93,7 @@ func TestHAFailoverBeforeComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := hdfs.Dial(u.NameNode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.MkdirAll(u.Path); err != nil {
-		t.Fatal(err)
-	}
+	c := itest.DialDir(t, u)
 	log, snap := u.Path+"/log", u.Path+"/snap"
 	var fired atomic.Int32
 	defer hdfs.SetFaultHooks(&hdfs.FaultHooks{BeforeComplete: func(p string) {

@@ -39,14 +39,7 @@ func TestKerberosReadWrite(t *testing.T) {
 	for _, creds := range []itest.Credentials{itest.Keytab, itest.TicketCache} {
 		t.Run(string(creds), func(t *testing.T) {
 			u := useKerberos(t, creds)
-			c, err := hdfs.Dial(u.NameNode)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			if err := c.MkdirAll(u.Path); err != nil {
-				t.Fatal(err)
-			}
+			c := itest.DialDir(t, u)
 			data := bytes.Repeat([]byte("kerberos "), 50_000) // ~450 KB: several packets through SASL
 			if err := c.WriteFile(u.Path+"/a", data); err != nil {
 				t.Fatal(err)
