@@ -3,6 +3,7 @@ package bridge
 import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 )
 
 // metrics are the bridge's Prometheus metrics, registered on a registry of
@@ -40,45 +41,40 @@ var fallbackCodes = []string{CodeUnknownSpeculator, CodeBadParameter, CodeBadJob
 // every ack result, every fallback reason), so that /metrics lists them all
 // before the first AM connects and dashboards have a baseline.
 func newMetrics(policies []string) *metrics {
-	m := &metrics{
-		registry: prometheus.NewRegistry(),
-		sessions: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "specbridge_bridge_sessions", Help: "Open AM sessions."}),
-		sessionsOpened: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "specbridge_bridge_sessions_opened_total", Help: "Session handshakes by result (accepted or the error code)."}, []string{"result"}),
-		frames: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "specbridge_bridge_frames_received_total", Help: "Frames received by type (other for unknown types)."}, []string{"type"}),
-		events: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "specbridge_bridge_events_total", Help: "Events folded into engines."}),
-		eventsRejected: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "specbridge_bridge_events_rejected_total", Help: "Events the engine or the decoder refused."}),
-		decisions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "specbridge_bridge_decisions_total", Help: "Decisions sent by policy and kind."}, []string{"policy", "kind"}),
-		acks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "specbridge_bridge_acks_total", Help: "Decision acks by result (applied, refused)."}, []string{"result"}),
-		errorsSent: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "specbridge_bridge_errors_sent_total", Help: "Error frames sent by code."}, []string{"code"}),
-		decideSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name: "specbridge_bridge_decide_seconds", Help: "Time spent in Engine.Decide.",
-			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 10)}),
-		batchToDecision: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name: "specbridge_bridge_batch_to_decision_seconds", Help: "From reading an event batch to writing the decisions it caused.",
-			Buckets: prometheus.ExponentialBuckets(1e-5, 4, 10)}),
-		fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "specbridge_bridge_policy_fallbacks_total", Help: "Jobs refused an engine, so run under Hadoop's own speculator, by reason (the error code)."}, []string{"reason"}),
-		rejectedParams: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "specbridge_bridge_rejected_parameters_total", Help: "Hellos whose policy parameters were unknown or invalid, by policy."}, []string{"policy"}),
-		turnWait: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name: "specbridge_bridge_turn_wait_seconds", Help: "How long a session's frame waited for a turn of the fair queue.",
-			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 10)}),
-		throttled: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "specbridge_bridge_throttled_seconds_total", Help: "Time sessions were held back (not read) for being over their event budget."}),
-		turnShare: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "specbridge_bridge_turn_share", Help: "Share of the fair queue's slot time granted (1: all; less while the Go scheduler's p99 latency is over its target)."}),
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	f := promauto.With(reg)
+	const ns = "specbridge_bridge_"
+	counters := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return f.NewCounterVec(prometheus.CounterOpts{Name: ns + name, Help: help}, labels)
 	}
-	m.registry.MustRegister(m.sessions, m.sessionsOpened, m.frames, m.events, m.eventsRejected, m.decisions,
-		m.acks, m.errorsSent, m.decideSeconds, m.batchToDecision, m.fallbacks, m.rejectedParams, m.turnWait, m.throttled, m.turnShare,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	counter := func(name, help string) prometheus.Counter {
+		return f.NewCounter(prometheus.CounterOpts{Name: ns + name, Help: help})
+	}
+	histogram := func(name, help string, firstBucket float64) prometheus.Histogram {
+		return f.NewHistogram(prometheus.HistogramOpts{Name: ns + name, Help: help, Buckets: prometheus.ExponentialBuckets(firstBucket, 4, 10)})
+	}
+	gauge := func(name, help string) prometheus.Gauge {
+		return f.NewGauge(prometheus.GaugeOpts{Name: ns + name, Help: help})
+	}
+	m := &metrics{
+		registry:        reg,
+		sessions:        gauge("sessions", "Open AM sessions."),
+		sessionsOpened:  counters("sessions_opened_total", "Session handshakes by result (accepted or the error code).", "result"),
+		frames:          counters("frames_received_total", "Frames received by type (other for unknown types).", "type"),
+		events:          counter("events_total", "Events folded into engines."),
+		eventsRejected:  counter("events_rejected_total", "Events the engine or the decoder refused."),
+		decisions:       counters("decisions_total", "Decisions sent by policy and kind.", "policy", "kind"),
+		acks:            counters("acks_total", "Decision acks by result (applied, refused).", "result"),
+		errorsSent:      counters("errors_sent_total", "Error frames sent by code.", "code"),
+		decideSeconds:   histogram("decide_seconds", "Time spent in Engine.Decide.", 1e-6),
+		batchToDecision: histogram("batch_to_decision_seconds", "From reading an event batch to writing the decisions it caused.", 1e-5),
+		fallbacks:       counters("policy_fallbacks_total", "Jobs refused an engine, so run under Hadoop's own speculator, by reason (the error code).", "reason"),
+		rejectedParams:  counters("rejected_parameters_total", "Hellos whose policy parameters were unknown or invalid, by policy.", "policy"),
+		turnWait:        histogram("turn_wait_seconds", "How long a session's frame waited for a turn of the fair queue.", 1e-6),
+		throttled:       counter("throttled_seconds_total", "Time sessions were held back (not read) for being over their event budget."),
+		turnShare:       gauge("turn_share", "Share of the fair queue's slot time granted (1: all; less while the Go scheduler's p99 latency is over its target)."),
+	}
 	for _, p := range policies {
 		for _, k := range decisionKinds {
 			m.decisions.WithLabelValues(p, k)
