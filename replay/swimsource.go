@@ -94,13 +94,10 @@ func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error)
 			_, err := s.tasks(row, origin, model, rand.New(&p), j)
 			return err
 		}
-		w.Jobs = append(w.Jobs, h)
-		w.Groups = append(w.Groups, "history")
-		w.Overhead = append(w.Overhead, 0)
-		w.Recorded = append(w.Recorded, RecordedJob{ID: h.ID, Status: history.Succeeded})
+		w.addRecorded(h, 0, RecordedJob{ID: h.ID, Status: history.Succeeded})
 	}
 	if len(w.Jobs) == 0 {
-		return nil, fmt.Errorf("no job in the input has a task with recorded start and finish times")
+		return nil, errNoTimedJob
 	}
 	w.cluster(nil, co, seed, model, rs, true)
 	return w, nil

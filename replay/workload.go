@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -185,10 +186,7 @@ func fromJobs(n int, job func(int) (*history.Job, error), origin int64, nodesOf 
 			return nil, err
 		}
 		if c := calibrate(j); c.ok {
-			w.Jobs = append(w.Jobs, calibratedJob(j, c, origin))
-			w.Groups = append(w.Groups, "history")
-			w.Overhead = append(w.Overhead, c.overhead())
-			w.Recorded = append(w.Recorded, RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded})
+			w.addRecorded(calibratedJob(j, c, origin), c.overhead(), RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded})
 			continue
 		}
 		sj := sim.Job{ID: j.ID, CopyWork: sim.Resample}
@@ -215,16 +213,25 @@ func fromJobs(n int, job func(int) (*history.Job, error), origin int64, nodesOf 
 		if !model.Off {
 			model.stretch(rs, &sj)
 		}
-		w.Jobs = append(w.Jobs, sj)
-		w.Groups = append(w.Groups, "history")
-		w.Overhead = append(w.Overhead, 0)
-		w.Recorded = append(w.Recorded, RecordedJob{ID: j.ID, Status: j.Status})
+		w.addRecorded(sj, 0, RecordedJob{ID: j.ID, Status: j.Status})
 	}
 	if len(w.Jobs) == 0 {
-		return nil, fmt.Errorf("no job in the input has a task with recorded start and finish times")
+		return nil, errNoTimedJob
 	}
 	w.cluster(nodesOf(), co, seed, model, rs, uncalibrated)
 	return w, nil
+}
+
+// errNoTimedJob: a history input none of whose jobs can be replayed.
+var errNoTimedJob = errors.New("no job in the input has a task with recorded start and finish times")
+
+// addRecorded appends j, a job read from a history (group "history"), with
+// its per-job overhead and what the history recorded of it.
+func (w *Workload) addRecorded(j sim.Job, overhead speculators.Time, rec RecordedJob) {
+	w.Jobs = append(w.Jobs, j)
+	w.Groups = append(w.Groups, "history")
+	w.Overhead = append(w.Overhead, overhead)
+	w.Recorded = append(w.Recorded, rec)
 }
 
 // cluster sets w's cluster: nodes inferred from the recorded hosts, or
