@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import org.apache.hadoop.conf.Configuration;
@@ -43,8 +42,6 @@ import org.apache.hadoop.mapreduce.v2.app.job.Task;
 import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
-import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent;
-import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocator;
 import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocatorEvent;
 import org.apache.hadoop.service.Service;
@@ -179,21 +176,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     // The scenario of Hadoop's TestSpeculativeExecutionWithMRApp: all but one task finish.
     Job job = app.getContext().getAllJobs().values().iterator().next();
     EventHandler events = app.getContext().getEventHandler();
-    clock.tickMsec(1000L);
-    for (Task t : job.getTasks().values()) {
-      for (TaskAttempt a : t.getAttempts().values()) {
-        progress(events, a, 0.8f);
-      }
-    }
-    final Task straggler = firstTask(job);
-    for (Task t : job.getTasks().values()) {
-      if (t != straggler) {
-        TaskAttempt a = t.getAttempts().values().iterator().next();
-        complete(events, a);
-        app.waitForState(a, TaskAttemptState.SUCCEEDED);
-      }
-    }
-    clock.tickMsec(2000L);
+    final Task straggler = leaveOneStraggler(app, job, events);
     waitFor("the fallback to speculate " + straggler.getID(), () -> straggler.getAttempts().size() == 2, true);
     assertTrue(shim.fallbackLaunches() >= 1);
 
@@ -470,14 +453,6 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
   }
 
   // ---- helpers ----
-
-  static void progress(EventHandler events, TaskAttempt a, float progress) {
-    TaskAttemptStatus status = new TaskAttemptStatus();
-    status.id = a.getID();
-    status.progress = progress;
-    status.taskState = TaskAttemptState.RUNNING;
-    events.handle(new TaskAttemptStatusUpdateEvent(a.getID(), new AtomicReference<TaskAttemptStatus>(status)));
-  }
 
   /** After 3 s, lets maps 0-7 of an approximation job succeed in turn, 100 ms apart on the AM's clock. */
   private void completeFirstEight(MRApp app, EventHandler events, List<Task> maps) throws Exception {

@@ -111,7 +111,7 @@ class NodePauseTransitionsMRAppTest {
             if (pausing && app.nodeOf(a) == paused) {
               continue;
             }
-            BridgeSpeculatorMRAppTest.progress(events, a, progress);
+            ShimMRAppTest.progress(events, a, progress);
           }
         }
         if (quietUntil == Long.MAX_VALUE && Sidecar.read(sidecar.log).contains(resumed)) {

@@ -11,12 +11,10 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.api.records.JobState;
-import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
 import org.apache.hadoop.mapreduce.v2.app.MRApp;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
 import org.apache.hadoop.mapreduce.v2.app.job.Task;
-import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.event.EventHandler;
 import org.junit.jupiter.api.Test;
@@ -68,21 +66,7 @@ class ScopeMRAppTest extends ShimMRAppTest {
     // Hadoop's own scenario (TestSpeculativeExecutionWithMRApp): every task but one finishes; the
     // DefaultSpeculator inside the shim copies the straggler.
     EventHandler events = app.getContext().getEventHandler();
-    clock.tickMsec(1000L);
-    for (Task t : job.getTasks().values()) {
-      for (TaskAttempt a : t.getAttempts().values()) {
-        BridgeSpeculatorMRAppTest.progress(events, a, 0.8f);
-      }
-    }
-    final Task straggler = firstTask(job);
-    for (Task t : job.getTasks().values()) {
-      if (t != straggler) {
-        TaskAttempt a = t.getAttempts().values().iterator().next();
-        complete(events, a);
-        app.waitForState(a, TaskAttemptState.SUCCEEDED);
-      }
-    }
-    clock.tickMsec(2000L);
+    final Task straggler = leaveOneStraggler(app, job, events);
     waitFor("Hadoop's speculator to copy " + straggler.getID(), () -> straggler.getAttempts().size() == 2, true);
     assertTrue(shim.fallbackLaunches() >= 1, "the copy was not Hadoop's speculator's");
     finishJob(app, job, events);

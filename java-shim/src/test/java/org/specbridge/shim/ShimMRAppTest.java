@@ -3,12 +3,14 @@ package org.specbridge.shim;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.api.records.JobState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
 import org.apache.hadoop.mapreduce.v2.app.MRApp;
@@ -17,6 +19,8 @@ import org.apache.hadoop.mapreduce.v2.app.job.Task;
 import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.event.EventHandler;
@@ -80,6 +84,38 @@ abstract class ShimMRAppTest extends SidecarTest {
   static void complete(EventHandler events, TaskAttempt a) {
     events.handle(new TaskAttemptEvent(a.getID(), TaskAttemptEventType.TA_DONE));
     events.handle(new TaskAttemptEvent(a.getID(), TaskAttemptEventType.TA_CONTAINER_COMPLETED));
+  }
+
+  /** Reports progress for attempt a, as its task's status update would. */
+  static void progress(EventHandler events, TaskAttempt a, float progress) {
+    TaskAttemptStatus status = new TaskAttemptStatus();
+    status.id = a.getID();
+    status.progress = progress;
+    status.taskState = TaskAttemptState.RUNNING;
+    events.handle(new TaskAttemptStatusUpdateEvent(a.getID(), new AtomicReference<TaskAttemptStatus>(status)));
+  }
+
+  /**
+   * The scenario of Hadoop's TestSpeculativeExecutionWithMRApp: after 1 s every attempt reports 0.8, then
+   * every task but the first finishes, and the clock moves on 2 s. Returns the straggler, the first task.
+   */
+  Task leaveOneStraggler(MRApp app, Job job, EventHandler events) throws Exception {
+    clock.tickMsec(1000L);
+    for (Task t : job.getTasks().values()) {
+      for (TaskAttempt a : t.getAttempts().values()) {
+        progress(events, a, 0.8f);
+      }
+    }
+    Task straggler = firstTask(job);
+    for (Task t : job.getTasks().values()) {
+      if (t != straggler) {
+        TaskAttempt a = t.getAttempts().values().iterator().next();
+        complete(events, a);
+        app.waitForState(a, TaskAttemptState.SUCCEEDED);
+      }
+    }
+    clock.tickMsec(2000L);
+    return straggler;
   }
 
   /** Completes the first attempt of every unfinished task and waits for the job to stop. */
