@@ -42,6 +42,7 @@ func Policy() speculators.Policy {
 		func(b *speculators.Binder, p *policy) {
 			p.nodeIx = map[speculators.NodeID]int{}
 			p.nodesStale = true
+			p.fullStale = true
 			b.Float(&p.capFraction, ParamSpeculativeCap, 0.1, speculators.Fraction,
 				"SpeculativeCap: most speculative attempts running at once, as a fraction of the job's task slots "+
 					"(JobInfo.Slots; running attempts when unknown); at least one when > 0, 0 disables (LATE §4, 10%; §5.4.1)")
@@ -88,6 +89,14 @@ type policy struct {
 	nodeSample    []float64
 	nodeThreshold float64
 	nodesStale    bool
+	// nodeAtt[k] lists the attempts on job.Nodes[k] in the order a pass
+	// over job.Tasks meets them; nodeDirty and dirtyList mark the nodes
+	// whose totals the events since the last sums may have changed;
+	// fullStale asks for a full pass instead (totalWork).
+	nodeAtt   [][]*speculators.Attempt
+	nodeDirty []bool
+	dirtyList []int
+	fullStale bool
 }
 
 // doneRate is a succeeded attempt's progress rate (ok: it ran for some

@@ -46,6 +46,9 @@ func (p *policy) size(job *speculators.Job) {
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	if ev.Kind == speculators.AttemptStatus || ev.Kind.Lifecycle() {
 		p.nodesStale = true
+		p.noteAttempt(job, ev)
+	} else {
+		p.fullStale = true // nothing else is known not to touch an attempt
 	}
 	t := job.LifecycleTask(ev)
 	if t == nil {
