@@ -1,0 +1,96 @@
+package late
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
+)
+
+// TestNodeGateIncrementalMatchesFullPass drives a job through random starts
+// (out of task order, several attempts per task and node), status reports
+// and ends, and checks after each event that the totals the gate keeps by
+// summing only the touched nodes are the very float64 values, seen flags and
+// threshold a full pass over the job's tasks gives.
+func TestNodeGateIncrementalMatchesFullPass(t *testing.T) {
+	const maps, reduces, nodes = 40, 10, 7
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: maps, Reduces: reduces, Slots: 50}, nil)
+	p := h.Policy().(*policy)
+	rng := rand.New(rand.NewSource(7))
+	var running []speculators.AttemptID
+	now := speculators.Time(0)
+	incremental := 0
+	for step := 0; step < 3000; step++ {
+		now += speculators.Time(rng.Intn(500))
+		switch r := rng.Intn(10); {
+		case r < 3 || len(running) == 0:
+			task := spectest.Map(rng.Intn(maps))
+			if rng.Intn(4) == 0 {
+				task = spectest.Reduce(rng.Intn(reduces))
+			}
+			id := h.NextAttempt(task)
+			h.Observe(speculators.Event{Kind: speculators.AttemptStarted, Time: now, Attempt: id,
+				Node: speculators.NodeID(fmt.Sprintf("n%d", rng.Intn(nodes)))})
+			running = append(running, id)
+		case r < 8:
+			id := running[rng.Intn(len(running))]
+			h.Observe(speculators.Event{Kind: speculators.AttemptStatus, Time: now, Attempt: id, Progress: rng.Float64()})
+		default:
+			k := rng.Intn(len(running))
+			id := running[k]
+			running = append(running[:k], running[k+1:]...)
+			kind := []speculators.EventKind{speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled}[rng.Intn(3)]
+			h.Observe(speculators.Event{Kind: kind, Time: now, Attempt: id})
+		}
+		if p.nodesStale && !p.fullStale && len(p.nodeTotals) == len(h.Job().Nodes) {
+			incremental++
+		}
+		node := h.Job().Nodes[rng.Intn(len(h.Job().Nodes))].ID
+		got := p.AllowSpeculativeOn(h.Job(), node, now)
+		totals, seen := fullPass(h.Job())
+		var sample []float64
+		for k := range totals {
+			if seen[k] {
+				sample = append(sample, totals[k])
+			}
+		}
+		threshold := percentile(sample, p.slowNodePct)
+		i := p.nodeIx[node]
+		want := !seen[i] || totals[i] >= threshold
+		if got != want || threshold != p.nodeThreshold {
+			t.Fatalf("step %d: gate %v threshold %v incrementally, %v %v by a full pass", step, got, p.nodeThreshold, want, threshold)
+		}
+		for k := range totals {
+			if totals[k] != p.nodeTotals[k] || seen[k] != p.nodeSeen[k] {
+				t.Fatalf("step %d node %d: total %v seen %v incrementally, %v %v by a full pass", step, k, p.nodeTotals[k], p.nodeSeen[k], totals[k], seen[k])
+			}
+		}
+	}
+	if incremental < 1000 {
+		t.Fatalf("only %d of 3000 events were summed incrementally", incremental)
+	}
+}
+
+// fullPass is the gate's measure written plainly: each node's running
+// attempts' progress plus one per succeeded attempt, added in task order.
+func fullPass(job *speculators.Job) ([]float64, []bool) {
+	totals := make([]float64, len(job.Nodes))
+	seen := make([]bool, len(job.Nodes))
+	for ty := range job.Tasks {
+		for _, t := range job.Tasks[ty] {
+			for _, a := range t.Attempts {
+				i := a.NodeIndex()
+				seen[i] = true
+				switch a.State {
+				case speculators.StateRunning:
+					totals[i] += a.Progress
+				case speculators.StateSucceeded:
+					totals[i]++
+				}
+			}
+		}
+	}
+	return totals, seen
+}
