@@ -36,9 +36,10 @@ func (p *policy) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeI
 	}
 	if p.nodesStale || len(p.nodeTotals) != len(job.Nodes) {
 		changed := true
-		if p.fullStale || len(p.nodeTotals) != len(job.Nodes) {
+		if p.fullStale {
 			p.totalWork(job)
 		} else {
+			p.growNodes(job)
 			changed = p.totalDirty()
 		}
 		if changed {
@@ -83,8 +84,7 @@ func (p *policy) noteAttempt(job *speculators.Job, ev *speculators.Event) {
 		return // no node: a full pass skips it too
 	}
 	if i >= len(p.nodeAtt) {
-		p.fullStale = true // a node the last pass did not know
-		return
+		p.growNodes(job)
 	}
 	if ev.Kind == speculators.AttemptStarted {
 		if ev.Restated || t.Attempts[len(t.Attempts)-1] != a {
@@ -117,6 +117,23 @@ func (p *policy) noteAttempt(job *speculators.Job, ev *speculators.Event) {
 	if !p.nodeDirty[i] {
 		p.nodeDirty[i] = true
 		p.dirtyList = append(p.dirtyList, i)
+	}
+}
+
+// growNodes extends the per-node tables to nodes the job met since they were
+// last sized: such a node has no attempt but the ones Observe is yet to
+// note, and its total is 0.
+func (p *policy) growNodes(job *speculators.Job) {
+	for k := len(p.nodeTotals); k < len(job.Nodes); k++ {
+		p.nodeIx[job.Nodes[k].ID] = k
+		p.nodeTotals = append(p.nodeTotals, 0)
+		p.nodeSeen = append(p.nodeSeen, false)
+		p.nodeDirty = append(p.nodeDirty, false)
+		if k < len(p.nodeAtt) {
+			p.nodeAtt[k] = p.nodeAtt[k][:0]
+		} else {
+			p.nodeAtt = append(p.nodeAtt, nil)
+		}
 	}
 }
 

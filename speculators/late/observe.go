@@ -57,9 +57,7 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	if ev.Kind == speculators.AttemptStatus || ev.Kind.Lifecycle() {
 		p.nodesStale = true
 		p.noteAttempt(job, ev)
-	} else {
-		p.fullStale = true // nothing else is known not to touch an attempt
-	}
+	} // other events (container needs, node health, bounds) touch no attempt
 	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
