@@ -19,6 +19,8 @@
 package late
 
 import (
+	"math/bits"
+
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -42,6 +44,7 @@ func Policy() speculators.Policy {
 		func(b *speculators.Binder, p *policy) {
 			p.nodeIx = map[speculators.NodeID]int{}
 			p.nodesStale = true
+			p.fullStale = true
 			b.Float(&p.capFraction, ParamSpeculativeCap, 0.1, speculators.Fraction,
 				"SpeculativeCap: most speculative attempts running at once, as a fraction of the job's task slots "+
 					"(JobInfo.Slots; running attempts when unknown); at least one when > 0, 0 disables (LATE §4, 10%; §5.4.1)")
@@ -71,6 +74,14 @@ type policy struct {
 	// succeeded attempt, which no longer changes (Decide).
 	doneRates [speculators.NumTaskTypes][]doneRate
 	pending   int
+	// live[type] has bit i set while task i has a running attempt
+	// (Observe; size rebuilds it from the job when the task counts
+	// change). doneList[type] holds the rates of the succeeded tasks that
+	// have one, doneOwner the index of the task of each.
+	live      [speculators.NumTaskTypes]speculators.TaskSet
+	sized     [speculators.NumTaskTypes]int
+	doneList  [speculators.NumTaskTypes][]float64
+	doneOwner [speculators.NumTaskTypes][]int32
 
 	// Scratch reused by Decide.
 	rates      []float64
@@ -88,14 +99,24 @@ type policy struct {
 	nodeSample    []float64
 	nodeThreshold float64
 	nodesStale    bool
+	// nodeAtt[k] lists the attempts on job.Nodes[k] in the order a pass
+	// over job.Tasks meets them; nodeDirty and dirtyList mark the nodes
+	// whose totals the events since the last sums may have changed;
+	// fullStale asks for a full pass instead (totalWork).
+	nodeAtt   [][]*speculators.Attempt
+	nodeDirty []bool
+	dirtyList []int
+	fullStale bool
 }
 
 // doneRate is a succeeded attempt's progress rate (ok: it ran for some
-// time, so it has one).
+// time, so it has one), computed when the task's state last changed
+// (noteDone).
 type doneRate struct {
 	attempt *speculators.Attempt
 	rate    float64
 	ok      bool
+	pos     int32 // 1 + its index in doneList, 0 when not there
 }
 
 // candidate is a running task LATE may speculate.
@@ -145,40 +166,41 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		}
 		p.rates = p.rates[:0]
 		first := len(p.candidates)
-		for _, t := range job.Tasks[ty] {
-			if t.Dropped {
-				continue
-			}
-			if a := t.Succeeded; a != nil {
-				if c := &p.doneRates[ty][t.ID.Index]; c.attempt == a {
-					if c.ok {
-						p.rates = append(p.rates, c.rate)
-					}
-				} else if a.Elapsed(now) > 0 {
-					// An ended attempt's rate no longer changes with now.
-					*c = doneRate{attempt: a, rate: a.ProgressRate(now), ok: true}
-					p.rates = append(p.rates, c.rate)
-				} else {
-					*c = doneRate{attempt: a}
+		tasks := job.Tasks[ty]
+		// Succeeded tasks add their rate, kept since they succeeded
+		// (doneList; the percentile depends on the values, not their
+		// order); running tasks add theirs and may be candidates: visit only
+		// those (the bit set Observe keeps), in index order.
+		p.rates = append(p.rates, p.doneList[ty]...)
+		live := p.live[ty]
+		for w := range live {
+			bitsLeft := live[w]
+			for bitsLeft != 0 {
+				t := tasks[w*64+bits.TrailingZeros64(bitsLeft)]
+				bitsLeft &= bitsLeft - 1
+				if t.Dropped {
+					continue
 				}
-				continue
+				if t.Succeeded != nil {
+					continue // its rate is in doneList
+				}
+				if t.RunningAttempts == 0 {
+					continue
+				}
+				oldest := oldestRunning(t)
+				if oldest == nil || oldest.Elapsed(now) < p.minRuntime {
+					continue
+				}
+				rate := oldest.ProgressRate(now)
+				p.rates = append(p.rates, rate)
+				// Candidates: exactly one running attempt, no copy of ours
+				// requested or running, past the one-minute rule (oldest is
+				// then that one attempt).
+				if t.RunningAttempts != 1 || p.marks[ty][t.ID.Index].state != markNone {
+					continue
+				}
+				p.candidates = append(p.candidates, candidate{task: t, attempt: oldest, rate: rate, timeLeft: oldest.TimeLeft(now)})
 			}
-			if t.RunningAttempts == 0 {
-				continue
-			}
-			oldest := oldestRunning(t)
-			if oldest == nil || oldest.Elapsed(now) < p.minRuntime {
-				continue
-			}
-			rate := oldest.ProgressRate(now)
-			p.rates = append(p.rates, rate)
-			// Candidates: exactly one running attempt, no copy of ours
-			// requested or running, past the one-minute rule (oldest is
-			// then that one attempt).
-			if t.RunningAttempts != 1 || p.marks[ty][t.ID.Index].state != markNone {
-				continue
-			}
-			p.candidates = append(p.candidates, candidate{task: t, attempt: oldest, rate: rate, timeLeft: oldest.TimeLeft(now)})
 		}
 		if len(p.rates) == 0 || len(p.candidates) == first {
 			p.candidates = p.candidates[:first]

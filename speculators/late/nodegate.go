@@ -20,7 +20,12 @@ import "github.com/specbridge/specbridge/speculators"
 // total.
 //
 // The totals are summed again only after an attempt event (Observe marks
-// them stale), so a simulator may ask for every free container cheaply.
+// them stale), so a simulator may ask for every free container cheaply, and
+// then only for the nodes whose attempts the events touched (nodeDirty),
+// each over that node's attempts in the order a full pass over the job's
+// tasks would add them (nodeAtt), so every total is the same float64 a full
+// pass would give. A full pass is made when Observe cannot tell which nodes
+// changed (fullStale).
 func (p *policy) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeID, _ speculators.Time) bool {
 	n := job.Node(node)
 	if n == nil {
@@ -30,22 +35,146 @@ func (p *policy) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeI
 		return false
 	}
 	if p.nodesStale || len(p.nodeTotals) != len(job.Nodes) {
-		p.totalWork(job)
-		p.nodeSample = p.nodeSample[:0]
-		for k, seen := range p.nodeSeen {
-			if seen {
-				p.nodeSample = append(p.nodeSample, p.nodeTotals[k])
-			}
+		changed := true
+		if p.fullStale {
+			p.totalWork(job)
+		} else {
+			p.growNodes(job)
+			changed = p.totalDirty()
 		}
-		p.nodeThreshold = percentile(p.nodeSample, p.slowNodePct)
+		if changed {
+			p.nodeSample = p.nodeSample[:0]
+			for k, seen := range p.nodeSeen {
+				if seen {
+					p.nodeSample = append(p.nodeSample, p.nodeTotals[k])
+				}
+			}
+			// The percentile depends only on the sample's values, not
+			// their order.
+			p.nodeThreshold = percentile(p.nodeSample, p.slowNodePct)
+		}
 		p.nodesStale = false
 	}
 	i := p.nodeIx[node]
 	return !p.nodeSeen[i] || p.nodeTotals[i] >= p.nodeThreshold
 }
 
+// noteAttempt records, from an attempt event Observe sees, which node's total
+// it may change, and adds a started attempt to its node's list. Anything it
+// cannot place (an attempt the job does not know, a node known by name only,
+// a start that is not the task's latest attempt) asks for a full pass.
+func (p *policy) noteAttempt(job *speculators.Job, ev *speculators.Event) {
+	if p.fullStale {
+		return
+	}
+	t := job.Task(ev.Attempt.Task)
+	var a *speculators.Attempt
+	if t != nil {
+		a = t.Attempt(ev.Attempt.N)
+	}
+	if a == nil {
+		p.fullStale = true
+		return
+	}
+	i := a.NodeIndex()
+	if i < 0 {
+		if a.Node != "" {
+			p.fullStale = true
+		}
+		return // no node: a full pass skips it too
+	}
+	if i >= len(p.nodeAtt) {
+		p.growNodes(job)
+	}
+	if ev.Kind == speculators.AttemptStarted {
+		if ev.Restated || t.Attempts[len(t.Attempts)-1] != a {
+			p.fullStale = true
+			return
+		}
+		// Insert after every attempt of a task at or before this one in
+		// the full pass's order (type, then index; a task's attempts in
+		// start order).
+		list := p.nodeAtt[i]
+		k := len(list)
+		for k > 0 && taskAfter(list[k-1].ID.Task, t.ID) {
+			k--
+		}
+		for j := k; j > 0 && list[j-1].ID.Task == t.ID; j-- {
+			if list[j-1] == a {
+				k = -1 // already listed
+				break
+			}
+		}
+		if k < 0 {
+			p.fullStale = true
+			return
+		}
+		list = append(list, nil)
+		copy(list[k+1:], list[k:])
+		list[k] = a
+		p.nodeAtt[i] = list
+	}
+	if !p.nodeDirty[i] {
+		p.nodeDirty[i] = true
+		p.dirtyList = append(p.dirtyList, i)
+	}
+}
+
+// growNodes extends the per-node tables to nodes the job met since they were
+// last sized: such a node has no attempt but the ones Observe is yet to
+// note, and its total is 0.
+func (p *policy) growNodes(job *speculators.Job) {
+	for k := len(p.nodeTotals); k < len(job.Nodes); k++ {
+		p.nodeIx[job.Nodes[k].ID] = k
+		p.nodeTotals = append(p.nodeTotals, 0)
+		p.nodeSeen = append(p.nodeSeen, false)
+		p.nodeDirty = append(p.nodeDirty, false)
+		if k < len(p.nodeAtt) {
+			p.nodeAtt[k] = p.nodeAtt[k][:0]
+		} else {
+			p.nodeAtt = append(p.nodeAtt, nil)
+		}
+	}
+}
+
+// taskAfter reports whether task a comes after task b in a pass over
+// job.Tasks.
+func taskAfter(a, b speculators.TaskID) bool {
+	if a.Type != b.Type {
+		return a.Type > b.Type
+	}
+	return a.Index > b.Index
+}
+
+// totalDirty sums again the totals of the nodes marked dirty and reports
+// whether any total or seen flag changed.
+func (p *policy) totalDirty() bool {
+	changed := false
+	for _, i := range p.dirtyList {
+		p.nodeDirty[i] = false
+		var total float64
+		for _, a := range p.nodeAtt[i] {
+			switch a.State {
+			case speculators.StateRunning:
+				total += a.Progress
+			case speculators.StateSucceeded:
+				total++
+			}
+		}
+		seen := len(p.nodeAtt[i]) > 0
+		if total != p.nodeTotals[i] || seen != p.nodeSeen[i] {
+			changed = true
+		}
+		p.nodeTotals[i] = total
+		p.nodeSeen[i] = seen
+	}
+	p.dirtyList = p.dirtyList[:0]
+	return changed
+}
+
 // totalWork fills nodeTotals and nodeSeen, indexed like job.Nodes, with each
-// node's total progress of this job's succeeded and running attempts.
+// node's total progress of this job's succeeded and running attempts, and
+// nodeAtt with each node's attempts in the order they were added.
 func (p *policy) totalWork(job *speculators.Job) {
 	for k := len(p.nodeIx); k < len(job.Nodes); k++ {
 		p.nodeIx[job.Nodes[k].ID] = k
@@ -59,6 +188,14 @@ func (p *policy) totalWork(job *speculators.Job) {
 		clear(p.nodeTotals)
 		clear(p.nodeSeen)
 	}
+	n := len(job.Nodes)
+	p.nodeAtt = speculators.Grow(p.nodeAtt, n)[:n]
+	for k := range p.nodeAtt {
+		p.nodeAtt[k] = p.nodeAtt[k][:0]
+	}
+	p.nodeDirty = speculators.Grow(p.nodeDirty, n)[:n]
+	clear(p.nodeDirty)
+	p.dirtyList = p.dirtyList[:0]
 	for ty := range job.Tasks {
 		for _, t := range job.Tasks[ty] {
 			for _, a := range t.Attempts {
@@ -74,6 +211,7 @@ func (p *policy) totalWork(job *speculators.Job) {
 					i = k
 				}
 				p.nodeSeen[i] = true
+				p.nodeAtt[i] = append(p.nodeAtt[i], a)
 				switch a.State {
 				case speculators.StateRunning:
 					p.nodeTotals[i] += a.Progress
@@ -83,4 +221,5 @@ func (p *policy) totalWork(job *speculators.Job) {
 			}
 		}
 	}
+	p.fullStale = false
 }

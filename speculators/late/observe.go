@@ -27,8 +27,18 @@ type mark struct {
 // lazily so a policy needs no job at construction).
 func (p *policy) size(job *speculators.Job) {
 	for ty := range job.Tasks {
-		p.marks[ty] = speculators.Grow(p.marks[ty], len(job.Tasks[ty]))
-		p.doneRates[ty] = speculators.Grow(p.doneRates[ty], len(job.Tasks[ty]))
+		n := len(job.Tasks[ty])
+		p.marks[ty] = speculators.Grow(p.marks[ty], n)
+		p.doneRates[ty] = speculators.Grow(p.doneRates[ty], n)
+		if p.sized[ty] != n {
+			p.live[ty], p.sized[ty] = speculators.NewTaskSet(n), n
+			p.doneList[ty], p.doneOwner[ty] = p.doneList[ty][:0], p.doneOwner[ty][:0]
+			clear(p.doneRates[ty])
+			for i, t := range job.Tasks[ty] {
+				p.live[ty].Set(i, t.RunningAttempts > 0)
+				p.noteDone(t)
+			}
+		}
 	}
 }
 
@@ -46,12 +56,15 @@ func (p *policy) size(job *speculators.Job) {
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	if ev.Kind == speculators.AttemptStatus || ev.Kind.Lifecycle() {
 		p.nodesStale = true
-	}
+		p.noteAttempt(job, ev)
+	} // other events (container needs, node health, bounds) touch no attempt
 	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
 	}
 	p.size(job)
+	p.live[t.ID.Type].Set(int(t.ID.Index), t.RunningAttempts > 0)
+	p.noteDone(t)
 	m := &p.marks[t.ID.Type][t.ID.Index]
 	if m.state == markNone {
 		return
@@ -71,6 +84,39 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	if t.Done() || t.RunningAttempts == 0 || (m.state == markCopyRunning && ev.Attempt.N == m.copy) {
 		p.clear(m)
 	}
+}
+
+// noteDone keeps the task's entry in doneList: the progress rate of its
+// succeeded attempt, 1 over the attempt's run time, which no longer changes
+// once it ended (none when it ran for no time, when the task is dropped or
+// when it has no succeeded attempt, or no longer has one).
+func (p *policy) noteDone(t *speculators.Task) {
+	ty, i := t.ID.Type, t.ID.Index
+	c := &p.doneRates[ty][i]
+	a := t.Succeeded
+	if t.Dropped {
+		a = nil
+	}
+	if c.attempt == a && (a != nil || c.pos == 0) {
+		return
+	}
+	if c.pos > 0 { // swap-remove the old entry
+		k, last := c.pos-1, int32(len(p.doneList[ty])-1)
+		p.doneList[ty][k] = p.doneList[ty][last]
+		owner := p.doneOwner[ty][last]
+		p.doneOwner[ty][k] = owner
+		p.doneRates[ty][owner].pos = k + 1
+		p.doneList[ty] = p.doneList[ty][:last]
+		p.doneOwner[ty] = p.doneOwner[ty][:last]
+	}
+	*c = doneRate{attempt: a}
+	if a == nil || a.Running() || a.Elapsed(0) <= 0 {
+		return
+	}
+	c.rate, c.ok = a.ProgressRate(0), true
+	p.doneList[ty] = append(p.doneList[ty], c.rate)
+	p.doneOwner[ty] = append(p.doneOwner[ty], i)
+	c.pos = int32(len(p.doneList[ty]))
 }
 
 func (p *policy) clear(m *mark) {

@@ -1,0 +1,132 @@
+package late
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
+)
+
+// TestNodeGateIncrementalMatchesFullPass drives a job through random starts
+// (out of task order, several attempts per task and node), status reports
+// and ends (succeeded attempts killed afterwards too), and checks after each
+// event that the totals the gate keeps by summing only the touched nodes are
+// the very float64 values, seen flags and threshold a full pass over the
+// job's tasks gives, and that Decide's kept rates and running bits are a
+// pass's.
+func TestNodeGateIncrementalMatchesFullPass(t *testing.T) {
+	const maps, reduces, nodes = 40, 10, 7
+	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: maps, Reduces: reduces, Slots: 50}, nil)
+	p := h.Policy().(*policy)
+	rng := rand.New(rand.NewSource(7))
+	var running, succeeded []speculators.AttemptID
+	now := speculators.Time(0)
+	incremental := 0
+	for step := 0; step < 3000; step++ {
+		now += speculators.Time(rng.Intn(500))
+		switch r := rng.Intn(10); {
+		case r < 3 || len(running) == 0:
+			task := spectest.Map(rng.Intn(maps))
+			if rng.Intn(4) == 0 {
+				task = spectest.Reduce(rng.Intn(reduces))
+			}
+			id := h.NextAttempt(task)
+			h.Observe(speculators.Event{Kind: speculators.AttemptStarted, Time: now, Attempt: id,
+				Node: speculators.NodeID(fmt.Sprintf("n%d", rng.Intn(nodes)))})
+			running = append(running, id)
+		case r < 8:
+			id := running[rng.Intn(len(running))]
+			h.Observe(speculators.Event{Kind: speculators.AttemptStatus, Time: now, Attempt: id, Progress: rng.Float64()})
+		case r == 8 && len(succeeded) > 0 && rng.Intn(3) == 0: // output lost
+			k := rng.Intn(len(succeeded))
+			id := succeeded[k]
+			succeeded = append(succeeded[:k], succeeded[k+1:]...)
+			h.Observe(speculators.Event{Kind: speculators.AttemptKilled, Time: now, Attempt: id})
+		default:
+			k := rng.Intn(len(running))
+			id := running[k]
+			running = append(running[:k], running[k+1:]...)
+			kind := []speculators.EventKind{speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled}[rng.Intn(3)]
+			h.Observe(speculators.Event{Kind: kind, Time: now, Attempt: id})
+			if kind == speculators.AttemptSucceeded {
+				succeeded = append(succeeded, id)
+			}
+		}
+		if p.nodesStale && !p.fullStale && len(p.nodeTotals) == len(h.Job().Nodes) {
+			incremental++
+		}
+		node := h.Job().Nodes[rng.Intn(len(h.Job().Nodes))].ID
+		got := p.AllowSpeculativeOn(h.Job(), node, now)
+		totals, seen := fullPass(h.Job())
+		var sample []float64
+		for k := range totals {
+			if seen[k] {
+				sample = append(sample, totals[k])
+			}
+		}
+		threshold := percentile(sample, p.slowNodePct)
+		i := p.nodeIx[node]
+		want := !seen[i] || totals[i] >= threshold
+		if got != want || threshold != p.nodeThreshold {
+			t.Fatalf("step %d: gate %v threshold %v incrementally, %v %v by a full pass", step, got, p.nodeThreshold, want, threshold)
+		}
+		for k := range totals {
+			if totals[k] != p.nodeTotals[k] || seen[k] != p.nodeSeen[k] {
+				t.Fatalf("step %d node %d: total %v seen %v incrementally, %v %v by a full pass", step, k, p.nodeTotals[k], p.nodeSeen[k], totals[k], seen[k])
+			}
+		}
+		checkDoneRates(t, step, p, h.Job())
+	}
+	if incremental < 1000 {
+		t.Fatalf("only %d of 3000 events were summed incrementally", incremental)
+	}
+}
+
+// fullPass is the gate's measure written plainly: each node's running
+// attempts' progress plus one per succeeded attempt, added in task order.
+func fullPass(job *speculators.Job) ([]float64, []bool) {
+	totals := make([]float64, len(job.Nodes))
+	seen := make([]bool, len(job.Nodes))
+	for ty := range job.Tasks {
+		for _, t := range job.Tasks[ty] {
+			for _, a := range t.Attempts {
+				i := a.NodeIndex()
+				seen[i] = true
+				switch a.State {
+				case speculators.StateRunning:
+					totals[i] += a.Progress
+				case speculators.StateSucceeded:
+					totals[i]++
+				}
+			}
+		}
+	}
+	return totals, seen
+}
+
+// checkDoneRates checks that Decide's list of succeeded tasks' rates holds
+// the rates a pass over the tasks finds, and the running bits the tasks with
+// a running attempt.
+func checkDoneRates(t *testing.T, step int, p *policy, job *speculators.Job) {
+	t.Helper()
+	for ty := range job.Tasks {
+		var want []float64
+		for i, task := range job.Tasks[ty] {
+			if a := task.Succeeded; a != nil && a.Elapsed(job.Now) > 0 {
+				want = append(want, a.ProgressRate(job.Now))
+			}
+			if live := p.live[ty][i/64]&(1<<(i%64)) != 0; live != (task.RunningAttempts > 0) {
+				t.Fatalf("step %d: task %v running bit %v, %d attempts running", step, task.ID, live, task.RunningAttempts)
+			}
+		}
+		got := slices.Clone(p.doneList[ty])
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("step %d type %d: done rates %v, a pass finds %v", step, ty, got, want)
+		}
+	}
+}
