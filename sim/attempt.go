@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -38,7 +39,8 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	*a = attempt{job: ji, task: ti, node: ni, n: t.nextN, ty: ty,
 		state: speculators.StateRunning, speculative: speculative, start: s.now, lastT: s.now, lastReport: s.now,
 		work: work, offset: offset, nextInTask: none, nodePos: int32(len(n.running)), reducePos: none,
-		finGen: a.finGen + 1, hbGen: a.hbGen + 1, fetchGen: a.fetchGen + 1}
+		finGen: a.finGen + 1, hbGen: a.hbGen + 1, fetchGen: a.fetchGen + 1,
+		inputBytes: t.inputBytes, copyEnd: t.copyEnd, sortEnd: t.sortEnd}
 	a.scriptedFail = scriptedFail
 	a.curve = s.progressCurve(j)
 	t.nextN++
@@ -74,10 +76,11 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	if err := s.observe(j); err != nil {
 		return err
 	}
+	a.view = j.engine.Job.Attempt(s.ev.Attempt)
 	if ty == speculators.Reduce && j.fault.unreachable > 0 {
 		s.needLost(ai)
 	}
-	s.queue.pushOrdered(s.now+s.heartbeat, evHeartbeat, ai, a.hbGen)
+	s.startHeartbeats(ai)
 	s.scheduleFinish(ai)
 	return nil
 }
@@ -99,7 +102,7 @@ func (s *sim) advance(a *attempt) {
 		j := &s.jobs[a.job]
 		if (a.missing > 0 || !j.allMapsSatisfied()) && s.copying(a) {
 			// Lost outputs it still needs (faults.go) are not there to copy.
-			limit := a.work * j.tasks[speculators.Reduce][a.task].copyEnd * (j.mapFraction() - float64(a.missing)/float64(len(j.tasks[speculators.Map])))
+			limit := a.work * a.copyEnd * (j.mapFraction() - float64(a.missing)/float64(len(j.tasks[speculators.Map])))
 			if d > limit {
 				d = max(a.done, limit)
 			}
@@ -115,7 +118,7 @@ func (s *sim) advance(a *attempt) {
 // reduce without work counts as copying until the maps are done, so it too
 // cannot finish before them).
 func (s *sim) copying(a *attempt) bool {
-	return a.work == 0 || a.done < a.work*s.jobs[a.job].tasks[speculators.Reduce][a.task].copyEnd
+	return a.work == 0 || a.done < a.work*a.copyEnd
 }
 
 // scheduleFinish (re)times the attempt's completion from its work left and
@@ -145,7 +148,14 @@ func (s *sim) scheduleFinish(ai int32) {
 // phase, CPU ms as nominal work done).
 func (s *sim) report(ai int32) error {
 	s.statusEvent(ai)
-	return s.observe(&s.jobs[s.attempts[ai].job])
+	a := &s.attempts[ai]
+	j := &s.jobs[a.job]
+	if err := j.engine.ObserveStatus(a.view, &s.ev); err != nil {
+		return fmt.Errorf("sim: %w", err)
+	}
+	s.keepLearned(j)
+	s.feedAnalyzer(j)
+	return nil
 }
 
 // statusEvent brings the attempt up to now and fills s.ev with its status.
@@ -153,8 +163,6 @@ func (s *sim) statusEvent(ai int32) {
 	a := &s.attempts[ai]
 	s.advance(a)
 	a.lastReport = s.now
-	j := &s.jobs[a.job]
-	t := &j.tasks[a.ty][a.task]
 	f := 1.0
 	if a.work > 0 {
 		f = s.reported(a, a.done/a.work)
@@ -162,12 +170,12 @@ func (s *sim) statusEvent(ai int32) {
 	f = a.offset + (1-a.offset)*f
 	progress, phase, read := f, speculators.PhaseMap, f
 	if a.ty == speculators.Reduce {
-		phase, progress, read = reducePhase(f, t.copyEnd, t.sortEnd)
+		phase, progress, read = reducePhase(f, a.copyEnd, a.sortEnd)
 	}
 	s.ev = speculators.Event{Kind: speculators.AttemptStatus, Time: s.now,
 		Attempt:  speculators.AttemptID{Task: speculators.TaskID{Type: a.ty, Index: a.task}, N: a.n},
 		Progress: progress, Phase: phase,
-		Counters: speculators.Counters{InputBytes: int64(read * float64(t.inputBytes)), CPUMillis: int64(a.done)}}
+		Counters: speculators.Counters{InputBytes: int64(read * float64(a.inputBytes)), CPUMillis: int64(a.done)}}
 }
 
 // reducePhase maps the fraction f of a reduce's work done to its phase, its

@@ -297,7 +297,7 @@ func (s *sim) loseOutputs(ni int32) {
 // fraction of the job's maps.
 func (s *sim) copiedOutputs(a *attempt) int {
 	j := &s.jobs[a.job]
-	end := a.work * j.tasks[speculators.Reduce][a.task].copyEnd
+	end := a.work * a.copyEnd
 	if end <= 0 {
 		return 0
 	}

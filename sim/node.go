@@ -40,6 +40,7 @@ func (s *sim) setSpeed(ni int32, apply bool) error {
 		s.scheduleFinish(ai)
 		switch {
 		case n.hung && !wasHung:
+			s.lastHeartbeat(a)
 			a.silent = true
 			a.hbGen++
 			s.queue.push(a.lastReport+s.timeout, evTimeout, ai, 0)
@@ -47,10 +48,9 @@ func (s *sim) setSpeed(ni int32, apply bool) error {
 			// Reporting resumes at once.
 			a.silent = false
 			a.hbGen++
-			if err := s.report(ai); err != nil {
+			if err := s.resumeReports(ai); err != nil {
 				return err
 			}
-			s.queue.pushOrdered(s.now+s.heartbeat, evHeartbeat, ai, a.hbGen)
 		}
 	}
 	if wasHung != n.hung {

@@ -317,6 +317,8 @@ func (s *sim) submit(ji int32) error {
 	j.chooser = eng.ChoosesSlots()
 	j.prio = eng.Prioritizes()
 	j.cloner = eng.Clones()
+	j.teaches = eng.Teaches()
+	j.blind = !eng.ReadsReports() && s.faults.an == nil
 	s.anyPrio = s.anyPrio || j.prio
 	if err := s.attachJob(j); err != nil {
 		return err
@@ -399,7 +401,7 @@ func (s *sim) observe(j *jobState) error {
 // (speculators.Engine.Learned), right after the engine call that produced
 // it, so that a later job's Prior sees it as soon as the engine had it.
 func (s *sim) keepLearned(j *jobState) {
-	if s.cfg.Keep == nil {
+	if s.cfg.Keep == nil || !j.teaches {
 		return
 	}
 	if l := j.engine.Learned(); !l.Empty() {

@@ -100,6 +100,14 @@ type attempt struct {
 	// curve is the attempt's progress-noise curve in sim.curves, offset
 	// + 1; 0: none, progress is linear (progress.go).
 	curve int32
+	// view is the engine's record of the attempt, kept from its start so
+	// that a status report needs no lookup (speculators.Engine.ObserveStatus).
+	view *speculators.Attempt
+	// inputBytes, copyEnd and sortEnd are the task's (taskState), copied
+	// at launch: every heartbeat reads them, and the attempt is at hand
+	// where its task's record, in a job of 400,000 tasks, is a cache miss.
+	inputBytes       int64
+	copyEnd, sortEnd float64
 	// offset is the fraction of the task's input a resumed attempt started
 	// at (resume.go); 0 for attempts that start at the beginning.
 	offset float64
@@ -117,8 +125,13 @@ type jobState struct {
 	// it clones at launch and clones is the attempts each task starts
 	// with, 0 until the job's first original is placed (clone.go).
 	prio, cloner bool
-	clones       int
-	rng          *rand.Rand
+	// teaches: the policy learns for later jobs (keepLearned asks it);
+	// blind: nothing reads the job's status reports (a
+	// speculators.ReportBlind policy and no fault analyzer), so its
+	// attempts send none (heartbeats.go).
+	teaches, blind bool
+	clones         int
+	rng            *rand.Rand
 	// noise draws progress-noise curves (progress.go); nil until needed.
 	noise *rand.Rand
 	tasks [speculators.NumTaskTypes][]taskState

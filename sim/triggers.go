@@ -81,7 +81,7 @@ func (s *sim) mapProgress(j *jobState) (float64, bool) {
 func (s *sim) reduceProgress(j *jobState) (float64, bool) {
 	reds := j.tasks[speculators.Reduce]
 	sum, launched := s.progressSum(reds, func(t *taskState, a *attempt) float64 {
-		_, score, _ := reducePhase(fractionDone(a), t.copyEnd, t.sortEnd)
+		_, score, _ := reducePhase(fractionDone(a), a.copyEnd, a.sortEnd)
 		return score
 	})
 	if len(reds) == 0 {

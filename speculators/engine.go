@@ -19,6 +19,16 @@ type Observer interface {
 	Observe(job *Job, ev *Event)
 }
 
+// ReportBlind is implemented by policies whose decisions never depend on
+// attempts' status reports (progress, phase, counters, report times): the
+// no-speculation baseline. A driver that uses the reports for nothing else
+// (the simulator without a fault analyzer) may leave them out: the
+// decisions are the same, and a replay of a large cluster's day is spared
+// the heartbeats that are most of its events (docs/scale.md).
+type ReportBlind interface {
+	IgnoresReports()
+}
+
 // NodeGate is implemented by policies that choose where a speculative copy
 // may run (LATE's SlowNodeThreshold). The simulator asks before placing a
 // copy; live, the shim may kill a copy the policy refuses and retry later.
@@ -121,6 +131,7 @@ type Engine struct {
 	prio     JobPrioritizer
 	cloner   Cloner
 	teacher  Teacher
+	blind    bool
 	learned  Learned // scratch for Learned
 	buf      []Decision
 	// givenKinds and given remember the decisions Decide returned per task
@@ -153,6 +164,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	e.prio, _ = policy.(JobPrioritizer)
 	e.cloner, _ = policy.(Cloner)
 	e.teacher, _ = policy.(Teacher)
+	_, e.blind = policy.(ReportBlind)
 	return e, nil
 }
 
@@ -175,6 +187,44 @@ func (e *Engine) Observe(ev *Event) error {
 	}
 	return nil
 }
+
+// ObserveStatus is Observe for an AttemptStatus event about an attempt the
+// caller already holds (Job.Attempt, kept since the attempt started): the
+// same state change, policy call and errors, without looking the task and
+// the attempt up again. A driver that sends a report at every heartbeat of
+// every attempt (the simulator) spends most of its time there otherwise.
+// An event naming another attempt, or carrying fetch failures, takes
+// Observe's path.
+func (e *Engine) ObserveStatus(a *Attempt, ev *Event) error {
+	if a == nil || ev.Kind != AttemptStatus || a.ID != ev.Attempt || len(ev.FetchFailedMaps) > 0 {
+		return e.Observe(ev)
+	}
+	j := e.Job
+	if ev.Progress < 0 || ev.Progress > 1 || ev.Progress != ev.Progress {
+		return fmt.Errorf("job %s: %s at %d: %w: progress %g for %s", j.Info.ID, ev.Kind, ev.Time, ErrBadEvent, ev.Progress, ev.Attempt)
+	}
+	if ev.Time > j.Now {
+		j.Now = ev.Time
+	}
+	if err := j.statusOf(a, ev); err != nil {
+		return fmt.Errorf("job %s: %s at %d: %w", j.Info.ID, ev.Kind, ev.Time, err)
+	}
+	if e.observer != nil {
+		// The policy most likely looks the attempt up: it is at hand.
+		j.hot = a
+		e.observer.Observe(j, ev)
+		j.hot = nil
+	}
+	return nil
+}
+
+// ReadsReports reports whether the policy's decisions may depend on status
+// reports (false for a ReportBlind policy).
+func (e *Engine) ReadsReports() bool { return !e.blind }
+
+// Teaches reports whether the policy learns for later jobs (Learned can
+// return something).
+func (e *Engine) Teaches() bool { return e.teacher != nil }
 
 // Decide asks the policy for its decisions at now and returns the new ones.
 // The returned slice is reused by the next call; copy what must outlive it.

@@ -157,6 +157,9 @@ type Job struct {
 	// Nodes in the order they were first seen, for deterministic iteration.
 	Nodes  []*Node
 	nodeIx map[NodeID]int
+	// hot is the attempt of the status report being observed, so that the
+	// policy's lookup of it (Attempt) costs nothing (Engine.ObserveStatus).
+	hot *Attempt
 
 	Now Time // latest time seen in an event or Decide
 
@@ -231,6 +234,9 @@ func (j *Job) Task(id TaskID) *Task {
 
 // Attempt returns the attempt with the given id, or nil.
 func (j *Job) Attempt(id AttemptID) *Attempt {
+	if h := j.hot; h != nil && h.ID == id {
+		return h
+	}
 	t := j.Task(id.Task)
 	if t == nil {
 		return nil
@@ -386,6 +392,11 @@ func (j *Job) status(ev *Event) error {
 			j.Task(m).FetchFailures++
 		}
 	}
+	return j.statusOf(a, ev)
+}
+
+// statusOf folds a status report into its attempt a, found by the caller.
+func (j *Job) statusOf(a *Attempt, ev *Event) error {
 	if !a.Running() || ev.Time < a.LastReport {
 		return nil // a late report for an attempt that has ended, or reordered: ignore
 	}

@@ -67,11 +67,7 @@ func (p *policy) noteAttempt(job *speculators.Job, ev *speculators.Event) {
 	if p.fullStale {
 		return
 	}
-	t := job.Task(ev.Attempt.Task)
-	var a *speculators.Attempt
-	if t != nil {
-		a = t.Attempt(ev.Attempt.N)
-	}
+	a := job.Attempt(ev.Attempt)
 	if a == nil {
 		p.fullStale = true
 		return
@@ -87,6 +83,7 @@ func (p *policy) noteAttempt(job *speculators.Job, ev *speculators.Event) {
 		p.growNodes(job)
 	}
 	if ev.Kind == speculators.AttemptStarted {
+		t := job.Task(ev.Attempt.Task)
 		if ev.Restated || t.Attempts[len(t.Attempts)-1] != a {
 			p.fullStale = true
 			return

@@ -18,3 +18,7 @@ func Policy() speculators.Policy {
 func (policy) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
 	return out
 }
+
+// IgnoresReports: what never speculates reads no status report
+// (speculators.ReportBlind), so the simulator may leave them out.
+func (policy) IgnoresReports() {}
