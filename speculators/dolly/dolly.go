@@ -35,19 +35,15 @@ import (
 // Name is the policy's registry name.
 const Name = "dolly"
 
-// Policy registers Dolly with its defaults; out-of-range values are an
-// error naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "Dolly: clone every task of a small job at launch within a cluster-wide clone budget; first copy wins (Ananthanarayanan et al. NSDI'13, as in FARMS §5 and Xu & Lau §II)",
-		func(b *speculators.Binder, p *policy) {
-			b.Int(&p.small, "small-job-tasks", 10, speculators.AtLeast(1),
-				"a job with at most this many tasks is small and is cloned")
-			b.Int(&p.copies, "copies", 2, speculators.Span(1, 64),
-				"attempts each task of a small job starts with (the original included)")
-			b.Float(&p.budget, "budget", 0.05, speculators.Fraction,
-				"fraction of the cluster's slots that clones may hold at once (Dolly's 5% budget)")
-		})
-}
+// Policy registers Dolly with its defaults.
+var Policy = speculators.Declare(Name, "Dolly: clone every task of a small job at launch within a cluster-wide clone budget; first copy wins (Ananthanarayanan et al. NSDI'13, as in FARMS §5 and Xu & Lau §II)", func(b *speculators.Binder, p *policy) {
+	b.Int(&p.small, "small-job-tasks", 10, speculators.AtLeast(1),
+		"a job with at most this many tasks is small and is cloned")
+	b.Int(&p.copies, "copies", 2, speculators.Span(1, 64),
+		"attempts each task of a small job starts with (the original included)")
+	b.Float(&p.budget, "budget", 0.05, speculators.Fraction,
+		"fraction of the cluster's slots that clones may hold at once (Dolly's 5% budget)")
+})
 
 type policy struct {
 	small, copies int

@@ -45,24 +45,20 @@ import (
 // Name is the policy's registry name.
 const Name = "ese"
 
-// Policy registers ESE with the paper's defaults; out-of-range values are an
-// error naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "ESE: back up tasks with t_rem > 1.7 E[x], longest first; then running jobs and new jobs by least work; clone small jobs with c* of eq. (29) (Xu & Lau §VI, Algorithm 2)",
-		func(b *speculators.Binder, p *policy) {
-			b.Float(&p.sigma, "sigma", 1.7, speculators.PositiveFinite,
-				"sigma: a task joins the backup set D(l) when t_rem > sigma E[x] (Xu & Lau §VI-B, Fig. 4: 1.7)")
-			b.Float(&p.eta, "eta", 0.1, speculators.NonNegativeFinite,
-				"eta: a job is small when m < eta N(l)/|chi(l)| (Xu & Lau §VI-C, 0.1)")
-			b.Float(&p.xi, "xi", 1.0, speculators.NonNegativeFinite,
-				"xi: and E[x] < xi time units (Xu & Lau §VI-C, 1)")
-			b.Float(&p.unit, "unit-s", 10.0, speculators.PositiveFinite,
-				"seconds in one of the paper's time units, for xi (the bundled scenarios' scaling: 1 unit = 10 s)")
-			xulau.BindGamma(b, &p.gamma, "eq. (29)")
-			xulau.BindMaxCopies(b, &p.maxCopies, 1, "a small job's task")
-			xulau.BindTailIndex(b, &p.alpha, "§VI-C")
-		})
-}
+// Policy registers ESE with the paper's defaults (Xu & Lau §VI).
+var Policy = speculators.Declare(Name, "ESE: back up tasks with t_rem > 1.7 E[x], longest first; then running jobs and new jobs by least work; clone small jobs with c* of eq. (29) (Xu & Lau §VI, Algorithm 2)", func(b *speculators.Binder, p *policy) {
+	b.Float(&p.sigma, "sigma", 1.7, speculators.PositiveFinite,
+		"sigma: a task joins the backup set D(l) when t_rem > sigma E[x] (Xu & Lau §VI-B, Fig. 4: 1.7)")
+	b.Float(&p.eta, "eta", 0.1, speculators.NonNegativeFinite,
+		"eta: a job is small when m < eta N(l)/|chi(l)| (Xu & Lau §VI-C, 0.1)")
+	b.Float(&p.xi, "xi", 1.0, speculators.NonNegativeFinite,
+		"xi: and E[x] < xi time units (Xu & Lau §VI-C, 1)")
+	b.Float(&p.unit, "unit-s", 10.0, speculators.PositiveFinite,
+		"seconds in one of the paper's time units, for xi (the bundled scenarios' scaling: 1 unit = 10 s)")
+	xulau.BindGamma(b, &p.gamma, "eq. (29)")
+	xulau.BindMaxCopies(b, &p.maxCopies, 1, "a small job's task")
+	xulau.BindTailIndex(b, &p.alpha, "§VI-C")
+})
 
 type policy struct {
 	sigma, eta, xi, unit, gamma float64

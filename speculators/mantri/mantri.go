@@ -88,25 +88,21 @@ import (
 // Name is the policy's registry name.
 const Name = "mantri"
 
-// Policy registers Mantri with its papers' defaults; out-of-range values are
-// an error naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "Mantri: duplicate when P(t_rem > 2 t_new) > delta and a slot is free; kill and restart tasks with excessive t_rem (Ananthanarayanan et al. OSDI'10; GRASS §6, SCA §II)",
-		func(b *speculators.Binder, p *policy) {
-			b.Float(&p.delta, "delta", 0.25, speculators.Valid{OK: func(d float64) bool { return d >= 0 && d < 1 }, Want: "a probability in [0, 1)"},
-				"delta: duplicate when P(t_rem > 2 t_new) exceeds it (SCA paper §II: \"the default value of delta = .25\")")
-			b.Int(&p.maxRestarts, "max-restarts", 3, speculators.NonNegative,
-				"gamma: most kill-and-restarts of one task (Mantri OSDI'10 §5.1, 3); 0 disables restarts")
-			var margin int64
-			b.Int64(&margin, "restart-margin-ms", 3000, speculators.NonNegative,
-				"Delta in ms: restart when t_rem > E[t_new] + Delta (Mantri §5.1: the progress-report period; Hadoop attempts report every 3 s)")
-			p.margin = float64(margin)
-			b.Int(&p.maxCopies, "max-copies", 1, speculators.NonNegative,
-				"most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates")
-			b.Int64(&p.minObserve, "min-observe-ms", 30000, speculators.NonNegative,
-				"ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)")
-		})
-}
+// Policy registers Mantri with its papers' defaults.
+var Policy = speculators.Declare(Name, "Mantri: duplicate when P(t_rem > 2 t_new) > delta and a slot is free; kill and restart tasks with excessive t_rem (Ananthanarayanan et al. OSDI'10; GRASS §6, SCA §II)", func(b *speculators.Binder, p *policy) {
+	b.Float(&p.delta, "delta", 0.25, speculators.Below(0, 1, "a probability"),
+		"delta: duplicate when P(t_rem > 2 t_new) exceeds it (SCA paper §II: \"the default value of delta = .25\")")
+	b.Int(&p.maxRestarts, "max-restarts", 3, speculators.NonNegative,
+		"gamma: most kill-and-restarts of one task (Mantri OSDI'10 §5.1, 3); 0 disables restarts")
+	var margin int64
+	b.Int64(&margin, "restart-margin-ms", 3000, speculators.NonNegative,
+		"Delta in ms: restart when t_rem > E[t_new] + Delta (Mantri §5.1: the progress-report period; Hadoop attempts report every 3 s)")
+	p.margin = float64(margin)
+	b.Int(&p.maxCopies, "max-copies", 1, speculators.NonNegative,
+		"most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates")
+	b.Int64(&p.minObserve, "min-observe-ms", 30000, speculators.NonNegative,
+		"ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)")
+})
 
 type policy struct {
 	delta       float64

@@ -45,16 +45,12 @@ import (
 // Name is the policy's registry name.
 const Name = "sca"
 
-// Policy registers SCA with the paper's defaults; out-of-range values are an
-// error naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "SCA: fewest-remaining-first, and clones at launch sized by problem P2 when idle machines exceed demand (Xu & Lau §IV, Algorithm 1)",
-		func(b *speculators.Binder, p *policy) {
-			xulau.BindMaxCopies(b, &p.maxCopies, 1, "a task")
-			xulau.BindGamma(b, &p.gamma, "P2")
-			xulau.BindTailIndex(b, &p.alpha, "§IV-C")
-		})
-}
+// Policy registers SCA with the paper's defaults (Xu & Lau §IV).
+var Policy = speculators.Declare(Name, "SCA: fewest-remaining-first, and clones at launch sized by problem P2 when idle machines exceed demand (Xu & Lau §IV, Algorithm 1)", func(b *speculators.Binder, p *policy) {
+	xulau.BindMaxCopies(b, &p.maxCopies, 1, "a task")
+	xulau.BindGamma(b, &p.gamma, "P2")
+	xulau.BindTailIndex(b, &p.alpha, "§IV-C")
+})
 
 type policy struct {
 	maxCopies int

@@ -51,17 +51,13 @@ import (
 // Name is the policy's registry name.
 const Name = "sda"
 
-// Policy registers SDA with the paper's defaults; out-of-range values are an
-// error naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "SDA: a task straggles when t_rem > sigma* E[t_new], sigma* from eq. (28) (1+sqrt(2)/2 for alpha 2); one extra copy; copies, then running jobs, then new jobs by least work (Xu & Lau §V)",
-		func(b *speculators.Binder, p *policy) {
-			b.Float(&p.sigmaParam, "sigma", 0.0, speculators.NonNegativeFinite,
-				"straggler threshold sigma in units of E[t_new]; 0 computes sigma* of eq. (28) from the tail index (Xu & Lau §V-A)")
-			xulau.BindTailIndex(b, &p.alpha, "§V-C")
-			xulau.BindMaxCopies(b, &p.maxCopies, 2, "a straggler the search of eq. (27) considers (Theorem 3 gives 2 for Pareto)")
-		})
-}
+// Policy registers SDA with the paper's defaults (Xu & Lau §V).
+var Policy = speculators.Declare(Name, "SDA: a task straggles when t_rem > sigma* E[t_new], sigma* from eq. (28) (1+sqrt(2)/2 for alpha 2); one extra copy; copies, then running jobs, then new jobs by least work (Xu & Lau §V)", func(b *speculators.Binder, p *policy) {
+	b.Float(&p.sigmaParam, "sigma", 0.0, speculators.NonNegativeFinite,
+		"straggler threshold sigma in units of E[t_new]; 0 computes sigma* of eq. (28) from the tail index (Xu & Lau §V-A)")
+	xulau.BindTailIndex(b, &p.alpha, "§V-C")
+	xulau.BindMaxCopies(b, &p.maxCopies, 2, "a straggler the search of eq. (27) considers (Theorem 3 gives 2 for Pareto)")
+})
 
 type policy struct {
 	sigmaParam float64
