@@ -7,11 +7,11 @@ import (
 	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
-// BenchmarkDecide10kTasks times one Decide over 10,000 running maps on 100
-// nodes (elapsed 1200-2400 s, rates 0.0001-0.0004/s, a-priori mean task
-// time 600 s, tail index 2): the policy asks for the P2 clones of each of them (live with the cluster's capacity unknown:
-// P2 for the job alone, an exact search over 10,000 x 7 extra copies). The policy's record is
-// cleared between iterations so every Decide does the full work.
+// BenchmarkDecide10kTasks times one Decide over spectest.Spread's 10,000
+// running maps (a-priori mean 600 s, tail index 2): live with the cluster's
+// capacity unknown, SCA solves P2 for the job alone, an exact search over
+// 10,000 x 7 extra copies, and asks for each task's clones; its record is
+// cleared between iterations.
 func BenchmarkDecide10kTasks(b *testing.B) {
 	spectest.BenchSpread(b, Policy(), speculators.JobInfo{Maps: 10_000, TaskMillis: 600_000, TailIndex: 2}, nil,
 		func(s speculators.Speculator) { s.(*policy).book.Forget() })
