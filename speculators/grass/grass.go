@@ -155,7 +155,7 @@ type policy struct {
 	out speculators.Learned
 
 	// pending[type][index]: a copy this policy asked for has not started.
-	pending      [speculators.NumTaskTypes][]bool
+	pending      speculators.PerTask[bool]
 	pendingCount int
 	// dropped[index]: a Drop for this map was emitted.
 	dropped []bool
@@ -193,9 +193,7 @@ func (p *policy) Algorithm() string {
 
 // size grows per-task state to the job's task counts.
 func (p *policy) size(job *speculators.Job) {
-	for ty := range job.Tasks {
-		p.pending[ty] = speculators.Grow(p.pending[ty], len(job.Tasks[ty]))
-	}
+	p.pending.Fit(job)
 	p.dropped = speculators.Grow(p.dropped, len(job.Tasks[speculators.Map]))
 	p.est.size(job)
 }

@@ -111,9 +111,9 @@ type policy struct {
 	maxCopies   int
 	minObserve  speculators.Time
 
-	pending      [speculators.NumTaskTypes][]bool
+	pending      speculators.PerTask[bool]
 	pendingCount int
-	restarts     [speculators.NumTaskTypes][]int
+	restarts     speculators.PerTask[int]
 
 	// sorted normalised (ms/byte) and raw (ms) completed durations, and how
 	// many of the job's lists they hold.
@@ -143,10 +143,8 @@ type cand struct {
 }
 
 func (p *policy) size(job *speculators.Job) {
-	for ty := range job.Tasks {
-		p.pending[ty] = speculators.Grow(p.pending[ty], len(job.Tasks[ty]))
-		p.restarts[ty] = speculators.Grow(p.restarts[ty], len(job.Tasks[ty]))
-	}
+	p.pending.Fit(job)
+	p.restarts.Fit(job)
 }
 
 // Observe clears a copy request when the task's next attempt starts, or when
