@@ -46,6 +46,35 @@ func newAPI[API ~struct{ Client }](base string, timeout time.Duration, hc *http.
 	return &API{c}, nil
 }
 
+// ResourceManager is a client of the RM's REST API (/ws/v1/cluster).
+type ResourceManager struct{ Client }
+
+// NewResourceManager returns a client for the RM web address base
+// ("http://rm:8088"); timeout bounds each request (0: DefaultTimeout); hc may
+// be nil.
+func NewResourceManager(base string, timeout time.Duration, hc *http.Client) (*ResourceManager, error) {
+	return newAPI[ResourceManager](base, timeout, hc)
+}
+
+// NodeManager is a client of one NM's REST API (/ws/v1/node).
+type NodeManager struct{ Client }
+
+// NewNodeManager returns a client for the NM web address base
+// ("http://host:8042", or the RM's nodeHTTPAddress "host:8042").
+func NewNodeManager(base string, timeout time.Duration, hc *http.Client) (*NodeManager, error) {
+	return newAPI[NodeManager](base, timeout, hc)
+}
+
+// JobHistory is a client of the MapReduce JobHistory server's REST API
+// (/ws/v1/history/mapreduce).
+type JobHistory struct{ Client }
+
+// NewJobHistory returns a client for the JHS web address base
+// ("http://jhs:19888").
+func NewJobHistory(base string, timeout time.Duration, hc *http.Client) (*JobHistory, error) {
+	return newAPI[JobHistory](base, timeout, hc)
+}
+
 // newClient checks base ("http://host:port"; a bare "host:port" gets http).
 func newClient(base string, timeout time.Duration, hc *http.Client) (Client, error) {
 	if base == "" {
@@ -172,6 +201,22 @@ func getList[T any](ctx context.Context, c Client, path, outer, inner string) ([
 	out, err := decodeList[T](wrap[outer], inner)
 	if err != nil {
 		return nil, fmt.Errorf("GET %s%s: %w", c.base, path, err)
+	}
+	return out, nil
+}
+
+// getObject fetches path and decodes the object under key of its answer,
+// {key:{...}} (the zero T without one).
+func getObject[T any](ctx context.Context, c Client, path, key string) (T, error) {
+	var wrap map[string]json.RawMessage
+	var out T
+	if err := c.get(ctx, path, &wrap); err != nil {
+		return out, err
+	}
+	if raw, ok := wrap[key]; ok {
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return out, fmt.Errorf("GET %s%s: decode JSON: %w", c.base, path, err)
+		}
 	}
 	return out, nil
 }
