@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/hamba/avro/v2"
@@ -30,12 +29,7 @@ const (
 // Hadoop 3's default, mapreduce.jobhistory.jhist.format=binary). Both the
 // 0.23 and 2.x/3.x layouts are read.
 func ReadJhist(path string) (*Job, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	return ReadJhistFrom(f, path)
+	return openAndRead(path, ReadJhistFrom)
 }
 
 // ReadJhistFrom reads a .jhist stream; name is used in errors and as the

@@ -14,11 +14,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/specbridge/specbridge/internal/httpjson"
 )
 
 // DefaultTimeout bounds one request when the caller gives no timeout.
@@ -128,37 +129,22 @@ func (c Client) get(ctx context.Context, path string, out any) error {
 	u := c.base + path
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return fmt.Errorf("GET %s: %w", u, err)
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("GET %s: %w", u, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return fmt.Errorf("GET %s: read body: %w", u, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+	err := httpjson.Do(ctx, c.http, httpjson.Request{URL: u, MaxAnswer: maxBody}, out)
+	var se *httpjson.StatusError
+	if errors.As(err, &se) {
 		var re struct {
 			RemoteException struct {
 				Exception, Message string
 			}
 		}
-		_ = json.Unmarshal(body, &re) // best effort: the status alone is the error
+		_ = json.Unmarshal(se.Body, &re) // best effort: the status alone is the error
 		msg := re.RemoteException.Message
 		if re.RemoteException.Exception != "" {
 			msg = re.RemoteException.Exception + ": " + msg
 		}
-		return &StatusError{URL: u, Status: resp.StatusCode, Message: msg}
+		return &StatusError{URL: u, Status: se.Status, Message: msg}
 	}
-	if err := json.Unmarshal(body, out); err != nil {
-		return fmt.Errorf("GET %s: decode JSON: %w", u, err)
-	}
-	return nil
+	return err
 }
 
 // decodeList reads Hadoop's JSON wrapper of a list, e.g. the value of
