@@ -93,7 +93,7 @@ func (p *jhistParser) line(n int, text []byte) error {
 }
 
 // event handles one event in Avro's JSON encoding; the binary reader
-// turns each datum into this form too (see avro.go).
+// turns each datum into this form too (see jhistread.go).
 func (p *jhistParser) event(text []byte) error {
 	var env jhistEnvelope
 	if err := json.Unmarshal(text, &env); err != nil {
