@@ -49,7 +49,9 @@ type policy struct {
 	small, copies int
 	budget        float64
 
-	book xulau.Copies
+	// Copies is the record of copies asked for and tasks launched; its
+	// Observe is the policy\'s.
+	xulau.Copies
 	// clones is the attempts each task starts with, 0 until decided;
 	// atLaunch: the simulator started them (LaunchCopies was asked).
 	clones   int
@@ -81,9 +83,6 @@ func (p *policy) LaunchCopies(job *speculators.Job, view speculators.ClusterView
 	return p.clones
 }
 
-// Observe keeps the record of copies asked for.
-func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) { p.book.Observe(job, ev) }
-
 // Decide asks, live, for the clones of every task whose first attempt runs.
 // In the simulator the clones started with their originals and it asks
 // nothing.
@@ -95,5 +94,5 @@ func (p *policy) Decide(job *speculators.Job, _ speculators.Time, out []speculat
 		v := xulau.LiveView(job, 1)
 		p.clones = Clones(xulau.TaskCount(job), p.small, p.copies, p.budget, v.Slots, 0)
 	}
-	return xulau.CloneRequests(job, &p.book, p.clones, Name, out)
+	return xulau.CloneRequests(job, &p.Copies, p.clones, Name, out)
 }

@@ -65,7 +65,9 @@ type policy struct {
 	maxCopies                   int
 	alpha                       float64
 
-	book     xulau.Copies
+	// Copies is the record of copies asked for and tasks launched; its
+	// Observe is the policy\'s.
+	xulau.Copies
 	scan     xulau.Scan
 	clones   int
 	atLaunch bool
@@ -95,9 +97,6 @@ func (p *policy) LaunchCopies(_ *speculators.Job, view speculators.ClusterView, 
 	return p.clones
 }
 
-// Observe keeps the record of copies asked for and tasks launched.
-func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) { p.book.Observe(job, ev) }
-
 // Decide asks for one duplicate of each task of D(l), longest t_rem first,
 // and, live, for a small job's clones.
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
@@ -105,7 +104,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		if p.clones == 0 {
 			p.clones = p.Clones(xulau.LiveView(job, p.maxCopies))
 		}
-		out = xulau.CloneRequests(job, &p.book, p.clones, Name, out)
+		out = xulau.CloneRequests(job, &p.Copies, p.clones, Name, out)
 	}
 	if !xulau.MeanKnown(job) {
 		return out
@@ -113,9 +112,9 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	mean := xulau.LawOf(job, p.alpha).Mean()
 	// The reason's first number, t_rem, is set per straggler.
 	why := speculators.Because("ese: backup, t_rem %.1fs > sigma %.2f x E[x] %.1fs").F(0).F(p.sigma).F(mean / 1000)
-	for _, s := range p.scan.Stragglers(job, &p.book, p.sigma*mean, now) {
+	for _, s := range p.scan.Stragglers(job, &p.Copies, p.sigma*mean, now) {
 		why.Args[0] = s.Left / 1000
-		out = p.book.Ask(out, job, s.Task, 1, &why)
+		out = p.Copies.Ask(out, job, s.Task, 1, &why)
 	}
 	return out
 }
@@ -123,5 +122,5 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // JobPriority is Algorithm 2's three levels: a job with a backup waiting,
 // then started jobs by remaining workload, then new jobs by workload.
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
-	return p.book.Priority(job, xulau.LawOf(job, p.alpha).Mean())
+	return p.Copies.Priority(job, xulau.LawOf(job, p.alpha).Mean())
 }

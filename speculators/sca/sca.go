@@ -57,7 +57,9 @@ type policy struct {
 	gamma     float64
 	alpha     float64
 
-	book     xulau.Copies
+	// Copies is the record of copies asked for and tasks launched; its
+	// Observe is the policy\'s.
+	xulau.Copies
 	clones   int
 	atLaunch bool
 }
@@ -93,14 +95,11 @@ func (p *policy) LaunchCopies(_ *speculators.Job, view speculators.ClusterView, 
 // JobPriority orders running jobs by fewest remaining tasks (line 1), then
 // jobs not yet scheduled by smallest workload m E[x] (line 9).
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
-	if p.book.Launched > 0 {
-		return speculators.Priority{Tier: xulau.TierStarted, Key: float64(p.book.Unassigned(job))}
+	if p.Copies.Launched > 0 {
+		return speculators.Priority{Tier: xulau.TierStarted, Key: float64(p.Copies.Unassigned(job))}
 	}
 	return speculators.Priority{Tier: xulau.TierWaiting, Key: float64(xulau.TaskCount(job)) * xulau.LawOf(job, p.alpha).Mean()}
 }
-
-// Observe keeps the record of copies asked for and tasks launched.
-func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) { p.book.Observe(job, ev) }
 
 // Decide asks, live, for the clones of every task whose first attempt runs;
 // in the simulator the clones started with their originals.
@@ -112,5 +111,5 @@ func (p *policy) Decide(job *speculators.Job, _ speculators.Time, out []speculat
 		v := xulau.LiveView(job, p.maxCopies)
 		p.clones = Clones(v.Waiting, v.Idle, p.maxCopies, p.gamma, p.alpha)
 	}
-	return xulau.CloneRequests(job, &p.book, p.clones, Name, out)
+	return xulau.CloneRequests(job, &p.Copies, p.clones, Name, out)
 }

@@ -67,8 +67,10 @@ type policy struct {
 	// sigma and copies once resolved for the job (sigma 0: not yet).
 	sigma  float64
 	copies int
-	book   xulau.Copies
-	scan   xulau.Scan
+	// Copies is the record of copies asked for and tasks launched; its
+	// Observe is the policy\'s.
+	xulau.Copies
+	scan xulau.Scan
 }
 
 func (p *policy) resolve(job *speculators.Job) error {
@@ -90,9 +92,6 @@ func (p *policy) resolve(job *speculators.Job) error {
 	return nil
 }
 
-// Observe keeps the record of copies asked for and tasks launched.
-func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) { p.book.Observe(job, ev) }
-
 // Decide asks for c-1 copies of each new straggler, longest t_rem first.
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
 	if !xulau.MeanKnown(job) || p.resolve(job) != nil || p.copies < 2 || math.IsInf(p.sigma, 1) {
@@ -101,9 +100,9 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	mean := xulau.LawOf(job, p.alpha).Mean()
 	// The reason's first number, t_rem, is set per straggler.
 	why := speculators.Because("sda: t_rem %.1fs > sigma %.3f x E[t_new] %.1fs").F(0).F(p.sigma).F(mean / 1000)
-	for _, s := range p.scan.Stragglers(job, &p.book, p.sigma*mean, now) {
+	for _, s := range p.scan.Stragglers(job, &p.Copies, p.sigma*mean, now) {
 		why.Args[0] = s.Left / 1000
-		out = p.book.Ask(out, job, s.Task, p.copies-1, &why)
+		out = p.Copies.Ask(out, job, s.Task, p.copies-1, &why)
 	}
 	return out
 }
@@ -111,5 +110,5 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // JobPriority is SDA's three levels: a job with a straggler's copy waiting,
 // then started jobs by remaining workload, then new jobs by workload.
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
-	return p.book.Priority(job, xulau.LawOf(job, p.alpha).Mean())
+	return p.Copies.Priority(job, xulau.LawOf(job, p.alpha).Mean())
 }
