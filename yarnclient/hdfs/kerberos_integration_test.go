@@ -4,12 +4,10 @@ package hdfs_test
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	gohdfs "github.com/colinmarc/hdfs/v2"
 	"github.com/specbridge/specbridge/internal/itest"
@@ -23,11 +21,7 @@ import (
 func kerberosDir(t *testing.T) hdfs.URL {
 	t.Helper()
 	t.Cleanup(hdfs.ResetConf)
-	u, err := hdfs.ParseURL(fmt.Sprintf("hdfs:///specbridge/hdfs-%d", time.Now().UnixNano()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u
+	return itest.FreshDir(t, "SPECBRIDGE_KRB_FS", "/specbridge", "hdfs")
 }
 
 // With a keytab and with a ticket cache (kinit), the client authenticates
