@@ -13,16 +13,6 @@ import (
 // cfaTestToken is the analyzer API's token in these tests.
 const cfaTestToken = "cfa-test-token"
 
-// cfaTokenFile writes cfaTestToken to a file.
-func cfaTokenFile(t *testing.T) string {
-	t.Helper()
-	f := filepath.Join(t.TempDir(), "cfa-token")
-	if err := os.WriteFile(f, []byte(cfaTestToken+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
 // cfaDo sends a request with the test token.
 func cfaDo(t *testing.T, method, url, body string) *http.Response {
 	t.Helper()
@@ -43,7 +33,7 @@ func cfaDo(t *testing.T, method, url, body string) *http.Response {
 // SIGTERM would (context cancel) and returns its error.
 func runCFAFor(t *testing.T, args []string, f func(base string)) error {
 	t.Helper()
-	return runInProcess(t, CFACommand(), append([]string{"--token-file", cfaTokenFile(t)}, args...),
+	return runInProcess(t, CFACommand(), append([]string{"--token-file", tokenFile(t, cfaTestToken)}, args...),
 		func(addr string) { f("http://" + addr) })
 }
 
@@ -88,7 +78,7 @@ func TestCFACommandPersistsAcrossRestarts(t *testing.T) {
 
 func TestCFACommandRejectsBadFlags(t *testing.T) {
 	app := &cli.App{Commands: []*cli.Command{CFACommand()}, ExitErrHandler: func(*cli.Context, error) {}}
-	tok := cfaTokenFile(t)
+	tok := tokenFile(t, cfaTestToken)
 	if err := app.Run([]string{"specbridge", "cfa", "--listen", "127.0.0.1:0", "--store", t.TempDir()}); err == nil || !strings.Contains(err.Error(), "--token-file") {
 		t.Errorf("cfa without --token-file: %v", err)
 	}

@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/gorilla/websocket"
 
@@ -112,10 +109,7 @@ func get(t *testing.T, url, token string) (int, string) {
 // --dashboard-token-file, which opens the page but is no AM token;
 // --dashboard=false turns it off.
 func TestDashboardAccess(t *testing.T) {
-	ro := filepath.Join(t.TempDir(), "ro")
-	if err := os.WriteFile(ro, []byte("read-only-token\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	ro := tokenFile(t, "read-only-token")
 	runServeFor(t, []string{"--dashboard-token-file", ro}, func(url string) {
 		base := httpBase(url)
 		if code, body := get(t, base+"/", ""); code != 401 || !strings.Contains(body, `name="token"`) {
@@ -182,24 +176,7 @@ func TestDashboardInChromium(t *testing.T) {
 		b := newDashAM(t, url, "job_1700000000000_0002", "hadoop", nil, 2)
 
 		ctx := browsertest.Context(t, 60*time.Second)
-		var mu sync.Mutex
-		var problems []string
-		if err := chromedp.Listen(ctx, func(ev any) {
-			switch e := ev.(type) {
-			case *runtime.EventExceptionThrown:
-				mu.Lock()
-				problems = append(problems, e.ExceptionDetails.Text)
-				mu.Unlock()
-			case *runtime.EventConsoleAPICalled:
-				if e.Type == runtime.ConsoleAPICalledTypeError {
-					mu.Lock()
-					problems = append(problems, "console error")
-					mu.Unlock()
-				}
-			}
-		}); err != nil {
-			t.Fatalf("start chromium: %v", err)
-		}
+		problems := browsertest.Watch(t, ctx)
 		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#token")),
 			chromedp.SendKeys(chromedp.CSS("#token"), serveTestToken), chromedp.Submit(chromedp.CSS("#token")),
 			chromedp.WaitVisible(chromedp.CSS("#sessions"))); err != nil {
@@ -235,11 +212,7 @@ func TestDashboardInChromium(t *testing.T) {
 		b.conn.Close()
 		waitFor("the AM that left gone", `!document.querySelector('#sessions tbody tr[data-job="`+b.job+`"]')`)
 		waitFor("throughput", `Number(document.getElementById("events-total").innerText) >= 11`)
-		mu.Lock()
-		defer mu.Unlock()
-		if len(problems) > 0 {
-			t.Errorf("the page reported errors: %v", problems)
-		}
+		problems.Check(t)
 	})
 }
 

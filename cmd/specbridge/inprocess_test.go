@@ -11,6 +11,17 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// tokenFile writes token to a file, as --token-file and the like read it,
+// and returns its path.
+func tokenFile(t *testing.T, token string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(f, []byte(token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // runInProcess runs `specbridge CMD --listen 127.0.0.1:0 --addr-file FILE
 // args...` in this process (serve and cfa), waits for the address it
 // writes once it listens, runs f with it, then stops it as SIGTERM would

@@ -19,11 +19,7 @@ const serveTestToken = "serve-test-token"
 // runs f against the websocket URL, then stops it as SIGTERM would.
 func runServeFor(t *testing.T, args []string, f func(url string)) {
 	t.Helper()
-	token := filepath.Join(t.TempDir(), "token")
-	if err := os.WriteFile(token, []byte(serveTestToken+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	err := runInProcess(t, ServeCommand(), append([]string{"--token-file", token, "--decide-interval", "50ms"}, args...),
+	err := runInProcess(t, ServeCommand(), append([]string{"--token-file", tokenFile(t, serveTestToken), "--decide-interval", "50ms"}, args...),
 		func(addr string) { f("ws://" + addr + "/v1/am") })
 	if err != nil {
 		t.Fatalf("serve: %v", err)
@@ -118,7 +114,7 @@ func TestServeDataDirPersists(t *testing.T) {
 func TestServeFeedsAStandaloneAnalyzer(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "cfa")
 	err := runCFAFor(t, []string{"--store", store, "--gather-interval", "50ms"}, func(base string) {
-		runServeFor(t, []string{"--cfa-url", base, "--cfa-token-file", cfaTokenFile(t)}, func(url string) {
+		runServeFor(t, []string{"--cfa-url", base, "--cfa-token-file", tokenFile(t, cfaTestToken)}, func(url string) {
 			runJob(t, url, "job_1700000000000_0003", "tws", nil)
 			deadline := time.Now().Add(10 * time.Second)
 			for {
@@ -147,11 +143,7 @@ func TestServeFeedsAStandaloneAnalyzer(t *testing.T) {
 }
 
 func TestServeRejectsBadCFAFlags(t *testing.T) {
-	dir := t.TempDir()
-	token := filepath.Join(dir, "token")
-	if err := os.WriteFile(token, []byte("x\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	token := tokenFile(t, "x")
 	app := &cli.App{Commands: []*cli.Command{ServeCommand()}, ExitErrHandler: func(*cli.Context, error) {}}
 	for _, args := range [][]string{
 		{"--cfa-url", "ftp://x", "--cfa-token-file", token},
