@@ -13,21 +13,6 @@ import (
 // cfaTestToken is the analyzer API's token in these tests.
 const cfaTestToken = "cfa-test-token"
 
-// cfaDo sends a request with the test token.
-func cfaDo(t *testing.T, method, url, body string) *http.Response {
-	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+cfaTestToken)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp
-}
-
 // runCFAFor starts `specbridge cfa` with args (and --token-file with
 // cfaTestToken), waits for its address, runs f against it, then stops it as
 // SIGTERM would (context cancel) and returns its error.
@@ -44,18 +29,11 @@ func TestCFACommandPersistsAcrossRestarts(t *testing.T) {
 	args := []string{"--store", store, "--gather-interval", "50ms", "--tws-window", "3", "--initial-threshold", "8s"}
 	err := runCFAFor(t, args, func(base string) {
 		body := `[{"kind":"attempt-started","time":1000,"attempt":"m_000001_0","node":"h1","container":"container_1_0001_01_000002"}]`
-		resp, err := http.Post(base+"/v1/jobs/job_1_0001/events", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
+		if code, _ := httpDo(t, "POST", base+"/v1/jobs/job_1_0001/events", "", body); code != http.StatusUnauthorized {
+			t.Fatalf("post events without a token: HTTP %d, want 401", code)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusUnauthorized {
-			t.Fatalf("post events without a token: HTTP %d, want 401", resp.StatusCode)
-		}
-		resp = cfaDo(t, "POST", base+"/v1/jobs/job_1_0001/events", body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusNoContent {
-			t.Fatalf("post events: HTTP %d", resp.StatusCode)
+		if code, _ := httpDo(t, "POST", base+"/v1/jobs/job_1_0001/events", cfaTestToken, body); code != http.StatusNoContent {
+			t.Fatalf("post events: HTTP %d", code)
 		}
 	})
 	if err != nil {
@@ -65,10 +43,8 @@ func TestCFACommandPersistsAcrossRestarts(t *testing.T) {
 		t.Fatalf("no snapshot after a clean stop: %v", err)
 	}
 	err = runCFAFor(t, args, func(base string) {
-		resp := cfaDo(t, "GET", base+"/v1/jobs/job_1_0001", "")
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("job after restart: HTTP %d", resp.StatusCode)
+		if code, _ := get(t, base+"/v1/jobs/job_1_0001", cfaTestToken); code != http.StatusOK {
+			t.Fatalf("job after restart: HTTP %d", code)
 		}
 	})
 	if err != nil {

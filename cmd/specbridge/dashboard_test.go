@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -88,21 +86,6 @@ func (a *dashAM) events(now int64, evs ...map[string]any) {
 
 func httpBase(wsURL string) string {
 	return "http://" + strings.TrimSuffix(strings.TrimPrefix(wsURL, "ws://"), "/v1/am")
-}
-
-func get(t *testing.T, url, token string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
 }
 
 // The dashboard opens only with a token: an AM's, or a read-only one from

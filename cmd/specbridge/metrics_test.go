@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"regexp"
 	"strconv"
@@ -61,17 +59,12 @@ var sampleLine = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S
 // the labels sorted as the exposition writes them.
 func scrape(t *testing.T, url string) map[string]float64 {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	code, body := get(t, url, "")
+	if code != 200 {
+		t.Fatalf("GET %s: %d", url, code)
 	}
 	out := map[string]float64{}
-	for _, line := range strings.Split(string(body), "\n") {
+	for _, line := range strings.Split(body, "\n") {
 		m := sampleLine.FindStringSubmatch(line)
 		if m == nil {
 			continue
@@ -146,13 +139,8 @@ func TestFreshServeListsEveryMetric(t *testing.T) {
 // zero values, without a token.
 func TestFreshCFAListsEveryMetric(t *testing.T) {
 	err := runCFAFor(t, []string{"--store", t.TempDir()}, func(base string) {
-		resp, err := http.Get(base + "/healthz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Errorf("/healthz: %d", resp.StatusCode)
+		if code, _ := get(t, base+"/healthz", ""); code != 200 {
+			t.Errorf("/healthz: %d", code)
 		}
 		requireZeroSeries(t, "cfa", scrape(t, base+"/metrics"), cfaMetrics)
 	})
