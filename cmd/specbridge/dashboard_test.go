@@ -27,19 +27,12 @@ type dashAM struct {
 
 func newDashAM(t *testing.T, url, job, policy string, params map[string]string, maps int) *dashAM {
 	t.Helper()
-	conn, _, err := websocket.DefaultDialer.Dial(url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialAM(t, url)
 	a := &dashAM{t: t, conn: conn, job: job}
-	a.send(map[string]any{"type": "hello", "version": 1, "token": serveTestToken, "job": job, "user": "alice", "queue": "etl",
-		"speculator": policy, "params": params, "maps": maps, "start": amT0, "now": amT0})
-	var w struct{ Type, Code, Text string }
-	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if err := conn.ReadJSON(&w); err != nil || w.Type != "welcome" {
-		t.Fatalf("%s: hello answered %+v (%v)", job, w, err)
+	if w := sayHello(t, conn, serveTestToken, job, map[string]any{"user": "alice", "queue": "etl",
+		"speculator": policy, "params": params, "maps": maps, "start": amT0, "now": amT0}); w.Type != "welcome" {
+		t.Fatalf("%s: hello answered %+v", job, w)
 	}
-	_ = conn.SetReadDeadline(time.Time{})
 	go func() {
 		for {
 			var f struct {
@@ -58,7 +51,6 @@ func newDashAM(t *testing.T, url, job, policy string, params map[string]string, 
 			}
 		}
 	}()
-	t.Cleanup(func() { conn.Close() })
 	return a
 }
 
@@ -111,16 +103,8 @@ func TestDashboardAccess(t *testing.T) {
 				t.Errorf("state with token %s: %d %s", tok, code, body)
 			}
 		}
-		conn, _, err := websocket.DefaultDialer.Dial(url, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		_ = conn.WriteJSON(map[string]any{"type": "hello", "version": 1, "token": "read-only-token", "job": "job_1700000000000_0001"})
-		var f struct{ Type, Code string }
-		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		if err := conn.ReadJSON(&f); err != nil || f.Code != "unauthorized" {
-			t.Errorf("a read-only token as an AM's: %+v (%v), want unauthorized", f, err)
+		if f := sayHello(t, dialAM(t, url), "read-only-token", "job_1700000000000_0001", nil); f.Code != "unauthorized" {
+			t.Errorf("a read-only token as an AM's: %+v, want unauthorized", f)
 		}
 		if code, _ := get(t, base+"/healthz", ""); code != 200 {
 			t.Errorf("/healthz beside the dashboard: %d", code)

@@ -7,9 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/gorilla/websocket"
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 )
@@ -97,24 +95,14 @@ func TestFreshServeListsEveryMetric(t *testing.T) {
 	hook := logtest.NewGlobal()
 	defer logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{})
 	runServeFor(t, nil, func(url string) {
-		base := "http://" + strings.TrimSuffix(strings.TrimPrefix(url, "ws://"), "/v1/am")
+		base := httpBase(url)
 		got := scrape(t, base+"/metrics")
 		requireZeroSeries(t, "serve", got, append(append([]string{}, bridgeMetrics...), cfaMetrics...))
 
-		conn, _, err := websocket.DefaultDialer.Dial(url, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
 		job := "job_1700000000000_0042"
-		if err := conn.WriteJSON(map[string]any{"type": "hello", "version": 1, "token": serveTestToken, "job": job,
-			"speculator": "late", "params": map[string]string{"no-such-parameter": "1"}, "maps": 1}); err != nil {
-			t.Fatal(err)
-		}
-		var f struct{ Type, Code string }
-		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		if err := conn.ReadJSON(&f); err != nil || f.Code != "bad-parameter" {
-			t.Fatalf("hello with an unknown parameter answered %+v (%v)", f, err)
+		if f := sayHello(t, dialAM(t, url), serveTestToken, job, map[string]any{"speculator": "late",
+			"params": map[string]string{"no-such-parameter": "1"}, "maps": 1}); f.Code != "bad-parameter" {
+			t.Fatalf("hello with an unknown parameter answered %+v", f)
 		}
 		got = scrape(t, base+"/metrics")
 		for _, k := range []string{`specbridge_bridge_rejected_parameters_total{policy="late"}`,

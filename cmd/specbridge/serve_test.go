@@ -26,15 +26,50 @@ func runServeFor(t *testing.T, args []string, f func(url string)) {
 	}
 }
 
-// runJob runs a two-map job through a session: both maps start on host
-// h1 and succeed after 4 s.
-func runJob(t *testing.T, url, job, speculator string, params map[string]string) {
+// amFrame is what the tests read of the sidecar's frames to an AM.
+type amFrame struct {
+	Type, Code, Text string
+	Rejected         int
+	Fatal            bool
+}
+
+// dialAM opens an AM's websocket to url for the length of the test.
+func dialAM(t *testing.T, url string) *websocket.Conn {
 	t.Helper()
 	conn, _, err := websocket.DefaultDialer.Dial(url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// sayHello sends an AM's hello for job with token and the fields of more
+// (speculator, params, maps, ...) and returns the first frame answered
+// (within 5 s).
+func sayHello(t *testing.T, conn *websocket.Conn, token, job string, more map[string]any) amFrame {
+	t.Helper()
+	hello := map[string]any{"type": "hello", "version": 1, "token": token, "job": job}
+	for k, v := range more {
+		hello[k] = v
+	}
+	if err := conn.WriteJSON(hello); err != nil {
+		t.Fatalf("%s: hello: %v", job, err)
+	}
+	var f amFrame
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if err := conn.ReadJSON(&f); err != nil {
+		t.Fatalf("%s: answer to the hello: %v", job, err)
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	return f
+}
+
+// runJob runs a two-map job through a session: both maps start on host
+// h1 and succeed after 4 s.
+func runJob(t *testing.T, url, job, speculator string, params map[string]string) {
+	t.Helper()
+	conn := dialAM(t, url)
 	const t0 = int64(1_700_000_000_000)
 	send := func(v any) {
 		t.Helper()
@@ -42,12 +77,9 @@ func runJob(t *testing.T, url, job, speculator string, params map[string]string)
 			t.Fatal(err)
 		}
 	}
-	send(map[string]any{"type": "hello", "version": 1, "token": serveTestToken, "job": job, "speculator": speculator,
-		"params": params, "maps": 2, "reduces": 0, "start": t0, "now": t0})
-	var welcome struct{ Type, Code, Text string }
-	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if err := conn.ReadJSON(&welcome); err != nil || welcome.Type != "welcome" {
-		t.Fatalf("hello answered %+v (%v)", welcome, err)
+	if w := sayHello(t, conn, serveTestToken, job, map[string]any{"speculator": speculator, "params": params, "maps": 2, "reduces": 0,
+		"start": t0, "now": t0}); w.Type != "welcome" {
+		t.Fatalf("hello answered %+v", w)
 	}
 	suffix := strings.TrimPrefix(job, "job_")
 	var evs []map[string]any

@@ -70,14 +70,8 @@ func TestServeTLS(t *testing.T) {
 		}
 		defer conn.Close()
 		const t0 = int64(1_700_000_000_000)
-		if err := conn.WriteJSON(map[string]any{"type": "hello", "version": 1, "token": serveTestToken,
-			"job": "job_1_0001", "speculator": "late", "maps": 1, "start": t0, "now": t0}); err != nil {
-			t.Fatal(err)
-		}
-		var welcome struct{ Type, Code string }
-		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		if err := conn.ReadJSON(&welcome); err != nil || welcome.Type != "welcome" {
-			t.Fatalf("hello over TLS answered %+v (%v)", welcome, err)
+		if w := sayHello(t, conn, serveTestToken, "job_1_0001", map[string]any{"speculator": "late", "maps": 1, "start": t0, "now": t0}); w.Type != "welcome" {
+			t.Fatalf("hello over TLS answered %+v", w)
 		}
 		plain := websocket.Dialer{HandshakeTimeout: 2 * time.Second}
 		if c, _, err := plain.Dial(url, nil); err == nil {
