@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"slices"
@@ -199,34 +196,13 @@ func runCFA(c *cli.Context) error {
 	if err != nil {
 		return errors.Join(err, svc.Close())
 	}
-	ln, err := net.Listen("tcp", c.String("listen"))
+	api, err := listenHTTP(c, "cfa", tlsCfg, "http", handler, dashboard.Config{Title: "specbridge cfa", Tokens: tokens,
+		Nodes: svc.NodeViews, Analyzer: "this process, records in " + cfg.Store})
 	if err != nil {
-		return errors.Join(fmt.Errorf("cfa: listen: %w", err), svc.Close())
+		return errors.Join(err, svc.Close())
 	}
-	scheme := "http"
-	if tlsCfg != nil {
-		ln = tls.NewListener(ln, tlsCfg)
-		scheme = "https"
-	}
-	if f := c.String("addr-file"); f != "" {
-		if err := writeFileAtomic(f, ln.Addr().String()+"\n"); err != nil {
-			_ = ln.Close()
-			return errors.Join(fmt.Errorf("cfa: --addr-file: %w", err), svc.Close())
-		}
-	}
-	handler, dash, err := withDashboard(c, dashboard.Config{Title: "specbridge cfa", Tokens: tokens, Nodes: svc.NodeViews,
-		Analyzer: "this process, records in " + cfg.Store, Secure: tlsCfg != nil}, handler)
-	if err != nil {
-		_ = ln.Close()
-		return errors.Join(fmt.Errorf("cfa: %w", err), svc.Close())
-	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	if dash != nil {
-		srv.RegisterOnShutdown(dash.Close)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	logrus.WithField("url", scheme+"://"+ln.Addr().String()).Info("cfa: listening")
+	served := api.serve()
+	logrus.WithField("url", api.url).Info("cfa: listening")
 
 	// The gathering loop outlives the HTTP server, so that events posted
 	// until the server stops are in the final commit and snapshot.
@@ -244,7 +220,7 @@ func runCFA(c *cli.Context) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if serveErr == nil {
-		if err := srv.Shutdown(shutdown); err != nil {
+		if err := api.srv.Shutdown(shutdown); err != nil {
 			serveErr = fmt.Errorf("cfa: shut down the API: %w", err)
 		}
 	}

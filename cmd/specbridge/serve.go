@@ -6,8 +6,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -144,39 +142,17 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv.ExpectJobs(feed.running)
-	ln, err := net.Listen("tcp", c.String("listen"))
+	web, err := listenHTTP(c, "serve", tlsCfg, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Tokens: tokens,
+		Live: srv.Live, Nodes: feed.nodes, Analyzer: feed.where})
 	if err != nil {
-		return fmt.Errorf("serve: listen on %s: %w", c.String("listen"), err)
+		return err
 	}
-	handler, dash, err := withDashboard(c, dashboard.Config{Title: "specbridge serve", Tokens: tokens, Live: srv.Live,
-		Nodes: feed.nodes, Analyzer: feed.where, Secure: tlsCfg != nil}, srv.Handler())
-	if err != nil {
-		_ = ln.Close()
-		return fmt.Errorf("serve: %w", err)
-	}
-	httpServer := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
-	if dash != nil {
-		httpServer.RegisterOnShutdown(dash.Close)
-	}
-	scheme := "ws"
-	if tlsCfg != nil {
-		httpServer.TLSConfig = tlsCfg
-		ln = tls.NewListener(ln, tlsCfg)
-		scheme = "wss"
-	}
-	addr := ln.Addr().String()
-	if f := c.String("addr-file"); f != "" {
-		if err := writeFileAtomic(f, addr+"\n"); err != nil {
-			_ = ln.Close()
-			return fmt.Errorf("serve: --addr-file: %w", err)
-		}
-	}
-	log.WithFields(logrus.Fields{"url": scheme + "://" + addr + bridge.Path, "policies": reg.Names(),
+	web.srv.TLSConfig = tlsCfg
+	log.WithFields(logrus.Fields{"url": web.url + bridge.Path, "policies": reg.Names(),
 		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
 		"data_dir": dataDir}).Info("specbridge sidecar listening")
 
-	served := make(chan error, 1)
-	go func() { served <- httpServer.Serve(ln) }()
+	served := web.serve()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
@@ -186,7 +162,7 @@ func serve(c *cli.Context) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	bridgeErr := srv.Shutdown(shutdownCtx)
-	httpErr := httpServer.Shutdown(shutdownCtx)
+	httpErr := web.srv.Shutdown(shutdownCtx)
 	if err := errors.Join(bridgeErr, httpErr); err != nil {
 		return fmt.Errorf("serve: shutdown: %w", err)
 	}
