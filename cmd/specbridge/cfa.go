@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 	"time"
 
@@ -26,7 +25,7 @@ import (
 // CFACommand is `specbridge cfa`: the centralized fault analyzer run
 // standalone, with the JSON API sidecars connect to (cfa/api.go).
 func CFACommand() *cli.Command {
-	return &cli.Command{
+	return serverCommand(&cli.Command{
 		Name:  "cfa",
 		Usage: "run the centralized fault analyzer standalone (node liveness across all jobs, TWS, records)",
 		Description: "Keeps job-level and system-level records (FARMS §3.1), gathers node liveness every --gather-interval\n" +
@@ -38,16 +37,13 @@ func CFACommand() *cli.Command {
 			"/metrics needs \"Authorization: Bearer TOKEN\" with a token of --token-file (else 401).\n" +
 			"`specbridge cfa fsck STORE` checks and repairs a store. Every flag can also be set from the\n" +
 			"environment variable named beside it.",
-		Flags: append([]cli.Flag{
-			hadoopConfFlag(),
+		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:7421", Usage: "address of the JSON API (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_CFA_LISTEN"}},
 			&cli.StringFlag{Name: "store", Value: "specbridge-cfa", Usage: "where records persist: a local directory or hdfs://namenode:port/path", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
-		}, slices.Concat(serverFlags("SPECBRIDGE_CFA_", "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", "serve the API over https"),
-			cfaFlags(), dashboardFlags("SPECBRIDGE_CFA_"))...),
+		},
 		Action:      runCFA,
-		Before:      useHadoopConf,
 		Subcommands: []*cli.Command{fsckCommand()},
-	}
+	}, "SPECBRIDGE_CFA_", "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", "serve the API over https")
 }
 
 func fsckCommand() *cli.Command {

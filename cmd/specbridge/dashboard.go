@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -44,8 +45,24 @@ func withDashboard(c *cli.Context, cfg dashboard.Config, api http.Handler) (http
 	return mux, d, nil
 }
 
-// hadoopConfFlag is --hadoop-conf of every command that reads or writes
-// hdfs:// paths; useHadoopConf applies it (a Before hook).
+// hadoopCommand is cmd for a command that reads or writes hdfs:// paths:
+// --hadoop-conf comes first among its flags, and is applied
+// (useHadoopConf) before its action runs.
+func hadoopCommand(cmd *cli.Command) *cli.Command {
+	cmd.Flags = append([]cli.Flag{hadoopConfFlag()}, cmd.Flags...)
+	cmd.Before = useHadoopConf
+	return cmd
+}
+
+// serverCommand is hadoopCommand for a command that serves over HTTP (serve
+// and cfa, listenHTTP): its own flags, then the token, TLS and address-file
+// flags (serverFlags with tokenUsage and tlsServes), the analyzer's
+// (cfaFlags) and the dashboard's, their environment variables prefixed env.
+func serverCommand(cmd *cli.Command, env, tokenUsage, tlsServes string) *cli.Command {
+	cmd.Flags = slices.Concat(cmd.Flags, serverFlags(env, tokenUsage, tlsServes), cfaFlags(), dashboardFlags(env))
+	return hadoopCommand(cmd)
+}
+
 func hadoopConfFlag() cli.Flag {
 	return &cli.StringFlag{Name: "hadoop-conf", Usage: "`DIR` of the cluster's core-site.xml and hdfs-site.xml for hdfs:// paths (fs.defaultFS for hdfs:///path, HA nameservices, Kerberos); default: HADOOP_CONF_DIR, else HADOOP_HOME/etc/hadoop", EnvVars: []string{"SPECBRIDGE_HADOOP_CONF"}}
 }

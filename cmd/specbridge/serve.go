@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -35,7 +34,7 @@ const shutdownGrace = 10 * time.Second
 // ServeCommand is `specbridge serve`: the websocket sidecar MapReduce AMs
 // connect to (bridge/PROTOCOL.md).
 func ServeCommand() *cli.Command {
-	return &cli.Command{
+	return serverCommand(&cli.Command{
 		Name:  "serve",
 		Usage: "serve speculation decisions to MapReduce ApplicationMasters over websockets",
 		Description: "Listens for the java-shim of each MapReduce AM at " + bridge.Path + ", runs one engine per job\n" +
@@ -44,8 +43,7 @@ func ServeCommand() *cli.Command {
 			"`specbridge cfa`; its flags are those of `specbridge cfa`. --data-dir keeps GRASS samples and the\n" +
 			"analyzer's records across restarts. Every flag can also be set from the environment variable\n" +
 			"named beside it.",
-		Flags: append([]cli.Flag{
-			hadoopConfFlag(),
+		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: ":7420", Usage: "address to listen on (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_LISTEN"}},
 			&cli.Int64Flag{Name: "max-frame-bytes", Value: bridge.DefaultMaxFrameBytes, Usage: "largest frame read; larger ones get an error frame", EnvVars: []string{"SPECBRIDGE_MAX_FRAME_BYTES"}},
 			&cli.IntFlag{Name: "max-sessions", Value: bridge.DefaultMaxSessions, Usage: "most AM sessions open at once", EnvVars: []string{"SPECBRIDGE_MAX_SESSIONS"}},
@@ -60,11 +58,9 @@ func ServeCommand() *cli.Command {
 			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 			&cli.StringFlag{Name: "laser-model", Usage: "LASER model `FILE` written by specbridge train laser (default: the model embedded in the binary); jobs choose laser as any policy", EnvVars: []string{"SPECBRIDGE_LASER_MODEL"}},
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
-		}, slices.Concat(serverFlags("SPECBRIDGE_", "file with the shared secret(s) AMs must present, one per line (required)", "serve wss://"),
-			cfaFlags(), dashboardFlags("SPECBRIDGE_"))...),
+		},
 		Action: serve,
-		Before: useHadoopConf,
-	}
+	}, "SPECBRIDGE_", "file with the shared secret(s) AMs must present, one per line (required)", "serve wss://")
 }
 
 func serve(c *cli.Context) error {
