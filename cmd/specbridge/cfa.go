@@ -38,12 +38,12 @@ func CFACommand() *cli.Command {
 			"`specbridge cfa fsck STORE` checks and repairs a store. Every flag can also be set from the\n" +
 			"environment variable named beside it.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:7421", Usage: "address of the JSON API (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_CFA_LISTEN"}},
 			&cli.StringFlag{Name: "store", Value: "specbridge-cfa", Usage: "where records persist: a local directory or hdfs://namenode:port/path", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 		},
 		Action:      runCFA,
 		Subcommands: []*cli.Command{fsckCommand()},
-	}, "SPECBRIDGE_CFA_", "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", "serve the API over https")
+	}, server{env: "SPECBRIDGE_CFA_", listen: "127.0.0.1:7421", listenUsage: "address of the JSON API (host:port; port 0 picks a free one)",
+		tokenUsage: "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", tlsServes: "serve the API over https"})
 }
 
 func fsckCommand() *cli.Command {

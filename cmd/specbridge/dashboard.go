@@ -54,12 +54,22 @@ func hadoopCommand(cmd *cli.Command) *cli.Command {
 	return cmd
 }
 
-// serverCommand is hadoopCommand for a command that serves over HTTP (serve
-// and cfa, listenHTTP): its own flags, then the token, TLS and address-file
-// flags (serverFlags with tokenUsage and tlsServes), the analyzer's
-// (cfaFlags) and the dashboard's, their environment variables prefixed env.
-func serverCommand(cmd *cli.Command, env, tokenUsage, tlsServes string) *cli.Command {
-	cmd.Flags = slices.Concat(cmd.Flags, serverFlags(env, tokenUsage, tlsServes), cfaFlags(), dashboardFlags(env))
+// server is what a command that serves over HTTP (serve, cfa) says of its
+// server in its flags.
+type server struct {
+	env                 string // prefix of the flags' environment variables
+	listen, listenUsage string // --listen's default and usage
+	tokenUsage          string // whose tokens --token-file holds
+	tlsServes           string // what --tls-cert serves
+}
+
+// serverCommand is hadoopCommand for a command that serves over HTTP
+// (listenHTTP): --listen, its own flags, then the token, TLS and
+// address-file flags (serverFlags), the analyzer's (cfaFlags) and the
+// dashboard's.
+func serverCommand(cmd *cli.Command, s server) *cli.Command {
+	listen := &cli.StringFlag{Name: "listen", Value: s.listen, Usage: s.listenUsage, EnvVars: []string{s.env + "LISTEN"}}
+	cmd.Flags = slices.Concat([]cli.Flag{listen}, cmd.Flags, serverFlags(s.env, s.tokenUsage, s.tlsServes), cfaFlags(), dashboardFlags(s.env))
 	return hadoopCommand(cmd)
 }
 

@@ -44,7 +44,6 @@ func ServeCommand() *cli.Command {
 			"analyzer's records across restarts. Every flag can also be set from the environment variable\n" +
 			"named beside it.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "listen", Value: ":7420", Usage: "address to listen on (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_LISTEN"}},
 			&cli.Int64Flag{Name: "max-frame-bytes", Value: bridge.DefaultMaxFrameBytes, Usage: "largest frame read; larger ones get an error frame", EnvVars: []string{"SPECBRIDGE_MAX_FRAME_BYTES"}},
 			&cli.IntFlag{Name: "max-sessions", Value: bridge.DefaultMaxSessions, Usage: "most AM sessions open at once", EnvVars: []string{"SPECBRIDGE_MAX_SESSIONS"}},
 			&cli.Float64Flag{Name: "max-events-per-second", Value: bridge.DefaultMaxEventsPerSecond, Usage: "events per second per session before backpressure", EnvVars: []string{"SPECBRIDGE_MAX_EVENTS_PER_SECOND"}},
@@ -60,7 +59,8 @@ func ServeCommand() *cli.Command {
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
 		},
 		Action: serve,
-	}, "SPECBRIDGE_", "file with the shared secret(s) AMs must present, one per line (required)", "serve wss://")
+	}, server{env: "SPECBRIDGE_", listen: ":7420", listenUsage: "address to listen on (host:port; port 0 picks a free one)",
+		tokenUsage: "file with the shared secret(s) AMs must present, one per line (required)", tlsServes: "serve wss://"})
 }
 
 func serve(c *cli.Context) error {
