@@ -79,6 +79,7 @@ var rules = []rule{
 	{pkg: "internal/authguard", doc: "`internal/authguard`", thirdParty: []string{"github.com/sirupsen/logrus"}},
 	{pkg: "internal/lineread", doc: "`internal/lineread`"},
 	{pkg: "internal/inorder", doc: "`internal/inorder`", denyStd: noIOnoTime, denyDeps: upper},
+	{pkg: "internal/testclock", doc: "`internal/testclock`"},
 	{pkg: "internal/browsertest", doc: "`internal/browsertest`", thirdParty: []string{"github.com/chromedp/chromedp", "github.com/chromedp/cdproto"}},
 	{pkg: "internal/dashboard", doc: "`internal/dashboard`", internal: []string{"bridge", "cfa", "cfa/analyzer", "speculators"}},
 	{pkg: "internal/policydoc", doc: "`internal/policydoc`", internal: []string{"speculators/..."}},
