@@ -1,6 +1,6 @@
 // Package testclock is a clock that tests move by hand, for the code that
 // takes its time from an injected func() time.Time (bridge.Config.Now,
-// cfa.ServiceConfig.Now). It is safe for concurrent use: the server reads it
+// cfa.ServiceConfig.Now, authguard.Guard.Now). It is safe for concurrent use: the server reads it
 // on its own goroutines while the test moves it. It is for tests only and
 // must not be imported by production code.
 package testclock
