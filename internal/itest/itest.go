@@ -1,8 +1,10 @@
 // Package itest holds what the integration tests (build tag integration)
-// share: reading the mini cluster's endpoints from the environment that
-// scripts/test-integration.sh exports, and asking the HA mini HDFS of
-// scripts/hdfs-ha-test.sh to fail over, connecting to the mini HDFS. It must
-// not start or stop clusters.
+// share: reading the mini clusters' endpoints from the environment that
+// scripts/test-integration.sh, hdfs-ha-test.sh and hdfs-kerberos-test.sh
+// export; pointing package hdfs at the HA or the Kerberos-secured mini HDFS
+// (with each kind of credentials) and checking the refusal without them;
+// fresh directories on a mini HDFS and clients connected to them; and
+// asking the HA mini HDFS to fail over. It must not start or stop clusters.
 package itest
 
 import (
