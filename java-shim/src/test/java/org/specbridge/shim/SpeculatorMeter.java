@@ -9,6 +9,7 @@ import java.util.TreeMap;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.app.AppContext;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator;
 import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
 import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
@@ -119,6 +120,12 @@ final class SpeculatorMeter {
     @Override
     public void handle(final SpeculatorEvent event) {
       meter.handle(() -> speculator.handle(event));
+    }
+
+    /** Forwarded, not metered (the AM itself does not call it). */
+    @Override
+    public void handleAttempt(TaskAttemptStatus status) {
+      speculator.handleAttempt(status);
     }
 
     /** What to do before the meter reads the clocks: nothing by default. */
