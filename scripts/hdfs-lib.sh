@@ -6,6 +6,8 @@
 # Needs JDK 17 and Maven; Heavy: run the scripts under flock /tmp/specbridge-heavy.lock.
 
 hdfs_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/proc-lib.sh
+source "$hdfs_root/scripts/proc-lib.sh" # hadoop_opens
 hdfs_hadoop_version=${HADOOP_VERSION:-3.5.0}
 hdfs_cache=${TMPDIR:-/tmp}/specbridge-hdfs-minicluster
 hdfs_pid=""
@@ -31,10 +33,8 @@ hdfs_start() {
   cp=$(cat "$(hdfs_classpath)")
   mkdir -p "$state/classes"
   javac -nowarn -cp "$cp" -d "$state/classes" "$hdfs_root/scripts/minicluster/src/org/specbridge/minicluster/$class.java"
-  local opens=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
-    --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED
-    --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
-    --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED)
+  # MiniKdc's clients also reach into the JDK's Kerberos.
+  local opens=("${hadoop_opens[@]}" --add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED)
   java "${opens[@]}" -Xmx768m -Dhadoop.tmp.dir="$state/tmp" -Dtest.build.data="$state/data" -Djava.io.tmpdir="$state" \
     -cp "$state/classes:$cp" "org.specbridge.minicluster.$class" "$state" "$@" > "$state/cluster.log" 2>&1 &
   hdfs_pid=$!
