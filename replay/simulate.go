@@ -135,6 +135,9 @@ func WorkloadOf(in *Input, co ClusterOptions) WorkloadFunc {
 	if in.swim != nil {
 		return func(seed uint64) (*Workload, error) { return in.swim.workload(co, seed) }
 	}
+	if in.hist != nil {
+		return func(seed uint64) (*Workload, error) { return in.hist.workload(co, seed) }
+	}
 	return func(seed uint64) (*Workload, error) { return FromHistory(in.Jobs, co, seed) }
 }
 

@@ -74,13 +74,8 @@ func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error)
 		if !ok {
 			continue // a job with no timed task has nothing to replay
 		}
-		h := sim.Job{ID: scratch.ID, Submit: scratch.Submit, CopyWork: sim.Resample,
-			NumTasks: [speculators.NumTaskTypes]int{len(scratch.Maps), len(scratch.Reduces)}}
-		for _, ts := range [][]sim.Task{scratch.Maps, scratch.Reduces} {
-			for _, t := range ts {
-				h.LongestWork = max(h.LongestWork, t.Work)
-			}
-		}
+		h := streamHeader(&scratch)
+		h.CopyWork = sim.Resample
 		row := i
 		h.Load = func(j *sim.Job) error {
 			p := at
@@ -139,4 +134,19 @@ func (s *swimSource) tasks(i int, origin int64, model StragglerModel, rs *rand.R
 		model.stretch(rs, j)
 	}
 	return true, nil
+}
+
+// each calls f with every row's job as history.ReadSWIM derives it, one
+// at a time (decisions mode).
+func (s *swimSource) each(f func(*history.Job) error) error {
+	for i, row := range s.rows {
+		j, err := s.model.JobOf(row, i, s.name)
+		if err != nil {
+			return err
+		}
+		if err := f(j); err != nil {
+			return err
+		}
+	}
+	return nil
 }
