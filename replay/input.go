@@ -32,6 +32,9 @@ type Input struct {
 	// files' job headers (historysource.go).
 	swim *swimSource
 	hist *historySource
+	// streamScenario: the scenario's jobs' tasks are drawn again at their
+	// arrival (fromScenario), for an input read with LoadStreaming.
+	streamScenario bool
 }
 
 // JobCount is how many jobs the input holds (a scenario: 0).
@@ -67,7 +70,8 @@ func (in *Input) EachJob(f func(*history.Job) error) error {
 // only when they need them: a local SWIM trace is kept as its rows
 // (swimsource.go), a local Rumen trace, jhist file or directory of them
 // as one header a job (historysource.go), and Jobs is nil for them; a
-// scenario and HDFS inputs load as LoadWithProgress loads them.
+// scenario's jobs are drawn again at their arrival (fromScenario). HDFS
+// inputs load as LoadWithProgress loads them.
 func LoadStreaming(path string, format history.Format, swim history.SWIMModel, progress FileProgress) (*Input, error) {
 	if hdfs.IsURL(path) {
 		return LoadWithProgress(path, format, swim, progress)
@@ -89,7 +93,11 @@ func LoadStreaming(path string, format history.Format, swim history.SWIMModel, p
 		return loadHistories(path, []string{path}, []history.Format{format}, nil)
 	case history.FormatSWIM:
 	default:
-		return loadFile(path, format, swim)
+		in, err := loadFile(path, format, swim)
+		if in != nil {
+			in.streamScenario = in.Scenario != nil
+		}
+		return in, err
 	}
 	src, err := readSWIMSource(path, swim)
 	if err != nil {

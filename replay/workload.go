@@ -74,10 +74,37 @@ func seconds(s float64) speculators.Time { return speculators.Time(math.Round(s 
 
 // FromScenario materializes s for seed.
 func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Workload, error) {
+	return fromScenario(s, seed, co, false)
+}
+
+// fromScenario is FromScenario; with stream, the jobs whose results need
+// no per-task finish times (no deadline, no error bound: sim.Job.Load)
+// are streamed when the scenario has no dry-run deadlines (which simulate
+// every job's tasks up front): their tasks are drawn while the workload
+// is built, let go, and drawn again from the same random state when the
+// job arrives (scenario.MaterializeLazy).
+func fromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions, stream bool) (*Workload, error) {
 	if !s.TracesLoaded() {
 		return nil, fmt.Errorf("scenario %s: SWIM traces not loaded (read it with scenario.Read, or call LoadTraces)", s.Source)
 	}
-	m := s.Materialize(seed)
+	var heads []sim.Job // task counts and longest work of each job let go, in order
+	drop := func(j *scenario.Job) bool {
+		if j.DeadlineS > 0 || j.ErrorBound > 0 || j.DeadlineFactor > 0 {
+			return false
+		}
+		h := sim.Job{NumTasks: [speculators.NumTaskTypes]int{len(j.Maps), len(j.Reduces)}}
+		for _, ts := range [][]scenario.Task{j.Maps, j.Reduces} {
+			for _, t := range ts {
+				h.LongestWork = max(h.LongestWork, seconds(t.WorkS), 1)
+			}
+		}
+		heads = append(heads, h)
+		return true
+	}
+	if !stream || s.DryRunDeadlines() {
+		drop = nil
+	}
+	m := s.MaterializeLazy(seed, drop)
 	nodes := make([]sim.Node, len(m.Nodes))
 	index := make(map[string]int, len(m.Nodes))
 	for i, n := range m.Nodes {
@@ -109,7 +136,8 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 	}
 	cfg.Seed = seed
 	w := &Workload{Config: cfg}
-	for _, j := range m.Jobs {
+	for k := range m.Jobs {
+		j := &m.Jobs[k]
 		sj := sim.Job{ID: j.Name, Submit: seconds(j.SubmitS), ErrorBound: j.ErrorBound}
 		if j.DeadlineS > 0 {
 			sj.Deadline = sj.Submit + seconds(j.DeadlineS)
@@ -122,16 +150,18 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 			sj.FreshWork = [speculators.NumTaskTypes]sim.WorkSampler{msLaw{j.FreshMap}, msLaw{j.FreshReduce}}
 		}
 		sj.TaskMillis, sj.TailIndex = j.TaskMeanS*1000, j.TailIndex
-		if err := approxJob(&sj, &j); err != nil {
+		if err := approxJob(&sj, j); err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", s.Source, err)
 		}
-		sj.Maps = make([]sim.Task, len(j.Maps))
-		for k, t := range j.Maps {
-			sj.Maps[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1)}
-		}
-		sj.Reduces = make([]sim.Task, len(j.Reduces))
-		for k, t := range j.Reduces {
-			sj.Reduces[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1), Phases: t.Phases}
+		if j.Lazy() {
+			sj.NumTasks, sj.LongestWork = heads[0].NumTasks, heads[0].LongestWork
+			heads = heads[1:]
+			sj.Load = func(sj *sim.Job) error {
+				sj.Maps, sj.Reduces = scenarioTasks(j.Tasks())
+				return nil
+			}
+		} else {
+			sj.Maps, sj.Reduces = scenarioTasks(j.Maps, j.Reduces)
 		}
 		w.Jobs = append(w.Jobs, sj)
 		w.Groups = append(w.Groups, j.Group)
@@ -140,6 +170,20 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 		return nil, fmt.Errorf("scenario %s: %w", s.Source, err)
 	}
 	return w, nil
+}
+
+// scenarioTasks are a scenario job's tasks as simulator tasks: work in
+// ms, at least 1.
+func scenarioTasks(maps, reduces []scenario.Task) ([]sim.Task, []sim.Task) {
+	sm := make([]sim.Task, len(maps))
+	for k, t := range maps {
+		sm[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1)}
+	}
+	sr := make([]sim.Task, len(reduces))
+	for k, t := range reduces {
+		sr[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1), Phases: t.Phases}
+	}
+	return sm, sr
 }
 
 // FromHistory builds a workload that re-executes recorded jobs. A job with a
