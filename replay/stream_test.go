@@ -350,7 +350,24 @@ func TestScenarioStreamedWorkloadIsTheEagerOne(t *testing.T) {
 			}
 		})
 	}
-	path := writeFile(t, t.TempDir(), "spread.yaml", `name: spread
+	path := spreadScenario(t, t.TempDir())
+	s, err := scenario.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := fromScenario(s, 1, ClusterOptions{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peak, total := liveTasks(t, w); peak*4 > total {
+		t.Errorf("40 jobs 10 minutes apart: at most %d of %d tasks live at once; want at most a quarter", peak, total)
+	}
+}
+
+// spreadScenario writes a scenario of 40 jobs about 10 minutes apart on
+// 10 nodes: jobs that rarely overlap.
+func spreadScenario(t testing.TB, dir string) string {
+	return writeFile(t, dir, "spread.yaml", `name: spread
 cluster:
   nodes:
     - {name: n, count: 10, slots: 2}
@@ -364,15 +381,4 @@ workload:
       map_s: {dist: pareto, scale: 10, shape: 2}
       reduce_s: 30
 `)
-	s, err := scenario.Read(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := fromScenario(s, 1, ClusterOptions{}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if peak, total := liveTasks(t, w); peak*4 > total {
-		t.Errorf("40 jobs 10 minutes apart: at most %d of %d tasks live at once; want at most a quarter", peak, total)
-	}
 }
