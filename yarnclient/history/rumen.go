@@ -115,12 +115,17 @@ func ReadRumenJobAt(path string, pos RumenPos) (*Job, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	defer f.Close()
-	if _, err := f.Seek(pos.Offset, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("read %s line %d: %w", path, pos.Line, err)
+	return readRumenJobAt(f, path, pos)
+}
+
+// readRumenJobAt is ReadRumenJobAt from r; name is used in errors.
+func readRumenJobAt(r io.ReadSeeker, name string, pos RumenPos) (*Job, error) {
+	if _, err := r.Seek(pos.Offset, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("read %s line %d: %w", name, pos.Line, err)
 	}
-	job, _, err := newRumenReader(f, path, pos).Next()
+	job, _, err := newRumenReader(r, name, pos).Next()
 	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("read %s line %d: no job object here (the file changed since it was first read?)", path, pos.Line)
+		return nil, fmt.Errorf("read %s line %d: no job object here (the file changed since it was first read?)", name, pos.Line)
 	}
 	return job, err
 }
