@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -14,12 +13,7 @@ import (
 // Rumen TraceBuilder and read by the Scheduler Load Simulator (SLS "job
 // trace" input): a stream of concatenated JSON job objects, not an array.
 func ReadRumen(path string) ([]*Job, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	return ReadRumenFrom(f, path)
+	return openAndRead(path, ReadRumenFrom)
 }
 
 // ReadRumenFrom reads a Rumen JSON stream; name is used in errors and as
