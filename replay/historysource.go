@@ -113,12 +113,10 @@ func (s *historySource) finish() {
 // job's file at its arrival.
 func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, error) {
 	origin := s.origin
-	model := co.stragglers()
-	if err := model.Validate(); err != nil {
+	model, pcg, rs, err := stragglerDraws(co, seed)
+	if err != nil {
 		return nil, err
 	}
-	pcg := stragglerPCG(seed)
-	rs := rand.New(pcg)
 	w := &Workload{}
 	uncalibrated := false
 	for i := range s.jobs {

@@ -234,79 +234,75 @@ func TestHistoryStreamedWorkloadIsTheEagerOne(t *testing.T) {
 	}
 }
 
-// TestHistoryTasksLiveFromArrivalToEnd: in a day of 24 Rumen jobs, one
-// after another, a run holds the tasks of one or two jobs at a time, not
-// the day's; and a job's tasks are read from the trace when it arrives:
-// a job spoiled in the file after the input was opened fails the run only
-// once the jobs before it have run, naming the file and the job's line.
+// TestHistoryTasksLiveFromArrivalToEnd: a streamed history holds a few
+// jobs' tasks at a time, not the input's, and reads a job's tasks from its
+// file when it arrives: a job spoiled in its file after the input was
+// opened fails the run only once the jobs before it have run, naming the
+// file and line. Cases: a Rumen day of 24 jobs one after another (a syntax
+// error in the last job's first task), and a directory of 8 jhist files
+// (the last one cut short).
 func TestHistoryTasksLiveFromArrivalToEnd(t *testing.T) {
-	dir := t.TempDir()
-	path := rumenDay(t, dir, 12)
-	in, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := WorkloadOf(in, ClusterOptions{})(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	peak, total := liveTasks(t, w)
-	if peak*6 > total {
-		t.Errorf("at most %d of the day's %d tasks live at once; want at most a sixth", peak, total)
-	}
-	// Spoil the last job's object: a syntax error in its first task.
-	text := readText(t, path)
-	last := strings.LastIndex(text, `"jobID"`)
-	bad := last + strings.Index(text[last:], `"taskID" :`) + len(`"taskID" `)
-	line := strings.Count(text[:bad], "\n") + 1
-	writeFile(t, dir, filepath.Base(path), text[:bad]+"#"+text[bad+1:])
-	done := 0
-	cfg := w.Config
-	cfg.JobDone = func(n, _ int, _ speculators.Time) { done = n }
-	_, err = sim.Run(cfg, w.Jobs, noSpeculation)
-	want := fmt.Sprintf("read %s line %d:", path, line)
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("run over a spoiled job: error %v; want one naming %q", err, want)
-	}
-	if done < len(w.Jobs)-2 {
-		t.Errorf("the spoiled job failed the run after %d of %d jobs; want it read only when it arrives", done, len(w.Jobs))
-	}
-}
-
-// TestJhistDirTasksReadAtArrival: a directory of jhist files, one job a
-// file, reads each job's tasks at its arrival: a file cut short after the
-// input was opened fails the run when its job arrives, naming the file
-// and line; and a run holds a few jobs' tasks at a time.
-func TestJhistDirTasksReadAtArrival(t *testing.T) {
-	dir := t.TempDir()
-	copies := shiftedCopies(readText(t, filepath.Join(shared, "jhist", "job_2.4.0-FAILED.jhist")), 8, 600_000)
-	for c, text := range copies {
-		writeFile(t, dir, fmt.Sprintf("job%d.jhist", c), text)
-	}
-	in, err := LoadStreaming(dir, "", history.DefaultSWIMModel(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := WorkloadOf(in, ClusterOptions{})(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if peak, total := liveTasks(t, w); peak*4 > total {
-		t.Errorf("at most %d of %d tasks live at once; want at most a quarter", peak, total)
-	}
-	lastText := copies[len(copies)-1]
-	cut := strings.Index(lastText, `"type":"TASK_STARTED"`) + 20
-	lastPath := writeFile(t, dir, "job7.jhist", lastText[:cut])
-	done := 0
-	cfg := w.Config
-	cfg.JobDone = func(n, _ int, _ speculators.Time) { done = n }
-	_, err = sim.Run(cfg, w.Jobs, noSpeculation)
-	want := fmt.Sprintf("read %s line %d:", lastPath, strings.Count(lastText[:cut], "\n")+1)
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("run over a cut file: error %v; want one naming %q", err, want)
-	}
-	if done != len(w.Jobs)-1 {
-		t.Errorf("the cut job failed the run after %d of %d jobs; want after all the others", done, len(w.Jobs))
+	for _, c := range []struct {
+		name string
+		// write writes the input below dir; spoil spoils its last job
+		// and returns the file and line the error must name.
+		write    func(dir string) string
+		spoil    func(dir, input string) (string, int)
+		fraction int // at most 1/fraction of the tasks live at once
+	}{{
+		name:  "rumen",
+		write: func(dir string) string { return rumenDay(t, dir, 12) },
+		spoil: func(dir, input string) (string, int) {
+			text := readText(t, input)
+			last := strings.LastIndex(text, `"jobID"`)
+			bad := last + strings.Index(text[last:], `"taskID" :`) + len(`"taskID" `)
+			writeFile(t, dir, filepath.Base(input), text[:bad]+"#"+text[bad+1:])
+			return input, strings.Count(text[:bad], "\n") + 1
+		},
+		fraction: 6,
+	}, {
+		name: "jhist-dir",
+		write: func(dir string) string {
+			copies := shiftedCopies(readText(t, filepath.Join(shared, "jhist", "job_2.4.0-FAILED.jhist")), 8, 600_000)
+			for k, text := range copies {
+				writeFile(t, dir, fmt.Sprintf("job%d.jhist", k), text)
+			}
+			return dir
+		},
+		spoil: func(dir, _ string) (string, int) {
+			text := readText(t, filepath.Join(dir, "job7.jhist"))
+			cut := strings.Index(text, `"type":"TASK_STARTED"`) + 20
+			return writeFile(t, dir, "job7.jhist", text[:cut]), strings.Count(text[:cut], "\n") + 1
+		},
+		fraction: 4,
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := c.write(dir)
+			in, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := WorkloadOf(in, ClusterOptions{})(1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if peak, total := liveTasks(t, w); peak*c.fraction > total {
+				t.Errorf("at most %d of %d tasks live at once; want at most 1/%d", peak, total, c.fraction)
+			}
+			file, line := c.spoil(dir, path)
+			done := 0
+			cfg := w.Config
+			cfg.JobDone = func(n, _ int, _ speculators.Time) { done = n }
+			_, err = sim.Run(cfg, w.Jobs, noSpeculation)
+			want := fmt.Sprintf("read %s line %d:", file, line)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("run over a spoiled job: error %v; want one naming %q", err, want)
+			}
+			if done < len(w.Jobs)-2 {
+				t.Errorf("the spoiled job failed the run after %d of %d jobs; want it read only when it arrives", done, len(w.Jobs))
+			}
+		})
 	}
 }
 

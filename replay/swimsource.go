@@ -57,12 +57,10 @@ func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error)
 	if origin == math.MaxInt64 {
 		origin = 0
 	}
-	model := co.stragglers()
-	if err := model.Validate(); err != nil {
+	model, pcg, rs, err := stragglerDraws(co, seed)
+	if err != nil {
 		return nil, err
 	}
-	pcg := stragglerPCG(seed)
-	rs := rand.New(pcg)
 	w := &Workload{}
 	var scratch sim.Job
 	for i := range s.rows {

@@ -208,11 +208,10 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		origin = 0
 	}
 	w := &Workload{}
-	model := co.stragglers()
-	if err := model.Validate(); err != nil {
+	model, _, rs, err := stragglerDraws(co, seed)
+	if err != nil {
 		return nil, err
 	}
-	rs := stragglerRand(seed)
 	uncalibrated := false
 	for _, j := range jobs {
 		if c := calibrate(j); c.ok {
