@@ -310,6 +310,36 @@ func TestHistoryTasksLiveFromArrivalToEnd(t *testing.T) {
 	}
 }
 
+// TestDecisionsStreamedIsEager: decisions mode over streamed inputs (each
+// job read, or derived, again one at a time) decides what it decides over
+// the same inputs read whole, and lists the same recorded speculations.
+func TestDecisionsStreamedIsEager(t *testing.T) {
+	dir := t.TempDir()
+	lines := strings.SplitAfter(readText(t, filepath.Join(shared, "swim", "FB-2009_samples_24_times_1hr_0.tsv")), "\n")
+	swim := writeFile(t, dir, "FB-2009_first100.tsv", strings.Join(lines[:100], ""))
+	reg := registry(t)
+	opts := Options{Speculators: []string{"hadoop", "late", "mantri"}, Seed: 1, Registry: reg}
+	compared := 0
+	for _, path := range []string{rumenDay(t, dir, 3), "../yarnclient/history/testdata", swim} {
+		eager, lazy := loadBoth(t, path)
+		de, ae, err := Decide(eager, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dl, al, err := Decide(lazy, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(de, dl) || !reflect.DeepEqual(ae, al) {
+			t.Errorf("%s: decisions over the streamed input differ from the eager input's", path)
+		}
+		compared += len(de[0].Decisions) + len(ae)
+	}
+	if compared == 0 {
+		t.Error("no decision and no recorded speculation in any input: nothing compared")
+	}
+}
+
 // TestScenarioStreamedWorkloadIsTheEagerOne: a scenario read with
 // LoadStreaming draws its exact jobs' tasks again at their arrival, the
 // same tasks as the eager draw (deadline and error-bound jobs, and
