@@ -169,11 +169,9 @@ func runReplay(c *cli.Context) (err error) {
 	defer prog.close()
 	inputs := make([]*replay.Input, len(p.inputs))
 	for i, path := range p.inputs {
-		load := replay.LoadWithProgress
-		if p.mode == "simulate" {
-			load = replay.LoadStreaming // a SWIM trace's tasks are derived job by job
-		}
-		in, err := load(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
+		// Jobs' tasks are read or derived when a simulation or a timeline
+		// needs them (docs/scale.md).
+		in, err := replay.LoadStreaming(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
 		if err != nil {
 			return err
 		}
