@@ -91,14 +91,7 @@ func TestOrphansAreCapped(t *testing.T) {
 	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = time.Hour; c.MaxOrphans = 2 })
 	ts.ExpectJobs([]string{"job_1_0001", "job_1_0002"})
 	ts.ExpectJobs([]string{"job_1_0003"})
-	select {
-	case job := <-feed.endedCh:
-		if job != "job_1_0001" {
-			t.Fatalf("ended %s, want the oldest orphan job_1_0001", job)
-		}
-	case <-time.After(waitFor):
-		t.Fatal("no orphan ended past the cap")
-	}
+	feed.awaitEnded(t, "job_1_0001", "the oldest orphan past the cap")
 	ts.mu.Lock()
 	n := len(ts.feed.orphans)
 	ts.mu.Unlock()

@@ -118,13 +118,18 @@ func (s *benchSession) sync(b testing.TB) {
 	if err := s.conn.WriteJSON(Ping{Type: TypePing}); err != nil {
 		b.Fatal(err)
 	}
+	s.skipTo(b, TypePong)
+}
+
+// skipTo reads frames until one of type typ and returns it.
+func (s *benchSession) skipTo(b testing.TB, typ string) frame {
 	for {
 		var f frame
 		if err := s.conn.ReadJSON(&f); err != nil {
 			b.Fatal(err)
 		}
-		if f.Type == TypePong {
-			return
+		if f.Type == typ {
+			return f
 		}
 	}
 }
@@ -305,19 +310,11 @@ func (s *benchSession) probe(b testing.TB, i int, at int64) time.Duration {
 	if err := s.conn.WriteMessage(websocket.TextMessage, data); err != nil {
 		b.Fatal(err)
 	}
-	for {
-		var f frame
-		if err := s.conn.ReadJSON(&f); err != nil {
-			b.Fatal(err)
-		}
-		if f.Type == TypeDecisions {
-			if len(f.Decisions) != 1 || f.Decisions[0].Task != task {
-				b.Fatalf("decisions %+v, want one for %s", f.Decisions, task)
-			}
-			break
-		}
-	}
+	f := s.skipTo(b, TypeDecisions)
 	el := time.Since(start)
+	if len(f.Decisions) != 1 || f.Decisions[0].Task != task {
+		b.Fatalf("decisions %+v, want one for %s", f.Decisions, task)
+	}
 	if err := s.conn.WriteMessage(websocket.TextMessage, done); err != nil {
 		b.Fatal(err)
 	}

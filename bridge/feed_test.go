@@ -245,6 +245,30 @@ func (f *recordingFeed) EndJob(job string) {
 	f.endedCh <- job
 }
 
+// awaitEnded fails unless the next job ended is job, within waitFor; what
+// says what was waited for.
+func (f *recordingFeed) awaitEnded(t *testing.T, job, what string) {
+	t.Helper()
+	select {
+	case got := <-f.endedCh:
+		if got != job {
+			t.Fatalf("ended %s, want %s", got, job)
+		}
+	case <-time.After(waitFor):
+		t.Fatalf("%s: %s was not ended in the analyzer", what, job)
+	}
+}
+
+// notEnded fails if a job is ended within d; why says why none may be.
+func (f *recordingFeed) notEnded(t *testing.T, d time.Duration, why string) {
+	t.Helper()
+	select {
+	case job := <-f.endedCh:
+		t.Fatalf("%s ended %s", job, why)
+	case <-time.After(d):
+	}
+}
+
 func (f *recordingFeed) subscribed(job string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -274,21 +298,10 @@ func TestFeedEndsAFinishedJob(t *testing.T) {
 		t.Fatalf("analyzer saw %d events, want the 1 accepted", n)
 	}
 	c.send(events(2, 20, ended(20, "attempt-succeeded", "m_000000", 0)))
-	select {
-	case job := <-feed.endedCh:
-		if job != testJob {
-			t.Fatalf("ended %s", job)
-		}
-	case <-time.After(waitFor):
-		t.Fatal("the finished job was not ended in the analyzer")
-	}
+	feed.awaitEnded(t, testJob, "the finished job")
 	_ = c.conn.Close()
 	waitUntil(t, "the subscription to end", func() bool { return !feed.subscribed(testJob) })
-	select {
-	case job := <-feed.endedCh:
-		t.Fatalf("%s ended twice", job)
-	case <-time.After(100 * time.Millisecond):
-	}
+	feed.notEnded(t, 100*time.Millisecond, "twice")
 }
 
 // A session that ends before its job does leaves the job running in the
@@ -317,20 +330,9 @@ func TestFeedOrphanedJob(t *testing.T) {
 	if nodes := ts.nodeEvents(testJob); len(nodes) != 1 || nodes[0].Kind != speculators.NodeFailed {
 		t.Fatalf("node state kept for the job: %+v", nodes)
 	}
-	select {
-	case job := <-feed.endedCh:
-		t.Fatalf("%s ended while a session had it", job)
-	case <-time.After(500 * time.Millisecond):
-	}
+	feed.notEnded(t, 500*time.Millisecond, "while a session had it")
 	_ = c2.conn.Close()
-	select {
-	case job := <-feed.endedCh:
-		if job != testJob {
-			t.Fatalf("ended %s", job)
-		}
-	case <-time.After(waitFor):
-		t.Fatal("the orphaned job was never ended")
-	}
+	feed.awaitEnded(t, testJob, "the orphaned job")
 }
 
 // Hello bounds out of range are refused.

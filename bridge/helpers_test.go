@@ -7,12 +7,13 @@ import (
 	"io"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/sirupsen/logrus"
+
+	"github.com/specbridge/specbridge/internal/testclock"
 )
 
 const (
@@ -24,32 +25,15 @@ const (
 	waitFor = 5 * time.Second
 )
 
-// fakeClock is a server clock the test moves by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.UnixMilli(t0)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
+// newFakeClock is a server clock the test moves by hand, at t0.
+func newFakeClock() *testclock.Clock { return testclock.New(time.UnixMilli(t0)) }
 
 // testServer runs a bridge Server behind httptest.
 type testServer struct {
 	*Server
 	http  *httptest.Server
 	url   string
-	clock *fakeClock
+	clock *testclock.Clock
 }
 
 func startServer(t *testing.T, mutate func(*Config)) *testServer {

@@ -8,30 +8,13 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 )
 
-// eventKind maps a wire event kind to the engine's (a switch: this runs for
-// every event).
+// eventKind maps a wire event kind to the engine's: the kind whose String
+// it is (ten short strings, most events match within the first two).
 func eventKind(s string) (speculators.EventKind, bool) {
-	switch s {
-	case "attempt-status":
-		return speculators.AttemptStatus, true
-	case "attempt-started":
-		return speculators.AttemptStarted, true
-	case "attempt-succeeded":
-		return speculators.AttemptSucceeded, true
-	case "attempt-failed":
-		return speculators.AttemptFailed, true
-	case "attempt-killed":
-		return speculators.AttemptKilled, true
-	case "container-needs":
-		return speculators.ContainerNeeds, true
-	case "node-suspected":
-		return speculators.NodeSuspected, true
-	case "node-failed":
-		return speculators.NodeFailed, true
-	case "node-resumed":
-		return speculators.NodeResumed, true
-	case "job-bounds":
-		return speculators.JobBounds, true
+	for k := speculators.AttemptStarted; k <= speculators.JobBounds; k++ {
+		if k.String() == s {
+			return k, true
+		}
 	}
 	return 0, false
 }
@@ -53,15 +36,10 @@ func parsePhase(s string, ty speculators.TaskType) (speculators.Phase, error) {
 		}
 		return speculators.PhaseMap, nil
 	}
-	switch s {
-	case "MAP":
-		return speculators.PhaseMap, nil
-	case "SHUFFLE":
-		return speculators.PhaseShuffle, nil
-	case "SORT":
-		return speculators.PhaseSort, nil
-	case "REDUCE":
-		return speculators.PhaseReduce, nil
+	for p := speculators.PhaseMap; p <= speculators.PhaseReduce; p++ {
+		if p.String() == s {
+			return p, nil
+		}
 	}
 	return 0, fmt.Errorf("phase %q is not MAP, SHUFFLE, SORT or REDUCE", truncate(s, 16))
 }

@@ -40,6 +40,10 @@ func protocolKeys() (map[string]string, map[string]bool) {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.Anonymous && name == "" { // an embedded frame: its fields are the frame's
+				walk(f.Type)
+				continue
+			}
 			if name == "" || name == "-" {
 				continue
 			}

@@ -42,11 +42,7 @@ type truncater interface {
 // URL, or a local path. The directory is created if missing.
 func OpenDir(location string) (Dir, error) {
 	if hdfs.IsURL(location) {
-		u, err := hdfs.ParseURL(location)
-		if err != nil {
-			return nil, err
-		}
-		c, err := hdfs.Dial(u.NameNode)
+		c, u, err := hdfs.DialURL(location)
 		if err != nil {
 			return nil, fmt.Errorf("store %s: %w", location, err)
 		}

@@ -4,11 +4,9 @@ package cfa
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/internal/itest"
@@ -25,10 +23,7 @@ import (
 // frame and no torn tail; a new service holds the acknowledged state,
 // finishes the scenario, and the store reloads whole.
 func TestHAStoreFailoverDuringWrites(t *testing.T) {
-	if err := hdfs.UseConf(itest.Env(t, "SPECBRIDGE_HA_CONF")); err != nil {
-		t.Fatal(err)
-	}
-	store := fmt.Sprintf("hdfs://mycluster/specbridge-ha/cfa-%d", time.Now().UnixNano())
+	store := itest.UseHA(t, "cfa").String()
 	var appends, snapshots atomic.Int32
 	defer hdfs.SetFaultHooks(&hdfs.FaultHooks{BeforeComplete: func(p string) {
 		switch {

@@ -21,11 +21,7 @@ import (
 // hdfsStore returns a fresh store URL on the mini cluster's HDFS.
 func hdfsStore(t *testing.T) string {
 	t.Helper()
-	fs := itest.Env(t, "SPECBRIDGE_FS")
-	if _, err := hdfs.ParseURL(fs); err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("%s/tmp/specbridge-it/cfa-%d", fs, time.Now().UnixNano())
+	return itest.FreshDir(t, "SPECBRIDGE_FS", "/tmp/specbridge-it", "cfa").String()
 }
 
 // The restart test on a real HDFS: a crash in the middle of n1's episode,

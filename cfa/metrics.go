@@ -25,20 +25,21 @@ type serviceMetrics struct {
 }
 
 func newServiceMetrics() *serviceMetrics {
+	const ns = "specbridge_cfa_"
+	gauge := func(name, help string) prometheus.Gauge {
+		return prometheus.NewGauge(prometheus.GaugeOpts{Name: ns + name, Help: help})
+	}
+	counter := func(name, help string) prometheus.Counter {
+		return prometheus.NewCounter(prometheus.CounterOpts{Name: ns + name, Help: help})
+	}
 	return &serviceMetrics{
-		degraded: prometheus.NewGauge(prometheus.GaugeOpts{Name: "specbridge_cfa_store_degraded",
-			Help: "1 while the analyzer's store cannot be written (a full disk, a read-only or lost directory)."}),
-		pending: prometheus.NewGauge(prometheus.GaugeOpts{Name: "specbridge_cfa_store_pending_records",
-			Help: "Records waiting to be written to the store."}),
-		blocked: prometheus.NewGauge(prometheus.GaugeOpts{Name: "specbridge_cfa_blocked_senders",
-			Help: "Event senders held back because the pending queue is full."}),
-		writeFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "specbridge_cfa_store_write_failures_total",
-			Help: "Store commits that failed."}),
-		writes: prometheus.NewCounter(prometheus.CounterOpts{Name: "specbridge_cfa_store_writes_total",
-			Help: "Store commits that succeeded."}),
-		written: prometheus.NewCounter(prometheus.CounterOpts{Name: "specbridge_cfa_store_records_written_total",
-			Help: "Records made durable in the store."}),
-		detection: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "specbridge_cfa_detection_seconds",
+		degraded:      gauge("store_degraded", "1 while the analyzer's store cannot be written (a full disk, a read-only or lost directory)."),
+		pending:       gauge("store_pending_records", "Records waiting to be written to the store."),
+		blocked:       gauge("blocked_senders", "Event senders held back because the pending queue is full."),
+		writeFailures: counter("store_write_failures_total", "Store commits that failed."),
+		writes:        counter("store_writes_total", "Store commits that succeeded."),
+		written:       counter("store_records_written_total", "Records made durable in the store."),
+		detection: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: ns + "detection_seconds",
 			Help:    "From a node's last heartbeat to its declaration as suspected or failed (the detector's latency).",
 			Buckets: prometheus.ExponentialBuckets(1, 2, 10)}, []string{"verdict"}),
 		declared: map[speculators.NodeID][2]analyzer.Time{},

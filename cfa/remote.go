@@ -1,19 +1,17 @@
 package cfa
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/specbridge/specbridge/internal/httpjson"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -119,40 +117,14 @@ func (r *Remote) Flush(ctx context.Context) error {
 		errs = append(errs, fmt.Errorf("cfa: %d events dropped: more than %d waited for the analyzer", dropped, maxRemotePending))
 	}
 	for _, job := range order {
-		body, err := json.Marshal(pending[job])
-		if err != nil {
-			errs = append(errs, fmt.Errorf("cfa: encode events of %s: %w", job, err))
-			continue
-		}
-		errs = append(errs, r.post(ctx, "/v1/jobs/"+url.PathEscape(job)+"/events", body))
+		errs = append(errs, r.post(ctx, "/v1/jobs/"+url.PathEscape(job)+"/events", pending[job]))
 	}
 	return errors.Join(errs...)
 }
 
-func (r *Remote) post(ctx context.Context, path string, body []byte) error {
-	u := r.base + path
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("POST %s: %w", u, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	r.authorize(req)
-	resp, err := r.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("POST %s: %w", u, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
-		return fmt.Errorf("POST %s: HTTP %d: %s", u, resp.StatusCode, strings.TrimSpace(string(msg)))
-	}
-	return nil
-}
-
-func (r *Remote) authorize(req *http.Request) {
-	if r.token != "" {
-		req.Header.Set("Authorization", "Bearer "+r.token)
-	}
+// post sends body (JSON; none if nil) to path.
+func (r *Remote) post(ctx context.Context, path string, body any) error {
+	return httpjson.Do(ctx, r.http, httpjson.Request{Method: http.MethodPost, URL: r.base + path, Token: r.token, Body: body}, nil)
 }
 
 // EndJob posts job's queued events and its end (bridge.Feed).
@@ -196,25 +168,12 @@ func (r *Remote) Subscribe(job string, deliver func(speculators.Event)) (cancel 
 
 func (r *Remote) poll(ctx context.Context, job string, after uint64) ([]speculators.Event, uint64, error) {
 	u := fmt.Sprintf("%s/v1/jobs/%s/notices?after=%d&wait=30s", r.base, url.PathEscape(job), after)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, after, fmt.Errorf("GET %s: %w", u, err)
-	}
-	r.authorize(req)
-	resp, err := r.http.Do(req)
-	if err != nil {
-		return nil, after, fmt.Errorf("GET %s: %w", u, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, after, fmt.Errorf("GET %s: HTTP %d", u, resp.StatusCode)
-	}
 	var out struct {
 		Notices []WireEvent `json:"notices"`
 		Last    uint64      `json:"last"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return nil, after, fmt.Errorf("GET %s: %w", u, err)
+	if err := httpjson.Do(ctx, r.http, httpjson.Request{URL: u, Token: r.token}, &out); err != nil {
+		return nil, after, err
 	}
 	evs := make([]speculators.Event, 0, len(out.Notices))
 	for _, w := range out.Notices {

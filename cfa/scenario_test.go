@@ -8,26 +8,15 @@ import (
 	"time"
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
+	"github.com/specbridge/specbridge/internal/testclock"
 	"github.com/specbridge/specbridge/speculators"
 )
 
-// fakeClock is the injected clock of the Service tests.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// fakeClock is the injected clock of the Service tests, set in the
+// scenario's time.
+type fakeClock struct{ testclock.Clock }
 
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) set(ms analyzer.Time) {
-	c.mu.Lock()
-	c.t = time.UnixMilli(base + ms)
-	c.mu.Unlock()
-}
+func (c *fakeClock) set(ms analyzer.Time) { c.Set(time.UnixMilli(base + ms)) }
 
 // base is the scenario's epoch (ms): times in the script are offsets.
 const base = 1_795_000_000_000

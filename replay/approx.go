@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/speculators"
@@ -119,6 +118,14 @@ func meanOf(xs []float64) *float64 {
 	return &m
 }
 
+// meanOr0 is meanOf's mean, 0 for no values.
+func meanOr0(xs []float64) float64 {
+	if m := meanOf(xs); m != nil {
+		return *m
+	}
+	return 0
+}
+
 // approximation computes one run's Approximation.
 func approximation(w *Workload, res *sim.Result) Approximation {
 	type acc struct {
@@ -168,11 +175,7 @@ func approximation(w *Workload, res *sim.Result) Approximation {
 		if b == nil {
 			continue
 		}
-		mean := 0.0
-		if m := meanOf(b.times); m != nil {
-			mean = *m
-		}
-		out.Bins = append(out.Bins, BinResult{Bin: name, Jobs: b.jobs, MeanJobS: mean, DeadlineJobs: b.deadline,
+		out.Bins = append(out.Bins, BinResult{Bin: name, Jobs: b.jobs, MeanJobS: meanOr0(b.times), DeadlineJobs: b.deadline,
 			Accuracy: meanOf(b.accuracy), ErrorBoundJobs: b.errorJobs, MeanTimeToBoundS: meanOf(b.toBound)})
 	}
 	return out
@@ -230,11 +233,7 @@ func averageApprox(rs []Result) Approximation {
 		if s == nil {
 			continue
 		}
-		mean := 0.0
-		if m := meanOf(s.means); m != nil {
-			mean = *m
-		}
-		out.Bins = append(out.Bins, BinResult{Bin: name, Jobs: count(s.jobs), MeanJobS: mean, DeadlineJobs: count(s.deadline),
+		out.Bins = append(out.Bins, BinResult{Bin: name, Jobs: count(s.jobs), MeanJobS: meanOr0(s.means), DeadlineJobs: count(s.deadline),
 			Accuracy: meanOf(s.accs), ErrorBoundJobs: count(s.errorJobs), MeanTimeToBoundS: meanOf(s.tbs)})
 	}
 	return out
@@ -282,9 +281,8 @@ func writeApproxTable(w io.Writer, res []Result) error {
 		bins = bins || len(a.Bins) > 0
 	}
 	if anyApprox {
-		fmt.Fprintln(w, "\napproximation jobs (accuracy: input tasks done by the deadline; time to bound: until (1-e) of input tasks are done):")
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "speculator\tdeadline jobs\taccuracy\terror-bound jobs\ttime to bound s\tunreached\t")
+		tw := newTable(w, "\napproximation jobs (accuracy: input tasks done by the deadline; time to bound: until (1-e) of input tasks are done):",
+			"speculator\tdeadline jobs\taccuracy\terror-bound jobs\ttime to bound s\tunreached\t")
 		for _, x := range res {
 			a := &x.Approximation
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%.1f\t\n", x.Speculator, a.DeadlineJobs, optional(a.Accuracy, 3),
@@ -297,9 +295,7 @@ func writeApproxTable(w io.Writer, res []Result) error {
 	if !bins {
 		return nil
 	}
-	fmt.Fprintln(w, "\nby job bin (tasks: small <= 50, medium 51-500, large > 500):")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bin\tspeculator\tjobs\tmean s\taccuracy\ttime to bound s\t")
+	tw := newTable(w, "\nby job bin (tasks: small <= 50, medium 51-500, large > 500):", "bin\tspeculator\tjobs\tmean s\taccuracy\ttime to bound s\t")
 	for _, name := range scenario.Bins {
 		for _, x := range res {
 			for _, b := range x.Approximation.Bins {

@@ -44,15 +44,7 @@ func dryRunDeadlines(w *Workload, m *scenario.Materialized) error {
 		j.Reduces = medianTasks(src.Reduces, m.Jobs[i].Reduces)
 		jobs[i] = j
 	}
-	pol := none.Policy()
-	factory := func(info speculators.JobInfo) (*speculators.Engine, error) {
-		p, err := pol.New(speculators.Params{}, speculators.Env{})
-		if err != nil {
-			return nil, err
-		}
-		return speculators.NewEngine(info, pol.Name, p, speculators.Params{})
-	}
-	res, err := sim.Run(cfg, jobs, factory)
+	res, err := sim.Run(cfg, jobs, noSpeculation)
 	if err != nil {
 		return fmt.Errorf("dry run for deadline_from %s: %w", scenario.DeadlineFromDryRun, err)
 	}
@@ -84,4 +76,14 @@ func medianTasks(tasks []sim.Task, from []scenario.Task) []sim.Task {
 		out[i] = sim.Task{InputBytes: t.InputBytes, Work: work, Phases: t.Phases}
 	}
 	return out
+}
+
+// noSpeculation builds every job's engine with the "none" policy.
+func noSpeculation(info speculators.JobInfo) (*speculators.Engine, error) {
+	pol := none.Policy()
+	p, err := pol.New(speculators.Params{}, speculators.Env{})
+	if err != nil {
+		return nil, err
+	}
+	return speculators.NewEngine(info, pol.Name, p, speculators.Params{})
 }

@@ -64,52 +64,68 @@ type timeline struct {
 	actual  []ActualSpeculation
 }
 
-// Decide replays each recorded job's timeline through every policy.
+// Decide replays each recorded job's timeline through every policy. The
+// jobs are read one at a time (Input.EachJob): a job's timeline exists
+// while the policies run on it.
 func Decide(in *Input, opts Options) ([]DecisionsResult, []ActualSpeculation, error) {
 	if in.Scenario != nil {
 		return nil, nil, fmt.Errorf("%s: decisions mode needs a recorded history, not a scenario", in.Path)
 	}
-	var lines []*timeline
+	out := make([]DecisionsResult, len(opts.Speculators))
+	for i, name := range opts.Speculators {
+		out[i] = DecisionsResult{Speculator: name, Decisions: []TimedDecision{}}
+	}
+	// Per policy, each job's decisions (in job order) and the tasks it
+	// speculated, matched against Hadoop's once every job is read.
+	speculated := make([][]string, len(opts.Speculators))
 	var actual []ActualSpeculation
-	tasks := 0
-	for _, j := range in.Jobs {
+	jobs, tasks := 0, 0
+	err := in.EachJob(func(j *history.Job) error {
 		tl := buildTimeline(j)
 		if tl == nil {
-			continue
+			return nil
 		}
-		lines = append(lines, tl)
+		jobs++
 		actual = append(actual, tl.actual...)
 		tasks += tl.info.Maps + tl.info.Reduces
+		for i, name := range opts.Speculators {
+			ds, skipped, err := tl.run(name, opts)
+			if err != nil {
+				return err
+			}
+			res := &out[i]
+			res.SkippedEvents += skipped
+			for _, d := range ds {
+				res.Decisions = append(res.Decisions, d)
+				if d.Kind == speculators.Speculate.String() {
+					speculated[i] = append(speculated[i], d.Job+"/"+d.Task)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(lines) == 0 {
+	if jobs == 0 {
 		return nil, nil, fmt.Errorf("%s: no job has timed attempts to replay", in.Path)
 	}
 	actualTasks := map[string]bool{}
 	for _, a := range actual {
 		actualTasks[a.Job+"/"+a.Task] = true
 	}
-	var out []DecisionsResult
-	for _, name := range opts.Speculators {
-		res := DecisionsResult{Speculator: name, Jobs: len(lines), Tasks: tasks, Decisions: []TimedDecision{}}
-		speculated := map[string]bool{}
-		for _, tl := range lines {
-			ds, skipped, err := tl.run(name, opts)
-			if err != nil {
-				return nil, nil, err
-			}
-			res.SkippedEvents += skipped
-			for _, d := range ds {
-				res.Decisions = append(res.Decisions, d)
-				if d.Kind == speculators.Speculate.String() && !speculated[d.Job+"/"+d.Task] {
-					speculated[d.Job+"/"+d.Task] = true
-					res.SpeculatedTasks++
-					if actualTasks[d.Job+"/"+d.Task] {
-						res.MatchedActual++
-					}
+	for i := range out {
+		out[i].Jobs, out[i].Tasks = jobs, tasks
+		seen := map[string]bool{}
+		for _, t := range speculated[i] {
+			if !seen[t] {
+				seen[t] = true
+				out[i].SpeculatedTasks++
+				if actualTasks[t] {
+					out[i].MatchedActual++
 				}
 			}
 		}
-		out = append(out, res)
 	}
 	return out, actual, nil
 }

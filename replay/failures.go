@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"text/tabwriter"
 
 	"github.com/specbridge/specbridge/sim"
 )
@@ -105,9 +104,8 @@ func writeFailuresTable(w io.Writer, res []Result) error {
 	if len(res) == 0 {
 		return nil
 	}
-	fmt.Fprintln(w, "\nfailures (wrong: speculative copies whose task had no attempt on a node that crashed or was LOST):")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "speculator\twrong\twrong/task\trerun maps\tfetch-failure reruns\texpiry reruns\ttimed out\t")
+	tw := newTable(w, "\nfailures (wrong: speculative copies whose task had no attempt on a node that crashed or was LOST):",
+		"speculator\twrong\twrong/task\trerun maps\tfetch-failure reruns\texpiry reruns\ttimed out\t")
 	for _, x := range res {
 		fmt.Fprintf(tw, "%s\t%.1f\t%.3f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", x.Speculator, x.WrongSpeculations,
 			x.WrongSpeculations/math.Max(1, float64(x.Tasks)), x.RerunMaps, x.FetchFailureReruns, x.ExpiryReruns, x.FailedAttempts)
@@ -118,18 +116,12 @@ func writeFailuresTable(w io.Writer, res []Result) error {
 	if len(res[0].ByGroup) == 0 {
 		return nil
 	}
-	fmt.Fprintln(w, "\nwrong speculations by job group:")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "group\tspeculator\ttasks\twrong\twrong/task\t")
-	for gi := range res[0].ByGroup {
-		for _, x := range res {
-			if gi < len(x.ByGroup) {
-				g := x.ByGroup[gi]
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.3f\t\n", g.Group, x.Speculator, g.Tasks, g.WrongSpeculations,
-					g.WrongSpeculations/math.Max(1, float64(g.Tasks)))
-			}
-		}
-	}
+	tw = newTable(w, "\nwrong speculations by job group:", "group\tspeculator\ttasks\twrong\twrong/task\t")
+	byGroup(res, func(x *Result) int { return len(x.ByGroup) }, func(x *Result, gi int) {
+		g := x.ByGroup[gi]
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.3f\t\n", g.Group, x.Speculator, g.Tasks, g.WrongSpeculations,
+			g.WrongSpeculations/math.Max(1, float64(g.Tasks)))
+	})
 	return tw.Flush()
 }
 

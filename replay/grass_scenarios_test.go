@@ -58,15 +58,26 @@ func TestGRASSScenariosDoneWhen(t *testing.T) {
 		return out
 	}
 
-	dl := run("grass-deadline.yaml")
-	acc := map[string]float64{}
-	for _, n := range names {
-		if dl[n].Accuracy == nil {
-			t.Fatalf("grass-deadline %s: no accuracy", n)
+	// figures returns each policy's figure and a function giving a policy's
+	// figure in a bin; a policy without the figure fails the test.
+	figures := func(file, what string, figure func(*Result) *float64, binFigure func(*BinResult) *float64) (map[string]float64, func(n, bin string) float64) {
+		res := run(file)
+		out := map[string]float64{}
+		for _, n := range names {
+			r := res[n]
+			if figure(&r) == nil {
+				t.Fatalf("%s %s: no %s", file, n, what)
+			}
+			out[n] = *figure(&r)
 		}
-		acc[n] = *dl[n].Accuracy
+		return out, func(n, bin string) float64 {
+			b := binOf(t, res[n], bin)
+			return *binFigure(&b)
+		}
 	}
-	binAcc := func(n, bin string) float64 { return *binOf(t, dl[n], bin).Accuracy }
+
+	acc, binAcc := figures("grass-deadline.yaml", "accuracy", func(r *Result) *float64 { return r.Accuracy },
+		func(b *BinResult) *float64 { return b.Accuracy })
 	t.Logf("grass-deadline accuracy: late %.3f, mantri %.3f, gs %.3f, ras %.3f, grass %.3f (grass/late %.2f, grass/mantri %.2f; target 1.2); by bin small/medium/large: gs %.3f/%.3f/%.3f ras %.3f/%.3f/%.3f grass %.3f/%.3f/%.3f late %.3f/%.3f/%.3f",
 		acc["late"], acc["mantri"], acc["gs"], acc["ras"], acc["grass"], acc["grass"]/acc["late"], acc["grass"]/acc["mantri"],
 		binAcc("gs", "small"), binAcc("gs", "medium"), binAcc("gs", "large"), binAcc("ras", "small"), binAcc("ras", "medium"), binAcc("ras", "large"),
@@ -92,15 +103,8 @@ func TestGRASSScenariosDoneWhen(t *testing.T) {
 		t.Logf("not asserted: medium deadline jobs: ras accuracy %.3f not ahead of gs %.3f", ras, gs)
 	}
 
-	errRes := run("grass-error.yaml")
-	ttb := map[string]float64{}
-	for _, n := range names {
-		if errRes[n].MeanTimeToBoundS == nil {
-			t.Fatalf("grass-error %s: no time to bound", n)
-		}
-		ttb[n] = *errRes[n].MeanTimeToBoundS
-	}
-	binTTB := func(n, bin string) float64 { return *binOf(t, errRes[n], bin).MeanTimeToBoundS }
+	ttb, binTTB := figures("grass-error.yaml", "time to bound", func(r *Result) *float64 { return r.MeanTimeToBoundS },
+		func(b *BinResult) *float64 { return b.MeanTimeToBoundS })
 	t.Logf("grass-error time to bound: late %.1fs, mantri %.1fs, gs %.1fs, ras %.1fs, grass %.1fs (grass/late %.2f, grass/mantri %.2f; small gs %.1f ras %.1f; large gs %.1f ras %.1f)",
 		ttb["late"], ttb["mantri"], ttb["gs"], ttb["ras"], ttb["grass"], ttb["grass"]/ttb["late"], ttb["grass"]/ttb["mantri"],
 		binTTB("gs", "small"), binTTB("ras", "small"), binTTB("gs", "large"), binTTB("ras", "large"))

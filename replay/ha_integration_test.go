@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/specbridge/specbridge/internal/itest"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
@@ -32,16 +31,9 @@ var haHistories = []string{
 // after it are opened on the other NameNode): the input has the local
 // copy's jobs, and every policy's simulation gives byte-identical output.
 func TestHAReplayAcrossFailover(t *testing.T) {
-	if err := hdfs.UseConf(itest.Env(t, "SPECBRIDGE_HA_CONF")); err != nil {
-		t.Fatal(err)
-	}
-	root := fmt.Sprintf("/specbridge-ha/replay-%d/done", time.Now().UnixNano())
-	c, err := hdfs.Dial("mycluster")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	local, total := stageHistories(t, c, root)
+	u := itest.UseHA(t, "replay").Join("done")
+	root := u.Path
+	local, total := stageHistories(t, itest.DialDir(t, u), root)
 	var failedOver atomic.Bool
 	var readAfter atomic.Int64
 	// Read reports the bytes of one file so far: the input read so far is
@@ -65,7 +57,7 @@ func TestHAReplayAcrossFailover(t *testing.T) {
 			itest.Failover(t, true)
 		}
 	}})()
-	fromHDFS, err := Load("hdfs://mycluster"+root+"/", "", history.DefaultSWIMModel())
+	fromHDFS, err := Load(u.String()+"/", "", history.DefaultSWIMModel())
 	if err != nil {
 		t.Fatalf("replay input across a failover: %v", err)
 	}
@@ -80,7 +72,7 @@ func TestHAReplayAcrossFailover(t *testing.T) {
 		t.Fatalf("jobs: %d from HDFS, %d local, want %d", len(fromHDFS.Jobs), len(fromLocal.Jobs), len(haHistories))
 	}
 	if a, b := replayOutput(t, fromHDFS), replayOutput(t, fromLocal); !bytes.Equal(a, b) {
-		t.Fatalf("replay of hdfs://mycluster%s across a failover differs from the local replay:\n%s\n---\n%s", root, a, b)
+		t.Fatalf("replay of %s across a failover differs from the local replay:\n%s\n---\n%s", u, a, b)
 	}
 }
 

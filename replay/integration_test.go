@@ -17,9 +17,9 @@ import (
 // done directory (done/YYYY/MM/DD/serial/), reads as one input whose jobs
 // equal the local files' jobs; a single file reads too.
 func TestIntegrationLoadFromHDFS(t *testing.T) {
-	fsURL := itest.Env(t, "SPECBRIDGE_FS")
-	c, dir := itest.MiniHDFS(t, "replay")
-	root := dir + "/done"
+	u := itest.FreshDir(t, "SPECBRIDGE_FS", "/tmp/specbridge-it", "replay").Join("done")
+	c := itest.DialDir(t, u)
+	root := u.Path
 	local := []string{
 		"../yarnclient/history/testdata/job_2.4-SUCCEEDED-speculative.jhist",
 		"../data/jhist/job_2.4.0-FAILED.jhist",
@@ -42,7 +42,7 @@ func TestIntegrationLoadFromHDFS(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	in, err := Load(fsURL+root+"/", "", history.DefaultSWIMModel())
+	in, err := Load(u.String()+"/", "", history.DefaultSWIMModel())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,11 +61,11 @@ func TestIntegrationLoadFromHDFS(t *testing.T) {
 				i, got.ID, len(got.Tasks), got.Status, got.Source, w.ID, len(w.Tasks), w.Status)
 		}
 	}
-	one, err := Load(fmt.Sprintf("%s%s/2026/11/20/000000/job_2.4-SUCCEEDED-speculative.jhist", fsURL, root), "", history.DefaultSWIMModel())
+	one, err := Load(u.Join("2026/11/20/000000/job_2.4-SUCCEEDED-speculative.jhist").String(), "", history.DefaultSWIMModel())
 	if err != nil || len(one.Jobs) != 1 {
 		t.Fatalf("single file: %v", err)
 	}
-	if _, err := Load(fsURL+root+"/missing/", "", history.DefaultSWIMModel()); err == nil || !strings.Contains(err.Error(), "hdfs://") {
+	if _, err := Load(u.String()+"/missing/", "", history.DefaultSWIMModel()); err == nil || !strings.Contains(err.Error(), "hdfs://") {
 		t.Errorf("missing directory: %v", err)
 	}
 }

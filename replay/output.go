@@ -37,6 +37,31 @@ func (r *Report) Write(w io.Writer, format string) error {
 	return fmt.Errorf("unknown output format %q (table, json, csv)", format)
 }
 
+// newTable prints title (the line before the table; "" for none) to w and
+// returns a table on w, right-aligned columns two spaces apart, whose first
+// row is header.
+func newTable(w io.Writer, title, header string) *tabwriter.Writer {
+	if title != "" {
+		fmt.Fprintln(w, title)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, header)
+	return tw
+}
+
+// byGroup calls row with every result that has group gi, for each group
+// gi of the first result in order (groups says how many a result has): the
+// rows of a by-group table.
+func byGroup(res []Result, groups func(*Result) int, row func(x *Result, gi int)) {
+	for gi := range groups(&res[0]) {
+		for i := range res {
+			if gi < groups(&res[i]) {
+				row(&res[i], gi)
+			}
+		}
+	}
+}
+
 func f3(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 func (r *Report) writeTable(w io.Writer) error {
@@ -54,17 +79,11 @@ func (r *Report) writeTable(w io.Writer) error {
 			return err
 		}
 		if len(res) > 0 && len(res[0].Groups) > 0 {
-			fmt.Fprintln(w, "\nby job group:")
-			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "group\tspeculator\tjobs\tmean s\tp95 s\t")
-			for gi := range res[0].Groups {
-				for _, x := range res {
-					if gi < len(x.Groups) {
-						g := x.Groups[gi]
-						fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.1f\t\n", g.Group, x.Speculator, g.Jobs, g.MeanJobS, g.P95JobS)
-					}
-				}
-			}
+			tw = newTable(w, "\nby job group:", "group\tspeculator\tjobs\tmean s\tp95 s\t")
+			byGroup(res, func(x *Result) int { return len(x.Groups) }, func(x *Result, gi int) {
+				g := x.Groups[gi]
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.1f\t\n", g.Group, x.Speculator, g.Jobs, g.MeanJobS, g.P95JobS)
+			})
 			if err := tw.Flush(); err != nil {
 				return err
 			}

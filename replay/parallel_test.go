@@ -5,37 +5,51 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
+
+	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // TestParallelOutputIdentical: a replay on several goroutines gives the
 // same results, and hands Observe the same runs in the same order, byte for
-// byte, as a serial one (issue 17).
+// byte, as a serial one (issue 17): for a SWIM trace read eagerly, and a
+// Rumen trace and a scenario streamed (LoadStreaming).
 func TestParallelOutputIdentical(t *testing.T) {
-	in := load(t, filepath.Join(shared, "swim", "FB-2009_samples_24_times_1hr_0.tsv"))
-	in.Jobs = in.Jobs[:150]
-	reg := registry(t)
-	replayWith := func(parallel int) []byte {
-		var buf bytes.Buffer
-		jobs, err := NewJobsWriter(&buf, "csv")
+	swim := load(t, filepath.Join(shared, "swim", "FB-2009_samples_24_times_1hr_0.tsv"))
+	swim.Jobs = swim.Jobs[:150]
+	dir := t.TempDir()
+	inputs := map[string]*Input{"swim": swim}
+	for name, path := range map[string]string{"rumen": rumenDay(t, dir, 6), "scenario": spreadScenario(t, dir)} {
+		in, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := Options{Speculators: []string{"hadoop", "late", "none"}, Seed: 3, Runs: 2, Registry: reg, Parallel: parallel,
-			Observe: func(r *Run) error { return jobs.Write(JobRows("fb", r)) }}
-		res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := json.Marshal(res)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return append(buf.Bytes(), out...)
+		inputs[name] = in
 	}
-	serial := replayWith(1)
-	for _, p := range []int{2, 4} {
-		if got := replayWith(p); !bytes.Equal(got, serial) {
-			t.Errorf("--parallel %d: output differs from --parallel 1 (%d vs %d bytes)", p, len(got), len(serial))
+	reg := registry(t)
+	for name, in := range inputs {
+		replayWith := func(parallel int) []byte {
+			var buf bytes.Buffer
+			jobs, err := NewJobsWriter(&buf, "csv")
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{Speculators: []string{"hadoop", "late", "none"}, Seed: 3, Runs: 2, Registry: reg, Parallel: parallel,
+				Observe: func(r *Run) error { return jobs.Write(JobRows("fb", r)) }}
+			res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := json.Marshal(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return append(buf.Bytes(), out...)
+		}
+		serial := replayWith(1)
+		for _, p := range []int{2, 4} {
+			if got := replayWith(p); !bytes.Equal(got, serial) {
+				t.Errorf("%s, --parallel %d: output differs from --parallel 1 (%d vs %d bytes)", name, p, len(got), len(serial))
+			}
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"text/tabwriter"
 
 	"github.com/specbridge/specbridge/sim"
 )
@@ -145,21 +144,16 @@ func writeDeadlinesTable(w io.Writer, res []Result) error {
 	if len(res) == 0 || res[0].PoCD == nil {
 		return nil
 	}
-	fmt.Fprintln(w, "\ndeadline jobs (PoCD: share of jobs whose every task finished by the deadline; cost: container s):")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "group\tspeculator\tjobs\tPoCD\tcontainer s\t")
+	tw := newTable(w, "\ndeadline jobs (PoCD: share of jobs whose every task finished by the deadline; cost: container s):",
+		"group\tspeculator\tjobs\tPoCD\tcontainer s\t")
 	for _, x := range res {
 		if x.PoCD != nil {
 			fmt.Fprintf(tw, "all\t%s\t%d\t%.3f\t%.0f\t\n", x.Speculator, x.Jobs, *x.PoCD, x.ContainerS)
 		}
 	}
-	for gi := range res[0].PoCDByGroup {
-		for _, x := range res {
-			if gi < len(x.PoCDByGroup) {
-				g := x.PoCDByGroup[gi]
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.0f\t\n", g.Group, x.Speculator, g.DeadlineJobs, g.PoCD, g.ContainerS)
-			}
-		}
-	}
+	byGroup(res, func(x *Result) int { return len(x.PoCDByGroup) }, func(x *Result, gi int) {
+		g := x.PoCDByGroup[gi]
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.0f\t\n", g.Group, x.Speculator, g.DeadlineJobs, g.PoCD, g.ContainerS)
+	})
 	return tw.Flush()
 }

@@ -127,13 +127,16 @@ type WorkloadFunc func(seed uint64) (*Workload, error)
 // WorkloadOf returns the workload builder for an input.
 func WorkloadOf(in *Input, co ClusterOptions) WorkloadFunc {
 	if in.Scenario != nil {
-		return func(seed uint64) (*Workload, error) { return FromScenario(in.Scenario, seed, co) }
+		return func(seed uint64) (*Workload, error) { return fromScenario(in.Scenario, seed, co, in.streamScenario) }
 	}
 	if co.Nodes <= 0 && in.Nodes > 0 {
 		co.Nodes, co.NodesFrom = in.Nodes, in.NodesFrom
 	}
 	if in.swim != nil {
 		return func(seed uint64) (*Workload, error) { return in.swim.workload(co, seed) }
+	}
+	if in.hist != nil {
+		return func(seed uint64) (*Workload, error) { return in.hist.workload(co, seed) }
 	}
 	return func(seed uint64) (*Workload, error) { return FromHistory(in.Jobs, co, seed) }
 }

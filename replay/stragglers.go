@@ -78,12 +78,17 @@ func (m StragglerModel) String() string {
 		100*m.TailFraction, m.TailMin, m.TailShape, m.TailCap, 100*m.SlowNodeFraction, m.SlowNodeFactor)
 }
 
-// stragglerRand is the model's random source for a workload seed.
-func stragglerRand(seed uint64) *rand.Rand { return rand.New(stragglerPCG(seed)) }
-
-// stragglerPCG is stragglerRand's source, whose state a streamed workload
-// keeps at each job's start (swimsource.go).
-func stragglerPCG(seed uint64) *rand.PCG { return rand.NewPCG(seed, 0x57a661e5) }
+// stragglerDraws returns co's straggler model, validated, and its random
+// stream for a workload seed: rs, and its source pcg, whose state a
+// streamed workload keeps at each job's start (swimsource.go).
+func stragglerDraws(co ClusterOptions, seed uint64) (model StragglerModel, pcg *rand.PCG, rs *rand.Rand, err error) {
+	model = co.stragglers()
+	if err := model.Validate(); err != nil {
+		return model, nil, nil, err
+	}
+	pcg = rand.NewPCG(seed, 0x57a661e5)
+	return model, pcg, rand.New(pcg), nil
+}
 
 // stretch multiplies the work of the job's stragglers.
 func (m StragglerModel) stretch(r *rand.Rand, j *sim.Job) {

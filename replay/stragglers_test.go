@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
@@ -12,6 +13,13 @@ import (
 // alone; Off leaves the workload as the trace says.
 func TestStragglerModelDraws(t *testing.T) {
 	m := DefaultStragglerModel()
+	stragglerRand := func(seed uint64) *rand.Rand {
+		_, _, rs, err := stragglerDraws(ClusterOptions{Stragglers: &m}, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs
+	}
 	job := func() sim.Job {
 		j := sim.Job{Maps: make([]sim.Task, 20000)}
 		for i := range j.Maps {

@@ -57,12 +57,10 @@ func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error)
 	if origin == math.MaxInt64 {
 		origin = 0
 	}
-	model := co.stragglers()
-	if err := model.Validate(); err != nil {
+	model, pcg, rs, err := stragglerDraws(co, seed)
+	if err != nil {
 		return nil, err
 	}
-	pcg := stragglerPCG(seed)
-	rs := rand.New(pcg)
 	w := &Workload{}
 	var scratch sim.Job
 	for i := range s.rows {
@@ -74,13 +72,8 @@ func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error)
 		if !ok {
 			continue // a job with no timed task has nothing to replay
 		}
-		h := sim.Job{ID: scratch.ID, Submit: scratch.Submit, CopyWork: sim.Resample,
-			NumTasks: [speculators.NumTaskTypes]int{len(scratch.Maps), len(scratch.Reduces)}}
-		for _, ts := range [][]sim.Task{scratch.Maps, scratch.Reduces} {
-			for _, t := range ts {
-				h.LongestWork = max(h.LongestWork, t.Work)
-			}
-		}
+		h := streamHeader(&scratch)
+		h.CopyWork = sim.Resample
 		row := i
 		h.Load = func(j *sim.Job) error {
 			p := at
@@ -139,4 +132,19 @@ func (s *swimSource) tasks(i int, origin int64, model StragglerModel, rs *rand.R
 		model.stretch(rs, j)
 	}
 	return true, nil
+}
+
+// each calls f with every row's job as history.ReadSWIM derives it, one
+// at a time (decisions mode).
+func (s *swimSource) each(f func(*history.Job) error) error {
+	for i, row := range s.rows {
+		j, err := s.model.JobOf(row, i, s.name)
+		if err != nil {
+			return err
+		}
+		if err := f(j); err != nil {
+			return err
+		}
+	}
+	return nil
 }

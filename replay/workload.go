@@ -74,10 +74,37 @@ func seconds(s float64) speculators.Time { return speculators.Time(math.Round(s 
 
 // FromScenario materializes s for seed.
 func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Workload, error) {
+	return fromScenario(s, seed, co, false)
+}
+
+// fromScenario is FromScenario; with stream, the jobs whose results need
+// no per-task finish times (no deadline, no error bound: sim.Job.Load)
+// are streamed when the scenario has no dry-run deadlines (which simulate
+// every job's tasks up front): their tasks are drawn while the workload
+// is built, let go, and drawn again from the same random state when the
+// job arrives (scenario.MaterializeLazy).
+func fromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions, stream bool) (*Workload, error) {
 	if !s.TracesLoaded() {
 		return nil, fmt.Errorf("scenario %s: SWIM traces not loaded (read it with scenario.Read, or call LoadTraces)", s.Source)
 	}
-	m := s.Materialize(seed)
+	var heads []sim.Job // task counts and longest work of each job let go, in order
+	drop := func(j *scenario.Job) bool {
+		if j.DeadlineS > 0 || j.ErrorBound > 0 || j.DeadlineFactor > 0 {
+			return false
+		}
+		h := sim.Job{NumTasks: [speculators.NumTaskTypes]int{len(j.Maps), len(j.Reduces)}}
+		for _, ts := range [][]scenario.Task{j.Maps, j.Reduces} {
+			for _, t := range ts {
+				h.LongestWork = max(h.LongestWork, seconds(t.WorkS), 1)
+			}
+		}
+		heads = append(heads, h)
+		return true
+	}
+	if !stream || s.DryRunDeadlines() {
+		drop = nil
+	}
+	m := s.MaterializeLazy(seed, drop)
 	nodes := make([]sim.Node, len(m.Nodes))
 	index := make(map[string]int, len(m.Nodes))
 	for i, n := range m.Nodes {
@@ -109,7 +136,8 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 	}
 	cfg.Seed = seed
 	w := &Workload{Config: cfg}
-	for _, j := range m.Jobs {
+	for k := range m.Jobs {
+		j := &m.Jobs[k]
 		sj := sim.Job{ID: j.Name, Submit: seconds(j.SubmitS), ErrorBound: j.ErrorBound}
 		if j.DeadlineS > 0 {
 			sj.Deadline = sj.Submit + seconds(j.DeadlineS)
@@ -122,16 +150,18 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 			sj.FreshWork = [speculators.NumTaskTypes]sim.WorkSampler{msLaw{j.FreshMap}, msLaw{j.FreshReduce}}
 		}
 		sj.TaskMillis, sj.TailIndex = j.TaskMeanS*1000, j.TailIndex
-		if err := approxJob(&sj, &j); err != nil {
+		if err := approxJob(&sj, j); err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", s.Source, err)
 		}
-		sj.Maps = make([]sim.Task, len(j.Maps))
-		for k, t := range j.Maps {
-			sj.Maps[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1)}
-		}
-		sj.Reduces = make([]sim.Task, len(j.Reduces))
-		for k, t := range j.Reduces {
-			sj.Reduces[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1), Phases: t.Phases}
+		if j.Lazy() {
+			sj.NumTasks, sj.LongestWork = heads[0].NumTasks, heads[0].LongestWork
+			heads = heads[1:]
+			sj.Load = func(sj *sim.Job) error {
+				sj.Maps, sj.Reduces = scenarioTasks(j.Tasks())
+				return nil
+			}
+		} else {
+			sj.Maps, sj.Reduces = scenarioTasks(j.Maps, j.Reduces)
 		}
 		w.Jobs = append(w.Jobs, sj)
 		w.Groups = append(w.Groups, j.Group)
@@ -140,6 +170,20 @@ func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Worklo
 		return nil, fmt.Errorf("scenario %s: %w", s.Source, err)
 	}
 	return w, nil
+}
+
+// scenarioTasks are a scenario job's tasks as simulator tasks: work in
+// ms, at least 1.
+func scenarioTasks(maps, reduces []scenario.Task) ([]sim.Task, []sim.Task) {
+	sm := make([]sim.Task, len(maps))
+	for k, t := range maps {
+		sm[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1)}
+	}
+	sr := make([]sim.Task, len(reduces))
+	for k, t := range reduces {
+		sr[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1), Phases: t.Phases}
+	}
+	return sm, sr
 }
 
 // FromHistory builds a workload that re-executes recorded jobs. A job with a
@@ -163,50 +207,19 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	if origin == math.MaxInt64 {
 		origin = 0
 	}
-	job := func(i int) (*history.Job, error) { return jobs[i], nil }
-	return fromJobs(len(jobs), job, origin, func() []sim.Node { return inferNodes(jobs) }, co, seed)
-}
-
-// fromJobs is FromHistory over n jobs that job(i) returns one at a time, in
-// order: a job is not needed once its simulator job is built, so a caller
-// may derive each on the fly (a SWIM trace's, swimsource.go) and hold only
-// the simulator's compact copy. origin is the earliest submit (epoch ms);
-// nodes infers the cluster from the recorded hosts (nil: none).
-func fromJobs(n int, job func(int) (*history.Job, error), origin int64, nodesOf func() []sim.Node, co ClusterOptions, seed uint64) (*Workload, error) {
 	w := &Workload{}
-	model := co.stragglers()
-	if err := model.Validate(); err != nil {
+	model, _, rs, err := stragglerDraws(co, seed)
+	if err != nil {
 		return nil, err
 	}
-	rs := stragglerRand(seed)
 	uncalibrated := false
-	for i := range n {
-		j, err := job(i)
-		if err != nil {
-			return nil, err
-		}
+	for _, j := range jobs {
 		if c := calibrate(j); c.ok {
 			w.addRecorded(calibratedJob(j, c, origin), c.overhead(), RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded})
 			continue
 		}
-		sj := sim.Job{ID: j.ID, CopyWork: sim.Resample}
-		if s := submitOf(j); s > 0 {
-			sj.Submit = s - origin
-		}
-		for _, t := range j.Tasks {
-			work, phases, ok := taskWork(&t)
-			if !ok {
-				continue
-			}
-			st := sim.Task{InputBytes: t.InputBytes, Work: max(work, 1)}
-			if t.Type == history.Map {
-				sj.Maps = append(sj.Maps, st)
-			} else {
-				st.Phases = phases
-				sj.Reduces = append(sj.Reduces, st)
-			}
-		}
-		if len(sj.Maps)+len(sj.Reduces) == 0 {
+		sj, ok := uncalibratedJob(j, origin)
+		if !ok {
 			continue // a job with no timed task has nothing to replay
 		}
 		uncalibrated = true
@@ -218,8 +231,51 @@ func fromJobs(n int, job func(int) (*history.Job, error), origin int64, nodesOf 
 	if len(w.Jobs) == 0 {
 		return nil, errNoTimedJob
 	}
-	w.cluster(nodesOf(), co, seed, model, rs, uncalibrated)
+	var hosts hostPeaks
+	for _, j := range jobs {
+		hosts.add(j)
+	}
+	w.cluster(hosts.nodes(), co, seed, model, rs, uncalibrated)
 	return w, nil
+}
+
+// uncalibratedJob is the simulator job of a recorded job that cannot be
+// calibrated (FromHistory), before its stragglers are drawn: each task's
+// first attempt takes its recorded work; false when no task is timed.
+func uncalibratedJob(j *history.Job, origin int64) (sim.Job, bool) {
+	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample}
+	if s := submitOf(j); s > 0 {
+		sj.Submit = s - origin
+	}
+	for _, t := range j.Tasks {
+		work, phases, ok := taskWork(&t)
+		if !ok {
+			continue
+		}
+		st := sim.Task{InputBytes: t.InputBytes, Work: max(work, 1)}
+		if t.Type == history.Map {
+			sj.Maps = append(sj.Maps, st)
+		} else {
+			st.Phases = phases
+			sj.Reduces = append(sj.Reduces, st)
+		}
+	}
+	return sj, len(sj.Maps)+len(sj.Reduces) > 0
+}
+
+// streamHeader is j without its tasks, saying how many it has and its
+// longest work (sim.Job.Load): what a streamed workload holds of a job
+// until the simulator loads it.
+func streamHeader(j *sim.Job) sim.Job {
+	h := *j
+	h.Maps, h.Reduces = nil, nil
+	h.NumTasks = [speculators.NumTaskTypes]int{len(j.Maps), len(j.Reduces)}
+	for _, ts := range [][]sim.Task{j.Maps, j.Reduces} {
+		for _, t := range ts {
+			h.LongestWork = max(h.LongestWork, t.Work)
+		}
+	}
+	return h
 }
 
 // errNoTimedJob: a history input none of whose jobs can be replayed.
@@ -326,32 +382,44 @@ func taskWork(t *history.Task) (speculators.Time, [3]float64, bool) {
 	return d, phases, true
 }
 
-// inferNodes returns one node per recorded host, with as many slots as the
-// most attempts that host ran at once.
-func inferNodes(jobs []*history.Job) []sim.Node {
-	type edge struct {
-		at    int64
-		delta int
-	}
-	perHost := map[string][]edge{}
-	for _, j := range jobs {
-		for _, t := range j.Tasks {
-			for _, a := range t.Attempts {
-				if a.Host == "" || a.Start <= 0 || a.Finish < a.Start {
-					continue
-				}
-				perHost[a.Host] = append(perHost[a.Host], edge{a.Start, 1}, edge{a.Finish, -1})
+// hostPeaks gathers the recorded hosts' attempts, job by job, for the
+// cluster a history ran on: one node per host, with as many slots as the
+// most attempts that host ran at once. It keeps two 16-byte edges an
+// attempt, not the jobs.
+type hostPeaks struct {
+	perHost map[string][]hostEdge
+}
+
+type hostEdge struct {
+	at    int64
+	delta int
+}
+
+// add adds j's timed attempts.
+func (p *hostPeaks) add(j *history.Job) {
+	for _, t := range j.Tasks {
+		for _, a := range t.Attempts {
+			if a.Host == "" || a.Start <= 0 || a.Finish < a.Start {
+				continue
 			}
+			if p.perHost == nil {
+				p.perHost = map[string][]hostEdge{}
+			}
+			p.perHost[a.Host] = append(p.perHost[a.Host], hostEdge{a.Start, 1}, hostEdge{a.Finish, -1})
 		}
 	}
-	hosts := make([]string, 0, len(perHost))
-	for h := range perHost {
+}
+
+// nodes returns one node per host seen, by name.
+func (p *hostPeaks) nodes() []sim.Node {
+	hosts := make([]string, 0, len(p.perHost))
+	for h := range p.perHost {
 		hosts = append(hosts, h)
 	}
 	sort.Strings(hosts)
 	nodes := make([]sim.Node, 0, len(hosts))
 	for _, h := range hosts {
-		es := perHost[h]
+		es := p.perHost[h]
 		sort.Slice(es, func(a, b int) bool {
 			if es[a].at != es[b].at {
 				return es[a].at < es[b].at

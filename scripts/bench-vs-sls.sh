@@ -68,14 +68,12 @@ for j in json.load(open(sys.argv[1]))["results"][0]["recorded"]["jobs"]:
 
 echo "== Hadoop SLS $hadoop_version (SLSRunner -tracetype RUMEN)"
 mkdir -p "$work/sls-out"
-# Hadoop's web apps (Guice) reflect into the JDK: open it on Java 17+.
-jvm_opens=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
-  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
-  --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
-  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED)
+# Hadoop's web apps (Guice) reflect into the JDK: open it on Java 17+ (hadoop_opens).
+# shellcheck source=scripts/proc-lib.sh
+source "$repo/scripts/proc-lib.sh"
 status=0
 ( cd "$work" && /usr/bin/time -v -o "$work/sls.time" timeout "$timeout_s" \
-    java -Xmx2g "${jvm_opens[@]}" -cp "$work/conf:$(cat "$cp_file")" org.apache.hadoop.yarn.sls.SLSRunner \
+    java -Xmx2g "${hadoop_opens[@]}" -cp "$work/conf:$(cat "$cp_file")" org.apache.hadoop.yarn.sls.SLSRunner \
     -tracetype RUMEN -tracelocation "$trace" -output "$work/sls-out" -printsimulation ) >"$work/sls.log" 2>&1 || status=$?
 if [ ! -s "$work/sls-out/jobruntime.csv" ]; then
   echo "bench-vs-sls: SLS wrote no jobruntime.csv (exit $status); its log:" >&2

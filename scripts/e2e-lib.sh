@@ -25,7 +25,7 @@ fail() {
 timing() { timings+=("$(printf '%-44s %5ss' "$1" "$2")"); }
 
 # shellcheck source=scripts/proc-lib.sh
-source "$root/scripts/proc-lib.sh" # descendants
+source "$root/scripts/proc-lib.sh" # descendants, stop_pid, hadoop_opens
 
 cleanup() {
   local rc=$?
@@ -105,12 +105,7 @@ start_sidecar() { # NAME
 
 stop_sidecar() {
   if [[ -n $sidecar_pid ]] && kill -0 "$sidecar_pid" 2>/dev/null; then
-    kill -TERM "$sidecar_pid" 2>/dev/null || true
-    for _ in $(seq 40); do
-      kill -0 "$sidecar_pid" 2>/dev/null || break
-      sleep 0.25 # the sidecar closes its sessions on SIGTERM
-    done
-    kill -KILL "$sidecar_pid" 2>/dev/null || true
+    stop_pid "$sidecar_pid" 10 || true # the sidecar closes its sessions on SIGTERM
   fi
   [[ -z $sidecar_pid ]] || wait "$sidecar_pid" 2>/dev/null || true
   sidecar_pid=""
@@ -126,7 +121,7 @@ submit() {
   # tasks get this client's classpath (the cluster's Hadoop jars and the job jar), as in Hadoop's own
   # MiniMRYarnCluster tests; the shim comes only through -libjars.
   # shellcheck disable=SC2086
-  java "${jvm_opens[@]}" -Xmx512m $quick_jvm -cp "$HADOOP_CONF_DIR:$job_jar:$cluster_cp" org.specbridge.e2e.StragglerJob \
+  java "${hadoop_opens[@]}" -Xmx512m $quick_jvm -cp "$HADOOP_CONF_DIR:$job_jar:$cluster_cp" org.specbridge.e2e.StragglerJob \
     -D mapreduce.jvm.add-opens-as-default=true \
     -D mapreduce.jobhistory.jhist.format=json \
     -D yarn.app.mapreduce.am.command-opts="-Xmx512m $quick_jvm" \
@@ -200,10 +195,6 @@ setup() {
   done
   # Short-lived task JVMs on two cores: C1 only and the serial collector start several times cheaper.
   quick_jvm="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:CICompilerCount=1"
-  jvm_opens=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
-    --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
-    --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
-    --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED)
 
   echo "== build"
   t=$SECONDS

@@ -12,14 +12,7 @@
 set -euo pipefail
 # shellcheck source=scripts/hdfs-lib.sh
 . "$(dirname "$0")/hdfs-lib.sh"
-state=$(mktemp -d "${TMPDIR:-/tmp}/specbridge-hdfs-ha.XXXXXX")
-cleanup() { hdfs_stop; [[ -n ${KEEP:-} ]] || rm -rf "$state"; }
-trap cleanup EXIT
-started=$(date +%s)
-hdfs_start MiniHDFSHA "$state"
-up=$(date +%s)
-export SPECBRIDGE_HA_CONF=$state/conf SPECBRIDGE_HA_CONTROL=http://127.0.0.1:$(cat "$state/control.port")
-cd "$hdfs_root"
-# shellcheck disable=SC2086 # GO_TEST_FLAGS is a list of flags
-go test -tags integration -count=1 -p 1 -run "^TestHA" ${GO_TEST_FLAGS:-} ${HA_PKGS:-./yarnclient/hdfs/ ./cfa/ ./replay/}
-echo "hdfs-ha-test: cluster up in $((up - started)) s, tests $(($(date +%s) - up)) s"
+hdfs_cluster MiniHDFSHA hdfs-ha
+export SPECBRIDGE_HA_CONF=$hdfs_state/conf SPECBRIDGE_HA_CONTROL=http://127.0.0.1:$(cat "$hdfs_state/control.port")
+# shellcheck disable=SC2086 # HA_PKGS is a list of packages
+hdfs_go_test hdfs-ha-test "^TestHA" ${HA_PKGS:-./yarnclient/hdfs/ ./cfa/ ./replay/}

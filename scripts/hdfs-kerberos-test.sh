@@ -22,20 +22,13 @@ if ! command -v kinit >/dev/null 2>&1; then
     exit 1
   fi
 fi
-state=$(mktemp -d "${TMPDIR:-/tmp}/specbridge-hdfs-krb.XXXXXX")
-cleanup() { hdfs_stop; [[ -n ${KEEP:-} ]] || rm -rf "$state"; }
-trap cleanup EXIT
-started=$(date +%s)
-hdfs_start MiniHDFSKerberos "$state"
-up=$(date +%s)
+hdfs_cluster MiniHDFSKerberos hdfs-krb
 set -a
 # shellcheck disable=SC1091 # written by MiniHDFSKerberos
-. "$state/env"
+. "$hdfs_state/env"
 set +a
-export SPECBRIDGE_KRB_CCACHE=$state/ccache
+export SPECBRIDGE_KRB_CCACHE=$hdfs_state/ccache
 KRB5_CONFIG=$SPECBRIDGE_KRB_KRB5CONF KRB5CCNAME=FILE:$SPECBRIDGE_KRB_CCACHE \
   kinit -k -t "$SPECBRIDGE_KRB_KEYTAB" "$SPECBRIDGE_KRB_PRINCIPAL"
-cd "$hdfs_root"
-# shellcheck disable=SC2086 # GO_TEST_FLAGS is a list of flags
-go test -tags integration -count=1 -p 1 -run "^TestKerberos" ${GO_TEST_FLAGS:-} ${KRB_PKGS:-./yarnclient/hdfs/ ./cfa/ ./replay/}
-echo "hdfs-kerberos-test: cluster up in $((up - started)) s, tests $(($(date +%s) - up)) s"
+# shellcheck disable=SC2086 # KRB_PKGS is a list of packages
+hdfs_go_test hdfs-kerberos-test "^TestKerberos" ${KRB_PKGS:-./yarnclient/hdfs/ ./cfa/ ./replay/}

@@ -96,14 +96,9 @@ start() {
   local cp classes
   cp=$(classpath)
   classes=$(launcher "$cp")
-  # JDK 17 needs these opens for Hadoop's reflection.
-  local opens=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
-    --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
-    --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
-    --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED)
   (
     cd "$state"
-    nohup java "${opens[@]}" -Xmx2g -Dhadoop.tmp.dir="$state/tmp" -Dtest.build.data="$state/data" \
+    nohup java "${hadoop_opens[@]}" -Xmx2g -Dhadoop.tmp.dir="$state/tmp" -Dtest.build.data="$state/data" \
       -Djava.io.tmpdir="$state/tmp" -cp "$classes:$cp" org.specbridge.minicluster.MiniCluster \
       -state "$state" -nodemanagers "$nodemanagers" -nnport "$nn_port" -nnhttpport "$nn_http_port" \
       -rmport "$rm_port" -rmschedulerport "$rm_scheduler_port" -rmtrackerport "$rm_tracker_port" \
@@ -142,15 +137,7 @@ stop() {
   pid=$(cat "$state/pid")
   # Containers outlive the JVM (a stopped NodeManager's too); they are ended once it is gone.
   containers=$(descendants "$pid" | tr '\n' ' ')
-  kill -TERM "$pid"
-  for _ in $(seq 60); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 1 # waiting for the JVM to exit
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    echo "minicluster: pid $pid ignored SIGTERM for 60 s; killing it" >&2
-    kill -KILL "$pid"
-  fi
+  stop_pid "$pid" 60 || echo "minicluster: pid $pid ignored SIGTERM for 60 s; killed it" >&2
   # shellcheck disable=SC2086 # a list of process ids
   [[ -z ${containers// /} ]] || kill -KILL $containers 2>/dev/null || true
   rm -f "$state/pid"

@@ -40,6 +40,24 @@ func Bind[T any, P interface {
 	}
 }
 
+// Declare is Bind for a policy that needs nothing from its caller: it
+// returns the function that registers the policy, so that a package
+// declares its policy with its name, doc and parameters in one statement,
+//
+//	var Policy = speculators.Declare(Name, "doc", func(b *speculators.Binder, p *policy) {
+//		b.Float(&p.x, "x", 0.5, speculators.Fraction, "what x is")
+//	})
+//
+// and callers register it with Policy(), as they would a function that
+// returned Bind's result: out-of-range values are an error naming each.
+// Each call builds the Policy afresh.
+func Declare[T any, P interface {
+	*T
+	Speculator
+}](name, doc string, bind func(b *Binder, p P)) func() Policy {
+	return func() Policy { return Bind(name, doc, bind) }
+}
+
 // Binder is what Bind hands a policy's bind function: it declares each
 // parameter, or reads it into the policy and checks its range.
 type Binder struct {
@@ -71,6 +89,12 @@ func Span(lo, hi int) Valid {
 // In accepts lo <= x <= hi; what names the kind of value ("a fraction").
 func In(lo, hi float64, what string) Valid {
 	return Valid{func(x float64) bool { return x >= lo && x <= hi }, fmt.Sprintf("%s in [%g, %g]", what, lo, hi)}
+}
+
+// Below accepts lo <= x < hi; what names the kind of value ("a
+// probability").
+func Below(lo, hi float64, what string) Valid {
+	return Valid{func(x float64) bool { return x >= lo && x < hi }, fmt.Sprintf("%s in [%g, %g)", what, lo, hi)}
 }
 
 // Common ranges.

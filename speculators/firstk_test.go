@@ -1,52 +1,55 @@
-package speculators
+package speculators_test
 
 import (
 	"cmp"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
+// firstK is how many values TestFirstKMatchesFullSort asks for: -5 to
+// len(xs)+4, beyond both ends.
+func firstK(xs []float64, trial int) int { return trial%(len(xs)+10) - 5 }
+
 func TestFirstKMatchesFullSort(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for trial := 0; trial < 500; trial++ {
-		n := r.IntN(60)
-		xs := make([]int, n)
-		for i := range xs {
-			xs[i] = r.IntN(20) // ties on purpose
-		}
-		want := slices.Clone(xs)
-		slices.Sort(want)
-		k := r.IntN(70) - 5
-		got := FirstK(slices.Clone(xs), k, cmp.Compare[int])
-		wantK := want[:max(0, min(k, n))]
-		if !slices.Equal(got, wantK) {
-			t.Fatalf("n=%d k=%d: got %v, want %v", n, k, got, wantK)
-		}
+	spectest.Agree(t, 1, 500, 60,
+		func(xs []float64, trial int) []float64 {
+			return speculators.FirstK(xs, firstK(xs, trial), cmp.Compare[float64])
+		},
+		func(xs []float64, trial int) []float64 {
+			slices.Sort(xs)
+			return xs[:max(0, min(firstK(xs, trial), len(xs)))]
+		})
+}
+
+// kth picks the rank KthSmallest is asked for and, one trial in fifty, puts
+// a NaN among the values.
+func kth(xs []float64, trial int) (int, bool) {
+	if len(xs) == 0 {
+		return 0, false
 	}
+	if trial%50 == 0 {
+		xs[trial%len(xs)] = math.NaN()
+	}
+	return (trial * 7919) % len(xs), true
 }
 
 func TestKthSmallestMatchesSort(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 2000; trial++ {
-		n := 1 + r.IntN(80)
-		xs := make([]float64, n)
-		for i := range xs {
-			xs[i] = float64(r.IntN(15)) // ties on purpose
-			if trial%7 == 0 && r.IntN(10) == 0 {
-				xs[i] = math.Inf(1 - 2*r.IntN(2))
+	spectest.Agree(t, 3, 2000, 80,
+		func(xs []float64, trial int) []float64 {
+			if k, ok := kth(xs, trial); ok {
+				return []float64{speculators.KthSmallest(xs, k)}
 			}
-			if trial%50 == 0 && r.IntN(20) == 0 {
-				xs[i] = math.NaN()
+			return nil
+		},
+		func(xs []float64, trial int) []float64 {
+			if k, ok := kth(xs, trial); ok {
+				slices.Sort(xs)
+				return []float64{xs[k]}
 			}
-		}
-		want := slices.Clone(xs)
-		slices.Sort(want)
-		k := r.IntN(n)
-		got := KthSmallest(slices.Clone(xs), k)
-		if got != want[k] && !(got != got && want[k] != want[k]) {
-			t.Fatalf("n=%d k=%d: got %v, want %v (of %v)", n, k, got, want[k], xs)
-		}
-	}
+			return nil
+		})
 }

@@ -9,3 +9,15 @@ func Grow[T any](s []T, n int) []T {
 	}
 	return s
 }
+
+// PerTask is a policy's state per task, indexed like Job.Tasks
+// ([type][index]) and sized lazily to the job's task counts with Fit.
+type PerTask[T any] [NumTaskTypes][]T
+
+// Fit lengthens each type's slice to the job's task count (Grow): state
+// already held is kept, new tasks start at the zero value.
+func (s *PerTask[T]) Fit(job *Job) {
+	for ty := range job.Tasks {
+		s[ty] = Grow(s[ty], len(job.Tasks[ty]))
+	}
+}

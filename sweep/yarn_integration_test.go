@@ -23,7 +23,6 @@ import (
 // rows, CSV on stdout and the --json file, are byte for byte the local
 // sweep's.
 func TestIntegrationSweepOnYARN(t *testing.T) {
-	fsURL := itest.Env(t, "SPECBRIDGE_FS")
 	conf := itest.Env(t, "HADOOP_CONF_DIR")
 	jar := itest.Env(t, "SPECBRIDGE_SWEEP_JAR")
 	cpFile := filepath.Join(itest.Env(t, "SPECBRIDGE_MINICLUSTER_DIR"), "classpath")
@@ -39,7 +38,8 @@ func TestIntegrationSweepOnYARN(t *testing.T) {
 
 	// A job history on HDFS (replay reads histories there, not scenarios):
 	// the mappers read it there.
-	c, root := itest.MiniHDFS(t, "sweep")
+	u := itest.FreshDir(t, "SPECBRIDGE_FS", "/tmp/specbridge-it", "sweep")
+	c, root := itest.DialDir(t, u), u.Path
 	hist, err := os.ReadFile("../yarnclient/history/testdata/job_2.4-SUCCEEDED-speculative.jhist")
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestIntegrationSweepOnYARN(t *testing.T) {
 	}
 	grid := []string{"sweep", "-q", "--output", "csv", "--speculators", "late,hadoop",
 		"--param", "late.speculative-cap=0,0.2", "--param", "hadoop.minimum-allowed-tasks=1,10",
-		"--runs", "2", scenario, fsURL + root + "/job.jhist"}
+		"--runs", "2", scenario, u.Join("job.jhist").String()}
 	sweep := func(name string, extra ...string) (string, string) {
 		jsonFile := filepath.Join(dir, name+".json")
 		cmd := exec.Command(bin, append(append(append([]string{}, grid...), "--json", jsonFile), extra...)...)

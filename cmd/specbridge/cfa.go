@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 	"time"
 
@@ -29,7 +25,7 @@ import (
 // CFACommand is `specbridge cfa`: the centralized fault analyzer run
 // standalone, with the JSON API sidecars connect to (cfa/api.go).
 func CFACommand() *cli.Command {
-	return &cli.Command{
+	return serverCommand(&cli.Command{
 		Name:  "cfa",
 		Usage: "run the centralized fault analyzer standalone (node liveness across all jobs, TWS, records)",
 		Description: "Keeps job-level and system-level records (FARMS §3.1), gathers node liveness every --gather-interval\n" +
@@ -41,16 +37,13 @@ func CFACommand() *cli.Command {
 			"/metrics needs \"Authorization: Bearer TOKEN\" with a token of --token-file (else 401).\n" +
 			"`specbridge cfa fsck STORE` checks and repairs a store. Every flag can also be set from the\n" +
 			"environment variable named beside it.",
-		Flags: append([]cli.Flag{
-			hadoopConfFlag(),
-			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:7421", Usage: "address of the JSON API (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_CFA_LISTEN"}},
+		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "store", Value: "specbridge-cfa", Usage: "where records persist: a local directory or hdfs://namenode:port/path", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
-		}, slices.Concat(serverFlags("SPECBRIDGE_CFA_", "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", "serve the API over https"),
-			cfaFlags(), dashboardFlags("SPECBRIDGE_CFA_"))...),
+		},
 		Action:      runCFA,
-		Before:      useHadoopConf,
 		Subcommands: []*cli.Command{fsckCommand()},
-	}
+	}, server{env: "SPECBRIDGE_CFA_", listen: "127.0.0.1:7421", listenUsage: "address of the JSON API (host:port; port 0 picks a free one)",
+		tokenUsage: "file with the API's bearer token(s), one per line (required; serve --cfa-token-file sends one)", tlsServes: "serve the API over https"})
 }
 
 func fsckCommand() *cli.Command {
@@ -199,34 +192,13 @@ func runCFA(c *cli.Context) error {
 	if err != nil {
 		return errors.Join(err, svc.Close())
 	}
-	ln, err := net.Listen("tcp", c.String("listen"))
+	api, err := listenHTTP(c, "cfa", tlsCfg, "http", handler, dashboard.Config{Title: "specbridge cfa", Tokens: tokens,
+		Nodes: svc.NodeViews, Analyzer: "this process, records in " + cfg.Store})
 	if err != nil {
-		return errors.Join(fmt.Errorf("cfa: listen: %w", err), svc.Close())
+		return errors.Join(err, svc.Close())
 	}
-	scheme := "http"
-	if tlsCfg != nil {
-		ln = tls.NewListener(ln, tlsCfg)
-		scheme = "https"
-	}
-	if f := c.String("addr-file"); f != "" {
-		if err := writeFileAtomic(f, ln.Addr().String()+"\n"); err != nil {
-			_ = ln.Close()
-			return errors.Join(fmt.Errorf("cfa: --addr-file: %w", err), svc.Close())
-		}
-	}
-	handler, dash, err := withDashboard(c, dashboard.Config{Title: "specbridge cfa", Tokens: tokens, Nodes: svc.NodeViews,
-		Analyzer: "this process, records in " + cfg.Store, Secure: tlsCfg != nil}, handler)
-	if err != nil {
-		_ = ln.Close()
-		return errors.Join(fmt.Errorf("cfa: %w", err), svc.Close())
-	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	if dash != nil {
-		srv.RegisterOnShutdown(dash.Close)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	logrus.WithField("url", scheme+"://"+ln.Addr().String()).Info("cfa: listening")
+	served := api.serve()
+	logrus.WithField("url", api.url).Info("cfa: listening")
 
 	// The gathering loop outlives the HTTP server, so that events posted
 	// until the server stops are in the final commit and snapshot.
@@ -244,7 +216,7 @@ func runCFA(c *cli.Context) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if serveErr == nil {
-		if err := srv.Shutdown(shutdown); err != nil {
+		if err := api.srv.Shutdown(shutdown); err != nil {
 			serveErr = fmt.Errorf("cfa: shut down the API: %w", err)
 		}
 	}

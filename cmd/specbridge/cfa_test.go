@@ -13,37 +13,12 @@ import (
 // cfaTestToken is the analyzer API's token in these tests.
 const cfaTestToken = "cfa-test-token"
 
-// cfaTokenFile writes cfaTestToken to a file.
-func cfaTokenFile(t *testing.T) string {
-	t.Helper()
-	f := filepath.Join(t.TempDir(), "cfa-token")
-	if err := os.WriteFile(f, []byte(cfaTestToken+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
-// cfaDo sends a request with the test token.
-func cfaDo(t *testing.T, method, url, body string) *http.Response {
-	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+cfaTestToken)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp
-}
-
 // runCFAFor starts `specbridge cfa` with args (and --token-file with
 // cfaTestToken), waits for its address, runs f against it, then stops it as
 // SIGTERM would (context cancel) and returns its error.
 func runCFAFor(t *testing.T, args []string, f func(base string)) error {
 	t.Helper()
-	return runInProcess(t, CFACommand(), append([]string{"--token-file", cfaTokenFile(t)}, args...),
+	return runInProcess(t, CFACommand(), append([]string{"--token-file", tokenFile(t, cfaTestToken)}, args...),
 		func(addr string) { f("http://" + addr) })
 }
 
@@ -54,18 +29,11 @@ func TestCFACommandPersistsAcrossRestarts(t *testing.T) {
 	args := []string{"--store", store, "--gather-interval", "50ms", "--tws-window", "3", "--initial-threshold", "8s"}
 	err := runCFAFor(t, args, func(base string) {
 		body := `[{"kind":"attempt-started","time":1000,"attempt":"m_000001_0","node":"h1","container":"container_1_0001_01_000002"}]`
-		resp, err := http.Post(base+"/v1/jobs/job_1_0001/events", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
+		if code, _ := httpDo(t, "POST", base+"/v1/jobs/job_1_0001/events", "", body); code != http.StatusUnauthorized {
+			t.Fatalf("post events without a token: HTTP %d, want 401", code)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusUnauthorized {
-			t.Fatalf("post events without a token: HTTP %d, want 401", resp.StatusCode)
-		}
-		resp = cfaDo(t, "POST", base+"/v1/jobs/job_1_0001/events", body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusNoContent {
-			t.Fatalf("post events: HTTP %d", resp.StatusCode)
+		if code, _ := httpDo(t, "POST", base+"/v1/jobs/job_1_0001/events", cfaTestToken, body); code != http.StatusNoContent {
+			t.Fatalf("post events: HTTP %d", code)
 		}
 	})
 	if err != nil {
@@ -75,10 +43,8 @@ func TestCFACommandPersistsAcrossRestarts(t *testing.T) {
 		t.Fatalf("no snapshot after a clean stop: %v", err)
 	}
 	err = runCFAFor(t, args, func(base string) {
-		resp := cfaDo(t, "GET", base+"/v1/jobs/job_1_0001", "")
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("job after restart: HTTP %d", resp.StatusCode)
+		if code, _ := get(t, base+"/v1/jobs/job_1_0001", cfaTestToken); code != http.StatusOK {
+			t.Fatalf("job after restart: HTTP %d", code)
 		}
 	})
 	if err != nil {
@@ -88,7 +54,7 @@ func TestCFACommandPersistsAcrossRestarts(t *testing.T) {
 
 func TestCFACommandRejectsBadFlags(t *testing.T) {
 	app := &cli.App{Commands: []*cli.Command{CFACommand()}, ExitErrHandler: func(*cli.Context, error) {}}
-	tok := cfaTokenFile(t)
+	tok := tokenFile(t, cfaTestToken)
 	if err := app.Run([]string{"specbridge", "cfa", "--listen", "127.0.0.1:0", "--store", t.TempDir()}); err == nil || !strings.Contains(err.Error(), "--token-file") {
 		t.Errorf("cfa without --token-file: %v", err)
 	}

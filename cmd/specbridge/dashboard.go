@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -44,8 +45,34 @@ func withDashboard(c *cli.Context, cfg dashboard.Config, api http.Handler) (http
 	return mux, d, nil
 }
 
-// hadoopConfFlag is --hadoop-conf of every command that reads or writes
-// hdfs:// paths; useHadoopConf applies it (a Before hook).
+// hadoopCommand is cmd for a command that reads or writes hdfs:// paths:
+// --hadoop-conf comes first among its flags, and is applied
+// (useHadoopConf) before its action runs.
+func hadoopCommand(cmd *cli.Command) *cli.Command {
+	cmd.Flags = append([]cli.Flag{hadoopConfFlag()}, cmd.Flags...)
+	cmd.Before = useHadoopConf
+	return cmd
+}
+
+// server is what a command that serves over HTTP (serve, cfa) says of its
+// server in its flags.
+type server struct {
+	env                 string // prefix of the flags' environment variables
+	listen, listenUsage string // --listen's default and usage
+	tokenUsage          string // whose tokens --token-file holds
+	tlsServes           string // what --tls-cert serves
+}
+
+// serverCommand is hadoopCommand for a command that serves over HTTP
+// (listenHTTP): --listen, its own flags, then the token, TLS and
+// address-file flags (serverFlags), the analyzer's (cfaFlags) and the
+// dashboard's.
+func serverCommand(cmd *cli.Command, s server) *cli.Command {
+	listen := &cli.StringFlag{Name: "listen", Value: s.listen, Usage: s.listenUsage, EnvVars: []string{s.env + "LISTEN"}}
+	cmd.Flags = slices.Concat([]cli.Flag{listen}, cmd.Flags, serverFlags(s.env, s.tokenUsage, s.tlsServes), cfaFlags(), dashboardFlags(s.env))
+	return hadoopCommand(cmd)
+}
+
 func hadoopConfFlag() cli.Flag {
 	return &cli.StringFlag{Name: "hadoop-conf", Usage: "`DIR` of the cluster's core-site.xml and hdfs-site.xml for hdfs:// paths (fs.defaultFS for hdfs:///path, HA nameservices, Kerberos); default: HADOOP_CONF_DIR, else HADOOP_HOME/etc/hadoop", EnvVars: []string{"SPECBRIDGE_HADOOP_CONF"}}
 }

@@ -3,16 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/gorilla/websocket"
 
@@ -32,19 +27,12 @@ type dashAM struct {
 
 func newDashAM(t *testing.T, url, job, policy string, params map[string]string, maps int) *dashAM {
 	t.Helper()
-	conn, _, err := websocket.DefaultDialer.Dial(url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialAM(t, url)
 	a := &dashAM{t: t, conn: conn, job: job}
-	a.send(map[string]any{"type": "hello", "version": 1, "token": serveTestToken, "job": job, "user": "alice", "queue": "etl",
-		"speculator": policy, "params": params, "maps": maps, "start": amT0, "now": amT0})
-	var w struct{ Type, Code, Text string }
-	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if err := conn.ReadJSON(&w); err != nil || w.Type != "welcome" {
-		t.Fatalf("%s: hello answered %+v (%v)", job, w, err)
+	if w := sayHello(t, conn, serveTestToken, job, map[string]any{"user": "alice", "queue": "etl",
+		"speculator": policy, "params": params, "maps": maps, "start": amT0, "now": amT0}); w.Type != "welcome" {
+		t.Fatalf("%s: hello answered %+v", job, w)
 	}
-	_ = conn.SetReadDeadline(time.Time{})
 	go func() {
 		for {
 			var f struct {
@@ -63,7 +51,6 @@ func newDashAM(t *testing.T, url, job, policy string, params map[string]string, 
 			}
 		}
 	}()
-	t.Cleanup(func() { conn.Close() })
 	return a
 }
 
@@ -93,29 +80,11 @@ func httpBase(wsURL string) string {
 	return "http://" + strings.TrimSuffix(strings.TrimPrefix(wsURL, "ws://"), "/v1/am")
 }
 
-func get(t *testing.T, url, token string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
-}
-
 // The dashboard opens only with a token: an AM's, or a read-only one from
 // --dashboard-token-file, which opens the page but is no AM token;
 // --dashboard=false turns it off.
 func TestDashboardAccess(t *testing.T) {
-	ro := filepath.Join(t.TempDir(), "ro")
-	if err := os.WriteFile(ro, []byte("read-only-token\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	ro := tokenFile(t, "read-only-token")
 	runServeFor(t, []string{"--dashboard-token-file", ro}, func(url string) {
 		base := httpBase(url)
 		if code, body := get(t, base+"/", ""); code != 401 || !strings.Contains(body, `name="token"`) {
@@ -134,16 +103,8 @@ func TestDashboardAccess(t *testing.T) {
 				t.Errorf("state with token %s: %d %s", tok, code, body)
 			}
 		}
-		conn, _, err := websocket.DefaultDialer.Dial(url, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		_ = conn.WriteJSON(map[string]any{"type": "hello", "version": 1, "token": "read-only-token", "job": "job_1700000000000_0001"})
-		var f struct{ Type, Code string }
-		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		if err := conn.ReadJSON(&f); err != nil || f.Code != "unauthorized" {
-			t.Errorf("a read-only token as an AM's: %+v (%v), want unauthorized", f, err)
+		if f := sayHello(t, dialAM(t, url), "read-only-token", "job_1700000000000_0001", nil); f.Code != "unauthorized" {
+			t.Errorf("a read-only token as an AM's: %+v, want unauthorized", f)
 		}
 		if code, _ := get(t, base+"/healthz", ""); code != 200 {
 			t.Errorf("/healthz beside the dashboard: %d", code)
@@ -182,24 +143,7 @@ func TestDashboardInChromium(t *testing.T) {
 		b := newDashAM(t, url, "job_1700000000000_0002", "hadoop", nil, 2)
 
 		ctx := browsertest.Context(t, 60*time.Second)
-		var mu sync.Mutex
-		var problems []string
-		if err := chromedp.Listen(ctx, func(ev any) {
-			switch e := ev.(type) {
-			case *runtime.EventExceptionThrown:
-				mu.Lock()
-				problems = append(problems, e.ExceptionDetails.Text)
-				mu.Unlock()
-			case *runtime.EventConsoleAPICalled:
-				if e.Type == runtime.ConsoleAPICalledTypeError {
-					mu.Lock()
-					problems = append(problems, "console error")
-					mu.Unlock()
-				}
-			}
-		}); err != nil {
-			t.Fatalf("start chromium: %v", err)
-		}
+		problems := browsertest.Watch(t, ctx)
 		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#token")),
 			chromedp.SendKeys(chromedp.CSS("#token"), serveTestToken), chromedp.Submit(chromedp.CSS("#token")),
 			chromedp.WaitVisible(chromedp.CSS("#sessions"))); err != nil {
@@ -235,11 +179,7 @@ func TestDashboardInChromium(t *testing.T) {
 		b.conn.Close()
 		waitFor("the AM that left gone", `!document.querySelector('#sessions tbody tr[data-job="`+b.job+`"]')`)
 		waitFor("throughput", `Number(document.getElementById("events-total").innerText) >= 11`)
-		mu.Lock()
-		defer mu.Unlock()
-		if len(problems) > 0 {
-			t.Errorf("the page reported errors: %v", problems)
-		}
+		problems.Check(t)
 	})
 }
 

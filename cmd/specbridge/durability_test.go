@@ -60,10 +60,7 @@ func TestSecondOwnerExits(t *testing.T) {
 	host, _ := os.Hostname()
 	owner := "pid " + strconv.Itoa(os.Getpid()) + " on host " + host
 	runServeFor(t, []string{"--data-dir", data}, func(string) {
-		tok := filepath.Join(t.TempDir(), "tok")
-		if err := os.WriteFile(tok, []byte("x\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		tok := tokenFile(t, "x")
 		_, errOut, code := run(t, "serve", "--listen", "127.0.0.1:0", "--token-file", tok, "--data-dir", data)
 		if code == 0 || !strings.Contains(errOut, data) || !strings.Contains(errOut, owner) {
 			t.Errorf("second serve on %s: exit %d, %s", data, code, errOut)

@@ -96,12 +96,6 @@ func (a *fakeAM) handshake() error {
 	return nil
 }
 
-type amFrame struct {
-	Type, Code, Text string
-	Rejected         int
-	Fatal            bool
-}
-
 // until reads frames until one of type typ (an error frame fails).
 func (a *fakeAM) until(typ string) (amFrame, error) {
 	for {

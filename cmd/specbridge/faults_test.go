@@ -110,15 +110,6 @@ func startCFA(t *testing.T, store, token string) (*proc, string) {
 	return p, "http://" + waitAddr(t, p, addrFile)
 }
 
-func tokenFile(t *testing.T, token string) string {
-	t.Helper()
-	f := filepath.Join(t.TempDir(), "token")
-	if err := os.WriteFile(f, []byte(token+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
 func apiDo(base, method, path string, body any) (int, []byte, error) {
 	var rd *bytes.Reader
 	if body != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,46 @@ import (
 
 	"github.com/urfave/cli/v2"
 )
+
+// tokenFile writes token to a file, as --token-file and the like read it,
+// and returns its path.
+func tokenFile(t *testing.T, token string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(f, []byte(token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// httpDo sends a request, with "Authorization: Bearer token" unless token
+// is empty, and returns the answer's status and body.
+func httpDo(t *testing.T, method, url, token, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// get is httpDo of a GET.
+func get(t *testing.T, url, token string) (int, string) {
+	t.Helper()
+	return httpDo(t, "GET", url, token, "")
+}
 
 // runInProcess runs `specbridge CMD --listen 127.0.0.1:0 --addr-file FILE
 // args...` in this process (serve and cfa), waits for the address it

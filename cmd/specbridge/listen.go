@@ -4,10 +4,14 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/specbridge/specbridge/bridge"
+	"github.com/specbridge/specbridge/internal/dashboard"
 )
 
 // serverFlags declares what serverAuth reads, and where the server says it
@@ -47,4 +51,53 @@ func serverAuth(c *cli.Context, cmd, who string) ([]string, *tls.Config, error) 
 		return nil, nil, fmt.Errorf("%s: load TLS key pair: %w", cmd, err)
 	}
 	return tokens, &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// front is the HTTP side serve and cfa share: a server on a listener that
+// is already bound, and the base URL it answers at.
+type front struct {
+	srv *http.Server
+	ln  net.Listener
+	url string // scheme://host:port
+}
+
+// listenHTTP listens on --listen (over TLS with tlsCfg, else plain), puts
+// the dashboard of dash in front of api (withDashboard; it is closed when
+// the server shuts down), and once all that works writes the bound address
+// to --addr-file. scheme is the plain one (ws, http); TLS adds an s. Errors
+// start with cmd, the command's name.
+func listenHTTP(c *cli.Context, cmd string, tlsCfg *tls.Config, scheme string, api http.Handler, dash dashboard.Config) (front, error) {
+	ln, err := net.Listen("tcp", c.String("listen"))
+	if err != nil {
+		return front{}, fmt.Errorf("%s: listen on %s: %w", cmd, c.String("listen"), err)
+	}
+	dash.Secure = tlsCfg != nil
+	handler, d, err := withDashboard(c, dash, api)
+	if err != nil {
+		_ = ln.Close()
+		return front{}, fmt.Errorf("%s: %w", cmd, err)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	if d != nil {
+		srv.RegisterOnShutdown(d.Close)
+	}
+	if tlsCfg != nil {
+		ln = tls.NewListener(ln, tlsCfg)
+		scheme += "s"
+	}
+	if f := c.String("addr-file"); f != "" {
+		if err := writeFileAtomic(f, ln.Addr().String()+"\n"); err != nil {
+			_ = ln.Close()
+			return front{}, fmt.Errorf("%s: --addr-file: %w", cmd, err)
+		}
+	}
+	return front{srv: srv, ln: ln, url: scheme + "://" + ln.Addr().String()}, nil
+}
+
+// serve runs the server on its listener in the background; the channel
+// gets what Serve returned.
+func (f front) serve() <-chan error {
+	served := make(chan error, 1)
+	go func() { served <- f.srv.Serve(f.ln) }()
+	return served
 }

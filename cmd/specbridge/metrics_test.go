@@ -2,16 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/gorilla/websocket"
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 )
@@ -61,17 +57,12 @@ var sampleLine = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S
 // the labels sorted as the exposition writes them.
 func scrape(t *testing.T, url string) map[string]float64 {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	code, body := get(t, url, "")
+	if code != 200 {
+		t.Fatalf("GET %s: %d", url, code)
 	}
 	out := map[string]float64{}
-	for _, line := range strings.Split(string(body), "\n") {
+	for _, line := range strings.Split(body, "\n") {
 		m := sampleLine.FindStringSubmatch(line)
 		if m == nil {
 			continue
@@ -104,24 +95,14 @@ func TestFreshServeListsEveryMetric(t *testing.T) {
 	hook := logtest.NewGlobal()
 	defer logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{})
 	runServeFor(t, nil, func(url string) {
-		base := "http://" + strings.TrimSuffix(strings.TrimPrefix(url, "ws://"), "/v1/am")
+		base := httpBase(url)
 		got := scrape(t, base+"/metrics")
 		requireZeroSeries(t, "serve", got, append(append([]string{}, bridgeMetrics...), cfaMetrics...))
 
-		conn, _, err := websocket.DefaultDialer.Dial(url, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
 		job := "job_1700000000000_0042"
-		if err := conn.WriteJSON(map[string]any{"type": "hello", "version": 1, "token": serveTestToken, "job": job,
-			"speculator": "late", "params": map[string]string{"no-such-parameter": "1"}, "maps": 1}); err != nil {
-			t.Fatal(err)
-		}
-		var f struct{ Type, Code string }
-		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		if err := conn.ReadJSON(&f); err != nil || f.Code != "bad-parameter" {
-			t.Fatalf("hello with an unknown parameter answered %+v (%v)", f, err)
+		if f := sayHello(t, dialAM(t, url), serveTestToken, job, map[string]any{"speculator": "late",
+			"params": map[string]string{"no-such-parameter": "1"}, "maps": 1}); f.Code != "bad-parameter" {
+			t.Fatalf("hello with an unknown parameter answered %+v", f)
 		}
 		got = scrape(t, base+"/metrics")
 		for _, k := range []string{`specbridge_bridge_rejected_parameters_total{policy="late"}`,
@@ -146,13 +127,8 @@ func TestFreshServeListsEveryMetric(t *testing.T) {
 // zero values, without a token.
 func TestFreshCFAListsEveryMetric(t *testing.T) {
 	err := runCFAFor(t, []string{"--store", t.TempDir()}, func(base string) {
-		resp, err := http.Get(base + "/healthz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Errorf("/healthz: %d", resp.StatusCode)
+		if code, _ := get(t, base+"/healthz", ""); code != 200 {
+			t.Errorf("/healthz: %d", code)
 		}
 		requireZeroSeries(t, "cfa", scrape(t, base+"/metrics"), cfaMetrics)
 	})

@@ -18,7 +18,7 @@ import (
 )
 
 func replayCommand() *cli.Command {
-	return &cli.Command{
+	return hadoopCommand(&cli.Command{
 		Name:      "replay",
 		Usage:     "compare speculation policies on job histories (.jhist, Rumen, SWIM) or scenario files",
 		ArgsUsage: "INPUT...",
@@ -28,7 +28,6 @@ func replayCommand() *cli.Command {
 			"decided beside what Hadoop did. Flags may come before or after the inputs.\n\n" +
 			"Example: specbridge replay --runs 5 --report report.html --jobs jobs.csv data/swim/FB-2009_samples_24_times_1hr_0.tsv",
 		Flags: []cli.Flag{
-			hadoopConfFlag(),
 			&cli.StringFlag{Name: "format", Usage: "input `FORMAT`: jhist, rumen, swim or scenario", DefaultText: "detected from content"},
 			&cli.StringFlag{Name: "speculators", Usage: "comma-separated `POLICIES` to compare (specbridge speculators lists them)", DefaultText: "every registered policy"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "first random `SEED`"},
@@ -58,8 +57,7 @@ func replayCommand() *cli.Command {
 			&cli.StringFlag{Name: "memprofile", Hidden: true, Usage: "write a pprof heap profile to `FILE` when the replay ends (docs/scale.md)"},
 		},
 		Action: runReplay,
-		Before: useHadoopConf,
-	}
+	})
 }
 
 // replayPlan is a checked replay command line: everything wrong with it is
@@ -171,11 +169,9 @@ func runReplay(c *cli.Context) (err error) {
 	defer prog.close()
 	inputs := make([]*replay.Input, len(p.inputs))
 	for i, path := range p.inputs {
-		load := replay.LoadWithProgress
-		if p.mode == "simulate" {
-			load = replay.LoadStreaming // a SWIM trace's tasks are derived job by job
-		}
-		in, err := load(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
+		// Jobs' tasks are read or derived when a simulation or a timeline
+		// needs them (docs/scale.md).
+		in, err := replay.LoadStreaming(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
 		if err != nil {
 			return err
 		}

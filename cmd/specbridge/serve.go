@@ -6,12 +6,9 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -37,7 +34,7 @@ const shutdownGrace = 10 * time.Second
 // ServeCommand is `specbridge serve`: the websocket sidecar MapReduce AMs
 // connect to (bridge/PROTOCOL.md).
 func ServeCommand() *cli.Command {
-	return &cli.Command{
+	return serverCommand(&cli.Command{
 		Name:  "serve",
 		Usage: "serve speculation decisions to MapReduce ApplicationMasters over websockets",
 		Description: "Listens for the java-shim of each MapReduce AM at " + bridge.Path + ", runs one engine per job\n" +
@@ -46,9 +43,7 @@ func ServeCommand() *cli.Command {
 			"`specbridge cfa`; its flags are those of `specbridge cfa`. --data-dir keeps GRASS samples and the\n" +
 			"analyzer's records across restarts. Every flag can also be set from the environment variable\n" +
 			"named beside it.",
-		Flags: append([]cli.Flag{
-			hadoopConfFlag(),
-			&cli.StringFlag{Name: "listen", Value: ":7420", Usage: "address to listen on (host:port; port 0 picks a free one)", EnvVars: []string{"SPECBRIDGE_LISTEN"}},
+		Flags: []cli.Flag{
 			&cli.Int64Flag{Name: "max-frame-bytes", Value: bridge.DefaultMaxFrameBytes, Usage: "largest frame read; larger ones get an error frame", EnvVars: []string{"SPECBRIDGE_MAX_FRAME_BYTES"}},
 			&cli.IntFlag{Name: "max-sessions", Value: bridge.DefaultMaxSessions, Usage: "most AM sessions open at once", EnvVars: []string{"SPECBRIDGE_MAX_SESSIONS"}},
 			&cli.Float64Flag{Name: "max-events-per-second", Value: bridge.DefaultMaxEventsPerSecond, Usage: "events per second per session before backpressure", EnvVars: []string{"SPECBRIDGE_MAX_EVENTS_PER_SECOND"}},
@@ -62,11 +57,10 @@ func ServeCommand() *cli.Command {
 			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 			&cli.StringFlag{Name: "laser-model", Usage: "LASER model `FILE` written by specbridge train laser (default: the model embedded in the binary); jobs choose laser as any policy", EnvVars: []string{"SPECBRIDGE_LASER_MODEL"}},
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
-		}, slices.Concat(serverFlags("SPECBRIDGE_", "file with the shared secret(s) AMs must present, one per line (required)", "serve wss://"),
-			cfaFlags(), dashboardFlags("SPECBRIDGE_"))...),
+		},
 		Action: serve,
-		Before: useHadoopConf,
-	}
+	}, server{env: "SPECBRIDGE_", listen: ":7420", listenUsage: "address to listen on (host:port; port 0 picks a free one)",
+		tokenUsage: "file with the shared secret(s) AMs must present, one per line (required)", tlsServes: "serve wss://"})
 }
 
 func serve(c *cli.Context) error {
@@ -144,39 +138,17 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv.ExpectJobs(feed.running)
-	ln, err := net.Listen("tcp", c.String("listen"))
+	web, err := listenHTTP(c, "serve", tlsCfg, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Tokens: tokens,
+		Live: srv.Live, Nodes: feed.nodes, Analyzer: feed.where})
 	if err != nil {
-		return fmt.Errorf("serve: listen on %s: %w", c.String("listen"), err)
+		return err
 	}
-	handler, dash, err := withDashboard(c, dashboard.Config{Title: "specbridge serve", Tokens: tokens, Live: srv.Live,
-		Nodes: feed.nodes, Analyzer: feed.where, Secure: tlsCfg != nil}, srv.Handler())
-	if err != nil {
-		_ = ln.Close()
-		return fmt.Errorf("serve: %w", err)
-	}
-	httpServer := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
-	if dash != nil {
-		httpServer.RegisterOnShutdown(dash.Close)
-	}
-	scheme := "ws"
-	if tlsCfg != nil {
-		httpServer.TLSConfig = tlsCfg
-		ln = tls.NewListener(ln, tlsCfg)
-		scheme = "wss"
-	}
-	addr := ln.Addr().String()
-	if f := c.String("addr-file"); f != "" {
-		if err := writeFileAtomic(f, addr+"\n"); err != nil {
-			_ = ln.Close()
-			return fmt.Errorf("serve: --addr-file: %w", err)
-		}
-	}
-	log.WithFields(logrus.Fields{"url": scheme + "://" + addr + bridge.Path, "policies": reg.Names(),
+	web.srv.TLSConfig = tlsCfg
+	log.WithFields(logrus.Fields{"url": web.url + bridge.Path, "policies": reg.Names(),
 		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
 		"data_dir": dataDir}).Info("specbridge sidecar listening")
 
-	served := make(chan error, 1)
-	go func() { served <- httpServer.Serve(ln) }()
+	served := web.serve()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
@@ -186,7 +158,7 @@ func serve(c *cli.Context) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	bridgeErr := srv.Shutdown(shutdownCtx)
-	httpErr := httpServer.Shutdown(shutdownCtx)
+	httpErr := web.srv.Shutdown(shutdownCtx)
 	if err := errors.Join(bridgeErr, httpErr); err != nil {
 		return fmt.Errorf("serve: shutdown: %w", err)
 	}

@@ -19,7 +19,7 @@ import (
 
 // sweepSharedFlags are replay's flags a sweep takes as they are: what every
 // cell of the grid shares.
-var sweepSharedFlags = []string{"hadoop-conf", "format", "speculators", "seed", "runs", "nodes", "slots", "scheduler",
+var sweepSharedFlags = []string{"format", "speculators", "seed", "runs", "nodes", "slots", "scheduler",
 	"no-stragglers", "straggler-fraction", "straggler-shape", "straggler-min", "straggler-cap", "slow-node-fraction",
 	"slow-node-factor", "max-jobs", "quiet"}
 
@@ -46,7 +46,7 @@ func sweepCommand() *cli.Command {
 		&cli.StringSliceFlag{Name: "job-conf", Usage: "set `KEY=VALUE` in the job's configuration, e.g. mapreduce.job.queuename=research or mapreduce.map.memory.mb=4096 (repeatable)"},
 		&cli.IntFlag{Name: "cells-per-task", Value: 1, Usage: "`N` cells per map task (NLineInputFormat lines per map)"},
 	)
-	return &cli.Command{
+	return hadoopCommand(&cli.Command{
 		Name:      "sweep",
 		Usage:     "run a grid of replays (inputs x policies x parameter values x seeds), one result row per cell, locally or on YARN",
 		ArgsUsage: "INPUT...",
@@ -56,8 +56,7 @@ func sweepCommand() *cli.Command {
 			"Example: specbridge sweep --speculators late,hadoop --param late.speculative-cap=0.05,0.1,0.2 --runs 3 --csv rows.csv scenarios/late-ec2-stragglers.yaml",
 		Flags:  flags,
 		Action: runSweep,
-		Before: useHadoopConf,
-	}
+	})
 }
 
 func runSweep(c *cli.Context) error {

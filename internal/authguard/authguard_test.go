@@ -6,6 +6,8 @@ import (
 	"time"
 
 	logtest "github.com/sirupsen/logrus/hooks/test"
+
+	"github.com/specbridge/specbridge/internal/testclock"
 )
 
 // A flood of failures from one address: one log line with a sample, the
@@ -13,9 +15,9 @@ import (
 // window ends; memory bounded by MaxAddrs.
 func TestGuardLimitsAndSamples(t *testing.T) {
 	log, hook := logtest.NewNullLogger()
-	now := time.Unix(1000, 0)
+	clock := testclock.New(time.Unix(1000, 0))
 	g := New(log, "test")
-	g.Now = func() time.Time { return now }
+	g.Now = clock.Now
 	for i := 0; i < 1000; i++ {
 		if g.Blocked("10.0.0.1:1234") {
 			continue
@@ -31,7 +33,7 @@ func TestGuardLimitsAndSamples(t *testing.T) {
 	if s := hook.LastEntry().Data["sample"]; s != "wrong-token-valu..." {
 		t.Errorf("sample %v", s)
 	}
-	now = now.Add(time.Minute)
+	clock.Advance(time.Minute)
 	if g.Blocked("10.0.0.1:1") {
 		t.Error("still refused after the window")
 	}

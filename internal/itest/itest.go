@@ -1,8 +1,10 @@
 // Package itest holds what the integration tests (build tag integration)
-// share: reading the mini cluster's endpoints from the environment that
-// scripts/test-integration.sh exports, and asking the HA mini HDFS of
-// scripts/hdfs-ha-test.sh to fail over, connecting to the mini HDFS. It must
-// not start or stop clusters.
+// share: reading the mini clusters' endpoints from the environment that
+// scripts/test-integration.sh, hdfs-ha-test.sh and hdfs-kerberos-test.sh
+// export; pointing package hdfs at the HA or the Kerberos-secured mini HDFS
+// (with each kind of credentials) and checking the refusal without them;
+// fresh directories on a mini HDFS and clients connected to them; and
+// asking the HA mini HDFS to fail over. It must not start or stop clusters.
 package itest
 
 import (
@@ -85,6 +87,64 @@ func Kerberos(t *testing.T, creds Credentials) (confDir string) {
 	return Env(t, "SPECBRIDGE_KRB_CONF")
 }
 
+// UseConf points package hdfs at the Hadoop client configuration in dir
+// (hdfs.UseConf), failing the test when it does not load. The
+// configuration stays for the rest of the test binary: package hdfs's own
+// tests reset it themselves (hdfs.ResetConf is theirs only).
+func UseConf(t testing.TB, dir string) {
+	t.Helper()
+	if err := hdfs.UseConf(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// UseHA is UseConf on the client configuration of the HA mini HDFS of
+// scripts/hdfs-ha-test.sh (SPECBRIDGE_HA_CONF: the nameservice mycluster,
+// its two NameNodes, and fs.defaultFS hdfs://mycluster). It returns the URL
+// of a fresh directory there, hdfs://mycluster/specbridge-ha/<name>-<nanoseconds>;
+// it creates nothing (DialDir does).
+func UseHA(t testing.TB, name string) hdfs.URL {
+	t.Helper()
+	UseConf(t, Env(t, "SPECBRIDGE_HA_CONF"))
+	return hdfs.URL{NameNode: "mycluster", Path: fmt.Sprintf("/specbridge-ha/%s-%d", name, time.Now().UnixNano())}
+}
+
+// UseKerberos is UseConf on the secured mini HDFS's client configuration
+// with creds in the environment (Kerberos).
+func UseKerberos(t *testing.T, creds Credentials) {
+	t.Helper()
+	UseConf(t, Kerberos(t, creds))
+}
+
+// EachCredentials runs f as one subtest per working kind of credentials, a
+// keytab and a ticket cache (each named by its Credentials), with package
+// hdfs already using them (UseKerberos).
+func EachCredentials(t *testing.T, f func(t *testing.T, creds Credentials)) {
+	t.Helper()
+	for _, creds := range []Credentials{Keytab, TicketCache} {
+		t.Run(string(creds), func(t *testing.T) {
+			UseKerberos(t, creds)
+			f(t, creds)
+		})
+	}
+}
+
+// WantRefused fails the test unless err is the refusal of a client that
+// has no Kerberos credentials (NoCredentials): an error that says Kerberos
+// and the missing keytab, and names each of where (the input, store or
+// address refused).
+func WantRefused(t testing.TB, err error, where ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("%s: not refused without Kerberos credentials", strings.Join(where, ", "))
+	}
+	for _, want := range append([]string{"Kerberos", "no keytab"}, where...) {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
+
 // DialHDFS connects to the mini cluster's HDFS (SPECBRIDGE_FS,
 // hdfs://host:port) for the length of the test.
 func DialHDFS(t testing.TB) *hdfs.Client {
@@ -116,15 +176,24 @@ func DialDir(t testing.TB, u hdfs.URL) *hdfs.Client {
 	return c
 }
 
-// MiniHDFS is DialDir on the mini cluster's HDFS (SPECBRIDGE_FS) with a
-// fresh directory, /tmp/specbridge-it/<name>-<nanoseconds>, which it
-// returns.
-func MiniHDFS(t testing.TB, name string) (*hdfs.Client, string) {
+// FreshDir returns the URL of a fresh directory, <parent>/<name>-<nanoseconds>,
+// on the mini HDFS that the environment variable fs names (SPECBRIDGE_FS, or
+// SPECBRIDGE_KRB_FS for the secured one). It creates nothing: DialDir does.
+func FreshDir(t testing.TB, fs, parent, name string) hdfs.URL {
 	t.Helper()
-	u, err := hdfs.ParseURL(Env(t, "SPECBRIDGE_FS"))
+	u, err := hdfs.ParseURL(Env(t, fs))
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.Path = fmt.Sprintf("/tmp/specbridge-it/%s-%d", name, time.Now().UnixNano())
+	u.Path = fmt.Sprintf("%s/%s-%d", parent, name, time.Now().UnixNano())
+	return u
+}
+
+// MiniHDFS is DialDir on a FreshDir of the mini cluster's HDFS
+// (SPECBRIDGE_FS), /tmp/specbridge-it/<name>-<nanoseconds>, whose path it
+// returns.
+func MiniHDFS(t testing.TB, name string) (*hdfs.Client, string) {
+	t.Helper()
+	u := FreshDir(t, "SPECBRIDGE_FS", "/tmp/specbridge-it", name)
 	return DialDir(t, u), u.Path
 }

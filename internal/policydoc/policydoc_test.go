@@ -11,47 +11,45 @@ import (
 	"github.com/specbridge/specbridge/speculators/all"
 )
 
-// docs/policies.md must be what the registry and the fragments generate now.
-func TestPoliciesPageIsCurrent(t *testing.T) {
+// The shipped registry and docs/policies/ agree: docs/policies.md is what
+// they generate now, every shipped policy has a hand-written fragment, and
+// every fragment names a shipped policy (a renamed policy leaves no orphan
+// behind).
+func TestShippedPoliciesPage(t *testing.T) {
 	reg, err := all.Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := Generate(reg, "../../docs/policies")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("../../docs/policies.md")
-	if err != nil {
-		t.Fatalf("%v; generate it with: %s", err, Command)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("docs/policies.md is not current (the registry or a fragment in docs/policies/ changed); regenerate it from the repository's root with:\n  %s", Command)
-	}
-}
-
-// Every shipped policy has a hand-written fragment, and every fragment names
-// a shipped policy (a renamed policy leaves no orphan behind).
-func TestEveryPolicyHasAFragment(t *testing.T) {
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob("../../docs/policies/*.md")
-	have := map[string]bool{}
-	for _, f := range files {
-		have[strings.TrimSuffix(filepath.Base(f), ".md")] = true
-	}
-	for _, name := range reg.Names() {
-		if !have[name] {
-			t.Errorf("policy %s has no docs/policies/%s.md", name, name)
+	t.Run("current", func(t *testing.T) {
+		want, err := Generate(reg, "../../docs/policies")
+		if err != nil {
+			t.Fatal(err)
 		}
-		delete(have, name)
-	}
-	delete(have, strings.TrimSuffix(GuideFile, ".md"))
-	for name := range have {
-		t.Errorf("docs/policies/%s.md names no registered policy", name)
-	}
+		got, err := os.ReadFile("../../docs/policies.md")
+		if err != nil {
+			t.Fatalf("%v; generate it with: %s", err, Command)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("docs/policies.md is not current (the registry or a fragment in docs/policies/ changed); regenerate it from the repository's root with:\n  %s", Command)
+		}
+	})
+	t.Run("every policy has a fragment", func(t *testing.T) {
+		files, _ := filepath.Glob("../../docs/policies/*.md")
+		have := map[string]bool{}
+		for _, f := range files {
+			have[strings.TrimSuffix(filepath.Base(f), ".md")] = true
+		}
+		for _, name := range reg.Names() {
+			if !have[name] {
+				t.Errorf("policy %s has no docs/policies/%s.md", name, name)
+			}
+			delete(have, name)
+		}
+		delete(have, strings.TrimSuffix(GuideFile, ".md"))
+		for name := range have {
+			t.Errorf("docs/policies/%s.md names no registered policy", name)
+		}
+	})
 }
 
 func TestStubGuideAndParameters(t *testing.T) {

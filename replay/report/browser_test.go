@@ -1,18 +1,12 @@
 package report
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/specbridge/specbridge/internal/browsertest"
@@ -58,50 +52,12 @@ func TestReportRendersInChromium(t *testing.T) {
 	f.Close()
 
 	ctx := browsertest.Context(t, 90*time.Second)
-
-	var mu sync.Mutex
-	var problems []string
-	note := func(format string, args ...any) {
-		mu.Lock()
-		problems = append(problems, fmt.Sprintf(format, args...))
-		mu.Unlock()
-	}
-	err = chromedp.Listen(ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
-				var parts []string
-				for _, a := range e.Args {
-					parts = append(parts, string(a.Value)+a.Description)
-				}
-				note("console %s: %s", e.Type, strings.Join(parts, " "))
-			}
-		case *runtime.EventExceptionThrown:
-			note("exception: %s", e.ExceptionDetails.Text)
-		case *cdplog.EventEntryAdded:
-			if e.Entry.Level == cdplog.EntryLevelError {
-				note("log error: %s (%s)", e.Entry.Text, e.Entry.URL)
-			}
-		case *network.EventRequestWillBeSent:
-			if u := e.Request.URL; !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "data:") {
-				note("network request: %s", u)
-			}
-		}
-	})
-	if err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
+	problems := browsertest.WatchOffline(t, ctx)
 	type chart struct {
 		ID     string `json:"id"`
 		OK     bool   `json:"ok"`
 		Width  int    `json:"width"`
 		Height int    `json:"height"`
-	}
-	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
-		t.Fatalf("Log.enable: %v", err)
-	}
-	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatalf("Network.enable: %v", err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitReady(chromedp.CSS("#verdict"))); err != nil {
 		t.Fatalf("chromium: open the report: %v", err)
@@ -129,9 +85,5 @@ func TestReportRendersInChromium(t *testing.T) {
 	if !strings.Contains(verdict, "Best on this input") || !strings.Contains(verdict, "Against hadoop") {
 		t.Errorf("verdict as the browser shows it: %q", verdict)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, p := range problems {
-		t.Error(p)
-	}
+	problems.Check(t)
 }

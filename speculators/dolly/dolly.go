@@ -35,25 +35,23 @@ import (
 // Name is the policy's registry name.
 const Name = "dolly"
 
-// Policy registers Dolly with its defaults; out-of-range values are an
-// error naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "Dolly: clone every task of a small job at launch within a cluster-wide clone budget; first copy wins (Ananthanarayanan et al. NSDI'13, as in FARMS §5 and Xu & Lau §II)",
-		func(b *speculators.Binder, p *policy) {
-			b.Int(&p.small, "small-job-tasks", 10, speculators.AtLeast(1),
-				"a job with at most this many tasks is small and is cloned")
-			b.Int(&p.copies, "copies", 2, speculators.Span(1, 64),
-				"attempts each task of a small job starts with (the original included)")
-			b.Float(&p.budget, "budget", 0.05, speculators.Fraction,
-				"fraction of the cluster's slots that clones may hold at once (Dolly's 5% budget)")
-		})
-}
+// Policy registers Dolly with its defaults.
+var Policy = speculators.Declare(Name, "Dolly: clone every task of a small job at launch within a cluster-wide clone budget; first copy wins (Ananthanarayanan et al. NSDI'13, as in FARMS §5 and Xu & Lau §II)", func(b *speculators.Binder, p *policy) {
+	b.Int(&p.small, "small-job-tasks", 10, speculators.AtLeast(1),
+		"a job with at most this many tasks is small and is cloned")
+	b.Int(&p.copies, "copies", 2, speculators.Span(1, 64),
+		"attempts each task of a small job starts with (the original included)")
+	b.Float(&p.budget, "budget", 0.05, speculators.Fraction,
+		"fraction of the cluster's slots that clones may hold at once (Dolly's 5% budget)")
+})
 
 type policy struct {
 	small, copies int
 	budget        float64
 
-	book xulau.Copies
+	// Copies is the record of copies asked for and tasks launched; its
+	// Observe is the policy\'s.
+	xulau.Copies
 	// clones is the attempts each task starts with, 0 until decided;
 	// atLaunch: the simulator started them (LaunchCopies was asked).
 	clones   int
@@ -85,9 +83,6 @@ func (p *policy) LaunchCopies(job *speculators.Job, view speculators.ClusterView
 	return p.clones
 }
 
-// Observe keeps the record of copies asked for.
-func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) { p.book.Observe(job, ev) }
-
 // Decide asks, live, for the clones of every task whose first attempt runs.
 // In the simulator the clones started with their originals and it asks
 // nothing.
@@ -99,5 +94,5 @@ func (p *policy) Decide(job *speculators.Job, _ speculators.Time, out []speculat
 		v := xulau.LiveView(job, 1)
 		p.clones = Clones(xulau.TaskCount(job), p.small, p.copies, p.budget, v.Slots, 0)
 	}
-	return xulau.CloneRequests(job, &p.book, p.clones, Name, out)
+	return xulau.CloneRequests(job, &p.Copies, p.clones, Name, out)
 }

@@ -45,31 +45,29 @@ import (
 // Name is the policy's registry name.
 const Name = "ese"
 
-// Policy registers ESE with the paper's defaults; out-of-range values are an
-// error naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "ESE: back up tasks with t_rem > 1.7 E[x], longest first; then running jobs and new jobs by least work; clone small jobs with c* of eq. (29) (Xu & Lau §VI, Algorithm 2)",
-		func(b *speculators.Binder, p *policy) {
-			b.Float(&p.sigma, "sigma", 1.7, speculators.PositiveFinite,
-				"sigma: a task joins the backup set D(l) when t_rem > sigma E[x] (Xu & Lau §VI-B, Fig. 4: 1.7)")
-			b.Float(&p.eta, "eta", 0.1, speculators.NonNegativeFinite,
-				"eta: a job is small when m < eta N(l)/|chi(l)| (Xu & Lau §VI-C, 0.1)")
-			b.Float(&p.xi, "xi", 1.0, speculators.NonNegativeFinite,
-				"xi: and E[x] < xi time units (Xu & Lau §VI-C, 1)")
-			b.Float(&p.unit, "unit-s", 10.0, speculators.PositiveFinite,
-				"seconds in one of the paper's time units, for xi (the bundled scenarios' scaling: 1 unit = 10 s)")
-			xulau.BindGamma(b, &p.gamma, "eq. (29)")
-			xulau.BindMaxCopies(b, &p.maxCopies, 1, "a small job's task")
-			xulau.BindTailIndex(b, &p.alpha, "§VI-C")
-		})
-}
+// Policy registers ESE with the paper's defaults (Xu & Lau §VI).
+var Policy = speculators.Declare(Name, "ESE: back up tasks with t_rem > 1.7 E[x], longest first; then running jobs and new jobs by least work; clone small jobs with c* of eq. (29) (Xu & Lau §VI, Algorithm 2)", func(b *speculators.Binder, p *policy) {
+	b.Float(&p.sigma, "sigma", 1.7, speculators.PositiveFinite,
+		"sigma: a task joins the backup set D(l) when t_rem > sigma E[x] (Xu & Lau §VI-B, Fig. 4: 1.7)")
+	b.Float(&p.eta, "eta", 0.1, speculators.NonNegativeFinite,
+		"eta: a job is small when m < eta N(l)/|chi(l)| (Xu & Lau §VI-C, 0.1)")
+	b.Float(&p.xi, "xi", 1.0, speculators.NonNegativeFinite,
+		"xi: and E[x] < xi time units (Xu & Lau §VI-C, 1)")
+	b.Float(&p.unit, "unit-s", 10.0, speculators.PositiveFinite,
+		"seconds in one of the paper's time units, for xi (the bundled scenarios' scaling: 1 unit = 10 s)")
+	xulau.BindGamma(b, &p.gamma, "eq. (29)")
+	xulau.BindMaxCopies(b, &p.maxCopies, 1, "a small job's task")
+	xulau.BindTailIndex(b, &p.alpha, "§VI-C")
+})
 
 type policy struct {
 	sigma, eta, xi, unit, gamma float64
 	maxCopies                   int
 	alpha                       float64
 
-	book     xulau.Copies
+	// Copies is the record of copies asked for and tasks launched; its
+	// Observe is the policy\'s.
+	xulau.Copies
 	scan     xulau.Scan
 	clones   int
 	atLaunch bool
@@ -99,9 +97,6 @@ func (p *policy) LaunchCopies(_ *speculators.Job, view speculators.ClusterView, 
 	return p.clones
 }
 
-// Observe keeps the record of copies asked for and tasks launched.
-func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) { p.book.Observe(job, ev) }
-
 // Decide asks for one duplicate of each task of D(l), longest t_rem first,
 // and, live, for a small job's clones.
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
@@ -109,7 +104,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		if p.clones == 0 {
 			p.clones = p.Clones(xulau.LiveView(job, p.maxCopies))
 		}
-		out = xulau.CloneRequests(job, &p.book, p.clones, Name, out)
+		out = xulau.CloneRequests(job, &p.Copies, p.clones, Name, out)
 	}
 	if !xulau.MeanKnown(job) {
 		return out
@@ -117,9 +112,9 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	mean := xulau.LawOf(job, p.alpha).Mean()
 	// The reason's first number, t_rem, is set per straggler.
 	why := speculators.Because("ese: backup, t_rem %.1fs > sigma %.2f x E[x] %.1fs").F(0).F(p.sigma).F(mean / 1000)
-	for _, s := range p.scan.Stragglers(job, &p.book, p.sigma*mean, now) {
+	for _, s := range p.scan.Stragglers(job, &p.Copies, p.sigma*mean, now) {
 		why.Args[0] = s.Left / 1000
-		out = p.book.Ask(out, job, s.Task, 1, &why)
+		out = p.Copies.Ask(out, job, s.Task, 1, &why)
 	}
 	return out
 }
@@ -127,5 +122,5 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // JobPriority is Algorithm 2's three levels: a job with a backup waiting,
 // then started jobs by remaining workload, then new jobs by workload.
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
-	return p.book.Priority(job, xulau.LawOf(job, p.alpha).Mean())
+	return p.Copies.Priority(job, xulau.LawOf(job, p.alpha).Mean())
 }

@@ -75,33 +75,29 @@ func (p *policy) bindShared(b *speculators.Binder) {
 			"leads its still-running original's by more than this (0-1); \"if the node resumed soon, we issue kill to the speculative tasks\"")
 }
 
-// Policy registers farms with the paper's defaults; out-of-range values are
-// errors naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "FARMS: failure-aware, retrospective, multiplicative speculation on a straggler policy (FARMS paper §3.2, §3.3)",
-		func(b *speculators.Binder, p *policy) {
-			p.name, p.retrospective = Name, true
-			p.bindShared(b)
-			b.String(&p.detector, ParamDetector, "tws",
-				"failure detector the fault analyzer uses for this job: tws (Temporal Window Smoothing, §3.3.1 eq. 1), "+
-					"mean (average of recent episodes, the [18] baseline of §3.3.1) or fixed (one threshold); read by the analyzer, not by the policy")
-			if _, err := detect.New(p.detector, detect.DefaultConfig()); err != nil {
-				b.Fail(fmt.Errorf("%s: %w", ParamDetector, err))
-			}
-			b.Int(&p.initialTasks, ParamInitialTasks, 2, speculators.Span(1, 1<<20),
-				"multiplicative speculation (§3.2): tasks of a failed node copied at the first check (\"we first speculate 2 tasks\")")
-			b.Float(&p.growth, ParamGrowth, 2.0, speculators.In(1, 1000, "a factor"),
-				"multiplicative speculation (§3.2): factor by which each further check's batch grows (\"another 4 tasks\"; \"increases in exponential order\")")
-			b.Int64(&p.checkInterval, ParamCheckIntervalMs, 3000, speculators.NonNegative,
-				"ms between multiplicative checks of a failed node's tasks (§3.2 \"we monitor the progress of the problematic tasks\"; "+
-					"3 s is one progress-report interval, the soonest a stalled task can be seen to stay stalled; a live task wrongly "+
-					"held stalled only grows the batch on a node already declared failed, and its copies are killed on resume)")
-			b.Int(&p.fetchFailures, ParamFetchFailures, 1, speculators.Span(0, 1<<20),
-				"fetch-failure reports against a completed map that re-run it (§3.2: \"if a single fetch failure is notified by YARN, "+
-					"we speculate that particular completed task\"; Hadoop itself waits for 3); 0 disables")
-			p.buildBase(b)
-		})
-}
+// Policy registers farms with the paper's defaults.
+var Policy = speculators.Declare(Name, "FARMS: failure-aware, retrospective, multiplicative speculation on a straggler policy (FARMS paper §3.2, §3.3)", func(b *speculators.Binder, p *policy) {
+	p.name, p.retrospective = Name, true
+	p.bindShared(b)
+	b.String(&p.detector, ParamDetector, "tws",
+		"failure detector the fault analyzer uses for this job: tws (Temporal Window Smoothing, §3.3.1 eq. 1), "+
+			"mean (average of recent episodes, the [18] baseline of §3.3.1) or fixed (one threshold); read by the analyzer, not by the policy")
+	if _, err := detect.New(p.detector, detect.DefaultConfig()); err != nil {
+		b.Fail(fmt.Errorf("%s: %w", ParamDetector, err))
+	}
+	b.Int(&p.initialTasks, ParamInitialTasks, 2, speculators.Span(1, 1<<20),
+		"multiplicative speculation (§3.2): tasks of a failed node copied at the first check (\"we first speculate 2 tasks\")")
+	b.Float(&p.growth, ParamGrowth, 2.0, speculators.In(1, 1000, "a factor"),
+		"multiplicative speculation (§3.2): factor by which each further check's batch grows (\"another 4 tasks\"; \"increases in exponential order\")")
+	b.Int64(&p.checkInterval, ParamCheckIntervalMs, 3000, speculators.NonNegative,
+		"ms between multiplicative checks of a failed node's tasks (§3.2 \"we monitor the progress of the problematic tasks\"; "+
+			"3 s is one progress-report interval, the soonest a stalled task can be seen to stay stalled; a live task wrongly "+
+			"held stalled only grows the batch on a node already declared failed, and its copies are killed on resume)")
+	b.Int(&p.fetchFailures, ParamFetchFailures, 1, speculators.Span(0, 1<<20),
+		"fetch-failure reports against a completed map that re-run it (§3.2: \"if a single fetch failure is notified by YARN, "+
+			"we speculate that particular completed task\"; Hadoop itself waits for 3); 0 disables")
+	p.buildBase(b)
+})
 
 // options is what distinguishes farms from tws.
 type options struct {

@@ -26,9 +26,8 @@ import (
 // Reference: §3.2
 func TestPaperFailureAwareCandidates(t *testing.T) {
 	h := newHarness(t, Name, speculators.JobInfo{Maps: 9, Reduces: 2}, map[string]string{ParamInitialTasks: "100"})
-	for i := range 4 { // four young maps on n1
-		h.Running(spectest.Map(i), node(1), spectest.Sec(90), spectest.Sec(99), 0.2)
-	}
+	// four young maps on n1
+	h.AllRunning(node(1), spectest.Sec(90), spectest.Sec(99), 0.2, spectest.Maps(0, 4)...)
 	h.Running(spectest.Map(4), node(2), spectest.Sec(0), spectest.Sec(99), 0.6)
 	h.Running(spectest.Map(5), node(2), spectest.Sec(0), spectest.Sec(99), 0.9)
 	h.Complete(spectest.Map(6), node(2), spectest.Sec(0), spectest.Sec(50))
@@ -198,9 +197,7 @@ func TestPaperNeverRerunTwiceForOneLoss(t *testing.T) {
 func TestPaperMultiplicativeSpeculation(t *testing.T) {
 	stalled := func() *spectest.Harness {
 		h := newHarness(t, Name, speculators.JobInfo{Maps: 20}, map[string]string{ParamCheckIntervalMs: "5000"})
-		for i := range 20 {
-			h.Running(spectest.Map(i), node(1), spectest.Sec(0), spectest.Sec(90), 0.4)
-		}
+		h.AllRunning(node(1), spectest.Sec(0), spectest.Sec(90), 0.4, spectest.Maps(0, 20)...)
 		h.Node(speculators.NodeFailed, node(1), spectest.Sec(100))
 		return h
 	}

@@ -24,9 +24,7 @@ func TestTWSCopiesEveryAffectedTaskOnce(t *testing.T) {
 	if d, ok := h.Engine.Policy.(interface{ Detector() string }); !ok || d.Detector() != "tws" || h.Engine.Params.String(ParamDetector) != "tws" {
 		t.Fatalf("tws policy does not name the tws detector")
 	}
-	for i := range 20 {
-		h.Running(spectest.Map(i), node(1), spectest.Sec(0), spectest.Sec(90), 0.4)
-	}
+	h.AllRunning(node(1), spectest.Sec(0), spectest.Sec(90), 0.4, spectest.Maps(0, 20)...)
 	if ds := h.Decide(spectest.Sec(99)); len(ds) != 0 {
 		t.Fatalf("before the failure: %v", ds)
 	}

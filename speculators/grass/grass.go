@@ -71,16 +71,12 @@ const (
 )
 
 // PolicyGS registers GS.
-func PolicyGS() speculators.Policy {
-	return speculators.Bind(NameGS, "GRASS's GS: greedily run the task (original or copy) that finishes earliest within the bound (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)",
-		func(b *speculators.Binder, p *policy) { p.bindEstimator(b, modeGS) })
-}
+var PolicyGS = speculators.Declare(NameGS, "GRASS's GS: greedily run the task (original or copy) that finishes earliest within the bound (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)",
+	func(b *speculators.Binder, p *policy) { p.bindEstimator(b, modeGS) })
 
 // PolicyRAS registers RAS.
-func PolicyRAS() speculators.Policy {
-	return speculators.Bind(NameRAS, "GRASS's RAS: copy a task only when c*t_rem - (c+1)*t_new > 0 saves time and resources (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)",
-		func(b *speculators.Binder, p *policy) { p.bindEstimator(b, modeRAS) })
-}
+var PolicyRAS = speculators.Declare(NameRAS, "GRASS's RAS: copy a task only when c*t_rem - (c+1)*t_new > 0 saves time and resources (Ananthanarayanan et al. NSDI'14 §3.1, Pseudocode 1-2)",
+	func(b *speculators.Binder, p *policy) { p.bindEstimator(b, modeRAS) })
 
 // bindEstimator sets the algorithm in force and declares the estimator's
 // one knob (see estimate.go, "Running tasks in t_new"), which the three
@@ -93,44 +89,40 @@ func (p *policy) bindEstimator(b *speculators.Binder, m mode) {
 		"count in t_new the running tasks that have already run longer than the mean of the job's completions, at their elapsed time plus t_rem (our choice, against the survivorship bias of §5.1's log of completed tasks); false is §5.1's estimate, which the paper's worked examples use")
 }
 
-// PolicyGRASS registers GRASS with the paper's defaults; out-of-range values
-// are an error naming the parameter.
-func PolicyGRASS() speculators.Policy {
-	return speculators.Bind(NameGRASS, "GRASS: RAS early, GS near the bound, switching point learned from earlier jobs (Ananthanarayanan et al. NSDI'14 §4)",
-		func(b *speculators.Binder, p *policy) {
-			p.bindEstimator(b, modeGRASS)
-			var c switchConfig
-			b.Float(&c.xi, ParamXi, 0.15, speculators.In(0, 1, "a probability"),
-				"perturbation xi: probability that a job runs GS or RAS (equally likely) all through to refresh the samples (§4.2; 15% chosen empirically, §6.3.3)")
-			b.Int(&c.smallMax, ParamSmallMax, 50, speculators.Valid{},
-				"largest task count of a small job; samples are compared only within a bucket (§4.2; bins < 50, 51-500, > 500 tasks, §6.1; 50 itself counts small)")
-			b.Int(&c.mediumMax, ParamMediumMax, 500, speculators.Valid{},
-				"largest task count of a medium job (§6.1)")
-			if c.smallMax < 1 || c.mediumMax <= c.smallMax {
-				b.Fail(fmt.Errorf("%s %d, %s %d: want 1 <= small < medium", ParamSmallMax, c.smallMax, ParamMediumMax, c.mediumMax))
-			}
-			b.Int(&c.neighbours, ParamNeighbours, 8, speculators.AtLeast(1),
-				"samples per algorithm nearest in (bound, utilisation, estimation accuracy) averaged to estimate the effect of switching (§4.1 names the factors, not the estimator; our choice)")
-			b.Int(&c.minSamples, ParamMinSamples, 3, speculators.AtLeast(1),
-				"samples of each algorithm the bucket needs before learning is trusted; with fewer, gs-waves and fallback-waves decide (our choice)")
-			b.Int64(&c.checkInterval, ParamCheckInterval, 1000, speculators.NonNegative,
-				"ms between switching checks (§4.1: \"performed periodically\"; our choice: once per Hadoop speculator scan)")
-			b.Float(&c.gsWaves, ParamGSWaves, 1.5, speculators.NonNegative,
-				"without enough samples, a job whose whole work is at most this many waves at its first check runs GS from then on (Guideline 3, §3.2: GS near-optimal below two waves; 1.5 because the width on arrival undercounts waves; our choice, see switch.go); 0 disables")
-			b.Float(&c.fallbackWaves, ParamFallbackWaves, 0.0, speculators.NonNegative,
-				"without enough samples, switch to GS when the remaining work is at most this many waves: the two-wave strawman of §4 and §6.3.2 (2 is the paper's strawman); 0, the default, leaves multi-wave jobs on RAS (Guideline 3), which was faster on the bundled scenarios")
-			if !b.Ready() {
-				return
-			}
-			p.learn = &learner{cfg: c, lastCheck: -1}
-			// §4.2: with probability xi the job is marked for sampling and
-			// runs GS or RAS, equally likely, all through.
-			if r := b.Env().Rand; r != nil && r.Float64() < c.xi {
-				p.learn.fixed = true
-				p.useGS = r.IntN(2) == 0
-			}
-		})
-}
+// PolicyGRASS registers GRASS with the paper's defaults.
+var PolicyGRASS = speculators.Declare(NameGRASS, "GRASS: RAS early, GS near the bound, switching point learned from earlier jobs (Ananthanarayanan et al. NSDI'14 §4)", func(b *speculators.Binder, p *policy) {
+	p.bindEstimator(b, modeGRASS)
+	var c switchConfig
+	b.Float(&c.xi, ParamXi, 0.15, speculators.In(0, 1, "a probability"),
+		"perturbation xi: probability that a job runs GS or RAS (equally likely) all through to refresh the samples (§4.2; 15% chosen empirically, §6.3.3)")
+	b.Int(&c.smallMax, ParamSmallMax, 50, speculators.Valid{},
+		"largest task count of a small job; samples are compared only within a bucket (§4.2; bins < 50, 51-500, > 500 tasks, §6.1; 50 itself counts small)")
+	b.Int(&c.mediumMax, ParamMediumMax, 500, speculators.Valid{},
+		"largest task count of a medium job (§6.1)")
+	if c.smallMax < 1 || c.mediumMax <= c.smallMax {
+		b.Fail(fmt.Errorf("%s %d, %s %d: want 1 <= small < medium", ParamSmallMax, c.smallMax, ParamMediumMax, c.mediumMax))
+	}
+	b.Int(&c.neighbours, ParamNeighbours, 8, speculators.AtLeast(1),
+		"samples per algorithm nearest in (bound, utilisation, estimation accuracy) averaged to estimate the effect of switching (§4.1 names the factors, not the estimator; our choice)")
+	b.Int(&c.minSamples, ParamMinSamples, 3, speculators.AtLeast(1),
+		"samples of each algorithm the bucket needs before learning is trusted; with fewer, gs-waves and fallback-waves decide (our choice)")
+	b.Int64(&c.checkInterval, ParamCheckInterval, 1000, speculators.NonNegative,
+		"ms between switching checks (§4.1: \"performed periodically\"; our choice: once per Hadoop speculator scan)")
+	b.Float(&c.gsWaves, ParamGSWaves, 1.5, speculators.NonNegative,
+		"without enough samples, a job whose whole work is at most this many waves at its first check runs GS from then on (Guideline 3, §3.2: GS near-optimal below two waves; 1.5 because the width on arrival undercounts waves; our choice, see switch.go); 0 disables")
+	b.Float(&c.fallbackWaves, ParamFallbackWaves, 0.0, speculators.NonNegative,
+		"without enough samples, switch to GS when the remaining work is at most this many waves: the two-wave strawman of §4 and §6.3.2 (2 is the paper's strawman); 0, the default, leaves multi-wave jobs on RAS (Guideline 3), which was faster on the bundled scenarios")
+	if !b.Ready() {
+		return
+	}
+	p.learn = &learner{cfg: c, lastCheck: -1}
+	// §4.2: with probability xi the job is marked for sampling and
+	// runs GS or RAS, equally likely, all through.
+	if r := b.Env().Rand; r != nil && r.Float64() < c.xi {
+		p.learn.fixed = true
+		p.useGS = r.IntN(2) == 0
+	}
+})
 
 // mode is which algorithm a policy runs.
 type mode uint8
@@ -163,7 +155,7 @@ type policy struct {
 	out speculators.Learned
 
 	// pending[type][index]: a copy this policy asked for has not started.
-	pending      [speculators.NumTaskTypes][]bool
+	pending      speculators.PerTask[bool]
 	pendingCount int
 	// dropped[index]: a Drop for this map was emitted.
 	dropped []bool
@@ -201,9 +193,7 @@ func (p *policy) Algorithm() string {
 
 // size grows per-task state to the job's task counts.
 func (p *policy) size(job *speculators.Job) {
-	for ty := range job.Tasks {
-		p.pending[ty] = speculators.Grow(p.pending[ty], len(job.Tasks[ty]))
-	}
+	p.pending.Fit(job)
 	p.dropped = speculators.Grow(p.dropped, len(job.Tasks[speculators.Map]))
 	p.est.size(job)
 }

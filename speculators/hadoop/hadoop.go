@@ -51,26 +51,22 @@ const (
 )
 
 // Policy registers the policy; each parameter takes its Hadoop key,
-// keyPrefix + name, as an alias, and a negative interval, count or cap is an
-// error naming it.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "Hadoop 3 DefaultSpeculator with LegacyTaskRuntimeEstimator (mapreduce.job.speculative.*)",
-		func(b *speculators.Binder, s *policy) {
-			b.Int64(&s.retryAfterNoSpeculate, ParamRetryAfterNoSpeculate, 1000, speculators.NonNegative,
-				"ms to wait after a scan that launched nothing before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE)")
-			b.Int64(&s.retryAfterSpeculate, ParamRetryAfterSpeculate, 15000, speculators.NonNegative,
-				"ms to wait after a scan that launched a speculation before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE)")
-			b.Int(&s.minimumAllowed, ParamMinimumAllowedTasks, 10, speculators.NonNegative,
-				"speculations of a type always allowed at once, whatever the caps (MRJobConfig.SPECULATIVE_MINIMUM_ALLOWED_TASKS)")
-			b.Float(&s.capTotal, ParamCapTotalTasks, 0.01, speculators.NonNegative,
-				"speculations allowed at once as a fraction of the type's tasks (MRJobConfig.SPECULATIVECAP_TOTAL_TASKS)")
-			b.Float(&s.capRunning, ParamCapRunningTasks, 0.1, speculators.NonNegative,
-				"speculations allowed at once as a fraction of the type's running tasks (MRJobConfig.SPECULATIVECAP_RUNNING_TASKS)")
-			b.Float(&s.slowTaskThreshold, ParamSlowTaskThreshold, 1.0, speculators.Valid{},
-				"standard deviations above the mean completed run time for StartEndTimesBase.thresholdRuntime; Hadoop 3's DefaultSpeculator only tests that threshold for 'not enough data', so it appears in reasons but does not change decisions (MRJobConfig.SPECULATIVE_SLOWTASK_THRESHOLD)")
-			b.HadoopKeys(keyPrefix)
-		})
-}
+// keyPrefix + name, as an alias.
+var Policy = speculators.Declare(Name, "Hadoop 3 DefaultSpeculator with LegacyTaskRuntimeEstimator (mapreduce.job.speculative.*)", func(b *speculators.Binder, s *policy) {
+	b.Int64(&s.retryAfterNoSpeculate, ParamRetryAfterNoSpeculate, 1000, speculators.NonNegative,
+		"ms to wait after a scan that launched nothing before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE)")
+	b.Int64(&s.retryAfterSpeculate, ParamRetryAfterSpeculate, 15000, speculators.NonNegative,
+		"ms to wait after a scan that launched a speculation before the next scan (MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE)")
+	b.Int(&s.minimumAllowed, ParamMinimumAllowedTasks, 10, speculators.NonNegative,
+		"speculations of a type always allowed at once, whatever the caps (MRJobConfig.SPECULATIVE_MINIMUM_ALLOWED_TASKS)")
+	b.Float(&s.capTotal, ParamCapTotalTasks, 0.01, speculators.NonNegative,
+		"speculations allowed at once as a fraction of the type's tasks (MRJobConfig.SPECULATIVECAP_TOTAL_TASKS)")
+	b.Float(&s.capRunning, ParamCapRunningTasks, 0.1, speculators.NonNegative,
+		"speculations allowed at once as a fraction of the type's running tasks (MRJobConfig.SPECULATIVECAP_RUNNING_TASKS)")
+	b.Float(&s.slowTaskThreshold, ParamSlowTaskThreshold, 1.0, speculators.Valid{},
+		"standard deviations above the mean completed run time for StartEndTimesBase.thresholdRuntime; Hadoop 3's DefaultSpeculator only tests that threshold for 'not enough data', so it appears in reasons but does not change decisions (MRJobConfig.SPECULATIVE_SLOWTASK_THRESHOLD)")
+	b.HadoopKeys(keyPrefix)
+})
 
 // policy is the DefaultSpeculator's state for one job.
 type policy struct {

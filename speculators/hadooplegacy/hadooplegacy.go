@@ -45,17 +45,13 @@ import (
 // Name is the policy's registry name.
 const Name = "hadoop-legacy"
 
-// Policy registers the policy; out-of-range values are an error naming the
-// parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "Hadoop 0.20 rule: progress 0.2 below the category average after 60 s (LATE §2.1)",
-		func(b *speculators.Binder, p *policy) {
-			b.Float(&p.gap, "progress-gap", 0.2, speculators.Fraction,
-				"how far below its category's average progress score a task must be to straggle (LATE §2.1; Hadoop 0.20 TaskInProgress.SPECULATIVE_GAP)")
-			b.Int64(&p.minRuntime, "min-runtime-ms", 60_000, speculators.NonNegative,
-				"ms a task must have run before it may straggle (LATE §2.1 'at least one minute'; Hadoop 0.20 TaskInProgress.SPECULATIVE_LAG)")
-		})
-}
+// Policy registers the policy with Hadoop 0.20's constants.
+var Policy = speculators.Declare(Name, "Hadoop 0.20 rule: progress 0.2 below the category average after 60 s (LATE §2.1)", func(b *speculators.Binder, p *policy) {
+	b.Float(&p.gap, "progress-gap", 0.2, speculators.Fraction,
+		"how far below its category's average progress score a task must be to straggle (LATE §2.1; Hadoop 0.20 TaskInProgress.SPECULATIVE_GAP)")
+	b.Int64(&p.minRuntime, "min-runtime-ms", 60_000, speculators.NonNegative,
+		"ms a task must have run before it may straggle (LATE §2.1 'at least one minute'; Hadoop 0.20 TaskInProgress.SPECULATIVE_LAG)")
+})
 
 type policy struct {
 	gap        float64

@@ -24,9 +24,7 @@ var (
 // Reference: LATE §2.1
 func TestMinimumRuntime(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 10}, nil)
-	for i := 0; i < 9; i++ {
-		h.Running(m(i), "node1", 0, 60_000, 0.8)
-	}
+	h.AllRunning("node1", 0, 60_000, 0.8, spectest.Maps(0, 9)...)
 	h.Running(m(9), "node1", 10_000, 60_000, 0.05)
 	h.WantNone(69_999, "after 59.999 s")
 	if got := h.Speculated(70_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
@@ -34,9 +32,7 @@ func TestMinimumRuntime(t *testing.T) {
 	}
 
 	h = spectest.For(t, Policy(), speculators.JobInfo{Maps: 10}, map[string]string{"min-runtime-ms": "30000"})
-	for i := 0; i < 9; i++ {
-		h.Running(m(i), "node1", 0, 40_000, 0.8)
-	}
+	h.AllRunning("node1", 0, 40_000, 0.8, spectest.Maps(0, 9)...)
 	h.Running(m(9), "node1", 10_000, 40_000, 0.05)
 	if got := h.Speculated(40_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
 		t.Fatalf("min-runtime-ms 30000, after 30 s: got %v, want [m_000009]", got)
@@ -51,9 +47,7 @@ func TestMinimumRuntime(t *testing.T) {
 // Reference: LATE §2.1
 func TestAtMostOneCopy(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 10}, nil)
-	for i := 0; i < 8; i++ {
-		h.Running(m(i), "node1", 0, 70_000, 0.9)
-	}
+	h.AllRunning("node1", 0, 70_000, 0.9, spectest.Maps(0, 8)...)
 	h.Running(m(8), "node1", 0, 70_000, 0.1)
 	h.Running(m(9), "node1", 0, 70_000, 0.1)
 	h.StartAttempt(speculators.AttemptID{Task: m(9), N: 1}, "node1", 65_000, true) // a copy launched elsewhere
@@ -149,9 +143,7 @@ func TestFreeCapacity(t *testing.T) {
 func TestReducersInCopyPhase(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{Reduces: 10}, nil)
 	copying := speculators.ReduceProgress(speculators.PhaseShuffle, 0.9) // 0.3
-	for i := 0; i < 10; i++ {
-		h.Running(r(i), "node1", 0, 90_000, copying)
-	}
+	h.AllRunning("node1", 0, 90_000, copying, spectest.Reduces(0, 10)...)
 	h.WantNone(90_000, "all reducers copying")
 	for i := 0; i < 3; i++ {
 		h.Succeed(speculators.AttemptID{Task: r(i), N: 0}, 100_000)
@@ -173,14 +165,10 @@ func TestReducersInCopyPhase(t *testing.T) {
 // Reference: LATE §2.1 ("the average progress score of each category of tasks")
 func TestAverageOverAllTasks(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: 20}, nil)
-	for i := 0; i < 9; i++ {
-		h.Running(m(i), "node1", 0, 70_000, 0.5)
-	}
+	h.AllRunning("node1", 0, 70_000, 0.5, spectest.Maps(0, 9)...)
 	h.Running(m(9), "node1", 0, 70_000, 0.2)
 	h.WantNone(70_000, "half the maps pending")
-	for i := 10; i < 20; i++ {
-		h.Running(m(i), "node1", 0, 71_000, 0.5)
-	}
+	h.AllRunning("node1", 0, 71_000, 0.5, spectest.Maps(10, 20)...)
 	if got := h.Speculated(71_000); !slices.Equal(got, []speculators.TaskID{m(9)}) {
 		t.Fatalf("all maps running: got %v, want [m_000009]", got)
 	}

@@ -39,24 +39,21 @@ const (
 // SpeculativeCap to 10% of available task slots and SlowNodeThreshold and
 // SlowTaskThreshold to the 25th percentile"; the one-minute wait is
 // Hadoop's, which LATE keeps).
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "LATE: speculate the slow task with the longest estimated time left, capped, never on slow nodes (Zaharia et al. OSDI'08 §4)",
-		func(b *speculators.Binder, p *policy) {
-			p.nodeIx = map[speculators.NodeID]int{}
-			p.nodesStale = true
-			p.fullStale = true
-			b.Float(&p.capFraction, ParamSpeculativeCap, 0.1, speculators.Fraction,
-				"SpeculativeCap: most speculative attempts running at once, as a fraction of the job's task slots "+
-					"(JobInfo.Slots; running attempts when unknown); at least one when > 0, 0 disables (LATE §4, 10%; §5.4.1)")
-			b.Float(&p.slowNodePct, ParamSlowNodeThreshold, 25.0, speculators.PercentileRange,
-				"SlowNodeThreshold: percentile (0-100) of nodes' total progress below which a node may not run a copy (LATE §4, 25th; §5.4.3)")
-			b.Float(&p.slowTaskPct, ParamSlowTaskThreshold, 25.0, speculators.PercentileRange,
-				"SlowTaskThreshold: percentile (0-100) of the category's task progress rates a task must be below to be speculated (LATE §4, 25th; §5.4.2)")
-			b.Int64(&p.minRuntime, ParamMinRuntimeMs, 60000, speculators.NonNegative,
-				"ms an attempt must have run before it is evaluated for speculation (LATE §4: \"wait until a task has run for 1 minute\", as Hadoop §2.1)")
-			p.pctLabel = ordinal(p.slowTaskPct) + " pct"
-		})
-}
+var Policy = speculators.Declare(Name, "LATE: speculate the slow task with the longest estimated time left, capped, never on slow nodes (Zaharia et al. OSDI'08 §4)", func(b *speculators.Binder, p *policy) {
+	p.nodeIx = map[speculators.NodeID]int{}
+	p.nodesStale = true
+	p.fullStale = true
+	b.Float(&p.capFraction, ParamSpeculativeCap, 0.1, speculators.Fraction,
+		"SpeculativeCap: most speculative attempts running at once, as a fraction of the job's task slots "+
+			"(JobInfo.Slots; running attempts when unknown); at least one when > 0, 0 disables (LATE §4, 10%; §5.4.1)")
+	b.Float(&p.slowNodePct, ParamSlowNodeThreshold, 25.0, speculators.PercentileRange,
+		"SlowNodeThreshold: percentile (0-100) of nodes' total progress below which a node may not run a copy (LATE §4, 25th; §5.4.3)")
+	b.Float(&p.slowTaskPct, ParamSlowTaskThreshold, 25.0, speculators.PercentileRange,
+		"SlowTaskThreshold: percentile (0-100) of the category's task progress rates a task must be below to be speculated (LATE §4, 25th; §5.4.2)")
+	b.Int64(&p.minRuntime, ParamMinRuntimeMs, 60000, speculators.NonNegative,
+		"ms an attempt must have run before it is evaluated for speculation (LATE §4: \"wait until a task has run for 1 minute\", as Hadoop §2.1)")
+	p.pctLabel = ordinal(p.slowTaskPct) + " pct"
+})
 
 // policy is LATE's state: its parameters, the tasks it asked to speculate,
 // and scratch space reused across calls so that Decide does not allocate

@@ -1,41 +1,24 @@
 package late
 
 import (
-	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // TestPercentileMatchesCore checks that the selection-based percentile gives
 // exactly what speculators.Percentile gives, on sizes around the small-slice
-// cutoff, with many ties, sorted and reversed input.
+// cutoff, with many ties, sorted and reversed input (spectest.Agree).
 func TestPercentileMatchesCore(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for trial := 0; trial < 500; trial++ {
-		n := r.IntN(200)
-		if trial%10 == 0 {
-			n = r.IntN(2000)
-		}
-		xs := make([]float64, n)
-		for i := range xs {
-			switch trial % 4 {
-			case 0:
-				xs[i] = r.Float64()
-			case 1:
-				xs[i] = float64(r.IntN(3)) // ties
-			case 2:
-				xs[i] = float64(i) // sorted
-			default:
-				xs[i] = float64(n - i) // reversed
+	each := func(of func([]float64, float64) float64) func([]float64, int) []float64 {
+		return func(xs []float64, trial int) []float64 {
+			var out []float64
+			for _, p := range []float64{0, 5, 25, 50, 75, 99.9, 100, float64(trial%1000) / 10} {
+				out = append(out, of(append([]float64(nil), xs...), p))
 			}
-		}
-		for _, p := range []float64{0, 5, 25, 50, 75, 99.9, 100, r.Float64() * 100} {
-			want := speculators.Percentile(slices.Clone(xs), p)
-			if got := percentile(slices.Clone(xs), p); got != want {
-				t.Fatalf("trial %d n=%d p=%g: got %g, want %g", trial, n, p, got, want)
-			}
+			return out
 		}
 	}
+	spectest.Agree(t, 1, 500, 200, each(percentile), each(speculators.Percentile))
 }

@@ -16,7 +16,9 @@ import (
 func BenchmarkDecide10kTasks(b *testing.B) {
 	spectest.BenchHeavyTail(b, Policy(), 1_000, 10_000, 10, 10, func(s speculators.Speculator) {
 		p := s.(*policy)
-		clear(p.pending[speculators.Map])
+		for i := range p.tasks[speculators.Map] {
+			p.tasks[speculators.Map][i].pending = false
+		}
 		p.pendingCount = 0
 	})
 }

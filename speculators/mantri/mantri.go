@@ -88,25 +88,21 @@ import (
 // Name is the policy's registry name.
 const Name = "mantri"
 
-// Policy registers Mantri with its papers' defaults; out-of-range values are
-// an error naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "Mantri: duplicate when P(t_rem > 2 t_new) > delta and a slot is free; kill and restart tasks with excessive t_rem (Ananthanarayanan et al. OSDI'10; GRASS §6, SCA §II)",
-		func(b *speculators.Binder, p *policy) {
-			b.Float(&p.delta, "delta", 0.25, speculators.Valid{OK: func(d float64) bool { return d >= 0 && d < 1 }, Want: "a probability in [0, 1)"},
-				"delta: duplicate when P(t_rem > 2 t_new) exceeds it (SCA paper §II: \"the default value of delta = .25\")")
-			b.Int(&p.maxRestarts, "max-restarts", 3, speculators.NonNegative,
-				"gamma: most kill-and-restarts of one task (Mantri OSDI'10 §5.1, 3); 0 disables restarts")
-			var margin int64
-			b.Int64(&margin, "restart-margin-ms", 3000, speculators.NonNegative,
-				"Delta in ms: restart when t_rem > E[t_new] + Delta (Mantri §5.1: the progress-report period; Hadoop attempts report every 3 s)")
-			p.margin = float64(margin)
-			b.Int(&p.maxCopies, "max-copies", 1, speculators.NonNegative,
-				"most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates")
-			b.Int64(&p.minObserve, "min-observe-ms", 30000, speculators.NonNegative,
-				"ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)")
-		})
-}
+// Policy registers Mantri with its papers' defaults.
+var Policy = speculators.Declare(Name, "Mantri: duplicate when P(t_rem > 2 t_new) > delta and a slot is free; kill and restart tasks with excessive t_rem (Ananthanarayanan et al. OSDI'10; GRASS §6, SCA §II)", func(b *speculators.Binder, p *policy) {
+	b.Float(&p.delta, "delta", 0.25, speculators.Below(0, 1, "a probability"),
+		"delta: duplicate when P(t_rem > 2 t_new) exceeds it (SCA paper §II: \"the default value of delta = .25\")")
+	b.Int(&p.maxRestarts, "max-restarts", 3, speculators.NonNegative,
+		"gamma: most kill-and-restarts of one task (Mantri OSDI'10 §5.1, 3); 0 disables restarts")
+	var margin int64
+	b.Int64(&margin, "restart-margin-ms", 3000, speculators.NonNegative,
+		"Delta in ms: restart when t_rem > E[t_new] + Delta (Mantri §5.1: the progress-report period; Hadoop attempts report every 3 s)")
+	p.margin = float64(margin)
+	b.Int(&p.maxCopies, "max-copies", 1, speculators.NonNegative,
+		"most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates")
+	b.Int64(&p.minObserve, "min-observe-ms", 30000, speculators.NonNegative,
+		"ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)")
+})
 
 type policy struct {
 	delta       float64
@@ -115,9 +111,10 @@ type policy struct {
 	maxCopies   int
 	minObserve  speculators.Time
 
-	pending      [speculators.NumTaskTypes][]bool
+	// tasks[type][index]: a copy this policy asked for has not started
+	// (pending, pendingCount of them), and the kills it made (restarts).
+	tasks        speculators.PerTask[taskState]
 	pendingCount int
-	restarts     [speculators.NumTaskTypes][]int
 
 	// sorted normalised (ms/byte) and raw (ms) completed durations, and how
 	// many of the job's lists they hold.
@@ -146,11 +143,9 @@ type cand struct {
 	trem    float64
 }
 
-func (p *policy) size(job *speculators.Job) {
-	for ty := range job.Tasks {
-		p.pending[ty] = speculators.Grow(p.pending[ty], len(job.Tasks[ty]))
-		p.restarts[ty] = speculators.Grow(p.restarts[ty], len(job.Tasks[ty]))
-	}
+type taskState struct {
+	pending  bool
+	restarts int
 }
 
 // Observe clears a copy request when the task's next attempt starts, or when
@@ -161,12 +156,10 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	if t == nil {
 		return
 	}
-	p.size(job)
-	if !p.pending[t.ID.Type][t.ID.Index] {
-		return
-	}
-	if ev.Kind == speculators.AttemptStarted || t.Done() || t.RunningAttempts == 0 {
-		p.pending[t.ID.Type][t.ID.Index] = false
+	p.tasks.Fit(job)
+	st := &p.tasks[t.ID.Type][t.ID.Index]
+	if st.pending && (ev.Kind == speculators.AttemptStarted || t.Done() || t.RunningAttempts == 0) {
+		st.pending = false
 		p.pendingCount--
 	}
 }
@@ -272,7 +265,7 @@ func (p *policy) restartSaves(job *speculators.Job, t *speculators.Task, a *spec
 // Decide restarts, then duplicates (see the package doc).
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
 	p.ver++
-	p.size(job)
+	p.tasks.Fit(job)
 	p.sync(job)
 	running, needs, unstarted := 0, 0, 0
 	for ty := range job.Tasks {
@@ -300,7 +293,8 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	p.cands = p.cands[:0]
 	for ty := range job.Tasks {
 		for _, t := range job.Tasks[ty] {
-			if t.Done() || t.Dropped || t.RunningAttempts == 0 || p.pending[ty][t.ID.Index] {
+			st := &p.tasks[ty][t.ID.Index]
+			if t.Done() || t.Dropped || t.RunningAttempts == 0 || st.pending {
 				continue
 			}
 			sample, scale, normalised, ok := p.newCopy(t)
@@ -315,12 +309,12 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			if normalised {
 				expected = normMean[ty] * scale
 			}
-			if waiting && c == 1 && copies(t) == 0 && p.restarts[ty][t.ID.Index] < p.maxRestarts &&
+			if waiting && c == 1 && copies(t) == 0 && st.restarts < p.maxRestarts &&
 				p.restartSaves(job, t, a, trem, expected, sample, scale, now) {
-				p.restarts[ty][t.ID.Index]++
+				st.restarts++
 				out = append(out, speculators.Decision{Kind: speculators.Kill, Task: t.ID, Attempt: a.ID,
 					Reason: fmt.Sprintf("mantri restart %d/%d: t_rem %.1fs > E[t_new] %.1fs + %.1fs while tasks wait",
-						p.restarts[ty][t.ID.Index], p.maxRestarts, trem/1000, expected/1000, p.margin/1000)})
+						st.restarts, p.maxRestarts, trem/1000, expected/1000, p.margin/1000)})
 				continue
 			}
 			if !duplicates {
@@ -338,7 +332,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	// The free best by priority, a total order: the same as sorting all.
 	for _, c := range speculators.FirstK(p.cands, free, byPriority) {
 		id := c.task.ID
-		p.pending[id.Type][id.Index] = true
+		p.tasks[id.Type][id.Index].pending = true
 		p.pendingCount++
 		out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: id, Copies: 1,
 			Reason: fmt.Sprintf("mantri: P(t_rem %.1fs > 2 t_new) = %.2f > delta %.2f", c.trem/1000, c.p, p.delta)})
@@ -372,7 +366,7 @@ func fastest(t *speculators.Task, now speculators.Time) (*speculators.Attempt, f
 func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
 	p.pull = true
 	if !p.dupValid || p.dupVer != p.ver || p.dupNow != now {
-		p.size(job)
+		p.tasks.Fit(job)
 		p.sync(job)
 		p.dups = p.dups[:0]
 		for ty := range job.Tasks {

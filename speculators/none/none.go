@@ -10,10 +10,8 @@ const Name = "none"
 type policy struct{}
 
 // Policy registers the policy.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "never speculates (LATE §5's no-speculation baseline)",
-		func(*speculators.Binder, *policy) {})
-}
+var Policy = speculators.Declare(Name, "never speculates (LATE §5's no-speculation baseline)",
+	func(*speculators.Binder, *policy) {})
 
 func (policy) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
 	return out

@@ -45,23 +45,21 @@ import (
 // Name is the policy's registry name.
 const Name = "sca"
 
-// Policy registers SCA with the paper's defaults; out-of-range values are an
-// error naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "SCA: fewest-remaining-first, and clones at launch sized by problem P2 when idle machines exceed demand (Xu & Lau §IV, Algorithm 1)",
-		func(b *speculators.Binder, p *policy) {
-			xulau.BindMaxCopies(b, &p.maxCopies, 1, "a task")
-			xulau.BindGamma(b, &p.gamma, "P2")
-			xulau.BindTailIndex(b, &p.alpha, "§IV-C")
-		})
-}
+// Policy registers SCA with the paper's defaults (Xu & Lau §IV).
+var Policy = speculators.Declare(Name, "SCA: fewest-remaining-first, and clones at launch sized by problem P2 when idle machines exceed demand (Xu & Lau §IV, Algorithm 1)", func(b *speculators.Binder, p *policy) {
+	xulau.BindMaxCopies(b, &p.maxCopies, 1, "a task")
+	xulau.BindGamma(b, &p.gamma, "P2")
+	xulau.BindTailIndex(b, &p.alpha, "§IV-C")
+})
 
 type policy struct {
 	maxCopies int
 	gamma     float64
 	alpha     float64
 
-	book     xulau.Copies
+	// Copies is the record of copies asked for and tasks launched; its
+	// Observe is the policy\'s.
+	xulau.Copies
 	clones   int
 	atLaunch bool
 }
@@ -97,14 +95,11 @@ func (p *policy) LaunchCopies(_ *speculators.Job, view speculators.ClusterView, 
 // JobPriority orders running jobs by fewest remaining tasks (line 1), then
 // jobs not yet scheduled by smallest workload m E[x] (line 9).
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
-	if p.book.Launched > 0 {
-		return speculators.Priority{Tier: xulau.TierStarted, Key: float64(p.book.Unassigned(job))}
+	if p.Copies.Launched > 0 {
+		return speculators.Priority{Tier: xulau.TierStarted, Key: float64(p.Copies.Unassigned(job))}
 	}
 	return speculators.Priority{Tier: xulau.TierWaiting, Key: float64(xulau.TaskCount(job)) * xulau.LawOf(job, p.alpha).Mean()}
 }
-
-// Observe keeps the record of copies asked for and tasks launched.
-func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) { p.book.Observe(job, ev) }
 
 // Decide asks, live, for the clones of every task whose first attempt runs;
 // in the simulator the clones started with their originals.
@@ -116,5 +111,5 @@ func (p *policy) Decide(job *speculators.Job, _ speculators.Time, out []speculat
 		v := xulau.LiveView(job, p.maxCopies)
 		p.clones = Clones(v.Waiting, v.Idle, p.maxCopies, p.gamma, p.alpha)
 	}
-	return xulau.CloneRequests(job, &p.book, p.clones, Name, out)
+	return xulau.CloneRequests(job, &p.Copies, p.clones, Name, out)
 }

@@ -51,17 +51,13 @@ import (
 // Name is the policy's registry name.
 const Name = "sda"
 
-// Policy registers SDA with the paper's defaults; out-of-range values are an
-// error naming the parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "SDA: a task straggles when t_rem > sigma* E[t_new], sigma* from eq. (28) (1+sqrt(2)/2 for alpha 2); one extra copy; copies, then running jobs, then new jobs by least work (Xu & Lau §V)",
-		func(b *speculators.Binder, p *policy) {
-			b.Float(&p.sigmaParam, "sigma", 0.0, speculators.NonNegativeFinite,
-				"straggler threshold sigma in units of E[t_new]; 0 computes sigma* of eq. (28) from the tail index (Xu & Lau §V-A)")
-			xulau.BindTailIndex(b, &p.alpha, "§V-C")
-			xulau.BindMaxCopies(b, &p.maxCopies, 2, "a straggler the search of eq. (27) considers (Theorem 3 gives 2 for Pareto)")
-		})
-}
+// Policy registers SDA with the paper's defaults (Xu & Lau §V).
+var Policy = speculators.Declare(Name, "SDA: a task straggles when t_rem > sigma* E[t_new], sigma* from eq. (28) (1+sqrt(2)/2 for alpha 2); one extra copy; copies, then running jobs, then new jobs by least work (Xu & Lau §V)", func(b *speculators.Binder, p *policy) {
+	b.Float(&p.sigmaParam, "sigma", 0.0, speculators.NonNegativeFinite,
+		"straggler threshold sigma in units of E[t_new]; 0 computes sigma* of eq. (28) from the tail index (Xu & Lau §V-A)")
+	xulau.BindTailIndex(b, &p.alpha, "§V-C")
+	xulau.BindMaxCopies(b, &p.maxCopies, 2, "a straggler the search of eq. (27) considers (Theorem 3 gives 2 for Pareto)")
+})
 
 type policy struct {
 	sigmaParam float64
@@ -71,8 +67,10 @@ type policy struct {
 	// sigma and copies once resolved for the job (sigma 0: not yet).
 	sigma  float64
 	copies int
-	book   xulau.Copies
-	scan   xulau.Scan
+	// Copies is the record of copies asked for and tasks launched; its
+	// Observe is the policy\'s.
+	xulau.Copies
+	scan xulau.Scan
 }
 
 func (p *policy) resolve(job *speculators.Job) error {
@@ -94,9 +92,6 @@ func (p *policy) resolve(job *speculators.Job) error {
 	return nil
 }
 
-// Observe keeps the record of copies asked for and tasks launched.
-func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) { p.book.Observe(job, ev) }
-
 // Decide asks for c-1 copies of each new straggler, longest t_rem first.
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
 	if !xulau.MeanKnown(job) || p.resolve(job) != nil || p.copies < 2 || math.IsInf(p.sigma, 1) {
@@ -105,9 +100,9 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	mean := xulau.LawOf(job, p.alpha).Mean()
 	// The reason's first number, t_rem, is set per straggler.
 	why := speculators.Because("sda: t_rem %.1fs > sigma %.3f x E[t_new] %.1fs").F(0).F(p.sigma).F(mean / 1000)
-	for _, s := range p.scan.Stragglers(job, &p.book, p.sigma*mean, now) {
+	for _, s := range p.scan.Stragglers(job, &p.Copies, p.sigma*mean, now) {
 		why.Args[0] = s.Left / 1000
-		out = p.book.Ask(out, job, s.Task, p.copies-1, &why)
+		out = p.Copies.Ask(out, job, s.Task, p.copies-1, &why)
 	}
 	return out
 }
@@ -115,5 +110,5 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // JobPriority is SDA's three levels: a job with a straggler's copy waiting,
 // then started jobs by remaining workload, then new jobs by workload.
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
-	return p.book.Priority(job, xulau.LawOf(job, p.alpha).Mean())
+	return p.Copies.Priority(job, xulau.LawOf(job, p.alpha).Mean())
 }

@@ -254,6 +254,15 @@ func (h *Harness) Running(task speculators.TaskID, node speculators.NodeID, from
 	return a
 }
 
+// AllRunning starts the next attempt of each task on node at from and
+// reports the same progress for each at at.
+func (h *Harness) AllRunning(node speculators.NodeID, from, at speculators.Time, progress float64, tasks ...speculators.TaskID) {
+	h.T.Helper()
+	for _, task := range tasks {
+		h.Running(task, node, from, at, progress)
+	}
+}
+
 // Completed runs the next attempt of each task on node from from to
 // from+runtime.
 func (h *Harness) Completed(node speculators.NodeID, from, runtime speculators.Time, tasks ...speculators.TaskID) {

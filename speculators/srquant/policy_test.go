@@ -8,19 +8,6 @@ import (
 	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
-func mapAttempt(i, n int32) speculators.AttemptID {
-	return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: i}, N: n}
-}
-
-func observe(t *testing.T, e *speculators.Engine, evs ...speculators.Event) {
-	t.Helper()
-	for i := range evs {
-		if err := e.Observe(&evs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestSpeculativeResumeDecisions drives SRQuant through §III's mechanism: ten
 // maps start at 0 with a deadline of 300 s; at tau_est = 120 s nine are at
 // 80% (estimate 150 s) and map 9 at 20% (estimate 600 s > 300 s). Map 9 is
@@ -31,28 +18,23 @@ func observe(t *testing.T, e *speculators.Engine, evs ...speculators.Event) {
 // progress and kills the others.
 // Reference: SRQuant/LASER paper §III (Fig. 2), §IV-A Algorithm 1, §V-A.
 func TestSpeculativeResumeDecisions(t *testing.T) {
-	reg := spectest.Registry(t, Policy())
-	e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 10, Deadline: 300000}, Name, nil, 1)
-	if err != nil {
-		t.Fatal(err)
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "j", Maps: 10, Deadline: 300000}, nil)
+	for i := range 10 {
+		h.Start(spectest.Map(i), "n1", 0)
 	}
-	for i := int32(0); i < 10; i++ {
-		observe(t, e, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i, 0), Node: "n1"})
-	}
-	for i := int32(0); i < 10; i++ {
+	for i := range 10 {
 		p := 0.8
 		if i == 9 {
 			p = 0.2
 		}
-		observe(t, e, speculators.Event{Kind: speculators.AttemptStatus, Time: 119000, Attempt: mapAttempt(i, 0), Progress: p})
+		h.Status(speculators.AttemptID{Task: spectest.Map(i)}, 119000, p)
 	}
-	if ds := e.Decide(119000); len(ds) != 0 {
-		t.Fatalf("before tau_est: %v", ds)
-	}
-	ds := append([]speculators.Decision(nil), e.Decide(120000)...)
+	h.WantNone(119000, "before tau_est")
+	straggler := speculators.AttemptID{Task: spectest.Map(9)}
+	ds := h.Decide(120000)
 	want, _ := Model{N: 10, TMin: 150, Beta: 1.7, D: 300, TauEst: 120, TauKill: 200, Phi: 0.2}.Choose(4, 0.1, 0.0001)
-	if len(ds) != 2 || ds[0].Kind != speculators.Speculate || !ds[0].Resume || ds[0].From != mapAttempt(9, 0) ||
-		ds[0].Copies != want+1 || ds[1].Kind != speculators.Kill || ds[1].Attempt != mapAttempt(9, 0) {
+	if len(ds) != 2 || ds[0].Kind != speculators.Speculate || !ds[0].Resume || ds[0].From != straggler ||
+		ds[0].Copies != want+1 || ds[1].Kind != speculators.Kill || ds[1].Attempt != straggler {
 		t.Fatalf("at tau_est: %v; want speculate m_000009 x%d resuming from m_000009_0, then kill it", ds, want+1)
 	}
 	if want < 1 {
@@ -61,40 +43,29 @@ func TestSpeculativeResumeDecisions(t *testing.T) {
 	if !strings.Contains(ds[0].Reason, "live Hadoop cannot resume") {
 		t.Errorf("reason does not say what live Hadoop does: %q", ds[0].Reason)
 	}
-	observe(t, e, speculators.Event{Kind: speculators.AttemptKilled, Time: 120000, Attempt: mapAttempt(9, 0)})
-	for n := int32(1); n <= int32(want+1); n++ {
-		observe(t, e, speculators.Event{Kind: speculators.AttemptStarted, Time: 121000, Attempt: mapAttempt(9, n), Node: "n2", Speculative: true})
-		observe(t, e, speculators.Event{Kind: speculators.AttemptStatus, Time: 199000, Attempt: mapAttempt(9, n), Progress: 0.2 + 0.1*float64(n)})
+	h.Kill(straggler, 120000)
+	for n := 1; n <= want+1; n++ {
+		a := h.StartCopy(spectest.Map(9), "n2", 121000)
+		h.Status(a, 199000, 0.2+0.1*float64(n))
 	}
-	if ds := e.Decide(199000); len(ds) != 0 {
-		t.Fatalf("before tau_kill: %v", ds)
-	}
-	ds = e.Decide(200000)
+	h.WantNone(199000, "before tau_kill")
+	ds = h.Decide(200000)
 	if len(ds) != want {
 		t.Fatalf("at tau_kill: %d decisions %v, want %d kills", len(ds), ds, want)
 	}
 	for k, d := range ds {
-		if d.Kind != speculators.Kill || d.Attempt != mapAttempt(9, int32(k+1)) {
+		if d.Kind != speculators.Kill || d.Attempt != (speculators.AttemptID{Task: spectest.Map(9), N: int32(k + 1)}) {
 			t.Errorf("at tau_kill: %v, want kill m_000009_%d (m_000009_%d has the most progress)", d, k+1, want+1)
 		}
 	}
-	if ds := e.Decide(300000); len(ds) != 0 {
-		t.Errorf("after tau_kill: %v", ds)
-	}
+	h.WantNone(300000, "after tau_kill")
 }
 
 // TestNoDeadlineNoSpeculation: without a deadline nothing straggles.
 func TestNoDeadlineNoSpeculation(t *testing.T) {
-	reg := spectest.Registry(t, Policy())
-	e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 1}, Name, nil, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	observe(t, e, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(0, 0), Node: "n1"},
-		speculators.Event{Kind: speculators.AttemptStatus, Time: 119000, Attempt: mapAttempt(0, 0), Progress: 0.01})
-	if ds := e.Decide(130000); len(ds) != 0 {
-		t.Errorf("job without deadline: %v", ds)
-	}
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "j", Maps: 1}, nil)
+	h.Status(h.Start(spectest.Map(0), "n1", 0), 119000, 0.01)
+	h.WantNone(130000, "job without deadline")
 }
 
 func TestBadParametersAreRefused(t *testing.T) {

@@ -11,22 +11,18 @@ import (
 // Name is the policy's registry name.
 const Name = "srquant"
 
-// Policy registers SRQuant; out-of-range values are an error naming the
-// parameter.
-func Policy() speculators.Policy {
-	return speculators.Bind(Name, "Speculative-Resume with quantitative analysis: PoCD-optimal r per straggler from Pareto fits (SRQuant/LASER paper §IV-A)",
-		func(b *speculators.Binder, q *policy) {
-			q.BindTimes(b)
-			q.BindRMax(b, "Algorithm 1")
-			b.Float(&q.rMin, "r-min", 0.1, speculators.Valid{OK: func(r float64) bool { return r >= 0 && r < 1 }, Want: "a PoCD in [0, 1)"},
-				"Rmin, the PoCD every job must reach, in U(r) = log(R(r) - Rmin) - theta C E_r(T) (§VI-C: 0.1)")
-			q.BindThetaC(b)
-			b.Float(&q.beta, "beta", 1.7, speculators.Valid{OK: func(b float64) bool { return b > 1 }, Want: "a tail index > 1"},
-				"Pareto tail index used until two of the job's maps have completed (§VI-A measured 1.7)")
-			q.BindTJVM(b)
-			q.resumer = q.Resumer(b)
-		})
-}
+// Policy registers SRQuant with the paper's values (§VI).
+var Policy = speculators.Declare(Name, "Speculative-Resume with quantitative analysis: PoCD-optimal r per straggler from Pareto fits (SRQuant/LASER paper §IV-A)", func(b *speculators.Binder, q *policy) {
+	q.BindTimes(b)
+	q.BindRMax(b, "Algorithm 1")
+	b.Float(&q.rMin, "r-min", 0.1, speculators.Below(0, 1, "a PoCD"),
+		"Rmin, the PoCD every job must reach, in U(r) = log(R(r) - Rmin) - theta C E_r(T) (§VI-C: 0.1)")
+	q.BindThetaC(b)
+	b.Float(&q.beta, "beta", 1.7, speculators.Valid{OK: func(b float64) bool { return b > 1 }, Want: "a tail index > 1"},
+		"Pareto tail index used until two of the job's maps have completed (§VI-A measured 1.7)")
+	q.BindTJVM(b)
+	q.resumer = q.Resumer(b)
+})
 
 type policy struct {
 	resume.Params

@@ -51,8 +51,8 @@ func TaskCount(job *speculators.Job) int {
 // once (SDA §V: "the duplication of a particular task is made only once";
 // ESE's D(l) holds tasks with one copy only; a clone is asked for once).
 type Copies struct {
-	asked   [speculators.NumTaskTypes][]bool
-	waiting [speculators.NumTaskTypes][]int32
+	asked   speculators.PerTask[bool]
+	waiting speculators.PerTask[int32]
 	// Pending counts the copies asked for and not yet started.
 	Pending int
 	// Launched counts the job's tasks whose first attempt has started.
@@ -60,10 +60,8 @@ type Copies struct {
 }
 
 func (c *Copies) size(job *speculators.Job) {
-	for ty := range job.Tasks {
-		c.asked[ty] = speculators.Grow(c.asked[ty], len(job.Tasks[ty]))
-		c.waiting[ty] = speculators.Grow(c.waiting[ty], len(job.Tasks[ty]))
-	}
+	c.asked.Fit(job)
+	c.waiting.Fit(job)
 }
 
 // Asked reports whether copies of the task were asked for.

@@ -14,7 +14,6 @@
 package grassamples
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -157,24 +156,10 @@ func (s *Store) openRuntimes() error {
 // readRuntimes feeds every complete line of r to the prior; lines counts
 // them, good is the offset after the last one.
 func (s *Store) readRuntimes(r io.Reader) (lines int, good int64, err error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for line := 1; ; line++ {
-		b, err := lineread.Read(br, maxLine)
-		if errors.Is(err, io.EOF) {
-			return lines, good, nil // len(b) > 0: a torn final line
-		}
+	good, _, err = eachLine(r, s.rtPath, func(b []byte) error {
+		l, err := decodeStrict[runtimeLine](b)
 		if err != nil {
-			return 0, 0, fmt.Errorf("read %s line %d: %w", s.rtPath, line, err)
-		}
-		good += int64(len(b))
-		if len(bytes.TrimSpace(b)) == 0 {
-			continue
-		}
-		var l runtimeLine
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&l); err != nil {
-			return 0, 0, fmt.Errorf("read %s line %d: %w", s.rtPath, line, err)
+			return err
 		}
 		var ty speculators.TaskType
 		switch l.Type {
@@ -183,14 +168,19 @@ func (s *Store) readRuntimes(r io.Reader) (lines int, good int64, err error) {
 		case "reduce":
 			ty = speculators.Reduce
 		default:
-			return 0, 0, fmt.Errorf("read %s line %d: type %q: want \"map\" or \"reduce\"", s.rtPath, line, l.Type)
+			return fmt.Errorf("type %q: want \"map\" or \"reduce\"", l.Type)
 		}
 		if !(l.Ms >= 0) || math.IsInf(l.Ms, 0) || l.InputBytes < 0 {
-			return 0, 0, fmt.Errorf("read %s line %d: ms %g and input_bytes %d: want numbers >= 0", s.rtPath, line, l.Ms, l.InputBytes)
+			return fmt.Errorf("ms %g and input_bytes %d: want numbers >= 0", l.Ms, l.InputBytes)
 		}
 		s.mem.AddRuntime(ty, l.Ms, l.InputBytes)
 		lines++
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
 	}
+	return lines, good, nil
 }
 
 // overgrown reports whether the run-times file holds more than twice the
@@ -245,40 +235,54 @@ func appendRuntime(b []byte, ty speculators.TaskType, ms float64, inputBytes int
 // valid sample, and is left out otherwise (a torn append).
 func read(r io.Reader, path string) (mem *grass.MemoryStore, good int64, unterminated bool, err error) {
 	mem = grass.NewMemoryStore()
-	br := bufio.NewReaderSize(r, 64<<10)
-	for line := 1; ; line++ {
-		b, err := lineread.Read(br, maxLine)
-		if errors.Is(err, io.EOF) {
-			if len(bytes.TrimSpace(b)) > 0 {
-				if s, derr := decodeSample(b); derr == nil && mem.Add(s) == nil {
-					return mem, good + int64(len(b)), true, nil
-				}
-			}
-			return mem, good, false, nil // a torn final line, or none
-		}
+	good, tail, err := eachLine(r, path, func(b []byte) error {
+		s, err := decodeStrict[grass.Sample](b)
 		if err != nil {
-			return nil, 0, false, fmt.Errorf("read %s line %d: %w", path, line, err)
-		}
-		good += int64(len(b))
-		if len(bytes.TrimSpace(b)) == 0 {
-			continue
-		}
-		s, err := decodeSample(b)
-		if err != nil {
-			return nil, 0, false, fmt.Errorf("read %s line %d: %w", path, line, err)
+			return err
 		}
 		if err := mem.Add(s); err != nil {
-			return nil, 0, false, fmt.Errorf("read %s line %d: bad sample: %w", path, line, err)
+			return fmt.Errorf("bad sample: %w", err)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if len(bytes.TrimSpace(tail)) > 0 {
+		if s, derr := decodeStrict[grass.Sample](tail); derr == nil && mem.Add(s) == nil {
+			return mem, good + int64(len(tail)), true, nil
+		}
+	}
+	return mem, good, false, nil // a torn final line, or none
+}
+
+// eachLine hands every complete line of r that is not blank to take and
+// returns the offset after the last complete line and what follows it (a
+// last line without its newline). Errors name path and the line.
+func eachLine(r io.Reader, path string, take func(line []byte) error) (good int64, tail []byte, err error) {
+	lines := lineread.NewLines(r, maxLine)
+	for {
+		b, err := lines.Next()
+		if errors.Is(err, io.EOF) {
+			return good, b, nil
+		}
+		if err == nil && len(bytes.TrimSpace(b)) > 0 {
+			err = take(b)
+		}
+		if err != nil {
+			return 0, nil, fmt.Errorf("read %s line %d: %w", path, lines.N, err)
+		}
+		good = lines.Offset
 	}
 }
 
-func decodeSample(b []byte) (grass.Sample, error) {
-	var s grass.Sample
+// decodeStrict decodes one JSON line, refusing fields T does not have.
+func decodeStrict[T any](b []byte) (T, error) {
+	var v T
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	err := dec.Decode(&s)
-	return s, err
+	err := dec.Decode(&v)
+	return v, err
 }
 
 // noteWrite logs a write failure of path once per episode: the first

@@ -180,3 +180,14 @@ func (g *JobGroup) bound(j *Job, slots [2]int, r *rand.Rand) {
 	j.IdealS = IdealDuration(j, slots)
 	j.DeadlineS = math.Max(j.IdealS*j.DeadlineFactor, 0.001)
 }
+
+// DryRunDeadlines reports whether a job group's deadlines come from a dry
+// run of the whole workload (DeadlineFromDryRun).
+func (s *Scenario) DryRunDeadlines() bool {
+	for i := range s.Workload.Jobs {
+		if g := &s.Workload.Jobs[i]; g.DeadlineFactor != nil && g.DeadlineFrom == DeadlineFromDryRun {
+			return true
+		}
+	}
+	return false
+}

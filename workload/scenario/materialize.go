@@ -64,7 +64,32 @@ type Job struct {
 	// (JobGroup); 0 = off.
 	ProgressSegments int
 	ProgressSigma    float64
+	// redraw, for a job MaterializeLazy let go of the tasks of, draws
+	// them again (Tasks).
+	redraw *jobDraw
 }
+
+// jobDraw draws a job's tasks again: draw, from the random stream's
+// state before the job's first task draw.
+type jobDraw struct {
+	draw  func(*rand.Rand) Job
+	state rand.PCG
+}
+
+// Tasks returns the job's maps and reduces: its own, or for a job whose
+// tasks MaterializeLazy let go, the same tasks drawn again from the
+// random state they were first drawn from (safe from several goroutines).
+func (j *Job) Tasks() (maps, reduces []Task) {
+	if j.redraw == nil {
+		return j.Maps, j.Reduces
+	}
+	state := j.redraw.state
+	full := j.redraw.draw(rand.New(&state))
+	return full.Maps, full.Reduces
+}
+
+// Lazy reports whether the job's tasks were let go (Tasks draws them).
+func (j *Job) Lazy() bool { return j.redraw != nil }
 
 // Materialized is a scenario made concrete for one seed.
 type Materialized struct {
@@ -76,7 +101,23 @@ type Materialized struct {
 // Materialize draws the scenario's nodes and jobs from seed. The same
 // scenario and seed always give the same result.
 func (s *Scenario) Materialize(seed uint64) *Materialized {
-	r := rand.New(rand.NewPCG(seed, 0x5ce7a210))
+	return s.materialize(seed, nil)
+}
+
+// MaterializeLazy is Materialize that lets go of the tasks of every job
+// (generated, or sampled from a SWIM trace) for which drop, given
+// the job with its tasks once every draw of it is made, returns true: the
+// job keeps its other fields, and Tasks draws its tasks again from the
+// random state they were first drawn from, so they equal Materialize's.
+// The draws are Materialize's, in the same order: what a job's tasks are
+// does not depend on which jobs are let go.
+func (s *Scenario) MaterializeLazy(seed uint64, drop func(*Job) bool) *Materialized {
+	return s.materialize(seed, drop)
+}
+
+func (s *Scenario) materialize(seed uint64, drop func(*Job) bool) *Materialized {
+	pcg := rand.NewPCG(seed, 0x5ce7a210)
+	r := rand.New(pcg)
 	m := &Materialized{Faults: s.Faults}
 	for _, g := range s.Cluster.Nodes {
 		for i := 1; i <= g.Count; i++ {
@@ -93,10 +134,17 @@ func (s *Scenario) Materialize(seed uint64) *Materialized {
 		}
 	}
 	slots := s.clusterSlots()
+	add := func(j Job, state rand.PCG, redraw func(*rand.Rand) Job) {
+		if drop != nil && drop(&j) {
+			j.Maps, j.Reduces = nil, nil
+			j.redraw = &jobDraw{draw: redraw, state: state}
+		}
+		m.Jobs = append(m.Jobs, j)
+	}
 	for gi := range s.Workload.Jobs {
 		g := &s.Workload.Jobs[gi]
 		if g.SWIM != nil {
-			m.Jobs = append(m.Jobs, g.swimJobs(r, slots)...)
+			g.swimJobs(pcg, r, slots, add)
 			continue
 		}
 		at := g.AtS
@@ -104,9 +152,11 @@ func (s *Scenario) Materialize(seed uint64) *Materialized {
 			if i > 1 && g.InterArrivalS != nil {
 				at += g.InterArrivalS.Sample(r)
 			}
+			state := *pcg
 			j := g.job(i, at, r)
 			g.bound(&j, slots, r)
-			m.Jobs = append(m.Jobs, j)
+			at := at
+			add(j, state, func(r *rand.Rand) Job { return g.job(i, at, r) })
 		}
 	}
 	m.Faults = s.materializeFaults(seed, m.Nodes, m.Jobs)

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -132,9 +133,63 @@ func FuzzScenario(f *testing.F) {
 		}
 		// A valid scenario must materialize without panicking; keep it small.
 		if cost(s) < 1e5 {
-			s.Materialize(1)
+			checkLazyTasks(t, s.Materialize(1), s.MaterializeLazy(1, func(*Job) bool { return true }))
 		}
 	})
+}
+
+// checkLazyTasks checks that every job of lazy, whose tasks were let go,
+// draws again the tasks eager drew (bit for bit: a fuzzed law may draw NaN).
+func checkLazyTasks(t *testing.T, eager, lazy *Materialized) {
+	t.Helper()
+	if len(eager.Jobs) != len(lazy.Jobs) {
+		t.Fatalf("%d jobs eagerly, %d lazily", len(eager.Jobs), len(lazy.Jobs))
+	}
+	same := func(a, b []Task) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			x, y := a[i], b[i]
+			if math.Float64bits(x.WorkS) != math.Float64bits(y.WorkS) || x.InputBytes != y.InputBytes {
+				return false
+			}
+			for k := range x.Phases {
+				if math.Float64bits(x.Phases[k]) != math.Float64bits(y.Phases[k]) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for i := range lazy.Jobs {
+		j := &lazy.Jobs[i]
+		if !j.Lazy() || j.Maps != nil || j.Reduces != nil {
+			t.Fatalf("job %s kept its tasks", j.Name)
+		}
+		maps, reduces := j.Tasks()
+		if e := &eager.Jobs[i]; e.Name != j.Name || !same(e.Maps, maps) || !same(e.Reduces, reduces) {
+			t.Fatalf("job %s: tasks drawn again differ from the first draw", j.Name)
+		}
+	}
+}
+
+// TestMaterializeLazyDrawsTheSameTasks: the bundled scenarios' jobs,
+// generated or sampled from a SWIM trace, let go of their tasks and draw
+// them again as Materialize drew them.
+func TestMaterializeLazyDrawsTheSameTasks(t *testing.T) {
+	for _, p := range bundled(t) {
+		s, err := Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cost(s) > 1e6 {
+			continue
+		}
+		for _, seed := range []uint64{1, 2} {
+			checkLazyTasks(t, s.Materialize(seed), s.MaterializeLazy(seed, func(*Job) bool { return true }))
+		}
+	}
 }
 
 // cost estimates how many draws Materialize makes.

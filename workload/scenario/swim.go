@@ -231,44 +231,24 @@ func (w *SWIMSource) sample(r *rand.Rand) []int {
 // swimJobs materializes a SWIM group: a sample of rows, each a job whose
 // tasks have the model's work times task_noise, arriving at at_s plus its
 // trace submit time (relative to the first sampled job) x time_scale.
-func (g *JobGroup) swimJobs(r *rand.Rand, slots [2]int) []Job {
+// Each job goes to add with the state of pcg, r's source, before its task
+// draws, and a function that draws its tasks again from such a state
+// (Materialized.add).
+func (g *JobGroup) swimJobs(pcg *rand.PCG, r *rand.Rand, slots [2]int, add func(Job, rand.PCG, func(*rand.Rand) Job)) {
 	w := g.SWIM
 	if !w.loaded {
-		return nil
+		return
 	}
-	name := g.Name
-	if name == "" {
-		name = "swim"
-	}
-	scale := w.TimeScale
-	if scale == 0 {
-		scale = 1
-	}
-	phases := reduceSplit(g.ReducePhases)
-	m := swimModel()
 	picked := w.sample(r)
-	var out []Job
+	if len(picked) == 0 {
+		return
+	}
+	first := w.rows[picked[0]].SubmitS
 	for _, i := range picked {
-		row := w.truncate(w.rows[i])
-		hj, err := m.JobOf(row, i, w.source)
-		if err != nil {
+		state := *pcg
+		j, ok := g.swimJob(i, first, r)
+		if !ok {
 			continue // LoadTraces kept only rows within the model's limits
-		}
-		first := w.rows[picked[0]].SubmitS
-		j := Job{Name: name + "-" + row.ID, Group: name, SubmitS: g.AtS + float64(row.SubmitS-first)*scale,
-			Resample: g.CopyWork == "resample"}
-		for _, t := range hj.Tasks {
-			work := float64(t.Finish-t.Start) / 1000
-			if g.TaskNoise != nil {
-				work *= g.TaskNoise.Sample(r)
-			}
-			task := Task{WorkS: math.Max(work, 0.001), InputBytes: t.InputBytes}
-			if t.Type == history.Map {
-				j.Maps = append(j.Maps, task)
-			} else {
-				task.Phases = phases
-				j.Reduces = append(j.Reduces, task)
-			}
 		}
 		if g.DeadlineS != nil {
 			j.DeadlineS = g.DeadlineS.Sample(r)
@@ -277,7 +257,45 @@ func (g *JobGroup) swimJobs(r *rand.Rand, slots [2]int) []Job {
 			j.ErrorBound = math.Min(g.ErrorBound.Sample(r), 0.99)
 		}
 		g.bound(&j, slots, r)
-		out = append(out, j)
+		add(j, state, func(r *rand.Rand) Job {
+			j, _ := g.swimJob(i, first, r)
+			return j
+		})
 	}
-	return out
+}
+
+// swimJob is row i's job with its tasks, their task_noise drawn with r;
+// first is the first sampled row's submit.
+func (g *JobGroup) swimJob(i int, first int64, r *rand.Rand) (Job, bool) {
+	w := g.SWIM
+	name := g.Name
+	if name == "" {
+		name = "swim"
+	}
+	scale := w.TimeScale
+	if scale == 0 {
+		scale = 1
+	}
+	row := w.truncate(w.rows[i])
+	hj, err := swimModel().JobOf(row, i, w.source)
+	if err != nil {
+		return Job{}, false
+	}
+	phases := reduceSplit(g.ReducePhases)
+	j := Job{Name: name + "-" + row.ID, Group: name, SubmitS: g.AtS + float64(row.SubmitS-first)*scale,
+		Resample: g.CopyWork == "resample"}
+	for _, t := range hj.Tasks {
+		work := float64(t.Finish-t.Start) / 1000
+		if g.TaskNoise != nil {
+			work *= g.TaskNoise.Sample(r)
+		}
+		task := Task{WorkS: math.Max(work, 0.001), InputBytes: t.InputBytes}
+		if t.Type == history.Map {
+			j.Maps = append(j.Maps, task)
+		} else {
+			task.Phases = phases
+			j.Reduces = append(j.Reduces, task)
+		}
+	}
+	return j, true
 }

@@ -9,20 +9,19 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/specbridge/specbridge/internal/itest"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
-// useHAConf points the package at the client configuration of the HA mini
-// HDFS (scripts/hdfs-ha-test.sh: SPECBRIDGE_HA_CONF) for the test.
-func useHAConf(t *testing.T) {
+// useHA points the package at the client configuration of the HA mini
+// HDFS for the test (itest.UseHA), and makes and connects to a fresh
+// directory on its nameservice, whose URL it returns.
+func useHA(t *testing.T, name string) (*hdfs.Client, hdfs.URL) {
 	t.Helper()
 	t.Cleanup(hdfs.ResetConf)
-	if err := hdfs.UseConf(itest.Env(t, "SPECBRIDGE_HA_CONF")); err != nil {
-		t.Fatal(err)
-	}
+	u := itest.UseHA(t, name)
+	return itest.DialDir(t, u), u
 }
 
 // hdfs:///path on the HA nameservice of HADOOP_CONF_DIR: a file read
@@ -31,15 +30,10 @@ func useHAConf(t *testing.T) {
 // brings it back and fails over to it) lose nothing, and each append that
 // returned is in the file.
 func TestHAFailover(t *testing.T) {
-	useHAConf(t)
-	u, err := hdfs.ParseURL(fmt.Sprintf("hdfs:///specbridge-ha/%d", time.Now().UnixNano()))
-	if err != nil {
-		t.Fatal(err)
+	c, u := useHA(t, "failover")
+	if d, err := hdfs.ParseURL("hdfs://" + u.Path); err != nil || d != u {
+		t.Fatalf("hdfs://%s resolved to %v (%v), want %v: fs.defaultFS is the nameservice", u.Path, d, err, u)
 	}
-	if u.NameNode != "mycluster" {
-		t.Fatalf("hdfs:/// resolved to %q, want the nameservice mycluster", u.NameNode)
-	}
-	c := itest.DialDir(t, u)
 	data := bytes.Repeat([]byte("specbridge-ha "), 1<<16) // ~900 KB
 	p := u.Path + "/input"
 	if err := c.WriteFile(p, data); err != nil {
@@ -88,12 +82,7 @@ func TestHAFailover(t *testing.T) {
 // down: the DataNodes get the data, the file is completed on the NameNode
 // active now, and the next append and the atomic rewrite go there too.
 func TestHAFailoverBeforeComplete(t *testing.T) {
-	useHAConf(t)
-	u, err := hdfs.ParseURL(fmt.Sprintf("hdfs://mycluster/specbridge-ha/complete-%d", time.Now().UnixNano()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := itest.DialDir(t, u)
+	c, u := useHA(t, "complete")
 	log, snap := u.Path+"/log", u.Path+"/snap"
 	var fired atomic.Int32
 	defer hdfs.SetFaultHooks(&hdfs.FaultHooks{BeforeComplete: func(p string) {

@@ -120,6 +120,16 @@ func Dial(nn string) (*Client, error) {
 	return &Client{nn: nn, c: c, failover: policyFromConf(c0, len(addrs)), Now: time.Now}, nil
 }
 
+// DialURL parses s (ParseURL) and connects to its NameNode (Dial).
+func DialURL(s string) (*Client, URL, error) {
+	u, err := ParseURL(s)
+	if err != nil {
+		return nil, URL{}, err
+	}
+	c, err := Dial(u.NameNode)
+	return c, u, err
+}
+
 // Close ends the connection.
 func (c *Client) Close() error { return c.c.Close() }
 

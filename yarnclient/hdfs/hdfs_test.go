@@ -25,6 +25,9 @@ func TestParseURL(t *testing.T) {
 		if _, err := ParseURL(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+		if c, _, err := DialURL(bad); err == nil || c != nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("DialURL(%q): %v, %v; want an error naming it", bad, c, err)
+		}
 	}
 	if !IsURL("hdfs://a:1/") || IsURL("/tmp") {
 		t.Error("IsURL")

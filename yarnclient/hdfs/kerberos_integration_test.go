@@ -4,31 +4,24 @@ package hdfs_test
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	gohdfs "github.com/colinmarc/hdfs/v2"
 	"github.com/specbridge/specbridge/internal/itest"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
-// useKerberos points the package at the secured mini HDFS of
-// scripts/hdfs-kerberos-test.sh with creds, and returns its URL.
-func useKerberos(t *testing.T, creds itest.Credentials) hdfs.URL {
+// kerberosDir returns a fresh directory's URL on the secured mini HDFS
+// of scripts/hdfs-kerberos-test.sh, the package set up for it by
+// itest.UseKerberos; the package forgets that configuration when the test
+// ends.
+func kerberosDir(t *testing.T) hdfs.URL {
 	t.Helper()
 	t.Cleanup(hdfs.ResetConf)
-	if err := hdfs.UseConf(itest.Kerberos(t, creds)); err != nil {
-		t.Fatal(err)
-	}
-	u, err := hdfs.ParseURL(fmt.Sprintf("hdfs:///specbridge/hdfs-%d", time.Now().UnixNano()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u
+	return itest.FreshDir(t, "SPECBRIDGE_KRB_FS", "/specbridge", "hdfs")
 }
 
 // With a keytab and with a ticket cache (kinit), the client authenticates
@@ -36,51 +29,43 @@ func useKerberos(t *testing.T, creds itest.Credentials) hdfs.URL {
 // tokens): write, atomic rewrite, append, list and read all work, as the
 // principal's user (the owner of what it creates).
 func TestKerberosReadWrite(t *testing.T) {
-	for _, creds := range []itest.Credentials{itest.Keytab, itest.TicketCache} {
-		t.Run(string(creds), func(t *testing.T) {
-			u := useKerberos(t, creds)
-			c := itest.DialDir(t, u)
-			data := bytes.Repeat([]byte("kerberos "), 50_000) // ~450 KB: several packets through SASL
-			if err := c.WriteFile(u.Path+"/a", data); err != nil {
+	itest.EachCredentials(t, func(t *testing.T, _ itest.Credentials) {
+		u := kerberosDir(t)
+		c := itest.DialDir(t, u)
+		data := bytes.Repeat([]byte("kerberos "), 50_000) // ~450 KB: several packets through SASL
+		if err := c.WriteFile(u.Path+"/a", data); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			if err := c.Append(u.Path+"/log", []byte{byte('a' + i)}); err != nil {
 				t.Fatal(err)
 			}
-			for i := range 3 {
-				if err := c.Append(u.Path+"/log", []byte{byte('a' + i)}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			got, err := c.ReadFile(u.Path + "/a")
-			if err != nil || !bytes.Equal(got, data) {
-				t.Fatalf("read back %d of %d bytes: %v", len(got), len(data), err)
-			}
-			if got, err := c.ReadFile(u.Path + "/log"); err != nil || string(got) != "abc" {
-				t.Fatalf("appended: %q, %v", got, err)
-			}
-			fi, err := hdfs.Raw(c).Stat(u.Path + "/a")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if owner := fi.(*gohdfs.FileInfo).Owner(); owner != "specbridge" {
-				t.Errorf("owner %q, want specbridge (the principal's user)", owner)
-			}
-		})
-	}
+		}
+		got, err := c.ReadFile(u.Path + "/a")
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("read back %d of %d bytes: %v", len(got), len(data), err)
+		}
+		if got, err := c.ReadFile(u.Path + "/log"); err != nil || string(got) != "abc" {
+			t.Fatalf("appended: %q, %v", got, err)
+		}
+		fi, err := hdfs.Raw(c).Stat(u.Path + "/a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if owner := fi.(*gohdfs.FileInfo).Owner(); owner != "specbridge" {
+			t.Errorf("owner %q, want specbridge (the principal's user)", owner)
+		}
+	})
 }
 
 // Without credentials the client is refused, with an error that says so
 // and names the address; a client configured for simple authentication is
 // refused by the NameNode, and the error names the path.
 func TestKerberosRefusedWithoutCredentials(t *testing.T) {
-	u := useKerberos(t, itest.NoCredentials)
+	itest.UseKerberos(t, itest.NoCredentials)
+	u := kerberosDir(t)
 	_, err := hdfs.Dial(u.NameNode)
-	if err == nil {
-		t.Fatal("Dial without a keytab or a ticket cache succeeded")
-	}
-	for _, want := range []string{"Kerberos", "no keytab", "ticket cache", u.NameNode} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q lacks %q", err, want)
-		}
-	}
+	itest.WantRefused(t, err, "ticket cache", u.NameNode)
 
 	// The same cluster, the client told nothing of Kerberos.
 	plain := t.TempDir()

@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -82,6 +83,22 @@ func FuzzRumen(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		jobs, err := ReadRumenFrom(bytes.NewReader(data), fuzzName)
 		checkFuzzResult(t, jobs, err)
+		if err != nil {
+			return
+		}
+		// Each job read again from where the reader found it (a streamed
+		// replay's Load) is the same job.
+		rr := NewRumenReader(bytes.NewReader(data), fuzzName)
+		for i := range jobs {
+			_, pos, err := rr.Next()
+			if err != nil {
+				t.Fatalf("job %d: %v", i, err)
+			}
+			again, err := readRumenJobAt(bytes.NewReader(data), fuzzName, pos)
+			if err != nil || !reflect.DeepEqual(again, jobs[i]) {
+				t.Fatalf("job %d read again at %+v: %v, %+v; want %+v", i, pos, err, again, jobs[i])
+			}
+		}
 	})
 }
 

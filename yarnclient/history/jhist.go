@@ -1,102 +1,13 @@
 package history
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/hamba/avro/v2"
-
-	"github.com/specbridge/specbridge/internal/lineread"
 )
-
-// jhistHeader is the first line of every Avro-JSON job-history file;
-// jhistBinaryHeader that of an Avro-Binary one.
-const (
-	jhistHeader       = "Avro-Json"
-	jhistBinaryHeader = "Avro-Binary"
-)
-
-// ReadJhist reads one job from a MapReduce job-history file (.jhist) as
-// written by the ApplicationMaster, in Avro's JSON encoding (a line
-// "Avro-Json", a line holding the Avro schema, then one JSON event per
-// line) or in its binary encoding (a line "Avro-Binary", the schema line,
-// then the events as Avro binary datums of that schema, back to back;
-// Hadoop 3's default, mapreduce.jobhistory.jhist.format=binary). Both the
-// 0.23 and 2.x/3.x layouts are read.
-func ReadJhist(path string) (*Job, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	return ReadJhistFrom(f, path)
-}
-
-// ReadJhistFrom reads a .jhist stream; name is used in errors and as the
-// Job's Source.
-//
-// Events used: JOB_SUBMITTED, JOB_INITED, JOB_INFO_CHANGED,
-// JOB_QUEUE_CHANGED, JOB_STATUS_CHANGED, JOB_FINISHED, JOB_FAILED,
-// JOB_KILLED, JOB_ERROR, TASK_STARTED, TASK_FINISHED, TASK_FAILED and
-// MAP_/REDUCE_ATTEMPT_STARTED/FINISHED/FAILED/KILLED. Other event types,
-// and every event of a setup or cleanup task, are skipped. Malformed JSON,
-// a missing header, a truncated final line and an event whose task or
-// attempt id does not parse are errors naming the line. An Avro-Binary
-// file has no lines past the schema: its errors name the event (counted
-// from 1) and the byte offset in the file where that event starts; a
-// datum cut short by the end of the file is such an error.
-//
-// A line longer than MaxJhistLine is an error: the reader holds at most
-// that much of it in memory.
-func ReadJhistFrom(r io.Reader, name string) (*Job, error) {
-	p := jhistParser{job: &Job{Source: name}, tasks: map[string]*Task{}}
-	br := bufio.NewReader(r)
-	var offset int64 // of the next line
-	for line := 1; ; line++ {
-		text, readErr := lineread.Read(br, MaxJhistLine)
-		if errors.Is(readErr, lineread.ErrTooLong) {
-			return nil, fmt.Errorf("read %s line %d: %w (a job history event line is a few KB; the file is damaged or not a job history)", name, line, readErr)
-		}
-		if readErr != nil && !errors.Is(readErr, io.EOF) {
-			return nil, fmt.Errorf("read %s line %d: %w", name, line, readErr)
-		}
-		offset += int64(len(text))
-		atEOF := readErr != nil
-		if atEOF && len(text) == 0 {
-			if line <= 2 {
-				return nil, fmt.Errorf("read %s line %d: unexpected end of file: no %s", name, line, map[int]string{1: "Avro-Json or Avro-Binary header", 2: "schema"}[line])
-			}
-			break
-		}
-		if err := p.line(line, bytes.TrimSpace(text)); err != nil {
-			if atEOF && text[len(text)-1] != '\n' {
-				return nil, fmt.Errorf("read %s line %d: truncated final line: %w", name, line, err)
-			}
-			return nil, fmt.Errorf("read %s line %d: %w", name, line, err)
-		}
-		if line == 2 && p.schema != nil {
-			if err := p.binaryEvents(br, offset); err != nil {
-				return nil, fmt.Errorf("read %s %w", name, err)
-			}
-			break
-		}
-		if atEOF {
-			break
-		}
-	}
-	return p.finish(), nil
-}
-
-// MaxJhistLine bounds a jhist line (the Avro-Json header and schema lines
-// included): Hadoop's event lines are a few KB, its schema about 30 KB, a
-// JOB_FINISHED line with every counter group well under 1 MB.
-const MaxJhistLine = 16 << 20
 
 // jhistEnvelope is one event line: {"type":"...","event":{"<record>":{...}}}.
 type jhistEnvelope struct {
@@ -182,7 +93,7 @@ func (p *jhistParser) line(n int, text []byte) error {
 }
 
 // event handles one event in Avro's JSON encoding; the binary reader
-// turns each datum into this form too (see avro.go).
+// turns each datum into this form too (see jhistread.go).
 func (p *jhistParser) event(text []byte) error {
 	var env jhistEnvelope
 	if err := json.Unmarshal(text, &env); err != nil {

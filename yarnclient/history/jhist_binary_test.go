@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,52 +31,24 @@ func avroJSONValue(s avro.Schema, v any) (any, error) {
 			return nil, fmt.Errorf("want null, got %v", v)
 		}
 		return nil, nil
-	case avro.Int, avro.Long:
+	case avro.Int, avro.Long, avro.Float, avro.Double:
 		n, ok := v.(json.Number)
 		if !ok {
 			return nil, fmt.Errorf("want a number, got %v", v)
 		}
-		i, err := n.Int64()
-		if s.Type() == avro.Int {
-			return int(i), err
-		}
-		return i, err
-	case avro.Float, avro.Double:
-		n, ok := v.(json.Number)
-		if !ok {
-			return nil, fmt.Errorf("want a number, got %v", v)
-		}
-		f, err := n.Float64()
-		if s.Type() == avro.Float {
-			return float32(f), err
-		}
-		return f, err
+		return avroNumber(s.Type(), n)
 	case avro.String, avro.Enum, avro.Boolean:
 		return v, nil
 	case avro.Bytes:
 		return []byte(v.(string)), nil
 	case avro.Array:
-		items := s.(*avro.ArraySchema).Items()
 		in, _ := v.([]any)
 		out := make([]any, len(in))
-		for i, x := range in {
-			var err error
-			if out[i], err = avroJSONValue(items, x); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
+		return out, avroJSONValues(s.(*avro.ArraySchema).Items(), slices.All(in), func(i int, x any) { out[i] = x })
 	case avro.Map:
-		values := s.(*avro.MapSchema).Values()
 		in, _ := v.(map[string]any)
 		out := make(map[string]any, len(in))
-		for k, x := range in {
-			var err error
-			if out[k], err = avroJSONValue(values, x); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
+		return out, avroJSONValues(s.(*avro.MapSchema).Values(), maps.All(in), func(k string, x any) { out[k] = x })
 	case avro.Record:
 		in, ok := v.(map[string]any)
 		if !ok {
@@ -107,6 +82,34 @@ func avroJSONValue(s avro.Schema, v any) (any, error) {
 		}
 	}
 	return nil, fmt.Errorf("schema type %s not handled", s.Type())
+}
+
+// avroNumber is n as hamba/avro encodes a number of type t.
+func avroNumber(t avro.Type, n json.Number) (any, error) {
+	switch t {
+	case avro.Int:
+		i, err := n.Int64()
+		return int(i), err
+	case avro.Long:
+		return n.Int64()
+	case avro.Float:
+		f, err := n.Float64()
+		return float32(f), err
+	}
+	return n.Float64()
+}
+
+// avroJSONValues converts the elements of an array or the values of a map,
+// all of schema s, handing each to set.
+func avroJSONValues[K comparable](s avro.Schema, in iter.Seq2[K, any], set func(K, any)) error {
+	for k, x := range in {
+		y, err := avroJSONValue(s, x)
+		if err != nil {
+			return err
+		}
+		set(k, y)
+	}
+	return nil
 }
 
 // jhistToBinary re-encodes an Avro-JSON .jhist as Avro-Binary.

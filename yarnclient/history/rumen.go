@@ -14,12 +14,7 @@ import (
 // Rumen TraceBuilder and read by the Scheduler Load Simulator (SLS "job
 // trace" input): a stream of concatenated JSON job objects, not an array.
 func ReadRumen(path string) ([]*Job, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	return ReadRumenFrom(f, path)
+	return openAndRead(path, ReadRumenFrom)
 }
 
 // ReadRumenFrom reads a Rumen JSON stream; name is used in errors and as
@@ -36,32 +31,98 @@ func ReadRumen(path string) ([]*Job, error) {
 // Syntax errors name the line where they occur; errors in a job's content
 // name the line where that job's object starts.
 func ReadRumenFrom(r io.Reader, name string) ([]*Job, error) {
-	lines := &lineCounter{r: r}
-	dec := json.NewDecoder(lines)
+	rr := NewRumenReader(r, name)
 	var jobs []*Job
 	for {
-		if !dec.More() {
-			// More is false at EOF and at a stray ']' or '}'; Decode tells which.
-			var extra json.RawMessage
-			err := dec.Decode(&extra)
-			if errors.Is(err, io.EOF) {
-				return jobs, nil
-			}
-			return nil, rumenError(name, lines, dec, dec.InputOffset(), err)
+		job, _, err := rr.Next()
+		if errors.Is(err, io.EOF) {
+			return jobs, nil
 		}
-		start := dec.InputOffset()
-		startLine := lines.lineAt(start)
-		var lj rumenJob
-		if err := dec.Decode(&lj); err != nil {
-			return nil, rumenError(name, lines, dec, start, err)
-		}
-		job, err := lj.job(name)
 		if err != nil {
-			return nil, fmt.Errorf("read %s line %d: job %q: %w", name, startLine, lj.JobID, err)
+			return nil, err
 		}
 		jobs = append(jobs, job)
-		lines.forget(dec.InputOffset())
 	}
+}
+
+// RumenReader reads a Rumen trace one job at a time (ReadRumenFrom's jobs
+// and errors), so that a caller may keep what it needs of a job and let
+// the rest go: a streamed replay holds one job's tasks at a time.
+type RumenReader struct {
+	name  string
+	lines *lineCounter
+	dec   *json.Decoder
+	base  int64 // byte offset of the reader's start in the file
+}
+
+// RumenPos is where a job's object starts in a Rumen trace: its byte
+// offset and 1-based line, for ReadRumenJobAt.
+type RumenPos struct {
+	Offset int64
+	Line   int
+}
+
+// NewRumenReader reads the Rumen stream r; name is used in errors and as
+// each Job's Source.
+func NewRumenReader(r io.Reader, name string) *RumenReader {
+	return newRumenReader(r, name, RumenPos{Line: 1})
+}
+
+// newRumenReader reads r, which starts at at in the trace.
+func newRumenReader(r io.Reader, name string, at RumenPos) *RumenReader {
+	lines := &lineCounter{r: r, base: at.Line - 1}
+	return &RumenReader{name: name, lines: lines, dec: json.NewDecoder(lines), base: at.Offset}
+}
+
+// Next returns the next job and where its object starts; io.EOF (bare)
+// after the last job.
+func (rr *RumenReader) Next() (*Job, RumenPos, error) {
+	dec, lines := rr.dec, rr.lines
+	if !dec.More() {
+		// More is false at EOF and at a stray ']' or '}'; Decode tells which.
+		var extra json.RawMessage
+		err := dec.Decode(&extra)
+		if errors.Is(err, io.EOF) {
+			return nil, RumenPos{}, io.EOF
+		}
+		return nil, RumenPos{}, rumenError(rr.name, lines, dec, dec.InputOffset(), err)
+	}
+	start := dec.InputOffset()
+	pos := RumenPos{Offset: rr.base + start, Line: lines.lineAt(start)}
+	var lj rumenJob
+	if err := dec.Decode(&lj); err != nil {
+		return nil, pos, rumenError(rr.name, lines, dec, start, err)
+	}
+	job, err := lj.job(rr.name)
+	if err != nil {
+		return nil, pos, fmt.Errorf("read %s line %d: job %q: %w", rr.name, pos.Line, lj.JobID, err)
+	}
+	lines.forget(dec.InputOffset())
+	return job, pos, nil
+}
+
+// ReadRumenJobAt reads again the job whose object starts at pos in the
+// Rumen trace at path (a position RumenReader.Next gave), with the errors
+// ReadRumen gives for it.
+func ReadRumenJobAt(path string, pos RumenPos) (*Job, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	return readRumenJobAt(f, path, pos)
+}
+
+// readRumenJobAt is ReadRumenJobAt from r; name is used in errors.
+func readRumenJobAt(r io.ReadSeeker, name string, pos RumenPos) (*Job, error) {
+	if _, err := r.Seek(pos.Offset, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("read %s line %d: %w", name, pos.Line, err)
+	}
+	job, _, err := newRumenReader(r, name, pos).Next()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read %s line %d: no job object here (the file changed since it was first read?)", name, pos.Line)
+	}
+	return job, err
 }
 
 // rumenError names the line of a decoding error that happened in the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -100,12 +99,7 @@ func (m SWIMModel) validate() error {
 // ReadSWIM reads a SWIM workload TSV file and derives each job's tasks
 // with model m (see SWIMModel).
 func ReadSWIM(path string, m SWIMModel) ([]*Job, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	return ReadSWIMFrom(f, path, m)
+	return openAndRead(path, func(r io.Reader, name string) ([]*Job, error) { return ReadSWIMFrom(r, name, m) })
 }
 
 // ReadSWIMFrom reads a SWIM TSV stream; name is used in errors and as each

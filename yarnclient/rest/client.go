@@ -14,11 +14,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/specbridge/specbridge/internal/httpjson"
 )
 
 // DefaultTimeout bounds one request when the caller gives no timeout.
@@ -44,6 +45,35 @@ func newAPI[API ~struct{ Client }](base string, timeout time.Duration, hc *http.
 		return nil, err
 	}
 	return &API{c}, nil
+}
+
+// ResourceManager is a client of the RM's REST API (/ws/v1/cluster).
+type ResourceManager struct{ Client }
+
+// NewResourceManager returns a client for the RM web address base
+// ("http://rm:8088"); timeout bounds each request (0: DefaultTimeout); hc may
+// be nil.
+func NewResourceManager(base string, timeout time.Duration, hc *http.Client) (*ResourceManager, error) {
+	return newAPI[ResourceManager](base, timeout, hc)
+}
+
+// NodeManager is a client of one NM's REST API (/ws/v1/node).
+type NodeManager struct{ Client }
+
+// NewNodeManager returns a client for the NM web address base
+// ("http://host:8042", or the RM's nodeHTTPAddress "host:8042").
+func NewNodeManager(base string, timeout time.Duration, hc *http.Client) (*NodeManager, error) {
+	return newAPI[NodeManager](base, timeout, hc)
+}
+
+// JobHistory is a client of the MapReduce JobHistory server's REST API
+// (/ws/v1/history/mapreduce).
+type JobHistory struct{ Client }
+
+// NewJobHistory returns a client for the JHS web address base
+// ("http://jhs:19888").
+func NewJobHistory(base string, timeout time.Duration, hc *http.Client) (*JobHistory, error) {
+	return newAPI[JobHistory](base, timeout, hc)
 }
 
 // newClient checks base ("http://host:port"; a bare "host:port" gets http).
@@ -99,37 +129,22 @@ func (c Client) get(ctx context.Context, path string, out any) error {
 	u := c.base + path
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return fmt.Errorf("GET %s: %w", u, err)
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("GET %s: %w", u, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return fmt.Errorf("GET %s: read body: %w", u, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+	err := httpjson.Do(ctx, c.http, httpjson.Request{URL: u, MaxAnswer: maxBody}, out)
+	var se *httpjson.StatusError
+	if errors.As(err, &se) {
 		var re struct {
 			RemoteException struct {
 				Exception, Message string
 			}
 		}
-		_ = json.Unmarshal(body, &re) // best effort: the status alone is the error
+		_ = json.Unmarshal(se.Body, &re) // best effort: the status alone is the error
 		msg := re.RemoteException.Message
 		if re.RemoteException.Exception != "" {
 			msg = re.RemoteException.Exception + ": " + msg
 		}
-		return &StatusError{URL: u, Status: resp.StatusCode, Message: msg}
+		return &StatusError{URL: u, Status: se.Status, Message: msg}
 	}
-	if err := json.Unmarshal(body, out); err != nil {
-		return fmt.Errorf("GET %s: decode JSON: %w", u, err)
-	}
-	return nil
+	return err
 }
 
 // decodeList reads Hadoop's JSON wrapper of a list, e.g. the value of
@@ -172,6 +187,22 @@ func getList[T any](ctx context.Context, c Client, path, outer, inner string) ([
 	out, err := decodeList[T](wrap[outer], inner)
 	if err != nil {
 		return nil, fmt.Errorf("GET %s%s: %w", c.base, path, err)
+	}
+	return out, nil
+}
+
+// getObject fetches path and decodes the object under key of its answer,
+// {key:{...}} (the zero T without one).
+func getObject[T any](ctx context.Context, c Client, path, key string) (T, error) {
+	var wrap map[string]json.RawMessage
+	var out T
+	if err := c.get(ctx, path, &wrap); err != nil {
+		return out, err
+	}
+	if raw, ok := wrap[key]; ok {
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return out, fmt.Errorf("GET %s%s: decode JSON: %w", c.base, path, err)
+		}
 	}
 	return out, nil
 }

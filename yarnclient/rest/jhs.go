@@ -1,20 +1,6 @@
 package rest
 
-import (
-	"context"
-	"net/http"
-	"time"
-)
-
-// JobHistory is a client of the MapReduce JobHistory server's REST API
-// (/ws/v1/history/mapreduce).
-type JobHistory struct{ Client }
-
-// NewJobHistory returns a client for the JHS web address base
-// ("http://jhs:19888").
-func NewJobHistory(base string, timeout time.Duration, hc *http.Client) (*JobHistory, error) {
-	return newAPI[JobHistory](base, timeout, hc)
-}
+import "context"
 
 // Job is one finished job (/ws/v1/history/mapreduce/jobs[/{id}]). The list
 // carries the summary fields; the single-job call fills the rest.
@@ -77,11 +63,7 @@ func (h *JobHistory) Jobs(ctx context.Context) ([]Job, error) {
 
 // Job returns one job; IsNotFound(err) when the server does not know it.
 func (h *JobHistory) Job(ctx context.Context, jobID string) (Job, error) {
-	var out struct {
-		Job Job `json:"job"`
-	}
-	err := h.get(ctx, "/ws/v1/history/mapreduce/jobs/"+pathEscape(jobID), &out)
-	return out.Job, err
+	return getObject[Job](ctx, h.Client, "/ws/v1/history/mapreduce/jobs/"+pathEscape(jobID), "job")
 }
 
 // Tasks lists a job's tasks.

@@ -1,19 +1,6 @@
 package rest
 
-import (
-	"context"
-	"net/http"
-	"time"
-)
-
-// NodeManager is a client of one NM's REST API (/ws/v1/node).
-type NodeManager struct{ Client }
-
-// NewNodeManager returns a client for the NM web address base
-// ("http://host:8042", or the RM's nodeHTTPAddress "host:8042").
-func NewNodeManager(base string, timeout time.Duration, hc *http.Client) (*NodeManager, error) {
-	return newAPI[NodeManager](base, timeout, hc)
-}
+import "context"
 
 // NodeInfo is /ws/v1/node/info.
 type NodeInfo struct {
@@ -28,9 +15,5 @@ type NodeInfo struct {
 
 // Info returns the node's information.
 func (nm *NodeManager) Info(ctx context.Context) (NodeInfo, error) {
-	var out struct {
-		NodeInfo NodeInfo `json:"nodeInfo"`
-	}
-	err := nm.get(ctx, "/ws/v1/node/info", &out)
-	return out.NodeInfo, err
+	return getObject[NodeInfo](ctx, nm.Client, "/ws/v1/node/info", "nodeInfo")
 }

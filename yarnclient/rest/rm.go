@@ -2,21 +2,9 @@ package rest
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strings"
-	"time"
 )
-
-// ResourceManager is a client of the RM's REST API (/ws/v1/cluster).
-type ResourceManager struct{ Client }
-
-// NewResourceManager returns a client for the RM web address base
-// ("http://rm:8088"); timeout bounds each request (0: DefaultTimeout); hc may
-// be nil.
-func NewResourceManager(base string, timeout time.Duration, hc *http.Client) (*ResourceManager, error) {
-	return newAPI[ResourceManager](base, timeout, hc)
-}
 
 // ClusterInfo is /ws/v1/cluster/info.
 type ClusterInfo struct {
@@ -30,11 +18,7 @@ type ClusterInfo struct {
 
 // ClusterInfo returns the cluster's information.
 func (rm *ResourceManager) ClusterInfo(ctx context.Context) (ClusterInfo, error) {
-	var out struct {
-		ClusterInfo ClusterInfo `json:"clusterInfo"`
-	}
-	err := rm.get(ctx, "/ws/v1/cluster/info", &out)
-	return out.ClusterInfo, err
+	return getObject[ClusterInfo](ctx, rm.Client, "/ws/v1/cluster/info", "clusterInfo")
 }
 
 // Node is one NodeManager as the RM sees it (/ws/v1/cluster/nodes).

@@ -10,7 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -55,6 +58,20 @@ import org.apache.hadoop.yarn.server.nodemanager.NodeStatusUpdaterImpl;
  * and DIR/control.port, in that order; details.json appearing means the cluster is up.
  */
 public final class MiniCluster {
+  /** The daemon addresses set from the port arguments: {argument, configuration key}. */
+  private static final String[][] ADDRESSES = {
+      {"-rmport", YarnConfiguration.RM_ADDRESS},
+      {"-rmschedulerport", YarnConfiguration.RM_SCHEDULER_ADDRESS},
+      {"-rmtrackerport", YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS},
+      {"-rmadminport", YarnConfiguration.RM_ADMIN_ADDRESS},
+      {"-rmwebport", YarnConfiguration.RM_WEBAPP_ADDRESS},
+      {"-jhsport", JHAdminConfig.MR_HISTORY_ADDRESS},
+      {"-jhswebport", JHAdminConfig.MR_HISTORY_WEBAPP_ADDRESS},
+      {"-jhsadminport", JHAdminConfig.JHS_ADMIN_ADDRESS},
+  };
+  /** The port arguments besides those of ADDRESSES: the NameNode's and the control server's. */
+  private static final List<String> OTHER_PORTS = Arrays.asList("-nnport", "-nnhttpport", "-controlport");
+
   private final MiniMRYarnCluster yarn;
   private final int count;
 
@@ -67,37 +84,27 @@ public final class MiniCluster {
     Configuration conf = new Configuration();
     String stateDir = null;
     int nodeManagers = 3;
-    int nn = 0, nnHttp = 0, rm = 0, rmScheduler = 0, rmTracker = 0, rmAdmin = 0, rmWeb = 0, jhs = 0, jhsWeb = 0,
-        jhsAdmin = 0, control = 0;
+    Map<String, Integer> ports = new HashMap<>(); // -nnport ... -controlport; 0 when not given
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException("argument " + a + " needs a value");
       }
       String v = args[++i];
-      switch (a) {
-        case "-state": stateDir = v; break;
-        case "-nodemanagers": nodeManagers = Integer.parseInt(v); break;
-        case "-nnport": nn = Integer.parseInt(v); break;
-        case "-nnhttpport": nnHttp = Integer.parseInt(v); break;
-        case "-rmport": rm = Integer.parseInt(v); break;
-        case "-rmschedulerport": rmScheduler = Integer.parseInt(v); break;
-        case "-rmtrackerport": rmTracker = Integer.parseInt(v); break;
-        case "-rmadminport": rmAdmin = Integer.parseInt(v); break;
-        case "-rmwebport": rmWeb = Integer.parseInt(v); break;
-        case "-jhsport": jhs = Integer.parseInt(v); break;
-        case "-jhswebport": jhsWeb = Integer.parseInt(v); break;
-        case "-jhsadminport": jhsAdmin = Integer.parseInt(v); break;
-        case "-controlport": control = Integer.parseInt(v); break;
-        case "-D": {
-          int eq = v.indexOf('=');
-          if (eq <= 0) {
-            throw new IllegalArgumentException("-D " + v + ": want key=value");
-          }
-          conf.set(v.substring(0, eq), v.substring(eq + 1));
-          break;
+      if (a.equals("-state")) {
+        stateDir = v;
+      } else if (a.equals("-nodemanagers")) {
+        nodeManagers = Integer.parseInt(v);
+      } else if (isPort(a)) {
+        ports.put(a, Integer.parseInt(v));
+      } else if (a.equals("-D")) {
+        int eq = v.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("-D " + v + ": want key=value");
         }
-        default: throw new IllegalArgumentException("unknown argument " + a);
+        conf.set(v.substring(0, eq), v.substring(eq + 1));
+      } else {
+        throw new IllegalArgumentException("unknown argument " + a);
       }
     }
     if (stateDir == null) {
@@ -105,22 +112,17 @@ public final class MiniCluster {
     }
     File state = new File(stateDir).getAbsoluteFile();
 
-    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf).nameNodePort(nn).nameNodeHttpPort(nnHttp)
-        .numDataNodes(1).format(true).build();
+    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf).nameNodePort(ports.getOrDefault("-nnport", 0))
+        .nameNodeHttpPort(ports.getOrDefault("-nnhttpport", 0)).numDataNodes(1).format(true).build();
     dfs.waitActive();
     FileSystem.setDefaultUri(conf, dfs.getFileSystem().getUri());
 
     String host = MiniYARNCluster.getHostname();
     conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, true);
     conf.setBoolean(JHAdminConfig.MR_HISTORY_MINICLUSTER_FIXED_PORTS, true);
-    conf.set(YarnConfiguration.RM_ADDRESS, host + ":" + rm);
-    conf.set(YarnConfiguration.RM_SCHEDULER_ADDRESS, host + ":" + rmScheduler);
-    conf.set(YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, host + ":" + rmTracker);
-    conf.set(YarnConfiguration.RM_ADMIN_ADDRESS, host + ":" + rmAdmin);
-    conf.set(YarnConfiguration.RM_WEBAPP_ADDRESS, host + ":" + rmWeb);
-    conf.set(JHAdminConfig.MR_HISTORY_ADDRESS, host + ":" + jhs);
-    conf.set(JHAdminConfig.MR_HISTORY_WEBAPP_ADDRESS, host + ":" + jhsWeb);
-    conf.set(JHAdminConfig.JHS_ADMIN_ADDRESS, host + ":" + jhsAdmin);
+    for (String[] flagKey : ADDRESSES) {
+      conf.set(flagKey[1], host + ":" + ports.getOrDefault(flagKey[0], 0));
+    }
     // A fixed staging directory (the JobHistory directories live under it), so a client needs no lookup.
     conf.set(MRJobConfig.MR_AM_STAGING_DIR, "/specbridge/staging");
 
@@ -157,17 +159,28 @@ public final class MiniCluster {
           StandardCopyOption.ATOMIC_MOVE);
     }
 
-    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", control), 0);
+    InetSocketAddress controlAddress = new InetSocketAddress("127.0.0.1", ports.getOrDefault("-controlport", 0));
+    HttpServer server = HttpServer.create(controlAddress, 0);
     server.createContext("/nodemanagers", mc::handle);
     server.start();
     int controlPort = server.getAddress().getPort();
 
-    String details = "{\"namenode_port\":" + dfs.getNameNodePort() + ",\"resourcemanager_port\":\"" + rm
+    String details = "{\"namenode_port\":" + dfs.getNameNodePort() + ",\"resourcemanager_port\":\""
+        + ports.getOrDefault("-rmport", 0)
         + "\",\"control_port\":" + controlPort + ",\"nodemanagers\":" + mc.nodeManagers() + "}\n";
     write(new File(state, "control.port"), controlPort + "\n");
     write(new File(state, "details.json"), details);
     System.out.println("specbridge minicluster: up; control on 127.0.0.1:" + controlPort);
     Thread.currentThread().join(); // until SIGTERM runs the shutdown hook
+  }
+
+  private static boolean isPort(String arg) {
+    for (String[] flagKey : ADDRESSES) {
+      if (flagKey[0].equals(arg)) {
+        return true;
+      }
+    }
+    return OTHER_PORTS.contains(arg);
   }
 
   private static void write(File f, String text) throws IOException {

@@ -98,17 +98,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     if (warning != null && s.sidecarConfigured()) {
       LOG.warn(warning);
     }
-    FallbackSpeculator.Gate gate = new FallbackSpeculator.Gate() {
-      @Override
-      public boolean sidecarInCharge() {
-        return sidecarInCharge;
-      }
-
-      @Override
-      public boolean claimSpeculation(TaskId task) {
-        return pendingSpeculation.add(task);
-      }
-    };
+    FallbackSpeculator.Gate gate = FallbackSpeculator.Gate.of(() -> sidecarInCharge, pendingSpeculation);
     // A job left out of the scope runs Hadoop's speculator even with the fallback off, so one exists until start.
     this.fallback = s.fallbackEnabled || s.scope.restricts() ? new FallbackSpeculator(conf, context, gate) : null;
     this.bridged = s.sidecarConfigured() && s.scope.enabled();

@@ -1,7 +1,9 @@
 package org.specbridge.shim;
 
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
@@ -39,6 +41,21 @@ class FallbackSpeculator extends DefaultSpeculator {
 
     /** Claims the task for one speculative attempt; false if one is already pending. */
     boolean claimSpeculation(TaskId task);
+
+    /** The gate of a shim whose charge inCharge reads and whose pending speculative attempts are pending. */
+    static Gate of(BooleanSupplier inCharge, Set<TaskId> pending) {
+      return new Gate() {
+        @Override
+        public boolean sidecarInCharge() {
+          return inCharge.getAsBoolean();
+        }
+
+        @Override
+        public boolean claimSpeculation(TaskId task) {
+          return pending.add(task);
+        }
+      };
+    }
   }
 
   private final Gate gate;

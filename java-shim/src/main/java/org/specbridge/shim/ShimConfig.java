@@ -9,6 +9,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.apache.hadoop.conf.Configuration;
 
@@ -190,51 +192,37 @@ public final class ShimConfig {
   }
 
   private static int clusterSlots(Configuration conf) {
-    String raw = conf.getTrimmed(CLUSTER_SLOTS);
-    if (raw == null || raw.isEmpty()) {
-      return 0;
-    }
-    try {
-      int v = Integer.parseInt(raw);
-      if (v >= 0) {
-        return v;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(CLUSTER_SLOTS + "=" + raw + " must be a whole number of containers >= 0");
+    return optional(conf, CLUSTER_SLOTS, 0, Integer::parseInt, v -> v >= 0, "a whole number of containers >= 0");
   }
 
   private static long nonNegativeLong(Configuration conf, String key) {
-    String raw = conf.getTrimmed(key);
-    if (raw == null || raw.isEmpty()) {
-      return 0;
-    }
-    try {
-      long v = Long.parseLong(raw);
-      if (v >= 0) {
-        return v;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(key + "=" + raw + " must be a whole number of ms >= 0");
+    return optional(conf, key, 0L, Long::parseLong, v -> v >= 0, "a whole number of ms >= 0");
   }
 
   private static double errorBound(Configuration conf) {
-    String raw = conf.getTrimmed(GRASS_ERROR);
+    return optional(conf, GRASS_ERROR, 0.0, Double::parseDouble, v -> v >= 0 && v < 1,
+        "a fraction in [0, 1), e.g. 0.2");
+  }
+
+  /**
+   * The value of an optional key: unset when the key is absent or blank, else parse's result if ok accepts it;
+   * anything else is an IllegalArgumentException saying "key=raw must be want".
+   */
+  private static <T> T optional(Configuration conf, String key, T unset, Function<String, T> parse, Predicate<T> ok,
+      String want) {
+    String raw = conf.getTrimmed(key);
     if (raw == null || raw.isEmpty()) {
-      return 0;
+      return unset;
     }
     try {
-      double v = Double.parseDouble(raw);
-      if (v >= 0 && v < 1) {
+      T v = parse.apply(raw);
+      if (ok.test(v)) {
         return v;
       }
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException(GRASS_ERROR + "=" + raw + " must be a fraction in [0, 1), e.g. 0.2");
+    throw new IllegalArgumentException(key + "=" + raw + " must be " + want);
   }
 
   /** Whether the job is an approximation job (a deadline or an error bound). */

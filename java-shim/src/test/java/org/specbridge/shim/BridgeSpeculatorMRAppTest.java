@@ -73,18 +73,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
   }
 
   private MRApp start(Configuration conf, String name, int maps) throws Exception {
-    return start(conf, name, maps, 0);
-  }
-
-  /** Runs a job of maps and reduces on MRApp until it and every task are RUNNING. */
-  private MRApp start(Configuration conf, String name, int maps, int reduces) throws Exception {
-    resetClock();
-    MRApp app = new MRApp(maps, reduces, false, name, true, clock);
-    Job job = submit(conf, app);
-    for (Task t : job.getTasks().values()) {
-      app.waitForState(t, TaskState.RUNNING);
-    }
-    return app;
+    return startRunning(conf, name, maps, 0);
   }
 
   /** How many of tasks are in state. */
@@ -108,7 +97,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     final BridgeSpeculator shim = shim();
     waitForCharge(shim, true);
 
-    Job job = app.getContext().getAllJobs().values().iterator().next();
+    Job job = job(app);
     EventHandler events = app.getContext().getEventHandler();
     // Report progress while every attempt is younger than min-runtime-ms, wait until the shim has sent
     // the reports, and only then let the AM's clock run on: the sidecar decides on complete information.
@@ -129,8 +118,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
         assertEquals(1, t.getAttempts().size(), t.getID() + " was speculated too");
       }
     }
-    finishJob(app, job, events);
-    assertEquals(JobState.SUCCEEDED, job.getState());
+    finishJob(app);
     assertTrue(Sidecar.read(sidecar.log).contains("session opened"), Sidecar.read(sidecar.log));
   }
 
@@ -139,7 +127,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
   void aDecisionForATaskThatIsNotRunningIsRefused() throws Exception {
     Sidecar sidecar = sidecar();
     MRApp app = start(conf(sidecar, "none"), "sb-refuse");
-    Job job = app.getContext().getAllJobs().values().iterator().next();
+    Job job = job(app);
     EventHandler events = app.getContext().getEventHandler();
     Task done = firstTask(job);
     TaskAttempt attempt = done.getAttempts().values().iterator().next();
@@ -155,8 +143,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     assertEquals("the job has no such task", refusal);
     assertEquals(1, done.getAttempts().size());
 
-    finishJob(app, job, events);
-    assertEquals(JobState.SUCCEEDED, job.getState());
+    finishJob(app);
   }
 
   @Test
@@ -174,7 +161,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     assertTrue(handover < 1500 + 1000, "handover took " + handover + " ms");
 
     // The scenario of Hadoop's TestSpeculativeExecutionWithMRApp: all but one task finish.
-    Job job = app.getContext().getAllJobs().values().iterator().next();
+    Job job = job(app);
     EventHandler events = app.getContext().getEventHandler();
     final Task straggler = leaveOneStraggler(app, job, events);
     waitFor("the fallback to speculate " + straggler.getID(), () -> straggler.getAttempts().size() == 2, true);
@@ -188,8 +175,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     assertTrue(log.contains("state rebuilt from a resync") && log.contains("attempts=6"), log);
     assertEquals(2, straggler.getAttempts().size(), "the straggler was speculated twice across the handover");
 
-    finishJob(app, job, events);
-    assertEquals(JobState.SUCCEEDED, job.getState());
+    finishJob(app);
   }
 
   /**
@@ -211,7 +197,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     MRApp app = start(conf, "sb-approx", 10);
     final BridgeSpeculator shim = shim();
     waitForCharge(shim, true);
-    Job job = app.getContext().getAllJobs().values().iterator().next();
+    Job job = job(app);
     EventHandler events = app.getContext().getEventHandler();
 
     List<Task> maps = new ArrayList<Task>(job.getTasks().values());
@@ -317,16 +303,15 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     Sidecar sidecar = sidecar();
     Configuration conf = conf(sidecar, "none");
     conf.setInt(MRJobConfig.NUM_REDUCES, 1);
-    MRApp app = start(conf, "sb-drop-refused", 2, 1);
-    Job job = app.getContext().getAllJobs().values().iterator().next();
+    MRApp app = startRunning(conf, "sb-drop-refused", 2, 1);
+    Job job = job(app);
     Task map = sorted(job.getTasks(TaskType.MAP).values()).get(0);
     DecisionApplier none = new DecisionApplier(app.getContext(), new java.util.HashSet<TaskId>(), 0);
     assertEquals("dropping it would fail the job: 0 of 2 maps failed or dropped already and "
         + "mapreduce.map.failures.maxpercent=0 allows 0 (a job with reduces loses a dropped map as a failed one)",
         none.apply("drop", Wire.taskId(map.getID()), "", 1, "test"));
     assertEquals(TaskState.RUNNING, map.getState());
-    finishJob(app, job, app.getContext().getEventHandler());
-    assertEquals(JobState.SUCCEEDED, job.getState());
+    finishJob(app);
   }
 
   /**

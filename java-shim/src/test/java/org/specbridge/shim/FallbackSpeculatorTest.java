@@ -23,17 +23,7 @@ class FallbackSpeculatorTest {
   private volatile boolean sidecarInCharge = true;
   private final Set<TaskId> pending = Collections.newSetFromMap(new ConcurrentHashMap<TaskId, Boolean>());
   private final FallbackSpeculator fallback = new FallbackSpeculator(new Configuration(false), am.context,
-      new FallbackSpeculator.Gate() {
-        @Override
-        public boolean sidecarInCharge() {
-          return sidecarInCharge;
-        }
-
-        @Override
-        public boolean claimSpeculation(TaskId task) {
-          return pending.add(task);
-        }
-      });
+      FallbackSpeculator.Gate.of(() -> sidecarInCharge, pending));
 
   @Test
   void itsLaunchesAreSuppressedWhileTheSidecarIsInChargeAndNeverDoubled() {

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.api.records.JobId;
@@ -360,57 +361,28 @@ class HadoopPolicyConformanceTest extends SidecarTest {
       if (m == null) {
         m = new MockAttempt(a, initial);
         attempts.put(a, m);
-        views.put(a, proxy(TaskAttempt.class, new AttemptView(m)));
+        views.put(a, proxy(TaskAttempt.class, attemptView(m)));
       }
       return m;
     }
   }
 
   /** Answers the TaskAttempt methods DefaultSpeculator and its estimator call. */
-  static final class AttemptView extends View {
-    final MockAttempt a;
-
-    AttemptView(MockAttempt a) {
-      this.a = a;
-    }
-
-    @Override
-    Object call(String method, Object[] args) {
-      if ("getID".equals(method)) {
-        return a.id;
-      } else if ("getState".equals(method)) {
-        return a.state;
-      } else if ("getProgress".equals(method)) {
-        return a.progress;
-      }
-      return UNSUPPORTED;
-    }
+  static View attemptView(MockAttempt a) {
+    return new View("AttemptView")
+        .on("getID", args -> a.id)
+        .on("getState", args -> a.state)
+        .on("getProgress", args -> a.progress);
   }
 
-  static final class TaskView extends View {
-    final MockTask t;
-
-    TaskView(MockTask t) {
-      this.t = t;
-    }
-
-    @Override
-    Object call(String method, Object[] args) {
-      if ("getID".equals(method)) {
-        return t.id;
-      } else if ("getType".equals(method)) {
-        return t.id.getTaskType();
-      } else if ("getAttempts".equals(method)) {
-        return Collections.unmodifiableMap(t.views);
-      } else if ("getAttempt".equals(method)) {
-        return t.views.get(args[0]);
-      } else if ("getState".equals(method)) {
-        return t.state;
-      } else if ("isFinished".equals(method)) {
-        return t.state == TaskState.SUCCEEDED;
-      }
-      return UNSUPPORTED;
-    }
+  static View taskView(MockTask t) {
+    return new View("TaskView")
+        .on("getID", args -> t.id)
+        .on("getType", args -> t.id.getTaskType())
+        .on("getAttempts", args -> Collections.unmodifiableMap(t.views))
+        .on("getAttempt", args -> t.views.get(args[0]))
+        .on("getState", args -> t.state)
+        .on("isFinished", args -> t.state == TaskState.SUCCEEDED);
   }
 
   static final class JobView extends View {
@@ -420,9 +392,27 @@ class HadoopPolicyConformanceTest extends SidecarTest {
     final int[] completed = new int[2];
 
     JobView(Fixture f) {
+      super("JobView");
       this.f = f;
       add(TaskType.MAP, f.maps, "m_");
       add(TaskType.REDUCE, f.reduces, "r_");
+      on("getID", args -> f.job);
+      on("getTask", args -> {
+        TaskId id = (TaskId) args[0];
+        return tasks.get(id.getTaskType()).get(id);
+      });
+      on("getTasks", args -> {
+        if (args == null || args.length == 0) {
+          Map<TaskId, Task> all = new LinkedHashMap<TaskId, Task>(tasks.get(TaskType.MAP));
+          all.putAll(tasks.get(TaskType.REDUCE));
+          return all;
+        }
+        return Collections.unmodifiableMap(tasks.get((TaskType) args[0]));
+      });
+      on("getTotalMaps", args -> f.maps);
+      on("getTotalReduces", args -> f.reduces);
+      on("getCompletedMaps", args -> completed[0]);
+      on("getCompletedReduces", args -> completed[1]);
     }
 
     private void add(TaskType type, int n, String prefix) {
@@ -432,87 +422,53 @@ class HadoopPolicyConformanceTest extends SidecarTest {
       for (int i = 0; i < n; i++) {
         MockTask t = new MockTask(f.task(prefix + String.format("%06d", i)));
         mocks.put(t.id, t);
-        m.put(t.id, proxy(Task.class, new TaskView(t)));
+        m.put(t.id, proxy(Task.class, taskView(t)));
       }
       tasks.put(type, m);
     }
-
-    @Override
-    Object call(String method, Object[] args) {
-      if ("getID".equals(method)) {
-        return f.job;
-      } else if ("getTask".equals(method)) {
-        TaskId id = (TaskId) args[0];
-        return tasks.get(id.getTaskType()).get(id);
-      } else if ("getTasks".equals(method)) {
-        if (args == null || args.length == 0) {
-          Map<TaskId, Task> all = new LinkedHashMap<TaskId, Task>(tasks.get(TaskType.MAP));
-          all.putAll(tasks.get(TaskType.REDUCE));
-          return all;
-        }
-        return Collections.unmodifiableMap(tasks.get((TaskType) args[0]));
-      } else if ("getTotalMaps".equals(method)) {
-        return f.maps;
-      } else if ("getTotalReduces".equals(method)) {
-        return f.reduces;
-      } else if ("getCompletedMaps".equals(method)) {
-        return completed[0];
-      } else if ("getCompletedReduces".equals(method)) {
-        return completed[1];
-      }
-      return UNSUPPORTED;
-    }
   }
 
-  static final class ContextView extends View {
-    final Job job;
-    final JobId id;
-    final ControlledClock clock;
-    final EventHandler<Event> events;
-
-    ContextView(Job job, JobId id, ControlledClock clock, EventHandler<Event> events) {
-      this.job = job;
-      this.id = id;
-      this.clock = clock;
-      this.events = events;
-    }
-
-    @Override
-    Object call(String method, Object[] args) {
-      if ("getJob".equals(method)) {
-        return id.equals(args[0]) ? job : null;
-      } else if ("getAllJobs".equals(method)) {
-        return Collections.singletonMap(id, job);
-      } else if ("getClock".equals(method)) {
-        return clock;
-      } else if ("getEventHandler".equals(method)) {
-        return events;
-      }
-      return UNSUPPORTED;
-    }
+  static View contextView(Job job, JobId id, ControlledClock clock, EventHandler<Event> events) {
+    return new View("ContextView")
+        .on("getJob", args -> id.equals(args[0]) ? job : null)
+        .on("getAllJobs", args -> Collections.singletonMap(id, job))
+        .on("getClock", args -> clock)
+        .on("getEventHandler", args -> events);
   }
 
-  /** A java.lang.reflect.Proxy handler for the few methods of Hadoop's interfaces the speculator uses. */
-  abstract static class View implements InvocationHandler {
-    static final Object UNSUPPORTED = new Object();
+  /**
+   * A java.lang.reflect.Proxy handler for the few methods of Hadoop's interfaces the speculator uses: each
+   * answers from a table of method names (whatever the arguments); any other method throws.
+   */
+  static class View implements InvocationHandler {
+    private final String name;
+    private final Map<String, Function<Object[], Object>> answers = new HashMap<String, Function<Object[], Object>>();
 
-    abstract Object call(String method, Object[] args);
+    View(String name) {
+      this.name = name;
+    }
+
+    /** Answers method with answer, given the call's arguments. */
+    View on(String method, Function<Object[], Object> answer) {
+      answers.put(method, answer);
+      return this;
+    }
 
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) {
-      String name = method.getName();
-      if ("equals".equals(name) && args != null && args.length == 1) {
+      String m = method.getName();
+      if ("equals".equals(m) && args != null && args.length == 1) {
         return proxy == args[0];
-      } else if ("hashCode".equals(name) && (args == null || args.length == 0)) {
+      } else if ("hashCode".equals(m) && (args == null || args.length == 0)) {
         return System.identityHashCode(proxy);
-      } else if ("toString".equals(name) && (args == null || args.length == 0)) {
-        return getClass().getSimpleName();
+      } else if ("toString".equals(m) && (args == null || args.length == 0)) {
+        return name;
       }
-      Object r = call(name, args);
-      if (r == UNSUPPORTED) {
+      Function<Object[], Object> answer = answers.get(m);
+      if (answer == null) {
         throw new UnsupportedOperationException(method + " is not mocked by HadoopPolicyConformanceTest");
       }
-      return r;
+      return answer.apply(args);
     }
   }
 
@@ -539,7 +495,7 @@ class HadoopPolicyConformanceTest extends SidecarTest {
           // T_ADD_SPEC_ATTEMPT: the driver plays TaskImpl (see Reference.addSpeculativeAttempt).
         }
       };
-      AppContext context = proxy(AppContext.class, new ContextView(jobProxy, f.job, clock, ignore));
+      AppContext context = proxy(AppContext.class, contextView(jobProxy, f.job, clock, ignore));
       Configuration conf = new Configuration(false);
       for (Map.Entry<String, String> e : f.params.entrySet()) {
         conf.set(e.getKey(), e.getValue());

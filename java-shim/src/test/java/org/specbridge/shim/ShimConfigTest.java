@@ -22,7 +22,7 @@ class ShimConfigTest {
 
   @Test
   void defaults() {
-    ShimConfig c = ShimConfig.from(new Configuration(false));
+    ShimConfig c = from();
     assertFalse(c.sidecarConfigured());
     assertEquals("hadoop", c.speculator);
     assertEquals(1000, c.timeoutMs);
@@ -33,40 +33,42 @@ class ShimConfigTest {
     assertEquals(0, c.clusterSlots, "the cluster's slots are unknown unless told");
   }
 
+  /** The settings read from a configuration of the given key, value pairs only. */
+  private static ShimConfig from(String... keyValues) {
+    Configuration conf = new Configuration(false);
+    for (int i = 0; i < keyValues.length; i += 2) {
+      conf.set(keyValues[i], keyValues[i + 1]);
+    }
+    return ShimConfig.from(conf);
+  }
+
   @Test
   void clusterSlots() {
-    Configuration conf = new Configuration(false);
-    conf.set("specbridge.cluster.slots", " 3000 ");
-    assertEquals(3000, ShimConfig.from(conf).clusterSlots);
-    conf.set("specbridge.cluster.slots", "0");
-    assertEquals(0, ShimConfig.from(conf).clusterSlots);
+    assertEquals(3000, from("specbridge.cluster.slots", " 3000 ").clusterSlots);
+    assertEquals(0, from("specbridge.cluster.slots", "0").clusterSlots);
   }
 
   @Test
   void nodeKey() {
-    Configuration conf = new Configuration(false);
-    conf.set("specbridge.node-key", " host ");
-    assertFalse(ShimConfig.from(conf).nodeHostPort);
-    conf.set("specbridge.node-key", "host-port");
-    assertTrue(ShimConfig.from(conf).nodeHostPort);
+    assertFalse(from("specbridge.node-key", " host ").nodeHostPort);
+    assertTrue(from("specbridge.node-key", "host-port").nodeHostPort);
   }
 
   @Test
   void readsEverySetting() throws Exception {
     File token = new File(dir, "token");
     Files.write(token.toPath(), "# the secret\n\n  s3cret  \nsecond\n".getBytes(StandardCharsets.UTF_8));
-    Configuration conf = new Configuration(false);
-    conf.set("specbridge.url", "ws://sidecar:7420/v1/am");
-    conf.set("specbridge.token.file", token.getPath());
-    conf.set("specbridge.speculator", "late");
-    conf.set("specbridge.param.late.slow-task-threshold", " 30 ");
-    conf.set("specbridge.param.late.speculative-cap", "0.2");
-    conf.set("specbridge.param.grass.ignored", "1");
-    conf.set("specbridge.timeout.ms", "2000");
-    conf.set("specbridge.fallback.enabled", "false");
-    conf.set("specbridge.batch.ms", "50");
-    conf.set("specbridge.batch.max", "10");
-    ShimConfig c = ShimConfig.from(conf);
+    ShimConfig c = from(
+        "specbridge.url", "ws://sidecar:7420/v1/am",
+        "specbridge.token.file", token.getPath(),
+        "specbridge.speculator", "late",
+        "specbridge.param.late.slow-task-threshold", " 30 ",
+        "specbridge.param.late.speculative-cap", "0.2",
+        "specbridge.param.grass.ignored", "1",
+        "specbridge.timeout.ms", "2000",
+        "specbridge.fallback.enabled", "false",
+        "specbridge.batch.ms", "50",
+        "specbridge.batch.max", "10");
     assertTrue(c.sidecarConfigured());
     assertEquals("ws://sidecar:7420/v1/am", c.url);
     assertEquals("s3cret", c.token);
@@ -86,10 +88,7 @@ class ShimConfigTest {
 
   @Test
   void approximationBounds() {
-    Configuration conf = new Configuration(false);
-    conf.set("specbridge.grass.deadline-ms", "60000");
-    conf.set("specbridge.grass.error", " 0.2 ");
-    ShimConfig c = ShimConfig.from(conf);
+    ShimConfig c = from("specbridge.grass.deadline-ms", "60000", "specbridge.grass.error", " 0.2 ");
     assertEquals(60000, c.deadlineMs);
     assertEquals(0.2, c.errorBound);
     assertTrue(c.approximate());
@@ -97,9 +96,7 @@ class ShimConfigTest {
 
   @Test
   void aJobWithReducesIsWarnedWhenItsFailureAllowanceIsBelowItsBound() {
-    Configuration conf = new Configuration(false);
-    conf.set("specbridge.grass.error", "0.2");
-    ShimConfig c = ShimConfig.from(conf);
+    ShimConfig c = from("specbridge.grass.error", "0.2");
     assertEquals(20, c.requiredMapFailuresPercent());
     assertNull(c.approximationWarning(0, 0), "a map-only job needs no allowance");
     assertNull(c.approximationWarning(4, 20));
@@ -108,18 +105,14 @@ class ShimConfigTest {
     assertTrue(w.contains("mapreduce.map.failures.maxpercent to at least 20"), w);
     assertTrue(w.contains("mapreduce.map.failures.maxpercent=10"), w);
 
-    conf.set("specbridge.grass.error", "0.29");
-    assertEquals(29, ShimConfig.from(conf).requiredMapFailuresPercent());
-    conf.set("specbridge.grass.error", "0.051");
-    assertEquals(6, ShimConfig.from(conf).requiredMapFailuresPercent());
+    assertEquals(29, from("specbridge.grass.error", "0.29").requiredMapFailuresPercent());
+    assertEquals(6, from("specbridge.grass.error", "0.051").requiredMapFailuresPercent());
 
-    Configuration deadline = new Configuration(false);
-    deadline.set("specbridge.grass.deadline-ms", "60000");
-    ShimConfig d = ShimConfig.from(deadline);
+    ShimConfig d = from("specbridge.grass.deadline-ms", "60000");
     w = d.approximationWarning(1, 0);
     assertTrue(w.contains("specbridge.grass.deadline-ms=60000") && w.contains("drops nothing"), w);
     assertNull(d.approximationWarning(1, 30));
-    assertNull(ShimConfig.from(new Configuration(false)).approximationWarning(1, 0), "an exact job");
+    assertNull(from().approximationWarning(1, 0), "an exact job");
   }
 
   @Test
@@ -144,47 +137,39 @@ class ShimConfigTest {
         {"specbridge.cluster.slots", "many"},
     };
     for (String[] kv : bad) {
-      Configuration conf = new Configuration(false);
-      conf.set(kv[0], kv[1]);
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ShimConfig.from(conf));
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> from(kv));
       assertTrue(e.getMessage().contains(kv[0]), e.getMessage());
     }
   }
 
   @Test
   void severalSidecarsAreTriedInTheOrderGiven() {
-    Configuration conf = new Configuration(false);
-    conf.set("specbridge.url", " ws://a:7420/v1/am , wss://b:7420/v1/am ");
-    ShimConfig c = ShimConfig.from(conf);
+    ShimConfig c = from("specbridge.url", " ws://a:7420/v1/am , wss://b:7420/v1/am ");
     assertTrue(c.sidecarConfigured());
     assertEquals(Arrays.asList("ws://a:7420/v1/am", "wss://b:7420/v1/am"), c.urls);
-    conf.set("specbridge.url", "ws://a:7420/v1/am");
-    assertEquals(Collections.singletonList("ws://a:7420/v1/am"), ShimConfig.from(conf).urls);
-    assertEquals(Collections.emptyList(), ShimConfig.from(new Configuration(false)).urls);
+    assertEquals(Collections.singletonList("ws://a:7420/v1/am"), from("specbridge.url", "ws://a:7420/v1/am").urls);
+    assertEquals(Collections.emptyList(), from().urls);
   }
 
   @Test
   void everyJobIsInScopeUnlessAListOrTheSwitchSaysOtherwise() {
-    Scope all = ShimConfig.from(new Configuration(false)).scope;
+    Scope all = from().scope;
     assertFalse(all.restricts());
     assertNull(all.excludes("alice", "default"));
     assertNull(all.excludes(null, null));
 
-    Configuration off = new Configuration(false);
-    off.set("specbridge.enabled", "false");
-    Scope none = ShimConfig.from(off).scope;
+    Scope none = from("specbridge.enabled", "false").scope;
     assertTrue(none.restricts());
     assertEquals("specbridge.enabled=false", none.excludes("alice", "pilot"));
   }
 
   @Test
   void allowAndDenyListsNarrowTheScope() {
-    Configuration conf = new Configuration(false);
-    conf.set("specbridge.enabled.queues", "pilot, root.research.batch");
-    conf.set("specbridge.enabled.users", "alice,bob");
-    conf.set("specbridge.disabled.users", "bob");
-    conf.set("specbridge.disabled.queues", "root.pilot.urgent");
-    Scope s = ShimConfig.from(conf).scope;
+    Scope s = from(
+        "specbridge.enabled.queues", "pilot, root.research.batch",
+        "specbridge.enabled.users", "alice,bob",
+        "specbridge.disabled.users", "bob",
+        "specbridge.disabled.queues", "root.pilot.urgent").scope;
     assertTrue(s.restricts());
     assertNull(s.excludes("alice", "pilot"));
     assertNull(s.excludes("alice", "root.pilot"), "a bare entry matches the leaf of a full path");
@@ -198,9 +183,7 @@ class ShimConfigTest {
     assertTrue(s.excludes("alice", "urgent").contains("specbridge.disabled.queues"));
     assertTrue(s.excludes(null, null) != null, "an unknown user or queue matches no list");
 
-    Configuration denyOnly = new Configuration(false);
-    denyOnly.set("specbridge.disabled.queues", "adhoc");
-    Scope d = ShimConfig.from(denyOnly).scope;
+    Scope d = from("specbridge.disabled.queues", "adhoc").scope;
     assertNull(d.excludes("anyone", "default"));
     assertTrue(d.excludes("anyone", "root.adhoc").contains("queue root.adhoc is in specbridge.disabled.queues"));
   }

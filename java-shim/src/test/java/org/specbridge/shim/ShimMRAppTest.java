@@ -1,5 +1,6 @@
 package org.specbridge.shim;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.util.Map;
@@ -64,6 +65,22 @@ abstract class ShimMRAppTest extends SidecarTest {
     return job;
   }
 
+  /** Runs a job of maps and reduces on a new MRApp until it and every task are RUNNING; returns the app. */
+  MRApp startRunning(Configuration conf, String name, int maps, int reduces) throws Exception {
+    resetClock();
+    MRApp app = new MRApp(maps, reduces, false, name, true, clock);
+    Job job = submit(conf, app);
+    for (Task t : job.getTasks().values()) {
+      app.waitForState(t, TaskState.RUNNING);
+    }
+    return app;
+  }
+
+  /** The job app runs. */
+  static Job job(MRApp app) {
+    return app.getContext().getAllJobs().values().iterator().next();
+  }
+
   /** The shim the AM loaded last. */
   static BridgeSpeculator shim() {
     BridgeSpeculator s = RecordingBridgeSpeculator.last;
@@ -118,8 +135,10 @@ abstract class ShimMRAppTest extends SidecarTest {
     return straggler;
   }
 
-  /** Completes the first attempt of every unfinished task and waits for the job to stop. */
-  void finishJob(final MRApp app, Job job, EventHandler events) throws Exception {
+  /** Completes the first attempt of every unfinished task of app's job, waits for it to stop, asserts it SUCCEEDED. */
+  void finishJob(final MRApp app) throws Exception {
+    Job job = job(app);
+    EventHandler events = app.getContext().getEventHandler();
     for (Task t : job.getTasks().values()) {
       if (t.getState() == TaskState.SUCCEEDED) {
         continue;
@@ -133,6 +152,7 @@ abstract class ShimMRAppTest extends SidecarTest {
       complete(events, t.getAttempt(first));
     }
     waitFor("the job to finish", () -> app.getServiceState() == Service.STATE.STOPPED, true);
+    assertEquals(JobState.SUCCEEDED, job.getState(), String.valueOf(job.getDiagnostics()));
   }
 
   void waitForCharge(BridgeSpeculator shim, boolean sidecar) throws InterruptedException {

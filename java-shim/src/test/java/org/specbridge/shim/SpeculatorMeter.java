@@ -9,8 +9,12 @@ import java.util.TreeMap;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.app.AppContext;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator;
+import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
 import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
+import org.apache.hadoop.service.CompositeService;
+import org.apache.hadoop.service.Service;
 
 /**
  * CPU time an AM spends on speculation, measured from inside the speculator MRAppMaster loads, with the JVM's
@@ -97,49 +101,66 @@ final class SpeculatorMeter {
     stopped = true;
   }
 
-  /** Hadoop's DefaultSpeculator, metered. */
-  public static class TimedDefaultSpeculator extends DefaultSpeculator {
-    private final SpeculatorMeter meter = new SpeculatorMeter();
+  /**
+   * A speculator MRAppMaster loads by class name, metered: it wraps the speculator it measures, which runs as its
+   * child service (initialised, started and stopped with it) and gets every event through the meter. The meter
+   * reads the threads' clocks as the wrapper stops, before the wrapped speculator stops.
+   */
+  abstract static class Timed<S extends Speculator & Service> extends CompositeService implements Speculator {
+    final S speculator;
+    final SpeculatorMeter meter;
 
-    public TimedDefaultSpeculator(Configuration conf, AppContext context) {
-      super(conf, context);
+    Timed(S speculator) {
+      super("Timed" + speculator.getClass().getSimpleName());
+      this.speculator = speculator;
+      this.meter = new SpeculatorMeter();
+      addService(speculator);
     }
 
     @Override
     public void handle(final SpeculatorEvent event) {
-      meter.handle(() -> super.handle(event));
+      meter.handle(() -> speculator.handle(event));
+    }
+
+    /** Forwarded, not metered (the AM itself does not call it). */
+    @Override
+    public void handleAttempt(TaskAttemptStatus status) {
+      speculator.handleAttempt(status);
+    }
+
+    /** What to do before the meter reads the clocks: nothing by default. */
+    void beforeSnapshot() throws Exception {
     }
 
     @Override
     protected void serviceStop() throws Exception {
+      beforeSnapshot();
       meter.snapshot();
       super.serviceStop();
     }
   }
 
-  /** The shim, metered. */
-  public static class TimedBridgeSpeculator extends BridgeSpeculator {
-    private final SpeculatorMeter meter = new SpeculatorMeter();
-
-    public TimedBridgeSpeculator(Configuration conf, AppContext context) {
-      super(conf, context);
+  /** Hadoop's DefaultSpeculator, metered. */
+  public static class TimedDefaultSpeculator extends Timed<DefaultSpeculator> {
+    public TimedDefaultSpeculator(Configuration conf, AppContext context) {
+      super(new DefaultSpeculator(conf, context));
     }
+  }
 
-    @Override
-    public void handle(final SpeculatorEvent event) {
-      meter.handle(() -> super.handle(event));
+  /** The shim, metered. */
+  public static class TimedBridgeSpeculator extends Timed<BridgeSpeculator> {
+    public TimedBridgeSpeculator(Configuration conf, AppContext context) {
+      super(new BridgeSpeculator(conf, context));
     }
 
     /** Lets the worker finish the job's events first, so that all its work is counted. */
     @Override
-    protected void serviceStop() throws Exception {
+    void beforeSnapshot() throws Exception {
       long deadline = System.currentTimeMillis() + 120000;
-      while (backlog() > 0 && System.currentTimeMillis() < deadline) {
+      while (speculator.backlog() > 0 && System.currentTimeMillis() < deadline) {
         Thread.sleep(10); // polling the shim's queue
       }
-      meter.lookups = attemptLookups();
-      meter.snapshot();
-      super.serviceStop();
+      meter.lookups = speculator.attemptLookups();
     }
   }
 }

@@ -1,0 +1,191 @@
+package replay
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/specbridge/specbridge/sim"
+	"github.com/specbridge/specbridge/yarnclient/history"
+)
+
+// historySource is a recorded input (a Rumen trace, jhist files, a
+// directory of them) streamed: it holds one small header a job, and a
+// job's tasks are read again from its file when the simulator needs them
+// (sim.Job.Load), where an eager read (Load) holds every task, attempt, id
+// and counter of the input for the whole replay.
+//
+// The input is read once, job by job, when it is opened (LoadStreaming),
+// for what a run needs before a job arrives and cannot learn later: the
+// earliest submit (the run's time origin), each job's calibration, task
+// counts and longest task, and the recorded hosts' busiest moments (the
+// cluster, hostPeaks: two 16-byte edges an attempt). Each job read is let
+// go at once. A run reads each job once more at its arrival, from the
+// byte offset (Rumen) or the file (jhist) where the first read found it;
+// a job whose file no longer holds it there is an error naming the file
+// and line. Jobs that cannot be calibrated draw stragglers from one random
+// stream in input order, so those (rare in a history: it has no recorded
+// submit or finish) are also read once per workload build, as a SWIM
+// trace's rows are derived (swimsource.go), to keep the stream's state at
+// each job's start.
+type historySource struct {
+	jobs []recordedHead
+	// origin is the earliest submit (epoch ms), 0 when none is known.
+	origin int64
+	hosts  hostPeaks
+	// nodes is the cluster of the recorded hosts (finish).
+	nodes []sim.Node
+}
+
+// recordedHead is what a streamed workload keeps of one recorded job.
+type recordedHead struct {
+	at         jobPlace
+	id, status string
+	cal        calibration
+	// header is a calibrated job's simulator job, Submit from time 0
+	// (calibratedJob with origin 0), without its tasks (streamHeader).
+	header sim.Job
+	// timed: a job that cannot be calibrated has a timed task (others
+	// are skipped, as FromHistory skips them).
+	timed bool
+}
+
+// jobPlace is where a recorded job is read from.
+type jobPlace struct {
+	file   string
+	format history.Format
+	pos    history.RumenPos // Rumen: where the job's object starts
+}
+
+// read reads the job again, checking that it is the one first read there.
+func (h *recordedHead) read() (*history.Job, error) {
+	var (
+		j   *history.Job
+		err error
+	)
+	if h.at.format == history.FormatRumen {
+		j, err = history.ReadRumenJobAt(h.at.file, h.at.pos)
+	} else {
+		j, err = history.ReadJhist(h.at.file)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if j.ID != h.id {
+		return nil, fmt.Errorf("read %s%s: job %s, where %s was when the input was opened (the file changed?)", h.at.file, h.at.line(), j.ID, h.id)
+	}
+	return j, nil
+}
+
+// line names a Rumen job's line in errors.
+func (p jobPlace) line() string {
+	if p.format == history.FormatRumen {
+		return fmt.Sprintf(" line %d", p.pos.Line)
+	}
+	return ""
+}
+
+// add keeps j's header, read at place at.
+func (s *historySource) add(j *history.Job, at jobPlace) {
+	if sub := submitOf(j); sub > 0 && (s.origin == 0 || sub < s.origin) {
+		s.origin = sub
+	}
+	s.hosts.add(j)
+	h := recordedHead{at: at, id: j.ID, status: j.Status, cal: calibrate(j)}
+	if h.cal.ok {
+		full := calibratedJob(j, h.cal, 0)
+		h.header = streamHeader(&full)
+	} else {
+		_, h.timed = uncalibratedJob(j, 0)
+	}
+	s.jobs = append(s.jobs, h)
+}
+
+// finish infers the cluster once every job is added, and lets the
+// hosts' edges go.
+func (s *historySource) finish() {
+	s.nodes = s.hosts.nodes()
+	s.hosts = hostPeaks{}
+}
+
+// workload is FromHistory over the input's jobs, streamed: the same
+// workload, but each job is a header whose tasks Load reads from the
+// job's file at its arrival.
+func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, error) {
+	origin := s.origin
+	model, pcg, rs, err := stragglerDraws(co, seed)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workload{}
+	uncalibrated := false
+	for i := range s.jobs {
+		h := &s.jobs[i]
+		if h.cal.ok {
+			sj := h.header
+			sj.Submit -= origin
+			sj.Load = func(j *sim.Job) error {
+				rj, err := h.read()
+				if err != nil {
+					return err
+				}
+				full := calibratedJob(rj, h.cal, origin)
+				j.Maps, j.Reduces = full.Maps, full.Reduces
+				return nil
+			}
+			w.addRecorded(sj, h.cal.overhead(), RecordedJob{ID: h.id, Status: h.status, Time: h.cal.recorded})
+			continue
+		}
+		if !h.timed {
+			continue
+		}
+		uncalibrated = true
+		at := *pcg
+		full, err := h.uncalibrated(origin, model, rs)
+		if err != nil {
+			return nil, err
+		}
+		sj := streamHeader(&full)
+		sj.Load = func(j *sim.Job) error {
+			p := at
+			full, err := h.uncalibrated(origin, model, rand.New(&p))
+			j.Maps, j.Reduces = full.Maps, full.Reduces
+			return err
+		}
+		w.addRecorded(sj, 0, RecordedJob{ID: h.id, Status: h.status})
+	}
+	if len(w.Jobs) == 0 {
+		return nil, errNoTimedJob
+	}
+	w.cluster(slices.Clone(s.nodes), co, seed, model, rs, uncalibrated)
+	return w, nil
+}
+
+// uncalibrated reads an uncalibrated job again and builds it as
+// FromHistory does, its stragglers drawn with rs.
+func (h *recordedHead) uncalibrated(origin int64, model StragglerModel, rs *rand.Rand) (sim.Job, error) {
+	rj, err := h.read()
+	if err != nil {
+		return sim.Job{}, err
+	}
+	full, _ := uncalibratedJob(rj, origin)
+	if !model.Off {
+		model.stretch(rs, &full)
+	}
+	return full, nil
+}
+
+// each calls f with every job of the input in order, read again one at a
+// time (decisions mode).
+func (s *historySource) each(f func(*history.Job) error) error {
+	for i := range s.jobs {
+		j, err := s.jobs[i].read()
+		if err != nil {
+			return err
+		}
+		if err := f(j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
