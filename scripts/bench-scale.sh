@@ -11,7 +11,7 @@
 #        PARALLEL=1 scripts/bench-scale.sh   (--parallel N; default: cores)
 #        ONLY=fb2009 scripts/bench-scale.sh  (fb2009 or fb2010)
 #        PROFILE=DIR scripts/bench-scale.sh  (also write cpu/heap pprof files to DIR)
-#        GOMEMLIMIT=off scripts/bench-scale.sh (no soft heap limit; default 900MiB)
+#        GOMEMLIMIT=off scripts/bench-scale.sh (no soft heap limit; default 800MiB)
 # Targets: FB-2010 under 120 s and 1 GB peak RSS on 2 cores; FB-2009 under 2 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +28,7 @@ fb2010=$shared/scale/FB-2010_samples_24_times_1hr_0.tsv
 fb2009=$root/data/swim/FB-2009_samples_24_times_1hr_0.tsv
 # Go's soft memory limit: the collector works harder as the heap nears it
 # instead of letting it grow to twice what is live (docs/scale.md).
-export GOMEMLIMIT=${GOMEMLIMIT:-900MiB}
+export GOMEMLIMIT=${GOMEMLIMIT:-800MiB}
 par=()
 [[ -n "${PARALLEL:-}" ]] && par=(--parallel "$PARALLEL")
 

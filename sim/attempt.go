@@ -33,7 +33,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	}
 	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work)
 	work, offset := resumeWork(t, work, speculative)
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	// A reused slot keeps its generations, so that the timers of the
 	// attempt that had it stay stale.
 	*a = attempt{job: ji, task: ti, node: ni, n: t.nextN, ty: ty,
@@ -48,7 +48,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	if t.first == none {
 		t.first = ai
 	} else {
-		s.attempts[t.last].nextInTask = ai
+		s.attempts.at(t.last).nextInTask = ai
 	}
 	t.last = ai
 	t.running++
@@ -125,7 +125,7 @@ func (s *sim) copying(a *attempt) bool {
 // its node's speed, superseding any earlier timer. A hung node, or a reduce
 // still copying while maps are outstanding, gets no timer until that changes.
 func (s *sim) scheduleFinish(ai int32) {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	a.finGen++
 	n := &s.nodes[a.node]
 	if n.hung {
@@ -148,7 +148,7 @@ func (s *sim) scheduleFinish(ai int32) {
 // phase, CPU ms as nominal work done).
 func (s *sim) report(ai int32) error {
 	s.statusEvent(ai)
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	j := &s.jobs[a.job]
 	if err := j.engine.ObserveStatus(a.view, &s.ev); err != nil {
 		return fmt.Errorf("sim: %w", err)
@@ -160,7 +160,7 @@ func (s *sim) report(ai int32) error {
 
 // statusEvent brings the attempt up to now and fills s.ev with its status.
 func (s *sim) statusEvent(ai int32) {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	s.advance(a)
 	a.lastReport = s.now
 	f := 1.0
@@ -197,7 +197,7 @@ func reducePhase(f, copyEnd, sortEnd float64) (speculators.Phase, float64, float
 
 // end takes a running attempt off its node and job and accounts its time.
 func (s *sim) end(ai int32, state speculators.AttemptState) {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	a.state = state
 	a.end = s.now
 	s.lastProgress = s.now
@@ -217,12 +217,12 @@ func (s *sim) end(ai int32, state speculators.AttemptState) {
 	s.giveSlot(a.node, a.ty)
 	last := n.running[len(n.running)-1]
 	n.running[a.nodePos] = last
-	s.attempts[last].nodePos = a.nodePos
+	s.attempts.at(last).nodePos = a.nodePos
 	n.running = n.running[:len(n.running)-1]
 	if a.ty == speculators.Reduce {
 		last := j.runningReduces[len(j.runningReduces)-1]
 		j.runningReduces[a.reducePos] = last
-		s.attempts[last].reducePos = a.reducePos
+		s.attempts.at(last).reducePos = a.reducePos
 		j.runningReduces = j.runningReduces[:len(j.runningReduces)-1]
 	}
 	ran := a.end - a.start
@@ -239,7 +239,7 @@ func (s *sim) end(ai int32, state speculators.AttemptState) {
 
 // sendEnd reports an attempt's end to its job's engine.
 func (s *sim) sendEnd(ai int32, kind speculators.EventKind) error {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	s.ev = speculators.Event{Kind: kind, Time: s.now,
 		Attempt: speculators.AttemptID{Task: speculators.TaskID{Type: a.ty, Index: a.task}, N: a.n}}
 	return s.observe(&s.jobs[a.job])
@@ -248,7 +248,7 @@ func (s *sim) sendEnd(ai int32, kind speculators.EventKind) error {
 // succeed completes an attempt: the first attempt of a task to finish wins
 // and the task's other running attempts are killed.
 func (s *sim) succeed(ai int32) error {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	a.done = a.work
 	ji, ty, ti := a.job, a.ty, a.task
 	j := &s.jobs[ji]
@@ -257,7 +257,7 @@ func (s *sim) succeed(ai int32) error {
 	if err := s.sendEnd(ai, speculators.AttemptSucceeded); err != nil {
 		return err
 	}
-	if s.attempts[ai].speculative {
+	if s.attempts.at(ai).speculative {
 		j.result.SpeculativeWon++
 	}
 	if err := s.killRunning(ji, ty, ti); err != nil {
@@ -291,8 +291,8 @@ func (s *sim) succeed(ai int32) error {
 
 // killRunning kills every running attempt of a task.
 func (s *sim) killRunning(ji int32, ty speculators.TaskType, ti int32) error {
-	for ai := s.jobs[ji].tasks[ty][ti].first; ai != none; ai = s.attempts[ai].nextInTask {
-		if s.attempts[ai].state != speculators.StateRunning {
+	for ai := s.jobs[ji].tasks[ty][ti].first; ai != none; ai = s.attempts.at(ai).nextInTask {
+		if s.attempts.at(ai).state != speculators.StateRunning {
 			continue
 		}
 		s.end(ai, speculators.StateKilled)
@@ -308,7 +308,7 @@ func (s *sim) killRunning(ji int32, ty speculators.TaskType, ti int32) error {
 // decision, reduce preemption), reports it, and runs its task again if it is
 // left with nothing running or waiting.
 func (s *sim) abort(ai int32, state speculators.AttemptState) error {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	ji, ty, ti := a.job, a.ty, a.task
 	s.end(ai, state)
 	kind := speculators.AttemptKilled
@@ -342,7 +342,7 @@ func (s *sim) rescheduleIfIdle(ji int32, ty speculators.TaskType, ti int32) {
 // of maps done changes, since that number caps their copy phase.
 func (s *sim) mapsChanging(j *jobState) {
 	for _, ai := range j.runningReduces {
-		if a := &s.attempts[ai]; s.copying(a) {
+		if a := s.attempts.at(ai); s.copying(a) {
 			s.advance(a)
 		}
 	}
@@ -354,7 +354,7 @@ func (s *sim) mapsChanged(j *jobState) {
 	for _, ai := range j.runningReduces {
 		// Reduces past their copy phase keep their timers; those still
 		// copying get one only once every map is done.
-		if s.copying(&s.attempts[ai]) {
+		if s.copying(s.attempts.at(ai)) {
 			s.scheduleFinish(ai)
 		}
 	}

@@ -90,7 +90,7 @@ func (s *sim) apply(ji int32, d speculators.Decision) (bool, error) {
 		return ok, nil
 	case speculators.Kill:
 		ai, ok := s.attemptOf(j, d.Attempt)
-		if !ok || s.attempts[ai].state != speculators.StateRunning {
+		if !ok || s.attempts.at(ai).state != speculators.StateRunning {
 			return false, nil
 		}
 		// Hadoop reschedules a task left with nothing running after TA_KILL.
@@ -123,8 +123,8 @@ func (s *sim) attemptOf(j *jobState, id speculators.AttemptID) (int32, bool) {
 	if !ok {
 		return 0, false
 	}
-	for ai := j.tasks[ty][ti].first; ai != none; ai = s.attempts[ai].nextInTask {
-		if s.attempts[ai].n == id.N {
+	for ai := j.tasks[ty][ti].first; ai != none; ai = s.attempts.at(ai).nextInTask {
+		if s.attempts.at(ai).n == id.N {
 			return ai, true
 		}
 	}
@@ -160,7 +160,7 @@ func (s *sim) speculate(j *jobState, ty speculators.TaskType, ti int32, copies i
 func (s *sim) rerun(ai int32) (bool, error) {
 	ok, err := s.discardOutput(ai, speculators.AttemptKilled)
 	if ok {
-		s.jobs[s.attempts[ai].job].result.RerunMaps++
+		s.jobs[s.attempts.at(ai).job].result.RerunMaps++
 	}
 	return ok, err
 }

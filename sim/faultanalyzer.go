@@ -105,8 +105,8 @@ func (s *sim) restate(an *analyzer.Analyzer) {
 		j := &s.jobs[ji]
 		an.Attach(j.spec.ID, s.now)
 	}
-	for ai := range s.attempts {
-		a := &s.attempts[ai]
+	for ai := range s.attempts.len() {
+		a := s.attempts.at(ai)
 		if a.state != speculators.StateRunning || s.jobs[a.job].finished {
 			continue
 		}

@@ -204,7 +204,7 @@ func (s *sim) hungChanged(ni int32) {
 func (s *sim) killAllOn(ni int32) error {
 	s.faults.victims = append(s.faults.victims[:0], s.nodes[ni].running...)
 	for _, ai := range s.faults.victims {
-		if s.attempts[ai].state == speculators.StateRunning {
+		if s.attempts.at(ai).state == speculators.StateRunning {
 			if err := s.abort(ai, speculators.StateKilled); err != nil {
 				return err
 			}
@@ -230,7 +230,7 @@ func (s *sim) nodeLost(ni int32) error {
 		maps := j.tasks[speculators.Map]
 		for ti := range maps {
 			t := &maps[ti]
-			if t.done() && !t.dropped && s.attempts[t.winner].node == ni {
+			if t.done() && !t.dropped && s.attempts.at(t.winner).node == ni {
 				if _, err := s.discardOutput(t.winner, speculators.AttemptKilled); err != nil {
 					return err
 				}
@@ -265,7 +265,7 @@ func (s *sim) loseOutputs(ni int32) {
 		first := true
 		for ti := range maps {
 			t := &maps[ti]
-			if !t.done() || t.lost || t.dropped || s.attempts[t.winner].node != ni {
+			if !t.done() || t.lost || t.dropped || s.attempts.at(t.winner).node != ni {
 				continue
 			}
 			if first {
@@ -281,7 +281,7 @@ func (s *sim) loseOutputs(ni int32) {
 				}
 			}
 			for _, ai := range j.runningReduces {
-				a := &s.attempts[ai]
+				a := s.attempts.at(ai)
 				if s.copying(a) && rank >= s.copiedOutputs(a) {
 					s.addNeed(ai, int32(ti))
 				}
@@ -306,7 +306,7 @@ func (s *sim) copiedOutputs(a *attempt) int {
 
 // needLost makes a newly launched reduce need every lost output of its job.
 func (s *sim) needLost(ai int32) {
-	j := &s.jobs[s.attempts[ai].job]
+	j := &s.jobs[s.attempts.at(ai).job]
 	maps := j.tasks[speculators.Map]
 	for ti := range maps {
 		if maps[ti].lost {
@@ -322,7 +322,7 @@ func (s *sim) addNeed(ai, m int32) {
 		s.faults.needs = map[int32][]int32{}
 	}
 	s.faults.needs[ai] = append(s.faults.needs[ai], m)
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	a.missing++
 	if a.missing == 1 {
 		a.fetchGen++
@@ -340,7 +340,7 @@ func (s *sim) outputGone(j *jobState, m int32) {
 	t.lost = false
 	j.fault.unreachable--
 	for _, ai := range j.runningReduces {
-		a := &s.attempts[ai]
+		a := s.attempts.at(ai)
 		if a.missing == 0 {
 			continue
 		}
@@ -362,8 +362,8 @@ func (s *sim) outputGone(j *jobState, m int32) {
 
 // dropNeeds forgets a reduce attempt's needs when it ends.
 func (s *sim) dropNeeds(ai int32) {
-	if s.attempts[ai].missing > 0 {
-		s.attempts[ai].missing = 0
+	if s.attempts.at(ai).missing > 0 {
+		s.attempts.at(ai).missing = 0
 		delete(s.faults.needs, ai)
 	}
 }
@@ -371,7 +371,7 @@ func (s *sim) dropNeeds(ai int32) {
 // fetchTimeout is a reduce's fetch of lost outputs timing out: it reports
 // them and the AM counts the reports.
 func (s *sim) fetchTimeout(ai int32, gen uint32) (bool, error) {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	if a.state != speculators.StateRunning || a.fetchGen != gen || a.missing == 0 {
 		return false, nil
 	}
@@ -422,8 +422,8 @@ func (s *sim) shufflingReduces(j *jobState) int {
 	count := 0
 	reduces := j.tasks[speculators.Reduce]
 	for ti := range reduces {
-		for ai := reduces[ti].first; ai != none; ai = s.attempts[ai].nextInTask {
-			if a := &s.attempts[ai]; a.state == speculators.StateRunning && s.copying(a) {
+		for ai := reduces[ti].first; ai != none; ai = s.attempts.at(ai).nextInTask {
+			if a := s.attempts.at(ai); a.state == speculators.StateRunning && s.copying(a) {
 				count++
 				break
 			}
@@ -440,7 +440,7 @@ func (s *sim) shufflingReduces(j *jobState) int {
 // queue). Reduces still copying wait for it again. It reports false when ai
 // is not the winner of a live map.
 func (s *sim) discardOutput(ai int32, kind speculators.EventKind) (bool, error) {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	ji, ty, ti := a.job, a.ty, a.task
 	j := &s.jobs[ji]
 	t := &j.tasks[ty][ti]

@@ -11,7 +11,7 @@ package sim
 
 // startHeartbeats schedules the first heartbeat of a running attempt.
 func (s *sim) startHeartbeats(ai int32) {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	if s.jobs[a.job].blind {
 		return
 	}
@@ -21,7 +21,7 @@ func (s *sim) startHeartbeats(ai int32) {
 // resumeReports is the report an attempt sends at once when its node
 // resumes, and the start of its heartbeats again.
 func (s *sim) resumeReports(ai int32) error {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	if s.jobs[a.job].blind {
 		s.advance(a)
 		a.lastReport = s.now

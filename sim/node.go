@@ -31,12 +31,12 @@ func (s *sim) setSpeed(ni int32, apply bool) error {
 	}
 	s.lastProgress = s.now
 	for _, ai := range n.running {
-		s.advance(&s.attempts[ai])
+		s.advance(s.attempts.at(ai))
 	}
 	wasHung := n.hung
 	n.setMult(mult)
 	for _, ai := range n.running {
-		a := &s.attempts[ai]
+		a := s.attempts.at(ai)
 		s.scheduleFinish(ai)
 		switch {
 		case n.hung && !wasHung:

@@ -43,7 +43,7 @@ func (s *sim) preemptReduces() (bool, error) {
 func (s *sim) preemptionVictim(j *jobState) int32 {
 	victim := int32(none)
 	for _, ai := range j.runningReduces {
-		a := &s.attempts[ai]
+		a := s.attempts.at(ai)
 		if s.nodes[a.node].pools != 1 {
 			continue
 		}
@@ -52,7 +52,7 @@ func (s *sim) preemptionVictim(j *jobState) int32 {
 			victim = ai
 			continue
 		}
-		v := &s.attempts[victim]
+		v := s.attempts.at(victim)
 		f, vf := fractionDone(a), fractionDone(v)
 		if f < vf || (f == vf && (a.start > v.start || (a.start == v.start && ai > victim))) {
 			victim = ai

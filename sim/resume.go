@@ -28,7 +28,7 @@ func (s *sim) resumeFrom(j *jobState, ty speculators.TaskType, ti int32, d specu
 	if !ok {
 		return
 	}
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	if a.state == speculators.StateRunning {
 		s.advance(a)
 	}

@@ -35,7 +35,7 @@ type sim struct {
 	queue    timers
 	nodes    []nodeState
 	jobs     []jobState
-	attempts []attempt
+	attempts attemptStore
 	slots    int // cluster capacity, JobInfo.Slots
 	// recycle: nothing reads an ended job's attempts and tasks once it
 	// has finished (stream.go), so a streamed job's are let go and its
@@ -132,7 +132,6 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 		}
 		timers += 2 * len(spec.Episodes)
 	}
-	tasks := 0
 	longest := speculators.Time(0)
 	s.jobs = make([]jobState, len(jobs))
 	for i := range jobs {
@@ -146,7 +145,6 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 		if err := jobs[i].validate(); err != nil {
 			return nil, fmt.Errorf("sim: job %d (%s): %w", i, jobs[i].ID, err)
 		}
-		tasks += len(jobs[i].Maps) + len(jobs[i].Reduces)
 		for _, t := range jobs[i].Maps {
 			longest = max(longest, t.Work)
 		}
@@ -160,10 +158,6 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 	}
 	s.stallLimit = 100*to + 2*speculators.Time(math.Min(float64(longest)*slowest, math.MaxInt64/4))
 	s.recycle = !s.canSilence() && cfg.RunningSamples <= 0
-	if s.recycle {
-		tasks = min(tasks, 4*s.slots) // attempts are recycled: room for what runs at once
-	}
-	s.attempts = make([]attempt, 0, tasks+tasks/8+16)
 	s.queue.heap.items = make([]event, 0, timers+2*s.slots)
 	s.queue.lane = make([]event, 0, 2*s.slots+1024)
 	for i := range s.nodes {
@@ -230,7 +224,7 @@ func (s *sim) handle(e event) (counted bool, err error) {
 	case evSpeed:
 		return true, s.setSpeed(e.ref, true)
 	case evFinish:
-		a := &s.attempts[e.ref]
+		a := s.attempts.at(e.ref)
 		if a.state != speculators.StateRunning || a.finGen != e.gen {
 			return false, nil
 		}
@@ -239,7 +233,7 @@ func (s *sim) handle(e event) (counted bool, err error) {
 		}
 		return true, s.succeed(e.ref)
 	case evHeartbeat:
-		a := &s.attempts[e.ref]
+		a := s.attempts.at(e.ref)
 		if a.state != speculators.StateRunning || a.hbGen != e.gen {
 			return false, nil
 		}
@@ -249,7 +243,7 @@ func (s *sim) handle(e event) (counted bool, err error) {
 		s.queue.pushOrdered(s.now+s.heartbeat, evHeartbeat, e.ref, a.hbGen)
 		return true, nil
 	case evTimeout:
-		a := &s.attempts[e.ref]
+		a := s.attempts.at(e.ref)
 		if a.state != speculators.StateRunning || !a.silent || s.now-a.lastReport < s.timeout {
 			return false, nil
 		}
@@ -443,8 +437,8 @@ func (s *sim) finish() *Result {
 	s.countWrongSpeculations()
 	r.Jobs = make([]JobResult, len(s.jobs))
 	first, last := speculators.Time(math.MaxInt64), speculators.Time(0)
-	for i := range s.attempts {
-		a := &s.attempts[i]
+	for i := range s.attempts.len() {
+		a := s.attempts.at(i)
 		if a.state == speculators.StateRunning && a.job != none {
 			s.jobs[a.job].result.ContainerMs += s.now - a.start
 		}

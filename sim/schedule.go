@@ -258,8 +258,8 @@ func (s *sim) pickFor(j *jobState, ni int32, lo, hi speculators.TaskType) (pick,
 
 // runsOn reports whether a task has a running attempt on node ni.
 func (s *sim) runsOn(j *jobState, ty speculators.TaskType, ti int32, ni int32) bool {
-	for ai := j.tasks[ty][ti].first; ai != none; ai = s.attempts[ai].nextInTask {
-		a := &s.attempts[ai]
+	for ai := j.tasks[ty][ti].first; ai != none; ai = s.attempts.at(ai).nextInTask {
+		a := s.attempts.at(ai)
 		if a.node == ni && a.state == speculators.StateRunning {
 			return true
 		}

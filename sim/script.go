@@ -29,7 +29,7 @@ func (s *sim) scripted(j *jobState, ty speculators.TaskType, ti, n int32, work f
 // failScripted ends an attempt whose script says it fails, runs the task
 // again, and fails the job when the task has used up its attempts.
 func (s *sim) failScripted(ai int32) error {
-	a := &s.attempts[ai]
+	a := s.attempts.at(ai)
 	ji, ty, ti := a.job, a.ty, a.task
 	if err := s.abort(ai, speculators.StateFailed); err != nil {
 		return err

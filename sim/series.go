@@ -34,9 +34,9 @@ func (s *sim) runningSeries(n int) []RunningSample {
 		d    int
 		spec bool
 	}
-	edges := make([]edge, 0, 2*len(s.attempts))
-	for i := range s.attempts {
-		a := &s.attempts[i]
+	edges := make([]edge, 0, 2*s.attempts.len())
+	for i := range s.attempts.len() {
+		a := s.attempts.at(i)
 		stop := a.end
 		if a.state == speculators.StateRunning || stop < a.start {
 			stop = end

@@ -61,8 +61,7 @@ func (s *sim) newAttempt() int32 {
 		s.freeAttempts = s.freeAttempts[:n-1]
 		return ai
 	}
-	s.attempts = append(s.attempts, attempt{})
-	return int32(len(s.attempts) - 1)
+	return s.attempts.add()
 }
 
 // release lets a finished streamed job's tasks and attempts go, counting
@@ -71,8 +70,8 @@ func (s *sim) newAttempt() int32 {
 func (s *sim) release(j *jobState) {
 	for ty := range j.tasks {
 		for ti := range j.tasks[ty] {
-			for ai := j.tasks[ty][ti].first; ai != none; ai = s.attempts[ai].nextInTask {
-				if s.attempts[ai].state == speculators.StateRunning {
+			for ai := j.tasks[ty][ti].first; ai != none; ai = s.attempts.at(ai).nextInTask {
+				if s.attempts.at(ai).state == speculators.StateRunning {
 					return
 				}
 			}
@@ -81,7 +80,7 @@ func (s *sim) release(j *jobState) {
 	for ty := range j.tasks {
 		for ti := range j.tasks[ty] {
 			for ai := j.tasks[ty][ti].first; ai != none; {
-				a := &s.attempts[ai]
+				a := s.attempts.at(ai)
 				if a.speculative {
 					j.result.WrongSpeculations++
 				}

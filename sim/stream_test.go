@@ -76,7 +76,7 @@ func TestStreamedRunIsTheEagerOne(t *testing.T) {
 			if s.recycle != tc.recycle {
 				t.Errorf("%s %s: recycle %v, want %v", tc.name, sched, s.recycle, tc.recycle)
 			}
-			if held := len(s.attempts); tc.recycle && held >= launched {
+			if held := int(s.attempts.len()); tc.recycle && held >= launched {
 				t.Errorf("%s %s: %d attempt slots held for %d launched; want them reused", tc.name, sched, held, launched)
 			}
 		}

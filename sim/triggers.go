@@ -102,8 +102,8 @@ func (s *sim) progressSum(tasks []taskState, score func(*taskState, *attempt) fl
 			continue
 		}
 		best := 0.0
-		for ai := t.first; ai != none; ai = s.attempts[ai].nextInTask {
-			a := &s.attempts[ai]
+		for ai := t.first; ai != none; ai = s.attempts.at(ai).nextInTask {
+			a := s.attempts.at(ai)
 			if a.state != speculators.StateRunning {
 				continue
 			}
@@ -120,7 +120,7 @@ func (s *sim) progressSum(tasks []taskState, score func(*taskState, *attempt) fl
 func (s *sim) busiestReduceNode(j *jobState) int32 {
 	count := make([]int, len(s.nodes))
 	for _, ai := range j.runningReduces {
-		count[s.attempts[ai].node]++
+		count[s.attempts.at(ai).node]++
 	}
 	best := int32(-1)
 	for ni, c := range count {
@@ -139,11 +139,11 @@ func (s *sim) busiestNode(j *jobState) int32 {
 	for ti := range maps {
 		t := &maps[ti]
 		if t.done() {
-			count[s.attempts[t.winner].node]++
+			count[s.attempts.at(t.winner).node]++
 			continue
 		}
-		for ai := t.first; ai != none; ai = s.attempts[ai].nextInTask {
-			if a := &s.attempts[ai]; a.state == speculators.StateRunning {
+		for ai := t.first; ai != none; ai = s.attempts.at(ai).nextInTask {
+			if a := s.attempts.at(ai); a.state == speculators.StateRunning {
 				count[a.node]++
 			}
 		}
@@ -166,15 +166,15 @@ func (s *sim) busiestNode(j *jobState) int32 {
 // failed node". A node that was only paused or slow has not failed, so
 // copies of stragglers and of tasks on a paused node count as wrong.
 func (s *sim) countWrongSpeculations() {
-	for i := range s.attempts {
-		c := &s.attempts[i]
+	for i := range s.attempts.len() {
+		c := s.attempts.at(i)
 		if !c.speculative || c.job == none { // none: released, counted then (stream.go)
 			continue
 		}
 		j := &s.jobs[c.job]
 		justified := false
-		for ai := j.tasks[c.ty][c.task].first; ai != none && ai != int32(i) && !justified; ai = s.attempts[ai].nextInTask {
-			o := &s.attempts[ai]
+		for ai := j.tasks[c.ty][c.task].first; ai != none && ai != int32(i) && !justified; ai = s.attempts.at(ai).nextInTask {
+			o := s.attempts.at(ai)
 			end := o.end
 			if o.state == speculators.StateRunning {
 				end = s.now
