@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -150,12 +149,7 @@ func (s *sim) report(ai int32) error {
 	s.statusEvent(ai)
 	a := s.attempts.at(ai)
 	j := &s.jobs[a.job]
-	if err := j.engine.ObserveStatus(a.view, &s.ev); err != nil {
-		return fmt.Errorf("sim: %w", err)
-	}
-	s.keepLearned(j)
-	s.feedAnalyzer(j)
-	return nil
+	return s.observed(j, j.engine.ObserveStatus(a.view, &s.ev))
 }
 
 // statusEvent brings the attempt up to now and fills s.ev with its status.

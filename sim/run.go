@@ -383,7 +383,14 @@ func (s *sim) flushNeeds() error {
 
 // observe feeds s.ev to j's engine.
 func (s *sim) observe(j *jobState) error {
-	if err := j.engine.Observe(&s.ev); err != nil {
+	return s.observed(j, j.engine.Observe(&s.ev))
+}
+
+// observed completes an engine call that fed s.ev to j's engine: its
+// error, or what the policy learned kept and the event passed on to the
+// fault analyzer.
+func (s *sim) observed(j *jobState, err error) error {
+	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
 	s.keepLearned(j)

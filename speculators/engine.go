@@ -172,7 +172,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 // An error leaves the state as it was and names what was wrong.
 func (e *Engine) Observe(ev *Event) error {
 	if err := e.Job.apply(ev); err != nil {
-		return fmt.Errorf("job %s: %s at %d: %w", e.Job.Info.ID, ev.Kind, ev.Time, err)
+		return e.eventError(ev, err)
 	}
 	if e.observer != nil {
 		e.observer.Observe(e.Job, ev)
@@ -193,21 +193,15 @@ func (e *Engine) Observe(ev *Event) error {
 // same state change, policy call and errors, without looking the task and
 // the attempt up again. A driver that sends a report at every heartbeat of
 // every attempt (the simulator) spends most of its time there otherwise.
-// An event naming another attempt, or carrying fetch failures, takes
-// Observe's path.
+// An event naming another attempt takes Observe's path.
 func (e *Engine) ObserveStatus(a *Attempt, ev *Event) error {
-	if a == nil || ev.Kind != AttemptStatus || a.ID != ev.Attempt || len(ev.FetchFailedMaps) > 0 {
+	if a == nil || ev.Kind != AttemptStatus || a.ID != ev.Attempt {
 		return e.Observe(ev)
 	}
 	j := e.Job
-	if ev.Progress < 0 || ev.Progress > 1 || ev.Progress != ev.Progress {
-		return fmt.Errorf("job %s: %s at %d: %w: progress %g for %s", j.Info.ID, ev.Kind, ev.Time, ErrBadEvent, ev.Progress, ev.Attempt)
-	}
-	if ev.Time > j.Now {
-		j.Now = ev.Time
-	}
+	j.reach(ev.Time)
 	if err := j.statusOf(a, ev); err != nil {
-		return fmt.Errorf("job %s: %s at %d: %w", j.Info.ID, ev.Kind, ev.Time, err)
+		return e.eventError(ev, err)
 	}
 	if e.observer != nil {
 		// The policy most likely looks the attempt up: it is at hand.
@@ -216,6 +210,12 @@ func (e *Engine) ObserveStatus(a *Attempt, ev *Event) error {
 		j.hot = nil
 	}
 	return nil
+}
+
+// eventError names the job, the event and its time in an error of
+// Observe's.
+func (e *Engine) eventError(ev *Event, err error) error {
+	return fmt.Errorf("job %s: %s at %d: %w", e.Job.Info.ID, ev.Kind, ev.Time, err)
 }
 
 // ReadsReports reports whether the policy's decisions may depend on status

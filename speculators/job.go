@@ -285,11 +285,16 @@ var (
 	ErrBadEvent       = errors.New("malformed event")
 )
 
+// reach moves the job's clock to t unless it is already later.
+func (j *Job) reach(t Time) {
+	if t > j.Now {
+		j.Now = t
+	}
+}
+
 // apply folds one event into the state.
 func (j *Job) apply(ev *Event) error {
-	if ev.Time > j.Now {
-		j.Now = ev.Time
-	}
+	j.reach(ev.Time)
 	switch ev.Kind {
 	case AttemptStarted:
 		return j.started(ev)
@@ -379,6 +384,12 @@ func (j *Job) status(ev *Event) error {
 	if err != nil {
 		return err
 	}
+	return j.statusOf(a, ev)
+}
+
+// statusOf folds a status report into its attempt a, found by the caller;
+// a report it refuses changes nothing.
+func (j *Job) statusOf(a *Attempt, ev *Event) error {
 	if ev.Progress < 0 || ev.Progress > 1 || ev.Progress != ev.Progress {
 		return fmt.Errorf("%w: progress %g for %s", ErrBadEvent, ev.Progress, ev.Attempt)
 	}
@@ -392,11 +403,6 @@ func (j *Job) status(ev *Event) error {
 			j.Task(m).FetchFailures++
 		}
 	}
-	return j.statusOf(a, ev)
-}
-
-// statusOf folds a status report into its attempt a, found by the caller.
-func (j *Job) statusOf(a *Attempt, ev *Event) error {
 	if !a.Running() || ev.Time < a.LastReport {
 		return nil // a late report for an attempt that has ended, or reordered: ignore
 	}
