@@ -218,7 +218,8 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
           + batcher.dropped.get() + " dropped, " + handovers.get() + " handovers, " + applier.applied.get()
           + " decisions applied, " + applier.refused.get() + " refused; worker CPU "
           + (workerCpuNs < 0 ? "unknown" : workerCpuNs / 1000000 + " ms") + ", " + attemptLookups()
-          + " attempt lookups");
+          + " attempt lookups; the fallback skipped " + fallbackSkipped() + " events it could not place and failed"
+          + " on " + fallbackErrors());
     }
     connection.close();
     if (fallback != null) {
@@ -227,9 +228,16 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     super.serviceStop();
   }
 
-  /** Called on the AM's dispatcher thread: never blocks. */
+  /**
+   * Called on the AM's dispatcher thread: never blocks, never throws (an exception here would make the AM's
+   * dispatcher exit the JVM). The fallback skips what Hadoop's DefaultSpeculator cannot take (see
+   * FallbackSpeculator); the worker skips what names no attempt, task or job.
+   */
   @Override
   public void handle(SpeculatorEvent event) {
+    if (event == null) {
+      return; // nothing to forward, and the batcher's queue holds no nulls
+    }
     FallbackSpeculator f = fallback;
     if (f != null) {
       f.feed(event);
@@ -243,7 +251,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
   public void handleAttempt(TaskAttemptStatus status) {
     FallbackSpeculator f = fallback;
     if (f != null) {
-      f.handleAttempt(status);
+      f.feedAttempt(status);
     }
   }
 
@@ -263,6 +271,23 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
   public int fallbackLaunches() {
     FallbackSpeculator f = fallback;
     return f == null ? 0 : f.launched.get();
+  }
+
+  /** Events the fallback did not give Hadoop's DefaultSpeculator, which could not place them. */
+  public long fallbackSkipped() {
+    FallbackSpeculator f = fallback;
+    return f == null ? 0 : f.skipped.get();
+  }
+
+  /** Events the fallback's DefaultSpeculator threw on (caught). */
+  public long fallbackErrors() {
+    FallbackSpeculator f = fallback;
+    return f == null ? 0 : f.errors.get();
+  }
+
+  /** Frames sent to the sidecar (hello, resync, events, acks). */
+  long framesSent() {
+    return connection.framesSent.get();
   }
 
   /** False when the sidecar is not contacted for this job (none configured, or the job is out of scope). */

@@ -1,18 +1,25 @@
 package org.specbridge.shim;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.v2.api.records.Phase;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
+import org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator;
 import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,13 +66,65 @@ class FallbackSpeculatorTest {
     assertFalse(fallback.takeOver(), "a stopped fallback does not start again");
   }
 
+  /**
+   * The events Hadoop's DefaultSpeculator throws on for want of a field, each given to a plain DefaultSpeculator
+   * (which throws NullPointerException, as it does on the AM's dispatcher) and to the fallback (which skips and
+   * counts it). The first is what TaskAttemptImpl sends when an attempt succeeds before any report of it was
+   * processed (UnreportedSuccessMRAppTest has it from a real AM): its initial status, id null.
+   */
   @Test
-  void anEventDefaultSpeculatorThrowsOnIsSkippedAndCounted() {
+  void anEventDefaultSpeculatorCannotPlaceIsSkippedAndCountedNotThrown() {
     fallback.init(new Configuration(false));
-    TaskAttemptStatus noId = new TaskAttemptStatus();
-    fallback.feed(new SpeculatorEvent(noId, 1L));
-    fallback.feed(new SpeculatorEvent(noId, 2L));
-    assertEquals(2, fallback.errors.get());
+    DefaultSpeculator plain = new DefaultSpeculator(new Configuration(false), am.context);
+    plain.init(new Configuration(false));
+    TaskAttemptStatus initial = new TaskAttemptStatus(); // as TaskAttemptImpl's constructor fills it in
+    initial.progress = 1f;
+    initial.phase = Phase.STARTING;
+    initial.stateString = "NEW";
+    initial.taskState = TaskAttemptState.NEW;
+    TaskAttemptStatus noState = new TaskAttemptStatus();
+    noState.id = am.attempt("m", 1, 0).id;
+    List<SpeculatorEvent> events = Arrays.asList(new SpeculatorEvent(initial, 1L),
+        new SpeculatorEvent((TaskAttemptStatus) null, 2L), new SpeculatorEvent(noState, 3L),
+        new SpeculatorEvent((TaskId) null, 1));
+    for (SpeculatorEvent e : events) {
+      assertThrows(NullPointerException.class, () -> plain.handle(e), "Hadoop's DefaultSpeculator on " + e.getType());
+      assertDoesNotThrow(() -> fallback.feed(e), "the fallback on " + e.getType());
+    }
+    assertDoesNotThrow(() -> fallback.feed(null));
+    assertEquals(events.size() + 1, fallback.skipped.get());
+    assertEquals(0, fallback.errors.get());
+    assertDoesNotThrow(() -> fallback.feedAttempt(initial));
+    assertEquals(events.size() + 2, fallback.skipped.get());
     fallback.stop();
+    plain.stop();
+  }
+
+  @Test
+  void aWellFormedEventIsForwardedAndWhatDefaultSpeculatorThrowsOnIsCaught() {
+    fallback.init(new Configuration(false));
+    fallback.feed(new SpeculatorEvent(am.jobId, 1L));
+    TaskAttemptStatus running = new TaskAttemptStatus();
+    running.id = am.attempt("m", 2, 0).id;
+    running.progress = 0.5f;
+    running.taskState = TaskAttemptState.RUNNING;
+    fallback.feed(new SpeculatorEvent(running.id, true, 1L));
+    fallback.feed(new SpeculatorEvent(running, 2L));
+    assertEquals(0, fallback.skipped.get());
+    assertEquals(0, fallback.errors.get());
+
+    // An attempt the AM has no record of: placeable, but Hadoop's estimator looks the attempt up and throws.
+    TaskAttemptStatus unknown = new TaskAttemptStatus();
+    unknown.id = Wire.parseAttemptId("attempt_1700000000000_0001_m_000007_3");
+    unknown.taskState = TaskAttemptState.RUNNING;
+    DefaultSpeculator plain = new DefaultSpeculator(new Configuration(false), am.context);
+    plain.init(new Configuration(false));
+    plain.handle(new SpeculatorEvent(am.jobId, 1L));
+    assertThrows(NullPointerException.class, () -> plain.handle(new SpeculatorEvent(unknown, 3L)));
+    assertDoesNotThrow(() -> fallback.feed(new SpeculatorEvent(unknown, 3L)));
+    assertEquals(1, fallback.errors.get());
+    assertEquals(0, fallback.skipped.get());
+    fallback.stop();
+    plain.stop();
   }
 }

@@ -1,6 +1,5 @@
 package org.specbridge.shim;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -11,28 +10,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToLongFunction;
 
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.apache.hadoop.mapreduce.v2.api.records.JobState;
-import org.apache.hadoop.mapreduce.v2.api.records.Phase;
-import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
-import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
-import org.apache.hadoop.mapreduce.v2.app.MRApp;
-import org.apache.hadoop.mapreduce.v2.app.job.Job;
-import org.apache.hadoop.mapreduce.v2.app.job.Task;
-import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
-import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
-import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent;
-import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
-import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
-import org.apache.hadoop.service.Service;
-import org.apache.hadoop.yarn.event.EventHandler;
-import org.apache.hadoop.yarn.util.ControlledClock;
 import org.apache.log4j.Level;
 import org.apache.log4j.LogManager;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,19 +38,27 @@ import org.junit.jupiter.api.io.TempDir;
  * compared (not event handling; its cost follows wall time, and the shim's fallback runs none while the
  * sidecar decides).
  *
- * <p>The job: 20,000 maps and no reduce. Every attempt, once launched, sends one status report (progress 0.5,
- * as a task's umbilical would), then finishes (TA_DONE) and its container completes. The clock stands still so
- * that no speculator speculates: both sides run the same job, which the test checks (one attempt per task).
- * Hadoop's INFO logging is turned down to WARN for the runs: it would add the same large cost to both sides and
- * hide the speculators' share.
+ * <p>The job ({@link OneReportJob}): 20,000 maps and no reduce, every attempt reporting progress once, then
+ * succeeding; the clock stands still so that no speculator speculates, and both sides run the same job, which is
+ * checked (one attempt per task). Hadoop's INFO logging is turned down to WARN for the runs: it would add the same
+ * large cost to both sides and hide the speculators' share.
+ *
+ * <p>A benchmark, not part of the test command (the project checks speed targets by benchmarks, never by timed
+ * unit tests; on a loaded 2-core machine its ratio measured 1.074-1.091 against the 1.10 bound): tagged
+ * {@value #TAG}, which the pom's default surefire run excludes. {@code scripts/bench-shim-overhead.sh} runs it and
+ * asserts the bound. What is not timing (both sides run the same job, the shim with the real sidecar) is checked
+ * in the test command by {@link ShimSameJobMRAppTest} on a small job.
  *
  * <p>Set {@code -Dspecbridge.overhead.tasks=N} for another job size. The measured figures are written to
  * {@code target/shim-overhead.txt}.
  */
+@Tag(ShimOverheadMRAppTest.TAG)
 class ShimOverheadMRAppTest {
   static final int TASKS = Integer.getInteger("specbridge.overhead.tasks", 20000);
   static final int RUNS = 3;
   static final double ALLOWED = 1.10;
+  /** The JUnit tag of benchmarks: excluded from the default test run (pom.xml, specbridge.test.excludedGroups). */
+  static final String TAG = "benchmark";
 
   @TempDir
   File dir;
@@ -83,16 +73,16 @@ class ShimOverheadMRAppTest {
       List<SpeculatorMeter> hadoop = new ArrayList<SpeculatorMeter>();
       List<SpeculatorMeter> shim = new ArrayList<SpeculatorMeter>();
       long t0 = System.nanoTime();
-      run(null, Math.max(100, TASKS / 4));
-      run(sidecar, Math.max(100, TASKS / 4));
+      OneReportJob.run(null, Math.max(100, TASKS / 4));
+      OneReportJob.run(sidecar, Math.max(100, TASKS / 4));
       for (int i = 0; i < RUNS; i++) {
         // Alternate which side goes first: later runs of a JVM are cheaper (JIT, warm caches).
         if (i % 2 == 0) {
-          hadoop.add(run(null, TASKS));
-          shim.add(run(sidecar, TASKS));
+          hadoop.add(OneReportJob.run(null, TASKS));
+          shim.add(OneReportJob.run(sidecar, TASKS));
         } else {
-          shim.add(run(sidecar, TASKS));
-          hadoop.add(run(null, TASKS));
+          shim.add(OneReportJob.run(sidecar, TASKS));
+          hadoop.add(OneReportJob.run(null, TASKS));
         }
       }
       long wallS = (System.nanoTime() - t0) / 1000000000L;
@@ -145,72 +135,5 @@ class ShimOverheadMRAppTest {
     File target = new File(System.getProperty("specbridge.repo.root", ".."), "java-shim/target").getCanonicalFile();
     target.mkdirs();
     Files.write(new File(target, "shim-overhead.txt").toPath(), report.getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** Runs one job of tasks maps with the shim (sidecar given) or Hadoop's DefaultSpeculator; returns its meter. */
-  private SpeculatorMeter run(Sidecar sidecar, int tasks) throws Exception {
-    Configuration conf = new Configuration();
-    conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, true);
-    if (sidecar == null) {
-      conf.setClass(MRJobConfig.MR_AM_JOB_SPECULATOR, SpeculatorMeter.TimedDefaultSpeculator.class, Speculator.class);
-    } else {
-      conf.setClass(MRJobConfig.MR_AM_JOB_SPECULATOR, SpeculatorMeter.TimedBridgeSpeculator.class, Speculator.class);
-      conf.set(ShimConfig.URL, sidecar.url);
-      conf.set(ShimConfig.TOKEN, Sidecar.TOKEN);
-      // A loaded 2-core machine runs the AM, the sidecar and other work: do not hand over for a slow answer.
-      conf.set(ShimConfig.TIMEOUT_MS, "20000");
-    }
-    SpeculatorMeter.last = null;
-    ControlledClock clock = new ControlledClock();
-    clock.setTime(System.currentTimeMillis());
-    OneReportMRApp app = new OneReportMRApp(tasks, clock);
-    try {
-      Job job = app.submit(conf, true, true);
-      // The AM stops itself after the job; its services stop after its state says STOPPED, and the meter
-      // reads the clocks when the speculator stops.
-      long deadline = System.currentTimeMillis() + 600000;
-      while (app.getServiceState() != Service.STATE.STOPPED || !stopped(SpeculatorMeter.last)) {
-        assertTrue(System.currentTimeMillis() < deadline, "the " + tasks + "-task job did not finish and stop in "
-            + "600 s: " + job.getState());
-        Thread.sleep(100); // polling for the job's end
-      }
-      assertEquals(JobState.SUCCEEDED, job.getState(), String.valueOf(job.getDiagnostics()));
-      for (Task t : job.getTasks().values()) {
-        assertEquals(1, t.getAttempts().size(), t.getID() + " was speculated: the two sides ran different jobs");
-      }
-      SpeculatorMeter m = SpeculatorMeter.last;
-      assertTrue(m != null && m.stopped, "the metered speculator was not loaded or not stopped");
-      return m;
-    } finally {
-      if (app.getServiceState() != Service.STATE.STOPPED) {
-        app.stop();
-      }
-    }
-  }
-
-  private static boolean stopped(SpeculatorMeter m) {
-    return m != null && m.stopped;
-  }
-
-  /** MRApp whose attempts each report progress once, then succeed. */
-  static final class OneReportMRApp extends MRApp {
-    OneReportMRApp(int maps, ControlledClock clock) {
-      super(maps, 0, false, "sb-overhead", true, clock);
-    }
-
-    @Override
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    protected void attemptLaunched(TaskAttemptId id) {
-      EventHandler events = getContext().getEventHandler();
-      TaskAttemptStatus status = new TaskAttemptStatus();
-      status.id = id;
-      status.progress = 0.5f;
-      status.phase = Phase.MAP;
-      status.stateString = "map";
-      status.taskState = TaskAttemptState.RUNNING;
-      events.handle(new TaskAttemptStatusUpdateEvent(id, new AtomicReference<TaskAttemptStatus>(status)));
-      events.handle(new TaskAttemptEvent(id, TaskAttemptEventType.TA_DONE));
-      events.handle(new TaskAttemptEvent(id, TaskAttemptEventType.TA_CONTAINER_COMPLETED));
-    }
   }
 }

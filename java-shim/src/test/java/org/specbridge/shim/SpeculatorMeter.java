@@ -48,6 +48,8 @@ final class SpeculatorMeter {
   long lookups = -1;
   final Map<String, Long> threads = new TreeMap<String, Long>();
   volatile boolean stopped;
+  /** The speculator measured (set by its {@link Timed} wrapper), for a test's checks after the job. */
+  volatile Speculator speculator;
 
   SpeculatorMeter() {
     if (!MX.isThreadCpuTimeEnabled()) {
@@ -114,6 +116,7 @@ final class SpeculatorMeter {
       super("Timed" + speculator.getClass().getSimpleName());
       this.speculator = speculator;
       this.meter = new SpeculatorMeter();
+      this.meter.speculator = speculator;
       addService(speculator);
     }
 
