@@ -4,8 +4,8 @@
 # and with the shim talking to the real sidecar, three times each after a warm-up, and asserts that the
 # AM's event-handling CPU with the shim's share in place of Hadoop's is within 1.10x (medians, thread CPU
 # clocks). Not part of the test command (scripts/test.sh): a speed target is checked by a benchmark.
-# Prints the figures and writes them to java-shim/target/shim-overhead.txt. Takes 3-5 minutes on a
-# loaded 2-core machine.
+# Prints the figures and writes them to java-shim/target/shim-overhead.txt. Takes 3-4 minutes on a
+# loaded 2-core machine (38 s at load 1).
 # Usage: scripts/bench-shim-overhead.sh                (from anywhere inside the repository)
 #        TASKS=5000 scripts/bench-shim-overhead.sh     (another job size: -Dspecbridge.overhead.tasks)
 #        HADOOP_PROFILE=hadoop-3.4 scripts/bench-shim-overhead.sh
