@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.api.records.Phase;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
 import org.junit.jupiter.api.Test;
@@ -86,6 +87,30 @@ class EventTranslatorTest {
     assertEquals("1000", hello.path("params").path("min-runtime-ms").asText());
     assertEquals("secret", hello.path("token").asText());
     assertFalse(hello.has("slots"), "slots unknown (no specbridge.cluster.slots): left out, " + hello);
+  }
+
+  /**
+   * Events that name no attempt or task, as Hadoop's AM can send them (TaskAttemptImpl's initial status, id null,
+   * when an attempt succeeds before any report: UnreportedSuccessMRAppTest), are skipped without an exception
+   * (one would drop the session), and the events around them still go out.
+   */
+  @Test
+  void eventsNamingNoAttemptAreSkipped() {
+    FakeAm.Attempt a = am.attempt("m", 0, 0);
+    TaskAttemptStatus initial = new TaskAttemptStatus();
+    initial.progress = 1f;
+    initial.stateString = "NEW";
+    initial.taskState = TaskAttemptState.NEW;
+    TaskAttemptStatus bare = new TaskAttemptStatus(); // an id and nothing else
+    bare.id = a.id;
+    ArrayNode out = translate(new SpeculatorEvent(am.jobId, 1L), new SpeculatorEvent(initial, 2L),
+        new SpeculatorEvent((TaskAttemptStatus) null, 3L), new SpeculatorEvent((TaskId) null, 1),
+        new SpeculatorEvent(bare, 4L), status(a, 0.5f));
+    assertEquals(2, out.size(), out.toString());
+    assertEquals("attempt-status", out.get(0).path("kind").asText());
+    assertEquals("MAP", out.get(0).path("phase").asText(), "a status without a phase: its task type's");
+    assertEquals(0.5, out.get(1).path("progress").asDouble());
+    assertEquals(FakeAm.JOB, t.hello().path("job").asText());
   }
 
   @Test
