@@ -86,6 +86,22 @@ class EventTranslatorTest {
     assertEquals("1000", hello.path("params").path("min-runtime-ms").asText());
     assertEquals("secret", hello.path("token").asText());
     assertFalse(hello.has("slots"), "slots unknown (no specbridge.cluster.slots): left out, " + hello);
+    assertFalse(hello.has("task_mean_ms") || hello.has("task_tail_index"), "no task model: left out, " + hello);
+  }
+
+  @Test
+  void theHelloCarriesTheJobsTaskModelWhenConfigured() {
+    Configuration c = new Configuration(false);
+    c.set(ShimConfig.URL, "ws://127.0.0.1:1/v1/am");
+    c.set(ShimConfig.TOKEN, "secret");
+    c.set(ShimConfig.SPECULATOR, "ese");
+    c.set(ShimConfig.TASK_MEAN_MS, "2500");
+    c.set(ShimConfig.TASK_TAIL_INDEX, "2.5");
+    EventTranslator withModel = new EventTranslator(am.context, ShimConfig.from(c));
+    withModel.translate(java.util.Arrays.asList(new SpeculatorEvent(am.jobId, 1L)));
+    ObjectNode hello = withModel.hello();
+    assertEquals(2500.0, hello.path("task_mean_ms").asDouble(), hello.toString());
+    assertEquals(2.5, hello.path("task_tail_index").asDouble(), hello.toString());
   }
 
   @Test
