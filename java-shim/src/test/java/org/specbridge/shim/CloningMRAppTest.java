@@ -35,8 +35,9 @@ import org.junit.jupiter.api.Timeout;
  */
 class CloningMRAppTest extends ShimMRAppTest {
   private static final int MAPS = 4;
-  /** The sidecar of the last runHeldJob. */
-  private Sidecar held;
+  /** The sidecar and the app of the last startHeldJob. */
+  private Sidecar heldSidecar;
+  private BridgeSpeculatorMRAppTest.HoldingMRApp heldApp;
 
   @Test
   @Timeout(120)
@@ -72,7 +73,7 @@ class CloningMRAppTest extends ShimMRAppTest {
     for (Task t : maps.subList(0, 3)) {
       assertEquals(copies, t.getAttempts().size(), t.getID() + ": every running task of the job gets c* copies");
     }
-    String log = Sidecar.read(held.log);
+    String log = Sidecar.read(heldSidecar.log);
     assertTrue(log.contains("task_mean_ms=2000") && log.contains("task_model=job-property"), log);
   }
 
@@ -86,17 +87,8 @@ class CloningMRAppTest extends ShimMRAppTest {
   @Test
   @Timeout(120)
   void eseWithoutATaskMeanDoesNotClone() throws Exception {
-    Sidecar sidecar = sidecar();
-    Configuration conf = conf(sidecar, "ese");
-    conf.set(ShimConfig.CLUSTER_SLOTS, "1000");
-    resetClock();
-    final BridgeSpeculatorMRAppTest.HoldingMRApp app =
-        new BridgeSpeculatorMRAppTest.HoldingMRApp(MAPS, 0, "sb-ese-none", clock, 3);
-    Job job = submit(conf, app);
-    final List<Task> maps = sortedMaps(job);
-    for (Task t : maps.subList(0, 3)) {
-      app.waitForState(t, TaskState.RUNNING);
-    }
+    final List<Task> maps = startHeldJob("ese", "sb-ese-none", ShimConfig.CLUSTER_SLOTS, "1000");
+    MRApp app = heldApp;
     final BridgeSpeculator shim = shim();
     waitFor("the sidecar in charge", shim::sidecarInCharge);
     clock.tickMsec(2000L);
@@ -112,7 +104,7 @@ class CloningMRAppTest extends ShimMRAppTest {
     assertEquals(1, maps.get(3).getAttempts().size(), "map 3 was speculated while not RUNNING");
     assertEquals(0, shim.refusedDecisions(), "the sidecar asked for something the shim refused");
     assertEquals(1, shim.appliedDecisions(), "ESE asked for more than map 1's backup");
-    String log = Sidecar.read(sidecar.log);
+    String log = Sidecar.read(heldSidecar.log);
     assertTrue(log.contains("task_model=none"), log);
   }
 
@@ -161,27 +153,36 @@ class CloningMRAppTest extends ShimMRAppTest {
   }
 
   /**
-   * Runs a 4-map job under speculator with map 3 held back, waits until maps 0-2 have their clones, then lets
-   * map 0 succeed and waits until the sidecar has seen it, and checks that map 3 got nothing and the shim
-   * refused nothing. settings are more key, value pairs for the job. Returns the maps in index order.
+   * Starts a 4-map job under speculator with map 3 held back (no container, as on a full cluster) and waits until
+   * maps 0-2 are RUNNING; settings are more key, value pairs for the job. Returns the maps in index order; the
+   * sidecar and the app are in heldSidecar and heldApp.
    */
-  private List<Task> runHeldJob(String speculator, String name, String... settings) throws Exception {
-    Sidecar sidecar = sidecar();
-    held = sidecar;
-    Configuration conf = conf(sidecar, speculator);
+  private List<Task> startHeldJob(String speculator, String name, String... settings) throws Exception {
+    heldSidecar = sidecar();
+    Configuration conf = conf(heldSidecar, speculator);
     for (int i = 0; i < settings.length; i += 2) {
       conf.set(settings[i], settings[i + 1]);
     }
     resetClock();
-    final BridgeSpeculatorMRAppTest.HoldingMRApp app =
-        new BridgeSpeculatorMRAppTest.HoldingMRApp(MAPS, 0, name, clock, 3);
-    Job job = submit(conf, app);
-    final List<Task> maps = sortedMaps(job);
+    heldApp = new BridgeSpeculatorMRAppTest.HoldingMRApp(MAPS, 0, name, clock, 3);
+    List<Task> maps = sortedMaps(submit(conf, heldApp));
     for (Task t : maps.subList(0, 3)) {
-      app.waitForState(t, TaskState.RUNNING);
+      heldApp.waitForState(t, TaskState.RUNNING);
     }
+    assertEquals(TaskState.SCHEDULED, maps.get(3).getState(), "map 3 should wait for a container");
+    return maps;
+  }
+
+  /**
+   * Runs startHeldJob's job, waits until maps 0-2 have their clones, then lets map 0 succeed and waits until the
+   * sidecar has seen it, and checks that map 3 got nothing and the shim refused nothing. Returns the maps in
+   * index order.
+   */
+  private List<Task> runHeldJob(String speculator, String name, String... settings) throws Exception {
+    final List<Task> maps = startHeldJob(speculator, name, settings);
+    MRApp app = heldApp;
+    Sidecar sidecar = heldSidecar;
     final Task held = maps.get(3);
-    assertEquals(TaskState.SCHEDULED, held.getState(), "map 3 should wait for a container");
     final BridgeSpeculator shim = shim();
 
     waitFor("clones of maps 0-2", () -> {
