@@ -92,6 +92,10 @@ type frame struct {
 	Attempts   int               `json:"attempts"`
 	Rejected   int               `json:"rejected"`
 
+	TaskMeanMS      float64 `json:"task_mean_ms"`
+	TaskTailIndex   float64 `json:"task_tail_index"`
+	TaskModelSource string  `json:"task_model_source"`
+
 	RetryAfterMS    int64   `json:"retry_after_ms"`
 	EventsPerSecond float64 `json:"events_per_second"`
 }

@@ -65,6 +65,11 @@ type Hello struct {
 	Deadline         int64             `json:"deadline,omitempty"`
 	ErrorBound       float64           `json:"error_bound,omitempty"`
 	Now              int64             `json:"now,omitempty"`
+	// TaskMeanMS and TaskTailIndex are the job's a-priori task-time model
+	// (the shim's specbridge.job.task-mean-ms and
+	// specbridge.job.task-tail-index); 0 or absent: unknown (taskmodel.go).
+	TaskMeanMS    float64 `json:"task_mean_ms,omitempty"`
+	TaskTailIndex float64 `json:"task_tail_index,omitempty"`
 }
 
 // Welcome accepts a session.
@@ -77,6 +82,11 @@ type Welcome struct {
 	DecideIntervalMS   int64             `json:"decide_interval_ms"`
 	MaxFrameBytes      int64             `json:"max_frame_bytes"`
 	MaxEventsPerSecond float64           `json:"max_events_per_second"`
+	// TaskMeanMS, TaskTailIndex and TaskModelSource echo the task-time
+	// model the session uses and where it came from (taskmodel.go).
+	TaskMeanMS      float64 `json:"task_mean_ms,omitempty"`
+	TaskTailIndex   float64 `json:"task_tail_index,omitempty"`
+	TaskModelSource string  `json:"task_model_source"`
 }
 
 // Counters are the wire form of speculators.Counters.

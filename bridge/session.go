@@ -419,8 +419,13 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	if _, ok := reg.Lookup(name); !ok {
 		return refuse(CodeUnknownSpeculator, fmt.Sprintf("unknown speculator %q", truncate(name, 64)))
 	}
+	model, err := jobTaskModel(h, s.srv.prior())
+	if err != nil {
+		return refuse(CodeBadJob, err.Error())
+	}
 	info := speculators.JobInfo{ID: h.Job, Maps: h.Maps, Reduces: h.Reduces, MapInputBytes: h.MapInputBytes,
-		ReduceInputBytes: h.ReduceInputBytes, Slots: h.Slots, Start: h.Start, Deadline: h.Deadline, ErrorBound: h.ErrorBound}
+		ReduceInputBytes: h.ReduceInputBytes, Slots: h.Slots, Start: h.Start, Deadline: h.Deadline, ErrorBound: h.ErrorBound,
+		TaskMillis: model.meanMS, TailIndex: model.tailIndex}
 	hash := fnv.New64a()
 	_, _ = hash.Write([]byte(h.Job))
 	seed := hash.Sum64()
@@ -439,13 +444,15 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	s.srv.claimJob(h.Job, s)
 	s.subscribe()
 	m.sessionsOpened.WithLabelValues("accepted").Inc()
-	s.log.WithFields(logrus.Fields{"user": h.User, "queue": h.Queue, "maps": h.Maps, "reduces": h.Reduces}).Info("session opened")
+	s.log.WithFields(logrus.Fields{"user": h.User, "queue": h.Queue, "maps": h.Maps, "reduces": h.Reduces,
+		"task_mean_ms": model.meanMS, "task_tail_index": model.tailIndex, "task_model": model.source}).Info("session opened")
 	cfg := &s.srv.cfg
 	effective := engine.Params.Map()
 	s.publishHello(h, effective)
 	return s.write(Welcome{Type: TypeWelcome, Version: Version, Session: s.name, Speculator: name,
 		Params: effective, DecideIntervalMS: cfg.DecideInterval.Milliseconds(),
-		MaxFrameBytes: cfg.MaxFrameBytes, MaxEventsPerSecond: cfg.MaxEventsPerSecond})
+		MaxFrameBytes: cfg.MaxFrameBytes, MaxEventsPerSecond: cfg.MaxEventsPerSecond,
+		TaskMeanMS: model.meanMS, TaskTailIndex: model.tailIndex, TaskModelSource: model.source})
 }
 
 func (s *session) onEvents(f *Events, readAt time.Time) error {

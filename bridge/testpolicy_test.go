@@ -37,6 +37,21 @@ func (p stragglerPolicy) Decide(job *speculators.Job, now speculators.Time, out 
 	return out
 }
 
+// jobInfoPolicy is a test-only policy that shows the engine's JobInfo on the
+// wire: it speculates every running task, with the job's a-priori task-time
+// model as the reason.
+type jobInfoPolicy struct{}
+
+func (jobInfoPolicy) Decide(job *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
+	for _, t := range job.Tasks[speculators.Map] {
+		if t.OnlyRunning() != nil {
+			out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: t.ID, Copies: 1,
+				Reason: fmt.Sprintf("task_mean_ms %g task_tail_index %g", job.Info.TaskMillis, job.Info.TailIndex)})
+		}
+	}
+	return out
+}
+
 // panicPolicy is a test-only policy that panics when an attempt reports
 // progress 0.13, to prove a policy bug closes only its own session.
 type panicPolicy struct{}
@@ -79,6 +94,11 @@ func newTestRegistry() (*speculators.Registry, error) {
 			return stragglerPolicy{below: p.Float("below"), afterMS: p.Int("after_ms")}, nil
 		},
 	})
+	if err != nil {
+		return nil, fmt.Errorf("add test policy: %w", err)
+	}
+	err = reg.Add(speculators.Policy{Name: "test-jobinfo", Doc: "test only",
+		New: func(speculators.Params, speculators.Env) (speculators.Speculator, error) { return jobInfoPolicy{}, nil }})
 	if err != nil {
 		return nil, fmt.Errorf("add test policy: %w", err)
 	}

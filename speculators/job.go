@@ -29,10 +29,13 @@ type JobInfo struct {
 	// to prior trace data of the application it runs and the size of the
 	// input"); 0 = unknown, and policies that need it estimate it from the
 	// job's completed tasks. The simulator takes it from the scenario;
-	// live, the hello frame does not carry it yet, so it is 0.
+	// live, the bridge takes it from the hello (the job's property
+	// specbridge.job.task-mean-ms), else from the sidecar's cross-job prior
+	// at the job's input size (bridge/taskmodel.go).
 	TaskMillis float64
 	// TailIndex is the Pareto tail index alpha of the job's task times,
-	// known the same way; 0 = unknown (policies then use their parameter).
+	// known the same way (live: specbridge.job.task-tail-index only); 0 =
+	// unknown (policies then use their parameter).
 	TailIndex float64
 }
 

@@ -33,8 +33,10 @@
 //     from Decide as soon as the tasks run, with N(l) taken as the slots the
 //     job does not use (JobInfo.Slots, the hello's slots, which the shim
 //     takes from specbridge.cluster.slots) and chi(l) as the job alone. A
-//     job counts as small only with both N(l) and its a-priori E[x] known;
-//     the shim sends no task time, so live ESE only backs up.
+//     job counts as small only with both N(l) and its a-priori E[x] known:
+//     live, E[x] is the job's specbridge.job.task-mean-ms, else the
+//     sidecar's prior from earlier jobs' tasks (bridge/taskmodel.go);
+//     without either, live ESE only backs up.
 package ese
 
 import (

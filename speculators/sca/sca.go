@@ -22,8 +22,9 @@
 //   - The utility is U(E[t], m) = -E[t], the one the paper evaluates, and
 //     gamma = 0.01 (§IV-C); r = 8 copies at most (the Fig. 1 example).
 //   - The job's task-time law is a Pareto of JobInfo.TaskMillis and
-//     JobInfo.TailIndex (known a priori, §III), else of the job's completed
-//     mean and the tail-index parameter.
+//     JobInfo.TailIndex (known a priori, §III; live, the job's properties
+//     or the sidecar's prior, bridge/taskmodel.go), else of the job's
+//     completed mean and the tail-index parameter.
 //   - Time slots: the simulator decides at each placement, which is a slot
 //     of zero length; the jobs of chi(l) are those with nothing placed yet.
 //     Solving P2 for the first of them, then again for the next with the

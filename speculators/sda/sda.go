@@ -28,7 +28,8 @@
 //     reports by up to 1.67 and so made sigma* act like a sigma near 1.0:
 //     twice the copies, and a flowtime the paper's rule does not give.
 //     E[t_new] is the job's a-priori mean task time (JobInfo.TaskMillis,
-//     §III), else the mean of its completed tasks; before either is known
+//     §III; live, the job's specbridge.job.task-mean-ms or the sidecar's
+//     prior), else the mean of its completed tasks; before either is known
 //     no task is judged. The paper's detection point s (the fraction of
 //     work after which a straggler shows) is what the progress reports
 //     give: a task is judged from its first report on (3 s after launch,

@@ -329,6 +329,13 @@ final class EventTranslator {
     if (settings.errorBound > 0) {
       h.put("error_bound", settings.errorBound);
     }
+    // The job's a-priori task-time model (PROTOCOL.md, hello), left out when unknown.
+    if (settings.taskMeanMs > 0) {
+      h.put("task_mean_ms", settings.taskMeanMs);
+    }
+    if (settings.taskTailIndex > 0) {
+      h.put("task_tail_index", settings.taskTailIndex);
+    }
     return h;
   }
 

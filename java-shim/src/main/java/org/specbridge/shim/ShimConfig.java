@@ -46,6 +46,12 @@ import org.apache.hadoop.conf.Configuration;
  *       {@code AppContext} offers only the largest container ({@code ClusterInfo}), and the RM's node count and
  *       headroom stay inside the allocator. Set it per job or cluster-wide in mapred-site.xml, e.g. the sum of the
  *       NodeManagers' {@code yarn.nodemanager.resource.memory-mb} over {@code mapreduce.map.memory.mb}.</li>
+ *   <li>{@code specbridge.job.task-mean-ms}, {@code specbridge.job.task-tail-index}: the job's a-priori task-time
+ *       model, the expected run time of one task in ms and the Pareto tail index (&gt; 1) of task times (the hello's
+ *       {@code task_mean_ms} and {@code task_tail_index}, PROTOCOL.md). Xu and Lau's policies ({@code sca},
+ *       {@code sda}, {@code ese}) take a job's mean task time as known before it runs, from earlier runs of the
+ *       application on inputs of that size; the operator who has them says so here, per job. 0 or unset: unknown,
+ *       and the hello leaves them out (the sidecar then estimates the mean from earlier jobs, if it can).</li>
  *   <li>{@code specbridge.node-key}: how an attempt's node is named on the wire, {@code host-port} (default: the
  *       NodeManager's id, {@code host:port}, as YARN's NodeId and the ResourceManager's {@code /ws/v1/cluster/nodes}
  *       {@code id} spell it) or {@code host} (the host name alone). host:port is the default because it is right
@@ -75,6 +81,8 @@ public final class ShimConfig {
   public static final String GRASS_DEADLINE_MS = PREFIX + "grass.deadline-ms";
   public static final String GRASS_ERROR = PREFIX + "grass.error";
   public static final String CLUSTER_SLOTS = PREFIX + "cluster.slots";
+  public static final String TASK_MEAN_MS = PREFIX + "job.task-mean-ms";
+  public static final String TASK_TAIL_INDEX = PREFIX + "job.task-tail-index";
   public static final String NODE_KEY = PREFIX + "node-key";
   public static final String NODE_KEY_HOST_PORT = "host-port";
   public static final String NODE_KEY_HOST = "host";
@@ -85,6 +93,8 @@ public final class ShimConfig {
   public static final String DISABLED_USERS = PREFIX + "disabled.users";
 
   public static final String DEFAULT_SPECULATOR = "hadoop";
+  /** The largest task mean the sidecar takes (its bound on every time, bridge.MaxTime). */
+  static final double MAX_TASK_MEAN_MS = 253_402_300_799_999.0;
   public static final long DEFAULT_TIMEOUT_MS = 1000;
 
   /** specbridge.url as given (one address or a comma-separated list). */
@@ -110,10 +120,15 @@ public final class ShimConfig {
   public final Scope scope;
   /** Containers the cluster runs at once ({@code specbridge.cluster.slots}); 0: unknown. */
   public final int clusterSlots;
+  /** Expected run time of one of the job's tasks in ms ({@code specbridge.job.task-mean-ms}); 0: unknown. */
+  public final double taskMeanMs;
+  /** Pareto tail index of the job's task times ({@code specbridge.job.task-tail-index}); 0: unknown. */
+  public final double taskTailIndex;
 
   private ShimConfig(List<String> urls, String token, String speculator, Map<String, String> params, long timeoutMs,
       boolean fallbackEnabled, long batchMs, int batchMax, long pingMs, long reconnectMs, long deadlineMs,
-      double errorBound, boolean nodeHostPort, Scope scope, int clusterSlots) {
+      double errorBound, boolean nodeHostPort, Scope scope, int clusterSlots, double taskMeanMs,
+      double taskTailIndex) {
     this.url = String.join(",", urls);
     this.urls = urls;
     this.token = token;
@@ -130,6 +145,8 @@ public final class ShimConfig {
     this.nodeHostPort = nodeHostPort;
     this.scope = scope;
     this.clusterSlots = clusterSlots;
+    this.taskMeanMs = taskMeanMs;
+    this.taskTailIndex = taskTailIndex;
   }
 
   /** Reads the settings; a bad value is an IllegalArgumentException naming the key. */
@@ -166,7 +183,11 @@ public final class ShimConfig {
     }
     return new ShimConfig(urls, token, speculator, Collections.unmodifiableMap(params), timeoutMs, fallback,
         batchMs, (int) Math.min(batchMax, Integer.MAX_VALUE), pingMs, reconnectMs, deadlineMs, errorBound,
-        nodeKey.equals(NODE_KEY_HOST_PORT), Scope.from(conf), clusterSlots(conf));
+        nodeKey.equals(NODE_KEY_HOST_PORT), Scope.from(conf), clusterSlots(conf),
+        optional(conf, TASK_MEAN_MS, 0.0, Double::parseDouble, v -> v >= 0 && v <= MAX_TASK_MEAN_MS,
+            "an expected run time of one task in ms, > 0 (0: unknown)"),
+        optional(conf, TASK_TAIL_INDEX, 0.0, Double::parseDouble, v -> v == 0 || (v > 1 && v <= 1e6),
+            "a Pareto tail index > 1 and at most 1e6 (0: unknown)"));
   }
 
   /** The addresses in specbridge.url: comma-separated, each ws:// or wss://, no empty entry, no repeat. */

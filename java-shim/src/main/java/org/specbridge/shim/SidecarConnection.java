@@ -271,8 +271,11 @@ final class SidecarConnection {
     }
     String type = f.path("type").asText();
     if ("welcome".equals(type)) {
+      // The task-time model the sidecar uses (PROTOCOL.md, welcome): absent from older sidecars.
+      String model = f.has("task_model_source") ? ", task model " + f.path("task_model_source").asText() + " (mean "
+          + f.path("task_mean_ms").asDouble() + " ms, tail index " + f.path("task_tail_index").asDouble() + ")" : "";
       BridgeSpeculator.LOG.info("specbridge: session " + f.path("session").asText() + " with "
-          + f.path("speculator").asText() + " " + f.path("params"));
+          + f.path("speculator").asText() + " " + f.path("params") + model);
       s.welcomed = true;
     } else if ("decisions".equals(type)) {
       send(s, peer.decisions(f.path("decisions"), s == socket && s.ready()));

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Cloning at launch, live (issue 11): Dolly and Xu and Lau's SCA clone a small job's tasks. Hadoop lets the
+ * Cloning at launch, live (issue 11): Dolly and Xu and Lau's SCA and ESE clone a small job's tasks (ESE only when
+ * it knows the job's mean task time a priori, from {@code specbridge.job.task-mean-ms}). Hadoop lets the
  * speculator add attempts to RUNNING tasks only, so the sidecar asks for each task's copies the moment its first
  * attempt runs. In Hadoop's MRApp harness with the real sidecar, a job of 4 maps whose map 3 never gets a
  * container (the allocator holds it back, as a full cluster would) gets the copies of maps 0-2 and none for map
@@ -34,6 +35,9 @@ import org.junit.jupiter.api.Timeout;
  */
 class CloningMRAppTest extends ShimMRAppTest {
   private static final int MAPS = 4;
+  /** The sidecar and the app of the last startHeldJob. */
+  private Sidecar heldSidecar;
+  private BridgeSpeculatorMRAppTest.HoldingMRApp heldApp;
 
   @Test
   @Timeout(120)
@@ -56,9 +60,58 @@ class CloningMRAppTest extends ShimMRAppTest {
   }
 
   /**
+   * ESE clones a job that is small by Xu and Lau's §VI-C test: m = 4 tasks below eta N(l)/|chi(l)| = 0.1 x 1000
+   * free slots ({@code specbridge.cluster.slots}), and E[x] = 2 s ({@code specbridge.job.task-mean-ms}) below xi =
+   * 1 unit of 10 s (ESE's unit-s). Each running task gets eq. (29)'s c* copies at once; held map 3 none.
+   */
+  @Test
+  @Timeout(120)
+  void eseClonesTheRunningTasksOfASmallJobGivenItsTaskMean() throws Exception {
+    List<Task> maps = runHeldJob("ese", "sb-ese", ShimConfig.CLUSTER_SLOTS, "1000", ShimConfig.TASK_MEAN_MS, "2000");
+    int copies = maps.get(0).getAttempts().size();
+    assertTrue(copies >= 2 && copies <= 8, "ESE's c* of eq. (29) gives between 2 and r = 8 copies, got " + copies);
+    for (Task t : maps.subList(0, 3)) {
+      assertEquals(copies, t.getAttempts().size(), t.getID() + ": every running task of the job gets c* copies");
+    }
+    String log = Sidecar.read(heldSidecar.log);
+    assertTrue(log.contains("task_mean_ms=2000") && log.contains("task_model=job-property"), log);
+  }
+
+  /**
+   * Without {@code specbridge.job.task-mean-ms} (and a sidecar with no prior) ESE does not know E[x], so the same
+   * small job is not cloned: its running maps keep one attempt each. To know that the sidecar has decided with
+   * them running, map 0 succeeds (E[x] becomes its run time) and map 1 reports 1% progress, which makes it a
+   * straggler of ESE's backup set D(l): its one backup copy arrives after any clone would have (decisions are
+   * applied in order), and map 2, which never reported, still has one attempt.
+   */
+  @Test
+  @Timeout(120)
+  void eseWithoutATaskMeanDoesNotClone() throws Exception {
+    final List<Task> maps = startHeldJob("ese", "sb-ese-none", ShimConfig.CLUSTER_SLOTS, "1000");
+    MRApp app = heldApp;
+    final BridgeSpeculator shim = shim();
+    waitFor("the sidecar in charge", shim::sidecarInCharge);
+    clock.tickMsec(2000L);
+    EventHandler events = app.getContext().getEventHandler();
+    complete(events, maps.get(0).getAttempts().values().iterator().next());
+    app.waitForState(maps.get(0), TaskState.SUCCEEDED);
+    clock.tickMsec(2000L);
+    progress(events, maps.get(1).getAttempts().values().iterator().next(), 0.01f);
+    waitFor("ESE's backup of map 1", () -> maps.get(1).getAttempts().size() >= 2);
+
+    assertEquals(1, maps.get(2).getAttempts().size(), "map 2 was cloned without a task mean");
+    assertEquals(2, maps.get(1).getAttempts().size(), "map 1 should have its original and one backup");
+    assertEquals(1, maps.get(3).getAttempts().size(), "map 3 was speculated while not RUNNING");
+    assertEquals(0, shim.refusedDecisions(), "the sidecar asked for something the shim refused");
+    assertEquals(1, shim.appliedDecisions(), "ESE asked for more than map 1's backup");
+    String log = Sidecar.read(heldSidecar.log);
+    assertTrue(log.contains("task_model=none"), log);
+  }
+
+  /**
    * SDA and ESE through the shim: a job of 4 maps runs to SUCCEEDED with the sidecar in charge; neither clones
-   * (ESE's small-job rule needs the cluster's capacity, which the shim does not send), and with every task
-   * finishing at once no task straggles, so no copy is asked for and none is refused.
+   * (ESE's small-job rule needs the cluster's capacity and the job's mean task time, which this job does not
+   * give), and with every task finishing at once no task straggles, so no copy is asked for and none is refused.
    */
   @Test
   @Timeout(120)
@@ -100,24 +153,36 @@ class CloningMRAppTest extends ShimMRAppTest {
   }
 
   /**
-   * Runs a 4-map job under speculator with map 3 held back, waits until maps 0-2 have their clones, then lets
-   * map 0 succeed and waits until the sidecar has seen it, and checks that map 3 got nothing and the shim
-   * refused nothing. Returns the maps in index order.
+   * Starts a 4-map job under speculator with map 3 held back (no container, as on a full cluster) and waits until
+   * maps 0-2 are RUNNING; settings are more key, value pairs for the job. Returns the maps in index order; the
+   * sidecar and the app are in heldSidecar and heldApp.
    */
-  private List<Task> runHeldJob(String speculator, String name) throws Exception {
-    Sidecar sidecar = sidecar();
-    Configuration conf = conf(sidecar, speculator);
-    resetClock();
-    final BridgeSpeculatorMRAppTest.HoldingMRApp app =
-        new BridgeSpeculatorMRAppTest.HoldingMRApp(MAPS, 0, name, clock, 3);
-    Job job = submit(conf, app);
-    final List<Task> maps = new ArrayList<Task>(job.getTasks(TaskType.MAP).values());
-    maps.sort((a, b) -> Integer.compare(a.getID().getId(), b.getID().getId()));
-    for (Task t : maps.subList(0, 3)) {
-      app.waitForState(t, TaskState.RUNNING);
+  private List<Task> startHeldJob(String speculator, String name, String... settings) throws Exception {
+    heldSidecar = sidecar();
+    Configuration conf = conf(heldSidecar, speculator);
+    for (int i = 0; i < settings.length; i += 2) {
+      conf.set(settings[i], settings[i + 1]);
     }
+    resetClock();
+    heldApp = new BridgeSpeculatorMRAppTest.HoldingMRApp(MAPS, 0, name, clock, 3);
+    List<Task> maps = sortedMaps(submit(conf, heldApp));
+    for (Task t : maps.subList(0, 3)) {
+      heldApp.waitForState(t, TaskState.RUNNING);
+    }
+    assertEquals(TaskState.SCHEDULED, maps.get(3).getState(), "map 3 should wait for a container");
+    return maps;
+  }
+
+  /**
+   * Runs startHeldJob's job, waits until maps 0-2 have their clones, then lets map 0 succeed and waits until the
+   * sidecar has seen it, and checks that map 3 got nothing and the shim refused nothing. Returns the maps in
+   * index order.
+   */
+  private List<Task> runHeldJob(String speculator, String name, String... settings) throws Exception {
+    final List<Task> maps = startHeldJob(speculator, name, settings);
+    MRApp app = heldApp;
+    Sidecar sidecar = heldSidecar;
     final Task held = maps.get(3);
-    assertEquals(TaskState.SCHEDULED, held.getState(), "map 3 should wait for a container");
     final BridgeSpeculator shim = shim();
 
     waitFor("clones of maps 0-2", () -> {
@@ -154,6 +219,13 @@ class CloningMRAppTest extends ShimMRAppTest {
     assertEquals(0, shim.fallbackLaunches(), "the fallback launched while the sidecar was healthy");
     assertTrue(shim.appliedDecisions() >= 3, "fewer than 3 clone decisions applied: " + shim.appliedDecisions());
     assertTrue(Sidecar.read(sidecar.log).contains("session opened"), Sidecar.read(sidecar.log));
+    return maps;
+  }
+
+  /** The job's maps in index order. */
+  private static List<Task> sortedMaps(Job job) {
+    List<Task> maps = new ArrayList<Task>(job.getTasks(TaskType.MAP).values());
+    maps.sort((a, b) -> Integer.compare(a.getID().getId(), b.getID().getId()));
     return maps;
   }
 

@@ -87,6 +87,28 @@ class EventTranslatorTest {
     assertEquals("1000", hello.path("params").path("min-runtime-ms").asText());
     assertEquals("secret", hello.path("token").asText());
     assertFalse(hello.has("slots"), "slots unknown (no specbridge.cluster.slots): left out, " + hello);
+    assertFalse(hello.has("task_mean_ms") || hello.has("task_tail_index"), "no task model: left out, " + hello);
+  }
+
+  /** The hello of a translator whose job sets speculator and the given key, value pairs. */
+  private ObjectNode helloWith(String speculator, String... settings) {
+    Configuration c = new Configuration(false);
+    c.set(ShimConfig.URL, "ws://127.0.0.1:1/v1/am");
+    c.set(ShimConfig.TOKEN, "secret");
+    c.set(ShimConfig.SPECULATOR, speculator);
+    for (int i = 0; i < settings.length; i += 2) {
+      c.set(settings[i], settings[i + 1]);
+    }
+    EventTranslator other = new EventTranslator(am.context, ShimConfig.from(c));
+    other.translate(java.util.Arrays.asList(new SpeculatorEvent(am.jobId, 1L)));
+    return other.hello();
+  }
+
+  @Test
+  void theHelloCarriesTheJobsTaskModelWhenConfigured() {
+    ObjectNode hello = helloWith("ese", ShimConfig.TASK_MEAN_MS, "2500", ShimConfig.TASK_TAIL_INDEX, "2.5");
+    assertEquals(2500.0, hello.path("task_mean_ms").asDouble(), hello.toString());
+    assertEquals(2.5, hello.path("task_tail_index").asDouble(), hello.toString());
   }
 
   /**
@@ -115,14 +137,7 @@ class EventTranslatorTest {
 
   @Test
   void theHelloCarriesTheClusterSlotsWhenConfigured() {
-    Configuration c = new Configuration(false);
-    c.set(ShimConfig.URL, "ws://127.0.0.1:1/v1/am");
-    c.set(ShimConfig.TOKEN, "secret");
-    c.set(ShimConfig.SPECULATOR, "sca");
-    c.set(ShimConfig.CLUSTER_SLOTS, "96");
-    EventTranslator withSlots = new EventTranslator(am.context, ShimConfig.from(c));
-    withSlots.translate(java.util.Arrays.asList(new SpeculatorEvent(am.jobId, 1L)));
-    ObjectNode hello = withSlots.hello();
+    ObjectNode hello = helloWith("sca", ShimConfig.CLUSTER_SLOTS, "96");
     assertEquals(96, hello.path("slots").asInt(), hello.toString());
     assertEquals("sca", hello.path("speculator").asText());
   }

@@ -31,6 +31,8 @@ class ShimConfigTest {
     assertEquals(Collections.emptyMap(), c.params);
     assertTrue(c.nodeHostPort, "nodes are keyed host:port unless told otherwise");
     assertEquals(0, c.clusterSlots, "the cluster's slots are unknown unless told");
+    assertEquals(0.0, c.taskMeanMs, "the job's mean task time is unknown unless told");
+    assertEquals(0.0, c.taskTailIndex, "the job's tail index is unknown unless told");
   }
 
   /** The settings read from a configuration of the given key, value pairs only. */
@@ -46,6 +48,15 @@ class ShimConfigTest {
   void clusterSlots() {
     assertEquals(3000, from("specbridge.cluster.slots", " 3000 ").clusterSlots);
     assertEquals(0, from("specbridge.cluster.slots", "0").clusterSlots);
+  }
+
+  @Test
+  void taskModel() {
+    ShimConfig c = from("specbridge.job.task-mean-ms", " 2500 ", "specbridge.job.task-tail-index", "1.5");
+    assertEquals(2500.0, c.taskMeanMs);
+    assertEquals(1.5, c.taskTailIndex);
+    assertEquals(0.0, from("specbridge.job.task-mean-ms", "0").taskMeanMs);
+    assertEquals(0.0, from("specbridge.job.task-tail-index", "0").taskTailIndex);
   }
 
   @Test
@@ -135,6 +146,14 @@ class ShimConfigTest {
         {"specbridge.enabled", "yes"},
         {"specbridge.cluster.slots", "-1"},
         {"specbridge.cluster.slots", "many"},
+        {"specbridge.job.task-mean-ms", "-1"},
+        {"specbridge.job.task-mean-ms", "NaN"},
+        {"specbridge.job.task-mean-ms", "Infinity"},
+        {"specbridge.job.task-mean-ms", "a minute"},
+        {"specbridge.job.task-tail-index", "1"},
+        {"specbridge.job.task-tail-index", "0.5"},
+        {"specbridge.job.task-tail-index", "-2"},
+        {"specbridge.job.task-tail-index", "NaN"},
     };
     for (String[] kv : bad) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> from(kv));
