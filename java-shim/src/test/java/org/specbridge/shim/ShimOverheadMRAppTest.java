@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
 
-import org.apache.log4j.Level;
-import org.apache.log4j.LogManager;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -66,10 +64,7 @@ class ShimOverheadMRAppTest {
   @Test
   @Timeout(1800)
   void theShimCostsTheAmAtMostTenPercentMoreThanHadoopsSpeculator() throws Exception {
-    Level level = LogManager.getRootLogger().getLevel();
-    LogManager.getRootLogger().setLevel(Level.WARN);
-    Sidecar sidecar = Sidecar.start(dir);
-    try {
+    try (OneReportJob.QuietLogs quiet = OneReportJob.quietLogs(); Sidecar sidecar = Sidecar.start(dir)) {
       List<SpeculatorMeter> hadoop = new ArrayList<SpeculatorMeter>();
       List<SpeculatorMeter> shim = new ArrayList<SpeculatorMeter>();
       long t0 = System.nanoTime();
@@ -108,9 +103,6 @@ class ShimOverheadMRAppTest {
       write(report.toString());
       System.out.print(report);
       assertTrue(ratio <= ALLOWED, report.toString());
-    } finally {
-      sidecar.close();
-      LogManager.getRootLogger().setLevel(level);
     }
   }
 

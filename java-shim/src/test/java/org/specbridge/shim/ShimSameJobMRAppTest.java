@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 
 import org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator;
-import org.apache.log4j.Level;
-import org.apache.log4j.LogManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,9 +27,7 @@ class ShimSameJobMRAppTest {
   @Test
   @Timeout(600)
   void hadoopsSpeculatorAndTheShimRunTheSameJob() throws Exception {
-    Level level = LogManager.getRootLogger().getLevel();
-    LogManager.getRootLogger().setLevel(Level.WARN);
-    try (Sidecar sidecar = Sidecar.start(dir)) {
+    try (OneReportJob.QuietLogs quiet = OneReportJob.quietLogs(); Sidecar sidecar = Sidecar.start(dir)) {
       SpeculatorMeter hadoop = OneReportJob.run(null, TASKS);
       SpeculatorMeter shim = OneReportJob.run(sidecar, TASKS);
 
@@ -47,8 +43,6 @@ class ShimSameJobMRAppTest {
       assertTrue(bridge.framesSent() > 0, "the shim sent the sidecar nothing");
       assertEquals(0, bridge.fallbackSkipped(), "the fallback skipped events that name no attempt");
       assertEquals(0, bridge.fallbackErrors(), "the fallback's DefaultSpeculator threw on an event");
-    } finally {
-      LogManager.getRootLogger().setLevel(level);
     }
   }
 }
