@@ -28,7 +28,13 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		}
 	}
 	if t.nextN > 0 && j.spec.CopyWork == Fresh && j.spec.FreshWork[ty] != nil {
-		work = math.Max(j.spec.FreshWork[ty].SampleWork(j.rng), 1)
+		// A draw is kept in [1, MaxWork] (NaN counts as 1): a heavy-tailed
+		// law's rare huge draw is truncated, not a run of centuries.
+		work = j.spec.FreshWork[ty].SampleWork(j.rng)
+		if !(work >= 1) {
+			work = 1
+		}
+		work = min(work, float64(MaxWork))
 	}
 	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work)
 	work, offset := resumeWork(t, work, speculative)

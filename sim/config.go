@@ -20,6 +20,25 @@ const (
 	SchedulerFair = "fair"
 )
 
+// Limits on what a workload may ask of the simulator, so that a corrupt or
+// mistyped input gets an error rather than a run that never ends, times
+// that overflow, or an allocation the machine cannot make. Virtual time
+// costs CPU: every running attempt reports every Config.Heartbeat, so one
+// attempt of MaxWork at the default 3 s is about 860,000 events.
+const (
+	// MaxWork is the most work a task may have: 30 days, far beyond any
+	// MapReduce task (our choice).
+	MaxWork speculators.Time = 30 * 24 * 3600 * 1000
+	// MaxTime bounds submit times and deadlines: 100 years of virtual ms,
+	// far from int64 overflow.
+	MaxTime speculators.Time = 100 * 365 * 24 * 3600 * 1000
+	// MaxSlowdown is the largest finite slowdown of a node or an episode.
+	MaxSlowdown = 1000.0
+	// MaxSlots bounds the cluster's containers (16.7 million): the
+	// simulator keeps state per slot.
+	MaxSlots = 1 << 24
+)
+
 // Config describes the cluster and the simulator's clocks. Start from
 // DefaultConfig; zero durations are rejected rather than silently replaced.
 type Config struct {
@@ -255,9 +274,14 @@ func (cfg *Config) validate() (heartbeat, decide, timeout speculators.Time, err 
 	if cfg.Horizon < 0 {
 		return 0, 0, 0, fmt.Errorf("sim: negative horizon %d", cfg.Horizon)
 	}
+	slots := 0
 	for i := range cfg.Nodes {
 		if err := cfg.Nodes[i].validate(); err != nil {
 			return 0, 0, 0, fmt.Errorf("sim: node %d (%s): %w", i, cfg.Nodes[i].Name, err)
+		}
+		n := &cfg.Nodes[i]
+		if slots += n.Slots + n.MapSlots + n.ReduceSlots; slots > MaxSlots {
+			return 0, 0, 0, fmt.Errorf("sim: the cluster has over %d slots (at node %d, %s)", MaxSlots, i, n.Name)
 		}
 	}
 	switch cfg.Placement {
@@ -281,11 +305,14 @@ func (n *Node) validate() error {
 	if n.MapSlots+n.ReduceSlots > 0 && n.Slots > 0 {
 		return fmt.Errorf("both shared slots (%d) and dedicated map/reduce slots (%d/%d)", n.Slots, n.MapSlots, n.ReduceSlots)
 	}
+	if n.Slots > MaxSlots || n.MapSlots > MaxSlots || n.ReduceSlots > MaxSlots {
+		return fmt.Errorf("over %d slots", MaxSlots)
+	}
 	if n.Slots+n.MapSlots+n.ReduceSlots == 0 {
 		return fmt.Errorf("no slots")
 	}
-	if !(n.Slowdown >= 0) || math.IsInf(n.Slowdown, 1) {
-		return fmt.Errorf("slowdown %g is not a finite non-negative number", n.Slowdown)
+	if !(n.Slowdown >= 0 && n.Slowdown <= MaxSlowdown) {
+		return fmt.Errorf("slowdown %g is not a number in [0, %g]", n.Slowdown, MaxSlowdown)
 	}
 	for k, e := range n.Episodes {
 		if e.Start < 0 || (e.End != 0 && e.End <= e.Start) {
@@ -294,13 +321,28 @@ func (n *Node) validate() error {
 		if !(e.Factor > 0) && !e.Crash {
 			return fmt.Errorf("episode %d: factor %g is not positive", k, e.Factor)
 		}
+		if e.Factor > MaxSlowdown && !math.IsInf(e.Factor, 1) {
+			return fmt.Errorf("episode %d: factor %g is over %g (+Inf is a hung node)", k, e.Factor, MaxSlowdown)
+		}
+	}
+	return nil
+}
+
+// checkSubmit checks the submit time, which a streamed job (Load) has
+// before its tasks.
+func (j *Job) checkSubmit() error {
+	if j.Submit < 0 {
+		return fmt.Errorf("negative submit time %d", j.Submit)
+	}
+	if j.Submit > MaxTime {
+		return fmt.Errorf("submit time %d ms is over the limit of %d ms (100 years)", j.Submit, MaxTime)
 	}
 	return nil
 }
 
 func (j *Job) validate() error {
-	if j.Submit < 0 {
-		return fmt.Errorf("negative submit time %d", j.Submit)
+	if err := j.checkSubmit(); err != nil {
+		return err
 	}
 	if j.CopyWork > Fresh {
 		return fmt.Errorf("unknown copy model %d", j.CopyWork)
@@ -317,11 +359,17 @@ func (j *Job) validate() error {
 	if !(j.ErrorBound >= 0 && j.ErrorBound < 1) || j.Deadline < 0 {
 		return fmt.Errorf("error bound %g is not in [0,1) or deadline %d is negative", j.ErrorBound, j.Deadline)
 	}
+	if j.Deadline > MaxTime {
+		return fmt.Errorf("deadline %d ms is over the limit of %d ms (100 years)", j.Deadline, MaxTime)
+	}
 	for ty, tasks := range [speculators.NumTaskTypes][]Task{j.Maps, j.Reduces} {
 		for i := range tasks {
 			t := &tasks[i]
 			if t.Work < 0 || t.InputBytes < 0 {
 				return fmt.Errorf("%s %d: negative work %d or input %d", speculators.TaskType(ty), i, t.Work, t.InputBytes)
+			}
+			if t.Work > MaxWork {
+				return fmt.Errorf("%s %d: work %d ms is over the limit of %d ms (30 days)", speculators.TaskType(ty), i, t.Work, MaxWork)
 			}
 			if speculators.TaskType(ty) == speculators.Reduce && t.Phases != ([3]float64{}) {
 				p := t.Phases

@@ -136,8 +136,11 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 	s.jobs = make([]jobState, len(jobs))
 	for i := range jobs {
 		if jobs[i].Load != nil {
-			if jobs[i].Submit < 0 {
-				return nil, fmt.Errorf("sim: job %d (%s): negative submit time %d", i, jobs[i].ID, jobs[i].Submit)
+			if err := jobs[i].checkSubmit(); err != nil {
+				return nil, fmt.Errorf("sim: job %d (%s): %w", i, jobs[i].ID, err)
+			}
+			if jobs[i].LongestWork > MaxWork {
+				return nil, fmt.Errorf("sim: job %d (%s): a task's work %d ms is over the limit of %d ms (30 days)", i, jobs[i].ID, jobs[i].LongestWork, MaxWork)
 			}
 			longest = max(longest, jobs[i].LongestWork)
 			continue

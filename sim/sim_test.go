@@ -2,6 +2,8 @@ package sim
 
 import (
 	"errors"
+	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -227,6 +229,38 @@ func TestValidation(t *testing.T) {
 	}
 	if _, err := Run(DefaultConfig(nodes(1)), []Job{{ID: "j", Maps: works(1)}}, factory); err == nil {
 		t.Error("factory error not returned")
+	}
+}
+
+// Inputs past the simulator's limits are errors naming what is wrong, not
+// runs that never end, overflow or exhaust memory.
+func TestValidationLimits(t *testing.T) {
+	factory := func(speculators.JobInfo) (*speculators.Engine, error) { return nil, errors.New("unused") }
+	one := DefaultConfig(nodes(1))
+	streamed := Job{ID: "s", NumTasks: [speculators.NumTaskTypes]int{1, 0}, LongestWork: MaxWork + 1,
+		Load: func(*Job) error { return nil }}
+	bad := []struct {
+		name string
+		cfg  Config
+		jobs []Job
+		want string
+	}{
+		{"work over a month", one, []Job{{ID: "j", Maps: works(MaxWork + 1)}}, "map 0: work"},
+		{"streamed work over a month", one, []Job{streamed}, "over the limit"},
+		{"submit in the far future", one, []Job{{ID: "j", Submit: MaxTime + 1, Maps: works(1)}}, "submit time"},
+		{"streamed submit in the far future", one, []Job{{ID: "s", Submit: MaxTime + 1, Load: streamed.Load}}, "submit time"},
+		{"deadline in the far future", one, []Job{{ID: "j", Deadline: MaxTime + 1, Maps: works(1)}}, "deadline"},
+		{"huge slowdown", DefaultConfig([]Node{{Name: "x", Slots: 1, Slowdown: 1e12}}), nil, "slowdown"},
+		{"NaN slowdown", DefaultConfig([]Node{{Name: "x", Slots: 1, Slowdown: math.NaN()}}), nil, "slowdown"},
+		{"huge episode factor", DefaultConfig([]Node{{Name: "x", Slots: 1, Episodes: []Episode{{Start: 1, End: 2, Factor: 1e9}}}}), nil, "factor"},
+		{"huge node", DefaultConfig([]Node{{Name: "x", Slots: MaxSlots + 1}}), nil, "slots"},
+		{"huge cluster", DefaultConfig([]Node{{Name: "x", Slots: MaxSlots}, {Name: "y", Slots: 1}}), nil, "slots"},
+	}
+	for _, c := range bad {
+		_, err := Run(c.cfg, c.jobs, factory)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
+		}
 	}
 }
 
