@@ -3,6 +3,7 @@ package replay
 import (
 	"testing"
 
+	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/workload/scenario"
 )
 
@@ -55,5 +56,40 @@ workload:
 		if w.Jobs[i].Deadline != w2.Jobs[i].Deadline || w.Jobs[i].Deadline <= 0 {
 			t.Errorf("%s: deadline %d then %d", w.Jobs[i].ID, w.Jobs[i].Deadline, w2.Jobs[i].Deadline)
 		}
+	}
+}
+
+// A heavy-tailed law's draws of years (or of +Inf, past float64) are
+// truncated to the simulator's longest task, not wrapped around to 1 ms.
+func TestScenarioHugeDrawsTruncated(t *testing.T) {
+	const text = `
+cluster:
+  nodes: [{count: 2, slots: 2}]
+workload:
+  jobs:
+    - {name: a, count: 1, maps: 50, map_s: {dist: lognormal, median: 10, sigma: 1000}}
+`
+	s, err := scenario.Parse("tail.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := FromScenario(s, 1, ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	longest, shortest := 0, 0
+	for _, task := range w.Jobs[0].Maps {
+		if task.Work < 1 || task.Work > sim.MaxWork {
+			t.Fatalf("work %d ms out of [1, %d]", task.Work, sim.MaxWork)
+		}
+		if task.Work == sim.MaxWork {
+			longest++
+		}
+		if task.Work == 1 {
+			shortest++
+		}
+	}
+	if longest == 0 || shortest == 0 {
+		t.Fatalf("%d tasks at the longest and %d at 1 ms; sigma 1000 should draw both", longest, shortest)
 	}
 }

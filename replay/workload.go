@@ -70,7 +70,21 @@ type RecordedJob struct {
 	Time speculators.Time
 }
 
-func seconds(s float64) speculators.Time { return speculators.Time(math.Round(s * 1000)) }
+// seconds converts s seconds to ms. A value int64 ms cannot hold (huge,
+// infinite or NaN: a heavy-tailed draw, a typo) becomes one far past the
+// simulator's limits (sim.MaxWork, sim.MaxTime), which refuse it with an
+// error naming the job, rather than a wrapped-around time.
+func seconds(s float64) speculators.Time {
+	const far = 1 << 62
+	ms := math.Round(s * 1000)
+	switch {
+	case ms >= far || math.IsNaN(ms):
+		return far
+	case ms <= -far:
+		return -far
+	}
+	return speculators.Time(ms)
+}
 
 // FromScenario materializes s for seed.
 func FromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions) (*Workload, error) {
@@ -95,7 +109,7 @@ func fromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions, stream b
 		h := sim.Job{NumTasks: [speculators.NumTaskTypes]int{len(j.Maps), len(j.Reduces)}}
 		for _, ts := range [][]scenario.Task{j.Maps, j.Reduces} {
 			for _, t := range ts {
-				h.LongestWork = max(h.LongestWork, seconds(t.WorkS), 1)
+				h.LongestWork = max(h.LongestWork, workMs(t.WorkS))
 			}
 		}
 		heads = append(heads, h)
@@ -172,16 +186,23 @@ func fromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions, stream b
 	return w, nil
 }
 
+// workMs is a scenario task's drawn work in ms, in [1, sim.MaxWork]: the
+// parser bounds a distribution's parameters, but a heavy-tailed law
+// (Pareto, lognormal) may still draw a task of years, which is truncated
+// to the simulator's longest rather than refused (our choice: the draw is
+// the law's, the scenario is valid).
+func workMs(s float64) speculators.Time { return min(max(seconds(s), 1), sim.MaxWork) }
+
 // scenarioTasks are a scenario job's tasks as simulator tasks: work in
-// ms, at least 1.
+// ms, in [1, sim.MaxWork].
 func scenarioTasks(maps, reduces []scenario.Task) ([]sim.Task, []sim.Task) {
 	sm := make([]sim.Task, len(maps))
 	for k, t := range maps {
-		sm[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1)}
+		sm[k] = sim.Task{InputBytes: t.InputBytes, Work: workMs(t.WorkS)}
 	}
 	sr := make([]sim.Task, len(reduces))
 	for k, t := range reduces {
-		sr[k] = sim.Task{InputBytes: t.InputBytes, Work: max(seconds(t.WorkS), 1), Phases: t.Phases}
+		sr[k] = sim.Task{InputBytes: t.InputBytes, Work: workMs(t.WorkS), Phases: t.Phases}
 	}
 	return sm, sr
 }

@@ -44,6 +44,14 @@ func (d *Dist) validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("line %d: %s distribution: %s", d.Line, d.Kind, fmt.Sprintf(format, args...))
 	}
+	// Every quantity the format draws (seconds, factors, counts,
+	// fractions) is far below maxSeconds; a larger parameter is a typo,
+	// and would overflow the simulator's times.
+	for _, v := range append([]float64{d.Value, d.Min, d.Max, d.Mean, d.Median, d.Scale}, d.Values...) {
+		if v > maxSeconds {
+			return bad("%g is over %g", v, float64(maxSeconds))
+		}
+	}
 	switch d.Kind {
 	case "constant":
 		if d.Value < 0 {

@@ -43,6 +43,12 @@ func ReadFrom(r io.Reader, name string) (*Scenario, error) {
 // Parse parses and validates scenario text; name is used in errors, which
 // all read "read NAME line N: what is wrong".
 func Parse(name string, data []byte) (*Scenario, error) {
+	var root yaml.Node
+	if yaml.Unmarshal(data, &root) == nil { // else Decode below says what is wrong
+		if err := finiteNumbers(&root); err != nil {
+			return nil, fmt.Errorf("read %s %w", name, err)
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var s Scenario
@@ -57,6 +63,24 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		return nil, fmt.Errorf("read %s %w", name, err)
 	}
 	return &s, nil
+}
+
+// finiteNumbers refuses YAML's .nan and .inf anywhere in the tree under n:
+// no field of the format means them, and the simulator would turn them
+// into times of 1 ms or overflowed ones.
+func finiteNumbers(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" {
+		var f float64
+		if n.Decode(&f) == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			return lineErr(n.Line, "%s is not a finite number", n.Value)
+		}
+	}
+	for _, c := range n.Content {
+		if err := finiteNumbers(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // yamlMessage turns yaml.v3's "yaml: line 3: ..." into "line 3: ...".
@@ -167,8 +191,8 @@ func (s *Scenario) validate() error {
 	default:
 		return lineErr(c.Line, "scheduler %q is not fifo or fair", c.Scheduler)
 	}
-	if c.HeartbeatS < 0 || c.TaskTimeoutS < 0 {
-		return lineErr(c.Line, "heartbeat_s and task_timeout_s must be >= 0")
+	if c.HeartbeatS < 0 || c.TaskTimeoutS < 0 || c.HeartbeatS > maxSeconds || c.TaskTimeoutS > maxSeconds {
+		return lineErr(c.Line, "heartbeat_s and task_timeout_s must be in [0, %g]", float64(maxSeconds))
 	}
 	if c.ReduceSlowstart != nil && (*c.ReduceSlowstart < 0 || *c.ReduceSlowstart > 1) {
 		return lineErr(c.Line, "reduce_slowstart %g is not in [0,1]", *c.ReduceSlowstart)
@@ -212,9 +236,25 @@ func (s *Scenario) validate() error {
 	if len(s.Workload.Jobs) == 0 {
 		return lineErr(max(s.Workload.Line, 1), "workload has no jobs")
 	}
+	total := 0
 	for i := range s.Workload.Jobs {
-		if err := s.Workload.Jobs[i].validate(); err != nil {
+		g := &s.Workload.Jobs[i]
+		if err := g.validate(); err != nil {
 			return err
+		}
+		if g.SWIM != nil {
+			continue // as many as the trace's rows give
+		}
+		maps := g.Maps
+		if g.MapsDist != nil { // its largest draw, or for unbounded laws its mean
+			maps = int(min(math.Round(g.MapsDist.MeanValue()), maxTasksInJob))
+			if g.MapsDist.Kind == "uniform" {
+				maps = int(math.Round(g.MapsDist.Max))
+			}
+		}
+		// Each term is at most maxJobs * 2 * maxTasksInJob: no overflow.
+		if total += g.Count * (maps + g.Reduces); total > maxTasks {
+			return lineErr(g.Line, "job group %q: the workload has over %d tasks (count x (maps + reduces), summed over the job groups)", g.Name, maxTasks)
 		}
 	}
 	for i := range s.Faults {
@@ -257,6 +297,11 @@ func (g *JobGroup) validate() error {
 			}
 		}
 	}
+	for _, d := range []*Dist{g.MapS, g.ReduceS} {
+		if d != nil && d.Kind == "constant" && d.Value > maxWorkS {
+			return lineErr(d.Line, "job group %q: task work %g s is over %g s (30 days; the simulator's longest)", g.Name, d.Value, float64(maxWorkS))
+		}
+	}
 	if g.ReducePhases != nil {
 		if len(g.ReducePhases) != 3 {
 			return lineErr(g.Line, "job group %q: reduce_phases needs 3 fractions (copy, sort, reduce)", g.Name)
@@ -277,8 +322,8 @@ func (g *JobGroup) validate() error {
 	default:
 		return lineErr(g.Line, "job group %q: copy_work %q is not same, resample or fresh", g.Name, g.CopyWork)
 	}
-	if g.AtS < 0 || g.MapInputMiB < 0 {
-		return lineErr(g.Line, "job group %q: at_s and map_input_mib must be >= 0", g.Name)
+	if g.AtS < 0 || g.MapInputMiB < 0 || g.AtS > maxSeconds || g.MapInputMiB > maxInputMiB {
+		return lineErr(g.Line, "job group %q: at_s and map_input_mib must be in [0, %g] and [0, %g]", g.Name, float64(maxSeconds), float64(maxInputMiB))
 	}
 	return nil
 }
@@ -309,6 +354,19 @@ const (
 	maxJobs       = 1_000_000
 	maxTasksInJob = 1_000_000
 	maxSumTerms   = 100_000
+	// maxTasks bounds the tasks of a whole workload (maps_dist counted at
+	// its largest, or its mean when unbounded): a simulation's time grows
+	// with them.
+	maxTasks = 100_000_000
+	// maxSeconds bounds times given in seconds (at_s, heartbeat_s,
+	// task_timeout_s): 10 years, which time.Duration and the simulator's
+	// ms hold with room to spare.
+	maxSeconds = 10 * 365 * 24 * 3600
+	// maxWorkS is the simulator's longest task work (sim.MaxWork), in s:
+	// longer draws are truncated to it, a longer constant is refused.
+	maxWorkS = 30 * 24 * 3600
+	// maxInputMiB bounds map_input_mib (1 PiB), whose bytes are an int64.
+	maxInputMiB = 1 << 30
 )
 
 // NodeName is the name of the i-th (from 1) node of a group.

@@ -87,6 +87,26 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"empty", "", "line 1: empty"},
 		{"bad-number", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: fast}]\n", "line 4"},
 	}
+	// Non-finite and out-of-range numbers: the simulator would turn them
+	// into 1 ms or wrapped-around times, or run for centuries.
+	job := func(extra string) string {
+		return "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs:\n    - {count: 1, maps: 1, map_s: 1" + extra + "}\n"
+	}
+	cases = append(cases, []struct{ name, text, want string }{
+		{"nan-work", strings.Replace(job(""), "map_s: 1", "map_s: .nan", 1), "line 5: .nan is not a finite number"},
+		{"inf-work", strings.Replace(job(""), "map_s: 1", "map_s: {dist: uniform, min: 1, max: .inf}", 1), "line 5: .inf is not a finite number"},
+		{"nan-mean", strings.Replace(job(""), "map_s: 1", "map_s: {dist: exponential, mean: .NaN}", 1), "line 5: .NaN is not a finite number"},
+		{"nan-at", job(", at_s: .nan"), "line 5: .nan"},
+		{"nan-phases", job(", reduces: 1, reduce_s: 1, reduce_phases: [.nan, 0.5, 0.5]"), "line 5: .nan"},
+		{"nan-slowstart", "cluster:\n  reduce_slowstart: .nan\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\n", "line 2: .nan"},
+		{"inf-heartbeat", "cluster:\n  heartbeat_s: -.inf\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\n", "line 2: -.inf"},
+		{"huge-heartbeat", "cluster:\n  heartbeat_s: 1e300\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\n", "line 2: heartbeat_s"},
+		{"huge-at", job(", at_s: 1e300"), "line 5: job group"},
+		{"huge-input", job(", map_input_mib: 1e300"), "line 5: job group"},
+		{"huge-dist", strings.Replace(job(""), "map_s: 1", "map_s: {dist: exponential, mean: 1e300}", 1), "line 5: exponential distribution: 1e+300 is over"},
+		{"work-over-a-month", strings.Replace(job(""), "map_s: 1", "map_s: 1e8", 1), "line 5: job group \"\": task work 1e+08 s"},
+		{"too-many-tasks", strings.Replace(job(""), "count: 1, maps: 1", "count: 1000000, maps: 1000000", 1), "line 5: job group \"\": the workload has over"},
+	}...)
 	for _, c := range cases {
 		_, err := Parse(c.name+".yaml", []byte(c.text))
 		if err == nil {
