@@ -59,12 +59,12 @@ func (m StragglerModel) Validate() error {
 		return fmt.Errorf("straggler tail fraction %g: want a fraction in [0, 1]", m.TailFraction)
 	case !(m.TailShape > 0):
 		return fmt.Errorf("straggler Pareto shape %g: want > 0", m.TailShape)
-	case !(m.TailMin >= 1) || !(m.TailCap >= m.TailMin):
-		return fmt.Errorf("straggler multiplier %g..%g: want 1 <= min <= cap", m.TailMin, m.TailCap)
+	case !(m.TailMin >= 1) || !(m.TailCap >= m.TailMin) || m.TailCap > sim.MaxSlowdown:
+		return fmt.Errorf("straggler multiplier %g..%g: want 1 <= min <= cap <= %g", m.TailMin, m.TailCap, sim.MaxSlowdown)
 	case !(m.SlowNodeFraction >= 0 && m.SlowNodeFraction <= 1):
 		return fmt.Errorf("slow node fraction %g: want a fraction in [0, 1]", m.SlowNodeFraction)
-	case !(m.SlowNodeFactor >= 1) || math.IsInf(m.SlowNodeFactor, 1):
-		return fmt.Errorf("slow node factor %g: want a finite factor >= 1", m.SlowNodeFactor)
+	case !(m.SlowNodeFactor >= 1 && m.SlowNodeFactor <= sim.MaxSlowdown):
+		return fmt.Errorf("slow node factor %g: want a factor in [1, %g]", m.SlowNodeFactor, sim.MaxSlowdown)
 	}
 	return nil
 }
@@ -99,7 +99,12 @@ func (m StragglerModel) stretch(r *rand.Rand, j *sim.Job) {
 			}
 			u := r.Float64()
 			mult := min(m.TailMin*math.Pow(1-u, -1/m.TailShape), m.TailCap)
+			// A stretched task stays within the simulator's longest (a
+			// recorded one over it is refused, not cut).
 			ts[i].Work = max(int64(math.Round(float64(ts[i].Work)*mult)), 1)
+			if ts[i].Work > sim.MaxWork && ts[i].Work/int64(mult) <= sim.MaxWork {
+				ts[i].Work = sim.MaxWork
+			}
 		}
 	}
 }

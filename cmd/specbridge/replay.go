@@ -100,6 +100,9 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 			return nil, usageError(c, "--%s %d: must be at least 1", f, c.Int(f))
 		}
 	}
+	if err := checkSizeFlags(c); err != nil {
+		return nil, err
+	}
 	switch p.format {
 	case "", "jhist", "rumen", "swim", "scenario":
 	default:

@@ -108,6 +108,23 @@ func TestNodesAndSlots(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
+	// Sizes that would exhaust memory before anything ran (they panicked
+	// with an out-of-memory trace), and straggler factors that would run
+	// for centuries, are usage errors.
+	for _, c := range []struct{ cmd, flag, value, want string }{
+		{"replay", "--runs", "1000000000", "--runs 1000000000: at most"},
+		{"replay", "--nodes", "2000000000", "--nodes 2000000000: at most"},
+		{"replay", "--slots", "2000000000", "--slots 2000000000: at most"},
+		{"sweep", "--runs", "1000000000", "--runs 1000000000: at most"},
+		{"sweep", "--nodes", "2000000000", "--nodes 2000000000: at most"},
+		{"replay", "--straggler-cap", "Inf", "cap <= 1000"},
+		{"replay", "--slow-node-factor", "1e12", "slow node factor 1e+12"},
+	} {
+		_, stderr, code := run(t, c.cmd, c.flag, c.value, "../../data/jhist")
+		if code == 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "goroutine") {
+			t.Errorf("%s %s %s: exit %d, stderr %q", c.cmd, c.flag, c.value, code, stderr)
+		}
+	}
 	makespan := func(args ...string) string {
 		out, stderr, code := run(t, append([]string{"replay", "--speculators", "none", "--output", "json", "../../data/jhist/job_0.23.9-FAILED.jhist"}, args...)...)
 		if code != 0 {

@@ -149,6 +149,9 @@ func planSweep(c *cli.Context) ([]sweep.Cell, error) {
 	if c.IsSet("parallel") && c.Int("parallel") < 1 {
 		return nil, usageError(c, "--parallel %d: must be at least 1", c.Int("parallel"))
 	}
+	if err := checkSizeFlags(c); err != nil {
+		return nil, err
+	}
 	if o := c.String("output"); o != "table" && o != "csv" && o != "json" {
 		return nil, usageError(c, "--output %q: want table, csv or json", o)
 	}
@@ -215,6 +218,28 @@ func planSweep(c *cli.Context) ([]sweep.Cell, error) {
 		}
 	}
 	return cells, nil
+}
+
+// Upper bounds of the size flags replay and sweep share: past them a run
+// would exhaust memory before it simulated anything (the simulator refuses
+// a cluster of over sim.MaxSlots slots with an error).
+const (
+	maxRuns         = 100_000
+	maxNodes        = 100_000
+	maxSlotsPerNode = 10_000
+)
+
+// checkSizeFlags refuses --runs, --nodes and --slots over their bounds.
+func checkSizeFlags(c *cli.Context) error {
+	for _, f := range []struct {
+		name string
+		max  int
+	}{{"runs", maxRuns}, {"nodes", maxNodes}, {"slots", maxSlotsPerNode}} {
+		if v := c.Int(f.name); v > f.max {
+			return usageError(c, "--%s %d: at most %d", f.name, v, f.max)
+		}
+	}
+	return nil
 }
 
 // stragglerModelOf reads the straggler model flags replay and sweep share.

@@ -198,6 +198,7 @@ func (s *Scenario) validate() error {
 		return lineErr(c.Line, "reduce_slowstart %g is not in [0,1]", *c.ReduceSlowstart)
 	}
 	names := map[string]bool{}
+	slots := 0
 	for i := range c.Nodes {
 		g := &c.Nodes[i]
 		if g.Count <= 0 || g.Count > maxNodes {
@@ -211,6 +212,10 @@ func (s *Scenario) validate() error {
 		}
 		if g.Slots > 0 && (g.MapSlots > 0 || g.ReduceSlots > 0) {
 			return lineErr(g.Line, "node group %q: give slots or map_slots/reduce_slots, not both", g.Name)
+		}
+		// Each term is at most 3 * maxSlots * maxNodes: no overflow.
+		if slots += g.Count * (min(g.Slots, maxSlots) + min(g.MapSlots, maxSlots) + min(g.ReduceSlots, maxSlots)); slots > maxSlots {
+			return lineErr(g.Line, "node group %q: the cluster has over %d slots (count x slots, summed over the node groups)", g.Name, maxSlots)
 		}
 		if g.Slowdown < 0 || math.IsNaN(g.Slowdown) {
 			return lineErr(g.Line, "node group %q: slowdown %g is negative", g.Name, g.Slowdown)
@@ -354,6 +359,8 @@ const (
 	maxJobs       = 1_000_000
 	maxTasksInJob = 1_000_000
 	maxSumTerms   = 100_000
+	// maxSlots bounds the cluster's slots (sim.MaxSlots).
+	maxSlots = 1 << 24
 	// maxTasks bounds the tasks of a whole workload (maps_dist counted at
 	// its largest, or its mean when unbounded): a simulation's time grows
 	// with them.

@@ -105,6 +105,7 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"huge-input", job(", map_input_mib: 1e300"), "line 5: job group"},
 		{"huge-dist", strings.Replace(job(""), "map_s: 1", "map_s: {dist: exponential, mean: 1e300}", 1), "line 5: exponential distribution: 1e+300 is over"},
 		{"work-over-a-month", strings.Replace(job(""), "map_s: 1", "map_s: 1e8", 1), "line 5: job group \"\": task work 1e+08 s"},
+		{"too-many-slots", strings.Replace(job(""), "count: 1, slots: 1", "count: 100000, slots: 2000000000", 1), "line 2: node group \"\": the cluster has over"},
 		{"too-many-tasks", strings.Replace(job(""), "count: 1, maps: 1", "count: 1000000, maps: 1000000", 1), "line 5: job group \"\": the workload has over"},
 	}...)
 	for _, c := range cases {
