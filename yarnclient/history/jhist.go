@@ -187,7 +187,7 @@ func (p *jhistParser) apply(typ string, b *jhistBody) error {
 	default:
 		return p.applyAttempt(typ, b)
 	}
-	return nil
+	return job.checkTimes()
 }
 
 // task returns the task for a parsed id, creating it; nil for setup and

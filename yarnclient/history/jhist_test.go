@@ -225,6 +225,12 @@ func TestJhistErrors(t *testing.T) {
 		{"attempt of another task", header + strings.Replace(start, "attempt_1_2_m_000000_0", "attempt_1_2_m_000001_0", 1) + "\n", 3, "does not belong"},
 		{"wrong field type", header + strings.Replace(start, `"startTime":1`, `"startTime":"soon"`, 1) + "\n", 3, "want an integer"},
 		{"no body", header + `{"type":"TASK_STARTED","event":null}` + "\n", 3, "want one record"},
+		// A submit after the job's finish put the job's arrival centuries
+		// from the other jobs of a directory.
+		{"submit after finish", header + `{"type":"JOB_SUBMITTED","event":{"x.JobSubmitted":{"jobid":"job_1_2","submitTime":9000000000000000000}}}` + "\n" +
+			`{"type":"JOB_FINISHED","event":{"x.JobFinished":{"jobid":"job_1_2","finishTime":50}}}` + "\n", 4, "submit time 9000000000000000000 is after the job's finish time 50"},
+		{"launch after finish", header + `{"type":"JOB_FINISHED","event":{"x.JobFinished":{"jobid":"job_1_2","finishTime":50}}}` + "\n" +
+			`{"type":"JOB_INITED","event":{"x.JobInited":{"jobid":"job_1_2","launchTime":60}}}` + "\n", 4, "launch time 60"},
 	}
 	checkBadInputs(t, "bad.jhist", func(r io.Reader, file string) error {
 		_, err := ReadJhistFrom(r, file)

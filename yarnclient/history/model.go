@@ -53,6 +53,22 @@ type Job struct {
 	Source string
 }
 
+// checkTimes refuses a job whose recorded submit or launch time is after
+// its finish time: a corrupt record, which replayed would put the job's
+// arrival decades away from the others'.
+func (j *Job) checkTimes() error {
+	if j.Finish <= 0 {
+		return nil
+	}
+	if j.Submit > j.Finish {
+		return fmt.Errorf("submit time %d is after the job's finish time %d", j.Submit, j.Finish)
+	}
+	if j.Launch > j.Finish {
+		return fmt.Errorf("launch time %d is after the job's finish time %d", j.Launch, j.Finish)
+	}
+	return nil
+}
+
 // Task is one map or reduce task of a Job.
 type Task struct {
 	ID   string

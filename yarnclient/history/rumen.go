@@ -274,6 +274,9 @@ func (lj *rumenJob) job(source string) (*Job, error) {
 		Submit: known(lj.SubmitTime), Launch: known(lj.LaunchTime), Finish: known(lj.FinishTime),
 		Source: source,
 	}
+	if err := job.checkTimes(); err != nil {
+		return nil, err
+	}
 	for _, group := range [][]rumenTask{lj.MapTasks, lj.ReduceTasks} {
 		for i := range group {
 			t, keep, err := group[i].task()

@@ -78,6 +78,8 @@ func TestRumenErrors(t *testing.T) {
 		{"array", "[ {\"jobID\":\"j\"} ]", 1, "cannot unmarshal"},
 		{"cut real file", string(good[:len(good)-200]), strings.Count(string(good[:len(good)-200]), "\n") + 1, "unexpected end"},
 		{"bad second job", strings.Replace(string(good), `"task_1369942127770_1207_m_000000"`, `"task_x"`, 1), secondJob, "task id"},
+		{"submit after finish", strings.Replace(string(good), `"submitTime" : 1371222200000`, `"submitTime" : 9223372036854775807`, 1), 1,
+			"submit time 9223372036854775807 is after the job's finish time"},
 	}
 	checkBadInputs(t, "bad.json", func(r io.Reader, file string) error {
 		_, err := ReadRumenFrom(r, file)
