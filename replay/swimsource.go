@@ -50,7 +50,7 @@ func readSWIMSource(path string, m history.SWIMModel) (*swimSource, error) {
 func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error) {
 	var origin int64 = math.MaxInt64
 	for _, r := range s.rows {
-		if ms := r.SubmitS * 1000; ms > 0 && ms < origin {
+		if ms := history.SWIMEpochMs + r.SubmitS*1000; ms < origin {
 			origin = ms
 		}
 	}
@@ -98,11 +98,11 @@ func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error)
 
 // tasks sets j's id, submit and tasks (appended to j.Maps[:0] and
 // j.Reduces[:0]) as fromJobs derives them from row i's job, stragglers
-// drawn with rs; false when the job has no timed task (a row submitted at
-// the trace's time 0: its attempts have no start time).
+// drawn with rs; false when the job has no task. A row at the trace's
+// time 0 is a job like any other (history.SWIMEpochMs).
 func (s *swimSource) tasks(i int, origin int64, model StragglerModel, rs *rand.Rand, j *sim.Job) (bool, error) {
 	row := s.rows[i]
-	submit := row.SubmitS * 1000
+	submit := history.SWIMEpochMs + row.SubmitS*1000
 	j.ID, j.Submit = row.ID, 0
 	if j.Maps != nil {
 		j.Maps = j.Maps[:0]
@@ -111,9 +111,6 @@ func (s *swimSource) tasks(i int, origin int64, model StragglerModel, rs *rand.R
 		j.Reduces = j.Reduces[:0]
 	}
 	err := s.model.EachTask(row, s.name, func(typ history.TaskType, in, work int64) {
-		if submit <= 0 {
-			return
-		}
 		t := sim.Task{InputBytes: in, Work: max(work, 1)}
 		if typ == history.Map {
 			j.Maps = append(j.Maps, t)

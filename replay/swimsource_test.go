@@ -70,3 +70,30 @@ func TestSWIMClusterByName(t *testing.T) {
 		t.Errorf("unnamed SWIM input: %d nodes, %q; want the default %d, said so", len(w.Config.Nodes), w.Cluster, DefaultNodes)
 	}
 }
+
+// TestSWIMRowAtTimeZero: a row submitted at the trace's time 0 is a job
+// like the others, eager or streamed (it was dropped: its attempts'
+// start, 0, read as unknown).
+func TestSWIMRowAtTimeZero(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "zero.tsv")
+	rows := "job0\t0\t0\t100\t100\t100\njob1\t10\t10\t100\t100\t100\n"
+	if err := os.WriteFile(path, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eager, err := Load(path, "", history.DefaultSWIMModel())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStreamedIsEager(t, eager, lazy, ClusterOptions{})
+	w, err := WorkloadOf(lazy, ClusterOptions{})(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Jobs) != 2 || w.Jobs[0].ID != "job0" || w.Jobs[0].Submit != 0 || w.Jobs[1].Submit != 10_000 {
+		t.Fatalf("jobs %d; want job0 at 0 s and job1 at 10 s", len(w.Jobs))
+	}
+}

@@ -160,6 +160,12 @@ func parseSWIMRow(text string) (swimRow, error) {
 // corrupt row cannot exhaust memory.
 const swimMaxTasks = 1 << 20
 
+// SWIMEpochMs is where a SWIM workload's time 0 falls in a Job's epoch
+// ms: the format's times are seconds from the workload's start, and a row
+// at 0 is common, while a Job's 0 means unknown (a job with no known
+// time has nothing to replay). Relative times are unchanged.
+const SWIMEpochMs = 1
+
 // taskCounts returns the maps and reduces the model gives a row.
 func (m SWIMModel) taskCounts(row swimRow) (maps, reduces int64) {
 	maps = max(ceilDiv(row.input, m.BlockBytes), 1)
@@ -176,7 +182,7 @@ func (m SWIMModel) taskCounts(row swimRow) (maps, reduces int64) {
 func (m SWIMModel) job(row swimRow, seq int, source string) *Job {
 	job := &Job{
 		ID: row.id, Name: row.id, Status: Succeeded,
-		Submit: row.submitS * 1000, Source: source,
+		Submit: SWIMEpochMs + row.submitS*1000, Source: source,
 	}
 	maps, reduces := m.taskCounts(row)
 	job.Tasks = make([]Task, 0, maps+reduces)

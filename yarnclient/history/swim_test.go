@@ -29,7 +29,7 @@ func TestReadSWIMFacebook2009(t *testing.T) {
 	}
 	// job0	49	49	740773	2339561	627471: one map, one reduce.
 	j0 := jobs[0]
-	if j0.ID != "job0" || j0.Submit != 49_000 || count(j0, Map) != 1 || count(j0, Reduce) != 1 || j0.Source != swimFile {
+	if j0.ID != "job0" || j0.Submit != SWIMEpochMs+49_000 || count(j0, Map) != 1 || count(j0, Reduce) != 1 || j0.Source != swimFile {
 		t.Errorf("job0 = %+v", *j0)
 	}
 	m := j0.Tasks[0]
@@ -37,7 +37,7 @@ func TestReadSWIMFacebook2009(t *testing.T) {
 		t.Errorf("job0 map = %+v", m)
 	}
 	// 10 s + 740773 B = 0.706 MiB x 300 ms = 212 ms.
-	if a := m.Attempts[0]; a.Start != 49_000 || a.Finish-a.Start != 10_212 || a.Status != Succeeded {
+	if a := m.Attempts[0]; a.Start != SWIMEpochMs+49_000 || a.Finish-a.Start != 10_212 || a.Status != Succeeded {
 		t.Errorf("job0 map attempt = %+v", a)
 	}
 	// job4	208	11	3623279	0	9838062: map-only, maps write the output.
@@ -52,7 +52,7 @@ func TestReadSWIMFacebook2009(t *testing.T) {
 	// job969	17519	1	7551263722208	51038659744	103464:
 	// ceil(7551263722208 / 128 MiB) = 56262 maps, ceil(47.53 GiB / 1 GiB) = 48 reduces.
 	j969 := byID["job969"]
-	if j969 == nil || count(j969, Map) != 56262 || count(j969, Reduce) != 48 || j969.Submit != 17_519_000 {
+	if j969 == nil || count(j969, Map) != 56262 || count(j969, Reduce) != 48 || j969.Submit != SWIMEpochMs+17_519_000 {
 		t.Fatalf("job969: %d maps %d reduces", count(j969, Map), count(j969, Reduce))
 	}
 	var in int64
