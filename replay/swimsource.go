@@ -119,7 +119,7 @@ func (s *swimSource) tasks(i int, origin int64, model StragglerModel, rs *rand.R
 		}
 	})
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", s.name, err)
+		return false, err // it names the file (and line)
 	}
 	if len(j.Maps)+len(j.Reduces) == 0 {
 		return false, nil

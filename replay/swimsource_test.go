@@ -97,3 +97,19 @@ func TestSWIMRowAtTimeZero(t *testing.T) {
 		t.Fatalf("jobs %d; want job0 at 0 s and job1 at 10 s", len(w.Jobs))
 	}
 }
+
+// TestSWIMCorruptRowNamedOnce: a row the model refuses is an error naming
+// the file and line once, with no hint at Go fields a user cannot set.
+func TestSWIMCorruptRowNamedOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.tsv")
+	if err := os.WriteFile(path, []byte("job0\t5\t0\t999999999999999999\t1\t1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
+	if err == nil {
+		_, err = WorkloadOf(in, ClusterOptions{})(1)
+	}
+	if err == nil || strings.Count(err.Error(), path) != 1 || !strings.Contains(err.Error(), path+" line 1: ") || strings.Contains(err.Error(), "SWIMModel") {
+		t.Fatalf("error %v; want %s line 1 named once", err, path)
+	}
+}

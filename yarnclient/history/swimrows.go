@@ -64,11 +64,11 @@ func (m SWIMModel) JobOf(row SWIMRow, seq int, source string) (*Job, error) {
 // checkRow checks the model and the row's map count (JobOf's errors).
 func (m SWIMModel) checkRow(row SWIMRow, source string) (swimRow, error) {
 	if err := m.validate(); err != nil {
-		return swimRow{}, fmt.Errorf("SWIM model: %w", err)
+		return swimRow{}, fmt.Errorf("read %s: SWIM model: %w", source, err)
 	}
 	r := swimRow{id: row.ID, submitS: row.SubmitS, input: row.InputBytes, shuffle: row.ShuffleBytes, outputRed: row.OutputBytes}
 	if maps, _ := m.taskCounts(r); maps > swimMaxTasks {
-		return swimRow{}, fmt.Errorf("read %s line %d: %d bytes of input would make %d maps, over the limit of %d; set SWIMModel.MaxMaps", source, row.Line, row.InputBytes, maps, swimMaxTasks)
+		return swimRow{}, fmt.Errorf("read %s line %d: %d bytes of input would make %d maps, over the limit of %d (a corrupt row?)", source, row.Line, row.InputBytes, maps, swimMaxTasks)
 	}
 	return r, nil
 }
