@@ -464,7 +464,11 @@ func (j *Job) ended(ev *Event) error {
 		return nil // already ended
 	}
 	a.State = stateOf(ev.Kind)
-	a.Finish = ev.Time
+	// An end reported before the attempt's start (a clock stepped back on
+	// the AM's host, a corrupt event) counts as an end at the start: a
+	// negative run time would skew every estimate of the job, and refusing
+	// the end would leave the attempt running for good.
+	a.Finish = max(ev.Time, a.Start)
 	switch ev.Kind {
 	case AttemptSucceeded:
 		a.Progress = 1
@@ -473,10 +477,10 @@ func (j *Job) ended(ev *Event) error {
 		}
 		if t.Succeeded == nil {
 			t.Succeeded = a
-			t.Finish = ev.Time
+			t.Finish = a.Finish
 			t.FetchFailures = 0
 			j.Completed[ty]++
-			d := float64(ev.Time - a.Start)
+			d := float64(a.Finish - a.Start)
 			j.Durations[ty].Add(d)
 			j.CompletedRuntimes[ty] = append(j.CompletedRuntimes[ty], d)
 			if t.InputBytes > 0 {

@@ -110,3 +110,31 @@ func TestAttemptNodeIndex(t *testing.T) {
 		t.Error("attempt 1 of map 0 never started but was found")
 	}
 }
+
+// An attempt whose end is reported before its start (a clock stepped back,
+// a corrupt event) ends at its start: no negative run time reaches the
+// job's completed-time statistics, and the attempt does not stay running.
+func TestEndBeforeStartCountsAsZeroRuntime(t *testing.T) {
+	j, err := NewJob(JobInfo{ID: "j", Maps: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m0, m1 := AttemptID{Task: TaskID{Type: Map, Index: 0}}, AttemptID{Task: TaskID{Type: Map, Index: 1}}
+	for _, ev := range []Event{
+		{Kind: AttemptStarted, Time: 10000, Attempt: m0},
+		{Kind: AttemptStarted, Time: 10000, Attempt: m1},
+		{Kind: AttemptSucceeded, Time: 4000, Attempt: m0},
+		{Kind: AttemptFailed, Time: 2000, Attempt: m1},
+	} {
+		if err := j.apply(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a0, a1 := j.Task(m0.Task).Attempt(0), j.Task(m1.Task).Attempt(0)
+	if a0.Running() || a1.Running() || a0.Finish != 10000 || a1.Finish != 10000 || j.Task(m0.Task).Finish != 10000 {
+		t.Fatalf("attempts end at %d and %d (running %v, %v); want both at their start, 10000", a0.Finish, a1.Finish, a0.Running(), a1.Running())
+	}
+	if d := j.CompletedRuntimes[Map]; len(d) != 1 || d[0] != 0 || j.Durations[Map].Mean() != 0 {
+		t.Fatalf("completed run times %v, mean %g; want one of 0", d, j.Durations[Map].Mean())
+	}
+}
