@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -153,6 +152,11 @@ func (s *Store) openRuntimes() error {
 	return nil
 }
 
+// maxRuntimeMs bounds a recorded run time: a year. A larger one is a
+// damaged record, which as the prior's median would make every estimate
+// built on it absurd.
+const maxRuntimeMs = 365 * 24 * 3600 * 1000
+
 // readRuntimes feeds every complete line of r to the prior; lines counts
 // them, good is the offset after the last one.
 func (s *Store) readRuntimes(r io.Reader) (lines int, good int64, err error) {
@@ -170,8 +174,8 @@ func (s *Store) readRuntimes(r io.Reader) (lines int, good int64, err error) {
 		default:
 			return fmt.Errorf("type %q: want \"map\" or \"reduce\"", l.Type)
 		}
-		if !(l.Ms >= 0) || math.IsInf(l.Ms, 0) || l.InputBytes < 0 {
-			return fmt.Errorf("ms %g and input_bytes %d: want numbers >= 0", l.Ms, l.InputBytes)
+		if !(l.Ms >= 0 && l.Ms <= maxRuntimeMs) || l.InputBytes < 0 {
+			return fmt.Errorf("ms %g and input_bytes %d: want ms in [0, %g] and input_bytes >= 0", l.Ms, l.InputBytes, float64(maxRuntimeMs))
 		}
 		s.mem.AddRuntime(ty, l.Ms, l.InputBytes)
 		lines++
@@ -363,8 +367,8 @@ func (s *Store) Add(sample grass.Sample) error {
 // (compact), so it stays bounded. A write error is kept for Flush and Close
 // to report; the record stays in memory.
 func (s *Store) AddRuntime(ty speculators.TaskType, ms float64, inputBytes int64) {
-	if ty >= speculators.NumTaskTypes || !(ms >= 0) || math.IsInf(ms, 0) {
-		return
+	if ty >= speculators.NumTaskTypes || !(ms >= 0 && ms <= maxRuntimeMs) || inputBytes < 0 {
+		return // what Open would refuse to read back
 	}
 	s.mem.AddRuntime(ty, ms, inputBytes)
 	s.mu.Lock()

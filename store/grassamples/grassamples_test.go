@@ -180,6 +180,7 @@ func TestRuntimesTornAndCorrupt(t *testing.T) {
 	for _, bad := range []struct{ line, want string }{
 		{`{"type":"shuffle","ms":1,"input_bytes":0}`, `type "shuffle"`},
 		{`{"type":"map","ms":-5,"input_bytes":0}`, "ms -5"},
+		{`{"type":"map","ms":1e300,"input_bytes":0}`, "ms 1e+300"},
 		{`{"type":"map","ms":1,"input_bytes":0,"extra":1}`, "unknown field"},
 		{`not json`, "invalid character"},
 	} {
