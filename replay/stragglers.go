@@ -86,6 +86,9 @@ func stragglerDraws(co ClusterOptions, seed uint64) (model StragglerModel, pcg *
 	if err := model.Validate(); err != nil {
 		return model, nil, nil, err
 	}
+	if err := co.validateSize(); err != nil {
+		return model, nil, nil, err
+	}
 	pcg = rand.NewPCG(seed, 0x57a661e5)
 	return model, pcg, rand.New(pcg), nil
 }

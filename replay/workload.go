@@ -30,6 +30,23 @@ type ClusterOptions struct {
 	Stragglers *StragglerModel
 }
 
+// Bounds of ClusterOptions' Nodes and Slots: past them a replay would
+// exhaust memory building the cluster (the simulator also refuses a
+// cluster of over sim.MaxSlots slots).
+const (
+	MaxNodes        = 100_000
+	MaxSlotsPerNode = 10_000
+)
+
+// validateSize refuses a cluster size out of 0..MaxNodes nodes and
+// 0..MaxSlotsPerNode slots (0: the input's, or the default).
+func (co ClusterOptions) validateSize() error {
+	if co.Nodes < 0 || co.Nodes > MaxNodes || co.Slots < 0 || co.Slots > MaxSlotsPerNode {
+		return fmt.Errorf("cluster of %d nodes with %d slots: want at most %d nodes and %d slots per node", co.Nodes, co.Slots, MaxNodes, MaxSlotsPerNode)
+	}
+	return nil
+}
+
 func (co ClusterOptions) stragglers() StragglerModel {
 	if co.Stragglers == nil {
 		return DefaultStragglerModel()

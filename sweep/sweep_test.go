@@ -202,3 +202,16 @@ func TestRunStopsOnAFailingCell(t *testing.T) {
 		t.Errorf("%d rows emitted past the failing cell", len(got))
 	}
 }
+
+// A cell line sets the cluster size past the command line's checks: a
+// size that would exhaust memory building the cluster is an error naming
+// the cell (it was an out-of-memory crash).
+func TestCellClusterSizeBounded(t *testing.T) {
+	for _, size := range []Setup{{Nodes: 2_000_000_000}, {Nodes: 2, Slots: 2_000_000_000}, {Nodes: -5}} {
+		c := Cell{Input: "../data/jhist/job_2.4.0-FAILED.jhist", Policy: "none", Seed: 1, Setup: size}
+		c.Stragglers = StragglersOf(replay.DefaultStragglerModel())
+		if _, err := RunCell(c, registry); err == nil || !strings.Contains(err.Error(), "cell 0") || !strings.Contains(err.Error(), "want at most") {
+			t.Errorf("nodes %d slots %d: error %v", size.Nodes, size.Slots, err)
+		}
+	}
+}

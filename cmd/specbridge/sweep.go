@@ -220,21 +220,16 @@ func planSweep(c *cli.Context) ([]sweep.Cell, error) {
 	return cells, nil
 }
 
-// Upper bounds of the size flags replay and sweep share: past them a run
-// would exhaust memory before it simulated anything (the simulator refuses
-// a cluster of over sim.MaxSlots slots with an error).
-const (
-	maxRuns         = 100_000
-	maxNodes        = 100_000
-	maxSlotsPerNode = 10_000
-)
+// maxRuns bounds --runs: past it a run would exhaust memory before it
+// simulated anything (as --nodes and --slots past replay's bounds would).
+const maxRuns = 100_000
 
 // checkSizeFlags refuses --runs, --nodes and --slots over their bounds.
 func checkSizeFlags(c *cli.Context) error {
 	for _, f := range []struct {
 		name string
 		max  int
-	}{{"runs", maxRuns}, {"nodes", maxNodes}, {"slots", maxSlotsPerNode}} {
+	}{{"runs", maxRuns}, {"nodes", replay.MaxNodes}, {"slots", replay.MaxSlotsPerNode}} {
 		if v := c.Int(f.name); v > f.max {
 			return usageError(c, "--%s %d: at most %d", f.name, v, f.max)
 		}
