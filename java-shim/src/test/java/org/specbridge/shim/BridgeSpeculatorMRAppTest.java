@@ -62,6 +62,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
   private Configuration conf(Sidecar sidecar, String speculator) {
     Configuration conf = shimConf(sidecar, speculator);
     conf.set(ShimConfig.RECONNECT_MS, "200");
+    conf.set(ShimConfig.RECONNECT_MAX_MS, "400");
     // Let the fallback rescan quickly, as Hadoop's own speculation tests do.
     conf.setLong(MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE, 500L);
     conf.setLong(MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE, 500L);
