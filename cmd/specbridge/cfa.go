@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/coreos/go-systemd/v22/daemon"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
@@ -212,6 +213,7 @@ func runCFA(c *cli.Context) error {
 	case serveErr = <-served:
 		serveErr = fmt.Errorf("cfa: serve: %w", serveErr)
 	}
+	notifySystemd(daemon.SdNotifyStopping)
 	svc.StopPolls()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
