@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
@@ -184,6 +185,7 @@ func runCFA(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	cfg.Collectors = []prometheus.Collector{buildInfo()}
 	svc, err := cfa.NewService(cfg)
 	if err != nil {
 		return err
@@ -199,7 +201,7 @@ func runCFA(c *cli.Context) error {
 		return errors.Join(err, svc.Close())
 	}
 	served := api.serve()
-	logrus.WithField("url", api.url).Info("cfa: listening")
+	logrus.WithFields(logrus.Fields{"url": api.url, "version": buildVersion()}).Info("cfa: listening")
 
 	// The gathering loop outlives the HTTP server, so that events posted
 	// until the server stops are in the final commit and snapshot.

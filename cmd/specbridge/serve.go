@@ -126,7 +126,7 @@ func serve(c *cli.Context) error {
 		Knowledge:               knowledge,
 		Tokens:                  tokens,
 		Health:                  feed.health,
-		Collectors:              feed.collectors,
+		Collectors:              append(feed.collectors, buildInfo()),
 		MaxFrameBytes:           c.Int64("max-frame-bytes"),
 		MaxSessions:             c.Int("max-sessions"),
 		MaxEventsPerSecond:      c.Float64("max-events-per-second"),
@@ -145,7 +145,7 @@ func serve(c *cli.Context) error {
 		return err
 	}
 	web.srv.TLSConfig = tlsCfg
-	log.WithFields(logrus.Fields{"url": web.url + bridge.Path, "policies": reg.Names(),
+	log.WithFields(logrus.Fields{"url": web.url + bridge.Path, "version": buildVersion(), "policies": reg.Names(),
 		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
 		"data_dir": dataDir}).Info("specbridge sidecar listening")
 
