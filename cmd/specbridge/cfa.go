@@ -195,7 +195,7 @@ func runCFA(c *cli.Context) error {
 	if err != nil {
 		return errors.Join(err, svc.Close())
 	}
-	api, err := listenHTTP(c, "cfa", tlsCfg, "http", handler, dashboard.Config{Title: "specbridge cfa", Tokens: tokens,
+	api, err := listenHTTP(c, "cfa", tlsCfg, "http", handler, dashboard.Config{Title: "specbridge cfa", Version: buildVersion(), Tokens: tokens,
 		Nodes: svc.NodeViews, Analyzer: "this process, records in " + cfg.Store})
 	if err != nil {
 		return errors.Join(err, svc.Close())

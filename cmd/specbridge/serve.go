@@ -139,7 +139,7 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv.ExpectJobs(feed.running)
-	web, err := listenHTTP(c, "serve", tlsCfg, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Tokens: tokens,
+	web, err := listenHTTP(c, "serve", tlsCfg, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Version: buildVersion(), Tokens: tokens,
 		Live: srv.Live, Nodes: feed.nodes, Analyzer: feed.where})
 	if err != nil {
 		return err
