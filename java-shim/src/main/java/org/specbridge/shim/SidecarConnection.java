@@ -220,6 +220,21 @@ final class SidecarConnection {
     }
   }
 
+  /**
+   * Sends the session's last frame, {@code bye} with the job's state (PROTOCOL.md), if the session is ready; the
+   * caller closes the connection next. A final state lets the sidecar end the job in its fault analyzer at once
+   * instead of after its grace period. Called on the AM's stop, once the worker has ended.
+   */
+  void bye(String jobState) {
+    SidecarSocket s = socket;
+    if (s == null || !s.ready()) {
+      return;
+    }
+    ObjectNode f = Wire.frame("bye", peer.now());
+    f.put("state", jobState);
+    send(s, f);
+  }
+
   void close() {
     SidecarSocket s = socket;
     if (s != null) {
