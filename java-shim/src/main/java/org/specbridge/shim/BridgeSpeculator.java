@@ -383,6 +383,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
         LOG.info("specbridge: sidecar " + connection.address() + " is in charge of speculation");
       } else {
         handovers.incrementAndGet();
+        SpecbridgeCounter.HANDOVERS.add(context, translator.jobId(), 1);
         LOG.warn("specbridge: sidecar unhealthy (" + connection.unhealthyReason() + "); "
             + (fallback != null ? "Hadoop's DefaultSpeculator takes over" : "no speculation until it is back"));
         if (fallback != null) {

@@ -82,8 +82,11 @@ class FallbackSpeculator extends DefaultSpeculator {
   /** Events DefaultSpeculator threw on. */
   final AtomicLong errors = new AtomicLong();
 
+  private final AppContext context;
+
   FallbackSpeculator(Configuration conf, AppContext context, Gate gate) {
     super(conf, context);
+    this.context = context;
     this.gate = gate;
   }
 
@@ -195,5 +198,6 @@ class FallbackSpeculator extends DefaultSpeculator {
     }
     launched.incrementAndGet();
     super.addSpeculativeAttempt(taskID);
+    SpecbridgeCounter.FALLBACK_SPECULATIVE_ATTEMPTS.add(context, taskID.getJobId(), 1);
   }
 }

@@ -123,6 +123,14 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     }
     finishJob(app);
     assertTrue(Sidecar.read(sidecar.log).contains("session opened"), Sidecar.read(sidecar.log));
+    // The job's counters (what JobHistory shows and the .jhist keeps) say what the sidecar did.
+    org.apache.hadoop.mapreduce.Counters counters = job.getAllCounters();
+    assertEquals(1, counters.findCounter(SpecbridgeCounter.SPECULATIVE_ATTEMPTS).getValue());
+    assertEquals(0, counters.findCounter(SpecbridgeCounter.FALLBACK_SPECULATIVE_ATTEMPTS).getValue());
+    assertEquals(0, counters.findCounter(SpecbridgeCounter.HANDOVERS).getValue());
+    assertEquals("specbridge", counters.getGroup(SpecbridgeCounter.class.getName()).getDisplayName());
+    assertEquals("Speculative attempts on the sidecar's decision",
+        counters.findCounter(SpecbridgeCounter.SPECULATIVE_ATTEMPTS).getDisplayName());
     waitFor("the AM's bye with the job's final state", () -> {
       String log = Sidecar.read(sidecar.log);
       return log.contains("the AM says the job is over") && log.contains("state=SUCCEEDED");
@@ -205,6 +213,10 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     assertEquals(2, straggler.getAttempts().size(), "the straggler was speculated twice across the handover");
 
     finishJob(app);
+    org.apache.hadoop.mapreduce.Counters counters = job.getAllCounters();
+    assertEquals(1, counters.findCounter(SpecbridgeCounter.HANDOVERS).getValue());
+    assertEquals(1, counters.findCounter(SpecbridgeCounter.FALLBACK_SPECULATIVE_ATTEMPTS).getValue());
+    assertEquals(0, counters.findCounter(SpecbridgeCounter.SPECULATIVE_ATTEMPTS).getValue());
   }
 
   /**

@@ -49,6 +49,7 @@ class FallbackSpeculatorTest {
 
     fallback.addSpeculativeAttempt(task);
     assertEquals(1, am.dispatched.size(), "a second copy while the first is pending");
+    assertEquals(1, am.counter(SpecbridgeCounter.FALLBACK_SPECULATIVE_ATTEMPTS), "the job's fallback counter");
   }
 
   @Test
