@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/coreos/go-systemd/v22/daemon"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
@@ -183,6 +185,7 @@ func runCFA(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	cfg.Collectors = []prometheus.Collector{buildInfo()}
 	svc, err := cfa.NewService(cfg)
 	if err != nil {
 		return err
@@ -192,13 +195,13 @@ func runCFA(c *cli.Context) error {
 	if err != nil {
 		return errors.Join(err, svc.Close())
 	}
-	api, err := listenHTTP(c, "cfa", tlsCfg, "http", handler, dashboard.Config{Title: "specbridge cfa", Tokens: tokens,
+	api, err := listenHTTP(c, "cfa", tlsCfg, "http", handler, dashboard.Config{Title: "specbridge cfa", Version: buildVersion(), Tokens: tokens,
 		Nodes: svc.NodeViews, Analyzer: "this process, records in " + cfg.Store})
 	if err != nil {
 		return errors.Join(err, svc.Close())
 	}
 	served := api.serve()
-	logrus.WithField("url", api.url).Info("cfa: listening")
+	logrus.WithFields(logrus.Fields{"url": api.url, "version": buildVersion()}).Info("cfa: listening")
 
 	// The gathering loop outlives the HTTP server, so that events posted
 	// until the server stops are in the final commit and snapshot.
@@ -212,6 +215,7 @@ func runCFA(c *cli.Context) error {
 	case serveErr = <-served:
 		serveErr = fmt.Errorf("cfa: serve: %w", serveErr)
 	}
+	notifySystemd(daemon.SdNotifyStopping)
 	svc.StopPolls()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/coreos/go-systemd/v22/daemon"
+	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
 	"github.com/specbridge/specbridge/bridge"
@@ -94,10 +96,26 @@ func listenHTTP(c *cli.Context, cmd string, tlsCfg *tls.Config, scheme string, a
 	return front{srv: srv, ln: ln, url: scheme + "://" + ln.Addr().String()}, nil
 }
 
-// serve runs the server on its listener in the background; the channel
-// gets what Serve returned.
+// serve runs the server on its listener in the background and tells a
+// service manager that it is ready; the channel gets what Serve returned.
 func (f front) serve() <-chan error {
 	served := make(chan error, 1)
 	go func() { served <- f.srv.Serve(f.ln) }()
+	notifySystemd(daemon.SdNotifyReady + "\nSTATUS=listening on " + f.url)
 	return served
+}
+
+// notifySystemd sends state to systemd's notification socket when the
+// process runs as a Type=notify unit (NOTIFY_SOCKET set:
+// deploy/systemd/specbridge.service), and does nothing otherwise. Ready is
+// sent once the listener is bound, so that units ordered after the sidecar
+// start when AMs can connect (connections made before Serve runs wait in
+// the listen queue); stopping is sent when SIGTERM is taken, so that
+// `systemctl status` shows the drain. A notification that cannot be sent
+// is logged, never fatal: the service manager then sees a start timeout,
+// which is its own report of the problem.
+func notifySystemd(state string) {
+	if _, err := daemon.SdNotify(false, state); err != nil {
+		logrus.WithError(err).Warn("systemd notification failed")
+	}
 }

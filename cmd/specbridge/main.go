@@ -28,7 +28,7 @@ func newApp() *cli.App {
 	return &cli.App{
 		Name:    "specbridge",
 		Usage:   "speculative execution for Hadoop MapReduce: replay histories, serve policies",
-		Version: version,
+		Version: buildVersion(),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "panic, fatal, error, warn, info, debug or trace", EnvVars: []string{"SPECBRIDGE_LOG_LEVEL"}},
 			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json", EnvVars: []string{"SPECBRIDGE_LOG_FORMAT"}},

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/coreos/go-systemd/v22/daemon"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
@@ -125,7 +126,7 @@ func serve(c *cli.Context) error {
 		Knowledge:               knowledge,
 		Tokens:                  tokens,
 		Health:                  feed.health,
-		Collectors:              feed.collectors,
+		Collectors:              append(feed.collectors, buildInfo()),
 		MaxFrameBytes:           c.Int64("max-frame-bytes"),
 		MaxSessions:             c.Int("max-sessions"),
 		MaxEventsPerSecond:      c.Float64("max-events-per-second"),
@@ -138,13 +139,13 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv.ExpectJobs(feed.running)
-	web, err := listenHTTP(c, "serve", tlsCfg, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Tokens: tokens,
+	web, err := listenHTTP(c, "serve", tlsCfg, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Version: buildVersion(), Tokens: tokens,
 		Live: srv.Live, Nodes: feed.nodes, Analyzer: feed.where})
 	if err != nil {
 		return err
 	}
 	web.srv.TLSConfig = tlsCfg
-	log.WithFields(logrus.Fields{"url": web.url + bridge.Path, "policies": reg.Names(),
+	log.WithFields(logrus.Fields{"url": web.url + bridge.Path, "version": buildVersion(), "policies": reg.Names(),
 		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
 		"data_dir": dataDir}).Info("specbridge sidecar listening")
 
@@ -154,6 +155,7 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
+	notifySystemd(daemon.SdNotifyStopping)
 	log.Info("stopping: closing sessions")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()

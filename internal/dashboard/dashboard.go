@@ -54,6 +54,8 @@ type Config struct {
 	Nodes func(recent int) []cfa.NodeView
 	// Analyzer says where the analyzer runs, shown when Nodes is nil.
 	Analyzer string
+	// Version is the running binary's, shown in the page's header.
+	Version string
 	// Interval between pushes (default 1 s).
 	Interval time.Duration
 	// Secure marks the cookie Secure (the page is served over TLS).
@@ -63,6 +65,7 @@ type Config struct {
 // State is what one push carries.
 type State struct {
 	Title     string                `json:"title"`
+	Version   string                `json:"version"`
 	Time      time.Time             `json:"time"`
 	Sidecar   bool                  `json:"sidecar"`
 	Sessions  []bridge.SessionView  `json:"sessions"`
@@ -218,7 +221,7 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 
 // Snapshot is the state the page shows now.
 func (d *Dashboard) Snapshot() State {
-	st := State{Title: d.cfg.Title, Time: time.Now(), Analyzer: d.cfg.Analyzer, Sessions: []bridge.SessionView{},
+	st := State{Title: d.cfg.Title, Version: d.cfg.Version, Time: time.Now(), Analyzer: d.cfg.Analyzer, Sessions: []bridge.SessionView{},
 		Decisions: []bridge.DecisionView{}, Nodes: []cfa.NodeView{}}
 	if d.cfg.Live != nil {
 		lv := d.cfg.Live()
