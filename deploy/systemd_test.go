@@ -287,6 +287,22 @@ func TestSystemdUnitRunsServe(t *testing.T) {
 		t.Fatalf("serve did not keep its analyzer's records under SPECBRIDGE_DATA_DIR: %v\n%s", err, log.String())
 	}
 
+	// systemctl reload: ExecReload's signal, then RELOADING=1 and READY=1 again, and the server still answers.
+	reload := strings.Fields(u.get("Service", "ExecReload"))
+	if len(reload) != 3 || filepath.Base(reload[0]) != "kill" || reload[1] != "-HUP" || reload[2] != "$MAINPID" {
+		t.Fatalf("ExecReload=%v: want kill -HUP $MAINPID (serve reloads its secrets on SIGHUP)", reload)
+	}
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	awaitNotification(t, notify, "RELOADING=1", 30*time.Second, exited, log)
+	awaitNotification(t, notify, "READY=1", 30*time.Second, exited, log)
+	if resp, err := http.Get("http://" + strings.TrimSpace(string(addr)) + "/healthz"); err != nil {
+		t.Fatalf("after a reload, /healthz: %v", err)
+	} else {
+		resp.Body.Close()
+	}
+
 	// systemctl stop: the KillSignal, then STOPPING=1 and a clean exit within TimeoutStopSec.
 	if err := cmd.Process.Signal(stopSignal); err != nil {
 		t.Fatal(err)

@@ -177,10 +177,11 @@ func runCFA(c *cli.Context) error {
 	// file appears must stop the process cleanly, not kill it.
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	tokens, tlsCfg, err := serverAuth(c, "cfa", "sidecars authenticate with a bearer token")
+	sec, err := loadSecrets(c, "cfa", "sidecars authenticate with a bearer token")
 	if err != nil {
 		return err
 	}
+	sec.watch(ctx, logrus.StandardLogger())
 	cfg, err := cfaConfig(c)
 	if err != nil {
 		return err
@@ -191,11 +192,11 @@ func runCFA(c *cli.Context) error {
 		return err
 	}
 	logLoaded("cfa", cfg.Store, svc.Loaded)
-	handler, err := cfa.RequireToken(svc.Handler(), tokens, authguard.New(logrus.StandardLogger(), "analyzer API"))
+	handler, err := cfa.RequireToken(svc.Handler(), sec.api, authguard.New(logrus.StandardLogger(), "analyzer API"))
 	if err != nil {
 		return errors.Join(err, svc.Close())
 	}
-	api, err := listenHTTP(c, "cfa", tlsCfg, "http", handler, dashboard.Config{Title: "specbridge cfa", Version: buildVersion(), Tokens: tokens,
+	api, err := listenHTTP(c, "cfa", sec.tls, "http", handler, dashboard.Config{Title: "specbridge cfa", Version: buildVersion(), Tokens: sec.dashboardTokens(),
 		Nodes: svc.NodeViews, Analyzer: "this process, records in " + cfg.Store})
 	if err != nil {
 		return errors.Join(err, svc.Close())

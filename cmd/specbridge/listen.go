@@ -2,7 +2,6 @@ package main
 
 import (
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -12,11 +11,10 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
-	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/internal/dashboard"
 )
 
-// serverFlags declares what serverAuth reads, and where the server says it
+// serverFlags declares what loadSecrets reads, and where the server says it
 // listens: --token-file (tokenUsage says whose tokens), --tls-cert and
 // --tls-key (tlsServes says what TLS serves), --addr-file. env prefixes
 // their environment variables.
@@ -27,32 +25,6 @@ func serverFlags(env, tokenUsage, tlsServes string) []cli.Flag {
 		&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{env + "TLS_KEY"}},
 		&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{env + "ADDR_FILE"}},
 	}
-}
-
-// serverAuth reads what serve and cfa both need before they listen: the
-// tokens of --token-file, required (who says who presents them, for the
-// error), and the TLS configuration of --tls-cert and --tls-key, which go
-// together (nil: plain). Errors start with cmd, the command's name.
-func serverAuth(c *cli.Context, cmd, who string) ([]string, *tls.Config, error) {
-	if c.String("token-file") == "" {
-		return nil, nil, fmt.Errorf("%s: --token-file is required (%s)", cmd, who)
-	}
-	tokens, err := bridge.ReadTokenFile(c.String("token-file"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
-	}
-	cert, key := c.String("tls-cert"), c.String("tls-key")
-	if (cert == "") != (key == "") {
-		return nil, nil, errors.New(cmd + ": --tls-cert and --tls-key go together")
-	}
-	if cert == "" {
-		return tokens, nil, nil
-	}
-	pair, err := tls.LoadX509KeyPair(cert, key)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: load TLS key pair: %w", cmd, err)
-	}
-	return tokens, &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
 }
 
 // front is the HTTP side serve and cfa share: a server on a listener that

@@ -70,10 +70,11 @@ func serve(c *cli.Context) error {
 	// file appears must stop the process cleanly, not kill it.
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	tokens, tlsCfg, err := serverAuth(c, "serve", "AMs authenticate with a shared secret")
+	sec, err := loadSecrets(c, "serve", "AMs authenticate with a shared secret")
 	if err != nil {
 		return err
 	}
+	sec.watch(ctx, log)
 	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Float64("max-total-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
 		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-events-per-second, --max-total-events-per-second and --decide-interval must be positive")
 	}
@@ -124,7 +125,7 @@ func serve(c *cli.Context) error {
 		OrphanGrace:             c.Duration("cfa-job-grace"),
 		Registry:                reg,
 		Knowledge:               knowledge,
-		Tokens:                  tokens,
+		TokenSet:                sec.api,
 		Health:                  feed.health,
 		Collectors:              append(feed.collectors, buildInfo()),
 		MaxFrameBytes:           c.Int64("max-frame-bytes"),
@@ -139,12 +140,12 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv.ExpectJobs(feed.running)
-	web, err := listenHTTP(c, "serve", tlsCfg, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Version: buildVersion(), Tokens: tokens,
+	web, err := listenHTTP(c, "serve", sec.tls, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Version: buildVersion(), Tokens: sec.dashboardTokens(),
 		Live: srv.Live, Nodes: feed.nodes, Analyzer: feed.where})
 	if err != nil {
 		return err
 	}
-	web.srv.TLSConfig = tlsCfg
+	web.srv.TLSConfig = sec.tls
 	log.WithFields(logrus.Fields{"url": web.url + bridge.Path, "version": buildVersion(), "policies": reg.Names(),
 		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
 		"data_dir": dataDir}).Info("specbridge sidecar listening")
