@@ -42,6 +42,11 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
 fi
 export SPECBRIDGE_REQUIRE_BROWSER=1
 
+# The mini-cluster and end-to-end scripts talk to Hadoop's REST APIs with curl.
+if ! command -v curl >/dev/null 2>&1; then
+  apt_install curl
+fi
+
 echo "== systemd-analyze (deploy's check of the systemd unit)"
 # deploy.TestSystemdUnitSyntax has systemd's own checker read deploy/systemd/specbridge.service
 # (it fails, not skips, without it). The package installs systemd's tools; nothing is started.
