@@ -282,6 +282,26 @@ func (s *session) feedObserve(ev *speculators.Event) {
 	}
 }
 
+// onBye takes the AM's word that its job is over (Bye, PROTOCOL.md): a
+// final state ends the job in the analyzer at once, rather than after the
+// grace period a job whose AM left unfinished gets, which for a failed or
+// killed job would hold its records as running for --cfa-job-grace. The
+// session stays open until the AM closes it.
+func (s *session) onBye(b *Bye) {
+	state := truncate(b.State, 32)
+	if !JobDone(b.State) {
+		s.log.WithField("state", state).Info("the AM is stopping before its job is over")
+		return
+	}
+	if s.srv.cfg.Feed == nil || s.jobEnded {
+		s.log.WithField("state", state).Info("the AM says the job is over")
+		return
+	}
+	s.jobEnded = true
+	s.log.WithField("state", state).Info("the AM says the job is over: the job is ended in the fault analyzer")
+	s.srv.endJob(s.job)
+}
+
 // checkJobEnded tells the analyzer once every task of the job has
 // succeeded or been dropped: the job holds no more work on any node.
 func (s *session) checkJobEnded() {

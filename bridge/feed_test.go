@@ -335,6 +335,39 @@ func TestFeedOrphanedJob(t *testing.T) {
 	feed.awaitEnded(t, testJob, "the orphaned job")
 }
 
+// The AM's bye with a final state ends its unfinished job in the analyzer
+// at once (a killed job, here, with tasks still running), not after the
+// grace period; a bye with any other state (an AM attempt stopping early)
+// changes nothing, and the job gets its grace period as before.
+func TestFeedByeEndsTheJob(t *testing.T) {
+	feed := newRecordingFeed()
+	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = time.Hour })
+	c, _ := open(t, ts, hello(testJob, "none", 2, 0, nil))
+	c.send(events(1, 10, started(0, "m_000000", 0, false), started(0, "m_000001", 0, false)))
+	c.alive()
+	c.send(Bye{Type: TypeBye, Now: 20, State: "KILLED"})
+	feed.awaitEnded(t, testJob, "the killed job")
+	c.alive() // the session stays until the AM closes it
+	_ = c.conn.Close()
+	waitUntil(t, "the session to end", func() bool { return ts.Sessions() == 0 })
+	feed.notEnded(t, 100*time.Millisecond, "twice")
+
+	const other = "job_1700000000000_0002"
+	c2, _ := open(t, ts, hello(other, "none", 1, 0, nil))
+	c2.send(Bye{Type: TypeBye, Now: 20, State: "RUNNING"})
+	c2.alive()
+	feed.notEnded(t, 100*time.Millisecond, "on a bye before the job is over")
+	_ = c2.conn.Close()
+	waitUntil(t, "the second session to end", func() bool { return ts.Sessions() == 0 })
+	feed.notEnded(t, 100*time.Millisecond, "within the grace period")
+	ts.mu.Lock()
+	orphaned := ts.feed.orphans[other] != nil
+	ts.mu.Unlock()
+	if !orphaned {
+		t.Fatal("the job whose AM stopped early has no grace period running")
+	}
+}
+
 // Hello bounds out of range are refused.
 func TestHelloRejectsBadBounds(t *testing.T) {
 	ts := startServer(t, nil)

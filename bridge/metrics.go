@@ -98,7 +98,7 @@ func newMetrics(policies []string) *metrics {
 // frameLabel bounds the type label to the types the protocol knows.
 func frameLabel(t string) string {
 	switch t {
-	case TypeHello, TypeEvents, TypeAck, TypePing, TypePong, TypeResync, TypeError,
+	case TypeHello, TypeEvents, TypeAck, TypePing, TypePong, TypeResync, TypeBye, TypeError,
 		TypeWelcome, TypeDecisions, TypeResynced:
 		return t
 	}

@@ -21,6 +21,7 @@ const (
 	TypeResync    = "resync"
 	TypeResynced  = "resynced"
 	TypeError     = "error"
+	TypeBye       = "bye"
 )
 
 // Error codes sent in error frames (PROTOCOL.md, "Errors").
@@ -169,6 +170,28 @@ type Ping struct {
 	Now   int64  `json:"now,omitempty"`
 }
 
+// Bye is the AM's last frame, sent as its speculator stops: State is the
+// job's state then (Hadoop's JobState name). A final state (JobDone) ends
+// the job in the fault analyzer at once; any other (an AM attempt stopping
+// before the job is over, which the next attempt will resume) changes
+// nothing, and the session's close starts the job's grace period as usual.
+type Bye struct {
+	Type  string `json:"type"`
+	Now   int64  `json:"now,omitempty"`
+	State string `json:"state"`
+}
+
+// JobDone reports whether state is one Hadoop's JobImpl never leaves:
+// SUCCEEDED, FAILED or KILLED. ERROR is not among them: an AM ends in it
+// on an internal error, and a later AM attempt may still recover the job.
+func JobDone(state string) bool {
+	switch state {
+	case "SUCCEEDED", "FAILED", "KILLED":
+		return true
+	}
+	return false
+}
+
 // SnapshotAttempt is one attempt in a resync snapshot.
 type SnapshotAttempt struct {
 	Attempt     string    `json:"attempt"`
@@ -230,6 +253,7 @@ type Frame struct {
 	Ack    *Ack
 	Ping   *Ping
 	Resync *Resync
+	Bye    *Bye
 }
 
 // ErrUnknownType is wrapped by DecodeFrame for a well-formed frame of a type
@@ -260,6 +284,8 @@ type clientFrame struct {
 	// resync
 	Attempts       []SnapshotAttempt `json:"attempts"`
 	ContainerNeeds []ContainerNeed   `json:"container_needs"`
+	// bye
+	State string `json:"state"`
 }
 
 // DecodeFrame decodes one text frame. Unknown fields are ignored; the error
@@ -285,6 +311,8 @@ func DecodeFrame(data []byte) (Frame, error) {
 		f.Ping = &Ping{Type: f.Type, Nonce: cf.Nonce, Now: cf.Now}
 	case TypeResync:
 		f.Resync = &Resync{Type: f.Type, Now: cf.Now, Attempts: cf.Attempts, ContainerNeeds: cf.ContainerNeeds}
+	case TypeBye:
+		f.Bye = &Bye{Type: f.Type, Now: cf.Now, State: cf.State}
 	case TypeWelcome, TypeDecisions, TypeResynced, TypeError:
 	default:
 		return f, fmt.Errorf("%w %q", ErrUnknownType, truncate(f.Type, 64))
@@ -307,7 +335,7 @@ func classify(data []byte, decodeErr error) (Frame, error) {
 	}
 	f := Frame{Type: *env.Type}
 	switch f.Type {
-	case TypeHello, TypeEvents, TypeAck, TypePing, TypePong, TypeResync, TypeWelcome, TypeDecisions, TypeResynced, TypeError:
+	case TypeHello, TypeEvents, TypeAck, TypePing, TypePong, TypeResync, TypeBye, TypeWelcome, TypeDecisions, TypeResynced, TypeError:
 		return f, fmt.Errorf("%w: %s: %v", ErrMalformed, f.Type, decodeErr)
 	}
 	return f, fmt.Errorf("%w %q", ErrUnknownType, truncate(f.Type, 64))

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/specbridge/specbridge/internal/authguard"
+	"github.com/specbridge/specbridge/internal/tokens"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -51,8 +51,13 @@ const (
 type Config struct {
 	// Registry holds the policies sessions may ask for; required.
 	Registry *speculators.Registry
-	// Tokens are the accepted shared secrets; at least one is required.
+	// Tokens are the accepted shared secrets; at least one is required
+	// unless TokenSet is given.
 	Tokens []string
+	// TokenSet, if set, is checked instead of Tokens; replacing its tokens
+	// (serve's SIGHUP re-reads --token-file) changes what the next hello
+	// must present, while open sessions carry on.
+	TokenSet *tokens.Set
 
 	MaxFrameBytes      int64
 	MaxSessions        int
@@ -126,7 +131,7 @@ func (s *Server) prior() speculators.Prior {
 // call Shutdown to close every session.
 type Server struct {
 	cfg      Config
-	tokens   [][]byte
+	tokens   *tokens.Set
 	upgrader websocket.Upgrader
 	metrics  *metrics
 	live     liveState
@@ -174,15 +179,14 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.Registry == nil {
 		return nil, errors.New("bridge: a policy registry is required")
 	}
-	if len(cfg.Tokens) == 0 {
-		return nil, errors.New("bridge: at least one token is required")
-	}
 	s := &Server{sessions: map[*session]struct{}{}, byJob: map[string]*session{}, metrics: newMetrics(cfg.Registry.Names()), feed: newFeedJobs()}
-	for i, t := range cfg.Tokens {
-		if t == "" {
-			return nil, fmt.Errorf("bridge: token %d is empty", i+1)
+	s.tokens = cfg.TokenSet
+	if s.tokens == nil {
+		set, err := tokens.New(cfg.Tokens)
+		if err != nil {
+			return nil, fmt.Errorf("bridge: %w", err)
 		}
-		s.tokens = append(s.tokens, []byte(t))
+		s.tokens = set
 	}
 	setDefault(&cfg.MaxFrameBytes, DefaultMaxFrameBytes)
 	setDefault(&cfg.MaxSessions, DefaultMaxSessions)
@@ -358,9 +362,5 @@ func (s *Server) release(sess *session) {
 
 // authorized compares token with every accepted token in constant time.
 func (s *Server) authorized(token string) bool {
-	ok := 0
-	for _, t := range s.tokens {
-		ok |= subtle.ConstantTimeCompare([]byte(token), t)
-	}
-	return ok == 1
+	return s.tokens.Match(token)
 }

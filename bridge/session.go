@@ -370,6 +370,9 @@ func (s *session) handle(it item) error {
 		return nil
 	case TypeResync:
 		return s.onResync(f.Resync, it.readAt)
+	case TypeBye:
+		s.onBye(f.Bye)
+		return nil
 	case TypeError:
 		s.log.Warn("client reported an error")
 		return nil

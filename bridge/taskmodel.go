@@ -45,8 +45,11 @@ type taskModel struct {
 // operator who knows better sets the property. A tail index has no such
 // estimate: it is the job's property or the policy's tail-index parameter.
 //
-// The source names where the mean came from (the tail index, if any, is
-// always the job's). A bad value is an error naming the field, for a
+// The source names where the mean came from: job-property, prior, or none
+// when no mean is known. The tail index, if any, is always the job's, so a
+// job that sets only task_tail_index, with no prior to give a mean, is
+// job-property with a mean of 0 (the policies then learn E[x] from the
+// job's completed tasks). A bad value is an error naming the field, for a
 // bad-job refusal.
 func jobTaskModel(h *Hello, prior speculators.Prior) (taskModel, error) {
 	m := taskModel{meanMS: h.TaskMeanMS, tailIndex: h.TaskTailIndex, source: TaskModelNone}

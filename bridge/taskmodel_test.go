@@ -182,3 +182,46 @@ func expectClones(t *testing.T, d frame, task string) {
 		t.Fatalf("decision %+v: want ese's clones of %s", got, task)
 	}
 }
+
+// fixedPrior is a cross-job prior that knows one run time for every task.
+type fixedPrior float64
+
+func (fixedPrior) Samples(int) []speculators.Sample { return nil }
+
+func (p fixedPrior) PriorRuntime(speculators.TaskType, int64) (float64, bool) {
+	return float64(p), p > 0
+}
+
+// TestTaskModelSource pins where jobTaskModel takes the mean from: the
+// job's property first, then the prior, else none; a tail index alone is
+// the job's and keeps whatever mean the prior gives.
+func TestTaskModelSource(t *testing.T) {
+	cases := []struct {
+		name       string
+		mean, tail float64
+		prior      speculators.Prior
+		wantMean   float64
+		wantSource string
+	}{
+		{"nothing known", 0, 0, nil, 0, TaskModelNone},
+		{"nothing but an empty prior", 0, 0, fixedPrior(0), 0, TaskModelNone},
+		{"the job's mean", 2500, 0, fixedPrior(900), 2500, TaskModelJobProperty},
+		{"the job's mean and tail", 2500, 2, nil, 2500, TaskModelJobProperty},
+		{"the prior's mean", 0, 0, fixedPrior(900), 900, TaskModelPrior},
+		{"a tail alone, no prior", 0, 2, nil, 0, TaskModelJobProperty},
+		{"a tail alone, the prior's mean", 0, 2, fixedPrior(900), 900, TaskModelPrior},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := hello(testJob, "ese", 2, 0, nil)
+			h.TaskMeanMS, h.TaskTailIndex = tc.mean, tc.tail
+			m, err := jobTaskModel(&h, tc.prior)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.meanMS != tc.wantMean || m.tailIndex != tc.tail || m.source != tc.wantSource {
+				t.Fatalf("model %+v: want mean %g, tail %g, source %s", m, tc.wantMean, tc.tail, tc.wantSource)
+			}
+		})
+	}
+}

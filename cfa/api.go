@@ -97,6 +97,7 @@ func (s *Service) Handler() http.Handler {
 	})
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(s.Collectors()...)
+	reg.MustRegister(s.cfg.Collectors...)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("POST /v1/jobs/{job}/events", func(w http.ResponseWriter, r *http.Request) {
 		var evs []WireEvent

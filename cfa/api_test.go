@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
+	"github.com/specbridge/specbridge/internal/tokens"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -39,7 +40,7 @@ func TestRemoteOverHTTP(t *testing.T) {
 	clock := &fakeClock{}
 	clock.set(0)
 	s := mustService(t, ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
-	h, err := RequireToken(s.Handler(), []string{"sesame"}, nil)
+	h, err := RequireToken(s.Handler(), mustTokens(t, "sesame"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestRESTProber(t *testing.T) {
 // declare nodes failed); an address that keeps failing gets 429.
 func TestAPIRequiresToken(t *testing.T) {
 	s := mustService(t, ServiceConfig{Analyzer: testConfig()})
-	h, err := RequireToken(s.Handler(), []string{"sesame"}, nil)
+	h, err := RequireToken(s.Handler(), mustTokens(t, "sesame"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,4 +237,13 @@ func TestAPIRequiresToken(t *testing.T) {
 	if _, err := RequireToken(s.Handler(), nil, nil); err == nil {
 		t.Error("no token accepted")
 	}
+}
+
+func mustTokens(t *testing.T, list ...string) *tokens.Set {
+	t.Helper()
+	set, err := tokens.New(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }

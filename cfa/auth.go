@@ -1,29 +1,24 @@
 package cfa
 
 import (
-	"crypto/subtle"
 	"errors"
 	"net/http"
 	"strings"
 
 	"github.com/specbridge/specbridge/internal/authguard"
+	"github.com/specbridge/specbridge/internal/tokens"
 )
 
 // RequireToken wraps the API so that every request but GET /healthz and
 // GET /metrics must carry "Authorization: Bearer <token>" with one of
-// tokens; others get 401. Failures are rate-limited per source address
-// and logged by sample (internal/authguard): an address over its budget
-// gets 429 without a check until its window ends.
-func RequireToken(h http.Handler, tokens []string, guard *authguard.Guard) (http.Handler, error) {
-	if len(tokens) == 0 {
+// tokens' (read at each request: replacing them, as `specbridge cfa` does
+// on SIGHUP, takes effect at once); others get 401. Failures are
+// rate-limited per source address and logged by sample
+// (internal/authguard): an address over its budget gets 429 without a
+// check until its window ends.
+func RequireToken(h http.Handler, set *tokens.Set, guard *authguard.Guard) (http.Handler, error) {
+	if set == nil || set.Len() == 0 {
 		return nil, errors.New("cfa: at least one API token is required")
-	}
-	var want [][]byte
-	for _, t := range tokens {
-		if t == "" {
-			return nil, errors.New("cfa: an API token is empty")
-		}
-		want = append(want, []byte(t))
 	}
 	if guard == nil {
 		guard = authguard.New(nil, "analyzer API")
@@ -39,11 +34,7 @@ func RequireToken(h http.Handler, tokens []string, guard *authguard.Guard) (http
 		}
 		auth := r.Header.Get("Authorization")
 		token, ok := strings.CutPrefix(auth, "Bearer ")
-		match := 0
-		for _, t := range want {
-			match |= subtle.ConstantTimeCompare([]byte(token), t)
-		}
-		if !ok || match != 1 {
+		if !set.Match(token) || !ok {
 			guard.Failed(r.RemoteAddr, auth)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="specbridge-cfa"`)
 			http.Error(w, "missing or bad bearer token", http.StatusUnauthorized)

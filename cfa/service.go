@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
@@ -48,6 +49,10 @@ type ServiceConfig struct {
 	// Log hears store write failures and recoveries (logrus's standard
 	// logger if nil).
 	Log logrus.FieldLogger
+	// Collectors are served beside the analyzer's own at Handler's
+	// /metrics (the binary's build information); an embedded analyzer's
+	// host serves its own.
+	Collectors []prometheus.Collector
 }
 
 // DefaultMaxPending is ServiceConfig.MaxPending's default: at ~300 bytes

@@ -26,6 +26,19 @@ var swimClusters = []struct {
 	{"FB-2010", 3000},
 }
 
+// NodesDefaultText says, for --nodes' help, which cluster a history is
+// re-executed on without the flag: its recorded hosts, or for SWIM the
+// trace's own cluster when the file's name tells it, else DefaultNodes.
+func NodesDefaultText() string {
+	var b strings.Builder
+	b.WriteString("recorded hosts; SWIM")
+	for _, c := range swimClusters {
+		fmt.Fprintf(&b, " %s %d,", c.prefix, c.nodes)
+	}
+	fmt.Fprintf(&b, " other %d", DefaultNodes)
+	return b.String()
+}
+
 // swimNodes is the cluster size a SWIM file's name tells, 0 when unknown.
 func swimNodes(file string) (int, string) {
 	base := path.Base(strings.ReplaceAll(file, "\\", "/"))

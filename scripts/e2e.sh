@@ -72,7 +72,21 @@ run_speculation() {
     fail "speculation: the AM lost the sidecar during the run, so a copy may be the fallback's ($am)"
   fi
   grep "speculating task_" "$am" | sed 's/^.*specbridge: /  AM: /'
+  # The job's specbridge counters are in its history, as JobHistory shows them.
+  counter speculation SPECULATIVE_ATTEMPTS 1 || fail "speculation: see above"
   stop_sidecar
+}
+
+# counter RUN NAME MIN: the job history of RUN holds the shim's counter NAME (group specbridge) at MIN or
+# more. The history is Avro-JSON, whose counters read {"name":"NAME","displayName":"...","value":N}.
+counter() {
+  local v
+  v=$(grep -oE "\{\"name\":\"$2\",\"displayName\":\"[^\"]*\",\"value\":[0-9]+" "$work/$1.jhist" | head -n 1 | grep -oE '[0-9]+$')
+  if [[ -z $v ]] || ((v < $3)); then
+    echo "$1: the job's counter specbridge $2 is ${v:-absent}, want >= $3 ($work/$1.jhist)" >&2
+    return 1
+  fi
+  say "job counter specbridge $2: $v"
 }
 
 # The baseline writes its history in Hadoop 3's default encoding, Avro-Binary (the other runs write
@@ -126,6 +140,7 @@ run_killed() {
   timing "  history: submit to finish" "$("$work/bin/e2echeck" -print duration "$work/killed.jhist")"
   grep -q "sidecar unhealthy" "$am" || fail "killed: the AM log does not show the handover to the fallback ($am)"
   grep "sidecar unhealthy" "$am" | head -n 1 | sed 's/^.*specbridge: /  AM: /'
+  counter killed HANDOVERS 1 || fail "killed: see above"
 }
 
 jobs_run=0 # jobs submitted so far (each SUCCEEDS or the script fails)

@@ -22,20 +22,37 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 
+# apt_install PACKAGE: installs a Debian package (CI is a fresh machine), or fails saying what is missing.
+apt_install() {
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then sudo=sudo; fi
+    $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null
+  else
+    echo "$1 is not installed and apt-get is not available: install $1" >&2
+    exit 1
+  fi
+}
+
 echo "== headless Chromium (the replay report's browser test)"
 # replay/report's TestReportRendersInChromium opens the report in a real browser. CI is a fresh
 # machine: install Chromium when it is missing, and make the test fail rather than skip without it.
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1; then
-    sudo=""
-    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then sudo=sudo; fi
-    $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    echo "chromium is not installed and apt-get is not available: install Chromium" >&2
-    exit 1
-  fi
+  apt_install chromium
 fi
 export SPECBRIDGE_REQUIRE_BROWSER=1
+
+# The mini-cluster and end-to-end scripts talk to Hadoop's REST APIs with curl.
+if ! command -v curl >/dev/null 2>&1; then
+  apt_install curl
+fi
+
+echo "== systemd-analyze (deploy's check of the systemd unit)"
+# deploy.TestSystemdUnitSyntax has systemd's own checker read deploy/systemd/specbridge.service
+# (it fails, not skips, without it). The package installs systemd's tools; nothing is started.
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+  apt_install systemd
+fi
 
 echo "== go test"
 go test -count=1 ./...

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/coreos/go-systemd/v22/daemon"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
@@ -175,30 +177,32 @@ func runCFA(c *cli.Context) error {
 	// file appears must stop the process cleanly, not kill it.
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	tokens, tlsCfg, err := serverAuth(c, "cfa", "sidecars authenticate with a bearer token")
+	sec, err := loadSecrets(c, "cfa", "sidecars authenticate with a bearer token")
 	if err != nil {
 		return err
 	}
+	sec.watch(ctx, logrus.StandardLogger())
 	cfg, err := cfaConfig(c)
 	if err != nil {
 		return err
 	}
+	cfg.Collectors = []prometheus.Collector{buildInfo()}
 	svc, err := cfa.NewService(cfg)
 	if err != nil {
 		return err
 	}
 	logLoaded("cfa", cfg.Store, svc.Loaded)
-	handler, err := cfa.RequireToken(svc.Handler(), tokens, authguard.New(logrus.StandardLogger(), "analyzer API"))
+	handler, err := cfa.RequireToken(svc.Handler(), sec.api, authguard.New(logrus.StandardLogger(), "analyzer API"))
 	if err != nil {
 		return errors.Join(err, svc.Close())
 	}
-	api, err := listenHTTP(c, "cfa", tlsCfg, "http", handler, dashboard.Config{Title: "specbridge cfa", Tokens: tokens,
+	api, err := listenHTTP(c, "cfa", sec.tls, "http", handler, dashboard.Config{Title: "specbridge cfa", Version: buildVersion(), Tokens: sec.dashboardTokens(),
 		Nodes: svc.NodeViews, Analyzer: "this process, records in " + cfg.Store})
 	if err != nil {
 		return errors.Join(err, svc.Close())
 	}
 	served := api.serve()
-	logrus.WithField("url", api.url).Info("cfa: listening")
+	logrus.WithFields(logrus.Fields{"url": api.url, "version": buildVersion()}).Info("cfa: listening")
 
 	// The gathering loop outlives the HTTP server, so that events posted
 	// until the server stops are in the final commit and snapshot.
@@ -212,6 +216,7 @@ func runCFA(c *cli.Context) error {
 	case serveErr = <-served:
 		serveErr = fmt.Errorf("cfa: serve: %w", serveErr)
 	}
+	notifySystemd(daemon.SdNotifyStopping)
 	svc.StopPolls()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -71,4 +73,37 @@ func TestCFACommandRejectsBadFlags(t *testing.T) {
 			t.Errorf("%v accepted", args)
 		}
 	}
+}
+
+// Under systemd (Type=notify, NOTIFY_SOCKET set) the analyzer says
+// READY=1 once it listens and STOPPING=1 when told to stop, as serve does
+// (deploy.TestSystemdUnitRunsServe runs serve's unit).
+func TestCFANotifiesSystemd(t *testing.T) {
+	sock, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: filepath.Join(t.TempDir(), "notify"), Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sock.Close()
+	t.Setenv("NOTIFY_SOCKET", sock.LocalAddr().String())
+	next := func(want string) {
+		t.Helper()
+		buf := make([]byte, 4096)
+		if err := sock.SetReadDeadline(time.Now().Add(30 * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			n, err := sock.Read(buf)
+			if err != nil {
+				t.Fatalf("waiting for %s: %v", want, err)
+			}
+			if strings.HasPrefix(string(buf[:n]), want) {
+				return
+			}
+		}
+	}
+	err = runCFAFor(t, []string{"--store", filepath.Join(t.TempDir(), "cfa")}, func(string) { next("READY=1\nSTATUS=listening on http://") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	next("STOPPING=1")
 }

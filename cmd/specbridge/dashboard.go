@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/internal/dashboard"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
@@ -22,18 +21,12 @@ func dashboardFlags(env string) []cli.Flag {
 }
 
 // withDashboard mounts the dashboard in front of api when --dashboard is
-// on: / and /dashboard/... are the page's, everything else api's. It
+// on: / and /dashboard/... are the page's, everything else api's (cfg's
+// tokens are the server's secrets: loadSecrets). It
 // returns api unchanged (and a nil dashboard) when it is off.
 func withDashboard(c *cli.Context, cfg dashboard.Config, api http.Handler) (http.Handler, *dashboard.Dashboard, error) {
 	if !c.Bool("dashboard") {
 		return api, nil, nil
-	}
-	if f := c.String("dashboard-token-file"); f != "" {
-		extra, err := bridge.ReadTokenFile(f)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--dashboard-token-file: %w", err)
-		}
-		cfg.Tokens = append(cfg.Tokens, extra...)
 	}
 	d, err := dashboard.New(cfg)
 	if err != nil {

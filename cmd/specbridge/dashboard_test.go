@@ -169,6 +169,10 @@ func TestDashboardInChromium(t *testing.T) {
 		waitFor("LATE's decision with its reason, applied", rowText("decisions", a.job)+`.includes("speculate") && `+
 			rowText("decisions", a.job)+`.includes("task_1700000000000_0001_m_000003") && `+rowText("decisions", a.job)+`.includes("applied")`)
 		waitFor("the nodes", `document.querySelectorAll('#nodes tbody tr').length >= 4 && document.querySelector('#nodes tbody tr[data-node="worker-3:8041"]').innerText.includes("healthy")`)
+		waitFor("the node tiles", `document.getElementById("nodes-healthy").innerText === "4" && document.getElementById("nodes-failed").innerText === "0"`)
+		waitFor("the AMs' answers", `document.getElementById("acks-applied").innerText === "1" && document.getElementById("acks-refused").innerText === "0"`)
+		waitFor("the build", `document.getElementById("version").innerText === "version `+buildVersion()+`"`)
+		waitFor("the throughput charts", `["events-chart", "decisions-chart"].every(id => { const l = document.querySelector("#" + id + " polyline"); return l && l.getAttribute("points").split(" ").length >= 2; })`)
 
 		// Live: maps finish, a new AM connects, and the page follows.
 		var done []map[string]any
@@ -177,6 +181,7 @@ func TestDashboardInChromium(t *testing.T) {
 		}
 		a.events(amT0+21_000, done...)
 		waitFor("3 tasks done", `Array.from(document.querySelectorAll('#sessions tbody tr[data-job="`+a.job+`"] td')).map(td => td.innerText)[7] === "3"`)
+		waitFor("the job's progress", rowText("sessions", a.job)+`.includes("75%") && document.querySelector('#sessions tbody tr[data-job="`+a.job+`"] .bar span').style.width === "75%"`)
 		c := newDashAM(t, url, "job_1700000000000_0003", "late", nil, 1)
 		waitFor("the AM that connected later", rowText("sessions", c.job)+`.includes("late")`)
 		b.conn.Close()

@@ -2,19 +2,19 @@ package main
 
 import (
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"time"
 
+	"github.com/coreos/go-systemd/v22/daemon"
+	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
-	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/internal/dashboard"
 )
 
-// serverFlags declares what serverAuth reads, and where the server says it
+// serverFlags declares what loadSecrets reads, and where the server says it
 // listens: --token-file (tokenUsage says whose tokens), --tls-cert and
 // --tls-key (tlsServes says what TLS serves), --addr-file. env prefixes
 // their environment variables.
@@ -25,32 +25,6 @@ func serverFlags(env, tokenUsage, tlsServes string) []cli.Flag {
 		&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{env + "TLS_KEY"}},
 		&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{env + "ADDR_FILE"}},
 	}
-}
-
-// serverAuth reads what serve and cfa both need before they listen: the
-// tokens of --token-file, required (who says who presents them, for the
-// error), and the TLS configuration of --tls-cert and --tls-key, which go
-// together (nil: plain). Errors start with cmd, the command's name.
-func serverAuth(c *cli.Context, cmd, who string) ([]string, *tls.Config, error) {
-	if c.String("token-file") == "" {
-		return nil, nil, fmt.Errorf("%s: --token-file is required (%s)", cmd, who)
-	}
-	tokens, err := bridge.ReadTokenFile(c.String("token-file"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
-	}
-	cert, key := c.String("tls-cert"), c.String("tls-key")
-	if (cert == "") != (key == "") {
-		return nil, nil, errors.New(cmd + ": --tls-cert and --tls-key go together")
-	}
-	if cert == "" {
-		return tokens, nil, nil
-	}
-	pair, err := tls.LoadX509KeyPair(cert, key)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: load TLS key pair: %w", cmd, err)
-	}
-	return tokens, &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
 }
 
 // front is the HTTP side serve and cfa share: a server on a listener that
@@ -94,10 +68,26 @@ func listenHTTP(c *cli.Context, cmd string, tlsCfg *tls.Config, scheme string, a
 	return front{srv: srv, ln: ln, url: scheme + "://" + ln.Addr().String()}, nil
 }
 
-// serve runs the server on its listener in the background; the channel
-// gets what Serve returned.
+// serve runs the server on its listener in the background and tells a
+// service manager that it is ready; the channel gets what Serve returned.
 func (f front) serve() <-chan error {
 	served := make(chan error, 1)
 	go func() { served <- f.srv.Serve(f.ln) }()
+	notifySystemd(daemon.SdNotifyReady + "\nSTATUS=listening on " + f.url)
 	return served
+}
+
+// notifySystemd sends state to systemd's notification socket when the
+// process runs as a Type=notify unit (NOTIFY_SOCKET set:
+// deploy/systemd/specbridge.service), and does nothing otherwise. Ready is
+// sent once the listener is bound, so that units ordered after the sidecar
+// start when AMs can connect (connections made before Serve runs wait in
+// the listen queue); stopping is sent when SIGTERM is taken, so that
+// `systemctl status` shows the drain. A notification that cannot be sent
+// is logged, never fatal: the service manager then sees a start timeout,
+// which is its own report of the problem.
+func notifySystemd(state string) {
+	if _, err := daemon.SdNotify(false, state); err != nil {
+		logrus.WithError(err).Warn("systemd notification failed")
+	}
 }

@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
@@ -27,13 +28,15 @@ func newApp() *cli.App {
 	return &cli.App{
 		Name:    "specbridge",
 		Usage:   "speculative execution for Hadoop MapReduce: replay histories, serve policies",
-		Version: version,
+		Version: buildVersion(),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "panic, fatal, error, warn, info, debug or trace", EnvVars: []string{"SPECBRIDGE_LOG_LEVEL"}},
 			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json", EnvVars: []string{"SPECBRIDGE_LOG_FORMAT"}},
+			// urfave/cli adds --help only beside its own help command.
+			cli.HelpFlag,
 		},
 		Before:   setupLogging,
-		Commands: commands(),
+		Commands: append(commands(), helpCommand()),
 		// `specbridge help [command]` prints the same help as --help;
 		// an unknown command or flag gets urfave/cli's did-you-mean.
 		Suggest: true,
@@ -42,6 +45,55 @@ func newApp() *cli.App {
 		// A repeatable flag's value is taken whole: a --param value may
 		// hold commas (farms.base-params=a=1,b=2; sweep's value lists).
 		DisableSliceFlagSeparator: true,
+	}
+}
+
+// helpCommand is `specbridge help [COMMAND [SUBCOMMAND]]`: exactly what
+// `specbridge COMMAND [SUBCOMMAND] --help` prints. urfave/cli's own help
+// command prints a command that has subcommands (train, cfa, docs) without
+// them, since it has not been set up yet, and `help train laser` as `help
+// train`; --help has neither fault, so help hands the words to it. A word
+// that names no command gets urfave/cli's "No help topic" and did-you-mean.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:            "help",
+		Aliases:         []string{"h"},
+		Usage:           "Shows a list of commands or help for one command",
+		ArgsUsage:       "[command [subcommand]]",
+		HideHelpCommand: true,
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			cmds := c.App.Commands
+			for i, name := range args {
+				var found *cli.Command
+				for _, cmd := range cmds {
+					if cmd.HasName(name) {
+						found = cmd
+					}
+				}
+				if found == nil && i == 0 {
+					return cli.ShowCommandHelp(c.Lineage()[1], name)
+				}
+				if found == nil {
+					var names []string
+					for _, cmd := range cmds {
+						if !cmd.Hidden && !cmd.HasName("help") {
+							names = append(names, cmd.Name)
+						}
+					}
+					parent := strings.Join(args[:i], " ")
+					if len(names) == 0 {
+						return fmt.Errorf("no help topic for '%s': '%s' has no subcommands (see 'specbridge %s --help')", strings.Join(args[:i+1], " "), parent, parent)
+					}
+					return fmt.Errorf("no help topic for '%s': '%s' has the subcommands %s (see 'specbridge %s --help')", strings.Join(args[:i+1], " "), parent, strings.Join(names, ", "), parent)
+				}
+				cmds = found.Subcommands
+			}
+			return c.App.RunContext(c.Context, append(append([]string{c.App.Name}, args...), "--help"))
+		},
 	}
 }
 

@@ -205,3 +205,44 @@ func TestReplayStragglerFlagsAndRecordedTable(t *testing.T) {
 		t.Fatalf("output lacks the recorded comparison or names a straggler model:\n%s", out)
 	}
 }
+
+// `specbridge help CMD [SUB]` prints what `specbridge CMD [SUB] --help`
+// does, for every command and subcommand: urfave/cli's own help command
+// left out the subcommands of train, cfa and docs (so `train laser` could
+// not be found from `help train`) and printed `help train laser` as `help
+// train`. A word that names nothing is an error naming it.
+func TestHelpCommandIsDashDashHelp(t *testing.T) {
+	var paths [][]string
+	for _, c := range commands() {
+		paths = append(paths, []string{c.Name})
+		for _, sub := range c.Subcommands {
+			paths = append(paths, []string{c.Name, sub.Name})
+		}
+	}
+	subs := 0
+	for _, p := range paths {
+		want, _, code := run(t, append(append([]string{}, p...), "--help")...)
+		if code != 0 {
+			t.Fatalf("%v --help: exit %d", p, code)
+		}
+		got, stderr, code := run(t, append([]string{"help"}, p...)...)
+		if code != 0 || stderr != "" || got != want {
+			t.Errorf("help %v: exit %d, stderr %q, and not %v --help's output:\n%s\nwant:\n%s", p, code, stderr, p, got, want)
+		}
+		if len(p) == 2 {
+			subs++
+			if parent, _, _ := run(t, "help", p[0]); !strings.Contains(parent, "\n   "+p[1]+" ") {
+				t.Errorf("help %s does not list its subcommand %s:\n%s", p[0], p[1], parent)
+			}
+		}
+	}
+	if subs < 3 {
+		t.Errorf("found %d subcommands (train laser, cfa fsck, docs policies at least)", subs)
+	}
+	for _, bad := range [][]string{{"nosuch"}, {"train", "nosuch"}, {"replay", "nosuch"}} {
+		_, stderr, code := run(t, append([]string{"help"}, bad...)...)
+		if code == 0 || !strings.Contains(stderr, bad[len(bad)-1]) {
+			t.Errorf("help %v: exit %d, stderr %q; want an error naming %q", bad, code, stderr, bad[len(bad)-1])
+		}
+	}
+}

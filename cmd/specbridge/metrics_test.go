@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,6 +77,16 @@ func scrape(t *testing.T, url string) map[string]float64 {
 	return out
 }
 
+// requireBuildInfo checks the build-information gauge: 1, labelled with
+// the version --version prints and the Go release.
+func requireBuildInfo(t *testing.T, where string, got map[string]float64) {
+	t.Helper()
+	k := `specbridge_build_info{goversion="` + runtime.Version() + `",version="` + buildVersion() + `"}`
+	if got[k] != 1 {
+		t.Errorf("%s: %s = %v, want 1", where, k, got[k])
+	}
+}
+
 func requireZeroSeries(t *testing.T, where string, got map[string]float64, want []string) {
 	t.Helper()
 	for _, w := range want {
@@ -98,6 +109,7 @@ func TestFreshServeListsEveryMetric(t *testing.T) {
 		base := httpBase(url)
 		got := scrape(t, base+"/metrics")
 		requireZeroSeries(t, "serve", got, append(append([]string{}, bridgeMetrics...), cfaMetrics...))
+		requireBuildInfo(t, "serve", got)
 
 		job := "job_1700000000000_0042"
 		if f := sayHello(t, dialAM(t, url), serveTestToken, job, map[string]any{"speculator": "late",
@@ -130,7 +142,9 @@ func TestFreshCFAListsEveryMetric(t *testing.T) {
 		if code, _ := get(t, base+"/healthz", ""); code != 200 {
 			t.Errorf("/healthz: %d", code)
 		}
-		requireZeroSeries(t, "cfa", scrape(t, base+"/metrics"), cfaMetrics)
+		got := scrape(t, base+"/metrics")
+		requireZeroSeries(t, "cfa", got, cfaMetrics)
+		requireBuildInfo(t, "cfa", got)
 	})
 	if err != nil {
 		t.Fatal(err)

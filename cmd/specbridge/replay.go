@@ -36,7 +36,7 @@ func replayCommand() *cli.Command {
 			&cli.StringFlag{Name: "mode", Value: "simulate", Usage: "`MODE`: simulate or decisions"},
 			&cli.StringSliceFlag{Name: "param", Usage: "override a selected policy's parameter, `POLICY.NAME=VALUE`, e.g. late.speculative-cap=0.2 (repeatable)"},
 			&cli.StringFlag{Name: "output", Value: "table", Usage: "report `FORMAT` on stdout: table, json or csv (several inputs: one JSON array, one CSV)"},
-			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on `N` nodes instead of the recorded hosts (not for scenarios, which describe their cluster)", DefaultText: "recorded hosts; SWIM 100"},
+			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on `N` nodes instead of the recorded hosts (not for scenarios, which describe their cluster)", DefaultText: replay.NodesDefaultText()},
 			&cli.IntFlag{Name: "slots", Usage: "`N` containers per node of --nodes (not for scenarios)", DefaultText: "8"},
 			&cli.StringFlag{Name: "scheduler", Usage: "`NAME`: fifo or fair", DefaultText: "the scenario's, else fifo"},
 			&cli.BoolFlag{Name: "no-stragglers", Usage: "no straggler model for inputs without attempt times of their own (SWIM): tasks run their trace times on a uniform cluster"},

@@ -329,3 +329,37 @@ func TestParallelFlagKeepsOutput(t *testing.T) {
 		t.Errorf("--parallel 2 output differs from --parallel 1:\n%s\n---\n%s", outs[1], outs[0])
 	}
 }
+
+// --nodes' help states the cluster a SWIM trace is replayed on without the
+// flag, and it is the one a replay of the bundled FB-2009 day really uses
+// (the help once said 100 after the default became the trace's 600).
+func TestNodesHelpMatchesSWIMCluster(t *testing.T) {
+	out, _, code := run(t, "help", "replay")
+	if code != 0 {
+		t.Fatalf("help replay: exit %d", code)
+	}
+	m := regexp.MustCompile(`--nodes N .*\(default: (.*)\)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("help replay has no --nodes line with a default:\n%s", out)
+	}
+	js, stderr, code := run(t, "replay", "-q", "--max-jobs", "1", "--speculators", "none", "--output", "json",
+		"../../data/swim/FB-2009_samples_24_times_1hr_0.tsv")
+	if code != 0 {
+		t.Fatalf("replay of the bundled SWIM day: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Results []struct {
+			Cluster string `json:"cluster"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(js), &rep); err != nil || len(rep.Results) != 1 {
+		t.Fatalf("replay JSON: %v, %d results:\n%s", err, len(rep.Results), js)
+	}
+	nodes := regexp.MustCompile(`^(\d+) nodes`).FindStringSubmatch(rep.Results[0].Cluster)
+	if nodes == nil {
+		t.Fatalf("cluster %q names no node count", rep.Results[0].Cluster)
+	}
+	if want := "FB-2009 " + nodes[1] + ","; !strings.Contains(m[1], want) {
+		t.Errorf("--nodes default %q does not say %q, the cluster the bundled FB-2009 day ran on (%s)", m[1], want, rep.Results[0].Cluster)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/coreos/go-systemd/v22/daemon"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
@@ -69,10 +70,11 @@ func serve(c *cli.Context) error {
 	// file appears must stop the process cleanly, not kill it.
 	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	tokens, tlsCfg, err := serverAuth(c, "serve", "AMs authenticate with a shared secret")
+	sec, err := loadSecrets(c, "serve", "AMs authenticate with a shared secret")
 	if err != nil {
 		return err
 	}
+	sec.watch(ctx, log)
 	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Float64("max-total-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
 		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-events-per-second, --max-total-events-per-second and --decide-interval must be positive")
 	}
@@ -123,9 +125,9 @@ func serve(c *cli.Context) error {
 		OrphanGrace:             c.Duration("cfa-job-grace"),
 		Registry:                reg,
 		Knowledge:               knowledge,
-		Tokens:                  tokens,
+		TokenSet:                sec.api,
 		Health:                  feed.health,
-		Collectors:              feed.collectors,
+		Collectors:              append(feed.collectors, buildInfo()),
 		MaxFrameBytes:           c.Int64("max-frame-bytes"),
 		MaxSessions:             c.Int("max-sessions"),
 		MaxEventsPerSecond:      c.Float64("max-events-per-second"),
@@ -138,13 +140,13 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv.ExpectJobs(feed.running)
-	web, err := listenHTTP(c, "serve", tlsCfg, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Tokens: tokens,
+	web, err := listenHTTP(c, "serve", sec.tls, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Version: buildVersion(), Tokens: sec.dashboardTokens(),
 		Live: srv.Live, Nodes: feed.nodes, Analyzer: feed.where})
 	if err != nil {
 		return err
 	}
-	web.srv.TLSConfig = tlsCfg
-	log.WithFields(logrus.Fields{"url": web.url + bridge.Path, "policies": reg.Names(),
+	web.srv.TLSConfig = sec.tls
+	log.WithFields(logrus.Fields{"url": web.url + bridge.Path, "version": buildVersion(), "policies": reg.Names(),
 		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
 		"data_dir": dataDir}).Info("specbridge sidecar listening")
 
@@ -154,6 +156,7 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
+	notifySystemd(daemon.SdNotifyStopping)
 	log.Info("stopping: closing sessions")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()

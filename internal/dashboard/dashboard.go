@@ -29,6 +29,7 @@ import (
 
 	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/cfa"
+	"github.com/specbridge/specbridge/internal/tokens"
 )
 
 //go:embed assets
@@ -44,8 +45,11 @@ const recentEpisodes = 5
 type Config struct {
 	// Title names the process: "specbridge serve" or "specbridge cfa".
 	Title string
-	// Tokens open the page: the AMs' tokens and any read-only ones.
-	Tokens []string
+	// Tokens open the page: the AMs' (or the analyzer API's) set and any
+	// read-only one. They are read at each request, so a set's tokens
+	// replaced (SIGHUP) open it, and cookies made from tokens taken out
+	// stop opening it, at once.
+	Tokens []*tokens.Set
 	// Live is the sidecar's sessions and decisions; nil for a standalone
 	// analyzer.
 	Live func() bridge.LiveView
@@ -54,6 +58,8 @@ type Config struct {
 	Nodes func(recent int) []cfa.NodeView
 	// Analyzer says where the analyzer runs, shown when Nodes is nil.
 	Analyzer string
+	// Version is the running binary's, shown in the page's header.
+	Version string
 	// Interval between pushes (default 1 s).
 	Interval time.Duration
 	// Secure marks the cookie Secure (the page is served over TLS).
@@ -63,6 +69,7 @@ type Config struct {
 // State is what one push carries.
 type State struct {
 	Title     string                `json:"title"`
+	Version   string                `json:"version"`
 	Time      time.Time             `json:"time"`
 	Sidecar   bool                  `json:"sidecar"`
 	Sessions  []bridge.SessionView  `json:"sessions"`
@@ -77,7 +84,6 @@ type State struct {
 type Dashboard struct {
 	cfg    Config
 	key    []byte
-	macs   [][]byte
 	page   *template.Template
 	static http.Handler
 	done   chan struct{}
@@ -90,7 +96,11 @@ func (d *Dashboard) Close() { d.once.Do(func() { close(d.done) }) }
 
 // New checks cfg and builds the dashboard.
 func New(cfg Config) (*Dashboard, error) {
-	if len(cfg.Tokens) == 0 {
+	n := 0
+	for _, set := range cfg.Tokens {
+		n += set.Len()
+	}
+	if n == 0 {
 		return nil, errors.New("dashboard: at least one token is required")
 	}
 	if cfg.Interval <= 0 {
@@ -99,12 +109,6 @@ func New(cfg Config) (*Dashboard, error) {
 	d := &Dashboard{cfg: cfg, key: make([]byte, 32), done: make(chan struct{})}
 	if _, err := rand.Read(d.key); err != nil {
 		return nil, fmt.Errorf("dashboard: cookie key: %w", err)
-	}
-	for i, t := range cfg.Tokens {
-		if t == "" {
-			return nil, fmt.Errorf("dashboard: token %d is empty", i+1)
-		}
-		d.macs = append(d.macs, d.mac(t))
 	}
 	var err error
 	if d.page, err = template.ParseFS(assets, "assets/*.html"); err != nil {
@@ -130,10 +134,12 @@ func (d *Dashboard) valid(token string) bool {
 	return d.validMAC(d.mac(token))
 }
 
+// validMAC reports whether m is the MAC of one of the tokens now in the
+// sets, comparing with every one of them (a handful: cheap per request).
 func (d *Dashboard) validMAC(m []byte) bool {
 	ok := 0
-	for _, want := range d.macs {
-		ok |= subtle.ConstantTimeCompare(m, want)
+	for _, set := range d.cfg.Tokens {
+		set.Each(func(t string) { ok |= subtle.ConstantTimeCompare(m, d.mac(t)) })
 	}
 	return ok == 1
 }
@@ -218,7 +224,7 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 
 // Snapshot is the state the page shows now.
 func (d *Dashboard) Snapshot() State {
-	st := State{Title: d.cfg.Title, Time: time.Now(), Analyzer: d.cfg.Analyzer, Sessions: []bridge.SessionView{},
+	st := State{Title: d.cfg.Title, Version: d.cfg.Version, Time: time.Now(), Analyzer: d.cfg.Analyzer, Sessions: []bridge.SessionView{},
 		Decisions: []bridge.DecisionView{}, Nodes: []cfa.NodeView{}}
 	if d.cfg.Live != nil {
 		lv := d.cfg.Live()

@@ -220,6 +220,10 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
           + (workerCpuNs < 0 ? "unknown" : workerCpuNs / 1000000 + " ms") + ", " + attemptLookups()
           + " attempt lookups; the fallback skipped " + fallbackSkipped() + " events it could not place and failed"
           + " on " + fallbackErrors());
+      String state = jobState();
+      if (state != null) {
+        connection.bye(state);
+      }
     }
     connection.close();
     if (fallback != null) {
@@ -252,6 +256,16 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     FallbackSpeculator f = fallback;
     if (f != null) {
       f.feedAttempt(status);
+    }
+  }
+
+  /** The job's state by Hadoop's JobState name, for the bye frame; null if the AM has no job (or will not say). */
+  private String jobState() {
+    try {
+      Iterator<Job> jobs = context.getAllJobs().values().iterator();
+      return jobs.hasNext() ? String.valueOf(jobs.next().getState()) : null;
+    } catch (RuntimeException e) {
+      return null; // stopping: nothing here may throw
     }
   }
 
@@ -369,6 +383,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
         LOG.info("specbridge: sidecar " + connection.address() + " is in charge of speculation");
       } else {
         handovers.incrementAndGet();
+        SpecbridgeCounter.HANDOVERS.add(context, translator.jobId(), 1);
         LOG.warn("specbridge: sidecar unhealthy (" + connection.unhealthyReason() + "); "
             + (fallback != null ? "Hadoop's DefaultSpeculator takes over" : "no speculation until it is back"));
         if (fallback != null) {

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEvent;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEventStatus;
+import org.apache.hadoop.mapreduce.v2.api.records.JobId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
@@ -117,12 +118,24 @@ final class DecisionApplier {
         a.put("result", "applied");
       } else {
         refused.incrementAndGet();
+        SpecbridgeCounter.DECISIONS_REFUSED.add(context, jobOf(d), 1);
         a.put("result", "refused");
         a.put("reason", refusal);
         BridgeSpeculator.LOG.info("specbridge: refused decision " + d + ": " + refusal);
       }
     }
     return ack;
+  }
+
+  /** The job a decision names (by its task or attempt), or null if it names none that parses. */
+  private static JobId jobOf(JsonNode decision) {
+    try {
+      String attempt = decision.path("attempt").asText();
+      return attempt.isEmpty() ? Wire.parseTaskId(decision.path("task").asText()).getJobId()
+          : Wire.parseAttemptId(attempt).getTaskId().getJobId();
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /** Applies the decision; returns null when applied, else why it was refused. */
@@ -163,6 +176,7 @@ final class DecisionApplier {
         for (int i = 0; i < copies; i++) {
           context.getEventHandler().handle(new TaskEvent(taskId, TaskEventType.T_ADD_SPEC_ATTEMPT));
         }
+        SpecbridgeCounter.SPECULATIVE_ATTEMPTS.add(context, taskId.getJobId(), copies);
         BridgeSpeculator.LOG.info("specbridge: speculating " + taskId + " x" + copies + ": " + reason);
         return null;
       }
@@ -173,6 +187,8 @@ final class DecisionApplier {
           return refusal;
         }
         context.getEventHandler().handle(new TaskAttemptKillEvent(attemptId, why));
+        (kind == DecisionGuard.Kind.KILL ? SpecbridgeCounter.ATTEMPTS_KILLED : SpecbridgeCounter.MAPS_RERUN)
+            .add(context, taskId.getJobId(), 1);
         BridgeSpeculator.LOG.info("specbridge: " + kind.wire + " " + attemptId + ": " + reason);
         return null;
       }
@@ -182,9 +198,14 @@ final class DecisionApplier {
           return refusal;
         }
         if (taskId.getTaskType() == TaskType.MAP && job.getTotalReduces() > 0) {
-          return failMap(job, task, reason);
+          String failed = failMap(job, task, reason);
+          if (failed == null) {
+            SpecbridgeCounter.TASKS_DROPPED.add(context, taskId.getJobId(), 1);
+          }
+          return failed;
         }
         context.getEventHandler().handle(new TaskEvent(taskId, TaskEventType.T_KILL));
+        SpecbridgeCounter.TASKS_DROPPED.add(context, taskId.getJobId(), 1);
         BridgeSpeculator.LOG.info("specbridge: dropping " + taskId + " (killing it): " + reason);
         return null;
       }

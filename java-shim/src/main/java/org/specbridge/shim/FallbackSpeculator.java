@@ -41,7 +41,12 @@ import org.apache.hadoop.service.Service;
  * sends one per attempt. Choice: skip rather than forward and catch, because DefaultSpeculator throws before it
  * changes any state (the event carries nothing it could use) and an exception per attempt costs the dispatcher
  * a stack trace each. Anything else DefaultSpeculator throws on is caught, logged once and counted: the
- * dispatcher never sees an exception from the fallback.</li>
+ * dispatcher never sees an exception from the fallback. That includes a LinkageError (NoSuchMethodError,
+ * NoClassDefFoundError...): the shim runs in AMs of several Hadoop lines, and DefaultSpeculator loads its
+ * runtime estimator (mapreduce.job.speculative.estimator.class, possibly an operator's own) and that
+ * estimator's dependencies lazily, so a mismatch between lines surfaces at the first event, not at load.
+ * Choice: catch LinkageError but no other Error: a missing class makes the fallback useless, not the AM
+ * unsound, while an OutOfMemoryError or a StackOverflowError must still reach the AM's own handling.</li>
  * </ul>
  */
 class FallbackSpeculator extends DefaultSpeculator {
@@ -77,8 +82,11 @@ class FallbackSpeculator extends DefaultSpeculator {
   /** Events DefaultSpeculator threw on. */
   final AtomicLong errors = new AtomicLong();
 
+  private final AppContext context;
+
   FallbackSpeculator(Configuration conf, AppContext context, Gate gate) {
     super(conf, context);
+    this.context = context;
     this.gate = gate;
   }
 
@@ -97,7 +105,7 @@ class FallbackSpeculator extends DefaultSpeculator {
     }
     try {
       handle(event);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       if (errors.getAndIncrement() == 0) {
         BridgeSpeculator.LOG.warn("specbridge: the fallback speculator failed on " + event.getType()
             + "; skipping such events", e);
@@ -114,7 +122,7 @@ class FallbackSpeculator extends DefaultSpeculator {
     }
     try {
       handleAttempt(status);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       if (errors.getAndIncrement() == 0) {
         BridgeSpeculator.LOG.warn("specbridge: the fallback speculator failed on a status of " + status.id
             + "; skipping such statuses", e);
@@ -190,5 +198,6 @@ class FallbackSpeculator extends DefaultSpeculator {
     }
     launched.incrementAndGet();
     super.addSpeculativeAttempt(taskID);
+    SpecbridgeCounter.FALLBACK_SPECULATIVE_ATTEMPTS.add(context, taskID.getJobId(), 1);
   }
 }

@@ -33,7 +33,9 @@ import org.apache.hadoop.conf.Configuration;
  *   <li>{@code specbridge.batch.ms}, {@code specbridge.batch.max}: events are sent every batch.ms or when
  *       batch.max are queued (default 100 ms, 500).</li>
  *   <li>{@code specbridge.ping.ms}: ping interval (default timeout/4); {@code specbridge.reconnect.ms}: delay
- *       between connection attempts (default 1000).</li>
+ *       after a round of failed connection attempts (default 1000), doubled after each further failed round up
+ *       to {@code specbridge.reconnect.max-ms} (default 30000, or reconnect.ms if larger), each delay jittered
+ *       (see {@link SidecarConnection#backoffMs}).</li>
  *   <li>{@code specbridge.grass.deadline-ms}: an approximation job's deadline in ms after the job's start (the
  *       AM's start time); 0 or unset: none.</li>
  *   <li>{@code specbridge.grass.error}: an approximation job's error bound, the fraction of its input (map) tasks
@@ -78,6 +80,8 @@ public final class ShimConfig {
   public static final String BATCH_MAX = PREFIX + "batch.max";
   public static final String PING_MS = PREFIX + "ping.ms";
   public static final String RECONNECT_MS = PREFIX + "reconnect.ms";
+  public static final String RECONNECT_MAX_MS = PREFIX + "reconnect.max-ms";
+  static final long DEFAULT_RECONNECT_MAX_MS = 30000;
   public static final String GRASS_DEADLINE_MS = PREFIX + "grass.deadline-ms";
   public static final String GRASS_ERROR = PREFIX + "grass.error";
   public static final String CLUSTER_SLOTS = PREFIX + "cluster.slots";
@@ -110,6 +114,8 @@ public final class ShimConfig {
   public final int batchMax;
   public final long pingMs;
   public final long reconnectMs;
+  /** The longest delay between rounds of connection attempts, which reconnectMs doubles up to. */
+  public final long reconnectMaxMs;
   /** Deadline in ms after the job's start; 0: none. */
   public final long deadlineMs;
   /** Fraction of input tasks the job may do without; 0: exact. */
@@ -126,8 +132,8 @@ public final class ShimConfig {
   public final double taskTailIndex;
 
   private ShimConfig(List<String> urls, String token, String speculator, Map<String, String> params, long timeoutMs,
-      boolean fallbackEnabled, long batchMs, int batchMax, long pingMs, long reconnectMs, long deadlineMs,
-      double errorBound, boolean nodeHostPort, Scope scope, int clusterSlots, double taskMeanMs,
+      boolean fallbackEnabled, long batchMs, int batchMax, long pingMs, long reconnectMs, long reconnectMaxMs,
+      long deadlineMs, double errorBound, boolean nodeHostPort, Scope scope, int clusterSlots, double taskMeanMs,
       double taskTailIndex) {
     this.url = String.join(",", urls);
     this.urls = urls;
@@ -140,6 +146,7 @@ public final class ShimConfig {
     this.batchMax = batchMax;
     this.pingMs = pingMs;
     this.reconnectMs = reconnectMs;
+    this.reconnectMaxMs = reconnectMaxMs;
     this.deadlineMs = deadlineMs;
     this.errorBound = errorBound;
     this.nodeHostPort = nodeHostPort;
@@ -172,6 +179,11 @@ public final class ShimConfig {
     long batchMax = positiveLong(conf, BATCH_MAX, 500);
     long pingMs = positiveLong(conf, PING_MS, Math.max(50, timeoutMs / 4));
     long reconnectMs = positiveLong(conf, RECONNECT_MS, 1000);
+    long reconnectMaxMs = positiveLong(conf, RECONNECT_MAX_MS, Math.max(DEFAULT_RECONNECT_MAX_MS, reconnectMs));
+    if (reconnectMaxMs < reconnectMs) {
+      throw new IllegalArgumentException(RECONNECT_MAX_MS + "=" + reconnectMaxMs + " must be at least " + RECONNECT_MS
+          + "=" + reconnectMs);
+    }
     if (pingMs >= timeoutMs) {
       throw new IllegalArgumentException(PING_MS + "=" + pingMs + " must be below " + TIMEOUT_MS + "=" + timeoutMs);
     }
@@ -182,8 +194,8 @@ public final class ShimConfig {
       throw new IllegalArgumentException(NODE_KEY + "=" + nodeKey + ": want " + NODE_KEY_HOST_PORT + " or " + NODE_KEY_HOST);
     }
     return new ShimConfig(urls, token, speculator, Collections.unmodifiableMap(params), timeoutMs, fallback,
-        batchMs, (int) Math.min(batchMax, Integer.MAX_VALUE), pingMs, reconnectMs, deadlineMs, errorBound,
-        nodeKey.equals(NODE_KEY_HOST_PORT), Scope.from(conf), clusterSlots(conf),
+        batchMs, (int) Math.min(batchMax, Integer.MAX_VALUE), pingMs, reconnectMs, reconnectMaxMs, deadlineMs,
+        errorBound, nodeKey.equals(NODE_KEY_HOST_PORT), Scope.from(conf), clusterSlots(conf),
         optional(conf, TASK_MEAN_MS, 0.0, Double::parseDouble, v -> v >= 0 && v <= MAX_TASK_MEAN_MS,
             "an expected run time of one task in ms, > 0 (0: unknown)"),
         optional(conf, TASK_TAIL_INDEX, 0.0, Double::parseDouble, v -> v == 0 || (v > 1 && v <= 1e6),

@@ -2,6 +2,7 @@ package org.specbridge.shim;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,8 +16,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *
  * <p>Several sidecars ({@code specbridge.url} a comma-separated list): the first connection goes to the first
  * address; whenever a connection ends (the sidecar died, refused, timed out) the next one goes to the next
- * address in the list, at once, and only after every address has failed in a row does the shim wait
- * {@code reconnect.ms} before the next round. The new sidecar rebuilds the job from the {@code resync} snapshot,
+ * address in the list, at once, and only after every address has failed in a row does the shim wait before the
+ * next round: {@code reconnect.ms} after the first failed round, doubling after each further one up to
+ * {@code reconnect.max-ms}, jittered ({@link #backoffMs}), and back to {@code reconnect.ms} once a session has
+ * been welcomed. The new sidecar rebuilds the job from the {@code resync} snapshot,
  * as after a restart. Choice: the session stays with the sidecar that answers (no failing back to the first
  * address), since every sidecar serves every job alike and moving a healthy session would only cost a resync.
  *
@@ -50,6 +53,8 @@ final class SidecarConnection {
   private int address = -1;
   /** Addresses tried since the last session that reached a welcome (or since the start). */
   private int triedInRound;
+  /** Rounds in which every address failed, since the last session that reached a welcome (or the start). */
+  private int failedRounds;
   /** Why the previous connection ended, while the next one is being made (for the log); null before any. */
   private volatile String lost;
   private long nextPing;
@@ -74,14 +79,17 @@ final class SidecarConnection {
     if ((s == null || s.gone) && wall >= nextConnect) {
       if (s == null || s.welcomed) {
         triedInRound = 0; // a new round: the last connection worked (or there was none)
+        failedRounds = 0;
       }
       lost = s == null ? null : unhealthyReason;
       address = (address + 1) % settings.urls.size();
       triedInRound++;
       // The next address at once; the delay only once every address has failed in a row.
       boolean roundDone = triedInRound >= settings.urls.size();
-      nextConnect = roundDone ? wall + settings.reconnectMs : wall;
+      nextConnect = wall;
       if (roundDone) {
+        nextConnect += backoffMs(settings.reconnectMs, settings.reconnectMaxMs, failedRounds++,
+            ThreadLocalRandom.current().nextDouble());
         triedInRound = 0;
       }
       connect(settings.urls.get(address));
@@ -104,6 +112,23 @@ final class SidecarConnection {
       f.put("nonce", ++pingNonce);
       send(s, f);
     }
+  }
+
+  /**
+   * The wait before the next round of connection attempts after failedRounds earlier failed rounds (0 for the
+   * first): base doubled per earlier failed round, at most max, then scaled by a factor in [0.5, 1) drawn from u
+   * in [0, 1) ("equal jitter"). Choice: backoff so that the AMs of a whole cluster do not hammer a sidecar that is
+   * down for long (each AM runs Hadoop's own speculator meanwhile, so nothing waits on the reconnect), and jitter
+   * so that when a restarted sidecar comes back they do not all reconnect and resync in the same instant; half
+   * the delay is kept so that a sidecar that is back is found within max.
+   */
+  static long backoffMs(long base, long max, int failedRounds, double u) {
+    long d = base;
+    for (int i = 0; i < failedRounds && d < max; i++) {
+      d = d > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * d;
+    }
+    d = Math.min(d, max);
+    return d / 2 + (long) ((d - d / 2) * Math.max(0, Math.min(u, 1)));
   }
 
   /** True when the session is open, welcomed, resynced and not silent: the sidecar may decide. */
@@ -193,6 +218,21 @@ final class SidecarConnection {
       s.gone = true;
       s.close();
     }
+  }
+
+  /**
+   * Sends the session's last frame, {@code bye} with the job's state (PROTOCOL.md), if the session is ready; the
+   * caller closes the connection next. A final state lets the sidecar end the job in its fault analyzer at once
+   * instead of after its grace period. Called on the AM's stop, once the worker has ended.
+   */
+  void bye(String jobState) {
+    SidecarSocket s = socket;
+    if (s == null || !s.ready()) {
+      return;
+    }
+    ObjectNode f = Wire.frame("bye", peer.now());
+    f.put("state", jobState);
+    send(s, f);
   }
 
   void close() {

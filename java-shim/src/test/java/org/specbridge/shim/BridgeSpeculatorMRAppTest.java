@@ -40,6 +40,8 @@ import org.apache.hadoop.mapreduce.v2.app.client.ClientService;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
 import org.apache.hadoop.mapreduce.v2.app.job.Task;
 import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobEventType;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
 import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocator;
@@ -62,6 +64,7 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
   private Configuration conf(Sidecar sidecar, String speculator) {
     Configuration conf = shimConf(sidecar, speculator);
     conf.set(ShimConfig.RECONNECT_MS, "200");
+    conf.set(ShimConfig.RECONNECT_MAX_MS, "400");
     // Let the fallback rescan quickly, as Hadoop's own speculation tests do.
     conf.setLong(MRJobConfig.SPECULATIVE_RETRY_AFTER_NO_SPECULATE, 500L);
     conf.setLong(MRJobConfig.SPECULATIVE_RETRY_AFTER_SPECULATE, 500L);
@@ -120,6 +123,40 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     }
     finishJob(app);
     assertTrue(Sidecar.read(sidecar.log).contains("session opened"), Sidecar.read(sidecar.log));
+    // The job's counters (what JobHistory shows and the .jhist keeps) say what the sidecar did.
+    org.apache.hadoop.mapreduce.Counters counters = job.getAllCounters();
+    assertEquals(1, counters.findCounter(SpecbridgeCounter.SPECULATIVE_ATTEMPTS).getValue());
+    assertEquals(0, counters.findCounter(SpecbridgeCounter.FALLBACK_SPECULATIVE_ATTEMPTS).getValue());
+    assertEquals(0, counters.findCounter(SpecbridgeCounter.HANDOVERS).getValue());
+    assertEquals("specbridge", counters.getGroup(SpecbridgeCounter.class.getName()).getDisplayName());
+    assertEquals("Speculative attempts on the sidecar's decision",
+        counters.findCounter(SpecbridgeCounter.SPECULATIVE_ATTEMPTS).getDisplayName());
+    waitFor("the AM's bye with the job's final state", () -> {
+      String log = Sidecar.read(sidecar.log);
+      return log.contains("the AM says the job is over") && log.contains("state=SUCCEEDED");
+    }, false);
+  }
+
+  /**
+   * A job killed with tasks still running: as the AM stops, the shim's bye tells the sidecar the job is KILLED,
+   * and the sidecar ends it in its fault analyzer at once (without the bye, only after --cfa-job-grace, 10 min,
+   * since a killed job's tasks never all finish).
+   */
+  @Test
+  @Timeout(120)
+  void aKilledJobSaysByeAndIsEndedInTheAnalyzerAtOnce() throws Exception {
+    Sidecar sidecar = sidecar();
+    final MRApp app = start(conf(sidecar, "late"), "sb-killed");
+    waitForCharge(shim(), true);
+    Job job = job(app);
+    app.getContext().getEventHandler().handle(new JobEvent(job.getID(), JobEventType.JOB_KILL));
+    waitFor("the killed job's AM to stop", () -> app.getServiceState() == Service.STATE.STOPPED, true);
+    assertEquals(JobState.KILLED, job.getState());
+    waitFor("the sidecar to end the job on the AM's bye", () -> {
+      String log = Sidecar.read(sidecar.log);
+      return log.contains("the AM says the job is over: the job is ended in the fault analyzer")
+          && log.contains("state=KILLED");
+    }, false);
   }
 
   @Test
@@ -176,6 +213,10 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     assertEquals(2, straggler.getAttempts().size(), "the straggler was speculated twice across the handover");
 
     finishJob(app);
+    org.apache.hadoop.mapreduce.Counters counters = job.getAllCounters();
+    assertEquals(1, counters.findCounter(SpecbridgeCounter.HANDOVERS).getValue());
+    assertEquals(1, counters.findCounter(SpecbridgeCounter.FALLBACK_SPECULATIVE_ATTEMPTS).getValue());
+    assertEquals(0, counters.findCounter(SpecbridgeCounter.SPECULATIVE_ATTEMPTS).getValue());
   }
 
   /**

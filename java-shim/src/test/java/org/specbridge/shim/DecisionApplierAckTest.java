@@ -38,6 +38,7 @@ class DecisionApplierAckTest {
     assertEquals(7, ack.path("acks").get(0).path("id").asLong());
     assertEquals(2, applier.refused.get());
     assertTrue(am.dispatched.isEmpty());
+    assertEquals(2, am.counter(SpecbridgeCounter.DECISIONS_REFUSED), "the job's refused-decisions counter");
   }
 
   @Test
@@ -50,5 +51,8 @@ class DecisionApplierAckTest {
     assertEquals("the job has no such task", ack.path("acks").get(2).path("reason").asText());
     assertEquals(0, applier.applied.get());
     assertTrue(am.dispatched.isEmpty());
+    // Only the decision naming a task of the job counts against it (the others name no job).
+    assertEquals(1, am.counter(SpecbridgeCounter.DECISIONS_REFUSED));
+    assertEquals(0, am.counter(SpecbridgeCounter.SPECULATIVE_ATTEMPTS));
   }
 }

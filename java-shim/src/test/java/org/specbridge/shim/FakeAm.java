@@ -14,6 +14,7 @@ import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskId;
 import org.apache.hadoop.mapreduce.v2.app.AppContext;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobCounterUpdateEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
 import org.apache.hadoop.mapreduce.v2.app.job.Task;
 import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
@@ -46,7 +47,9 @@ final class FakeAm {
   final JobId jobId = Wire.parseTaskId(JOB.replace("job_", "task_") + "_m_000000").getJobId();
   final ControlledClock clock = new ControlledClock();
   final Map<TaskAttemptId, Attempt> attempts = new HashMap<TaskAttemptId, Attempt>();
+  /** Events the shim dispatched to the AM, but for job counter updates (kept in counterUpdates). */
   final List<Event> dispatched = Collections.synchronizedList(new ArrayList<Event>());
+  final List<JobCounterUpdateEvent> counterUpdates = Collections.synchronizedList(new ArrayList<JobCounterUpdateEvent>());
   int lookups;
   final AppContext context;
 
@@ -63,11 +66,35 @@ final class FakeAm {
         case "getStartTime":
           return 1700000000000L;
         case "getEventHandler":
-          return (EventHandler<Event>) dispatched::add;
+          return (EventHandler<Event>) e -> {
+            if (e instanceof JobCounterUpdateEvent) {
+              counterUpdates.add((JobCounterUpdateEvent) e);
+            } else {
+              dispatched.add(e);
+            }
+          };
         default:
           return defaultValue(m.getReturnType());
       }
     });
+  }
+
+  /** The sum of the updates of counter c the shim sent for this AM's job. */
+  long counter(SpecbridgeCounter c) {
+    long n = 0;
+    synchronized (counterUpdates) {
+      for (JobCounterUpdateEvent e : counterUpdates) {
+        if (!jobId.equals(e.getJobId())) {
+          continue;
+        }
+        for (JobCounterUpdateEvent.CounterIncrementalUpdate u : e.getCounterUpdates()) {
+          if (u.getCounterKey() == c) {
+            n += u.getIncrementValue();
+          }
+        }
+      }
+    }
+    return n;
   }
 
   /** Adds an attempt, e.g. attempt("m", 3, 0): map 3's first attempt, RUNNING. */

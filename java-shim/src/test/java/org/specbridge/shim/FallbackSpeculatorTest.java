@@ -49,6 +49,7 @@ class FallbackSpeculatorTest {
 
     fallback.addSpeculativeAttempt(task);
     assertEquals(1, am.dispatched.size(), "a second copy while the first is pending");
+    assertEquals(1, am.counter(SpecbridgeCounter.FALLBACK_SPECULATIVE_ATTEMPTS), "the job's fallback counter");
   }
 
   @Test
@@ -126,5 +127,33 @@ class FallbackSpeculatorTest {
     assertEquals(0, fallback.skipped.get());
     fallback.stop();
     plain.stop();
+  }
+
+  @Test
+  void aLinkageErrorFromAnotherHadoopLineIsCaughtAndCounted() {
+    // A DefaultSpeculator whose estimator was built against another Hadoop line: it links lazily and throws
+    // NoSuchMethodError at the first event. The fallback must swallow it (the AM's dispatcher would exit),
+    // count it, and keep going; an OutOfMemoryError is not its to swallow.
+    FallbackSpeculator mismatched = new FallbackSpeculator(new Configuration(false), am.context,
+        FallbackSpeculator.Gate.of(() -> true, ConcurrentHashMap.newKeySet())) {
+      @Override
+      public void handle(SpeculatorEvent event) {
+        throw new NoSuchMethodError("TaskRuntimeEstimator.enrollAttempt");
+      }
+
+      @Override
+      public void handleAttempt(TaskAttemptStatus status) {
+        throw new OutOfMemoryError("the AM's heap");
+      }
+    };
+    mismatched.init(new Configuration(false));
+    assertDoesNotThrow(() -> mismatched.feed(new SpeculatorEvent(am.jobId, 1L)));
+    assertDoesNotThrow(() -> mismatched.feed(new SpeculatorEvent(am.jobId, 2L)));
+    assertEquals(2, mismatched.errors.get());
+    TaskAttemptStatus running = new TaskAttemptStatus();
+    running.id = am.attempt("m", 2, 0).id;
+    running.taskState = TaskAttemptState.RUNNING;
+    assertThrows(OutOfMemoryError.class, () -> mismatched.feedAttempt(running));
+    mismatched.stop();
   }
 }

@@ -45,6 +45,21 @@ class ShimConfigTest {
   }
 
   @Test
+  void reconnectBackoff() {
+    ShimConfig c = from();
+    assertEquals(1000, c.reconnectMs);
+    assertEquals(30000, c.reconnectMaxMs);
+    c = from("specbridge.reconnect.ms", "60000");
+    assertEquals(60000, c.reconnectMaxMs, "the cap defaults to at least the base delay");
+    c = from("specbridge.reconnect.ms", "200", "specbridge.reconnect.max-ms", "400");
+    assertEquals(200, c.reconnectMs);
+    assertEquals(400, c.reconnectMaxMs);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> from("specbridge.reconnect.ms", "5000", "specbridge.reconnect.max-ms", "1000"));
+    assertTrue(e.getMessage().startsWith("specbridge.reconnect.max-ms=1000"), e.getMessage());
+  }
+
+  @Test
   void clusterSlots() {
     assertEquals(3000, from("specbridge.cluster.slots", " 3000 ").clusterSlots);
     assertEquals(0, from("specbridge.cluster.slots", "0").clusterSlots);

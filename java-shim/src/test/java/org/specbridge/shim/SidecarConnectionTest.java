@@ -34,6 +34,7 @@ class SidecarConnectionTest extends SidecarTest {
     c.set(ShimConfig.TOKEN, token);
     c.set(ShimConfig.TIMEOUT_MS, "1000");
     c.set(ShimConfig.RECONNECT_MS, Long.toString(reconnectMs));
+    c.set(ShimConfig.RECONNECT_MAX_MS, Long.toString(Math.max(reconnectMs, 400)));
     final ShimConfig settings = ShimConfig.from(c);
     final SidecarConnection conn = new SidecarConnection(settings, new SidecarConnection.Peer() {
       @Override
@@ -166,5 +167,23 @@ class SidecarConnectionTest extends SidecarTest {
     File d = new File(dir, name);
     assertTrue(d.mkdirs() || d.isDirectory(), "cannot create " + d);
     return d;
+  }
+
+  /**
+   * The delay between failed rounds: base after the first, doubling to the cap, never below half the undisturbed
+   * delay nor above it, and no overflow however long the sidecar stays away.
+   */
+  @Test
+  void theReconnectDelayBacksOffWithJitterUpToTheCap() {
+    long[] undisturbed = {1000, 2000, 4000, 8000, 16000, 30000, 30000};
+    for (int round = 0; round < undisturbed.length; round++) {
+      long d = undisturbed[round];
+      assertEquals(d / 2, SidecarConnection.backoffMs(1000, 30000, round, 0.0), "round " + round + ", least jitter");
+      long most = SidecarConnection.backoffMs(1000, 30000, round, 0.999999);
+      assertTrue(most < d && most >= d - 1, "round " + round + ": " + most + ", want just under " + d);
+    }
+    assertEquals(30000, SidecarConnection.backoffMs(1000, 30000, Integer.MAX_VALUE, 1.0));
+    assertEquals(Long.MAX_VALUE / 2, SidecarConnection.backoffMs(Long.MAX_VALUE / 2 + 1, Long.MAX_VALUE, 5, 0.0));
+    assertEquals(100, SidecarConnection.backoffMs(200, 200, 3, 0.0), "base = cap: no growth");
   }
 }

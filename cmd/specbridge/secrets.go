@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/coreos/go-systemd/v22/daemon"
+	"github.com/sirupsen/logrus"
+	"github.com/urfave/cli/v2"
+
+	"github.com/specbridge/specbridge/bridge"
+	"github.com/specbridge/specbridge/internal/tokens"
+)
+
+// secrets are what serve and cfa authenticate with, read from files at
+// start and again on SIGHUP, so that an operator rotates them without a
+// restart (which would cost every AM a handover and a resync): the tokens
+// of --token-file (required; who presents them is said in the error), the
+// dashboard's read-only tokens of --dashboard-token-file, and the TLS key
+// pair of --tls-cert and --tls-key (which go together).
+//
+// Rotating a token: add the new one to the file, reload, move the AMs'
+// token files to it, take the old one out, reload. Sessions already open
+// stay open (their token was checked at hello), as do dashboard pages
+// whose cookie came from a token still in a file; a cookie from a token
+// taken out stops opening the page at once. Rotating a certificate:
+// replace the files, reload; new connections get the new certificate.
+type secrets struct {
+	cmd  string
+	c    *cli.Context
+	api  *tokens.Set // --token-file
+	dash *tokens.Set // --dashboard-token-file; nil without it
+	cert atomic.Pointer[tls.Certificate]
+	tls  *tls.Config // nil: plain
+}
+
+// loadSecrets reads the secrets; errors start with cmd, the command's name.
+func loadSecrets(c *cli.Context, cmd, who string) (*secrets, error) {
+	if c.String("token-file") == "" {
+		return nil, fmt.Errorf("%s: --token-file is required (%s)", cmd, who)
+	}
+	s := &secrets{cmd: cmd, c: c}
+	list, err := bridge.ReadTokenFile(c.String("token-file"))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	if s.api, err = tokens.New(list); err != nil {
+		return nil, fmt.Errorf("%s: --token-file: %w", cmd, err)
+	}
+	if f := c.String("dashboard-token-file"); f != "" && c.Bool("dashboard") {
+		list, err := bridge.ReadTokenFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: --dashboard-token-file: %w", cmd, err)
+		}
+		if s.dash, err = tokens.New(list); err != nil {
+			return nil, fmt.Errorf("%s: --dashboard-token-file: %w", cmd, err)
+		}
+	}
+	certFile, keyFile := c.String("tls-cert"), c.String("tls-key")
+	if (certFile == "") != (keyFile == "") {
+		return nil, errors.New(cmd + ": --tls-cert and --tls-key go together")
+	}
+	if certFile != "" {
+		pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+		if err != nil {
+			return nil, fmt.Errorf("%s: load TLS key pair: %w", cmd, err)
+		}
+		s.cert.Store(&pair)
+		s.tls = &tls.Config{MinVersion: tls.VersionTLS12,
+			GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) { return s.cert.Load(), nil }}
+	}
+	return s, nil
+}
+
+// dashboardTokens are the sets that open the dashboard.
+func (s *secrets) dashboardTokens() []*tokens.Set {
+	if s.dash == nil {
+		return []*tokens.Set{s.api}
+	}
+	return []*tokens.Set{s.api, s.dash}
+}
+
+// reload reads every file again. Each part is replaced only if its file
+// reads well, so a mistake in one (an empty token file, a key that does not
+// match its certificate) keeps the old secrets of that part, and serving
+// goes on; the error says which file. A flag given at start is read again;
+// one not given stays off.
+func (s *secrets) reload() (summary string, err error) {
+	var errs []error
+	if list, e := bridge.ReadTokenFile(s.c.String("token-file")); e != nil {
+		errs = append(errs, fmt.Errorf("--token-file: %w", e))
+	} else if e := s.api.Replace(list); e != nil {
+		errs = append(errs, fmt.Errorf("--token-file: %w", e))
+	}
+	summary = fmt.Sprintf("%d tokens", s.api.Len())
+	if s.dash != nil {
+		if list, e := bridge.ReadTokenFile(s.c.String("dashboard-token-file")); e != nil {
+			errs = append(errs, fmt.Errorf("--dashboard-token-file: %w", e))
+		} else if e := s.dash.Replace(list); e != nil {
+			errs = append(errs, fmt.Errorf("--dashboard-token-file: %w", e))
+		}
+		summary += fmt.Sprintf(", %d dashboard tokens", s.dash.Len())
+	}
+	if s.tls != nil {
+		if pair, e := tls.LoadX509KeyPair(s.c.String("tls-cert"), s.c.String("tls-key")); e != nil {
+			errs = append(errs, fmt.Errorf("TLS key pair: %w", e))
+		} else {
+			s.cert.Store(&pair)
+			summary += ", the TLS key pair"
+		}
+	}
+	return summary, errors.Join(errs...)
+}
+
+// watch reloads the secrets on every SIGHUP until ctx ends, telling
+// systemd (Type=notify) that it is reloading and then ready again. A failed
+// reload is logged with what it kept; it never stops the server.
+func (s *secrets) watch(ctx context.Context, log logrus.FieldLogger) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+			}
+			notifySystemd(daemon.SdNotifyReloading)
+			summary, err := s.reload()
+			if err != nil {
+				log.WithError(err).Errorf("%s: SIGHUP: reload failed for part of the secrets; that part keeps its old values (now %s)", s.cmd, summary)
+			} else {
+				log.Infof("%s: SIGHUP: reloaded %s", s.cmd, summary)
+			}
+			notifySystemd(daemon.SdNotifyReady)
+		}
+	}()
+}
