@@ -39,6 +39,9 @@ func TestCFAFsck(t *testing.T) {
 	if code != 1 || strings.TrimSpace(out) != `{"records":4,"damaged_frames":1,"torn_bytes":3}` {
 		t.Fatalf("fsck: exit %d, %q %s", code, out, errOut)
 	}
+	if errOut != "" { // it was a bare "specbridge: " line
+		t.Errorf("fsck finding damage: stderr %q, want nothing (the report is on stdout)", errOut)
+	}
 	out, errOut, code = run(t, "cfa", "fsck", "--repair", dir)
 	if code != 0 || !strings.Contains(out, "repaired") {
 		t.Fatalf("fsck --repair: exit %d, %s %s", code, out, errOut)

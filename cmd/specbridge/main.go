@@ -19,7 +19,11 @@ var version = "dev"
 func main() {
 	app := newApp()
 	if err := app.Run(interspersed(app, os.Args)); err != nil {
-		fmt.Fprintln(os.Stderr, "specbridge:", err)
+		// An exit with no message (cfa fsck finding damage) has said
+		// everything on stdout: no bare "specbridge:" line.
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, "specbridge:", msg)
+		}
 		os.Exit(1)
 	}
 }
