@@ -27,7 +27,9 @@ const DetectBytes = 4096
 //
 //   - a first line "Avro-Json" or "Avro-Binary": jhist;
 //   - a JSON object with a "jobID" or "mapTasks" key: rumen;
-//   - YAML with a top-level "cluster:" or "workload:" key: scenario;
+//   - YAML with a top-level key of a scenario ("cluster:", "workload:",
+//     "name:", "description:", "reference:", "paper:", "faults:"):
+//     scenario (a long description can push cluster: past the head);
 //   - lines of six tab-separated columns, the last five numbers: swim.
 func Detect(name string, head []byte) (Format, error) {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
@@ -57,12 +59,15 @@ func completeLines(head []byte) []string {
 	return lines
 }
 
-// scenarioLooksLike reports YAML with a top-level cluster: or workload:
-// key.
+// scenarioLooksLike reports YAML with a top-level key of a scenario.
 func scenarioLooksLike(head []byte) bool {
-	for _, line := range completeLines(head) {
+	lines := completeLines(head)
+	if len(lines) == 1 && len(head) >= DetectBytes {
+		lines = strings.SplitN(string(head), "\n", 2) // one long first line: its start says
+	}
+	for _, line := range lines {
 		line = strings.TrimRight(line, "\r")
-		for _, key := range []string{"cluster:", "workload:"} {
+		for _, key := range []string{"cluster:", "workload:", "name:", "description:", "reference:", "paper:", "faults:"} {
 			if rest, ok := strings.CutPrefix(line, key); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
 				return true
 			}

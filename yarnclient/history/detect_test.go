@@ -23,6 +23,9 @@ func TestDetect(t *testing.T) {
 		{"compact.json", []byte(`{"mapTasks":[],"jobID":"job_1_1"}`), FormatRumen},
 		{"s.yaml", []byte("# a scenario\nname: x\ncluster:\n  nodes: 10\n"), FormatScenario},
 		{"w.yaml", []byte("---\nworkload: {swim: fb.tsv}\n"), FormatScenario},
+		// A description longer than the head pushes cluster: out of it.
+		{"long.yaml", []byte("description: >\n" + strings.Repeat("  a long story\n", DetectBytes/14+1))[:DetectBytes], FormatScenario},
+		{"longname.yaml", []byte("name: " + strings.Repeat("x", DetectBytes))[:DetectBytes], FormatScenario},
 	}
 	for _, c := range cases {
 		got, err := Detect(c.name, c.head)
