@@ -2,9 +2,11 @@ package lasertrain
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/speculators/laser"
+	"github.com/specbridge/specbridge/speculators/resume"
 )
 
 // Config sets a training run. Zero values take the defaults of
@@ -50,8 +52,8 @@ func Train(sources []Source, cfg Config) (*laser.Model, error) {
 	if cfg.JobEpochs < 1 {
 		cfg.JobEpochs = def.JobEpochs
 	}
-	if cfg.TauEstS <= 0 || cfg.TauKillS < cfg.TauEstS || cfg.RMax < 0 {
-		return nil, fmt.Errorf("train laser: tau_est %g s must be positive, tau_kill %g s at least tau_est, r_max %d >= 0", cfg.TauEstS, cfg.TauKillS, cfg.RMax)
+	if !(cfg.TauEstS > 0) || !(cfg.TauKillS >= cfg.TauEstS) || math.IsInf(cfg.TauKillS, 0) || cfg.RMax < 0 || cfg.RMax > resume.MaxRMax {
+		return nil, fmt.Errorf("train laser: tau_est %g s must be positive, tau_kill %g s finite and at least tau_est, r_max %d in 0..%d", cfg.TauEstS, cfg.TauKillS, cfg.RMax, resume.MaxRMax)
 	}
 	var workloads []*replay.Workload
 	var names []string

@@ -79,9 +79,21 @@ func trainCommand() *cli.Command {
 	}
 }
 
+// maxEpochs bounds train laser's --task-epochs and --job-epochs.
+const maxEpochs = 100_000
+
 func trainLaser(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return fmt.Errorf("train laser: no INPUT given (scenarios or job histories)")
+	}
+	// Zero or less was silently the default; billions never ended.
+	for _, f := range []struct {
+		name string
+		max  int
+	}{{"runs", maxRuns}, {"task-epochs", maxEpochs}, {"job-epochs", maxEpochs}} {
+		if v := c.Int(f.name); v < 1 || v > f.max {
+			return usageError(c, "--%s %d: want 1..%d", f.name, v, f.max)
+		}
 	}
 	var sources []lasertrain.Source
 	for _, path := range c.Args().Slice() {

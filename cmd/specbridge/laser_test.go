@@ -45,6 +45,13 @@ func TestTrainLaserBadInputs(t *testing.T) {
 		{[]string{"train", "laser", "--out", filepath.Join(dir, "m.json")}, "no INPUT"},
 		{[]string{"train", "laser", "--out", filepath.Join(dir, "m.json"), filepath.Join(dir, "missing.yaml")}, "missing.yaml"},
 		{[]string{"replay", "--speculators", "laser", "--param", "laser.model=" + bad, "../../scenarios/laser-pocd.yaml"}, "bad.json"},
+		// Zero was silently the default and billions never ended.
+		{[]string{"train", "laser", "--runs", "0", "--out", filepath.Join(dir, "m.json"), "../../scenarios/laser-pocd.yaml"}, "--runs 0: want 1..100000 (see 'specbridge train laser --help')"},
+		{[]string{"train", "laser", "--runs", "1000000000", "--out", filepath.Join(dir, "m.json"), "../../scenarios/laser-pocd.yaml"}, "--runs 1000000000"},
+		{[]string{"train", "laser", "--task-epochs", "-1", "--out", filepath.Join(dir, "m.json"), "../../scenarios/laser-pocd.yaml"}, "--task-epochs -1"},
+		{[]string{"train", "laser", "--r-max", "1000000000", "--out", filepath.Join(dir, "m.json"), "../../scenarios/laser-pocd.yaml"}, "r_max 1000000000 in 0..64"},
+		{[]string{"train", "laser", "--tau-est-s", "NaN", "--out", filepath.Join(dir, "m.json"), "../../scenarios/laser-pocd.yaml"}, "tau_est NaN s"},
+		{[]string{"replay", "--speculators", "laser", "--param", "laser.r-max=2000000000", "../../scenarios/laser-pocd-tasks3.yaml"}, "r-max 2000000000: want 0..64"},
 	} {
 		_, stderr, code := run(t, c.args...)
 		if code == 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "panic") {

@@ -21,9 +21,14 @@ func (p *Params) BindTimes(b *speculators.Binder) {
 		"seconds after a map starts at which the best resumed attempt is kept and the others killed (§VI-C: tau_kill = 200 s)")
 }
 
+// MaxRMax bounds r-max, as the other policies' copy caps are bounded:
+// every decision (and LASER's training) weighs each r in 0..r_max, and a
+// typo of billions would stall the policy.
+const MaxRMax = 64
+
 // BindRMax declares r-max, r_max of the policy's algorithm.
 func (p *Params) BindRMax(b *speculators.Binder, algorithm string) {
-	b.Int(&p.RMax, "r-max", 4, speculators.NonNegative,
+	b.Int(&p.RMax, "r-max", 4, speculators.Span(0, MaxRMax),
 		"most extra attempts per straggler, r_max of "+algorithm+" (the paper gives no value; 4 keeps a 10-task job within 5x its tasks)")
 }
 

@@ -70,7 +70,9 @@ func TestNoDeadlineNoSpeculation(t *testing.T) {
 
 func TestBadParametersAreRefused(t *testing.T) {
 	reg := spectest.Registry(t, Policy())
-	for _, o := range []map[string]string{{"tau-kill-s": "100"}, {"beta": "1"}, {"r-max": "-1"}, {"r-min": "1"}} {
+	for _, o := range []map[string]string{{"tau-kill-s": "100"}, {"beta": "1"}, {"r-max": "-1"}, {"r-min": "1"},
+		{"r-max": "2000000000"}, // weighing every r in 0..r_max stalled each decision
+	} {
 		if _, _, err := reg.New(Name, o, 1); err == nil {
 			t.Errorf("%v accepted", o)
 		}
