@@ -139,6 +139,11 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	if ext := strings.ToLower(filepath.Ext(p.plotTo)); p.plotTo != "" && ext != ".svg" && ext != ".png" {
 		return nil, usageError(c, "--plot %s: want a .svg or .png file", p.plotTo)
 	}
+	switch filepath.Ext(p.jobsTo) {
+	case "", ".csv", ".jsonl", ".json":
+	default: // it would get CSV under a name that says otherwise
+		return nil, usageError(c, "--jobs %s: want a .csv or .jsonl file", p.jobsTo)
+	}
 	var missing []string
 	for _, in := range p.inputs {
 		if hdfs.IsURL(in) {

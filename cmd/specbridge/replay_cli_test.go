@@ -119,6 +119,7 @@ func TestNodesAndSlots(t *testing.T) {
 		{"sweep", "--nodes", "2000000000", "--nodes 2000000000: at most"},
 		{"replay", "--straggler-cap", "Inf", "cap <= 1000"},
 		{"replay", "--slow-node-factor", "1e12", "slow node factor 1e+12"},
+		{"replay", "--jobs", "jobs.xml", "--jobs jobs.xml: want a .csv or .jsonl file"},
 	} {
 		_, stderr, code := run(t, c.cmd, c.flag, c.value, "../../data/jhist")
 		if code == 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "goroutine") {
