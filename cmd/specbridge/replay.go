@@ -82,9 +82,9 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	}
 	p := &replayPlan{mode: c.String("mode"), output: c.String("output"), format: c.String("format"),
 		reportTo: c.String("report"), plotTo: c.String("plot"), jobsTo: c.String("jobs"), inputs: c.Args().Slice()}
-	sm := stragglerModelOf(c)
-	if err := sm.Validate(); err != nil {
-		return nil, usageError(c, "--straggler-*: %v", err)
+	sm, err := checkedStragglerModel(c)
+	if err != nil {
+		return nil, err
 	}
 	p.opts = replay.Options{Seed: c.Uint64("seed"), Runs: c.Int("runs"), Registry: reg,
 		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), Scheduler: c.String("scheduler"), Stragglers: &sm}}

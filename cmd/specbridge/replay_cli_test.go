@@ -120,8 +120,10 @@ func TestNodesAndSlots(t *testing.T) {
 		{"replay", "--straggler-cap", "Inf", "cap <= 1000"},
 		{"replay", "--slow-node-factor", "1e12", "slow node factor 1e+12"},
 		{"replay", "--jobs", "jobs.xml", "--jobs jobs.xml: want a .csv or .jsonl file"},
+		{"replay", "--no-stragglers=true --straggler-fraction", "0.5", "--straggler-fraction with --no-stragglers"},
+		{"sweep", "--no-stragglers=true --slow-node-factor", "2", "--slow-node-factor with --no-stragglers"},
 	} {
-		_, stderr, code := run(t, c.cmd, c.flag, c.value, "../../data/jhist")
+		_, stderr, code := run(t, append(append([]string{c.cmd}, strings.Fields(c.flag)...), c.value, "../../data/jhist")...)
 		if code == 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "goroutine") {
 			t.Errorf("%s %s %s: exit %d, stderr %q", c.cmd, c.flag, c.value, code, stderr)
 		}

@@ -165,9 +165,9 @@ func planSweep(c *cli.Context) ([]sweep.Cell, error) {
 	default:
 		return nil, usageError(c, "--scheduler %q: want fifo or fair", c.String("scheduler"))
 	}
-	sm := stragglerModelOf(c)
-	if err := sm.Validate(); err != nil {
-		return nil, usageError(c, "--straggler-*: %v", err)
+	sm, err := checkedStragglerModel(c)
+	if err != nil {
+		return nil, err
 	}
 	var missing []string
 	for _, in := range c.Args().Slice() {
@@ -235,6 +235,23 @@ func checkSizeFlags(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+// checkedStragglerModel is stragglerModelOf, checked: values in range, and
+// no model flag beside --no-stragglers, which would ignore it.
+func checkedStragglerModel(c *cli.Context) (replay.StragglerModel, error) {
+	sm := stragglerModelOf(c)
+	if sm.Off {
+		for _, f := range []string{"straggler-fraction", "straggler-shape", "straggler-min", "straggler-cap", "slow-node-fraction", "slow-node-factor"} {
+			if c.IsSet(f) {
+				return sm, usageError(c, "--%s with --no-stragglers: the model is off, so it would change nothing; drop one", f)
+			}
+		}
+	}
+	if err := sm.Validate(); err != nil {
+		return sm, usageError(c, "--straggler-*: %v", err)
+	}
+	return sm, nil
 }
 
 // stragglerModelOf reads the straggler model flags replay and sweep share.
