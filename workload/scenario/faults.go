@@ -116,8 +116,8 @@ func progressPoint(line int, name string, p *float64, d *Dist) error {
 func (s *Scenario) validateFault(f *Fault) error {
 	switch f.Kind {
 	case "slowdown":
-		if f.Factor <= 0 {
-			return lineErr(f.Line, "slowdown fault needs factor > 0")
+		if f.Factor <= 0 || f.Factor > maxSlowdown {
+			return lineErr(f.Line, "slowdown fault needs a factor in (0, %g] (a hang fault stops the node)", float64(maxSlowdown))
 		}
 	case "hang", "crash":
 	default:

@@ -128,6 +128,7 @@ func (s *Scenario) materialize(seed uint64, drop func(*Job) bool) *Materialized 
 			if sd <= 0 {
 				sd = 1
 			}
+			sd = min(sd, maxSlowdown) // a heavy-tailed draw is truncated to the simulator's largest
 			m.Nodes = append(m.Nodes, Node{Name: NodeName(g.Name, i), Slots: g.Slots,
 				MapSlots: g.MapSlots, ReduceSlots: g.ReduceSlots, Slowdown: sd,
 				SlowdownReducesOnly: g.SlowdownAppliesTo == SlowdownReduces})

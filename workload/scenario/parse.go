@@ -217,8 +217,8 @@ func (s *Scenario) validate() error {
 		if slots += g.Count * (min(g.Slots, maxSlots) + min(g.MapSlots, maxSlots) + min(g.ReduceSlots, maxSlots)); slots > maxSlots {
 			return lineErr(g.Line, "node group %q: the cluster has over %d slots (count x slots, summed over the node groups)", g.Name, maxSlots)
 		}
-		if g.Slowdown < 0 || math.IsNaN(g.Slowdown) {
-			return lineErr(g.Line, "node group %q: slowdown %g is negative", g.Name, g.Slowdown)
+		if g.Slowdown < 0 || g.Slowdown > maxSlowdown {
+			return lineErr(g.Line, "node group %q: slowdown %g is not in [0, %g]", g.Name, g.Slowdown, float64(maxSlowdown))
 		}
 		switch g.SlowdownAppliesTo {
 		case "", SlowdownAll, SlowdownReduces:
@@ -359,6 +359,8 @@ const (
 	maxJobs       = 1_000_000
 	maxTasksInJob = 1_000_000
 	maxSumTerms   = 100_000
+	// maxSlowdown bounds slowdowns (sim.MaxSlowdown).
+	maxSlowdown = 1000
 	// maxSlots bounds the cluster's slots (sim.MaxSlots).
 	maxSlots = 1 << 24
 	// maxTasks bounds the tasks of a whole workload (maps_dist counted at

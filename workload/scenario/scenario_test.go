@@ -106,6 +106,8 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"huge-dist", strings.Replace(job(""), "map_s: 1", "map_s: {dist: exponential, mean: 1e300}", 1), "line 5: exponential distribution: 1e+300 is over"},
 		{"work-over-a-month", strings.Replace(job(""), "map_s: 1", "map_s: 1e8", 1), "line 5: job group \"\": task work 1e+08 s"},
 		{"too-many-slots", strings.Replace(job(""), "count: 1, slots: 1", "count: 100000, slots: 2000000000", 1), "line 2: node group \"\": the cluster has over"},
+		{"huge-slowdown", strings.Replace(job(""), "count: 1, slots: 1", "count: 1, slots: 1, slowdown: 1e12", 1), "line 2: node group \"\": slowdown 1e+12 is not in [0, 1000]"},
+		{"huge-fault-factor", job("") + "faults:\n  - {kind: slowdown, node: node-01, at_s: 1, factor: 1e12}\n", "line 7: slowdown fault needs a factor in (0, 1000]"},
 		{"too-many-tasks", strings.Replace(job(""), "count: 1, maps: 1", "count: 1000000, maps: 1000000", 1), "line 5: job group \"\": the workload has over"},
 	}...)
 	for _, c := range cases {
