@@ -15,11 +15,20 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// MaxBytes bounds a scenario file: the bundled ones are a few KB, and a
+// trace given as a scenario by mistake must not be read whole.
+const MaxBytes = 16 << 20
+
 // Read parses and validates the scenario file at path.
 func Read(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read scenario: %w", err)
+	}
+	defer f.Close()
+	data, err := readAtMost(f, path)
+	if err != nil {
+		return nil, err
 	}
 	s, err := Parse(path, data)
 	if err != nil {
@@ -33,11 +42,23 @@ func Read(path string) (*Scenario, error) {
 
 // ReadFrom parses a scenario from r; name is used in errors.
 func ReadFrom(r io.Reader, name string) (*Scenario, error) {
-	data, err := io.ReadAll(r)
+	data, err := readAtMost(r, name)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(name, data)
+}
+
+// readAtMost reads r whole, refusing more than MaxBytes.
+func readAtMost(r io.Reader, name string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	return Parse(name, data)
+	if len(data) > MaxBytes {
+		return nil, fmt.Errorf("read %s: over %d MiB, too large for a scenario (a trace? give its format)", name, MaxBytes>>20)
+	}
+	return data, nil
 }
 
 // Parse parses and validates scenario text; name is used in errors, which

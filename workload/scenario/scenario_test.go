@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -231,4 +232,22 @@ func cost(s *Scenario) float64 {
 		total += float64(g.Count) * (float64(g.Maps)*draws(g.MapS) + float64(g.Reduces)*draws(g.ReduceS))
 	}
 	return total
+}
+
+// A file far larger than any scenario (a trace given as one by mistake)
+// is refused without being read whole.
+func TestOversizedScenarioRefused(t *testing.T) {
+	big := io.MultiReader(strings.NewReader("name: x\n"), io.LimitReader(zeros{}, 2*MaxBytes))
+	if _, err := ReadFrom(big, "big.yaml"); err == nil || !strings.Contains(err.Error(), "read big.yaml: over 16 MiB") {
+		t.Fatalf("error %v, want one naming big.yaml and the size", err)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
 }
