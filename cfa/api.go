@@ -168,10 +168,26 @@ func (s *Service) Handler() http.Handler {
 
 func (s *Service) serveNotices(w http.ResponseWriter, r *http.Request) {
 	job := r.PathValue("job")
+	// A malformed after or wait is refused: read as 0 it would hand the
+	// client every notice again, or end its long poll at once.
+	var after uint64
+	var wait time.Duration
+	var err error
+	q := r.URL.Query()
+	if v := q.Get("after"); v != "" {
+		if after, err = strconv.ParseUint(v, 10, 64); err != nil {
+			http.Error(w, fmt.Sprintf("after %q: want a notice number >= 0", v), http.StatusBadRequest)
+			return
+		}
+	}
+	if v := q.Get("wait"); v != "" {
+		if wait, err = time.ParseDuration(v); err != nil || wait < 0 {
+			http.Error(w, fmt.Sprintf("wait %q: want a duration >= 0, such as 20s", v), http.StatusBadRequest)
+			return
+		}
+	}
 	defer s.polling(job)()
-	after, _ := strconv.ParseUint(r.URL.Query().Get("after"), 10, 64)
-	wait, _ := time.ParseDuration(r.URL.Query().Get("wait"))
-	wait = min(max(wait, 0), 60*time.Second)
+	wait = min(wait, 60*time.Second)
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	for {

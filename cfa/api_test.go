@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -246,4 +247,34 @@ func mustTokens(t *testing.T, list ...string) *tokens.Set {
 		t.Fatal(err)
 	}
 	return set
+}
+
+// A malformed after or wait of a notices poll is a 400 naming it: read as
+// 0 it handed the client every notice again, or ended the poll at once.
+func TestNoticesQueryChecked(t *testing.T) {
+	s := mustService(t, ServiceConfig{Analyzer: testConfig()})
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	for _, c := range []struct {
+		query string
+		code  int
+		want  string
+	}{
+		{"after=-5", 400, `after "-5"`},
+		{"after=soon", 400, `after "soon"`},
+		{"wait=zzz", 400, `wait "zzz"`},
+		{"wait=-1s", 400, `wait "-1s"`},
+		{"after=0&wait=0s", 200, `"notices":[]`},
+		{"", 200, `"notices":[]`},
+	} {
+		resp, err := http.Get(srv.URL + "/v1/jobs/job_1_0001/notices?" + c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.code || !strings.Contains(string(body), c.want) {
+			t.Errorf("?%s: HTTP %d %q, want %d with %q", c.query, resp.StatusCode, body, c.code, c.want)
+		}
+	}
 }
