@@ -70,6 +70,15 @@ func FromWire(w WireEvent) (speculators.Event, error) {
 	if !found {
 		return ev, fmt.Errorf("unknown event kind %q", w.Kind)
 	}
+	if w.Time < 0 || w.Time > maxWireTime {
+		return ev, fmt.Errorf("%s: time %d out of range (want 0 to %d ms since the epoch)", w.Kind, w.Time, int64(maxWireTime))
+	}
+	switch {
+	case ev.Kind <= speculators.AttemptKilled && w.Attempt == "":
+		return ev, fmt.Errorf("%s without an attempt", w.Kind)
+	case ev.Kind >= speculators.NodeSuspected && ev.Kind <= speculators.NodeResumed && w.Node == "":
+		return ev, fmt.Errorf("%s without a node", w.Kind)
+	}
 	if w.Attempt != "" {
 		a, err := analyzer.ParseAttempt(w.Attempt)
 		if err != nil {
@@ -79,6 +88,11 @@ func FromWire(w WireEvent) (speculators.Event, error) {
 	}
 	return ev, nil
 }
+
+// maxWireTime bounds an event's time: 9999-12-31, as the sidecar's
+// protocol bounds the times AMs send (bridge.MaxTime). A time past it
+// would hold the analyzer's clocks for a job or node for ever.
+const maxWireTime = 253_402_300_799_999
 
 // maxEventsBody caps one events post.
 const maxEventsBody = 16 << 20
@@ -106,12 +120,18 @@ func (s *Service) Handler() http.Handler {
 			return
 		}
 		job := r.PathValue("job")
+		// All or nothing: a post refused halfway would be retried whole,
+		// and its first events applied twice.
+		batch := make([]speculators.Event, len(evs))
 		for i, we := range evs {
 			ev, err := FromWire(we)
 			if err != nil {
 				http.Error(w, fmt.Sprintf("event %d: %v", i, err), http.StatusBadRequest)
 				return
 			}
+			batch[i] = ev
+		}
+		for _, ev := range batch {
 			s.Observe(job, ev)
 		}
 		// 204 acknowledges: the records the events made are durable. Posts

@@ -278,3 +278,34 @@ func TestNoticesQueryChecked(t *testing.T) {
 		}
 	}
 }
+
+// An events post with a time out of range or an event missing its attempt
+// or node is a 400 naming the event, and nothing of it is applied (a post
+// refused halfway would be retried whole, its first events twice).
+func TestEventsPostChecked(t *testing.T) {
+	s := mustService(t, ServiceConfig{Analyzer: testConfig()})
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	good := `{"kind":"attempt-started","time":1,"attempt":"m_000000_0","node":"n1"}`
+	for _, c := range []struct{ body, want string }{
+		{`[` + good + `,{"kind":"attempt-started","time":-5,"attempt":"m_000001_0","node":"n1"}]`, "event 1: attempt-started: time -5 out of range"},
+		{`[` + good + `,{"kind":"attempt-status","time":9223372036854775807,"attempt":"m_000000_0"}]`, "event 1: attempt-status: time 9223372036854775807 out of range"},
+		{`[` + good + `,{"kind":"attempt-succeeded","time":5}]`, "event 1: attempt-succeeded without an attempt"},
+		{`[` + good + `,{"kind":"node-failed","time":5}]`, "event 1: node-failed without a node"},
+	} {
+		resp, err := http.Post(srv.URL+"/v1/jobs/job_1_0001/events", "application/json", strings.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 400 || !strings.Contains(string(body), c.want) {
+			t.Errorf("%s: HTTP %d %q, want 400 with %q", c.body, resp.StatusCode, body, c.want)
+		}
+	}
+	s.View(func(st *analyzer.State, _ func(speculators.NodeID) analyzer.Time) {
+		if len(st.Jobs) != 0 {
+			t.Errorf("jobs %v: a refused post applied its good events", st.Jobs)
+		}
+	})
+}
