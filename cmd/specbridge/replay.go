@@ -103,6 +103,9 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	if err := checkSizeFlags(c); err != nil {
 		return nil, err
 	}
+	if err := checkOutputFiles(c, "report", "plot", "jobs"); err != nil {
+		return nil, err
+	}
 	switch p.format {
 	case "", "jhist", "rumen", "swim", "scenario":
 	default:

@@ -120,6 +120,10 @@ func TestNodesAndSlots(t *testing.T) {
 		{"replay", "--straggler-cap", "Inf", "cap <= 1000"},
 		{"replay", "--slow-node-factor", "1e12", "slow node factor 1e+12"},
 		{"replay", "--jobs", "jobs.xml", "--jobs jobs.xml: want a .csv or .jsonl file"},
+		// An output that cannot be written is found before the run, not after.
+		{"replay", "--report", "/", "--report /: is a directory"},
+		{"replay", "--jobs", "/no-such-dir-specbridge/j.csv", "--jobs /no-such-dir-specbridge/j.csv: no directory"},
+		{"sweep", "--csv", "/", "--csv /: is a directory"},
 		{"replay", "--no-stragglers=true --straggler-fraction", "0.5", "--straggler-fraction with --no-stragglers"},
 		{"sweep", "--no-stragglers=true --slow-node-factor", "2", "--slow-node-factor with --no-stragglers"},
 	} {

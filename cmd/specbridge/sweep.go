@@ -152,6 +152,9 @@ func planSweep(c *cli.Context) ([]sweep.Cell, error) {
 	if err := checkSizeFlags(c); err != nil {
 		return nil, err
 	}
+	if err := checkOutputFiles(c, "csv", "json"); err != nil {
+		return nil, err
+	}
 	if o := c.String("output"); o != "table" && o != "csv" && o != "json" {
 		return nil, usageError(c, "--output %q: want table, csv or json", o)
 	}
@@ -321,4 +324,23 @@ func writeRowsFile(path, format string, rows []sweep.Row) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// checkOutputFiles refuses, before anything runs, an output file flag
+// whose FILE could not be written afterwards (a directory, or in a
+// directory that does not exist): the run's figures would be lost.
+func checkOutputFiles(c *cli.Context, flags ...string) error {
+	for _, f := range flags {
+		path := c.String(f)
+		if path == "" {
+			continue
+		}
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return usageError(c, "--%s %s: is a directory", f, path)
+		}
+		if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+			return usageError(c, "--%s %s: no directory %s to write it in", f, path, filepath.Dir(path))
+		}
+	}
+	return nil
 }
