@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
@@ -81,7 +82,10 @@ func Decide(in *Input, opts Options) ([]DecisionsResult, []ActualSpeculation, er
 	var actual []ActualSpeculation
 	jobs, tasks := 0, 0
 	err := in.EachJob(func(j *history.Job) error {
-		tl := buildTimeline(j)
+		tl, err := buildTimeline(j)
+		if err != nil {
+			return err
+		}
 		if tl == nil {
 			return nil
 		}
@@ -187,8 +191,10 @@ func (tl *timeline) taskName(id speculators.TaskID) string {
 // start, a status report every 3 s with progress interpolated over its
 // recorded run (a reduce's phases from its shuffle and sort finish times,
 // else a third each), and its end. It returns nil for a job without timed
-// attempts.
-func buildTimeline(j *history.Job) *timeline {
+// attempts, and an error for one whose attempts span more than sim.MaxWork
+// (a damaged time): its reports every 3 s and the policies' decisions
+// every second would never end.
+func buildTimeline(j *history.Job) (*timeline, error) {
 	tl := &timeline{job: j, taskIDs: map[speculators.TaskID]string{}}
 	counts := [speculators.NumTaskTypes]int{}
 	for _, t := range j.Tasks {
@@ -215,6 +221,10 @@ func buildTimeline(j *history.Job) *timeline {
 				end = a.Start
 			}
 			tl.end = max(tl.end, end)
+			if tl.end-tl.start > sim.MaxWork {
+				return nil, fmt.Errorf("%s: job %s: its attempts span %d ms (up to %s), over the limit of %d ms (30 days): a damaged time?",
+					j.Source, j.ID, tl.end-tl.start, a.ID, sim.MaxWork)
+			}
 			aid := speculators.AttemptID{Task: id, N: int32(a.N)}
 			spec := a.Speculative || overlapsEarlier(t, ai)
 			tl.events = append(tl.events, speculators.Event{Kind: speculators.AttemptStarted, Time: a.Start,
@@ -234,7 +244,7 @@ func buildTimeline(j *history.Job) *timeline {
 		}
 	}
 	if first {
-		return nil
+		return nil, nil
 	}
 	for i := range tl.actual {
 		for ti := range j.Tasks {
@@ -247,7 +257,7 @@ func buildTimeline(j *history.Job) *timeline {
 	}
 	tl.info.Start = tl.start
 	sort.SliceStable(tl.events, func(a, b int) bool { return tl.events[a].Time < tl.events[b].Time })
-	return tl
+	return tl, nil
 }
 
 // overlapsEarlier reports whether attempt ai started while an earlier

@@ -147,3 +147,24 @@ func TestBadInputsNameFileAndLine(t *testing.T) {
 		t.Error("missing file loaded")
 	}
 }
+
+// An attempt whose recorded finish is years after the job's start (a
+// damaged time) is an error naming the file and job in decisions mode: its
+// reports every 3 s and the decisions every second never ended.
+func TestDecisionsRefuseADamagedSpan(t *testing.T) {
+	data, err := os.ReadFile("../yarnclient/history/testdata/job_3.5-SUCCEEDED-speculative.jhist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first map attempt's finish, 200 million seconds on.
+	text := strings.Replace(string(data), `"finishTime":1795291807312`, `"finishTime":1995291807312`, 1)
+	path := filepath.Join(t.TempDir(), "damaged.jhist")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := registry(t)
+	_, _, err = Decide(load(t, path), Options{Speculators: []string{"late"}, Seed: 1, Registry: reg})
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "over the limit of 2592000000 ms") {
+		t.Fatalf("error %v, want one naming %s and the limit", err, path)
+	}
+}
