@@ -293,6 +293,10 @@ func (s *session) onBye(b *Bye) {
 		s.log.WithField("state", state).Info("the AM is stopping before its job is over")
 		return
 	}
+	if !s.byeCounted {
+		s.byeCounted = true
+		s.srv.metrics.jobsEnded.WithLabelValues(b.State).Inc()
+	}
 	if s.srv.cfg.Feed == nil || s.jobEnded {
 		s.log.WithField("state", state).Info("the AM says the job is over")
 		return

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/specbridge/specbridge/cfa"
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
@@ -348,6 +350,9 @@ func TestFeedByeEndsTheJob(t *testing.T) {
 	c.send(Bye{Type: TypeBye, Now: 20, State: "KILLED"})
 	feed.awaitEnded(t, testJob, "the killed job")
 	c.alive() // the session stays until the AM closes it
+	if n := testutil.ToFloat64(ts.metrics.jobsEnded.WithLabelValues("KILLED")); n != 1 {
+		t.Fatalf("jobs_ended_total{state=KILLED} = %v after one killed job's bye", n)
+	}
 	_ = c.conn.Close()
 	waitUntil(t, "the session to end", func() bool { return ts.Sessions() == 0 })
 	feed.notEnded(t, 100*time.Millisecond, "twice")
@@ -360,6 +365,15 @@ func TestFeedByeEndsTheJob(t *testing.T) {
 	_ = c2.conn.Close()
 	waitUntil(t, "the second session to end", func() bool { return ts.Sessions() == 0 })
 	feed.notEnded(t, 100*time.Millisecond, "within the grace period")
+	for _, st := range finalJobStates {
+		want := 0.0
+		if st == "KILLED" {
+			want = 1
+		}
+		if n := testutil.ToFloat64(ts.metrics.jobsEnded.WithLabelValues(st)); n != want {
+			t.Errorf("jobs_ended_total{state=%s} = %v, want %v (a RUNNING bye counts nowhere)", st, n, want)
+		}
+	}
 	ts.mu.Lock()
 	orphaned := ts.feed.orphans[other] != nil
 	ts.mu.Unlock()

@@ -25,7 +25,11 @@ type metrics struct {
 	turnWait        prometheus.Histogram
 	throttled       prometheus.Counter
 	turnShare       prometheus.Gauge
+	jobsEnded       *prometheus.CounterVec
 }
+
+// finalJobStates are the job states a bye ends a job in (JobDone).
+var finalJobStates = []string{"SUCCEEDED", "FAILED", "KILLED"}
 
 // decisionKinds are the kinds a decision frame carries (PROTOCOL.md).
 var decisionKinds = []string{"speculate", "kill", "rerun", "drop"}
@@ -74,6 +78,7 @@ func newMetrics(policies []string) *metrics {
 		turnWait:        histogram("turn_wait_seconds", "How long a session's frame waited for a turn of the fair queue.", 1e-6),
 		throttled:       counter("throttled_seconds_total", "Time sessions were held back (not read) for being over their event budget."),
 		turnShare:       gauge("turn_share", "Share of the fair queue's slot time granted (1: all; less while the Go scheduler's p99 latency is over its target)."),
+		jobsEnded:       counters("jobs_ended_total", "Jobs whose AM said goodbye with a final state (bye frame), by that state.", "state"),
 	}
 	for _, p := range policies {
 		for _, k := range decisionKinds {
@@ -86,6 +91,9 @@ func newMetrics(policies []string) *metrics {
 	}
 	for _, c := range fallbackCodes {
 		m.fallbacks.WithLabelValues(c)
+	}
+	for _, st := range finalJobStates {
+		m.jobsEnded.WithLabelValues(st)
 	}
 	m.turnShare.Set(1)
 	m.sessionsOpened.WithLabelValues("accepted")

@@ -95,6 +95,7 @@ type session struct {
 	unsubscribe func()
 	dropped     map[speculators.TaskID]bool
 	jobEnded    bool
+	byeCounted  bool // the job's bye is in jobs_ended_total (once per session)
 }
 
 func newSession(srv *Server, conn *websocket.Conn, id uint64, remote string) *session {

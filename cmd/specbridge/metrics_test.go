@@ -31,6 +31,9 @@ var bridgeMetrics = []string{
 	`specbridge_bridge_policy_fallbacks_total{reason="bad-parameter"}`,
 	`specbridge_bridge_policy_fallbacks_total{reason="unknown-speculator"}`,
 	`specbridge_bridge_rejected_parameters_total{policy="late"}`,
+	`specbridge_bridge_jobs_ended_total{state="SUCCEEDED"}`,
+	`specbridge_bridge_jobs_ended_total{state="FAILED"}`,
+	`specbridge_bridge_jobs_ended_total{state="KILLED"}`,
 }
 
 // cfaMetrics are the fault analyzer's series: listed by a fresh serve (the
