@@ -146,6 +146,9 @@ func cfaConfig(c *cli.Context) (cfa.ServiceConfig, error) {
 	if err != nil {
 		return cfa.ServiceConfig{}, fmt.Errorf("--node-key: %w", err)
 	}
+	if c.Duration("probe-timeout") <= 0 {
+		return cfa.ServiceConfig{}, fmt.Errorf("cfa: --probe-timeout %s must be positive", c.Duration("probe-timeout"))
+	}
 	if u := c.String("rm-url"); u != "" {
 		p, err := cfa.NewRESTProber(u, c.Duration("probe-timeout"))
 		if err != nil {

@@ -67,6 +67,8 @@ func TestCFACommandRejectsBadFlags(t *testing.T) {
 		{"--tws-window", "0", "--store", t.TempDir()},
 		{"--rm-url", "ftp://x", "--store", t.TempDir()},
 		{"--gap", "0s", "--store", t.TempDir()},
+		{"--probe-timeout", "-1s", "--store", t.TempDir()},
+		{"--probe-timeout", "0s", "--rm-url", "http://rm:8088", "--store", t.TempDir()},
 	} {
 		err := app.Run(append([]string{"specbridge", "cfa", "--listen", "127.0.0.1:0", "--token-file", tok}, args...))
 		if err == nil {

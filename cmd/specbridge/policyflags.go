@@ -35,6 +35,7 @@ func speculatorList(reg *speculators.Registry, flag string) ([]string, error) {
 // meant.
 func parseParams(reg *speculators.Registry, chosen []string, flags []string) (map[string]map[string]string, error) {
 	out := map[string]map[string]string{}
+	given := map[string]string{} // POLICY.NAME (the parameter's own name) -> the flag that set it
 	selected := map[string]bool{}
 	for _, c := range chosen {
 		selected[c] = true
@@ -59,6 +60,12 @@ func parseParams(reg *speculators.Registry, chosen []string, flags []string) (ma
 			names = append(names, s.Name)
 			if s.Name == name || (s.HadoopKey != "" && s.HadoopKey == name) {
 				found = true
+				// A parameter set twice (by its name or its Hadoop key) is a
+				// mistake either way: which value was meant?
+				if first, twice := given[policy+"."+s.Name]; twice {
+					return nil, fmt.Errorf("--param %s: %s.%s is already set by --param %s; give each parameter once", f, policy, s.Name, first)
+				}
+				given[policy+"."+s.Name] = f
 			}
 			if s.HadoopKey != "" {
 				names = append(names, s.HadoopKey)

@@ -160,6 +160,11 @@ func TestParamsAndSuggestions(t *testing.T) {
 		want string
 	}{
 		{[]string{"replay", "--speculators", "late", "--param", "grass.xi=0.2", stragglers}, "policy grass is not selected"},
+		{[]string{"replay", "--speculators", "late", "--param", "late.speculative-cap=0.1", "--param", "late.speculative-cap=0.2", stragglers},
+			"late.speculative-cap is already set by --param late.speculative-cap=0.1"},
+		{[]string{"replay", "--speculators", "hadoop", "--param", "hadoop.retry-after-speculate=5000",
+			"--param", "hadoop.mapreduce.job.speculative.retry-after-speculate=6000", stragglers},
+			"hadoop.retry-after-speculate is already set by --param hadoop.retry-after-speculate=5000"},
 		{[]string{"replay", "--speculators", "lat", stragglers}, `did you mean "late"?`},
 		{[]string{"replay", "--param", "late.speculativ-cap=0.2", stragglers}, `did you mean "speculative-cap"?`},
 		{[]string{"replay", "--param", "grss.xi=0.2", stragglers}, `did you mean "grass"?`},
