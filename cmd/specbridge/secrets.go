@@ -40,6 +40,24 @@ type secrets struct {
 	tls  *tls.Config // nil: plain
 }
 
+// minTokenLen is the shortest token taken without a warning: 16
+// characters, well below the 32 of the documented
+// `head -c 24 /dev/urandom | base64`.
+const minTokenLen = 16
+
+// warnWeak logs each token of file shorter than minTokenLen, by its place
+// in the file (never the token itself). Choice: a warning, not an error,
+// so that a test or a first try with a short word still runs, while an
+// operator sees the problem in the log of a real deployment.
+func warnWeak(log logrus.FieldLogger, flag, file string, list []string) {
+	for i, t := range list {
+		if len(t) < minTokenLen {
+			log.WithFields(logrus.Fields{"file": file, "token": i + 1}).Warnf("%s: token %d is %d characters long; use at least %d random ones (head -c 24 /dev/urandom | base64)",
+				flag, i+1, len(t), minTokenLen)
+		}
+	}
+}
+
 // loadSecrets reads the secrets; errors start with cmd, the command's name.
 func loadSecrets(c *cli.Context, cmd, who string) (*secrets, error) {
 	if c.String("token-file") == "" {
@@ -53,6 +71,7 @@ func loadSecrets(c *cli.Context, cmd, who string) (*secrets, error) {
 	if s.api, err = tokens.New(list); err != nil {
 		return nil, fmt.Errorf("%s: --token-file: %w", cmd, err)
 	}
+	warnWeak(logrus.StandardLogger(), "--token-file", c.String("token-file"), list)
 	if f := c.String("dashboard-token-file"); f != "" && c.Bool("dashboard") {
 		list, err := bridge.ReadTokenFile(f)
 		if err != nil {
@@ -61,6 +80,7 @@ func loadSecrets(c *cli.Context, cmd, who string) (*secrets, error) {
 		if s.dash, err = tokens.New(list); err != nil {
 			return nil, fmt.Errorf("%s: --dashboard-token-file: %w", cmd, err)
 		}
+		warnWeak(logrus.StandardLogger(), "--dashboard-token-file", f, list)
 	}
 	certFile, keyFile := c.String("tls-cert"), c.String("tls-key")
 	if (certFile == "") != (keyFile == "") {
@@ -97,6 +117,8 @@ func (s *secrets) reload() (summary string, err error) {
 		errs = append(errs, fmt.Errorf("--token-file: %w", e))
 	} else if e := s.api.Replace(list); e != nil {
 		errs = append(errs, fmt.Errorf("--token-file: %w", e))
+	} else {
+		warnWeak(logrus.StandardLogger(), "--token-file", s.c.String("token-file"), list)
 	}
 	summary = fmt.Sprintf("%d tokens", s.api.Len())
 	if s.dash != nil {
@@ -104,6 +126,8 @@ func (s *secrets) reload() (summary string, err error) {
 			errs = append(errs, fmt.Errorf("--dashboard-token-file: %w", e))
 		} else if e := s.dash.Replace(list); e != nil {
 			errs = append(errs, fmt.Errorf("--dashboard-token-file: %w", e))
+		} else {
+			warnWeak(logrus.StandardLogger(), "--dashboard-token-file", s.c.String("dashboard-token-file"), list)
 		}
 		summary += fmt.Sprintf(", %d dashboard tokens", s.dash.Len())
 	}

@@ -173,3 +173,27 @@ func TestCFAReloadsTokensOnSIGHUP(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A short token is taken (tests and first tries use words) but logged as
+// weak, by its place in the file and never its text.
+func TestShortTokensAreWarnedAbout(t *testing.T) {
+	hook := logtest.NewGlobal()
+	defer logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{})
+	file := filepath.Join(t.TempDir(), "tokens")
+	writeFile(t, file, "0123456789abcdef0123\nsesame\n")
+	if err := runInProcess(t, ServeCommand(), []string{"--token-file", file}, func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	var warned []*logrus.Entry
+	for _, e := range hook.AllEntries() {
+		if e.Level == logrus.WarnLevel && strings.HasPrefix(e.Message, "--token-file: token ") {
+			warned = append(warned, e)
+		}
+	}
+	if len(warned) != 1 || warned[0].Data["token"] != 2 || warned[0].Data["file"] != file {
+		t.Fatalf("warnings %v: want one, about token 2 of %s", warned, file)
+	}
+	if strings.Contains(warned[0].Message, "sesame") {
+		t.Fatalf("the warning shows the token: %q", warned[0].Message)
+	}
+}
