@@ -24,14 +24,7 @@ func TestSWIMStreamedWorkloadIsTheEagerOne(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines[:300], "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eager, err := Load(path, "", history.DefaultSWIMModel())
-	if err != nil {
-		t.Fatal(err)
-	}
-	lazy, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eager, lazy := loadSWIMBoth(t, path)
 	if n := checkStreamedIsEager(t, eager, lazy, ClusterOptions{}); n != lazy.JobCount() {
 		t.Fatalf("%d of %d jobs streamed; want all", n, lazy.JobCount())
 	}
@@ -80,14 +73,7 @@ func TestSWIMRowAtTimeZero(t *testing.T) {
 	if err := os.WriteFile(path, []byte(rows), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eager, err := Load(path, "", history.DefaultSWIMModel())
-	if err != nil {
-		t.Fatal(err)
-	}
-	lazy, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eager, lazy := loadSWIMBoth(t, path)
 	checkStreamedIsEager(t, eager, lazy, ClusterOptions{})
 	w, err := WorkloadOf(lazy, ClusterOptions{})(1)
 	if err != nil {
@@ -112,4 +98,18 @@ func TestSWIMCorruptRowNamedOnce(t *testing.T) {
 	if err == nil || strings.Count(err.Error(), path) != 1 || !strings.Contains(err.Error(), path+" line 1: ") || strings.Contains(err.Error(), "SWIMModel") {
 		t.Fatalf("error %v; want %s line 1 named once", err, path)
 	}
+}
+
+// loadSWIMBoth loads the SWIM trace at path eagerly and as a stream.
+func loadSWIMBoth(t *testing.T, path string) (eager, lazy *Input) {
+	t.Helper()
+	eager, err := Load(path, "", history.DefaultSWIMModel())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err = LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eager, lazy
 }
