@@ -58,29 +58,34 @@ func warnWeak(log logrus.FieldLogger, flag, file string, list []string) {
 	}
 }
 
+// replaceTokens reads the token file of flag into set, warning about weak
+// tokens; an error names the flag and keeps set as it was.
+func replaceTokens(set *tokens.Set, flag, file string) error {
+	list, err := bridge.ReadTokenFile(file)
+	if err == nil {
+		err = set.Replace(list)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	warnWeak(logrus.StandardLogger(), flag, file, list)
+	return nil
+}
+
 // loadSecrets reads the secrets; errors start with cmd, the command's name.
 func loadSecrets(c *cli.Context, cmd, who string) (*secrets, error) {
 	if c.String("token-file") == "" {
 		return nil, fmt.Errorf("%s: --token-file is required (%s)", cmd, who)
 	}
-	s := &secrets{cmd: cmd, c: c}
-	list, err := bridge.ReadTokenFile(c.String("token-file"))
-	if err != nil {
+	s := &secrets{cmd: cmd, c: c, api: &tokens.Set{}}
+	if err := replaceTokens(s.api, "--token-file", c.String("token-file")); err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	if s.api, err = tokens.New(list); err != nil {
-		return nil, fmt.Errorf("%s: --token-file: %w", cmd, err)
-	}
-	warnWeak(logrus.StandardLogger(), "--token-file", c.String("token-file"), list)
 	if f := c.String("dashboard-token-file"); f != "" && c.Bool("dashboard") {
-		list, err := bridge.ReadTokenFile(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: --dashboard-token-file: %w", cmd, err)
+		s.dash = &tokens.Set{}
+		if err := replaceTokens(s.dash, "--dashboard-token-file", f); err != nil {
+			return nil, fmt.Errorf("%s: %w", cmd, err)
 		}
-		if s.dash, err = tokens.New(list); err != nil {
-			return nil, fmt.Errorf("%s: --dashboard-token-file: %w", cmd, err)
-		}
-		warnWeak(logrus.StandardLogger(), "--dashboard-token-file", f, list)
 	}
 	certFile, keyFile := c.String("tls-cert"), c.String("tls-key")
 	if (certFile == "") != (keyFile == "") {
@@ -113,21 +118,13 @@ func (s *secrets) dashboardTokens() []*tokens.Set {
 // one not given stays off.
 func (s *secrets) reload() (summary string, err error) {
 	var errs []error
-	if list, e := bridge.ReadTokenFile(s.c.String("token-file")); e != nil {
-		errs = append(errs, fmt.Errorf("--token-file: %w", e))
-	} else if e := s.api.Replace(list); e != nil {
-		errs = append(errs, fmt.Errorf("--token-file: %w", e))
-	} else {
-		warnWeak(logrus.StandardLogger(), "--token-file", s.c.String("token-file"), list)
+	if e := replaceTokens(s.api, "--token-file", s.c.String("token-file")); e != nil {
+		errs = append(errs, e)
 	}
 	summary = fmt.Sprintf("%d tokens", s.api.Len())
 	if s.dash != nil {
-		if list, e := bridge.ReadTokenFile(s.c.String("dashboard-token-file")); e != nil {
-			errs = append(errs, fmt.Errorf("--dashboard-token-file: %w", e))
-		} else if e := s.dash.Replace(list); e != nil {
-			errs = append(errs, fmt.Errorf("--dashboard-token-file: %w", e))
-		} else {
-			warnWeak(logrus.StandardLogger(), "--dashboard-token-file", s.c.String("dashboard-token-file"), list)
+		if e := replaceTokens(s.dash, "--dashboard-token-file", s.c.String("dashboard-token-file")); e != nil {
+			errs = append(errs, e)
 		}
 		summary += fmt.Sprintf(", %d dashboard tokens", s.dash.Len())
 	}
