@@ -190,6 +190,6 @@ final class AttemptTracker {
       return;
     }
     succeededMaps.remove(task); // output lost: the map runs again
-    out.add(new End(st == TaskAttemptState.FAILED ? "attempt-failed" : "attempt-killed", id, now));
+    out.add(new End(st == TaskAttemptState.FAILED ? Protocol.EVENT_ATTEMPT_FAILED : Protocol.EVENT_ATTEMPT_KILLED, id, now));
   }
 }

@@ -135,9 +135,9 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     }
   }
 
-  /** Each map's input split size by task index, or null (see EventTranslator.mapInputBytes). */
+  /** Each map's input split size by task index, or null (see HelloFrame.mapInputBytes). */
   static long[] mapInputBytes(Job job) {
-    return EventTranslator.mapInputBytes(job);
+    return HelloFrame.mapInputBytes(job);
   }
 
   @Override

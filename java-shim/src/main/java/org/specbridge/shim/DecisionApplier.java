@@ -104,7 +104,7 @@ final class DecisionApplier {
    * and returns the {@code ack} frame (PROTOCOL.md) stamped now.
    */
   ObjectNode ack(JsonNode decisions, boolean inCharge, long now) {
-    ObjectNode ack = Wire.frame("ack", now);
+    ObjectNode ack = Wire.frame(Protocol.TYPE_ACK, now);
     ArrayNode acks = ack.putArray("acks");
     for (JsonNode d : decisions) {
       ObjectNode a = acks.addObject();
@@ -115,11 +115,11 @@ final class DecisionApplier {
           : "the sidecar is not in charge (fallback active)";
       if (refusal == null) {
         applied.incrementAndGet();
-        a.put("result", "applied");
+        a.put("result", Protocol.ACK_APPLIED);
       } else {
         refused.incrementAndGet();
         SpecbridgeCounter.DECISIONS_REFUSED.add(context, jobOf(d), 1);
-        a.put("result", "refused");
+        a.put("result", Protocol.ACK_REFUSED);
         a.put("reason", refusal);
         BridgeSpeculator.LOG.info("specbridge: refused decision " + d + ": " + refusal);
       }

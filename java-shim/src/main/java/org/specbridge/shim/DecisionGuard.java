@@ -14,7 +14,8 @@ import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
 public final class DecisionGuard {
   /** Decision kinds of the protocol. */
   public enum Kind {
-    SPECULATE("speculate"), KILL("kill"), RERUN("rerun"), DROP("drop");
+    SPECULATE(Protocol.DECISION_SPECULATE), KILL(Protocol.DECISION_KILL), RERUN(Protocol.DECISION_RERUN),
+    DROP(Protocol.DECISION_DROP);
 
     public final String wire;
 

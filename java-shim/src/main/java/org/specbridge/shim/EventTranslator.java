@@ -2,12 +2,9 @@ package org.specbridge.shim;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-import org.apache.hadoop.mapreduce.split.JobSplit;
 import org.apache.hadoop.mapreduce.v2.api.records.JobId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
@@ -24,12 +21,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Turns the AM's speculator events into the protocol's frames (bridge/PROTOCOL.md): the {@code events} of an
- * {@code events} frame (written straight to UTF-8 bytes), the {@code hello} and the {@code resync} snapshot. Enriches events from the AppContext
+ * {@code events} frame (written straight to UTF-8 bytes), and, through {@link HelloFrame} and {@link ResyncSnapshot}, the {@code hello} and the {@code resync} snapshot. Enriches events from the AppContext
  * (an attempt's node, container, launch and finish time) and keeps the {@link AttemptTracker} that finds the
  * ends of attempts, which Hadoop announces to no speculator.
  *
@@ -100,7 +96,7 @@ final class EventTranslator {
           continue;
         }
         JsonGenerator g = open();
-        g.writeStringField("kind", "container-needs");
+        g.writeStringField("kind", Protocol.EVENT_CONTAINER_NEEDS);
         g.writeNumberField("time", needsChangedAt[i]);
         g.writeStringField("task_type", i == 0 ? "map" : "reduce");
         g.writeNumberField("count", containerNeeds[i]);
@@ -185,7 +181,7 @@ final class EventTranslator {
         writeEnds();
         TaskAttempt ta = attempt(id);
         JsonGenerator g = open();
-        g.writeStringField("kind", "attempt-started");
+        g.writeStringField("kind", Protocol.EVENT_ATTEMPT_STARTED);
         g.writeNumberField("time", ta != null && ta.getLaunchTime() > 0 ? ta.getLaunchTime() : time(ev));
         g.writeStringField("attempt", Wire.attemptId(id));
         if (ta != null) {
@@ -206,7 +202,7 @@ final class EventTranslator {
         noteJob(st.id.getTaskId().getJobId());
         TaskType type = st.id.getTaskId().getTaskType();
         JsonGenerator g = open();
-        g.writeStringField("kind", "attempt-status");
+        g.writeStringField("kind", Protocol.EVENT_ATTEMPT_STATUS);
         g.writeNumberField("time", time(ev));
         g.writeStringField("attempt", Wire.attemptId(st.id));
         g.writeNumberField("progress", Math.max(0f, Math.min(1f, st.progress)));
@@ -285,166 +281,16 @@ final class EventTranslator {
   /** The hello frame for the job, or null while no event has named the job. */
   ObjectNode hello() {
     JobId id = jobId;
-    if (id == null) {
-      return null;
-    }
-    ObjectNode h = Wire.frame("hello", now());
-    h.put("version", Wire.VERSION);
-    h.put("token", settings.token);
-    h.put("job", Wire.jobId(id));
-    Job job = context.getJob(id);
-    if (job != null) {
-      h.put("user", job.getUserName());
-      h.put("queue", job.getQueueName());
-      h.put("maps", job.getTotalMaps());
-      h.put("reduces", job.getTotalReduces());
-      long[] sizes = mapInputBytes(job);
-      if (sizes != null) {
-        ArrayNode a = h.putArray("map_input_bytes");
-        for (long b : sizes) {
-          a.add(b);
-        }
-      }
-    }
-    // "slots" (PROTOCOL.md, hello): the cluster's containers from specbridge.cluster.slots, else left out
-    // (unknown). The AM learns the cluster's capacity only as the RM's headroom for this application, inside
-    // RMContainerAllocator, which the AppContext does not expose (ClusterInfo holds only the largest
-    // container), and that headroom moves with every other queue's load; so the operator says it. The
-    // policies that use slots say what they do without (LATE's cap counts running attempts, GRASS takes one
-    // free slot per Decide, SCA and Dolly take the cluster as roomy).
-    if (settings.clusterSlots > 0) {
-      h.put("slots", settings.clusterSlots);
-    }
-    h.put("speculator", settings.speculator);
-    ObjectNode params = h.putObject("params");
-    for (Map.Entry<String, String> e : settings.params.entrySet()) {
-      params.put(e.getKey(), e.getValue());
-    }
-    long start = context.getStartTime();
-    h.put("start", start);
-    // Approximation bounds (PROTOCOL.md, hello): the deadline is absolute on the AM's clock.
-    if (settings.deadlineMs > 0) {
-      h.put("deadline", start + settings.deadlineMs);
-    }
-    if (settings.errorBound > 0) {
-      h.put("error_bound", settings.errorBound);
-    }
-    // The job's a-priori task-time model (PROTOCOL.md, hello), left out when unknown.
-    if (settings.taskMeanMs > 0) {
-      h.put("task_mean_ms", settings.taskMeanMs);
-    }
-    if (settings.taskTailIndex > 0) {
-      h.put("task_tail_index", settings.taskTailIndex);
-    }
-    return h;
+    return id == null ? null : HelloFrame.build(context, settings, id, now());
   }
 
   /**
-   * The resync frame: a snapshot of every started attempt of the job, from which the tracker is rebuilt. The
-   * one walk of the whole job, made once per (re)connection or after the event queue overflowed.
+   * The resync frame: a snapshot of every started attempt of the job, from which the tracker is rebuilt (see
+   * {@link ResyncSnapshot}). Forgets the batch's pending container-need changes: the snapshot carries the levels.
    */
   ObjectNode resync() {
-    ObjectNode r = Wire.frame("resync", now());
-    ArrayNode attempts = r.putArray("attempts");
-    JobId id = jobId;
-    Job job = id == null ? null : context.getJob(id);
-    tracker.clear();
-    long now = now();
-    if (job != null) {
-      for (Task task : job.getTasks().values()) {
-        TaskType type = task.getID().getTaskType();
-        Map<TaskAttemptId, TaskAttempt> all = task.getAttempts();
-        for (TaskAttempt ta : all.values()) {
-          String state = Wire.snapshotState(ta.getState());
-          if (state == null || ta.getLaunchTime() <= 0) {
-            continue;
-          }
-          ObjectNode a = attempts.addObject();
-          a.put("attempt", Wire.attemptId(ta.getID()));
-          a.put("state", state);
-          a.put("node", Wire.node(ta.getNodeId(), ta.getNodeHttpAddress(), settings.nodeHostPort));
-          if (ta.getAssignedContainerID() != null) {
-            a.put("container", ta.getAssignedContainerID().toString());
-          }
-          a.put("speculative", ta.getID().getId() > 0 && all.size() > 1);
-          a.put("start", ta.getLaunchTime());
-          a.put("progress", Math.max(0f, Math.min(1f, ta.getProgress())));
-          a.put("phase", Wire.phase(ta.getPhase(), type));
-          a.set("counters", Wire.counters(ta.getCounters(), type));
-          if ("RUNNING".equals(state)) {
-            a.put("last_report", Math.max(now, ta.getLaunchTime()));
-            tracker.live(ta.getID());
-          } else {
-            a.put("finish", Math.max(ta.getFinishTime(), ta.getLaunchTime()));
-            if ("SUCCEEDED".equals(state) && type == TaskType.MAP) {
-              tracker.succeededMap(ta.getID());
-            }
-          }
-        }
-      }
-    }
     needsChangedAt[0] = Long.MIN_VALUE;
     needsChangedAt[1] = Long.MIN_VALUE;
-    ArrayNode needs = r.putArray("container_needs");
-    needs.addObject().put("task_type", "map").put("count", containerNeeds[0]);
-    needs.addObject().put("task_type", "reduce").put("count", containerNeeds[1]);
-    return r;
-  }
-
-  private static volatile Method splitInfoGetter;
-
-  /**
-   * Each map's input split size in bytes ({@code TaskSplitMetaInfo.getInputDataLength}, what JobImpl read from
-   * the job's split meta info), by task index, or null when it cannot be read. Hadoop keeps it in
-   * {@code MapTaskImpl} behind a protected getter and offers it nowhere public in the AM, so it is read by
-   * reflection (present in Hadoop 3.4 and 3.5); on any failure the hello simply carries no sizes and the
-   * policies estimate t_new without normalising by input, as before.
-   */
-  static long[] mapInputBytes(Job job) {
-    int n = job.getTotalMaps();
-    Map<TaskId, Task> maps = job.getTasks(TaskType.MAP);
-    if (n <= 0 || maps == null || maps.size() != n) {
-      return null;
-    }
-    long[] out = new long[n];
-    boolean[] seen = new boolean[n];
-    try {
-      for (Task t : maps.values()) {
-        int i = t.getID().getId();
-        if (i < 0 || i >= n || seen[i]) {
-          return null;
-        }
-        Method m = splitInfoGetter;
-        if (m == null) {
-          m = findMethod(t.getClass(), "getTaskSplitMetaInfo");
-          if (m == null) {
-            return null;
-          }
-          m.setAccessible(true);
-          splitInfoGetter = m;
-        }
-        Object info = m.invoke(t);
-        if (!(info instanceof JobSplit.TaskSplitMetaInfo)) {
-          return null;
-        }
-        out[i] = Math.max(0, ((JobSplit.TaskSplitMetaInfo) info).getInputDataLength());
-        seen[i] = true;
-      }
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      BridgeSpeculator.LOG.debug("specbridge: map input sizes not readable", e);
-      return null;
-    }
-    return out;
-  }
-
-  private static Method findMethod(Class<?> c, String name) {
-    for (; c != null; c = c.getSuperclass()) {
-      try {
-        return c.getDeclaredMethod(name);
-      } catch (NoSuchMethodException e) {
-        // look further up
-      }
-    }
-    return null;
+    return ResyncSnapshot.build(context, settings, tracker, jobId, containerNeeds, now());
   }
 }

@@ -108,7 +108,7 @@ final class SidecarConnection {
     }
     if (s.welcomed && s.isOpen() && wall >= nextPing) {
       nextPing = wall + settings.pingMs;
-      ObjectNode f = Wire.frame("ping", peer.now());
+      ObjectNode f = Wire.frame(Protocol.TYPE_PING, peer.now());
       f.put("nonce", ++pingNonce);
       send(s, f);
     }
@@ -195,7 +195,7 @@ final class SidecarConnection {
     if (s == null || !s.ready() || count == 0) {
       return false;
     }
-    byte[] head = ("{\"type\":\"events\",\"now\":" + peer.now() + ",\"seq\":" + (++seq) + ",\"events\":[")
+    byte[] head = ("{\"type\":\"" + Protocol.TYPE_EVENTS + "\",\"now\":" + peer.now() + ",\"seq\":" + (++seq) + ",\"events\":[")
         .getBytes(StandardCharsets.UTF_8);
     byte[] frame = new byte[head.length + events.length + 2];
     System.arraycopy(head, 0, frame, 0, head.length);
@@ -230,7 +230,7 @@ final class SidecarConnection {
     if (s == null || !s.ready()) {
       return;
     }
-    ObjectNode f = Wire.frame("bye", peer.now());
+    ObjectNode f = Wire.frame(Protocol.TYPE_BYE, peer.now());
     f.put("state", jobState);
     send(s, f);
   }
@@ -310,16 +310,16 @@ final class SidecarConnection {
       return;
     }
     String type = f.path("type").asText();
-    if ("welcome".equals(type)) {
+    if (Protocol.TYPE_WELCOME.equals(type)) {
       // The task-time model the sidecar uses (PROTOCOL.md, welcome): absent from older sidecars.
       String model = f.has("task_model_source") ? ", task model " + f.path("task_model_source").asText() + " (mean "
           + f.path("task_mean_ms").asDouble() + " ms, tail index " + f.path("task_tail_index").asDouble() + ")" : "";
       BridgeSpeculator.LOG.info("specbridge: session " + f.path("session").asText() + " with "
           + f.path("speculator").asText() + " " + f.path("params") + model);
       s.welcomed = true;
-    } else if ("decisions".equals(type)) {
+    } else if (Protocol.TYPE_DECISIONS.equals(type)) {
       send(s, peer.decisions(f.path("decisions"), s == socket && s.ready()));
-    } else if ("error".equals(type)) {
+    } else if (Protocol.TYPE_ERROR.equals(type)) {
       String line = "specbridge: sidecar error " + f.path("code").asText() + ": " + f.path("text").asText();
       if (f.path("fatal").asBoolean()) {
         unhealthyReason = "sidecar said " + f.path("code").asText() + ": " + f.path("text").asText();
@@ -329,14 +329,14 @@ final class SidecarConnection {
         // The sidecar's view of the job is wrong from here on: worth a warning. A frame it could not read
         // lost every event in it (starts and ends included), so a snapshot follows.
         String code = f.path("code").asText();
-        if (s == socket && ("malformed-frame".equals(code) || "frame-too-large".equals(code))) {
+        if (s == socket && (Protocol.CODE_MALFORMED_FRAME.equals(code) || Protocol.CODE_FRAME_TOO_LARGE.equals(code))) {
           lostEvents = true;
           line += "; resyncing";
         }
         BridgeSpeculator.LOG.warn(line);
       }
-    } else if ("ping".equals(type)) {
-      ObjectNode pong = Wire.frame("pong", peer.now());
+    } else if (Protocol.TYPE_PING.equals(type)) {
+      ObjectNode pong = Wire.frame(Protocol.TYPE_PONG, peer.now());
       pong.put("nonce", f.path("nonce").asLong());
       send(s, pong);
     }

@@ -139,11 +139,11 @@ final class Wire {
   static String endKind(TaskAttemptState s) {
     switch (s) {
       case SUCCEEDED:
-        return "attempt-succeeded";
+        return Protocol.EVENT_ATTEMPT_SUCCEEDED;
       case FAILED:
-        return "attempt-failed";
+        return Protocol.EVENT_ATTEMPT_FAILED;
       case KILLED:
-        return "attempt-killed";
+        return Protocol.EVENT_ATTEMPT_KILLED;
       default:
         return null;
     }
@@ -155,13 +155,13 @@ final class Wire {
       case STARTING:
       case RUNNING:
       case COMMIT_PENDING:
-        return "RUNNING";
+        return Protocol.STATE_RUNNING;
       case SUCCEEDED:
-        return "SUCCEEDED";
+        return Protocol.STATE_SUCCEEDED;
       case FAILED:
-        return "FAILED";
+        return Protocol.STATE_FAILED;
       case KILLED:
-        return "KILLED";
+        return Protocol.STATE_KILLED;
       default:
         return null;
     }
