@@ -1,6 +1,9 @@
 package speculators
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // FirstK returns the first k elements of xs in cmp order, sorted, and
 // rearranges xs in place. It keeps the best k seen in a heap whose root is the
@@ -49,55 +52,71 @@ func siftWorst[T any](h []T, i int, cmp func(a, b T) int) {
 }
 
 // KthSmallest returns the value xs would hold at index k (0-based) if it
-// were sorted with slices.Sort, rearranging xs in place, in O(n) expected
-// time (quickselect with a median-of-three pivot, deterministic). A policy
-// that needs the k-th shortest of thousands of durations, not their order,
-// so avoids a full sort. NaNs sort first, as in slices.Sort. k must be in
-// [0, len(xs)).
+// were sorted with slices.Sort, rearranging xs in place, in O(n) time: a
+// policy that needs the k-th shortest of thousands of durations, or a
+// percentile of thousands of rates, not their order, so avoids a full sort.
+// It partitions three ways around a median-of-three pivot, so runs of equal
+// values cost nothing, and falls back to sorting after 2*log2(n) rounds, so
+// it is never quadratic (deterministic: no random pivot). NaNs sort first, as
+// in slices.Sort. k must be in [0, len(xs)). This is the project's one
+// selection; Percentile is built on it.
 func KthSmallest(xs []float64, k int) float64 {
-	for _, x := range xs {
-		if x != x {
-			slices.Sort(xs) // rare: keep slices.Sort's NaN order exactly
-			return xs[k]
-		}
+	if hasNaN(xs) {
+		slices.Sort(xs) // rare: keep slices.Sort's NaN order exactly
+		return xs[k]
 	}
-	lo, hi := 0, len(xs)-1
-	for lo < hi {
-		// Median of three to the middle, then a Hoare partition around it.
-		mid := lo + (hi-lo)/2
-		if xs[mid] < xs[lo] {
-			xs[mid], xs[lo] = xs[lo], xs[mid]
+	lo, hi := 0, len(xs) // the rank-k value lies in xs[lo:hi]
+	for budget := 2 * bits.Len(uint(len(xs))); hi-lo > 16; budget-- {
+		if budget == 0 {
+			break
 		}
-		if xs[hi] < xs[lo] {
-			xs[hi], xs[lo] = xs[lo], xs[hi]
-		}
-		if xs[hi] < xs[mid] {
-			xs[hi], xs[mid] = xs[mid], xs[hi]
-		}
-		pivot := xs[mid]
-		i, j := lo, hi
-		for i <= j {
-			for xs[i] < pivot {
+		pivot := medianOf3(xs[lo], xs[lo+(hi-lo)/2], xs[hi-1])
+		// xs[lo:lt] < pivot, xs[lt:i] == pivot, xs[gt:hi] > pivot.
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch x := xs[i]; {
+			case x < pivot:
+				xs[lt], xs[i] = xs[i], xs[lt]
+				lt++
+				i++
+			case x > pivot:
+				gt--
+				xs[gt], xs[i] = xs[i], xs[gt]
+			default:
 				i++
 			}
-			for pivot < xs[j] {
-				j--
-			}
-			if i <= j {
-				xs[i], xs[j] = xs[j], xs[i]
-				i++
-				j--
-			}
 		}
-		// Now xs[lo..j] <= pivot <= xs[i..hi], and xs[j+1..i-1] == pivot.
 		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
 		default:
 			return xs[k]
 		}
 	}
+	slices.Sort(xs[lo:hi])
 	return xs[k]
+}
+
+func hasNaN(xs []float64) bool {
+	for _, x := range xs {
+		if x != x {
+			return true
+		}
+	}
+	return false
+}
+
+func medianOf3(a, b, c float64) float64 {
+	if a > b {
+		a, b = b, a
+	}
+	if b > c {
+		b = c
+	}
+	if a > b {
+		return a
+	}
+	return b
 }

@@ -203,7 +203,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			p.candidates = p.candidates[:first]
 			continue
 		}
-		threshold[ty] = percentile(p.rates, p.slowTaskPct)
+		threshold[ty] = speculators.Percentile(p.rates, p.slowTaskPct)
 		// Keep only the candidates of this category below its threshold.
 		kept := first
 		for _, c := range p.candidates[first:] {

@@ -51,7 +51,7 @@ func (p *policy) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeI
 			}
 			// The percentile depends only on the sample's values, not
 			// their order.
-			p.nodeThreshold = percentile(p.nodeSample, p.slowNodePct)
+			p.nodeThreshold = speculators.Percentile(p.nodeSample, p.slowNodePct)
 		}
 		p.nodesStale = false
 	}

@@ -67,7 +67,7 @@ func TestNodeGateIncrementalMatchesFullPass(t *testing.T) {
 				sample = append(sample, totals[k])
 			}
 		}
-		threshold := percentile(sample, p.slowNodePct)
+		threshold := speculators.Percentile(sample, p.slowNodePct)
 		i := p.nodeIx[node]
 		want := !seen[i] || totals[i] >= threshold
 		if got != want || threshold != p.nodeThreshold {
