@@ -60,8 +60,8 @@ func (panicPolicy) Decide(job *speculators.Job, _ speculators.Time, out []specul
 	for _, t := range job.Tasks[speculators.Map] {
 		for _, a := range t.Attempts {
 			if a.Progress == 0.13 {
-				var m map[string]int
-				m["boom"]++ // a nil-map write: a policy bug
+				var xs []int
+				xs[len(t.Attempts)]++ // an index out of range: a policy bug
 			}
 		}
 	}

@@ -39,12 +39,11 @@ type jobRow struct {
 // decision point tau_est or more after a map's original attempt started,
 // the attempt's task features.
 type taskRecorder struct {
-	job     int
-	tauEst  speculators.Time
-	tjvm    float64
-	seen    []bool
-	rows    *[]taskRow
-	scratch []float64
+	job    int
+	tauEst speculators.Time
+	tjvm   float64
+	seen   []bool
+	rows   *[]taskRow
 }
 
 func (p *taskRecorder) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {

@@ -45,7 +45,7 @@ func UseConf(dir string) error {
 	defer conf.mu.Unlock()
 	conf.dir, conf.loaded, conf.c, conf.err = dir, true, c, err
 	if err != nil {
-		return fmt.Errorf("Hadoop configuration %s: %w", dir, err)
+		return fmt.Errorf("reading the Hadoop configuration in %s: %w", dir, err)
 	}
 	return nil
 }
@@ -58,7 +58,7 @@ func Conf() (hadoopconf.HadoopConf, error) {
 		conf.loaded = true
 		conf.c, conf.err = hadoopconf.LoadFromEnvironment()
 		if conf.err != nil {
-			conf.err = fmt.Errorf("Hadoop configuration from HADOOP_CONF_DIR / HADOOP_HOME: %w", conf.err)
+			conf.err = fmt.Errorf("reading the Hadoop configuration from HADOOP_CONF_DIR / HADOOP_HOME: %w", conf.err)
 		}
 	}
 	return conf.c, conf.err
@@ -131,21 +131,21 @@ func kerberos(c hadoopconf.HadoopConf) (*krb.Client, string, error) {
 	}
 	kcfg, err := config.Load(cfgPath)
 	if err != nil {
-		return nil, "", fmt.Errorf("Kerberos: krb5.conf %s (KRB5_CONFIG): %w", cfgPath, err)
+		return nil, "", fmt.Errorf("logging in with Kerberos: krb5.conf %s (KRB5_CONFIG): %w", cfgPath, err)
 	}
 	if kt := os.Getenv("SPECBRIDGE_HDFS_KEYTAB"); kt != "" {
 		princ := os.Getenv("SPECBRIDGE_HDFS_PRINCIPAL")
 		name, realm, ok := strings.Cut(princ, "@")
 		if !ok || name == "" || realm == "" {
-			return nil, "", fmt.Errorf("Kerberos: SPECBRIDGE_HDFS_PRINCIPAL %q: want user@REALM with SPECBRIDGE_HDFS_KEYTAB", princ)
+			return nil, "", fmt.Errorf("logging in with Kerberos: SPECBRIDGE_HDFS_PRINCIPAL %q: want user@REALM with SPECBRIDGE_HDFS_KEYTAB", princ)
 		}
 		tab, err := keytab.Load(kt)
 		if err != nil {
-			return nil, "", fmt.Errorf("Kerberos: keytab %s: %w", kt, err)
+			return nil, "", fmt.Errorf("logging in with Kerberos: keytab %s: %w", kt, err)
 		}
 		cl := krb.NewWithKeytab(name, realm, tab, kcfg, krb.DisablePAFXFAST(true))
 		if err := cl.Login(); err != nil {
-			return nil, "", fmt.Errorf("Kerberos: log in as %s with keytab %s: %w", princ, kt, err)
+			return nil, "", fmt.Errorf("logging in with Kerberos as %s with keytab %s: %w", princ, kt, err)
 		}
 		return cl, strings.Split(name, "/")[0], nil
 	}
@@ -153,17 +153,17 @@ func kerberos(c hadoopconf.HadoopConf) (*krb.Client, string, error) {
 	if ccPath == "" {
 		u, err := user.Current()
 		if err != nil {
-			return nil, "", fmt.Errorf("Kerberos: ticket cache: %w", err)
+			return nil, "", fmt.Errorf("logging in with Kerberos: ticket cache: %w", err)
 		}
 		ccPath = filepath.Join(os.TempDir(), "krb5cc_"+u.Uid)
 	}
 	cc, err := credentials.LoadCCache(ccPath)
 	if err != nil {
-		return nil, "", fmt.Errorf("Kerberos: no keytab (SPECBRIDGE_HDFS_KEYTAB) and no ticket cache %s (kinit, or KRB5CCNAME): %w", ccPath, err)
+		return nil, "", fmt.Errorf("logging in with Kerberos: no keytab (SPECBRIDGE_HDFS_KEYTAB) and no ticket cache %s (kinit, or KRB5CCNAME): %w", ccPath, err)
 	}
 	cl, err := krb.NewFromCCache(cc, kcfg, krb.DisablePAFXFAST(true))
 	if err != nil {
-		return nil, "", fmt.Errorf("Kerberos: ticket cache %s: %w", ccPath, err)
+		return nil, "", fmt.Errorf("logging in with Kerberos: ticket cache %s: %w", ccPath, err)
 	}
 	return cl, strings.Split(cl.Credentials.UserName(), "/")[0], nil
 }
