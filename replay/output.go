@@ -62,7 +62,7 @@ func byGroup(res []Result, groups func(*Result) int, row func(x *Result, gi int)
 	}
 }
 
-func f3(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+func f3(x float64) string { return FormatNumber(x) }
 
 func (r *Report) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "input %s (%s), mode %s, seed %d, runs %d\n", r.Input, r.Format, r.Mode, r.Seed, r.Runs)
@@ -141,14 +141,11 @@ func (r *Report) WriteCSV(w io.Writer, header bool) error {
 	}
 	switch res := r.Results.(type) {
 	case []Result:
-		cw.Write(append([]string{"input", "mode", "seed", "runs", "speculator", "jobs", "tasks", "mean_job_s", "p50_job_s", "p95_job_s",
-			"p99_job_s", "makespan_s", "container_s", "speculative_attempts", "speculative_wins", "killed_attempts",
-			"wasted_container_s", "unfinished_jobs"}, append(append(approxCSVHeader(), failuresCSVHeader()...), recordedCSVHeader()...)...))
+		head := append([]string{"input", "mode", "seed", "runs", "speculator"}, FiguresCSVHeader()...)
+		cw.Write(append(head, append(append(approxCSVHeader(), failuresCSVHeader()...), recordedCSVHeader()...)...))
 		for _, x := range res {
-			cw.Write(append([]string{r.Input, r.Mode, strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Runs), x.Speculator,
-				strconv.Itoa(x.Jobs), strconv.Itoa(x.Tasks), f3(x.MeanJobS), f3(x.P50JobS), f3(x.P95JobS), f3(x.P99JobS),
-				f3(x.MakespanS), f3(x.ContainerS), f3(x.SpeculativeAttempts), f3(x.SpeculativeWins), f3(x.KilledAttempts),
-				f3(x.WastedContainerS), f3(x.UnfinishedJobs)}, append(append(approxCSVRow(&x.Approximation), failuresCSVRow(&x.Failures)...), recordedCSVRow(&x)...)...))
+			row := append([]string{r.Input, r.Mode, strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Runs), x.Speculator}, x.Figures.CSVRecord()...)
+			cw.Write(append(row, append(append(approxCSVRow(&x.Approximation), failuresCSVRow(&x.Failures)...), recordedCSVRow(&x)...)...))
 		}
 	case []DecisionsResult:
 		cw.Write([]string{"input", "speculator", "job", "at_s", "kind", "task", "attempt", "reason"})

@@ -270,11 +270,7 @@ func average(rs []Result) Result {
 	}
 	out := rs[0]
 	n := float64(len(rs))
-	fields := func(r *Result) []*float64 {
-		return []*float64{&r.MeanJobS, &r.P50JobS, &r.P95JobS, &r.P99JobS, &r.MakespanS, &r.ContainerS,
-			&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents, &r.FailedJobs, &r.KilledJobs}
-	}
-	dst := fields(&out)
+	dst := out.averaged()
 	for _, p := range dst {
 		*p = 0
 	}
@@ -287,7 +283,7 @@ func average(rs []Result) Result {
 		out.Groups[gi].MeanJobS, out.Groups[gi].P95JobS = 0, 0
 	}
 	for _, r := range rs {
-		src := fields(&r)
+		src := r.averaged()
 		for i := range dst {
 			*dst[i] += *src[i] / n
 		}
@@ -301,11 +297,16 @@ func average(rs []Result) Result {
 	return round(out)
 }
 
+// averaged is every figure of r that is a mean over runs (and rounded):
+// the Figures' measured columns, then the result's own counts.
+func (r *Result) averaged() []*float64 {
+	return append(r.Figures.measured(), &r.SimEvents, &r.FailedJobs, &r.KilledJobs)
+}
+
 // round keeps reports readable and byte-stable: 3 decimals.
 func round(r Result) Result {
 	f := func(x float64) float64 { return math.Round(x*1000) / 1000 }
-	for _, p := range []*float64{&r.MeanJobS, &r.P50JobS, &r.P95JobS, &r.P99JobS, &r.MakespanS, &r.ContainerS,
-		&r.SpeculativeAttempts, &r.SpeculativeWins, &r.KilledAttempts, &r.WastedContainerS, &r.UnfinishedJobs, &r.SimEvents, &r.FailedJobs, &r.KilledJobs} {
+	for _, p := range r.averaged() {
 		*p = f(*p)
 	}
 	r.Recorded = r.Recorded.rounded()

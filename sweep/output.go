@@ -10,20 +10,17 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/specbridge/specbridge/replay"
 )
 
-// csvHeader names the CSV columns, the Row's JSON names in order.
-var csvHeader = []string{"cell", "input", "policy", "params", "seed", "jobs", "tasks", "mean_job_s", "p50_job_s", "p95_job_s",
-	"p99_job_s", "makespan_s", "container_s", "speculative_attempts", "speculative_wins", "killed_attempts",
-	"wasted_container_s", "unfinished_jobs", "failed_jobs"}
-
-func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+// csvHeader names the CSV columns, the Row's JSON names in order (the
+// figures' from replay's one table of them).
+var csvHeader = append(append([]string{"cell", "input", "policy", "params", "seed"}, replay.FiguresCSVHeader()...), "failed_jobs")
 
 func (r Row) csvRecord() []string {
-	return []string{strconv.Itoa(r.Cell), r.Input, r.Policy, r.Params, strconv.FormatUint(r.Seed, 10),
-		strconv.Itoa(r.Jobs), strconv.Itoa(r.Tasks), num(r.MeanJobS), num(r.P50JobS), num(r.P95JobS), num(r.P99JobS),
-		num(r.MakespanS), num(r.ContainerS), num(r.SpeculativeAttempts), num(r.SpeculativeWins), num(r.KilledAttempts),
-		num(r.WastedContainerS), num(r.UnfinishedJobs), num(r.FailedJobs)}
+	head := []string{strconv.Itoa(r.Cell), r.Input, r.Policy, r.Params, strconv.FormatUint(r.Seed, 10)}
+	return append(append(head, r.Figures.CSVRecord()...), replay.FormatNumber(r.FailedJobs))
 }
 
 // Line is the row as one line of JSON (no newline): what `sweep --cell`
