@@ -45,6 +45,16 @@ const (
 	CodeReplaced           = "replaced"
 	CodeShuttingDown       = "shutting-down"
 	CodeInternal           = "internal"
+	// CodeMemoryBudget refuses a hello whose job's estimated memory does not
+	// fit the server's budget (Config.MaxJobMemory); the job runs under
+	// Hadoop's own speculator.
+	CodeMemoryBudget = "memory-budget"
+	// CodeRateLimited refuses a hello unchecked: its address has spent its
+	// budget of failed authentications (internal/authguard).
+	CodeRateLimited = "rate-limited"
+	// CodeJobEndFailed answers a bye (final state) whose job end the fault
+	// analyzer could not make durable (its store is failing); not fatal.
+	CodeJobEndFailed = "job-end-failed"
 )
 
 // Hello opens a session.

@@ -27,8 +27,11 @@ const Path = "/v1/am"
 
 // Defaults for Config's zero values.
 const (
-	DefaultMaxFrameBytes      = 1 << 20
-	DefaultMaxSessions        = 10000
+	DefaultMaxFrameBytes = 1 << 20
+	DefaultMaxSessions   = 10000
+	// DefaultMaxPendingHellos: AMs say hello within milliseconds of the
+	// upgrade, so a few hundred at once is a restart's reconnect storm.
+	DefaultMaxPendingHellos   = 256
 	DefaultMaxEventsPerSecond = 20000
 	// DefaultMaxTotalEventsPerSecond: twice issue 3's target load (1,000
 	// sessions, 100,000 updates/s), well below what one core decodes.
@@ -59,8 +62,15 @@ type Config struct {
 	// must present, while open sessions carry on.
 	TokenSet *tokens.Set
 
-	MaxFrameBytes      int64
-	MaxSessions        int
+	MaxFrameBytes int64
+	// MaxSessions bounds the sessions that said hello; connections that
+	// have not yet are counted apart (MaxPendingHellos), so that they
+	// cannot take the AMs' places.
+	MaxSessions int
+	// MaxPendingHellos bounds the connections upgraded that have not said
+	// an accepted hello yet (each has HandshakeTimeout to say it); past it
+	// an upgrade is refused with 503 (DefaultMaxPendingHellos).
+	MaxPendingHellos   int
 	MaxEventsPerSecond float64
 	// MaxTotalEventsPerSecond is the server's event budget, shared fairly
 	// by the sessions sending (fairShare): below the process's capacity,
@@ -84,6 +94,11 @@ type Config struct {
 	MaxStrikes         int
 	StrikeWindow       time.Duration
 	MaxTasksPerJob     int
+	// MaxJobMemory is the server's budget of estimated job memory, in
+	// bytes (hello.go, jobMemory): a hello whose job does not fit beside
+	// the open sessions' is refused with CodeMemoryBudget
+	// (DefaultMaxJobMemory).
+	MaxJobMemory int64
 
 	// Feed, if set, is the fault analyzer (feed.go): sessions pass it every
 	// event their engine accepts, subscribe to their job's node events and
@@ -139,9 +154,12 @@ type Server struct {
 	authFail *authguard.Guard // failed hellos per source address
 	fair     *fairShare
 	turns    *turns
+	memory   memoryBudget // estimated job memory (Config.MaxJobMemory)
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
+	admitted int // sessions whose hello was accepted (MaxSessions)
+	pending  int // sessions not yet admitted (MaxPendingHellos)
 	byJob    map[string]*session
 	nextID   uint64
 	closing  bool
@@ -190,6 +208,7 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	setDefault(&cfg.MaxFrameBytes, DefaultMaxFrameBytes)
 	setDefault(&cfg.MaxSessions, DefaultMaxSessions)
+	setDefault(&cfg.MaxPendingHellos, DefaultMaxPendingHellos)
 	setDefault(&cfg.MaxEventsPerSecond, DefaultMaxEventsPerSecond)
 	setDefault(&cfg.MaxTotalEventsPerSecond, DefaultMaxTotalEventsPerSecond)
 	setDefault(&cfg.DecideInterval, DefaultDecideInterval)
@@ -199,6 +218,7 @@ func NewServer(cfg Config) (*Server, error) {
 	setDefault(&cfg.MaxStrikes, DefaultMaxStrikes)
 	setDefault(&cfg.StrikeWindow, DefaultStrikeWindow)
 	setDefault(&cfg.MaxTasksPerJob, DefaultMaxTasksPerJob)
+	setDefault(&cfg.MaxJobMemory, DefaultMaxJobMemory)
 	setDefault(&cfg.OrphanGrace, DefaultOrphanGrace)
 	setDefault(&cfg.MaxOrphans, DefaultMaxOrphans)
 	if cfg.Log == nil {
@@ -218,6 +238,8 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	s.turns = newTurns(s.cfg.MaxBusySessions, s.cfg.SchedLatencyTarget)
 	s.turns.onShare = s.metrics.turnShare.Set
+	s.memory = memoryBudget{limit: s.cfg.MaxJobMemory}
+	s.metrics.jobMemoryLimit.Set(float64(s.cfg.MaxJobMemory))
 	s.authFail = authguard.New(cfg.Log, "AM hello")
 	s.authFail.Now = cfg.Now
 	for _, c := range cfg.Collectors {
@@ -292,31 +314,48 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) serveAM(w http.ResponseWriter, r *http.Request) {
 	if s.authFail.Blocked(r.RemoteAddr) {
 		// Spent its budget of bad hellos: refused before the upgrade, unlogged.
-		s.metrics.sessionsOpened.WithLabelValues("rate-limited").Inc()
+		s.metrics.sessionsOpened.WithLabelValues(CodeRateLimited).Inc()
 		http.Error(w, "too many failed authentications from this address; try later", http.StatusTooManyRequests)
+		return
+	}
+	// A place among the connections yet to say hello, taken before the
+	// upgrade: they cannot take the AMs' session places (MaxSessions counts
+	// admitted sessions only), and there are few of them.
+	s.mu.Lock()
+	full := s.pending >= s.cfg.MaxPendingHellos
+	if !full {
+		s.pending++
+	}
+	s.mu.Unlock()
+	if full {
+		s.metrics.sessionsOpened.WithLabelValues("too-many-pending").Inc()
+		http.Error(w, fmt.Sprintf("%d connections are waiting to say hello; try later", s.cfg.MaxPendingHellos), http.StatusServiceUnavailable)
 		return
 	}
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		// Upgrade has answered the request with an HTTP error.
+		s.mu.Lock()
+		s.pending--
+		s.mu.Unlock()
 		s.log.WithError(err).WithField("remote", r.RemoteAddr).Debug("websocket upgrade failed")
 		return
 	}
 	s.mu.Lock()
 	var refuse, text string
-	switch {
-	case s.closing:
+	if s.closing {
 		refuse, text = CodeShuttingDown, "the sidecar is stopping"
-	case len(s.sessions) >= s.cfg.MaxSessions:
-		refuse, text = CodeTooManySessions, fmt.Sprintf("the sidecar holds its maximum of %d sessions", s.cfg.MaxSessions)
 	}
 	var sess *session
 	if refuse == "" {
 		s.nextID++
 		sess = newSession(s, conn, s.nextID, r.RemoteAddr)
+		sess.pending = true
 		s.sessions[sess] = struct{}{}
 		s.wg.Add(1)
 		s.metrics.sessions.Inc()
+	} else {
+		s.pending--
 	}
 	s.mu.Unlock()
 	if sess == nil {
@@ -332,6 +371,34 @@ func (s *Server) serveAM(w http.ResponseWriter, r *http.Request) {
 	sess.run()
 	s.release(sess)
 	s.sessionEnded(sess)
+}
+
+// admit gives sess (whose hello is good) a session place, leaving the
+// connections yet to say hello; it returns false when MaxSessions are held.
+func (s *Server) admit(sess *session) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.admitted >= s.cfg.MaxSessions {
+		return false
+	}
+	s.admitted++
+	sess.admitted = true
+	if sess.pending {
+		sess.pending = false
+		s.pending--
+	}
+	return true
+}
+
+// helloRefused gives sess's place among the connections yet to say hello
+// back: its hello was refused and it is closing.
+func (s *Server) helloRefused(sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sess.pending {
+		sess.pending = false
+		s.pending--
+	}
 }
 
 // claimJob makes sess the session of job, stopping an older one.
@@ -354,6 +421,16 @@ func (s *Server) release(sess *session) {
 	}
 	delete(s.sessions, sess)
 	s.fair.leave(sess)
+	if sess.pending {
+		s.pending--
+	}
+	if sess.admitted {
+		s.admitted--
+	}
+	if sess.memory > 0 {
+		s.metrics.jobMemory.Set(float64(s.memory.release(sess.memory)))
+		sess.memory = 0
+	}
 	if sess.job != "" && s.byJob[sess.job] == sess {
 		delete(s.byJob, sess.job)
 	}

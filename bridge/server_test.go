@@ -377,6 +377,7 @@ func TestSessionLimit(t *testing.T) {
 	ts := startServer(t, func(c *Config) { c.MaxSessions = 1 })
 	first, _ := open(t, ts, hello(testJob, "none", 1, 0, nil))
 	second := dial(t, ts.url)
+	second.send(hello("job_1700000000000_0002", "none", 1, 0, nil))
 	if f := second.expectError(CodeTooManySessions); !f.Fatal {
 		t.Fatalf("error %+v is not fatal", f)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/sirupsen/logrus"
 
+	"github.com/specbridge/specbridge/internal/authguard"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -96,6 +97,11 @@ type session struct {
 	dropped     map[speculators.TaskID]bool
 	jobEnded    bool
 	byeCounted  bool // the job's bye is in jobs_ended_total (once per session)
+
+	memory int64 // estimated job memory reserved (Server.memory); released by Server.release
+	// Guarded by srv.mu: the session holds a place among the connections
+	// yet to say hello (pending) or among the admitted sessions.
+	pending, admitted bool
 }
 
 func newSession(srv *Server, conn *websocket.Conn, id uint64, remote string) *session {
@@ -385,6 +391,7 @@ func (s *session) handle(it item) error {
 func (s *session) onHello(h *Hello, readAt time.Time) error {
 	m := s.srv.metrics
 	refuse := func(code, text string) error {
+		s.srv.helloRefused(s)
 		m.sessionsOpened.WithLabelValues(code).Inc()
 		if slices.Contains(fallbackCodes, code) {
 			m.fallbacks.WithLabelValues(code).Inc()
@@ -394,26 +401,23 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 		}
 		return s.fatal(code, text)
 	}
+	// The token first: a client without one learns nothing, not even
+	// which protocol versions the sidecar speaks.
+	// Checked and counted at once (authguard): connections opened first and
+	// tried together get no more tries than the address's budget.
+	switch s.srv.authFail.Check(s.remote, h.Token, s.srv.authorized) {
+	case authguard.Limited:
+		return refuse(CodeRateLimited, "too many failed authentications from this address; try later")
+	case authguard.Failed:
+		// Logged by sample (authguard).
+		return refuse(CodeUnauthorized, "bad or missing token")
+	}
 	if h.Version != Version {
 		return refuse(CodeUnsupportedVersion, fmt.Sprintf("protocol version %d is not supported; this sidecar speaks version %d", h.Version, Version))
 	}
-	if !s.srv.authorized(h.Token) {
-		// Logged by sample, and rate-limited per address (authguard).
-		s.srv.authFail.Failed(s.remote, h.Token)
-		return refuse(CodeUnauthorized, "bad or missing token")
-	}
-	key, err := parseJobID(h.Job)
-	if err != nil {
-		return refuse(CodeBadJob, err.Error())
-	}
-	if h.Maps < 0 || h.Reduces < 0 || h.Maps+h.Reduces > s.srv.cfg.MaxTasksPerJob {
-		return refuse(CodeBadJob, fmt.Sprintf("%d maps and %d reduces: counts must be >= 0 and total at most %d", h.Maps, h.Reduces, s.srv.cfg.MaxTasksPerJob))
-	}
-	if h.Slots < 0 {
-		return refuse(CodeBadJob, fmt.Sprintf("slots %d: want the cluster's containers, or 0 (or absent) when unknown", h.Slots))
-	}
-	if h.ErrorBound < 0 || h.ErrorBound >= 1 || h.Deadline < 0 {
-		return refuse(CodeBadJob, fmt.Sprintf("approximation bounds deadline %d, error_bound %g: want deadline >= 0 (0: none) and 0 <= error_bound < 1", h.Deadline, h.ErrorBound))
+	key, code, text := checkHello(h, s.srv.cfg.MaxTasksPerJob)
+	if code != "" {
+		return refuse(code, text)
 	}
 	name := h.Speculator
 	if name == "" {
@@ -437,10 +441,22 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 		m.rejectedParams.WithLabelValues(name).Inc()
 		return refuse(CodeBadParameter, err.Error())
 	}
+	if !s.srv.admit(s) {
+		return refuse(CodeTooManySessions, fmt.Sprintf("the sidecar holds its maximum of %d sessions", s.srv.cfg.MaxSessions))
+	}
+	need := jobMemory(h.Maps, h.Reduces)
+	ok, reserved := s.srv.memory.reserve(need)
+	if !ok {
+		return refuse(CodeMemoryBudget, fmt.Sprintf("the job's estimated %d MiB (%d tasks) does not fit the sidecar's job memory budget of %d MiB (%d MiB held by open sessions; serve --max-job-memory)",
+			need>>20, h.Maps+h.Reduces, s.srv.cfg.MaxJobMemory>>20, reserved>>20))
+	}
 	engine, err := reg.NewEngineWith(info, name, h.Params, seed, s.srv.prior())
 	if err != nil {
+		s.srv.metrics.jobMemory.Set(float64(s.srv.memory.release(need)))
 		return refuse(CodeBadJob, err.Error())
 	}
+	s.memory = need
+	s.srv.metrics.jobMemory.Set(float64(reserved))
 	s.job, s.key, s.info, s.policy, s.overrides, s.seed, s.engine = h.Job, key, info, name, h.Params, seed, engine
 	s.observeClock(h.Now, readAt)
 	s.log = s.log.WithFields(logrus.Fields{"job": h.Job, "speculator": name})

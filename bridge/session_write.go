@@ -40,6 +40,8 @@ func (s *session) fatal(code, text string) error {
 		closeCode = websocket.CloseGoingAway
 	case CodeInternal:
 		closeCode = websocket.CloseInternalServerErr
+	case CodeTooManySessions, CodeMemoryBudget, CodeRateLimited:
+		closeCode = websocket.CloseTryAgainLater
 	}
 	_ = s.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(closeCode, code),
 		time.Now().Add(s.srv.cfg.WriteTimeout))
