@@ -1,7 +1,9 @@
 package bridge
 
 import (
-	"sync"
+	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -19,11 +21,16 @@ import (
 //   - Subscribe registers a session for its job's node events; deliver is
 //     called from the analyzer's goroutine and only queues the event for the
 //     session's loop, which feeds it to the engine and decides;
-//   - EndJob is called once the job is over (PROTOCOL.md, "Fault analyzer").
+//   - EndJob is called once the job is over (PROTOCOL.md, "Fault analyzer");
+//     it returns once the job's records are durable, or the error that
+//     kept them from being so.
+//
+// Every call is made by the server's feed writer (feedwriter.go), never
+// inside a session's turn: each may block on the analyzer's store.
 type Feed interface {
 	Observe(job string, ev speculators.Event)
 	Subscribe(job string, deliver func(speculators.Event)) (cancel func())
-	EndJob(job string)
+	EndJob(job string) error
 }
 
 // DefaultOrphanGrace is how long a job whose session ended unfinished may
@@ -42,8 +49,7 @@ const maxQueuedNotices = 4096
 type feedJobs struct {
 	nodes   map[string]map[speculators.NodeID]speculators.Event // job -> node -> last node event
 	orphans map[string]*time.Timer
-	order   []string       // orphans, oldest first (may hold claimed ones: skipped)
-	ending  sync.WaitGroup // EndJob calls in flight
+	order   []string // orphans, oldest first (may hold claimed ones: skipped)
 }
 
 // DefaultMaxOrphans caps the jobs waiting out their grace period; beyond
@@ -105,11 +111,9 @@ func (s *Server) orphanLocked(job string) {
 		}
 		delete(s.feed.orphans, job)
 		delete(s.feed.nodes, job)
-		s.feed.ending.Add(1)
 		s.mu.Unlock()
-		defer s.feed.ending.Done()
 		s.log.WithField("job", job).Infof("no session for %s: the job is ended in the fault analyzer", s.cfg.OrphanGrace)
-		s.cfg.Feed.EndJob(job)
+		_ = s.feedw.push(context.Background(), feedOp{kind: feedEnd, job: job})
 	})
 	s.feed.orphans[job] = t
 }
@@ -122,29 +126,10 @@ func (s *Server) claimFeedLocked(job string) {
 	}
 }
 
-// endJob tells the analyzer job is over and returns once it has taken it:
-// the embedded analyzer makes the job's records durable in EndJob, so a
-// session that answers its AM after this (the pong of the job's last
-// batch) never acknowledges a job the analyzer could lose in a crash. A
-// remote analyzer posts it (bounded by Remote's timeout); the job is over,
-// so the session has nothing else to wait for.
-func (s *Server) endJob(job string) {
-	s.mu.Lock()
-	s.forgetJobLocked(job)
-	s.feed.ending.Add(1)
-	s.mu.Unlock()
-	defer s.feed.ending.Done()
-	s.cfg.Feed.EndJob(job)
-}
-
 // endJobLocked (s.mu held) ends job without waiting (an orphan evicted).
 func (s *Server) endJobLocked(job string) {
 	s.forgetJobLocked(job)
-	s.feed.ending.Add(1)
-	go func() {
-		defer s.feed.ending.Done()
-		s.cfg.Feed.EndJob(job)
-	}()
+	_ = s.feedw.push(context.Background(), feedOp{kind: feedEnd, job: job}) // no events: queued at once
 }
 
 func (s *Server) forgetJobLocked(job string) {
@@ -172,7 +157,8 @@ func (s *Server) noteNodeEvent(job string, ev speculators.Event) {
 }
 
 // nodeEvents returns the node events an engine of job built now must
-// observe: the nodes still suspected or failed.
+// observe: the nodes still suspected or failed, by node name (a defined
+// order: the engine's state must not depend on a map's).
 func (s *Server) nodeEvents(job string) []speculators.Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -180,6 +166,7 @@ func (s *Server) nodeEvents(job string) []speculators.Event {
 	for _, ev := range s.feed.nodes[job] {
 		out = append(out, ev)
 	}
+	slices.SortFunc(out, func(a, b speculators.Event) int { return strings.Compare(string(a.Node), string(b.Node)) })
 	return out
 }
 
@@ -199,9 +186,7 @@ func (s *Server) sessionEnded(sess *session) {
 	if s.cfg.Feed == nil || sess.job == "" {
 		return
 	}
-	if sess.unsubscribe != nil {
-		sess.unsubscribe()
-	}
+	_ = s.feedw.push(context.Background(), feedOp{kind: feedUnsubscribe, sess: sess}) // no events: queued at once
 	if sess.jobEnded {
 		return
 	}
@@ -223,7 +208,7 @@ func (s *session) subscribe() {
 	}
 	s.observeKnownNodes()
 	s.noticeWake = make(chan struct{}, 1)
-	s.unsubscribe = feed.Subscribe(s.job, s.deliver)
+	_ = s.srv.feedw.push(context.Background(), feedOp{kind: feedSubscribe, job: s.job, sess: s}) // no events: queued at once
 }
 
 // observeKnownNodes feeds the engine the nodes its job's earlier engines
@@ -239,10 +224,20 @@ func (s *session) observeKnownNodes() {
 // deliver runs on the analyzer's goroutine: it only queues.
 func (s *session) deliver(ev speculators.Event) {
 	s.noticeMu.Lock()
-	if len(s.notices) < maxQueuedNotices {
+	dropped := len(s.notices) >= maxQueuedNotices
+	if !dropped {
 		s.notices = append(s.notices, ev)
+	} else {
+		s.noticesDropped++
 	}
+	first := dropped && s.noticesDropped == 1
 	s.noticeMu.Unlock()
+	if dropped {
+		s.srv.metrics.noticesDropped.Inc()
+		if first {
+			s.log.WithField("node", ev.Node).Warnf("fault analyzer notices: more than %d wait for this session's loop; further ones are dropped and counted (specbridge_bridge_notices_dropped_total)", maxQueuedNotices)
+		}
+	}
 	select {
 	case s.noticeWake <- struct{}{}:
 	default:
@@ -275,11 +270,55 @@ func (s *session) onNotices() error {
 	return s.decideAndSend(time.Time{})
 }
 
-// feedObserve passes one accepted event to the analyzer.
+// feedObserve queues one accepted event for the analyzer; the batch is
+// passed on after the turn (afterTurn).
 func (s *session) feedObserve(ev *speculators.Event) {
-	if feed := s.srv.cfg.Feed; feed != nil && !s.jobEnded {
-		feed.Observe(s.job, *ev)
+	if s.srv.cfg.Feed != nil && !s.jobEnded {
+		s.feedBatch = append(s.feedBatch, *ev)
+		s.feedBatch[len(s.feedBatch)-1].FetchFailedMaps = nil // recycled with the frame; the analyzer does not read it
 	}
+}
+
+// afterTurn runs once the session's turn has ended: it passes the turn's
+// accepted events to the feed writer (waiting for room, outside any turn),
+// and when the turn ended the job, waits for the analyzer to make the end
+// durable before the session reads on, so that what it answers next (the
+// pong of the job's last batch) never acknowledges a job the analyzer could
+// lose. A bye whose end could not be made durable is told so
+// (job-end-failed); the job end stays queued in the analyzer's memory and
+// is retried with its next commit.
+func (s *session) afterTurn() error {
+	if len(s.feedBatch) > 0 {
+		batch := s.feedBatch
+		s.feedBatch = nil // the writer owns it now
+		if err := s.srv.feedw.push(s.ctx, feedOp{kind: feedObserve, job: s.job, evs: batch}); err != nil {
+			return nil // the session is closing
+		}
+	}
+	if !s.endQueued {
+		return nil
+	}
+	s.endQueued = false
+	s.srv.mu.Lock()
+	s.srv.forgetJobLocked(s.job)
+	s.srv.mu.Unlock()
+	done := make(chan error, 1)
+	_ = s.srv.feedw.push(s.ctx, feedOp{kind: feedEnd, job: s.job, done: done})
+	var err error
+	select {
+	case err = <-done:
+	case <-s.ctx.Done():
+		return nil
+	}
+	if err == nil {
+		return nil
+	}
+	s.log.WithError(err).Warn("the job's end is not durable in the fault analyzer yet (retried with its next commit)")
+	if !s.byeWaits {
+		return nil
+	}
+	s.byeWaits = false
+	return s.sendError(ErrorFrame{Code: CodeJobEndFailed, Text: "the job's end is not yet durable in the fault analyzer: " + truncate(err.Error(), 300)})
 }
 
 // onBye takes the AM's word that its job is over (Bye, PROTOCOL.md): a
@@ -301,9 +340,8 @@ func (s *session) onBye(b *Bye) {
 		s.log.WithField("state", state).Info("the AM says the job is over")
 		return
 	}
-	s.jobEnded = true
+	s.jobEnded, s.endQueued, s.byeWaits = true, true, true
 	s.log.WithField("state", state).Info("the AM says the job is over: the job is ended in the fault analyzer")
-	s.srv.endJob(s.job)
 }
 
 // checkJobEnded tells the analyzer once every task of the job has
@@ -312,9 +350,8 @@ func (s *session) checkJobEnded() {
 	if s.srv.cfg.Feed == nil || s.jobEnded || s.engine == nil || !s.jobFinished() {
 		return
 	}
-	s.jobEnded = true
+	s.jobEnded, s.endQueued = true, true
 	s.log.Info("every task done: the job is ended in the fault analyzer")
-	s.srv.endJob(s.job)
 }
 
 // jobFinished reports whether every task has succeeded, or was dropped

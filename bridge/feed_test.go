@@ -240,11 +240,12 @@ func (f *recordingFeed) Subscribe(job string, deliver func(speculators.Event)) f
 	}
 }
 
-func (f *recordingFeed) EndJob(job string) {
+func (f *recordingFeed) EndJob(job string) error {
 	f.mu.Lock()
 	f.ended = append(f.ended, job)
 	f.mu.Unlock()
 	f.endedCh <- job
+	return nil
 }
 
 // awaitEnded fails unless the next job ended is job, within waitFor; what
@@ -316,6 +317,8 @@ func TestFeedOrphanedJob(t *testing.T) {
 	c, _ := open(t, ts, hello(testJob, "tws", 2, 0, nil))
 	c.send(events(1, 10, started(0, "m_000000", 0, false), started(0, "m_000001", 0, false)))
 	c.alive()
+	// Subscribing is the feed writer's (outside the session's turns).
+	waitUntil(t, "the subscription", func() bool { return feed.subscribed(testJob) })
 	feed.mu.Lock()
 	deliver := feed.subs[testJob]
 	feed.mu.Unlock()

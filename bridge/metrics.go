@@ -28,6 +28,9 @@ type metrics struct {
 	jobsEnded       *prometheus.CounterVec
 	jobMemory       prometheus.Gauge
 	jobMemoryLimit  prometheus.Gauge
+	feedQueued      prometheus.Gauge
+	feedWaits       prometheus.Counter
+	noticesDropped  prometheus.Counter
 }
 
 // finalJobStates are the job states a bye ends a job in (JobDone).
@@ -82,6 +85,9 @@ func newMetrics(policies []string) *metrics {
 		turnShare:       gauge("turn_share", "Share of the fair queue's slot time granted (1: all; less while the Go scheduler's p99 latency is over its target)."),
 		jobsEnded:       counters("jobs_ended_total", "Jobs whose AM said goodbye with a final state (bye frame), by that state.", "state"),
 		jobMemory:       gauge("job_memory_reserved_bytes", "Estimated memory of the open sessions' jobs (from their task counts), reserved against --max-job-memory."),
+		feedQueued:      gauge("feed_queued_events", "Events accepted by engines waiting to be passed to the fault analyzer (its store I/O runs outside sessions' turns)."),
+		feedWaits:       counter("feed_waits_total", "Event batches that waited for room in the fault analyzer's queue (--max-feed-queue full: the store is slow or failing)."),
+		noticesDropped:  counter("notices_dropped_total", "Fault analyzer notices dropped because more than 4,096 waited for one session's loop."),
 		jobMemoryLimit:  gauge("job_memory_limit_bytes", "The server's budget of estimated job memory (--max-job-memory); a hello past it is refused with memory-budget."),
 	}
 	for _, p := range policies {

@@ -109,6 +109,10 @@ type Config struct {
 	OrphanGrace time.Duration
 	// MaxOrphans caps the jobs waiting out OrphanGrace (DefaultMaxOrphans).
 	MaxOrphans int
+	// MaxFeedQueue bounds the events waiting for Feed (feedwriter.go,
+	// DefaultMaxFeedQueue); a session whose events find it full waits for
+	// room outside its turn.
+	MaxFeedQueue int
 
 	// Health, if set, is asked by /healthz: an error makes it answer 503
 	// with the error's text (the embedded analyzer's store is degraded).
@@ -155,6 +159,7 @@ type Server struct {
 	fair     *fairShare
 	turns    *turns
 	memory   memoryBudget // estimated job memory (Config.MaxJobMemory)
+	feedw    *feedWriter  // the only caller of cfg.Feed; nil without one
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -221,6 +226,7 @@ func NewServer(cfg Config) (*Server, error) {
 	setDefault(&cfg.MaxJobMemory, DefaultMaxJobMemory)
 	setDefault(&cfg.OrphanGrace, DefaultOrphanGrace)
 	setDefault(&cfg.MaxOrphans, DefaultMaxOrphans)
+	setDefault(&cfg.MaxFeedQueue, DefaultMaxFeedQueue)
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
@@ -239,6 +245,9 @@ func NewServer(cfg Config) (*Server, error) {
 	s.turns = newTurns(s.cfg.MaxBusySessions, s.cfg.SchedLatencyTarget)
 	s.turns.onShare = s.metrics.turnShare.Set
 	s.memory = memoryBudget{limit: s.cfg.MaxJobMemory}
+	if cfg.Feed != nil {
+		s.feedw = newFeedWriter(cfg.Feed, s.cfg.MaxFeedQueue, s.metrics)
+	}
 	s.metrics.jobMemoryLimit.Set(float64(s.cfg.MaxJobMemory))
 	s.authFail = authguard.New(cfg.Log, "AM hello")
 	s.authFail.Now = cfg.Now
@@ -300,7 +309,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		s.wg.Wait()
-		s.feed.ending.Wait() // EndJob calls in flight reach the analyzer
+		if s.feedw != nil {
+			<-s.feedw.close() // queued events and job ends reach the analyzer
+		}
 		close(done)
 	}()
 	select {

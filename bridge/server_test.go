@@ -454,7 +454,7 @@ func TestNewServerNeedsARegistryAndAToken(t *testing.T) {
 	}
 }
 
-func get(t *testing.T, url string) string {
+func get(t testing.TB, url string) string {
 	t.Helper()
 	resp, err := http.Get(url)
 	if err != nil {
@@ -469,7 +469,7 @@ func get(t *testing.T, url string) string {
 }
 
 // waitUntil polls cond until it holds or waitFor passes.
-func waitUntil(t *testing.T, what string, cond func() bool) {
+func waitUntil(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(waitFor)
 	for !cond() {

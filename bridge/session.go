@@ -63,6 +63,10 @@ type session struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	in     chan item
+	// runFree holds a token while run can take a frame: the reader takes it
+	// before it asks for a turn, so that it never holds a turn while run
+	// waits for the feed writer's room (afterTurn).
+	runFree chan struct{}
 
 	stopOnce sync.Once
 	stopCode string
@@ -97,6 +101,13 @@ type session struct {
 	dropped     map[speculators.TaskID]bool
 	jobEnded    bool
 	byeCounted  bool // the job's bye is in jobs_ended_total (once per session)
+	// noticesDropped counts notices past maxQueuedNotices (noticeMu).
+	noticesDropped int
+	// Passed to the feed writer after the turn (afterTurn): the turn's
+	// accepted events, whether the turn ended the job, and whether a bye
+	// did (it is told if the end is not durable).
+	feedBatch           []speculators.Event
+	endQueued, byeWaits bool
 
 	memory int64 // estimated job memory reserved (Server.memory); released by Server.release
 	// Guarded by srv.mu: the session holds a place among the connections
@@ -107,11 +118,13 @@ type session struct {
 func newSession(srv *Server, conn *websocket.Conn, id uint64, remote string) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	name := fmt.Sprintf("s-%06d-%06x", id, srv.cfg.Now().UnixNano()&0xffffff)
-	return &session{
-		srv: srv, conn: conn, name: name, remote: remote, ctx: ctx, cancel: cancel, in: make(chan item),
+	sess := &session{
+		srv: srv, conn: conn, name: name, remote: remote, ctx: ctx, cancel: cancel, in: make(chan item), runFree: make(chan struct{}, 1),
 		log:     srv.log.WithFields(logrus.Fields{"session": name, "remote": remote}),
 		strikes: newStrikes(srv.cfg.MaxStrikes, srv.cfg.StrikeWindow),
 	}
+	sess.runFree <- struct{}{}
+	return sess
 }
 
 // stop asks the session to end with a fatal error frame; safe from any
@@ -161,6 +174,13 @@ func (s *session) run() {
 			err = s.guard(func() error { return s.handle(it) })
 			if e := s.endTurn(); err == nil {
 				err = e
+			}
+			if err == nil && s.srv.feedw != nil {
+				err = s.afterTurn()
+			}
+			select { // the reader may ask for a turn again
+			case s.runFree <- struct{}{}:
+			default:
 			}
 			if err == nil && ticker == nil && s.engine != nil {
 				ticker = time.NewTicker(s.srv.cfg.DecideInterval)
@@ -300,6 +320,11 @@ func (s *session) readItem(mt int, r io.Reader) (item, bool) {
 	}
 	if mt != websocket.TextMessage {
 		return item{kind: itemBinary, size: int64(len(data)), readAt: readAt}, true
+	}
+	select { // run is not waiting outside a turn (afterTurn)
+	case <-s.runFree:
+	case <-s.ctx.Done():
+		return item{}, false
 	}
 	tn, waited, err := s.srv.turns.acquire(s.ctx, &s.turnTag, len(data))
 	if err != nil {
