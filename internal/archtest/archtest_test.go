@@ -83,7 +83,7 @@ var rules = []rule{
 	{pkg: "internal/inorder", doc: "`internal/inorder`", denyStd: noIOnoTime, denyDeps: upper},
 	{pkg: "internal/testclock", doc: "`internal/testclock`"},
 	{pkg: "internal/browsertest", doc: "`internal/browsertest`", thirdParty: []string{"github.com/chromedp/chromedp", "github.com/chromedp/cdproto"}},
-	{pkg: "internal/dashboard", doc: "`internal/dashboard`", internal: []string{"bridge", "cfa", "cfa/analyzer", "speculators", "internal/tokens"}},
+	{pkg: "internal/dashboard", doc: "`internal/dashboard`", internal: []string{"bridge", "cfa", "cfa/analyzer", "speculators", "internal/tokens", "internal/authguard"}},
 	{pkg: "internal/policydoc", doc: "`internal/policydoc`", internal: []string{"speculators/..."}},
 	{pkg: "internal/archtest", doc: "`internal/archtest`"},
 	{pkg: "scripts/e2echeck", doc: "`scripts/e2echeck`", internal: []string{"yarnclient/history"}},
