@@ -331,9 +331,6 @@ func (s *session) readItem(mt int, r io.Reader) (item, bool) {
 		return item{}, false
 	}
 	s.srv.metrics.turnWait.Observe(waited.Seconds())
-	if err := validateFrame(data); err != nil {
-		return item{kind: itemBadFrame, err: err, readAt: readAt, turn: tn}, true
-	}
 	f, err := DecodeFrame(data)
 	if err != nil {
 		return item{kind: itemBadFrame, frame: f, err: err, readAt: readAt, turn: tn}, true
