@@ -56,7 +56,7 @@ var rules = []rule{
 	{pkg: "sim", doc: "`sim`", internal: []string{"speculators/...", "cfa/analyzer"}, thirdParty: []string{gonum},
 		denyDeps: []string{"cfa", "bridge", "yarnclient/...", "replay/...", "store/..."}},
 	{pkg: "bridge", doc: "`bridge`", internal: []string{"speculators/...", "internal/authguard", "internal/tokens"},
-		thirdParty: []string{"github.com/gorilla/websocket", "github.com/prometheus/client_golang", "github.com/sirupsen/logrus"},
+		thirdParty: []string{"github.com/gorilla/websocket", "github.com/go-json-experiment/json", "github.com/prometheus/client_golang", "github.com/sirupsen/logrus"},
 		denyDeps:   []string{"cfa/...", "sim", "replay/..."}},
 	{pkg: "store/...", doc: "`store/grassamples`", internal: []string{"speculators/...", "internal/lineread"},
 		thirdParty: []string{"github.com/sirupsen/logrus"}, denyDeps: []string{"bridge", "sim", "cfa/..."}},
