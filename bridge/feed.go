@@ -186,7 +186,7 @@ func (s *Server) sessionEnded(sess *session) {
 	if s.cfg.Feed == nil || sess.job == "" {
 		return
 	}
-	_ = s.feedw.push(context.Background(), feedOp{kind: feedUnsubscribe, sess: sess}) // no events: queued at once
+	_ = s.feedw.push(context.Background(), feedOp{kind: feedUnsubscribe, sess: sess.core}) // no events: queued at once
 	if sess.jobEnded {
 		return
 	}
@@ -201,7 +201,7 @@ func (s *Server) sessionEnded(sess *session) {
 
 // subscribe registers the session for its job's node events and gives its
 // new engine the node state earlier engines of the job were told.
-func (s *session) subscribe() {
+func (s *core) subscribe() {
 	feed := s.srv.cfg.Feed
 	if feed == nil {
 		return
@@ -213,7 +213,7 @@ func (s *session) subscribe() {
 
 // observeKnownNodes feeds the engine the nodes its job's earlier engines
 // heard were suspected or failed (after a reconnect or a resync).
-func (s *session) observeKnownNodes() {
+func (s *core) observeKnownNodes() {
 	for _, ev := range s.srv.nodeEvents(s.job) {
 		if err := s.engine.Observe(&ev); err != nil {
 			s.log.WithError(err).Debug("node state not applied to the rebuilt engine")
@@ -222,7 +222,7 @@ func (s *session) observeKnownNodes() {
 }
 
 // deliver runs on the analyzer's goroutine: it only queues.
-func (s *session) deliver(ev speculators.Event) {
+func (s *core) deliver(ev speculators.Event) {
 	s.noticeMu.Lock()
 	dropped := len(s.notices) >= maxQueuedNotices
 	if !dropped {
@@ -247,7 +247,7 @@ func (s *session) deliver(ev speculators.Event) {
 // onNotices feeds the queued node events to the engine, stamped with the
 // AM's clock (policies compare them with attempts' report times), and
 // decides.
-func (s *session) onNotices() error {
+func (s *core) onNotices() error {
 	s.noticeMu.Lock()
 	evs := s.notices
 	s.notices = nil
@@ -272,7 +272,7 @@ func (s *session) onNotices() error {
 
 // feedObserve queues one accepted event for the analyzer; the batch is
 // passed on after the turn (afterTurn).
-func (s *session) feedObserve(ev *speculators.Event) {
+func (s *core) feedObserve(ev *speculators.Event) {
 	if s.srv.cfg.Feed != nil && !s.jobEnded {
 		s.feedBatch = append(s.feedBatch, *ev)
 		s.feedBatch[len(s.feedBatch)-1].FetchFailedMaps = nil // recycled with the frame; the analyzer does not read it
@@ -287,7 +287,7 @@ func (s *session) feedObserve(ev *speculators.Event) {
 // lose. A bye whose end could not be made durable is told so
 // (job-end-failed); the job end stays queued in the analyzer's memory and
 // is retried with its next commit.
-func (s *session) afterTurn() error {
+func (s *core) afterTurn() error {
 	if len(s.feedBatch) > 0 {
 		batch := s.feedBatch
 		s.feedBatch = nil // the writer owns it now
@@ -326,7 +326,7 @@ func (s *session) afterTurn() error {
 // grace period a job whose AM left unfinished gets, which for a failed or
 // killed job would hold its records as running for --cfa-job-grace. The
 // session stays open until the AM closes it.
-func (s *session) onBye(b *Bye) {
+func (s *core) onBye(b *Bye) {
 	state := truncate(b.State, 32)
 	if !JobDone(b.State) {
 		s.log.WithField("state", state).Info("the AM is stopping before its job is over")
@@ -346,7 +346,7 @@ func (s *session) onBye(b *Bye) {
 
 // checkJobEnded tells the analyzer once every task of the job has
 // succeeded or been dropped: the job holds no more work on any node.
-func (s *session) checkJobEnded() {
+func (s *core) checkJobEnded() {
 	if s.srv.cfg.Feed == nil || s.jobEnded || s.engine == nil || !s.jobFinished() {
 		return
 	}
@@ -357,7 +357,7 @@ func (s *session) checkJobEnded() {
 // jobFinished reports whether every task has succeeded, or was dropped
 // (a drop decision was sent) and has no attempt running any more. Cheap
 // unless the job is close to its end: it runs after every batch.
-func (s *session) jobFinished() bool {
+func (s *core) jobFinished() bool {
 	j := s.engine.Job
 	done, total := 0, 0
 	for ty := range j.Tasks {
@@ -381,7 +381,7 @@ func (s *session) jobFinished() bool {
 }
 
 // noteDecision remembers the tasks a drop was sent for.
-func (s *session) noteDecision(d *speculators.Decision) {
+func (s *core) noteDecision(d *speculators.Decision) {
 	if d.Kind != speculators.Drop || s.srv.cfg.Feed == nil {
 		return
 	}
@@ -397,7 +397,7 @@ func (s *session) noteDecision(d *speculators.Decision) {
 // Restated: not signs of life of their nodes). Status reports are not
 // passed on: a snapshot's report times are the AM's resync time, not
 // heartbeats.
-func (s *session) resyncFeed(evs []speculators.Event) {
+func (s *core) resyncFeed(evs []speculators.Event) {
 	if s.srv.cfg.Feed == nil {
 		return
 	}

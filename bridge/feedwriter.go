@@ -54,7 +54,7 @@ type feedOp struct {
 	kind feedOpKind
 	job  string
 	evs  []speculators.Event
-	sess *session     // subscribe, unsubscribe
+	sess *core        // subscribe, unsubscribe
 	done chan<- error // end: told EndJob's answer, if set
 }
 

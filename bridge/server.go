@@ -165,7 +165,7 @@ type Server struct {
 	sessions map[*session]struct{}
 	admitted int // sessions whose hello was accepted (MaxSessions)
 	pending  int // sessions not yet admitted (MaxPendingHellos)
-	byJob    map[string]*session
+	byJob    map[string]*core
 	nextID   uint64
 	closing  bool
 	wg       sync.WaitGroup
@@ -202,7 +202,7 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.Registry == nil {
 		return nil, errors.New("bridge: a policy registry is required")
 	}
-	s := &Server{sessions: map[*session]struct{}{}, byJob: map[string]*session{}, metrics: newMetrics(cfg.Registry.Names()), feed: newFeedJobs()}
+	s := &Server{sessions: map[*session]struct{}{}, byJob: map[string]*core{}, metrics: newMetrics(cfg.Registry.Names()), feed: newFeedJobs()}
 	s.tokens = cfg.TokenSet
 	if s.tokens == nil {
 		set, err := tokens.New(cfg.Tokens)
@@ -386,7 +386,7 @@ func (s *Server) serveAM(w http.ResponseWriter, r *http.Request) {
 
 // admit gives sess (whose hello is good) a session place, leaving the
 // connections yet to say hello; it returns false when MaxSessions are held.
-func (s *Server) admit(sess *session) bool {
+func (s *Server) admit(sess *core) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.admitted >= s.cfg.MaxSessions {
@@ -403,7 +403,7 @@ func (s *Server) admit(sess *session) bool {
 
 // helloRefused gives sess's place among the connections yet to say hello
 // back: its hello was refused and it is closing.
-func (s *Server) helloRefused(sess *session) {
+func (s *Server) helloRefused(sess *core) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sess.pending {
@@ -413,13 +413,13 @@ func (s *Server) helloRefused(sess *session) {
 }
 
 // claimJob makes sess the session of job, stopping an older one.
-func (s *Server) claimJob(job string, sess *session) {
+func (s *Server) claimJob(job string, sess *core) {
 	s.mu.Lock()
 	old := s.byJob[job]
 	s.byJob[job] = sess
 	s.claimFeedLocked(job)
 	s.mu.Unlock()
-	if old != nil && old != sess {
+	if old != nil && old != sess && old.stop != nil {
 		old.stop(CodeReplaced, fmt.Sprintf("session %s of the same job took over", sess.name))
 	}
 }
@@ -442,7 +442,7 @@ func (s *Server) release(sess *session) {
 		s.metrics.jobMemory.Set(float64(s.memory.release(sess.memory)))
 		sess.memory = 0
 	}
-	if sess.job != "" && s.byJob[sess.job] == sess {
+	if sess.job != "" && s.byJob[sess.job] == sess.core {
 		delete(s.byJob, sess.job)
 	}
 	s.metrics.sessions.Dec()
