@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-
 )
 
 // keepReadBuf is the largest read buffer recycled between frames.
@@ -60,7 +59,6 @@ func (s *session) stop(code, text string) {
 		s.cancel()
 	})
 }
-
 
 // run serves the session until the client leaves, a fatal error, or stop.
 func (s *session) run() {
@@ -276,11 +274,3 @@ func (s *session) serveItem(it item) error {
 	}
 	return s.flush(s.core.handle(it))
 }
-
-
-
-
-
-
-
-
