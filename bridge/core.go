@@ -285,8 +285,8 @@ func (s *core) onHello(h *Hello, readAt time.Time) error {
 	need := jobMemory(h.Maps, h.Reduces)
 	ok, reserved := s.srv.memory.reserve(need)
 	if !ok {
-		return refuse(CodeMemoryBudget, fmt.Sprintf("the job's estimated %d MiB (%d tasks) does not fit the sidecar's job memory budget of %d MiB (%d MiB held by open sessions; serve --max-job-memory)",
-			need>>20, h.Maps+h.Reduces, s.srv.cfg.MaxJobMemory>>20, reserved>>20))
+		return refuse(CodeMemoryBudget, fmt.Sprintf("the job's estimated %.1f MiB (%d tasks) does not fit the sidecar's job memory budget of %.1f MiB (%.1f MiB held by open sessions; serve --max-job-memory)",
+			mib(need), h.Maps+h.Reduces, mib(s.srv.cfg.MaxJobMemory), mib(reserved)))
 	}
 	engine, err := reg.NewEngineWith(info, name, h.Params, seed, s.srv.prior())
 	if err != nil {

@@ -48,6 +48,7 @@ const (
 	feedEnd
 	feedSubscribe
 	feedUnsubscribe
+	feedSync // tells done once every op queued before it was made
 )
 
 type feedOp struct {
@@ -144,6 +145,8 @@ func (w *feedWriter) do(op feedOp) {
 		op.sess.noticeMu.Lock()
 		op.sess.unsubscribe = cancel
 		op.sess.noticeMu.Unlock()
+	case feedSync:
+		op.done <- nil
 	case feedUnsubscribe:
 		op.sess.noticeMu.Lock()
 		cancel := op.sess.unsubscribe

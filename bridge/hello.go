@@ -44,6 +44,9 @@ func jobMemory(maps, reduces int) int64 {
 	return estimatedBytesPerSession + estimatedBytesPerTask*(int64(maps)+int64(reduces))
 }
 
+// mib is n bytes in MiB, for messages.
+func mib(n int64) float64 { return float64(n) / (1 << 20) }
+
 // checkHello checks everything in h that does not need the server's state
 // beyond its configuration: counts and sizes (for range, and their sums for
 // overflow), names (for length and UTF-8), times. It runs after the token

@@ -401,14 +401,19 @@ func (s *Server) admit(sess *core) bool {
 	return true
 }
 
-// helloRefused gives sess's place among the connections yet to say hello
-// back: its hello was refused and it is closing.
+// helloRefused gives sess's place back (among the connections yet to say
+// hello, or the session place admit gave it): its hello was refused and it
+// is closing.
 func (s *Server) helloRefused(sess *core) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sess.pending {
 		sess.pending = false
 		s.pending--
+	}
+	if sess.admitted {
+		sess.admitted = false
+		s.admitted--
 	}
 }
 
