@@ -44,12 +44,15 @@ const maxQueuedNotices = 4096
 
 // feedJobs is the server's per-job bookkeeping for the analyzer: the node
 // state each job's engines have been told (so that an engine rebuilt by a
-// resync or a new session of the job starts with it), and the timers that
-// end jobs whose AM went away without finishing.
+// resync or a new session of the job starts with it), and when each job
+// whose AM went away without finishing is ended. The deadlines are on the
+// server's clock (Config.Now); sweepOrphans ends those past, called every
+// orphanSweep by a goroutine of the server, or by a test that moved its
+// clock.
 type feedJobs struct {
 	nodes   map[string]map[speculators.NodeID]speculators.Event // job -> node -> last node event
-	orphans map[string]*time.Timer
-	order   []string // orphans, oldest first (may hold claimed ones: skipped)
+	orphans map[string]time.Time                                // job -> when it is ended
+	order   []string                                            // orphans, oldest first (may hold claimed ones: skipped)
 }
 
 // DefaultMaxOrphans caps the jobs waiting out their grace period; beyond
@@ -58,7 +61,51 @@ type feedJobs struct {
 const DefaultMaxOrphans = 10_000
 
 func newFeedJobs() feedJobs {
-	return feedJobs{nodes: map[string]map[speculators.NodeID]speculators.Event{}, orphans: map[string]*time.Timer{}}
+	return feedJobs{nodes: map[string]map[speculators.NodeID]speculators.Event{}, orphans: map[string]time.Time{}}
+}
+
+// orphanSweep is how often the server looks for orphans past their grace
+// period (at most a tenth of it).
+func orphanSweep(grace time.Duration) time.Duration {
+	return min(max(grace/10, time.Millisecond), time.Second)
+}
+
+// sweepOrphansEvery ends orphans past their deadline every orphanSweep
+// until stop is closed.
+func (s *Server) sweepOrphansEvery(stop <-chan struct{}) {
+	t := time.NewTicker(orphanSweep(s.cfg.OrphanGrace))
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			s.sweepOrphans(s.cfg.Now())
+		}
+	}
+}
+
+// sweepOrphans ends in the analyzer, oldest first, every job whose grace
+// period is over at now and that no session has claimed.
+func (s *Server) sweepOrphans(now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	live := s.feed.order[:0]
+	for _, job := range s.feed.order {
+		deadline, ok := s.feed.orphans[job]
+		switch {
+		case !ok:
+		case now.Before(deadline) || s.byJob[job] != nil:
+			live = append(live, job)
+		default:
+			delete(s.feed.orphans, job)
+			delete(s.feed.nodes, job)
+			s.log.WithField("job", job).Infof("no session for %s: the job is ended in the fault analyzer", s.cfg.OrphanGrace)
+			_ = s.feedw.push(context.Background(), feedOp{kind: feedEnd, job: job}) // no events: queued at once
+		}
+	}
+	clear(s.feed.order[len(live):])
+	s.feed.order = live
 }
 
 // ExpectJobs starts the orphan timer of jobs the analyzer holds as running
@@ -80,14 +127,13 @@ func (s *Server) ExpectJobs(jobs []string) {
 // orphanLocked (s.mu held) ends job in the analyzer after the grace period
 // unless a session claims it first.
 func (s *Server) orphanLocked(job string) {
-	if s.closing || s.feed.orphans[job] != nil {
+	if _, ok := s.feed.orphans[job]; s.closing || ok {
 		return
 	}
 	for len(s.feed.orphans) >= s.cfg.MaxOrphans && len(s.feed.order) > 0 {
 		old := s.feed.order[0]
 		s.feed.order = s.feed.order[1:]
-		if t := s.feed.orphans[old]; t != nil {
-			t.Stop()
+		if _, ok := s.feed.orphans[old]; ok {
 			s.endJobLocked(old)
 			s.log.WithField("job", old).Infof("more than %d jobs without a session: the oldest is ended in the fault analyzer now", s.cfg.MaxOrphans)
 		}
@@ -95,35 +141,19 @@ func (s *Server) orphanLocked(job string) {
 	if len(s.feed.order) > 2*s.cfg.MaxOrphans { // drop claimed entries
 		live := s.feed.order[:0]
 		for _, j := range s.feed.order {
-			if s.feed.orphans[j] != nil {
+			if _, ok := s.feed.orphans[j]; ok {
 				live = append(live, j)
 			}
 		}
 		s.feed.order = live
 	}
 	s.feed.order = append(s.feed.order, job)
-	var t *time.Timer
-	t = time.AfterFunc(s.cfg.OrphanGrace, func() {
-		s.mu.Lock()
-		if s.feed.orphans[job] != t || s.byJob[job] != nil {
-			s.mu.Unlock()
-			return
-		}
-		delete(s.feed.orphans, job)
-		delete(s.feed.nodes, job)
-		s.mu.Unlock()
-		s.log.WithField("job", job).Infof("no session for %s: the job is ended in the fault analyzer", s.cfg.OrphanGrace)
-		_ = s.feedw.push(context.Background(), feedOp{kind: feedEnd, job: job})
-	})
-	s.feed.orphans[job] = t
+	s.feed.orphans[job] = s.cfg.Now().Add(s.cfg.OrphanGrace)
 }
 
-// claimFeedLocked (s.mu held) cancels job's orphan timer: a session has it.
+// claimFeedLocked (s.mu held) cancels job's orphan deadline: a session has it.
 func (s *Server) claimFeedLocked(job string) {
-	if t := s.feed.orphans[job]; t != nil {
-		t.Stop()
-		delete(s.feed.orphans, job)
-	}
+	delete(s.feed.orphans, job)
 }
 
 // endJobLocked (s.mu held) ends job without waiting (an orphan evicted).
@@ -134,10 +164,7 @@ func (s *Server) endJobLocked(job string) {
 
 func (s *Server) forgetJobLocked(job string) {
 	delete(s.feed.nodes, job)
-	if t := s.feed.orphans[job]; t != nil {
-		t.Stop()
-		delete(s.feed.orphans, job)
-	}
+	delete(s.feed.orphans, job)
 }
 
 // noteNodeEvent records the last node event job's engine got about a node.
@@ -170,12 +197,14 @@ func (s *Server) nodeEvents(job string) []speculators.Event {
 	return out
 }
 
-// stopOrphansLocked (s.mu held) cancels every orphan timer at shutdown: the
+// stopOrphansLocked (s.mu held) forgets every orphan at shutdown: the
 // jobs are not over, the sidecar is.
 func (s *Server) stopOrphansLocked() {
-	for job, t := range s.feed.orphans {
-		t.Stop()
-		delete(s.feed.orphans, job)
+	clear(s.feed.orphans)
+	s.feed.order = nil
+	if s.sweepStop != nil {
+		close(s.sweepStop)
+		s.sweepStop = nil
 	}
 }
 

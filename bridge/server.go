@@ -160,6 +160,8 @@ type Server struct {
 	turns    *turns
 	memory   memoryBudget // estimated job memory (Config.MaxJobMemory)
 	feedw    *feedWriter  // the only caller of cfg.Feed; nil without one
+	// sweepStop stops the orphan sweeper (guarded by mu; nil once stopped).
+	sweepStop chan struct{}
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -247,6 +249,8 @@ func NewServer(cfg Config) (*Server, error) {
 	s.memory = memoryBudget{limit: s.cfg.MaxJobMemory}
 	if cfg.Feed != nil {
 		s.feedw = newFeedWriter(cfg.Feed, s.cfg.MaxFeedQueue, s.metrics)
+		s.sweepStop = make(chan struct{})
+		go s.sweepOrphansEvery(s.sweepStop)
 	}
 	s.metrics.jobMemoryLimit.Set(float64(s.cfg.MaxJobMemory))
 	s.authFail = authguard.New(cfg.Log, "AM hello")
