@@ -251,3 +251,21 @@ func TestCoreImportsNoNetwork(t *testing.T) {
 		}
 	}
 }
+
+// A session whose loop does not drain the fault analyzer's notices keeps
+// 4,096 of them; the next are dropped, counted and logged once, not
+// silently.
+func TestNoticeOverflowIsCounted(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.newCore(context.Background(), 1, "10.0.0.1:1")
+	c.noticeWake = make(chan struct{}, 1)
+	for i := 0; i < maxQueuedNotices+5; i++ {
+		c.deliver(speculators.Event{Kind: speculators.NodeFailed, Node: speculators.NodeID(fmt.Sprint("n", i))})
+	}
+	if n := metricValue(t, ts.http.URL, "specbridge_bridge_notices_dropped_total"); n != 5 {
+		t.Fatalf("notices_dropped_total %v, want 5", n)
+	}
+	if len(c.notices) != maxQueuedNotices {
+		t.Fatalf("%d notices kept, want %d", len(c.notices), maxQueuedNotices)
+	}
+}
