@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -252,4 +253,18 @@ func TestPreHelloConnectionsTakeNoSessionPlace(t *testing.T) {
 	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("202nd connection waiting for hello: %v, want 503", err)
 	}
+}
+
+// A connection that never says hello is closed once HandshakeTimeout has
+// passed, and its place among those waiting for a hello is free again.
+func TestSilentConnectionIsClosedAndItsPlaceFreed(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.MaxPendingHellos, c.HandshakeTimeout = 1, 200*time.Millisecond })
+	silent := dial(t, ts.url)
+	_ = silent.conn.SetReadDeadline(time.Now().Add(waitFor))
+	if _, _, err := silent.conn.ReadMessage(); err == nil {
+		t.Fatal("the silent connection got a frame, want it closed")
+	}
+	waitUntil(t, "the silent connection's place to be free", func() bool { return ts.Sessions() == 0 })
+	good, _ := open(t, ts, hello(testJob, "none", 1, 0, nil))
+	good.alive()
 }
