@@ -119,7 +119,7 @@ func TestInvalidFieldsAreNamed(t *testing.T) {
 		{"wrong case at the top", `{"TYPE":"events","seq":1,"events":[]}`, CodeMalformedFrame, `no "type" field`},
 		{"time too large", `{"type":"events","seq":1,"events":[{"kind":"attempt-status","time":9223372036854775807}]}`, CodeMalformedFrame, "events[0].time: time 9223372036854775807 out of range"},
 		{"negative now", `{"type":"events","seq":1,"now":-5,"events":[]}`, CodeMalformedFrame, "now: time -5 out of range"},
-		{"resync finish", `{"type":"resync","attempts":[{"attempt":"a","state":"SUCCEEDED","start":1,"finish":1e300}]}`, CodeMalformedFrame, "/attempts/0/finish"},
+		{"resync finish", `{"type":"resync","attempts":[{"attempt":"a","state":"SUCCEEDED","start":1,"finish":1e300}]}`, CodeMalformedFrame, "attempts[0].finish: a JSON number does not fit (want int64)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The frames spell a raw byte 0xff as \xff.

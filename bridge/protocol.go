@@ -349,6 +349,17 @@ func DecodeFrame(data []byte) (Frame, error) {
 // ignored as the protocol says). Such errors name the field.
 func unmarshalStrict(data []byte, v any) error {
 	err := jsonv2.Unmarshal(data, v)
+	var me *jsonv2.SemanticError
+	if errors.As(err, &me) { // worded here: the library varies its own wording on purpose
+		what, want := "value", ""
+		if me.JSONKind != 0 {
+			what = me.JSONKind.String()
+		}
+		if me.GoType != nil {
+			want = " (want " + me.GoType.String() + ")"
+		}
+		return fmt.Errorf("%s: a JSON %s does not fit%s", pointerPath(me.JSONPointer), what, want)
+	}
 	var se *jsontext.SyntacticError
 	if err == nil || !errors.As(err, &se) {
 		return err
