@@ -226,6 +226,79 @@ func (s *core) handle(it item) error {
 	}
 }
 
+// helloPlan is what a hello asks for, once screened.
+type helloPlan struct {
+	key   jobKey
+	name  string // the policy
+	model taskModel
+	info  speculators.JobInfo
+	seed  uint64
+}
+
+// screenHello checks a hello before anything is built from it: the token
+// first (a client without one learns nothing, not even which versions the
+// sidecar speaks; checked and counted at once by authguard, so that
+// connections opened first and tried together get no more tries than the
+// address's budget), the version, every number and name (checkHello), the
+// policy and its parameters, the task model. It returns the refusal's code
+// and text, or "".
+func (s *core) screenHello(h *Hello) (p helloPlan, code, text string) {
+	switch s.srv.authFail.Check(s.remote, h.Token, s.srv.authorized) {
+	case authguard.Limited:
+		return p, CodeRateLimited, "too many failed authentications from this address; try later"
+	case authguard.Failed:
+		return p, CodeUnauthorized, "bad or missing token" // logged by sample (authguard)
+	}
+	if h.Version != Version {
+		return p, CodeUnsupportedVersion, fmt.Sprintf("protocol version %d is not supported; this sidecar speaks version %d", h.Version, Version)
+	}
+	if p.key, code, text = checkHello(h, s.srv.cfg.MaxTasksPerJob); code != "" {
+		return p, code, text
+	}
+	p.name = h.Speculator
+	if p.name == "" {
+		p.name = "none"
+	}
+	reg := s.srv.cfg.Registry
+	if _, ok := reg.Lookup(p.name); !ok {
+		return p, CodeUnknownSpeculator, fmt.Sprintf("unknown speculator %q", truncate(p.name, 64))
+	}
+	var err error
+	if p.model, err = jobTaskModel(h, s.srv.prior()); err != nil {
+		return p, CodeBadJob, err.Error()
+	}
+	if _, err := reg.Params(p.name, h.Params); err != nil {
+		s.srv.metrics.rejectedParams.WithLabelValues(p.name).Inc()
+		return p, CodeBadParameter, err.Error()
+	}
+	p.info = speculators.JobInfo{ID: h.Job, Maps: h.Maps, Reduces: h.Reduces, MapInputBytes: h.MapInputBytes,
+		ReduceInputBytes: h.ReduceInputBytes, Slots: h.Slots, Start: h.Start, Deadline: h.Deadline, ErrorBound: h.ErrorBound,
+		TaskMillis: p.model.meanMS, TailIndex: p.model.tailIndex}
+	hash := fnv.New64a()
+	_, _ = hash.Write([]byte(h.Job))
+	p.seed = hash.Sum64()
+	return p, "", ""
+}
+
+// placeHello gives a screened hello a session place and reserves its job's
+// estimated memory; it returns the refusal's code and text, or "".
+func (s *core) placeHello(h *Hello) (code, text string) {
+	if !s.srv.admit(s) {
+		return CodeTooManySessions, fmt.Sprintf("the sidecar holds its maximum of %d sessions", s.srv.cfg.MaxSessions)
+	}
+	need := jobMemory(h.Maps, h.Reduces)
+	ok, reserved := s.srv.memory.reserve(need)
+	if !ok {
+		return CodeMemoryBudget, fmt.Sprintf("the job's estimated %.1f MiB (%d tasks) does not fit the sidecar's job memory budget of %.1f MiB (%.1f MiB held by open sessions; serve --max-job-memory)",
+			mib(need), h.Maps+h.Reduces, mib(s.srv.cfg.MaxJobMemory), mib(reserved))
+	}
+	s.memory = need
+	s.srv.metrics.jobMemory.Set(float64(reserved))
+	return "", ""
+}
+
+// onHello screens a hello, places it, builds the job's engine and welcomes
+// the session, or refuses it with a fatal error frame.
 func (s *core) onHello(h *Hello, readAt time.Time) error {
 	m := s.srv.metrics
 	refuse := func(code, text string) error {
@@ -239,78 +312,33 @@ func (s *core) onHello(h *Hello, readAt time.Time) error {
 		}
 		return s.fatal(code, text)
 	}
-	// The token first: a client without one learns nothing, not even
-	// which protocol versions the sidecar speaks.
-	// Checked and counted at once (authguard): connections opened first and
-	// tried together get no more tries than the address's budget.
-	switch s.srv.authFail.Check(s.remote, h.Token, s.srv.authorized) {
-	case authguard.Limited:
-		return refuse(CodeRateLimited, "too many failed authentications from this address; try later")
-	case authguard.Failed:
-		// Logged by sample (authguard).
-		return refuse(CodeUnauthorized, "bad or missing token")
+	p, code, text := s.screenHello(h)
+	if code == "" {
+		code, text = s.placeHello(h)
 	}
-	if h.Version != Version {
-		return refuse(CodeUnsupportedVersion, fmt.Sprintf("protocol version %d is not supported; this sidecar speaks version %d", h.Version, Version))
-	}
-	key, code, text := checkHello(h, s.srv.cfg.MaxTasksPerJob)
 	if code != "" {
 		return refuse(code, text)
 	}
-	name := h.Speculator
-	if name == "" {
-		name = "none"
-	}
-	reg := s.srv.cfg.Registry
-	if _, ok := reg.Lookup(name); !ok {
-		return refuse(CodeUnknownSpeculator, fmt.Sprintf("unknown speculator %q", truncate(name, 64)))
-	}
-	model, err := jobTaskModel(h, s.srv.prior())
+	engine, err := s.srv.cfg.Registry.NewEngineWith(p.info, p.name, h.Params, p.seed, s.srv.prior())
 	if err != nil {
-		return refuse(CodeBadJob, err.Error())
+		return refuse(CodeBadJob, err.Error()) // the memory goes back with the session place (helloRefused)
 	}
-	info := speculators.JobInfo{ID: h.Job, Maps: h.Maps, Reduces: h.Reduces, MapInputBytes: h.MapInputBytes,
-		ReduceInputBytes: h.ReduceInputBytes, Slots: h.Slots, Start: h.Start, Deadline: h.Deadline, ErrorBound: h.ErrorBound,
-		TaskMillis: model.meanMS, TailIndex: model.tailIndex}
-	hash := fnv.New64a()
-	_, _ = hash.Write([]byte(h.Job))
-	seed := hash.Sum64()
-	if _, err := reg.Params(name, h.Params); err != nil {
-		m.rejectedParams.WithLabelValues(name).Inc()
-		return refuse(CodeBadParameter, err.Error())
-	}
-	if !s.srv.admit(s) {
-		return refuse(CodeTooManySessions, fmt.Sprintf("the sidecar holds its maximum of %d sessions", s.srv.cfg.MaxSessions))
-	}
-	need := jobMemory(h.Maps, h.Reduces)
-	ok, reserved := s.srv.memory.reserve(need)
-	if !ok {
-		return refuse(CodeMemoryBudget, fmt.Sprintf("the job's estimated %.1f MiB (%d tasks) does not fit the sidecar's job memory budget of %.1f MiB (%.1f MiB held by open sessions; serve --max-job-memory)",
-			mib(need), h.Maps+h.Reduces, mib(s.srv.cfg.MaxJobMemory), mib(reserved)))
-	}
-	engine, err := reg.NewEngineWith(info, name, h.Params, seed, s.srv.prior())
-	if err != nil {
-		s.srv.metrics.jobMemory.Set(float64(s.srv.memory.release(need)))
-		return refuse(CodeBadJob, err.Error())
-	}
-	s.memory = need
-	s.srv.metrics.jobMemory.Set(float64(reserved))
-	s.job, s.key, s.info, s.policy, s.overrides, s.seed, s.engine = h.Job, key, info, name, h.Params, seed, engine
+	s.job, s.key, s.info, s.policy, s.overrides, s.seed, s.engine = h.Job, p.key, p.info, p.name, h.Params, p.seed, engine
 	s.observeClock(h.Now, readAt)
-	s.log = s.log.WithFields(logrus.Fields{"job": h.Job, "speculator": name})
+	s.log = s.log.WithFields(logrus.Fields{"job": h.Job, "speculator": p.name})
 	s.helloSeen.Store(true)
 	s.srv.claimJob(h.Job, s)
 	s.subscribe()
 	m.sessionsOpened.WithLabelValues("accepted").Inc()
 	s.log.WithFields(logrus.Fields{"user": h.User, "queue": h.Queue, "maps": h.Maps, "reduces": h.Reduces,
-		"task_mean_ms": model.meanMS, "task_tail_index": model.tailIndex, "task_model": model.source}).Info("session opened")
+		"task_mean_ms": p.model.meanMS, "task_tail_index": p.model.tailIndex, "task_model": p.model.source}).Info("session opened")
 	cfg := &s.srv.cfg
 	effective := engine.Params.Map()
 	s.publishHello(h, effective)
-	return s.write(Welcome{Type: TypeWelcome, Version: Version, Session: s.name, Speculator: name,
+	return s.write(Welcome{Type: TypeWelcome, Version: Version, Session: s.name, Speculator: p.name,
 		Params: effective, DecideIntervalMS: cfg.DecideInterval.Milliseconds(),
 		MaxFrameBytes: cfg.MaxFrameBytes, MaxEventsPerSecond: cfg.MaxEventsPerSecond,
-		TaskMeanMS: model.meanMS, TaskTailIndex: model.tailIndex, TaskModelSource: model.source})
+		TaskMeanMS: p.model.meanMS, TaskTailIndex: p.model.tailIndex, TaskModelSource: p.model.source})
 }
 
 func (s *core) onEvents(f *Events, readAt time.Time) error {

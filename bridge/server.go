@@ -419,6 +419,10 @@ func (s *Server) helloRefused(sess *core) {
 		sess.admitted = false
 		s.admitted--
 	}
+	if sess.memory > 0 {
+		s.metrics.jobMemory.Set(float64(s.memory.release(sess.memory)))
+		sess.memory = 0
+	}
 }
 
 // claimJob makes sess the session of job, stopping an older one.
