@@ -40,7 +40,7 @@ func TestHTTPIdleConnectionsAreClosed(t *testing.T) {
 		}
 	}
 	runServeFor(t, []string{"--http-idle-timeout", "200ms"}, func(u string) { check(strings.TrimSuffix(strings.TrimPrefix(u, "ws://"), "/v1/am")) })
-	if err := runInProcess(t, CFACommand(), []string{"--token-file", tokenFile(t, "cfa-token-0123456789"), "--http-idle-timeout", "200ms"}, check); err != nil {
+	if err := runInProcess(t, CFACommand(), []string{"--token-file", tokenFile(t, "cfa-token-0123456789"), "--store", t.TempDir(), "--http-idle-timeout", "200ms"}, check); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -63,7 +63,7 @@ func TestHealthzHeadNeedsNoToken(t *testing.T) {
 	}
 	runServeFor(t, nil, func(u string) { check(httpBase(u), "/dashboard/state", serveTestToken) })
 	tok := "cfa-token-0123456789"
-	if err := runInProcess(t, CFACommand(), []string{"--token-file", tokenFile(t, tok)}, func(addr string) { check("http://"+addr, "/v1/nodes", tok) }); err != nil {
+	if err := runInProcess(t, CFACommand(), []string{"--token-file", tokenFile(t, tok), "--store", t.TempDir()}, func(addr string) { check("http://"+addr, "/v1/nodes", tok) }); err != nil {
 		t.Fatal(err)
 	}
 }
