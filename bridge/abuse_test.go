@@ -102,35 +102,40 @@ func TestOrphansAreCapped(t *testing.T) {
 
 // Frames a lenient decoder would take silently get an error frame naming
 // the field, and the session survives: invalid UTF-8, a key given twice,
-// a key in the wrong letter case, a time out of range.
+// a time out of range. Keys match fields exactly (the strict decoder's
+// semantics): a key in the wrong letter case is an unknown field, ignored,
+// so the field it meant is missing.
 func TestInvalidFieldsAreNamed(t *testing.T) {
 	ts := startServer(t, nil)
 	c, _ := open(t, ts, hello(testJob, "none", 2, 0, nil))
 	for _, tc := range []struct {
-		name, frame, want string
+		name, frame, code, want string
 	}{
-		{"invalid UTF-8", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","time":1,"attempt":"attempt_1700000000000_0001_m_000000_0","node":"h\xff1"}]}`, "events[0].node: not valid UTF-8"},
-		{"invalid UTF-8 key", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","time":1,"no\xffde":"x"}]}`, "events[0]: a field name is not valid UTF-8"},
-		{"duplicate key", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","time":1,"time":2}]}`, `events[0]: field "time" given twice`},
-		{"wrong case", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","Time":1}]}`, `events[0]: field "Time" must be spelled "time"`},
-		{"wrong case at the top", `{"TYPE":"events","seq":1,"events":[]}`, `frame: field "TYPE" must be spelled "type"`},
-		{"case-folded key", `{"type":"events","ſeq":1,"events":[]}`, `frame: field "ſeq" must be spelled "seq"`},
-		{"time too large", `{"type":"events","seq":1,"events":[{"kind":"attempt-status","time":9223372036854775807}]}`, "events[0].time: time 9223372036854775807 out of range"},
-		{"negative now", `{"type":"events","seq":1,"now":-5,"events":[]}`, "now: time -5 out of range"},
-		{"resync finish", `{"type":"resync","attempts":[{"attempt":"a","state":"SUCCEEDED","start":1,"finish":1e300}]}`, "attempts[0].finish: time 1e300 out of range"},
+		{"invalid UTF-8", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","time":1,"attempt":"attempt_1700000000000_0001_m_000000_0","node":"h\xff1"}]}`, CodeMalformedFrame, "events[0].node: not valid UTF-8"},
+		{"invalid UTF-8 key", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","time":1,"no\xffde":"x"}]}`, CodeMalformedFrame, "events[0]: not valid UTF-8"},
+		{"duplicate key", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","time":1,"time":2}]}`, CodeMalformedFrame, `events[0]: field "time" given twice`},
+		{"duplicate param", `{"type":"events","seq":1,"events":[],"params":{"a":"1","a":"2"}}`, CodeMalformedFrame, `params: field "a" given twice`},
+		{"wrong case", `{"type":"events","seq":1,"events":[{"kind":"attempt-started","Time":1}]}`, CodeEventRejected, "time"},
+		{"wrong case at the top", `{"TYPE":"events","seq":1,"events":[]}`, CodeMalformedFrame, `no "type" field`},
+		{"time too large", `{"type":"events","seq":1,"events":[{"kind":"attempt-status","time":9223372036854775807}]}`, CodeMalformedFrame, "events[0].time: time 9223372036854775807 out of range"},
+		{"negative now", `{"type":"events","seq":1,"now":-5,"events":[]}`, CodeMalformedFrame, "now: time -5 out of range"},
+		{"resync finish", `{"type":"resync","attempts":[{"attempt":"a","state":"SUCCEEDED","start":1,"finish":1e300}]}`, CodeMalformedFrame, "attempts[0].finish: a JSON number does not fit (want int64)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The frames spell a raw byte 0xff as \xff.
 			c.sendRaw(websocket.TextMessage, []byte(strings.ReplaceAll(tc.frame, `\xff`, "\xff")))
-			f := c.expectError(CodeMalformedFrame)
+			f := c.expectError(tc.code)
 			if !strings.Contains(f.Text, tc.want) || f.Fatal {
 				t.Fatalf("error %+v, want text with %q", f, tc.want)
 			}
 			c.alive()
 		})
 	}
+	// A case-folded key is another key: ignored, no error.
+	c.sendRaw(websocket.TextMessage, []byte(`{"type":"events","ſeq":1,"events":[]}`))
+	c.alive()
 	// A parameter map's keys are the client's: not checked for case.
-	if err := validateFrame([]byte(`{"type":"hello","params":{"Type":"x","MAXSPEC":"2"}}`)); err != nil {
+	if _, err := DecodeFrame([]byte(`{"type":"hello","params":{"Type":"x","MAXSPEC":"2"}}`)); err != nil {
 		t.Errorf("params keys checked: %v", err)
 	}
 }

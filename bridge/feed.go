@@ -1,10 +1,10 @@
 package bridge
 
 import (
-	"sync"
+	"context"
+	"slices"
+	"strings"
 	"time"
-
-	"github.com/sirupsen/logrus"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -19,11 +19,16 @@ import (
 //   - Subscribe registers a session for its job's node events; deliver is
 //     called from the analyzer's goroutine and only queues the event for the
 //     session's loop, which feeds it to the engine and decides;
-//   - EndJob is called once the job is over (PROTOCOL.md, "Fault analyzer").
+//   - EndJob is called once the job is over (PROTOCOL.md, "Fault analyzer");
+//     it returns once the job's records are durable, or the error that
+//     kept them from being so.
+//
+// Every call is made by the server's feed writer (feedwriter.go), never
+// inside a session's turn: each may block on the analyzer's store.
 type Feed interface {
 	Observe(job string, ev speculators.Event)
 	Subscribe(job string, deliver func(speculators.Event)) (cancel func())
-	EndJob(job string)
+	EndJob(job string) error
 }
 
 // DefaultOrphanGrace is how long a job whose session ended unfinished may
@@ -37,13 +42,15 @@ const maxQueuedNotices = 4096
 
 // feedJobs is the server's per-job bookkeeping for the analyzer: the node
 // state each job's engines have been told (so that an engine rebuilt by a
-// resync or a new session of the job starts with it), and the timers that
-// end jobs whose AM went away without finishing.
+// resync or a new session of the job starts with it), and when each job
+// whose AM went away without finishing is ended. The deadlines are on the
+// server's clock (Config.Now); sweepOrphans ends those past, called every
+// orphanSweep by a goroutine of the server, or by a test that moved its
+// clock.
 type feedJobs struct {
 	nodes   map[string]map[speculators.NodeID]speculators.Event // job -> node -> last node event
-	orphans map[string]*time.Timer
-	order   []string       // orphans, oldest first (may hold claimed ones: skipped)
-	ending  sync.WaitGroup // EndJob calls in flight
+	orphans map[string]time.Time                                // job -> when it is ended
+	order   []string                                            // orphans, oldest first (may hold claimed ones: skipped)
 }
 
 // DefaultMaxOrphans caps the jobs waiting out their grace period; beyond
@@ -52,7 +59,51 @@ type feedJobs struct {
 const DefaultMaxOrphans = 10_000
 
 func newFeedJobs() feedJobs {
-	return feedJobs{nodes: map[string]map[speculators.NodeID]speculators.Event{}, orphans: map[string]*time.Timer{}}
+	return feedJobs{nodes: map[string]map[speculators.NodeID]speculators.Event{}, orphans: map[string]time.Time{}}
+}
+
+// orphanSweep is how often the server looks for orphans past their grace
+// period (at most a tenth of it).
+func orphanSweep(grace time.Duration) time.Duration {
+	return min(max(grace/10, time.Millisecond), time.Second)
+}
+
+// sweepOrphansEvery ends orphans past their deadline every orphanSweep
+// until stop is closed.
+func (s *Server) sweepOrphansEvery(stop <-chan struct{}) {
+	t := time.NewTicker(orphanSweep(s.cfg.OrphanGrace))
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			s.sweepOrphans(s.cfg.Now())
+		}
+	}
+}
+
+// sweepOrphans ends in the analyzer, oldest first, every job whose grace
+// period is over at now and that no session has claimed.
+func (s *Server) sweepOrphans(now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	live := s.feed.order[:0]
+	for _, job := range s.feed.order {
+		deadline, ok := s.feed.orphans[job]
+		switch {
+		case !ok:
+		case now.Before(deadline) || s.byJob[job] != nil:
+			live = append(live, job)
+		default:
+			delete(s.feed.orphans, job)
+			delete(s.feed.nodes, job)
+			s.log.WithField("job", job).Infof("no session for %s: the job is ended in the fault analyzer", s.cfg.OrphanGrace)
+			_ = s.feedw.push(context.Background(), feedOp{kind: feedEnd, job: job}) // no events: queued at once
+		}
+	}
+	clear(s.feed.order[len(live):])
+	s.feed.order = live
 }
 
 // ExpectJobs starts the orphan timer of jobs the analyzer holds as running
@@ -74,14 +125,13 @@ func (s *Server) ExpectJobs(jobs []string) {
 // orphanLocked (s.mu held) ends job in the analyzer after the grace period
 // unless a session claims it first.
 func (s *Server) orphanLocked(job string) {
-	if s.closing || s.feed.orphans[job] != nil {
+	if _, ok := s.feed.orphans[job]; s.closing || ok {
 		return
 	}
 	for len(s.feed.orphans) >= s.cfg.MaxOrphans && len(s.feed.order) > 0 {
 		old := s.feed.order[0]
 		s.feed.order = s.feed.order[1:]
-		if t := s.feed.orphans[old]; t != nil {
-			t.Stop()
+		if _, ok := s.feed.orphans[old]; ok {
 			s.endJobLocked(old)
 			s.log.WithField("job", old).Infof("more than %d jobs without a session: the oldest is ended in the fault analyzer now", s.cfg.MaxOrphans)
 		}
@@ -89,70 +139,30 @@ func (s *Server) orphanLocked(job string) {
 	if len(s.feed.order) > 2*s.cfg.MaxOrphans { // drop claimed entries
 		live := s.feed.order[:0]
 		for _, j := range s.feed.order {
-			if s.feed.orphans[j] != nil {
+			if _, ok := s.feed.orphans[j]; ok {
 				live = append(live, j)
 			}
 		}
 		s.feed.order = live
 	}
 	s.feed.order = append(s.feed.order, job)
-	var t *time.Timer
-	t = time.AfterFunc(s.cfg.OrphanGrace, func() {
-		s.mu.Lock()
-		if s.feed.orphans[job] != t || s.byJob[job] != nil {
-			s.mu.Unlock()
-			return
-		}
-		delete(s.feed.orphans, job)
-		delete(s.feed.nodes, job)
-		s.feed.ending.Add(1)
-		s.mu.Unlock()
-		defer s.feed.ending.Done()
-		s.log.WithField("job", job).Infof("no session for %s: the job is ended in the fault analyzer", s.cfg.OrphanGrace)
-		s.cfg.Feed.EndJob(job)
-	})
-	s.feed.orphans[job] = t
+	s.feed.orphans[job] = s.cfg.Now().Add(s.cfg.OrphanGrace)
 }
 
-// claimFeedLocked (s.mu held) cancels job's orphan timer: a session has it.
+// claimFeedLocked (s.mu held) cancels job's orphan deadline: a session has it.
 func (s *Server) claimFeedLocked(job string) {
-	if t := s.feed.orphans[job]; t != nil {
-		t.Stop()
-		delete(s.feed.orphans, job)
-	}
-}
-
-// endJob tells the analyzer job is over and returns once it has taken it:
-// the embedded analyzer makes the job's records durable in EndJob, so a
-// session that answers its AM after this (the pong of the job's last
-// batch) never acknowledges a job the analyzer could lose in a crash. A
-// remote analyzer posts it (bounded by Remote's timeout); the job is over,
-// so the session has nothing else to wait for.
-func (s *Server) endJob(job string) {
-	s.mu.Lock()
-	s.forgetJobLocked(job)
-	s.feed.ending.Add(1)
-	s.mu.Unlock()
-	defer s.feed.ending.Done()
-	s.cfg.Feed.EndJob(job)
+	delete(s.feed.orphans, job)
 }
 
 // endJobLocked (s.mu held) ends job without waiting (an orphan evicted).
 func (s *Server) endJobLocked(job string) {
 	s.forgetJobLocked(job)
-	s.feed.ending.Add(1)
-	go func() {
-		defer s.feed.ending.Done()
-		s.cfg.Feed.EndJob(job)
-	}()
+	_ = s.feedw.push(context.Background(), feedOp{kind: feedEnd, job: job}) // no events: queued at once
 }
 
 func (s *Server) forgetJobLocked(job string) {
 	delete(s.feed.nodes, job)
-	if t := s.feed.orphans[job]; t != nil {
-		t.Stop()
-		delete(s.feed.orphans, job)
-	}
+	delete(s.feed.orphans, job)
 }
 
 // noteNodeEvent records the last node event job's engine got about a node.
@@ -172,7 +182,8 @@ func (s *Server) noteNodeEvent(job string, ev speculators.Event) {
 }
 
 // nodeEvents returns the node events an engine of job built now must
-// observe: the nodes still suspected or failed.
+// observe: the nodes still suspected or failed, by node name (a defined
+// order: the engine's state must not depend on a map's).
 func (s *Server) nodeEvents(job string) []speculators.Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -180,15 +191,18 @@ func (s *Server) nodeEvents(job string) []speculators.Event {
 	for _, ev := range s.feed.nodes[job] {
 		out = append(out, ev)
 	}
+	slices.SortFunc(out, func(a, b speculators.Event) int { return strings.Compare(string(a.Node), string(b.Node)) })
 	return out
 }
 
-// stopOrphansLocked (s.mu held) cancels every orphan timer at shutdown: the
+// stopOrphansLocked (s.mu held) forgets every orphan at shutdown: the
 // jobs are not over, the sidecar is.
 func (s *Server) stopOrphansLocked() {
-	for job, t := range s.feed.orphans {
-		t.Stop()
-		delete(s.feed.orphans, job)
+	clear(s.feed.orphans)
+	s.feed.order = nil
+	if s.sweepStop != nil {
+		close(s.sweepStop)
+		s.sweepStop = nil
 	}
 }
 
@@ -199,9 +213,7 @@ func (s *Server) sessionEnded(sess *session) {
 	if s.cfg.Feed == nil || sess.job == "" {
 		return
 	}
-	if sess.unsubscribe != nil {
-		sess.unsubscribe()
-	}
+	_ = s.feedw.push(context.Background(), feedOp{kind: feedUnsubscribe, sess: sess.core}) // no events: queued at once
 	if sess.jobEnded {
 		return
 	}
@@ -213,168 +225,3 @@ func (s *Server) sessionEnded(sess *session) {
 }
 
 // ---- session side ----
-
-// subscribe registers the session for its job's node events and gives its
-// new engine the node state earlier engines of the job were told.
-func (s *session) subscribe() {
-	feed := s.srv.cfg.Feed
-	if feed == nil {
-		return
-	}
-	s.observeKnownNodes()
-	s.noticeWake = make(chan struct{}, 1)
-	s.unsubscribe = feed.Subscribe(s.job, s.deliver)
-}
-
-// observeKnownNodes feeds the engine the nodes its job's earlier engines
-// heard were suspected or failed (after a reconnect or a resync).
-func (s *session) observeKnownNodes() {
-	for _, ev := range s.srv.nodeEvents(s.job) {
-		if err := s.engine.Observe(&ev); err != nil {
-			s.log.WithError(err).Debug("node state not applied to the rebuilt engine")
-		}
-	}
-}
-
-// deliver runs on the analyzer's goroutine: it only queues.
-func (s *session) deliver(ev speculators.Event) {
-	s.noticeMu.Lock()
-	if len(s.notices) < maxQueuedNotices {
-		s.notices = append(s.notices, ev)
-	}
-	s.noticeMu.Unlock()
-	select {
-	case s.noticeWake <- struct{}{}:
-	default:
-	}
-}
-
-// onNotices feeds the queued node events to the engine, stamped with the
-// AM's clock (policies compare them with attempts' report times), and
-// decides.
-func (s *session) onNotices() error {
-	s.noticeMu.Lock()
-	evs := s.notices
-	s.notices = nil
-	s.noticeMu.Unlock()
-	if s.engine == nil || s.jobEnded || len(evs) == 0 {
-		return nil
-	}
-	now := s.amNow()
-	for i := range evs {
-		ev := &evs[i]
-		ev.Time = now
-		if err := s.engine.Observe(ev); err != nil {
-			s.log.WithError(err).Warn("node event from the fault analyzer not applied")
-			continue
-		}
-		s.srv.noteNodeEvent(s.job, *ev)
-		s.log.WithFields(logrus.Fields{"node": ev.Node, "event": ev.Kind.String()}).Info("fault analyzer notice")
-	}
-	s.srv.metrics.events.Add(float64(len(evs)))
-	return s.decideAndSend(time.Time{})
-}
-
-// feedObserve passes one accepted event to the analyzer.
-func (s *session) feedObserve(ev *speculators.Event) {
-	if feed := s.srv.cfg.Feed; feed != nil && !s.jobEnded {
-		feed.Observe(s.job, *ev)
-	}
-}
-
-// onBye takes the AM's word that its job is over (Bye, PROTOCOL.md): a
-// final state ends the job in the analyzer at once, rather than after the
-// grace period a job whose AM left unfinished gets, which for a failed or
-// killed job would hold its records as running for --cfa-job-grace. The
-// session stays open until the AM closes it.
-func (s *session) onBye(b *Bye) {
-	state := truncate(b.State, 32)
-	if !JobDone(b.State) {
-		s.log.WithField("state", state).Info("the AM is stopping before its job is over")
-		return
-	}
-	if !s.byeCounted {
-		s.byeCounted = true
-		s.srv.metrics.jobsEnded.WithLabelValues(b.State).Inc()
-	}
-	if s.srv.cfg.Feed == nil || s.jobEnded {
-		s.log.WithField("state", state).Info("the AM says the job is over")
-		return
-	}
-	s.jobEnded = true
-	s.log.WithField("state", state).Info("the AM says the job is over: the job is ended in the fault analyzer")
-	s.srv.endJob(s.job)
-}
-
-// checkJobEnded tells the analyzer once every task of the job has
-// succeeded or been dropped: the job holds no more work on any node.
-func (s *session) checkJobEnded() {
-	if s.srv.cfg.Feed == nil || s.jobEnded || s.engine == nil || !s.jobFinished() {
-		return
-	}
-	s.jobEnded = true
-	s.log.Info("every task done: the job is ended in the fault analyzer")
-	s.srv.endJob(s.job)
-}
-
-// jobFinished reports whether every task has succeeded, or was dropped
-// (a drop decision was sent) and has no attempt running any more. Cheap
-// unless the job is close to its end: it runs after every batch.
-func (s *session) jobFinished() bool {
-	j := s.engine.Job
-	done, total := 0, 0
-	for ty := range j.Tasks {
-		done += j.Completed[ty]
-		total += len(j.Tasks[ty])
-	}
-	if done == total {
-		return true
-	}
-	if done+len(s.dropped) < total {
-		return false
-	}
-	for ty := range j.Tasks {
-		for _, t := range j.Tasks[ty] {
-			if !t.Done() && (!s.dropped[t.ID] || t.RunningAttempts > 0) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// noteDecision remembers the tasks a drop was sent for.
-func (s *session) noteDecision(d *speculators.Decision) {
-	if d.Kind != speculators.Drop || s.srv.cfg.Feed == nil {
-		return
-	}
-	if s.dropped == nil {
-		s.dropped = map[speculators.TaskID]bool{}
-	}
-	s.dropped[d.Task] = true
-}
-
-// resyncFeed follows a resync: the rebuilt engine gets the node state its
-// job's engines were told, and the analyzer the snapshot's attempt starts
-// and ends (it ignores repeats, and takes starts it has not seen as
-// Restated: not signs of life of their nodes). Status reports are not
-// passed on: a snapshot's report times are the AM's resync time, not
-// heartbeats.
-func (s *session) resyncFeed(evs []speculators.Event) {
-	if s.srv.cfg.Feed == nil {
-		return
-	}
-	s.observeKnownNodes()
-	for i := range evs {
-		switch evs[i].Kind {
-		case speculators.AttemptStatus:
-		case speculators.AttemptStarted:
-			ev := evs[i]
-			ev.Restated = true
-			s.feedObserve(&ev)
-		default:
-			s.feedObserve(&evs[i])
-		}
-	}
-	s.checkJobEnded()
-}

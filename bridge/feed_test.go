@@ -240,11 +240,12 @@ func (f *recordingFeed) Subscribe(job string, deliver func(speculators.Event)) f
 	}
 }
 
-func (f *recordingFeed) EndJob(job string) {
+func (f *recordingFeed) EndJob(job string) error {
 	f.mu.Lock()
 	f.ended = append(f.ended, job)
 	f.mu.Unlock()
 	f.endedCh <- job
+	return nil
 }
 
 // awaitEnded fails unless the next job ended is job, within waitFor; what
@@ -312,10 +313,12 @@ func TestFeedEndsAFinishedJob(t *testing.T) {
 // is ended.
 func TestFeedOrphanedJob(t *testing.T) {
 	feed := newRecordingFeed()
-	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = 300 * time.Millisecond })
+	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = time.Minute })
 	c, _ := open(t, ts, hello(testJob, "tws", 2, 0, nil))
 	c.send(events(1, 10, started(0, "m_000000", 0, false), started(0, "m_000001", 0, false)))
 	c.alive()
+	// Subscribing is the feed writer's (outside the session's turns).
+	waitUntil(t, "the subscription", func() bool { return feed.subscribed(testJob) })
 	feed.mu.Lock()
 	deliver := feed.subs[testJob]
 	feed.mu.Unlock()
@@ -332,8 +335,23 @@ func TestFeedOrphanedJob(t *testing.T) {
 	if nodes := ts.nodeEvents(testJob); len(nodes) != 1 || nodes[0].Kind != speculators.NodeFailed {
 		t.Fatalf("node state kept for the job: %+v", nodes)
 	}
-	feed.notEnded(t, 500*time.Millisecond, "while a session had it")
+	// The grace period passes on the server's clock while a session has
+	// the job: not ended.
+	ts.clock.Advance(2 * time.Minute)
+	ts.sweepOrphans(ts.clock.Now())
+	feed.notEnded(t, 50*time.Millisecond, "while a session had it")
 	_ = c2.conn.Close()
+	waitUntil(t, "the job's grace period to start", func() bool {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		_, ok := ts.feed.orphans[testJob]
+		return ok
+	})
+	ts.clock.Advance(59 * time.Second)
+	ts.sweepOrphans(ts.clock.Now())
+	feed.notEnded(t, 50*time.Millisecond, "within the grace period")
+	ts.clock.Advance(time.Second)
+	ts.sweepOrphans(ts.clock.Now())
 	feed.awaitEnded(t, testJob, "the orphaned job")
 }
 
@@ -374,12 +392,12 @@ func TestFeedByeEndsTheJob(t *testing.T) {
 			t.Errorf("jobs_ended_total{state=%s} = %v, want %v (a RUNNING bye counts nowhere)", st, n, want)
 		}
 	}
-	ts.mu.Lock()
-	orphaned := ts.feed.orphans[other] != nil
-	ts.mu.Unlock()
-	if !orphaned {
-		t.Fatal("the job whose AM stopped early has no grace period running")
-	}
+	waitUntil(t, "the grace period of the job whose AM stopped early", func() bool {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		_, ok := ts.feed.orphans[other]
+		return ok
+	})
 }
 
 // Hello bounds out of range are refused.

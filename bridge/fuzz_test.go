@@ -68,6 +68,11 @@ func FuzzDecodeFrame(f *testing.F) {
 			}
 		case fr.Hello != nil:
 			_, _ = parseJobID(fr.Hello.Job)
+			if _, code, _ := checkHello(fr.Hello, DefaultMaxTasksPerJob); code == "" {
+				if fr.Hello.Maps+fr.Hello.Reduces > DefaultMaxTasksPerJob || fr.Hello.Maps < 0 || fr.Hello.Reduces < 0 {
+					t.Fatalf("hello accepted with %d maps and %d reduces", fr.Hello.Maps, fr.Hello.Reduces)
+				}
+			}
 		}
 		for _, d := range engine.Decide(t0 + 10000) {
 			_ = toWireDecision(key, 1, d)

@@ -36,7 +36,7 @@ type testServer struct {
 	clock *testclock.Clock
 }
 
-func startServer(t *testing.T, mutate func(*Config)) *testServer {
+func startServer(t testing.TB, mutate func(*Config)) *testServer {
 	t.Helper()
 	clock := newFakeClock()
 	log := logrus.New()
@@ -101,12 +101,12 @@ type frame struct {
 }
 
 type client struct {
-	t     *testing.T
+	t     testing.TB
 	conn  *websocket.Conn
 	nonce int64
 }
 
-func dial(t *testing.T, url string) *client {
+func dial(t testing.TB, url string) *client {
 	t.Helper()
 	d := websocket.Dialer{HandshakeTimeout: waitFor}
 	conn, resp, err := d.Dial(url, nil)
@@ -210,7 +210,7 @@ func hello(job, speculator string, maps, reduces int, params map[string]string) 
 }
 
 // open dials and completes a handshake.
-func open(t *testing.T, ts *testServer, h Hello) (*client, frame) {
+func open(t testing.TB, ts *testServer, h Hello) (*client, frame) {
 	t.Helper()
 	c := dial(t, ts.url)
 	c.send(h)

@@ -117,7 +117,7 @@ func compareStrings(a, b string) int {
 }
 
 // publishHello makes the session visible once its hello is accepted.
-func (s *session) publishHello(h *Hello, params map[string]string) {
+func (s *core) publishHello(h *Hello, params map[string]string) {
 	s.live.mu.Lock()
 	s.live.view = SessionView{Session: s.name, Job: h.Job, User: h.User, Queue: h.Queue, Policy: s.policy,
 		Params: params, Since: s.srv.cfg.Now(), Maps: h.Maps, Reduces: h.Reduces}
@@ -128,7 +128,7 @@ func (s *session) publishHello(h *Hello, params map[string]string) {
 
 // publishProgress refreshes the task counts from the engine (run goroutine
 // only) and adds events to the totals.
-func (s *session) publishProgress(events int) {
+func (s *core) publishProgress(events int) {
 	if s.engine == nil {
 		return
 	}
@@ -150,7 +150,7 @@ func (s *session) publishProgress(events int) {
 }
 
 // publishDecisions records decisions just sent.
-func (s *session) publishDecisions(ds []WireDecision) {
+func (s *core) publishDecisions(ds []WireDecision) {
 	s.live.mu.Lock()
 	s.live.view.Decisions += uint64(len(ds))
 	s.live.mu.Unlock()
@@ -168,7 +168,7 @@ func (s *session) publishDecisions(ds []WireDecision) {
 }
 
 // publishAck records the AM's answer to decision id.
-func (s *session) publishAck(id uint64, result, reason string) {
+func (s *core) publishAck(id uint64, result, reason string) {
 	s.live.mu.Lock()
 	if result == AckApplied {
 		s.live.view.Applied++

@@ -26,6 +26,11 @@ type metrics struct {
 	throttled       prometheus.Counter
 	turnShare       prometheus.Gauge
 	jobsEnded       *prometheus.CounterVec
+	jobMemory       prometheus.Gauge
+	jobMemoryLimit  prometheus.Gauge
+	feedQueued      prometheus.Gauge
+	feedWaits       prometheus.Counter
+	noticesDropped  prometheus.Counter
 }
 
 // finalJobStates are the job states a bye ends a job in (JobDone).
@@ -38,7 +43,7 @@ var decisionKinds = []string{"speculate", "kill", "rerun", "drop"}
 // Hadoop's own speculator (the shim falls back): the job asked for
 // something the sidecar cannot give it, as opposed to a wrong token or
 // version (an operator's mistake, counted in sessions_opened_total).
-var fallbackCodes = []string{CodeUnknownSpeculator, CodeBadParameter, CodeBadJob, CodeInternal}
+var fallbackCodes = []string{CodeUnknownSpeculator, CodeBadParameter, CodeBadJob, CodeMemoryBudget, CodeInternal}
 
 // newMetrics registers every metric with a zero-valued series for each label
 // value known at start (every policy of the registry, every decision kind,
@@ -79,6 +84,11 @@ func newMetrics(policies []string) *metrics {
 		throttled:       counter("throttled_seconds_total", "Time sessions were held back (not read) for being over their event budget."),
 		turnShare:       gauge("turn_share", "Share of the fair queue's slot time granted (1: all; less while the Go scheduler's p99 latency is over its target)."),
 		jobsEnded:       counters("jobs_ended_total", "Jobs whose AM said goodbye with a final state (bye frame), by that state.", "state"),
+		jobMemory:       gauge("job_memory_reserved_bytes", "Estimated memory of the open sessions' jobs (from their task counts), reserved against --max-job-memory."),
+		feedQueued:      gauge("feed_queued_events", "Events accepted by engines waiting to be passed to the fault analyzer (its store I/O runs outside sessions' turns)."),
+		feedWaits:       counter("feed_waits_total", "Event batches that waited for room in the fault analyzer's queue (--max-feed-queue full: the store is slow or failing)."),
+		noticesDropped:  counter("notices_dropped_total", "Fault analyzer notices dropped because more than 4,096 waited for one session's loop."),
+		jobMemoryLimit:  gauge("job_memory_limit_bytes", "The server's budget of estimated job memory (--max-job-memory); a hello past it is refused with memory-budget."),
 	}
 	for _, p := range policies {
 		for _, k := range decisionKinds {

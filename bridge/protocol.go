@@ -1,9 +1,13 @@
 package bridge
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Version is the protocol version this package speaks (PROTOCOL.md).
@@ -45,6 +49,16 @@ const (
 	CodeReplaced           = "replaced"
 	CodeShuttingDown       = "shutting-down"
 	CodeInternal           = "internal"
+	// CodeMemoryBudget refuses a hello whose job's estimated memory does not
+	// fit the server's budget (Config.MaxJobMemory); the job runs under
+	// Hadoop's own speculator.
+	CodeMemoryBudget = "memory-budget"
+	// CodeRateLimited refuses a hello unchecked: its address has spent its
+	// budget of failed authentications (internal/authguard).
+	CodeRateLimited = "rate-limited"
+	// CodeJobEndFailed answers a bye (final state) whose job end the fault
+	// analyzer could not make durable (its store is failing); not fatal.
+	CodeJobEndFailed = "job-end-failed"
 )
 
 // Hello opens a session.
@@ -292,7 +306,15 @@ type clientFrame struct {
 // wraps ErrUnknownType or ErrMalformed and says what was wrong.
 func DecodeFrame(data []byte) (Frame, error) {
 	var cf clientFrame
-	if err := json.Unmarshal(data, &cf); err != nil {
+	err := unmarshalStrict(data, &cf)
+	if err == nil {
+		err = checkTimes(&cf)
+	}
+	if errors.Is(err, errInvalidFrame) {
+		f, _ := classify(data, err)
+		return Frame{Type: f.Type}, fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	if err != nil {
 		return classify(data, err)
 	}
 	if cf.Type == nil {
@@ -320,6 +342,58 @@ func DecodeFrame(data []byte) (Frame, error) {
 	return f, nil
 }
 
+// unmarshalStrict decodes a client frame with encoding/json/v2 semantics
+// (github.com/go-json-experiment/json: Go 1.26's encoding/json/v2 needs
+// GOEXPERIMENT=jsonv2): a key given twice and invalid UTF-8 are errors,
+// and keys match fields exactly ("Time" is not "time": an unknown field,
+// ignored as the protocol says). Such errors name the field.
+func unmarshalStrict(data []byte, v any) error {
+	err := jsonv2.Unmarshal(data, v)
+	var me *jsonv2.SemanticError
+	if errors.As(err, &me) { // worded here: the library varies its own wording on purpose
+		what, want := "value", ""
+		if me.JSONKind != 0 {
+			what = me.JSONKind.String()
+		}
+		if me.GoType != nil {
+			want = " (want " + me.GoType.String() + ")"
+		}
+		return fmt.Errorf("%s: a JSON %s does not fit%s", pointerPath(me.JSONPointer), what, want)
+	}
+	var se *jsontext.SyntacticError
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	path := pointerPath(se.JSONPointer)
+	switch {
+	case errors.Is(err, jsontext.ErrDuplicateName):
+		return fmt.Errorf("%w: %s: field %q given twice", errInvalidFrame, pointerPath(se.JSONPointer.Parent()), truncate(se.JSONPointer.LastToken(), 32))
+	case strings.Contains(se.Err.Error(), "invalid UTF-8"):
+		return fmt.Errorf("%w: %s: not valid UTF-8", errInvalidFrame, path)
+	}
+	return err
+}
+
+// pointerPath writes a JSON pointer as the protocol's errors name fields:
+// "/events/3/time" is "events[3].time", "" is "frame".
+func pointerPath(p jsontext.Pointer) string {
+	var b strings.Builder
+	for tok := range p.Tokens() {
+		if _, err := strconv.Atoi(tok); err == nil {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(truncate(tok, 32))
+	}
+	if b.Len() == 0 {
+		return "frame"
+	}
+	return b.String()
+}
+
 // classify explains a frame the one-pass decoder refused: a frame of an
 // unknown type is reported as such even when its fields would not fit the
 // known frames; anything else is malformed.
@@ -327,7 +401,7 @@ func classify(data []byte, decodeErr error) (Frame, error) {
 	var env struct {
 		Type *string `json:"type"`
 	}
-	if err := json.Unmarshal(data, &env); err != nil {
+	if err := jsonv2.Unmarshal(data, &env); err != nil && !errors.Is(err, jsontext.ErrDuplicateName) {
 		return Frame{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	if env.Type == nil {

@@ -27,8 +27,11 @@ const Path = "/v1/am"
 
 // Defaults for Config's zero values.
 const (
-	DefaultMaxFrameBytes      = 1 << 20
-	DefaultMaxSessions        = 10000
+	DefaultMaxFrameBytes = 1 << 20
+	DefaultMaxSessions   = 10000
+	// DefaultMaxPendingHellos: AMs say hello within milliseconds of the
+	// upgrade, so a few hundred at once is a restart's reconnect storm.
+	DefaultMaxPendingHellos   = 256
 	DefaultMaxEventsPerSecond = 20000
 	// DefaultMaxTotalEventsPerSecond: twice issue 3's target load (1,000
 	// sessions, 100,000 updates/s), well below what one core decodes.
@@ -59,8 +62,15 @@ type Config struct {
 	// must present, while open sessions carry on.
 	TokenSet *tokens.Set
 
-	MaxFrameBytes      int64
-	MaxSessions        int
+	MaxFrameBytes int64
+	// MaxSessions bounds the sessions that said hello; connections that
+	// have not yet are counted apart (MaxPendingHellos), so that they
+	// cannot take the AMs' places.
+	MaxSessions int
+	// MaxPendingHellos bounds the connections upgraded that have not said
+	// an accepted hello yet (each has HandshakeTimeout to say it); past it
+	// an upgrade is refused with 503 (DefaultMaxPendingHellos).
+	MaxPendingHellos   int
 	MaxEventsPerSecond float64
 	// MaxTotalEventsPerSecond is the server's event budget, shared fairly
 	// by the sessions sending (fairShare): below the process's capacity,
@@ -84,6 +94,11 @@ type Config struct {
 	MaxStrikes         int
 	StrikeWindow       time.Duration
 	MaxTasksPerJob     int
+	// MaxJobMemory is the server's budget of estimated job memory, in
+	// bytes (hello.go, jobMemory): a hello whose job does not fit beside
+	// the open sessions' is refused with CodeMemoryBudget
+	// (DefaultMaxJobMemory).
+	MaxJobMemory int64
 
 	// Feed, if set, is the fault analyzer (feed.go): sessions pass it every
 	// event their engine accepts, subscribe to their job's node events and
@@ -94,6 +109,10 @@ type Config struct {
 	OrphanGrace time.Duration
 	// MaxOrphans caps the jobs waiting out OrphanGrace (DefaultMaxOrphans).
 	MaxOrphans int
+	// MaxFeedQueue bounds the events waiting for Feed (feedwriter.go,
+	// DefaultMaxFeedQueue); a session whose events find it full waits for
+	// room outside its turn.
+	MaxFeedQueue int
 
 	// Health, if set, is asked by /healthz: an error makes it answer 503
 	// with the error's text (the embedded analyzer's store is degraded).
@@ -139,10 +158,16 @@ type Server struct {
 	authFail *authguard.Guard // failed hellos per source address
 	fair     *fairShare
 	turns    *turns
+	memory   memoryBudget // estimated job memory (Config.MaxJobMemory)
+	feedw    *feedWriter  // the only caller of cfg.Feed; nil without one
+	// sweepStop stops the orphan sweeper (guarded by mu; nil once stopped).
+	sweepStop chan struct{}
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
-	byJob    map[string]*session
+	admitted int // sessions whose hello was accepted (MaxSessions)
+	pending  int // sessions not yet admitted (MaxPendingHellos)
+	byJob    map[string]*core
 	nextID   uint64
 	closing  bool
 	wg       sync.WaitGroup
@@ -179,7 +204,7 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.Registry == nil {
 		return nil, errors.New("bridge: a policy registry is required")
 	}
-	s := &Server{sessions: map[*session]struct{}{}, byJob: map[string]*session{}, metrics: newMetrics(cfg.Registry.Names()), feed: newFeedJobs()}
+	s := &Server{sessions: map[*session]struct{}{}, byJob: map[string]*core{}, metrics: newMetrics(cfg.Registry.Names()), feed: newFeedJobs()}
 	s.tokens = cfg.TokenSet
 	if s.tokens == nil {
 		set, err := tokens.New(cfg.Tokens)
@@ -190,6 +215,7 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	setDefault(&cfg.MaxFrameBytes, DefaultMaxFrameBytes)
 	setDefault(&cfg.MaxSessions, DefaultMaxSessions)
+	setDefault(&cfg.MaxPendingHellos, DefaultMaxPendingHellos)
 	setDefault(&cfg.MaxEventsPerSecond, DefaultMaxEventsPerSecond)
 	setDefault(&cfg.MaxTotalEventsPerSecond, DefaultMaxTotalEventsPerSecond)
 	setDefault(&cfg.DecideInterval, DefaultDecideInterval)
@@ -199,8 +225,10 @@ func NewServer(cfg Config) (*Server, error) {
 	setDefault(&cfg.MaxStrikes, DefaultMaxStrikes)
 	setDefault(&cfg.StrikeWindow, DefaultStrikeWindow)
 	setDefault(&cfg.MaxTasksPerJob, DefaultMaxTasksPerJob)
+	setDefault(&cfg.MaxJobMemory, DefaultMaxJobMemory)
 	setDefault(&cfg.OrphanGrace, DefaultOrphanGrace)
 	setDefault(&cfg.MaxOrphans, DefaultMaxOrphans)
+	setDefault(&cfg.MaxFeedQueue, DefaultMaxFeedQueue)
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
@@ -218,6 +246,13 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	s.turns = newTurns(s.cfg.MaxBusySessions, s.cfg.SchedLatencyTarget)
 	s.turns.onShare = s.metrics.turnShare.Set
+	s.memory = memoryBudget{limit: s.cfg.MaxJobMemory}
+	if cfg.Feed != nil {
+		s.feedw = newFeedWriter(cfg.Feed, s.cfg.MaxFeedQueue, s.metrics)
+		s.sweepStop = make(chan struct{})
+		go s.sweepOrphansEvery(s.sweepStop)
+	}
+	s.metrics.jobMemoryLimit.Set(float64(s.cfg.MaxJobMemory))
 	s.authFail = authguard.New(cfg.Log, "AM hello")
 	s.authFail.Now = cfg.Now
 	for _, c := range cfg.Collectors {
@@ -278,7 +313,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		s.wg.Wait()
-		s.feed.ending.Wait() // EndJob calls in flight reach the analyzer
+		if s.feedw != nil {
+			<-s.feedw.close() // queued events and job ends reach the analyzer
+		}
 		close(done)
 	}()
 	select {
@@ -292,31 +329,48 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) serveAM(w http.ResponseWriter, r *http.Request) {
 	if s.authFail.Blocked(r.RemoteAddr) {
 		// Spent its budget of bad hellos: refused before the upgrade, unlogged.
-		s.metrics.sessionsOpened.WithLabelValues("rate-limited").Inc()
+		s.metrics.sessionsOpened.WithLabelValues(CodeRateLimited).Inc()
 		http.Error(w, "too many failed authentications from this address; try later", http.StatusTooManyRequests)
+		return
+	}
+	// A place among the connections yet to say hello, taken before the
+	// upgrade: they cannot take the AMs' session places (MaxSessions counts
+	// admitted sessions only), and there are few of them.
+	s.mu.Lock()
+	full := s.pending >= s.cfg.MaxPendingHellos
+	if !full {
+		s.pending++
+	}
+	s.mu.Unlock()
+	if full {
+		s.metrics.sessionsOpened.WithLabelValues("too-many-pending").Inc()
+		http.Error(w, fmt.Sprintf("%d connections are waiting to say hello; try later", s.cfg.MaxPendingHellos), http.StatusServiceUnavailable)
 		return
 	}
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		// Upgrade has answered the request with an HTTP error.
+		s.mu.Lock()
+		s.pending--
+		s.mu.Unlock()
 		s.log.WithError(err).WithField("remote", r.RemoteAddr).Debug("websocket upgrade failed")
 		return
 	}
 	s.mu.Lock()
 	var refuse, text string
-	switch {
-	case s.closing:
+	if s.closing {
 		refuse, text = CodeShuttingDown, "the sidecar is stopping"
-	case len(s.sessions) >= s.cfg.MaxSessions:
-		refuse, text = CodeTooManySessions, fmt.Sprintf("the sidecar holds its maximum of %d sessions", s.cfg.MaxSessions)
 	}
 	var sess *session
 	if refuse == "" {
 		s.nextID++
 		sess = newSession(s, conn, s.nextID, r.RemoteAddr)
+		sess.pending = true
 		s.sessions[sess] = struct{}{}
 		s.wg.Add(1)
 		s.metrics.sessions.Inc()
+	} else {
+		s.pending--
 	}
 	s.mu.Unlock()
 	if sess == nil {
@@ -334,14 +388,51 @@ func (s *Server) serveAM(w http.ResponseWriter, r *http.Request) {
 	s.sessionEnded(sess)
 }
 
+// admit gives sess (whose hello is good) a session place, leaving the
+// connections yet to say hello; it returns false when MaxSessions are held.
+func (s *Server) admit(sess *core) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.admitted >= s.cfg.MaxSessions {
+		return false
+	}
+	s.admitted++
+	sess.admitted = true
+	if sess.pending {
+		sess.pending = false
+		s.pending--
+	}
+	return true
+}
+
+// helloRefused gives sess's place back (among the connections yet to say
+// hello, or the session place admit gave it): its hello was refused and it
+// is closing.
+func (s *Server) helloRefused(sess *core) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sess.pending {
+		sess.pending = false
+		s.pending--
+	}
+	if sess.admitted {
+		sess.admitted = false
+		s.admitted--
+	}
+	if sess.memory > 0 {
+		s.metrics.jobMemory.Set(float64(s.memory.release(sess.memory)))
+		sess.memory = 0
+	}
+}
+
 // claimJob makes sess the session of job, stopping an older one.
-func (s *Server) claimJob(job string, sess *session) {
+func (s *Server) claimJob(job string, sess *core) {
 	s.mu.Lock()
 	old := s.byJob[job]
 	s.byJob[job] = sess
 	s.claimFeedLocked(job)
 	s.mu.Unlock()
-	if old != nil && old != sess {
+	if old != nil && old != sess && old.stop != nil {
 		old.stop(CodeReplaced, fmt.Sprintf("session %s of the same job took over", sess.name))
 	}
 }
@@ -354,7 +445,17 @@ func (s *Server) release(sess *session) {
 	}
 	delete(s.sessions, sess)
 	s.fair.leave(sess)
-	if sess.job != "" && s.byJob[sess.job] == sess {
+	if sess.pending {
+		s.pending--
+	}
+	if sess.admitted {
+		s.admitted--
+	}
+	if sess.memory > 0 {
+		s.metrics.jobMemory.Set(float64(s.memory.release(sess.memory)))
+		sess.memory = 0
+	}
+	if sess.job != "" && s.byJob[sess.job] == sess.core {
 		delete(s.byJob, sess.job)
 	}
 	s.metrics.sessions.Dec()

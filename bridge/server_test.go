@@ -377,6 +377,7 @@ func TestSessionLimit(t *testing.T) {
 	ts := startServer(t, func(c *Config) { c.MaxSessions = 1 })
 	first, _ := open(t, ts, hello(testJob, "none", 1, 0, nil))
 	second := dial(t, ts.url)
+	second.send(hello("job_1700000000000_0002", "none", 1, 0, nil))
 	if f := second.expectError(CodeTooManySessions); !f.Fatal {
 		t.Fatalf("error %+v is not fatal", f)
 	}
@@ -453,7 +454,7 @@ func TestNewServerNeedsARegistryAndAToken(t *testing.T) {
 	}
 }
 
-func get(t *testing.T, url string) string {
+func get(t testing.TB, url string) string {
 	t.Helper()
 	resp, err := http.Get(url)
 	if err != nil {
@@ -468,7 +469,7 @@ func get(t *testing.T, url string) string {
 }
 
 // waitUntil polls cond until it holds or waitFor passes.
-func waitUntil(t *testing.T, what string, cond func() bool) {
+func waitUntil(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(waitFor)
 	for !cond() {

@@ -8,30 +8,27 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// The write side of a session: every frame goes through write, and frames
-// written during a turn of the fair queue (turns.go) wait in the outbox
-// until the turn has ended.
+// The write side of the transport: the frames the core queued are sent by
+// flush; frames flushed during a turn of the fair queue (turns.go) wait in
+// the outbox until the turn has ended.
 
-// strike answers a bad frame and ends the session after too many.
-func (s *session) strike(code, text string) error {
-	if s.strikes.add(s.srv.cfg.Now()) {
-		return s.fatal(CodeAbuse, fmt.Sprintf("more than %d bad frames within %s (last: %s: %s)", s.srv.cfg.MaxStrikes, s.srv.cfg.StrikeWindow, code, text))
+// flush sends (or, during a turn, holds for endTurn) the frames the core
+// queued, then, if the core ended the session, ends the turn, sends a close
+// frame and returns errEnd; otherwise it returns err.
+func (s *session) flush(err error) error {
+	for i, v := range s.out {
+		s.out[i] = nil
+		if werr := s.writeFrame(v); werr != nil {
+			s.out = s.out[:0]
+			return werr
+		}
 	}
-	return s.sendError(ErrorFrame{Code: code, Text: text})
-}
-
-func (s *session) sendError(f ErrorFrame) error {
-	f.Type = TypeError
-	s.srv.metrics.errorsSent.WithLabelValues(f.Code).Inc()
-	return s.write(f)
-}
-
-// fatal sends a fatal error frame and a close frame; it always returns errEnd.
-func (s *session) fatal(code, text string) error {
-	if err := s.endTurn(); err != nil {
-		return errEnd
+	s.out = s.out[:0]
+	if s.closeCode == "" {
+		return err
 	}
-	if err := s.sendError(ErrorFrame{Code: code, Text: text, Fatal: true}); err != nil {
+	code := s.closeCode
+	if terr := s.endTurn(); terr != nil {
 		return errEnd
 	}
 	closeCode := websocket.ClosePolicyViolation
@@ -40,13 +37,15 @@ func (s *session) fatal(code, text string) error {
 		closeCode = websocket.CloseGoingAway
 	case CodeInternal:
 		closeCode = websocket.CloseInternalServerErr
+	case CodeTooManySessions, CodeMemoryBudget, CodeRateLimited:
+		closeCode = websocket.CloseTryAgainLater
 	}
 	_ = s.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(closeCode, code),
 		time.Now().Add(s.srv.cfg.WriteTimeout))
 	return errEnd
 }
 
-func (s *session) write(v any) error {
+func (s *session) writeFrame(v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode frame: %w", err)

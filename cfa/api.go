@@ -143,7 +143,10 @@ func (s *Service) Handler() http.Handler {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST /v1/jobs/{job}/end", func(w http.ResponseWriter, r *http.Request) {
-		s.EndJob(r.PathValue("job"))
+		if err := s.EndJob(r.PathValue("job")); err != nil {
+			http.Error(w, "job end taken but not yet durable (the store is degraded; it is retried): "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("GET /v1/jobs/{job}/notices", s.serveNotices)

@@ -24,7 +24,7 @@ func RequireToken(h http.Handler, set *tokens.Set, guard *authguard.Guard) (http
 		guard = authguard.New(nil, "analyzer API")
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && (r.URL.Path == "/healthz" || r.URL.Path == "/metrics") {
+		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && (r.URL.Path == "/healthz" || r.URL.Path == "/metrics") {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -34,8 +34,14 @@ func RequireToken(h http.Handler, set *tokens.Set, guard *authguard.Guard) (http
 		}
 		auth := r.Header.Get("Authorization")
 		token, ok := strings.CutPrefix(auth, "Bearer ")
-		if !set.Match(token) || !ok {
-			guard.Failed(r.RemoteAddr, auth)
+		if !ok {
+			token = auth // counted and logged as presented
+		}
+		switch guard.Check(r.RemoteAddr, token, func(t string) bool { return ok && set.Match(t) }) {
+		case authguard.Limited:
+			http.Error(w, "too many failed authentications from this address; try later", http.StatusTooManyRequests)
+			return
+		case authguard.Failed:
 			w.Header().Set("WWW-Authenticate", `Bearer realm="specbridge-cfa"`)
 			http.Error(w, "missing or bad bearer token", http.StatusUnauthorized)
 			return

@@ -128,15 +128,18 @@ func (r *Remote) post(ctx context.Context, path string, body any) error {
 }
 
 // EndJob posts job's queued events and its end (bridge.Feed).
-func (r *Remote) EndJob(job string) {
+func (r *Remote) EndJob(job string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := r.Flush(ctx); err != nil {
+	ferr := r.Flush(ctx)
+	if ferr != nil {
+		r.onError(ferr)
+	}
+	err := r.post(ctx, "/v1/jobs/"+url.PathEscape(job)+"/end", nil)
+	if err != nil {
 		r.onError(err)
 	}
-	if err := r.post(ctx, "/v1/jobs/"+url.PathEscape(job)+"/end", nil); err != nil {
-		r.onError(err)
-	}
+	return errors.Join(ferr, err)
 }
 
 // Subscribe long-polls job's notices and delivers each once (bridge.Feed).

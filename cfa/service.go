@@ -185,15 +185,19 @@ func (s *Service) queueLocked() {
 	}
 }
 
-// EndJob records that job finished (bridge.Feed) and commits, so that once it
-// returns the job's records are durable (unless the store is failing:
-// then they wait with the others, and the failure is logged).
-func (s *Service) EndJob(job string) {
+// EndJob records that job finished (bridge.Feed) and commits: once it
+// returns nil the job's records are durable. A failing store's error is
+// returned (the records wait with the others, are retried with the next
+// commit, and the failure is logged once per episode), so that the caller
+// does not tell the AM its job's end is kept when it is not (issue 24).
+// The bridge calls it from its feed writer, never inside a session's turn.
+func (s *Service) EndJob(job string) error {
 	s.mu.Lock()
 	s.an.EndJob(job, s.now())
-	_ = s.commitLocked()
+	err := s.commitLocked()
 	s.mu.Unlock()
 	s.boxes.drop(job)
+	return err
 }
 
 // Subscribe registers deliver for job's node events (bridge.Feed). A subscription

@@ -189,10 +189,19 @@ type Job struct {
 	ErrorBound float64
 }
 
+// MaxJobTasks bounds a job's tasks (task indexes are int32; 2^24 tasks
+// take about 1.6 GB as built).
+const MaxJobTasks = 1 << 24
+
 // NewJob builds the empty state of a job.
 func NewJob(info JobInfo) (*Job, error) {
 	if info.Maps < 0 || info.Reduces < 0 {
 		return nil, fmt.Errorf("job %s: negative task count (%d maps, %d reduces)", info.ID, info.Maps, info.Reduces)
+	}
+	// Checked one at a time so that the sum cannot overflow: the slots
+	// below are allocated from these counts.
+	if info.Maps > MaxJobTasks || info.Reduces > MaxJobTasks-info.Maps {
+		return nil, fmt.Errorf("job %s: %d maps and %d reduces: at most %d tasks", info.ID, info.Maps, info.Reduces, MaxJobTasks)
 	}
 	if info.MapInputBytes != nil && len(info.MapInputBytes) != info.Maps {
 		return nil, fmt.Errorf("job %s: %d map input sizes for %d maps", info.ID, len(info.MapInputBytes), info.Maps)

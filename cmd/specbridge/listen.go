@@ -24,8 +24,17 @@ func serverFlags(env, tokenUsage, tlsServes string) []cli.Flag {
 		&cli.StringFlag{Name: "tls-cert", Usage: "PEM certificate; with --tls-key, " + tlsServes, EnvVars: []string{env + "TLS_CERT"}},
 		&cli.StringFlag{Name: "tls-key", Usage: "PEM private key for --tls-cert", EnvVars: []string{env + "TLS_KEY"}},
 		&cli.StringFlag{Name: "addr-file", Usage: "write the bound host:port to this file once listening (for scripts and tests)", EnvVars: []string{env + "ADDR_FILE"}},
+		&cli.DurationFlag{Name: "http-idle-timeout", Value: defaultIdleTimeout, Usage: "close a keep-alive HTTP connection idle this long (websocket sessions have their own timeouts)", EnvVars: []string{env + "HTTP_IDLE_TIMEOUT"}},
 	}
 }
+
+// HTTP timeouts of both servers: a request (headers and body: the
+// analyzer's largest posts are a few MB) is read within defaultReadTimeout,
+// and a keep-alive connection idle for --http-idle-timeout is closed.
+const (
+	defaultReadTimeout = time.Minute
+	defaultIdleTimeout = time.Minute
+)
 
 // front is the HTTP side serve and cfa share: a server on a listener that
 // is already bound, and the base URL it answers at.
@@ -51,7 +60,18 @@ func listenHTTP(c *cli.Context, cmd string, tlsCfg *tls.Config, scheme string, a
 		_ = ln.Close()
 		return front{}, fmt.Errorf("%s: %w", cmd, err)
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	idle := c.Duration("http-idle-timeout")
+	if idle <= 0 {
+		_ = ln.Close()
+		return front{}, fmt.Errorf("%s: --http-idle-timeout %s: want a positive duration", cmd, idle)
+	}
+	// Connections that never send a request, or idle between requests,
+	// hold nothing for long (issue 24): headers within 10 s, a request's
+	// body within ReadTimeout, and a keep-alive connection closed after
+	// --http-idle-timeout. No WriteTimeout: the dashboard's event stream
+	// is a long response (it ends when its token is revoked, dashboard.go).
+	// A websocket, once upgraded, sets its own deadlines per frame.
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: defaultReadTimeout, IdleTimeout: idle}
 	if d != nil {
 		srv.RegisterOnShutdown(d.Close)
 	}

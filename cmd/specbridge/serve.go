@@ -46,7 +46,10 @@ func ServeCommand() *cli.Command {
 			"named beside it.",
 		Flags: []cli.Flag{
 			&cli.Int64Flag{Name: "max-frame-bytes", Value: bridge.DefaultMaxFrameBytes, Usage: "largest frame read; larger ones get an error frame", EnvVars: []string{"SPECBRIDGE_MAX_FRAME_BYTES"}},
-			&cli.IntFlag{Name: "max-sessions", Value: bridge.DefaultMaxSessions, Usage: "most AM sessions open at once", EnvVars: []string{"SPECBRIDGE_MAX_SESSIONS"}},
+			&cli.IntFlag{Name: "max-sessions", Value: bridge.DefaultMaxSessions, Usage: "most AM sessions open at once (that said hello)", EnvVars: []string{"SPECBRIDGE_MAX_SESSIONS"}},
+			&cli.IntFlag{Name: "max-pending-hellos", Value: bridge.DefaultMaxPendingHellos, Usage: "most connections waiting to say hello at once; past it an upgrade is refused with 503", EnvVars: []string{"SPECBRIDGE_MAX_PENDING_HELLOS"}},
+			&cli.IntFlag{Name: "max-feed-queue", Value: bridge.DefaultMaxFeedQueue, Usage: "most accepted events waiting for the fault analyzer (its store); a session whose events find it full is held back, alone, until there is room", EnvVars: []string{"SPECBRIDGE_MAX_FEED_QUEUE"}},
+			&cli.Int64Flag{Name: "max-job-memory", Value: bridge.DefaultMaxJobMemory, Usage: "`BYTES` of estimated job memory (256 bytes a task, 64 KiB a session) the open sessions may hold; a hello past it is refused with memory-budget and its job runs under Hadoop's speculator", EnvVars: []string{"SPECBRIDGE_MAX_JOB_MEMORY"}},
 			&cli.Float64Flag{Name: "max-events-per-second", Value: bridge.DefaultMaxEventsPerSecond, Usage: "events per second per session before backpressure", EnvVars: []string{"SPECBRIDGE_MAX_EVENTS_PER_SECOND"}},
 			&cli.Float64Flag{Name: "max-total-events-per-second", Value: bridge.DefaultMaxTotalEventsPerSecond, Usage: "events per second for the whole server, shared fairly by the sessions sending; keep it below what the host decodes (docs/operations-durability.md)", EnvVars: []string{"SPECBRIDGE_MAX_TOTAL_EVENTS_PER_SECOND"}},
 			&cli.DurationFlag{Name: "pace-latency-target", Value: bridge.DefaultSchedLatencyTarget, Usage: "while the Go scheduler's p99 latency is over this, sessions' work is granted less of the time, flooding sessions first (docs/operations-durability.md); 0 turns pacing off", EnvVars: []string{"SPECBRIDGE_PACE_LATENCY_TARGET"}},
@@ -75,8 +78,8 @@ func serve(c *cli.Context) error {
 		return err
 	}
 	sec.watch(ctx, log)
-	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Float64("max-total-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
-		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-events-per-second, --max-total-events-per-second and --decide-interval must be positive")
+	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Int("max-pending-hellos") <= 0 || c.Int("max-feed-queue") <= 0 || c.Int64("max-job-memory") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Float64("max-total-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
+		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-pending-hellos, --max-feed-queue, --max-job-memory, --max-events-per-second, --max-total-events-per-second and --decide-interval must be positive")
 	}
 	if c.Duration("cfa-job-grace") <= 0 {
 		return errors.New("serve: --cfa-job-grace must be positive")
@@ -130,6 +133,9 @@ func serve(c *cli.Context) error {
 		Collectors:              append(feed.collectors, buildInfo()),
 		MaxFrameBytes:           c.Int64("max-frame-bytes"),
 		MaxSessions:             c.Int("max-sessions"),
+		MaxPendingHellos:        c.Int("max-pending-hellos"),
+		MaxJobMemory:            c.Int64("max-job-memory"),
+		MaxFeedQueue:            c.Int("max-feed-queue"),
 		MaxEventsPerSecond:      c.Float64("max-events-per-second"),
 		MaxTotalEventsPerSecond: c.Float64("max-total-events-per-second"),
 		SchedLatencyTarget:      paceTarget(c.Duration("pace-latency-target")),

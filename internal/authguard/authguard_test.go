@@ -48,3 +48,45 @@ func TestGuardLimitsAndSamples(t *testing.T) {
 		t.Errorf("%d addresses kept, bound 100", len(g.addrs))
 	}
 }
+
+// Check counts a failure at the check (200 tries at once get the budget's
+// 10 checks), and a prefix that worked from an address is not locked out
+// by guesses from it, though guesses with that prefix have a budget too.
+func TestCheckLimitsGuessesNotGoodClients(t *testing.T) {
+	log, _ := logtest.NewNullLogger()
+	g := New(log, "test")
+	good := func(tok string) bool { return tok == "good-token-0123456789" }
+	if g.Check("10.0.0.1:1", "good-token-0123456789", good) != OK {
+		t.Fatal("the good token")
+	}
+	results := make(chan Result, 200)
+	for i := 0; i < 200; i++ {
+		go func() { results <- g.Check("10.0.0.1:2", fmt.Sprintf("guess-%03d", i), good) }()
+	}
+	n := map[Result]int{}
+	for i := 0; i < 200; i++ {
+		n[<-results]++
+	}
+	if n[Failed] != DefaultBudget || n[Limited] != 200-DefaultBudget {
+		t.Fatalf("200 guesses at once: %v, want %d checked", n, DefaultBudget)
+	}
+	if g.Blocked("10.0.0.1:3") {
+		t.Error("an address with a good client refused before it presents anything")
+	}
+	if g.Check("10.0.0.1:4", "good-token-0123456789", good) != OK {
+		t.Error("the good client locked out by guesses from its address")
+	}
+	for i := 0; i < DefaultBudget; i++ {
+		g.Check("10.0.0.1:5", fmt.Sprintf("good-%d", i), good) // the good prefix, guessed
+	}
+	if g.Check("10.0.0.1:5", "good-x", good) != Limited {
+		t.Error("guesses with the good prefix have no budget")
+	}
+	fresh := New(log, "test")
+	for i := 0; i < DefaultBudget; i++ {
+		fresh.Check("10.0.0.9:1", "nope", good)
+	}
+	if !fresh.Blocked("10.0.0.9:1") {
+		t.Error("an address that only failed is not refused before the upgrade")
+	}
+}

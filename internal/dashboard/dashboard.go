@@ -29,6 +29,7 @@ import (
 
 	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/cfa"
+	"github.com/specbridge/specbridge/internal/authguard"
 	"github.com/specbridge/specbridge/internal/tokens"
 )
 
@@ -64,6 +65,9 @@ type Config struct {
 	Interval time.Duration
 	// Secure marks the cookie Secure (the page is served over TLS).
 	Secure bool
+	// Guard limits and logs failed logins (the form and bearer tokens);
+	// nil: a guard of its own with authguard's defaults.
+	Guard *authguard.Guard
 }
 
 // State is what one push carries.
@@ -105,6 +109,9 @@ func New(cfg Config) (*Dashboard, error) {
 	}
 	if cfg.Interval <= 0 {
 		cfg.Interval = time.Second
+	}
+	if cfg.Guard == nil {
+		cfg.Guard = authguard.New(nil, "dashboard login")
 	}
 	d := &Dashboard{cfg: cfg, key: make([]byte, 32), done: make(chan struct{})}
 	if _, err := rand.Read(d.key); err != nil {
@@ -151,21 +158,43 @@ func (d *Dashboard) validMAC(m []byte) bool {
 
 // authorized checks the bearer token or the cookie; with a valid bearer
 // token it returns the cookie to set, so that the page's own requests
-// (EventSource cannot send headers) are let in too.
-func (d *Dashboard) authorized(r *http.Request) (ok bool, setCookie *http.Cookie) {
+// (EventSource cannot send headers) are let in too. Bearer tokens go
+// through the guard (counted, logged by sample, limited per address:
+// limited is then true); a cookie is an HMAC under a key of this process,
+// not a guess worth counting.
+func (d *Dashboard) authorized(r *http.Request) (ok bool, setCookie *http.Cookie, limited bool) {
 	if tok, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); found {
-		if d.valid(strings.TrimSpace(tok)) {
-			return true, d.cookie(strings.TrimSpace(tok))
+		tok = strings.TrimSpace(tok)
+		switch d.cfg.Guard.Check(r.RemoteAddr, tok, d.valid) {
+		case authguard.OK:
+			return true, d.cookie(tok), false
+		case authguard.Limited:
+			return false, nil, true
 		}
-		return false, nil
+		return false, nil, false
 	}
+	return d.validCookie(r), nil, false
+}
+
+func (d *Dashboard) validCookie(r *http.Request) bool {
 	if c, err := r.Cookie(CookieName); err == nil {
 		if m, err := hex.DecodeString(c.Value); err == nil && d.validMAC(m) {
-			return true, nil
+			return true
 		}
 	}
-	return false, nil
+	return false
 }
+
+// stillValid reports whether what let r in still would (its token was not
+// taken out by a reload), without counting anything.
+func (d *Dashboard) stillValid(r *http.Request) bool {
+	if tok, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); found {
+		return d.valid(strings.TrimSpace(tok))
+	}
+	return d.validCookie(r)
+}
+
+const limitedText = "too many failed logins from this address; try later"
 
 func (d *Dashboard) cookie(token string) *http.Cookie {
 	return &http.Cookie{Name: CookieName, Value: hex.EncodeToString(d.mac(token)), Path: "/", HttpOnly: true,
@@ -185,7 +214,11 @@ func (d *Dashboard) Mount(mux *http.ServeMux) {
 
 func (d *Dashboard) guard(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ok, c := d.authorized(r)
+		ok, c, limited := d.authorized(r)
+		if limited {
+			http.Error(w, limitedText, http.StatusTooManyRequests)
+			return
+		}
 		if !ok {
 			http.Error(w, "unauthorized: send Authorization: Bearer TOKEN or log in at /", http.StatusUnauthorized)
 			return
@@ -206,7 +239,11 @@ func (d *Dashboard) render(w http.ResponseWriter, status int, name string, data 
 }
 
 func (d *Dashboard) index(w http.ResponseWriter, r *http.Request) {
-	ok, c := d.authorized(r)
+	ok, c, limited := d.authorized(r)
+	if limited {
+		http.Error(w, limitedText, http.StatusTooManyRequests)
+		return
+	}
 	if !ok {
 		d.render(w, http.StatusUnauthorized, "login.html", map[string]any{"Title": d.cfg.Title})
 		return
@@ -219,7 +256,15 @@ func (d *Dashboard) index(w http.ResponseWriter, r *http.Request) {
 
 func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
-	if err := r.ParseForm(); err != nil || !d.valid(strings.TrimSpace(r.PostFormValue("token"))) {
+	if err := r.ParseForm(); err != nil {
+		d.render(w, http.StatusBadRequest, "login.html", map[string]any{"Title": d.cfg.Title, "Error": "bad form"})
+		return
+	}
+	switch d.cfg.Guard.Check(r.RemoteAddr, strings.TrimSpace(r.PostFormValue("token")), d.valid) {
+	case authguard.Limited:
+		d.render(w, http.StatusTooManyRequests, "login.html", map[string]any{"Title": d.cfg.Title, "Error": limitedText})
+		return
+	case authguard.Failed:
 		d.render(w, http.StatusUnauthorized, "login.html", map[string]any{"Title": d.cfg.Title, "Error": "wrong token"})
 		return
 	}
@@ -256,7 +301,9 @@ func (d *Dashboard) stateJSON(w http.ResponseWriter, _ *http.Request) {
 	_ = json.NewEncoder(w).Encode(d.Snapshot())
 }
 
-// events pushes the state every Interval until the client goes away.
+// events pushes the state every Interval until the client goes away, the
+// dashboard closes, or what let the client in is revoked (a token taken
+// out of its file by SIGHUP ends its open streams at the next push).
 func (d *Dashboard) events(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
@@ -282,6 +329,9 @@ func (d *Dashboard) events(w http.ResponseWriter, r *http.Request) {
 		case <-d.done:
 			return
 		case <-ticker.C:
+		}
+		if !d.stillValid(r) {
+			return
 		}
 	}
 }
