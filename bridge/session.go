@@ -429,7 +429,7 @@ func (s *session) onHello(h *Hello, readAt time.Time) error {
 	}
 	info := speculators.JobInfo{ID: h.Job, Maps: h.Maps, Reduces: h.Reduces, MapInputBytes: h.MapInputBytes,
 		ReduceInputBytes: h.ReduceInputBytes, Slots: h.Slots, Start: h.Start, Deadline: h.Deadline, ErrorBound: h.ErrorBound,
-		TaskMillis: model.meanMS, TailIndex: model.tailIndex}
+		TaskMillis: model.meanMS, TailIndex: model.tailIndex, Capacity: s.srv.cfg.Capacity}
 	hash := fnv.New64a()
 	_, _ = hash.Write([]byte(h.Job))
 	seed := hash.Sum64()
