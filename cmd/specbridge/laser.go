@@ -101,7 +101,7 @@ func trainLaser(c *cli.Context) error {
 		if err != nil {
 			return fmt.Errorf("train laser: %w", err)
 		}
-		sources = append(sources, lasertrain.Source{Name: path, Build: replay.WorkloadOf(in, replay.ClusterOptions{})})
+		sources = append(sources, lasertrain.Source{Name: path, Build: replay.WorkloadOf(in, replay.ClusterOptions{}), Jobs: in.Jobs})
 	}
 	cfg := lasertrain.Config{Seed: c.Uint64("seed"), Runs: c.Int("runs"), TauEstS: c.Float64("tau-est-s"), TauKillS: c.Float64("tau-kill-s"),
 		RMax: c.Int("r-max"), TJVMS: c.Float64("tjvm-s"), TaskEpochs: c.Int("task-epochs"), JobEpochs: c.Int("job-epochs")}

@@ -73,7 +73,7 @@ var rules = []rule{
 		thirdParty: []string{gonum}, denyDeps: []string{"bridge", "cfa"}},
 	{pkg: "replay/report", doc: "`replay/report`", internal: []string{"replay", "sim", "speculators/..."}, thirdParty: []string{gonum, "gonum.org/v1/plot"},
 		denyDeps: []string{"bridge", "cfa"}},
-	{pkg: "lasertrain", doc: "`lasertrain`", internal: []string{"replay", "sim", "speculators/...", "models"}, thirdParty: []string{gonum},
+	{pkg: "lasertrain", doc: "`lasertrain`", internal: []string{"replay", "sim", "speculators/...", "models", "yarnclient/history"}, thirdParty: []string{gonum},
 		denyDeps: []string{"bridge", "cfa"}},
 	{pkg: "sweep", doc: "`sweep`", internal: []string{"replay", "speculators", "yarnclient/history", "yarnclient/hdfs", "internal/inorder"},
 		denyDeps: []string{"bridge", "cfa"}},
