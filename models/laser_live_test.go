@@ -33,7 +33,7 @@ func liveJob(t *testing.T, model *laser.Model, rng *rand.Rand, maps int, median 
 	ms := make([]m, maps)
 	for i := range ms {
 		recs := math.Exp(math.Log(1e4) + rng.Float64()*(math.Log(1e7)-math.Log(1e4))) // up to 10 M
-		in := recs * (10 + 990*rng.Float64())                                        // 10 B..1 KB a record
+		in := recs * (10 + 990*rng.Float64())                                         // 10 B..1 KB a record
 		ms[i] = m{a: h.Start(spectest.Map(i), speculators.NodeID(fmt.Sprintf("n%d", i%4)), 0),
 			time: median * math.Pow(2, 2*rng.Float64()-1), records: recs, gc: 10000 * rng.Float64(), cpu: 0.3 + 0.9*rng.Float64(),
 			in: in, spills: recs * 2 * rng.Float64(), outR: recs * (0.1 + 3*rng.Float64()), outB: in * (0.05 + rng.Float64())}
