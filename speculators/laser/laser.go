@@ -7,6 +7,14 @@
 // U(r) = 1{T_i(r) <= D} - theta C M_i(r), where networks estimate the job's
 // completion time T_i and machine time M_i for each r.
 //
+// A network is never fed an input outside the range it was trained on
+// (Net.InMin, Net.InMax): for such a map LASER decides as srquant does (its
+// linear estimate and its PoCD-optimal r), and the reason names the feature.
+// Choice: the paper trains and tests on one cluster and says nothing of
+// inputs unlike its training set; a network's output there is an
+// extrapolation nobody checked, and srquant is the same mechanism with a
+// model that needs no training.
+//
 // The networks are a Model handed to Policy by the caller: the CLI loads
 // --param laser.model=FILE or the model embedded in the binary (package
 // models); nothing here reads files. Training is in package lasertrain.
