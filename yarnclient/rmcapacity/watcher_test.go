@@ -14,6 +14,7 @@ import (
 
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/dolly"
+	"github.com/specbridge/specbridge/speculators/ese"
 	"github.com/specbridge/specbridge/speculators/sca"
 	"github.com/specbridge/specbridge/speculators/spectest"
 	"github.com/specbridge/specbridge/yarnclient/rest"
@@ -203,8 +204,15 @@ func TestSiteConfFindsRMsAndContainer(t *testing.T) {
 // attempts each task gets (1 + the copies Decide asks for).
 func clonesLive(t *testing.T, policy speculators.Policy, params map[string]string, tasks int, capacity speculators.Capacity) int {
 	t.Helper()
-	h := spectest.For(t, policy, speculators.JobInfo{Maps: tasks, TaskMillis: 20000, TailIndex: 2, Capacity: capacity}, params)
-	h.AllRunning("n1", 0, spectest.Sec(1), 0.01, spectest.Maps(0, tasks)...)
+	return clonesOf(t, policy, params, speculators.JobInfo{Maps: tasks, TaskMillis: 20000, TailIndex: 2, Capacity: capacity}, 0.01)
+}
+
+// clonesOf is clonesLive for a job of info whose maps report progress at 1 s.
+func clonesOf(t *testing.T, policy speculators.Policy, params map[string]string, info speculators.JobInfo, progress float64) int {
+	t.Helper()
+	tasks := info.Maps
+	h := spectest.For(t, policy, info, params)
+	h.AllRunning("n1", 0, spectest.Sec(1), progress, spectest.Maps(0, tasks)...)
 	// The engine gives one Speculate per task until a copy starts: start
 	// each copy asked for, as the AM would, and ask again.
 	per := map[speculators.TaskID]int{}
@@ -231,7 +239,7 @@ func clonesLive(t *testing.T, policy speculators.Policy, params map[string]strin
 }
 
 // TestClonesFollowTheRMCapacity is issue 25's done-when for capacity at the
-// unit level: sca and dolly size a live job's clones from what the RM
+// unit level: sca, dolly and ese size a live job's clones from what the RM
 // reports, and a change of the RM's capacity changes the count; without a
 // reading they keep their behaviour without one.
 func TestClonesFollowTheRMCapacity(t *testing.T) {
@@ -256,7 +264,22 @@ func TestClonesFollowTheRMCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	scaBig, dollyBig := clonesLive(t, sca.Policy(), nil, 4, w.Capacity), clonesLive(t, dolly.Policy(), dollyParams, 4, w.Capacity)
-	t.Logf("attempts per task: sca %d blind, %d at 8 containers, %d at 64; dolly %d, %d, %d", scaBlind, scaSmall, scaBig, dollyBlind, dollySmall, dollyBig)
+	// ESE: a job of 4 maps of 5 s (below xi = 1 unit of 10 s), half done at
+	// 1 s, so that no map is a straggler to back up.
+	eseJob := speculators.JobInfo{Maps: 4, TaskMillis: 5000, TailIndex: 2, Capacity: w.Capacity}
+	eseBig := clonesOf(t, ese.Policy(), nil, eseJob, 0.5)
+	rm.body.Store(metricsJSON(8*1024, 4*1024, 8, 4))
+	if err := w.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	eseSmall := clonesOf(t, ese.Policy(), nil, eseJob, 0.5)
+	t.Logf("attempts per task: sca %d blind, %d at 8 containers, %d at 64; dolly %d, %d, %d; ese %d at 8, %d at 64",
+		scaBlind, scaSmall, scaBig, dollyBlind, dollySmall, dollyBig, eseSmall, eseBig)
+	// ESE clones a job only when it is small against the idle slots
+	// (m < eta N(l), eta = 0.1): 4 tasks are small in 64 containers, not in 8.
+	if eseSmall != 1 || eseBig < 2 {
+		t.Errorf("ese: %d attempts per task at 8 containers, %d at 64; want 1, then clones", eseSmall, eseBig)
+	}
 	// 4 running maps + 4 free of 8: SCA's P2 has room for 2 attempts per task.
 	if scaSmall != 2 || scaBig <= scaSmall {
 		t.Errorf("sca: %d attempts per task at 8 containers, %d at 64: want 2, then more", scaSmall, scaBig)
