@@ -125,6 +125,10 @@ type Config struct {
 	// learn is kept in it. Nil: nothing is known or kept.
 	Knowledge Knowledge
 
+	// Capacity, if set, is given to every job's engine (JobInfo.Capacity):
+	// the cluster's containers as the ResourceManager reports them.
+	Capacity speculators.Capacity
+
 	// Log receives the server's logs; nil uses logrus's standard logger.
 	Log logrus.FieldLogger
 	// Now is the server's clock; nil uses time.Now.

@@ -40,6 +40,7 @@ type jobRow struct {
 // the attempt's task features.
 type taskRecorder struct {
 	job    int
+	book   counterBook
 	tauEst speculators.Time
 	tjvm   float64
 	seen   []bool
@@ -60,7 +61,9 @@ func (p *taskRecorder) Decide(job *speculators.Job, now speculators.Time, out []
 			continue
 		}
 		p.seen[i] = true
-		*p.rows = append(*p.rows, taskRow{x: laser.TaskFeatures(nil, a, now, p.tjvm), job: p.job, task: i, start: a.Start})
+		live := p.book.withLiveCounters(job, p.job, a, now)
+		*p.rows = append(*p.rows, taskRow{x: laser.TaskFeatures(nil, a, now, p.tjvm), job: p.job, task: i, start: a.Start},
+			taskRow{x: laser.TaskFeatures(nil, live, now, p.tjvm), job: p.job, task: i, start: a.Start})
 	}
 	return out
 }
@@ -69,6 +72,7 @@ func (p *taskRecorder) Decide(job *speculators.Job, now speculators.Time, out []
 // fixed r, recording each straggler's job features.
 type fixedR struct {
 	job      int
+	book     counterBook
 	r        int
 	net      *laser.Net
 	tjvm     float64
@@ -89,7 +93,9 @@ func (p *fixedR) EstimateS(_ *speculators.Job, _ *speculators.Task, a *speculato
 }
 
 func (p *fixedR) Choose(job *speculators.Job, _ *speculators.Task, a *speculators.Attempt, now speculators.Time) (int, string) {
-	*p.rows = append(*p.rows, jobRow{x: laser.JobFeatures(nil, job, a, now, p.tjvm, p.tauKillS, p.r), job: p.job})
+	live := p.book.withLiveCounters(job, p.job, a, now)
+	*p.rows = append(*p.rows, jobRow{x: laser.JobFeatures(nil, job, a, now, p.tjvm, p.tauKillS, p.r), job: p.job},
+		jobRow{x: laser.JobFeatures(nil, job, live, now, p.tjvm, p.tauKillS, p.r), job: p.job})
 	return p.r, "training"
 }
 
@@ -143,10 +149,10 @@ func run(w *replay.Workload, policyFor func(job int) speculators.Speculator) (*s
 
 // collectTasks returns task features and run times (s) of w's maps that
 // ran past tau_est, with no speculation.
-func collectTasks(w *replay.Workload, cfg Config) ([][]float64, []float64, error) {
+func collectTasks(w *replay.Workload, book counterBook, cfg Config) ([][]float64, []float64, error) {
 	var rows []taskRow
 	res, err := run(w, func(job int) speculators.Speculator {
-		return &taskRecorder{job: job, tauEst: ms(cfg.TauEstS), tjvm: cfg.TJVMS, rows: &rows}
+		return &taskRecorder{job: job, book: book, tauEst: ms(cfg.TauEstS), tjvm: cfg.TJVMS, rows: &rows}
 	})
 	if err != nil {
 		return nil, nil, err
@@ -167,7 +173,7 @@ func collectTasks(w *replay.Workload, cfg Config) ([][]float64, []float64, error
 // collectJobs returns job features of w's stragglers under
 // Speculative-Resume with r extra attempts, and their jobs' completion
 // (from submit) and machine times (s).
-func collectJobs(w *replay.Workload, cfg Config, task *laser.Net, r int) ([][]float64, []float64, []float64, error) {
+func collectJobs(w *replay.Workload, book counterBook, cfg Config, task *laser.Net, r int) ([][]float64, []float64, []float64, error) {
 	var rows []jobRow
 	var ferr error
 	res, err := run(w, func(job int) speculators.Speculator {
@@ -175,7 +181,7 @@ func collectJobs(w *replay.Workload, cfg Config, task *laser.Net, r int) ([][]fl
 		if err != nil {
 			ferr = err
 		}
-		return &fixedR{job: job, r: r, net: task, tjvm: cfg.TJVMS, tauKillS: cfg.TauKillS, rows: &rows, resumer: rs}
+		return &fixedR{job: job, book: book, r: r, net: task, tjvm: cfg.TJVMS, tauKillS: cfg.TauKillS, rows: &rows, resumer: rs}
 	})
 	if ferr != nil {
 		return nil, nil, nil, ferr

@@ -11,6 +11,9 @@ import (
 // fitConfig sets one network's training.
 type fitConfig struct {
 	Hidden []int
+	// Offset, when not 0, is 1 + the index of the input the net learns a
+	// correction to (laser.Net.OffsetInput): the target is log y minus it.
+	Offset int
 	Epochs int
 	Batch  int
 	Rate   float64
@@ -46,7 +49,7 @@ func fit(x [][]float64, y []float64, cfg fitConfig) fitResult {
 	nValid := n / 5
 	valid, train := order[:nValid], order[nValid:]
 	in := len(x[0])
-	net := laser.Net{LogTarget: true, InMean: make([]float64, in), InStd: make([]float64, in)}
+	net := laser.Net{LogTarget: true, OffsetInput: cfg.Offset, InMean: make([]float64, in), InStd: make([]float64, in)}
 	col := make([]float64, len(train))
 	for k := 0; k < in; k++ {
 		for i, r := range train {
@@ -58,9 +61,21 @@ func fit(x [][]float64, y []float64, cfg fitConfig) fitResult {
 		}
 		net.InMean[k], net.InStd[k] = m, s
 	}
+	// The range of every input over all rows, training and validation:
+	// the policy feeds the net nothing outside it (laser.Net.OutOfRange).
+	net.InMin, net.InMax = make([]float64, in), make([]float64, in)
+	for k := 0; k < in; k++ {
+		net.InMin[k], net.InMax[k] = math.Inf(1), math.Inf(-1)
+		for _, row := range x {
+			net.InMin[k], net.InMax[k] = math.Min(net.InMin[k], row[k]), math.Max(net.InMax[k], row[k])
+		}
+	}
 	logs := make([]float64, n)
 	for i := range y {
 		logs[i] = math.Log(math.Max(y[i], 1e-3))
+		if cfg.Offset > 0 {
+			logs[i] -= x[i][cfg.Offset-1]
+		}
 	}
 	for i, r := range train {
 		col[i] = logs[r]
@@ -144,6 +159,8 @@ func cloneNet(n *laser.Net) laser.Net {
 	c := *n
 	c.InMean = append([]float64(nil), n.InMean...)
 	c.InStd = append([]float64(nil), n.InStd...)
+	c.InMin = append([]float64(nil), n.InMin...)
+	c.InMax = append([]float64(nil), n.InMax...)
 	c.Layers = make([]laser.Layer, len(n.Layers))
 	for i, l := range n.Layers {
 		c.Layers[i] = laser.Layer{In: l.In, Out: l.Out, W: append([]float64(nil), l.W...), B: append([]float64(nil), l.B...)}

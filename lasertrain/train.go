@@ -7,6 +7,7 @@ import (
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/speculators/laser"
 	"github.com/specbridge/specbridge/speculators/resume"
+	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // Config sets a training run. Zero values take the defaults of
@@ -37,6 +38,9 @@ func DefaultConfig() Config {
 type Source struct {
 	Name  string
 	Build replay.WorkloadFunc
+	// Jobs are the input's recorded jobs, whose map attempts' counters the
+	// rows take (nil for a scenario: counters are drawn).
+	Jobs []*history.Job
 }
 
 // Train collects rows from every source for each seed and fits the three
@@ -55,10 +59,18 @@ func Train(sources []Source, cfg Config) (*laser.Model, error) {
 	if !(cfg.TauEstS > 0) || !(cfg.TauKillS >= cfg.TauEstS) || math.IsInf(cfg.TauKillS, 0) || cfg.RMax < 0 || cfg.RMax > resume.MaxRMax {
 		return nil, fmt.Errorf("train laser: tau_est %g s must be positive, tau_kill %g s finite and at least tau_est, r_max %d in 0..%d", cfg.TauEstS, cfg.TauKillS, cfg.RMax, resume.MaxRMax)
 	}
+	var pool []rates
+	for _, src := range sources {
+		for _, j := range src.Jobs {
+			pool = append(pool, countersOf([]*history.Job{j})[j.ID]...)
+		}
+	}
 	var workloads []*replay.Workload
+	var books []counterBook
 	var names []string
 	for _, src := range sources {
 		names = append(names, src.Name)
+		real := countersOf(src.Jobs)
 		for k := 0; k < cfg.Runs; k++ {
 			w, err := src.Build(cfg.Seed + uint64(k))
 			if err != nil {
@@ -66,12 +78,13 @@ func Train(sources []Source, cfg Config) (*laser.Model, error) {
 			}
 			prepare(w, cfg.Seed+uint64(k))
 			workloads = append(workloads, w)
+			books = append(books, counterBook{real: real, pool: pool, seed: cfg.Seed + uint64(k) + uint64(len(books))<<20})
 		}
 	}
 	var tx [][]float64
 	var ty []float64
 	for i, w := range workloads {
-		x, y, err := collectTasks(w, cfg)
+		x, y, err := collectTasks(w, books[i], cfg)
 		if err != nil {
 			return nil, fmt.Errorf("train laser: %s: %w", names[i/cfg.Runs], err)
 		}
@@ -80,12 +93,14 @@ func Train(sources []Source, cfg Config) (*laser.Model, error) {
 	if len(tx) < 50 {
 		return nil, fmt.Errorf("train laser: only %d maps ran past tau_est = %g s in the inputs; need at least 50 (inputs with longer tasks, or a smaller tau-est)", len(tx), cfg.TauEstS)
 	}
-	task := fit(tx, ty, fitConfig{Hidden: []int{32, 32, 32}, Epochs: cfg.TaskEpochs, Batch: 64, Rate: 2e-3, Seed: cfg.Seed})
+	// The task net learns a correction to SRQuant's linear estimate, the
+	// last task feature (laser.Net.OffsetInput).
+	task := fit(tx, ty, fitConfig{Hidden: []int{32, 32, 32}, Offset: len(laser.TaskFeatureNames), Epochs: cfg.TaskEpochs, Batch: 64, Rate: 2e-3, Seed: cfg.Seed})
 	var jx [][]float64
 	var jt, mt []float64
 	for i, w := range workloads {
 		for r := 0; r <= cfg.RMax; r++ {
-			x, t, m, err := collectJobs(w, cfg, &task.Net, r)
+			x, t, m, err := collectJobs(w, books[i], cfg, &task.Net, r)
 			if err != nil {
 				return nil, fmt.Errorf("train laser: %s: %w", names[i/cfg.Runs], err)
 			}

@@ -18,7 +18,7 @@ func sources(t testing.TB, paths ...string) []Source {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, Source{Name: p, Build: replay.WorkloadOf(in, replay.ClusterOptions{})})
+		out = append(out, Source{Name: p, Build: replay.WorkloadOf(in, replay.ClusterOptions{}), Jobs: in.Jobs})
 	}
 	return out
 }

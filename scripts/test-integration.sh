@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test-integration.sh — the Go integration tests against a real Hadoop mini cluster (HDFS, YARN RM and
-# NodeManagers, JobHistory server): yarnclient's REST and HDFS clients, the fault analyzer's store on HDFS
+# NodeManagers, JobHistory server): yarnclient's REST and HDFS clients, the ResourceManager capacity
+# watcher (rmcapacity: a real RM's capacity changed and sca's and dolly's clone counts following), the fault analyzer's store on HDFS
 # (restart in the middle of a run, every record checked; torn tail), its REST prober,
 # `replay hdfs://...`, and `sweep --on-yarn` (a MapReduce job of the sweep job jar, java-sweep/, built here
 # with Maven: its merged rows must equal the local sweep's byte for byte; ~35 s of the run, 2 cores).

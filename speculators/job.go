@@ -37,6 +37,10 @@ type JobInfo struct {
 	// known the same way (live: specbridge.job.task-tail-index only); 0 =
 	// unknown (policies then use their parameter).
 	TailIndex float64
+	// Capacity, live only, reads the cluster's containers from the
+	// ResourceManager (serve --rm); nil or not ok: unknown, and policies
+	// size from Slots as without it.
+	Capacity Capacity
 }
 
 // Attempt is the engine's view of one task attempt.

@@ -54,14 +54,18 @@ func trainCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "train",
 		Usage: "train a learning policy's model from job histories and scenarios",
-		Subcommands: []*cli.Command{{
+		Subcommands: []*cli.Command{hadoopCommand(&cli.Command{
 			Name:      "laser",
 			Usage:     "train LASER's task, job and machine networks and write one model file",
 			ArgsUsage: "INPUT...",
-			Description: "Each INPUT is a scenario, a history file or a directory of histories, replayed in the simulator\n" +
+			Description: "Each INPUT is a scenario, a history file or a directory of histories (local or hdfs://, as the\n" +
+				"JobHistory server's done directory), replayed in the simulator\n" +
 				"(seeds --seed..--seed+--runs-1): maps still running at tau_est give the task network's rows, and\n" +
 				"Speculative-Resume with each r in 0..r-max gives the job and machine networks' rows. Jobs without a\n" +
-				"deadline get one for training. Prints the validation error (mean absolute, seconds) of each network.\n" +
+				"deadline get one for training. Every row is also given with the counters a live attempt reports:\n" +
+				"the histories' recorded counters per byte read and CPU second, drawn ones where an input has none.\n" +
+				"Each network keeps its inputs' training ranges; outside them LASER decides as srquant.\n" +
+				"Prints the validation error (mean absolute, seconds) of each network.\n" +
 				"Use the model with --param laser.model=FILE in replay and serve.",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "out", Required: true, Usage: "model file to write"},
@@ -75,7 +79,7 @@ func trainCommand() *cli.Command {
 				&cli.IntFlag{Name: "job-epochs", Value: 120, Usage: "training epochs of the job and machine networks"},
 			},
 			Action: trainLaser,
-		}},
+		})},
 	}
 }
 
@@ -101,7 +105,7 @@ func trainLaser(c *cli.Context) error {
 		if err != nil {
 			return fmt.Errorf("train laser: %w", err)
 		}
-		sources = append(sources, lasertrain.Source{Name: path, Build: replay.WorkloadOf(in, replay.ClusterOptions{})})
+		sources = append(sources, lasertrain.Source{Name: path, Build: replay.WorkloadOf(in, replay.ClusterOptions{}), Jobs: in.Jobs})
 	}
 	cfg := lasertrain.Config{Seed: c.Uint64("seed"), Runs: c.Int("runs"), TauEstS: c.Float64("tau-est-s"), TauKillS: c.Float64("tau-kill-s"),
 		RMax: c.Int("r-max"), TJVMS: c.Float64("tjvm-s"), TaskEpochs: c.Int("task-epochs"), JobEpochs: c.Int("job-epochs")}

@@ -44,7 +44,7 @@ func ServeCommand() *cli.Command {
 			"`specbridge cfa`; its flags are those of `specbridge cfa`. --data-dir keeps GRASS samples and the\n" +
 			"analyzer's records across restarts. Every flag can also be set from the environment variable\n" +
 			"named beside it.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.Int64Flag{Name: "max-frame-bytes", Value: bridge.DefaultMaxFrameBytes, Usage: "largest frame read; larger ones get an error frame", EnvVars: []string{"SPECBRIDGE_MAX_FRAME_BYTES"}},
 			&cli.IntFlag{Name: "max-sessions", Value: bridge.DefaultMaxSessions, Usage: "most AM sessions open at once (that said hello)", EnvVars: []string{"SPECBRIDGE_MAX_SESSIONS"}},
 			&cli.IntFlag{Name: "max-pending-hellos", Value: bridge.DefaultMaxPendingHellos, Usage: "most connections waiting to say hello at once; past it an upgrade is refused with 503", EnvVars: []string{"SPECBRIDGE_MAX_PENDING_HELLOS"}},
@@ -61,7 +61,7 @@ func ServeCommand() *cli.Command {
 			&cli.StringFlag{Name: "store", Usage: "where the embedded analyzer's records persist: a local directory or hdfs://namenode:port/path (default: DATA-DIR/cfa, or memory without --data-dir)", EnvVars: []string{"SPECBRIDGE_CFA_STORE"}},
 			&cli.StringFlag{Name: "laser-model", Usage: "LASER model `FILE` written by specbridge train laser (default: the model embedded in the binary); jobs choose laser as any policy", EnvVars: []string{"SPECBRIDGE_LASER_MODEL"}},
 			&cli.DurationFlag{Name: "cfa-job-grace", Value: bridge.DefaultOrphanGrace, Usage: "a job whose AM left before it finished is ended in the analyzer after this long without a new session", EnvVars: []string{"SPECBRIDGE_CFA_JOB_GRACE"}},
-		},
+		}, capacityFlags()...),
 		Action: serve,
 	}, server{env: "SPECBRIDGE_", listen: ":7420", listenUsage: "address to listen on (host:port; port 0 picks a free one)",
 		tokenUsage: "file with the shared secret(s) AMs must present, one per line (required)", tlsServes: "serve wss://"})
@@ -123,14 +123,19 @@ func serve(c *cli.Context) error {
 			log.WithError(err).Error("fault analyzer: final commit failed")
 		}
 	}()
+	capacity, err := startCapacity(ctx, c, log)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	srv, err := bridge.NewServer(bridge.Config{
+		Capacity:                capacity.fn,
 		Feed:                    feed.feed,
 		OrphanGrace:             c.Duration("cfa-job-grace"),
 		Registry:                reg,
 		Knowledge:               knowledge,
 		TokenSet:                sec.api,
 		Health:                  feed.health,
-		Collectors:              append(feed.collectors, buildInfo()),
+		Collectors:              append(append(feed.collectors, buildInfo()), capacity.collectors...),
 		MaxFrameBytes:           c.Int64("max-frame-bytes"),
 		MaxSessions:             c.Int("max-sessions"),
 		MaxPendingHellos:        c.Int("max-pending-hellos"),
@@ -147,7 +152,7 @@ func serve(c *cli.Context) error {
 	}
 	srv.ExpectJobs(feed.running)
 	web, err := listenHTTP(c, "serve", sec.tls, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Version: buildVersion(), Tokens: sec.dashboardTokens(),
-		Live: srv.Live, Nodes: feed.nodes, Analyzer: feed.where})
+		Live: srv.Live, Nodes: feed.nodes, Analyzer: feed.where, Capacity: capacity.describe})
 	if err != nil {
 		return err
 	}

@@ -59,6 +59,9 @@ type Config struct {
 	Nodes func(recent int) []cfa.NodeView
 	// Analyzer says where the analyzer runs, shown when Nodes is nil.
 	Analyzer string
+	// Capacity, if set, says what the sidecar knows of the cluster's
+	// capacity (the ResourceManager's containers, or that it has none).
+	Capacity func() string
 	// Version is the running binary's, shown in the page's header.
 	Version string
 	// Interval between pushes (default 1 s).
@@ -81,6 +84,7 @@ type State struct {
 	Events    uint64                `json:"events_total"`
 	Decided   uint64                `json:"decisions_total"`
 	Analyzer  string                `json:"analyzer"`
+	Capacity  string                `json:"capacity,omitempty"`
 	Nodes     []cfa.NodeView        `json:"nodes"`
 }
 
@@ -276,6 +280,9 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) Snapshot() State {
 	st := State{Title: d.cfg.Title, Version: d.cfg.Version, Time: time.Now(), Analyzer: d.cfg.Analyzer, Sessions: []bridge.SessionView{},
 		Decisions: []bridge.DecisionView{}, Nodes: []cfa.NodeView{}}
+	if d.cfg.Capacity != nil {
+		st.Capacity = d.cfg.Capacity()
+	}
 	if d.cfg.Live != nil {
 		lv := d.cfg.Live()
 		st.Sidecar = true

@@ -35,8 +35,16 @@ func testModel() *Model {
 	w[in-1] = 1
 	task := Net{InMean: make([]float64, in), InStd: ones, OutStd: 1, LogTarget: true,
 		Layers: []Layer{{In: in, Out: 1, W: w, B: []float64{0}, Alpha: []float64{1}}, {In: 1, Out: 1, W: []float64{1}, B: []float64{0}}}}
-	return &Model{Version: ModelVersion, TaskFeatures: TaskFeatureNames, JobFeatures: JobFeatureNames,
+	m := &Model{Version: ModelVersion, TaskFeatures: TaskFeatureNames, JobFeatures: JobFeatureNames,
 		Task: task, Job: rNet(math.Log(400), -0.5), Machine: rNet(math.Log(1000), 0.1)}
+	for _, n := range []*Net{&m.Task, &m.Job, &m.Machine} {
+		in := n.Inputs()
+		n.InMin, n.InMax = make([]float64, in), make([]float64, in)
+		for i := range in {
+			n.InMin[i], n.InMax[i] = -1e300, 1e300
+		}
+	}
+	return m
 }
 
 func TestPredictPReLU(t *testing.T) {
@@ -44,7 +52,7 @@ func TestPredictPReLU(t *testing.T) {
 	// x = (1, -2) standardised with mean (0, 0), std (1, 2): (1, -1).
 	// h1 = 1*1 + 1*(-1) + 0.5 = 0.5; h2 = 2*1 + 1*(-1) - 3 = -2 -> -0.5.
 	// y = 2*0.5 + 4*(-0.5) + 1 = 0, de-standardised 0*10 + 7 = 7.
-	n := Net{InMean: []float64{0, 0}, InStd: []float64{1, 2}, OutMean: 7, OutStd: 10, Layers: []Layer{
+	n := Net{InMean: []float64{0, 0}, InStd: []float64{1, 2}, InMin: []float64{-5, -5}, InMax: []float64{5, 5}, OutMean: 7, OutStd: 10, Layers: []Layer{
 		{In: 2, Out: 2, W: []float64{1, 1, 2, 1}, B: []float64{0.5, -3}, Alpha: []float64{0.25, 0.25}},
 		{In: 2, Out: 1, W: []float64{2, 4}, B: []float64{1}},
 	}}
@@ -103,7 +111,7 @@ func TestParseModelRejectsBadFiles(t *testing.T) {
 	}
 	for name, data := range map[string]string{
 		"not json":      "{",
-		"wrong version": strings.Replace(string(good), `"version": 1`, `"version": 9`, 1),
+		"wrong version": strings.Replace(string(good), `"version": 2`, `"version": 9`, 1),
 		"features":      strings.Replace(string(good), `"progress"`, `"location"`, 1),
 		"empty":         "{}",
 	} {

@@ -7,7 +7,9 @@ import (
 )
 
 // ModelVersion is the model file format version this package reads.
-const ModelVersion = 1
+// Version 2 added the training ranges (Net.InMin, Net.InMax), the spilled
+// records and the job-level features, and dropped t_jvm as an input.
+const ModelVersion = 2
 
 // Model is LASER's trained networks (§IV-B, §V-B): Task estimates a map's
 // run time at tau_est from its Table II features (3 hidden layers); Job and

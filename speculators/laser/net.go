@@ -11,12 +11,24 @@ import (
 // InMean/InStd; the output is de-standardised with OutMean/OutStd and, with
 // LogTarget, exponentiated (the network predicts log seconds).
 type Net struct {
-	Layers    []Layer   `json:"layers"`
-	InMean    []float64 `json:"in_mean"`
-	InStd     []float64 `json:"in_std"`
+	Layers []Layer   `json:"layers"`
+	InMean []float64 `json:"in_mean"`
+	InStd  []float64 `json:"in_std"`
+	// InMin and InMax are the least and greatest value of each input in
+	// the rows the net was trained on: a policy never feeds the net a value
+	// outside them (OutOfRange), since a network's output there is an
+	// extrapolation nothing checked.
+	InMin     []float64 `json:"in_min"`
+	InMax     []float64 `json:"in_max"`
 	OutMean   float64   `json:"out_mean"`
 	OutStd    float64   `json:"out_std"`
 	LogTarget bool      `json:"log_target"`
+	// OffsetInput, when not 0, is 1 + the index of an input that is added
+	// to the output before it is exponentiated: the net then learns a
+	// correction to that input (the task net: log T = linear_estimate_log +
+	// correction), and where its other inputs tell it nothing it stays near
+	// the input rather than near the training set's mean.
+	OffsetInput int `json:"offset_input,omitempty"`
 }
 
 // Layer is one layer: W is Out x In, row-major; Alpha holds the PReLU
@@ -70,10 +82,36 @@ func (n *Net) validate(inputs int) error {
 			return fmt.Errorf("input %d: standard deviation %g is not positive", i, s)
 		}
 	}
+	if len(n.InMin) != inputs || len(n.InMax) != inputs {
+		return fmt.Errorf("training ranges of %d/%d inputs, want %d (retrain with this build's specbridge train laser)", len(n.InMin), len(n.InMax), inputs)
+	}
+	for i := range n.InMin {
+		if math.IsNaN(n.InMin[i]) || math.IsNaN(n.InMax[i]) || n.InMin[i] > n.InMax[i] {
+			return fmt.Errorf("input %d: training range [%g, %g] is empty", i, n.InMin[i], n.InMax[i])
+		}
+	}
+	if n.OffsetInput < 0 || n.OffsetInput > inputs {
+		return fmt.Errorf("offset input %d: want 0 (none) or 1..%d", n.OffsetInput, inputs)
+	}
 	if !(n.OutStd > 0) {
 		return fmt.Errorf("output standard deviation %g is not positive", n.OutStd)
 	}
 	return nil
+}
+
+// OutOfRange returns the index of the first input of x outside the range
+// the net was trained on, or -1 when every input is within it (or x is not
+// as long as the net's inputs, which validate excludes).
+func (n *Net) OutOfRange(x []float64) int {
+	if len(x) != len(n.InMin) || len(x) != len(n.InMax) {
+		return 0
+	}
+	for i, v := range x {
+		if !(v >= n.InMin[i] && v <= n.InMax[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // Predict evaluates the net on raw inputs x; buf is scratch space (may be
@@ -105,6 +143,9 @@ func (n *Net) Predict(x []float64, buf []float64) (float64, []float64) {
 		cur, next = next, cur
 	}
 	y := float64(cur[0]*n.OutStd) + n.OutMean
+	if n.OffsetInput > 0 {
+		y += x[n.OffsetInput-1]
+	}
 	if n.LogTarget {
 		y = math.Exp(math.Min(y, 30))
 	}

@@ -191,17 +191,31 @@ const (
 // had none; the shim sends specbridge.cluster.slots) the job has room for
 // maxCopies attempts of each of its tasks, so that P2's budget does not
 // bind and the job's own utility and resource decide.
+//
+// With JobInfo.Capacity known (serve --rm reads the ResourceManager), the
+// view is the cluster's instead: Slots is the RM's total containers and
+// Idle its free containers plus the job's own running attempts. Choice:
+// the simulator asks a Cloner when the job's first task is placed, with
+// Idle counting every free slot the job could fill (N(l) of Xu and Lau
+// §IV); live the policy decides once its originals run, and the slots they
+// hold were free at that launch, so they are counted back in.
 func LiveView(job *speculators.Job, maxCopies int) speculators.ClusterView {
 	running, spec := 0, 0
 	for ty := range job.Tasks {
 		running += job.RunningAttempts[ty]
 		spec += job.SpeculativeRunning[ty]
 	}
-	idle := job.Info.Slots - running
-	if job.Info.Slots <= 0 {
+	slots := job.Info.Slots
+	idle := slots - running
+	if job.Info.Capacity != nil {
+		if total, free, ok := job.Info.Capacity(); ok {
+			slots, idle = total, free+running
+		}
+	}
+	if slots <= 0 {
 		idle = TaskCount(job)*maxCopies + 1
 	}
-	return speculators.ClusterView{Idle: idle, Slots: job.Info.Slots, SpeculativeRunning: spec,
+	return speculators.ClusterView{Idle: idle, Slots: slots, SpeculativeRunning: spec,
 		Waiting: []speculators.JobSize{{Tasks: TaskCount(job), TaskMillis: job.Info.TaskMillis, TailIndex: job.Info.TailIndex}}}
 }
 

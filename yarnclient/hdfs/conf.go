@@ -174,3 +174,16 @@ func resetConf() {
 	defer conf.mu.Unlock()
 	conf.dir, conf.loaded, conf.c, conf.err = "", false, nil, nil
 }
+
+// KerberosLogin is the Kerberos client the HDFS client would use (keytab or
+// ticket cache, as kerberos says), for other Hadoop services of the same
+// cluster (the ResourceManager's SPNEGO-protected web API); nil when the
+// configuration does not say hadoop.security.authentication=kerberos.
+func KerberosLogin() (*krb.Client, error) {
+	c, err := Conf()
+	if err != nil {
+		return nil, err
+	}
+	kc, _, err := kerberos(c)
+	return kc, err
+}

@@ -53,3 +53,23 @@ func (rm *ResourceManager) Nodes(ctx context.Context, states ...string) ([]Node,
 	}
 	return getList[Node](ctx, rm.Client, p, "nodes", "node")
 }
+
+// ClusterMetrics is /ws/v1/cluster/metrics: the scheduler's view of the
+// whole cluster's resources (the fields the capacity watcher uses).
+type ClusterMetrics struct {
+	AvailableMB     int64 `json:"availableMB"`
+	AllocatedMB     int64 `json:"allocatedMB"`
+	TotalMB         int64 `json:"totalMB"`
+	AvailableVCores int64 `json:"availableVirtualCores"`
+	AllocatedVCores int64 `json:"allocatedVirtualCores"`
+	TotalVCores     int64 `json:"totalVirtualCores"`
+	Allocated       int64 `json:"containersAllocated"`
+	Pending         int64 `json:"containersPending"`
+	ActiveNodes     int64 `json:"activeNodes"`
+}
+
+// ClusterMetrics returns the cluster's resource totals as the RM's
+// scheduler counts them.
+func (rm *ResourceManager) ClusterMetrics(ctx context.Context) (ClusterMetrics, error) {
+	return getObject[ClusterMetrics](ctx, rm.Client, "/ws/v1/cluster/metrics", "clusterMetrics")
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// rmMetrics is the RM's /ws/v1/cluster/metrics answer for a cluster of
+// total containers of 1 GB and 1 vcore, free of them free.
+func rmMetrics(total, free int) string {
+	return fmt.Sprintf(`{"clusterMetrics":{"availableMB":%d,"allocatedMB":%d,"totalMB":%d,"availableVirtualCores":%d,"allocatedVirtualCores":%d,"totalVirtualCores":%d,"containersAllocated":%d,"activeNodes":2}}`,
+		free*1024, (total-free)*1024, total*1024, free, total-free, total, total-free)
+}
+
+// copiesAsked runs a live job of four maps under dolly (budget 0.5, up to 4
+// attempts a task) through serve, starts every map, and returns the copies
+// the first speculate decision asks for (0 when none comes before the
+// pong that follows the batch's decisions).
+func copiesAsked(t *testing.T, url, job string) int {
+	t.Helper()
+	conn := dialAM(t, url)
+	const t0 = int64(1_700_000_000_000)
+	if w := sayHello(t, conn, serveTestToken, job, map[string]any{"speculator": "dolly", "params": map[string]string{"budget": "0.5", "copies": "4"},
+		"maps": 4, "reduces": 0, "start": t0, "now": t0}); w.Type != "welcome" {
+		t.Fatalf("hello answered %+v", w)
+	}
+	suffix := strings.TrimPrefix(job, "job_")
+	var evs []map[string]any
+	for i := 0; i < 4; i++ {
+		evs = append(evs, map[string]any{"kind": "attempt-started", "time": t0, "attempt": fmt.Sprintf("attempt_%s_m_%06d_0", suffix, i), "node": "h1", "container": "c"})
+	}
+	if err := conn.WriteJSON(map[string]any{"type": "events", "seq": 1, "now": t0 + 1000, "events": evs}); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	defer func() {
+		_ = conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
+	}()
+	for {
+		var f struct {
+			Type      string
+			Decisions []struct {
+				Kind   string
+				Copies int
+			}
+		}
+		if err := conn.ReadJSON(&f); err != nil {
+			t.Fatalf("%s: read: %v", job, err)
+		}
+		for _, d := range f.Decisions {
+			if d.Kind == "speculate" {
+				return d.Copies
+			}
+		}
+	}
+}
+
+// serve --rm reads the ResourceManager's metrics and dolly sizes a live
+// job's clones by them: a cluster of 8 containers holds a budget of 4
+// extra attempts (2 attempts for each of 4 tasks), one of 64 lets every
+// task have its 4. The RM here is a stand-in serving the RM's JSON; the
+// mini-cluster integration test reads a real one.
+func TestServeSizesClonesFromTheResourceManager(t *testing.T) {
+	var body atomic.Value
+	body.Store(rmMetrics(8, 4))
+	rm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/ws/v1/cluster/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write([]byte(body.Load().(string)))
+	}))
+	defer rm.Close()
+	runServeFor(t, []string{"--rm", rm.URL, "--rm-refresh", "20ms", "--cfa-url", "off"}, func(url string) {
+		metrics := "http://" + strings.TrimSuffix(strings.TrimPrefix(url, "ws://"), "/v1/am") + "/metrics"
+		if got := scrape(t, metrics); got["specbridge_rm_capacity_containers"] != 8 || got["specbridge_rm_capacity_free_containers"] != 4 {
+			t.Fatalf("capacity metrics %v, %v; want 8, 4", got["specbridge_rm_capacity_containers"], got["specbridge_rm_capacity_free_containers"])
+		}
+		if n := copiesAsked(t, url, "job_1700000000000_0001"); n != 1 {
+			t.Errorf("8 containers: %d copies per task, want 1", n)
+		}
+		body.Store(rmMetrics(64, 60))
+		deadline := time.Now().Add(10 * time.Second)
+		for scrape(t, metrics)["specbridge_rm_capacity_containers"] != 64 {
+			if time.Now().After(deadline) {
+				t.Fatal("the new capacity was not read within 10 s")
+			}
+			time.Sleep(10 * time.Millisecond) // polling a condition, not standing in for one
+		}
+		if n := copiesAsked(t, url, "job_1700000000000_0002"); n != 3 {
+			t.Errorf("64 containers: %d copies per task, want 3", n)
+		}
+	})
+}

@@ -1,0 +1,180 @@
+package rmcapacity
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// SiteConf is the properties of one or more Hadoop *-site.xml files.
+type SiteConf map[string]string
+
+// maxSiteBytes bounds a *-site.xml read (real ones are a few tens of kB).
+const maxSiteBytes = 16 << 20
+
+// LoadSite reads yarn-site.xml, mapred-site.xml and core-site.xml from dir
+// (the ones that exist; later files do not override earlier keys). A
+// missing directory or a file that is not Hadoop configuration XML is an
+// error naming the file.
+func LoadSite(dir string) (SiteConf, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("Hadoop configuration %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("Hadoop configuration %s: not a directory", dir)
+	}
+	conf := SiteConf{}
+	for _, name := range []string{"yarn-site.xml", "mapred-site.xml", "core-site.xml"} {
+		p := filepath.Join(dir, name)
+		f, err := os.Open(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("Hadoop configuration %s: %w", p, err)
+		}
+		var doc struct {
+			Property []struct {
+				Name  string `xml:"name"`
+				Value string `xml:"value"`
+			} `xml:"property"`
+		}
+		dec := xml.NewDecoder(&limitReader{f: f, left: maxSiteBytes})
+		err = dec.Decode(&doc)
+		_ = f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("Hadoop configuration %s: %w", p, err)
+		}
+		for _, pr := range doc.Property {
+			k := strings.TrimSpace(pr.Name)
+			if _, seen := conf[k]; !seen && k != "" {
+				conf[k] = strings.TrimSpace(pr.Value)
+			}
+		}
+	}
+	return conf, nil
+}
+
+type limitReader struct {
+	f    *os.File
+	left int64
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, fmt.Errorf("larger than %d bytes", maxSiteBytes)
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.f.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+// defaultWebPort is the RM web port when only yarn.resourcemanager.hostname
+// is set (Hadoop's default, 8088; 8090 for HTTPS).
+const (
+	defaultWebPort      = "8088"
+	defaultHTTPSWebPort = "8090"
+)
+
+// RMAddresses lists the ResourceManagers' web addresses as YARN's own
+// clients find them: with yarn.resourcemanager.ha.enabled, one per id of
+// yarn.resourcemanager.ha.rm-ids, from yarn.resourcemanager.webapp.address.ID
+// (webapp.https.address.ID under yarn.http.policy=HTTPS_ONLY), else
+// yarn.resourcemanager.hostname.ID and the default port; without HA the
+// same keys without the id. Empty when the configuration names no RM.
+func (c SiteConf) RMAddresses() ([]string, error) {
+	https := strings.EqualFold(c["yarn.http.policy"], "HTTPS_ONLY")
+	key, port, scheme := "yarn.resourcemanager.webapp.address", defaultWebPort, "http://"
+	if https {
+		key, port, scheme = "yarn.resourcemanager.webapp.https.address", defaultHTTPSWebPort, "https://"
+	}
+	one := func(suffix string) string {
+		if a := c[key+suffix]; a != "" && !strings.HasPrefix(a, "0.0.0.0:") && !strings.HasPrefix(a, "${") {
+			return scheme + a
+		}
+		if h := c["yarn.resourcemanager.hostname"+suffix]; h != "" && h != "0.0.0.0" {
+			return scheme + h + ":" + port
+		}
+		return ""
+	}
+	if strings.EqualFold(c["yarn.resourcemanager.ha.enabled"], "true") {
+		var out []string
+		for _, id := range strings.Split(c["yarn.resourcemanager.ha.rm-ids"], ",") {
+			if id = strings.TrimSpace(id); id == "" {
+				continue
+			}
+			a := one("." + id)
+			if a == "" {
+				return nil, fmt.Errorf("ResourceManager %s of yarn.resourcemanager.ha.rm-ids has no %s.%s nor yarn.resourcemanager.hostname.%s", id, key, id, id)
+			}
+			out = append(out, a)
+		}
+		if len(out) == 0 {
+			return nil, errors.New("yarn.resourcemanager.ha.enabled is true but yarn.resourcemanager.ha.rm-ids lists no ResourceManager")
+		}
+		return out, nil
+	}
+	if a := one(""); a != "" {
+		return []string{a}, nil
+	}
+	return nil, nil
+}
+
+// Secured reports whether the RM's web API wants SPNEGO
+// (hadoop.http.authentication.type=kerberos in core-site.xml).
+func (c SiteConf) Secured() bool {
+	return strings.EqualFold(c["hadoop.http.authentication.type"], "kerberos")
+}
+
+// Container is the size of one container in the capacity's count.
+type Container struct {
+	MB     int64
+	VCores int64
+}
+
+// MapContainer is the size of a map task's container as the RM grants it:
+// mapreduce.map.memory.mb (default 1024) and mapreduce.map.cpu.vcores
+// (default 1), each rounded up to a multiple of the scheduler's minimum
+// allocation (yarn.scheduler.minimum-allocation-mb, default 1024, and
+// -vcores, default 1), as the scheduler normalises a request.
+//
+// Choice: the policies count slots, the RM counts memory and vcores; a map
+// container is the unit because the copies sca, dolly and ese ask for are
+// maps' copies far more often than reduces' (every small job's task is
+// cloned, reduces are few), and the AM's own jobs use this size.
+func (c SiteConf) MapContainer() (Container, error) {
+	get := func(key string, def int64) (int64, error) {
+		v := c[key]
+		if v == "" {
+			return def, nil
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 || n > 1<<40 {
+			return 0, fmt.Errorf("%s = %q: want a positive whole number", key, v)
+		}
+		return n, nil
+	}
+	var vals [4]int64
+	for i, kd := range []struct {
+		k string
+		d int64
+	}{{"mapreduce.map.memory.mb", 1024}, {"yarn.scheduler.minimum-allocation-mb", 1024},
+		{"mapreduce.map.cpu.vcores", 1}, {"yarn.scheduler.minimum-allocation-vcores", 1}} {
+		n, err := get(kd.k, kd.d)
+		if err != nil {
+			return Container{}, err
+		}
+		vals[i] = n
+	}
+	roundUp := func(x, step int64) int64 { return (x + step - 1) / step * step }
+	return Container{MB: roundUp(vals[0], vals[1]), VCores: roundUp(vals[2], vals[3])}, nil
+}
