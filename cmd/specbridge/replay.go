@@ -123,10 +123,10 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 		return nil, usageError(c, "--output %q: want table, json or csv", p.output)
 	}
 	if p.opts.Speculators, err = speculatorList(reg, c.String("speculators")); err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	if p.opts.Params, err = parseParams(reg, p.opts.Speculators, c.StringSlice("param")); err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	for _, f := range []struct{ name, value string }{{"report", p.reportTo}, {"plot", p.plotTo}, {"jobs", p.jobsTo}} {
 		if f.value == "" {

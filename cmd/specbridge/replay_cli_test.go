@@ -168,7 +168,7 @@ func TestParamsAndSuggestions(t *testing.T) {
 		{[]string{"replay", "--speculators", "lat", stragglers}, `did you mean "late"?`},
 		{[]string{"replay", "--param", "late.speculativ-cap=0.2", stragglers}, `did you mean "speculative-cap"?`},
 		{[]string{"replay", "--param", "grss.xi=0.2", stragglers}, `did you mean "grass"?`},
-		{[]string{"replya", stragglers}, `Did you mean "replay"?`},
+		{[]string{"replya", stragglers}, `did you mean "replay"?`},
 		{[]string{"replay", "--mode", "simulat", stragglers}, `did you mean "simulate"?`},
 	}
 	for _, c := range cases {
