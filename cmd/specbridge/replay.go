@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,6 +76,9 @@ var dsm = replay.DefaultStragglerModel()
 func planReplay(c *cli.Context) (*replayPlan, error) {
 	if c.NArg() == 0 {
 		return nil, usageError(c, "replay: no INPUT given (a .jhist, Rumen or SWIM file, a scenario, a directory of histories, or hdfs://...)")
+	}
+	if n := slices.Index(c.Args().Slice(), "-"); n >= 0 && slices.Index(c.Args().Slice()[n+1:], "-") >= 0 {
+		return nil, usageError(c, "replay: INPUT - (stdin) given twice: it can be read once")
 	}
 	reg, err := policyRegistry(c.StringSlice("param"))
 	if err != nil {
@@ -149,7 +153,7 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	}
 	var missing []string
 	for _, in := range p.inputs {
-		if hdfs.IsURL(in) {
+		if hdfs.IsURL(in) || in == "-" {
 			continue
 		}
 		if _, err := os.Stat(in); err != nil {
@@ -180,11 +184,17 @@ func runReplay(c *cli.Context) (err error) {
 	defer prog.close()
 	inputs := make([]*replay.Input, len(p.inputs))
 	for i, path := range p.inputs {
-		// Jobs' tasks are read or derived when a simulation or a timeline
-		// needs them (docs/scale.md).
-		in, err := replay.LoadStreaming(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
+		// "-", /dev/stdin or a pipe: read once, into a file.
+		file, cleanup, err := spool(path)
 		if err != nil {
 			return err
+		}
+		defer cleanup()
+		// Jobs' tasks are read or derived when a simulation or a timeline
+		// needs them (docs/scale.md).
+		in, err := replay.LoadStreaming(file, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
+		if err != nil {
+			return renamed(err, file, path)
 		}
 		if in.Scenario != nil && (c.IsSet("nodes") || c.IsSet("slots")) {
 			return usageError(c, "--nodes/--slots: %s is a scenario, which describes its own cluster (its cluster: section); edit that instead, or leave the flags out", path)
@@ -242,11 +252,17 @@ func runReplay(c *cli.Context) (err error) {
 				}
 				return nil
 			}
+			started := time.Now()
 			res, err := replay.Simulate(replay.LimitJobs(replay.WorkloadOf(in, opts.Cluster), c.Int("max-jobs")), opts)
 			prog.done()
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
+			jobsRun := 0
+			if len(res) > 0 {
+				jobsRun = res[0].Jobs
+			}
+			prog.say("replay: %s: %d jobs, %d policies x %d runs simulated in %s", inputName(path), jobsRun, len(res), opts.Runs, since(started))
 			rep.Results = res
 			if err := writeFigures(col, res, p); err != nil {
 				return err
@@ -269,7 +285,15 @@ func runReplay(c *cli.Context) (err error) {
 		}
 		reports = append(reports, rep)
 	}
-	return writeReports(reports, p.output)
+	if err := writeReports(reports, p.output); err != nil {
+		return err
+	}
+	for _, f := range []struct{ what, path string }{{"report", p.reportTo}, {"plot", p.plotTo}, {"job rows", p.jobsTo}} {
+		if f.path != "" {
+			prog.say("replay: wrote the %s to %s", f.what, f.path)
+		}
+	}
+	return nil
 }
 
 // writeFigures writes --report and --plot.
