@@ -194,7 +194,7 @@ func runReplay(c *cli.Context) (err error) {
 		// needs them (docs/scale.md).
 		in, err := replay.LoadStreaming(file, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
 		if err != nil {
-			return renamed(err, file, path)
+			return renamed(formatHint(err, file, path, p.format), file, path)
 		}
 		if in.Scenario != nil && (c.IsSet("nodes") || c.IsSet("slots")) {
 			return usageError(c, "--nodes/--slots: %s is a scenario, which describes its own cluster (its cluster: section); edit that instead, or leave the flags out", path)

@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
+	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // isStream reports whether INPUT path is standard input ("-") or a file
@@ -74,4 +77,27 @@ func renamed(err error, file, path string) error {
 		return err
 	}
 	return errors.New(strings.ReplaceAll(err.Error(), file, inputName(path)))
+}
+
+// formatHint explains a failed read under an explicit --format: when the
+// file's content says it is of another format, the error says so and what
+// to give instead, with the reader's own message after. Only a failed read
+// is explained, so a file the detector misjudges still reads as told.
+func formatHint(err error, file, path, format string) error {
+	if err == nil || format == "" || hdfs.IsURL(file) {
+		return err
+	}
+	f, oerr := os.Open(file)
+	if oerr != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, history.DetectBytes)
+	n, _ := io.ReadFull(f, head)
+	got, derr := history.Detect(file, head[:n])
+	if derr != nil || string(got) == format {
+		return err
+	}
+	return fmt.Errorf("read %s: --format %s, but its content is %s: drop --format or give --format %s (the %s reader said: %v)",
+		inputName(path), format, got, got, format, err)
 }

@@ -107,3 +107,16 @@ func TestManPage(t *testing.T) {
 		}
 	}
 }
+
+// A --format that the file's content contradicts: the error names the file,
+// the format it has and what to give, not only the reader's parse error.
+func TestFormatContradictedByContent(t *testing.T) {
+	in := "../../scenarios/late-sleep-sensitivity.yaml"
+	for _, format := range []string{"rumen", "jhist", "swim"} {
+		_, stderr, code := run(t, "replay", "--format", format, in)
+		want := "read " + in + ": --format " + format + ", but its content is scenario: drop --format or give --format scenario"
+		if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("--format %s: exit %d, %q; want %q", format, code, stderr, want)
+		}
+	}
+}

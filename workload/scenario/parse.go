@@ -9,9 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/xrash/smetrics"
 	"gopkg.in/yaml.v3"
 )
 
@@ -77,7 +80,10 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("read %s line 1: empty scenario", name)
 		}
-		return nil, fmt.Errorf("read %s: %s", name, yamlMessage(err))
+		return nil, fmt.Errorf("read %s: %s", name, unknownTopField.ReplaceAllStringFunc(yamlMessage(err), func(m string) string {
+			key := unknownTopField.FindStringSubmatch(m)[1]
+			return fmt.Sprintf("unknown field %q%s", key, didYouMean(key, yamlKeys(reflect.TypeOf(s))))
+		}))
 	}
 	s.Source = name
 	if err := s.validate(); err != nil {
@@ -131,21 +137,48 @@ func decodeStrict(n *yaml.Node, v any) error {
 	if n.Kind != yaml.MappingNode {
 		return fmt.Errorf("line %d: expected a mapping", n.Line)
 	}
-	allowed := map[string]bool{}
-	t := reflect.TypeOf(v).Elem()
-	for i := 0; i < t.NumField(); i++ {
-		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
-		if tag != "" && tag != "-" {
-			allowed[tag] = true
-		}
-	}
+	keys := yamlKeys(reflect.TypeOf(v).Elem())
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
-		if !allowed[k.Value] {
-			return fmt.Errorf("line %d: unknown field %q", k.Line, k.Value)
+		if !slices.Contains(keys, k.Value) {
+			return fmt.Errorf("line %d: unknown field %q%s", k.Line, k.Value, didYouMean(k.Value, keys))
 		}
 	}
 	return n.Decode(v)
+}
+
+// unknownTopField is yaml.v3's KnownFields error, which names the Go type
+// ("field workloads not found in type scenario.Scenario"): the top level's
+// keys are checked by the decoder, the nested ones by decodeStrict, and
+// both read `unknown field "x"`.
+var unknownTopField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
+// yamlKeys lists the YAML keys struct type t declares.
+func yamlKeys(t reflect.Type) []string {
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		if tag != "" && tag != "-" {
+			keys = append(keys, tag)
+		}
+	}
+	return keys
+}
+
+// didYouMean is ` (did you mean "x"?)` for the key closest to got, or ""
+// when none is close (Jaro-Winkler similarity under 0.75, the measure and
+// threshold of the CLI's own suggestions), then the keys that are allowed.
+func didYouMean(got string, keys []string) string {
+	best, score := "", 0.0
+	for _, k := range keys {
+		if s := smetrics.JaroWinkler(strings.ToLower(got), strings.ToLower(k), 0.7, 4); s > score {
+			best, score = k, s
+		}
+	}
+	if score < 0.75 {
+		return fmt.Sprintf(" (known: %s)", strings.Join(keys, ", "))
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
