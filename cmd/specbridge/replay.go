@@ -52,6 +52,7 @@ func replayCommand() *cli.Command {
 			&cli.StringFlag{Name: "plot", Usage: "write the job-time CDF per policy to `FILE`, .svg or .png (simulate mode, one INPUT)"},
 			&cli.StringFlag{Name: "jobs", Usage: "write one row per job, policy and run to `FILE`: .csv, or .jsonl for JSON Lines (simulate mode)"},
 			&cli.IntFlag{Name: "max-jobs", Usage: "replay only the `N` earliest-submitted jobs of each input: a quick preview of a large input, on the same cluster", DefaultText: "every job"},
+			&cli.BoolFlag{Name: "no-date", Usage: "leave the date out of the provenance (the command line, version, seeds and date the report opens with), for output that is byte-identical on any day; SOURCE_DATE_EPOCH sets the date instead"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Hidden: true, Usage: "how often progress is printed when stderr is not a terminal"},
 			&cli.StringFlag{Name: "cpuprofile", Hidden: true, Usage: "write a pprof CPU profile of the replay to `FILE` (docs/scale.md)"},
@@ -68,6 +69,7 @@ type replayPlan struct {
 	mode, output, format     string
 	reportTo, plotTo, jobsTo string
 	inputs                   []string
+	provenance               *replay.Provenance
 }
 
 // dsm holds the straggler model's defaults for the flags.
@@ -151,6 +153,9 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	default: // it would get CSV under a name that says otherwise
 		return nil, usageError(c, "--jobs %s: want a .csv or .jsonl file", p.jobsTo)
 	}
+	if p.provenance, err = provenanceOf(c); err != nil {
+		return nil, err
+	}
 	var missing []string
 	for _, in := range p.inputs {
 		if hdfs.IsURL(in) || in == "-" {
@@ -232,7 +237,7 @@ func runReplay(c *cli.Context) (err error) {
 	var reports []*replay.Report
 	for i, in := range inputs {
 		path := p.inputs[i]
-		rep := &replay.Report{Input: path, Format: string(in.Format), Mode: p.mode, Seed: p.opts.Seed, Runs: p.opts.Runs}
+		rep := &replay.Report{Input: path, Format: string(in.Format), Mode: p.mode, Seed: p.opts.Seed, Runs: p.opts.Runs, Provenance: p.provenance}
 		if p.mode == "simulate" {
 			var col *report.Collector
 			opts := p.opts
@@ -264,6 +269,10 @@ func runReplay(c *cli.Context) (err error) {
 			}
 			prog.say("replay: %s: %d jobs, %d policies x %d runs simulated in %s", inputName(path), jobsRun, len(res), opts.Runs, since(started))
 			rep.Results = res
+			rep.Verdict = replay.NewVerdict(res)
+			if col != nil {
+				col.Provenance = p.provenance
+			}
 			if err := writeFigures(col, res, p); err != nil {
 				return err
 			}
