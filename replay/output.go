@@ -92,19 +92,6 @@ func newTable(w io.Writer, title, header string) *tabwriter.Writer {
 	return tw
 }
 
-// byGroup calls row with every result that has group gi, for each group
-// gi of the first result in order (groups says how many a result has): the
-// rows of a by-group table.
-func byGroup(res []Result, groups func(*Result) int, row func(x *Result, gi int)) {
-	for gi := range groups(&res[0]) {
-		for i := range res {
-			if gi < groups(&res[i]) {
-				row(&res[i], gi)
-			}
-		}
-	}
-}
-
 // wideGroups prints a by-group figure as one row per policy and one
 // column per group (the first result's groups, in order): as many lines as
 // policies, where a row per group and policy made hundreds.

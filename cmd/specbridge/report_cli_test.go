@@ -102,3 +102,20 @@ func TestProvenanceDate(t *testing.T) {
 		t.Errorf("a bad epoch: exit %d, %q", code, stderr)
 	}
 }
+
+// Per-group tables are one row per policy: the PoCD sweep of six deadline
+// groups prints 143 lines where a row per group and policy printed 388.
+func TestGroupTablesAreWide(t *testing.T) {
+	out, stderr, code := run(t, "replay", "-q", "../../scenarios/laser-pocd.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(out, "\n"); n > 160 {
+		t.Errorf("%d lines", n)
+	}
+	for _, want := range []string{"\nPoCD by job group (container s in brackets):\n     speculator  d250 (100 jobs)", "\nmean job time by job group, s (p95 in brackets):\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q", want)
+		}
+	}
+}
