@@ -281,15 +281,67 @@ func timeCostPlot(results []replay.Result) (*plot.Plot, error) {
 		}
 		p.Add(sc)
 	}
-	lb, err := plotter.NewLabels(labels)
-	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+	p.Add(plotter.NewGrid())
+	// Each label beside its dot, at the first of a few places (right and
+	// above, right and below, left and above, left and below, then further
+	// down on the right) where its box, estimated in points from the axes'
+	// spans, overlaps no label placed before.
+	logY := hi/lo > 20
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	for _, pt := range labels.XYs {
+		xlo, xhi = math.Min(xlo, pt.X), math.Max(xhi, pt.X)
 	}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].Font.Size = vg.Points(8)
+	xspan, areaW, areaH := math.Max(xhi-xlo, 1e-9)*1.25, 0.85*float64(chartW), 0.75*float64(chartH)
+	toPt := func(pt plotter.XY) (float64, float64) {
+		y := (pt.Y - lo) / math.Max(hi-lo, 1e-9)
+		if logY {
+			y = math.Log(pt.Y/lo) / math.Log(hi/lo)
+		}
+		return (pt.X - xlo) / xspan * areaW, y * areaH
 	}
-	lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(3)}
-	p.Add(plotter.NewGrid(), lb)
+	type box struct{ x0, y0, x1, y1 float64 }
+	var placed []box
+	const fontPt, lineH = 8.0, 10.0
+	for k, pt := range labels.XYs {
+		text := labels.Labels[k]
+		w := 0.56 * fontPt * float64(len(text))
+		px, py := toPt(pt)
+		type spot struct {
+			dx, dy float64
+			left   bool
+		}
+		spots := []spot{{6, 3, false}, {6, -3 - lineH, false}, {-6, 3, true}, {-6, -3 - lineH, true}, {6, -3 - 2*lineH, false}, {6, 3 + lineH, false}}
+		chosen := spots[0]
+		for _, sp := range spots {
+			x0 := px + sp.dx
+			if sp.left {
+				x0 -= w
+			}
+			b := box{x0, py + sp.dy, x0 + w, py + sp.dy + lineH}
+			clash := false
+			for _, q := range placed {
+				if b.x0 < q.x1 && q.x0 < b.x1 && b.y0 < q.y1 && q.y0 < b.y1 {
+					clash = true
+					break
+				}
+			}
+			if !clash {
+				chosen = sp
+				placed = append(placed, b)
+				break
+			}
+		}
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{pt}, Labels: []string{text}})
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		lb.TextStyle[0].Font.Size = vg.Points(fontPt)
+		if chosen.left {
+			lb.TextStyle[0].XAlign = draw.XRight
+		}
+		lb.Offset = vg.Point{X: vg.Points(chosen.dx), Y: vg.Points(chosen.dy)}
+		p.Add(lb)
+	}
 	// Room for the labels right of the last dot.
 	p.X.Max += 0.25 * (p.X.Max - p.X.Min)
 	tidy(p, false)
