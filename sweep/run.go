@@ -112,9 +112,13 @@ type CellErrors struct {
 }
 
 func (e CellErrors) Error() string {
-	msgs := make([]string, len(e.Errs))
+	var msgs []string
 	for i, err := range e.Errs {
-		msgs[i] = err.Error()
+		if i == 10 { // one line stays readable; the rest are in the rows' absence
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(e.Errs)-10))
+			break
+		}
+		msgs = append(msgs, err.Error())
 	}
 	return fmt.Sprintf("%d of %d cells failed (the other %d rows were written): %s", len(e.Errs), e.Cells, e.Cells-len(e.Errs), strings.Join(msgs, "; "))
 }
