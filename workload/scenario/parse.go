@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/xrash/smetrics"
 	"gopkg.in/yaml.v3"
 )
 
@@ -165,20 +164,41 @@ func yamlKeys(t reflect.Type) []string {
 	return keys
 }
 
-// didYouMean is ` (did you mean "x"?)` for the key closest to got, or ""
-// when none is close (Jaro-Winkler similarity under 0.75, the measure and
-// threshold of the CLI's own suggestions), then the keys that are allowed.
+// didYouMean is ` (did you mean "x"?)` for the key nearest to got by edit
+// distance, when it is at most a third of got's length (at least 1): a
+// slip, not another word; otherwise the keys that are allowed.
 func didYouMean(got string, keys []string) string {
-	best, score := "", 0.0
+	best, dist := "", -1
 	for _, k := range keys {
-		if s := smetrics.JaroWinkler(strings.ToLower(got), strings.ToLower(k), 0.7, 4); s > score {
-			best, score = k, s
+		if d := editDistance(strings.ToLower(got), strings.ToLower(k)); dist < 0 || d < dist {
+			best, dist = k, d
 		}
 	}
-	if score < 0.75 {
+	if dist < 0 || dist > max(1, len(got)/3) {
 		return fmt.Sprintf(" (known: %s)", strings.Join(keys, ", "))
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
