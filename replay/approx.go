@@ -295,16 +295,31 @@ func writeApproxTable(w io.Writer, res []Result) error {
 	if !bins {
 		return nil
 	}
-	tw := newTable(w, "\nby job bin (tasks: small <= 50, medium 51-500, large > 500):", "bin\tspeculator\tjobs\tmean s\taccuracy\ttime to bound s\t")
+	// One row per policy, one column per bin: "mean s" and, for
+	// approximation jobs, "/ accuracy" or "/ time to bound s".
+	header := "speculator\t"
 	for _, name := range scenario.Bins {
-		for _, x := range res {
+		header += name + "\t"
+	}
+	tw := newTable(w, "\nmean job time by job bin, s (tasks: small <= 50, medium 51-500, large > 500; then accuracy or time to bound s, if any):", header)
+	for _, x := range res {
+		row := x.Speculator + "\t"
+		for _, name := range scenario.Bins {
+			cell := "-"
 			for _, b := range x.Approximation.Bins {
 				if b.Bin == name {
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%s\t%s\t\n", b.Bin, x.Speculator, b.Jobs, b.MeanJobS,
-						optional(b.Accuracy, 3), optional(b.MeanTimeToBoundS, 1))
+					cell = fmt.Sprintf("%.1f (%d jobs)", b.MeanJobS, b.Jobs)
+					if b.Accuracy != nil {
+						cell += " / " + optional(b.Accuracy, 3)
+					}
+					if b.MeanTimeToBoundS != nil {
+						cell += " / " + optional(b.MeanTimeToBoundS, 1) + " s"
+					}
 				}
 			}
+			row += cell + "\t"
 		}
+		fmt.Fprintln(tw, row)
 	}
 	return tw.Flush()
 }

@@ -104,25 +104,36 @@ func writeFailuresTable(w io.Writer, res []Result) error {
 	if len(res) == 0 {
 		return nil
 	}
-	tw := newTable(w, "\nfailures (wrong: speculative copies whose task had no attempt on a node that crashed or was LOST):",
-		"speculator\twrong\twrong/task\trerun maps\tfetch-failure reruns\texpiry reruns\ttimed out\t")
+	title := "\nfailures (wrong: speculative copies whose task had no attempt on a node that crashed or was LOST):"
+	// With no node failure every copy would count as wrong, which reads
+	// as a fault of the policy: the column is left out instead.
+	failed := res[0].facts == nil || res[0].facts.nodeFailures > 0
+	header := "speculator\twrong\twrong/task\trerun maps\tfetch-failure reruns\texpiry reruns\ttimed out\t"
+	if !failed {
+		title = "\nfailures (no node crashed or hung in this input, so no copy counts as a wrong speculation):"
+		header = "speculator\trerun maps\tfetch-failure reruns\texpiry reruns\ttimed out\t"
+	}
+	tw := newTable(w, title, header)
 	for _, x := range res {
-		fmt.Fprintf(tw, "%s\t%.1f\t%.3f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", x.Speculator, x.WrongSpeculations,
-			x.WrongSpeculations/math.Max(1, float64(x.Tasks)), x.RerunMaps, x.FetchFailureReruns, x.ExpiryReruns, x.FailedAttempts)
+		if failed {
+			fmt.Fprintf(tw, "%s\t%s\t%.3f\t", x.Speculator, Count(x.WrongSpeculations), x.WrongSpeculations/math.Max(1, float64(x.Tasks)))
+		} else {
+			fmt.Fprintf(tw, "%s\t", x.Speculator)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", Count(x.RerunMaps), Count(x.FetchFailureReruns), Count(x.ExpiryReruns), Count(x.FailedAttempts))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if len(res[0].ByGroup) == 0 {
+	if len(res[0].ByGroup) == 0 || !failed {
 		return nil
 	}
-	tw = newTable(w, "\nwrong speculations by job group:", "group\tspeculator\ttasks\twrong\twrong/task\t")
-	byGroup(res, func(x *Result) int { return len(x.ByGroup) }, func(x *Result, gi int) {
-		g := x.ByGroup[gi]
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.3f\t\n", g.Group, x.Speculator, g.Tasks, g.WrongSpeculations,
-			g.WrongSpeculations/math.Max(1, float64(g.Tasks)))
-	})
-	return tw.Flush()
+	return wideGroups(w, "\nwrong speculations by job group (per task in brackets):", res,
+		func(x *Result) int { return len(x.ByGroup) }, func(x *Result, gi int) string { return x.ByGroup[gi].Group },
+		func(x *Result, gi int) string {
+			g := x.ByGroup[gi]
+			return fmt.Sprintf("%s (%.3f)", Count(g.WrongSpeculations), g.WrongSpeculations/math.Max(1, float64(g.Tasks)))
+		})
 }
 
 // failuresCSVHeader and failuresCSVRow are the failure columns appended to

@@ -6,8 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
+	"strings"
 	"text/tabwriter"
+
+	"github.com/specbridge/specbridge/sim"
 )
 
 // Report is one input's replay. In simulate mode Results holds []Result; in
@@ -20,6 +24,45 @@ type Report struct {
 	Runs    int                 `json:"runs"`
 	Results any                 `json:"results"`
 	Actual  []ActualSpeculation `json:"actual,omitempty"`
+	// Provenance says what was run; Verdict (simulate mode) helps choose.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	Verdict    *Verdict    `json:"verdict,omitempty"`
+}
+
+// Provenance is what was run, so that a report with a changed parameter
+// does not read like a default one. Date is a UTC day (YYYY-MM-DD), from
+// SOURCE_DATE_EPOCH when it is set (the reproducible-builds convention),
+// else today; --no-date leaves it out. Choice: a day rather than a time,
+// so that the same command on the same day gives the same bytes, and
+// SOURCE_DATE_EPOCH or --no-date give them on any day.
+type Provenance struct {
+	Command string   `json:"command"`
+	Params  []string `json:"params,omitempty"`
+	Version string   `json:"version"`
+	Seeds   string   `json:"seeds"`
+	Date    string   `json:"date,omitempty"`
+}
+
+// Line is the provenance as one line of text.
+func (p *Provenance) Line() string {
+	s := fmt.Sprintf("run: %s (specbridge %s; seeds %s", p.Command, p.Version, p.Seeds)
+	if len(p.Params) > 0 {
+		s += "; parameters changed: " + strings.Join(p.Params, ", ")
+	} else {
+		s += "; every parameter at its default"
+	}
+	if p.Date != "" {
+		s += "; " + p.Date
+	}
+	return s + ")"
+}
+
+// SeedsText is "1" for one run, "1 to 5" for five.
+func SeedsText(seed uint64, runs int) string {
+	if runs <= 1 {
+		return strconv.FormatUint(seed, 10)
+	}
+	return fmt.Sprintf("%d to %d", seed, seed+uint64(runs)-1)
 }
 
 // Write renders the report as "table", "json" or "csv".
@@ -49,42 +92,98 @@ func newTable(w io.Writer, title, header string) *tabwriter.Writer {
 	return tw
 }
 
-// byGroup calls row with every result that has group gi, for each group
-// gi of the first result in order (groups says how many a result has): the
-// rows of a by-group table.
-func byGroup(res []Result, groups func(*Result) int, row func(x *Result, gi int)) {
+// wideGroups prints a by-group figure as one row per policy and one
+// column per group (the first result's groups, in order): as many lines as
+// policies, where a row per group and policy made hundreds.
+func wideGroups(w io.Writer, title string, res []Result, groups func(*Result) int, name func(*Result, int) string, cell func(*Result, int) string) error {
+	header := "speculator\t"
 	for gi := range groups(&res[0]) {
-		for i := range res {
-			if gi < groups(&res[i]) {
-				row(&res[i], gi)
-			}
-		}
+		header += name(&res[0], gi) + "\t"
 	}
+	tw := newTable(w, title, header)
+	for i := range res {
+		x := &res[i]
+		row := x.Speculator + "\t"
+		for gi := range groups(&res[0]) {
+			if gi < groups(x) {
+				row += cell(x, gi)
+			} else {
+				row += "-"
+			}
+			row += "\t"
+		}
+		fmt.Fprintln(tw, row)
+	}
+	return tw.Flush()
+}
+
+// writeNotes lists the policies that could not act on the input, and why.
+func writeNotes(w io.Writer, res []Result) {
+	first := true
+	for _, x := range res {
+		if x.Note == "" {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w, "\nnotes (policies that could not act on this input):")
+			first = false
+		}
+		fmt.Fprintf(w, "  %s: %s\n", x.Speculator, x.Note)
+	}
+}
+
+// Count prints a count that is a mean over runs: a whole number as one
+// ("3", not "3.0", as with one run), else with one decimal.
+func Count(x float64) string {
+	if x == math.Trunc(x) {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
 }
 
 func f3(x float64) string { return FormatNumber(x) }
 
 func (r *Report) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "input %s (%s), mode %s, seed %d, runs %d\n", r.Input, r.Format, r.Mode, r.Seed, r.Runs)
+	if r.Provenance != nil {
+		fmt.Fprintln(w, r.Provenance.Line())
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	switch res := r.Results.(type) {
 	case []Result:
-		fmt.Fprintln(tw, "speculator\tjobs\ttasks\tmean s\tp50 s\tp95 s\tp99 s\tmakespan s\tcontainer s\tspec\twon\tkilled\twasted s\tunfinished\t")
+		spread := len(res) > 0 && res[0].Spread != nil
+		header := "speculator\tjobs\ttasks\tmean s\tp50 s\tp95 s\tp99 s\tmakespan s\tcontainer s\tspec\twon\tkilled\twasted s\tunfinished\t"
+		if spread {
+			header = "speculator\tjobs\ttasks\tmean s\tover seeds\tp50 s\tp95 s\tp99 s\tmakespan s\tcontainer s\tspec\twon\tkilled\twasted s\tunfinished\t"
+		}
+		fmt.Fprintln(tw, header)
 		for _, x := range res {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t\n", x.Speculator, x.Jobs, x.Tasks,
-				x.MeanJobS, x.P50JobS, x.P95JobS, x.P99JobS, x.MakespanS, x.ContainerS, x.SpeculativeAttempts,
-				x.SpeculativeWins, x.KilledAttempts, x.WastedContainerS, x.UnfinishedJobs)
+			over := ""
+			if spread && x.Spread != nil {
+				over = fmt.Sprintf("%.1f-%.1f\t", x.Spread.Min, x.Spread.Max)
+			} else if spread {
+				over = "-\t"
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%s%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%s\t%s\t%s\t%.0f\t%s\t\n", x.Speculator, x.Jobs, x.Tasks,
+				x.MeanJobS, over, x.P50JobS, x.P95JobS, x.P99JobS, x.MakespanS, x.ContainerS, Count(x.SpeculativeAttempts),
+				Count(x.SpeculativeWins), Count(x.KilledAttempts), x.WastedContainerS, Count(x.UnfinishedJobs))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		writeNotes(w, res)
+		if r.Verdict != nil {
+			fmt.Fprintln(w, "\nverdict (time against cost):")
+			for _, l := range r.Verdict.Summary {
+				fmt.Fprintln(w, "  "+l)
+			}
+		}
 		if len(res) > 0 && len(res[0].Groups) > 0 {
-			tw = newTable(w, "\nby job group:", "group\tspeculator\tjobs\tmean s\tp95 s\t")
-			byGroup(res, func(x *Result) int { return len(x.Groups) }, func(x *Result, gi int) {
-				g := x.Groups[gi]
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.1f\t\n", g.Group, x.Speculator, g.Jobs, g.MeanJobS, g.P95JobS)
-			})
-			if err := tw.Flush(); err != nil {
+			if err := wideGroups(w, "\nmean job time by job group, s (p95 in brackets):", res,
+				func(x *Result) int { return len(x.Groups) }, func(x *Result, gi int) string { return x.Groups[gi].Group },
+				func(x *Result, gi int) string {
+					return fmt.Sprintf("%.1f (%.1f)", x.Groups[gi].MeanJobS, x.Groups[gi].P95JobS)
+				}); err != nil {
 				return err
 			}
 		}
@@ -184,3 +283,8 @@ func (s *skipFirstLine) Write(p []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// JobTime is job i's time in ms as every table, CSV and chart measures it:
+// finish - submit, plus the recorded AM start-up a replayed history adds;
+// -1 for an unfinished job.
+func JobTime(w *Workload, res *sim.Result, i int) int64 { return jobTime(w, res, i) }

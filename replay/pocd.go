@@ -145,15 +145,25 @@ func writeDeadlinesTable(w io.Writer, res []Result) error {
 		return nil
 	}
 	tw := newTable(w, "\ndeadline jobs (PoCD: share of jobs whose every task finished by the deadline; cost: container s):",
-		"group\tspeculator\tjobs\tPoCD\tcontainer s\t")
+		"speculator\tjobs\tPoCD\tcontainer s\t")
 	for _, x := range res {
 		if x.PoCD != nil {
-			fmt.Fprintf(tw, "all\t%s\t%d\t%.3f\t%.0f\t\n", x.Speculator, x.Jobs, *x.PoCD, x.ContainerS)
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.0f\t\n", x.Speculator, x.Jobs, *x.PoCD, x.ContainerS)
 		}
 	}
-	byGroup(res, func(x *Result) int { return len(x.PoCDByGroup) }, func(x *Result, gi int) {
-		g := x.PoCDByGroup[gi]
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.0f\t\n", g.Group, x.Speculator, g.DeadlineJobs, g.PoCD, g.ContainerS)
-	})
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(res[0].PoCDByGroup) == 0 {
+		return nil
+	}
+	return wideGroups(w, "\nPoCD by job group (container s in brackets):", res,
+		func(x *Result) int { return len(x.PoCDByGroup) }, func(x *Result, gi int) string {
+			g := x.PoCDByGroup[gi]
+			return fmt.Sprintf("%s (%d jobs)", g.Group, g.DeadlineJobs)
+		},
+		func(x *Result, gi int) string {
+			g := x.PoCDByGroup[gi]
+			return fmt.Sprintf("%.3f (%.0f)", g.PoCD, g.ContainerS)
+		})
 }

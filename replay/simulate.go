@@ -111,6 +111,15 @@ type Result struct {
 	Cluster string `json:"cluster,omitempty"`
 	// Deadlines adds PoCD (inline in the JSON; pocd.go).
 	Deadlines
+	// Note says why the policy could not act on this input, when it
+	// could not (notes.go); "" when nothing stood in its way.
+	Note string `json:"note,omitempty"`
+	// Spread is mean job time's spread over runs (verdict.go); nil with
+	// one run.
+	Spread *Spread `json:"spread,omitempty"`
+	// facts are the workload's, for the tables (notes.go); nil when the
+	// result was not made by Simulate.
+	facts *workloadFacts
 }
 
 // GroupResult is a policy's figures for one group of jobs.
@@ -148,6 +157,7 @@ func WorkloadOf(in *Input, co ClusterOptions) WorkloadFunc {
 func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 	runs := max(opts.Runs, 1)
 	per := make([][]Result, len(opts.Speculators))
+	var facts workloadFacts
 	start := grass.NewMemoryStore()
 	if opts.Store != nil {
 		start = opts.Store.Snapshot()
@@ -156,6 +166,13 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 		name, seed := opts.Speculators[i], opts.Seed+uint64(r)
 		sum := summarize(name, w, res)
 		per[i] = append(per[i], sum)
+		if i == 0 {
+			f := factsOf(w)
+			if r > 0 { // a node that fails in any run's draw counts
+				f.nodeFailures = max(f.nodeFailures, facts.nodeFailures)
+			}
+			facts = f
+		}
 		if opts.Observe != nil {
 			return opts.Observe(&Run{Policy: name, Index: r, Seed: seed, Workload: w, Sim: res, Summary: sum})
 		}
@@ -167,7 +184,13 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 	out := make([]Result, len(per))
 	for i := range per {
 		out[i] = average(per[i])
+		out[i].Spread = spreadOver(per[i])
+		out[i].facts = &facts
 	}
+	policyNotes(out, facts, func(name string) speculators.Params {
+		p, _ := opts.Registry.Params(name, opts.Params[name])
+		return p
+	})
 	return out, nil
 }
 

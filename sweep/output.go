@@ -33,36 +33,99 @@ func (r Row) Line() (string, error) {
 	return string(b), nil
 }
 
-// WriteCSV writes a header and one record per row.
-func WriteCSV(w io.Writer, rows []Row) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if err := cw.Write(r.csvRecord()); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+// Stream writes rows one at a time, as cells finish, so that a sweep that
+// fails part-way, or is interrupted, keeps the rows of the cells that
+// finished: CSV and JSON reach w row by row (w should not buffer them for
+// long); a table, which aligns its columns over all rows, is written by
+// Close. The bytes are the same however the rows arrive.
+type Stream struct {
+	w      io.Writer
+	format string
+	cw     *csv.Writer
+	n      int
+	rows   []Row // table only
 }
 
-// WriteJSON writes the rows as one JSON array, a row per line.
-func WriteJSON(w io.Writer, rows []Row) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString("[")
-	for i, r := range rows {
+// NewStream starts a stream of rows as "table", "csv" or "json" (a CSV's
+// header is written at once).
+func NewStream(w io.Writer, format string) (*Stream, error) {
+	s := &Stream{w: w, format: format}
+	switch format {
+	case "csv":
+		s.cw = csv.NewWriter(w)
+		if err := s.cw.Write(csvHeader); err != nil {
+			return nil, err
+		}
+		s.cw.Flush()
+		return s, s.cw.Error()
+	case "json", "table", "":
+		return s, nil
+	}
+	return nil, fmt.Errorf("unknown output format %q (table, csv, json)", format)
+}
+
+// Write adds one row.
+func (s *Stream) Write(r Row) error {
+	defer func() { s.n++ }()
+	switch s.format {
+	case "csv":
+		if err := s.cw.Write(r.csvRecord()); err != nil {
+			return err
+		}
+		s.cw.Flush()
+		return s.cw.Error()
+	case "json":
 		line, err := r.Line()
 		if err != nil {
 			return err
 		}
-		if i > 0 {
-			bw.WriteString(",")
+		sep := ",\n"
+		if s.n == 0 {
+			sep = "[\n"
 		}
-		bw.WriteString("\n" + line)
+		_, err = io.WriteString(s.w, sep+line)
+		return err
 	}
-	bw.WriteString("\n]\n")
+	s.rows = append(s.rows, r)
+	return nil
+}
+
+// Close ends the document: a JSON array's bracket, or the whole table.
+func (s *Stream) Close() error {
+	switch s.format {
+	case "json":
+		end := "\n]\n"
+		if s.n == 0 {
+			end = "[\n]\n"
+		}
+		_, err := io.WriteString(s.w, end)
+		return err
+	case "csv":
+		return nil
+	}
+	return WriteTable(s.w, s.rows)
+}
+
+// WriteCSV writes a header and one record per row.
+func WriteCSV(w io.Writer, rows []Row) error { return writeAll(w, "csv", rows) }
+
+// WriteJSON writes the rows as one JSON array, a row per line.
+func WriteJSON(w io.Writer, rows []Row) error { return writeAll(w, "json", rows) }
+
+func writeAll(w io.Writer, format string, rows []Row) error {
+	bw := bufio.NewWriter(w)
+	s, err := NewStream(bw, format)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := s.Write(r); err != nil {
+			return err
+		}
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
 	return bw.Flush()
 }
 
@@ -84,15 +147,10 @@ func WriteTable(w io.Writer, rows []Row) error {
 
 // Write renders rows as "table", "csv" or "json".
 func Write(w io.Writer, format string, rows []Row) error {
-	switch format {
-	case "csv":
-		return WriteCSV(w, rows)
-	case "json":
-		return WriteJSON(w, rows)
-	case "table", "":
+	if format == "table" || format == "" {
 		return WriteTable(w, rows)
 	}
-	return fmt.Errorf("unknown output format %q (table, csv, json)", format)
+	return writeAll(w, format, rows)
 }
 
 // Merge reads rows written one JSON line each, in any order (a YARN job's

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/specbridge/specbridge/internal/inorder"
 	"github.com/specbridge/specbridge/replay"
@@ -69,13 +70,55 @@ func RunCell(c Cell, registry RegistryFunc) (Row, error) {
 }
 
 // Run runs cells on up to parallel goroutines (0 or less: the number of
-// CPUs) and hands each row to emit in cell order, on the calling goroutine,
-// as soon as it and every earlier row are done: the rows, and the order emit
-// sees them in, do not depend on parallel. The first error (a cell's, or
-// emit's) stops the sweep: cells not yet started are not started, and Run
-// returns it once the running cells end.
+// CPUs) and hands each finished row to emit in cell order, on the calling
+// goroutine, as soon as it and every earlier cell are done: the rows, and
+// the order emit sees them in, do not depend on parallel. A cell that fails
+// does not stop the sweep: the other cells run and their rows are emitted,
+// and Run returns CellErrors naming every failed cell. An error of emit's
+// stops the sweep (cells not yet started are not started) and is returned
+// once the running cells end.
 func Run(cells []Cell, parallel int, registry RegistryFunc, emit func(Row) error) error {
-	return inorder.Run(len(cells), parallel,
-		func(k int) (Row, error) { return RunCell(cells[k], registry) },
-		func(_ int, row Row) error { return emit(row) })
+	type result struct {
+		row Row
+		err error
+	}
+	failed := CellErrors{Cells: len(cells)}
+	err := inorder.Run(len(cells), parallel,
+		func(k int) (result, error) {
+			row, err := RunCell(cells[k], registry)
+			return result{row, err}, nil
+		},
+		func(_ int, r result) error {
+			if r.err != nil {
+				failed.Errs = append(failed.Errs, r.err)
+				return nil
+			}
+			return emit(r.row)
+		})
+	if err != nil {
+		return err
+	}
+	if len(failed.Errs) > 0 {
+		return failed
+	}
+	return nil
+}
+
+// CellErrors are the failures of a sweep's cells, in cell order, each
+// naming its cell (RunCell's errors do).
+type CellErrors struct {
+	Cells int // in the sweep
+	Errs  []error
+}
+
+func (e CellErrors) Error() string {
+	var msgs []string
+	for i, err := range e.Errs {
+		if i == 10 { // one line stays readable; the rest are in the rows' absence
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(e.Errs)-10))
+			break
+		}
+		msgs = append(msgs, err.Error())
+	}
+	return fmt.Sprintf("%d of %d cells failed (the other %d rows were written): %s", len(e.Errs), e.Cells, e.Cells-len(e.Errs), strings.Join(msgs, "; "))
 }

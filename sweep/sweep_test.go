@@ -2,9 +2,11 @@ package sweep
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,17 +191,43 @@ func TestMergeRejectsMissingRepeatedAndForeignCells(t *testing.T) {
 	}
 }
 
-// A failing cell stops the sweep with its error, naming the cell.
-func TestRunStopsOnAFailingCell(t *testing.T) {
+// A failing cell does not stop the sweep: every other cell's row is
+// emitted, in order, and the error names the failed cell.
+func TestRunGoesPastAFailingCell(t *testing.T) {
 	cells := smallGrid().Cells()[:3]
 	cells[1].Input = "no-such-input.yaml"
-	var got []Row
-	err := Run(cells, 2, registry, func(r Row) error { got = append(got, r); return nil })
-	if err == nil || !strings.Contains(err.Error(), "cell 1 (no-such-input.yaml") {
-		t.Fatalf("error %v, want one naming cell 1", err)
+	var got []int
+	err := Run(cells, 2, registry, func(r Row) error { got = append(got, r.Cell); return nil })
+	var ce CellErrors
+	if !errors.As(err, &ce) || len(ce.Errs) != 1 || !strings.Contains(err.Error(), "1 of 3 cells failed") || !strings.Contains(err.Error(), "cell 1 (no-such-input.yaml") {
+		t.Fatalf("error %v, want one naming cell 1 of 3", err)
 	}
-	if len(got) > 1 {
-		t.Errorf("%d rows emitted past the failing cell", len(got))
+	if !slices.Equal(got, []int{0, 2}) {
+		t.Errorf("rows of cells %v, want 0 and 2", got)
+	}
+}
+
+// A stream's bytes are those of writing all rows at once.
+func TestStreamMatchesWrite(t *testing.T) {
+	rows := []Row{{Cell: 0, Input: "a", Policy: "late"}, {Cell: 1, Input: "a", Policy: "none", Params: "x=1"}}
+	for _, format := range []string{"csv", "json", "table"} {
+		for _, n := range []int{0, 1, 2} {
+			var whole, streamed strings.Builder
+			if err := Write(&whole, format, rows[:n]); err != nil {
+				t.Fatal(err)
+			}
+			s, err := NewStream(&streamed, format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rows[:n] {
+				s.Write(r)
+			}
+			s.Close()
+			if whole.String() != streamed.String() {
+				t.Errorf("%s, %d rows: streamed %q, whole %q", format, n, streamed.String(), whole.String())
+			}
+		}
 	}
 }
 

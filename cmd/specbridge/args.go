@@ -63,7 +63,13 @@ func interspersed(app *cli.App, args []string) []string {
 			continue
 		}
 		flags = append(flags, a)
-		if takesValue && !strings.Contains(a, "=") && j+1 < len(rest) {
+		if takesValue && !strings.Contains(a, "=") {
+			if j+1 == len(rest) {
+				// The last token wants a value it does not have: parsed
+				// alone, it is the usage error "--runs needs a value",
+				// where moved in front it would take an INPUT as its value.
+				return append(append([]string{}, args[:i+1]...), a)
+			}
 			j++
 			flags = append(flags, rest[j])
 		}

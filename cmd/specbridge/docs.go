@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/specbridge/specbridge/internal/policydoc"
@@ -13,6 +14,20 @@ func docsCommand() *cli.Command {
 		Name:  "docs",
 		Usage: "generate documentation pages from the code",
 		Subcommands: []*cli.Command{{
+			Name:  "man",
+			Usage: "print the specbridge(1) manual page, in roff: specbridge docs man > specbridge.1; man ./specbridge.1",
+			Action: func(c *cli.Context) error {
+				if c.NArg() > 0 {
+					return usageError(c, "docs man takes no arguments, got %q", c.Args().First())
+				}
+				page, err := c.App.ToManWithSection(1)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprint(c.App.Writer, page)
+				return err
+			},
+		}, {
 			Name:  "policies",
 			Usage: "print docs/policies.md: the registry's policies and parameters with the fragments in docs/policies/",
 			Description: "Run from the repository's root:\n" +

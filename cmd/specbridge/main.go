@@ -24,11 +24,13 @@ func main() {
 		if msg := err.Error(); msg != "" {
 			fmt.Fprintln(os.Stderr, "specbridge:", msg)
 		}
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 
 func newApp() *cli.App {
+	cmds := append(commands(), helpCommand())
+	withUsageErrors(cmds)
 	return &cli.App{
 		Name:    "specbridge",
 		Usage:   "speculative execution for Hadoop MapReduce: replay histories, serve policies",
@@ -40,7 +42,20 @@ func newApp() *cli.App {
 			cli.HelpFlag,
 		},
 		Before:   setupLogging,
-		Commands: append(commands(), helpCommand()),
+		Commands: cmds,
+		// `specbridge WORD` that names no command is a usage error with a
+		// did-you-mean, not urfave/cli's "No help topic".
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			return usageError(c, "unknown command %q%s", c.Args().First(), didYouMean(c.Args().First(), commandNames(c.App.Commands)))
+		},
+		// A flag urfave/cli cannot parse is one line on stderr, exit 2.
+		OnUsageError: onUsageError,
+		// `specbridge completion bash|zsh|fish` prints the scripts that
+		// ask the binary for completions with this flag.
+		EnableBashCompletion: true,
 		// `specbridge help [command]` prints the same help as --help;
 		// an unknown command or flag gets urfave/cli's did-you-mean.
 		Suggest: true,
@@ -57,7 +72,7 @@ func newApp() *cli.App {
 // command prints a command that has subcommands (train, cfa, docs) without
 // them, since it has not been set up yet, and `help train laser` as `help
 // train`; --help has neither fault, so help hands the words to it. A word
-// that names no command gets urfave/cli's "No help topic" and did-you-mean.
+// that names no command is a usage error with a did-you-mean.
 func helpCommand() *cli.Command {
 	return &cli.Command{
 		Name:            "help",
@@ -79,7 +94,7 @@ func helpCommand() *cli.Command {
 					}
 				}
 				if found == nil && i == 0 {
-					return cli.ShowCommandHelp(c.Lineage()[1], name)
+					return usageErr{fmt.Errorf("no help topic %q: no such command%s (see 'specbridge --help')", name, didYouMean(name, commandNames(cmds)))}
 				}
 				if found == nil {
 					var names []string
@@ -110,7 +125,9 @@ func setupLogging(c *cli.Context) error {
 	logrus.SetOutput(os.Stderr)
 	switch c.String("log-format") {
 	case "text":
-		logrus.SetFormatter(&logrus.TextFormatter{FullTimestamp: true})
+		// Colours only on a terminal (logrus's own check) and never under
+		// NO_COLOR (no-color.org): any value but "" turns them off.
+		logrus.SetFormatter(&logrus.TextFormatter{FullTimestamp: true, DisableColors: os.Getenv("NO_COLOR") != ""})
 	case "json":
 		logrus.SetFormatter(&logrus.JSONFormatter{})
 	default:
@@ -128,6 +145,8 @@ func commands() []*cli.Command {
 		speculatorsCommand(),
 		trainCommand(),
 		docsCommand(),
+		versionCommand(),
+		completionCommand(),
 	}
 	for _, c := range cmds {
 		// `specbridge help replay` is the app's; a command of its own has
@@ -135,4 +154,15 @@ func commands() []*cli.Command {
 		c.HideHelpCommand = len(c.Subcommands) == 0
 	}
 	return cmds
+}
+
+// commandNames lists cmds' visible names, for a did-you-mean.
+func commandNames(cmds []*cli.Command) []string {
+	var names []string
+	for _, c := range cmds {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }

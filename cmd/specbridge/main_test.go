@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "specbridge")
+	// The reports' provenance carries a date: the same one in every run,
+	// so that tests comparing two runs' bytes hold across midnight.
+	os.Setenv("SOURCE_DATE_EPOCH", "1700000000")
 	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		os.Exit(2)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -79,9 +80,21 @@ func parseParams(reg *speculators.Registry, chosen []string, flags []string) (ma
 		}
 		out[policy][name] = value
 	}
-	for policy, kv := range out {
+	// Each policy is built once with its overrides, so that a value out of
+	// its range (late.speculative-cap=2) is refused here, before any input
+	// is read, by the same check the policy makes in every simulation.
+	policies := make([]string, 0, len(out))
+	for policy := range out {
+		policies = append(policies, policy)
+	}
+	sort.Strings(policies)
+	for _, policy := range policies {
+		kv := out[policy]
 		if _, err := reg.Params(policy, kv); err != nil {
 			return nil, fmt.Errorf("--param: %w", err)
+		}
+		if _, _, err := reg.New(policy, kv, 1); err != nil {
+			return nil, fmt.Errorf("--param %s: %w", strings.Join(paramFlags(policy, kv), " --param "), err)
 		}
 	}
 	return out, nil
@@ -101,4 +114,15 @@ func didYouMean(got string, known []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// paramFlags lists a policy's overrides as the POLICY.NAME=VALUE words that
+// set them, sorted.
+func paramFlags(policy string, kv map[string]string) []string {
+	out := make([]string, 0, len(kv))
+	for k, v := range kv {
+		out = append(out, policy+"."+k+"="+v)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -113,3 +113,14 @@ func (p *progress) done() {
 func (p *progress) close() { p.done() }
 
 func since(t time.Time) string { return time.Since(t).Round(time.Second).String() }
+
+// say prints a line of what was done (an input simulated, the files
+// written), terminal or not, unless --quiet: the last interval's progress
+// line ("96% ... about 0s left") is otherwise all a log would keep.
+func (p *progress) say(format string, args ...any) {
+	if p.quiet {
+		return
+	}
+	p.done()
+	fmt.Fprintf(p.w, format+"\n", args...)
+}

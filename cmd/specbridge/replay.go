@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,6 +52,7 @@ func replayCommand() *cli.Command {
 			&cli.StringFlag{Name: "plot", Usage: "write the job-time CDF per policy to `FILE`, .svg or .png (simulate mode, one INPUT)"},
 			&cli.StringFlag{Name: "jobs", Usage: "write one row per job, policy and run to `FILE`: .csv, or .jsonl for JSON Lines (simulate mode)"},
 			&cli.IntFlag{Name: "max-jobs", Usage: "replay only the `N` earliest-submitted jobs of each input: a quick preview of a large input, on the same cluster", DefaultText: "every job"},
+			&cli.BoolFlag{Name: "no-date", Usage: "leave the date out of the provenance (the command line, version, seeds and date the report opens with), for output that is byte-identical on any day; SOURCE_DATE_EPOCH sets the date instead"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Hidden: true, Usage: "how often progress is printed when stderr is not a terminal"},
 			&cli.StringFlag{Name: "cpuprofile", Hidden: true, Usage: "write a pprof CPU profile of the replay to `FILE` (docs/scale.md)"},
@@ -67,6 +69,7 @@ type replayPlan struct {
 	mode, output, format     string
 	reportTo, plotTo, jobsTo string
 	inputs                   []string
+	provenance               *replay.Provenance
 }
 
 // dsm holds the straggler model's defaults for the flags.
@@ -75,6 +78,9 @@ var dsm = replay.DefaultStragglerModel()
 func planReplay(c *cli.Context) (*replayPlan, error) {
 	if c.NArg() == 0 {
 		return nil, usageError(c, "replay: no INPUT given (a .jhist, Rumen or SWIM file, a scenario, a directory of histories, or hdfs://...)")
+	}
+	if n := slices.Index(c.Args().Slice(), "-"); n >= 0 && slices.Index(c.Args().Slice()[n+1:], "-") >= 0 {
+		return nil, usageError(c, "replay: INPUT - (stdin) given twice: it can be read once")
 	}
 	reg, err := policyRegistry(c.StringSlice("param"))
 	if err != nil {
@@ -123,10 +129,10 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 		return nil, usageError(c, "--output %q: want table, json or csv", p.output)
 	}
 	if p.opts.Speculators, err = speculatorList(reg, c.String("speculators")); err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	if p.opts.Params, err = parseParams(reg, p.opts.Speculators, c.StringSlice("param")); err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	for _, f := range []struct{ name, value string }{{"report", p.reportTo}, {"plot", p.plotTo}, {"jobs", p.jobsTo}} {
 		if f.value == "" {
@@ -147,9 +153,12 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	default: // it would get CSV under a name that says otherwise
 		return nil, usageError(c, "--jobs %s: want a .csv or .jsonl file", p.jobsTo)
 	}
+	if p.provenance, err = provenanceOf(c); err != nil {
+		return nil, err
+	}
 	var missing []string
 	for _, in := range p.inputs {
-		if hdfs.IsURL(in) {
+		if hdfs.IsURL(in) || in == "-" {
 			continue
 		}
 		if _, err := os.Stat(in); err != nil {
@@ -180,11 +189,17 @@ func runReplay(c *cli.Context) (err error) {
 	defer prog.close()
 	inputs := make([]*replay.Input, len(p.inputs))
 	for i, path := range p.inputs {
-		// Jobs' tasks are read or derived when a simulation or a timeline
-		// needs them (docs/scale.md).
-		in, err := replay.LoadStreaming(path, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
+		// "-", /dev/stdin or a pipe: read once, into a file.
+		file, cleanup, err := spool(path)
 		if err != nil {
 			return err
+		}
+		defer cleanup()
+		// Jobs' tasks are read or derived when a simulation or a timeline
+		// needs them (docs/scale.md).
+		in, err := replay.LoadStreaming(file, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
+		if err != nil {
+			return renamed(formatHint(err, file, path, p.format), file, path)
 		}
 		if in.Scenario != nil && (c.IsSet("nodes") || c.IsSet("slots")) {
 			return usageError(c, "--nodes/--slots: %s is a scenario, which describes its own cluster (its cluster: section); edit that instead, or leave the flags out", path)
@@ -222,7 +237,7 @@ func runReplay(c *cli.Context) (err error) {
 	var reports []*replay.Report
 	for i, in := range inputs {
 		path := p.inputs[i]
-		rep := &replay.Report{Input: path, Format: string(in.Format), Mode: p.mode, Seed: p.opts.Seed, Runs: p.opts.Runs}
+		rep := &replay.Report{Input: path, Format: string(in.Format), Mode: p.mode, Seed: p.opts.Seed, Runs: p.opts.Runs, Provenance: p.provenance}
 		if p.mode == "simulate" {
 			var col *report.Collector
 			opts := p.opts
@@ -242,12 +257,22 @@ func runReplay(c *cli.Context) (err error) {
 				}
 				return nil
 			}
+			started := time.Now()
 			res, err := replay.Simulate(replay.LimitJobs(replay.WorkloadOf(in, opts.Cluster), c.Int("max-jobs")), opts)
 			prog.done()
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
+			jobsRun := 0
+			if len(res) > 0 {
+				jobsRun = res[0].Jobs
+			}
+			prog.say("replay: %s: %d jobs, %d policies x %d runs simulated in %s", inputName(path), jobsRun, len(res), opts.Runs, since(started))
 			rep.Results = res
+			rep.Verdict = replay.NewVerdict(res)
+			if col != nil {
+				col.Provenance = p.provenance
+			}
 			if err := writeFigures(col, res, p); err != nil {
 				return err
 			}
@@ -269,7 +294,15 @@ func runReplay(c *cli.Context) (err error) {
 		}
 		reports = append(reports, rep)
 	}
-	return writeReports(reports, p.output)
+	if err := writeReports(reports, p.output); err != nil {
+		return err
+	}
+	for _, f := range []struct{ what, path string }{{"report", p.reportTo}, {"plot", p.plotTo}, {"job rows", p.jobsTo}} {
+		if f.path != "" {
+			prog.say("replay: wrote the %s to %s", f.what, f.path)
+		}
+	}
+	return nil
 }
 
 // writeFigures writes --report and --plot.

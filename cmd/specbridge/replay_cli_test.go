@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -168,7 +171,7 @@ func TestParamsAndSuggestions(t *testing.T) {
 		{[]string{"replay", "--speculators", "lat", stragglers}, `did you mean "late"?`},
 		{[]string{"replay", "--param", "late.speculativ-cap=0.2", stragglers}, `did you mean "speculative-cap"?`},
 		{[]string{"replay", "--param", "grss.xi=0.2", stragglers}, `did you mean "grass"?`},
-		{[]string{"replya", stragglers}, `Did you mean "replay"?`},
+		{[]string{"replya", stragglers}, `did you mean "replay"?`},
 		{[]string{"replay", "--mode", "simulat", stragglers}, `did you mean "simulate"?`},
 	}
 	for _, c := range cases {
@@ -267,12 +270,13 @@ func TestJobsReportPlot(t *testing.T) {
 	if err := xml.Unmarshal(svgData, new(struct{ XMLName xml.Name })); err != nil || !strings.Contains(string(svgData), "<svg") {
 		t.Errorf("--plot svg: %v", err)
 	}
-	again := filepath.Join(dir, "again.html")
-	if _, stderr, code = run(t, "replay", "--runs", "2", "--speculators", "hadoop,farms", "--report", again, in); code != 0 {
+	// The same command again (the report records its command line, so
+	// the same one): the same bytes.
+	if _, stderr, code = run(t, "replay", "--runs", "2", "--speculators", "hadoop,farms", "--jobs", csvPath, "--report", html, "--plot", svgPath, in); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if second, _ := os.ReadFile(again); string(second) != string(page) {
-		t.Error("same inputs and seeds, a different report")
+	if second, _ := os.ReadFile(html); string(second) != string(page) {
+		t.Error("same command, inputs and seeds, a different report")
 	}
 	_, stderr, code = run(t, "replay", "--plot", filepath.Join(dir, "c.gif"), in)
 	if code == 0 || !strings.Contains(stderr, ".svg or .png") {
@@ -322,12 +326,18 @@ func TestMaxJobs(t *testing.T) {
 // TestParallelFlagKeepsOutput: --parallel 1 and --parallel 2 print the same
 // report and the same --jobs file, byte for byte (issue 17).
 func TestParallelFlagKeepsOutput(t *testing.T) {
-	dir := t.TempDir()
+	// Each run in a directory of its own with the same relative --jobs
+	// path: the provenance's command line is then the same.
+	in, err := filepath.Abs("../../data/jhist")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var outs [2]string
 	for k, par := range []string{"1", "2"} {
-		jobs := filepath.Join(dir, "jobs"+par+".csv")
-		out, stderr, code := run(t, "replay", "--quiet", "--parallel", par, "--runs", "2", "--speculators", "hadoop,late,none",
-			"--output", "json", "--jobs", jobs, "../../data/jhist")
+		dir := t.TempDir()
+		jobs := filepath.Join(dir, "jobs.csv")
+		out, stderr, code := runIn(t, dir, "replay", "--quiet", "--parallel", par, "--runs", "2", "--speculators", "hadoop,late,none",
+			"--output", "json", "--jobs", "jobs.csv", in)
 		if code != 0 {
 			t.Fatalf("--parallel %s: exit %d: %s", par, code, stderr)
 		}
@@ -373,5 +383,59 @@ func TestNodesHelpMatchesSWIMCluster(t *testing.T) {
 	}
 	if want := "FB-2009 " + nodes[1] + ","; !strings.Contains(m[1], want) {
 		t.Errorf("--nodes default %q does not say %q, the cluster the bundled FB-2009 day ran on (%s)", m[1], want, rep.Results[0].Cluster)
+	}
+}
+
+// Without a terminal, stderr ends with what was done and which files were
+// written, however short the run.
+func TestProgressSaysWhatWasWritten(t *testing.T) {
+	dir := t.TempDir()
+	rep, rows := filepath.Join(dir, "r.html"), filepath.Join(dir, "jobs.csv")
+	_, stderr, code := run(t, "replay", "--speculators", "none,late", "--runs", "2", "--report", rep, "--jobs", rows, stragglers)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"late-ec2-stragglers.yaml: 1 jobs, 2 policies x 2 runs simulated in ",
+		"replay: wrote the report to " + rep + "\n",
+		"replay: wrote the job rows to " + rows + "\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// "-" and /dev/stdin read standard input (a pipe), read once into a file;
+// the output names the input as given; an error names stdin.
+func TestReplayReadsStdin(t *testing.T) {
+	scenario, err := os.ReadFile("../../scenarios/late-sleep-sensitivity.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := run(t, "replay", "-q", "--speculators", "none,late", "--output", "json", "../../scenarios/late-sleep-sensitivity.yaml")
+	for _, input := range []string{"-", "/dev/stdin"} {
+		cmd := exec.Command(binary, "replay", "-q", "--speculators", "none,late", "--output", "json", input)
+		cmd.Stdin = bytes.NewReader(scenario) // a pipe, not a file
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", input, err)
+		}
+		var got, exp map[string]any
+		json.Unmarshal(out, &got)
+		json.Unmarshal([]byte(want), &exp)
+		if got["input"] != input || !reflect.DeepEqual(got["results"], exp["results"]) {
+			t.Errorf("%s: input %v, results differ from the file's: %s", input, got["input"], out)
+		}
+	}
+	cmd := exec.Command(binary, "replay", "-q", "-")
+	cmd.Stdin = strings.NewReader("jobs: [\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "stdin") || strings.Contains(stderr.String(), "specbridge-stdin-") {
+		t.Errorf("bad stdin: %v, %q; want an error naming stdin", err, stderr.String())
+	}
+	if _, stderr, code := run(t, "replay", "-", "-"); code != 2 || !strings.Contains(stderr, "given twice") {
+		t.Errorf("- twice: exit %d, %q", code, stderr)
 	}
 }

@@ -69,6 +69,7 @@ func replaceTokens(set *tokens.Set, flag, file string) error {
 		return fmt.Errorf("%s: %w", flag, err)
 	}
 	warnWeak(logrus.StandardLogger(), flag, file, list)
+	warnReadable(logrus.StandardLogger(), flag, file)
 	return nil
 }
 

@@ -159,7 +159,7 @@ func serve(c *cli.Context) error {
 	web.srv.TLSConfig = sec.tls
 	log.WithFields(logrus.Fields{"url": web.url + bridge.Path, "version": buildVersion(), "policies": reg.Names(),
 		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
-		"data_dir": dataDir}).Info("specbridge sidecar listening")
+		"data_dir": dataDir, "dashboard": dashboardAt(c, web.url)}).Info("specbridge sidecar listening")
 
 	served := web.serve()
 	select {

@@ -81,34 +81,112 @@ func runSweep(c *cli.Context) error {
 	if c.Bool("quiet") {
 		log = io.Discard
 	}
-	var rows []sweep.Row
 	if c.Bool("on-yarn") {
-		if rows, err = sweepOnYARN(c, cells, log); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(log, "sweep: %d cells\n", len(cells))
-		start, last := time.Now(), time.Now()
-		err := sweep.Run(cells, c.Int("parallel"), policyRegistry, func(r sweep.Row) error {
-			rows = append(rows, r)
-			if time.Since(last) >= 5*time.Second {
-				last = time.Now()
-				fmt.Fprintf(log, "sweep: %d of %d cells done (%s)\n", len(rows), len(cells), time.Since(start).Round(time.Second))
-			}
-			return nil
-		})
+		rows, err := sweepOnYARN(c, cells, log)
 		if err != nil {
 			return err
 		}
-	}
-	for _, f := range []struct{ flag, format string }{{"csv", "csv"}, {"json", "json"}} {
-		if path := c.String(f.flag); path != "" {
-			if err := writeRowsFile(path, f.format, rows); err != nil {
-				return fmt.Errorf("--%s: %w", f.flag, err)
+		for _, f := range []struct{ flag, format string }{{"csv", "csv"}, {"json", "json"}} {
+			if path := c.String(f.flag); path != "" {
+				if err := writeRowsFile(path, f.format, rows); err != nil {
+					return fmt.Errorf("--%s: %w", f.flag, err)
+				}
 			}
 		}
+		return sweep.Write(os.Stdout, c.String("output"), rows)
 	}
-	return sweep.Write(os.Stdout, c.String("output"), rows)
+	// Every finished cell's row reaches the files (and a CSV or JSON
+	// stdout) as it finishes: a sweep that fails part-way keeps them.
+	out, err := newRowStreams(c)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "sweep: %d cells\n", len(cells))
+	start, last, done := time.Now(), time.Now(), 0
+	runErr := sweep.Run(cells, c.Int("parallel"), policyRegistry, func(r sweep.Row) error {
+		done++
+		if time.Since(last) >= 5*time.Second {
+			last = time.Now()
+			fmt.Fprintf(log, "sweep: %d of %d cells done (%s)\n", done, len(cells), time.Since(start).Round(time.Second))
+		}
+		return out.write(r)
+	})
+	if err := out.close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if runErr != nil {
+		return runErr
+	}
+	for _, f := range out.files {
+		fmt.Fprintf(log, "sweep: wrote %d rows to %s\n", done, f.path)
+	}
+	return nil
+}
+
+// rowStreams are a sweep's outputs: stdout and the --csv and --json files.
+type rowStreams struct {
+	stdout *sweep.Stream
+	files  []rowFile
+}
+
+type rowFile struct {
+	flag, path string
+	f          *os.File
+	s          *sweep.Stream
+}
+
+func newRowStreams(c *cli.Context) (*rowStreams, error) {
+	std, err := sweep.NewStream(os.Stdout, c.String("output"))
+	if err != nil {
+		return nil, err
+	}
+	out := &rowStreams{stdout: std}
+	for _, flag := range []string{"csv", "json"} {
+		path := c.String(flag)
+		if path == "" {
+			continue
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			out.close()
+			return nil, fmt.Errorf("--%s: %w", flag, err)
+		}
+		s, err := sweep.NewStream(f, flag)
+		if err != nil {
+			f.Close()
+			out.close()
+			return nil, fmt.Errorf("--%s %s: %w", flag, path, err)
+		}
+		out.files = append(out.files, rowFile{flag: flag, path: path, f: f, s: s})
+	}
+	return out, nil
+}
+
+func (o *rowStreams) write(r sweep.Row) error {
+	for _, f := range o.files {
+		if err := f.s.Write(r); err != nil {
+			return fmt.Errorf("--%s %s: %w", f.flag, f.path, err)
+		}
+	}
+	return o.stdout.Write(r)
+}
+
+// close ends every document; the first error is returned.
+func (o *rowStreams) close() error {
+	var first error
+	for _, f := range o.files {
+		err := f.s.Close()
+		if cerr := f.f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil && first == nil {
+			first = fmt.Errorf("--%s %s: %w", f.flag, f.path, err)
+		}
+	}
+	if err := o.stdout.Close(); err != nil && first == nil {
+		first = err
+	}
+	return first
 }
 
 // runOneCell is --cell: one cell, its row as a JSON line.
@@ -183,7 +261,7 @@ func planSweep(c *cli.Context) ([]sweep.Cell, error) {
 	}
 	axes, err := sweep.ParseAxes(c.StringSlice("param"))
 	if err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	reg, err := policyRegistry(nil)
 	if err != nil {
@@ -191,13 +269,13 @@ func planSweep(c *cli.Context) ([]sweep.Cell, error) {
 	}
 	policies, err := speculatorList(reg, c.String("speculators"))
 	if err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	for policy, list := range axes {
 		for _, a := range list {
 			for _, v := range a.Values {
 				if _, err := parseParams(reg, policies, []string{policy + "." + a.Name + "=" + v}); err != nil {
-					return nil, err
+					return nil, asUsage(fmt.Errorf("%w; nothing run", err))
 				}
 			}
 		}
@@ -217,7 +295,7 @@ func planSweep(c *cli.Context) ([]sweep.Cell, error) {
 		}
 		checked[key] = true
 		if _, err := parseParams(reg, policies, cell.ParamFlags()); err != nil {
-			return nil, fmt.Errorf("%w (the combination %s of %s)", err, cell.ParamsText(), cell.Policy)
+			return nil, asUsage(fmt.Errorf("%w (the combination %s of %s); nothing run", err, cell.ParamsText(), cell.Policy))
 		}
 	}
 	return cells, nil

@@ -94,3 +94,49 @@ func TestParamValueWithCommas(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
+
+// A value out of a parameter's range fails the command line, exit 2,
+// naming the value and its range, before any input is read: replay's
+// --param and every value of a sweep's grid alike. (The FB-2009 day takes
+// minutes to simulate; the check answers at once.)
+func TestParamRangeCheckedBeforeAnyInput(t *testing.T) {
+	day := "../../data/swim/FB-2009_samples_24_times_1hr_0.tsv"
+	rows := filepath.Join(t.TempDir(), "rows.csv")
+	for _, args := range [][]string{
+		{"replay", "--param", "late.speculative-cap=2", day},
+		{"sweep", "--speculators", "late", "--param", "late.speculative-cap=0.1,0.2,2", "--csv", rows, day},
+	} {
+		out, stderr, code := run(t, args...)
+		if code != 2 || out != "" || strings.Count(stderr, "\n") != 1 ||
+			!strings.Contains(stderr, "late.speculative-cap=2") || !strings.Contains(stderr, "want a fraction in [0, 1]") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 naming the value and its range", args, code, out, stderr)
+		}
+		if strings.Contains(stderr, "sweep: ") {
+			t.Errorf("%v: a cell ran: %q", args, stderr)
+		}
+	}
+	if _, err := os.Stat(rows); err == nil {
+		t.Errorf("the bad sweep created %s", rows)
+	}
+}
+
+// A cell that fails while running does not lose the others: their rows are
+// in the CSV, the error names the failed cell, exit 1.
+func TestSweepKeepsFinishedCells(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("cluster: {nodes: 2}\njobs: [\n"), 0o644)
+	rows := filepath.Join(dir, "rows.csv")
+	_, stderr, code := run(t, "sweep", "--speculators", "none,hadoop", "--max-jobs", "2", "--csv", rows, stragglers, bad)
+	if code != 1 || !strings.Contains(stderr, "2 of 4 cells failed") || !strings.Contains(stderr, "cell 2 (") || !strings.Contains(stderr, "cell 3 (") {
+		t.Fatalf("exit %d, stderr %q; want exit 1 naming cells 2 and 3", code, stderr)
+	}
+	data, err := os.ReadFile(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "0,") || !strings.HasPrefix(lines[2], "1,") {
+		t.Errorf("CSV %q: want the header and the rows of cells 0 and 1", data)
+	}
+}

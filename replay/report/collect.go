@@ -28,10 +28,12 @@ type Collector struct {
 	Input, Format string
 	Seed          uint64
 	Runs          int
-	policies      []string
-	byPolicy      map[string]*policyData
-	cluster       clusterInfo
-	groups        []string
+	// Provenance, when set, opens the page: what was run.
+	Provenance *replay.Provenance
+	policies   []string
+	byPolicy   map[string]*policyData
+	cluster    clusterInfo
+	groups     []string
 }
 
 type policyData struct {
@@ -89,7 +91,9 @@ func (c *Collector) Observe(r *replay.Run) error {
 		if j.Finish < 0 {
 			continue
 		}
-		t := float64(j.Finish-j.Submit) / 1000
+		// The table's and the CSV's measure: finish - submit plus the
+		// recorded AM start-up a replayed history adds (replay.JobTime).
+		t := float64(replay.JobTime(r.Workload, r.Sim, i)) / 1000
 		d.times = append(d.times, t)
 		g := r.Workload.Groups[i]
 		d.groups[g] = append(d.groups[g], t)

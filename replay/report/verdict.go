@@ -94,9 +94,9 @@ func containerCost(r, base *replay.Result) string {
 	if d < 0 {
 		word = "less"
 	}
-	return fmt.Sprintf("using %.1f%% %s container time (%.1f container-hours per run; %.0f speculative copies against %.0f, %.1f container-hours of them wasted against %.1f)",
-		100*math.Abs(d)/base.ContainerS, word, math.Abs(d)/3600, r.SpeculativeAttempts, base.SpeculativeAttempts,
-		r.WastedContainerS/3600, base.WastedContainerS/3600)
+	return fmt.Sprintf("using %.1f%% %s container time than %s (%.1f container-hours per run against %.1f; %s speculative copies against %s, %.1f container-hours of them wasted against %.1f)",
+		100*math.Abs(d)/base.ContainerS, word, base.Speculator, r.ContainerS/3600, base.ContainerS/3600,
+		replay.Count(r.SpeculativeAttempts), replay.Count(base.SpeculativeAttempts), r.WastedContainerS/3600, base.WastedContainerS/3600)
 }
 
 // noise compares policy a with b seed by seed.

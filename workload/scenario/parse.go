@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,7 +79,10 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("read %s line 1: empty scenario", name)
 		}
-		return nil, fmt.Errorf("read %s: %s", name, yamlMessage(err))
+		return nil, fmt.Errorf("read %s: %s", name, unknownTopField.ReplaceAllStringFunc(yamlMessage(err), func(m string) string {
+			key := unknownTopField.FindStringSubmatch(m)[1]
+			return fmt.Sprintf("unknown field %q%s", key, didYouMean(key, yamlKeys(reflect.TypeOf(s))))
+		}))
 	}
 	s.Source = name
 	if err := s.validate(); err != nil {
@@ -131,21 +136,69 @@ func decodeStrict(n *yaml.Node, v any) error {
 	if n.Kind != yaml.MappingNode {
 		return fmt.Errorf("line %d: expected a mapping", n.Line)
 	}
-	allowed := map[string]bool{}
-	t := reflect.TypeOf(v).Elem()
-	for i := 0; i < t.NumField(); i++ {
-		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
-		if tag != "" && tag != "-" {
-			allowed[tag] = true
-		}
-	}
+	keys := yamlKeys(reflect.TypeOf(v).Elem())
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
-		if !allowed[k.Value] {
-			return fmt.Errorf("line %d: unknown field %q", k.Line, k.Value)
+		if !slices.Contains(keys, k.Value) {
+			return fmt.Errorf("line %d: unknown field %q%s", k.Line, k.Value, didYouMean(k.Value, keys))
 		}
 	}
 	return n.Decode(v)
+}
+
+// unknownTopField is yaml.v3's KnownFields error, which names the Go type
+// ("field workloads not found in type scenario.Scenario"): the top level's
+// keys are checked by the decoder, the nested ones by decodeStrict, and
+// both read `unknown field "x"`.
+var unknownTopField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
+// yamlKeys lists the YAML keys struct type t declares.
+func yamlKeys(t reflect.Type) []string {
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		if tag != "" && tag != "-" {
+			keys = append(keys, tag)
+		}
+	}
+	return keys
+}
+
+// didYouMean is ` (did you mean "x"?)` for the key nearest to got by edit
+// distance, when it is at most a third of got's length (at least 1): a
+// slip, not another word; otherwise the keys that are allowed.
+func didYouMean(got string, keys []string) string {
+	best, dist := "", -1
+	for _, k := range keys {
+		if d := editDistance(strings.ToLower(got), strings.ToLower(k)); dist < 0 || d < dist {
+			best, dist = k, d
+		}
+	}
+	if dist < 0 || dist > max(1, len(got)/3) {
+		return fmt.Sprintf(" (known: %s)", strings.Join(keys, ", "))
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.

@@ -76,6 +76,10 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 	cases := []struct{ name, text, want string }{
 		{"unknown-top", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\nbogus: 1\n", "line 5"},
 		{"unknown-nested", "cluster:\n  nodes:\n    - count: 1\n      slots: 1\n      speed: 2\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\n", `line 5: unknown field "speed"`},
+		// The top level reads like the nested levels (not yaml.v3's Go type
+		// name), and both suggest the key meant.
+		{"typo-top", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkloads:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\n", `line 3: unknown field "workloads" (did you mean "workload"?)`},
+		{"typo-nested", "cluster:\n  nodes: [{count: 1, map_slot: 1}]\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\n", `line 2: unknown field "map_slot" (did you mean "map_slots"?)`},
 		{"bad-dist", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs:\n    - count: 1\n      maps: 2\n      map_s: {dist: pareto, scale: 0, shape: 1}\n", "line 7: pareto"},
 		{"no-nodes", "cluster:\n  scheduler: fifo\nworkload:\n  jobs: [{count: 1, maps: 1, map_s: 1}]\n", "line 2: cluster has no nodes"},
 		{"missing-map-s", "cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs:\n    - count: 1\n      maps: 3\n", "line 5: job group"},
