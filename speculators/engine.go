@@ -45,6 +45,20 @@ type NodeGate interface {
 // live and what is simulation-only": GRASS's ordering is complete in the
 // simulator only).
 //
+// A driver that offers slots says so once, through Engine.OfferSlots,
+// before the job's first Decide: the policy is then in pull mode for the
+// job's life and may stop asking for copies from Decide (it still decides
+// everything else there, such as Drop). A driver that never calls it (the
+// live bridge) gets the policy's push form. Pull mode is the driver's
+// declaration, never a side effect of a first ChooseForSlot.
+//
+// WantsSlot reports whether ChooseForSlot could name a task on some node at
+// now: false promises that ChooseForSlot answers ok false on every node
+// until the job's state or the clock changes, so a driver need not offer
+// the job its free slots (with thousands of free slots and hundreds of
+// running jobs, asking each job about each slot was most of a replay's time,
+// docs/scale.md). It must not change what Decide sees.
+//
 // ChooseForSlot returns the task to run in the free slot on node: copy false
 // names a task with nothing running (an original not yet placed, or a task
 // waiting to run again), copy true a running task to start one more attempt
@@ -52,12 +66,12 @@ type NodeGate interface {
 // in the job's order, then copies asked for by Decide). A choice the caller
 // cannot honour (a task done or dropped, a copy on a node where the task
 // already runs, a reduce before slow start, a type the slot cannot hold) is
-// read as ok false. ChooseForSlot must not change what Decide sees except to
-// note that it is being offered slots: once it has been called, the caller
-// offers the job every free slot the cluster scheduler gives it, and also
-// re-offers idle slots at every Decide tick, so a policy may stop asking for
-// copies from Decide (it still decides everything else there, such as Drop).
+// read as ok false. ChooseForSlot must not change what Decide sees. A driver
+// in pull mode offers the job every free slot the cluster scheduler gives
+// it while WantsSlot holds, and re-offers idle slots at every Decide tick.
 type SlotChooser interface {
+	OfferSlots(job *Job)
+	WantsSlot(job *Job, now Time) bool
 	ChooseForSlot(job *Job, node NodeID, now Time) (task TaskID, copy bool, ok bool)
 }
 
@@ -128,6 +142,7 @@ type Engine struct {
 	observer Observer
 	gate     NodeGate
 	chooser  SlotChooser
+	offered  bool // OfferSlots was called: the policy is in pull mode
 	prio     JobPrioritizer
 	cloner   Cloner
 	teacher  Teacher
@@ -287,10 +302,39 @@ func (e *Engine) AllowSpeculativeOn(node NodeID, now Time) bool {
 // ChoosesSlots reports whether the policy is pull-based (SlotChooser).
 func (e *Engine) ChoosesSlots() bool { return e.chooser != nil }
 
-// ChooseForSlot asks a pull-based policy what to run in a free slot on node
-// (see SlotChooser); ok is false for a policy without an opinion.
-func (e *Engine) ChooseForSlot(node NodeID, now Time) (task TaskID, copy bool, ok bool) {
+// OfferSlots declares that the driver offers this job's free slots to its
+// pull-based policy from now on (see SlotChooser); call it before the first
+// Decide. It reports whether the policy is pull-based; for another policy
+// it does nothing.
+func (e *Engine) OfferSlots() bool {
 	if e.chooser == nil {
+		return false
+	}
+	if !e.offered {
+		e.offered = true
+		e.chooser.OfferSlots(e.Job)
+	}
+	return true
+}
+
+// WantsSlot reports whether a pull-based policy that has been offered slots
+// (OfferSlots) could choose a task for some free slot at now (see
+// SlotChooser); false for every other policy.
+func (e *Engine) WantsSlot(now Time) bool {
+	if !e.offered {
+		return false
+	}
+	if now > e.Job.Now {
+		e.Job.Now = now
+	}
+	return e.chooser.WantsSlot(e.Job, now)
+}
+
+// ChooseForSlot asks a pull-based policy that has been offered slots
+// (OfferSlots) what to run in a free slot on node (see SlotChooser); ok is
+// false for a policy without an opinion or not offered slots.
+func (e *Engine) ChooseForSlot(node NodeID, now Time) (task TaskID, copy bool, ok bool) {
+	if !e.offered {
 		return TaskID{}, false, false
 	}
 	if now > e.Job.Now {

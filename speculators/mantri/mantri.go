@@ -361,10 +361,37 @@ func fastest(t *speculators.Task, now speculators.Time) (*speculators.Attempt, f
 // "Pull"): a copy of the running task with the highest P(t_rem > 2 t_new)
 // above delta, then the longest t_rem, not already running on node and
 // within its copy budget;
-// ok false when none qualifies. The first call switches Decide to restarts
-// only.
+// ok false when none qualifies. Pull mode is declared by the driver
+// (OfferSlots): Decide then only restarts.
 func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
-	p.pull = true
+	for _, c := range p.dupsAt(job, now) {
+		if p.copyable(c) && !onNode(c.task, node) {
+			return c.task.ID, true, true
+		}
+	}
+	return speculators.TaskID{}, false, false
+}
+
+// OfferSlots puts the policy in pull mode (speculators.SlotChooser).
+func (p *policy) OfferSlots(*speculators.Job) { p.pull = true }
+
+// WantsSlot reports whether ChooseForSlot names a copy on some node at now.
+func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
+	for _, c := range p.dupsAt(job, now) {
+		if p.copyable(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *policy) copyable(c cand) bool {
+	return c.task.RunningAttempts == 1 && copies(c.task) < p.maxCopies
+}
+
+// dupsAt is the duplicate candidates at now in byPriority order, computed
+// again only when an event, a Decide or the clock has moved.
+func (p *policy) dupsAt(job *speculators.Job, now speculators.Time) []cand {
 	if !p.dupValid || p.dupVer != p.ver || p.dupNow != now {
 		p.tasks.Fit(job)
 		p.sync(job)
@@ -379,12 +406,7 @@ func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, no
 		slices.SortFunc(p.dups, byPriority)
 		p.dupValid, p.dupVer, p.dupNow = true, p.ver, now
 	}
-	for _, c := range p.dups {
-		if c.task.RunningAttempts == 1 && copies(c.task) < p.maxCopies && !onNode(c.task, node) {
-			return c.task.ID, true, true
-		}
-	}
-	return speculators.TaskID{}, false, false
+	return p.dups
 }
 
 // onNode reports whether a running attempt of t is on node.
