@@ -53,6 +53,7 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-jobs", Usage: "replay only the `N` earliest-submitted jobs of each input: a quick preview of a large input, on the same cluster", DefaultText: "every job"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Hidden: true, Usage: "how often progress is printed when stderr is not a terminal"},
+			memoryLimitFlag(),
 			&cli.StringFlag{Name: "cpuprofile", Hidden: true, Usage: "write a pprof CPU profile of the replay to `FILE` (docs/scale.md)"},
 			&cli.StringFlag{Name: "memprofile", Hidden: true, Usage: "write a pprof heap profile to `FILE` when the replay ends (docs/scale.md)"},
 		},
@@ -165,6 +166,9 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 func runReplay(c *cli.Context) (err error) {
 	p, err := planReplay(c)
 	if err != nil {
+		return err
+	}
+	if err := applyMemoryLimit(c); err != nil {
 		return err
 	}
 	stop, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))
