@@ -27,7 +27,7 @@ const (
 
 func memoryLimitFlag() cli.Flag {
 	return &cli.StringFlag{Name: "memory-limit", Value: "auto",
-		Usage: "soft memory `LIMIT` of the process, as GOMEMLIMIT writes it (800MiB, 2GiB, 1073741824; off for none); the collector works harder near it instead of letting the heap grow to twice what is live; GOMEMLIMIT, when set, wins (docs/scale.md)",
+		Usage:       "soft memory `LIMIT` of the process, as GOMEMLIMIT writes it (800MiB, 2GiB, 1073741824; off for none); the collector works harder near it instead of letting the heap grow to twice what is live; GOMEMLIMIT, when set, wins (docs/scale.md)",
 		DefaultText: "auto: half the machine's memory (cgroup limit, else /proc/meminfo), at most 800MiB"}
 }
 
