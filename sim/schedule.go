@@ -43,7 +43,10 @@ func (s *sim) schedule() error {
 	nn := len(s.nodes)
 	for {
 		placed := false
-		s.gatherCandidates()
+		s.candidates = s.candidates[:0]
+		if s.freeSlots > 0 {
+			s.gatherCandidates()
+		}
 		// With no candidate and no job order every node would refuse.
 		sweep := len(s.candidates) > 0 || s.anyPrio
 		for ni := s.nextFree(s.cursor, nn); sweep && (len(s.candidates) > 0 || s.anyPrio) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
@@ -160,7 +163,10 @@ func (s *sim) gatherCandidates() {
 		if j.prio {
 			continue // asked first, by pickByPriority
 		}
-		if s.mayPlace(j) {
+		// A pull-based job with attempts running is asked whether it wants
+		// a slot only when placeOne reaches it (FIFO stops at the first job
+		// that takes the slot).
+		if j.chooser && j.running > 0 || s.mayPlace(j) {
 			s.candidates = append(s.candidates, ji)
 		}
 	}
