@@ -189,6 +189,9 @@ func (e *Engine) Observe(ev *Event) error {
 	if err := e.Job.apply(ev); err != nil {
 		return e.eventError(ev, err)
 	}
+	if ev.Kind.Lifecycle() {
+		e.Job.settleCopies(ev)
+	}
 	if e.observer != nil {
 		e.observer.Observe(e.Job, ev)
 	}
@@ -270,6 +273,9 @@ func (e *Engine) Decide(now Time) []Decision {
 				continue
 			}
 			*bits |= bit
+			if d.Kind == Speculate {
+				e.Job.askCopies(id, d.Copies)
+			}
 			kept = append(kept, d)
 			continue
 		}

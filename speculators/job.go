@@ -98,6 +98,9 @@ type Task struct {
 	// FetchFailures counts fetch-failure reports against this map since its
 	// last success.
 	FetchFailures int
+	// PendingCopies is the task's line of the copy-request ledger
+	// (Job.PendingCopies).
+	PendingCopies int
 }
 
 // Done reports whether the task has a successful attempt.
@@ -187,6 +190,61 @@ type Job struct {
 
 	Deadline   Time
 	ErrorBound float64
+
+	// PendingCopies is the copy-request ledger: copies of the job's tasks
+	// that the policy asked for (Speculate decisions the engine returned
+	// from Decide) and that have not started; Task.PendingCopies holds each
+	// task's part. The engine keeps it (Engine.Decide, Engine.Observe);
+	// policies read it. A started attempt of a task with copies pending is
+	// one of them, speculative or not (it is the attempt the request
+	// produced), and a task's requests are forgotten when it succeeds or has
+	// no running attempt left (the AM reruns it as an ordinary task, and a
+	// request still waiting has nothing to copy). A request the AM refuses
+	// without starting anything stays pending until then: the engine sees
+	// no refusal, and erring towards fewer copies is the caps' side.
+	PendingCopies int
+}
+
+// FreeSlots is how many more attempts the job could run now: its slots
+// (JobInfo.Slots) less its running attempts, the containers it waits for
+// and the copies pending (PendingCopies). With Slots unknown it is 1 less
+// the copies pending: one copy at a time.
+func (j *Job) FreeSlots() int {
+	if j.Info.Slots <= 0 {
+		return 1 - j.PendingCopies
+	}
+	used := j.PendingCopies
+	for ty := range j.Tasks {
+		used += j.RunningAttempts[ty] + j.ContainerNeeds[ty]
+	}
+	return j.Info.Slots - used
+}
+
+// askCopies enters a request of n copies of task id in the ledger.
+func (j *Job) askCopies(id TaskID, n int) {
+	t := j.Task(id)
+	if t == nil {
+		return
+	}
+	n = max(n, 1)
+	t.PendingCopies += n
+	j.PendingCopies += n
+}
+
+// settleCopies updates the ledger for a lifecycle event (see PendingCopies).
+func (j *Job) settleCopies(ev *Event) {
+	t := j.LifecycleTask(ev)
+	if t == nil || t.PendingCopies == 0 {
+		return
+	}
+	switch {
+	case ev.Kind == AttemptStarted:
+		t.PendingCopies--
+		j.PendingCopies--
+	case t.Done() || t.RunningAttempts == 0:
+		j.PendingCopies -= t.PendingCopies
+		t.PendingCopies = 0
+	}
 }
 
 // NewJob builds the empty state of a job.

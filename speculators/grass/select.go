@@ -106,8 +106,6 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			continue // the slot is left to the allocator for this original
 		}
 		id := c.task.ID
-		p.pending[id.Type][id.Index] = true
-		p.pendingCount++
 		out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: id, Copies: 1, Reason: p.reason(c, job, now)})
 	}
 	return out
@@ -169,7 +167,7 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 				if record && measured {
 					p.est.remember(t, c.trem, now)
 				}
-				c.eligible = measured && !p.pending[ty][t.ID.Index] && (!early || c.c < 2)
+				c.eligible = measured && t.PendingCopies == 0 && (!early || c.c < 2)
 				c.dur = min(c.trem, c.tnew)
 				c.saving = float64(c.c)*c.trem - float64(c.c+1)*c.tnew
 			}

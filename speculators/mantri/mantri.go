@@ -111,10 +111,9 @@ type policy struct {
 	maxCopies   int
 	minObserve  speculators.Time
 
-	// tasks[type][index]: a copy this policy asked for has not started
-	// (pending, pendingCount of them), and the kills it made (restarts).
-	tasks        speculators.PerTask[taskState]
-	pendingCount int
+	// tasks[type][index]: the kills it made (restarts). Copies asked for
+	// and not started are the engine's ledger (Job.PendingCopies).
+	tasks speculators.PerTask[taskState]
 
 	// sorted normalised (ms/byte) and raw (ms) completed durations, and how
 	// many of the job's lists they hold.
@@ -144,24 +143,12 @@ type cand struct {
 }
 
 type taskState struct {
-	pending  bool
 	restarts int
 }
 
-// Observe clears a copy request when the task's next attempt starts, or when
-// the task succeeds or has nothing running.
+// Observe notes that the job's state has changed (ver).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
-	t := job.LifecycleTask(ev)
-	if t == nil {
-		return
-	}
-	p.tasks.Fit(job)
-	st := &p.tasks[t.ID.Type][t.ID.Index]
-	if st.pending && (ev.Kind == speculators.AttemptStarted || t.Done() || t.RunningAttempts == 0) {
-		st.pending = false
-		p.pendingCount--
-	}
 }
 
 // sync inserts new completions into the sorted duration lists.
@@ -285,16 +272,13 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	// Free slots for duplicates; without any (or when slots are offered to
 	// ChooseForSlot) only the restart rule can act, and the duplicate
 	// candidates are not ranked.
-	free := job.Info.Slots - running - needs - p.pendingCount
-	if job.Info.Slots <= 0 {
-		free = 1 - p.pendingCount
-	}
+	free := job.FreeSlots()
 	duplicates := free > 0 && !p.pull
 	p.cands = p.cands[:0]
 	for ty := range job.Tasks {
 		for _, t := range job.Tasks[ty] {
 			st := &p.tasks[ty][t.ID.Index]
-			if t.Done() || t.Dropped || t.RunningAttempts == 0 || st.pending {
+			if t.Done() || t.Dropped || t.RunningAttempts == 0 || t.PendingCopies > 0 {
 				continue
 			}
 			sample, scale, normalised, ok := p.newCopy(t)
@@ -332,8 +316,6 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	// The free best by priority, a total order: the same as sorting all.
 	for _, c := range speculators.FirstK(p.cands, free, byPriority) {
 		id := c.task.ID
-		p.tasks[id.Type][id.Index].pending = true
-		p.pendingCount++
 		out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: id, Copies: 1,
 			Reason: fmt.Sprintf("mantri: P(t_rem %.1fs > 2 t_new) = %.2f > delta %.2f", c.trem/1000, c.p, p.delta)})
 	}
