@@ -171,6 +171,10 @@ type Job struct {
 
 	Completed       [NumTaskTypes]int // tasks with a successful attempt
 	RunningTasks    [NumTaskTypes]int // tasks with at least one running attempt
+	// Live[type] holds the tasks with at least one running attempt, so that
+	// a policy that looks only at running tasks need not visit every task
+	// of a big job (mantri's duplicate candidates at each slot offer).
+	Live [NumTaskTypes]TaskSet
 	RunningAttempts [NumTaskTypes]int
 	// SpeculativeRunning counts running attempts started as speculative copies.
 	SpeculativeRunning [NumTaskTypes]int
@@ -272,6 +276,7 @@ func NewJob(info JobInfo) (*Job, error) {
 			tasks[i] = &backing[i]
 		}
 		j.Tasks[ty] = tasks
+		j.Live[ty] = NewTaskSet(counts[ty])
 	}
 	return j, nil
 }
@@ -410,6 +415,7 @@ func (j *Job) started(ev *Event) error {
 	ty := t.ID.Type
 	if t.RunningAttempts == 0 {
 		j.RunningTasks[ty]++
+		j.Live[ty].Set(int(t.ID.Index), true)
 	}
 	t.RunningAttempts++
 	j.RunningAttempts[ty]++
@@ -494,6 +500,7 @@ func (j *Job) ended(ev *Event) error {
 		j.RunningAttempts[ty]--
 		if t.RunningAttempts == 0 {
 			j.RunningTasks[ty]--
+			j.Live[ty].Set(int(t.ID.Index), false)
 		}
 		if a.Speculative {
 			j.SpeculativeRunning[ty]--

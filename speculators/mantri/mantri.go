@@ -379,11 +379,13 @@ func (p *policy) dupsAt(job *speculators.Job, now speculators.Time) []cand {
 		p.sync(job)
 		p.dups = p.dups[:0]
 		for ty := range job.Tasks {
-			for _, t := range job.Tasks[ty] {
-				if c, ok := p.duplicate(job, t, now); ok {
+			// Only running tasks qualify; byPriority is a total order, so
+			// the order they are visited in does not matter.
+			job.Live[ty].Each(nil, func(i int) {
+				if c, ok := p.duplicate(job, job.Tasks[ty][i], now); ok {
 					p.dups = append(p.dups, c)
 				}
-			}
+			})
 		}
 		slices.SortFunc(p.dups, byPriority)
 		p.dupValid, p.dupVer, p.dupNow = true, p.ver, now
