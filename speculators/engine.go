@@ -149,9 +149,10 @@ type Engine struct {
 	blind    bool
 	learned  Learned // scratch for Learned
 	buf      []Decision
-	// givenKinds and given remember the decisions Decide returned per task
-	// since one of the task's attempts last started or ended (see Decide):
-	// givenKinds a bit per kind for Speculate and Drop, indexed like
+	// givenKinds and given remember the decisions other than Speculate
+	// (the copy ledger, Job.PendingCopies, has those) that Decide returned
+	// per task since one of the task's attempts last started or ended (see
+	// Decide): givenKinds a bit for Drop, indexed like
 	// Job.Tasks, so that a policy asking for copies of thousands of tasks
 	// at once costs no map; given the decisions that name an attempt (Kill,
 	// Rerun) or a task the job does not have.
@@ -247,13 +248,16 @@ func (e *Engine) Teaches() bool { return e.teacher != nil }
 // Decide asks the policy for its decisions at now and returns the new ones.
 // The returned slice is reused by the next call; copy what must outlive it.
 //
-// De-duplication: a decision the engine already returned for a task (the
-// same kind, and for Kill and Rerun the same attempt) is not returned again
-// until one of the task's attempts starts or ends. A policy that asks for the
-// same copy at every tick while the AM has not launched it yet so yields one
-// decision, live (the bridge sends what Decide returns) and in replay (the
-// simulator applies it) alike. What the AM does with a decision shows as an
-// attempt starting or ending, which lets the policy ask again.
+// De-duplication: a Speculate of a task with copies pending in the ledger
+// (Job.PendingCopies) is not returned; every other decision the engine
+// already returned for a task (the same kind, and for Kill and Rerun the
+// same attempt) is not returned again until one of the task's attempts
+// starts or ends. A policy that asks for the same copy at every tick while
+// the AM has not launched it yet so yields one decision, live (the bridge
+// sends what Decide returns) and in replay (the simulator applies it) alike.
+// What the AM does with a decision shows as an attempt starting or ending,
+// which settles the ledger and lets the policy ask again. The Speculates
+// returned enter the ledger.
 func (e *Engine) Decide(now Time) []Decision {
 	if now > e.Job.Now {
 		e.Job.Now = now
@@ -268,14 +272,21 @@ func (e *Engine) Decide(now Time) []Decision {
 	kept := e.buf[:0]
 	for _, d := range e.buf {
 		if id := d.Task; (d.Kind == Speculate || d.Kind == Drop) && int(id.Type) < NumTaskTypes && id.Index >= 0 && int(id.Index) < len(e.givenKinds[id.Type]) {
+			if d.Kind == Speculate {
+				// A copy asked for and not started is in the ledger: a
+				// second request for the task waits until it settles.
+				if e.Job.Tasks[id.Type][id.Index].PendingCopies > 0 {
+					continue
+				}
+				e.Job.askCopies(id, d.Copies)
+				kept = append(kept, d)
+				continue
+			}
 			bits, bit := &e.givenKinds[id.Type][id.Index], uint8(1)<<d.Kind
 			if *bits&bit != 0 {
 				continue
 			}
 			*bits |= bit
-			if d.Kind == Speculate {
-				e.Job.askCopies(id, d.Copies)
-			}
 			kept = append(kept, d)
 			continue
 		}
