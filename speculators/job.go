@@ -169,12 +169,12 @@ type Job struct {
 
 	Now Time // latest time seen in an event or Decide
 
-	Completed       [NumTaskTypes]int // tasks with a successful attempt
-	RunningTasks    [NumTaskTypes]int // tasks with at least one running attempt
+	Completed    [NumTaskTypes]int // tasks with a successful attempt
+	RunningTasks [NumTaskTypes]int // tasks with at least one running attempt
 	// Live[type] holds the tasks with at least one running attempt, so that
 	// a policy that looks only at running tasks need not visit every task
 	// of a big job (mantri's duplicate candidates at each slot offer).
-	Live [NumTaskTypes]TaskSet
+	Live            [NumTaskTypes]TaskSet
 	RunningAttempts [NumTaskTypes]int
 	// SpeculativeRunning counts running attempts started as speculative copies.
 	SpeculativeRunning [NumTaskTypes]int
