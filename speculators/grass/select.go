@@ -129,6 +129,9 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // does not change the accuracy GRASS learns from.
 func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline, record bool) {
 	p.cands = p.cands[:0]
+	p.est.scan = true // earlier jobs' prior is fixed for the scan (estimate.go)
+	p.est.priorValid = false
+	defer func() { p.est.scan = false }()
 	p.est.censor(job, now)
 	left := float64(job.Deadline - now)
 	early := job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
