@@ -174,7 +174,11 @@ type Job struct {
 	// Live[type] holds the tasks with at least one running attempt, so that
 	// a policy that looks only at running tasks need not visit every task
 	// of a big job (mantri's duplicate candidates at each slot offer).
-	Live            [NumTaskTypes]TaskSet
+	Live [NumTaskTypes]TaskSet
+	// Open[type] holds the tasks without a successful attempt (not Done), so
+	// that a policy that looks at the tasks left need not visit the done
+	// ones of a big job (GRASS's candidates at each slot offer).
+	Open            [NumTaskTypes]TaskSet
 	RunningAttempts [NumTaskTypes]int
 	// SpeculativeRunning counts running attempts started as speculative copies.
 	SpeculativeRunning [NumTaskTypes]int
@@ -277,6 +281,10 @@ func NewJob(info JobInfo) (*Job, error) {
 		}
 		j.Tasks[ty] = tasks
 		j.Live[ty] = NewTaskSet(counts[ty])
+		j.Open[ty] = NewTaskSet(counts[ty])
+		for i := range counts[ty] {
+			j.Open[ty].Set(i, true)
+		}
 	}
 	return j, nil
 }
@@ -515,6 +523,7 @@ func (j *Job) ended(ev *Event) error {
 		// A succeeded attempt killed or failed afterwards: its output is gone.
 		if t.Succeeded == a {
 			t.Succeeded = nil
+			j.Open[ty].Set(int(t.ID.Index), true)
 			t.Finish = 0
 			t.OutputLost++
 			t.FetchFailures = 0
@@ -542,6 +551,7 @@ func (j *Job) ended(ev *Event) error {
 		}
 		if t.Succeeded == nil {
 			t.Succeeded = a
+			j.Open[ty].Set(int(t.ID.Index), false)
 			t.Finish = a.Finish
 			t.FetchFailures = 0
 			j.Completed[ty]++

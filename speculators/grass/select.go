@@ -137,7 +137,9 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 	early := job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	for ty := range job.Tasks {
 		if !early && job.RunningTasks[ty]+job.Completed[ty] < len(job.Tasks[ty]) {
-			for _, t := range job.Tasks[ty] {
+			open := job.Open[ty]
+			for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+				t := job.Tasks[ty][i]
 				if !t.Done() && t.RunningAttempts == 0 && !t.Dropped && !(speculators.TaskType(ty) == speculators.Map && (p.ended || p.dropped[t.ID.Index])) {
 					early = true
 					break
@@ -151,7 +153,10 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 		if mapType && p.ended {
 			continue // being dropped
 		}
-		for _, t := range job.Tasks[ty] {
+		// The tasks not done, in index order (Job.Open).
+		open := job.Open[ty]
+		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+			t := job.Tasks[ty][i]
 			if t.Done() || t.Dropped || (mapType && p.dropped[t.ID.Index]) {
 				continue
 			}
