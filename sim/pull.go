@@ -16,12 +16,26 @@ import "github.com/specbridge/specbridge/speculators"
 // heartbeat offers its free containers each second, since a policy may want
 // a copy later with nothing else having changed (a t_rem that has grown).
 // Jobs whose policy does not implement SlotChooser never reach this file:
-// their path is unchanged.
+// their path is unchanged. A pull-based job is offered a slot only while its
+// policy says it wants one (WantsSlot): one that would refuse every node is
+// left out of the round's candidates (gatherCandidates, placeOne), so a
+// round costs the jobs with something to place, not every running job for
+// every free slot.
 
 // chosen asks job j's policy what to run in a free slot of node ni that
 // holds task types lo..hi, and checks that the simulator can run it there.
 func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, bool) {
 	if lo == speculators.Map && j.retryCount[speculators.Map] > 0 {
+		return pick{}, false
+	}
+	if !j.offered {
+		// The first slot offered to the job puts its policy in pull mode
+		// (so Decides before it, with nothing of the job placed, ran in
+		// push mode, as they always have here).
+		j.offered = true
+		j.engine.OfferSlots()
+	}
+	if !j.engine.WantsSlot(s.now) {
 		return pick{}, false
 	}
 	id, isCopy, ok := j.engine.ChooseForSlot(s.nodes[ni].id, s.now)
@@ -64,4 +78,10 @@ func (s *sim) pullWaiting() bool {
 		}
 	}
 	return false
+}
+
+// wantsPull reports whether job j's pull-based policy would choose a task
+// for some free slot now (speculators.SlotChooser's WantsSlot).
+func (s *sim) wantsPull(j *jobState) bool {
+	return j.chooser && j.running > 0 && (!j.offered || j.engine.WantsSlot(s.now))
 }

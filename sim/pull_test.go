@@ -15,6 +15,10 @@ type puller struct {
 	at     []speculators.Time
 }
 
+func (p *puller) OfferSlots(*speculators.Job) {}
+
+func (p *puller) WantsSlot(*speculators.Job, speculators.Time) bool { return true }
+
 func (p *puller) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
 	p.offers, p.at = append(p.offers, node), append(p.at, now)
 	m := func(i int32) speculators.TaskID { return speculators.TaskID{Type: speculators.Map, Index: i} }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -42,17 +43,20 @@ func (s *sim) schedule() error {
 	nn := len(s.nodes)
 	for {
 		placed := false
-		s.gatherCandidates()
+		s.candidates = s.candidates[:0]
+		if s.freeSlots > 0 {
+			s.gatherCandidates()
+		}
 		// With no candidate and no job order every node would refuse.
 		sweep := len(s.candidates) > 0 || s.anyPrio
-		for ni := s.nextFree(s.cursor, nn); sweep && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
+		for ni := s.nextFree(s.cursor, nn); sweep && (len(s.candidates) > 0 || s.anyPrio) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
 			ok, err := s.offer(int32(ni))
 			if err != nil {
 				return err
 			}
 			placed = placed || ok
 		}
-		for ni := s.nextFree(0, s.cursor); sweep && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, s.cursor) {
+		for ni := s.nextFree(0, s.cursor); sweep && (len(s.candidates) > 0 || s.anyPrio) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, s.cursor) {
 			ok, err := s.offer(int32(ni))
 			if err != nil {
 				return err
@@ -159,12 +163,23 @@ func (s *sim) gatherCandidates() {
 		if j.prio {
 			continue // asked first, by pickByPriority
 		}
-		if j.chooser || j.retryCount[0]+j.retryCount[1]+j.copyCount[0]+j.copyCount[1] > 0 ||
-			j.origPending[speculators.Map] > 0 ||
-			j.origPending[speculators.Reduce] > 0 && j.mapFraction() >= s.cfg.ReduceSlowstart {
+		// A pull-based job with attempts running is asked whether it wants
+		// a slot only when placeOne reaches it (FIFO stops at the first job
+		// that takes the slot).
+		if j.chooser && j.running > 0 || s.mayPlace(j) {
 			s.candidates = append(s.candidates, ji)
 		}
 	}
+}
+
+// mayPlace reports whether job j might place an attempt on some node now:
+// a retry, a copy asked for, an original (reduces once slow start is met),
+// or a pull-based policy that wants a slot (pull.go).
+func (s *sim) mayPlace(j *jobState) bool {
+	return j.retryCount[0]+j.retryCount[1]+j.copyCount[0]+j.copyCount[1] > 0 ||
+		j.origPending[speculators.Map] > 0 ||
+		j.origPending[speculators.Reduce] > 0 && j.mapFraction() >= s.cfg.ReduceSlowstart ||
+		s.wantsPull(j)
 }
 
 // placeOne launches one attempt in pool p of node ni, if any job has one
@@ -181,6 +196,7 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 		}
 	}
 	best, bestPick, found := int32(none), pick{}, false
+	drop := false
 	for _, ji := range s.candidates {
 		j := &s.jobs[ji]
 		if found && j.running >= s.jobs[best].running {
@@ -191,7 +207,15 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 			if !s.fair {
 				break
 			}
+		} else if !s.mayPlace(j) {
+			drop = true
 		}
+	}
+	if drop {
+		// A job that has nothing left to place anywhere would refuse every
+		// other node of the round too (a placement changes only its own
+		// job): keep it out of the rest of the round.
+		s.candidates = slices.DeleteFunc(s.candidates, func(ji int32) bool { return ji != best && !s.mayPlace(&s.jobs[ji]) })
 	}
 	if !found {
 		return false, nil

@@ -121,6 +121,9 @@ type jobState struct {
 	// chooser: the engine's policy picks what runs in each slot offered to
 	// the job (speculators.SlotChooser; pull.go).
 	chooser bool
+	// offered: the job has been offered a slot, and its policy is in pull
+	// mode (Engine.OfferSlots, pull.go).
+	offered bool
 	// prio: the policy orders jobs (speculators.JobPrioritizer); cloner:
 	// it clones at launch and clones is the attempts each task starts
 	// with, 0 until the job's first original is placed (clone.go).

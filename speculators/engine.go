@@ -45,6 +45,20 @@ type NodeGate interface {
 // live and what is simulation-only": GRASS's ordering is complete in the
 // simulator only).
 //
+// A driver that offers slots says so once, through Engine.OfferSlots,
+// before the job's first Decide: the policy is then in pull mode for the
+// job's life and may stop asking for copies from Decide (it still decides
+// everything else there, such as Drop). A driver that never calls it (the
+// live bridge) gets the policy's push form. Pull mode is the driver's
+// declaration, never a side effect of a first ChooseForSlot.
+//
+// WantsSlot reports whether ChooseForSlot could name a task on some node at
+// now: false promises that ChooseForSlot answers ok false on every node
+// until the job's state or the clock changes, so a driver need not offer
+// the job its free slots (with thousands of free slots and hundreds of
+// running jobs, asking each job about each slot was most of a replay's time,
+// docs/scale.md). It must not change what Decide sees.
+//
 // ChooseForSlot returns the task to run in the free slot on node: copy false
 // names a task with nothing running (an original not yet placed, or a task
 // waiting to run again), copy true a running task to start one more attempt
@@ -52,12 +66,12 @@ type NodeGate interface {
 // in the job's order, then copies asked for by Decide). A choice the caller
 // cannot honour (a task done or dropped, a copy on a node where the task
 // already runs, a reduce before slow start, a type the slot cannot hold) is
-// read as ok false. ChooseForSlot must not change what Decide sees except to
-// note that it is being offered slots: once it has been called, the caller
-// offers the job every free slot the cluster scheduler gives it, and also
-// re-offers idle slots at every Decide tick, so a policy may stop asking for
-// copies from Decide (it still decides everything else there, such as Drop).
+// read as ok false. ChooseForSlot must not change what Decide sees. A driver
+// in pull mode offers the job every free slot the cluster scheduler gives
+// it while WantsSlot holds, and re-offers idle slots at every Decide tick.
 type SlotChooser interface {
+	OfferSlots(job *Job)
+	WantsSlot(job *Job, now Time) bool
 	ChooseForSlot(job *Job, node NodeID, now Time) (task TaskID, copy bool, ok bool)
 }
 
@@ -128,15 +142,17 @@ type Engine struct {
 	observer Observer
 	gate     NodeGate
 	chooser  SlotChooser
+	offered  bool // OfferSlots was called: the policy is in pull mode
 	prio     JobPrioritizer
 	cloner   Cloner
 	teacher  Teacher
 	blind    bool
 	learned  Learned // scratch for Learned
 	buf      []Decision
-	// givenKinds and given remember the decisions Decide returned per task
-	// since one of the task's attempts last started or ended (see Decide):
-	// givenKinds a bit per kind for Speculate and Drop, indexed like
+	// givenKinds and given remember the decisions other than Speculate
+	// (the copy ledger, Job.PendingCopies, has those) that Decide returned
+	// per task since one of the task's attempts last started or ended (see
+	// Decide): givenKinds a bit for Drop, indexed like
 	// Job.Tasks, so that a policy asking for copies of thousands of tasks
 	// at once costs no map; given the decisions that name an attempt (Kill,
 	// Rerun) or a task the job does not have.
@@ -173,6 +189,9 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 func (e *Engine) Observe(ev *Event) error {
 	if err := e.Job.apply(ev); err != nil {
 		return e.eventError(ev, err)
+	}
+	if ev.Kind.Lifecycle() {
+		e.Job.settleCopies(ev)
 	}
 	if e.observer != nil {
 		e.observer.Observe(e.Job, ev)
@@ -229,13 +248,16 @@ func (e *Engine) Teaches() bool { return e.teacher != nil }
 // Decide asks the policy for its decisions at now and returns the new ones.
 // The returned slice is reused by the next call; copy what must outlive it.
 //
-// De-duplication: a decision the engine already returned for a task (the
-// same kind, and for Kill and Rerun the same attempt) is not returned again
-// until one of the task's attempts starts or ends. A policy that asks for the
-// same copy at every tick while the AM has not launched it yet so yields one
-// decision, live (the bridge sends what Decide returns) and in replay (the
-// simulator applies it) alike. What the AM does with a decision shows as an
-// attempt starting or ending, which lets the policy ask again.
+// De-duplication: a Speculate of a task with copies pending in the ledger
+// (Job.PendingCopies) is not returned; every other decision the engine
+// already returned for a task (the same kind, and for Kill and Rerun the
+// same attempt) is not returned again until one of the task's attempts
+// starts or ends. A policy that asks for the same copy at every tick while
+// the AM has not launched it yet so yields one decision, live (the bridge
+// sends what Decide returns) and in replay (the simulator applies it) alike.
+// What the AM does with a decision shows as an attempt starting or ending,
+// which settles the ledger and lets the policy ask again. The Speculates
+// returned enter the ledger.
 func (e *Engine) Decide(now Time) []Decision {
 	if now > e.Job.Now {
 		e.Job.Now = now
@@ -250,6 +272,16 @@ func (e *Engine) Decide(now Time) []Decision {
 	kept := e.buf[:0]
 	for _, d := range e.buf {
 		if id := d.Task; (d.Kind == Speculate || d.Kind == Drop) && int(id.Type) < NumTaskTypes && id.Index >= 0 && int(id.Index) < len(e.givenKinds[id.Type]) {
+			if d.Kind == Speculate {
+				// A copy asked for and not started is in the ledger: a
+				// second request for the task waits until it settles.
+				if e.Job.Tasks[id.Type][id.Index].PendingCopies > 0 {
+					continue
+				}
+				e.Job.askCopies(id, d.Copies)
+				kept = append(kept, d)
+				continue
+			}
 			bits, bit := &e.givenKinds[id.Type][id.Index], uint8(1)<<d.Kind
 			if *bits&bit != 0 {
 				continue
@@ -287,10 +319,39 @@ func (e *Engine) AllowSpeculativeOn(node NodeID, now Time) bool {
 // ChoosesSlots reports whether the policy is pull-based (SlotChooser).
 func (e *Engine) ChoosesSlots() bool { return e.chooser != nil }
 
-// ChooseForSlot asks a pull-based policy what to run in a free slot on node
-// (see SlotChooser); ok is false for a policy without an opinion.
-func (e *Engine) ChooseForSlot(node NodeID, now Time) (task TaskID, copy bool, ok bool) {
+// OfferSlots declares that the driver offers this job's free slots to its
+// pull-based policy from now on (see SlotChooser); call it before the first
+// Decide. It reports whether the policy is pull-based; for another policy
+// it does nothing.
+func (e *Engine) OfferSlots() bool {
 	if e.chooser == nil {
+		return false
+	}
+	if !e.offered {
+		e.offered = true
+		e.chooser.OfferSlots(e.Job)
+	}
+	return true
+}
+
+// WantsSlot reports whether a pull-based policy that has been offered slots
+// (OfferSlots) could choose a task for some free slot at now (see
+// SlotChooser); false for every other policy.
+func (e *Engine) WantsSlot(now Time) bool {
+	if !e.offered {
+		return false
+	}
+	if now > e.Job.Now {
+		e.Job.Now = now
+	}
+	return e.chooser.WantsSlot(e.Job, now)
+}
+
+// ChooseForSlot asks a pull-based policy that has been offered slots
+// (OfferSlots) what to run in a free slot on node (see SlotChooser); ok is
+// false for a policy without an opinion or not offered slots.
+func (e *Engine) ChooseForSlot(node NodeID, now Time) (task TaskID, copy bool, ok bool) {
+	if !e.offered {
 		return TaskID{}, false, false
 	}
 	if now > e.Job.Now {

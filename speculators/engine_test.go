@@ -75,3 +75,43 @@ t=6:
 speculate m_000001 copies=1: again
 `, repeaterRegistry(t))
 }
+
+// TestCopyLedger checks the engine's copy-request ledger (Job.PendingCopies,
+// Job.FreeSlots): a Speculate that Decide returns is pending until the
+// task's next attempt starts, the task succeeds or nothing of it runs, and
+// a task with a copy pending is not asked for again.
+func TestCopyLedger(t *testing.T) {
+	h := spectest.New(t, repeaterRegistry(t), spectest.Job{Policy: "repeater",
+		Info: speculators.JobInfo{ID: "ledger", Maps: 3, Reduces: 1, Slots: 10}})
+	job := h.Job()
+	want := func(what string, pending, free int, perTask ...int) {
+		t.Helper()
+		if job.PendingCopies != pending || job.FreeSlots() != free {
+			t.Fatalf("%s: pending %d, free %d; want %d and %d", what, job.PendingCopies, job.FreeSlots(), pending, free)
+		}
+		for i, n := range perTask {
+			if got := job.Tasks[speculators.Map][i].PendingCopies; got != n {
+				t.Fatalf("%s: m%d has %d copies pending, want %d", what, i, got, n)
+			}
+		}
+	}
+	h.Start(spectest.Map(0), "n1", 0)
+	m1 := h.Start(spectest.Map(1), "n2", 0)
+	h.Start(spectest.Map(2), "n3", 0)
+	m2b := h.StartCopy(spectest.Map(2), "n4", 0)
+	want("before any Decide", 0, 6, 0, 0, 0)
+	h.Decide(spectest.Sec(1)) // copies of m0 and m1; m2 runs twice
+	want("after asking for m0 and m1", 2, 4, 1, 1, 0)
+	if got := h.Decide(spectest.Sec(2)); len(got) != 0 {
+		t.Fatalf("decisions %v with the copies pending, want none", got)
+	}
+	h.Fail(m2b, spectest.Sec(3)) // m2 runs once again: the repeater asks
+	h.Decide(spectest.Sec(3))
+	want("after asking for m2", 3, 4, 1, 1, 1)
+	h.Fail(m1, spectest.Sec(4)) // nothing of m1 runs: its request is gone
+	want("m1 has nothing running", 2, 6, 1, 0, 1)
+	h.StartCopy(spectest.Map(0), "n5", spectest.Sec(5)) // m0's copy starts
+	want("m0's copy started", 1, 6, 0, 0, 1)
+	h.Succeed(speculators.AttemptID{Task: spectest.Map(2)}, spectest.Sec(6))
+	want("m2 succeeded", 0, 8, 0, 0, 0)
+}

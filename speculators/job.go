@@ -102,6 +102,9 @@ type Task struct {
 	// FetchFailures counts fetch-failure reports against this map since its
 	// last success.
 	FetchFailures int
+	// PendingCopies is the task's line of the copy-request ledger
+	// (Job.PendingCopies).
+	PendingCopies int
 }
 
 // Done reports whether the task has a successful attempt.
@@ -170,8 +173,16 @@ type Job struct {
 
 	Now Time // latest time seen in an event or Decide
 
-	Completed       [NumTaskTypes]int // tasks with a successful attempt
-	RunningTasks    [NumTaskTypes]int // tasks with at least one running attempt
+	Completed    [NumTaskTypes]int // tasks with a successful attempt
+	RunningTasks [NumTaskTypes]int // tasks with at least one running attempt
+	// Live[type] holds the tasks with at least one running attempt, so that
+	// a policy that looks only at running tasks need not visit every task
+	// of a big job (mantri's duplicate candidates at each slot offer).
+	Live [NumTaskTypes]TaskSet
+	// Open[type] holds the tasks without a successful attempt (not Done), so
+	// that a policy that looks at the tasks left need not visit the done
+	// ones of a big job (GRASS's candidates at each slot offer).
+	Open            [NumTaskTypes]TaskSet
 	RunningAttempts [NumTaskTypes]int
 	// SpeculativeRunning counts running attempts started as speculative copies.
 	SpeculativeRunning [NumTaskTypes]int
@@ -191,6 +202,61 @@ type Job struct {
 
 	Deadline   Time
 	ErrorBound float64
+
+	// PendingCopies is the copy-request ledger: copies of the job's tasks
+	// that the policy asked for (Speculate decisions the engine returned
+	// from Decide) and that have not started; Task.PendingCopies holds each
+	// task's part. The engine keeps it (Engine.Decide, Engine.Observe);
+	// policies read it. A started attempt of a task with copies pending is
+	// one of them, speculative or not (it is the attempt the request
+	// produced), and a task's requests are forgotten when it succeeds or has
+	// no running attempt left (the AM reruns it as an ordinary task, and a
+	// request still waiting has nothing to copy). A request the AM refuses
+	// without starting anything stays pending until then: the engine sees
+	// no refusal, and erring towards fewer copies is the caps' side.
+	PendingCopies int
+}
+
+// FreeSlots is how many more attempts the job could run now: its slots
+// (JobInfo.Slots) less its running attempts, the containers it waits for
+// and the copies pending (PendingCopies). With Slots unknown it is 1 less
+// the copies pending: one copy at a time.
+func (j *Job) FreeSlots() int {
+	if j.Info.Slots <= 0 {
+		return 1 - j.PendingCopies
+	}
+	used := j.PendingCopies
+	for ty := range j.Tasks {
+		used += j.RunningAttempts[ty] + j.ContainerNeeds[ty]
+	}
+	return j.Info.Slots - used
+}
+
+// askCopies enters a request of n copies of task id in the ledger.
+func (j *Job) askCopies(id TaskID, n int) {
+	t := j.Task(id)
+	if t == nil {
+		return
+	}
+	n = max(n, 1)
+	t.PendingCopies += n
+	j.PendingCopies += n
+}
+
+// settleCopies updates the ledger for a lifecycle event (see PendingCopies).
+func (j *Job) settleCopies(ev *Event) {
+	t := j.LifecycleTask(ev)
+	if t == nil || t.PendingCopies == 0 {
+		return
+	}
+	switch {
+	case ev.Kind == AttemptStarted:
+		t.PendingCopies--
+		j.PendingCopies--
+	case t.Done() || t.RunningAttempts == 0:
+		j.PendingCopies -= t.PendingCopies
+		t.PendingCopies = 0
+	}
 }
 
 // MaxJobTasks bounds a job's tasks (task indexes are int32; 2^24 tasks
@@ -227,6 +293,11 @@ func NewJob(info JobInfo) (*Job, error) {
 			tasks[i] = &backing[i]
 		}
 		j.Tasks[ty] = tasks
+		j.Live[ty] = NewTaskSet(counts[ty])
+		j.Open[ty] = NewTaskSet(counts[ty])
+		for i := range counts[ty] {
+			j.Open[ty].Set(i, true)
+		}
 	}
 	return j, nil
 }
@@ -365,6 +436,7 @@ func (j *Job) started(ev *Event) error {
 	ty := t.ID.Type
 	if t.RunningAttempts == 0 {
 		j.RunningTasks[ty]++
+		j.Live[ty].Set(int(t.ID.Index), true)
 	}
 	t.RunningAttempts++
 	j.RunningAttempts[ty]++
@@ -449,6 +521,7 @@ func (j *Job) ended(ev *Event) error {
 		j.RunningAttempts[ty]--
 		if t.RunningAttempts == 0 {
 			j.RunningTasks[ty]--
+			j.Live[ty].Set(int(t.ID.Index), false)
 		}
 		if a.Speculative {
 			j.SpeculativeRunning[ty]--
@@ -463,6 +536,7 @@ func (j *Job) ended(ev *Event) error {
 		// A succeeded attempt killed or failed afterwards: its output is gone.
 		if t.Succeeded == a {
 			t.Succeeded = nil
+			j.Open[ty].Set(int(t.ID.Index), true)
 			t.Finish = 0
 			t.OutputLost++
 			t.FetchFailures = 0
@@ -490,6 +564,7 @@ func (j *Job) ended(ev *Event) error {
 		}
 		if t.Succeeded == nil {
 			t.Succeeded = a
+			j.Open[ty].Set(int(t.ID.Index), false)
 			t.Finish = a.Finish
 			t.FetchFailures = 0
 			j.Completed[ty]++

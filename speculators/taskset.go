@@ -33,3 +33,22 @@ func (b TaskSet) Each(also TaskSet, f func(i int)) {
 		}
 	}
 }
+
+// Next is the least index >= i in b, or -1: for a loop that may stop early,
+// for i := b.Next(0); i >= 0; i = b.Next(i + 1).
+func (b TaskSet) Next(i int) int {
+	k := i / 64
+	if i < 0 || k >= len(b) {
+		return -1
+	}
+	w := b[k] >> (i % 64)
+	if w != 0 {
+		return i + bits.TrailingZeros64(w)
+	}
+	for k++; k < len(b); k++ {
+		if b[k] != 0 {
+			return k*64 + bits.TrailingZeros64(b[k])
+		}
+	}
+	return -1
+}

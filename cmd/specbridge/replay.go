@@ -55,6 +55,7 @@ func replayCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-date", Usage: "leave the date out of the provenance (the command line, version, seeds and date the report opens with), for output that is byte-identical on any day; SOURCE_DATE_EPOCH sets the date instead"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 5 * time.Second, Hidden: true, Usage: "how often progress is printed when stderr is not a terminal"},
+			memoryLimitFlag(),
 			&cli.StringFlag{Name: "cpuprofile", Hidden: true, Usage: "write a pprof CPU profile of the replay to `FILE` (docs/scale.md)"},
 			&cli.StringFlag{Name: "memprofile", Hidden: true, Usage: "write a pprof heap profile to `FILE` when the replay ends (docs/scale.md)"},
 		},
@@ -174,6 +175,9 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 func runReplay(c *cli.Context) (err error) {
 	p, err := planReplay(c)
 	if err != nil {
+		return err
+	}
+	if err := applyMemoryLimit(c); err != nil {
 		return err
 	}
 	stop, err := startProfiles(c.String("cpuprofile"), c.String("memprofile"))

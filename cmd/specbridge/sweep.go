@@ -21,7 +21,7 @@ import (
 // cell of the grid shares.
 var sweepSharedFlags = []string{"format", "speculators", "seed", "runs", "nodes", "slots", "scheduler",
 	"no-stragglers", "straggler-fraction", "straggler-shape", "straggler-min", "straggler-cap", "slow-node-fraction",
-	"slow-node-factor", "max-jobs", "quiet"}
+	"slow-node-factor", "max-jobs", "quiet", "memory-limit"}
 
 func sweepCommand() *cli.Command {
 	var flags []cli.Flag
@@ -65,6 +65,9 @@ func runSweep(c *cli.Context) error {
 	}
 	cells, err := planSweep(c)
 	if err != nil {
+		return err
+	}
+	if err := applyMemoryLimit(c); err != nil {
 		return err
 	}
 	if c.Bool("cells") {

@@ -101,6 +101,16 @@ type estimators struct {
 	runNormN, runDurN [speculators.NumTaskTypes]int
 	// running: count running tasks in t_new (ParamTnewRunning).
 	running bool
+
+	// scan is set while candidates scans the job's tasks: nothing changes
+	// the prior then, so the latest PriorRuntime answer (priorTy,
+	// priorBytes: priorMs, priorOK) is reused for a task of the same type
+	// and input size instead of asking the store (a lock and a median) for
+	// every task at every slot offer.
+	scan, priorValid, priorOK bool
+	priorTy                   speculators.TaskType
+	priorBytes                int64
+	priorMs                   float64
 }
 
 // censor sums the extrapolated durations of the running tasks that count in
@@ -213,10 +223,17 @@ func (e *estimators) tnew(t *speculators.Task) (float64, bool) {
 	if e.durN[ty] > 0 {
 		return e.durMean(ty), true
 	}
-	if e.prior != nil {
+	if e.prior == nil {
+		return 0, false
+	}
+	if !e.scan {
 		return e.prior.PriorRuntime(ty, t.InputBytes)
 	}
-	return 0, false
+	if !e.priorValid || e.priorTy != ty || e.priorBytes != t.InputBytes {
+		e.priorMs, e.priorOK = e.prior.PriorRuntime(ty, t.InputBytes)
+		e.priorTy, e.priorBytes, e.priorValid = ty, t.InputBytes, true
+	}
+	return e.priorMs, e.priorOK
 }
 
 // trem is t_rem in ms of task t at now: the minimum over its running

@@ -154,9 +154,6 @@ type policy struct {
 	// out is what this job taught since the last TakeLearned.
 	out speculators.Learned
 
-	// pending[type][index]: a copy this policy asked for has not started.
-	pending      speculators.PerTask[bool]
-	pendingCount int
 	// dropped[index]: a Drop for this map was emitted.
 	dropped []bool
 	// pull: the simulator offers this job's slots to ChooseForSlot, so
@@ -193,15 +190,12 @@ func (p *policy) Algorithm() string {
 
 // size grows per-task state to the job's task counts.
 func (p *policy) size(job *speculators.Job) {
-	p.pending.Fit(job)
 	p.dropped = speculators.Grow(p.dropped, len(job.Tasks[speculators.Map]))
 	p.est.size(job)
 }
 
-// Observe keeps copy requests, estimator accuracy and samples current. A
-// request is fulfilled when the task's next attempt starts, and forgotten
-// when the task succeeds or has nothing running left (the AM reruns it as an
-// ordinary task).
+// Observe keeps estimator accuracy and samples current (copy requests are
+// the engine's ledger, Job.PendingCopies).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
 	t := job.LifecycleTask(ev)
@@ -219,28 +213,11 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 			p.learn.maybeRecord(p, job, ev.Time)
 		}
 	}
-	pend := &p.pending[t.ID.Type][t.ID.Index]
-	if !*pend {
-		return
-	}
-	if ev.Kind == speculators.AttemptStarted || t.Done() || t.RunningAttempts == 0 {
-		*pend = false
-		p.pendingCount--
-	}
 }
 
-// freeSlots is how many slots this Decide may fill (see the package doc).
+// freeSlots is how many slots this Decide may fill (see the package doc):
+// the job's free slots less the copies already asked for and not started
+// (the engine's ledger, Job.FreeSlots).
 func (p *policy) freeSlots(job *speculators.Job) int {
-	running, needs := 0, 0
-	for ty := range job.Tasks {
-		running += job.RunningAttempts[ty]
-		needs += job.ContainerNeeds[ty]
-	}
-	if job.Info.Slots <= 0 {
-		if p.pendingCount > 0 {
-			return 0
-		}
-		return 1
-	}
-	return job.Info.Slots - running - needs - p.pendingCount
+	return job.FreeSlots()
 }

@@ -237,6 +237,7 @@ func (d *driver) decide() {
 	}
 	for len(d.runs) < d.job.slots {
 		if d.job.pull {
+			d.engine.OfferSlots() // from the first slot offered, as the simulator
 			if id, isCopy, ok := d.engine.ChooseForSlot("free", d.now); ok && isCopy {
 				d.log = append(d.log, fmt.Sprintf("t=%g speculate %s", float64(d.now)/unit, id))
 				d.copyLaunched(int(id.Index))

@@ -34,29 +34,11 @@ import (
 // work, and a copy only duplicates work already under way), then maps before
 // reduces, then the lower index.
 //
-// The first call switches the policy to pull mode: the caller now offers
-// every free slot, so Decide stops asking for copies.
+// Pull mode is declared by the driver (OfferSlots): Decide then stops
+// asking for copies.
 func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
-	p.pull = true
 	deadline := job.Deadline > 0
-	g := &p.gamma
-	if !g.valid || g.ver != p.ver || g.now != now || g.gs != p.useGS {
-		p.size(job)
-		p.est.sync(job)
-		p.candidates(job, now, deadline, false)
-		g.set = g.set[:0]
-		g.first = -1
-		for _, c := range p.cands {
-			if !p.inGamma(c) {
-				continue
-			}
-			g.set = append(g.set, c)
-			if g.first < 0 || p.selectLess(c, g.set[g.first], deadline) {
-				g.first = len(g.set) - 1
-			}
-		}
-		g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
-	}
+	g := p.gammaAt(job, now)
 	if g.first < 0 {
 		return speculators.TaskID{}, false, false
 	}
@@ -80,6 +62,44 @@ func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, no
 		return speculators.TaskID{}, false, false
 	}
 	return first.task.ID, true, true
+}
+
+// OfferSlots puts the policy in pull mode (speculators.SlotChooser): the
+// driver offers every free slot to ChooseForSlot, so Decide asks for no
+// copies.
+func (p *policy) OfferSlots(*speculators.Job) { p.pull = true }
+
+// WantsSlot reports whether ChooseForSlot names a copy on some node at now:
+// it does exactly when Γ.first() is a running task (a node where that task
+// runs may still get none, or another task's copy).
+func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
+	g := p.gammaAt(job, now)
+	return g.first >= 0 && g.set[g.first].running
+}
+
+// gammaAt is Γ at now and its first member, computed again only when
+// something it reads has changed (gammaCache).
+func (p *policy) gammaAt(job *speculators.Job, now speculators.Time) *gammaCache {
+	deadline := job.Deadline > 0
+	g := &p.gamma
+	if !g.valid || g.ver != p.ver || g.now != now || g.gs != p.useGS {
+		p.size(job)
+		p.est.sync(job)
+		p.candidates(job, now, deadline, false)
+		g.set = g.set[:0]
+		g.first = -1
+		for _, c := range p.cands {
+			if !p.inGamma(c) {
+				continue
+			}
+			g.set = append(g.set, c)
+			if g.first < 0 || p.selectLess(c, g.set[g.first], deadline) {
+				g.first = len(g.set) - 1
+			}
+		}
+		g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
+	}
+	return g
 }
 
 // gammaCache is the pruned set Γ of the latest ChooseForSlot and its best

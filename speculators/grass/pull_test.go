@@ -91,6 +91,7 @@ func TestPriorAndFreshCopyPull(t *testing.T) {
 			store.AddRuntime(speculators.Map, unit, unit) // a unit of input took a unit
 		}
 		d := newDriver(t, name, j, nil, store)
+		d.engine.OfferSlots()
 		d.now = ms(0.25)
 		d.report()
 		id, isCopy, ok := d.engine.ChooseForSlot("free", d.now)
@@ -103,6 +104,7 @@ func TestPriorAndFreshCopyPull(t *testing.T) {
 		}
 
 		d = newDriver(t, name, j, nil, nil)
+		d.engine.OfferSlots()
 		d.now = ms(0.25)
 		d.report()
 		if id, isCopy, ok := d.engine.ChooseForSlot("free", d.now); ok {

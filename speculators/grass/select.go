@@ -106,8 +106,6 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			continue // the slot is left to the allocator for this original
 		}
 		id := c.task.ID
-		p.pending[id.Type][id.Index] = true
-		p.pendingCount++
 		out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: id, Copies: 1, Reason: p.reason(c, job, now)})
 	}
 	return out
@@ -131,12 +129,17 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // does not change the accuracy GRASS learns from.
 func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline, record bool) {
 	p.cands = p.cands[:0]
+	p.est.scan = true // earlier jobs' prior is fixed for the scan (estimate.go)
+	p.est.priorValid = false
+	defer func() { p.est.scan = false }()
 	p.est.censor(job, now)
 	left := float64(job.Deadline - now)
 	early := job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	for ty := range job.Tasks {
 		if !early && job.RunningTasks[ty]+job.Completed[ty] < len(job.Tasks[ty]) {
-			for _, t := range job.Tasks[ty] {
+			open := job.Open[ty]
+			for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+				t := job.Tasks[ty][i]
 				if !t.Done() && t.RunningAttempts == 0 && !t.Dropped && !(speculators.TaskType(ty) == speculators.Map && (p.ended || p.dropped[t.ID.Index])) {
 					early = true
 					break
@@ -150,7 +153,10 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 		if mapType && p.ended {
 			continue // being dropped
 		}
-		for _, t := range job.Tasks[ty] {
+		// The tasks not done, in index order (Job.Open).
+		open := job.Open[ty]
+		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+			t := job.Tasks[ty][i]
 			if t.Done() || t.Dropped || (mapType && p.dropped[t.ID.Index]) {
 				continue
 			}
@@ -169,7 +175,7 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 				if record && measured {
 					p.est.remember(t, c.trem, now)
 				}
-				c.eligible = measured && !p.pending[ty][t.ID.Index] && (!early || c.c < 2)
+				c.eligible = measured && t.PendingCopies == 0 && (!early || c.c < 2)
 				c.dur = min(c.trem, c.tnew)
 				c.saving = float64(c.c)*c.trem - float64(c.c+1)*c.tnew
 			}

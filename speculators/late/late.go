@@ -65,12 +65,12 @@ type policy struct {
 	minRuntime  speculators.Time
 
 	// marks[type][index] is what this policy knows of its own request for a
-	// copy of the task; pending counts marks in state markRequested.
+	// copy of the task; the requests not yet started are counted in the
+	// engine's ledger (Job.PendingCopies).
 	marks [speculators.NumTaskTypes][]mark
 	// doneRates[type][index] caches the progress rate of the task's
 	// succeeded attempt, which no longer changes (Decide).
 	doneRates [speculators.NumTaskTypes][]doneRate
-	pending   int
 	// live[type] has bit i set while task i has a running attempt
 	// (Observe; size rebuilds it from the job when the task counts
 	// change). doneList[type] holds the rates of the succeeded tasks that
@@ -217,7 +217,6 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	for _, c := range longestFirst(p.candidates, limit) {
 		id := c.task.ID
 		p.marks[id.Type][id.Index] = mark{state: markRequested}
-		p.pending++
 		out = append(out, speculators.Decision{
 			Kind:   speculators.Speculate,
 			Task:   id,
@@ -298,9 +297,9 @@ func (p *policy) capacity(job *speculators.Job) int {
 	if capN < 1 && p.capFraction > 0 && base > 0 {
 		capN = 1
 	}
-	room := capN - speculative - p.pending
+	room := capN - speculative - job.PendingCopies
 	if job.Info.Slots <= 0 {
 		return min(room, 1)
 	}
-	return min(room, job.Info.Slots-running-p.pending-needs)
+	return min(room, job.FreeSlots())
 }

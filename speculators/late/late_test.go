@@ -87,15 +87,15 @@ func TestCopyStartedUnflagged(t *testing.T) {
 	h.Run(spectest.Map(5), "n2", 0, 0.001, spectest.Sec(100))
 	spectest.WantSpeculated(t, h.Decide(spectest.Sec(100)), spectest.Map(5))
 	cp := h.Start(spectest.Map(5), "n3", spectest.Sec(101))
-	if m := h.Policy().(*policy).marks[speculators.Map][5]; m.state != markCopyRunning || m.copy != cp.N || h.Policy().(*policy).pending != 0 {
-		t.Fatalf("mark %+v pending %d after the copy started", m, h.Policy().(*policy).pending)
+	if m := h.Policy().(*policy).marks[speculators.Map][5]; m.state != markCopyRunning || m.copy != cp.N || h.Job().PendingCopies != 0 {
+		t.Fatalf("mark %+v pending %d after the copy started", m, h.Job().PendingCopies)
 	}
 	h.Fail(cp, spectest.Sec(150))
 	spectest.WantSpeculated(t, h.Decide(spectest.Sec(160)), spectest.Map(5))
 	// The task succeeds before the copy starts: the request is dropped.
 	h.Succeed(speculators.AttemptID{Task: spectest.Map(5), N: 0}, spectest.Sec(170))
-	if m := h.Policy().(*policy).marks[speculators.Map][5]; m.state != markNone || h.Policy().(*policy).pending != 0 {
-		t.Fatalf("mark %+v pending %d after the task succeeded", m, h.Policy().(*policy).pending)
+	if m := h.Policy().(*policy).marks[speculators.Map][5]; m.state != markNone || h.Job().PendingCopies != 0 {
+		t.Fatalf("mark %+v pending %d after the task succeeded", m, h.Job().PendingCopies)
 	}
 }
 

@@ -73,7 +73,6 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	case speculators.AttemptStarted:
 		if m.state == markRequested {
 			*m = mark{state: markCopyRunning, copy: ev.Attempt.N}
-			p.pending--
 		}
 		return
 	case speculators.AttemptSucceeded:
@@ -120,9 +119,6 @@ func (p *policy) noteDone(t *speculators.Task) {
 }
 
 func (p *policy) clear(m *mark) {
-	if m.state == markRequested {
-		p.pending--
-	}
 	*m = mark{}
 }
 
@@ -131,5 +127,4 @@ func (p *policy) forget() {
 	for ty := range p.marks {
 		clear(p.marks[ty])
 	}
-	p.pending = 0
 }

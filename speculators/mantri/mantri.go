@@ -111,10 +111,9 @@ type policy struct {
 	maxCopies   int
 	minObserve  speculators.Time
 
-	// tasks[type][index]: a copy this policy asked for has not started
-	// (pending, pendingCount of them), and the kills it made (restarts).
-	tasks        speculators.PerTask[taskState]
-	pendingCount int
+	// tasks[type][index]: the kills it made (restarts). Copies asked for
+	// and not started are the engine's ledger (Job.PendingCopies).
+	tasks speculators.PerTask[taskState]
 
 	// sorted normalised (ms/byte) and raw (ms) completed durations, and how
 	// many of the job's lists they hold.
@@ -144,24 +143,12 @@ type cand struct {
 }
 
 type taskState struct {
-	pending  bool
 	restarts int
 }
 
-// Observe clears a copy request when the task's next attempt starts, or when
-// the task succeeds or has nothing running.
+// Observe notes that the job's state has changed (ver).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
-	t := job.LifecycleTask(ev)
-	if t == nil {
-		return
-	}
-	p.tasks.Fit(job)
-	st := &p.tasks[t.ID.Type][t.ID.Index]
-	if st.pending && (ev.Kind == speculators.AttemptStarted || t.Done() || t.RunningAttempts == 0) {
-		st.pending = false
-		p.pendingCount--
-	}
 }
 
 // sync inserts new completions into the sorted duration lists.
@@ -285,16 +272,13 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	// Free slots for duplicates; without any (or when slots are offered to
 	// ChooseForSlot) only the restart rule can act, and the duplicate
 	// candidates are not ranked.
-	free := job.Info.Slots - running - needs - p.pendingCount
-	if job.Info.Slots <= 0 {
-		free = 1 - p.pendingCount
-	}
+	free := job.FreeSlots()
 	duplicates := free > 0 && !p.pull
 	p.cands = p.cands[:0]
 	for ty := range job.Tasks {
 		for _, t := range job.Tasks[ty] {
 			st := &p.tasks[ty][t.ID.Index]
-			if t.Done() || t.Dropped || t.RunningAttempts == 0 || st.pending {
+			if t.Done() || t.Dropped || t.RunningAttempts == 0 || t.PendingCopies > 0 {
 				continue
 			}
 			sample, scale, normalised, ok := p.newCopy(t)
@@ -332,8 +316,6 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	// The free best by priority, a total order: the same as sorting all.
 	for _, c := range speculators.FirstK(p.cands, free, byPriority) {
 		id := c.task.ID
-		p.tasks[id.Type][id.Index].pending = true
-		p.pendingCount++
 		out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: id, Copies: 1,
 			Reason: fmt.Sprintf("mantri: P(t_rem %.1fs > 2 t_new) = %.2f > delta %.2f", c.trem/1000, c.p, p.delta)})
 	}
@@ -361,30 +343,54 @@ func fastest(t *speculators.Task, now speculators.Time) (*speculators.Attempt, f
 // "Pull"): a copy of the running task with the highest P(t_rem > 2 t_new)
 // above delta, then the longest t_rem, not already running on node and
 // within its copy budget;
-// ok false when none qualifies. The first call switches Decide to restarts
-// only.
+// ok false when none qualifies. Pull mode is declared by the driver
+// (OfferSlots): Decide then only restarts.
 func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
-	p.pull = true
+	for _, c := range p.dupsAt(job, now) {
+		if p.copyable(c) && !onNode(c.task, node) {
+			return c.task.ID, true, true
+		}
+	}
+	return speculators.TaskID{}, false, false
+}
+
+// OfferSlots puts the policy in pull mode (speculators.SlotChooser).
+func (p *policy) OfferSlots(*speculators.Job) { p.pull = true }
+
+// WantsSlot reports whether ChooseForSlot names a copy on some node at now.
+func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
+	for _, c := range p.dupsAt(job, now) {
+		if p.copyable(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *policy) copyable(c cand) bool {
+	return c.task.RunningAttempts == 1 && copies(c.task) < p.maxCopies
+}
+
+// dupsAt is the duplicate candidates at now in byPriority order, computed
+// again only when an event, a Decide or the clock has moved.
+func (p *policy) dupsAt(job *speculators.Job, now speculators.Time) []cand {
 	if !p.dupValid || p.dupVer != p.ver || p.dupNow != now {
 		p.tasks.Fit(job)
 		p.sync(job)
 		p.dups = p.dups[:0]
 		for ty := range job.Tasks {
-			for _, t := range job.Tasks[ty] {
-				if c, ok := p.duplicate(job, t, now); ok {
+			// Only running tasks qualify; byPriority is a total order, so
+			// the order they are visited in does not matter.
+			job.Live[ty].Each(nil, func(i int) {
+				if c, ok := p.duplicate(job, job.Tasks[ty][i], now); ok {
 					p.dups = append(p.dups, c)
 				}
-			}
+			})
 		}
 		slices.SortFunc(p.dups, byPriority)
 		p.dupValid, p.dupVer, p.dupNow = true, p.ver, now
 	}
-	for _, c := range p.dups {
-		if c.task.RunningAttempts == 1 && copies(c.task) < p.maxCopies && !onNode(c.task, node) {
-			return c.task.ID, true, true
-		}
-	}
-	return speculators.TaskID{}, false, false
+	return p.dups
 }
 
 // onNode reports whether a running attempt of t is on node.

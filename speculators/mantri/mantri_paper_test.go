@@ -102,6 +102,7 @@ func TestPaperAtMostOneCopyPerTask(t *testing.T) {
 
 	p := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 6, Slots: 10}, observed10s)
 	slowTail(p)
+	p.Engine.OfferSlots()
 	picked := 0
 	for slot := 0; slot < 5; slot++ {
 		free := speculators.NodeID(fmt.Sprintf("free%d", slot))

@@ -54,7 +54,9 @@
 //	    whether the policy lets a copy run on n3 (NodeGate): "allowed" or
 //	    "refused".
 //	choose t=60 node=n3
-//	    what a pull-based policy runs in a free slot on n3 (SlotChooser).
+//	    what a pull-based policy runs in a free slot on n3 (SlotChooser);
+//	    the first choose puts the job in pull mode (Engine.OfferSlots), as
+//	    the simulator's first slot offer does.
 //	learned
 //	    what the engine handed out for later jobs since the last learned
 //	    (speculators.Learned): one "runtime ..." or "sample ..." a line.

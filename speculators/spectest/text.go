@@ -284,6 +284,9 @@ func (s *script) choose(a *args) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// A script that offers a slot drives the job in pull mode from then on,
+	// as the simulator does from the job's start.
+	s.h.Engine.OfferSlots()
 	task, cp, ok := s.h.Engine.ChooseForSlot(speculators.NodeID(node), now)
 	switch {
 	case !ok:

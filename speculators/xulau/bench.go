@@ -5,7 +5,6 @@ package xulau
 func (c *Copies) Forget() {
 	for ty := range c.asked {
 		clear(c.asked[ty])
-		clear(c.waiting[ty])
 	}
-	c.Pending, c.Launched = 0, 0
+	c.Launched = 0
 }

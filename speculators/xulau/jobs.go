@@ -46,22 +46,18 @@ func TaskCount(job *speculators.Job) int {
 	return len(job.Tasks[speculators.Map]) + len(job.Tasks[speculators.Reduce])
 }
 
-// Copies tracks, per task, whether a policy has asked for copies of it and
-// whether those copies are still to start: each task is copied at most
-// once (SDA §V: "the duplication of a particular task is made only once";
+// Copies tracks, per task, whether a policy has asked for copies of it
+// (the copies still to start are the engine's ledger, Job.PendingCopies):
+// each task is copied at most once (SDA §V: "the duplication of a particular task is made only once";
 // ESE's D(l) holds tasks with one copy only; a clone is asked for once).
 type Copies struct {
-	asked   speculators.PerTask[bool]
-	waiting speculators.PerTask[int32]
-	// Pending counts the copies asked for and not yet started.
-	Pending int
+	asked speculators.PerTask[bool]
 	// Launched counts the job's tasks whose first attempt has started.
 	Launched int
 }
 
 func (c *Copies) size(job *speculators.Job) {
 	c.asked.Fit(job)
-	c.waiting.Fit(job)
 }
 
 // Asked reports whether copies of the task were asked for.
@@ -76,12 +72,10 @@ func (c *Copies) Asked(job *speculators.Job, id speculators.TaskID) bool {
 // moving decisions about.
 func (c *Copies) Ask(out []speculators.Decision, job *speculators.Job, t *speculators.Task, n int, why *speculators.Why) []speculators.Decision {
 	id := t.ID
-	if int(id.Index) >= len(c.asked[id.Type]) || int(id.Index) >= len(c.waiting[id.Type]) {
+	if int(id.Index) >= len(c.asked[id.Type]) {
 		c.size(job)
 	}
 	c.asked[id.Type][id.Index] = true
-	c.waiting[id.Type][id.Index] += int32(n)
-	c.Pending += n
 	out = append(out, speculators.Decision{})
 	d := &out[len(out)-1]
 	d.Kind, d.Task, d.Copies, d.Why = speculators.Speculate, id, n, *why
@@ -95,29 +89,13 @@ func (c *Copies) Mark(job *speculators.Job, id speculators.TaskID) {
 	c.asked[id.Type][id.Index] = true
 }
 
-// Observe counts a copy as started when a speculative attempt of the task
-// starts, and forgets what is still waiting once the task is done or has
-// nothing running (the AM drops those requests).
+// Observe counts the tasks whose first attempt has started.
 func (c *Copies) Observe(job *speculators.Job, ev *speculators.Event) {
-	t := job.LifecycleTask(ev)
-	if t == nil {
+	if ev.Kind != speculators.AttemptStarted {
 		return
 	}
-	c.size(job)
-	if ev.Kind == speculators.AttemptStarted && len(t.Attempts) == 1 {
+	if t := job.LifecycleTask(ev); t != nil && len(t.Attempts) == 1 {
 		c.Launched++
-	}
-	w := &c.waiting[t.ID.Type][t.ID.Index]
-	if *w == 0 {
-		return
-	}
-	switch {
-	case ev.Kind == speculators.AttemptStarted && ev.Speculative:
-		*w--
-		c.Pending--
-	case t.Done() || t.RunningAttempts == 0:
-		c.Pending -= int(*w)
-		*w = 0
 	}
 }
 
@@ -164,7 +142,7 @@ func RemainingWork(job *speculators.Job, mean float64) float64 {
 // workload; mean is the job's mean task time.
 func (c *Copies) Priority(job *speculators.Job, mean float64) speculators.Priority {
 	switch {
-	case c.Pending > 0:
+	case job.PendingCopies > 0:
 		return speculators.Priority{Tier: TierCopies, Key: RemainingWork(job, mean)}
 	case c.Launched > 0:
 		return speculators.Priority{Tier: TierStarted, Key: RemainingWork(job, mean)}
