@@ -84,6 +84,14 @@ type Config struct {
 	// produced it; nil drops it. The caller keeps it (replay: the run's
 	// grass.MemoryStore, which later engines read as their Prior).
 	Keep func(speculators.Learned)
+	// Resume makes Speculate decisions with Resume set start their copies
+	// at the offset of the attempt they name (resume.go), as the
+	// SRQuant/LASER paper's Speculative-Resume does; the engines see it as
+	// JobInfo.Resume. Off (the default), copies start from zero as live
+	// Hadoop starts them, so that a run that predicts a live cluster gives
+	// its policies the inputs and the outcome they get live. Scenario runs
+	// (replay.FromScenario) turn it on; history replays leave it off.
+	Resume bool
 }
 
 // DefaultConfig returns Hadoop's defaults for the given nodes: FIFO, 3 s

@@ -84,7 +84,7 @@ func (s *sim) apply(ji int32, d speculators.Decision) (bool, error) {
 			return false, nil
 		}
 		ok = s.speculate(j, ty, ti, d.Copies)
-		if ok && d.Resume {
+		if ok && d.Resume && s.cfg.Resume {
 			s.resumeFrom(j, ty, ti, d)
 		}
 		return ok, nil

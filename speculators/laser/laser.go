@@ -53,6 +53,16 @@ func Policy(model *Model) speculators.Policy {
 		})
 }
 
+// jobProgressAt is the index of job_progress among JobFeatureNames.
+var jobProgressAt = func() int {
+	for i, n := range JobFeatureNames {
+		if n == "job_progress" {
+			return i
+		}
+	}
+	panic("laser: JobFeatureNames has no job_progress")
+}()
+
 type policy struct {
 	resume.Params
 	model   *Model
@@ -77,12 +87,24 @@ func (q *policy) EstimateS(_ *speculators.Job, _ *speculators.Task, a *speculato
 // U(r) = 1{T(r) <= D} - theta C M(r), the first on ties. D is the job's
 // deadline from its submission, as the job network is trained on job
 // durations from submission.
+//
+// Where copies cannot resume (live, and a history replay: JobInfo.Resume
+// off) the straggler's progress is work thrown away, so the job's progress
+// phi_i the networks see leaves it out: the straggler counts as a map at
+// offset 0 (resume.Offset), as SRQuant's R(r) does. The straggler's own
+// task features (its progress among them) still describe it: they say how
+// slow it is, not what its copies keep.
 func (q *policy) Choose(job *speculators.Job, _ *speculators.Task, a *speculators.Attempt, now speculators.Time) (int, string) {
 	best, rm := math.Inf(-1), 0
 	var bestT, bestM float64
 	d := float64(job.Deadline-job.Info.Start) / 1000
+	lost := 0.0
+	if n := len(job.Tasks[speculators.Map]); n > 0 {
+		lost = (a.Progress - resume.Offset(job, a)) / float64(n)
+	}
 	for r := 0; r <= q.RMax; r++ {
 		q.x = JobFeatures(q.x[:0], job, a, now, q.TJVMS, q.TauKillS, r)
+		q.x[jobProgressAt] = math.Max(0, q.x[jobProgressAt]-lost)
 		var t, m float64
 		t, q.buf = q.model.Job.Predict(q.x, q.buf)
 		m, q.buf = q.model.Machine.Predict(q.x, q.buf)
