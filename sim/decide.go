@@ -16,6 +16,9 @@ func (s *sim) tick() error {
 			continue
 		}
 		ds := j.engine.Decide(s.now)
+		if s.cfg.Trace != nil {
+			s.cfg.Trace.Decided(j.spec.ID, s.now, ds)
+		}
 		s.keepLearned(j)
 		for _, d := range ds {
 			ok, err := s.apply(ji, d)

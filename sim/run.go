@@ -397,6 +397,9 @@ func (s *sim) observed(j *jobState, err error) error {
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
+	if s.cfg.Trace != nil {
+		s.cfg.Trace.Event(j.spec.ID, &s.ev)
+	}
 	s.keepLearned(j)
 	s.feedAnalyzer(j)
 	return nil
