@@ -11,6 +11,12 @@
 // decide: which task gets a copy (and how many), which attempt is killed or
 // re-run, which task is dropped, at which report.
 //
+// The simulator also starts copies no Decide asked for: at slot offers
+// (speculators.SlotChooser, its pull mode) and clones at launch
+// (speculators.Cloner). Live these come from Decide, so each is expected as
+// a speculate decision of the first Decide at or after the copy's start,
+// and the live session hears of the copy only after that Decide.
+//
 // A scenario may pin a known difference ("differs POLICY REASON"): the
 // decisions must then differ (a fix makes the test fail, and the pin is
 // removed), and docs/policies/_guide.md's live table must name the policy
@@ -244,15 +250,15 @@ type step struct {
 	decided []string
 }
 
-// recorder is the simulator's sim.Tracer. It also notes the copies the
+// recorder is the simulator's sim.Tracer. It also marks the copies the
 // simulator started that no Decide asked for: those a policy chose at a
 // slot offer (speculators.SlotChooser, the simulator's pull mode) or
-// cloned at launch (speculators.Cloner), which live Hadoop has no way to
-// ask for; live they come from Decide, or not at all.
+// cloned at launch (speculators.Cloner). Live Hadoop has neither: there
+// the same copies must come from Decide (see run).
 type recorder struct {
 	steps     []step
 	requested map[speculators.TaskID]int
-	own       []string
+	own       map[speculators.AttemptID]bool
 }
 
 func (r *recorder) Event(_ string, ev *speculators.Event) {
@@ -263,7 +269,10 @@ func (r *recorder) Event(_ string, ev *speculators.Event) {
 		if r.requested[ev.Attempt.Task] > 0 {
 			r.requested[ev.Attempt.Task]--
 		} else {
-			r.own = append(r.own, fmt.Sprintf("t=%d copy %s", ev.Time, attemptID(ev.Attempt)))
+			if r.own == nil {
+				r.own = map[speculators.AttemptID]bool{}
+			}
+			r.own[ev.Attempt] = true
 		}
 	}
 }
@@ -427,6 +436,11 @@ func (l *live) decide(now speculators.Time, evs []bridge.WireEvent) []string {
 // run plays the simulator's trace to a live session of policy and returns
 // the first difference ("" if none) and the decisions on both sides.
 func run(t *testing.T, reg *speculators.Registry, s *scenario, policy string) (diff string, simSide, liveSide []string) {
+	return runAs(t, reg, s, policy, policy)
+}
+
+// runAs is run with livePolicy in the live session (a test of the suite).
+func runAs(t *testing.T, reg *speculators.Registry, s *scenario, policy, livePolicy string) (diff string, simSide, liveSide []string) {
 	t.Helper()
 	rec := &recorder{}
 	cfg := s.cfg
@@ -456,7 +470,7 @@ func run(t *testing.T, reg *speculators.Registry, s *scenario, policy string) (d
 	// split sizes, its bounds and a-priori task model as configured, and
 	// the cluster's slots where specbridge.cluster.slots is set.
 	hello := bridge.Hello{Type: bridge.TypeHello, Version: bridge.Version, Token: token, Job: jobName, User: "conformance",
-		Queue: "default", Speculator: policy, Params: params, Maps: len(s.job.Maps), Reduces: len(s.job.Reduces),
+		Queue: "default", Speculator: livePolicy, Params: s.params[livePolicy], Maps: len(s.job.Maps), Reduces: len(s.job.Reduces),
 		Start: amZero, Now: amZero, ErrorBound: s.job.ErrorBound, TaskMeanMS: s.helloTaskMeanMS, TaskTailIndex: s.helloAlp}
 	for _, m := range s.job.Maps {
 		hello.MapInputBytes = append(hello.MapInputBytes, m.InputBytes)
@@ -473,29 +487,84 @@ func run(t *testing.T, reg *speculators.Registry, s *scenario, policy string) (d
 	if f := l.read(); f.Type != bridge.TypeWelcome {
 		t.Fatalf("%s: hello for %s answered with %s %s: %s", s.path, policy, f.Type, f.Code, f.Text)
 	}
-	var pending []bridge.WireEvent
+	// A copy the simulator started on its own (a slot offer, a clone at
+	// launch) is, live, a speculate decision of the first Decide at or
+	// after its start (at the same instant, the simulator may tick before
+	// it offers the slot): that Decide's expected decisions get it, and
+	// the live session is told of the copy's start (and anything after it)
+	// only once it has decided, as live the copy starts after the decision.
+	var decides []speculators.Time
 	for _, st := range rec.steps {
-		if st.ev != nil {
-			pending = append(pending, wireEvent(st.ev))
+		if st.ev == nil {
+			decides = append(decides, st.now)
+		}
+	}
+	owedAt := map[int][]speculators.TaskID{}
+	target := map[speculators.AttemptID]int{}
+	for _, st := range rec.steps {
+		if ev := st.ev; ev != nil && ev.Kind == speculators.AttemptStarted && rec.own[ev.Attempt] {
+			k := sort.Search(len(decides), func(i int) bool { return decides[i] >= ev.Time })
+			target[ev.Attempt] = k
+			owedAt[k] = append(owedAt[k], ev.Attempt.Task)
+		}
+	}
+	var pending, held []bridge.WireEvent
+	k := 0
+	for _, st := range rec.steps {
+		if ev := st.ev; ev != nil {
+			if t, own := target[ev.Attempt]; own && t >= k && ev.Kind.Lifecycle() {
+				held = append(held, wireEvent(ev))
+			} else {
+				pending = append(pending, wireEvent(ev))
+			}
 			continue
 		}
+		owed := owedAt[k]
+		k++
 		got := l.decide(st.now, pending)
-		pending = pending[:0]
-		for _, x := range st.decided {
+		pending = append(pending[:0], held...)
+		held = held[:0]
+		want := append([]string(nil), st.decided...)
+		ordered := len(owed) == 0
+		want = append(want, ownCopies(owed)...)
+		for _, x := range want {
 			simSide = append(simSide, fmt.Sprintf("t=%d %s", st.now, x))
 		}
 		for _, x := range got {
 			liveSide = append(liveSide, fmt.Sprintf("t=%d %s", st.now, x))
 		}
-		if diff == "" && strings.Join(st.decided, "; ") != strings.Join(got, "; ") {
-			diff = fmt.Sprintf("at %d ms: simulator %q, live %q", st.now, st.decided, got)
+		if !ordered {
+			// Copies offered at a slot have no order against Decide's.
+			got = append([]string(nil), got...)
+			sort.Strings(want)
+			sort.Strings(got)
+		}
+		if diff == "" && strings.Join(want, "; ") != strings.Join(got, "; ") {
+			diff = fmt.Sprintf("at %d ms: simulator %q, live %q", st.now, want, got)
 		}
 	}
-	if diff == "" && len(rec.own) > 0 {
-		diff = fmt.Sprintf("the simulator started copies no Decide asked for (slot offers or clones at launch): %q", rec.own)
+	if owed := owedAt[len(decides)]; diff == "" && len(owed) > 0 {
+		diff = fmt.Sprintf("the simulator started copies of %v after its last Decide", owed)
 	}
-	simSide = append(simSide, rec.own...)
 	return diff, simSide, liveSide
+}
+
+// ownCopies is the simulator's own copies as the speculate decisions that
+// would start them live: one per task, with the number of copies.
+func ownCopies(tasks []speculators.TaskID) []string {
+	n := map[speculators.TaskID]int{}
+	var order []speculators.TaskID
+	for _, t := range tasks {
+		if n[t] == 0 {
+			order = append(order, t)
+		}
+		n[t]++
+	}
+	out := make([]string, len(order))
+	for i, t := range order {
+		out[i] = fmt.Sprintf("speculate %s x%d", taskID(t), n[t])
+	}
+	return out
 }
 
 // TestLiveDecidesAsTheSimulator runs every scenario under each policy it
@@ -574,4 +643,20 @@ func TestEveryPolicyHasAConformanceCase(t *testing.T) {
 			t.Errorf("policy %s has no conformance case: add it to a scenario of %s", name, scenarioDir)
 		}
 	}
+}
+
+// TestTheSuiteSeesADifference: the suite is not blind. The slow-node
+// scenario simulated under late and played live to hadoop (which copies
+// later) must differ.
+func TestTheSuiteSeesADifference(t *testing.T) {
+	reg, err := all.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := readScenario(t, filepath.Join(scenarioDir, "slow-nodes.txt"))
+	diff, simSide, liveSide := runAs(t, reg, s, "late", "hadoop")
+	if diff == "" {
+		t.Fatalf("late in the simulator and hadoop live decided alike: %q / %q", simSide, liveSide)
+	}
+	t.Log(diff)
 }
