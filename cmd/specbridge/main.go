@@ -128,6 +128,7 @@ func commands() []*cli.Command {
 		speculatorsCommand(),
 		trainCommand(),
 		docsCommand(),
+		conformanceTraceCommand(),
 	}
 	for _, c := range cmds {
 		// `specbridge help replay` is the app's; a command of its own has
