@@ -9,7 +9,7 @@
 #
 # The workload: one job per value of BENCH_STRAGGLERS_S, run one after the other; each has BENCH_MAPS
 # maps of BENCH_MAP_S seconds and a reduce, and the first attempt of its map 0 takes the value's seconds
-# (a heavy-tailed draw: the defaults are Pareto quantiles, alpha 1.2, at 6 s), any later attempt of it
+# (heavy-tailed draws), any later attempt of it
 # is quick: a task stuck on a slow NodeManager, as e2e.sh's straggler. Every job carries a deadline
 # (specbridge.grass.deadline-ms = BENCH_DEADLINE_S) for srquant and for PoCD.
 #
@@ -19,18 +19,18 @@
 #
 # Usage: scripts/live-bench.sh   (needs what e2e.sh needs, and python3 for the table)
 # Environment: SPECBRIDGE_BENCH_DIR (default ${TMPDIR:-/tmp}/specbridge-live-bench), BENCH_POLICIES
-#   ("hadoop late srquant"), BENCH_STRAGGLERS_S ("7 9 14 30"), BENCH_MAPS (4), BENCH_MAP_S (6),
-#   BENCH_DEADLINE_S (25), BENCH_JOB_TIMEOUT (s per job, 300), E2E_KEEP_CLUSTER=1 as for e2e.sh.
+#   ("hadoop late srquant"), BENCH_STRAGGLERS_S ("7 12 30"), BENCH_MAPS (4), BENCH_MAP_S (6),
+#   BENCH_DEADLINE_S (60), BENCH_JOB_TIMEOUT (s per job, 300), E2E_KEEP_CLUSTER=1 as for e2e.sh.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${SPECBRIDGE_BENCH_DIR:-${TMPDIR:-/tmp}/specbridge-live-bench}
 export SPECBRIDGE_MINICLUSTER_DIR=${SPECBRIDGE_MINICLUSTER_DIR:-$work/cluster}
 policies=${BENCH_POLICIES:-hadoop late srquant}
-stragglers=${BENCH_STRAGGLERS_S:-7 9 14 30}
+stragglers=${BENCH_STRAGGLERS_S:-7 12 30}
 maps=${BENCH_MAPS:-4}
 map_s=${BENCH_MAP_S:-6}
-deadline_s=${BENCH_DEADLINE_S:-25}
+deadline_s=${BENCH_DEADLINE_S:-60}
 job_timeout=${BENCH_JOB_TIMEOUT:-300}
 policy=hadoop # e2e-lib's shim_args name a policy; each run below names its own
 
@@ -45,7 +45,7 @@ setup
 policy_args() {
   case $1 in
     late) echo "-D specbridge.param.late.min-runtime-ms=5000" ;;
-    srquant | laser) echo "-D specbridge.param.$1.tau-est-s=4 -D specbridge.param.$1.tau-kill-s=8" ;;
+    srquant | laser) echo "-D specbridge.param.$1.tau-est-s=3 -D specbridge.param.$1.tau-kill-s=5" ;;
     *) echo "" ;;
   esac
 }
