@@ -199,6 +199,11 @@ func Read(path string) (s *Scenario, err error) {
 	if nodes > 64 || slots > 64 || len(maps)+len(reduces) > 1000 {
 		return nil, fmt.Errorf("%s: at most 64 nodes of 64 slots and 1000 tasks", path)
 	}
+	for n := range slow {
+		if n >= nodes {
+			return nil, fmt.Errorf("%s: slow node %d of %d", path, n, nodes)
+		}
+	}
 	s.Nodes = make([]sim.Node, nodes)
 	for i := range s.Nodes {
 		s.Nodes[i] = sim.Node{Name: fmt.Sprintf("node%d", i), Slots: slots, Slowdown: slow[i]}

@@ -297,7 +297,7 @@ func TestTheSuiteSeesADifference(t *testing.T) {
 // TestReadNamesTheBadLine: a scenario that cannot be read is an error that
 // names the file and line, not a panic.
 func TestReadNamesTheBadLine(t *testing.T) {
-	for _, body := range []string{"nodes 2\nslots x\n", "nodes 2\nwhat 3\n", "nodes 2\nslots 2\nmaps 10\n", "nodes 2\nslots 2\nmaps 10\npolicies late\ncrash 5 0 0\n"} {
+	for _, body := range []string{"nodes 2\nslots x\n", "nodes 2\nwhat 3\n", "nodes 2\nslots 2\nmaps 10\n", "nodes 2\nslots 2\nmaps 10\npolicies late\ncrash 5 0 0\n", "nodes 2\nslots 2\nmaps 10\npolicies late\nslow 2 3\n"} {
 		p := filepath.Join(t.TempDir(), "bad.txt")
 		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
