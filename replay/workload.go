@@ -166,6 +166,10 @@ func fromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions, stream b
 		cfg.ReduceSlowstart = *s.Cluster.ReduceSlowstart
 	}
 	cfg.Seed = seed
+	// A scenario models its paper's cluster, where Speculative-Resume
+	// copies start at the straggler's offset; a history replay
+	// (FromHistory) predicts the live cluster, where they cannot.
+	cfg.Resume = true
 	w := &Workload{Config: cfg}
 	for k := range m.Jobs {
 		j := &m.Jobs[k]

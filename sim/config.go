@@ -84,6 +84,26 @@ type Config struct {
 	// produced it; nil drops it. The caller keeps it (replay: the run's
 	// grass.MemoryStore, which later engines read as their Prior).
 	Keep func(speculators.Learned)
+	// Resume makes Speculate decisions with Resume set start their copies
+	// at the offset of the attempt they name (resume.go), as the
+	// SRQuant/LASER paper's Speculative-Resume does; the engines see it as
+	// JobInfo.Resume. Off (the default), copies start from zero as live
+	// Hadoop starts them, so that a run that predicts a live cluster gives
+	// its policies the inputs and the outcome they get live. Scenario runs
+	// (replay.FromScenario) turn it on; history replays leave it off.
+	Resume bool
+	// Trace, when set, is shown every event a job's engine accepted and
+	// every Decide with what it returned, in the order they happened: the
+	// inputs and outputs of the policy, for a check that a live sidecar fed
+	// the same inputs decides the same (the conformance suite). It must not
+	// call back into the run or keep the slices it is given.
+	Trace Tracer
+}
+
+// Tracer watches a run's engines (Config.Trace).
+type Tracer interface {
+	Event(job string, ev *speculators.Event)
+	Decided(job string, now speculators.Time, ds []speculators.Decision)
 }
 
 // DefaultConfig returns Hadoop's defaults for the given nodes: FIFO, 3 s

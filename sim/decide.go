@@ -16,6 +16,9 @@ func (s *sim) tick() error {
 			continue
 		}
 		ds := j.engine.Decide(s.now)
+		if s.cfg.Trace != nil {
+			s.cfg.Trace.Decided(j.spec.ID, s.now, ds)
+		}
 		s.keepLearned(j)
 		for _, d := range ds {
 			ok, err := s.apply(ji, d)
@@ -84,7 +87,7 @@ func (s *sim) apply(ji int32, d speculators.Decision) (bool, error) {
 			return false, nil
 		}
 		ok = s.speculate(j, ty, ti, d.Copies)
-		if ok && d.Resume {
+		if ok && d.Resume && s.cfg.Resume {
 			s.resumeFrom(j, ty, ti, d)
 		}
 		return ok, nil

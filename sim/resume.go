@@ -15,7 +15,9 @@ import "github.com/specbridge/specbridge/speculators"
 // and it reports progress b + (1-b) x its own fraction done, so its
 // progress score and input bytes continue from the offset. Its container
 // time counts from its own start. Live, Hadoop cannot start an attempt at
-// an offset (see speculators.Decision.Resume).
+// an offset (see speculators.Decision.Resume): only with Config.Resume on
+// does the simulator resume; off, a Resume decision's copies start from
+// zero, as live.
 
 // resumeFrom records that the copies just asked for of task (ty, ti)
 // resume where attempt d.From is now. An unknown attempt, or one that is

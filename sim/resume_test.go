@@ -22,7 +22,9 @@ func TestResumedCopiesSkipDoneWork(t *testing.T) {
 	ns := nodes(1, 1, 1)
 	ns[0].Slowdown = 4
 	p := &script{steps: []step{resumeStep(40000, 0, 0, 2), attemptDecision(40000, speculators.Kill, speculators.Map, 0, 0)}}
-	res := runScript(t, cfgFor(ns), []Job{{ID: "j", Maps: works(100000)}}, p)
+	cfg := cfgFor(ns)
+	cfg.Resume = true
+	res := runScript(t, cfg, []Job{{ID: "j", Maps: works(100000)}}, p)
 	expectTime(t, "map finish", res.Jobs[0].TaskFinish[speculators.Map][0], 130000)
 	expectInt(t, "attempts", res.Jobs[0].Attempts, 3)
 	expectInt(t, "speculative launched", res.Jobs[0].SpeculativeLaunched, 2)
@@ -49,4 +51,27 @@ func TestResumeWithoutKnownAttemptStartsFromZero(t *testing.T) {
 	p := &script{steps: []step{st, attemptDecision(40000, speculators.Kill, speculators.Map, 0, 0)}}
 	res := runScript(t, cfgFor(ns), []Job{{ID: "j", Maps: works(100000, 10000)}}, p)
 	expectTime(t, "map finish", res.Jobs[0].TaskFinish[speculators.Map][0], 140000)
+}
+
+// TestResumeOffCopiesStartFromZero: the same decisions without
+// Config.Resume (a run that predicts live Hadoop, which cannot start an
+// attempt at an offset): the copies redo the whole 100 s map from zero, so
+// the task is done at 40 + 100 = 140 s, and the engine is told
+// (JobInfo.Resume false) so that its policy can weigh it.
+func TestResumeOffCopiesStartFromZero(t *testing.T) {
+	ns := nodes(1, 1, 1)
+	ns[0].Slowdown = 4
+	p := &script{steps: []step{resumeStep(40000, 0, 0, 2), attemptDecision(40000, speculators.Kill, speculators.Map, 0, 0)}}
+	res := runScript(t, cfgFor(ns), []Job{{ID: "j", Maps: works(100000)}}, p)
+	expectTime(t, "map finish", res.Jobs[0].TaskFinish[speculators.Map][0], 140000)
+	for _, n := range []int32{1, 2} {
+		reports := seenOf(p, speculators.AttemptStatus, speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map}, N: n})
+		if len(reports) == 0 {
+			t.Fatalf("attempt %d sent no status", n)
+		}
+		if first := reports[0].Progress; first >= 0.1 {
+			t.Errorf("attempt %d first progress %.3f, want from zero (no resume)", n, first)
+		}
+	}
+	expectInt(t, "container ms", res.Jobs[0].ContainerMs, int64(40000+2*100000))
 }

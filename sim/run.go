@@ -272,7 +272,8 @@ func (s *sim) submit(ji int32) error {
 	}
 	spec := j.spec
 	info := speculators.JobInfo{ID: spec.ID, Maps: len(spec.Maps), Reduces: len(spec.Reduces), Slots: s.slots,
-		Start: s.now, Deadline: spec.Deadline, ErrorBound: spec.ErrorBound, TaskMillis: spec.TaskMillis, TailIndex: spec.TailIndex}
+		Start: s.now, Deadline: spec.Deadline, ErrorBound: spec.ErrorBound, TaskMillis: spec.TaskMillis, TailIndex: spec.TailIndex,
+		Resume: s.cfg.Resume}
 	counts := [speculators.NumTaskTypes][]Task{spec.Maps, spec.Reduces}
 	sizes := [speculators.NumTaskTypes][]int64{}
 	for ty, specs := range counts {
@@ -395,6 +396,9 @@ func (s *sim) observe(j *jobState) error {
 func (s *sim) observed(j *jobState, err error) error {
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
+	}
+	if s.cfg.Trace != nil {
+		s.cfg.Trace.Event(j.spec.ID, &s.ev)
 	}
 	s.keepLearned(j)
 	s.feedAnalyzer(j)

@@ -41,6 +41,15 @@ type JobInfo struct {
 	// ResourceManager (serve --rm); nil or not ok: unknown, and policies
 	// size from Slots as without it.
 	Capacity Capacity
+	// Resume says a Speculate decision with Resume set really starts its
+	// copies at the byte offset of the attempt it names
+	// (Speculative-Resume): the simulator when its Config.Resume is on.
+	// False live, where Hadoop starts every attempt from the beginning of
+	// its split (the bridge drops Resume on the wire), and in a replay of
+	// histories, which predicts the live cluster. A policy that weighs what
+	// a resumed copy saves must weigh nothing when it is false
+	// (speculators/resume).
+	Resume bool
 }
 
 // Attempt is the engine's view of one task attempt.

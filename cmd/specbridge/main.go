@@ -147,6 +147,7 @@ func commands() []*cli.Command {
 		docsCommand(),
 		versionCommand(),
 		completionCommand(),
+		conformanceTraceCommand(),
 	}
 	for _, c := range cmds {
 		// `specbridge help replay` is the app's; a command of its own has

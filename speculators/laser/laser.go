@@ -66,6 +66,16 @@ func Policy(model *Model) speculators.Policy {
 		})
 }
 
+// jobProgressAt is the index of job_progress among JobFeatureNames.
+var jobProgressAt = func() int {
+	for i, n := range JobFeatureNames {
+		if n == "job_progress" {
+			return i
+		}
+	}
+	panic("laser: JobFeatureNames has no job_progress")
+}()
+
 type policy struct {
 	resume.Params
 	model   *Model
@@ -148,6 +158,13 @@ func (q *policy) EstimateS(job *speculators.Job, t *speculators.Task, a *specula
 // deadline from its submission, as the job network is trained on job
 // durations from submission.
 //
+// Where copies cannot resume (live, and a history replay: JobInfo.Resume
+// off) the straggler's progress is work thrown away, so the job's progress
+// phi_i the networks see leaves it out: the straggler counts as a map at
+// offset 0 (resume.Offset), as SRQuant's R(r) does. The straggler's own
+// task features (its progress among them) still describe it: they say how
+// slow it is, not what its copies keep.
+//
 // When the straggler's task features (EstimateS) or its job features for
 // some r fall outside the range the networks were trained on, it decides as
 // srquant and the reason says which feature and why.
@@ -158,8 +175,13 @@ func (q *policy) Choose(job *speculators.Job, t *speculators.Task, a *speculator
 		r, srq := q.srq.Choose(job, t, a, now)
 		return r, "decided as srquant: " + why + "; " + srq
 	}
+	lost := 0.0
+	if n := len(job.Tasks[speculators.Map]); n > 0 {
+		lost = (a.Progress - resume.Offset(job, a)) / float64(n)
+	}
 	for r := 0; r <= q.RMax; r++ {
 		q.x = JobFeatures(q.x[:0], job, a, now, q.TJVMS, q.TauKillS, r)
+		q.x[jobProgressAt] = math.Max(0, q.x[jobProgressAt]-lost)
 		why, out := outsideRange(&q.model.Job, JobFeatureNames, q.x)
 		if !out {
 			why, out = outsideRange(&q.model.Machine, JobFeatureNames, q.x)
@@ -174,6 +196,7 @@ func (q *policy) Choose(job *speculators.Job, t *speculators.Task, a *speculator
 	d := float64(job.Deadline-job.Info.Start) / 1000
 	for r := 0; r <= q.RMax; r++ {
 		q.x = JobFeatures(q.x[:0], job, a, now, q.TJVMS, q.TauKillS, r)
+		q.x[jobProgressAt] = math.Max(0, q.x[jobProgressAt]-lost)
 		var t, m float64
 		t, q.buf = q.model.Job.Predict(q.x, q.buf)
 		m, q.buf = q.model.Machine.Predict(q.x, q.buf)

@@ -123,3 +123,30 @@ func TestParseModelRejectsBadFiles(t *testing.T) {
 		t.Errorf("no model: err = %v", err)
 	}
 }
+
+// TestLiveJobProgressLeavesTheStragglerOut: where copies start from zero
+// (JobInfo.Resume false, live) the straggler's own progress is lost, so the
+// job networks see the job's progress without it; where they resume, with
+// it. The job network here is T = 400 e^(job_progress) s, which the
+// decision's reason reports. Map 0 is at 90%, map 1 (the straggler) at 30%:
+// job progress 0.6 with resume (T 729 s), 0.6 - 0.3/2 = 0.45 live (T 627 s).
+func TestLiveJobProgressLeavesTheStragglerOut(t *testing.T) {
+	m := testModel()
+	m.Job.Layers[0].W = make([]float64, len(JobFeatureNames))
+	m.Job.Layers[0].W[jobProgressAt] = 1
+	m.Job.Layers[1].W[0] = 1
+	for _, c := range []struct {
+		resume bool
+		want   string
+	}{{true, "DNN job time 729 s"}, {false, "DNN job time 627 s"}} {
+		h := spectest.For(t, Policy(m), speculators.JobInfo{ID: "j", Maps: 2, Deadline: 250000, Resume: c.resume}, nil)
+		h.Start(spectest.Map(0), "n1", 0)
+		h.Start(spectest.Map(1), "n1", 0)
+		h.Status(speculators.AttemptID{Task: spectest.Map(0)}, 118000, 0.9)
+		h.Status(speculators.AttemptID{Task: spectest.Map(1)}, 118000, 0.3)
+		ds := h.Decide(120000)
+		if len(ds) == 0 || !strings.Contains(ds[0].Reason, c.want) || ds[0].Resume != c.resume {
+			t.Errorf("resume %v: %v; want a decision whose reason says %q", c.resume, ds, c.want)
+		}
+	}
+}

@@ -20,9 +20,25 @@
 //     started (on a busy cluster some wait for a container), so that a copy
 //     placed late is not left running unchecked beside the kept one.
 //
-// Live, Hadoop cannot start an attempt at an offset: the resumed attempts
-// start from zero and every decision's reason says so. Like everything under
-// speculators/ the package does no I/O and reads no clock.
+// Live, Hadoop cannot start an attempt at an offset: the copies start from
+// zero. The job says which holds (speculators.JobInfo.Resume: on in a
+// scenario run of the simulator, off live and in a history replay, which
+// predicts live). Off, the mechanism is honest about it:
+//   - the decision does not ask for a resume, and its reason says the r+1
+//     attempts start from zero;
+//   - the Chooser is told the straggler's offset is 0 (Offset), so that
+//     R(r) and the cost count the whole task for every copy: what the
+//     straggler processed is thrown away when it is killed.
+//
+// Choice (issue: the paper's mechanism assumes resume): with copies from
+// zero we still kill the straggler at tau_est rather than let it run on
+// beside the copies until tau_kill. Keeping it would make r+2 attempts
+// race, which neither Theorem 1 (R(r)) nor Theorem 2 (E_r(T)) models, and
+// the decisions would no longer be the ones the policy's analysis chose;
+// with phi = 0 the analysis itself says when r+1 fresh copies beat the
+// straggler (R(r) then needs D - tau_est > tmin), and chooses r = 0 when
+// they cannot help. Like everything under speculators/ the package does no
+// I/O and reads no clock.
 package resume
 
 import (
@@ -119,13 +135,35 @@ func (r *Resumer) Decide(job *speculators.Job, now speculators.Time, c Chooser, 
 		st.killAt = a.Start + r.cfg.TauKill
 		r.Stragglers++
 		r.Copies += k + 1
-		reason := fmt.Sprintf("estimated %.0f s > deadline %.0f s at tau_est; r=%d (%s): %d attempts resume from offset %.0f%% "+
-			"(live Hadoop cannot resume: they start from zero)", est, float64(job.Deadline-a.Start)/1000, k, why, k+1, 100*a.Progress)
-		out = append(out,
-			speculators.Decision{Kind: speculators.Speculate, Task: t.ID, Copies: k + 1, Resume: true, From: a.ID, Reason: reason},
-			speculators.Decision{Kind: speculators.Kill, Task: t.ID, Attempt: a.ID, Reason: "straggler replaced by resumed attempts: " + reason})
+		var reason string
+		if job.Info.Resume {
+			reason = fmt.Sprintf("estimated %.0f s > deadline %.0f s at tau_est; r=%d (%s): %d attempts resume from offset %.0f%%",
+				est, float64(job.Deadline-a.Start)/1000, k, why, k+1, 100*a.Progress)
+		} else {
+			reason = fmt.Sprintf("estimated %.0f s > deadline %.0f s at tau_est; r=%d (%s): %d attempts start from zero "+
+				"(no resume here: the straggler's %.0f%% is redone, and r was chosen for offset 0)",
+				est, float64(job.Deadline-a.Start)/1000, k, why, k+1, 100*a.Progress)
+		}
+		spec := speculators.Decision{Kind: speculators.Speculate, Task: t.ID, Copies: k + 1, Reason: reason}
+		replaced := "straggler replaced by fresh attempts: "
+		if job.Info.Resume {
+			spec.Resume, spec.From = true, a.ID
+			replaced = "straggler replaced by resumed attempts: "
+		}
+		out = append(out, spec,
+			speculators.Decision{Kind: speculators.Kill, Task: t.ID, Attempt: a.ID, Reason: replaced + reason})
 	}
 	return out
+}
+
+// Offset is where the copies of straggler a start, as a fraction of its
+// task: its progress where the job's copies resume (JobInfo.Resume), else
+// 0. A Chooser weighs R(r) and the cost at this offset.
+func Offset(job *speculators.Job, a *speculators.Attempt) float64 {
+	if job.Info.Resume {
+		return a.Progress
+	}
+	return 0
 }
 
 // original returns the task's only running attempt if it is not a copy.

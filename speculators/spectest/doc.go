@@ -32,7 +32,9 @@
 //	    reduce-input= are byte counts, one per task or one for all;
 //	    deadline= and start= are in seconds; task-s= (seconds) and tail= are
 //	    the job's a-priori mean task time and Pareto tail index
-//	    (JobInfo.TaskMillis, JobInfo.TailIndex); POLICY.NAME=VALUE (or a
+//	    (JobInfo.TaskMillis, JobInfo.TailIndex); resume=yes says copies
+//	    asked for with Resume start at the offset (JobInfo.Resume; the
+//	    default no is live Hadoop's); POLICY.NAME=VALUE (or a
 //	    Hadoop key) overrides a parameter. Prints nothing.
 //	run
 //	    does nothing itself: a directive whose input is the script.

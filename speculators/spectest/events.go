@@ -10,7 +10,7 @@ import (
 
 // job builds a fresh harness: "job policy=NAME maps=N reduces=N slots=N
 // input=BYTES[,BYTES...] reduce-input=... deadline=SEC error=E start=SEC
-// seed=N id=ID POLICY.PARAM=VALUE ...".
+// resume=yes|no seed=N id=ID POLICY.PARAM=VALUE ...".
 func (s *script) job(a *args) error {
 	var j Job
 	var ok bool
@@ -58,6 +58,12 @@ func (s *script) job(a *args) error {
 	j.Info.TaskMillis = float64(Sec(taskS))
 	if j.Info.TailIndex, _, err = a.float("tail"); err != nil {
 		return err
+	}
+	if r, ok := a.str("resume"); ok {
+		if r != "yes" && r != "no" {
+			return fmt.Errorf("job: resume=%q is not yes or no", r)
+		}
+		j.Info.Resume = r == "yes"
 	}
 	for k, v := range a.kv {
 		if a.used[k] {

@@ -18,7 +18,7 @@ import (
 // progress and kills the others.
 // Reference: SRQuant/LASER paper §III (Fig. 2), §IV-A Algorithm 1, §V-A.
 func TestSpeculativeResumeDecisions(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "j", Maps: 10, Deadline: 300000}, nil)
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "j", Maps: 10, Deadline: 300000, Resume: true}, nil)
 	for i := range 10 {
 		h.Start(spectest.Map(i), "n1", 0)
 	}
@@ -40,8 +40,8 @@ func TestSpeculativeResumeDecisions(t *testing.T) {
 	if want < 1 {
 		t.Errorf("Algorithm 1 chose r = %d; this straggler (R(0) = 0.19) should get more", want)
 	}
-	if !strings.Contains(ds[0].Reason, "live Hadoop cannot resume") {
-		t.Errorf("reason does not say what live Hadoop does: %q", ds[0].Reason)
+	if !strings.Contains(ds[0].Reason, "resume from offset 20%") {
+		t.Errorf("reason does not say where the copies resume: %q", ds[0].Reason)
 	}
 	h.Kill(straggler, 120000)
 	for n := 1; n <= want+1; n++ {
@@ -77,4 +77,42 @@ func TestBadParametersAreRefused(t *testing.T) {
 			t.Errorf("%v accepted", o)
 		}
 	}
+}
+
+// TestLiveCopiesStartFromZero: the straggler of TestSpeculativeResumeDecisions
+// where copies cannot resume (live Hadoop, or a history replay that predicts
+// it: JobInfo.Resume false). The decision asks for no resume, its reason
+// says the copies start from zero, and r is Algorithm 1's choice for
+// phi = 0 (the straggler's 20% is thrown away), not for phi = 0.2.
+func TestLiveCopiesStartFromZero(t *testing.T) {
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "j", Maps: 10, Deadline: 300000}, nil)
+	for i := range 10 {
+		h.Start(spectest.Map(i), "n1", 0)
+	}
+	for i := range 10 {
+		p := 0.8
+		if i == 9 {
+			p = 0.2
+		}
+		h.Status(speculators.AttemptID{Task: spectest.Map(i)}, 119000, p)
+	}
+	ds := h.Decide(120000)
+	m := Model{N: 10, TMin: 150, Beta: 1.7, D: 300, TauEst: 120, TauKill: 200}
+	want, _ := m.Choose(4, 0.1, 0.0001)
+	if len(ds) != 2 || ds[0].Kind != speculators.Speculate || ds[0].Resume || ds[0].Copies != want+1 ||
+		ds[1].Kind != speculators.Kill {
+		t.Fatalf("at tau_est: %v; want speculate m_000009 x%d from zero (no resume), then kill the straggler", ds, want+1)
+	}
+	if !strings.Contains(ds[0].Reason, "start from zero") || !strings.Contains(ds[1].Reason, "fresh attempts") {
+		t.Errorf("reasons do not say the copies start from zero: %q / %q", ds[0].Reason, ds[1].Reason)
+	}
+	// The offset matters to the choice: R(r) at phi = 0 is below R(r) at
+	// phi = 0.2 for every r, so the policy must not use the resumed one.
+	m.Phi = 0.2
+	for r := 0; r <= 4; r++ {
+		if zero := (Model{N: 10, TMin: 150, Beta: 1.7, D: 300, TauEst: 120, TauKill: 200}).PoCD(r); zero >= m.PoCD(r) {
+			t.Errorf("R(%d) at phi 0 = %.4f, not below R(%d) at phi 0.2 = %.4f", r, zero, r, m.PoCD(r))
+		}
+	}
+	t.Logf("r at phi 0: %d; decisions: %v", want, ds)
 }

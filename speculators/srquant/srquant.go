@@ -42,7 +42,9 @@ func (q *policy) EstimateS(_ *speculators.Job, _ *speculators.Task, a *speculato
 // Choose is Algorithm 1 for this straggler: N is the job's map count, D
 // the deadline from the straggler's start, phi its own progress (the
 // paper's phi_est is the mean over the job's originals; with r chosen per
-// straggler, the straggler's own progress is what it resumes from), and
+// straggler, the straggler's own progress is what it resumes from; 0
+// where copies cannot resume, live and in a history replay: see
+// resume.Offset), and
 // (tmin, beta) the censored fit of the job's maps (FitPareto). Before two
 // maps have completed, tmin is the smallest run-time estimate of the job's
 // running originals and beta the parameter.
@@ -67,7 +69,7 @@ func (q *policy) Choose(job *speculators.Job, _ *speculators.Task, a *speculator
 		}
 	}
 	m := Model{N: len(job.Tasks[speculators.Map]), TMin: tmin, Beta: beta, D: float64(job.Deadline-a.Start) / 1000,
-		TauEst: float64(now-a.Start) / 1000, TauKill: float64(q.resumer.TauKillMs()) / 1000, Phi: a.Progress}
+		TauEst: float64(now-a.Start) / 1000, TauKill: float64(q.resumer.TauKillMs()) / 1000, Phi: resume.Offset(job, a)}
 	r, u := m.Choose(q.RMax, q.rMin, q.ThetaC)
 	return r, fmt.Sprintf("Pareto %s tmin %.0f s beta %.2f, R(r) %.3f, U %.3f", src, tmin, beta, m.PoCD(r), u)
 }

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -114,6 +115,10 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
 
       @Override
       public ObjectNode decisions(JsonNode decisions, boolean inCharge) {
+        Consumer<JsonNode> tap = decisionTap;
+        if (tap != null) {
+          tap.accept(decisions);
+        }
         return applier.ack(decisions, inCharge, now());
       }
 
@@ -249,6 +254,23 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     if (bridged) {
       batcher.offer(event);
     }
+    Consumer<SpeculatorEvent> tap = eventTap;
+    if (tap != null) {
+      tap.accept(event);
+    }
+  }
+
+  /**
+   * Tests only (the conformance harness, ConformanceMRAppTest): shown every event handed to the shim, after it
+   * is queued, on the AM's dispatcher thread; and every decisions frame before it is applied, on the socket's
+   * thread. Null (always, outside tests): nothing is shown.
+   */
+  volatile Consumer<SpeculatorEvent> eventTap;
+  volatile Consumer<JsonNode> decisionTap;
+
+  /** Tests only: an events frame with no events, so that the sidecar decides now (SidecarConnection.sendNoEvents). */
+  boolean sendNoEvents() {
+    return connection.sendNoEvents();
   }
 
   @Override
@@ -314,9 +336,9 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     return translator.tracker().lookups;
   }
 
-  /** Events handed to the shim that its worker has not sent (or dropped) yet. */
+  /** Events handed to the shim that its worker has not sent (or dropped) yet, the batch it is working on included. */
   int backlog() {
-    return batcher.backlog();
+    return batcher.unfinished();
   }
 
   // ---- worker thread ----

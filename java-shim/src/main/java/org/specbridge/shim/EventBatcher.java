@@ -31,6 +31,8 @@ final class EventBatcher<E> {
   private final ArrayDeque<E> queue = new ArrayDeque<E>();
   /** Guarded by lock: System.nanoTime() when the oldest queued event was offered. */
   private long firstAt;
+  /** Events of the batch the worker last took, until it asks for the next (guarded by lock). */
+  private int working;
   /** Guarded by lock: the worker waits for a batch to start. */
   private boolean idle;
   final AtomicLong dropped = new AtomicLong();
@@ -89,6 +91,19 @@ final class EventBatcher<E> {
     }
   }
 
+  /**
+   * Events offered and not yet done with: those queued, and those of the last batch taken until the worker asks
+   * for the next one (its call to next says it has sent or dropped them).
+   */
+  int unfinished() {
+    lock.lock();
+    try {
+      return queue.size() + working;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Events offered and not yet taken in a batch. */
   int backlog() {
     lock.lock();
@@ -106,6 +121,7 @@ final class EventBatcher<E> {
   List<E> next(long maxWaitMs) throws InterruptedException {
     lock.lock();
     try {
+      working = 0; // the caller is done with the last batch
       long now = System.nanoTime();
       long deadline = now + TimeUnit.MILLISECONDS.toNanos(Math.max(0, maxWaitMs));
       while (true) {
@@ -117,6 +133,7 @@ final class EventBatcher<E> {
             out.add(queue.pollFirst());
           }
           // What is left is as old as the batch just taken: it is due at once.
+          working = take;
           return out;
         }
         long until = n == 0 ? deadline : Math.min(deadline, firstAt + batchNs);

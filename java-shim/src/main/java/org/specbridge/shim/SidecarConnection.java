@@ -209,6 +209,20 @@ final class SidecarConnection {
     return true;
   }
 
+  /**
+   * Tests only (ConformanceMRAppTest): sends an events frame with no events, stamped now, so that the sidecar
+   * decides at this instant of the AM's clock as a simulator's Decide tick does; returns whether it did. The shim
+   * itself never sends one.
+   */
+  boolean sendNoEvents() {
+    SidecarSocket s = socket;
+    if (s == null || !s.ready()) {
+      return false;
+    }
+    return sendBytes(s, ("{\"type\":\"events\",\"now\":" + peer.now() + ",\"seq\":" + (++seq) + ",\"events\":[]}")
+        .getBytes(StandardCharsets.UTF_8));
+  }
+
   /** Drops the connection (the next maintain reconnects once the delay has passed). */
   void drop(String why) {
     SidecarSocket s = socket;

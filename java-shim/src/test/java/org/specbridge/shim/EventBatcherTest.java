@@ -92,4 +92,19 @@ class EventBatcherTest {
     assertThrows(IllegalArgumentException.class, () -> new EventBatcher<Integer>(10, 0, 10));
     assertThrows(IllegalArgumentException.class, () -> new EventBatcher<Integer>(10, 10, 0));
   }
+
+  @Test
+  @Timeout(30)
+  void aTakenBatchIsUnfinishedUntilTheWorkerAsksForTheNext() throws Exception {
+    EventBatcher<Integer> b = new EventBatcher<Integer>(100, 3600000, 3);
+    for (int i = 0; i < 4; i++) {
+      b.offer(i);
+    }
+    assertEquals(Arrays.asList(0, 1, 2), b.next(3600000));
+    // The worker is sending 0..2: not done with, though no longer queued.
+    assertEquals(1, b.backlog());
+    assertEquals(4, b.unfinished());
+    assertTrue(b.next(0).isEmpty()); // 3 is not due for an hour; asking says 0..2 are done with
+    assertEquals(1, b.unfinished());
+  }
 }
