@@ -73,6 +73,7 @@ var rules = []rule{
 		thirdParty: []string{gonum}, denyDeps: []string{"bridge", "cfa"}},
 	{pkg: "replay/report", doc: "`replay/report`", internal: []string{"replay", "sim", "speculators/..."}, thirdParty: []string{gonum, "gonum.org/v1/plot"},
 		denyDeps: []string{"bridge", "cfa"}},
+	{pkg: "conformance", doc: "`conformance`", internal: []string{"bridge", "sim", "speculators"}, denyDeps: []string{"cfa", "replay/..."}},
 	{pkg: "lasertrain", doc: "`lasertrain`", internal: []string{"replay", "sim", "speculators/...", "models", "yarnclient/history"}, thirdParty: []string{gonum},
 		denyDeps: []string{"bridge", "cfa"}},
 	{pkg: "sweep", doc: "`sweep`", internal: []string{"replay", "speculators", "yarnclient/history", "yarnclient/hdfs", "internal/inorder"},

@@ -24,10 +24,10 @@ const maxSiteBytes = 16 << 20
 func LoadSite(dir string) (SiteConf, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("Hadoop configuration %s: %w", dir, err)
+		return nil, fmt.Errorf("reading the Hadoop configuration %s: %w", dir, err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("Hadoop configuration %s: not a directory", dir)
+		return nil, fmt.Errorf("reading the Hadoop configuration %s: not a directory", dir)
 	}
 	conf := SiteConf{}
 	for _, name := range []string{"yarn-site.xml", "mapred-site.xml", "core-site.xml"} {
@@ -37,7 +37,7 @@ func LoadSite(dir string) (SiteConf, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("Hadoop configuration %s: %w", p, err)
+			return nil, fmt.Errorf("reading the Hadoop configuration %s: %w", p, err)
 		}
 		var doc struct {
 			Property []struct {
@@ -49,7 +49,7 @@ func LoadSite(dir string) (SiteConf, error) {
 		err = dec.Decode(&doc)
 		_ = f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("Hadoop configuration %s: %w", p, err)
+			return nil, fmt.Errorf("reading the Hadoop configuration %s: %w", p, err)
 		}
 		for _, pr := range doc.Property {
 			k := strings.TrimSpace(pr.Name)
