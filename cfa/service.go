@@ -311,7 +311,14 @@ func (s *Service) commitLocked() error {
 		return nil
 	}
 	n := len(s.queue)
-	if err := s.store.Commit(s.queue, s.an.State()); err != nil {
+	err := s.store.Commit(s.queue, s.an.State())
+	if errors.Is(err, ErrSnapshotFailed) {
+		// The records are durable (not to be written again); the snapshot
+		// is retried at the next commit.
+		s.cfg.Log.WithError(err).WithField("store", s.store.Dir().String()).Warn("cfa: snapshot failed; the log holds every record, the snapshot is retried at the next commit")
+		err = nil
+	}
+	if err != nil {
 		s.failures++
 		s.lastErr = err
 		s.metrics.writeFailures.Inc()
@@ -383,7 +390,7 @@ func (s *Service) Close() error {
 	s.more.Broadcast()
 	err := s.commitLocked()
 	if s.store != nil && err == nil {
-		err = s.store.Snapshot(s.an.State())
+		err = errors.Join(s.store.Seal(), s.store.Snapshot(s.an.State()))
 	}
 	if s.store != nil {
 		err = errors.Join(err, s.unlock(), s.store.Close())
