@@ -62,6 +62,10 @@ func Fsck(dir Dir, repair bool) (FsckReport, error) {
 	}
 	var segs []*segFile
 	last := rep.SnapshotSeq
+	// gapAfter: records found missing right after a segment, so that a
+	// segment cut at a frame boundary, shown both by the gap and by its
+	// seal, is counted once.
+	gapAfter := map[int]int{}
 	for _, name := range names {
 		n, ok := segmentNumber(name)
 		if !ok {
@@ -92,6 +96,9 @@ func Fsck(dir Dir, repair bool) (FsckReport, error) {
 			if m := f.gap(dir, prev, last, r.Seq); m != "" {
 				rep.MissingRecords += int(r.Seq - last - 1)
 				rep.Details = append(rep.Details, m)
+				if prev != nil && r.Seq == f.recs[0].Seq {
+					gapAfter[prev.n] += int(r.Seq - last - 1)
+				}
 			}
 			last = max(last, r.Seq)
 		}
@@ -113,7 +120,7 @@ func Fsck(dir Dir, repair bool) (FsckReport, error) {
 		}
 	}
 	for _, p := range sealProblems(dir, segs) {
-		rep.MissingRecords += p.lost
+		rep.MissingRecords += max(0, p.lost-gapAfter[p.segment])
 		rep.Details = append(rep.Details, p.msg)
 	}
 	rep.Repaired = repair && (rep.DamagedFrames > 0 || rep.TornBytes > 0)

@@ -120,8 +120,9 @@ func (f *segFile) gap(dir Dir, prev *segFile, last, seq uint64) string {
 
 // sealProblem is a segment holding fewer records than it was sealed with.
 type sealProblem struct {
-	msg  string
-	lost int
+	segment int
+	msg     string
+	lost    int
 }
 
 // sealProblems compares each segment's records with the count vouched for
@@ -144,7 +145,7 @@ func sealProblems(dir Dir, segs []*segFile) []sealProblem {
 		}
 		got := len(f.recs) + len(f.sc.Damaged) + len(f.undecoded) + f.dropped
 		if got < want {
-			out = append(out, sealProblem{fmt.Sprintf("%s/%s: sealed with %d records, %d found: %d lost (the segment was cut at a frame boundary)", dir, f.name, want, len(f.recs), want-got), want - got})
+			out = append(out, sealProblem{f.n, fmt.Sprintf("%s/%s: sealed with %d records, %d found: %d lost (the segment was cut at a frame boundary)", dir, f.name, want, len(f.recs), want-got), want - got})
 		}
 	}
 	return out
