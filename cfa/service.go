@@ -236,6 +236,11 @@ const pollLease = 10 * time.Second
 
 // polling marks job alive for the length of one long poll of its notices
 // (and pollLease after); the returned function ends it.
+//
+// A poll of a job the analyzer has no record of (its sidecar polls before
+// its first events are posted, or a client polls made-up names) keeps
+// nothing once it ends: its session and its (empty) mailbox are dropped,
+// so that polls of many distinct names do not grow memory for good.
 func (s *Service) polling(job string) (done func()) {
 	s.mu.Lock()
 	s.an.AttachPoll(job, s.now())
@@ -243,6 +248,9 @@ func (s *Service) polling(job string) (done func()) {
 	return func() {
 		s.mu.Lock()
 		s.an.Detach(job, s.now(), pollLease.Milliseconds())
+		if s.an.State().Jobs[job] == nil && len(s.subs[job]) == 0 && s.an.ForgetIdle(job) {
+			s.boxes.dropEmpty(job)
+		}
 		s.mu.Unlock()
 	}
 }
