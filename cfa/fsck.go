@@ -3,6 +3,7 @@ package cfa
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -66,11 +67,15 @@ func Fsck(dir Dir, repair bool) (FsckReport, error) {
 	// segment cut at a frame boundary, shown both by the gap and by its
 	// seal, is counted once.
 	gapAfter := map[int]int{}
+	var numbers []int // in order: the gap check follows the log
 	for _, name := range names {
-		n, ok := segmentNumber(name)
-		if !ok {
-			continue
+		if n, ok := segmentNumber(name); ok {
+			numbers = append(numbers, n)
 		}
+	}
+	sort.Ints(numbers)
+	for _, n := range numbers {
+		name := segmentName(n)
 		f, err := readSegment(dir, n)
 		if err != nil {
 			return rep, err

@@ -15,7 +15,8 @@ import (
 // Store files. The log is a series of segments, log-0000000001.cfa, ...;
 // each process writes only to a segment of its own (a new number at open,
 // and after each snapshot), so a segment a crashed process left behind is
-// never written again. The snapshot replaces itself atomically.
+// never written again. The snapshot replaces itself atomically, once the
+// new one is verified, and the one before it is kept (snapshot.cfa.prev).
 const (
 	snapshotName     = "snapshot.cfa"
 	prevSnapshotName = "snapshot.cfa.prev"
