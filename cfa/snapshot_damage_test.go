@@ -11,10 +11,11 @@ import (
 	"github.com/specbridge/specbridge/cfa/analyzer"
 )
 
-// copyStore copies the store directory src to a fresh one.
+// copyStore copies the store directory src to a fresh one (on tmpfs when
+// there is one: hundreds of copies, each renaming and fsyncing).
 func copyStore(t *testing.T, src string) string {
 	t.Helper()
-	dst := t.TempDir()
+	dst := propDir(t)
 	ents, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)
