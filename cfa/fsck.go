@@ -38,7 +38,7 @@ func Fsck(dir Dir, repair bool) (FsckReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	base, damaged, err := loadBase(dir, names, repair)
+	base, _, damaged, err := loadBase(dir, names, repair)
 	if err != nil {
 		return rep, err
 	}

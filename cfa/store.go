@@ -61,10 +61,13 @@ type Store struct {
 
 // LoadReport says what Open found.
 type LoadReport struct {
-	SnapshotSeq uint64   // the snapshot's last record, 0 = no snapshot
-	Records     int      // log records applied over it
-	Torn        []string // "file at offset N": torn tails dropped
-	TornBytes   int64    // their bytes
+	SnapshotSeq uint64 // the snapshot's last record, 0 = no snapshot
+	// Snapshot is the file the state was loaded from: snapshot.cfa, or
+	// snapshot.cfa.prev when snapshot.cfa was damaged; "" for none.
+	Snapshot  string
+	Records   int      // log records applied over it
+	Torn      []string // "file at offset N": torn tails dropped
+	TornBytes int64    // their bytes
 	// Damaged lists each damaged frame skipped ("file bytes A-B: why"):
 	// a checksum or length that fails, a record that does not decode, a
 	// damaged snapshot (set aside as snapshot.cfa.damaged-N).
@@ -127,10 +130,11 @@ func OpenStore(dir Dir, cfg analyzer.Config) (*Store, *analyzer.State, LoadRepor
 			}
 		}
 	}
-	st, damaged, err := loadBase(dir, names, true)
+	st, base, damaged, err := loadBase(dir, names, true)
 	if err != nil {
 		return nil, nil, rep, err
 	}
+	rep.Snapshot = base
 	rep.Damaged = append(rep.Damaged, damaged...)
 	if st == nil {
 		st = analyzer.NewState()
@@ -210,9 +214,10 @@ func isTemp(name string) bool {
 }
 
 // loadBase reads snapshot.cfa, or when it is damaged snapshot.cfa.prev:
-// the state (nil if neither is usable) and the damage found. With
-// setAsideDamaged, a damaged snapshot is renamed out of the way.
-func loadBase(dir Dir, names []string, setAsideDamaged bool) (*analyzer.State, []string, error) {
+// the state (nil if neither is usable), the file it came from, and the
+// damage found. With setAsideDamaged, a damaged snapshot is renamed out
+// of the way.
+func loadBase(dir Dir, names []string, setAsideDamaged bool) (*analyzer.State, string, []string, error) {
 	var damaged []string
 	for _, name := range []string{snapshotName, prevSnapshotName} {
 		if !contains(names, name) {
@@ -220,10 +225,10 @@ func loadBase(dir Dir, names []string, setAsideDamaged bool) (*analyzer.State, [
 		}
 		snap, why, err := readSnapshot(dir, name)
 		if err != nil {
-			return nil, damaged, err
+			return nil, "", damaged, err
 		}
 		if why == "" {
-			return snap, damaged, nil
+			return snap, name, damaged, nil
 		}
 		msg := fmt.Sprintf("%s/%s: %s", dir, name, why)
 		if setAsideDamaged {
@@ -231,13 +236,13 @@ func loadBase(dir Dir, names []string, setAsideDamaged bool) (*analyzer.State, [
 			// not a crash: keep it for inspection, load without it.
 			aside, err := setAside(dir, names, name)
 			if err != nil {
-				return nil, damaged, err
+				return nil, "", damaged, err
 			}
 			msg += " (set aside as " + aside + ")"
 		}
 		damaged = append(damaged, msg)
 	}
-	return nil, damaged, nil
+	return nil, "", damaged, nil
 }
 
 func contains(names []string, name string) bool {
