@@ -2,10 +2,12 @@ package cfa
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -114,12 +116,15 @@ func (s *Service) Handler() http.Handler {
 	reg.MustRegister(s.cfg.Collectors...)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("POST /v1/jobs/{job}/events", func(w http.ResponseWriter, r *http.Request) {
-		var evs []WireEvent
-		if err := json.NewDecoder(io.LimitReader(r.Body, maxEventsBody)).Decode(&evs); err != nil {
+		job, ok := jobParam(w, r)
+		if !ok {
+			return
+		}
+		evs, err := decodeEvents(io.LimitReader(r.Body, maxEventsBody))
+		if err != nil {
 			http.Error(w, "events: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		job := r.PathValue("job")
 		// All or nothing: a post refused halfway would be retried whole,
 		// and its first events applied twice.
 		batch := make([]speculators.Event, len(evs))
@@ -143,7 +148,11 @@ func (s *Service) Handler() http.Handler {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST /v1/jobs/{job}/end", func(w http.ResponseWriter, r *http.Request) {
-		if err := s.EndJob(r.PathValue("job")); err != nil {
+		job, ok := jobParam(w, r)
+		if !ok {
+			return
+		}
+		if err := s.EndJob(job); err != nil {
 			http.Error(w, "job end taken but not yet durable (the store is degraded; it is retried): "+err.Error(), http.StatusServiceUnavailable)
 			return
 		}
@@ -151,7 +160,10 @@ func (s *Service) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /v1/jobs/{job}/notices", s.serveNotices)
 	mux.HandleFunc("GET /v1/jobs/{job}", func(w http.ResponseWriter, r *http.Request) {
-		job := r.PathValue("job")
+		job, ok := jobParam(w, r)
+		if !ok {
+			return
+		}
 		var out struct {
 			Job        *analyzer.JobRecord           `json:"job"`
 			MapOutputs map[string]speculators.NodeID `json:"map_outputs"`
@@ -189,8 +201,72 @@ func (s *Service) Handler() http.Handler {
 	return mux
 }
 
-func (s *Service) serveNotices(w http.ResponseWriter, r *http.Request) {
+// MaxJobIDBytes bounds the {job} of the API: a Hadoop job id is
+// job_<cluster timestamp>_<number>, about 22 bytes.
+const MaxJobIDBytes = 64
+
+// CheckJobID checks a job id from the API's path: job_<digits>_<digits>,
+// at most MaxJobIDBytes. The id names the job's records in the store and
+// its mailbox and session in memory, so an unchecked one would let a
+// client write and keep whatever it likes.
+func CheckJobID(job string) error {
+	if len(job) > MaxJobIDBytes {
+		return fmt.Errorf("job id of %d bytes (%q...): at most %d", len(job), job[:16], MaxJobIDBytes)
+	}
+	rest, ok := strings.CutPrefix(job, "job_")
+	cluster, num, ok2 := strings.Cut(rest, "_")
+	if !ok || !ok2 || !allDigits(cluster) || !allDigits(num) {
+		return fmt.Errorf("job id %q is not a Hadoop job id (job_<cluster timestamp>_<number>)", job)
+	}
+	return nil
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// jobParam returns the request's {job}, or answers 400 naming what is
+// wrong with it.
+func jobParam(w http.ResponseWriter, r *http.Request) (string, bool) {
 	job := r.PathValue("job")
+	if err := CheckJobID(job); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return "", false
+	}
+	return job, true
+}
+
+// decodeEvents decodes an events post: one JSON array of events and
+// nothing after it (null, an object, or an array followed by more data
+// is refused, not read as no events or as its first part).
+func decodeEvents(body io.Reader) ([]WireEvent, error) {
+	dec := json.NewDecoder(body)
+	var evs []WireEvent
+	if err := dec.Decode(&evs); err != nil {
+		return nil, err
+	}
+	if evs == nil {
+		return nil, errors.New("want a JSON array of events, got null")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("data after the array of events (at byte %d)", dec.InputOffset())
+	}
+	return evs, nil
+}
+
+func (s *Service) serveNotices(w http.ResponseWriter, r *http.Request) {
+	job, ok := jobParam(w, r)
+	if !ok {
+		return
+	}
 	// A malformed after or wait is refused: read as 0 it would hand the
 	// client every notice again, or end its long poll at once.
 	var after uint64

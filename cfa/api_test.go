@@ -123,7 +123,7 @@ func TestRemoteOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A malformed post is refused with a reason.
-	req, _ := http.NewRequest("POST", srv.URL+"/v1/jobs/j/events", strings.NewReader(`[{"kind":"bogus"}]`))
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/jobs/job_1_0009/events", strings.NewReader(`[{"kind":"bogus"}]`))
 	req.Header.Set("Authorization", "Bearer sesame")
 	resp, err = srv.Client().Do(req)
 	if err != nil {

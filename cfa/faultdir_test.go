@@ -21,6 +21,9 @@ type faultDir struct {
 	plan    func(op, name string, n int) (keep int, err error)
 	crashed bool
 	writes  int
+	// partialTemps: a failed write with keep > 0 leaves that much of
+	// name.tmp behind, as a local WriteAtomic on a full disk did.
+	partialTemps bool
 }
 
 func (d *faultDir) do(op, name string, data []byte, write func([]byte) error) error {
@@ -45,6 +48,13 @@ func (d *faultDir) do(op, name string, data []byte, write func([]byte) error) er
 			return werr
 		}
 	}
+	if keep > 0 && op == "write" && d.partialTemps {
+		// What a local atomic write leaves when it fails midway: part of
+		// its temporary file.
+		if werr := d.Dir.Append(name+".tmp", data[:keep]); werr != nil {
+			return werr
+		}
+	}
 	return fmt.Errorf("%s %s: %w", op, name, err)
 }
 
@@ -54,6 +64,10 @@ func (d *faultDir) Append(name string, data []byte) error {
 
 func (d *faultDir) WriteAtomic(name string, data []byte) error {
 	return d.do("write", name, data, func(b []byte) error { return d.Dir.WriteAtomic(name, b) })
+}
+
+func (d *faultDir) Rename(from, to string) error {
+	return d.do("rename", from, nil, func([]byte) error { return d.Dir.Rename(from, to) })
 }
 
 func (d *faultDir) Remove(name string) error {

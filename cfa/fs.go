@@ -26,6 +26,9 @@ type Dir interface {
 	// content, never a part.
 	WriteAtomic(name string, data []byte) error
 	Remove(name string) error
+	// Rename moves from to to, replacing to if it exists, atomically and
+	// durably.
+	Rename(from, to string) error
 	// Size returns name's length in bytes, 0 if it does not exist.
 	Size(name string) (int64, error)
 	// String names the directory (a path or an hdfs:// URL) for errors.
@@ -111,16 +114,30 @@ func writeSynced(p string, flag int, data []byte) error {
 }
 
 // WriteAtomic writes a temporary file, fsyncs it, renames it over name and
-// fsyncs the directory.
+// fsyncs the directory. A failed write removes the temporary file.
 func (d LocalDir) WriteAtomic(name string, data []byte) error {
 	p := d.path(name)
 	tmp := p + ".tmp"
 	if err := writeSynced(tmp, os.O_TRUNC, data); err != nil {
+		_ = os.Remove(tmp) // best effort: the write already failed
 		return fmt.Errorf("write %s: %w", tmp, err)
 	}
 	if err := os.Rename(tmp, p); err != nil {
+		_ = os.Remove(tmp)
 		return fmt.Errorf("rename %s to %s: %w", tmp, p, err)
 	}
+	return d.syncDir()
+}
+
+// Rename moves from to to and fsyncs the directory.
+func (d LocalDir) Rename(from, to string) error {
+	if err := os.Rename(d.path(from), d.path(to)); err != nil {
+		return fmt.Errorf("rename %s to %s: %w", d.path(from), d.path(to), err)
+	}
+	return d.syncDir()
+}
+
+func (d LocalDir) syncDir() error {
 	dir, err := os.Open(string(d))
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", d, err)
@@ -214,6 +231,14 @@ func (d *HDFSDir) WriteAtomic(name string, data []byte) error {
 		return err
 	}
 	return d.c.WriteFile(d.path(name), data)
+}
+
+// Rename moves from to to, replacing it (atomic on the NameNode).
+func (d *HDFSDir) Rename(from, to string) error {
+	if err := d.leaseError(); err != nil {
+		return err
+	}
+	return d.c.Rename(d.path(from), d.path(to))
 }
 
 // Size returns the file's length, 0 if it does not exist.

@@ -73,3 +73,21 @@ func (m *mailboxes) drop(job string) {
 		delete(m.boxes, job)
 	}
 }
+
+// dropEmpty removes job's mailbox if it holds no notice (numbering would
+// otherwise restart under a poller's feet) and no poll waits on it.
+func (m *mailboxes) dropEmpty(job string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if b := m.boxes[job]; b != nil && len(b.events) == 0 && b.first == 1 {
+		close(b.wake)
+		delete(m.boxes, job)
+	}
+}
+
+// count is the number of mailboxes kept.
+func (m *mailboxes) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.boxes)
+}

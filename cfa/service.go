@@ -236,6 +236,11 @@ const pollLease = 10 * time.Second
 
 // polling marks job alive for the length of one long poll of its notices
 // (and pollLease after); the returned function ends it.
+//
+// A poll of a job the analyzer has no record of (its sidecar polls before
+// its first events are posted, or a client polls made-up names) keeps
+// nothing once it ends: its session and its (empty) mailbox are dropped,
+// so that polls of many distinct names do not grow memory for good.
 func (s *Service) polling(job string) (done func()) {
 	s.mu.Lock()
 	s.an.AttachPoll(job, s.now())
@@ -243,6 +248,9 @@ func (s *Service) polling(job string) (done func()) {
 	return func() {
 		s.mu.Lock()
 		s.an.Detach(job, s.now(), pollLease.Milliseconds())
+		if s.an.State().Jobs[job] == nil && len(s.subs[job]) == 0 && s.an.ForgetIdle(job) {
+			s.boxes.dropEmpty(job)
+		}
 		s.mu.Unlock()
 	}
 }
@@ -311,7 +319,14 @@ func (s *Service) commitLocked() error {
 		return nil
 	}
 	n := len(s.queue)
-	if err := s.store.Commit(s.queue, s.an.State()); err != nil {
+	err := s.store.Commit(s.queue, s.an.State())
+	if errors.Is(err, ErrSnapshotFailed) {
+		// The records are durable (not to be written again); the snapshot
+		// is retried at the next commit.
+		s.cfg.Log.WithError(err).WithField("store", s.store.Dir().String()).Warn("cfa: snapshot failed; the log holds every record, the snapshot is retried at the next commit")
+		err = nil
+	}
+	if err != nil {
 		s.failures++
 		s.lastErr = err
 		s.metrics.writeFailures.Inc()
@@ -383,7 +398,7 @@ func (s *Service) Close() error {
 	s.more.Broadcast()
 	err := s.commitLocked()
 	if s.store != nil && err == nil {
-		err = s.store.Snapshot(s.an.State())
+		err = errors.Join(s.store.Seal(), s.store.Snapshot(s.an.State()))
 	}
 	if s.store != nil {
 		err = errors.Join(err, s.unlock(), s.store.Close())

@@ -32,14 +32,14 @@ func TestLongPollsKeepAJobAlive(t *testing.T) {
 		}
 	}
 	m0 := attempt(speculators.Map, 0, 0)
-	s.Observe("J1", *started(m0, "n1", 0))
-	s.Observe("J2", *started(m0, "n2", 0))
-	s.Observe("J1", *status(m0, 0)) // each reports once, then is silent
-	s.Observe("J2", *status(m0, 0))
-	poll("J2")
+	s.Observe("job_1_0001", *started(m0, "n1", 0))
+	s.Observe("job_1_0002", *started(m0, "n2", 0))
+	s.Observe("job_1_0001", *status(m0, 0)) // each reports once, then is silent
+	s.Observe("job_1_0002", *status(m0, 0))
+	poll("job_1_0002")
 	for sec := analyzer.Time(0); sec <= 60; sec += 5 {
 		clock.set(sec * 1000)
-		poll("J1")
+		poll("job_1_0001")
 		if err := s.Tick(context.Background()); err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fault-injection.sh — the fault-injection suite (issue 14): real `specbridge` processes killed with
 # SIGKILL at random moments under load (serve with reconnecting, resyncing AMs; cfa with posting
-# sidecars; 20 rounds each), two servers racing for one data directory, a damaged segment, a read-only
+# sidecars; 20 rounds each), two servers racing for one data directory, a damaged segment, a flipped
+# byte in snapshot.cfa, a segment cut at a frame boundary (fsck must count what it lost), a read-only
 # data directory, and the analyzer's store failing under load (a full disk: ENOSPC with partial writes;
 # a directory gone read-only: EROFS), injected through the store's directory interface (cfa/fs.go);
 # and serve beside a full disk (bridge: a good AM pings while another AM's records wait; a bye is told

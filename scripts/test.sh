@@ -91,6 +91,7 @@ fuzz ./yarnclient/history FuzzRumen 10s
 fuzz ./yarnclient/history FuzzSWIM 5s
 fuzz ./bridge FuzzDecodeFrame 10s
 fuzz ./bridge FuzzHello 5s
+fuzz ./cfa FuzzStoreFiles 5s
 
 echo "== java shim (Hadoop MRApp harness, real sidecar) and Hadoop's own speculation tests against it"
 # The hadoop-suite profile runs the shim's tests and Hadoop's TestSpeculativeExecution and

@@ -300,6 +300,24 @@ func (a *Analyzer) Detach(job string, now, lease Time) {
 	}
 }
 
+// ForgetIdle drops job's session when nothing is subscribed to it and
+// the analyzer has no record of the job (a poll of an unknown name), and
+// reports whether it did (or there was none).
+func (a *Analyzer) ForgetIdle(job string) bool {
+	js := a.sessions[job]
+	if js != nil && js.subs > 0 {
+		return false
+	}
+	if a.st.Jobs[job] != nil {
+		return false
+	}
+	delete(a.sessions, job)
+	return true
+}
+
+// Sessions is the number of jobs the analyzer keeps a session for.
+func (a *Analyzer) Sessions() int { return len(a.sessions) }
+
 func (a *Analyzer) limits() Limits {
 	return a.cfg.Limits()
 }

@@ -103,7 +103,7 @@ func runFsck(c *cli.Context) error {
 	} else {
 		fmt.Fprint(c.App.Writer, rep.String())
 	}
-	if !rep.Repaired && (rep.DamagedFrames > 0 || rep.TornBytes > 0) {
+	if !rep.Repaired && rep.Damage() {
 		return cli.Exit("", 1)
 	}
 	return nil
@@ -162,16 +162,19 @@ func cfaConfig(c *cli.Context) (cfa.ServiceConfig, error) {
 
 // logLoaded logs what the store held at start, and every problem found.
 func logLoaded(what, store string, l cfa.LoadReport) {
-	logrus.WithFields(logrus.Fields{"store": store, "snapshot_seq": l.SnapshotSeq, "records": l.Records,
-		"torn": len(l.Torn), "torn_bytes": l.TornBytes, "damaged_frames": len(l.Damaged), "unapplied": len(l.Unapplied)}).Info(what + ": state loaded")
+	logrus.WithFields(logrus.Fields{"store": store, "snapshot": l.Snapshot, "snapshot_seq": l.SnapshotSeq, "records": l.Records,
+		"torn": len(l.Torn), "torn_bytes": l.TornBytes, "damaged_frames": len(l.Damaged), "unapplied": len(l.Unapplied), "missing": len(l.Missing)}).Info(what + ": state loaded")
 	for _, torn := range l.Torn {
 		logrus.WithField("where", torn).Warn(what + ": dropped a torn last record (a write a crash cut)")
 	}
 	for _, d := range l.Damaged {
-		logrus.WithField("where", d).Error(what + ": skipped a damaged frame; later records loaded (specbridge cfa fsck reports and repairs)")
+		logrus.WithField("where", d).Error(what + ": skipped a damaged frame or snapshot; later records loaded (specbridge cfa fsck reports and repairs)")
 	}
 	for _, u := range l.Unapplied {
 		logrus.WithField("where", u).Error(what + ": a record did not apply (one it depends on was damaged)")
+	}
+	for _, m := range l.Missing {
+		logrus.WithField("where", m).Error(what + ": acknowledged records are missing from the store")
 	}
 }
 

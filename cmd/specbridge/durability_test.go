@@ -36,7 +36,7 @@ func TestCFAFsck(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := run(t, "cfa", "fsck", "--output", "json", dir)
-	if code != 1 || strings.TrimSpace(out) != `{"records":4,"damaged_frames":1,"torn_bytes":3}` {
+	if code != 1 || strings.TrimSpace(out) != `{"records":4,"damaged_frames":1,"torn_bytes":3,"missing_records":0}` {
 		t.Fatalf("fsck: exit %d, %q %s", code, out, errOut)
 	}
 	if errOut != "" { // it was a bare "specbridge: " line
@@ -47,7 +47,7 @@ func TestCFAFsck(t *testing.T) {
 		t.Fatalf("fsck --repair: exit %d, %s %s", code, out, errOut)
 	}
 	out, _, code = run(t, "cfa", "fsck", "--output", "json", dir)
-	if code != 0 || strings.TrimSpace(out) != `{"records":4,"damaged_frames":0,"torn_bytes":0}` {
+	if code != 0 || strings.TrimSpace(out) != `{"records":4,"damaged_frames":0,"torn_bytes":0,"missing_records":0}` {
 		t.Fatalf("fsck after repair: exit %d, %q", code, out)
 	}
 	if _, errOut, code := run(t, "cfa", "fsck", filepath.Join(dir, "missing")); code == 0 || !strings.Contains(errOut, "missing") {
