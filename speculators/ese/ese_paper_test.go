@@ -28,24 +28,36 @@ func TestPaperCloneCountByHand(t *testing.T) {
 	}
 }
 
-// TestPaperSmallJobRule: only a job with m < eta N(l)/|chi(l)| tasks and
-// E[x] < xi units is cloned.
+// TestPaperSmallJobRule: only a job with m < eta N(l)/|chi(l)| tasks and a
+// task-time scale below xi units is cloned; xi bounds the Pareto scale Mu
+// (E[x]/2 at alpha = 2) by default and E[x] itself with xi-scale=mean.
 // Reference: Xu and Lau, §VI-A, Algorithm 2 line 17.
 func TestPaperSmallJobRule(t *testing.T) {
-	p := &policy{sigma: 1.7, eta: 0.1, xi: 1, unit: 10, gamma: 0.01, maxCopies: 8, alpha: 2}
+	p := &policy{sigma: 1.7, eta: 0.1, xi: 1, unit: 10, gamma: 0.01, maxCopies: 8, alpha: 2, xiScale: "pareto"}
 	small := speculators.JobSize{Tasks: 4, TaskMillis: 8000, TailIndex: 2}
 	view := speculators.ClusterView{Idle: 1000, Slots: 3000, Waiting: []speculators.JobSize{small, {Tasks: 50}}}
 	if c := p.Clones(view); c < 2 {
-		t.Errorf("4 tasks < 0.1 x 1000/2 and E[x] 8 s < 10 s: %d copies, want clones", c)
+		t.Errorf("4 tasks < 0.1 x 1000/2 and Mu 4 s < 10 s: %d copies, want clones", c)
 	}
 	view.Idle = 60 // 0.1 x 60 / 2 = 3 tasks
 	if c := p.Clones(view); c != 1 {
 		t.Errorf("4 tasks >= 0.1 x 60/2: %d copies, want 1", c)
 	}
 	view.Idle = 1000
-	view.Waiting[0].TaskMillis = 12000 // 1.2 units
+	// The paper's smallest E[x], 1.5 units: Mu 0.75 units < xi, cloned.
+	view.Waiting[0].TaskMillis = 15000
+	if c := p.Clones(view); c < 2 {
+		t.Errorf("E[x] 1.5 units, Mu 0.75 units < xi: %d copies, want clones", c)
+	}
+	view.Waiting[0].TaskMillis = 24000 // Mu 1.2 units
 	if c := p.Clones(view); c != 1 {
-		t.Errorf("E[x] 1.2 units >= xi: %d copies, want 1", c)
+		t.Errorf("Mu 1.2 units >= xi: %d copies, want 1", c)
+	}
+	// The literal reading: E[x] 1.5 units >= xi, no job of U(1, 4) is small.
+	p.xiScale = "mean"
+	view.Waiting[0].TaskMillis = 15000
+	if c := p.Clones(view); c != 1 {
+		t.Errorf("xi-scale=mean, E[x] 1.5 units >= xi: %d copies, want 1", c)
 	}
 }
 
