@@ -69,10 +69,10 @@ func (r *Report) writeTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	switch res := r.Results.(type) {
 	case []Result:
-		fmt.Fprintln(tw, "speculator\tjobs\ttasks\tmean s\tp50 s\tp95 s\tp99 s\tmakespan s\tcontainer s\tspec\twon\tkilled\twasted s\tunfinished\t")
+		fmt.Fprintln(tw, "speculator\tjobs\ttasks\tmean s\tp50 s\tp95 s\tp99 s\tmakespan s\tcontainer s\tclones\tspec\twon\tkilled\twasted s\tunfinished\t")
 		for _, x := range res {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t\n", x.Speculator, x.Jobs, x.Tasks,
-				x.MeanJobS, x.P50JobS, x.P95JobS, x.P99JobS, x.MakespanS, x.ContainerS, x.SpeculativeAttempts,
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t\n", x.Speculator, x.Jobs, x.Tasks,
+				x.MeanJobS, x.P50JobS, x.P95JobS, x.P99JobS, x.MakespanS, x.ContainerS, x.Clones, x.SpeculativeAttempts,
 				x.SpeculativeWins, x.KilledAttempts, x.WastedContainerS, x.UnfinishedJobs)
 		}
 		if err := tw.Flush(); err != nil {
