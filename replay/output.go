@@ -20,6 +20,9 @@ type Report struct {
 	Runs    int                 `json:"runs"`
 	Results any                 `json:"results"`
 	Actual  []ActualSpeculation `json:"actual,omitempty"`
+	// Regime is the input's load against Xu and Lau's cutoff lambda_U
+	// (regime.go); nil when its jobs carry no a-priori Pareto model.
+	Regime *Regime `json:"xulau_regime,omitempty"`
 }
 
 // Write renders the report as "table", "json" or "csv".
@@ -88,6 +91,7 @@ func (r *Report) writeTable(w io.Writer) error {
 				return err
 			}
 		}
+		writeRegime(w, r.Regime)
 		if err := writeFailuresTable(w, res); err != nil {
 			return err
 		}
