@@ -113,3 +113,33 @@ func TestPaperFig4Shape(t *testing.T) {
 		t.Logf("alpha %g: simulated min E[R]/E[x] %.4f at sigma %.2f; analytic sigma %.3f", tc.alpha, best, bestSigma, xulau.BackupSigma(tc.alpha))
 	}
 }
+
+// TestPaperFig4SigmaMinimum checks the analytic minimiser of a task's
+// expected resource under the backup rule (eqs. (30)-(33)) against the
+// paper's reading of Fig. 4: for alpha = 2 the minimum is at sigma = 1.7,
+// the value §VI-C then uses.
+// Reference: Xu and Lau, §VI-B, Fig. 4 and §VI-C ("choose sigma to be 1.7").
+func TestPaperFig4SigmaMinimum(t *testing.T) {
+	if got := xulau.BackupSigma(2); math.Abs(got-1.7) > 0.05 {
+		t.Errorf("sigma minimising eq. (33) at alpha 2 = %.3f, want 1.7 (Fig. 4)", got)
+	}
+}
+
+// TestPaperCloneCountOnPaperParameters checks eq. (29) with §VI-C's own
+// parameters: gamma = 0.01, r = 8, alpha = 2, and the smallest job of the
+// setup, E[x] = 1.5 units (mu = 0.75), one task. With c copies the task
+// takes E[min] = mu 2c/(2c-1) and the objective is E[min] (1 + gamma c):
+// c=1 1.5150, c=2 1.0200, c=3 0.9270, c=4 0.8914, c=5 0.8750, c=6 0.8673,
+// c=7 0.8642, c=8 0.8640 (worked by hand), so c* = r = 8: at gamma = 0.01
+// the resource term hardly counts and a small job gets every copy it may.
+// With 5 idle machines it gets 5.
+// Reference: Xu and Lau, §VI-A eq. (29) and §VI-C (gamma, r as in §IV-C).
+func TestPaperCloneCountOnPaperParameters(t *testing.T) {
+	law := xulau.Pareto{Mu: 7500, Alpha: 2} // ms: one unit is 10 s
+	if c := xulau.CloneCount(1, law, 0.01, 8, 3000); c != 8 {
+		t.Errorf("c* = %d, want 8", c)
+	}
+	if c := xulau.CloneCount(1, law, 0.01, 8, 5); c != 5 {
+		t.Errorf("c* with 5 idle machines = %d, want 5", c)
+	}
+}
