@@ -55,8 +55,8 @@ func RegimeOf(w *Workload) *Regime {
 			return nil
 		}
 		first, last = min(first, j.Submit), max(last, j.Submit)
-		// A streamed workload keeps only the counts (sim.Job.NumTasks).
-		tasks += float64(max(len(j.Maps)+len(j.Reduces), j.NumTasks[0]+j.NumTasks[1]))
+		m, r := j.TaskCounts()
+		tasks += float64(m + r)
 		taskMs += j.TaskMillis
 		alpha += j.TailIndex
 	}

@@ -60,9 +60,10 @@ func DelayTwoCopies(omega, alpha float64) float64 {
 
 // CutoffOmega is omega_U of §III for tail index alpha (> 1): the largest
 // load below Theorem 1's bound at which two copies of every task still
-// lower the mean task delay (eq. (4)), found by bisection on the interval
-// where eq. (3) stays below eq. (1) (the two curves cross once there: eq.
-// (1) grows like 1/(1 - omega), eq. (3) like 1/(bound - omega)).
+// lower the mean task delay (eq. (4)), found by bisection between 0 and
+// the bound. The bisection assumes one crossing of eq. (3) and eq. (1) in
+// that interval (eq. (3) has its pole at the bound, below eq. (1)'s at 1);
+// TestPaperCutoffLoad checks the ordering on either side at alpha 3.
 func CutoffOmega(alpha float64) float64 {
 	bound := CloneBound(alpha)
 	if math.IsInf(bound, 0) {
