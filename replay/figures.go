@@ -17,6 +17,7 @@ var figureColumns = []struct {
 	{"p99_job_s", func(f *Figures) *float64 { return &f.P99JobS }},
 	{"makespan_s", func(f *Figures) *float64 { return &f.MakespanS }},
 	{"container_s", func(f *Figures) *float64 { return &f.ContainerS }},
+	{"clones", func(f *Figures) *float64 { return &f.Clones }},
 	{"speculative_attempts", func(f *Figures) *float64 { return &f.SpeculativeAttempts }},
 	{"speculative_wins", func(f *Figures) *float64 { return &f.SpeculativeWins }},
 	{"killed_attempts", func(f *Figures) *float64 { return &f.KilledAttempts }},

@@ -27,6 +27,9 @@ type Report struct {
 	// Provenance says what was run; Verdict (simulate mode) helps choose.
 	Provenance *Provenance `json:"provenance,omitempty"`
 	Verdict    *Verdict    `json:"verdict,omitempty"`
+	// Regime is the input's load against Xu and Lau's cutoff lambda_U
+	// (regime.go); nil when its jobs carry no a-priori Pareto model.
+	Regime *Regime `json:"xulau_regime,omitempty"`
 }
 
 // Provenance is what was run, so that a report with a changed parameter
@@ -152,9 +155,9 @@ func (r *Report) writeTable(w io.Writer) error {
 	switch res := r.Results.(type) {
 	case []Result:
 		spread := len(res) > 0 && res[0].Spread != nil
-		header := "speculator\tjobs\ttasks\tmean s\tp50 s\tp95 s\tp99 s\tmakespan s\tcontainer s\tspec\twon\tkilled\twasted s\tunfinished\t"
+		header := "speculator\tjobs\ttasks\tmean s\tp50 s\tp95 s\tp99 s\tmakespan s\tcontainer s\tclones\tspec\twon\tkilled\twasted s\tunfinished\t"
 		if spread {
-			header = "speculator\tjobs\ttasks\tmean s\tover seeds\tp50 s\tp95 s\tp99 s\tmakespan s\tcontainer s\tspec\twon\tkilled\twasted s\tunfinished\t"
+			header = "speculator\tjobs\ttasks\tmean s\tover seeds\tp50 s\tp95 s\tp99 s\tmakespan s\tcontainer s\tclones\tspec\twon\tkilled\twasted s\tunfinished\t"
 		}
 		fmt.Fprintln(tw, header)
 		for _, x := range res {
@@ -164,8 +167,8 @@ func (r *Report) writeTable(w io.Writer) error {
 			} else if spread {
 				over = "-\t"
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%s%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%s\t%s\t%s\t%.0f\t%s\t\n", x.Speculator, x.Jobs, x.Tasks,
-				x.MeanJobS, over, x.P50JobS, x.P95JobS, x.P99JobS, x.MakespanS, x.ContainerS, Count(x.SpeculativeAttempts),
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%s%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%s\t%s\t%s\t%s\t%.0f\t%s\t\n", x.Speculator, x.Jobs, x.Tasks,
+				x.MeanJobS, over, x.P50JobS, x.P95JobS, x.P99JobS, x.MakespanS, x.ContainerS, Count(x.Clones), Count(x.SpeculativeAttempts),
 				Count(x.SpeculativeWins), Count(x.KilledAttempts), x.WastedContainerS, Count(x.UnfinishedJobs))
 		}
 		if err := tw.Flush(); err != nil {
@@ -187,6 +190,7 @@ func (r *Report) writeTable(w io.Writer) error {
 				return err
 			}
 		}
+		writeRegime(w, r.Regime)
 		if err := writeFailuresTable(w, res); err != nil {
 			return err
 		}

@@ -56,7 +56,10 @@ type Store interface {
 }
 
 // Figures are a simulation's headline numbers, shared by a replay's Result
-// and a sweep's row. The JSON names are a public interface.
+// and a sweep's row. The JSON names are a public interface. Clones counts
+// the copies a cloning policy started with their original (at launch),
+// SpeculativeAttempts the copies started on detection; SpeculativeWins
+// counts the wins of both.
 type Figures struct {
 	Jobs                int     `json:"jobs"`
 	Tasks               int     `json:"tasks"`
@@ -66,6 +69,7 @@ type Figures struct {
 	P99JobS             float64 `json:"p99_job_s"`
 	MakespanS           float64 `json:"makespan_s"`
 	ContainerS          float64 `json:"container_s"`
+	Clones              float64 `json:"clones"`
 	SpeculativeAttempts float64 `json:"speculative_attempts"`
 	SpeculativeWins     float64 `json:"speculative_wins"`
 	KilledAttempts      float64 `json:"killed_attempts"`
@@ -236,7 +240,8 @@ func summarize(name string, w *Workload, res *sim.Result) Result {
 		r.Tasks += j.Maps + j.Reduces
 		r.ContainerS += float64(j.ContainerMs) / 1000
 		r.WastedContainerS += float64(j.WastedContainerMs) / 1000
-		r.SpeculativeAttempts += float64(j.SpeculativeLaunched)
+		r.Clones += float64(j.ClonesLaunched)
+		r.SpeculativeAttempts += float64(j.SpeculativeLaunched - j.ClonesLaunched)
 		r.SpeculativeWins += float64(j.SpeculativeWon)
 		r.KilledAttempts += float64(j.KilledAttempts)
 		if j.Failed() {

@@ -80,6 +80,7 @@ func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32
 		if err := s.launch(ji, ty, ti, at, true); err != nil {
 			return err
 		}
+		j.result.ClonesLaunched++
 	}
 	return nil
 }

@@ -53,9 +53,13 @@ type JobResult struct {
 	// preemption), failed, and succeeded maps whose output a Rerun
 	// declared lost.
 	WastedContainerMs int64
-	// SpeculativeLaunched counts speculative copies launched;
-	// SpeculativeWon those that were the first to finish their task.
+	// SpeculativeLaunched counts speculative copies launched, clones
+	// included; SpeculativeWon those that were the first to finish their
+	// task. ClonesLaunched counts the copies among them that a cloning
+	// policy (speculators.Cloner) started at the same instant as their
+	// original; the rest were started on detection.
 	SpeculativeLaunched, SpeculativeWon int
+	ClonesLaunched                      int
 	// KilledAttempts counts running attempts killed (race losers, Kill,
 	// Drop, reduce preemption); FailedAttempts those that timed out.
 	KilledAttempts, FailedAttempts int

@@ -262,7 +262,13 @@ func runReplay(c *cli.Context) (err error) {
 				return nil
 			}
 			started := time.Now()
-			res, err := replay.Simulate(replay.LimitJobs(replay.WorkloadOf(in, opts.Cluster), c.Int("max-jobs")), opts)
+			build := replay.LimitJobs(replay.WorkloadOf(in, opts.Cluster), c.Int("max-jobs"))
+			if in.Scenario != nil {
+				if w, werr := build(opts.Seed); werr == nil {
+					rep.Regime = replay.RegimeOf(w)
+				}
+			}
+			res, err := replay.Simulate(build, opts)
 			prog.done()
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)

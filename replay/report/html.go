@@ -51,11 +51,11 @@ func plainLegend(names []string, firstColor int) []legendItem {
 type noteView struct{ Name, Note string }
 
 type rowView struct {
-	Name                                   string
-	Mean, P50, P95, P99, Spread            string
-	Container, Copies, Won, Killed, Wasted string
-	Unfinished, Approx                     string
-	Best, Note                             bool
+	Name                                           string
+	Mean, P50, P95, P99, Spread                    string
+	Container, Clones, Copies, Won, Killed, Wasted string
+	Unfinished, Approx                             string
+	Best, Note                                     bool
 }
 
 type pageView struct {
@@ -100,7 +100,7 @@ func (c *Collector) WriteHTML(w io.Writer, results []replay.Result) error {
 		r := &results[i]
 		s := spreadOf(c.perRun(r.Speculator, m))
 		row := rowView{Name: r.Speculator, Mean: f1(r.MeanJobS), P50: f1(r.P50JobS), P95: f1(r.P95JobS), P99: f1(r.P99JobS),
-			Container: f1(r.ContainerS / 3600), Copies: replay.Count(r.SpeculativeAttempts), Won: replay.Count(r.SpeculativeWins),
+			Container: f1(r.ContainerS / 3600), Clones: replay.Count(r.Clones), Copies: replay.Count(r.SpeculativeAttempts), Won: replay.Count(r.SpeculativeWins),
 			Killed: replay.Count(r.KilledAttempts), Wasted: f1(r.WastedContainerS / 3600), Unfinished: replay.Count(r.UnfinishedJobs),
 			Best: r.Speculator == bestName, Note: r.Note != ""}
 		if c.Runs > 1 {
@@ -203,8 +203,8 @@ dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; } d
 </dl>
 <h2>Policies</h2>
 <table id="policies">
-<tr><th>policy</th><th>mean job s</th><th>p50 s</th><th>p95 s</th><th>p99 s</th><th>spread over runs</th>{{if .ApproxHeader}}<th>{{.ApproxHeader}}</th>{{end}}<th>container-h</th><th>copies</th><th>won</th><th>killed</th><th>wasted container-h</th><th>unfinished jobs</th></tr>
-{{range .Rows}}<tr{{if .Best}} class="best"{{end}}><td>{{.Name}}{{if .Note}} <a href="#note-{{.Name}}" title="could not act: see the notes">*</a>{{end}}</td><td>{{.Mean}}</td><td>{{.P50}}</td><td>{{.P95}}</td><td>{{.P99}}</td><td>{{.Spread}}</td>{{if $.ApproxHeader}}<td>{{.Approx}}</td>{{end}}<td>{{.Container}}</td><td>{{.Copies}}</td><td>{{.Won}}</td><td>{{.Killed}}</td><td>{{.Wasted}}</td><td>{{.Unfinished}}</td></tr>
+<tr><th>policy</th><th>mean job s</th><th>p50 s</th><th>p95 s</th><th>p99 s</th><th>spread over runs</th>{{if .ApproxHeader}}<th>{{.ApproxHeader}}</th>{{end}}<th>container-h</th><th>clones</th><th>copies on detection</th><th>won</th><th>killed</th><th>wasted container-h</th><th>unfinished jobs</th></tr>
+{{range .Rows}}<tr{{if .Best}} class="best"{{end}}><td>{{.Name}}{{if .Note}} <a href="#note-{{.Name}}" title="could not act: see the notes">*</a>{{end}}</td><td>{{.Mean}}</td><td>{{.P50}}</td><td>{{.P95}}</td><td>{{.P99}}</td><td>{{.Spread}}</td>{{if $.ApproxHeader}}<td>{{.Approx}}</td>{{end}}<td>{{.Container}}</td><td>{{.Clones}}</td><td>{{.Copies}}</td><td>{{.Won}}</td><td>{{.Killed}}</td><td>{{.Wasted}}</td><td>{{.Unfinished}}</td></tr>
 {{end}}</table>
 <p>Figures are per run (means over runs). The spread column is the verdict's measure in the lowest and highest run.</p>
 {{if .Notes}}<section id="notes">

@@ -49,16 +49,22 @@
 //     done, so it must be likely to finish sooner, not merely on average:
 //     besides t_rem > E[t_new] + Delta we ask that more than half of the
 //     t_new sample finish within t_rem - Delta (Mantri §5.1: a restart when
-//     there is a better than even chance that it finishes sooner), and we
-//     trust t_rem only once the attempt has run for min-observe-ms (30 s,
-//     half of LATE §4's one-minute rule; 10 s made 1,068 needless restarts
-//     on the failure-free farms-overall-nofail scenario) and
-//     reported progress: early extrapolations include the container
-//     start-up and overstate t_rem. A reduce still copying while the job's
-//     maps run is neither restarted nor duplicated: its copy rate is bounded
-//     by the maps, and a fresh attempt would wait for them too. These two
-//     trust rules apply to duplicates as well (Mantri §5.1 acts on t_rem
-//     only once the estimate is meaningful).
+//     there is a better than even chance that it finishes sooner).
+//   - When t_rem is trusted. Mantri acts on the estimates its progress
+//     reports give, re-evaluated at every report (Mantri §5.1; GRASS §5.1
+//     and the SCA paper §II state the rule with no waiting period). So an
+//     attempt's t_rem counts as soon as it has sent min-reports status
+//     reports (default 1): the floor is a number of the job's own progress
+//     reports, so it scales with the report interval the job uses
+//     (mapreduce.task.progress-report.interval, 3 s in Hadoop; Delta above
+//     is the same period), not a constant. An earlier version trusted t_rem
+//     only after 30 s of running (min-observe-ms), a rule Mantri does not
+//     have, which on the Xu and Lau workloads (tasks of 10-40 s) held most
+//     duplicates back until the task was nearly done (issue 26). A reduce
+//     still copying while the job's maps run is neither restarted nor
+//     duplicated: its copy rate is bounded by the maps, and a fresh attempt
+//     would wait for them too (Mantri §5.1 estimates a reduce's t_rem from
+//     the data it has read, which such a reduce cannot read faster).
 //   - Cap on kills per task. A task is killed at most max-restarts times by
 //     this policy over its life; kills of losing copies when a task
 //     succeeds are the AM's, not restarts.
@@ -100,8 +106,8 @@ var Policy = speculators.Declare(Name, "Mantri: duplicate when P(t_rem > 2 t_new
 	p.margin = float64(margin)
 	b.Int(&p.maxCopies, "max-copies", 1, speculators.NonNegative,
 		"most speculative copies of one task over its life (GRASS §6, SCA §II: one duplicate, P(t_rem > 2 t_new)); 0 disables duplicates")
-	b.Int64(&p.minObserve, "min-observe-ms", 30000, speculators.NonNegative,
-		"ms an attempt must have run before its t_rem can justify a restart or a copy (early extrapolations include container start-up; half LATE §4's one-minute rule: at 10 s, farms-overall-nofail saw 1,068 needless restarts, at 30 s none)")
+	b.Int(&p.minReports, "min-reports", 1, speculators.AtLeast(1),
+		"status reports an attempt must have sent before its t_rem can justify a restart or a copy (Mantri §5.1 acts on each progress report; the floor is this many of the job's report intervals, 3 s each in Hadoop)")
 })
 
 type policy struct {
@@ -109,7 +115,7 @@ type policy struct {
 	maxRestarts int
 	margin      float64
 	maxCopies   int
-	minObserve  speculators.Time
+	minReports  int
 
 	// tasks[type][index]: the kills it made (restarts). Copies asked for
 	// and not started are the engine's ledger (Job.PendingCopies).
@@ -227,12 +233,12 @@ func (p *policy) duplicate(job *speculators.Job, t *speculators.Task, now specul
 	return cand{}, false
 }
 
-// trusted reports whether attempt a's t_rem is worth acting on: it has run
-// min-observe-ms and reported, and it is not a reduce still copying while
+// trusted reports whether attempt a's t_rem is worth acting on: it has sent
+// min-reports status reports, and it is not a reduce still copying while
 // the job's maps run (its rate is the maps', and a new attempt would wait
 // for them as well).
 func (p *policy) trusted(job *speculators.Job, t *speculators.Task, a *speculators.Attempt, now speculators.Time) bool {
-	if a.Elapsed(now) < p.minObserve || a.Reports == 0 {
+	if a.Reports < p.minReports {
 		return false
 	}
 	return !(t.ID.Type == speculators.Reduce && a.Phase == speculators.PhaseShuffle &&

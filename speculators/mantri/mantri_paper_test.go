@@ -15,9 +15,9 @@ import (
 
 // The duplicate rule's examples are in testdata/duplicate.txt.
 
-// observed10s lets attempts of the worked examples, which are 20 s old,
-// be trusted (the default min-observe-ms is 30 s).
-var observed10s = map[string]string{"min-observe-ms": "10000"}
+// defaults runs the worked examples with the policy's own parameters: an
+// attempt's t_rem counts from its first progress report.
+var defaults map[string]string
 
 func node(i int) speculators.NodeID { return speculators.NodeID(fmt.Sprintf("n%d", i)) }
 
@@ -48,7 +48,7 @@ func kinds(ds []speculators.Decision) string {
 // Reference: SCA paper §II (Mantri); Mantri OSDI'10 §5.1
 func TestPaperRestartExcessiveRemainingTime(t *testing.T) {
 	// Map 6 never starts: a task waits.
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 7, Slots: 6}, observed10s)
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 7, Slots: 6}, defaults)
 	for i, d := range []float64{10, 14, 16, 18} {
 		h.Complete(spectest.Map(i), node(i), 0, spectest.Sec(d))
 	}
@@ -85,7 +85,7 @@ func TestPaperRestartExcessiveRemainingTime(t *testing.T) {
 //
 // Reference: SCA paper §II (Mantri), GRASS §6; Mantri OSDI'10 §5.1
 func TestPaperAtMostOneCopyPerTask(t *testing.T) {
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 6, Slots: 10}, observed10s)
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 6, Slots: 10}, defaults)
 	slowTail(h)
 	if got := kinds(h.Decide(spectest.Sec(20))); got != "speculate m_000005" {
 		t.Fatalf("decisions %q, want a copy of m_000005", got)
@@ -100,7 +100,7 @@ func TestPaperAtMostOneCopyPerTask(t *testing.T) {
 		t.Fatalf("decisions %v after the task's one copy; want none", got)
 	}
 
-	p := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 6, Slots: 10}, observed10s)
+	p := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 6, Slots: 10}, defaults)
 	slowTail(p)
 	p.Engine.OfferSlots()
 	picked := 0
@@ -133,7 +133,7 @@ func TestPaperRestartOnlyWhenItSaves(t *testing.T) {
 	// Completed maps 5, 5, 40, 40, 40 s: E[t_new] = 26 s but the median is
 	// 40 s. A map with 32 s left (> 26 + 3) would most likely lose by
 	// restarting. Map 6 never starts: a task waits.
-	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 7, Slots: 7}, observed10s)
+	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 7, Slots: 7}, defaults)
 	for i, d := range []float64{5, 5, 40, 40, 40} {
 		h.Complete(spectest.Map(i), node(i), 0, spectest.Sec(d))
 	}
@@ -142,20 +142,42 @@ func TestPaperRestartOnlyWhenItSaves(t *testing.T) {
 		t.Fatalf("decisions %v: restarted although 3 of 5 fresh copies take longer", got)
 	}
 
-	// Completed maps 10, 14, 16, 18 s; a map 20 s old extrapolates to 240 s
-	// left: younger than the default min-observe-ms (30 s), its estimate is
-	// not trusted. At 35 s with the same rate it is restarted. One slot: no
-	// duplicate instead.
-	y := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 7, Slots: 1}, nil)
-	for i, d := range []float64{10, 14, 16, 18} {
-		y.Complete(spectest.Map(i), node(i), 0, spectest.Sec(d))
+}
+
+// TestPaperActOnFirstReport checks that Mantri acts on a task's estimate as
+// soon as the task has reported progress, with no waiting period: the last
+// map, 3 s
+// old whose first report extrapolates to 42 s left (completed maps took 10,
+// 14, 16 and 18 s, so P(t_new < 21 s) = 1 > delta) is duplicated at that
+// report, but not before it has reported at all; and with min-reports = 2,
+// a floor of two report intervals, only at its second report.
+//
+// Reference: Mantri OSDI'10 §5.1 (decisions at each progress report); SCA
+// paper §II and GRASS §5.1 (the rule P(t_rem > 2 t_new) > delta, no delay)
+func TestPaperActOnFirstReport(t *testing.T) {
+	setup := func(params map[string]string) (*spectest.Harness, speculators.AttemptID) {
+		h := spectest.For(t, Policy(), speculators.JobInfo{ID: "job_mantri", Maps: 5, Slots: 10}, params)
+		for i, d := range []float64{10, 14, 16, 18} {
+			h.Complete(spectest.Map(i), node(i), 0, spectest.Sec(d))
+		}
+		return h, h.Start(spectest.Map(4), node(4), spectest.Sec(18))
 	}
-	a := y.Running(spectest.Map(5), node(5), 0, spectest.Sec(20), 20.0/260)
-	if got := y.Decide(spectest.Sec(20)); strings.Contains(kinds(got), "kill") {
-		t.Fatalf("decisions %v: restarted a 20 s old attempt", got)
+	h, a := setup(nil)
+	if got := kinds(h.Decide(spectest.Sec(20))); got != "" {
+		t.Fatalf("decisions %q before any report, want none", got)
 	}
-	y.Status(a, spectest.Sec(35), 35.0/455)
-	if got := kinds(y.Decide(spectest.Sec(35))); got != "kill m_000005" {
-		t.Fatalf("decisions %q at 35 s, want the restart of m_000005", got)
+	h.Status(a, spectest.Sec(21), 3.0/45)
+	if got := kinds(h.Decide(spectest.Sec(21))); got != "speculate m_000004" {
+		t.Fatalf("decisions %q at the first report (3 s old, 42 s left), want a copy of m_000004", got)
+	}
+
+	two, b := setup(map[string]string{"min-reports": "2"})
+	two.Status(b, spectest.Sec(21), 3.0/45)
+	if got := kinds(two.Decide(spectest.Sec(21))); got != "" {
+		t.Fatalf("min-reports=2: decisions %q after one report, want none", got)
+	}
+	two.Status(b, spectest.Sec(24), 6.0/48)
+	if got := kinds(two.Decide(spectest.Sec(24))); got != "speculate m_000004" {
+		t.Fatalf("min-reports=2: decisions %q at the second report, want a copy of m_000004", got)
 	}
 }

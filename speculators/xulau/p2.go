@@ -159,6 +159,16 @@ type GradientResult struct {
 // is a count of machines, so without the scaling a job of many tasks makes
 // the fixed step overshoot and the iteration oscillate. With the paper's
 // example the scaled steps converge in a few dozen iterations.
+//
+// Choice: every step shrinks as 1/sqrt(k) at iteration k. §IV-A's update
+// uses constant steps eta1, eta2, eta3, and Theorem 2's convergence is for
+// the continuous-time dynamics (a Lyapunov function V); in discrete time a
+// subgradient method with constant steps only reaches a neighbourhood of
+// the dual optimum and can cycle around it when an argmax c_i jumps. The
+// diminishing 1/sqrt(k) schedule (steps summing to infinity, their squares
+// growing only like log k) is the standard one under which the dual
+// subgradient iteration converges; it keeps the paper's eta values as the
+// first step.
 func (p *P2) SolveGradient(steps GradientSteps, eps float64, maxIter int) (GradientResult, error) {
 	if err := p.validate(); err != nil {
 		return GradientResult{}, err
