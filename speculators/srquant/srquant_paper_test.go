@@ -172,3 +172,31 @@ func sortFloat(xs []float64) {
 		}
 	}
 }
+
+// TestTheorem1ClosedFormAsPrinted evaluates Theorem 1 as the paper prints
+// it, R(r) = [1 - (1-phi)^(beta(r+1)) tmin^(beta(r+2)) / (D^beta
+// (D-tau_est)^(beta(r+1)))]^N, on the hand case (the paper's N = 10 tasks a
+// job, tau_est = 120 s, tau_kill = 200 s) and on beta = 1.7 (§VI), and
+// checks PoCD against it where no probability is capped. By hand at r = 0:
+// 0.6^2 x 60^4 / (300^2 x 180^2) = 4,665,600 / 2,916,000,000 = 0.0016.
+// Reference: SRQuant/LASER paper, §IV-A, Theorem 1 (eq. (3)); §VI setup.
+func TestTheorem1ClosedFormAsPrinted(t *testing.T) {
+	printed := func(m Model, r int) float64 {
+		b, rr := m.Beta, float64(r)
+		x := math.Pow(1-m.Phi, b*(rr+1)) * math.Pow(m.TMin, b*(rr+2)) /
+			(math.Pow(m.D, b) * math.Pow(m.D-m.TauEst, b*(rr+1)))
+		return math.Pow(1-x, float64(m.N))
+	}
+	if got := 1 - math.Pow(printed(handCase, 0), 0.1); math.Abs(got-0.0016) > 1e-12 {
+		t.Errorf("miss probability at r = 0 = %v, want 0.0016", got)
+	}
+	m17 := handCase
+	m17.Beta = 1.7
+	for _, m := range []Model{handCase, m17} {
+		for r := range 4 {
+			if got, want := m.PoCD(r), printed(m, r); math.Abs(got-want) > 1e-12 {
+				t.Errorf("beta %.1f: R(%d) = %.12f, Theorem 1 as printed %.12f", m.Beta, r, got, want)
+			}
+		}
+	}
+}
