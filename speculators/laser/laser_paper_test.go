@@ -40,9 +40,11 @@ func TestPaperTableIIFeatures(t *testing.T) {
 		{"Byte_read", "mib_read_log", math.Log(4)},
 		{"Byte_write", "mib_written_log", math.Log(2)},
 		{"t_cpu", "cpu_s_log", math.Log(5)},
-		{"t_jvm", "tjvm_s", 2},
+		// t_jvm is a parameter, the same for every row: it enters through
+		// SRQuant's linear estimate t_jvm + (elapsed - t_jvm)/phi_j.
+		{"t_jvm", "linear_estimate_log", math.Log(2 + (40-2)/0.25)},
 		{"t_gc", "gc_s_log", math.Log(2)},
-		{"tau_est", "tau_est_s", 40},
+		{"tau_est (the decision time after the start)", "elapsed_s", 40},
 	}
 	for _, f := range table {
 		i := slices.Index(TaskFeatureNames, f.name)
@@ -59,7 +61,7 @@ func TestPaperTableIIFeatures(t *testing.T) {
 			t.Errorf("identifier %q is an input; the package doc leaves identifiers out", id)
 		}
 	}
-	for _, name := range []string{"tau_kill_s", "deadline_s", "job_progress", "r"} {
+	for _, name := range []string{"tau_kill_s", "deadline_s", "job_progress", "tasks_log", "tmin_s_log", "beta", "deadline_over_tmin", "r"} {
 		if !slices.Contains(JobFeatureNames, name) {
 			t.Errorf("job networks lack §V-B1's %q", name)
 		}
