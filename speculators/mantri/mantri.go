@@ -1,7 +1,8 @@
 // Package mantri is Mantri's speculator (Ananthanarayanan et al., "Reining
 // in the Outliers in Map-Reduce Clusters using Mantri", OSDI'10), the second
 // baseline of GRASS (NSDI'14 §5-6) and the baseline of SCA/ESE (Xu and Lau,
-// 001_09df01bb257da350.txt §II): when a slot is free, duplicate a task if
+// "Optimization for Speculative Execution in Big Data Processing Clusters",
+// §II): when a slot is free, duplicate a task if
 // P(t_rem > 2 t_new) > delta (0.25), so that a copy is launched only when
 // the total resource use is expected to fall; and kill and restart a task
 // whose remaining time is excessive.
