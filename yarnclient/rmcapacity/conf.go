@@ -142,7 +142,8 @@ type Container struct {
 }
 
 // MapContainer is the size of a map task's container as the RM grants it:
-// mapreduce.map.memory.mb (default 1024) and mapreduce.map.cpu.vcores
+// mapreduce.map.memory.mb (default 1024; Hadoop's own default, -1 or any
+// non-positive value, means the same) and mapreduce.map.cpu.vcores
 // (default 1), each rounded up to a multiple of the scheduler's minimum
 // allocation (yarn.scheduler.minimum-allocation-mb, default 1024, and
 // -vcores, default 1), as the scheduler normalises a request.
@@ -158,6 +159,11 @@ func (c SiteConf) MapContainer() (Container, error) {
 			return def, nil
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
+		if err == nil && n <= 0 && key == "mapreduce.map.memory.mb" {
+			// Hadoop's mapred-default.xml ships -1: "not specified", the size
+			// inferred from the task's heap, and 1024 when that is unset too.
+			return def, nil
+		}
 		if err != nil || n <= 0 || n > 1<<40 {
 			return 0, fmt.Errorf("%s = %q: want a positive whole number", key, v)
 		}

@@ -186,12 +186,20 @@ func TestSiteConfFindsRMsAndContainer(t *testing.T) {
 	if _, err := c.RMAddresses(); err == nil || !strings.Contains(err.Error(), "rm1") {
 		t.Errorf("an RM id without an address: %v", err)
 	}
-	write("mapred-site.xml", prop("mapreduce.map.memory.mb", "-3"))
+	// Hadoop's own default is -1: the size is inferred, 1024 MB without a heap setting.
+	write("mapred-site.xml", prop("mapreduce.map.memory.mb", "-1"))
+	if c, err = LoadSite(dir); err != nil {
+		t.Fatal(err)
+	}
+	if ct, err := c.MapContainer(); err != nil || ct.MB != 1024 {
+		t.Errorf("mapreduce.map.memory.mb -1 (Hadoop's default): %+v, %v; want 1024 MB", ct, err)
+	}
+	write("mapred-site.xml", prop("mapreduce.map.memory.mb", "lots"))
 	if c, err = LoadSite(dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.MapContainer(); err == nil || !strings.Contains(err.Error(), "mapreduce.map.memory.mb") {
-		t.Errorf("a negative container size: %v", err)
+		t.Errorf("a container size that is no number: %v", err)
 	}
 	write("yarn-site.xml", "<property><name>x</name>")
 	if _, err := LoadSite(dir); err == nil || !strings.Contains(err.Error(), "yarn-site.xml") {
