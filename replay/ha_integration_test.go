@@ -13,7 +13,6 @@ import (
 
 	"github.com/specbridge/specbridge/internal/itest"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // haHistories are the histories the HA replay test reads, ~170 KB.
@@ -57,14 +56,14 @@ func TestHAReplayAcrossFailover(t *testing.T) {
 			itest.Failover(t, true)
 		}
 	}})()
-	fromHDFS, err := Load(u.String()+"/", "", history.DefaultSWIMModel())
+	fromHDFS, err := Load(u.String()+"/", LoadOptions{})
 	if err != nil {
 		t.Fatalf("replay input across a failover: %v", err)
 	}
 	if !failedOver.Load() || readAfter.Load() <= total/2 {
 		t.Fatalf("failover at half the input: failed over %v, %d of %d bytes read after it", failedOver.Load(), readAfter.Load(), total)
 	}
-	fromLocal, err := Load(local, "", history.DefaultSWIMModel())
+	fromLocal, err := Load(local, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

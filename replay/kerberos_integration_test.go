@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/internal/itest"
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // `replay hdfs:///specbridge/...` on the Kerberos-secured mini HDFS
@@ -21,11 +20,11 @@ func TestKerberosReplay(t *testing.T) {
 	root := u.Path
 	local, _ := stageHistories(t, itest.DialDir(t, u), root)
 	itest.EachCredentials(t, func(t *testing.T, creds itest.Credentials) {
-		fromHDFS, err := Load("hdfs://"+root+"/", "", history.DefaultSWIMModel()) // hdfs:///specbridge/...: on fs.defaultFS
+		fromHDFS, err := Load("hdfs://"+root+"/", LoadOptions{}) // hdfs:///specbridge/...: on fs.defaultFS
 		if err != nil {
 			t.Fatalf("replay hdfs://%s with a %s: %v", root, creds, err)
 		}
-		fromLocal, err := Load(local, "", history.DefaultSWIMModel())
+		fromLocal, err := Load(local, LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +38,7 @@ func TestKerberosReplay(t *testing.T) {
 	t.Run("no credentials", func(t *testing.T) {
 		itest.UseKerberos(t, itest.NoCredentials)
 		in := u.String() + "/"
-		_, err := Load(in, "", history.DefaultSWIMModel())
+		_, err := Load(in, LoadOptions{})
 		itest.WantRefused(t, err, in)
 	})
 }

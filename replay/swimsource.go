@@ -1,10 +1,8 @@
 package replay
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 
 	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/speculators"
@@ -22,19 +20,19 @@ type swimSource struct {
 	name  string
 }
 
-// readSWIMSource reads path's rows; the model's checks come with the first
-// job derived.
-func readSWIMSource(path string, m history.SWIMModel) (*swimSource, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	rows, err := history.ReadSWIMRows(f, path)
+// readSWIMSource reads the rows of src's file name; the model's checks
+// come with the first job derived.
+func readSWIMSource(src Source, name string, m history.SWIMModel) (*swimSource, error) {
+	f, err := src.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	return &swimSource{rows: rows, model: m, name: path}, nil
+	defer f.Close()
+	rows, err := history.ReadSWIMRows(f, name)
+	if err != nil {
+		return nil, err
+	}
+	return &swimSource{rows: rows, model: m, name: name}, nil
 }
 
 // workload is FromHistory over the trace's jobs, streamed: the same

@@ -36,7 +36,7 @@ func RunCell(c Cell, registry RegistryFunc) (Row, error) {
 	if c.File != "" {
 		path = c.File
 	}
-	in, err := replay.LoadStreaming(path, history.Format(c.Format), history.DefaultSWIMModel(), nil)
+	in, err := replay.Load(path, replay.LoadOptions{Format: history.Format(c.Format), Stream: true})
 	if err != nil {
 		return Row{}, fmt.Errorf("%s: %w", where, err)
 	}
