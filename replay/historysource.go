@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 
@@ -62,15 +63,18 @@ type jobPlace struct {
 // read reads the job again from src, checking that it is the one first
 // read there.
 func (h *recordedHead) read(src Source) (*history.Job, error) {
-	var (
-		j   *history.Job
-		err error
-	)
-	if h.at.format == history.FormatRumen {
-		local, _ := src.Local(h.at.file) // streamed inputs are local (loadStreamed)
-		j, err = history.ReadRumenJobAt(local, h.at.pos)
+	f, err := src.Open(h.at.file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var j *history.Job
+	if h.at.format != history.FormatRumen {
+		j, err = history.ReadJhistFrom(f, h.at.file)
+	} else if rs, ok := f.(io.ReadSeeker); ok {
+		j, err = history.ReadRumenJobAt(rs, h.at.file, h.at.pos)
 	} else {
-		j, err = readJhist(src, h.at.file)
+		err = fmt.Errorf("read %s line %d: the file cannot be read again from there (not seekable)", h.at.file, h.at.pos.Line)
 	}
 	if err != nil {
 		return nil, err
@@ -79,16 +83,6 @@ func (h *recordedHead) read(src Source) (*history.Job, error) {
 		return nil, fmt.Errorf("read %s%s: job %s, where %s was when the input was opened (the file changed?)", h.at.file, h.at.line(), j.ID, h.id)
 	}
 	return j, nil
-}
-
-// readJhist reads the jhist file name of src.
-func readJhist(src Source, name string) (*history.Job, error) {
-	f, err := src.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return history.ReadJhistFrom(f, name)
 }
 
 // line names a Rumen job's line in errors.

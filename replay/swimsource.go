@@ -11,7 +11,7 @@ import (
 
 // swimSource is a SWIM trace kept as its rows (one small row a job): each
 // job's tasks are derived from its row while the workload is built and let
-// go at once, where reading the trace eagerly (history.ReadSWIM) holds every
+// go at once, where reading the trace eagerly (history.ReadSWIMFrom) holds every
 // task of the day as a recorded task with its attempt, ids and counters —
 // most of a day-long replay's memory (docs/scale.md).
 type swimSource struct {
@@ -36,7 +36,7 @@ func readSWIMSource(src Source, name string, m history.SWIMModel) (*swimSource, 
 }
 
 // workload is FromHistory over the trace's jobs, streamed: the same
-// workload as FromHistory(history.ReadSWIM(...)) gives, but each job is a
+// workload as FromHistory(history.ReadSWIMFrom(...)) gives, but each job is a
 // header (sim.Job.Load) whose tasks the simulator derives from the job's row
 // when the job arrives and lets go when it ends. The build derives every
 // job once, in row order, for its task counts and longest task and to keep
@@ -129,7 +129,7 @@ func (s *swimSource) tasks(i int, origin int64, model StragglerModel, rs *rand.R
 	return true, nil
 }
 
-// each calls f with every row's job as history.ReadSWIM derives it, one
+// each calls f with every row's job as history.ReadSWIMFrom derives it, one
 // at a time (decisions mode).
 func (s *swimSource) each(f func(*history.Job) error) error {
 	for i, row := range s.rows {
