@@ -18,13 +18,13 @@ type hdfsSource struct {
 	c        *hdfs.Client
 }
 
-// openHDFS connects to the NameNode of location.
-func openHDFS(location string) (*hdfsSource, error) {
-	u, err := hdfs.ParseURL(location)
+// openHDFS connects to the NameNode of location with cfg.
+func openHDFS(location string, cfg *hdfs.Config) (*hdfsSource, error) {
+	u, err := cfg.ParseURL(location)
 	if err != nil {
 		return nil, err
 	}
-	c, err := hdfs.Dial(u.NameNode)
+	c, err := cfg.Dial(u.NameNode)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", location, err)
 	}

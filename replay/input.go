@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/specbridge/specbridge/workload/scenario"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
@@ -79,6 +80,9 @@ type LoadOptions struct {
 	// drawn again at their arrival (fromScenario). Any other input (on
 	// HDFS, a directory holding a SWIM trace) is read whole.
 	Stream bool
+	// HDFS reaches hdfs:// inputs; nil: the environment's configuration
+	// (hdfs.EnvConf).
+	HDFS *hdfs.Config
 }
 
 // FileProgress is told, while a directory of histories is read, how many of
@@ -97,7 +101,7 @@ func Load(path string, o LoadOptions) (*Input, error) {
 	if o.Progress == nil {
 		o.Progress = func(int, int) {}
 	}
-	src, err := openSource(path)
+	src, err := openSource(path, o.HDFS)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 // equal the local files' jobs; a single file reads too.
 func TestIntegrationLoadFromHDFS(t *testing.T) {
 	u := itest.FreshDir(t, "SPECBRIDGE_FS", "/tmp/specbridge-it", "replay").Join("done")
-	c := itest.DialDir(t, u)
+	c := itest.DialDir(t, nil, u)
 	root := u.Path
 	local := []string{
 		"../yarnclient/history/testdata/job_2.4-SUCCEEDED-speculative.jhist",

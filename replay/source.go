@@ -39,11 +39,14 @@ type Source interface {
 	Close() error
 }
 
-// openSource opens the input path: an hdfs:// URL on HDFS, else a local
-// path.
-func openSource(path string) (Source, error) {
+// openSource opens the input path: an hdfs:// URL on HDFS, reached with
+// cfg (nil: hdfs.EnvConf), else a local path.
+func openSource(path string, cfg *hdfs.Config) (Source, error) {
 	if hdfs.IsURL(path) {
-		return openHDFS(path)
+		if cfg == nil {
+			cfg = hdfs.EnvConf()
+		}
+		return openHDFS(path, cfg)
 	}
 	return localSource{path: path}, nil
 }

@@ -31,7 +31,7 @@ func TestLocalSourceFilesAndSiblings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	src, err := openSource(dir)
+	src, err := openSource(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestLocalSourceFilesAndSiblings(t *testing.T) {
 	if _, err := src.OpenSibling(files[2], "job_2_conf.xml"); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("a missing sibling: %v, want fs.ErrNotExist", err)
 	}
-	one, err := openSource(files[2])
+	one, err := openSource(files[2], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

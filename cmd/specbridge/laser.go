@@ -100,7 +100,7 @@ func trainLaser(c *cli.Context) error {
 	}
 	var sources []lasertrain.Source
 	for _, path := range c.Args().Slice() {
-		in, err := replay.Load(path, replay.LoadOptions{})
+		in, err := replay.Load(path, replay.LoadOptions{HDFS: hdfsConf(c)})
 		if err != nil {
 			return fmt.Errorf("train laser: %w", err)
 		}
