@@ -1,7 +1,6 @@
 package cfa
 
 import (
-	"net/http/httptest"
 	"testing"
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
@@ -43,19 +42,6 @@ func mustService(t *testing.T, cfg ServiceConfig) *Service {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// apiService opens a service in memory on a fake clock at 0, with the
-// tests' analyzer configuration, and serves its API (no token) until the
-// test ends.
-func apiService(t *testing.T) (*Service, *httptest.Server, *fakeClock) {
-	t.Helper()
-	clock := &fakeClock{}
-	clock.set(0)
-	s := mustService(t, ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
-	srv := httptest.NewServer(s.Handler())
-	t.Cleanup(srv.Close)
-	return s, srv, clock
 }
 
 // storeService opens a service over store with the tests' analyzer
