@@ -240,13 +240,14 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Clock == nil {
+	if cfg.Clock != nil {
+		cfg.Now = cfg.Clock.Now
+	} else {
+		if cfg.Now == nil {
+			cfg.Now = time.Now
+		}
 		cfg.Clock = wallClock{now: cfg.Now}
 	}
-	cfg.Now = cfg.Clock.Now
 	s.cfg = cfg
 	s.log = cfg.Log
 	s.fair = newFairShare(cfg.MaxTotalEventsPerSecond, cfg.MaxEventsPerSecond)
