@@ -211,7 +211,7 @@ func (p *protoScript) newServer(cfg Config, withAnalyzer bool) {
 	p.clock = newFakeClock()
 	log := logrus.New()
 	log.SetOutput(io.Discard)
-	cfg.Registry, cfg.Tokens, cfg.Log, cfg.Now = testRegistry(p.t), []string{"other-token", testToken}, log, p.clock.Now
+	cfg.Registry, cfg.Tokens, cfg.Log, cfg.Clock = testRegistry(p.t), []string{"other-token", testToken}, log, p.clock
 	p.svc = nil
 	if withAnalyzer {
 		svc, err := cfa.NewService(cfa.ServiceConfig{Analyzer: analyzer.DefaultConfig(), Log: log, Now: p.clock.Now})

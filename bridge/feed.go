@@ -44,9 +44,8 @@ const maxQueuedNotices = 4096
 // state each job's engines have been told (so that an engine rebuilt by a
 // resync or a new session of the job starts with it), and when each job
 // whose AM went away without finishing is ended. The deadlines are on the
-// server's clock (Config.Now); sweepOrphans ends those past, called every
-// orphanSweep by a goroutine of the server, or by a test that moved its
-// clock.
+// server's clock (Config.Clock); sweepOrphans ends those past, called
+// every orphanSweep of that clock by a goroutine of the server.
 type feedJobs struct {
 	nodes   map[string]map[speculators.NodeID]speculators.Event // job -> node -> last node event
 	orphans map[string]time.Time                                // job -> when it is ended
@@ -71,13 +70,13 @@ func orphanSweep(grace time.Duration) time.Duration {
 // sweepOrphansEvery ends orphans past their deadline every orphanSweep
 // until stop is closed.
 func (s *Server) sweepOrphansEvery(stop <-chan struct{}) {
-	t := time.NewTicker(orphanSweep(s.cfg.OrphanGrace))
-	defer t.Stop()
+	tick, stopTick := s.cfg.Clock.NewTicker(orphanSweep(s.cfg.OrphanGrace))
+	defer stopTick()
 	for {
 		select {
 		case <-stop:
 			return
-		case <-t.C:
+		case <-tick:
 			s.sweepOrphans(s.cfg.Now())
 		}
 	}

@@ -307,16 +307,26 @@ func TestFeedEndsAFinishedJob(t *testing.T) {
 	feed.notEnded(t, 100*time.Millisecond, "twice")
 }
 
+// feedTwoMaps starts a server with a recording analyzer and the orphan
+// grace period grace, and a session of testJob under policy whose two
+// maps have started.
+func feedTwoMaps(t *testing.T, grace time.Duration, policy string) (*recordingFeed, *testServer, *client) {
+	t.Helper()
+	feed := newRecordingFeed()
+	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = grace })
+	c, _ := open(t, ts, hello(testJob, policy, 2, 0, nil))
+	c.send(events(1, 10, started(0, "m_000000", 0, false), started(0, "m_000001", 0, false)))
+	c.alive()
+	return feed, ts, c
+}
+
 // A session that ends before its job does leaves the job running in the
 // analyzer for the grace period: a new session within it keeps it (and its
 // engine learns the node state the first one was told); without one the job
-// is ended.
+// is ended. The grace period and the sweep that ends it run on the
+// server's clock: the test moves it, and the sweeper acts on its own.
 func TestFeedOrphanedJob(t *testing.T) {
-	feed := newRecordingFeed()
-	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = time.Minute })
-	c, _ := open(t, ts, hello(testJob, "tws", 2, 0, nil))
-	c.send(events(1, 10, started(0, "m_000000", 0, false), started(0, "m_000001", 0, false)))
-	c.alive()
+	feed, ts, c := feedTwoMaps(t, time.Minute, "tws")
 	// Subscribing is the feed writer's (outside the session's turns).
 	waitUntil(t, "the subscription", func() bool { return feed.subscribed(testJob) })
 	feed.mu.Lock()
@@ -338,7 +348,6 @@ func TestFeedOrphanedJob(t *testing.T) {
 	// The grace period passes on the server's clock while a session has
 	// the job: not ended.
 	ts.clock.Advance(2 * time.Minute)
-	ts.sweepOrphans(ts.clock.Now())
 	feed.notEnded(t, 50*time.Millisecond, "while a session had it")
 	_ = c2.conn.Close()
 	waitUntil(t, "the job's grace period to start", func() bool {
@@ -348,10 +357,8 @@ func TestFeedOrphanedJob(t *testing.T) {
 		return ok
 	})
 	ts.clock.Advance(59 * time.Second)
-	ts.sweepOrphans(ts.clock.Now())
 	feed.notEnded(t, 50*time.Millisecond, "within the grace period")
 	ts.clock.Advance(time.Second)
-	ts.sweepOrphans(ts.clock.Now())
 	feed.awaitEnded(t, testJob, "the orphaned job")
 }
 
@@ -360,11 +367,7 @@ func TestFeedOrphanedJob(t *testing.T) {
 // grace period; a bye with any other state (an AM attempt stopping early)
 // changes nothing, and the job gets its grace period as before.
 func TestFeedByeEndsTheJob(t *testing.T) {
-	feed := newRecordingFeed()
-	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = time.Hour })
-	c, _ := open(t, ts, hello(testJob, "none", 2, 0, nil))
-	c.send(events(1, 10, started(0, "m_000000", 0, false), started(0, "m_000001", 0, false)))
-	c.alive()
+	feed, ts, c := feedTwoMaps(t, time.Hour, "none")
 	c.send(Bye{Type: TypeBye, Now: 20, State: "KILLED"})
 	feed.awaitEnded(t, testJob, "the killed job")
 	c.alive() // the session stays until the AM closes it

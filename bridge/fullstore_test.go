@@ -42,7 +42,7 @@ func (d *fullDir) WriteAtomic(name string, data []byte) error {
 // fullStoreServer is a bridge with an embedded analyzer (cfa.Service)
 // whose store is a fullDir, and one turn slot (two cores' default).
 func fullStoreServer(t testing.TB, maxPending int) (*testServer, *cfa.Service, *fullDir) {
-	dir, err := cfa.OpenDir(t.TempDir())
+	dir, err := cfa.OpenDir(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

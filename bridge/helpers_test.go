@@ -45,7 +45,7 @@ func startServer(t testing.TB, mutate func(*Config)) *testServer {
 		log.SetOutput(testWriter{t})
 		log.SetLevel(logrus.DebugLevel)
 	}
-	cfg := Config{Registry: testRegistry(t), Tokens: []string{"other-token", testToken}, Log: log, Now: clock.Now,
+	cfg := Config{Registry: testRegistry(t), Tokens: []string{"other-token", testToken}, Log: log, Clock: clock,
 		DecideInterval: time.Hour}
 	if mutate != nil {
 		mutate(&cfg)

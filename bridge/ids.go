@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specbridge/specbridge/internal/hadoopid"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -15,15 +16,14 @@ type jobKey string
 // parseJobID checks a Hadoop job id ("job_1700000000000_0001") and returns
 // its key ("1700000000000_0001").
 func parseJobID(s string) (jobKey, error) {
-	rest, ok := strings.CutPrefix(s, "job_")
-	if !ok {
+	if !strings.HasPrefix(s, "job_") {
 		return "", fmt.Errorf("job id %q does not start with job_", truncate(s, 80))
 	}
-	cluster, num, ok := strings.Cut(rest, "_")
-	if !ok || !allDigits(cluster) || !allDigits(num) {
+	key, ok := hadoopid.JobKey(s)
+	if !ok {
 		return "", fmt.Errorf("job id %q is not job_<cluster>_<number>", truncate(s, 80))
 	}
-	return jobKey(rest), nil
+	return jobKey(key), nil
 }
 
 // parseTaskID parses "task_<cluster>_<job>_<m|r>_<index>" of job key.
@@ -88,7 +88,7 @@ func parseAttemptID(key jobKey, s string) (speculators.AttemptID, error) {
 }
 
 func parseIndex(s string) (int32, error) {
-	if !allDigits(s) {
+	if !hadoopid.Digits(s) {
 		return 0, fmt.Errorf("%q is not a number", truncate(s, 16))
 	}
 	n, err := strconv.ParseInt(s, 10, 32)
@@ -96,18 +96,6 @@ func parseIndex(s string) (int32, error) {
 		return 0, fmt.Errorf("%q is out of range", truncate(s, 16))
 	}
 	return int32(n), nil
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // formatTaskID formats a task the way Hadoop's TaskID.toString does.

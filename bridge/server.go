@@ -131,7 +131,11 @@ type Config struct {
 
 	// Log receives the server's logs; nil uses logrus's standard logger.
 	Log logrus.FieldLogger
-	// Now is the server's clock; nil uses time.Now.
+	// Clock is the server's clock, for its time and every timer (Clock);
+	// nil: the wall clock's timers, its time read with Now.
+	Clock Clock
+	// Now is the server's time when Clock is nil; nil uses time.Now.
+	// With a Clock, it is the Clock's Now.
 	Now func() time.Time
 }
 
@@ -236,8 +240,13 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
+	if cfg.Clock != nil {
+		cfg.Now = cfg.Clock.Now
+	} else {
+		if cfg.Now == nil {
+			cfg.Now = time.Now
+		}
+		cfg.Clock = wallClock{now: cfg.Now}
 	}
 	s.cfg = cfg
 	s.log = cfg.Log

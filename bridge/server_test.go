@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/specbridge/specbridge/internal/testclock"
 )
 
 func TestHandshakeReturnsEffectiveParameters(t *testing.T) {
@@ -136,8 +138,10 @@ func TestEventToDecisionRoundTrip(t *testing.T) {
 	}
 }
 
+// The decide ticker runs on the server's clock: moving it 5 s (five
+// periods) makes the session decide, at the AM's time then.
 func TestPeriodicDecisionsFollowTheAMClock(t *testing.T) {
-	ts := startServer(t, func(c *Config) { c.DecideInterval = 10 * time.Millisecond })
+	ts := startServer(t, func(c *Config) { c.DecideInterval = time.Second })
 	c, _ := open(t, ts, hello(testJob, "test-straggler", 1, 0, map[string]string{"after_ms": "5000"}))
 	c.send(events(1, 100, started(100, "m_000000", 0, false), status(100, "m_000000", 0, 0.01)))
 	c.alive()
@@ -392,18 +396,43 @@ func TestEventRateLimitAppliesBackpressure(t *testing.T) {
 	for i := 0; i < 1499; i++ {
 		evs = append(evs, WireEvent{Kind: "container-needs", Time: ms(int64(i)), TaskType: "map", Count: i})
 	}
-	start := time.Now()
-	c.send(events(1, 0, evs...)) // 1500 events with the frame: 500 over the burst
+	c.send(events(1, 0, evs...)) // 1500 events with the frame: 501 over the burst with the hello
 	// The session is told it is throttled, for how long and at what rate.
 	f := c.expectError(CodeThrottled)
-	if f.Fatal || f.RetryAfterMS < 400 || f.RetryAfterMS > 500 || f.EventsPerSecond != 1000 {
-		t.Fatalf("throttled frame %+v: want non-fatal, retry_after_ms about 500, events_per_second 1000", f)
+	if f.Fatal || f.RetryAfterMS != 501 || f.EventsPerSecond != 1000 {
+		t.Fatalf("throttled frame %+v: want non-fatal, retry_after_ms 501, events_per_second 1000", f)
 	}
-	c.alive() // read only once the debt is paid: ~0.5 s
-	if el := time.Since(start); el < 400*time.Millisecond {
-		t.Fatalf("pong after %v; want the reader held back about 500 ms", el)
+	// The reader waits out the debt on the server's clock, which stands
+	// still until the test moves it.
+	if left := awaitTimers(t, ts.clock); left != 501*time.Millisecond {
+		t.Fatalf("the reader waits %v, want 501ms", left)
 	}
+	ts.clock.Advance(500 * time.Millisecond)
+	if left := ts.clock.Timers(); len(left) != 1 || left[0] != time.Millisecond {
+		t.Fatalf("1 ms before the debt is paid, the reader's wait has %v left, want [1ms]", left)
+	}
+	ts.clock.Advance(time.Millisecond)
+	c.alive() // read once the debt is paid
+	// The ping spent the budget the 501 ms brought back and 1 token more:
+	// 1 ms of debt, which a second of the clock more than pays.
+	if left := awaitTimers(t, ts.clock); left != time.Millisecond {
+		t.Fatalf("after the ping the reader waits %v, want 1ms", left)
+	}
+	ts.clock.Advance(time.Second)
 	c.alive() // out of debt: no second throttled frame
+}
+
+// awaitTimers waits until a timer is set on clock (by the server's
+// goroutines) and returns what it has left.
+func awaitTimers(t *testing.T, clock *testclock.Clock) time.Duration {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	left, err := clock.AwaitTimers(ctx, 1)
+	if err != nil {
+		t.Fatalf("no timer set on the server's clock: %v", err)
+	}
+	return left[0]
 }
 
 func TestShutdownClosesSessions(t *testing.T) {

@@ -73,10 +73,10 @@ func (s *session) run() {
 		<-readerDone
 	}()
 	var tick <-chan time.Time
-	var ticker *time.Ticker
+	var stopTick func()
 	defer func() {
-		if ticker != nil {
-			ticker.Stop()
+		if stopTick != nil {
+			stopTick()
 		}
 	}()
 	for {
@@ -102,9 +102,8 @@ func (s *session) run() {
 			case s.runFree <- struct{}{}:
 			default:
 			}
-			if err == nil && ticker == nil && s.engine != nil {
-				ticker = time.NewTicker(s.srv.cfg.DecideInterval)
-				tick = ticker.C
+			if err == nil && stopTick == nil && s.engine != nil {
+				tick, stopTick = s.srv.cfg.Clock.NewTicker(s.srv.cfg.DecideInterval)
 			}
 		case <-tick:
 			err = s.guard(func() error { return s.flush(s.Tick(s.srv.cfg.Now())) })
@@ -138,7 +137,7 @@ func (s *session) guard(f func() error) (err error) {
 // holding back while the session is over its event budget.
 func (s *session) read() {
 	cfg := &s.srv.cfg
-	budget := newEventBudget(cfg.MaxEventsPerSecond, time.Now())
+	budget := newEventBudget(cfg.MaxEventsPerSecond, cfg.Clock.Now())
 	var noticed time.Time // when the last throttled notice was queued
 	s.conn.SetReadLimit(cfg.MaxFrameBytes * hardLimitFactor)
 	for {
@@ -146,7 +145,7 @@ func (s *session) read() {
 		if !s.helloSeen.Load() {
 			timeout = cfg.HandshakeTimeout
 		}
-		_ = s.conn.SetReadDeadline(time.Now().Add(timeout))
+		_ = s.conn.SetReadDeadline(time.Now().Add(timeout)) // the kernel's: wall clock
 		mt, r, err := s.conn.NextReader()
 		if err != nil {
 			select {
@@ -186,7 +185,7 @@ func (s *session) read() {
 		if it.kind == itemClosed {
 			return
 		}
-		now := time.Now()
+		now := cfg.Clock.Now()
 		if n > 1 { // events: the session's fair share of the server's budget
 			budget.setRate(s.srv.fair.rate(s, now))
 		}
@@ -201,11 +200,11 @@ func (s *session) read() {
 					return
 				}
 			}
-			t := time.NewTimer(wait)
+			paid, stop := cfg.Clock.NewTimer(wait)
 			select {
-			case <-t.C:
+			case <-paid:
 			case <-s.ctx.Done():
-				t.Stop()
+				stop()
 				return
 			}
 		}

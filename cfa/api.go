@@ -7,13 +7,13 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
+	"github.com/specbridge/specbridge/internal/hadoopid"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -213,24 +213,10 @@ func CheckJobID(job string) error {
 	if len(job) > MaxJobIDBytes {
 		return fmt.Errorf("job id of %d bytes (%q...): at most %d", len(job), job[:16], MaxJobIDBytes)
 	}
-	rest, ok := strings.CutPrefix(job, "job_")
-	cluster, num, ok2 := strings.Cut(rest, "_")
-	if !ok || !ok2 || !allDigits(cluster) || !allDigits(num) {
+	if _, ok := hadoopid.JobKey(job); !ok {
 		return fmt.Errorf("job id %q is not a Hadoop job id (job_<cluster timestamp>_<number>)", job)
 	}
 	return nil
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // jobParam returns the request's {job}, or answers 400 naming what is

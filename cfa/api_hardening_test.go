@@ -93,11 +93,7 @@ func TestAPIChecksJobID(t *testing.T) {
 // of keep nothing once they end (no mailbox, no session); a known job's
 // mailbox and notices stay.
 func TestNoticePollsOfUnknownJobsKeepNothing(t *testing.T) {
-	clock := &fakeClock{}
-	clock.set(0)
-	s := mustService(t, ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
-	srv := httptest.NewServer(s.Handler())
-	defer srv.Close()
+	s, srv, _ := apiService(t)
 	s.Observe("job_1_0001", *started(attempt(speculators.Map, 0, 0), "n1", 0))
 	for i := 0; i < 3000; i++ {
 		if code, body := call(t, srv, "GET", fmt.Sprintf("/v1/jobs/job_2_%d/notices?wait=0s", i), ""); code != http.StatusOK {

@@ -309,3 +309,16 @@ func TestEventsPostChecked(t *testing.T) {
 		}
 	})
 }
+
+// apiService opens a service in memory on a fake clock at 0, with the
+// tests' analyzer configuration, and serves its API (no token) until the
+// test ends.
+func apiService(t *testing.T) (*Service, *httptest.Server, *fakeClock) {
+	t.Helper()
+	clock := &fakeClock{}
+	clock.set(0)
+	s := mustService(t, ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	return s, srv, clock
+}

@@ -42,10 +42,14 @@ type truncater interface {
 }
 
 // OpenDir returns the store directory for location: an hdfs://host:port/path
-// URL, or a local path. The directory is created if missing.
-func OpenDir(location string) (Dir, error) {
+// URL, reached with hc (nil: hdfs.EnvConf), or a local path. The directory
+// is created if missing.
+func OpenDir(location string, hc *hdfs.Config) (Dir, error) {
 	if hdfs.IsURL(location) {
-		c, u, err := hdfs.DialURL(location)
+		if hc == nil {
+			hc = hdfs.EnvConf()
+		}
+		c, u, err := hc.DialURL(location)
 		if err != nil {
 			return nil, fmt.Errorf("store %s: %w", location, err)
 		}

@@ -23,19 +23,20 @@ import (
 // frame and no torn tail; a new service holds the acknowledged state,
 // finishes the scenario, and the store reloads whole.
 func TestHAStoreFailoverDuringWrites(t *testing.T) {
-	store := itest.UseHA(t, "cfa").String()
+	hc, u := itest.HA(t, "cfa")
+	store := u.String()
 	var appends, snapshots atomic.Int32
-	defer hdfs.SetFaultHooks(&hdfs.FaultHooks{BeforeComplete: func(p string) {
+	hc.Hooks = &hdfs.FaultHooks{BeforeComplete: func(p string) {
 		switch {
 		case strings.Contains(p, "/"+segmentPrefix) && appends.Add(1) == 3:
 			itest.Failover(t, true)
 		case strings.Contains(p, "/"+snapshotName+".tmp") && snapshots.Add(1) == 2:
 			itest.Failover(t, false)
 		}
-	}})()
+	}}
 	clock := &fakeClock{}
 	clock.set(0)
-	cfg := ServiceConfig{Analyzer: testConfig(), Store: store, Now: clock.Now}
+	cfg := ServiceConfig{Analyzer: testConfig(), Store: store, HDFS: hc, Now: clock.Now}
 	first := mustService(t, cfg)
 	first.store.SnapshotEvery = 4
 	scenario(t, first, clock, 0, 60) // fails at the first commit that fails
@@ -50,7 +51,7 @@ func TestHAStoreFailoverDuringWrites(t *testing.T) {
 	defer first.store.dir.(*HDFSDir).Close() // the crashed process's connection
 	crash(first)
 
-	dir, err := OpenDir(store)
+	dir, err := OpenDir(store, hc)
 	if err != nil {
 		t.Fatal(err)
 	}

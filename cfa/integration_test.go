@@ -30,14 +30,14 @@ func hdfsStore(t *testing.T) string {
 // reloaded whole. Snapshots every 4 records mix snapshot and log at each
 // reload; the second run reloads from the log alone.
 func TestIntegrationStoreRestartMidRunHDFS(t *testing.T) {
-	_, heard := crashAndRestart(t, hdfsStore(t), 50, 4)
+	_, heard := crashAndRestart(t, hdfsStore(t), nil, 50, 4)
 	// As TestStoreRestartMidRunLocal: the jobs' new sessions are told again
 	// at their first round that n1, still silent, has failed.
 	want := append(append(append([]string(nil), wantNotices[:4]...), "J1 node-failed n1", "J2 node-failed n1"), wantNotices[4:]...)
 	if !reflect.DeepEqual(heard, want) {
 		t.Errorf("notices across the restart\n got  %v\n want %v", heard, want)
 	}
-	_, heard = crashAndRestart(t, hdfsStore(t), 85, 0)
+	_, heard = crashAndRestart(t, hdfsStore(t), nil, 85, 0)
 	if !reflect.DeepEqual(heard, wantNotices) {
 		t.Errorf("notices across the restart (log only)\n got  %v\n want %v", heard, wantNotices)
 	}
@@ -146,8 +146,9 @@ func TestIntegrationStoreLeaseHDFS(t *testing.T) {
 // Failed appends on HDFS (random, with part of the data landing): the
 // store moves to a new segment, and every acknowledged record loads.
 func TestIntegrationStoreFailedAppendsHDFS(t *testing.T) {
-	u, _ := hdfs.ParseURL(hdfsStore(t))
-	d, err := OpenDir(u.String())
+	var none *hdfs.Config // hdfs://host:port
+	u, _ := none.ParseURL(hdfsStore(t))
+	d, err := OpenDir(u.String(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

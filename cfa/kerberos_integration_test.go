@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/internal/itest"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 // The analyzer's store on the Kerberos-secured mini HDFS
@@ -15,17 +16,17 @@ import (
 // crash-restart check of the plain HDFS test). Without credentials the
 // analyzer does not start, and says which store and why.
 func TestKerberosStore(t *testing.T) {
-	itest.EachCredentials(t, func(t *testing.T, _ itest.Credentials) {
+	itest.EachCredentials(t, func(t *testing.T, _ itest.Credentials, hc *hdfs.Config) {
 		store := itest.FreshDir(t, "SPECBRIDGE_KRB_FS", "/specbridge", "cfa").String()
-		third, _ := crashAndRestart(t, store, 60, 4)
+		third, _ := crashAndRestart(t, store, hc, 60, 4)
 		if err := third.Close(); err != nil {
 			t.Fatal(err)
 		}
 	})
 	t.Run("no credentials", func(t *testing.T) {
-		itest.UseKerberos(t, itest.NoCredentials)
+		hc := itest.KerberosConf(t, itest.NoCredentials)
 		store := itest.Env(t, "SPECBRIDGE_KRB_FS") + "/specbridge/cfa-refused"
-		_, err := NewService(ServiceConfig{Analyzer: testConfig(), Store: store})
+		_, err := NewService(ServiceConfig{Analyzer: testConfig(), Store: store, HDFS: hc})
 		itest.WantRefused(t, err, store)
 	})
 }

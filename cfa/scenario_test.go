@@ -10,6 +10,7 @@ import (
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/internal/testclock"
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 // fakeClock is the injected clock of the Service tests, set in the
@@ -175,16 +176,17 @@ func (c *collector) list() []string {
 	return append([]string(nil), c.got...)
 }
 
-// crashAndRestart runs the scenario to `at` s on a service over store,
+// crashAndRestart runs the scenario to `at` s on a service over store
+// (on HDFS: reached with hc),
 // abandons it without Close (a crash: only what Tick committed is
 // durable), opens a new service on the same store, checks that it holds
 // every record the first had acknowledged, and runs the rest of the
 // scenario on it. It returns the final state and the notices delivered.
-func crashAndRestart(t *testing.T, store string, at int, snapshotEvery int) (*Service, []string) {
+func crashAndRestart(t *testing.T, store string, hc *hdfs.Config, at int, snapshotEvery int) (*Service, []string) {
 	t.Helper()
 	clock := &fakeClock{}
 	clock.set(0)
-	cfg := ServiceConfig{Analyzer: testConfig(), Store: store, Now: clock.Now}
+	cfg := ServiceConfig{Analyzer: testConfig(), Store: store, HDFS: hc, Now: clock.Now}
 	first := mustService(t, cfg)
 	first.store.SnapshotEvery = snapshotEvery
 	var heard collector

@@ -13,6 +13,7 @@ import (
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 // Prober gathers the NodeManagers' state: the ResourceManager's node list
@@ -27,6 +28,9 @@ type ServiceConfig struct {
 	// Store is a local directory or an hdfs://host:port/path URL; "" keeps
 	// everything in memory only.
 	Store string
+	// HDFS reaches an hdfs:// Store; nil: the environment's configuration
+	// (hdfs.EnvConf).
+	HDFS *hdfs.Config
 	// Dir, if set, is the store directory itself and Store is ignored
 	// (tests inject write failures through it).
 	Dir Dir
@@ -115,7 +119,7 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 		dir := cfg.Dir
 		if dir == nil {
 			var err error
-			if dir, err = OpenDir(cfg.Store); err != nil {
+			if dir, err = OpenDir(cfg.Store, cfg.HDFS); err != nil {
 				return nil, err
 			}
 		}

@@ -3,7 +3,6 @@ package cfa
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/specbridge/specbridge/cfa/analyzer"
@@ -15,11 +14,7 @@ import (
 // silent on n1, which is suspected and failed; J2, polled once at 0 s (its
 // sidecar then gone), is silent on n2 too, but n2 is never judged.
 func TestLongPollsKeepAJobAlive(t *testing.T) {
-	clock := &fakeClock{}
-	clock.set(0)
-	s := mustService(t, ServiceConfig{Analyzer: testConfig(), Now: clock.Now})
-	srv := httptest.NewServer(s.Handler())
-	defer srv.Close()
+	s, srv, clock := apiService(t)
 	poll := func(job string) {
 		t.Helper()
 		resp, err := http.Get(srv.URL + "/v1/jobs/" + job + "/notices?after=0&wait=0s")

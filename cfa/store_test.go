@@ -38,7 +38,7 @@ func TestServiceScenarioInMemory(t *testing.T) {
 // every 4 records so that the reload mixes a snapshot and log segments.
 func TestStoreRestartMidRunLocal(t *testing.T) {
 	dir := t.TempDir()
-	_, heard := crashAndRestart(t, dir, 50, 4)
+	_, heard := crashAndRestart(t, dir, nil, 50, 4)
 	// The jobs' sessions after the restart are new (a sidecar restart
 	// rebuilds their engines): at the first round after they subscribe
 	// (55 s) they are told again that n1, still silent, has failed.
@@ -49,7 +49,7 @@ func TestStoreRestartMidRunLocal(t *testing.T) {
 	// Without snapshots: the whole run from the log alone. At 85 s n3 has
 	// just been suspected; the round at 90 s declares it failed, which
 	// tells J1 the latest state, so nothing is repeated.
-	_, heard = crashAndRestart(t, t.TempDir(), 85, 0)
+	_, heard = crashAndRestart(t, t.TempDir(), nil, 85, 0)
 	if !reflect.DeepEqual(heard, wantNotices) {
 		t.Errorf("notices across the restart (log only)\n got  %v\n want %v", heard, wantNotices)
 	}

@@ -15,7 +15,7 @@ import (
 // progress phi reports phi x the recorded attempt's records, bytes and
 // spills, and its CPU and GC per wall second.
 func TestLiveCountersAreTheHistoriesOwn(t *testing.T) {
-	in, err := replay.Load("../yarnclient/history/testdata", "", history.DefaultSWIMModel())
+	in, err := replay.Load("../yarnclient/history/testdata", replay.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

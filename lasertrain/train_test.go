@@ -7,14 +7,13 @@ import (
 	"github.com/specbridge/specbridge/models"
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/speculators/all"
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 func sources(t testing.TB, paths ...string) []Source {
 	t.Helper()
 	var out []Source
 	for _, p := range paths {
-		in, err := replay.Load("../"+p, "", history.DefaultSWIMModel())
+		in, err := replay.Load("../"+p, replay.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +94,7 @@ func TestCrossTrainedModelBeatsHadoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := replay.Load("../scenarios/laser-pocd.yaml", "", history.DefaultSWIMModel())
+	in, err := replay.Load("../scenarios/laser-pocd.yaml", replay.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,21 @@ import (
 	"github.com/specbridge/specbridge/workload/scenario"
 )
 
+// scenarioWorkload parses the scenario text (named name) and builds its
+// workload for seed.
+func scenarioWorkload(t *testing.T, name, text string, seed uint64) (*scenario.Scenario, *Workload) {
+	t.Helper()
+	s, err := scenario.Parse(name, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := FromScenario(s, seed, ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, w
+}
+
 // deadline_from: dry-run (GRASS §6.1's ideal duration, every task at its
 // job's median, on the job's share of the cluster). Two jobs of 4 maps
 // arrive together on 2 slots under the fair scheduler: alone, a job's ideal
@@ -27,14 +42,7 @@ workload:
       deadline_factor: {dist: uniform, min: 1.02, max: 1.2}
       deadline_from: dry-run
 `
-	s, err := scenario.Parse("dry.yaml", []byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := FromScenario(s, 3, ClusterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, w := scenarioWorkload(t, "dry.yaml", text, 3)
 	m := s.Materialize(3)
 	for i, j := range w.Jobs {
 		mj := &m.Jobs[i]
@@ -69,14 +77,7 @@ workload:
   jobs:
     - {name: a, count: 1, maps: 50, map_s: {dist: lognormal, median: 10, sigma: 1000}}
 `
-	s, err := scenario.Parse("tail.yaml", []byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := FromScenario(s, 1, ClusterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, w := scenarioWorkload(t, "tail.yaml", text, 1)
 	longest, shortest := 0, 0
 	for _, task := range w.Jobs[0].Maps {
 		if task.Work < 1 || task.Work > sim.MaxWork {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/specbridge/specbridge/internal/itest"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // haHistories are the histories the HA replay test reads, ~170 KB.
@@ -31,15 +30,16 @@ var haHistories = []string{
 // after it are opened on the other NameNode): the input has the local
 // copy's jobs, and every policy's simulation gives byte-identical output.
 func TestHAReplayAcrossFailover(t *testing.T) {
-	u := itest.UseHA(t, "replay").Join("done")
+	cfg, u := itest.HA(t, "replay")
+	u = u.Join("done")
 	root := u.Path
-	local, total := stageHistories(t, itest.DialDir(t, u), root)
+	local, total := stageHistories(t, itest.DialDir(t, cfg, u), root)
 	var failedOver atomic.Bool
 	var readAfter atomic.Int64
 	// Read reports the bytes of one file so far: the input read so far is
 	// the sum of each file's last report.
 	perFile := map[string]int64{}
-	defer hdfs.SetFaultHooks(&hdfs.FaultHooks{Read: func(p string, soFar int64) {
+	cfg.Hooks = &hdfs.FaultHooks{Read: func(p string, soFar int64) {
 		if !strings.HasPrefix(p, root) {
 			return
 		}
@@ -56,15 +56,15 @@ func TestHAReplayAcrossFailover(t *testing.T) {
 			failedOver.Store(true)
 			itest.Failover(t, true)
 		}
-	}})()
-	fromHDFS, err := Load(u.String()+"/", "", history.DefaultSWIMModel())
+	}}
+	fromHDFS, err := Load(u.String()+"/", LoadOptions{HDFS: cfg})
 	if err != nil {
 		t.Fatalf("replay input across a failover: %v", err)
 	}
 	if !failedOver.Load() || readAfter.Load() <= total/2 {
 		t.Fatalf("failover at half the input: failed over %v, %d of %d bytes read after it", failedOver.Load(), readAfter.Load(), total)
 	}
-	fromLocal, err := Load(local, "", history.DefaultSWIMModel())
+	fromLocal, err := Load(local, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,91 +1,68 @@
 package replay
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strings"
 
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
-// loadHDFS reads an hdfs:// file, or every .jhist and .json history below
-// an hdfs:// directory (a JobHistory done directory), as one input.
-func loadHDFS(location string, format history.Format, swim history.SWIMModel, progress FileProgress) (*Input, error) {
-	u, err := hdfs.ParseURL(location)
+// hdfsSource is an input on HDFS: an hdfs:// file, or every .jhist and
+// .json history below an hdfs:// directory (a JobHistory done directory).
+// Its files are named by their hdfs:// URLs.
+type hdfsSource struct {
+	location string // as given
+	u        hdfs.URL
+	c        *hdfs.Client
+}
+
+// openHDFS connects to the NameNode of location with cfg.
+func openHDFS(location string, cfg *hdfs.Config) (*hdfsSource, error) {
+	u, err := cfg.ParseURL(location)
 	if err != nil {
 		return nil, err
 	}
-	c, err := hdfs.Dial(u.NameNode)
+	c, err := cfg.Dial(u.NameNode)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", location, err)
 	}
-	defer c.Close()
-	files, err := c.Walk(u.Path)
-	if err != nil {
-		return nil, err
-	}
-	isDir := len(files) != 1 || files[0] != u.Path
-	if isDir {
-		var hist []string
-		for _, f := range files {
-			if strings.HasSuffix(f, ".jhist") || strings.HasSuffix(f, ".json") {
-				hist = append(hist, f)
-			}
-		}
-		if len(hist) == 0 {
-			return nil, fmt.Errorf("read %s: no .jhist or .json history files in the directory", location)
-		}
-		files = hist
-	}
-	in := &Input{Path: location}
-	for i, f := range files {
-		progress(i, len(files))
-		jobs, got, err := readHDFSFile(c, hdfs.URL{NameNode: u.NameNode, Path: f}.String(), f, format, swim)
-		if err != nil {
-			return nil, err
-		}
-		in.Format = got
-		in.Jobs = append(in.Jobs, jobs...)
-	}
-	progress(len(files), len(files))
-	if len(in.Jobs) == 0 {
-		return nil, fmt.Errorf("read %s: no jobs", location)
-	}
-	return in, nil
+	return &hdfsSource{location: location, u: u, c: c}, nil
 }
 
-func readHDFSFile(c *hdfs.Client, name, p string, format history.Format, swim history.SWIMModel) ([]*history.Job, history.Format, error) {
-	f, err := c.Open(p)
+func (s *hdfsSource) Files() ([]string, bool, error) {
+	files, err := s.c.Walk(s.u.Path)
 	if err != nil {
-		return nil, "", err
+		return nil, false, err
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	if format == "" {
-		head, err := br.Peek(history.DetectBytes)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-			return nil, "", fmt.Errorf("read %s: %w", name, err)
-		}
-		if format, err = history.Detect(name, head); err != nil {
-			return nil, "", err
+	dir := len(files) != 1 || files[0] != s.u.Path
+	var names []string
+	for _, f := range files {
+		if !dir || isHistoryFile(f) {
+			names = append(names, s.name(f))
 		}
 	}
-	switch format {
-	case history.FormatJhist:
-		j, err := history.ReadJhistFrom(br, name)
-		if err != nil {
-			return nil, "", err
-		}
-		return []*history.Job{j}, format, nil
-	case history.FormatRumen:
-		jobs, err := history.ReadRumenFrom(br, name)
-		return jobs, format, err
-	case history.FormatSWIM:
-		jobs, err := history.ReadSWIMFrom(br, name, swim)
-		return jobs, format, err
+	if len(names) == 0 {
+		return nil, false, noHistoryFiles(s.location)
 	}
-	return nil, "", fmt.Errorf("read %s: %s files are not read from HDFS (histories only: jhist, rumen, swim)", name, format)
+	return names, dir, nil
 }
+
+// name is the URL of the HDFS path p.
+func (s *hdfsSource) name(p string) string { return hdfs.URL{NameNode: s.u.NameNode, Path: p}.String() }
+
+// path is the HDFS path of the file name.
+func (s *hdfsSource) path(name string) string {
+	return strings.TrimPrefix(name, "hdfs://"+s.u.NameNode)
+}
+
+func (s *hdfsSource) Open(name string) (io.ReadCloser, error) { return s.c.Open(s.path(name)) }
+
+func (s *hdfsSource) OpenSibling(name, base string) (io.ReadCloser, error) {
+	return s.c.Open(path.Join(path.Dir(s.path(name)), base))
+}
+
+func (s *hdfsSource) Local(string) (string, bool) { return "", false }
+
+func (s *hdfsSource) Close() error { return s.c.Close() }

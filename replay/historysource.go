@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 
@@ -15,7 +16,7 @@ import (
 // (sim.Job.Load), where an eager read (Load) holds every task, attempt, id
 // and counter of the input for the whole replay.
 //
-// The input is read once, job by job, when it is opened (LoadStreaming),
+// The input is read once, job by job, when it is opened (Load, Stream),
 // for what a run needs before a job arrives and cannot learn later: the
 // earliest submit (the run's time origin), each job's calibration, task
 // counts and longest task, and the recorded hosts' busiest moments (the
@@ -29,6 +30,8 @@ import (
 // trace's rows are derived (swimsource.go), to keep the stream's state at
 // each job's start.
 type historySource struct {
+	// src is where the jobs are read again from (local: loadStreamed).
+	src  Source
 	jobs []recordedHead
 	// origin is the earliest submit (epoch ms), 0 when none is known.
 	origin int64
@@ -57,16 +60,21 @@ type jobPlace struct {
 	pos    history.RumenPos // Rumen: where the job's object starts
 }
 
-// read reads the job again, checking that it is the one first read there.
-func (h *recordedHead) read() (*history.Job, error) {
-	var (
-		j   *history.Job
-		err error
-	)
-	if h.at.format == history.FormatRumen {
-		j, err = history.ReadRumenJobAt(h.at.file, h.at.pos)
+// read reads the job again from src, checking that it is the one first
+// read there.
+func (h *recordedHead) read(src Source) (*history.Job, error) {
+	f, err := src.Open(h.at.file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var j *history.Job
+	if h.at.format != history.FormatRumen {
+		j, err = history.ReadJhistFrom(f, h.at.file)
+	} else if rs, ok := f.(io.ReadSeeker); ok {
+		j, err = history.ReadRumenJobAt(rs, h.at.file, h.at.pos)
 	} else {
-		j, err = history.ReadJhist(h.at.file)
+		err = fmt.Errorf("read %s line %d: the file cannot be read again from there (not seekable)", h.at.file, h.at.pos.Line)
 	}
 	if err != nil {
 		return nil, err
@@ -125,7 +133,7 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 			sj := h.header
 			sj.Submit -= origin
 			sj.Load = func(j *sim.Job) error {
-				rj, err := h.read()
+				rj, err := h.read(s.src)
 				if err != nil {
 					return err
 				}
@@ -141,14 +149,14 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 		}
 		uncalibrated = true
 		at := *pcg
-		full, err := h.uncalibrated(origin, model, rs)
+		full, err := h.uncalibrated(s.src, origin, model, rs)
 		if err != nil {
 			return nil, err
 		}
 		sj := streamHeader(&full)
 		sj.Load = func(j *sim.Job) error {
 			p := at
-			full, err := h.uncalibrated(origin, model, rand.New(&p))
+			full, err := h.uncalibrated(s.src, origin, model, rand.New(&p))
 			j.Maps, j.Reduces = full.Maps, full.Reduces
 			return err
 		}
@@ -163,8 +171,8 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 
 // uncalibrated reads an uncalibrated job again and builds it as
 // FromHistory does, its stragglers drawn with rs.
-func (h *recordedHead) uncalibrated(origin int64, model StragglerModel, rs *rand.Rand) (sim.Job, error) {
-	rj, err := h.read()
+func (h *recordedHead) uncalibrated(src Source, origin int64, model StragglerModel, rs *rand.Rand) (sim.Job, error) {
+	rj, err := h.read(src)
 	if err != nil {
 		return sim.Job{}, err
 	}
@@ -179,7 +187,7 @@ func (h *recordedHead) uncalibrated(origin int64, model StragglerModel, rs *rand
 // time (decisions mode).
 func (s *historySource) each(f func(*history.Job) error) error {
 	for i := range s.jobs {
-		j, err := s.jobs[i].read()
+		j, err := s.jobs[i].read(s.src)
 		if err != nil {
 			return err
 		}

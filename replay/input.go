@@ -1,14 +1,10 @@
 package replay
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/specbridge/specbridge/workload/scenario"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
@@ -27,13 +23,13 @@ type Input struct {
 	// cluster.go), with NodesFrom saying how it is known; 0 otherwise.
 	Nodes     int
 	NodesFrom string
-	// swim, for an input read with LoadStreaming, holds a SWIM trace's
+	// swim, for an input read with LoadOptions.Stream, holds a SWIM trace's
 	// rows in place of Jobs (swimsource.go); hist a Rumen trace's or jhist
 	// files' job headers (historysource.go).
 	swim *swimSource
 	hist *historySource
 	// streamScenario: the scenario's jobs' tasks are drawn again at their
-	// arrival (fromScenario), for an input read with LoadStreaming.
+	// arrival (fromScenario), for an input read with LoadOptions.Stream.
 	streamScenario bool
 }
 
@@ -66,112 +62,162 @@ func (in *Input) EachJob(f func(*history.Job) error) error {
 	return nil
 }
 
-// LoadStreaming is LoadWithProgress for replays that read a job's tasks
-// only when they need them: a local SWIM trace is kept as its rows
-// (swimsource.go), a local Rumen trace, jhist file or directory of them
-// as one header a job (historysource.go), and Jobs is nil for them; a
-// scenario's jobs are drawn again at their arrival (fromScenario). HDFS
-// inputs load as LoadWithProgress loads them.
-func LoadStreaming(path string, format history.Format, swim history.SWIMModel, progress FileProgress) (*Input, error) {
-	if hdfs.IsURL(path) {
-		return LoadWithProgress(path, format, swim, progress)
+// LoadOptions are Load's options; the zero value reads the input whole,
+// detecting each file's format, with the default SWIM model.
+type LoadOptions struct {
+	// Format is the input's format; empty: detected from each file's
+	// first bytes.
+	Format history.Format
+	// SWIM derives a SWIM trace's tasks; the zero value is
+	// history.DefaultSWIMModel().
+	SWIM history.SWIMModel
+	// Progress, if not nil, is told each file read of a directory.
+	Progress FileProgress
+	// Stream reads a job's tasks only when a replay needs them: a local
+	// SWIM trace is kept as its rows (swimsource.go), a local Rumen
+	// trace, jhist file or directory of them as one header a job
+	// (historysource.go), and Jobs is nil for them; a scenario's jobs are
+	// drawn again at their arrival (fromScenario). Any other input (on
+	// HDFS, a directory holding a SWIM trace) is read whole.
+	Stream bool
+	// HDFS reaches hdfs:// inputs; nil: the environment's configuration
+	// (hdfs.EnvConf).
+	HDFS *hdfs.Config
+}
+
+// FileProgress is told, while a directory of histories is read, how many of
+// its files are read so far, and how many it holds.
+type FileProgress func(done, total int)
+
+// Load reads the input path (a file, or a directory whose history files
+// are read as one input), detecting its format from content unless
+// o.Format is set. An hdfs://host:port/path URL is read from HDFS the same
+// way (histories only, not scenarios). Every file is listed and opened
+// through the input's Source.
+func Load(path string, o LoadOptions) (*Input, error) {
+	if o.SWIM == (history.SWIMModel{}) {
+		o.SWIM = history.DefaultSWIMModel()
 	}
-	st, err := os.Stat(path)
+	if o.Progress == nil {
+		o.Progress = func(int, int) {}
+	}
+	src, err := openSource(path, o.HDFS)
 	if err != nil {
-		return LoadWithProgress(path, format, swim, progress)
+		return nil, err
 	}
-	if st.IsDir() {
-		return loadHistoryDir(path, format, swim, progress)
+	defer src.Close()
+	files, dir, err := src.Files()
+	if err != nil {
+		return nil, err
 	}
-	if format == "" {
-		if format, err = detectFile(path); err != nil {
-			return nil, err
+	if o.Stream {
+		if in, err := loadStreamed(src, path, files, dir, o); in != nil || err != nil {
+			return in, err
 		}
 	}
-	switch format {
-	case history.FormatJhist, history.FormatRumen:
-		return loadHistories(path, []string{path}, []history.Format{format}, nil)
-	case history.FormatSWIM:
-	default:
-		in, err := loadFile(path, format, swim)
+	if !dir {
+		in, err := readFile(src, files[0], o.Format, o.SWIM)
 		if in != nil {
-			in.streamScenario = in.Scenario != nil
+			in.Path = path
+			in.streamScenario = o.Stream && in.Scenario != nil
 		}
 		return in, err
 	}
-	src, err := readSWIMSource(path, swim)
-	if err != nil {
-		return nil, err
+	in := &Input{Path: path}
+	for i, f := range files {
+		o.Progress(i, len(files))
+		one, err := readFile(src, f, o.Format, o.SWIM)
+		if err != nil {
+			return nil, err
+		}
+		if one.Scenario != nil {
+			return nil, fmt.Errorf("read %s: a scenario cannot be mixed with histories in a directory", f)
+		}
+		in.Format = one.Format
+		in.Jobs = append(in.Jobs, one.Jobs...)
 	}
-	if len(src.rows) == 0 {
-		return nil, fmt.Errorf("read %s: no jobs", path)
-	}
-	in := &Input{Path: path, Format: format, swim: src}
-	in.Nodes, in.NodesFrom = swimNodes(path)
+	o.Progress(len(files), len(files))
 	return in, nil
 }
 
-// loadHistoryDir is LoadStreaming of a local directory: streamed when
-// every history file in it is a jhist or Rumen file (a SWIM or scenario
-// file among them is read as LoadWithProgress reads it, with its errors).
-func loadHistoryDir(path string, format history.Format, swim history.SWIMModel, progress FileProgress) (*Input, error) {
-	files, err := historyFiles(path)
-	if err != nil {
-		return nil, err
+// loadStreamed is Load with o.Stream of a local input whose files are all
+// jhist or Rumen files (streamed by historySource), or of one SWIM trace
+// (swimSource); nil, nil for any other input, read whole.
+func loadStreamed(src Source, path string, files []string, dir bool, o LoadOptions) (*Input, error) {
+	if _, local := src.Local(path); !local {
+		return nil, nil
 	}
 	formats := make([]history.Format, len(files))
 	for i, f := range files {
-		formats[i] = format
-		if format == "" {
-			if formats[i], err = detectFile(f); err != nil {
+		formats[i] = o.Format
+		if formats[i] == "" {
+			var err error
+			if formats[i], err = detectFile(src, f); err != nil {
 				return nil, err
 			}
 		}
+		if formats[i] == history.FormatSWIM && !dir {
+			return loadSWIMRows(src, f, o.SWIM)
+		}
 		if formats[i] != history.FormatJhist && formats[i] != history.FormatRumen {
-			return LoadWithProgress(path, format, swim, progress)
+			return nil, nil
 		}
 	}
-	return loadHistories(path, files, formats, progress)
+	if !dir {
+		o.Progress = func(int, int) {}
+	}
+	return loadHistories(src, path, files, formats, o.Progress)
+}
+
+// loadSWIMRows is a SWIM trace streamed: its rows (swimSource).
+func loadSWIMRows(src Source, name string, swim history.SWIMModel) (*Input, error) {
+	s, err := readSWIMSource(src, name, swim)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.rows) == 0 {
+		return nil, fmt.Errorf("read %s: no jobs", name)
+	}
+	in := &Input{Path: name, Format: history.FormatSWIM, swim: s}
+	in.Nodes, in.NodesFrom = swimNodes(name)
+	return in, nil
 }
 
 // loadHistories reads jhist and Rumen files job by job into one streamed
 // input named path, keeping each job's header (historySource.add).
-func loadHistories(path string, files []string, formats []history.Format, progress FileProgress) (*Input, error) {
-	if progress == nil {
-		progress = func(int, int) {}
-	}
-	src := &historySource{}
+func loadHistories(src Source, path string, files []string, formats []history.Format, progress FileProgress) (*Input, error) {
+	hs := &historySource{src: src}
 	for i, f := range files {
 		progress(i, len(files))
-		before := len(src.jobs)
-		if err := readHistoryFile(f, formats[i], src.add); err != nil {
+		before := len(hs.jobs)
+		if err := readHistoryFile(src, f, formats[i], hs.add); err != nil {
 			return nil, err
 		}
-		if len(src.jobs) == before {
+		if len(hs.jobs) == before {
 			return nil, fmt.Errorf("read %s: no jobs", f)
 		}
 	}
 	progress(len(files), len(files))
-	src.finish()
-	return &Input{Path: path, Format: formats[len(formats)-1], hist: src}, nil
+	hs.finish()
+	return &Input{Path: path, Format: formats[len(formats)-1], hist: hs}, nil
 }
 
 // readHistoryFile calls add with each job of a jhist or Rumen file and
 // where it was read, one job at a time.
-func readHistoryFile(file string, format history.Format, add func(*history.Job, jobPlace)) error {
+func readHistoryFile(src Source, file string, format history.Format, add func(*history.Job, jobPlace)) error {
+	f, err := src.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
 	if format == history.FormatJhist {
-		j, err := history.ReadJhist(file)
+		j, err := history.ReadJhistFrom(f, file)
 		if err != nil {
 			return err
 		}
 		add(j, jobPlace{file: file, format: format})
 		return nil
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", file, err)
-	}
-	defer f.Close()
 	rr := history.NewRumenReader(f, file)
 	for {
 		j, pos, err := rr.Next()
@@ -185,124 +231,19 @@ func readHistoryFile(file string, format history.Format, add func(*history.Job, 
 	}
 }
 
-// Load reads path, detecting its format from content unless format is set.
-// A directory yields every history file below it, read as one input. An
-// hdfs://host:port/path URL is read from HDFS the same way (histories
-// only, not scenarios).
-func Load(path string, format history.Format, swim history.SWIMModel) (*Input, error) {
-	return LoadWithProgress(path, format, swim, nil)
-}
-
-// FileProgress is told, while a directory of histories is read, how many of
-// its files are read so far, and how many it holds.
-type FileProgress func(done, total int)
-
-// LoadWithProgress is Load, reporting each file read of a directory (local
-// or on HDFS) to progress, if not nil.
-func LoadWithProgress(path string, format history.Format, swim history.SWIMModel, progress FileProgress) (*Input, error) {
-	if progress == nil {
-		progress = func(int, int) {}
+// readScenario reads a scenario file of src, which must be local: a
+// scenario's SWIM traces are read from beside it.
+func readScenario(src Source, r io.Reader, name string) (*scenario.Scenario, error) {
+	local, ok := src.Local(name)
+	if !ok {
+		return nil, fmt.Errorf("read %s: %s files are not read from HDFS (histories only: jhist, rumen, swim)", name, history.FormatScenario)
 	}
-	if hdfs.IsURL(path) {
-		return loadHDFS(path, format, swim, progress)
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if !st.IsDir() {
-		return loadFile(path, format, swim)
-	}
-	files, err := historyFiles(path)
+	s, err := scenario.ReadFrom(r, local)
 	if err != nil {
 		return nil, err
 	}
-	in := &Input{Path: path}
-	for i, f := range files {
-		progress(i, len(files))
-		one, err := loadFile(f, format, swim)
-		if err != nil {
-			return nil, err
-		}
-		if one.Scenario != nil {
-			return nil, fmt.Errorf("read %s: a scenario cannot be mixed with histories in a directory", f)
-		}
-		in.Format = one.Format
-		in.Jobs = append(in.Jobs, one.Jobs...)
-	}
-	progress(len(files), len(files))
-	return in, nil
-}
-
-// historyFiles lists the .jhist and .json files below the directory
-// path, sorted.
-func historyFiles(path string) ([]string, error) {
-	var files []string
-	err := filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && (strings.HasSuffix(p, ".jhist") || strings.HasSuffix(p, ".json")) {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("read %s: no .jhist or .json history files in the directory", path)
-	}
-	sort.Strings(files)
-	return files, nil
-}
-
-func loadFile(path string, format history.Format, swim history.SWIMModel) (*Input, error) {
-	if format == "" {
-		var err error
-		if format, err = detectFile(path); err != nil {
-			return nil, err
-		}
-	}
-	in := &Input{Path: path, Format: format}
-	var err error
-	switch format {
-	case history.FormatScenario:
-		in.Scenario, err = scenario.Read(path)
-	case history.FormatJhist:
-		var j *history.Job
-		j, err = history.ReadJhist(path)
-		if j != nil {
-			in.Jobs = []*history.Job{j}
-		}
-	case history.FormatRumen:
-		in.Jobs, err = history.ReadRumen(path)
-	case history.FormatSWIM:
-		in.Jobs, err = history.ReadSWIM(path, swim)
-		in.Nodes, in.NodesFrom = swimNodes(path)
-	default:
-		return nil, fmt.Errorf("read %s: unknown format %q (jhist, rumen, swim, scenario)", path, format)
-	}
-	if err != nil {
+	if err := s.LoadTraces(filepath.Dir(local)); err != nil {
 		return nil, err
 	}
-	if in.Scenario == nil && len(in.Jobs) == 0 {
-		return nil, fmt.Errorf("read %s: no jobs", path)
-	}
-	return in, nil
-}
-
-// detectFile detects a file's format from its first 4 KiB.
-func detectFile(path string) (history.Format, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	head := make([]byte, 4096)
-	n, err := io.ReadFull(bufio.NewReader(f), head)
-	f.Close()
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	return history.Detect(path, head[:n])
+	return s, nil
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/internal/itest"
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // `specbridge replay hdfs://...` on a real HDFS: a directory holding the
@@ -18,7 +17,7 @@ import (
 // equal the local files' jobs; a single file reads too.
 func TestIntegrationLoadFromHDFS(t *testing.T) {
 	u := itest.FreshDir(t, "SPECBRIDGE_FS", "/tmp/specbridge-it", "replay").Join("done")
-	c := itest.DialDir(t, u)
+	c := itest.DialDir(t, nil, u)
 	root := u.Path
 	local := []string{
 		"../yarnclient/history/testdata/job_2.4-SUCCEEDED-speculative.jhist",
@@ -42,7 +41,7 @@ func TestIntegrationLoadFromHDFS(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	in, err := Load(u.String()+"/", "", history.DefaultSWIMModel())
+	in, err := Load(u.String()+"/", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +49,7 @@ func TestIntegrationLoadFromHDFS(t *testing.T) {
 		t.Fatalf("format %s, %d jobs", in.Format, len(in.Jobs))
 	}
 	for i, f := range local {
-		want, err := Load(f, "", history.DefaultSWIMModel())
+		want, err := Load(f, LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,11 +60,11 @@ func TestIntegrationLoadFromHDFS(t *testing.T) {
 				i, got.ID, len(got.Tasks), got.Status, got.Source, w.ID, len(w.Tasks), w.Status)
 		}
 	}
-	one, err := Load(u.Join("2026/11/20/000000/job_2.4-SUCCEEDED-speculative.jhist").String(), "", history.DefaultSWIMModel())
+	one, err := Load(u.Join("2026/11/20/000000/job_2.4-SUCCEEDED-speculative.jhist").String(), LoadOptions{})
 	if err != nil || len(one.Jobs) != 1 {
 		t.Fatalf("single file: %v", err)
 	}
-	if _, err := Load(u.String()+"/missing/", "", history.DefaultSWIMModel()); err == nil || !strings.Contains(err.Error(), "hdfs://") {
+	if _, err := Load(u.String()+"/missing/", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "hdfs://") {
 		t.Errorf("missing directory: %v", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/internal/itest"
-	"github.com/specbridge/specbridge/yarnclient/history"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
 // `replay hdfs:///specbridge/...` on the Kerberos-secured mini HDFS
@@ -16,16 +16,15 @@ import (
 // byte-identical output. Without credentials, the replay is refused with
 // an error naming the input.
 func TestKerberosReplay(t *testing.T) {
-	itest.UseKerberos(t, itest.Keytab)
 	u := itest.FreshDir(t, "SPECBRIDGE_KRB_FS", "/specbridge", "replay").Join("done")
 	root := u.Path
-	local, _ := stageHistories(t, itest.DialDir(t, u), root)
-	itest.EachCredentials(t, func(t *testing.T, creds itest.Credentials) {
-		fromHDFS, err := Load("hdfs://"+root+"/", "", history.DefaultSWIMModel()) // hdfs:///specbridge/...: on fs.defaultFS
+	local, _ := stageHistories(t, itest.DialDir(t, itest.KerberosConf(t, itest.Keytab), u), root)
+	itest.EachCredentials(t, func(t *testing.T, creds itest.Credentials, cfg *hdfs.Config) {
+		fromHDFS, err := Load("hdfs://"+root+"/", LoadOptions{HDFS: cfg}) // hdfs:///specbridge/...: on fs.defaultFS
 		if err != nil {
 			t.Fatalf("replay hdfs://%s with a %s: %v", root, creds, err)
 		}
-		fromLocal, err := Load(local, "", history.DefaultSWIMModel())
+		fromLocal, err := Load(local, LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,9 +36,9 @@ func TestKerberosReplay(t *testing.T) {
 		}
 	})
 	t.Run("no credentials", func(t *testing.T) {
-		itest.UseKerberos(t, itest.NoCredentials)
+		cfg := itest.KerberosConf(t, itest.NoCredentials)
 		in := u.String() + "/"
-		_, err := Load(in, "", history.DefaultSWIMModel())
+		_, err := Load(in, LoadOptions{HDFS: cfg})
 		itest.WantRefused(t, err, in)
 	})
 }

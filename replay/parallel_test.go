@@ -5,21 +5,19 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
-
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // TestParallelOutputIdentical: a replay on several goroutines gives the
 // same results, and hands Observe the same runs in the same order, byte for
 // byte, as a serial one (issue 17): for a SWIM trace read eagerly, and a
-// Rumen trace and a scenario streamed (LoadStreaming).
+// Rumen trace and a scenario streamed (LoadOptions.Stream).
 func TestParallelOutputIdentical(t *testing.T) {
 	swim := load(t, filepath.Join(shared, "swim", "FB-2009_samples_24_times_1hr_0.tsv"))
 	swim.Jobs = swim.Jobs[:150]
 	dir := t.TempDir()
 	inputs := map[string]*Input{"swim": swim}
 	for name, path := range map[string]string{"rumen": rumenDay(t, dir, 6), "scenario": spreadScenario(t, dir)} {
-		in, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
+		in, err := Load(path, LoadOptions{Stream: true})
 		if err != nil {
 			t.Fatal(err)
 		}

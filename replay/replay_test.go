@@ -34,7 +34,7 @@ func bySpeculator(res []Result) map[string]Result {
 
 func load(t testing.TB, path string) *Input {
 	t.Helper()
-	in, err := Load(path, "", history.DefaultSWIMModel())
+	in, err := Load(path, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,12 +138,12 @@ func TestBadInputsNameFileAndLine(t *testing.T) {
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("cluster:\n  nodes: [{count: 1, slots: 1}]\nworkload:\n  jobs: [{count: 0, maps: 1, map_s: 1}]\n"), 0o644)
 	for path, want := range map[string]string{cut: "line 11", bad: "line 4"} {
-		_, err := Load(path, "", history.DefaultSWIMModel())
+		_, err := Load(path, LoadOptions{})
 		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), want) {
 			t.Errorf("Load(%s) error %v: want the file and %q", path, err, want)
 		}
 	}
-	if _, err := Load(filepath.Join(dir, "missing.jhist"), "", history.DefaultSWIMModel()); err == nil {
+	if _, err := Load(filepath.Join(dir, "missing.jhist"), LoadOptions{}); err == nil {
 		t.Error("missing file loaded")
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/workload/scenario"
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // Streamed inputs (sim.Job.Load) against the same inputs read eagerly:
@@ -202,7 +201,7 @@ func rumenDay(t testing.TB, dir string, n int) string {
 func loadBoth(t *testing.T, path string) (eager, lazy *Input) {
 	t.Helper()
 	eager = load(t, path)
-	lazy, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
+	lazy, err := Load(path, LoadOptions{Stream: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +209,7 @@ func loadBoth(t *testing.T, path string) (eager, lazy *Input) {
 }
 
 // TestHistoryStreamedWorkloadIsTheEagerOne: Rumen traces, jhist files
-// (JSON and binary) and directories of them, read with LoadStreaming, hold
+// (JSON and binary) and directories of them, read with LoadOptions.Stream, hold
 // one header a job and give the eager workloads, calibrated or not, on
 // the recorded hosts or on --nodes.
 func TestHistoryStreamedWorkloadIsTheEagerOne(t *testing.T) {
@@ -283,7 +282,7 @@ func TestHistoryTasksLiveFromArrivalToEnd(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := c.write(dir)
-			in, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
+			in, err := Load(path, LoadOptions{Stream: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -341,7 +340,7 @@ func TestDecisionsStreamedIsEager(t *testing.T) {
 }
 
 // TestScenarioStreamedWorkloadIsTheEagerOne: a scenario read with
-// LoadStreaming draws its exact jobs' tasks again at their arrival, the
+// Load with Stream draws its exact jobs' tasks again at their arrival, the
 // same tasks as the eager draw (deadline and error-bound jobs, and
 // scenarios with dry-run deadlines, keep theirs); a run holds a few jobs'
 // tasks at a time.
@@ -415,7 +414,7 @@ workload:
 
 // BenchmarkRumenMemory replays a large Rumen trace (writeRumenTrace: 100
 // jobs of 1,000 maps and 50 reduces, 10 minutes apart, on 100 hosts; 105,000
-// tasks, a 52 MB file), read eagerly (Load) and streamed (LoadStreaming),
+// tasks, a 52 MB file), read eagerly (Load) and streamed (LoadOptions.Stream),
 // with no speculation, and reports the live heap once the input is read
 // and its workload built (held-MB, after a collection), and the largest
 // heap, garbage included, from the start of the read to the end of the run
@@ -423,8 +422,8 @@ workload:
 func BenchmarkRumenMemory(b *testing.B) {
 	path := writeRumenTrace(b, b.TempDir(), 100, 1000, 50)
 	loaders := map[string]func() (*Input, error){
-		"eager":    func() (*Input, error) { return Load(path, "", history.DefaultSWIMModel()) },
-		"streamed": func() (*Input, error) { return LoadStreaming(path, "", history.DefaultSWIMModel(), nil) },
+		"eager":    func() (*Input, error) { return Load(path, LoadOptions{}) },
+		"streamed": func() (*Input, error) { return Load(path, LoadOptions{Stream: true}) },
 	}
 	for _, name := range []string{"eager", "streamed"} {
 		b.Run(name, func(b *testing.B) {

@@ -1,10 +1,8 @@
 package replay
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 
 	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/speculators"
@@ -13,7 +11,7 @@ import (
 
 // swimSource is a SWIM trace kept as its rows (one small row a job): each
 // job's tasks are derived from its row while the workload is built and let
-// go at once, where reading the trace eagerly (history.ReadSWIM) holds every
+// go at once, where reading the trace eagerly (history.ReadSWIMFrom) holds every
 // task of the day as a recorded task with its attempt, ids and counters —
 // most of a day-long replay's memory (docs/scale.md).
 type swimSource struct {
@@ -22,23 +20,23 @@ type swimSource struct {
 	name  string
 }
 
-// readSWIMSource reads path's rows; the model's checks come with the first
-// job derived.
-func readSWIMSource(path string, m history.SWIMModel) (*swimSource, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	rows, err := history.ReadSWIMRows(f, path)
+// readSWIMSource reads the rows of src's file name; the model's checks
+// come with the first job derived.
+func readSWIMSource(src Source, name string, m history.SWIMModel) (*swimSource, error) {
+	f, err := src.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	return &swimSource{rows: rows, model: m, name: path}, nil
+	defer f.Close()
+	rows, err := history.ReadSWIMRows(f, name)
+	if err != nil {
+		return nil, err
+	}
+	return &swimSource{rows: rows, model: m, name: name}, nil
 }
 
 // workload is FromHistory over the trace's jobs, streamed: the same
-// workload as FromHistory(history.ReadSWIM(...)) gives, but each job is a
+// workload as FromHistory(history.ReadSWIMFrom(...)) gives, but each job is a
 // header (sim.Job.Load) whose tasks the simulator derives from the job's row
 // when the job arrives and lets go when it ends. The build derives every
 // job once, in row order, for its task counts and longest task and to keep
@@ -131,7 +129,7 @@ func (s *swimSource) tasks(i int, origin int64, model StragglerModel, rs *rand.R
 	return true, nil
 }
 
-// each calls f with every row's job as history.ReadSWIM derives it, one
+// each calls f with every row's job as history.ReadSWIMFrom derives it, one
 // at a time (decisions mode).
 func (s *swimSource) each(f func(*history.Job) error) error {
 	for i, row := range s.rows {

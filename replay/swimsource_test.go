@@ -5,12 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // TestSWIMStreamedWorkloadIsTheEagerOne: a SWIM trace read as its rows
-// (LoadStreaming) builds the same workload as the trace read whole, its
+// (LoadOptions.Stream) builds the same workload as the trace read whole, its
 // jobs' tasks loaded (sim.Job.Load) equal to the eager ones, on the
 // cluster its name tells (FB-2009: 600 machines), said in Workload.Cluster.
 func TestSWIMStreamedWorkloadIsTheEagerOne(t *testing.T) {
@@ -91,7 +89,7 @@ func TestSWIMCorruptRowNamedOnce(t *testing.T) {
 	if err := os.WriteFile(path, []byte("job0\t5\t0\t999999999999999999\t1\t1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in, err := LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
+	in, err := Load(path, LoadOptions{Stream: true})
 	if err == nil {
 		_, err = WorkloadOf(in, ClusterOptions{})(1)
 	}
@@ -103,11 +101,11 @@ func TestSWIMCorruptRowNamedOnce(t *testing.T) {
 // loadSWIMBoth loads the SWIM trace at path eagerly and as a stream.
 func loadSWIMBoth(t *testing.T, path string) (eager, lazy *Input) {
 	t.Helper()
-	eager, err := Load(path, "", history.DefaultSWIMModel())
+	eager, err := Load(path, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lazy, err = LoadStreaming(path, "", history.DefaultSWIMModel(), nil)
+	lazy, err = Load(path, LoadOptions{Stream: true})
 	if err != nil {
 		t.Fatal(err)
 	}

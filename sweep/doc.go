@@ -10,7 +10,7 @@
 // local sweep computes for it. A cell's row is exactly what
 // `specbridge replay --runs 1 --speculators POLICY --param ... --seed SEED`
 // reports for that policy: the cell goes through replay's public entry points
-// (LoadStreaming, WorkloadOf, LimitJobs, Simulate), one simulation at a time.
+// (Load with Stream, WorkloadOf, LimitJobs, Simulate), one simulation at a time.
 //
 // Rows are ordered by cell index, input-major, then policy, then parameter
 // combination, then seed, whatever order the cells finish in: a grid's rows

@@ -7,6 +7,7 @@ import (
 	"github.com/specbridge/specbridge/internal/inorder"
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
@@ -28,22 +29,31 @@ type Row struct {
 // it.
 type RegistryFunc func(params []string) (*speculators.Registry, error)
 
+// Runner is what running a cell needs beside the cell.
+type Runner struct {
+	// Registry builds the cell's policies.
+	Registry RegistryFunc
+	// HDFS reaches hdfs:// inputs; nil: the environment's configuration
+	// (hdfs.EnvConf).
+	HDFS *hdfs.Config
+}
+
 // RunCell runs one cell: its input read as `specbridge replay` reads it,
 // one simulation of its policy and seed.
-func RunCell(c Cell, registry RegistryFunc) (Row, error) {
+func RunCell(c Cell, r Runner) (Row, error) {
 	where := fmt.Sprintf("cell %d (%s, %s %s, seed %d)", c.Index, c.Input, c.Policy, c.ParamsText(), c.Seed)
 	path := c.Input
 	if c.File != "" {
 		path = c.File
 	}
-	in, err := replay.LoadStreaming(path, history.Format(c.Format), history.DefaultSWIMModel(), nil)
+	in, err := replay.Load(path, replay.LoadOptions{Format: history.Format(c.Format), Stream: true, HDFS: r.HDFS})
 	if err != nil {
 		return Row{}, fmt.Errorf("%s: %w", where, err)
 	}
 	if in.Scenario != nil && (c.Nodes > 0 || c.Slots > 0) {
 		return Row{}, fmt.Errorf("%s: --nodes/--slots: %s is a scenario, which describes its own cluster", where, c.Input)
 	}
-	reg, err := registry(c.ParamFlags())
+	reg, err := r.Registry(c.ParamFlags())
 	if err != nil {
 		return Row{}, fmt.Errorf("%s: %w", where, err)
 	}
@@ -77,7 +87,7 @@ func RunCell(c Cell, registry RegistryFunc) (Row, error) {
 // and Run returns CellErrors naming every failed cell. An error of emit's
 // stops the sweep (cells not yet started are not started) and is returned
 // once the running cells end.
-func Run(cells []Cell, parallel int, registry RegistryFunc, emit func(Row) error) error {
+func Run(cells []Cell, parallel int, r Runner, emit func(Row) error) error {
 	type result struct {
 		row Row
 		err error
@@ -85,7 +95,7 @@ func Run(cells []Cell, parallel int, registry RegistryFunc, emit func(Row) error
 	failed := CellErrors{Cells: len(cells)}
 	err := inorder.Run(len(cells), parallel,
 		func(k int) (result, error) {
-			row, err := RunCell(cells[k], registry)
+			row, err := RunCell(cells[k], r)
 			return result{row, err}, nil
 		},
 		func(_ int, r result) error {

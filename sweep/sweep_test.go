@@ -107,7 +107,7 @@ func TestParallelRowsIdentical(t *testing.T) {
 	cells := smallGrid().Cells()
 	render := func(parallel int) (string, string, []Row) {
 		var rows []Row
-		if err := Run(cells, parallel, registry, func(r Row) error { rows = append(rows, r); return nil }); err != nil {
+		if err := Run(cells, parallel, Runner{Registry: registry}, func(r Row) error { rows = append(rows, r); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		var c, j bytes.Buffer
@@ -132,7 +132,7 @@ func TestParallelRowsIdentical(t *testing.T) {
 			t.Fatalf("row %d is cell %d", i, r.Cell)
 		}
 	}
-	alone, err := RunCell(cells[5], registry)
+	alone, err := RunCell(cells[5], Runner{Registry: registry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestRunGoesPastAFailingCell(t *testing.T) {
 	cells := smallGrid().Cells()[:3]
 	cells[1].Input = "no-such-input.yaml"
 	var got []int
-	err := Run(cells, 2, registry, func(r Row) error { got = append(got, r.Cell); return nil })
+	err := Run(cells, 2, Runner{Registry: registry}, func(r Row) error { got = append(got, r.Cell); return nil })
 	var ce CellErrors
 	if !errors.As(err, &ce) || len(ce.Errs) != 1 || !strings.Contains(err.Error(), "1 of 3 cells failed") || !strings.Contains(err.Error(), "cell 1 (no-such-input.yaml") {
 		t.Fatalf("error %v, want one naming cell 1 of 3", err)
@@ -238,7 +238,7 @@ func TestCellClusterSizeBounded(t *testing.T) {
 	for _, size := range []Setup{{Nodes: 2_000_000_000}, {Nodes: 2, Slots: 2_000_000_000}, {Nodes: -5}} {
 		c := Cell{Input: "../data/jhist/job_2.4.0-FAILED.jhist", Policy: "none", Seed: 1, Setup: size}
 		c.Stragglers = StragglersOf(replay.DefaultStragglerModel())
-		if _, err := RunCell(c, registry); err == nil || !strings.Contains(err.Error(), "cell 0") || !strings.Contains(err.Error(), "want at most") {
+		if _, err := RunCell(c, Runner{Registry: registry}); err == nil || !strings.Contains(err.Error(), "cell 0") || !strings.Contains(err.Error(), "want at most") {
 			t.Errorf("nodes %d slots %d: error %v", size.Nodes, size.Slots, err)
 		}
 	}

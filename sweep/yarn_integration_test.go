@@ -39,7 +39,7 @@ func TestIntegrationSweepOnYARN(t *testing.T) {
 	// A job history on HDFS (replay reads histories there, not scenarios):
 	// the mappers read it there.
 	u := itest.FreshDir(t, "SPECBRIDGE_FS", "/tmp/specbridge-it", "sweep")
-	c, root := itest.DialDir(t, u), u.Path
+	c, root := itest.DialDir(t, nil, u), u.Path
 	hist, err := os.ReadFile("../yarnclient/history/testdata/job_2.4-SUCCEEDED-speculative.jhist")
 	if err != nil {
 		t.Fatal(err)

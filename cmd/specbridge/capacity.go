@@ -13,7 +13,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/rmcapacity"
 )
 
@@ -116,7 +115,7 @@ func startCapacity(ctx context.Context, c *cli.Context, log logrus.FieldLogger) 
 	}
 	cfg := rmcapacity.Config{RMs: rms, Container: ct, Refresh: c.Duration("rm-refresh"), Log: log}
 	if site.Secured() {
-		if cfg.Kerberos, err = hdfs.KerberosLogin(); err != nil {
+		if cfg.Kerberos, err = hdfsConf(c).KerberosLogin(); err != nil {
 			return capacity{}, fmt.Errorf("cluster capacity: SPNEGO to the ResourceManager: %w", err)
 		}
 		if cfg.Kerberos == nil {

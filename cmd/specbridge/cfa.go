@@ -79,7 +79,7 @@ func runFsck(c *cli.Context) error {
 			return fmt.Errorf("cfa fsck: %w", err)
 		}
 	}
-	dir, err := cfa.OpenDir(loc)
+	dir, err := cfa.OpenDir(loc, hdfsConf(c))
 	if err != nil {
 		return fmt.Errorf("cfa fsck: %w", err)
 	}
@@ -140,7 +140,7 @@ func cfaConfig(c *cli.Context) (cfa.ServiceConfig, error) {
 	if c.Int("max-pending") <= 0 {
 		return cfa.ServiceConfig{}, errors.New("cfa: --max-pending must be positive")
 	}
-	cfg := cfa.ServiceConfig{Analyzer: an, Store: c.String("store"), Gather: c.Duration("gather-interval"),
+	cfg := cfa.ServiceConfig{Analyzer: an, Store: c.String("store"), HDFS: hdfsConf(c), Gather: c.Duration("gather-interval"),
 		OnError: func(err error) { logrus.WithError(err).Warn("cfa") }, MaxPending: c.Int("max-pending")}
 	key, err := cfa.ParseNodeKey(c.String("node-key"))
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -39,8 +40,8 @@ func withDashboard(c *cli.Context, cfg dashboard.Config, api http.Handler) (http
 }
 
 // hadoopCommand is cmd for a command that reads or writes hdfs:// paths:
-// --hadoop-conf comes first among its flags, and is applied
-// (useHadoopConf) before its action runs.
+// --hadoop-conf comes first among its flags, and is read (useHadoopConf)
+// before its action runs, which takes it with hdfsConf.
 func hadoopCommand(cmd *cli.Command) *cli.Command {
 	cmd.Flags = append([]cli.Flag{hadoopConfFlag()}, cmd.Flags...)
 	cmd.Before = useHadoopConf
@@ -70,11 +71,30 @@ func hadoopConfFlag() cli.Flag {
 	return &cli.StringFlag{Name: "hadoop-conf", Usage: "`DIR` of the cluster's core-site.xml and hdfs-site.xml for hdfs:// paths (fs.defaultFS for hdfs:///path, HA nameservices, Kerberos); default: HADOOP_CONF_DIR, else HADOOP_HOME/etc/hadoop", EnvVars: []string{"SPECBRIDGE_HADOOP_CONF"}}
 }
 
+// hadoopConfKey is where useHadoopConf keeps the command's HDFS
+// configuration in its context.
+type hadoopConfKey struct{}
+
+// useHadoopConf reads --hadoop-conf (a bad directory is named at start),
+// else the environment's configuration (hdfs.EnvConf), into the command's
+// context.
 func useHadoopConf(c *cli.Context) error {
+	cfg := hdfs.EnvConf()
 	if d := c.String("hadoop-conf"); d != "" {
-		if err := hdfs.UseConf(d); err != nil {
+		var err error
+		if cfg, err = hdfs.ConfDir(d); err != nil {
 			return fmt.Errorf("--hadoop-conf: %w", err)
 		}
 	}
+	c.Context = context.WithValue(c.Context, hadoopConfKey{}, cfg)
 	return nil
+}
+
+// hdfsConf is the command's HDFS configuration (useHadoopConf); the
+// environment's when the command has none.
+func hdfsConf(c *cli.Context) *hdfs.Config {
+	if cfg, ok := c.Context.Value(hadoopConfKey{}).(*hdfs.Config); ok {
+		return cfg
+	}
+	return hdfs.EnvConf()
 }

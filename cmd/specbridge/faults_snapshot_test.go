@@ -61,16 +61,7 @@ func fsckJSON(t *testing.T, store string) (code int, rep struct {
 // snapshot and the log; after its own clean stop and a restart, still
 // every one.
 func TestFaultDamagedSnapshot(t *testing.T) {
-	store := filepath.Join(t.TempDir(), "cfa")
-	tok := tokenFile(t, faultToken)
-	const job = "job_1700000000000_0001"
-	acked := map[string]map[string]bool{}
-	next := 0
-	for life := 0; life < 2; life++ {
-		p, base := startCFA(t, store, tok)
-		next = postBatch(t, base, job, acked, next, 40)
-		p.term(t)
-	}
+	store, tok, acked := twoLives(t, 40, (*proc).term)
 	snap := filepath.Join(store, "snapshot.cfa")
 	b, err := os.ReadFile(snap)
 	if err != nil {
@@ -97,28 +88,46 @@ func TestFaultDamagedSnapshot(t *testing.T) {
 	fmt.Printf("FAULT damaged snapshot (byte %d of %d flipped): records acknowledged %d, recovered %d (set aside; loaded from snapshot.cfa.prev and the log)\n", at, len(b), n, rec)
 }
 
-// A segment cut at a frame boundary (whole frames gone, no checksum to
-// fail): after two kill -9 lives, the first life's segment loses its last
-// 10 frames; fsck reports the records missing and exits 1.
-func TestFaultSegmentCut(t *testing.T) {
-	store := filepath.Join(t.TempDir(), "cfa")
-	tok := tokenFile(t, faultToken)
-	const job = "job_1700000000000_0001"
-	acked := map[string]map[string]bool{}
+// twoLives runs the analyzer twice on a fresh store (returned, with its
+// token file), posting n attempt records of one job in each life and
+// ending each with end (term: a clean stop and a snapshot; kill9: a
+// crash); it returns the records acknowledged.
+func twoLives(t *testing.T, n int, end func(*proc, *testing.T)) (store, tok string, acked map[string]map[string]bool) {
+	t.Helper()
+	store = filepath.Join(t.TempDir(), "cfa")
+	tok = tokenFile(t, faultToken)
+	acked = map[string]map[string]bool{}
 	next := 0
 	for life := 0; life < 2; life++ {
 		p, base := startCFA(t, store, tok)
-		next = postBatch(t, base, job, acked, next, 20)
-		p.kill9(t)
+		next = postBatch(t, base, "job_1700000000000_0001", acked, next, n)
+		end(p, t)
 	}
+	return store, tok, acked
+}
+
+// firstSegment checks that store holds want log segments and returns the
+// first one's path and bytes.
+func firstSegment(t *testing.T, store string, want int) (string, []byte) {
+	t.Helper()
 	segs, _ := filepath.Glob(filepath.Join(store, "log-*.cfa"))
-	if len(segs) != 2 {
-		t.Fatalf("segments %v", segs)
+	if len(segs) != want {
+		t.Fatalf("segments %v, want %d", segs, want)
 	}
 	b, err := os.ReadFile(segs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
+	return segs[0], b
+}
+
+// A segment cut at a frame boundary (whole frames gone, no checksum to
+// fail): after two kill -9 lives, the first life's segment loses its last
+// 10 frames; fsck reports the records missing and exits 1.
+func TestFaultSegmentCut(t *testing.T) {
+	const job = "job_1700000000000_0001"
+	store, _, acked := twoLives(t, 20, (*proc).kill9)
+	seg, b := firstSegment(t, store, 2)
 	// Frames: 4-byte length, 4-byte checksum, payload.
 	var offs []int
 	for off := 0; off+8 <= len(b); {
@@ -126,7 +135,7 @@ func TestFaultSegmentCut(t *testing.T) {
 		off += 8 + int(uint32(b[off])<<24|uint32(b[off+1])<<16|uint32(b[off+2])<<8|uint32(b[off+3]))
 	}
 	const cut = 10
-	if err := os.WriteFile(segs[0], b[:offs[len(offs)-cut]], 0o644); err != nil {
+	if err := os.WriteFile(seg, b[:offs[len(offs)-cut]], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, rep := fsckJSON(t, store)

@@ -308,17 +308,10 @@ func TestFaultDamagedSegment(t *testing.T) {
 		acked["job_1700000000000_0001"][id] = true
 	}
 	p.kill9(t) // no snapshot: the records stay in the segment
-	segs, _ := filepath.Glob(filepath.Join(store, "log-*.cfa"))
-	if len(segs) != 1 {
-		t.Fatalf("segments %v", segs)
-	}
-	b, err := os.ReadFile(segs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	seg, b := firstSegment(t, store, 1)
 	at := len(b) / 2
 	b[at] ^= 0x5a
-	if err := os.WriteFile(segs[0], b, 0o644); err != nil {
+	if err := os.WriteFile(seg, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, _, code := run(t, "cfa", "fsck", "--output", "json", store)

@@ -10,9 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/sirupsen/logrus"
-	logtest "github.com/sirupsen/logrus/hooks/test"
 )
 
 // Issue 24, item 6: a keep-alive connection that idles is closed after
@@ -97,8 +94,7 @@ func TestDashboardLoginsAreLimited(t *testing.T) {
 // Issue 24, item 6: an open /dashboard/events stream ends once its token
 // is taken out of the token file by SIGHUP.
 func TestDashboardStreamEndsWhenItsTokenIsRevoked(t *testing.T) {
-	hook := logtest.NewGlobal()
-	defer logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{})
+	hook := logHook(t)
 	viewers := filepath.Join(t.TempDir(), "viewers")
 	writeFile(t, viewers, "viewer-1-0123456789\n")
 	err := runInProcess(t, ServeCommand(), []string{"--token-file", tokenFile(t, serveTestToken), "--dashboard-token-file", viewers}, func(addr string) {

@@ -13,7 +13,6 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/speculators/laser"
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // laserModelParam is the --param key that names a LASER model file.
@@ -101,7 +100,7 @@ func trainLaser(c *cli.Context) error {
 	}
 	var sources []lasertrain.Source
 	for _, path := range c.Args().Slice() {
-		in, err := replay.Load(path, "", history.DefaultSWIMModel())
+		in, err := replay.Load(path, replay.LoadOptions{HDFS: hdfsConf(c)})
 		if err != nil {
 			return fmt.Errorf("train laser: %w", err)
 		}

@@ -8,9 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/sirupsen/logrus"
-	logtest "github.com/sirupsen/logrus/hooks/test"
 )
 
 // bridgeMetrics are the sidecar's own series an operator watches; each must
@@ -106,8 +103,7 @@ func requireZeroSeries(t *testing.T, where string, got map[string]float64, want 
 // before any AM connects; a hello with an unknown parameter is then counted
 // and logged with its job id.
 func TestFreshServeListsEveryMetric(t *testing.T) {
-	hook := logtest.NewGlobal()
-	defer logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{})
+	hook := logHook(t)
 	runServeFor(t, nil, func(url string) {
 		base := httpBase(url)
 		got := scrape(t, base+"/metrics")

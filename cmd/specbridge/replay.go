@@ -201,7 +201,7 @@ func runReplay(c *cli.Context) (err error) {
 		defer cleanup()
 		// Jobs' tasks are read or derived when a simulation or a timeline
 		// needs them (docs/scale.md).
-		in, err := replay.LoadStreaming(file, history.Format(p.format), history.DefaultSWIMModel(), prog.reading(path))
+		in, err := replay.Load(file, replay.LoadOptions{Format: history.Format(p.format), Progress: prog.reading(path), Stream: true, HDFS: hdfsConf(c)})
 		if err != nil {
 			return renamed(formatHint(err, file, path, p.format), file, path)
 		}

@@ -50,8 +50,7 @@ func writeFile(t *testing.T, path, text string) {
 // opened before stays open; a token file that no longer reads keeps the
 // tokens it had, and serving goes on.
 func TestServeReloadsTokensOnSIGHUP(t *testing.T) {
-	hook := logtest.NewGlobal()
-	defer logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{})
+	hook := logHook(t)
 	dir := t.TempDir()
 	amTokens, viewers := filepath.Join(dir, "tokens"), filepath.Join(dir, "viewers")
 	writeFile(t, amTokens, "old-token\n")
@@ -111,8 +110,7 @@ func TestServeReloadsTokensOnSIGHUP(t *testing.T) {
 // SIGHUP re-reads --tls-cert and --tls-key: new connections get the new
 // certificate (a client that trusts only the old one is refused).
 func TestServeReloadsTheCertificateOnSIGHUP(t *testing.T) {
-	hook := logtest.NewGlobal()
-	defer logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{})
+	hook := logHook(t)
 	certFile, keyFile, oldPool := selfSigned(t)
 	newCert, newKey, newPool := selfSigned(t)
 	runServeFor(t, []string{"--tls-cert", certFile, "--tls-key", keyFile}, func(url string) {
@@ -149,8 +147,7 @@ func TestServeReloadsTheCertificateOnSIGHUP(t *testing.T) {
 
 // The standalone analyzer reloads its API tokens the same way.
 func TestCFAReloadsTokensOnSIGHUP(t *testing.T) {
-	hook := logtest.NewGlobal()
-	defer logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{})
+	hook := logHook(t)
 	file := filepath.Join(t.TempDir(), "tokens")
 	writeFile(t, file, "api-1\n")
 	err := runInProcess(t, CFACommand(), []string{"--token-file", file, "--store", t.TempDir()}, func(addr string) {
@@ -177,8 +174,7 @@ func TestCFAReloadsTokensOnSIGHUP(t *testing.T) {
 // A short token is taken (tests and first tries use words) but logged as
 // weak, by its place in the file and never its text.
 func TestShortTokensAreWarnedAbout(t *testing.T) {
-	hook := logtest.NewGlobal()
-	defer logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{})
+	hook := logHook(t)
 	file := filepath.Join(t.TempDir(), "tokens")
 	writeFile(t, file, "0123456789abcdef0123\nsesame\n")
 	if err := runInProcess(t, ServeCommand(), []string{"--token-file", file}, func(string) {}); err != nil {
@@ -196,4 +192,13 @@ func TestShortTokensAreWarnedAbout(t *testing.T) {
 	if strings.Contains(warned[0].Message, "sesame") {
 		t.Fatalf("the warning shows the token: %q", warned[0].Message)
 	}
+}
+
+// logHook records the standard logger's entries (where the commands run
+// in process log) until the test ends.
+func logHook(t *testing.T) *logtest.Hook {
+	t.Helper()
+	hook := logtest.NewGlobal()
+	t.Cleanup(func() { logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{}) })
+	return hook
 }

@@ -106,7 +106,7 @@ func runSweep(c *cli.Context) error {
 	}
 	fmt.Fprintf(log, "sweep: %d cells\n", len(cells))
 	start, last, done := time.Now(), time.Now(), 0
-	runErr := sweep.Run(cells, c.Int("parallel"), policyRegistry, func(r sweep.Row) error {
+	runErr := sweep.Run(cells, c.Int("parallel"), sweep.Runner{Registry: policyRegistry, HDFS: hdfsConf(c)}, func(r sweep.Row) error {
 		done++
 		if time.Since(last) >= 5*time.Second {
 			last = time.Now()
@@ -204,7 +204,7 @@ func runOneCell(c *cli.Context, line string) error {
 	if err != nil {
 		return err
 	}
-	row, err := sweep.RunCell(cell, policyRegistry)
+	row, err := sweep.RunCell(cell, sweep.Runner{Registry: policyRegistry, HDFS: hdfsConf(c)})
 	if err != nil {
 		return err
 	}

@@ -7,14 +7,12 @@ import (
 	"testing"
 
 	"github.com/sirupsen/logrus"
-	logtest "github.com/sirupsen/logrus/hooks/test"
 )
 
 // serve's start line gives the dashboard's URL beside the websocket's, and
 // a token file every user can read is warned about (a 0600 one is not).
 func TestServeLogsDashboardAndReadableTokenFile(t *testing.T) {
-	hook := logtest.NewGlobal()
-	defer logrus.StandardLogger().ReplaceHooks(logrus.LevelHooks{})
+	hook := logHook(t)
 	dir := t.TempDir()
 	open, closed := filepath.Join(dir, "open"), filepath.Join(dir, "closed")
 	writeFile(t, open, "a-token-of-enough-length-1234\n")

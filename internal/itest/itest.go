@@ -68,7 +68,7 @@ const (
 // Kerberos sets the environment of the test for creds (KRB5_CONFIG to the
 // mini KDC's krb5.conf, and the keytab or the ticket cache) and returns the
 // client's Hadoop configuration directory (SPECBRIDGE_KRB_CONF), for
-// hdfs.UseConf.
+// hdfs.ConfDir.
 func Kerberos(t *testing.T, creds Credentials) (confDir string) {
 	t.Helper()
 	t.Setenv("KRB5_CONFIG", Env(t, "SPECBRIDGE_KRB_KRB5CONF"))
@@ -87,44 +87,43 @@ func Kerberos(t *testing.T, creds Credentials) (confDir string) {
 	return Env(t, "SPECBRIDGE_KRB_CONF")
 }
 
-// UseConf points package hdfs at the Hadoop client configuration in dir
-// (hdfs.UseConf), failing the test when it does not load. The
-// configuration stays for the rest of the test binary: package hdfs's own
-// tests reset it themselves (hdfs.ResetConf is theirs only).
-func UseConf(t testing.TB, dir string) {
+// Conf is the Hadoop client configuration in dir (hdfs.ConfDir), failing
+// the test when it does not load.
+func Conf(t testing.TB, dir string) *hdfs.Config {
 	t.Helper()
-	if err := hdfs.UseConf(dir); err != nil {
+	cfg, err := hdfs.ConfDir(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
+	return cfg
 }
 
-// UseHA is UseConf on the client configuration of the HA mini HDFS of
+// HA is Conf on the client configuration of the HA mini HDFS of
 // scripts/hdfs-ha-test.sh (SPECBRIDGE_HA_CONF: the nameservice mycluster,
-// its two NameNodes, and fs.defaultFS hdfs://mycluster). It returns the URL
-// of a fresh directory there, hdfs://mycluster/specbridge-ha/<name>-<nanoseconds>;
+// its two NameNodes, and fs.defaultFS hdfs://mycluster), with the URL of a
+// fresh directory there, hdfs://mycluster/specbridge-ha/<name>-<nanoseconds>;
 // it creates nothing (DialDir does).
-func UseHA(t testing.TB, name string) hdfs.URL {
+func HA(t testing.TB, name string) (*hdfs.Config, hdfs.URL) {
 	t.Helper()
-	UseConf(t, Env(t, "SPECBRIDGE_HA_CONF"))
-	return hdfs.URL{NameNode: "mycluster", Path: fmt.Sprintf("/specbridge-ha/%s-%d", name, time.Now().UnixNano())}
+	cfg := Conf(t, Env(t, "SPECBRIDGE_HA_CONF"))
+	return cfg, hdfs.URL{NameNode: "mycluster", Path: fmt.Sprintf("/specbridge-ha/%s-%d", name, time.Now().UnixNano())}
 }
 
-// UseKerberos is UseConf on the secured mini HDFS's client configuration
+// KerberosConf is Conf on the secured mini HDFS's client configuration
 // with creds in the environment (Kerberos).
-func UseKerberos(t *testing.T, creds Credentials) {
+func KerberosConf(t *testing.T, creds Credentials) *hdfs.Config {
 	t.Helper()
-	UseConf(t, Kerberos(t, creds))
+	return Conf(t, Kerberos(t, creds))
 }
 
 // EachCredentials runs f as one subtest per working kind of credentials, a
-// keytab and a ticket cache (each named by its Credentials), with package
-// hdfs already using them (UseKerberos).
-func EachCredentials(t *testing.T, f func(t *testing.T, creds Credentials)) {
+// keytab and a ticket cache (each named by its Credentials), with the
+// configuration that uses them (KerberosConf).
+func EachCredentials(t *testing.T, f func(t *testing.T, creds Credentials, cfg *hdfs.Config)) {
 	t.Helper()
 	for _, creds := range []Credentials{Keytab, TicketCache} {
 		t.Run(string(creds), func(t *testing.T) {
-			UseKerberos(t, creds)
-			f(t, creds)
+			f(t, creds, KerberosConf(t, creds))
 		})
 	}
 }
@@ -146,14 +145,15 @@ func WantRefused(t testing.TB, err error, where ...string) {
 }
 
 // DialHDFS connects to the mini cluster's HDFS (SPECBRIDGE_FS,
-// hdfs://host:port) for the length of the test.
+// hdfs://host:port: no configuration needed) for the length of the test.
 func DialHDFS(t testing.TB) *hdfs.Client {
 	t.Helper()
-	u, err := hdfs.ParseURL(Env(t, "SPECBRIDGE_FS"))
+	var none *hdfs.Config
+	u, err := none.ParseURL(Env(t, "SPECBRIDGE_FS"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := hdfs.Dial(u.NameNode)
+	c, err := none.Dial(u.NameNode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,11 +161,11 @@ func DialHDFS(t testing.TB) *hdfs.Client {
 	return c
 }
 
-// DialDir connects to u's NameNode (or HA nameservice) for the length of
-// the test and makes the directory u.Path there.
-func DialDir(t testing.TB, u hdfs.URL) *hdfs.Client {
+// DialDir connects to u's NameNode (or HA nameservice) with cfg for the
+// length of the test and makes the directory u.Path there.
+func DialDir(t testing.TB, cfg *hdfs.Config, u hdfs.URL) *hdfs.Client {
 	t.Helper()
-	c, err := hdfs.Dial(u.NameNode)
+	c, err := cfg.Dial(u.NameNode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,10 +178,12 @@ func DialDir(t testing.TB, u hdfs.URL) *hdfs.Client {
 
 // FreshDir returns the URL of a fresh directory, <parent>/<name>-<nanoseconds>,
 // on the mini HDFS that the environment variable fs names (SPECBRIDGE_FS, or
-// SPECBRIDGE_KRB_FS for the secured one). It creates nothing: DialDir does.
+// SPECBRIDGE_KRB_FS for the secured one: hdfs://host:port, no
+// configuration needed). It creates nothing: DialDir does.
 func FreshDir(t testing.TB, fs, parent, name string) hdfs.URL {
 	t.Helper()
-	u, err := hdfs.ParseURL(Env(t, fs))
+	var none *hdfs.Config
+	u, err := none.ParseURL(Env(t, fs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,5 +197,5 @@ func FreshDir(t testing.TB, fs, parent, name string) hdfs.URL {
 func MiniHDFS(t testing.TB, name string) (*hdfs.Client, string) {
 	t.Helper()
 	u := FreshDir(t, "SPECBRIDGE_FS", "/tmp/specbridge-it", name)
-	return DialDir(t, u), u.Path
+	return DialDir(t, nil, u), u.Path
 }

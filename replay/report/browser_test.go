@@ -12,13 +12,12 @@ import (
 	"github.com/specbridge/specbridge/internal/browsertest"
 	"github.com/specbridge/specbridge/replay"
 	"github.com/specbridge/specbridge/speculators/all"
-	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // collect replays a bundled scenario and returns the collector and results.
 func collect(t *testing.T, path string, policies []string, runs int) (*Collector, []replay.Result) {
 	t.Helper()
-	in, err := replay.Load(path, "", history.DefaultSWIMModel())
+	in, err := replay.Load(path, replay.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

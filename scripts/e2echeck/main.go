@@ -41,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: e2echeck [flags] JOB.jhist")
 		return 2
 	}
-	job, err := history.ReadJhist(fs.Arg(0))
+	job, err := readJhist(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, "e2echeck:", err)
 		return 2
@@ -89,7 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fails = append(fails, fmt.Sprintf("%d SPECULATIVE attempts in %s, want none", len(spec), job.ID))
 	}
 	if *fasterThan != "" {
-		other, err := history.ReadJhist(*fasterThan)
+		other, err := readJhist(*fasterThan)
 		if err != nil {
 			fmt.Fprintln(stderr, "e2echeck:", err)
 			return 2
@@ -148,4 +148,14 @@ func orRunning(s string) string {
 		return "unfinished"
 	}
 	return s
+}
+
+// readJhist reads the job history file at path.
+func readJhist(path string) (*history.Job, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	return history.ReadJhistFrom(f, path)
 }

@@ -19,16 +19,7 @@ import (
 // Reference: SRQuant/LASER paper §III (Fig. 2), §IV-A Algorithm 1, §V-A.
 func TestSpeculativeResumeDecisions(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "j", Maps: 10, Deadline: 300000, Resume: true}, nil)
-	for i := range 10 {
-		h.Start(spectest.Map(i), "n1", 0)
-	}
-	for i := range 10 {
-		p := 0.8
-		if i == 9 {
-			p = 0.2
-		}
-		h.Status(speculators.AttemptID{Task: spectest.Map(i)}, 119000, p)
-	}
+	nineAndAStraggler(h)
 	h.WantNone(119000, "before tau_est")
 	straggler := speculators.AttemptID{Task: spectest.Map(9)}
 	ds := h.Decide(120000)
@@ -61,6 +52,21 @@ func TestSpeculativeResumeDecisions(t *testing.T) {
 	h.WantNone(300000, "after tau_kill")
 }
 
+// nineAndAStraggler starts ten maps at 0 and reports them at 119 s: nine at
+// 80%, map 9 at 20%.
+func nineAndAStraggler(h *spectest.Harness) {
+	for i := range 10 {
+		h.Start(spectest.Map(i), "n1", 0)
+	}
+	for i := range 10 {
+		p := 0.8
+		if i == 9 {
+			p = 0.2
+		}
+		h.Status(speculators.AttemptID{Task: spectest.Map(i)}, 119000, p)
+	}
+}
+
 // TestNoDeadlineNoSpeculation: without a deadline nothing straggles.
 func TestNoDeadlineNoSpeculation(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "j", Maps: 1}, nil)
@@ -86,16 +92,7 @@ func TestBadParametersAreRefused(t *testing.T) {
 // phi = 0 (the straggler's 20% is thrown away), not for phi = 0.2.
 func TestLiveCopiesStartFromZero(t *testing.T) {
 	h := spectest.For(t, Policy(), speculators.JobInfo{ID: "j", Maps: 10, Deadline: 300000}, nil)
-	for i := range 10 {
-		h.Start(spectest.Map(i), "n1", 0)
-	}
-	for i := range 10 {
-		p := 0.8
-		if i == 9 {
-			p = 0.2
-		}
-		h.Status(speculators.AttemptID{Task: spectest.Map(i)}, 119000, p)
-	}
+	nineAndAStraggler(h)
 	ds := h.Decide(120000)
 	m := Model{N: 10, TMin: 150, Beta: 1.7, D: 300, TauEst: 120, TauKill: 200}
 	want, _ := m.Choose(4, 0.1, 0.0001)

@@ -8,7 +8,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/colinmarc/hdfs/v2/hadoopconf"
 	krb "github.com/jcmturner/gokrb5/v8/client"
@@ -21,47 +20,64 @@ import (
 // alone (Hadoop's default, 8020).
 const defaultRPCPort = "8020"
 
-// The cluster's configuration, as Hadoop's own clients read it: from the
-// directory given to UseConf (the CLI's --hadoop-conf), else
-// HADOOP_CONF_DIR, else HADOOP_HOME/etc/hadoop (core-site.xml and
-// hdfs-site.xml). Loaded once, when an address first needs it.
-var conf struct {
-	mu     sync.Mutex
-	dir    string // set by UseConf
-	loaded bool
-	c      hadoopconf.HadoopConf
-	err    error
+// Config is how this process reaches HDFS: the cluster's configuration
+// as Hadoop's own clients read it (core-site.xml and hdfs-site.xml: from
+// the CLI's --hadoop-conf, ConfDir, else HADOOP_CONF_DIR or
+// HADOOP_HOME/etc/hadoop, EnvConf), and fault hooks for tests. The CLI
+// makes one and passes it to what reads or writes hdfs:// paths (replay's
+// inputs, the fault analyzer's store); the package keeps none of its own.
+// A nil *Config is no configuration: hdfs://host:port/path addresses
+// only, simple authentication.
+type Config struct {
+	hadoop hadoopconf.HadoopConf
+	// err is why the environment's configuration did not load (EnvConf),
+	// reported when an address needs the configuration.
+	err error
+	// Hooks, if not nil, are called at the points of a transfer where
+	// fault-injection tests act (FaultHooks); production code leaves it
+	// nil.
+	Hooks *FaultHooks
 }
 
-// UseConf makes dir the Hadoop configuration directory (instead of
-// HADOOP_CONF_DIR). It is read at once, so that a bad directory is named at
-// start.
-func UseConf(dir string) error {
+// ConfDir reads the Hadoop configuration directory dir at once, so that a
+// bad directory is named at start.
+func ConfDir(dir string) (*Config, error) {
 	c, err := hadoopconf.Load(dir)
 	if err == nil && len(c) == 0 {
 		err = errors.New("no core-site.xml or hdfs-site.xml there")
 	}
-	conf.mu.Lock()
-	defer conf.mu.Unlock()
-	conf.dir, conf.loaded, conf.c, conf.err = dir, true, c, err
 	if err != nil {
-		return fmt.Errorf("reading the Hadoop configuration in %s: %w", dir, err)
+		return nil, fmt.Errorf("reading the Hadoop configuration in %s: %w", dir, err)
 	}
-	return nil
+	return &Config{hadoop: c}, nil
 }
 
-// Conf returns the cluster's configuration (empty when there is none).
-func Conf() (hadoopconf.HadoopConf, error) {
-	conf.mu.Lock()
-	defer conf.mu.Unlock()
-	if !conf.loaded {
-		conf.loaded = true
-		conf.c, conf.err = hadoopconf.LoadFromEnvironment()
-		if conf.err != nil {
-			conf.err = fmt.Errorf("reading the Hadoop configuration from HADOOP_CONF_DIR / HADOOP_HOME: %w", conf.err)
-		}
+// EnvConf is the configuration in HADOOP_CONF_DIR, else
+// HADOOP_HOME/etc/hadoop; empty when neither is set. One that does not
+// read is an error when an address needs it (hdfs:///path, a nameservice),
+// not before: hdfs://host:port/path needs none.
+func EnvConf() *Config {
+	c, err := hadoopconf.LoadFromEnvironment()
+	if err != nil {
+		err = fmt.Errorf("reading the Hadoop configuration from HADOOP_CONF_DIR / HADOOP_HOME: %w", err)
 	}
-	return conf.c, conf.err
+	return &Config{hadoop: c, err: err}
+}
+
+// conf returns the cluster's configuration (empty when there is none).
+func (cfg *Config) conf() (hadoopconf.HadoopConf, error) {
+	if cfg == nil {
+		return nil, nil
+	}
+	return cfg.hadoop, cfg.err
+}
+
+// hooks are the fault hooks, nil when none are set.
+func (cfg *Config) hooks() *FaultHooks {
+	if cfg == nil {
+		return nil
+	}
+	return cfg.Hooks
 }
 
 // defaultFS is the authority of fs.defaultFS (host:port or a nameservice).
@@ -85,8 +101,8 @@ func defaultFS(c hadoopconf.HadoopConf) (string, error) {
 // to each of its NameNodes' dfs.namenode.rpc-address.NS.NN, in the order
 // configured (the client fails over between them); host:port to itself; a
 // host alone to its dfs.namenode.rpc-address, else host:8020.
-func Addresses(authority string) ([]string, error) {
-	c, err := Conf()
+func (cfg *Config) Addresses(authority string) ([]string, error) {
+	c, err := cfg.conf()
 	if err != nil && !strings.Contains(authority, ":") {
 		return nil, err
 	}
@@ -168,19 +184,12 @@ func kerberos(c hadoopconf.HadoopConf) (*krb.Client, string, error) {
 	return cl, strings.Split(cl.Credentials.UserName(), "/")[0], nil
 }
 
-// resetConf forgets the loaded configuration (tests).
-func resetConf() {
-	conf.mu.Lock()
-	defer conf.mu.Unlock()
-	conf.dir, conf.loaded, conf.c, conf.err = "", false, nil, nil
-}
-
 // KerberosLogin is the Kerberos client the HDFS client would use (keytab or
 // ticket cache, as kerberos says), for other Hadoop services of the same
 // cluster (the ResourceManager's SPNEGO-protected web API); nil when the
 // configuration does not say hadoop.security.authentication=kerberos.
-func KerberosLogin() (*krb.Client, error) {
-	c, err := Conf()
+func (cfg *Config) KerberosLogin() (*krb.Client, error) {
+	c, err := cfg.conf()
 	if err != nil {
 		return nil, err
 	}

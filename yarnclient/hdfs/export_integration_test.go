@@ -5,8 +5,6 @@ package hdfs
 import gohdfs "github.com/colinmarc/hdfs/v2"
 
 // What the integration tests (package hdfs_test: they use internal/itest,
-// which imports this package) need of the package's insides: forgetting
-// the loaded configuration, and the underlying client.
-var ResetConf = resetConf
-
+// which imports this package) need of the package's insides: the
+// underlying client.
 func Raw(c *Client) *gohdfs.Client { return c.c }

@@ -7,7 +7,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -91,7 +90,8 @@ func (c *Client) retry(op func() error) error {
 
 // FaultHooks are called at the points of a transfer where fault-injection
 // tests act, e.g. to make a NameNode fail over in the middle of a read or
-// of a write. Production code never sets them; nil fields do nothing.
+// of a write (Config.Hooks, for every Client dialled with it). Production
+// code never sets them; nil fields do nothing.
 type FaultHooks struct {
 	// Read is called after each read from a file opened with Open, with
 	// the file's path and the bytes read from it so far.
@@ -100,15 +100,6 @@ type FaultHooks struct {
 	// client, before the DataNodes acknowledge it and before the NameNode
 	// completes the file (Create, Append, WriteFile).
 	BeforeComplete func(path string)
-}
-
-var hooks atomic.Pointer[FaultHooks]
-
-// SetFaultHooks installs h for every Client (tests) and returns a function
-// that puts the previous hooks back.
-func SetFaultHooks(h *FaultHooks) (restore func()) {
-	prev := hooks.Swap(h)
-	return func() { hooks.Store(prev) }
 }
 
 // hookedReader counts a file's bytes for FaultHooks.Read.

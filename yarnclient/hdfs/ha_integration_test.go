@@ -14,14 +14,15 @@ import (
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
 
-// useHA points the package at the client configuration of the HA mini
-// HDFS for the test (itest.UseHA), and makes and connects to a fresh
-// directory on its nameservice, whose URL it returns.
-func useHA(t *testing.T, name string) (*hdfs.Client, hdfs.URL) {
+// useHA connects with the client configuration of the HA mini HDFS
+// (itest.HA) and hooks, if not nil, to a fresh directory on its
+// nameservice that it makes, and returns the client, the directory's URL
+// and the configuration.
+func useHA(t *testing.T, name string, hooks *hdfs.FaultHooks) (*hdfs.Client, hdfs.URL, *hdfs.Config) {
 	t.Helper()
-	t.Cleanup(hdfs.ResetConf)
-	u := itest.UseHA(t, name)
-	return itest.DialDir(t, u), u
+	cfg, u := itest.HA(t, name)
+	cfg.Hooks = hooks
+	return itest.DialDir(t, cfg, u), u, cfg
 }
 
 // hdfs:///path on the HA nameservice of HADOOP_CONF_DIR: a file read
@@ -30,8 +31,8 @@ func useHA(t *testing.T, name string) (*hdfs.Client, hdfs.URL) {
 // brings it back and fails over to it) lose nothing, and each append that
 // returned is in the file.
 func TestHAFailover(t *testing.T) {
-	c, u := useHA(t, "failover")
-	if d, err := hdfs.ParseURL("hdfs://" + u.Path); err != nil || d != u {
+	c, u, cfg := useHA(t, "failover", nil)
+	if d, err := cfg.ParseURL("hdfs://" + u.Path); err != nil || d != u {
 		t.Fatalf("hdfs://%s resolved to %v (%v), want %v: fs.defaultFS is the nameservice", u.Path, d, err, u)
 	}
 	data := bytes.Repeat([]byte("specbridge-ha "), 1<<16) // ~900 KB
@@ -82,17 +83,16 @@ func TestHAFailover(t *testing.T) {
 // down: the DataNodes get the data, the file is completed on the NameNode
 // active now, and the next append and the atomic rewrite go there too.
 func TestHAFailoverBeforeComplete(t *testing.T) {
-	c, u := useHA(t, "complete")
-	log, snap := u.Path+"/log", u.Path+"/snap"
 	var fired atomic.Int32
-	defer hdfs.SetFaultHooks(&hdfs.FaultHooks{BeforeComplete: func(p string) {
+	c, u, _ := useHA(t, "complete", &hdfs.FaultHooks{BeforeComplete: func(p string) {
 		if fired.Add(1) == 3 { // the third write: an append to a file that has data
 			if !strings.HasSuffix(p, "/log") {
 				t.Errorf("third write to %s, want the log", p)
 			}
 			itest.Failover(t, true)
 		}
-	}})()
+	}})
+	log, snap := u.Path+"/log", u.Path+"/snap"
 	var want []byte
 	for i := range 5 {
 		line := []byte(fmt.Sprintf("acknowledged %d\n", i))

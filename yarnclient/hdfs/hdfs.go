@@ -3,8 +3,8 @@
 // directory, read a file, write a file atomically (a temporary name, then a
 // rename over the target) and append to a file.
 //
-// Addresses follow the cluster's configuration (conf.go: --hadoop-conf,
-// HADOOP_CONF_DIR): hdfs:///path is on fs.defaultFS, hdfs://nameservice/path
+// Addresses follow the cluster's configuration (Config, conf.go:
+// --hadoop-conf, HADOOP_CONF_DIR), which callers pass in: hdfs:///path is on fs.defaultFS, hdfs://nameservice/path
 // on an HA nameservice's NameNodes with failover between them. The user is
 // HADOOP_USER_NAME, else the OS user, as Hadoop's own client does with
 // simple authentication; with hadoop.security.authentication=kerberos, the
@@ -46,7 +46,7 @@ func IsURL(s string) bool { return strings.HasPrefix(s, "hdfs://") }
 // ParseURL reads hdfs://host:port/path, hdfs://nameservice/path, or
 // hdfs:///path (on fs.defaultFS of the cluster's configuration, which must
 // then be found).
-func ParseURL(s string) (URL, error) {
+func (cfg *Config) ParseURL(s string) (URL, error) {
 	u, err := url.Parse(s)
 	if err != nil {
 		return URL{}, fmt.Errorf("HDFS URL %q: %w", s, err)
@@ -55,7 +55,7 @@ func ParseURL(s string) (URL, error) {
 		return URL{}, fmt.Errorf("HDFS URL %q: want hdfs://namenode-host:port/path, hdfs://nameservice/path or hdfs:///path", s)
 	}
 	if u.Host == "" {
-		c, err := Conf()
+		c, err := cfg.conf()
 		if err == nil {
 			u.Host, err = defaultFS(c)
 		}
@@ -85,17 +85,18 @@ type Client struct {
 	nn       string
 	c        *gohdfs.Client
 	failover failoverPolicy   // waiting out an HA failover (failover.go)
+	hooks    *FaultHooks      // Config.Hooks; nil in production
 	Now      func() time.Time // for atomic-write temporary names; time.Now by default
 }
 
 // Dial connects to nn (host:port, a host or an HA nameservice: Addresses)
 // as User(), or with Kerberos when the cluster's configuration says so.
-func Dial(nn string) (*Client, error) {
-	addrs, err := Addresses(nn)
+func (cfg *Config) Dial(nn string) (*Client, error) {
+	addrs, err := cfg.Addresses(nn)
 	if err != nil {
 		return nil, fmt.Errorf("HDFS %s: %w", nn, err)
 	}
-	c0, _ := Conf() // an error is Addresses' to report; host:port needs none
+	c0, _ := cfg.conf() // an error is Addresses' to report; host:port needs none
 	opts := gohdfs.ClientOptionsFromConf(c0)
 	opts.Addresses = addrs
 	opts.KerberosClient = nil
@@ -117,16 +118,16 @@ func Dial(nn string) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to HDFS %s (%s) as %s: %w", nn, strings.Join(addrs, ", "), usr, err)
 	}
-	return &Client{nn: nn, c: c, failover: policyFromConf(c0, len(addrs)), Now: time.Now}, nil
+	return &Client{nn: nn, c: c, failover: policyFromConf(c0, len(addrs)), hooks: cfg.hooks(), Now: time.Now}, nil
 }
 
 // DialURL parses s (ParseURL) and connects to its NameNode (Dial).
-func DialURL(s string) (*Client, URL, error) {
-	u, err := ParseURL(s)
+func (cfg *Config) DialURL(s string) (*Client, URL, error) {
+	u, err := cfg.ParseURL(s)
 	if err != nil {
 		return nil, URL{}, err
 	}
-	c, err := Dial(u.NameNode)
+	c, err := cfg.Dial(u.NameNode)
 	return c, u, err
 }
 
@@ -226,7 +227,7 @@ func (c *Client) Open(p string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", c.url(p), err)
 	}
-	if h := hooks.Load(); h != nil && h.Read != nil {
+	if h := c.hooks; h != nil && h.Read != nil {
 		return &hookedReader{ReadCloser: f, path: p, hook: h.Read}, nil
 	}
 	return f, nil
@@ -321,7 +322,7 @@ func (c *Client) write(p string, data []byte, appending bool) error {
 		_ = w.Close() // the write error is the one to report
 		return fmt.Errorf("write %s: %w", c.url(p), err)
 	}
-	if h := hooks.Load(); h != nil && h.BeforeComplete != nil {
+	if h := c.hooks; h != nil && h.BeforeComplete != nil {
 		h.BeforeComplete(p)
 	}
 	return c.closeWriter(w, p)

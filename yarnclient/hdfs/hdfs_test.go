@@ -6,27 +6,28 @@ import (
 )
 
 func TestParseURL(t *testing.T) {
-	u, err := ParseURL("hdfs://nn.example:8020/tmp/history/done/")
+	var none *Config // no configuration
+	u, err := none.ParseURL("hdfs://nn.example:8020/tmp/history/done/")
 	if err != nil || u.NameNode != "nn.example:8020" || u.Path != "/tmp/history/done" {
 		t.Fatalf("got %+v, %v", u, err)
 	}
 	if got := u.Join("x.jhist").String(); got != "hdfs://nn.example:8020/tmp/history/done/x.jhist" {
 		t.Errorf("join: %s", got)
 	}
-	root, err := ParseURL("hdfs://nn:9000")
+	root, err := none.ParseURL("hdfs://nn:9000")
 	if err != nil || root.Path != "/" {
 		t.Errorf("root: %+v, %v", root, err)
 	}
 	t.Setenv("HADOOP_CONF_DIR", t.TempDir()) // no configuration: hdfs:///tmp has no default
 	t.Setenv("HADOOP_HOME", "")
-	resetConf()
-	defer resetConf()
-	for _, bad := range []string{"hdfs:///tmp", "http://nn:1/x", "/tmp/x"} {
-		if _, err := ParseURL(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-		if c, _, err := DialURL(bad); err == nil || c != nil || !strings.Contains(err.Error(), bad) {
-			t.Errorf("DialURL(%q): %v, %v; want an error naming it", bad, c, err)
+	for _, cfg := range []*Config{none, EnvConf()} {
+		for _, bad := range []string{"hdfs:///tmp", "http://nn:1/x", "/tmp/x"} {
+			if _, err := cfg.ParseURL(bad); err == nil {
+				t.Errorf("%q accepted", bad)
+			}
+			if c, _, err := cfg.DialURL(bad); err == nil || c != nil || !strings.Contains(err.Error(), bad) {
+				t.Errorf("DialURL(%q): %v, %v; want an error naming it", bad, c, err)
+			}
 		}
 	}
 	if !IsURL("hdfs://a:1/") || IsURL("/tmp") {
@@ -45,14 +46,14 @@ func TestUserFromEnv(t *testing.T) {
 // nameservice resolves to its NameNodes in order, a host alone to its
 // rpc-address or port 8020; a nameservice without an address is named.
 func TestHadoopConf(t *testing.T) {
-	defer resetConf()
-	if err := UseConf(t.TempDir()); err == nil {
+	if _, err := ConfDir(t.TempDir()); err == nil {
 		t.Error("an empty configuration directory accepted")
 	}
-	if err := UseConf("testdata/ha-conf"); err != nil {
+	cfg, err := ConfDir("testdata/ha-conf")
+	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := ParseURL("hdfs:///specbridge/cfa")
+	u, err := cfg.ParseURL("hdfs:///specbridge/cfa")
 	if err != nil || u.NameNode != "mycluster" || u.Path != "/specbridge/cfa" {
 		t.Fatalf("hdfs:///specbridge/cfa: %+v, %v", u, err)
 	}
@@ -62,12 +63,38 @@ func TestHadoopConf(t *testing.T) {
 		"nn.example":    "nn.example:8020",
 		"nn.example:99": "nn.example:99",
 	} {
-		got, err := Addresses(authority)
+		got, err := cfg.Addresses(authority)
 		if err != nil || strings.Join(got, ",") != want {
 			t.Errorf("Addresses(%s) = %v, %v; want %s", authority, got, err, want)
 		}
 	}
-	if _, err := Addresses("other"); err == nil || !strings.Contains(err.Error(), "dfs.namenode.rpc-address.other.x") {
+	if _, err := cfg.Addresses("other"); err == nil || !strings.Contains(err.Error(), "dfs.namenode.rpc-address.other.x") {
 		t.Errorf("a nameservice without addresses: %v", err)
+	}
+	t.Setenv("HADOOP_CONF_DIR", "testdata/ha-conf")
+	if u, err := EnvConf().ParseURL("hdfs:///x"); err != nil || u.NameNode != "mycluster" {
+		t.Errorf("HADOOP_CONF_DIR's fs.defaultFS: %+v, %v", u, err)
+	}
+	if _, err := cfg.ParseURL("hdfs:///x"); err != nil {
+		t.Error(err)
+	}
+}
+
+// Two configurations in one process do not see each other's settings (the
+// package keeps none): one without fs.defaultFS refuses hdfs:///path while
+// another resolves it, whatever order they are made in.
+func TestConfigsApart(t *testing.T) {
+	ha, err := ConfDir("testdata/ha-conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HADOOP_CONF_DIR", t.TempDir())
+	t.Setenv("HADOOP_HOME", "")
+	env := EnvConf()
+	if _, err := env.ParseURL("hdfs:///x"); err == nil || !strings.Contains(err.Error(), "fs.defaultFS") {
+		t.Errorf("no fs.defaultFS: %v", err)
+	}
+	if u, err := ha.ParseURL("hdfs:///x"); err != nil || u.NameNode != "mycluster" {
+		t.Errorf("the HA configuration, made first: %+v, %v", u, err)
 	}
 }

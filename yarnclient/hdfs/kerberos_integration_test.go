@@ -15,12 +15,9 @@ import (
 )
 
 // kerberosDir returns a fresh directory's URL on the secured mini HDFS
-// of scripts/hdfs-kerberos-test.sh, the package set up for it by
-// itest.UseKerberos; the package forgets that configuration when the test
-// ends.
+// of scripts/hdfs-kerberos-test.sh (reached with itest.KerberosConf).
 func kerberosDir(t *testing.T) hdfs.URL {
 	t.Helper()
-	t.Cleanup(hdfs.ResetConf)
 	return itest.FreshDir(t, "SPECBRIDGE_KRB_FS", "/specbridge", "hdfs")
 }
 
@@ -29,9 +26,9 @@ func kerberosDir(t *testing.T) hdfs.URL {
 // tokens): write, atomic rewrite, append, list and read all work, as the
 // principal's user (the owner of what it creates).
 func TestKerberosReadWrite(t *testing.T) {
-	itest.EachCredentials(t, func(t *testing.T, _ itest.Credentials) {
+	itest.EachCredentials(t, func(t *testing.T, _ itest.Credentials, cfg *hdfs.Config) {
 		u := kerberosDir(t)
-		c := itest.DialDir(t, u)
+		c := itest.DialDir(t, cfg, u)
 		data := bytes.Repeat([]byte("kerberos "), 50_000) // ~450 KB: several packets through SASL
 		if err := c.WriteFile(u.Path+"/a", data); err != nil {
 			t.Fatal(err)
@@ -62,9 +59,9 @@ func TestKerberosReadWrite(t *testing.T) {
 // and names the address; a client configured for simple authentication is
 // refused by the NameNode, and the error names the path.
 func TestKerberosRefusedWithoutCredentials(t *testing.T) {
-	itest.UseKerberos(t, itest.NoCredentials)
+	cfg := itest.KerberosConf(t, itest.NoCredentials)
 	u := kerberosDir(t)
-	_, err := hdfs.Dial(u.NameNode)
+	_, err := cfg.Dial(u.NameNode)
 	itest.WantRefused(t, err, "ticket cache", u.NameNode)
 
 	// The same cluster, the client told nothing of Kerberos.
@@ -77,10 +74,7 @@ func TestKerberosRefusedWithoutCredentials(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(plain, "core-site.xml"), core, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := hdfs.UseConf(plain); err != nil {
-		t.Fatal(err)
-	}
-	c, err := hdfs.Dial(u.NameNode)
+	c, err := itest.Conf(t, plain).Dial(u.NameNode)
 	if err == nil {
 		defer c.Close()
 		_, err = c.List(u.Path)

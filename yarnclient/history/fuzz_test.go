@@ -94,7 +94,7 @@ func FuzzRumen(f *testing.F) {
 			if err != nil {
 				t.Fatalf("job %d: %v", i, err)
 			}
-			again, err := readRumenJobAt(bytes.NewReader(data), fuzzName, pos)
+			again, err := ReadRumenJobAt(bytes.NewReader(data), fuzzName, pos)
 			if err != nil || !reflect.DeepEqual(again, jobs[i]) {
 				t.Fatalf("job %d read again at %+v: %v, %+v; want %+v", i, pos, err, again, jobs[i])
 			}

@@ -173,11 +173,11 @@ func TestReadJhistBinaryMatchesJSON(t *testing.T) {
 			if f, err := Detect(path, bin[:min(len(bin), DetectBytes)]); err != nil || f != FormatJhist {
 				t.Errorf("Detect = %q, %v", f, err)
 			}
-			want, err := ReadJhist(src)
+			want, err := readJhistFile(src)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := ReadJhist(path)
+			got, err := readJhistFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,7 +205,7 @@ func TestReadJhistBinaryTruncated(t *testing.T) {
 	if err := os.WriteFile(path, bin[:len(bin)-5], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ReadJhist(path)
+	_, err := readJhistFile(path)
 	want := fmt.Sprintf("read %s event %d at byte %d: truncated event", path, len(starts), last)
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("error %v, want prefix %q", err, want)

@@ -16,7 +16,7 @@ func TestReadMiniClusterHistories(t *testing.T) {
 		{"testdata/job_3.5-SUCCEEDED-speculative.jhist", []string{"m_000000_1"}},
 		{"testdata/job_3.5-SUCCEEDED-binary.jhist", nil},
 	} {
-		job, err := ReadJhist(tc.file)
+		job, err := readJhistFile(tc.file)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}

@@ -59,7 +59,7 @@ func attempts(job *Job, status string) []Attempt {
 
 func TestReadJhist023Failed(t *testing.T) {
 	readFile(t, jhist023)
-	job, err := ReadJhist(jhist023)
+	job, err := readJhistFile(jhist023)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestReadJhist023Failed(t *testing.T) {
 
 func TestReadJhist24Failed(t *testing.T) {
 	readFile(t, jhist24)
-	job, err := ReadJhist(jhist24)
+	job, err := readJhistFile(jhist24)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestReadJhist24Failed(t *testing.T) {
 }
 
 func TestReadJhistSpeculativeFixture(t *testing.T) {
-	job, err := ReadJhist(jhistSpec)
+	job, err := readJhistFile(jhistSpec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestJhistTruncatedRealFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Count(string(data), "\n") // the last event is on this line
-	_, err := ReadJhist(path)
+	_, err := readJhistFile(path)
 	if err == nil || !strings.HasPrefix(err.Error(), "read "+path+" line "+strconv.Itoa(lines)+": truncated") {
 		t.Fatalf("error %v, want truncated at line %d", err, lines)
 	}

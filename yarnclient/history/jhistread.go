@@ -19,19 +19,15 @@ const (
 	jhistBinaryHeader = "Avro-Binary"
 )
 
-// ReadJhist reads one job from a MapReduce job-history file (.jhist) as
-// written by the ApplicationMaster, in Avro's JSON encoding (a line
-// "Avro-Json", a line holding the Avro schema, then one JSON event per
-// line) or in its binary encoding (a line "Avro-Binary", the schema line,
-// then the events as Avro binary datums of that schema, back to back;
-// Hadoop 3's default, mapreduce.jobhistory.jhist.format=binary). Both the
-// 0.23 and 2.x/3.x layouts are read.
-func ReadJhist(path string) (*Job, error) {
-	return openAndRead(path, ReadJhistFrom)
-}
-
-// ReadJhistFrom reads a .jhist stream; name is used in errors and as the
-// Job's Source.
+// ReadJhistFrom reads one job from a MapReduce job-history stream (a
+// .jhist file) as written by the ApplicationMaster, in Avro's JSON
+// encoding (a line "Avro-Json", a line holding the Avro schema, then one
+// JSON event per line) or in its binary encoding (a line "Avro-Binary",
+// the schema line, then the events as Avro binary datums of that schema,
+// back to back; Hadoop 3's default,
+// mapreduce.jobhistory.jhist.format=binary). Both the 0.23 and 2.x/3.x
+// layouts are read. name is used in errors and as the Job's Source; the
+// caller opens the file, local or on HDFS (replay.Source).
 //
 // Events used: JOB_SUBMITTED, JOB_INITED, JOB_INFO_CHANGED,
 // JOB_QUEUE_CHANGED, JOB_STATUS_CHANGED, JOB_FINISHED, JOB_FAILED,

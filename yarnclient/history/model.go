@@ -13,8 +13,6 @@ package history
 import (
 	"cmp"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -228,16 +226,4 @@ func splitHosts(list string) []string {
 		}
 	}
 	return hosts
-}
-
-// openAndRead opens path and reads it with read (ReadJhistFrom, ...), which
-// names it in errors and as the jobs' Source.
-func openAndRead[T any](path string, read func(r io.Reader, name string) (T, error)) (T, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		var none T
-		return none, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	return read(f, path)
 }

@@ -6,19 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
-// ReadRumen reads the jobs of a Rumen JSON trace, as written by Hadoop's
-// Rumen TraceBuilder and read by the Scheduler Load Simulator (SLS "job
-// trace" input): a stream of concatenated JSON job objects, not an array.
-func ReadRumen(path string) ([]*Job, error) {
-	return openAndRead(path, ReadRumenFrom)
-}
-
-// ReadRumenFrom reads a Rumen JSON stream; name is used in errors and as
-// each Job's Source.
+// ReadRumenFrom reads the jobs of a Rumen JSON trace, as written by
+// Hadoop's Rumen TraceBuilder and read by the Scheduler Load Simulator
+// (SLS "job trace" input): a stream of concatenated JSON job objects, not
+// an array. name is used in errors and as each Job's Source.
 //
 // Fields follow Rumen's LoggedJob, LoggedTask and LoggedTaskAttempt: -1
 // (Rumen's "unknown") becomes 0, "SUCCESS" becomes SUCCEEDED, an attempt's
@@ -102,19 +96,9 @@ func (rr *RumenReader) Next() (*Job, RumenPos, error) {
 }
 
 // ReadRumenJobAt reads again the job whose object starts at pos in the
-// Rumen trace at path (a position RumenReader.Next gave), with the errors
-// ReadRumen gives for it.
-func ReadRumenJobAt(path string, pos RumenPos) (*Job, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	return readRumenJobAt(f, path, pos)
-}
-
-// readRumenJobAt is ReadRumenJobAt from r; name is used in errors.
-func readRumenJobAt(r io.ReadSeeker, name string, pos RumenPos) (*Job, error) {
+// Rumen trace r (a position RumenReader.Next gave), with the errors
+// ReadRumenFrom gives for it; name is used in errors.
+func ReadRumenJobAt(r io.ReadSeeker, name string, pos RumenPos) (*Job, error) {
 	if _, err := r.Seek(pos.Offset, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("read %s line %d: %w", name, pos.Line, err)
 	}

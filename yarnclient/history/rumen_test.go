@@ -11,7 +11,7 @@ import (
 const rumenFixture = "testdata/2jobs-rumen.json"
 
 func TestReadRumenFixture(t *testing.T) {
-	jobs, err := ReadRumen(rumenFixture)
+	jobs, err := readRumenFile(rumenFixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestRumenErrors(t *testing.T) {
 
 func TestReadRumenMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "nope.json")
-	if _, err := ReadRumen(path); err == nil || !strings.Contains(err.Error(), path) {
+	if _, err := readRumenFile(path); err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("error %v does not name %s", err, path)
 	}
 }

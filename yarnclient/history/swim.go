@@ -96,13 +96,8 @@ func (m SWIMModel) validate() error {
 	return nil
 }
 
-// ReadSWIM reads a SWIM workload TSV file and derives each job's tasks
-// with model m (see SWIMModel).
-func ReadSWIM(path string, m SWIMModel) ([]*Job, error) {
-	return openAndRead(path, func(r io.Reader, name string) ([]*Job, error) { return ReadSWIMFrom(r, name, m) })
-}
-
-// ReadSWIMFrom reads a SWIM TSV stream; name is used in errors and as each
+// ReadSWIMFrom reads a SWIM workload TSV stream and derives each job's
+// tasks with model m (see SWIMModel); name is used in errors and as each
 // Job's Source. Blank lines are skipped; a row without exactly six
 // tab-separated columns, or whose numeric columns are not non-negative
 // integers, is an error naming its line.

@@ -11,7 +11,7 @@ const swimFile = sharedData + "/swim/FB-2009_samples_24_times_1hr_0.tsv"
 
 func TestReadSWIMFacebook2009(t *testing.T) {
 	readFile(t, swimFile)
-	jobs, err := ReadSWIM(swimFile, DefaultSWIMModel())
+	jobs, err := readSWIMFile(swimFile, DefaultSWIMModel())
 	if err != nil {
 		t.Fatal(err)
 	}
