@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strings"
 
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
@@ -79,6 +80,9 @@ func readHDFSFile(c *hdfs.Client, name, p string, format history.Format, swim hi
 		if err != nil {
 			return nil, "", err
 		}
+		if err := attachConf(j, hdfsSibling(c, p)); err != nil {
+			return nil, "", err
+		}
 		return []*history.Job{j}, format, nil
 	case history.FormatRumen:
 		jobs, err := history.ReadRumenFrom(br, name)
@@ -88,4 +92,9 @@ func readHDFSFile(c *hdfs.Client, name, p string, format history.Format, swim hi
 		return jobs, format, err
 	}
 	return nil, "", fmt.Errorf("read %s: %s files are not read from HDFS (histories only: jhist, rumen, swim)", name, format)
+}
+
+// hdfsSibling opens files beside the HDFS file p.
+func hdfsSibling(c *hdfs.Client, p string) func(string) (io.ReadCloser, error) {
+	return func(base string) (io.ReadCloser, error) { return c.Open(path.Join(path.Dir(p), base)) }
 }

@@ -158,14 +158,16 @@ func loadHistories(path string, files []string, formats []history.Format, progre
 
 // readHistoryFile calls add with each job of a jhist or Rumen file and
 // where it was read, one job at a time.
-func readHistoryFile(file string, format history.Format, add func(*history.Job, jobPlace)) error {
+func readHistoryFile(file string, format history.Format, add func(*history.Job, jobPlace) error) error {
 	if format == history.FormatJhist {
 		j, err := history.ReadJhist(file)
 		if err != nil {
 			return err
 		}
-		add(j, jobPlace{file: file, format: format})
-		return nil
+		if err := attachConf(j, localSibling(file)); err != nil {
+			return err
+		}
+		return add(j, jobPlace{file: file, format: format})
 	}
 	f, err := os.Open(file)
 	if err != nil {
@@ -181,7 +183,9 @@ func readHistoryFile(file string, format history.Format, add func(*history.Job, 
 		if err != nil {
 			return err
 		}
-		add(j, jobPlace{file: file, format: format, pos: pos})
+		if err := add(j, jobPlace{file: file, format: format, pos: pos}); err != nil {
+			return err
+		}
 	}
 }
 
@@ -274,6 +278,7 @@ func loadFile(path string, format history.Format, swim history.SWIMModel) (*Inpu
 		j, err = history.ReadJhist(path)
 		if j != nil {
 			in.Jobs = []*history.Job{j}
+			err = attachConf(j, localSibling(path))
 		}
 	case history.FormatRumen:
 		in.Jobs, err = history.ReadRumen(path)

@@ -224,3 +224,24 @@ func rumenConf(props map[string]json.RawMessage, source string) (*Conf, error) {
 	}
 	return c, nil
 }
+
+// ConfFromMap is the configuration m (a scenario job group's conf: map),
+// named source in errors. Every key must be one the replay reads
+// (ConfKept): another is a mistake the replay would ignore in silence.
+func ConfFromMap(source string, m map[string]string) (*Conf, error) {
+	c := &Conf{Source: source, vals: map[string]confVal{}}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !ConfKept(k) {
+			return nil, fmt.Errorf("%s: key %.60q is not one the replay reads (mapreduce.map.*, mapreduce.reduce.*, mapreduce.task.timeout, mapreduce.job.speculative.*, mapreduce.job.reduce.slowstart.completedmaps, specbridge.*)", source, k)
+		}
+		if err := c.set(k, strings.TrimSpace(m[k]), 0, false); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}

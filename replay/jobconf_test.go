@@ -1,0 +1,231 @@
+package replay
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/specbridge/specbridge/workload/scenario"
+	"github.com/specbridge/specbridge/yarnclient/history"
+)
+
+// timedOutJob is the issue-30 history: a sleep job whose only map timed
+// out after 5 s and whose job FAILED after that one attempt, 36.4 s from
+// submit to finish.
+func timedOutJob() history.Job {
+	const t0 = int64(1_700_000_000_000)
+	return history.Job{
+		ID: "job_1700000000000_0001", Status: history.Failed,
+		Submit: t0, Launch: t0 + 2_000, Finish: t0 + 36_400,
+		Tasks: []history.Task{{
+			ID: "task_1700000000000_0001_m_000000", Type: history.Map, Status: history.Failed,
+			Start: t0 + 6_000, Finish: t0 + 31_500,
+			Attempts: []history.Attempt{{
+				ID: "attempt_1700000000000_0001_m_000000_0", Host: "h1", Start: t0 + 6_000, Finish: t0 + 31_500,
+				Status: history.Failed, Error: "AttemptID:attempt_1700000000000_0001_m_000000_0 Timed out after 5 secs",
+			}},
+		}},
+	}
+}
+
+func confOf(t *testing.T, kv ...string) *history.Conf {
+	t.Helper()
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	c, err := history.ConfFromMap("test conf", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Without a configuration the history proves the map's limit (1: the task
+// FAILED after one failed attempt) and the timeout (5 s, from the
+// diagnostic); a configuration's key wins over what is inferred.
+func TestJobSettingsInferredThenConf(t *testing.T) {
+	j := timedOutJob()
+	s, err := readSettings(&j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.maxAttempts[0] != 1 || s.from["mapreduce.map.maxattempts"] != FromInferred ||
+		s.timeoutMs != 5000 || s.from["mapreduce.task.timeout"] != FromInferred ||
+		s.maxAttempts[1] != 4 || s.from["mapreduce.reduce.maxattempts"] != FromDefault || s.Source() != FromInferred {
+		t.Errorf("inferred settings: %s (%s)", s.Summary(), s.Source())
+	}
+	j.Conf = confOf(t, "mapreduce.map.maxattempts", "3", "mapred.task.timeout", "7000", "mapreduce.map.speculative", "false")
+	s, err = readSettings(&j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.maxAttempts[0] != 3 || s.timeoutMs != 7000 || s.speculative[0] || !s.speculative[1] || s.Source() != FromConf ||
+		!strings.Contains(s.Summary(), "map.maxattempts=3(conf)") || !strings.Contains(s.Summary(), "task.timeout=7000(conf)") {
+		t.Errorf("conf settings: %s (%s)", s.Summary(), s.Source())
+	}
+	// A task that failed twice and then succeeded proves the limit was over 2.
+	ok := timedOutJob()
+	ok.Status, ok.Tasks[0].Status = history.Succeeded, history.Succeeded
+	a := ok.Tasks[0].Attempts[0]
+	for n := 0; n < 5; n++ {
+		ok.Tasks[0].Attempts = append(ok.Tasks[0].Attempts, a)
+	}
+	ok.Tasks[0].Attempts[5].Status = history.Succeeded
+	if s, _ := readSettings(&ok); s.maxAttempts[0] != 6 || s.from["mapreduce.map.maxattempts"] != FromInferred {
+		t.Errorf("5 failures then success: %s", s.Summary())
+	}
+}
+
+// A value the replay cannot take is an error naming the job, the file and
+// line of the property, and the key.
+func TestJobSettingsHostileValues(t *testing.T) {
+	for _, tc := range []struct{ key, v string }{
+		{"mapreduce.map.maxattempts", "0"}, {"mapreduce.reduce.maxattempts", "1e9"}, {"mapreduce.task.timeout", "-5"},
+		{"mapreduce.map.speculative", "maybe"}, {"mapreduce.job.reduce.slowstart.completedmaps", "1.5"},
+		{"mapreduce.job.reduce.slowstart.completedmaps", "NaN"}, {"mapreduce.map.memory.mb", "lots"},
+	} {
+		xml := "<configuration>\n<property><name>mapreduce.job.name</name><value>x</value></property>\n" +
+			"<property><name>" + tc.key + "</name><value>" + tc.v + "</value></property>\n</configuration>\n"
+		c, err := history.ReadConf(strings.NewReader(xml), "dir/job_1_0001_conf.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := timedOutJob()
+		j.Conf = c
+		_, err = readSettings(&j)
+		if err == nil || !strings.Contains(err.Error(), "dir/job_1_0001_conf.xml line 3: "+tc.key) || !strings.Contains(err.Error(), j.ID) {
+			t.Errorf("%s = %s: err = %v, want the file, line 3 and key named", tc.key, tc.v, err)
+		}
+	}
+}
+
+// The issue's history: under the policy that ran it replays FAILED at its
+// recorded time (the limit inferred as 1); with a conf.xml beside it
+// allowing 4 attempts, the replay follows the key and retries the map.
+func TestTimedOutMapReplaysFailedAndFollowsConf(t *testing.T) {
+	reg := registry(t)
+	run := func(j history.Job) JobFidelity {
+		t.Helper()
+		opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+		res, err := Simulate(func(seed uint64) (*Workload, error) { return FromHistory([]*history.Job{&j}, ClusterOptions{}, seed) }, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res[0].Recorded.Jobs[0]
+	}
+	got := run(timedOutJob())
+	if got.SimulatedStatus != history.Failed || math.Abs(got.ErrorPct) >= 10 || got.SettingsFrom != FromInferred {
+		t.Errorf("inferred: %s %.1fs vs recorded %.1fs (%+.1f%%), settings %s %s; want FAILED within 10%%",
+			got.SimulatedStatus, got.SimulatedS, got.RecordedS, got.ErrorPct, got.SettingsFrom, got.Settings)
+	}
+	j := timedOutJob()
+	j.Conf = confOf(t, "mapreduce.map.maxattempts", "4")
+	if got := run(j); got.SimulatedStatus == history.Failed || got.SettingsFrom != FromConf {
+		t.Errorf("maxattempts 4 from conf: %s %.1fs, settings %s; want the map retried to success", got.SimulatedStatus, got.SimulatedS, got.Settings)
+	}
+}
+
+// A conf.xml beside a .jhist is read with it (the JobHistory done
+// directory's layout), shown per job in --jobs, and a bad one fails the
+// load naming the file.
+func TestConfBesideJhist(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(shared, "jhist", "job_2.4.0-FAILED.jhist")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist := filepath.Join(dir, "job_1400204860297_0001-1400204900000-u-word+count-1400204930000-1-1-FAILED-default-1400204905000.jhist")
+	if err := os.WriteFile(hist, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "job_1400204860297_0001_conf.xml")
+	write := func(s string) {
+		if err := os.WriteFile(conf, []byte("<?xml version=\"1.0\"?>\n<configuration>\n"+s+"</configuration>\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("<property><name>mapreduce.reduce.speculative</name><value>false</value><source>job.xml</source></property>\n")
+	for _, p := range []string{hist, dir} {
+		in := load(t, p)
+		if in.Jobs[0].Conf == nil || in.Jobs[0].Conf.Source != conf {
+			t.Fatalf("%s: conf not read beside the history: %+v", p, in.Jobs[0].Conf)
+		}
+		reg := registry(t)
+		opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+		var rows []JobRow
+		opts.Observe = func(r *Run) error { rows = append(rows, JobRows(p, r)...); return nil }
+		if _, err := Simulate(WorkloadOf(in, opts.Cluster), opts); err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 1 || rows[0].SettingsFrom != FromConf || !strings.Contains(rows[0].Settings, "reduce.speculative=false(conf)") ||
+			!strings.Contains(rows[0].Settings, "map.maxattempts=4(inferred)") {
+			t.Errorf("%s: rows %+v", p, rows)
+		}
+	}
+	write("<property><name>mapreduce.map.maxattempts</name><value>x</value></property>\n")
+	in := load(t, hist)
+	_, err = WorkloadOf(in, ClusterOptions{})(1)
+	if err == nil || !strings.Contains(err.Error(), conf+" line 3: mapreduce.map.maxattempts") {
+		t.Errorf("bad conf: err = %v", err)
+	}
+	write("<property><name>mapreduce.map.maxattempts</name><value>1</value>\n")
+	if _, err := Load(hist, "", history.SWIMModel{}); err == nil || !strings.Contains(err.Error(), conf) {
+		t.Errorf("malformed conf: err = %v, want the file named", err)
+	}
+}
+
+// A scenario job group's conf: switching map speculation off leaves the
+// hadoop policy no map copy to launch; the Hadoop keys of the speculator
+// reach the policy for that group's jobs alone.
+func TestScenarioConfSpeculationAndParams(t *testing.T) {
+	const text = `
+cluster:
+  nodes: [{count: 4, slots: 2}, {name: slow, count: 1, slots: 2, slowdown: 6}]
+workload:
+  jobs:
+    - {name: on, count: 2, maps: 16, map_s: {dist: uniform, min: 9, max: 11}}
+    - name: off
+      count: 2
+      at_s: 300
+      maps: 16
+      map_s: {dist: uniform, min: 9, max: 11}
+      conf: {mapreduce.map.speculative: "false"}
+    - name: capped
+      count: 2
+      at_s: 600
+      maps: 16
+      map_s: {dist: uniform, min: 9, max: 11}
+      conf: {mapreduce.job.speculative.minimum-allowed-tasks: "0", mapreduce.job.speculative.speculative-cap-running-tasks: "0", mapreduce.job.speculative.speculative-cap-total-tasks: "0"}
+`
+	s, err := scenario.Parse("conf.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := registry(t)
+	opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+	copies := map[string]int{}
+	opts.Observe = func(r *Run) error {
+		for i, j := range r.Sim.Jobs {
+			copies[r.Workload.Groups[i]] += j.SpeculativeLaunched
+		}
+		return nil
+	}
+	if _, err := Simulate(func(seed uint64) (*Workload, error) { return FromScenario(s, seed, ClusterOptions{}) }, opts); err != nil {
+		t.Fatal(err)
+	}
+	if copies["on"] == 0 || copies["off"] != 0 || copies["capped"] != 0 {
+		t.Errorf("copies by group %v: want some for on, none for off (map speculation off) and capped (Hadoop caps 0)", copies)
+	}
+	bad := strings.Replace(text, `mapreduce.map.speculative: "false"`, `mapreduce.map.speculatve: "false"`, 1)
+	s, err = scenario.Parse("conf.yaml", []byte(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromScenario(s, 1, ClusterOptions{}); err == nil || !strings.Contains(err.Error(), "conf.yaml line 7") || !strings.Contains(err.Error(), "speculatve") {
+		t.Errorf("misspelt key: err = %v, want the scenario, group line and key named", err)
+	}
+}
