@@ -229,3 +229,20 @@ workload:
 		t.Errorf("misspelt key: err = %v, want the scenario, group line and key named", err)
 	}
 }
+
+// The recorded-vs-simulated section lists each job's settings and names
+// the policies under which it ended otherwise than recorded.
+func TestJobSettingsSectionNamesDifferingPolicies(t *testing.T) {
+	job := func(status string) *Fidelity {
+		return &Fidelity{Jobs: []JobFidelity{{Job: "job_1_0001", RecordedStatus: "FAILED", SimulatedStatus: status,
+			SettingsFrom: FromInferred, Settings: "map.maxattempts=1(inferred)"}}}
+	}
+	var b strings.Builder
+	res := []Result{{Speculator: "hadoop", Recorded: job("FAILED")}, {Speculator: "late", Recorded: job("SUCCEEDED")}, {Speculator: "none", Recorded: job("FAILED")}}
+	if err := writeJobSettings(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if want := "  job_1_0001 [inferred] map.maxattempts=1(inferred); ended otherwise than the recorded FAILED under: late SUCCEEDED\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("section:\n%s\nwant the line %q", b.String(), want)
+	}
+}
