@@ -33,7 +33,8 @@ import (
 //     over k (taken when over the default 4). With no failed attempt the
 //     default stands: the history proves nothing of it.
 //   - task timeout: a failed attempt whose diagnostic is Hadoop's "Timed
-//     out after N secs" proves the timeout was N s (the least N). The
+//     out after N secs" (Hadoop 2) or "task timeout set: Ns, taskTimedOut:
+//     true" (Hadoop 3) proves the timeout was N s (the least N). The
 //     history keeps no finer figure: the attempt's recorded time is the
 //     timeout plus up to one mapreduce.task.timeout.check-interval-ms,
 //     so it bounds the timeout only from above, and the diagnostic's N is
@@ -297,23 +298,28 @@ func (s *jobSettings) infer(j *history.Job) {
 }
 
 // timedOutSecs reads the timeout from a failed attempt's diagnostic as
-// Hadoop's TaskHeartbeatHandler writes it ("... Timed out after 5 secs").
+// Hadoop's TaskHeartbeatHandler writes it: "Timed out after 5 secs"
+// (Hadoop 2) or "task timeout set: 5s, taskTimedOut: true" (Hadoop 3).
 func timedOutSecs(diag string) (int64, bool) {
-	const mark = "Timed out after "
-	i := strings.Index(diag, mark)
-	if i < 0 {
-		return 0, false
+	for _, f := range []struct{ mark, unit, also string }{
+		{"Timed out after ", " sec", ""},
+		{"task timeout set: ", "s,", "taskTimedOut: true"},
+	} {
+		i := strings.Index(diag, f.mark)
+		if i < 0 || (f.also != "" && !strings.Contains(diag, f.also)) {
+			continue
+		}
+		rest := diag[i+len(f.mark):]
+		n := 0
+		for n < len(rest) && n < 10 && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		secs, err := strconv.ParseInt(rest[:n], 10, 64)
+		if err == nil && secs > 0 && strings.HasPrefix(rest[n:], f.unit) {
+			return secs, true
+		}
 	}
-	rest := diag[i+len(mark):]
-	n := 0
-	for n < len(rest) && n < 10 && rest[n] >= '0' && rest[n] <= '9' {
-		n++
-	}
-	secs, err := strconv.ParseInt(rest[:n], 10, 64)
-	if err != nil || secs <= 0 || !strings.HasPrefix(rest[n:], " sec") {
-		return 0, false
-	}
-	return secs, true
+	return 0, false
 }
 
 // apply sets the simulator job's settings.

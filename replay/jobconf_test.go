@@ -66,6 +66,17 @@ func TestJobSettingsInferredThenConf(t *testing.T) {
 		!strings.Contains(s.Summary(), "map.maxattempts=3(conf)") || !strings.Contains(s.Summary(), "task.timeout=7000(conf)") {
 		t.Errorf("conf settings: %s (%s)", s.Summary(), s.Source())
 	}
+	for diag, want := range map[string]int64{
+		"AttemptID:attempt_1_0001_m_000000_0 task timeout set: 7s, taskTimedOut: true; task stuck timeout set: 600s, taskStuck: false": 7000,
+		"AttemptID:attempt_1_0001_m_000000_0 task timeout set: 7s, taskTimedOut: false; task stuck timeout set: 600s, taskStuck: true": 600000,
+		"Timed out after 99999999999 secs": 600000, "Timed out after secs": 600000,
+	} {
+		j := timedOutJob()
+		j.Tasks[0].Attempts[0].Error = diag
+		if s, _ := readSettings(&j); s.timeoutMs != want {
+			t.Errorf("diagnostic %q: timeout %d ms, want %d", diag, s.timeoutMs, want)
+		}
+	}
 	// A task that failed twice and then succeeded proves the limit was over 2.
 	ok := timedOutJob()
 	ok.Status, ok.Tasks[0].Status = history.Succeeded, history.Succeeded
@@ -244,5 +255,88 @@ func TestJobSettingsSectionNamesDifferingPolicies(t *testing.T) {
 	}
 	if want := "  job_1_0001 [inferred] map.maxattempts=1(inferred); ended otherwise than the recorded FAILED under: late SUCCEEDED\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("section:\n%s\nwant the line %q", b.String(), want)
+	}
+}
+
+// jobconfFixtures are the issue-30 histories recorded on the mini cluster
+// with their conf.xml (scripts/jobconf-fixtures.sh): tuned on
+// (testdata/jobconf) and held out (testdata/jobconf-heldout: never looked
+// at while the replay was changed).
+func jobconfFixtures(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	for _, set := range []string{"jobconf", "jobconf-heldout"} {
+		d, _ := filepath.Glob(filepath.Join("testdata", set, "*"))
+		dirs = append(dirs, d...)
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no fixtures under testdata/jobconf*")
+	}
+	return dirs
+}
+
+// Each fixture replays under hadoop, on its own conf.xml, to its recorded
+// outcome within 10% of its recorded time; a history whose conf.xml
+// switches map speculation off gets no map copy.
+func TestJobConfFixturesReplayAsRecorded(t *testing.T) {
+	reg := registry(t)
+	for _, dir := range jobconfFixtures(t) {
+		in := load(t, dir)
+		opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+		var rows []JobRow
+		opts.Observe = func(r *Run) error { rows = append(rows, JobRows(dir, r)...); return nil }
+		res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		jf := res[0].Recorded.Jobs[0]
+		t.Logf("%s: recorded %s %.1fs, simulated %s %.1fs (%+.1f%%); %s", filepath.Base(dir), jf.RecordedStatus, jf.RecordedS, jf.SimulatedStatus, jf.SimulatedS, jf.ErrorPct, jf.Settings)
+		if jf.SimulatedStatus != jf.RecordedStatus || math.Abs(jf.ErrorPct) >= 10 || jf.SettingsFrom != FromConf {
+			t.Errorf("%s: recorded %s %.1fs, simulated %s %.1fs (%+.1f%%), settings from %q; want the recorded outcome within 10%%, from conf",
+				dir, jf.RecordedStatus, jf.RecordedS, jf.SimulatedStatus, jf.SimulatedS, jf.ErrorPct, jf.SettingsFrom)
+		}
+		want := map[string]string{
+			"timeout-1attempt": "map.maxattempts=1(conf)", "maxattempts-2": "map.maxattempts=2(conf)",
+			"nospec-maps": "map.speculative=false(conf)", "slowstart-1": "slowstart=1(conf)", "slowstart-0": "slowstart=0(conf)",
+		}[filepath.Base(dir)]
+		if !strings.Contains(jf.Settings, want) {
+			t.Errorf("%s: settings %q, want %q", dir, jf.Settings, want)
+		}
+		if filepath.Base(dir) == "nospec-maps" && rows[0].CopiesLaunched != 0 {
+			t.Errorf("%s: %d copies launched with map speculation off", dir, rows[0].CopiesLaunched)
+		}
+	}
+}
+
+// Changing one key of a fixture's conf.xml changes the replay: the
+// timed-out map allowed 4 attempts is retried instead of failing the job.
+func TestJobConfFixtureFollowsOneKey(t *testing.T) {
+	src := filepath.Join("testdata", "jobconf", "timeout-1attempt")
+	files, _ := filepath.Glob(filepath.Join(src, "*"))
+	dir := t.TempDir()
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(f, "_conf.xml") {
+			old := "<name>mapreduce.map.maxattempts</name><value>1</value>"
+			if !strings.Contains(string(data), old) {
+				t.Fatalf("%s holds no %s", f, old)
+			}
+			data = []byte(strings.Replace(string(data), old, "<name>mapreduce.map.maxattempts</name><value>4</value>", 1))
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg := registry(t)
+	opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+	res, err := Simulate(WorkloadOf(load(t, dir), opts.Cluster), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jf := res[0].Recorded.Jobs[0]; jf.SimulatedStatus == history.Failed || !strings.Contains(jf.Settings, "map.maxattempts=4(conf)") {
+		t.Errorf("maxattempts 4: simulated %s, settings %s; want the map retried", jf.SimulatedStatus, jf.Settings)
 	}
 }
