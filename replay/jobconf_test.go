@@ -267,7 +267,11 @@ func jobconfFixtures(t *testing.T) []string {
 	var dirs []string
 	for _, set := range []string{"jobconf", "jobconf-heldout"} {
 		d, _ := filepath.Glob(filepath.Join("testdata", set, "*"))
-		dirs = append(dirs, d...)
+		for _, p := range d {
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				dirs = append(dirs, p)
+			}
+		}
 	}
 	if len(dirs) == 0 {
 		t.Fatal("no fixtures under testdata/jobconf*")
