@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -352,12 +353,7 @@ func (s *jobSettings) Summary() string {
 	if s.policy != "" {
 		fmt.Fprintf(&b, " specbridge.speculator=%s(conf)", s.policy)
 	}
-	pols := make([]string, 0, len(s.params))
-	for p := range s.params {
-		pols = append(pols, p)
-	}
-	sort.Strings(pols)
-	for _, p := range pols {
+	for _, p := range slices.Sorted(maps.Keys(s.params)) {
 		fmt.Fprintf(&b, " %s:%s(conf)", p, paramString(s.params[p]))
 	}
 	return b.String()
@@ -378,11 +374,7 @@ func (s *jobSettings) Source() string {
 }
 
 func paramString(p map[string]string) string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(p))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + p[k]

@@ -344,3 +344,37 @@ func TestJobConfFixtureFollowsOneKey(t *testing.T) {
 		t.Errorf("maxattempts 4: simulated %s, settings %s; want the map retried", jf.SimulatedStatus, jf.Settings)
 	}
 }
+
+// A Rumen trace's jobProperties are the job's configuration.
+func TestRumenJobPropertiesSettings(t *testing.T) {
+	data, err := os.ReadFile("../yarnclient/history/testdata/2jobs-rumen.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := `"mapreduce.job.name" : "TeraGen",`
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("fixture holds no %s", old)
+	}
+	data = []byte(strings.Replace(string(data), old, old+` "mapreduce.map.speculative" : false, "mapreduce.map.maxattempts" : "2",`, 1))
+	p := filepath.Join(t.TempDir(), "trace.json")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := WorkloadOf(load(t, p), ClusterOptions{})(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]RecordedJob{}
+	for i, r := range w.Recorded {
+		got[r.ID] = r
+		if r.ID == "job_1369942127770_1207" && (!w.Jobs[i].NoSpeculate[0] || w.Jobs[i].MaxAttempts != 2) {
+			t.Errorf("TeraGen job: no-speculate %v, max attempts %d", w.Jobs[i].NoSpeculate, w.Jobs[i].MaxAttempts)
+		}
+	}
+	if r := got["job_1369942127770_1207"]; r.SettingsFrom != FromConf || !strings.Contains(r.Settings, "map.speculative=false(conf)") || !strings.HasSuffix(r.ConfFile, "trace.json jobProperties") {
+		t.Errorf("TeraGen job: %+v", r)
+	}
+	if r := got["job_1369942127770_1206"]; r.SettingsFrom == FromConf {
+		t.Errorf("word count job (no kept property): %+v", r)
+	}
+}

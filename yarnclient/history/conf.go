@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -67,12 +68,7 @@ func (c *Conf) Keys() []string {
 	if c == nil {
 		return nil
 	}
-	keys := make([]string, 0, len(c.vals))
-	for k := range c.vals {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(c.vals))
 }
 
 // set keeps key = v read at line, as Hadoop's Configuration does: a later
@@ -192,12 +188,7 @@ func ReadConf(r io.Reader, name string) (*Conf, error) {
 // when none is kept. source names the trace.
 func rumenConf(props map[string]json.RawMessage, source string) (*Conf, error) {
 	c := &Conf{Source: source + " jobProperties", vals: map[string]confVal{}}
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(props)) {
 		raw := props[k]
 		if !ConfKept(k) {
 			continue
@@ -230,12 +221,7 @@ func rumenConf(props map[string]json.RawMessage, source string) (*Conf, error) {
 // (ConfKept): another is a mistake the replay would ignore in silence.
 func ConfFromMap(source string, m map[string]string) (*Conf, error) {
 	c := &Conf{Source: source, vals: map[string]confVal{}}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !ConfKept(k) {
 			return nil, fmt.Errorf("%s: key %.60q is not one the replay reads (mapreduce.map.*, mapreduce.reduce.*, mapreduce.task.timeout, mapreduce.job.speculative.*, mapreduce.job.reduce.slowstart.completedmaps, specbridge.*)", source, k)
 		}
