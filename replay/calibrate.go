@@ -28,7 +28,9 @@ import (
 //     least its recorded time, which is all the history says of it.
 //     Attempts past the record draw their work from the job's completed
 //     tasks (sim.Resample). A job fails, as Hadoop's does, once a task has
-//     failed mapreduce.map.maxattempts (4) times.
+//     failed its type's max attempts: the job's own
+//     mapreduce.map.maxattempts / mapreduce.reduce.maxattempts, else what
+//     its history proves, else Hadoop's 4 (jobconf.go).
 //   - Shuffle: a reduce's recorded copy phase mostly waits for maps. Its
 //     own copy work is taken as the tail after the last map finished times
 //     the number of maps (the simulator caps a copy at the fraction of
@@ -41,10 +43,6 @@ import (
 //     the job's timed tasks of their type (of any type when none).
 //
 // Histories without a recorded finish (SWIM) are not calibrated.
-
-// maxAttempts is Hadoop's default mapreduce.map.maxattempts and
-// mapreduce.reduce.maxattempts.
-const maxAttempts = 4
 
 // calibration is what one job's history says beyond its task run times.
 type calibration struct {
@@ -84,9 +82,11 @@ func calibrate(j *history.Job) calibration {
 func (c calibration) overhead() speculators.Time { return c.startDelay + c.finDelay }
 
 // calibratedJob builds the simulator job of a recorded job whose calibration
-// is ok: every task, with its recorded attempts scripted.
-func calibratedJob(j *history.Job, c calibration, origin int64) sim.Job {
-	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample, MaxAttempts: maxAttempts, Submit: j.Submit - origin + c.startDelay}
+// is ok: every task, with its recorded attempts scripted, under the job's
+// settings set (readSettings).
+func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64) sim.Job {
+	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample, Submit: j.Submit - origin + c.startDelay}
+	set.apply(&sj)
 	if j.Status == history.Killed {
 		// Killed by a user or operator: at the same time after submit,
 		// unless the policy has finished it by then.

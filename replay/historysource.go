@@ -51,6 +51,9 @@ type recordedHead struct {
 	// timed: a job that cannot be calibrated has a timed task (others
 	// are skipped, as FromHistory skips them).
 	timed bool
+	// set is the job's settings (jobconf.go), read with the job's
+	// configuration when the input was opened.
+	set jobSettings
 }
 
 // jobPlace is where a recorded job is read from.
@@ -94,19 +97,24 @@ func (p jobPlace) line() string {
 }
 
 // add keeps j's header, read at place at.
-func (s *historySource) add(j *history.Job, at jobPlace) {
+func (s *historySource) add(j *history.Job, at jobPlace) error {
+	set, err := readSettings(j)
+	if err != nil {
+		return err
+	}
 	if sub := submitOf(j); sub > 0 && (s.origin == 0 || sub < s.origin) {
 		s.origin = sub
 	}
 	s.hosts.add(j)
-	h := recordedHead{at: at, id: j.ID, status: j.Status, cal: calibrate(j)}
+	h := recordedHead{at: at, id: j.ID, status: j.Status, cal: calibrate(j), set: set}
 	if h.cal.ok {
-		full := calibratedJob(j, h.cal, 0)
+		full := calibratedJob(j, h.cal, &h.set, 0)
 		h.header = streamHeader(&full)
 	} else {
-		_, h.timed = uncalibratedJob(j, 0)
+		_, h.timed = uncalibratedJob(j, &h.set, 0)
 	}
 	s.jobs = append(s.jobs, h)
+	return nil
 }
 
 // finish infers the cluster once every job is added, and lets the
@@ -137,11 +145,11 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 				if err != nil {
 					return err
 				}
-				full := calibratedJob(rj, h.cal, origin)
+				full := calibratedJob(rj, h.cal, &h.set, origin)
 				j.Maps, j.Reduces = full.Maps, full.Reduces
 				return nil
 			}
-			w.addRecorded(sj, h.cal.overhead(), RecordedJob{ID: h.id, Status: h.status, Time: h.cal.recorded})
+			w.addRecorded(sj, h.cal.overhead(), RecordedJob{ID: h.id, Status: h.status, Time: h.cal.recorded}, &h.set)
 			continue
 		}
 		if !h.timed {
@@ -160,7 +168,7 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 			j.Maps, j.Reduces = full.Maps, full.Reduces
 			return err
 		}
-		w.addRecorded(sj, 0, RecordedJob{ID: h.id, Status: h.status})
+		w.addRecorded(sj, 0, RecordedJob{ID: h.id, Status: h.status}, &h.set)
 	}
 	if len(w.Jobs) == 0 {
 		return nil, errNoTimedJob
@@ -176,7 +184,7 @@ func (h *recordedHead) uncalibrated(src Source, origin int64, model StragglerMod
 	if err != nil {
 		return sim.Job{}, err
 	}
-	full, _ := uncalibratedJob(rj, origin)
+	full, _ := uncalibratedJob(rj, &h.set, origin)
 	if !model.Off {
 		model.stretch(rs, &full)
 	}

@@ -204,7 +204,7 @@ func loadHistories(src Source, path string, files []string, formats []history.Fo
 
 // readHistoryFile calls add with each job of a jhist or Rumen file and
 // where it was read, one job at a time.
-func readHistoryFile(src Source, file string, format history.Format, add func(*history.Job, jobPlace)) error {
+func readHistoryFile(src Source, file string, format history.Format, add func(*history.Job, jobPlace) error) error {
 	f, err := src.Open(file)
 	if err != nil {
 		return err
@@ -215,8 +215,10 @@ func readHistoryFile(src Source, file string, format history.Format, add func(*h
 		if err != nil {
 			return err
 		}
-		add(j, jobPlace{file: file, format: format})
-		return nil
+		if err := attachConf(j, siblingOf(src, file)); err != nil {
+			return err
+		}
+		return add(j, jobPlace{file: file, format: format})
 	}
 	rr := history.NewRumenReader(f, file)
 	for {
@@ -227,7 +229,9 @@ func readHistoryFile(src Source, file string, format history.Format, add func(*h
 		if err != nil {
 			return err
 		}
-		add(j, jobPlace{file: file, format: format, pos: pos})
+		if err := add(j, jobPlace{file: file, format: format, pos: pos}); err != nil {
+			return err
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/internal/itest"
+	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // `specbridge replay hdfs://...` on a real HDFS: a directory holding the
@@ -41,12 +42,21 @@ func TestIntegrationLoadFromHDFS(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The first job's configuration beside its history, as JobHistory keeps
+	// it (issue 30): read from HDFS with the job.
+	confPath := root + "/2026/11/20/000000/" + history.ConfFileName("job_1400204860297_0002")
+	if err := c.WriteFile(confPath, []byte("<configuration>\n<property><name>mapreduce.map.speculative</name><value>false</value></property>\n</configuration>\n")); err != nil {
+		t.Fatal(err)
+	}
 	in, err := Load(u.String()+"/", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if in.Format != "jhist" || len(in.Jobs) != len(local) {
 		t.Fatalf("format %s, %d jobs", in.Format, len(in.Jobs))
+	}
+	if v, _ := in.Jobs[0].Conf.Get("mapreduce.map.speculative"); v != "false" || !strings.HasPrefix(in.Jobs[0].Conf.Source, "hdfs://") || in.Jobs[1].Conf != nil {
+		t.Errorf("conf.xml beside the HDFS history: %+v, %+v", in.Jobs[0].Conf, in.Jobs[1].Conf)
 	}
 	for i, f := range local {
 		want, err := Load(f, LoadOptions{})

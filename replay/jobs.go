@@ -54,6 +54,12 @@ type JobRow struct {
 	Status         string   `json:"status"`
 	RecordedStatus string   `json:"recorded_status"`
 	RecordedS      *float64 `json:"recorded_s"`
+	// SettingsFrom is where the job's settings came from: conf (its
+	// configuration was read), inferred (none; its history proved some),
+	// default (Hadoop's); Settings lists each setting with its source
+	// (jobconf.go). Empty for scenarios.
+	SettingsFrom string `json:"settings_from"`
+	Settings     string `json:"settings"`
 }
 
 // JobRows lists r's jobs in workload order.
@@ -83,6 +89,7 @@ func JobRows(input string, r *Run) []JobRow {
 		if i < len(r.Workload.Recorded) {
 			rec := r.Workload.Recorded[i]
 			row.RecordedStatus = rec.Status
+			row.SettingsFrom, row.Settings = rec.SettingsFrom, rec.Settings
 			if rec.Time > 0 {
 				s := ms(rec.Time)
 				row.RecordedS = &s
@@ -139,7 +146,7 @@ func JobsFormat(path string) string {
 
 var jobsHeader = []string{"input", "policy", "run", "seed", "job", "group", "submit_s", "finish_s", "time_s", "maps", "reduces",
 	"attempts", "copies_launched", "copies_won", "killed", "failed", "container_s", "wasted_container_s", "wrong_speculations",
-	"deadline_s", "deadline_met", "accuracy", "error_bound", "time_to_bound_s", "status", "recorded_status", "recorded_s"}
+	"deadline_s", "deadline_met", "accuracy", "error_bound", "time_to_bound_s", "status", "recorded_status", "recorded_s", "settings_from", "settings"}
 
 // Write writes rows.
 func (jw *JobsWriter) Write(rows []JobRow) error {
@@ -172,7 +179,7 @@ func (jw *JobsWriter) Write(rows []JobRow) error {
 			opt(r.FinishS), opt(r.TimeS), strconv.Itoa(r.Maps), strconv.Itoa(r.Reduces), strconv.Itoa(r.Attempts),
 			strconv.Itoa(r.CopiesLaunched), strconv.Itoa(r.CopiesWon), strconv.Itoa(r.Killed), strconv.Itoa(r.Failed),
 			f3(r.ContainerS), f3(r.WastedContainerS), strconv.Itoa(r.WrongSpeculations), opt(r.DeadlineS), met,
-			opt(r.Accuracy), opt(r.ErrorBound), opt(r.TimeToBoundS), r.Status, r.RecordedStatus, opt(r.RecordedS)}
+			opt(r.Accuracy), opt(r.ErrorBound), opt(r.TimeToBoundS), r.Status, r.RecordedStatus, opt(r.RecordedS), r.SettingsFrom, r.Settings}
 		if err := jw.csv.Write(rec); err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/specbridge/specbridge/sim"
@@ -45,6 +46,10 @@ type JobFidelity struct {
 	RecordedS       float64 `json:"recorded_s"`
 	SimulatedS      float64 `json:"simulated_s"`
 	ErrorPct        float64 `json:"error_pct"`
+	// Settings and SettingsFrom are the job's replayed settings and
+	// where they came from (RecordedJob, jobconf.go).
+	Settings     string `json:"settings"`
+	SettingsFrom string `json:"settings_from"`
 }
 
 // fidelity builds the comparison of one run; nil when no job has a
@@ -60,7 +65,8 @@ func fidelity(w *Workload, res *sim.Result) *Fidelity {
 	f := &Fidelity{}
 	for i := range res.Jobs {
 		j, rec := &res.Jobs[i], w.Recorded[i]
-		jf := JobFidelity{Job: rec.ID, RecordedStatus: rec.Status, RecordedS: ms(rec.Time), SimulatedStatus: "SUCCEEDED"}
+		jf := JobFidelity{Job: rec.ID, RecordedStatus: rec.Status, RecordedS: ms(rec.Time), SimulatedStatus: "SUCCEEDED",
+			Settings: rec.Settings, SettingsFrom: rec.SettingsFrom}
 		switch d := jobTime(w, res, i); {
 		case d < 0:
 			jf.SimulatedStatus = "UNFINISHED"
@@ -192,7 +198,34 @@ func writeRecordedTable(w io.Writer, res []Result) error {
 		fmt.Fprintf(tw, "%.1f\t\t%+.1f%%\t", x.Recorded.SimulatedMeanS, x.Recorded.ErrorPct)
 	}
 	fmt.Fprintln(tw)
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeJobSettings(w, res)
+}
+
+// writeJobSettings lists, under the recorded-vs-simulated table, each job's
+// settings with where each came from (conf, inferred, default), and each
+// policy under which the job ended otherwise than recorded (issue 30: a
+// policy that would have saved a failed job is worth knowing).
+func writeJobSettings(w io.Writer, res []Result) error {
+	fmt.Fprintln(w, "job settings (conf: the job's configuration; inferred: what its history proves; default: Hadoop's):")
+	for i, j := range res[0].Recorded.Jobs {
+		var differ []string
+		for _, x := range res {
+			if s := x.Recorded.Jobs[i]; j.RecordedStatus != "" && s.SimulatedStatus != j.RecordedStatus {
+				differ = append(differ, x.Speculator+" "+s.SimulatedStatus)
+			}
+		}
+		line := fmt.Sprintf("  %s [%s] %s", j.Job, j.SettingsFrom, j.Settings)
+		if len(differ) > 0 {
+			line += fmt.Sprintf("; ended otherwise than the recorded %s under: %s", j.RecordedStatus, strings.Join(differ, ", "))
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func recordedCSVHeader() []string {

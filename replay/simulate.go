@@ -203,7 +203,11 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 // their Prior and what they learn is added to it (and kept in opts.Store).
 func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.MemoryStore) (*sim.Result, error) {
 	factory := func(info speculators.JobInfo) (*speculators.Engine, error) {
-		return opts.Registry.NewEngineWith(info, name, opts.Params[name], jobSeed(seed, info.ID), known)
+		params, err := w.jobPolicyParams(opts.Registry, info.ID, name, opts.Params[name])
+		if err != nil {
+			return nil, err
+		}
+		return opts.Registry.NewEngineWith(info, name, params, jobSeed(seed, info.ID), known)
 	}
 	cfg := w.Config
 	var keepErr error

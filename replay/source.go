@@ -143,6 +143,7 @@ func readFile(src Source, name string, format history.Format, swim history.SWIMM
 		j, err = history.ReadJhistFrom(br, name)
 		if j != nil {
 			in.Jobs = []*history.Job{j}
+			err = attachConf(j, siblingOf(src, name))
 		}
 	case history.FormatRumen:
 		in.Jobs, err = history.ReadRumenFrom(br, name)

@@ -85,7 +85,7 @@ func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error)
 			_, err := s.tasks(row, origin, model, rand.New(&p), j)
 			return err
 		}
-		w.addRecorded(h, 0, RecordedJob{ID: h.ID, Status: history.Succeeded})
+		w.addRecorded(h, 0, RecordedJob{ID: h.ID, Status: history.Succeeded}, &swimSettings)
 	}
 	if len(w.Jobs) == 0 {
 		return nil, errNoTimedJob

@@ -77,6 +77,9 @@ type Workload struct {
 	// Cluster says what cluster a recorded workload runs on and where its
 	// size came from (cluster.go); "" for scenarios.
 	Cluster string
+	// jobParams are recorded jobs' own policy parameters by job id, then
+	// policy (jobconf.go), laid over the run's defaults (see JobParams).
+	jobParams map[string]map[string]map[string]string
 }
 
 // RecordedJob is what a history says of one replayed job.
@@ -85,6 +88,11 @@ type RecordedJob struct {
 	Status string // SUCCEEDED, FAILED, KILLED ("" if unknown)
 	// Time is submit to finish as recorded (ms), 0 when unknown.
 	Time speculators.Time
+	// Settings lists the job's replayed settings, each with where it came
+	// from (conf, inferred, default; jobconf.go); SettingsFrom is conf
+	// when a configuration was read, else inferred or default; ConfFile
+	// names the configuration read.
+	Settings, SettingsFrom, ConfFile string
 }
 
 // seconds converts s seconds to ms. A value int64 ms cannot hold (huge,
@@ -171,6 +179,7 @@ func fromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions, stream b
 	// (FromHistory) predicts the live cluster, where they cannot.
 	cfg.Resume = true
 	w := &Workload{Config: cfg}
+	sc := scenarioConf{s: s}
 	for k := range m.Jobs {
 		j := &m.Jobs[k]
 		sj := sim.Job{ID: j.Name, Submit: seconds(j.SubmitS), ErrorBound: j.ErrorBound}
@@ -187,6 +196,9 @@ func fromScenario(s *scenario.Scenario, seed uint64, co ClusterOptions, stream b
 		sj.TaskMillis, sj.TailIndex = j.TaskMeanS*1000, j.TailIndex
 		if err := approxJob(&sj, j); err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", s.Source, err)
+		}
+		if err := sc.apply(w, &sj, j); err != nil {
+			return nil, err
 		}
 		if j.Lazy() {
 			sj.NumTasks, sj.LongestWork = heads[0].NumTasks, heads[0].LongestWork
@@ -256,11 +268,15 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	}
 	uncalibrated := false
 	for _, j := range jobs {
+		set, err := readSettings(j)
+		if err != nil {
+			return nil, err
+		}
 		if c := calibrate(j); c.ok {
-			w.addRecorded(calibratedJob(j, c, origin), c.overhead(), RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded})
+			w.addRecorded(calibratedJob(j, c, &set, origin), c.overhead(), RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded}, &set)
 			continue
 		}
-		sj, ok := uncalibratedJob(j, origin)
+		sj, ok := uncalibratedJob(j, &set, origin)
 		if !ok {
 			continue // a job with no timed task has nothing to replay
 		}
@@ -268,7 +284,7 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		if !model.Off {
 			model.stretch(rs, &sj)
 		}
-		w.addRecorded(sj, 0, RecordedJob{ID: j.ID, Status: j.Status})
+		w.addRecorded(sj, 0, RecordedJob{ID: j.ID, Status: j.Status}, &set)
 	}
 	if len(w.Jobs) == 0 {
 		return nil, errNoTimedJob
@@ -283,9 +299,18 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 
 // uncalibratedJob is the simulator job of a recorded job that cannot be
 // calibrated (FromHistory), before its stragglers are drawn: each task's
-// first attempt takes its recorded work; false when no task is timed.
-func uncalibratedJob(j *history.Job, origin int64) (sim.Job, bool) {
+// first attempt takes its recorded work; false when no task is timed. Its
+// settings apply but for max attempts, which only a configuration sets
+// (nothing of it is scripted: it fails no task unless faults do).
+func uncalibratedJob(j *history.Job, set *jobSettings, origin int64) (sim.Job, bool) {
 	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample}
+	set.apply(&sj)
+	if set.from["mapreduce.map.maxattempts"] != FromConf {
+		sj.MaxAttempts = 0
+	}
+	if set.from["mapreduce.reduce.maxattempts"] != FromConf {
+		sj.ReduceMaxAttempts = 0
+	}
 	if s := submitOf(j); s > 0 {
 		sj.Submit = s - origin
 	}
@@ -325,7 +350,14 @@ var errNoTimedJob = errors.New("no job in the input has a task with recorded sta
 
 // addRecorded appends j, a job read from a history (group "history"), with
 // its per-job overhead and what the history recorded of it.
-func (w *Workload) addRecorded(j sim.Job, overhead speculators.Time, rec RecordedJob) {
+func (w *Workload) addRecorded(j sim.Job, overhead speculators.Time, rec RecordedJob, set *jobSettings) {
+	rec.Settings, rec.SettingsFrom, rec.ConfFile = set.Summary(), set.Source(), set.confFile
+	if len(set.params) > 0 {
+		if w.jobParams == nil {
+			w.jobParams = map[string]map[string]map[string]string{}
+		}
+		w.jobParams[j.ID] = set.params
+	}
 	w.Jobs = append(w.Jobs, j)
 	w.Groups = append(w.Groups, "history")
 	w.Overhead = append(w.Overhead, overhead)

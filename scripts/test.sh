@@ -89,6 +89,7 @@ fuzz ./yarnclient/history FuzzJhist 10s
 fuzz ./yarnclient/history FuzzJhistBinary 10s
 fuzz ./yarnclient/history FuzzRumen 10s
 fuzz ./yarnclient/history FuzzSWIM 5s
+fuzz ./yarnclient/history FuzzReadConf 5s
 fuzz ./bridge FuzzDecodeFrame 10s
 fuzz ./bridge FuzzHello 5s
 fuzz ./cfa FuzzStoreFiles 5s

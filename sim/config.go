@@ -219,6 +219,18 @@ type Job struct {
 	// failed attempts, as Hadoop's mapreduce.map.maxattempts (4) does: the
 	// job's running attempts are killed and it ends FAILED (script.go).
 	MaxAttempts int
+	// ReduceMaxAttempts, when > 0, is MaxAttempts for the job's reduces
+	// (mapreduce.reduce.maxattempts); 0 = MaxAttempts.
+	ReduceMaxAttempts int
+	// NoSpeculate switches speculation off for a task type
+	// (mapreduce.map.speculative / mapreduce.reduce.speculative false):
+	// a policy's copy of such a task is not launched (not Applied), as
+	// Hadoop's AM gives that type's events to no speculator.
+	NoSpeculate [speculators.NumTaskTypes]bool
+	// ReduceSlowstart, when set, is the job's own
+	// mapreduce.job.reduce.slowstart.completedmaps over
+	// Config.ReduceSlowstart.
+	ReduceSlowstart *float64
 	// KillAt, when > 0, kills the job that long after its Submit if it is
 	// still running, as a user or operator did in a recorded history: its
 	// attempts are killed and it ends KILLED (script.go).

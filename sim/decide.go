@@ -139,7 +139,7 @@ func (s *sim) attemptOf(j *jobState, id speculators.AttemptID) (int32, bool) {
 // earlier copies are placed gets more copies.
 func (s *sim) speculate(j *jobState, ty speculators.TaskType, ti int32, copies int) bool {
 	t := &j.tasks[ty][ti]
-	if t.done() || t.dropped {
+	if t.done() || t.dropped || j.spec.NoSpeculate[ty] {
 		return false
 	}
 	if copies < 1 {

@@ -63,7 +63,7 @@ func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, 
 		return pick{ty: ty, task: ti, source: chosenRetry}, true
 	case t.launched:
 		return pick{}, false
-	case ty == speculators.Reduce && j.mapFraction() < s.cfg.ReduceSlowstart:
+	case ty == speculators.Reduce && j.mapFraction() < j.slowstart(s.cfg.ReduceSlowstart):
 		return pick{}, false
 	}
 	return pick{ty: ty, task: ti, source: chosenOriginal}, true

@@ -178,7 +178,7 @@ func (s *sim) gatherCandidates() {
 func (s *sim) mayPlace(j *jobState) bool {
 	return j.retryCount[0]+j.retryCount[1]+j.copyCount[0]+j.copyCount[1] > 0 ||
 		j.origPending[speculators.Map] > 0 ||
-		j.origPending[speculators.Reduce] > 0 && j.mapFraction() >= s.cfg.ReduceSlowstart ||
+		j.origPending[speculators.Reduce] > 0 && j.mapFraction() >= j.slowstart(s.cfg.ReduceSlowstart) ||
 		s.wantsPull(j)
 }
 
@@ -249,7 +249,7 @@ func (s *sim) pickFor(j *jobState, ni int32, lo, hi speculators.TaskType) (pick,
 		if j.origPending[ty] == 0 {
 			continue
 		}
-		if ty == speculators.Reduce && j.mapFraction() < s.cfg.ReduceSlowstart {
+		if ty == speculators.Reduce && j.mapFraction() < j.slowstart(s.cfg.ReduceSlowstart) {
 			continue
 		}
 		tasks := j.tasks[ty]

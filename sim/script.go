@@ -35,7 +35,11 @@ func (s *sim) failScripted(ai int32) error {
 		return err
 	}
 	j := &s.jobs[ji]
-	if j.finished || j.spec.MaxAttempts <= 0 || int(j.tasks[ty][ti].failures) < j.spec.MaxAttempts {
+	limit := j.spec.MaxAttempts
+	if ty == speculators.Reduce && j.spec.ReduceMaxAttempts > 0 {
+		limit = j.spec.ReduceMaxAttempts
+	}
+	if j.finished || limit <= 0 || int(j.tasks[ty][ti].failures) < limit {
 		return nil
 	}
 	j.result.FailedTask = speculators.TaskID{Type: ty, Index: ti}.String()

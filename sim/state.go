@@ -191,3 +191,12 @@ func (j *jobState) mapFraction() float64 {
 }
 
 func (j *jobState) allMapsSatisfied() bool { return j.satisfiedMaps == len(j.tasks[speculators.Map]) }
+
+// slowstart is the job's reduce slow-start: its own when set, else the
+// cluster's def.
+func (j *jobState) slowstart(def float64) float64 {
+	if j.spec.ReduceSlowstart != nil {
+		return *j.spec.ReduceSlowstart
+	}
+	return def
+}

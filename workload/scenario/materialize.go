@@ -24,8 +24,10 @@ type Task struct {
 
 // Job is one concrete job.
 type Job struct {
-	Name    string // <group>-<i>
-	Group   string
+	Name  string // <group>-<i>
+	Group string
+	// Conf is the group's configuration (JobGroup.Conf), shared.
+	Conf    map[string]string
 	SubmitS float64
 	Maps    []Task
 	Reduces []Task
@@ -169,7 +171,7 @@ func (g *JobGroup) job(i int, at float64, r *rand.Rand) Job {
 	if name == "" {
 		name = "job"
 	}
-	j := Job{Name: NodeName(name, i), Group: name, SubmitS: at, Resample: g.CopyWork == "resample"}
+	j := Job{Name: NodeName(name, i), Group: name, Conf: g.Conf, SubmitS: at, Resample: g.CopyWork == "resample"}
 	inputMiB := g.MapInputMiB
 	if inputMiB == 0 {
 		inputMiB = 128

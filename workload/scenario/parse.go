@@ -251,6 +251,13 @@ func (f *Fault) UnmarshalYAML(n *yaml.Node) error {
 	return decodeLined(n, (*raw)(f), &f.Line)
 }
 
+// maxConfKeys and maxConfLen bound a job group's conf: map (the replay
+// reads a dozen keys and policy parameters).
+const (
+	maxConfKeys = 256
+	maxConfLen  = 4096
+)
+
 func lineErr(line int, format string, args ...any) error {
 	return fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...))
 }
@@ -347,6 +354,14 @@ func (s *Scenario) validate() error {
 func (g *JobGroup) validate() error {
 	if err := g.validateApprox(); err != nil {
 		return err
+	}
+	if len(g.Conf) > maxConfKeys {
+		return lineErr(g.Line, "job group %q: conf has %d keys, over %d", g.Name, len(g.Conf), maxConfKeys)
+	}
+	for k, v := range g.Conf {
+		if len(k) > maxConfLen || len(v) > maxConfLen {
+			return lineErr(g.Line, "job group %q: conf key %.40q: key or value over %d bytes", g.Name, k, maxConfLen)
+		}
 	}
 	if g.SWIM != nil {
 		return g.validateSWIM()

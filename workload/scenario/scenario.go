@@ -146,7 +146,12 @@ type JobGroup struct {
 	// SWIM, if set, draws the group's jobs (arrivals, sizes, base task
 	// durations) from a SWIM trace instead of Count/Maps/Reduces/MapS.
 	SWIM *SWIMSource `yaml:"swim"`
-	Line int         `yaml:"-"`
+	// Conf is the group's jobs' configuration, as a job's conf.xml gives
+	// a recorded job's: Hadoop keys (mapreduce.map.maxattempts,
+	// mapreduce.map.speculative, ...) and specbridge.* (docs/replay.md
+	// lists what the replay reads; it checks the values).
+	Conf map[string]string `yaml:"conf"`
+	Line int               `yaml:"-"`
 }
 
 // Fault is a change to one node's behaviour over a time window.

@@ -282,7 +282,7 @@ func (g *JobGroup) swimJob(i int, first int64, r *rand.Rand) (Job, bool) {
 		return Job{}, false
 	}
 	phases := reduceSplit(g.ReducePhases)
-	j := Job{Name: name + "-" + row.ID, Group: name, SubmitS: g.AtS + float64(row.SubmitS-first)*scale,
+	j := Job{Name: name + "-" + row.ID, Group: name, Conf: g.Conf, SubmitS: g.AtS + float64(row.SubmitS-first)*scale,
 		Resample: g.CopyWork == "resample"}
 	for _, t := range hj.Tasks {
 		work := float64(t.Finish-t.Start) / 1000

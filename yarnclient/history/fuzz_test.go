@@ -114,3 +114,28 @@ func FuzzSWIM(f *testing.F) {
 		checkFuzzResult(t, jobs, err)
 	})
 }
+
+// FuzzReadConf: any input gives a configuration within the limits or an
+// error naming the file, never a panic.
+func FuzzReadConf(f *testing.F) {
+	f.Add([]byte(confXML))
+	f.Add([]byte("<configuration><property><name>mapreduce.map.maxattempts</name><value>1</value><final>true</final></property></configuration>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ReadConf(bytes.NewReader(data), fuzzName)
+		if err != nil {
+			if !strings.Contains(err.Error(), fuzzName) {
+				t.Fatalf("error without the file's name: %v", err)
+			}
+			return
+		}
+		keys := c.Keys()
+		if len(keys) > maxConfKept {
+			t.Fatalf("%d keys kept", len(keys))
+		}
+		for _, k := range keys {
+			if v, _ := c.Get(k); !ConfKept(k) || len(v) > MaxConfValue {
+				t.Fatalf("kept %q = %d bytes", k, len(v))
+			}
+		}
+	})
+}

@@ -49,6 +49,10 @@ type Job struct {
 	Tasks []Task
 	// Source is the file the job was read from.
 	Source string
+	// Conf is the job's configuration, the keys the replay reads
+	// (ConfKept): from its conf.xml beside the history (read by the
+	// replay) or a Rumen trace's jobProperties; nil when none was found.
+	Conf *Conf
 }
 
 // checkTimes refuses a job whose recorded submit or launch time is after

@@ -184,6 +184,9 @@ type rumenJob struct {
 	FinishTime  int64       `json:"finishTime"`
 	MapTasks    []rumenTask `json:"mapTasks"`
 	ReduceTasks []rumenTask `json:"reduceTasks"`
+	// JobProperties is the job's configuration (rumenProperties keeps
+	// the keys the replay reads).
+	JobProperties map[string]json.RawMessage `json:"jobProperties"`
 }
 
 // rumenTask is the part of Rumen's LoggedTask this reader uses.
@@ -258,6 +261,11 @@ func (lj *rumenJob) job(source string) (*Job, error) {
 		Submit: known(lj.SubmitTime), Launch: known(lj.LaunchTime), Finish: known(lj.FinishTime),
 		Source: source,
 	}
+	conf, err := rumenConf(lj.JobProperties, source)
+	if err != nil {
+		return nil, err
+	}
+	job.Conf = conf
 	if err := job.checkTimes(); err != nil {
 		return nil, err
 	}
