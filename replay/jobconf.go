@@ -116,6 +116,11 @@ type jobSettings struct {
 	// specbridge.speculator (policy) from specbridge.<policy>.<param>.
 	params map[string]map[string]string
 	policy string
+	// ran is the policy that decided the job's speculation when it ran:
+	// the configured specbridge.speculator (the shim's default, hadoop,
+	// when unset) where the job loaded the shim as its speculator
+	// (history.ShimSpeculatorKey), else Hadoop's own, RanPolicy.
+	ran string
 	// confFile names the configuration read ("" when none).
 	confFile string
 }
@@ -130,6 +135,7 @@ func defaultSettings() jobSettings {
 		memoryMB:    [2]int64{1024, 1024},
 		vcores:      [2]int64{1, 1},
 		from:        map[string]string{},
+		ran:         RanPolicy,
 	}
 	for _, k := range jobKeys {
 		s.from[k.key] = FromDefault
@@ -220,6 +226,10 @@ func (s *jobSettings) readPolicies(j *history.Job) {
 	if p, ok := j.Conf.Get("specbridge.speculator"); ok && p != "" {
 		s.policy = p
 		s.from["specbridge.speculator"] = FromConf
+	}
+	s.ran = RanPolicy
+	if c, _ := j.Conf.Get(history.ShimSpeculatorKey); strings.TrimSpace(c) == history.ShimSpeculatorClass && s.policy != "" {
+		s.ran = s.policy
 	}
 	const hadoopPrefix = "mapreduce.job.speculative."
 	for _, k := range j.Conf.Keys() {

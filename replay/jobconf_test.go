@@ -378,3 +378,50 @@ func TestRumenJobPropertiesSettings(t *testing.T) {
 		t.Errorf("word count job (no kept property): %+v", r)
 	}
 }
+
+// The policy that ran is the job's own: hadoop on a stock cluster, the
+// configured specbridge.speculator where the job loaded the shim as its
+// speculator; the recorded-vs-simulated table marks that policy's cells.
+func TestPolicyThatRanIsTheJobs(t *testing.T) {
+	src := filepath.Join("testdata", "jobconf", "slowstart-1")
+	files, _ := filepath.Glob(filepath.Join(src, "*"))
+	for _, shim := range []bool{false, true} {
+		dir := t.TempDir()
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if shim && strings.HasSuffix(f, "_conf.xml") {
+				end := "</configuration>"
+				if !strings.Contains(string(data), end) {
+					t.Fatalf("%s holds no %s", f, end)
+				}
+				data = []byte(strings.Replace(string(data), end, "<property><name>"+history.ShimSpeculatorKey+"</name><value>"+history.ShimSpeculatorClass+
+					"</value></property>\n<property><name>specbridge.speculator</name><value>late</value></property>\n"+end, 1))
+			}
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opts := Options{Speculators: []string{RanPolicy, "late"}, Seed: 1, Runs: 1, Registry: registry(t)}
+		res, err := Simulate(WorkloadOf(load(t, dir), opts.Cluster), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := RanPolicy
+		if shim {
+			want = "late"
+		}
+		if got := res[0].Recorded.Jobs[0].Ran; got != want {
+			t.Errorf("shim %v: the policy that ran is %q, want %q", shim, got, want)
+		}
+		var b strings.Builder
+		if err := writeRecordedTable(&b, res); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), want+"* s") {
+			t.Errorf("shim %v: the table does not mark %s:\n%s", shim, want, b.String())
+		}
+	}
+}

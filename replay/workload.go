@@ -93,6 +93,9 @@ type RecordedJob struct {
 	// when a configuration was read, else inferred or default; ConfFile
 	// names the configuration read.
 	Settings, SettingsFrom, ConfFile string
+	// Ran is the policy that ran the job (jobSettings.ran): its simulated
+	// time measures the replay's fidelity.
+	Ran string
 }
 
 // seconds converts s seconds to ms. A value int64 ms cannot hold (huge,
@@ -351,7 +354,7 @@ var errNoTimedJob = errors.New("no job in the input has a task with recorded sta
 // addRecorded appends j, a job read from a history (group "history"), with
 // its per-job overhead and what the history recorded of it.
 func (w *Workload) addRecorded(j sim.Job, overhead speculators.Time, rec RecordedJob, set *jobSettings) {
-	rec.Settings, rec.SettingsFrom, rec.ConfFile = set.Summary(), set.Source(), set.confFile
+	rec.Settings, rec.SettingsFrom, rec.ConfFile, rec.Ran = set.Summary(), set.Source(), set.confFile, set.ran
 	if len(set.params) > 0 {
 		if w.jobParams == nil {
 			w.jobParams = map[string]map[string]map[string]string{}

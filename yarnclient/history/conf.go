@@ -98,10 +98,18 @@ func ConfFileName(jobID string) string { return jobID + "_conf.xml" }
 // ConfKept reports whether the replay reads key: the task and speculation
 // keys of MapReduce (new names and their Hadoop 1 names), container sizes,
 // and specbridge's own.
+// ShimSpeculatorKey is the property naming the AM's speculator class
+// (Hadoop's MRJobConfig.MR_AM_JOB_SPECULATOR); ShimSpeculatorClass is the
+// shim's, under which the job's specbridge.speculator decided.
+const (
+	ShimSpeculatorKey   = "yarn.app.mapreduce.am.job.speculator.class"
+	ShimSpeculatorClass = "org.specbridge.shim.BridgeSpeculator"
+)
+
 func ConfKept(key string) bool {
 	for _, p := range []string{"mapreduce.map.", "mapreduce.reduce.", "mapreduce.job.speculative.", "specbridge.",
 		"mapred.map.", "mapred.reduce.", "mapred.task.timeout", "mapreduce.task.timeout",
-		"mapreduce.job.reduce.slowstart.", "mapred.reduce.slowstart."} {
+		"mapreduce.job.reduce.slowstart.", "mapred.reduce.slowstart.", ShimSpeculatorKey} {
 		if strings.HasPrefix(key, p) {
 			return true
 		}
