@@ -67,6 +67,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		a.reducePos = int32(len(j.runningReduces))
 		j.runningReduces = append(j.runningReduces, ai)
 	}
+	s.reindex(j)
 	j.result.Attempts++
 	if speculative {
 		j.result.SpeculativeLaunched++
@@ -225,6 +226,7 @@ func (s *sim) end(ai int32, state speculators.AttemptState) {
 		s.attempts.at(last).reducePos = a.reducePos
 		j.runningReduces = j.runningReduces[:len(j.runningReduces)-1]
 	}
+	s.reindex(j)
 	ran := a.end - a.start
 	j.result.ContainerMs += ran
 	if state != speculators.StateSucceeded {
@@ -361,4 +363,5 @@ func (s *sim) mapsChanged(j *jobState) {
 	if j.origPending[speculators.Reduce] > 0 {
 		s.needSchedule = true
 	}
+	s.reindex(j)
 }

@@ -64,14 +64,10 @@ func (s *sim) tick() error {
 	return nil
 }
 
+// copiesWaiting reports whether some job has copies asked for and not
+// placed (index.go).
 func copiesWaiting(s *sim) bool {
-	for _, ji := range s.active {
-		j := &s.jobs[ji]
-		if j.copyCount[speculators.Map]+j.copyCount[speculators.Reduce] > 0 {
-			return true
-		}
-	}
-	return false
+	return s.index.copyJobs > 0
 }
 
 // apply carries out one decision of job ji's engine and reports whether it
