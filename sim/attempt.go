@@ -283,7 +283,7 @@ func (s *sim) succeed(ai int32) error {
 		}
 	}
 	if ty == speculators.Map {
-		s.mapsChanged(j)
+		s.mapsChanged(j, true)
 	}
 	if j.unfinished == 0 {
 		s.finishJob(ji)
@@ -352,8 +352,19 @@ func (s *sim) mapsChanging(j *jobState) {
 
 // mapsChanged re-times the job's copying reduces after the number of maps
 // done changed, and lets reduces past slow start be scheduled.
-func (s *sim) mapsChanged(j *jobState) {
+//
+// While maps are outstanding a copying reduce has no finish timer:
+// scheduleFinish gives it none, and a fall of the maps done (rose false: a
+// map's output lost) re-times every copying reduce here, ending a timer
+// given while every map was done. So after a rise that leaves maps
+// outstanding, re-timing would only bump generations, and the pass is
+// skipped: a day's job of 400,000 maps and hundreds of running reduces
+// otherwise paid for it at each of its maps.
+func (s *sim) mapsChanged(j *jobState, rose bool) {
 	for _, ai := range j.runningReduces {
+		if rose && !j.allMapsSatisfied() {
+			break
+		}
 		// Reduces past their copy phase keep their timers; those still
 		// copying get one only once every map is done.
 		if s.copying(s.attempts.at(ai)) {

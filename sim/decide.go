@@ -186,7 +186,7 @@ func (s *sim) drop(ji int32, ty speculators.TaskType, ti int32) (bool, error) {
 		s.mapsChanging(j)
 		j.satisfiedMaps++
 		j.unfinished--
-		s.mapsChanged(j)
+		s.mapsChanged(j, true)
 	} else {
 		j.unfinished--
 	}

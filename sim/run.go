@@ -244,6 +244,7 @@ func (s *sim) handle(e event) (counted bool, err error) {
 		}
 		return true, s.succeed(e.ref)
 	case evHeartbeat:
+		s.prefetchReports()
 		a := s.attempts.at(e.ref)
 		if a.state != speculators.StateRunning || a.hbGen != e.gen {
 			return false, nil
