@@ -67,6 +67,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		a.reducePos = int32(len(j.runningReduces))
 		j.runningReduces = append(j.runningReduces, ai)
 	}
+	s.reindex(j)
 	j.result.Attempts++
 	if speculative {
 		j.result.SpeculativeLaunched++
@@ -225,6 +226,7 @@ func (s *sim) end(ai int32, state speculators.AttemptState) {
 		s.attempts.at(last).reducePos = a.reducePos
 		j.runningReduces = j.runningReduces[:len(j.runningReduces)-1]
 	}
+	s.reindex(j)
 	ran := a.end - a.start
 	j.result.ContainerMs += ran
 	if state != speculators.StateSucceeded {
@@ -281,7 +283,7 @@ func (s *sim) succeed(ai int32) error {
 		}
 	}
 	if ty == speculators.Map {
-		s.mapsChanged(j)
+		s.mapsChanged(j, true)
 	}
 	if j.unfinished == 0 {
 		s.finishJob(ji)
@@ -350,8 +352,19 @@ func (s *sim) mapsChanging(j *jobState) {
 
 // mapsChanged re-times the job's copying reduces after the number of maps
 // done changed, and lets reduces past slow start be scheduled.
-func (s *sim) mapsChanged(j *jobState) {
+//
+// While maps are outstanding a copying reduce has no finish timer:
+// scheduleFinish gives it none, and a fall of the maps done (rose false: a
+// map's output lost) re-times every copying reduce here, ending a timer
+// given while every map was done. So after a rise that leaves maps
+// outstanding, re-timing would only bump generations, and the pass is
+// skipped: a day's job of 400,000 maps and hundreds of running reduces
+// otherwise paid for it at each of its maps.
+func (s *sim) mapsChanged(j *jobState, rose bool) {
 	for _, ai := range j.runningReduces {
+		if rose && !j.allMapsSatisfied() {
+			break
+		}
 		// Reduces past their copy phase keep their timers; those still
 		// copying get one only once every map is done.
 		if s.copying(s.attempts.at(ai)) {
@@ -361,4 +374,5 @@ func (s *sim) mapsChanged(j *jobState) {
 	if j.origPending[speculators.Reduce] > 0 {
 		s.needSchedule = true
 	}
+	s.reindex(j)
 }

@@ -64,14 +64,10 @@ func (s *sim) tick() error {
 	return nil
 }
 
+// copiesWaiting reports whether some job has copies asked for and not
+// placed (index.go).
 func copiesWaiting(s *sim) bool {
-	for _, ji := range s.active {
-		j := &s.jobs[ji]
-		if j.copyCount[speculators.Map]+j.copyCount[speculators.Reduce] > 0 {
-			return true
-		}
-	}
-	return false
+	return s.index.copyJobs > 0
 }
 
 // apply carries out one decision of job ji's engine and reports whether it
@@ -190,7 +186,7 @@ func (s *sim) drop(ji int32, ty speculators.TaskType, ti int32) (bool, error) {
 		s.mapsChanging(j)
 		j.satisfiedMaps++
 		j.unfinished--
-		s.mapsChanged(j)
+		s.mapsChanged(j, true)
 	} else {
 		j.unfinished--
 	}

@@ -288,7 +288,7 @@ func (s *sim) loseOutputs(ni int32) {
 			}
 		}
 		if !first {
-			s.mapsChanged(j)
+			s.mapsChanged(j, false)
 		}
 	}
 }
@@ -463,7 +463,7 @@ func (s *sim) discardOutput(ai int32, kind speculators.EventKind) (bool, error) 
 	}
 	j.satisfiedMaps--
 	j.unfinished++
-	s.mapsChanged(j)
+	s.mapsChanged(j, false)
 	s.pushRetry(j, ty, ti)
 	return true, nil
 }

@@ -17,12 +17,13 @@ import "github.com/specbridge/specbridge/speculators"
 // preemption is immediate.
 func (s *sim) preemptReduces() (bool, error) {
 	freed := false
-	for _, ji := range s.active {
-		j := &s.jobs[ji]
+	// The jobs with maps waiting, none running and reduces running: the
+	// index's starving set (index.go), in submit order. Preempting one
+	// job's reduces changes no other job's membership.
+	ix := &s.index
+	for r := ix.starving.next(0); r >= 0; r = ix.starving.next(r + 1) {
+		j := &s.jobs[ix.byRank[r]]
 		waiting := j.retryCount[speculators.Map] + j.origPending[speculators.Map]
-		if waiting == 0 || j.runningMaps > 0 || len(j.runningReduces) == 0 {
-			continue
-		}
 		for ; waiting > 0; waiting-- {
 			victim := s.preemptionVictim(j)
 			if victim == none {

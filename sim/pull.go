@@ -72,12 +72,7 @@ func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, 
 // pullWaiting reports whether a running job's policy is pull-based and has
 // attempts running, so that an idle slot may be worth offering again.
 func (s *sim) pullWaiting() bool {
-	for _, ji := range s.active {
-		if j := &s.jobs[ji]; j.chooser && j.running > 0 {
-			return true
-		}
-	}
-	return false
+	return s.index.pullRunning > 0
 }
 
 // wantsPull reports whether job j's pull-based policy would choose a task

@@ -46,6 +46,7 @@ type sim struct {
 	active      []int32 // running jobs in submit order
 	tickScratch []int32
 	candidates  []int32 // jobs placeOne offers a slot to (gatherCandidates)
+	index       jobIndex
 	tickPending bool
 	stallSince  speculators.Time
 	stalled     bool
@@ -72,6 +73,8 @@ type sim struct {
 	events int64
 	result Result
 	faults faultRun // the failure model (faults.go)
+	// checkIndex: verify the active-job index after every event (tests).
+	checkIndex bool
 }
 
 // Run simulates jobs on the cluster cfg describes, building each job's
@@ -212,6 +215,11 @@ func (s *sim) loop() error {
 				return err
 			}
 		}
+		if s.checkIndex {
+			if err := s.verifyIndex(); err != nil {
+				return err
+			}
+		}
 	}
 	if s.done < len(s.jobs) && (s.stalled || s.queue.len() == 0) && s.cfg.Horizon == 0 {
 		return fmt.Errorf("sim: %w at %d ms with %d of %d jobs unfinished", ErrStalled, s.now, len(s.jobs)-s.done, len(s.jobs))
@@ -236,6 +244,7 @@ func (s *sim) handle(e event) (counted bool, err error) {
 		}
 		return true, s.succeed(e.ref)
 	case evHeartbeat:
+		s.prefetchReports()
 		a := s.attempts.at(e.ref)
 		if a.state != speculators.StateRunning || a.hbGen != e.gen {
 			return false, nil
@@ -343,6 +352,7 @@ func (s *sim) submit(ji int32) error {
 		s.queue.push(s.now+spec.KillAt, evKillJob, ji, 0)
 	}
 	s.active = append(s.active, ji)
+	s.rankJob(j)
 	s.touch(j)
 	s.needSchedule = true
 	if !s.tickPending {
@@ -359,6 +369,7 @@ func (s *sim) touch(j *jobState) {
 		j.needsDirty = true
 		s.dirty = append(s.dirty, j.index)
 	}
+	s.reindex(j)
 }
 
 // flushNeeds reports changed ContainerNeeds levels, map before reduce.
@@ -425,6 +436,7 @@ func (s *sim) finishJob(ji int32) {
 	j := &s.jobs[ji]
 	j.finished = true
 	j.result.Finish = s.now
+	s.reindex(j)
 	s.detachJob(j)
 	j.engine = nil // the run no longer drives it; let it be collected
 	if j.streamed && s.recycle {

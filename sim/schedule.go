@@ -136,15 +136,10 @@ func (s *sim) giveSlot(ni int32, ty speculators.TaskType) {
 }
 
 // anythingWaiting reports whether a free slot could be used: a job needs
-// containers, or a pull-based job has attempts running that it might copy.
+// containers, or a pull-based job has attempts running that it might copy
+// (the index's waiting set, index.go).
 func (s *sim) anythingWaiting() bool {
-	for _, ji := range s.active {
-		j := &s.jobs[ji]
-		if j.needs(speculators.Map)+j.needs(speculators.Reduce) > 0 || (j.chooser && j.running > 0) {
-			return true
-		}
-	}
-	return false
+	return s.index.waiting.n > 0
 }
 
 // gatherCandidates lists, in submit order, the running jobs without a job
@@ -155,20 +150,17 @@ func (s *sim) anythingWaiting() bool {
 // asking each of them about each free node was most of a big replay's time
 // (docs/scale.md). Placing an attempt of one job does not make another
 // placeable, so the list holds for the round; it only narrows the loop and
-// changes no choice.
+// changes no choice. Jobs with an order of their own are asked first, by
+// pickByPriority, and are not listed; a pull-based job with attempts
+// running is listed and asked whether it wants a slot only when placeOne
+// reaches it (FIFO stops at the first job that takes the slot). The list is
+// the index's placeable set (index.go), kept by the events that change it,
+// in submit order.
 func (s *sim) gatherCandidates() {
 	s.candidates = s.candidates[:0]
-	for _, ji := range s.active {
-		j := &s.jobs[ji]
-		if j.prio {
-			continue // asked first, by pickByPriority
-		}
-		// A pull-based job with attempts running is asked whether it wants
-		// a slot only when placeOne reaches it (FIFO stops at the first job
-		// that takes the slot).
-		if j.chooser && j.running > 0 || s.mayPlace(j) {
-			s.candidates = append(s.candidates, ji)
-		}
+	ix := &s.index
+	for r := ix.placeable.next(0); r >= 0; r = ix.placeable.next(r + 1) {
+		s.candidates = append(s.candidates, ix.byRank[r])
 	}
 }
 
@@ -176,10 +168,15 @@ func (s *sim) gatherCandidates() {
 // a retry, a copy asked for, an original (reduces once slow start is met),
 // or a pull-based policy that wants a slot (pull.go).
 func (s *sim) mayPlace(j *jobState) bool {
+	return s.mayPlaceNow(j) || s.wantsPull(j)
+}
+
+// mayPlaceNow is mayPlace without asking a pull-based policy: what the
+// simulator's own queues hold.
+func (s *sim) mayPlaceNow(j *jobState) bool {
 	return j.retryCount[0]+j.retryCount[1]+j.copyCount[0]+j.copyCount[1] > 0 ||
 		j.origPending[speculators.Map] > 0 ||
-		j.origPending[speculators.Reduce] > 0 && j.mapFraction() >= j.slowstart(s.cfg.ReduceSlowstart) ||
-		s.wantsPull(j)
+		j.origPending[speculators.Reduce] > 0 && j.mapFraction() >= j.slowstart(s.cfg.ReduceSlowstart)
 }
 
 // placeOne launches one attempt in pool p of node ni, if any job has one

@@ -170,6 +170,11 @@ type jobState struct {
 	runningReduces []int32
 	needsSent      [speculators.NumTaskTypes]int
 	needsDirty     bool
+	// rank is the job's submit rank in the active-job index, once ranked;
+	// flags its memberships there (index.go).
+	rank   int32
+	ranked bool
+	flags  jobFlags
 
 	result JobResult
 	fault  jobFault // fetch failures, lost outputs, cleanup (faults.go)
