@@ -72,9 +72,23 @@ func (p *policy) OfferSlots(*speculators.Job) { p.pull = true }
 // WantsSlot reports whether ChooseForSlot names a copy on some node at now:
 // it does exactly when Γ.first() is a running task (a node where that task
 // runs may still get none, or another task's copy).
+//
+// A scheduler asks at every scheduling round, and between two of the job's
+// events most rounds differ from the last only by the clock. When the answer
+// is no, quietUntil bounds how long it stays no while nothing but the clock
+// moves, and until then (and until the next event or Decide) the answer is
+// given without computing Γ again; see quietUntil.
 func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
-	g := p.gammaAt(job, now)
-	return g.first >= 0 && g.set[g.first].running
+	g := &p.gamma
+	if g.valid && g.ver == p.ver && g.gs == p.useGS && now >= g.now && now < g.quiet && p.priorHolds() {
+		return false
+	}
+	g = p.gammaAt(job, now)
+	if g.first >= 0 && g.set[g.first].running {
+		return true
+	}
+	g.quiet = p.quietUntil(job, now)
+	return false
 }
 
 // gammaAt is Γ at now and its first member, computed again only when
@@ -97,7 +111,7 @@ func (p *policy) gammaAt(job *speculators.Job, now speculators.Time) *gammaCache
 				g.first = len(g.set) - 1
 			}
 		}
-		g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
+		g.valid, g.ver, g.now, g.gs, g.quiet = true, p.ver, now, p.useGS, now
 	}
 	return g
 }
@@ -115,6 +129,10 @@ type gammaCache struct {
 	gs    bool
 	set   []cand
 	first int // index in set of Γ.first(), -1 when Γ is empty
+	// quiet: WantsSlot is false from now until this time unless an event
+	// or a Decide comes first (quietUntil); now itself when unknown.
+	quiet  speculators.Time
+	priors []priorSeen // t_new answers of the prior the quiet time rests on
 }
 
 // inGamma is the pruning stage's membership test for a candidate already in

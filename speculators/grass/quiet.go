@@ -1,0 +1,220 @@
+package grass
+
+import (
+	"math"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// quietUntil is called when WantsSlot has just answered no at now (Γ.first()
+// is not a running task) and returns a time before which the answer stays no
+// as long as nothing but the clock moves: no event of the job and no Decide
+// (both change p.ver, which ends the quiet time at once). It returns now when
+// it cannot tell, so that the next offer computes Γ again. The scheduler asks
+// every pull-based job at every scheduling round, and most rounds differ from
+// the job's previous one only by the clock; this keeps those from costing a
+// scan of the job's tasks each (issue 31).
+//
+// Why the bound holds. Between events, the only inputs of Γ that move are
+// the clock's: t_rem of each running attempt, t_new (through the running
+// tasks counted in it, estimators.censor) and a deadline's time left. We
+// bound each from the side that would let a copy into Γ:
+//
+//   - t_new is never below the mean of the type's completions (per input
+//     byte, times the task's input, or in ms): the running tasks censor
+//     counts each have run longer than that mean. A t_new that comes from
+//     earlier jobs (the prior, before the job's first completion of the
+//     type) changes when another job learns; the answers used are noted and
+//     WantsSlot trusts the quiet time only while none of them has fallen or
+//     changed between known and unknown (priorHolds).
+//   - A running attempt that has not reported progress counts in t_rem as
+//     max(0, t_new - elapsed), never above t_new, so its task is in neither
+//     GS's nor RAS's Γ until a report.
+//   - t_rem is the minimum over the task's running attempts, so it is at most
+//     the estimate of any one attempt that has reported progress, which grows
+//     linearly with the clock between reports (Attempt.PhaseTimeLeft:
+//     (1-p)/p x elapsed, or the current phase's (1-p)/dp x time in phase).
+//   - GS takes a copy into Γ only when t_new < t_rem, RAS only when
+//     c x t_rem - (c+1) x t_new > 0 with c running attempts; so a task whose
+//     every measured attempt's t_rem stays at most the lower bound of t_new
+//     (times (c+1)/c for RAS) cannot enter Γ before the time that attempt's
+//     line reaches it. Pruning (Pseudocode 1 line 6, Pseudocode 2's earliest
+//     tasks) only removes members and is ignored, which can only shorten the
+//     bound.
+//   - Eligibility (a measured attempt, no copy pending, at most two copies in
+//     early waves), the task sets and the algorithm in force change only at
+//     events or Decides.
+//   - An original in T is a member of GS's Γ and may come back from the
+//     pruning as the clock moves; GS with any original left gets no quiet
+//     time. RAS's Γ holds running tasks only.
+//
+// Float rounding is covered by taking the bound 1e-6 lower than computed,
+// and the time rounded down to the ms.
+func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculators.Time {
+	const never = speculators.Time(math.MaxInt64)
+	until := never
+	e := &p.est
+	p.gamma.priors = p.gamma.priors[:0]
+	early := p.early(job)
+	for ty := range job.Tasks {
+		mapType := speculators.TaskType(ty) == speculators.Map
+		if mapType && p.ended {
+			continue // being dropped: not in T
+		}
+		open := job.Open[ty]
+		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+			t := job.Tasks[ty][i]
+			if t.Done() || t.Dropped || (mapType && p.dropped[t.ID.Index]) {
+				continue
+			}
+			if t.RunningAttempts == 0 {
+				if p.useGS {
+					return now // an original: GS's Γ may take it back
+				}
+				continue
+			}
+			var lb float64
+			switch {
+			case t.InputBytes > 0 && e.normN[ty] > 0:
+				lb = e.normSum[ty] / float64(e.normN[ty]) * float64(t.InputBytes)
+			case e.durN[ty] > 0:
+				lb = e.durSum[ty] / float64(e.durN[ty])
+			case e.prior == nil:
+				continue // t_new unknown until a completion: not in T
+			default:
+				// t_new from earlier jobs: WantsSlot checks that it has not
+				// fallen (or become known) before trusting the bound.
+				v, ok := p.quietPrior(speculators.TaskType(ty), t.InputBytes)
+				if !ok {
+					continue // unknown: not in T while it stays so
+				}
+				lb = v
+			}
+			if t.PendingCopies > 0 {
+				continue // not eligible until the ledger settles (an event)
+			}
+			c := 0
+			for _, a := range t.Attempts {
+				if a.Running() {
+					c++
+				}
+			}
+			if early && c >= 2 {
+				continue // at most two copies in early waves
+			}
+			thr := lb
+			if !p.useGS {
+				thr = lb * float64(c+1) / float64(c)
+			}
+			thr *= 1 - 1e-6
+			if !(thr > 0) || math.IsInf(thr, 1) {
+				return now
+			}
+			at, ok := taskQuiet(t, now, thr)
+			if !ok {
+				return now
+			}
+			until = min(until, at)
+		}
+	}
+	if until <= now {
+		return now
+	}
+	return until
+}
+
+// taskQuiet is the earliest time after now at which running task t's t_rem
+// could exceed thr (ms), judged from its attempts that have reported
+// progress; never when one of them has finished its work (t_rem 0) or none
+// has reported (the task is not eligible until a report). ok is false when
+// an attempt's estimate may change form as the clock moves (a report at
+// the very instant of its start or phase change).
+func taskQuiet(t *speculators.Task, now speculators.Time, thr float64) (speculators.Time, bool) {
+	const never = speculators.Time(math.MaxInt64)
+	at, measured := speculators.Time(math.MinInt64), false
+	for _, a := range t.Attempts {
+		if !a.Running() {
+			continue
+		}
+		prog := a.Progress
+		if prog >= 1 {
+			return never, true // t_rem 0 from now on
+		}
+		if prog <= 0 {
+			// Not reported yet: trem counts it max(0, t_new - elapsed),
+			// never above t_new, which keeps the task out of GS's Γ
+			// (t_new < t_rem) and RAS's (t_rem > (c+1)/c t_new) until
+			// a report.
+			return never, true
+		}
+		// PhaseTimeLeft's two forms, each linear in the clock.
+		base, slope := a.Start, (1-prog)/prog
+		if dp := prog - a.PhaseStartProgress; a.Phase != speculators.PhaseMap && dp > 0 {
+			if now <= a.PhaseStart {
+				return 0, false
+			}
+			base, slope = a.PhaseStart, (1-prog)/dp
+		} else if now <= a.Start {
+			return 0, false
+		}
+		// slope x (time - base) > thr needs time - base > thr / slope.
+		x := math.Floor(thr / slope)
+		var ta speculators.Time
+		if x >= float64(math.MaxInt64/2) {
+			ta = never
+		} else {
+			ta = base + speculators.Time(x)
+		}
+		if !measured || ta > at {
+			at, measured = ta, true
+		}
+	}
+	if !measured {
+		return never, true
+	}
+	return at, true
+}
+
+// priorSeen is one t_new from earlier jobs that a quiet time was computed
+// with (quietPrior): the prior's answer for a task type and input size.
+type priorSeen struct {
+	ty    speculators.TaskType
+	bytes int64
+	ms    float64
+	ok    bool
+}
+
+// maxPriorSeen bounds the answers a quiet time may rest on; a job whose
+// running tasks need more distinct ones gets no quiet time.
+const maxPriorSeen = 4
+
+// quietPrior asks the prior for t_new of a task of type ty and input size
+// bytes and notes the answer for priorHolds.
+func (p *policy) quietPrior(ty speculators.TaskType, bytes int64) (float64, bool) {
+	g := &p.gamma
+	for _, s := range g.priors {
+		if s.ty == ty && s.bytes == bytes {
+			return s.ms, s.ok
+		}
+	}
+	ms, ok := p.est.prior.PriorRuntime(ty, bytes)
+	g.priors = append(g.priors, priorSeen{ty: ty, bytes: bytes, ms: ms, ok: ok})
+	return ms, ok
+}
+
+// priorHolds reports whether every t_new from earlier jobs the quiet time
+// rests on is still known as it was and no lower: a higher t_new only
+// lengthens the time before a copy could join Γ.
+func (p *policy) priorHolds() bool {
+	g := &p.gamma
+	if len(g.priors) > maxPriorSeen {
+		return false
+	}
+	for _, s := range g.priors {
+		ms, ok := p.est.prior.PriorRuntime(s.ty, s.bytes)
+		if ok != s.ok || (ok && ms < s.ms) {
+			return false
+		}
+	}
+	return true
+}
