@@ -111,6 +111,9 @@ type estimators struct {
 	priorTy                   speculators.TaskType
 	priorBytes                int64
 	priorMs                   float64
+
+	// joins is tnewFloor's scratch (quiet.go).
+	joins [2][]float64
 }
 
 // censor sums the extrapolated durations of the running tasks that count in

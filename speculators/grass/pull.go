@@ -74,21 +74,36 @@ func (p *policy) OfferSlots(*speculators.Job) { p.pull = true }
 // runs may still get none, or another task's copy).
 //
 // A scheduler asks at every scheduling round, and between two of the job's
-// events most rounds differ from the last only by the clock. When the answer
-// is no, quietUntil bounds how long it stays no while nothing but the clock
-// moves, and until then (and until the next event or Decide) the answer is
-// given without computing Γ again; see quietUntil.
+// events most rounds differ from the last only by the clock. quietUntil
+// bounds how long no running task can join Γ while nothing but the clock
+// moves; while that time lies ahead, and Γ holds no original, the answer is
+// no without Γ being computed, and it stays no until that time or the next
+// event or Decide that changes what Γ reads (see quietUntil).
 func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
-	g := &p.gamma
-	if g.valid && g.ver == p.ver && g.gs == p.useGS && now >= g.now && now < g.quiet && p.priorHolds() {
+	q := &p.quiet
+	if q.valid && q.ver == p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.priorHolds() {
 		return false
 	}
-	g = p.gammaAt(job, now)
-	if g.first >= 0 && g.set[g.first].running {
-		return true
+	q.valid = false
+	p.size(job)
+	p.est.sync(job)
+	if until := p.quietUntil(job, now); until > now {
+		q.valid, q.ver, q.gs, q.from, q.until = true, p.ver, p.useGS, now, until
+		return false
 	}
-	g.quiet = p.quietUntil(job, now)
-	return false
+	g := p.gammaAt(job, now)
+	return g.first >= 0 && g.set[g.first].running
+}
+
+// quietTime is a time span over which WantsSlot's answer is no
+// (quietUntil): from..until, while ver and the algorithm stay as they were
+// and the prior's answers it rests on (priors) have not fallen.
+type quietTime struct {
+	valid       bool
+	ver         uint64
+	gs          bool
+	from, until speculators.Time
+	priors      []priorSeen
 }
 
 // gammaAt is Γ at now and its first member, computed again only when
@@ -111,7 +126,7 @@ func (p *policy) gammaAt(job *speculators.Job, now speculators.Time) *gammaCache
 				g.first = len(g.set) - 1
 			}
 		}
-		g.valid, g.ver, g.now, g.gs, g.quiet = true, p.ver, now, p.useGS, now
+		g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
 	}
 	return g
 }
@@ -129,10 +144,6 @@ type gammaCache struct {
 	gs    bool
 	set   []cand
 	first int // index in set of Γ.first(), -1 when Γ is empty
-	// quiet: WantsSlot is false from now until this time unless an event
-	// or a Decide comes first (quietUntil); now itself when unknown.
-	quiet  speculators.Time
-	priors []priorSeen // t_new answers of the prior the quiet time rests on
 }
 
 // inGamma is the pruning stage's membership test for a candidate already in

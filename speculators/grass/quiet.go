@@ -2,15 +2,18 @@ package grass
 
 import (
 	"math"
+	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
 )
 
-// quietUntil is called when WantsSlot has just answered no at now (Γ.first()
-// is not a running task) and returns a time before which the answer stays no
-// as long as nothing but the clock moves: no event of the job and no Decide
-// (both change p.ver, which ends the quiet time at once). It returns now when
-// it cannot tell, so that the next offer computes Γ again. The scheduler asks
+// quietUntil returns a time up to which (and at now itself) no running task
+// can be in Γ as long as nothing but the clock moves: no event of the job
+// and no Decide that changes what Γ reads (both change p.ver, which ends the
+// quiet time at once). With GS it also requires that T holds no original
+// (every original is a member of GS's Γ), so that Γ is empty and WantsSlot's
+// answer is no. It returns now when it cannot tell, and WantsSlot then
+// computes Γ. The scheduler asks
 // every pull-based job at every scheduling round, and most rounds differ from
 // the job's previous one only by the clock; this keeps those from costing a
 // scan of the job's tasks each (issue 31).
@@ -20,9 +23,8 @@ import (
 // tasks counted in it, estimators.censor) and a deadline's time left. We
 // bound each from the side that would let a copy into Γ:
 //
-//   - t_new is never below the mean of the type's completions (per input
-//     byte, times the task's input, or in ms): the running tasks censor
-//     counts each have run longer than that mean. A t_new that comes from
+//   - t_new is never below tnewFloor's bound (per input byte, times the
+//     task's input, or in ms). A t_new that comes from
 //     earlier jobs (the prior, before the job's first completion of the
 //     type) changes when another job learns; the answers used are noted and
 //     WantsSlot trusts the quiet time only while none of them has fallen or
@@ -54,8 +56,12 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	const never = speculators.Time(math.MaxInt64)
 	until := never
 	e := &p.est
-	p.gamma.priors = p.gamma.priors[:0]
+	p.quiet.priors = p.quiet.priors[:0]
 	early := p.early(job)
+	var lbNorm, lbDur [speculators.NumTaskTypes]float64
+	for ty := range job.Tasks {
+		lbNorm[ty], lbDur[ty] = e.tnewFloor(job, speculators.TaskType(ty), now)
+	}
 	for ty := range job.Tasks {
 		mapType := speculators.TaskType(ty) == speculators.Map
 		if mapType && p.ended {
@@ -76,9 +82,9 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			var lb float64
 			switch {
 			case t.InputBytes > 0 && e.normN[ty] > 0:
-				lb = e.normSum[ty] / float64(e.normN[ty]) * float64(t.InputBytes)
+				lb = lbNorm[ty] * float64(t.InputBytes)
 			case e.durN[ty] > 0:
-				lb = e.durSum[ty] / float64(e.durN[ty])
+				lb = lbDur[ty]
 			case e.prior == nil:
 				continue // t_new unknown until a completion: not in T
 			default:
@@ -121,6 +127,96 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		return now
 	}
 	return until
+}
+
+// tnewFloor bounds from below, for every time from now until the job's next
+// event, the mean that t_new is made of for type ty: per input byte (norm)
+// and in ms (dur), 0 where the type has no completion. The running tasks
+// censor counts have each run longer than the completions' mean m, and
+// their extrapolated durations (elapsed + t_rem, as elapsed / p) only grow
+// with the clock; a running task not counted yet may join later at a
+// duration above m, which can only pull the mean down towards m; one whose
+// estimate has TimeLeft's form (a map, or a phase without progress yet)
+// joins at elapsed / p > m / p, its progress p fixed until its next report.
+// So the bound is the least mean of the completions, the counted tasks'
+// durations now and any of the tasks that could still join, each at m / p
+// (or m): those below the mean, lowest first. A reduce whose phase
+// began at now changes its formula at the next ms (Attempt.PhaseTimeLeft)
+// and counts m. Without ParamTnewRunning, t_new is the completions' mean.
+func (e *estimators) tnewFloor(job *speculators.Job, ty speculators.TaskType, now speculators.Time) (norm, dur float64) {
+	var sum, n [2]float64 // [0] per byte, [1] ms
+	var m [2]float64
+	if e.normN[ty] > 0 {
+		sum[0], n[0] = e.normSum[ty], float64(e.normN[ty])
+		m[0] = sum[0] / n[0]
+	}
+	if e.durN[ty] > 0 {
+		sum[1], n[1] = e.durSum[ty], float64(e.durN[ty])
+		m[1] = sum[1] / n[1]
+	}
+	if e.running && job.RunningTasks[ty] > 0 {
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			t := job.Tasks[ty][i]
+			if t.RunningAttempts == 0 || t.Done() {
+				continue
+			}
+			k, size := 1, 1.0
+			if t.InputBytes > 0 {
+				k, size = 0, float64(t.InputBytes)
+			}
+			if n[k] == 0 {
+				continue // censor counts nothing of this kind
+			}
+			var oldest *speculators.Attempt
+			for _, a := range t.Attempts {
+				if a.Running() && (oldest == nil || a.Start < oldest.Start) {
+					oldest = a
+				}
+			}
+			if oldest == nil || oldest.Progress <= 0 {
+				continue // t_rem unknown until a report: never counted before it
+			}
+			elapsed := float64(now - oldest.Start)
+			left := oldest.PhaseTimeLeft(now) * 1000
+			counted := elapsed > m[k]*size && left >= 0 && !math.IsInf(left, 1)
+			edge := oldest.Phase != speculators.PhaseMap && oldest.Progress > oldest.PhaseStartProgress && now <= oldest.PhaseStart
+			switch {
+			case counted && !edge:
+				sum[k] += (elapsed + left) / size
+				n[k]++
+			case !edge && (oldest.Phase == speculators.PhaseMap || oldest.Progress <= oldest.PhaseStartProgress):
+				// Joins once elapsed > m x size, at elapsed / p from
+				// then on (Attempt.TimeLeft's form).
+				e.joins[k] = append(e.joins[k], m[k]/oldest.Progress)
+			default:
+				e.joins[k] = append(e.joins[k], m[k])
+			}
+		}
+	}
+	// The lowest mean the tasks that may join can make: those below the
+	// mean pull it down, the lowest first; the others only raise it.
+	for k := range e.joins {
+		if len(e.joins[k]) == 0 {
+			continue
+		}
+		slices.Sort(e.joins[k])
+		for _, v := range e.joins[k] {
+			if v*n[k] >= sum[k] {
+				break
+			}
+			sum[k] += v
+			n[k]++
+		}
+		e.joins[k] = e.joins[k][:0]
+	}
+	if n[0] > 0 {
+		norm = sum[0] / n[0]
+	}
+	if n[1] > 0 {
+		dur = sum[1] / n[1]
+	}
+	return norm, dur
 }
 
 // taskQuiet is the earliest time after now at which running task t's t_rem
@@ -191,14 +287,14 @@ const maxPriorSeen = 4
 // quietPrior asks the prior for t_new of a task of type ty and input size
 // bytes and notes the answer for priorHolds.
 func (p *policy) quietPrior(ty speculators.TaskType, bytes int64) (float64, bool) {
-	g := &p.gamma
-	for _, s := range g.priors {
+	q := &p.quiet
+	for _, s := range q.priors {
 		if s.ty == ty && s.bytes == bytes {
 			return s.ms, s.ok
 		}
 	}
 	ms, ok := p.est.prior.PriorRuntime(ty, bytes)
-	g.priors = append(g.priors, priorSeen{ty: ty, bytes: bytes, ms: ms, ok: ok})
+	q.priors = append(q.priors, priorSeen{ty: ty, bytes: bytes, ms: ms, ok: ok})
 	return ms, ok
 }
 
@@ -206,11 +302,11 @@ func (p *policy) quietPrior(ty speculators.TaskType, bytes int64) (float64, bool
 // rests on is still known as it was and no lower: a higher t_new only
 // lengthens the time before a copy could join Γ.
 func (p *policy) priorHolds() bool {
-	g := &p.gamma
-	if len(g.priors) > maxPriorSeen {
+	q := &p.quiet
+	if len(q.priors) > maxPriorSeen {
 		return false
 	}
-	for _, s := range g.priors {
+	for _, s := range q.priors {
 		ms, ok := p.est.prior.PriorRuntime(s.ty, s.bytes)
 		if ok != s.ok || (ok && ms < s.ms) {
 			return false
