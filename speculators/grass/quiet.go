@@ -51,7 +51,7 @@ import (
 //     time. RAS's Γ holds running tasks only.
 //
 // Float rounding is covered by taking the bound 1e-6 lower than computed,
-// and the time rounded down to the ms.
+// and the time rounded down to the ms (Attempt.LeftStaysBelow).
 func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculators.Time {
 	const never = speculators.Time(math.MaxInt64)
 	until := never
@@ -112,7 +112,6 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			if !p.useGS {
 				thr = lb * float64(c+1) / float64(c)
 			}
-			thr *= 1 - 1e-6
 			if !(thr > 0) || math.IsInf(thr, 1) {
 				return now
 			}
@@ -219,12 +218,12 @@ func (e *estimators) tnewFloor(job *speculators.Job, ty speculators.TaskType, no
 	return norm, dur
 }
 
-// taskQuiet is the earliest time after now at which running task t's t_rem
-// could exceed thr (ms), judged from its attempts that have reported
-// progress; never when one of them has finished its work (t_rem 0) or none
-// has reported (the task is not eligible until a report). ok is false when
-// an attempt's estimate may change form as the clock moves (a report at
-// the very instant of its start or phase change).
+// taskQuiet is the time up to which running task t's t_rem stays at most
+// thr (ms), judged from its attempts that have reported progress (t_rem is
+// their minimum, so each bounds it; the latest bound is kept); never when
+// one of them has finished its work (t_rem 0) or one has not reported (see
+// quietUntil). ok is false when an attempt's estimate may change form as
+// the clock moves (Attempt.LeftStaysBelow).
 func taskQuiet(t *speculators.Task, now speculators.Time, thr float64) (speculators.Time, bool) {
 	const never = speculators.Time(math.MaxInt64)
 	at, measured := speculators.Time(math.MinInt64), false
@@ -232,34 +231,19 @@ func taskQuiet(t *speculators.Task, now speculators.Time, thr float64) (speculat
 		if !a.Running() {
 			continue
 		}
-		prog := a.Progress
-		if prog >= 1 {
-			return never, true // t_rem 0 from now on
-		}
-		if prog <= 0 {
+		if a.Progress <= 0 {
 			// Not reported yet: trem counts it max(0, t_new - elapsed),
 			// never above t_new, which keeps the task out of GS's Γ
 			// (t_new < t_rem) and RAS's (t_rem > (c+1)/c t_new) until
 			// a report.
 			return never, true
 		}
-		// PhaseTimeLeft's two forms, each linear in the clock.
-		base, slope := a.Start, (1-prog)/prog
-		if dp := prog - a.PhaseStartProgress; a.Phase != speculators.PhaseMap && dp > 0 {
-			if now <= a.PhaseStart {
-				return 0, false
-			}
-			base, slope = a.PhaseStart, (1-prog)/dp
-		} else if now <= a.Start {
+		ta, ok := a.LeftStaysBelow(now, thr)
+		if !ok {
 			return 0, false
 		}
-		// slope x (time - base) > thr needs time - base > thr / slope.
-		x := math.Floor(thr / slope)
-		var ta speculators.Time
-		if x >= float64(math.MaxInt64/2) {
-			ta = never
-		} else {
-			ta = base + speculators.Time(x)
+		if ta == never {
+			return never, true // t_rem 0 from now on
 		}
 		if !measured || ta > at {
 			at, measured = ta, true
