@@ -57,34 +57,31 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	until := never
 	e := &p.est
 	p.quiet.priors = p.quiet.priors[:0]
-	early := p.early(job)
-	var lbNorm, lbDur [speculators.NumTaskTypes]float64
-	for ty := range job.Tasks {
-		lbNorm[ty], lbDur[ty] = e.tnewFloor(job, speculators.TaskType(ty), now)
+	original := p.hasOriginal(job)
+	if original && p.useGS {
+		return now // an original: GS's Γ may take it back
 	}
+	early := original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	for ty := range job.Tasks {
 		mapType := speculators.TaskType(ty) == speculators.Map
-		if mapType && p.ended {
-			continue // being dropped: not in T
+		if (mapType && p.ended) || job.RunningTasks[ty] == 0 {
+			continue // being dropped, or nothing running: no copy in Γ
 		}
-		open := job.Open[ty]
-		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+		lbNorm, lbDur := e.tnewFloor(job, speculators.TaskType(ty), now)
+		// The running tasks (RAS's Γ has no originals, and GS has none
+		// left here).
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
 			t := job.Tasks[ty][i]
-			if t.Done() || t.Dropped || (mapType && p.dropped[t.ID.Index]) {
-				continue
-			}
-			if t.RunningAttempts == 0 {
-				if p.useGS {
-					return now // an original: GS's Γ may take it back
-				}
+			if t.Done() || t.Dropped || t.RunningAttempts == 0 || (mapType && p.dropped[t.ID.Index]) {
 				continue
 			}
 			var lb float64
 			switch {
 			case t.InputBytes > 0 && e.normN[ty] > 0:
-				lb = lbNorm[ty] * float64(t.InputBytes)
+				lb = lbNorm * float64(t.InputBytes)
 			case e.durN[ty] > 0:
-				lb = lbDur[ty]
+				lb = lbDur
 			case e.prior == nil:
 				continue // t_new unknown until a completion: not in T
 			default:

@@ -190,9 +190,12 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 // per task"): an original it needs has not started, or the AM still waits
 // for containers.
 func (p *policy) early(job *speculators.Job) bool {
-	if job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0 {
-		return true
-	}
+	return job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0 || p.hasOriginal(job)
+}
+
+// hasOriginal reports whether the job has an original in T's reach: a task
+// not done, not dropped (nor being dropped) and not running.
+func (p *policy) hasOriginal(job *speculators.Job) bool {
 	for ty := range job.Tasks {
 		if job.RunningTasks[ty]+job.Completed[ty] >= len(job.Tasks[ty]) {
 			continue
