@@ -292,7 +292,11 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	duplicates := free > 0 && !p.pull
 	p.cands = p.cands[:0]
 	for ty := range job.Tasks {
-		for _, t := range job.Tasks[ty] {
+		// Only running tasks qualify: the tasks with a running attempt, in
+		// index order (Job.Live).
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			t := job.Tasks[ty][i]
 			st := &p.tasks[ty][t.ID.Index]
 			if t.Done() || t.Dropped || t.RunningAttempts == 0 || t.PendingCopies > 0 {
 				continue
@@ -411,15 +415,27 @@ func (p *policy) quiet(job *speculators.Job, now speculators.Time) speculators.T
 		live := job.Live[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
 			t := job.Tasks[ty][i]
-			if t.Done() || t.Dropped || t.RunningAttempts != 1 || copies(t) >= p.maxCopies {
+			if t.Done() || t.Dropped || t.RunningAttempts != 1 {
+				continue
+			}
+			// The one running attempt, and the copies started so far.
+			var a *speculators.Attempt
+			spec := 0
+			for _, x := range t.Attempts {
+				if x.Running() {
+					a = x
+				}
+				if x.Speculative {
+					spec++
+				}
+			}
+			if a == nil || spec >= p.maxCopies || a.Progress <= 0 {
+				// Without progress t_rem is +Inf, which fastest skips:
+				// no candidate until a report.
 				continue
 			}
 			sample, scale, _, ok := p.newCopy(t)
-			if !ok {
-				continue
-			}
-			a, _, _ := fastest(t, now)
-			if a == nil || !p.trusted(job, t, a, now) {
+			if !ok || !p.trusted(job, t, a, now) {
 				continue
 			}
 			// The fewest sample values below t_rem/2/scale that make
