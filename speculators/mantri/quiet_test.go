@@ -31,6 +31,11 @@ func TestQuietMatchesCandidates(t *testing.T) {
 			id         speculators.AttemptID
 			start, end speculators.Time
 			done       bool
+			// brk: from this fraction of its time on, a third of the
+			// attempts report a tenth of the progress rate (a straggler
+			// seen only later), so a report can bring a task's quiet time
+			// forward.
+			brk float64
 		}
 		var runs []*attempt
 		done := map[speculators.TaskID]bool{}
@@ -43,7 +48,11 @@ func TestQuietMatchesCandidates(t *testing.T) {
 			} else {
 				id = h.Start(task, node, at)
 			}
-			runs = append(runs, &attempt{id: id, start: at, end: at + speculators.Time(dur)})
+			brk := 2.0
+			if rng.IntN(3) == 0 {
+				brk = 0.2 + 0.5*rng.Float64()
+			}
+			runs = append(runs, &attempt{id: id, start: at, end: at + speculators.Time(dur), brk: brk})
 		}
 		for i := range maps {
 			start(spectest.Map(i), 0, false)
@@ -52,10 +61,14 @@ func TestQuietMatchesCandidates(t *testing.T) {
 			start(speculators.TaskID{Type: speculators.Reduce, Index: int32(i)}, 0, false)
 		}
 		for now := speculators.Time(0); now <= 120000; now += 100 {
-			if now%3000 == 0 && now > 0 {
+			{
 				for _, r := range runs {
-					if !r.done && now < r.end {
+					// Each attempt reports every 3 s from its own start.
+					if !r.done && now < r.end && now > r.start && (now-r.start)%3000 == 0 {
 						prog := float64(now-r.start) / float64(r.end-r.start)
+						if prog > r.brk {
+							prog = r.brk + (prog-r.brk)/10
+						}
 						if r.id.Task.Type == speculators.Reduce {
 							h.Observe(speculators.Event{Kind: speculators.AttemptStatus, Time: now, Attempt: r.id, Progress: prog, Phase: speculators.PhaseReduce})
 						} else {
