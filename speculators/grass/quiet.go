@@ -48,7 +48,10 @@ import (
 //     events or Decides.
 //   - An original in T is a member of GS's Γ and may come back from the
 //     pruning as the clock moves; GS with any original left gets no quiet
-//     time. RAS's Γ holds running tasks only.
+//     time on a deadline- or error-bound job. On an exact job nothing is
+//     pruned, and a copy goes before every original (first on a tie) only
+//     once its t_rem exceeds their t_new, each at least its floor
+//     (blocking). RAS's Γ holds running tasks only.
 //
 // Float rounding is covered by taking the bound 1e-6 lower than computed,
 // and the time rounded down to the ms (Attempt.LeftStaysBelow).
@@ -58,8 +61,43 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	e := &p.est
 	p.quiet.priors = p.quiet.priors[:0]
 	original := p.hasOriginal(job)
+	// blocking: with GS on an exact job, every original in T is in Γ and
+	// goes first on a tie, so a copy is Γ.first() only once its t_rem (its
+	// key, highest first) exceeds every original's t_new; blocking is the
+	// highest lower bound of those, over the types whose every task has a
+	// t_new (a completion), the others left out (which only lowers it).
+	var blocking float64
+	var floorNorm, floorDur [speculators.NumTaskTypes]float64
+	var floorDone [speculators.NumTaskTypes]bool
+	floor := func(ty int) (float64, float64) {
+		if !floorDone[ty] {
+			floorNorm[ty], floorDur[ty] = e.tnewFloor(job, speculators.TaskType(ty), now)
+			floorDone[ty] = true
+		}
+		return floorNorm[ty], floorDur[ty]
+	}
 	if original && p.useGS {
-		return now // an original: GS's Γ may take it back
+		if job.Deadline > 0 || job.ErrorBound > 0 {
+			return now // pruning may give an original back to Γ as the clock moves
+		}
+		for ty := range job.Tasks {
+			if e.durN[ty] == 0 {
+				continue
+			}
+			lbNorm, lbDur := floor(ty)
+			open := job.Open[ty]
+			for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+				t := job.Tasks[ty][i]
+				if t.Done() || t.Dropped || t.RunningAttempts > 0 {
+					continue
+				}
+				lb := lbDur
+				if t.InputBytes > 0 && e.normN[ty] > 0 {
+					lb = lbNorm * float64(t.InputBytes)
+				}
+				blocking = max(blocking, lb)
+			}
+		}
 	}
 	early := original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	for ty := range job.Tasks {
@@ -67,7 +105,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		if (mapType && p.ended) || job.RunningTasks[ty] == 0 {
 			continue // being dropped, or nothing running: no copy in Γ
 		}
-		lbNorm, lbDur := e.tnewFloor(job, speculators.TaskType(ty), now)
+		lbNorm, lbDur := floor(ty)
 		// The running tasks (RAS's Γ has no originals, and GS has none
 		// left here).
 		live := job.Live[ty]
@@ -105,7 +143,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			if early && c >= 2 {
 				continue // at most two copies in early waves
 			}
-			thr := lb
+			thr := max(lb, blocking)
 			if !p.useGS {
 				thr = lb * float64(c+1) / float64(c)
 			}
