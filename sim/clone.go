@@ -46,14 +46,38 @@ func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick
 		})
 		s.prioScratch, s.prioValid = cands, true
 	}
+	drop := false
 	for _, c := range s.prioScratch {
-		if j := &s.jobs[c.ji]; !j.finished {
-			if pk, ok := s.pickFor(j, ni, lo, hi); ok {
-				return c.ji, pk, true
-			}
+		j := &s.jobs[c.ji]
+		if j.finished {
+			drop = true
+			continue
 		}
+		if pk, ok := s.pickFor(j, ni, lo, hi); ok {
+			if drop {
+				s.dropUnplaceable(c.ji)
+			}
+			return c.ji, pk, true
+		}
+		drop = drop || !s.mayPlace(j)
+	}
+	if drop {
+		s.dropUnplaceable(none)
 	}
 	return 0, pick{}, false
+}
+
+// dropUnplaceable takes the jobs that have nothing left to place anywhere
+// (or have finished) out of the round's job order, keeping job keep: they
+// would refuse every other node of the round too, as placeOne's candidates
+// (a placement changes only its own job, and the order holds for the
+// round), so asking them again at each free slot changed nothing but the
+// cost (issue 31: sda and ese spent most of a replay here).
+func (s *sim) dropUnplaceable(keep int32) {
+	s.prioScratch = slices.DeleteFunc(s.prioScratch, func(c prioJob) bool {
+		j := &s.jobs[c.ji]
+		return c.ji != keep && (j.finished || !s.mayPlace(j))
+	})
 }
 
 // launchCloned starts an original attempt of a cloning job and, at the same

@@ -101,6 +101,43 @@ func (a *Attempt) PhaseTimeLeft(now Time) float64 {
 	return (1 - a.Progress) / (dp / (float64(dt) / 1000))
 }
 
+// LeftStaysBelow returns a time up to which PhaseTimeLeft(t) x 1000 (ms)
+// stays at most ms for every t from now on, as long as nothing is reported
+// (Progress, Phase and PhaseStart as they are): between reports the estimate
+// grows linearly with the clock, (1-p)/p x elapsed or (1-p)/dp x time in the
+// phase. A pull-based policy uses it to know how long a task cannot qualify
+// for a copy (grass and mantri's WantsSlot). An attempt that has finished
+// its work (t_rem 0) stays below for ever (math.MaxInt64). ok is false when
+// the estimate is +Inf now (no progress: it stays so until a report, which
+// the caller must weigh itself) or may change form at the next ms (a report
+// at the very instant of the start or of a phase change), or ms is not a
+// positive number. The result is rounded down and ms taken 1e-6 lower, so
+// that float rounding of the estimate cannot make it late.
+func (a *Attempt) LeftStaysBelow(now Time, ms float64) (Time, bool) {
+	prog := a.Progress
+	if prog >= 1 {
+		return math.MaxInt64, true
+	}
+	if prog <= 0 || !(ms > 0) || math.IsInf(ms, 1) {
+		return 0, false
+	}
+	base, slope := a.Start, (1-prog)/prog
+	if dp := prog - a.PhaseStartProgress; a.Phase != PhaseMap && dp > 0 {
+		if now <= a.PhaseStart {
+			return 0, false
+		}
+		base, slope = a.PhaseStart, (1-prog)/dp
+	} else if now <= a.Start {
+		return 0, false
+	}
+	// slope x (t - base) > ms needs t - base > ms / slope.
+	x := math.Floor(ms * (1 - 1e-6) / slope)
+	if x >= float64(math.MaxInt64/4) {
+		return math.MaxInt64, true
+	}
+	return base + Time(x), true
+}
+
 // LegacyEstimatedRuntime is Hadoop's LegacyTaskRuntimeEstimator estimate of
 // an attempt's total run time in ms: time from start to the latest status
 // report divided by the progress at that report (floored at 0.0001). It is -1

@@ -111,6 +111,9 @@ type estimators struct {
 	priorTy                   speculators.TaskType
 	priorBytes                int64
 	priorMs                   float64
+
+	// joins is tnewFloor's scratch (quiet.go).
+	joins [2][]float64
 }
 
 // censor sums the extrapolated durations of the running tasks that count in
@@ -125,7 +128,10 @@ func (e *estimators) censor(job *speculators.Job, now speculators.Time) {
 		if !e.running || job.RunningTasks[ty] == 0 {
 			continue
 		}
-		for _, t := range job.Tasks[ty] {
+		// The tasks with a running attempt, in index order (Job.Live).
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			t := job.Tasks[ty][i]
 			if t.RunningAttempts == 0 || t.Done() {
 				continue
 			}

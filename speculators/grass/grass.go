@@ -161,6 +161,7 @@ type policy struct {
 	pull   bool
 	ver    uint64     // events observed plus Decides, for gamma
 	gamma  gammaCache // the latest ChooseForSlot's Γ (pull.go)
+	quiet  quietTime  // WantsSlot's latest no and how long it holds (pull.go)
 	ended  bool       // the approximation bound was reached
 	endWhy string     // why, for Drop reasons
 

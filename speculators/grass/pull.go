@@ -72,9 +72,38 @@ func (p *policy) OfferSlots(*speculators.Job) { p.pull = true }
 // WantsSlot reports whether ChooseForSlot names a copy on some node at now:
 // it does exactly when Γ.first() is a running task (a node where that task
 // runs may still get none, or another task's copy).
+//
+// A scheduler asks at every scheduling round, and between two of the job's
+// events most rounds differ from the last only by the clock. quietUntil
+// bounds how long no running task can join Γ while nothing but the clock
+// moves; while that time lies ahead, and Γ holds no original, the answer is
+// no without Γ being computed, and it stays no until that time or the next
+// event or Decide that changes what Γ reads (see quietUntil).
 func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
+	q := &p.quiet
+	if q.valid && q.ver == p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.priorHolds() {
+		return false
+	}
+	q.valid = false
+	p.size(job)
+	p.est.sync(job)
+	if until := p.quietUntil(job, now); until > now {
+		q.valid, q.ver, q.gs, q.from, q.until = true, p.ver, p.useGS, now, until
+		return false
+	}
 	g := p.gammaAt(job, now)
 	return g.first >= 0 && g.set[g.first].running
+}
+
+// quietTime is a time span over which WantsSlot's answer is no
+// (quietUntil): from..until, while ver and the algorithm stay as they were
+// and the prior's answers it rests on (priors) have not fallen.
+type quietTime struct {
+	valid       bool
+	ver         uint64
+	gs          bool
+	from, until speculators.Time
+	priors      []priorSeen
 }
 
 // gammaAt is Γ at now and its first member, computed again only when

@@ -44,12 +44,22 @@ type cand struct {
 // task just chosen, so the stages run once and the ranked Γ is walked slot by
 // slot, which is what running the pseudocode per slot would give.
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
-	p.ver++
+	// ver tells the Γ of pull mode (pull.go) that something it reads has
+	// changed. In pull mode a Decide changes only the end of the
+	// approximation (drops) and the algorithm in force; the rest is the
+	// job's, whose events bump ver themselves (Observe).
+	ended, gs, n := p.ended, p.useGS, len(out)
+	if !p.pull {
+		p.ver++
+	}
 	p.size(job)
 	p.est.sync(job)
 	out = p.endApproximation(job, now, out)
 	if p.learn != nil {
 		p.learn.step(p, job, now)
+	}
+	if p.pull && (ended != p.ended || gs != p.useGS || len(out) != n) {
+		p.ver++
 	}
 	deadline := job.Deadline > 0
 	if p.pull {
@@ -134,19 +144,7 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 	defer func() { p.est.scan = false }()
 	p.est.censor(job, now)
 	left := float64(job.Deadline - now)
-	early := job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
-	for ty := range job.Tasks {
-		if !early && job.RunningTasks[ty]+job.Completed[ty] < len(job.Tasks[ty]) {
-			open := job.Open[ty]
-			for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
-				t := job.Tasks[ty][i]
-				if !t.Done() && t.RunningAttempts == 0 && !t.Dropped && !(speculators.TaskType(ty) == speculators.Map && (p.ended || p.dropped[t.ID.Index])) {
-					early = true
-					break
-				}
-			}
-		}
-	}
+	early := p.early(job)
 	for ty := range job.Tasks {
 		first := len(p.cands)
 		mapType := speculators.TaskType(ty) == speculators.Map
@@ -186,6 +184,31 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 			p.cands = p.cands[:first+len(kept)] // kept is p.cands[first:] cut short
 		}
 	}
+}
+
+// early reports whether the job is in an early wave (see Decide's "Copies
+// per task"): an original it needs has not started, or the AM still waits
+// for containers.
+func (p *policy) early(job *speculators.Job) bool {
+	return job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0 || p.hasOriginal(job)
+}
+
+// hasOriginal reports whether the job has an original in T's reach: a task
+// not done, not dropped (nor being dropped) and not running.
+func (p *policy) hasOriginal(job *speculators.Job) bool {
+	for ty := range job.Tasks {
+		if job.RunningTasks[ty]+job.Completed[ty] >= len(job.Tasks[ty]) {
+			continue
+		}
+		open := job.Open[ty]
+		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+			t := job.Tasks[ty][i]
+			if !t.Done() && t.RunningAttempts == 0 && !t.Dropped && !(speculators.TaskType(ty) == speculators.Map && (p.ended || p.dropped[t.ID.Index])) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // earliest keeps the k tasks of cs with the smallest duration, ties to the

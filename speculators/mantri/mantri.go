@@ -140,6 +140,11 @@ type policy struct {
 	dupVer   uint64
 	dupNow   speculators.Time
 	ver      uint64 // events observed plus Decides
+	// quietFrom..quietUntil: WantsSlot's latest no and how long it holds
+	// while ver stays quietVer (quiet).
+	quietValid            bool
+	quietVer              uint64
+	quietFrom, quietUntil speculators.Time
 }
 
 type cand struct {
@@ -258,7 +263,11 @@ func (p *policy) restartSaves(job *speculators.Job, t *speculators.Task, a *spec
 
 // Decide restarts, then duplicates (see the package doc).
 func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
-	p.ver++
+	if !p.pull {
+		// In pull mode a Decide only restarts, and a restart reaches the
+		// duplicate candidates through the events it causes (Observe).
+		p.ver++
+	}
 	p.tasks.Fit(job)
 	p.sync(job)
 	running, needs, unstarted := 0, 0, 0
@@ -283,7 +292,11 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	duplicates := free > 0 && !p.pull
 	p.cands = p.cands[:0]
 	for ty := range job.Tasks {
-		for _, t := range job.Tasks[ty] {
+		// Only running tasks qualify: the tasks with a running attempt, in
+		// index order (Job.Live).
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			t := job.Tasks[ty][i]
 			st := &p.tasks[ty][t.ID.Index]
 			if t.Done() || t.Dropped || t.RunningAttempts == 0 || t.PendingCopies > 0 {
 				continue
@@ -365,13 +378,92 @@ func (p *policy) ChooseForSlot(job *speculators.Job, node speculators.NodeID, no
 func (p *policy) OfferSlots(*speculators.Job) { p.pull = true }
 
 // WantsSlot reports whether ChooseForSlot names a copy on some node at now.
+// When quietUntil shows that no task can qualify now, the answer is no
+// without the candidates being ranked, and it stays no until that time or
+// the next event (ver).
 func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
+	if p.quietValid && p.quietVer == p.ver && now >= p.quietFrom && now < p.quietUntil {
+		return false
+	}
+	p.quietValid = false
+	p.tasks.Fit(job)
+	p.sync(job)
+	if until := p.quiet(job, now); until > now {
+		p.quietValid, p.quietVer, p.quietFrom, p.quietUntil = true, p.ver, now, until
+		return false
+	}
 	for _, c := range p.dupsAt(job, now) {
 		if p.copyable(c) {
 			return true
 		}
 	}
 	return false
+}
+
+// quiet returns a time up to which (and at now) no running task can be a
+// duplicate candidate (duplicate) while nothing but the clock moves, or now
+// when it cannot tell. Between the job's events only t_rem moves: the
+// running attempt's estimate grows linearly with the clock
+// (Attempt.LeftStaysBelow), and P(t_new < t_rem / 2) grows with it, so a
+// task qualifies only once t_rem / 2 exceeds the sample value that puts
+// the share above delta. Everything else duplicate reads (one running
+// attempt, copies so far, the sample, the reports that make it trusted, the
+// maps done) changes only at events.
+func (p *policy) quiet(job *speculators.Job, now speculators.Time) speculators.Time {
+	until := speculators.Time(math.MaxInt64)
+	for ty := range job.Tasks {
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			t := job.Tasks[ty][i]
+			if t.Done() || t.Dropped || t.RunningAttempts != 1 {
+				continue
+			}
+			// The one running attempt, and the copies started so far.
+			var a *speculators.Attempt
+			spec := 0
+			for _, x := range t.Attempts {
+				if x.Running() {
+					a = x
+				}
+				if x.Speculative {
+					spec++
+				}
+			}
+			if a == nil || spec >= p.maxCopies || a.Progress <= 0 {
+				// Without progress t_rem is +Inf, which fastest skips:
+				// no candidate until a report.
+				continue
+			}
+			sample, scale, _, ok := p.newCopy(t)
+			if !ok || !p.trusted(job, t, a, now) {
+				continue
+			}
+			// The fewest sample values below t_rem/2/scale that make
+			// probFaster exceed delta.
+			n := len(sample)
+			k := int(p.delta * float64(n))
+			for k > 0 && float64(k)/float64(n) > p.delta {
+				k--
+			}
+			for k <= n && !(float64(k)/float64(n) > p.delta) {
+				k++
+			}
+			if k > n {
+				continue // never more likely than delta
+			}
+			// probFaster counts values strictly below t_rem/2/scale: the
+			// k-th smallest must be below it.
+			at, ok := a.LeftStaysBelow(now, 2*scale*sample[k-1])
+			if !ok {
+				return now
+			}
+			until = min(until, at)
+		}
+	}
+	if until <= now {
+		return now
+	}
+	return until
 }
 
 func (p *policy) copyable(c cand) bool {
