@@ -30,6 +30,8 @@
 #   BENCH_FAIL_MAP_S (10), BENCH_FAIL_AFTER_S (8), BENCH_JOB_CAP_S (240: a job still running this long
 #   after its client started is killed and counted at the cap, marked >=), NODEMANAGERS
 #   (3 more than BENCH_LIVE's configurations; set it to keep the cluster the same over split runs),
+#   BENCH_REPLAY_ARGS (more `specbridge replay` flags, e.g. "--nodes 6 --slots 4": the live cluster's size
+#   in place of the recorded NodeManagers' busiest moments),
 #   E2E_KEEP_CLUSTER=1 as for e2e.sh.
 set -euo pipefail
 
@@ -166,7 +168,8 @@ for i in $(seq 1 "$njobs"); do
   [[ -s $work/stock-$i.jhist ]] || fail "no $work/stock-$i.jhist: run the stock configuration live first (BENCH_LIVE)"
   stock_hists+=("$work/stock-$i.jhist")
 done
-"$work/bin/specbridge" replay --speculators "none,${policies// /,}" "${params[@]}" --output json "${stock_hists[@]}" \
+# shellcheck disable=SC2086 # BENCH_REPLAY_ARGS is a list of flags
+"$work/bin/specbridge" replay --speculators "none,${policies// /,}" "${params[@]}" ${BENCH_REPLAY_ARGS:-} --output json "${stock_hists[@]}" \
   > "$work/replay.json" 2> "$work/replay.err" || fail "replay failed: $(tail -n 5 "$work/replay.err")"
 
 # live.txt: POLICY JOB SECONDS DEADLINE_S (0: no deadline) CAPPED (1: killed at the cap, at least
