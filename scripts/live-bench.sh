@@ -30,8 +30,9 @@
 #   BENCH_FAIL_MAP_S (10), BENCH_FAIL_AFTER_S (8), BENCH_JOB_CAP_S (240: a job still running this long
 #   after its client started is killed and counted at the cap, marked >=), NODEMANAGERS
 #   (3 more than BENCH_LIVE's configurations; set it to keep the cluster the same over split runs),
-#   BENCH_REPLAY_ARGS (more `specbridge replay` flags, e.g. "--nodes 6 --slots 4": the live cluster's size
-#   in place of the recorded NodeManagers' busiest moments),
+#   BENCH_REPLAY_ARGS (more `specbridge replay` flags; default "--runs 10": a copy's work is a draw from
+#   the job's recorded attempts, so one seed is one draw; add "--nodes 7 --slots 4" for the live
+#   cluster's size in place of the recorded NodeManagers' busiest moments),
 #   E2E_KEEP_CLUSTER=1 as for e2e.sh.
 set -euo pipefail
 
@@ -156,6 +157,7 @@ if [[ -n ${live// /} ]]; then
 fi
 
 echo "== replay of the stock run's histories"
+replay_default="--runs 10"
 params=()
 for p in $policies; do
   for a in $(policy_args "$p"); do
@@ -169,7 +171,7 @@ for i in $(seq 1 "$njobs"); do
   stock_hists+=("$work/stock-$i.jhist")
 done
 # shellcheck disable=SC2086 # BENCH_REPLAY_ARGS is a list of flags
-"$work/bin/specbridge" replay --speculators "none,${policies// /,}" "${params[@]}" ${BENCH_REPLAY_ARGS:-} --output json "${stock_hists[@]}" \
+"$work/bin/specbridge" replay --speculators "none,${policies// /,}" "${params[@]}" ${BENCH_REPLAY_ARGS-$replay_default} --output json "${stock_hists[@]}" \
   > "$work/replay.json" 2> "$work/replay.err" || fail "replay failed: $(tail -n 5 "$work/replay.err")"
 
 # live.txt: POLICY JOB SECONDS DEADLINE_S (0: no deadline) CAPPED (1: killed at the cap, at least
@@ -186,39 +188,43 @@ for p in stock $policies; do
   done
 done > "$work/live.txt"
 
+echo "replay flags: ${BENCH_REPLAY_ARGS-$replay_default}"
 python3 - "$work/live.txt" "$work/replay.json" <<'EOF'
 import json, sys
 live, replay = sys.argv[1], sys.argv[2]
 times, deadline, capped = {}, 0.0, set()
 for line in open(live):
-    p, _, s, d, c = line.split()
-    times.setdefault(p, []).append((float(s), float(d)))
+    p, i, s, d, c = line.split()
+    times.setdefault(p, []).append((int(i), float(s), float(d)))
+    deadline = max(deadline, float(d))
     if c == "1":
         capped.add(p)
-    deadline = max(deadline, float(d))
 reports = json.load(open(replay))
 if isinstance(reports, dict):
     reports = [reports]
-pred = {}
-for r in reports:
+pred = {}  # policy -> job index -> predicted s; reports are in the order of the stock jobs
+for k, r in enumerate(reports):
     for res in r["results"]:
-        pred.setdefault(res["speculator"], []).append(res["mean_job_s"])
-print("| policy | jobs | live mean job s | live PoCD (deadline jobs, %.0f s) | replay mean job s | error |" % deadline)
-print("| --- | --- | --- | --- | --- | --- |")
+        pred.setdefault(res["speculator"], {})[k + 1] = res["mean_job_s"]
+print("| policy | jobs | live mean job s | live PoCD (deadline jobs, %.0f s) | replay mean job s | replay PoCD | error |" % deadline)
+print("| --- | --- | --- | --- | --- | --- | --- |")
 rows = []
 for p, ts in times.items():
     key = "none" if p == "stock" else p
-    m = sum(t for t, _ in ts) / len(ts)
-    dl = [(t, d) for t, d in ts if d > 0]
+    m = sum(t for _, t, _ in ts) / len(ts)
+    dl = [(t, d) for _, t, d in ts if d > 0]
     pocd = "%.2f" % (sum(t <= d for t, d in dl) / len(dl)) if dl else "-"
-    ps = pred.get(key)
-    if ps and len(ts) == len(ps):
-        pm = sum(ps) / len(ps)
+    ps = pred.get(key, {})
+    live_s = ">= %.1f" % m if p in capped else "%.1f" % m
+    if all(i in ps for i, _, _ in ts):
+        pm = sum(ps[i] for i, _, _ in ts) / len(ts)
         err = "%+.1f%%" % (100 * (pm - m) / m)
+        # The replay's PoCD: its job's mean time over the runs against the deadline.
+        ppocd = "%.2f" % (sum(ps[i] <= d for i, _, d in ts if d > 0) / len(dl)) if dl else "-"
         rows.append((p, m, pm))
-        print("| %s | %d | %s%.1f | %s | %.1f | %s |" % (p, len(ts), ">= " if p in capped else "", m, pocd, pm, err))
+        print("| %s | %s | %s | %s | %.1f | %s | %s |" % (p, ",".join(str(i) for i, _, _ in ts), live_s, pocd, pm, ppocd, err))
     else:
-        print("| %s | %d | %s%.1f | %s | - | - |" % (p, len(ts), ">= " if p in capped else "", m, pocd))
+        print("| %s | %s | %s | %s | - | - | - |" % (p, ",".join(str(i) for i, _, _ in ts), live_s, pocd))
 live_rank = [p for p, _, _ in sorted(rows, key=lambda r: r[1])]
 pred_rank = [p for p, _, _ in sorted(rows, key=lambda r: r[2])]
 print()
