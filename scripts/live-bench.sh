@@ -14,8 +14,8 @@
 # (any later attempt of it is quick), with a deadline of BENCH_DEADLINE_S (specbridge.grass.deadline-ms,
 # for srquant and PoCD). The last job: BENCH_MAPS maps of BENCH_FAIL_MAP_S s, no straggler, no deadline,
 # and a node failure BENCH_FAIL_AFTER_S s into its maps (scripts/e2e-failure.sh's: the NodeManager
-# running most of its maps, never the AM's, frozen and stopped as a crash; NM liveness expiry and task
-# timeout lowered to 30 s for every run alike). Each configuration's failure uses up one NodeManager, so
+# running most of its maps, never the AM's, frozen and stopped as a crash; the NM liveness expiry, and
+# this job's task timeout, lowered to 30 s in every run alike). Each configuration's failure uses up one NodeManager, so
 # the cluster starts with 3 more than the configurations run live.
 #
 # Outside the test command: about 3.5 minutes a configuration on two cores. The live runs can be split
@@ -62,10 +62,12 @@ else
 fi
 live=${BENCH_LIVE-stock $policies}
 
-# Every job: the task timeout and the AM's NodeManager connect retries lowered as e2e-failure.sh does,
-# so that the failure job's lost attempts fail in seconds, not minutes, in every run alike.
-job_args=(-D mapreduce.job.reduces=1 -D e2e.maps="$maps" -D e2e.straggler.task=0
-  -D mapreduce.task.timeout=30000 -D mapreduce.task.timeout.check-interval-ms=5000
+job_args=(-D mapreduce.job.reduces=1 -D e2e.maps="$maps" -D e2e.straggler.task=0)
+# The failure job: the task timeout and the AM's NodeManager connect retries lowered as e2e-failure.sh
+# does, so that its lost attempts fail in seconds, not minutes, in every run alike. Only there: on a
+# loaded machine a 30 s timeout also kills attempts whose JVMs are slow to start (sca's clones, 20 at
+# once, failed a straggler job that way).
+fail_args=(-D mapreduce.task.timeout=30000 -D mapreduce.task.timeout.check-interval-ms=5000
   -D yarn.client.nodemanager-connect.max-wait-ms=5000 -D yarn.client.nodemanager-connect.retry-interval-ms=1000
   -D ipc.client.connect.max.retries=1)
 cluster_defs=(-D yarn.nm.liveness-monitor.expiry-interval-ms=30000
@@ -123,7 +125,7 @@ run_workload() {
   done
   i=$((i + 1))
   submit "$name-$i" -D e2e.records=$((fail_map_s * 2)) -D e2e.map.ms=$((fail_map_s * 1000)) \
-    -D e2e.straggler.ms=$((fail_map_s * 1000)) -D yarn.app.mapreduce.am.resource.mb=4096 "${slow_args[@]}" "$@"
+    -D e2e.straggler.ms=$((fail_map_s * 1000)) -D yarn.app.mapreduce.am.resource.mb=4096 "${fail_args[@]}" "${slow_args[@]}" "$@"
   wait_until 240 "$job_id's maps to start" running_maps "$maps"
   sleep "$fail_after_s" # not a condition: the failure is meant to land this far into the maps
   fail_node
