@@ -203,6 +203,11 @@ func buildTimeline(j *history.Job) (*timeline, error) {
 	}
 	tl.info = speculators.JobInfo{ID: j.ID, Maps: counts[speculators.Map], Reduces: counts[speculators.Reduce]}
 	first := true
+	// Nodes are named as the replay's cluster names them (hostPeaks), from
+	// this job's attempts alone: a timeline is built job by job.
+	var ports history.NodePorts
+	ports.Add(j)
+	shared := ports.Shared()
 	for ti := range j.Tasks {
 		t := &j.Tasks[ti]
 		id := speculators.TaskID{Type: typeOf(t.Type), Index: int32(t.Index)}
@@ -228,7 +233,7 @@ func buildTimeline(j *history.Job) (*timeline, error) {
 			aid := speculators.AttemptID{Task: id, N: int32(a.N)}
 			spec := a.Speculative || overlapsEarlier(t, ai)
 			tl.events = append(tl.events, speculators.Event{Kind: speculators.AttemptStarted, Time: a.Start,
-				Attempt: aid, Node: speculators.NodeID(a.Host), Container: a.Container, Speculative: spec})
+				Attempt: aid, Node: speculators.NodeID(a.NodeKey(shared)), Container: a.Container, Speculative: spec})
 			if spec {
 				tl.actual = append(tl.actual, ActualSpeculation{Job: j.ID, Task: t.ID, Attempt: a.ID, Status: a.Status})
 			}

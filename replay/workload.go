@@ -460,11 +460,21 @@ func taskWork(t *history.Task) (speculators.Time, [3]float64, bool) {
 }
 
 // hostPeaks gathers the recorded hosts' attempts, job by job, for the
-// cluster a history ran on: one node per host, with as many slots as the
-// most attempts that host ran at once. It keeps two 16-byte edges an
-// attempt, not the jobs.
+// cluster a history ran on: one node per NodeManager, with as many slots as
+// the most attempts it ran at once. A NodeManager is its host, or its
+// host:port where several ran on one host (history.Attempt.NodeKey: a mini
+// cluster's NodeManagers all report localhost; the shim tells them apart
+// live by the same host:port). It keeps two 16-byte edges an attempt, not
+// the jobs.
 type hostPeaks struct {
-	perHost map[string][]hostEdge
+	perNode map[hostPort][]hostEdge
+	ports   history.NodePorts
+}
+
+// hostPort is a recorded attempt's host and NodeManager port (0 unknown).
+type hostPort struct {
+	host string
+	port int
 }
 
 type hostEdge struct {
@@ -474,29 +484,39 @@ type hostEdge struct {
 
 // add adds j's timed attempts.
 func (p *hostPeaks) add(j *history.Job) {
+	p.ports.Add(j)
 	for _, t := range j.Tasks {
 		for _, a := range t.Attempts {
 			if a.Host == "" || a.Start <= 0 || a.Finish < a.Start {
 				continue
 			}
-			if p.perHost == nil {
-				p.perHost = map[string][]hostEdge{}
+			if p.perNode == nil {
+				p.perNode = map[hostPort][]hostEdge{}
 			}
-			p.perHost[a.Host] = append(p.perHost[a.Host], hostEdge{a.Start, 1}, hostEdge{a.Finish, -1})
+			k := hostPort{a.Host, a.Port}
+			p.perNode[k] = append(p.perNode[k], hostEdge{a.Start, 1}, hostEdge{a.Finish, -1})
 		}
 	}
 }
 
-// nodes returns one node per host seen, by name.
+// nodes returns one node per NodeManager seen, by name (NodeKey): a host
+// that ran one NodeManager is one node whatever ports its attempts record;
+// on a shared host each port is one, and attempts without a port one more.
 func (p *hostPeaks) nodes() []sim.Node {
-	hosts := make([]string, 0, len(p.perHost))
-	for h := range p.perHost {
-		hosts = append(hosts, h)
+	shared := p.ports.Shared()
+	perName := map[string][]hostEdge{}
+	for k, es := range p.perNode {
+		name := (&history.Attempt{Host: k.host, Port: k.port}).NodeKey(shared)
+		perName[name] = append(perName[name], es...)
 	}
-	sort.Strings(hosts)
-	nodes := make([]sim.Node, 0, len(hosts))
-	for _, h := range hosts {
-		es := p.perHost[h]
+	names := make([]string, 0, len(perName))
+	for h := range perName {
+		names = append(names, h)
+	}
+	sort.Strings(names)
+	nodes := make([]sim.Node, 0, len(names))
+	for _, h := range names {
+		es := perName[h]
 		sort.Slice(es, func(a, b int) bool {
 			if es[a].at != es[b].at {
 				return es[a].at < es[b].at

@@ -87,54 +87,7 @@ cluster_defs=(-D "yarn.nm.liveness-monitor.expiry-interval-ms=$nm_expiry_ms"
   -D yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments=8)
 setup
 
-# containers CLASS: "NM-index pid" for each JVM of the job whose main class matches CLASS (YarnChild:
-# tasks; MRAppMaster: the AM), from the container directory in its command line
-# (…-localDir-nm-<i>_<j>/…/<application>/container_…).
-containers() {
-  local app=${job_id/job_/application_} pid cmd nm
-  for pid in $(descendants "$(cat "$SPECBRIDGE_MINICLUSTER_DIR/pid")"); do
-    cmd=$({ tr '\0' ' ' < "/proc/$pid/cmdline"; } 2> /dev/null) || continue # it may have exited
-    # The JVM itself, not the shell that launched it (whose command line names the class too).
-    [[ ${cmd%% *} == */java && $cmd == *"$1"* && $cmd == *"/$app/container_"* ]] || continue
-    nm=$(sed -n 's/.*-localDir-nm-\([0-9]*\)_.*/\1/p' <<< "$cmd" | head -n 1)
-    [[ -z $nm ]] || echo "$nm $pid"
-  done
-}
-
-# running_maps N: at least N task JVMs of the job are up.
-running_maps() {
-  kill -0 "$client_pid" 2> /dev/null || fail "the job client exited before its maps ran"
-  (($(containers YarnChild | wc -l) >= $1))
-}
-
-# fail_node: freezes the job's task processes on the NodeManager running most of them (never the
-# AM's), then stops that NodeManager as a crash does. Sets failed_nm (its id, host:port).
-fail_node() {
-  local am_nm nm tasks info
-  am_nm=$(containers MRAppMaster | awk 'NR == 1 {print $1}')
-  tasks=$(containers YarnChild)
-  nm=$(awk -v am="$am_nm" '$1 != am {print $1}' <<< "$tasks" | sort | uniq -c | sort -rn | awk 'NR == 1 {print $2}')
-  [[ -n $nm ]] || fail "no task of $job_id runs outside the AM's NodeManager ($am_nm): nothing to fail"
-  frozen=$(awk -v nm="$nm" '$1 == nm {print $2}' <<< "$tasks" | tr '\n' ' ')
-  say "node failure: $(wc -w <<< "$frozen") of the job's $(wc -l <<< "$tasks") task processes run on NodeManager $nm" \
-    "(the AM on $am_nm); SIGSTOP to ${frozen% } at $(date +%T)"
-  # shellcheck disable=SC2086
-  kill -STOP $frozen
-  info=$("$root/scripts/minicluster.sh" stop-nm "$nm") || fail "could not stop NodeManager $nm"
-  failed_nm=$(sed -n 's/.*"id":"\([^"]*\)".*/\1/p' <<< "$info")
-  [[ -n $failed_nm ]] || fail "stop-nm $nm answered without an id: $info"
-  say "node failure: NodeManager $nm ($failed_nm) stopped without unregistering at $(date +%T)," \
-    "$((SECONDS - job_t0)) s after the job client started"
-}
-
-# thaw: the frozen processes are killed once the job is over (they belong to a failed node; the
-# stopped NodeManager normally killed them already).
-thaw() {
-  # shellcheck disable=SC2086
-  [[ -z $frozen ]] || kill -KILL $frozen 2>/dev/null || true
-  frozen=""
-}
-
+# containers, running_maps, fail_node and thaw: scripts/e2e-lib.sh (scripts/live-bench.sh fails a node too).
 run_failure_free() {
   echo "== run: failure-free, farms"
   start_sidecar failure-free

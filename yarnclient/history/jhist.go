@@ -41,6 +41,8 @@ type jhistBody struct {
 	Locality          avroString  `json:"locality"`
 	Avataar           avroString  `json:"avataar"`
 	Hostname          avroString  `json:"hostname"`
+	Port              avroLong    `json:"port"`
+	HTTPPort          avroLong    `json:"httpPort"`
 	Rackname          avroString  `json:"rackname"`
 	TaskStatus        avroString  `json:"taskStatus"`
 	ShuffleFinishTime avroLong    `json:"shuffleFinishTime"`
@@ -59,6 +61,10 @@ type jhistParser struct {
 	order  []string // task ids in first-seen order
 	// taskCounters are the counters of TASK_FINISHED, by task id.
 	taskCounters map[string]map[string]int64
+	// httpPorts are the NodeManager HTTP ports of the attempts started
+	// (TaskAttemptStarted records that port, not the NodeId's), by
+	// attempt id: nodePorts fills an attempt's Port from them.
+	httpPorts map[string]int
 }
 
 // line handles one line (already trimmed of surrounding space).
@@ -290,6 +296,12 @@ func (p *jhistParser) applyAttempt(typ string, b *jhistBody) error {
 		if a.Host == "" {
 			a.Host = string(b.TrackerName)
 		}
+		if port, ok := nodePort(b.HTTPPort); ok {
+			if p.httpPorts == nil {
+				p.httpPorts = map[string]int{}
+			}
+			p.httpPorts[a.ID] = port
+		}
 		a.Container = string(b.ContainerID)
 		a.Locality = string(b.Locality)
 		a.Speculative = strings.EqualFold(string(b.Avataar), "SPECULATIVE")
@@ -299,6 +311,9 @@ func (p *jhistParser) applyAttempt(typ string, b *jhistBody) error {
 		}
 		if b.Hostname != "" {
 			a.Host = string(b.Hostname)
+		}
+		if port, ok := nodePort(b.Port); ok {
+			a.Port = port
 		}
 		if b.Rackname != "" {
 			a.Rack = string(b.Rackname)
@@ -337,8 +352,47 @@ func attemptOf(t *Task, id string, n int) *Attempt {
 	return &t.Attempts[len(t.Attempts)-1]
 }
 
+// nodePort is a recorded port when it is one (1-65535); Hadoop writes -1
+// for an attempt that never ran on a node.
+func nodePort(v avroLong) (int, bool) {
+	if v >= 1 && v <= 65535 {
+		return int(v), true
+	}
+	return 0, false
+}
+
+// nodePorts gives an attempt whose end records no NodeManager port (one
+// still running when the history was cut) the port of another attempt of
+// the job started on the same host and NodeManager HTTP port.
+func (p *jhistParser) nodePorts() {
+	if len(p.httpPorts) == 0 {
+		return
+	}
+	type hostHTTP struct {
+		host string
+		http int
+	}
+	known := map[hostHTTP]int{}
+	for _, t := range p.tasks {
+		for _, a := range t.Attempts {
+			if h, ok := p.httpPorts[a.ID]; ok && a.Port > 0 {
+				known[hostHTTP{a.Host, h}] = a.Port
+			}
+		}
+	}
+	for _, t := range p.tasks {
+		for i := range t.Attempts {
+			a := &t.Attempts[i]
+			if h, ok := p.httpPorts[a.ID]; ok && a.Port == 0 {
+				a.Port = known[hostHTTP{a.Host, h}]
+			}
+		}
+	}
+}
+
 // finish builds the Job: tasks in order, bytes from counters.
 func (p *jhistParser) finish() *Job {
+	p.nodePorts()
 	job := p.job
 	job.Tasks = make([]Task, 0, len(p.order))
 	for _, id := range p.order {

@@ -99,6 +99,12 @@ type Attempt struct {
 	// N is the attempt number from the id: attempt_..._m_000003_1 -> 1.
 	N                     int
 	Host, Rack, Container string
+	// Port is the port of the NodeManager that ran the attempt, its
+	// NodeId's (host:port, as YARN and the ResourceManager's node list
+	// name a NodeManager and as the shim names nodes live by default), 0
+	// when the history does not record it. NodeKey uses it to tell apart
+	// NodeManagers that share a host.
+	Port int
 	// Locality is the recorded data locality (NODE_LOCAL, RACK_LOCAL,
 	// OFF_SWITCH) when the history has it (Hadoop 2.x+), else empty.
 	Locality      string
@@ -230,4 +236,66 @@ func splitHosts(list string) []string {
 		}
 	}
 	return hosts
+}
+
+// NodeKey names the attempt's node as the replay does: its host, or
+// host:port when shared says several NodeManagers ran on that host (a mini
+// cluster's NodeManagers all report localhost) and the port is known.
+// This is the shim's default node key (specbridge.node-key=host-port:
+// the NodeId's host:port) wherever it tells nodes apart; where each host
+// ran one NodeManager the host alone names the same node, and keeps the
+// names (and so the replays) of histories read before ports were read.
+func (a *Attempt) NodeKey(shared map[string]bool) string {
+	if a.Port > 0 && shared[a.Host] {
+		return a.Host + ":" + strconv.Itoa(a.Port)
+	}
+	return a.Host
+}
+
+// NodePorts gathers the NodeManager ports seen on each host, job by job,
+// to find the hosts that several NodeManagers shared (Shared). It keeps
+// at most two ports a host.
+type NodePorts struct {
+	ports map[string][2]int
+}
+
+// Add adds j's attempts' hosts and ports.
+func (n *NodePorts) Add(j *Job) {
+	for ti := range j.Tasks {
+		for ai := range j.Tasks[ti].Attempts {
+			n.add(&j.Tasks[ti].Attempts[ai])
+		}
+	}
+}
+
+func (n *NodePorts) add(a *Attempt) {
+	if a.Host == "" || a.Port <= 0 {
+		return
+	}
+	if n.ports == nil {
+		n.ports = map[string][2]int{}
+	}
+	p := n.ports[a.Host]
+	switch {
+	case p[0] == 0:
+		p[0] = a.Port
+	case p[0] != a.Port && p[1] == 0:
+		p[1] = a.Port
+	}
+	n.ports[a.Host] = p
+}
+
+// Shared returns the hosts on which attempts ran under more than one
+// NodeManager port (nil when there is none).
+func (n *NodePorts) Shared() map[string]bool {
+	var out map[string]bool
+	for h, p := range n.ports {
+		if p[1] != 0 {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[h] = true
+		}
+	}
+	return out
 }

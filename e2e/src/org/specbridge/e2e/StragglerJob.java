@@ -42,6 +42,12 @@ import org.apache.hadoop.util.ToolRunner;
  * {@code e2e.straggler.task} sleeps {@code e2e.straggler.ms} in total instead; any later attempt
  * of it (a speculative copy) is as quick as the others. One reduce counts the records.
  *
+ * <p>Slow NodeManagers (scripts/live-bench.sh's heterogeneous cluster): every attempt that runs on a
+ * NodeManager listed in {@code e2e.slow.nodes} (comma-separated NodeIds, host:port, as the
+ * ResourceManager's node list spells them; the attempt's own is its container's NM_HOST:NM_PORT)
+ * sleeps {@code e2e.slow.factor} times as long, original or copy alike, as a task on a slower
+ * machine does.
+ *
  * <p>Usage: {@code StragglerJob [generic options] OUTPUT_DIR}. Besides Hadoop's generic options
  * ({@code -D}, {@code -libjars}) it reads {@code e2e.jobid.file} (the job id is written there as
  * soon as the job is submitted) and {@code e2e.jhist.out} (after the job ends, its .jhist is
@@ -57,6 +63,8 @@ public class StragglerJob extends Configured implements Tool {
   static final String JOBID_FILE = "e2e.jobid.file";
   static final String JHIST_OUT = "e2e.jhist.out";
   static final String JHIST_WAIT_MS = "e2e.jhist.wait.ms";
+  static final String SLOW_NODES = "e2e.slow.nodes";
+  static final String SLOW_FACTOR = "e2e.slow.factor";
 
   /** A split with no data: the map's index is all it carries. */
   public static class IndexSplit extends InputSplit implements Writable {
@@ -155,8 +163,14 @@ public class StragglerJob extends Configured implements Tool {
       int n = Math.max(1, conf.getInt(RECORDS, 20));
       boolean straggler = attempt.getTaskID().getId() == conf.getInt(STRAGGLER_TASK, 0) && attempt.getId() == 0;
       long total = straggler ? conf.getLong(STRAGGLER_MS, 60000) : conf.getLong(MAP_MS, 5000);
+      String node = System.getenv("NM_HOST") + ":" + System.getenv("NM_PORT");
+      boolean slow = conf.getTrimmedStringCollection(SLOW_NODES).contains(node);
+      if (slow) {
+        total = (long) (total * Math.max(1.0, conf.getDouble(SLOW_FACTOR, 1.0)));
+      }
       sleepPerRecord = total / n;
-      ctx.setStatus((straggler ? "straggler" : "normal") + " attempt " + attempt + ": " + total + " ms");
+      ctx.setStatus((straggler ? "straggler" : "normal") + " attempt " + attempt + (slow ? " on slow node " + node : "")
+          + ": " + total + " ms");
     }
 
     @Override

@@ -1,0 +1,55 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators/all"
+)
+
+// TestLiveBenchReplay replays the stock run's histories of docs/live-bench.md
+// (scripts/live-bench.sh on the mini cluster: slow NodeManagers, two
+// straggler jobs, a node failure job) as the benchmark does, and checks what
+// the page says of them: the replay sees the cluster's NodeManagers, not one
+// localhost; it reproduces each stock job's recorded time within 15%; and a
+// policy gets a copy placed on the straggler job (with the NodeManagers
+// merged into one node, none could be).
+func TestLiveBenchReplay(t *testing.T) {
+	reg, err := all.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := map[string]map[string]string{"late": {"min-runtime-ms": "5000"}}
+	copies := 0.0
+	for i := 1; i <= 3; i++ {
+		path := fmt.Sprintf("testdata/livebench/stock-%d.jhist", i)
+		in := load(t, path)
+		if len(in.Jobs) != 1 {
+			t.Fatalf("%s: %d jobs, want 1", path, len(in.Jobs))
+		}
+		w, err := WorkloadOf(in, ClusterOptions{})(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(w.Config.Nodes) < 3 {
+			t.Errorf("%s: %d nodes (%s), want the NodeManagers the job ran on (3 or more)", path, len(w.Config.Nodes), w.Cluster)
+		}
+		res, err := Simulate(WorkloadOf(in, ClusterOptions{}),
+			Options{Speculators: []string{"none", "hadoop", "late"}, Params: params, Seed: 1, Runs: 1, Registry: reg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := in.Jobs[0]
+		recorded := float64(j.Finish-j.Submit) / 1000
+		if e := res[0].MeanJobS/recorded - 1; math.Abs(e) > 0.15 {
+			t.Errorf("%s: the replay of stock takes %.1f s, recorded %.1f s (%+.0f%%), want within 15%%", path, res[0].MeanJobS, recorded, 100*e)
+		}
+		if i == 1 {
+			copies = res[1].SpeculativeAttempts + res[2].SpeculativeAttempts
+		}
+	}
+	if copies == 0 {
+		t.Error("stock-1 (a 40 s straggler): neither hadoop nor late got a copy placed in the replay")
+	}
+}
