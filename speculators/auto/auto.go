@@ -62,12 +62,14 @@ const Name = "auto"
 const (
 	ParamBounded    = "bounded-member"
 	ParamExact      = "exact-member"
-	ParamLowLoad    = "low-load-member"
-	ParamHighLoad   = "high-load-member"
+	ParamMapOnly    = "map-only-member"
+	ParamPareto     = "pareto-member"
+	ParamSmall      = "small-member"
+	ParamSmallTasks = "small-tasks"
+	ParamCloneLoad  = "clone-load"
+	ParamCloneTail  = "clone-tail-index"
 	ParamFailure    = "failure-layer"
 	ParamDetector   = "detector"
-	ParamMinTail    = "max-tail-index"
-	ParamCutoffLoad = "cutoff-load"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -76,33 +78,39 @@ const Arrow = "→"
 // policy is auto before it knows its job: its parameters and what it
 // needs to build members.
 type policy struct {
-	bounded, exact, lowLoad, highLoad string
-	failure                           bool
-	detector                          string
-	maxTail                           float64
-	cutoffLoad                        float64
-	env                               speculators.Env
-	seeds                             [8]uint64
+	bounded, exact, mapOnly, pareto, small string
+	smallTasks                             int
+	cloneLoad, cloneTail                   float64
+	failure                                bool
+	detector                               string
+	env                                    speculators.Env
+	seeds                                  [8]uint64
 }
 
 // Policy registers auto.
-var Policy = speculators.Declare(Name, "auto: per job, the member policy its bounds, task-time law and the cluster's load call for, failure-aware always (GRASS §4, Xu & Lau §III/§VI, FARMS §3.2 as switches)", func(b *speculators.Binder, p *policy) {
+var Policy = speculators.Declare(Name, "auto: per job, the member policy its bounds, shape, task-time law and the cluster's load call for, failure-aware always (GRASS §4, Xu & Lau §III-IV, FARMS §3.2 as switches)", func(b *speculators.Binder, p *policy) {
 	b.String(&p.bounded, ParamBounded, "gs",
-		"member for jobs with a deadline or an error bound (GRASS §3-4: gs led on every bundled deadline, error-bound and PoCD scenario)")
+		"member for jobs with a deadline or an error bound (GRASS §3.1: gs led on every bundled deadline, error-bound and PoCD scenario)")
+	b.String(&p.mapOnly, ParamMapOnly, "gs",
+		"member for exact map-only jobs without an a-priori task-time law (GRASS §3.1's input tasks; gs led on grass-exact)")
+	b.String(&p.pareto, ParamPareto, "ras",
+		"member for exact map-only jobs whose task times follow an a-priori Pareto law (JobInfo.TailIndex > 1, Xu & Lau's setting; ras led or was within 2% on each bundled xulau scenario but small-jobs)")
 	b.String(&p.exact, ParamExact, "late",
-		"member for exact jobs outside Xu and Lau's setting (LATE §4: at least as fast as hadoop on every bundled scenario of that kind, far faster with slow nodes)")
-	b.String(&p.lowLoad, ParamLowLoad, "sca",
-		"member for exact jobs with an a-priori Pareto law when the cluster's busy fraction is below the cutoff load omega_U (Xu & Lau §III, §IV: cloning)")
-	b.String(&p.highLoad, ParamHighLoad, "ese",
-		"member for the same jobs at or above the cutoff load (Xu & Lau §VI: detection, cloning only small jobs)")
+		"member for exact jobs with reduces (LATE §4: at least as fast as hadoop on every bundled scenario of that kind, far faster with slow nodes)")
+	b.String(&p.small, ParamSmall, "sca",
+		"member for small jobs (at most small-tasks tasks) placed while the cluster is lightly loaded (Xu & Lau §IV: cloning pays below the cutoff load)")
+	b.Int(&p.smallTasks, ParamSmallTasks, 10, speculators.Span(0, 1<<20),
+		"largest task count of a small job, the ones cloned at low load (Dolly's and Xu & Lau's small jobs: 1-10 tasks); 0 never clones")
+	b.Float(&p.cloneLoad, ParamCloneLoad, 0.4, speculators.In(0, 1, "a load"),
+		"busy fraction of the cluster (1 - idle/slots when the job's first task is placed) below which a small job runs the small member; "+
+			"our choice between sca's win at load 0.25 and its loss at 0.66 on the bundled scenarios, below Xu & Lau's omega_U (0.75 at tail index 2), which is for cloning every job")
+	b.Float(&p.cloneTail, ParamCloneTail, 1.5, speculators.In(0, 100, "a tail index"),
+		"a job of any size whose a-priori Pareto tail index is at most this is cloned like a small job at low load (Xu & Lau §III: "+
+			"at alpha 1.5 and below the task time has infinite variance and cloning's bound omega_U reaches 1; sca led on tail-1.5); 0 never")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.String(&p.detector, ParamDetector, "tws",
 		"failure detector the fault analyzer uses for this job (tws, mean or fixed; FARMS §3.3.1), as farms' detector")
-	b.Float(&p.maxTail, ParamMinTail, 4, speculators.In(1, 100, "a tail index"),
-		"largest a-priori Pareto tail index alpha (JobInfo.TailIndex) for which the Xu and Lau family is used; a lighter tail is not their heavy-tailed setting (§III: alpha in (1, 4] in the paper's figures)")
-	b.Float(&p.cutoffLoad, ParamCutoffLoad, 0, speculators.In(0, 1, "a load"),
-		"cutoff busy fraction between the low- and high-load members; 0 computes omega_U from the job's tail index (Xu & Lau §III, Theorem 1, eq. (4))")
 	if !b.Ready() {
 		return
 	}
@@ -114,7 +122,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamExact, p.exact}, {ParamLowLoad, p.lowLoad}, {ParamHighLoad, p.highLoad}} {
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}} {
 		if m.name == Name {
 			b.Fail(fmt.Errorf("%s %q: auto cannot be its own member", m.param, m.name))
 			continue
@@ -143,78 +151,84 @@ func (p *policy) Decide(_ *speculators.Job, _ speculators.Time, out []speculator
 // Detector names the failure detector for the job (see farms.Detector).
 func (p *policy) Detector() string { return p.detector }
 
-// Family is which group of members a job runs.
+// Family is which member a job starts with.
 type Family uint8
 
 const (
-	// Exact: the exact member (late by default).
+	// Exact: a job with reduces, the exact member (late).
 	Exact Family = iota
-	// Bounded: the bounded member (gs by default).
+	// Bounded: a deadline or an error bound, the bounded member (gs).
 	Bounded
-	// XuLau: the low- or high-load member (sca or ese by default).
-	XuLau
+	// MapOnly: an exact map-only job, the map-only member (gs).
+	MapOnly
+	// Pareto: an exact map-only job with an a-priori Pareto law, the
+	// Pareto member (ras).
+	Pareto
 )
 
-func (f Family) String() string { return [...]string{"exact", "bounded", "xu-lau"}[f] }
+func (f Family) String() string { return [...]string{"exact", "bounded", "map-only", "pareto"}[f] }
 
 // FamilyOf is the family the rule puts a job in from what is known before
 // it runs.
-func FamilyOf(info speculators.JobInfo, maxTail float64) Family {
+func FamilyOf(info speculators.JobInfo) Family {
 	switch {
 	case info.Deadline > 0 || info.ErrorBound > 0:
 		return Bounded
-	case info.Reduces == 0 && info.TailIndex > 1 && info.TailIndex <= maxTail:
-		return XuLau
+	case info.Reduces == 0 && info.TailIndex > 1:
+		return Pareto
+	case info.Reduces == 0:
+		return MapOnly
 	}
 	return Exact
 }
 
+var familyWhy = [...]string{
+	Exact:   "an exact job with reduces",
+	Bounded: "the job has a deadline or an error bound",
+	MapOnly: "an exact map-only job",
+	Pareto:  "an exact map-only job with an a-priori Pareto law",
+}
+
 // ForJob builds the job's members and returns auto fitted to the job: with
-// the slot-choosing or job-ordering interfaces when its family's members
+// the slot-choosing, job-ordering and cloning interfaces when its members
 // have them.
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
-	fam := FamilyOf(info, p.maxTail)
-	a := &fitted{policy: p, family: fam, chosen: -1}
-	add := func(name string, seed uint64) {
-		for _, m := range a.members {
-			if m.name == name {
-				return
-			}
+	fam := FamilyOf(info)
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1}
+	add := func(name string, seed uint64) int {
+		if i := a.index(name); i >= 0 {
+			return i
 		}
 		s, err := p.build(name, nil, seed)
 		if err != nil {
 			// The constructor built every member once already; a member that
 			// fails now is a bug. Keep going without it.
-			return
+			return -1
 		}
 		a.members = append(a.members, newMember(name, s))
+		return len(a.members) - 1
 	}
-	switch fam {
-	case Bounded:
-		add(p.bounded, p.seeds[0])
-		// A job whose bounds are lifted runs the exact member.
-		add(p.exact, p.seeds[1])
-		a.choose(0, "the job has a deadline or an error bound")
-	case XuLau:
-		add(p.lowLoad, p.seeds[2])
-		add(p.highLoad, p.seeds[3])
-	default:
-		add(p.exact, p.seeds[1])
+	first := [...]string{Exact: p.exact, Bounded: p.bounded, MapOnly: p.mapOnly, Pareto: p.pareto}[fam]
+	a.choose(add(first, p.seeds[fam]), familyWhy[fam])
+	if fam != Bounded {
 		// Bounds may come later live (a JobBounds event).
-		add(p.bounded, p.seeds[0])
-		a.choose(0, "an exact job outside Xu and Lau's setting")
+		a.boundedAt = add(p.bounded, p.seeds[Bounded])
+	}
+	heavy := fam == Pareto && info.TailIndex <= p.cloneTail
+	if fam != Bounded && (heavy || p.smallTasks > 0 && info.Maps+info.Reduces <= p.smallTasks) {
+		a.smallAt = add(p.small, p.seeds[5])
 	}
 	if p.failure {
-		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector}, p.seeds[4]); err == nil {
+		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector}, p.seeds[6]); err == nil {
 			l := newMember("farms", s)
 			a.layer = &l
 		}
 	}
-	switch {
-	case a.anyChooser():
+	if a.smallAt >= 0 {
+		return &fullFitted{a}
+	}
+	if a.anyChooser() {
 		return &pullFitted{fitted: a}
-	case a.anyPrioritizer() || a.anyCloner():
-		return &xlFitted{fitted: a}
 	}
 	return a
 }
@@ -251,6 +265,10 @@ type fitted struct {
 	layer   *member
 	chosen  int
 	why     string
+	// boundedAt and smallAt index the bounded and small members (-1: none).
+	boundedAt, smallAt int
+	// placed: the small-job choice was made.
+	placed bool
 	// switches counts member changes after the first choice.
 	switches int
 	offered  bool
@@ -296,24 +314,6 @@ func (a *fitted) anyChooser() bool {
 	return false
 }
 
-func (a *fitted) anyPrioritizer() bool {
-	for _, m := range a.members {
-		if m.prio != nil {
-			return true
-		}
-	}
-	return false
-}
-
-func (a *fitted) anyCloner() bool {
-	for _, m := range a.members {
-		if m.cloner != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // Observe lets every member, and the failure layer, see the event; a
 // JobBounds event that sets bounds moves an exact job to the bounded
 // member.
@@ -326,40 +326,41 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	if a.layer != nil && a.layer.obs != nil {
 		a.layer.obs.Observe(job, ev)
 	}
-	if ev.Kind == speculators.JobBounds && a.family == Exact && (job.Deadline > 0 || job.ErrorBound > 0) {
-		if i := a.index(a.bounded); i >= 0 {
-			a.choose(i, "the job was given a deadline or an error bound")
-		}
+	if ev.Kind == speculators.JobBounds && a.boundedAt >= 0 && a.chosen != a.boundedAt && (job.Deadline > 0 || job.ErrorBound > 0) {
+		a.choose(a.boundedAt, "the job was given a deadline or an error bound")
 	}
 }
 
-// chooseByLoad picks the Xu and Lau member from the cluster's busy
-// fraction against the cutoff load.
-func (a *fitted) chooseByLoad(job *speculators.Job, view speculators.ClusterView) {
-	if a.chosen >= 0 || a.family != XuLau {
+// chooseSmall, once, when the job's first task is placed, moves a small
+// job to the small member if the cluster is lightly loaded: its busy
+// fraction (Slots - Idle - SpeculativeRunning)/Slots (the simulator's ClusterView, or live
+// xulau.LiveView from the ResourceManager's capacity) below clone-load.
+// Choice: the busy fraction stands for the offered load omega of Xu and
+// Lau §III (in a stable cluster they are equal), because a policy sees no
+// arrival rate of its own.
+func (a *fitted) chooseSmall(view speculators.ClusterView) {
+	if a.placed || a.smallAt < 0 {
 		return
 	}
-	busy := 0.0
-	if view.Slots > 0 {
-		busy = 1 - float64(view.Idle)/float64(view.Slots)
+	a.placed = true
+	if a.chosen == a.boundedAt || view.Slots <= 0 {
+		return
 	}
-	busy = math.Max(0, math.Min(1, busy))
-	cut := a.cutoffLoad
-	if cut == 0 {
-		cut = xulau.CutoffOmega(job.Info.TailIndex)
-	}
-	if busy < cut {
-		a.choose(a.index(a.lowLoad), fmt.Sprintf("busy fraction %.2f below the cutoff load %.2f (tail index %.2f)", busy, cut, job.Info.TailIndex))
-	} else {
-		a.choose(a.index(a.highLoad), fmt.Sprintf("busy fraction %.2f at or above the cutoff load %.2f (tail index %.2f)", busy, cut, job.Info.TailIndex))
+	// Copies are not load: the busy fraction of originals only, or the
+	// clones this rule starts would read as load and stop it.
+	busy := math.Max(0, math.Min(1, float64(view.Slots-view.Idle-view.SpeculativeRunning)/float64(view.Slots)))
+	if busy < a.cloneLoad {
+		a.choose(a.smallAt, fmt.Sprintf("a small or heavy-tailed job placed at busy fraction %.2f, below %.2f", busy, a.cloneLoad))
 	}
 }
 
 // Decide asks the chosen member and the failure layer, naming the member
 // in each reason.
 func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
-	if a.chosen < 0 {
-		a.chooseByLoad(job, xulau.LiveView(job, 2))
+	if !a.placed && a.smallAt >= 0 && job.RunningTasks[speculators.Map]+job.RunningTasks[speculators.Reduce] > 0 {
+		// Live no one asks LaunchCopies: the first Decide with a task
+		// running decides from the job's view of the cluster.
+		a.chooseSmall(xulau.LiveView(job, 2))
 	}
 	if a.chosen < 0 {
 		return out
@@ -439,33 +440,51 @@ func (a *pullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID
 	return speculators.TaskID{}, false, false
 }
 
-// xlFitted is auto for a job of the Xu and Lau family: it orders jobs and
-// clones at launch as its member does.
-type xlFitted struct{ *fitted }
+// fullFitted is auto for a small job: it may clone (the small member, a
+// Cloner and JobPrioritizer) or choose slots (GRASS), so it has every
+// optional interface and forwards each to the member that has it.
+type fullFitted struct{ *fitted }
 
-// JobPriority is the chosen member's; before the choice, the high-load
-// member's (the order does not clone, so it is the safe one).
-func (a *xlFitted) JobPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
-	i := a.chosen
-	if i < 0 {
-		i = a.index(a.highLoad)
+// OfferSlots, WantsSlot and ChooseForSlot are pullFitted's.
+func (a *fullFitted) OfferSlots(job *speculators.Job) { (&pullFitted{a.fitted}).OfferSlots(job) }
+
+// WantsSlot asks the chosen member, if it chooses slots, once the job's
+// first task is placed: the first placement is the scheduler's, so that
+// LaunchCopies sees the cluster before any member places a task.
+func (a *fullFitted) WantsSlot(job *speculators.Job, now speculators.Time) bool {
+	if !a.placed {
+		return false
 	}
-	if i >= 0 {
-		if p := a.members[i].prio; p != nil {
-			return p.JobPriority(job, now)
-		}
-	}
-	return speculators.Priority{Tier: xulau.TierWaiting, Key: math.MaxFloat64}
+	return (&pullFitted{a.fitted}).WantsSlot(job, now)
 }
 
-// LaunchCopies chooses the member from the simulator's view of the cluster
-// and asks it.
-func (a *xlFitted) LaunchCopies(job *speculators.Job, view speculators.ClusterView, now speculators.Time) int {
-	a.chooseByLoad(job, view)
-	if a.chosen >= 0 {
-		if c := a.members[a.chosen].cloner; c != nil {
-			return c.LaunchCopies(job, view, now)
-		}
+// ChooseForSlot asks the chosen member, if it chooses slots.
+func (a *fullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
+	if !a.placed {
+		return speculators.TaskID{}, false, false
+	}
+	return (&pullFitted{a.fitted}).ChooseForSlot(job, node, now)
+}
+
+// JobPriority is the small member's order (fewest tasks left first) for
+// as long as the job may still clone or runs the small member; otherwise
+// the job waits behind every ordered job (the tier after the waiting
+// ones), which leaves it to the cluster scheduler's order among its
+// like.
+func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
+	if (!a.placed || a.chosen == a.smallAt) && a.members[a.smallAt].prio != nil {
+		return a.members[a.smallAt].prio.JobPriority(job, now)
+	}
+	return speculators.Priority{Tier: xulau.TierWaiting + 1}
+}
+
+// LaunchCopies makes the small-job choice from the simulator's view of the
+// cluster and asks the chosen member how many attempts each task starts
+// with.
+func (a *fullFitted) LaunchCopies(job *speculators.Job, view speculators.ClusterView, now speculators.Time) int {
+	a.chooseSmall(view)
+	if c := a.members[a.chosen].cloner; c != nil {
+		return c.LaunchCopies(job, view, now)
 	}
 	return 1
 }
