@@ -48,7 +48,10 @@ def table(files, title):
     print("| scenario | measure | best single | auto | hadoop | auto vs best |")
     print("|---|---|---|---|---|---|")
     for fn in files:
-        d = json.load(open(fn))
+        try:
+            d = json.load(open(fn))
+        except ValueError:
+            continue  # still being written (a partial table)
         rs = d["results"]
         singles = [r for r in rs if r["speculator"] != "auto" and r.get("jobs")]
         auto = next(r for r in rs if r["speculator"] == "auto")
