@@ -9,28 +9,19 @@
 // The rule (docs/policies/auto.md has the evidence from the scenarios):
 //
 //  1. A job with a deadline or an error bound (JobInfo or a JobBounds event)
-//     runs the bounded member (default gs: GRASS's GS, which led on every
-//     bundled deadline, error-bound and PoCD scenario; grass was within
-//     3% but behind on each).
-//  2. An exact map-only job whose task times follow an a-priori Pareto law
-//     (JobInfo.TailIndex > 1: Xu and Lau's setting) runs the Xu and Lau
-//     family. Which member is decided when the job's first task is placed
-//     (the simulator's ClusterView; live, the first Decide's
-//     xulau.LiveView, which reads the ResourceManager's capacity): the busy
-//     fraction of the cluster, 1 - Idle/Slots, stands for the offered load
-//     omega (in a stable cluster the busy fraction is the load); below the
-//     cutoff load omega_U of the job's tail index (xulau.CutoffOmega) the
-//     low-load member clones (default sca), at or above it the high-load
-//     member detects (default ese). Choice: the busy fraction, because a
-//     policy sees no arrival rate of its own; a job's own lambda is the
-//     cluster's, which only the driver knows.
-//  3. Every other job runs the exact member (default late). Heterogeneity
+//     runs the bounded member (default gs, GRASS's GS).
+//  2. An exact map-only job runs the map-only member (gs), or, when its task
+//     times follow an a-priori Pareto law (JobInfo.TailIndex > 1, Xu and
+//     Lau's setting), the Pareto member (ras).
+//  3. An exact job with reduces runs the exact member (late). Heterogeneity
 //     (a spread of progress rates across nodes) is LATE's own signal: it
-//     speculates by estimated time left and never places a copy on a node
-//     below its SlowNodeThreshold, and on the bundled scenarios it was at
-//     least as fast as hadoop where nodes are alike (choice: no separate
-//     detector of heterogeneity switching between hadoop and late, since
-//     late lost nothing where hadoop's rule would have been chosen).
+//     ranks by estimated time left and keeps copies off slow nodes (choice:
+//     no separate detector switching between hadoop and late, since late
+//     lost nothing to hadoop where nodes were alike).
+//  4. A small job (at most small-tasks tasks), or one with an a-priori tail
+//     index of at most clone-tail-index, moves to the small member (sca:
+//     clones at launch) when the cluster's busy fraction at its first
+//     placement is below clone-load (chooseSmall).
 //
 // Failure awareness is always on: a FARMS layer (farms with base none:
 // its node-failure copies, retrospective re-runs and fetch-failure re-runs,
