@@ -14,11 +14,14 @@ const recentDecisions = 100
 
 // SessionView is one connected AM as an operator sees it (the dashboard).
 type SessionView struct {
-	Session      string            `json:"session"`
-	Job          string            `json:"job"`
-	User         string            `json:"user"`
-	Queue        string            `json:"queue"`
-	Policy       string            `json:"policy"`
+	Session string `json:"session"`
+	Job     string `json:"job"`
+	User    string `json:"user"`
+	Queue   string `json:"queue"`
+	Policy  string `json:"policy"`
+	// Member is the member policy a per-job policy (auto) applies to the
+	// job now; "" for other policies.
+	Member       string            `json:"member,omitempty"`
 	Params       map[string]string `json:"params"`
 	Since        time.Time         `json:"since"`
 	Maps         int               `json:"maps"`
@@ -138,8 +141,13 @@ func (s *core) publishProgress(events int) {
 		running += j.RunningTasks[ty]
 		done += j.Completed[ty]
 	}
+	member := ""
+	if m, ok := s.engine.Policy.(interface{ Member() string }); ok {
+		member = m.Member()
+	}
 	s.live.mu.Lock()
 	s.live.view.TasksRunning, s.live.view.TasksDone = running, done
+	s.live.view.Member = member
 	s.live.view.Events += uint64(events)
 	s.live.mu.Unlock()
 	if events > 0 {

@@ -24,7 +24,7 @@ func BenchmarkSimulateSWIM(b *testing.B) {
 	var events int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := runOne(w, "hadoop", opts, 1, grass.NewMemoryStore())
+		res, _, err := runOne(w, "hadoop", opts, 1, grass.NewMemoryStore())
 		if err != nil {
 			b.Fatal(err)
 		}

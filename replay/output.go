@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -175,6 +176,7 @@ func (r *Report) writeTable(w io.Writer) error {
 			return err
 		}
 		writeNotes(w, res)
+		writeMembers(w, res)
 		if r.Verdict != nil {
 			fmt.Fprintln(w, "\nverdict (time against cost):")
 			for _, l := range r.Verdict.Summary {
@@ -292,3 +294,40 @@ func (s *skipFirstLine) Write(p []byte) (int, error) {
 // finish - submit, plus the recorded AM start-up a replayed history adds;
 // -1 for an unfinished job.
 func JobTime(w *Workload, res *sim.Result, i int) int64 { return jobTime(w, res, i) }
+
+// writeMembers says, for a per-job policy (auto), which member decided how
+// many jobs, overall and per job group (first run).
+func writeMembers(w io.Writer, res []Result) {
+	for i := range res {
+		x := &res[i]
+		if len(x.Members) == 0 {
+			continue
+		}
+		line := fmt.Sprintf("\n%s's members (jobs, first run): %s", x.Speculator, memberCounts(x.Members))
+		for _, g := range x.Groups {
+			if len(g.Members) > 0 {
+				line += fmt.Sprintf("; %s: %s", g.Group, memberCounts(g.Members))
+			}
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// memberCounts is "gs 40, late 3", most jobs first, then by name.
+func memberCounts(m map[string]int) string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(a, b int) bool {
+		if m[names[a]] != m[names[b]] {
+			return m[names[a]] > m[names[b]]
+		}
+		return names[a] < names[b]
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %d", n, m[n])
+	}
+	return strings.Join(parts, ", ")
+}

@@ -13,8 +13,9 @@ import (
 // cell is one simulation's outcome: the workload it ran (shared by the
 // run's policies) and its result.
 type cell struct {
-	w   *Workload
-	res *sim.Result
+	w       *Workload
+	res     *sim.Result
+	members map[string]string
 }
 
 // runCells runs every (run, policy) simulation on up to opts.Parallel
@@ -30,7 +31,7 @@ type cell struct {
 // opts.Store one call at a time; with several at once, in the order they
 // happen to learn it (the store's content, not any result, may then differ
 // from a serial run's in order).
-func runCells(build WorkloadFunc, opts Options, runs int, start *grass.MemoryStore, deliver func(r, i int, w *Workload, res *sim.Result) error) error {
+func runCells(build WorkloadFunc, opts Options, runs int, start *grass.MemoryStore, deliver func(r, i int, w *Workload, res *sim.Result, members map[string]string) error) error {
 	pols := len(opts.Speculators)
 	n := runs * pols
 
@@ -88,9 +89,9 @@ func runCells(build WorkloadFunc, opts Options, runs int, start *grass.MemorySto
 		}
 		known := start.Clone()
 		mu.Unlock()
-		res, err := runOne(&sw, name, store, seed, known)
+		res, members, err := runOne(&sw, name, store, seed, known)
 		mu.Lock()
-		return cell{w: w, res: res}, err
+		return cell{w: w, res: res, members: members}, err
 	}
 	return inorder.Run(n, opts.Parallel, work, func(k int, c cell) error {
 		r, i := k/pols, k%pols
@@ -99,7 +100,7 @@ func runCells(build WorkloadFunc, opts Options, runs int, start *grass.MemorySto
 			workloads[r] = nil
 			mu.Unlock()
 		}
-		return deliver(r, i, c.w, c.res)
+		return deliver(r, i, c.w, c.res, c.members)
 	})
 }
 

@@ -52,7 +52,7 @@ func BenchmarkPullPolicies(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			var events int64
 			for b.Loop() {
-				res, err := runOne(w, name, Options{Registry: reg}, 1, grass.NewMemoryStore())
+				res, _, err := runOne(w, name, Options{Registry: reg}, 1, grass.NewMemoryStore())
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -121,6 +121,9 @@ type Result struct {
 	// Spread is mean job time's spread over runs (verdict.go); nil with
 	// one run.
 	Spread *Spread `json:"spread,omitempty"`
+	// Members counts jobs by the member a per-job policy (auto) applied
+	// to them (first run); nil for other policies.
+	Members map[string]int `json:"members,omitempty"`
 	// facts are the workload's, for the tables (notes.go); nil when the
 	// result was not made by Simulate.
 	facts *workloadFacts
@@ -132,6 +135,9 @@ type GroupResult struct {
 	Jobs     int     `json:"jobs"`
 	MeanJobS float64 `json:"mean_job_s"`
 	P95JobS  float64 `json:"p95_job_s"`
+	// Members counts the group's jobs by the member a per-job policy
+	// (auto) applied to them (first run); nil for other policies.
+	Members map[string]int `json:"members,omitempty"`
 }
 
 // WorkloadFunc builds the workload for one seed.
@@ -166,9 +172,10 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 	if opts.Store != nil {
 		start = opts.Store.Snapshot()
 	}
-	err := runCells(build, opts, runs, start, func(r, i int, w *Workload, res *sim.Result) error {
+	err := runCells(build, opts, runs, start, func(r, i int, w *Workload, res *sim.Result, members map[string]string) error {
 		name, seed := opts.Speculators[i], opts.Seed+uint64(r)
 		sum := summarize(name, w, res)
+		addMembers(&sum, w, res, members)
 		per[i] = append(per[i], sum)
 		if i == 0 {
 			f := factsOf(w)
@@ -201,15 +208,46 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 // runOne simulates the workload with every job running policy name; known
 // is what earlier jobs taught, this run's own copy: the jobs read it as
 // their Prior and what they learn is added to it (and kept in opts.Store).
-func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.MemoryStore) (*sim.Result, error) {
+func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.MemoryStore) (*sim.Result, map[string]string, error) {
+	// A policy that picks a member per job (auto) names it; the engines
+	// of running jobs are held until their job finishes (JobDone), then
+	// only the member's name is kept.
+	var members map[string]string
+	running := map[string]*speculators.Engine{}
 	factory := func(info speculators.JobInfo) (*speculators.Engine, error) {
 		params, err := w.jobPolicyParams(opts.Registry, info.ID, name, opts.Params[name])
 		if err != nil {
 			return nil, err
 		}
-		return opts.Registry.NewEngineWith(info, name, params, jobSeed(seed, info.ID), known)
+		e, err := opts.Registry.NewEngineWith(info, name, params, jobSeed(seed, info.ID), known)
+		if err == nil {
+			if _, ok := e.Policy.(memberNamer); ok {
+				running[info.ID] = e
+			}
+		}
+		return e, err
+	}
+	settle := func(all bool) {
+		for id, e := range running {
+			if all || e.Job.Finished() {
+				if members == nil {
+					members = map[string]string{}
+				}
+				members[id] = e.Policy.(memberNamer).Member()
+				delete(running, id)
+			}
+		}
 	}
 	cfg := w.Config
+	done := cfg.JobDone
+	cfg.JobDone = func(d, total int, now speculators.Time) {
+		if len(running) > 0 {
+			settle(false)
+		}
+		if done != nil {
+			done(d, total, now)
+		}
+	}
 	var keepErr error
 	cfg.Keep = func(l speculators.Learned) {
 		_ = known.Keep(l) // an invalid sample is skipped, as the store would
@@ -219,12 +257,46 @@ func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.Me
 	}
 	res, err := sim.Run(cfg, w.Jobs, factory)
 	if err != nil {
-		return nil, fmt.Errorf("simulate %s: %w", name, err)
+		return nil, nil, fmt.Errorf("simulate %s: %w", name, err)
 	}
 	if keepErr != nil {
-		return nil, fmt.Errorf("simulate %s: keep what it learned: %w", name, keepErr)
+		return nil, nil, fmt.Errorf("simulate %s: keep what it learned: %w", name, keepErr)
 	}
-	return res, nil
+	settle(true)
+	return res, members, nil
+}
+
+// memberNamer is a policy that applies one of several members' rules per
+// job (speculators/auto): Member names the one it applies.
+type memberNamer interface{ Member() string }
+
+// addMembers counts, overall and per job group, the jobs each member of a
+// per-job policy (auto) decided; nothing for other policies.
+func addMembers(r *Result, w *Workload, res *sim.Result, members map[string]string) {
+	if len(members) == 0 {
+		return
+	}
+	group := map[string]int{}
+	for gi := range r.Groups {
+		group[r.Groups[gi].Group] = gi
+	}
+	for i := range res.Jobs {
+		m, ok := members[res.Jobs[i].ID]
+		if !ok {
+			continue
+		}
+		if r.Members == nil {
+			r.Members = map[string]int{}
+		}
+		r.Members[m]++
+		if gi, ok := group[w.Groups[i]]; ok {
+			g := &r.Groups[gi]
+			if g.Members == nil {
+				g.Members = map[string]int{}
+			}
+			g.Members[m]++
+		}
+	}
 }
 
 // jobSeed gives each job's policy its own stream, fixed by run seed and job.

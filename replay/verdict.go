@@ -56,6 +56,45 @@ type Verdict struct {
 	Front []Choice `json:"front"`
 	// Summary says the above in sentences, with the spread over seeds.
 	Summary []string `json:"summary"`
+	// AutoVsBestPct is how much slower auto's mean job time is than the
+	// best single policy's, in percent (negative: auto is faster), when
+	// auto and another policy were replayed; BestSingle names that policy.
+	AutoVsBestPct *float64 `json:"auto_vs_best_pct,omitempty"`
+	BestSingle    string   `json:"best_single,omitempty"`
+}
+
+// AutoPolicy is the policy that picks a member per job (speculators/auto);
+// the verdict compares it with the best single policy.
+const AutoPolicy = "auto"
+
+// autoVsBest says how auto compares with the best single policy on mean
+// job time, so that a user sees whether hand-picking a policy is still
+// worth it.
+func (v *Verdict) autoVsBest(res []Result, ok []int) {
+	a, best := -1, -1
+	for _, i := range ok {
+		if res[i].Speculator == AutoPolicy {
+			a = i
+		} else if best < 0 || res[i].MeanJobS < res[best].MeanJobS {
+			best = i
+		}
+	}
+	if a < 0 || best < 0 {
+		return
+	}
+	pct := math.Round(1000*(res[a].MeanJobS-res[best].MeanJobS)/res[best].MeanJobS) / 10
+	v.AutoVsBestPct, v.BestSingle = &pct, res[best].Speculator
+	switch {
+	case pct <= 0:
+		v.Summary = append(v.Summary, fmt.Sprintf("auto (%s) is at least as fast as the best single policy, %s (%s): no hand-picked policy beats it here.",
+			secs(res[a].MeanJobS, nil), res[best].Speculator, secs(res[best].MeanJobS, nil)))
+	case pct <= 5:
+		v.Summary = append(v.Summary, fmt.Sprintf("auto (%s) is within %.1f%% of the best single policy, %s (%s): hand-picking gains little.",
+			secs(res[a].MeanJobS, nil), pct, res[best].Speculator, secs(res[best].MeanJobS, nil)))
+	default:
+		v.Summary = append(v.Summary, fmt.Sprintf("auto (%s) is %.1f%% slower than the best single policy, %s (%s): on this input, hand-pick %s.",
+			secs(res[a].MeanJobS, nil), pct, res[best].Speculator, secs(res[best].MeanJobS, nil), res[best].Speculator))
+	}
 }
 
 // Choice is one policy's place in the verdict.
@@ -153,6 +192,7 @@ func NewVerdict(res []Result) *Verdict {
 	} else {
 		v.Summary = append(v.Summary, fmt.Sprintf("%s was not replayed, so there is no cost to hold to; add it to --speculators.", Baseline))
 	}
+	v.autoVsBest(res, ok)
 	var front []string
 	for _, f := range v.Front {
 		front = append(front, f.Policy)

@@ -47,3 +47,30 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// The verdict says how auto compares with the best single policy on mean
+// job time, and tells the user to hand-pick when auto is more than 5%
+// behind (issue 27).
+func TestVerdictComparesAutoWithTheBestSinglePolicy(t *testing.T) {
+	cases := []struct {
+		auto float64
+		pct  float64
+		want string
+	}{
+		{90, -5.3, "auto (90.0 s) is at least as fast as the best single policy, gs (95.0 s)"},
+		{97, 2.1, "auto (97.0 s) is within 2.1% of the best single policy, gs (95.0 s): hand-picking gains little."},
+		{120, 26.3, "auto (120.0 s) is 26.3% slower than the best single policy, gs (95.0 s): on this input, hand-pick gs."},
+	}
+	for _, c := range cases {
+		v := NewVerdict([]Result{res("hadoop", 300, 200), res("auto", c.auto, 300), res("gs", 95, 900)})
+		if v.AutoVsBestPct == nil || *v.AutoVsBestPct != c.pct || v.BestSingle != "gs" {
+			t.Errorf("auto %.0f s: auto vs best %v%% (%s), want %v%% (gs)", c.auto, v.AutoVsBestPct, v.BestSingle, c.pct)
+		}
+		if text := strings.Join(v.Summary, "\n"); !strings.Contains(text, c.want) {
+			t.Errorf("verdict lacks %q:\n%s", c.want, text)
+		}
+	}
+	if v := NewVerdict([]Result{res("hadoop", 300, 200), res("gs", 95, 900)}); v.AutoVsBestPct != nil {
+		t.Errorf("without auto the verdict compares it: %v", *v.AutoVsBestPct)
+	}
+}

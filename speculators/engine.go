@@ -130,6 +130,15 @@ type Cloner interface {
 	LaunchCopies(job *Job, view ClusterView, now Time) int
 }
 
+// JobFitter is implemented by a policy that becomes a policy fitted to one
+// job before the engine looks at it (a composite such as auto, whose
+// members, and so whose optional interfaces, depend on the job's bounds
+// and task-time model): NewEngine calls ForJob once and drives what it
+// returns, asking that for the optional interfaces above.
+type JobFitter interface {
+	ForJob(info JobInfo) Speculator
+}
+
 // Engine is one job's state plus its policy: the unit the bridge and the
 // simulator drive. It is not safe for concurrent use; the caller serialises
 // Observe and Decide.
@@ -172,6 +181,9 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	job, err := NewJob(info)
 	if err != nil {
 		return nil, err
+	}
+	if f, ok := policy.(JobFitter); ok {
+		policy = f.ForJob(job.Info)
 	}
 	e := &Engine{Job: job, Policy: policy, Name: name, Params: params}
 	e.observer, _ = policy.(Observer)

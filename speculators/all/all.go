@@ -8,6 +8,7 @@ import (
 
 	"github.com/specbridge/specbridge/models"
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/auto"
 	"github.com/specbridge/specbridge/speculators/dolly"
 	"github.com/specbridge/specbridge/speculators/ese"
 	"github.com/specbridge/specbridge/speculators/farms"
@@ -50,6 +51,7 @@ func policies(o Options) []speculators.Policy {
 		ese.Policy(),
 		srquant.Policy(),
 		laser.Policy(o.LaserModel),
+		auto.Policy(),
 	}
 }
 

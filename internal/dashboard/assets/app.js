@@ -86,7 +86,7 @@
     document.getElementById("decisions-section").hidden = !s.sidecar;
     document.getElementById("throughput-section").hidden = !s.sidecar;
     fill("sessions", s.sessions.map(function (x) {
-      var tr = row([x.job, x.user, x.queue, x.policy, params(x.params), x.maps + "/" + x.reduces,
+      var tr = row([x.job, x.user, x.queue, x.member ? x.policy + "\u2192" + x.member : x.policy, params(x.params), x.maps + "/" + x.reduces,
         x.tasks_running, x.tasks_done, x.events, x.decisions, x.applied, x.refused, time(x.since),
         progress(x.tasks_done, x.maps + x.reduces)]);
       tr.dataset.job = x.job;

@@ -1,0 +1,30 @@
+package bridge
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAutoNamesItsMemberLive: a small job under auto on an idle cluster of
+// 1000 slots is cloned by its small member (sca) as soon as a map runs;
+// the decision's reason names auto→sca and the dashboard's session view
+// shows the member (issue 27).
+func TestAutoNamesItsMemberLive(t *testing.T) {
+	ts := startServer(t, nil)
+	h := hello(testJob, "auto", 2, 0, nil)
+	h.Slots, h.TaskMeanMS, h.TaskTailIndex = 1000, 2000, 2
+	c, _ := open(t, ts, h)
+	c.send(events(1, 0, started(0, "m_000000", 0, false)))
+	d := c.expect(TypeDecisions)
+	if len(d.Decisions) != 1 || d.Decisions[0].Kind != "speculate" || !strings.HasPrefix(d.Decisions[0].Reason, "auto→sca: ") {
+		t.Fatalf("decisions %+v: want sca's clones with a reason naming auto→sca", d.Decisions)
+	}
+	waitUntil(t, "the session view naming the member", func() bool {
+		for _, s := range ts.Live().Sessions {
+			if s.Job == testJob {
+				return s.Policy == "auto" && s.Member == "sca"
+			}
+		}
+		return false
+	})
+}

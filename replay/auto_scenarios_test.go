@@ -1,0 +1,161 @@
+package replay
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// autoRivals are the single policies auto is held against in the scenario
+// test: every policy that was best, on its headline measure, on at least
+// one bundled scenario in the one-seed survey of all sixteen
+// (docs/policies/auto.md), and hadoop. The others (none, hadoop-legacy,
+// mantri, dolly, sda, ese, srquant, laser) led nowhere; leaving them out
+// keeps the test's time down. scripts/auto-table.sh runs all sixteen.
+var autoRivals = []string{"hadoop", "late", "gs", "ras", "grass", "farms", "tws", "sca"}
+
+const (
+	// autoMaxTasks bounds the scenarios the auto test simulates whole; a
+	// larger one is cut to its first jobs (loadPrefix), about
+	// autoCutTasks tasks, at least autoMinJobs jobs (fewer jobs of a few
+	// hundred tasks each are too few to rank policies) and at most
+	// autoCutJobs.
+	autoMaxTasks = 3000
+	autoCutTasks = 1500
+	autoMinJobs  = 30
+	autoCutJobs  = 60
+	// autoSlack is how far behind the best single policy auto may be.
+	autoSlack = 0.05
+)
+
+// headline is a result's headline measure as issue 27 defines it, and
+// whether higher is better: time to bound for error-bound jobs, accuracy
+// for deadline jobs, PoCD where jobs have deadlines to meet and no
+// approximation, else mean job time.
+func headline(r *Result) (name string, v float64, higher bool) {
+	switch {
+	case r.ErrorBoundJobs > 0 && r.MeanTimeToBoundS != nil:
+		return "mean time to bound", *r.MeanTimeToBoundS, false
+	case r.DeadlineJobs > 0 && r.Accuracy != nil:
+		return "accuracy", *r.Accuracy, true
+	case r.PoCD != nil:
+		return "PoCD", *r.PoCD, true
+	}
+	return "mean job time", r.MeanJobS, false
+}
+
+// behind is how far a is behind b on the headline (0 or less: not behind),
+// as a fraction of b.
+func behind(a, b float64, higher bool) float64 {
+	if b == 0 {
+		return 0
+	}
+	if higher {
+		return (b - a) / b
+	}
+	return (a - b) / b
+}
+
+// On every bundled scenario, reduced, auto's headline measure is within 5%
+// of the best single policy's and never behind hadoop's (issue 27). The
+// held-out scenarios (scenarios/heldout) are checked the same way in
+// TestAutoOnHeldOutScenarios and reported apart.
+func TestAutoWithinBestOnEveryScenario(t *testing.T) {
+	top, _ := filepath.Glob("../scenarios/*.yaml")
+	xl, _ := filepath.Glob("../scenarios/xulau/*.yaml")
+	if len(top) < 13 || len(xl) < 11 {
+		t.Fatalf("%d and %d bundled scenarios; want at least 13 and 11", len(top), len(xl))
+	}
+	checkAuto(t, append(top, xl...), autoRivals, nil)
+}
+
+// heldOutMisses pins where auto misses on the held-out scenarios, as
+// measured when they were first run (docs/policies/auto.md): the test
+// checks that they still miss, so that a change that fixes one makes it
+// fail and the pin is removed. The rule was not tuned on them.
+var heldOutMisses = map[string]string{
+	"heldout/hetero-mixed": "sda and ese lead (their least-work-first job order on a stream of " +
+		"mixed jobs); auto runs late, 0.6% behind hadoop",
+	"heldout/failures-mixed": "sca leads by cloning 18-task jobs, which are not small by auto's " +
+		"10-task rule; auto runs late with the FARMS layer, 19% behind",
+}
+
+// The held-out scenarios, written before auto's rule was chosen and never
+// used to choose it: the same check against every shipped policy,
+// reported apart, with the misses pinned (heldOutMisses).
+func TestAutoOnHeldOutScenarios(t *testing.T) {
+	held, _ := filepath.Glob("../scenarios/heldout/*.yaml")
+	if len(held) < 5 {
+		t.Fatalf("%d held-out scenarios, want 5", len(held))
+	}
+	var every []string
+	for _, n := range registry(t).Names() {
+		if n != "auto" {
+			every = append(every, n)
+		}
+	}
+	checkAuto(t, held, every, heldOutMisses)
+}
+
+func checkAuto(t *testing.T, paths, rivals []string, misses map[string]string) {
+	reg := registry(t)
+	for _, path := range paths {
+		name := strings.TrimSuffix(strings.TrimPrefix(path, "../scenarios/"), ".yaml")
+		in := load(t, path)
+		w, err := WorkloadOf(in, ClusterOptions{})(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tasks := 0
+		for _, j := range w.Jobs {
+			m, r := j.TaskCounts()
+			tasks += m + r
+		}
+		counted := 0
+		for _, g := range in.Scenario.Workload.Jobs {
+			counted += g.Count
+		}
+		// A SWIM-drawn workload (counted 0) is kept whole: its jobs are a
+		// sample, not counts to cut.
+		if tasks > autoMaxTasks && counted > 0 {
+			keep := min(autoCutJobs, len(w.Jobs), max(autoMinJobs, len(w.Jobs)*autoCutTasks/tasks))
+			in = loadPrefix(t, path, keep)
+		}
+		t.Run(strings.ReplaceAll(name, "/", "-"), func(t *testing.T) {
+			t.Parallel()
+			pols := append(append([]string{}, rivals...), "auto")
+			opts := Options{Speculators: pols, Seed: 1, Runs: 1, Registry: reg}
+			res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			auto := &res[len(res)-1]
+			measure, av, higher := headline(auto)
+			best, bv := "", 0.0
+			var hv float64
+			for i := range res[:len(res)-1] {
+				_, v, _ := headline(&res[i])
+				if res[i].Speculator == Baseline {
+					hv = v
+				}
+				if best == "" || behind(v, bv, higher) < 0 {
+					best, bv = res[i].Speculator, v
+				}
+			}
+			gap := behind(av, bv, higher)
+			t.Logf("%s: %s auto %.4g, best single %s %.4g (auto %+.1f%%), hadoop %.4g", name, measure, av, best, bv, 100*gap, hv)
+			if why, pinned := misses[name]; pinned {
+				if gap <= autoSlack && behind(av, hv, higher) <= 1e-9 {
+					t.Errorf("%s: auto now within %.0f%% of %s and not behind hadoop; remove the pin (%s)", name, 100*autoSlack, best, why)
+				}
+				return
+			}
+			if gap > autoSlack {
+				t.Errorf("%s: auto's %s %.4g is %.1f%% behind %s's %.4g, want within %.0f%%", name, measure, av, 100*gap, best, bv, 100*autoSlack)
+			}
+			if behind(av, hv, higher) > 1e-9 {
+				t.Errorf("%s: auto's %s %.4g is behind hadoop's %.4g", name, measure, av, hv)
+			}
+		})
+	}
+}

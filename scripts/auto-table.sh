@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# auto-table.sh: the evidence table of docs/policies/auto.md. Every shipped
+# policy on every bundled scenario (and, apart, the held-out ones of
+# scenarios/heldout), SEEDS seeds each; for each scenario the headline
+# measure (time to bound for error-bound jobs, accuracy for deadline jobs,
+# PoCD where jobs have deadlines to meet, else mean job time), the best
+# single policy, auto, hadoop, and how far auto is from the best.
+#
+#   scripts/auto-table.sh [OUTDIR]     (SEEDS=5, XULAU_JOBS=300, PARALLEL=2, POLICIES=all)
+#
+# POLICIES (comma-separated) narrows the policies replayed, auto always
+# among them; the best single policy is then the best of those.
+#
+# The Xu and Lau scenarios (22,000 to 458,000 tasks) are cut to their first
+# XULAU_JOBS jobs (--max-jobs), as the scenario test cuts them further.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-$(mktemp -d)}
+seeds=${SEEDS:-5}
+xjobs=${XULAU_JOBS:-300}
+par=${PARALLEL:-2}
+mkdir -p "$out"
+go build -o "$out/specbridge" ./cmd/specbridge
+pols=${POLICIES:-$("$out/specbridge" speculators | awk '/^[a-z]/ {print $1}' | paste -sd, -)}
+case ",$pols," in *,auto,*) ;; *) pols="$pols,auto" ;; esac
+run() { # file extra-args...
+	local f=$1; shift
+	local name=${f#scenarios/}; name=${name%.yaml}; name=${name//\//_}
+	[ -s "$out/$name.json" ] || nice "$out/specbridge" replay --speculators "$pols" --runs "$seeds" --seed 1 \
+		--parallel "$par" --output json "$@" "$f" >"$out/$name.json" 2>/dev/null
+}
+for f in scenarios/*.yaml; do run "$f"; done
+for f in scenarios/xulau/*.yaml; do run "$f" --max-jobs "$xjobs"; done
+for f in scenarios/heldout/*.yaml; do run "$f"; done
+python3 - "$out" "$seeds" <<'PY'
+import json, os, sys, glob
+out, seeds = sys.argv[1], sys.argv[2]
+def headline(r):
+    if r.get("error_bound_jobs") and r.get("mean_time_to_bound_s") is not None:
+        return "time to bound s", r["mean_time_to_bound_s"], False
+    if r.get("deadline_jobs") and r.get("accuracy") is not None:
+        return "accuracy", r["accuracy"], True
+    if r.get("pocd") is not None:
+        return "PoCD", r["pocd"], True
+    return "mean job s", r["mean_job_s"], False
+def table(files, title):
+    print(f"\n### {title} ({seeds} seeds)\n")
+    print("| scenario | measure | best single | auto | hadoop | auto vs best |")
+    print("|---|---|---|---|---|---|")
+    for fn in files:
+        try:
+            d = json.load(open(fn))
+        except ValueError:
+            continue  # still being written (a partial table)
+        rs = d["results"]
+        singles = [r for r in rs if r["speculator"] != "auto" and r.get("jobs")]
+        auto = next(r for r in rs if r["speculator"] == "auto")
+        m, av, hi = headline(auto)
+        vals = [(headline(r)[1], r["speculator"]) for r in singles]
+        bv, bn = (max if hi else min)(vals)
+        hv = next(v for v, n in vals if n == "hadoop")
+        gap = ((bv - av) / bv if hi else (av - bv) / bv) * 100 if bv else 0
+        name = os.path.basename(fn)[:-5]
+        fmt = (lambda x: f"{x:.4f}") if hi else (lambda x: f"{x:.1f}")
+        print(f"| {name} | {m} | {bn} {fmt(bv)} | {fmt(av)} | {fmt(hv)} | {gap:+.1f}% |")
+allf = sorted(glob.glob(os.path.join(out, "*.json")))
+table([f for f in allf if "heldout_" not in f], "Bundled scenarios")
+table([f for f in allf if "heldout_" in f], "Held-out scenarios (never tuned on)")
+PY

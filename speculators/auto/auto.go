@@ -1,0 +1,490 @@
+// Package auto holds auto, a policy that picks, per job and over the job's
+// life, which shipped policy's rule to apply, from what it can know live and
+// in replay alike. No system in the papers picks for the user; the papers
+// themselves switch within their own family (GRASS between GS and RAS by
+// learned samples, §4; Xu and Lau between cloning and detection at the
+// cutoff load lambda_U, §III and §VI; FARMS adds failure awareness on top of
+// a base, §3.2). auto applies those switches across families.
+//
+// The rule (docs/policies/auto.md has the evidence from the scenarios):
+//
+//  1. A job with a deadline or an error bound (JobInfo or a JobBounds event)
+//     runs the bounded member (default gs, GRASS's GS).
+//  2. An exact map-only job runs the map-only member (gs), or, when its task
+//     times follow an a-priori Pareto law (JobInfo.TailIndex > 1, Xu and
+//     Lau's setting), the Pareto member (ras).
+//  3. An exact job with reduces runs the exact member (late). Heterogeneity
+//     (a spread of progress rates across nodes) is LATE's own signal: it
+//     ranks by estimated time left and keeps copies off slow nodes (choice:
+//     no separate detector switching between hadoop and late, since late
+//     lost nothing to hadoop where nodes were alike).
+//  4. A small job (at most small-tasks tasks), or one with an a-priori tail
+//     index of at most clone-tail-index, moves to the small member (sca:
+//     clones at launch) when the cluster's busy fraction at its first
+//     placement is below clone-load (chooseSmall).
+//
+// Failure awareness is always on: a FARMS layer (farms with base none:
+// its node-failure copies, retrospective re-runs and fetch-failure re-runs,
+// nothing else) sees every event of every job and its decisions go out
+// beside the chosen member's; copies never go to a node the fault analyzer
+// reports suspect or down. Without node events the layer only re-runs maps
+// whose output a reducer could not fetch.
+//
+// Every member of the job's family is built when the engine is built
+// (ForJob) and sees every event from the start, so that switching to one
+// finds its state current; only the chosen member decides. Each decision's
+// reason names the member ("auto→late: ..."); Member() names it for the
+// driver (the replay report's per-group members, the shim's counter).
+package auto
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/xulau"
+)
+
+// Name is the registry name.
+const Name = "auto"
+
+// Parameter names.
+const (
+	ParamBounded    = "bounded-member"
+	ParamExact      = "exact-member"
+	ParamMapOnly    = "map-only-member"
+	ParamPareto     = "pareto-member"
+	ParamSmall      = "small-member"
+	ParamSmallTasks = "small-tasks"
+	ParamCloneLoad  = "clone-load"
+	ParamCloneTail  = "clone-tail-index"
+	ParamFailure    = "failure-layer"
+	ParamDetector   = "detector"
+)
+
+// Arrow joins auto and the member in reasons: "auto→late".
+const Arrow = "→"
+
+// policy is auto before it knows its job: its parameters and what it
+// needs to build members.
+type policy struct {
+	bounded, exact, mapOnly, pareto, small string
+	smallTasks                             int
+	cloneLoad, cloneTail                   float64
+	failure                                bool
+	detector                               string
+	env                                    speculators.Env
+	seeds                                  [8]uint64
+}
+
+// Policy registers auto.
+var Policy = speculators.Declare(Name, "auto: per job, the member policy its bounds, shape, task-time law and the cluster's load call for, failure-aware always (GRASS §4, Xu & Lau §III-IV, FARMS §3.2 as switches)", func(b *speculators.Binder, p *policy) {
+	b.String(&p.bounded, ParamBounded, "gs",
+		"member for jobs with a deadline or an error bound (GRASS §3.1: gs led on every bundled deadline, error-bound and PoCD scenario)")
+	b.String(&p.mapOnly, ParamMapOnly, "gs",
+		"member for exact map-only jobs without an a-priori task-time law (GRASS §3.1's input tasks; gs led on grass-exact)")
+	b.String(&p.pareto, ParamPareto, "ras",
+		"member for exact map-only jobs whose task times follow an a-priori Pareto law (JobInfo.TailIndex > 1, Xu & Lau's setting; ras led or was within 2% on each bundled xulau scenario but small-jobs)")
+	b.String(&p.exact, ParamExact, "late",
+		"member for exact jobs with reduces (LATE §4: at least as fast as hadoop on every bundled scenario of that kind, far faster with slow nodes)")
+	b.String(&p.small, ParamSmall, "sca",
+		"member for small jobs (at most small-tasks tasks) placed while the cluster is lightly loaded (Xu & Lau §IV: cloning pays below the cutoff load)")
+	b.Int(&p.smallTasks, ParamSmallTasks, 10, speculators.Span(0, 1<<20),
+		"largest task count of a small job, the ones cloned at low load (Dolly's and Xu & Lau's small jobs: 1-10 tasks); 0 never clones")
+	b.Float(&p.cloneLoad, ParamCloneLoad, 0.25, speculators.In(0, 1, "a load"),
+		"busy fraction of the cluster (slots less idle less running copies, over slots, when the job's first task is placed) below which a small job runs the small member; "+
+			"our choice from the bundled scenarios: sca won at offered load 0.25 (small-jobs, tail-1.5) and lost at 0.66 (dolly-small-jobs); copies excluded, the busy fraction of a cluster at load 0.25 early in a run is mostly below 0.25 (0.2 gave up cloning on tail-1.5), and 0.3 still cloned too often at 0.66, below Xu & Lau's omega_U (0.75 at tail index 2), which is for cloning every job")
+	b.Float(&p.cloneTail, ParamCloneTail, 1.5, speculators.In(0, 100, "a tail index"),
+		"a job of any size whose a-priori Pareto tail index is at most this is cloned like a small job at low load (Xu & Lau §III: "+
+			"at alpha 1.5 and below the task time has infinite variance and cloning's bound omega_U reaches 1; sca led on tail-1.5); 0 never")
+	b.Bool(&p.failure, ParamFailure, true,
+		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
+	b.String(&p.detector, ParamDetector, "tws",
+		"failure detector the fault analyzer uses for this job (tws, mean or fixed; FARMS §3.3.1), as farms' detector")
+	if !b.Ready() {
+		return
+	}
+	p.env = b.Env()
+	for i := range p.seeds {
+		if p.env.Rand != nil {
+			p.seeds[i] = p.env.Rand.Uint64()
+		}
+	}
+	// Build every member once so that a bad name fails at construction,
+	// with the parameter named, not at the first job.
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}} {
+		if m.name == Name {
+			b.Fail(fmt.Errorf("%s %q: auto cannot be its own member", m.param, m.name))
+			continue
+		}
+		if _, err := p.build(m.name, nil, 0); err != nil {
+			b.Fail(fmt.Errorf("%s: %w", m.param, err))
+		}
+	}
+})
+
+// build builds one member from the registry.
+func (p *policy) build(name string, overrides map[string]string, seed uint64) (speculators.Speculator, error) {
+	if p.env.Registry == nil {
+		return nil, fmt.Errorf("%q: no registry to build it from", name)
+	}
+	s, _, err := p.env.Registry.NewWith(name, overrides, seed, p.env.Prior)
+	return s, err
+}
+
+// Decide is never called on the unfitted policy through an engine (ForJob
+// replaces it); a driver that calls it directly gets nothing.
+func (p *policy) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
+	return out
+}
+
+// Detector names the failure detector for the job (see farms.Detector).
+func (p *policy) Detector() string { return p.detector }
+
+// Family is which member a job starts with.
+type Family uint8
+
+const (
+	// Exact: a job with reduces, the exact member (late).
+	Exact Family = iota
+	// Bounded: a deadline or an error bound, the bounded member (gs).
+	Bounded
+	// MapOnly: an exact map-only job, the map-only member (gs).
+	MapOnly
+	// Pareto: an exact map-only job with an a-priori Pareto law, the
+	// Pareto member (ras).
+	Pareto
+)
+
+func (f Family) String() string { return [...]string{"exact", "bounded", "map-only", "pareto"}[f] }
+
+// FamilyOf is the family the rule puts a job in from what is known before
+// it runs.
+func FamilyOf(info speculators.JobInfo) Family {
+	switch {
+	case info.Deadline > 0 || info.ErrorBound > 0:
+		return Bounded
+	case info.Reduces == 0 && info.TailIndex > 1:
+		return Pareto
+	case info.Reduces == 0:
+		return MapOnly
+	}
+	return Exact
+}
+
+var familyWhy = [...]string{
+	Exact:   "an exact job with reduces",
+	Bounded: "the job has a deadline or an error bound",
+	MapOnly: "an exact map-only job",
+	Pareto:  "an exact map-only job with an a-priori Pareto law",
+}
+
+// ForJob builds the job's members and returns auto fitted to the job: with
+// the slot-choosing, job-ordering and cloning interfaces when its members
+// have them.
+func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
+	fam := FamilyOf(info)
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1}
+	add := func(name string, seed uint64) int {
+		if i := a.index(name); i >= 0 {
+			return i
+		}
+		s, err := p.build(name, nil, seed)
+		if err != nil {
+			// The constructor built every member once already; a member that
+			// fails now is a bug. Keep going without it.
+			return -1
+		}
+		a.members = append(a.members, newMember(name, s))
+		return len(a.members) - 1
+	}
+	first := [...]string{Exact: p.exact, Bounded: p.bounded, MapOnly: p.mapOnly, Pareto: p.pareto}[fam]
+	a.choose(add(first, p.seeds[fam]), familyWhy[fam])
+	if fam != Bounded {
+		// Bounds may come later live (a JobBounds event).
+		a.boundedAt = add(p.bounded, p.seeds[Bounded])
+	}
+	heavy := fam == Pareto && info.TailIndex <= p.cloneTail
+	if fam != Bounded && (heavy || p.smallTasks > 0 && info.Maps+info.Reduces <= p.smallTasks) {
+		a.smallAt = add(p.small, p.seeds[5])
+	}
+	if p.failure {
+		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector}, p.seeds[6]); err == nil {
+			l := newMember("farms", s)
+			a.layer = &l
+		}
+	}
+	if a.smallAt >= 0 {
+		return &fullFitted{a}
+	}
+	if a.anyChooser() {
+		return &pullFitted{fitted: a}
+	}
+	return a
+}
+
+// member is one policy auto may apply, with its optional interfaces.
+type member struct {
+	name    string
+	s       speculators.Speculator
+	obs     speculators.Observer
+	gate    speculators.NodeGate
+	chooser speculators.SlotChooser
+	prio    speculators.JobPrioritizer
+	cloner  speculators.Cloner
+	teacher speculators.Teacher
+	prefix  string
+}
+
+func newMember(name string, s speculators.Speculator) member {
+	m := member{name: name, s: s, prefix: Name + Arrow + name + ": "}
+	m.obs, _ = s.(speculators.Observer)
+	m.gate, _ = s.(speculators.NodeGate)
+	m.chooser, _ = s.(speculators.SlotChooser)
+	m.prio, _ = s.(speculators.JobPrioritizer)
+	m.cloner, _ = s.(speculators.Cloner)
+	m.teacher, _ = s.(speculators.Teacher)
+	return m
+}
+
+// fitted is auto for one job.
+type fitted struct {
+	*policy
+	family  Family
+	members []member
+	layer   *member
+	chosen  int
+	why     string
+	// boundedAt and smallAt index the bounded and small members (-1: none).
+	boundedAt, smallAt int
+	// placed: the small-job choice was made.
+	placed bool
+	// switches counts member changes after the first choice.
+	switches int
+	offered  bool
+}
+
+// Member names the member whose decisions go out now ("" before the first
+// choice).
+func (a *fitted) Member() string {
+	if a.chosen < 0 {
+		return ""
+	}
+	return a.members[a.chosen].name
+}
+
+// Why says why the member was chosen.
+func (a *fitted) Why() string { return a.why }
+
+// Family is the job's family.
+func (a *fitted) Family() Family { return a.family }
+
+func (a *fitted) choose(i int, why string) {
+	if a.chosen >= 0 && a.chosen != i {
+		a.switches++
+	}
+	a.chosen, a.why = i, why
+}
+
+func (a *fitted) index(name string) int {
+	for i, m := range a.members {
+		if m.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (a *fitted) anyChooser() bool {
+	for _, m := range a.members {
+		if m.chooser != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Observe lets every member, and the failure layer, see the event; a
+// JobBounds event that sets bounds moves an exact job to the bounded
+// member.
+func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
+	for i := range a.members {
+		if o := a.members[i].obs; o != nil {
+			o.Observe(job, ev)
+		}
+	}
+	if a.layer != nil && a.layer.obs != nil {
+		a.layer.obs.Observe(job, ev)
+	}
+	if ev.Kind == speculators.JobBounds && a.boundedAt >= 0 && a.chosen != a.boundedAt && (job.Deadline > 0 || job.ErrorBound > 0) {
+		a.choose(a.boundedAt, "the job was given a deadline or an error bound")
+	}
+}
+
+// chooseSmall, once, when the job's first task is placed, moves a small
+// job to the small member if the cluster is lightly loaded: its busy
+// fraction (Slots - Idle - SpeculativeRunning)/Slots (the simulator's ClusterView, or live
+// xulau.LiveView from the ResourceManager's capacity) below clone-load.
+// Choice: the busy fraction stands for the offered load omega of Xu and
+// Lau §III (in a stable cluster they are equal), because a policy sees no
+// arrival rate of its own.
+func (a *fitted) chooseSmall(view speculators.ClusterView) {
+	if a.placed || a.smallAt < 0 {
+		return
+	}
+	a.placed = true
+	if a.chosen == a.boundedAt || view.Slots <= 0 {
+		return
+	}
+	// Copies are not load: the busy fraction of originals only, or the
+	// clones this rule starts would read as load and stop it.
+	busy := math.Max(0, math.Min(1, float64(view.Slots-view.Idle-view.SpeculativeRunning)/float64(view.Slots)))
+	if busy < a.cloneLoad {
+		a.choose(a.smallAt, fmt.Sprintf("a small or heavy-tailed job placed at busy fraction %.2f, below %.2f", busy, a.cloneLoad))
+	}
+}
+
+// Decide asks the chosen member and the failure layer, naming the member
+// in each reason.
+func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	if !a.placed && a.smallAt >= 0 && job.RunningTasks[speculators.Map]+job.RunningTasks[speculators.Reduce] > 0 {
+		// Live no one asks LaunchCopies: the first Decide with a task
+		// running decides from the job's view of the cluster.
+		a.chooseSmall(xulau.LiveView(job, 2))
+	}
+	if a.chosen < 0 {
+		return out
+	}
+	m := &a.members[a.chosen]
+	start := len(out)
+	out = m.s.Decide(job, now, out)
+	for i := start; i < len(out); i++ {
+		out[i].Reason, out[i].Why = m.prefix+out[i].ReasonText(), speculators.Why{}
+	}
+	if a.layer != nil {
+		start = len(out)
+		out = a.layer.s.Decide(job, now, out)
+		for i := start; i < len(out); i++ {
+			out[i].Reason, out[i].Why = a.layer.prefix+out[i].ReasonText(), speculators.Why{}
+		}
+	}
+	return out
+}
+
+// AllowSpeculativeOn refuses nodes the fault analyzer reports suspect or
+// down, then asks the chosen member.
+func (a *fitted) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeID, now speculators.Time) bool {
+	if n := job.Node(node); n != nil && (n.Health == speculators.NodeSuspect || n.Health == speculators.NodeDown) {
+		return false
+	}
+	if a.chosen >= 0 {
+		if g := a.members[a.chosen].gate; g != nil {
+			return g.AllowSpeculativeOn(job, node, now)
+		}
+	}
+	return true
+}
+
+// TakeLearned hands out what every member learned (GRASS's samples come
+// from the bounded member).
+func (a *fitted) TakeLearned(l *speculators.Learned) {
+	for i := range a.members {
+		if t := a.members[i].teacher; t != nil {
+			t.TakeLearned(l)
+		}
+	}
+}
+
+// pullFitted is auto for a job whose family has a slot chooser (GRASS).
+type pullFitted struct{ *fitted }
+
+// OfferSlots puts every slot-choosing member in pull mode.
+func (a *pullFitted) OfferSlots(job *speculators.Job) {
+	a.offered = true
+	for i := range a.members {
+		if c := a.members[i].chooser; c != nil {
+			c.OfferSlots(job)
+		}
+	}
+}
+
+// WantsSlot asks the chosen member, if it chooses slots.
+func (a *pullFitted) WantsSlot(job *speculators.Job, now speculators.Time) bool {
+	if a.chosen < 0 {
+		return false
+	}
+	if c := a.members[a.chosen].chooser; c != nil {
+		return c.WantsSlot(job, now)
+	}
+	return false
+}
+
+// ChooseForSlot asks the chosen member, if it chooses slots.
+func (a *pullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
+	if a.chosen < 0 {
+		return speculators.TaskID{}, false, false
+	}
+	if c := a.members[a.chosen].chooser; c != nil {
+		return c.ChooseForSlot(job, node, now)
+	}
+	return speculators.TaskID{}, false, false
+}
+
+// fullFitted is auto for a small job: it may clone (the small member, a
+// Cloner and JobPrioritizer) or choose slots (GRASS), so it has every
+// optional interface and forwards each to the member that has it.
+type fullFitted struct{ *fitted }
+
+// OfferSlots, WantsSlot and ChooseForSlot are pullFitted's.
+func (a *fullFitted) OfferSlots(job *speculators.Job) { (&pullFitted{a.fitted}).OfferSlots(job) }
+
+// WantsSlot asks the chosen member, if it chooses slots, once the job's
+// first task is placed: the first placement is the scheduler's, so that
+// LaunchCopies sees the cluster before any member places a task.
+func (a *fullFitted) WantsSlot(job *speculators.Job, now speculators.Time) bool {
+	if !a.placed {
+		return false
+	}
+	return (&pullFitted{a.fitted}).WantsSlot(job, now)
+}
+
+// ChooseForSlot asks the chosen member, if it chooses slots.
+func (a *fullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
+	if !a.placed {
+		return speculators.TaskID{}, false, false
+	}
+	return (&pullFitted{a.fitted}).ChooseForSlot(job, node, now)
+}
+
+// JobPriority is the small member's order (fewest tasks left first) for
+// as long as the job may still clone or runs the small member; otherwise
+// the job waits behind every ordered job (the tier after the waiting
+// ones), which leaves it to the cluster scheduler's order among its
+// like.
+func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
+	if (!a.placed || a.chosen == a.smallAt) && a.members[a.smallAt].prio != nil {
+		return a.members[a.smallAt].prio.JobPriority(job, now)
+	}
+	return speculators.Priority{Tier: xulau.TierWaiting + 1}
+}
+
+// LaunchCopies makes the small-job choice from the simulator's view of the
+// cluster and asks the chosen member how many attempts each task starts
+// with.
+func (a *fullFitted) LaunchCopies(job *speculators.Job, view speculators.ClusterView, now speculators.Time) int {
+	a.chooseSmall(view)
+	if c := a.members[a.chosen].cloner; c != nil {
+		return c.LaunchCopies(job, view, now)
+	}
+	return 1
+}
+
+// Members lists the member names of a fitted auto, for tests and reports.
+func (a *fitted) Members() string {
+	names := make([]string, len(a.members))
+	for i, m := range a.members {
+		names[i] = m.name
+	}
+	return strings.Join(names, ",")
+}

@@ -1,0 +1,101 @@
+package auto_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/auto"
+	"github.com/specbridge/specbridge/speculators/spectest"
+)
+
+func registry(t testing.TB) *speculators.Registry {
+	t.Helper()
+	reg, err := all.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// TestData runs the switches in testdata/ (spectest's text format): one
+// file per member auto may pick, each decision's reason naming it.
+func TestData(t *testing.T) {
+	spectest.RunDir(t, "testdata", registry(t))
+}
+
+type memberNamer interface{ Member() string }
+
+// The rule's first choice per job, from what is known before it runs, and
+// the optional interfaces the fitted policy takes from its members.
+func TestFirstMemberAndInterfaces(t *testing.T) {
+	reg := registry(t)
+	cases := []struct {
+		name                  string
+		info                  speculators.JobInfo
+		member                string
+		chooser, prio, cloner bool
+	}{
+		{"reduces", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "late", true, false, false},
+		{"deadline", speculators.JobInfo{ID: "j", Maps: 40, Deadline: 100000}, "gs", true, false, false},
+		{"error bound", speculators.JobInfo{ID: "j", Maps: 40, ErrorBound: 0.1}, "gs", true, false, false},
+		{"map-only", speculators.JobInfo{ID: "j", Maps: 40}, "gs", true, false, false},
+		{"pareto", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, false},
+		{"small", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1}, "late", true, true, true},
+		{"heavy tail", speculators.JobInfo{ID: "j", Maps: 60, TailIndex: 1.5, TaskMillis: 20000}, "ras", true, true, true},
+	}
+	for _, c := range cases {
+		e, err := reg.NewEngine(c.info, auto.Name, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, ok := e.Policy.(memberNamer)
+		if !ok {
+			t.Fatalf("%s: the engine's policy %T names no member", c.name, e.Policy)
+		}
+		if m.Member() != c.member {
+			t.Errorf("%s: first member %q, want %q", c.name, m.Member(), c.member)
+		}
+		if e.ChoosesSlots() != c.chooser || e.Prioritizes() != c.prio || e.Clones() != c.cloner {
+			t.Errorf("%s: chooses slots %v, orders jobs %v, clones %v; want %v %v %v", c.name,
+				e.ChoosesSlots(), e.Prioritizes(), e.Clones(), c.chooser, c.prio, c.cloner)
+		}
+	}
+}
+
+// A small job placed on an idle cluster is cloned (sca); on a busy one it
+// keeps its member. Copies running do not count as load.
+func TestSmallJobClonesOnlyWhenTheClusterIsIdle(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		idle, slots, copies int
+		want                string
+	}{{90, 100, 0, "sca"}, {50, 100, 0, "late"}, {50, 100, 40, "sca"}} {
+		e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, Slots: c.slots}, auto.Name, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots, SpeculativeRunning: c.copies}, 0)
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("idle %d of %d with %d copies: member %q, want %q", c.idle, c.slots, c.copies, got, c.want)
+		}
+	}
+}
+
+// A bad member name is an error naming the parameter, at construction.
+func TestBadMemberIsRefused(t *testing.T) {
+	reg := registry(t)
+	for _, o := range []map[string]string{{"exact-member": "nosuch"}, {"small-member": "auto"}} {
+		_, _, err := reg.New(auto.Name, o, 1)
+		if err == nil {
+			t.Errorf("%v: built", o)
+			continue
+		}
+		for k := range o {
+			if !strings.Contains(err.Error(), k) {
+				t.Errorf("%v: error %q does not name %s", o, err, k)
+			}
+		}
+	}
+}
