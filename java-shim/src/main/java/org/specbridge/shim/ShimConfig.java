@@ -304,20 +304,7 @@ public final class ShimConfig {
   }
 
   private static long positiveLong(Configuration conf, String key, long def) {
-    String raw = conf.getTrimmed(key);
-    if (raw == null || raw.isEmpty()) {
-      return def;
-    }
-    long v;
-    try {
-      v = Long.parseLong(raw);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + "=" + raw + " is not a whole number", e);
-    }
-    if (v <= 0) {
-      throw new IllegalArgumentException(key + "=" + raw + " must be positive");
-    }
-    return v;
+    return optional(conf, key, def, Long::parseLong, v -> v > 0, "a whole number > 0");
   }
 
   private static String readToken(String path) {
