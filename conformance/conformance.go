@@ -113,6 +113,9 @@ func Read(path string) (s *Scenario, err error) {
 		}
 		return x
 	}
+	// The keywords that set one number.
+	integers := map[string]*int64{"heartbeat-ms": &heartbeat, "decide-ms": &decide, "deadline-ms": &deadline}
+	numbers := map[string]*float64{"error-bound": &errorBound, "task-mean-ms": &mean, "tail-index": &tail}
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
 		fs := strings.Fields(sc.Text())
@@ -154,12 +157,6 @@ func Read(path string) (s *Scenario, err error) {
 		case "crash":
 			want(4)
 			crashes = append(crashes, struct{ node, at, until int64 }{num(line, fs[1]), num(line, fs[2]), num(line, fs[3])})
-		case "heartbeat-ms":
-			want(2)
-			heartbeat = num(line, fs[1])
-		case "decide-ms":
-			want(2)
-			decide = num(line, fs[1])
 		case "maps", "reduces":
 			want(2)
 			for _, v := range fs[1:] {
@@ -170,24 +167,20 @@ func Read(path string) (s *Scenario, err error) {
 					reduces = append(reduces, w)
 				}
 			}
-		case "deadline-ms":
-			want(2)
-			deadline = num(line, fs[1])
-		case "error-bound":
-			want(2)
-			errorBound = flt(line, fs[1])
-		case "task-mean-ms":
-			want(2)
-			mean = flt(line, fs[1])
-		case "tail-index":
-			want(2)
-			tail = flt(line, fs[1])
 		case "hello-slots":
 			s.HelloSlots = true
 		case "resume":
 			resumeOn = true
 		default:
-			fail(line, "unknown line %q", sc.Text())
+			if p, ok := integers[fs[0]]; ok {
+				want(2)
+				*p = num(line, fs[1])
+			} else if p, ok := numbers[fs[0]]; ok {
+				want(2)
+				*p = flt(line, fs[1])
+			} else {
+				fail(line, "unknown line %q", sc.Text())
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {

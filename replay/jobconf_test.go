@@ -120,7 +120,7 @@ func TestTimedOutMapReplaysFailedAndFollowsConf(t *testing.T) {
 	reg := registry(t)
 	run := func(j history.Job) JobFidelity {
 		t.Helper()
-		opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+		opts := asRan(reg)
 		res, err := Simulate(func(seed uint64) (*Workload, error) { return FromHistory([]*history.Job{&j}, ClusterOptions{}, seed) }, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -166,12 +166,7 @@ func TestConfBesideJhist(t *testing.T) {
 			t.Fatalf("%s: conf not read beside the history: %+v", p, in.Jobs[0].Conf)
 		}
 		reg := registry(t)
-		opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
-		var rows []JobRow
-		opts.Observe = func(r *Run) error { rows = append(rows, JobRows(p, r)...); return nil }
-		if _, err := Simulate(WorkloadOf(in, opts.Cluster), opts); err != nil {
-			t.Fatal(err)
-		}
+		_, rows := replayAsRan(t, reg, in, p)
 		if len(rows) != 1 || rows[0].SettingsFrom != FromConf || !strings.Contains(rows[0].Settings, "reduce.speculative=false(conf)") ||
 			!strings.Contains(rows[0].Settings, "map.maxattempts=4(inferred)") {
 			t.Errorf("%s: rows %+v", p, rows)
@@ -217,7 +212,7 @@ workload:
 		t.Fatal(err)
 	}
 	reg := registry(t)
-	opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+	opts := asRan(reg)
 	copies := map[string]int{}
 	opts.Observe = func(r *Run) error {
 		for i, j := range r.Sim.Jobs {
@@ -286,13 +281,7 @@ func TestJobConfFixturesReplayAsRecorded(t *testing.T) {
 	reg := registry(t)
 	for _, dir := range jobconfFixtures(t) {
 		in := load(t, dir)
-		opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
-		var rows []JobRow
-		opts.Observe = func(r *Run) error { rows = append(rows, JobRows(dir, r)...); return nil }
-		res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
-		if err != nil {
-			t.Fatalf("%s: %v", dir, err)
-		}
+		res, rows := replayAsRan(t, reg, in, dir)
 		jf := res[0].Recorded.Jobs[0]
 		t.Logf("%s: recorded %s %.1fs, simulated %s %.1fs (%+.1f%%); %s", filepath.Base(dir), jf.RecordedStatus, jf.RecordedS, jf.SimulatedStatus, jf.SimulatedS, jf.ErrorPct, jf.Settings)
 		if jf.SimulatedStatus != jf.RecordedStatus || math.Abs(jf.ErrorPct) >= 10 || jf.SettingsFrom != FromConf {
@@ -335,7 +324,7 @@ func TestJobConfFixtureFollowsOneKey(t *testing.T) {
 		}
 	}
 	reg := registry(t)
-	opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+	opts := asRan(reg)
 	res, err := Simulate(WorkloadOf(load(t, dir), opts.Cluster), opts)
 	if err != nil {
 		t.Fatal(err)

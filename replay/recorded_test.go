@@ -29,17 +29,30 @@ func realHistories(t *testing.T) []string {
 // history: attempts, AM start-up, container allocation, commit, shuffle),
 // and the report carries the recorded figures. FAILED histories replay all
 // their tasks and end FAILED. Issue 13, items 1 and 2.
+// asRan is one run, seed 1, of each job under the policy that ran it.
+func asRan(reg *speculators.Registry) Options {
+	return Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+}
+
+// replayAsRan simulates in as asRan says and returns the results with the
+// per-job rows (their input named name).
+func replayAsRan(t *testing.T, reg *speculators.Registry, in *Input, name string) ([]Result, []JobRow) {
+	t.Helper()
+	opts := asRan(reg)
+	var rows []JobRow
+	opts.Observe = func(r *Run) error { rows = append(rows, JobRows(name, r)...); return nil }
+	res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res, rows
+}
+
 func TestRecordedVsSimulatedWithin10Percent(t *testing.T) {
 	reg := registry(t)
 	for _, p := range realHistories(t) {
 		in := load(t, p)
-		opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
-		var rows []JobRow
-		opts.Observe = func(r *Run) error { rows = append(rows, JobRows(p, r)...); return nil }
-		res, err := Simulate(WorkloadOf(in, opts.Cluster), opts)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
+		res, rows := replayAsRan(t, reg, in, p)
 		r := res[0]
 		if r.Recorded == nil {
 			t.Fatalf("%s: no recorded figures in the result", p)
@@ -73,7 +86,7 @@ func TestRecordedVsSimulatedWithin10Percent(t *testing.T) {
 			if r.FailedJobs != 1 {
 				t.Errorf("%s: %g failed jobs simulated, want 1", p, r.FailedJobs)
 			}
-			dres, _, err := Decide(in, opts)
+			dres, _, err := Decide(in, asRan(reg))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +141,7 @@ func TestKilledHistoryReplaysAsKilled(t *testing.T) {
 		t.Attempts = kept
 	}
 	reg := registry(t)
-	opts := Options{Speculators: []string{RanPolicy}, Seed: 1, Runs: 1, Registry: reg}
+	opts := asRan(reg)
 	res, err := Simulate(func(seed uint64) (*Workload, error) { return FromHistory([]*history.Job{&j}, ClusterOptions{}, seed) }, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -19,9 +19,7 @@ func TestKill(t *testing.T) {
 	expectInt(t, "killed", r.KilledAttempts, 1)
 	expectInt(t, "wasted", r.WastedContainerMs, 5000)
 	expectInt(t, "attempts", r.Attempts, 2)
-	if k := seenOf(p, speculators.AttemptKilled, m0); len(k) != 1 || k[0].Time != 5000 {
-		t.Errorf("kill events = %+v", k)
-	}
+	expectOnceAt(t, p, speculators.AttemptKilled, m0, 5000)
 }
 
 // Killing an attempt that already ended changes nothing and is logged as
@@ -49,9 +47,7 @@ func TestRerun(t *testing.T) {
 	expectTime(t, "map 0 finish", r.TaskFinish[speculators.Map][0], 21000)
 	expectTime(t, "finish", r.Finish, 26000)
 	expectInt(t, "wasted", r.WastedContainerMs, 10000)
-	if k := seenOf(p, speculators.AttemptKilled, m0); len(k) != 1 || k[0].Time != 11000 {
-		t.Errorf("lost-output events = %+v, want AttemptKilled of m_0 attempt 0 at 11000", k)
-	}
+	expectOnceAt(t, p, speculators.AttemptKilled, m0, 11000)
 	if s := seenOf(p, speculators.AttemptSucceeded, speculators.AttemptID{Task: m0.Task, N: 1}); len(s) != 1 {
 		t.Errorf("re-run success events = %+v", s)
 	}
@@ -70,9 +66,7 @@ func TestRerunPreemptsStarvingReduce(t *testing.T) {
 	expectInt(t, "preempted", r.PreemptedReduces, 1)
 	expectInt(t, "killed", r.KilledAttempts, 1)
 	expectInt(t, "wasted", r.WastedContainerMs, 11000)
-	if k := seenOf(p, speculators.AttemptKilled, r0); len(k) != 1 || k[0].Time != 11000 {
-		t.Errorf("reduce kill events = %+v, want one at 11000", k)
-	}
+	expectOnceAt(t, p, speculators.AttemptKilled, r0, 11000)
 }
 
 // Rerun of a reduce, or of a map attempt that is still running, is ignored.

@@ -72,10 +72,7 @@ func TestNodeExpiryRerunsCompletedMaps(t *testing.T) {
 	res := runScript(t, cfg, jobs, p)
 	r := res.Jobs[0]
 	for _, id := range []speculators.AttemptID{m0, m1} {
-		k := seenOf(p, speculators.AttemptKilled, id)
-		if len(k) != 1 || k[0].Time != 615000 {
-			t.Errorf("%s killed %v, want once at 615000 (NM expiry)", id, k)
-		}
+		expectOnceAt(t, p, speculators.AttemptKilled, id, 615000) // NM expiry
 	}
 	expectInt(t, "expiry reruns", r.ExpiryReruns, 2)
 	expectInt(t, "fetch-failure reruns", r.FetchFailureReruns, 0)
@@ -106,9 +103,7 @@ func TestTriggerCrashesBusiestNode(t *testing.T) {
 	// Progress reaches 0.5 at the 10 s tick; both maps on n0 stall, fail
 	// at 609 s (last report 9 s) and run again on n1.
 	expectTime(t, "finish", res.Jobs[0].Finish, 629000)
-	if f := seenOf(p, speculators.AttemptFailed, m0); len(f) != 1 || f[0].Time != 609000 {
-		t.Errorf("map 0 failed %v, want at 609000", f)
-	}
+	expectOnceAt(t, p, speculators.AttemptFailed, m0, 609000)
 }
 
 // A reduce-progress trigger crashes the node running the job's reduce once

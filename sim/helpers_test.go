@@ -111,6 +111,15 @@ func expectInt[T int | int64](t *testing.T, what string, got, want T) {
 	}
 }
 
+// expectOnceAt checks that the script observed one event of kind for
+// attempt id, at time at.
+func expectOnceAt(t *testing.T, p *script, kind speculators.EventKind, id speculators.AttemptID, at speculators.Time) {
+	t.Helper()
+	if got := seenOf(p, kind, id); len(got) != 1 || got[0].Time != at {
+		t.Errorf("%v events of %v = %+v, want one at %d ms", kind, id, got, at)
+	}
+}
+
 // seenOf filters the events a script observed by kind and attempt.
 func seenOf(p *script, kind speculators.EventKind, id speculators.AttemptID) []speculators.Event {
 	var out []speculators.Event

@@ -94,9 +94,7 @@ func TestSpeculativeCopyWinsOnFastNode(t *testing.T) {
 	if len(started) != 1 || !started[0].Speculative || started[0].Node != "fast" || started[0].Time != 12000 {
 		t.Errorf("copy start events = %+v, want one speculative start on fast at 12000", started)
 	}
-	if k := seenOf(p, speculators.AttemptKilled, m0); len(k) != 1 || k[0].Time != 22000 {
-		t.Errorf("original's kill events = %+v, want one at 22000", k)
-	}
+	expectOnceAt(t, p, speculators.AttemptKilled, m0, 22000)
 	if len(res.Decisions) != 1 || !res.Decisions[0].Applied || res.Decisions[0].Time != 12000 {
 		t.Errorf("decisions = %+v", res.Decisions)
 	}
@@ -156,9 +154,7 @@ func TestTaskTimeoutOnHungNode(t *testing.T) {
 	expectInt(t, "failed", r.FailedAttempts, 1)
 	expectTime(t, "finish", r.Finish, 613000)
 	expectInt(t, "wasted", r.WastedContainerMs, 603000)
-	if f := seenOf(p, speculators.AttemptFailed, m0); len(f) != 1 || f[0].Time != 603000 {
-		t.Errorf("failure events = %+v, want one at 603000", f)
-	}
+	expectOnceAt(t, p, speculators.AttemptFailed, m0, 603000)
 	for _, ev := range seenOf(p, speculators.AttemptStatus, m0) {
 		if ev.Time > 5000 {
 			t.Errorf("hung attempt reported at %d ms", ev.Time)

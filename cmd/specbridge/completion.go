@@ -11,12 +11,10 @@ import (
 // ecosystem's tools (go, kubectl, docker) also answer it.
 func versionCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "version",
-		Usage: "print the version (as --version does)",
+		Name:   "version",
+		Usage:  "print the version (as --version does)",
+		Before: noArgs,
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "version takes no arguments, got %q", c.Args().First())
-			}
 			_, err := fmt.Fprintf(c.App.Writer, "%s version %s\n", c.App.Name, c.App.Version)
 			return err
 		},

@@ -14,12 +14,10 @@ func docsCommand() *cli.Command {
 		Name:  "docs",
 		Usage: "generate documentation pages from the code",
 		Subcommands: []*cli.Command{{
-			Name:  "man",
-			Usage: "print the specbridge(1) manual page, in roff: specbridge docs man > specbridge.1; man ./specbridge.1",
+			Name:   "man",
+			Usage:  "print the specbridge(1) manual page, in roff: specbridge docs man > specbridge.1; man ./specbridge.1",
+			Before: noArgs,
 			Action: func(c *cli.Context) error {
-				if c.NArg() > 0 {
-					return usageError(c, "docs man takes no arguments, got %q", c.Args().First())
-				}
 				page, err := c.App.ToManWithSection(1)
 				if err != nil {
 					return err
@@ -35,10 +33,8 @@ func docsCommand() *cli.Command {
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "fragments", Value: "docs/policies", Usage: "directory of the hand-written `DIR`/<policy>.md fragments and _guide.md"},
 			},
+			Before: noArgs,
 			Action: func(c *cli.Context) error {
-				if c.NArg() > 0 {
-					return usageError(c, "docs policies takes no arguments, got %q", c.Args().First())
-				}
 				reg, err := all.Registry()
 				if err != nil {
 					return err

@@ -46,6 +46,15 @@ func usageError(c *cli.Context, format string, args ...any) error {
 	return usageErr{fmt.Errorf("%s (see '%s --help')", fmt.Sprintf(format, args...), commandPath(c))}
 }
 
+// noArgs is the Before of a command that takes no arguments: it refuses
+// any, naming the command ("docs man takes no arguments, got \"x\"").
+func noArgs(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return nil
+	}
+	return usageError(c, "%s takes no arguments, got %q", strings.TrimPrefix(commandPath(c), "specbridge "), c.Args().First())
+}
+
 // commandPath is the command line that names c's command, "specbridge
 // train laser" for a subcommand (Command.FullName gives only "laser").
 func commandPath(c *cli.Context) string {

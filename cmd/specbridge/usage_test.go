@@ -120,3 +120,16 @@ func TestFormatContradictedByContent(t *testing.T) {
 		}
 	}
 }
+
+// A command that takes no arguments refuses one with exit 2, naming itself
+// and the argument, and prints nothing on stdout.
+func TestNoArgsCommandsRefuseArguments(t *testing.T) {
+	for _, cmd := range [][]string{{"version"}, {"docs", "man"}, {"docs", "policies"}} {
+		out, errOut, code := run(t, append(cmd, "extra")...)
+		name := strings.Join(cmd, " ")
+		want := name + ` takes no arguments, got "extra" (see 'specbridge ` + name + ` --help')`
+		if code != 2 || out != "" || !strings.Contains(errOut, want) {
+			t.Errorf("%s extra: exit %d, stdout %q, stderr %q; want exit 2 and %q", name, code, out, errOut, want)
+		}
+	}
+}

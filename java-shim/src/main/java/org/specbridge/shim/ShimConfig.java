@@ -131,55 +131,30 @@ public final class ShimConfig {
   /** Pareto tail index of the job's task times ({@code specbridge.job.task-tail-index}); 0: unknown. */
   public final double taskTailIndex;
 
-  private ShimConfig(List<String> urls, String token, String speculator, Map<String, String> params, long timeoutMs,
-      boolean fallbackEnabled, long batchMs, int batchMax, long pingMs, long reconnectMs, long reconnectMaxMs,
-      long deadlineMs, double errorBound, boolean nodeHostPort, Scope scope, int clusterSlots, double taskMeanMs,
-      double taskTailIndex) {
-    this.url = String.join(",", urls);
-    this.urls = urls;
-    this.token = token;
-    this.speculator = speculator;
-    this.params = params;
-    this.timeoutMs = timeoutMs;
-    this.fallbackEnabled = fallbackEnabled;
-    this.batchMs = batchMs;
-    this.batchMax = batchMax;
-    this.pingMs = pingMs;
-    this.reconnectMs = reconnectMs;
-    this.reconnectMaxMs = reconnectMaxMs;
-    this.deadlineMs = deadlineMs;
-    this.errorBound = errorBound;
-    this.nodeHostPort = nodeHostPort;
-    this.scope = scope;
-    this.clusterSlots = clusterSlots;
-    this.taskMeanMs = taskMeanMs;
-    this.taskTailIndex = taskTailIndex;
-  }
-
   /** Reads the settings; a bad value is an IllegalArgumentException naming the key. */
   public static ShimConfig from(Configuration conf) {
-    List<String> urls = urls(conf.getTrimmed(URL, ""));
-    String token = conf.getTrimmed(TOKEN, "");
+    return new ShimConfig(conf);
+  }
+
+  private ShimConfig(Configuration conf) {
+    urls = urls(conf.getTrimmed(URL, ""));
+    url = String.join(",", urls);
     String tokenFile = conf.getTrimmed(TOKEN_FILE, "");
-    if (!tokenFile.isEmpty()) {
-      token = readToken(tokenFile);
+    token = tokenFile.isEmpty() ? conf.getTrimmed(TOKEN, "") : readToken(tokenFile);
+    String named = conf.getTrimmed(SPECULATOR, DEFAULT_SPECULATOR);
+    speculator = named.isEmpty() ? DEFAULT_SPECULATOR : named;
+    Map<String, String> mine = new TreeMap<String, String>();
+    for (Map.Entry<String, String> e : conf.getPropsWithPrefix(PARAM_PREFIX + speculator + ".").entrySet()) {
+      mine.put(e.getKey(), e.getValue().trim());
     }
-    String speculator = conf.getTrimmed(SPECULATOR, DEFAULT_SPECULATOR);
-    if (speculator.isEmpty()) {
-      speculator = DEFAULT_SPECULATOR;
-    }
-    Map<String, String> params = new TreeMap<String, String>();
-    String mine = PARAM_PREFIX + speculator + ".";
-    for (Map.Entry<String, String> e : conf.getPropsWithPrefix(mine).entrySet()) {
-      params.put(e.getKey(), e.getValue().trim());
-    }
-    long timeoutMs = positiveLong(conf, TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
-    boolean fallback = conf.getBoolean(FALLBACK_ENABLED, true);
-    long batchMs = positiveLong(conf, BATCH_MS, 100);
-    long batchMax = positiveLong(conf, BATCH_MAX, 500);
-    long pingMs = positiveLong(conf, PING_MS, Math.max(50, timeoutMs / 4));
-    long reconnectMs = positiveLong(conf, RECONNECT_MS, 1000);
-    long reconnectMaxMs = positiveLong(conf, RECONNECT_MAX_MS, Math.max(DEFAULT_RECONNECT_MAX_MS, reconnectMs));
+    params = Collections.unmodifiableMap(mine);
+    timeoutMs = positiveLong(conf, TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
+    fallbackEnabled = conf.getBoolean(FALLBACK_ENABLED, true);
+    batchMs = positiveLong(conf, BATCH_MS, 100);
+    batchMax = (int) Math.min(positiveLong(conf, BATCH_MAX, 500), Integer.MAX_VALUE);
+    pingMs = positiveLong(conf, PING_MS, Math.max(50, timeoutMs / 4));
+    reconnectMs = positiveLong(conf, RECONNECT_MS, 1000);
+    reconnectMaxMs = positiveLong(conf, RECONNECT_MAX_MS, Math.max(DEFAULT_RECONNECT_MAX_MS, reconnectMs));
     if (reconnectMaxMs < reconnectMs) {
       throw new IllegalArgumentException(RECONNECT_MAX_MS + "=" + reconnectMaxMs + " must be at least " + RECONNECT_MS
           + "=" + reconnectMs);
@@ -187,19 +162,20 @@ public final class ShimConfig {
     if (pingMs >= timeoutMs) {
       throw new IllegalArgumentException(PING_MS + "=" + pingMs + " must be below " + TIMEOUT_MS + "=" + timeoutMs);
     }
-    long deadlineMs = nonNegativeLong(conf, GRASS_DEADLINE_MS);
-    double errorBound = errorBound(conf);
+    deadlineMs = optional(conf, GRASS_DEADLINE_MS, 0L, Long::parseLong, v -> v >= 0, "a whole number of ms >= 0");
+    errorBound = optional(conf, GRASS_ERROR, 0.0, Double::parseDouble, v -> v >= 0 && v < 1,
+        "a fraction in [0, 1), e.g. 0.2");
     String nodeKey = conf.getTrimmed(NODE_KEY, NODE_KEY_HOST_PORT);
     if (!nodeKey.equals(NODE_KEY_HOST_PORT) && !nodeKey.equals(NODE_KEY_HOST)) {
       throw new IllegalArgumentException(NODE_KEY + "=" + nodeKey + ": want " + NODE_KEY_HOST_PORT + " or " + NODE_KEY_HOST);
     }
-    return new ShimConfig(urls, token, speculator, Collections.unmodifiableMap(params), timeoutMs, fallback,
-        batchMs, (int) Math.min(batchMax, Integer.MAX_VALUE), pingMs, reconnectMs, reconnectMaxMs, deadlineMs,
-        errorBound, nodeKey.equals(NODE_KEY_HOST_PORT), Scope.from(conf), clusterSlots(conf),
-        optional(conf, TASK_MEAN_MS, 0.0, Double::parseDouble, v -> v >= 0 && v <= MAX_TASK_MEAN_MS,
-            "an expected run time of one task in ms, > 0 (0: unknown)"),
-        optional(conf, TASK_TAIL_INDEX, 0.0, Double::parseDouble, v -> v == 0 || (v > 1 && v <= 1e6),
-            "a Pareto tail index > 1 and at most 1e6 (0: unknown)"));
+    nodeHostPort = nodeKey.equals(NODE_KEY_HOST_PORT);
+    scope = Scope.from(conf);
+    clusterSlots = optional(conf, CLUSTER_SLOTS, 0, Integer::parseInt, v -> v >= 0, "a whole number of containers >= 0");
+    taskMeanMs = optional(conf, TASK_MEAN_MS, 0.0, Double::parseDouble, v -> v >= 0 && v <= MAX_TASK_MEAN_MS,
+        "an expected run time of one task in ms, > 0 (0: unknown)");
+    taskTailIndex = optional(conf, TASK_TAIL_INDEX, 0.0, Double::parseDouble, v -> v == 0 || (v > 1 && v <= 1e6),
+        "a Pareto tail index > 1 and at most 1e6 (0: unknown)");
   }
 
   /** The addresses in specbridge.url: comma-separated, each ws:// or wss://, no empty entry, no repeat. */
@@ -222,19 +198,6 @@ public final class ShimConfig {
       out.add(u);
     }
     return Collections.unmodifiableList(out);
-  }
-
-  private static int clusterSlots(Configuration conf) {
-    return optional(conf, CLUSTER_SLOTS, 0, Integer::parseInt, v -> v >= 0, "a whole number of containers >= 0");
-  }
-
-  private static long nonNegativeLong(Configuration conf, String key) {
-    return optional(conf, key, 0L, Long::parseLong, v -> v >= 0, "a whole number of ms >= 0");
-  }
-
-  private static double errorBound(Configuration conf) {
-    return optional(conf, GRASS_ERROR, 0.0, Double::parseDouble, v -> v >= 0 && v < 1,
-        "a fraction in [0, 1), e.g. 0.2");
   }
 
   /**
@@ -304,20 +267,7 @@ public final class ShimConfig {
   }
 
   private static long positiveLong(Configuration conf, String key, long def) {
-    String raw = conf.getTrimmed(key);
-    if (raw == null || raw.isEmpty()) {
-      return def;
-    }
-    long v;
-    try {
-      v = Long.parseLong(raw);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + "=" + raw + " is not a whole number", e);
-    }
-    if (v <= 0) {
-      throw new IllegalArgumentException(key + "=" + raw + " must be positive");
-    }
-    return v;
+    return optional(conf, key, def, Long::parseLong, v -> v > 0, "a whole number > 0");
   }
 
   private static String readToken(String path) {

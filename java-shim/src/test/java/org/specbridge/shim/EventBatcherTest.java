@@ -22,6 +22,18 @@ class EventBatcherTest {
     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
   }
 
+  /** A batch.ms no test waits out. */
+  private static final long HOUR_MS = 3600000;
+
+  /** A batcher of batch.max 3 and batch.ms HOUR_MS, offered 0..n-1: only full batches leave. */
+  private static EventBatcher<Integer> fullBatchesOf(int n) {
+    EventBatcher<Integer> b = new EventBatcher<Integer>(100, HOUR_MS, 3);
+    for (int i = 0; i < n; i++) {
+      b.offer(i);
+    }
+    return b;
+  }
+
   @Test
   @Timeout(30)
   void eventsWaitForBatchMsAndLeaveTogether() throws Exception {
@@ -57,12 +69,9 @@ class EventBatcherTest {
   @Test
   @Timeout(30)
   void aFullBatchLeavesAtOnce() throws Exception {
-    EventBatcher<Integer> b = new EventBatcher<Integer>(100, 3600000, 3);
-    for (int i = 0; i < 7; i++) {
-      b.offer(i);
-    }
-    assertEquals(Arrays.asList(0, 1, 2), b.next(3600000));
-    assertEquals(Arrays.asList(3, 4, 5), b.next(3600000));
+    EventBatcher<Integer> b = fullBatchesOf(7);
+    assertEquals(Arrays.asList(0, 1, 2), b.next(HOUR_MS));
+    assertEquals(Arrays.asList(3, 4, 5), b.next(HOUR_MS));
     assertEquals(1, b.backlog());
   }
 
@@ -96,11 +105,8 @@ class EventBatcherTest {
   @Test
   @Timeout(30)
   void aTakenBatchIsUnfinishedUntilTheWorkerAsksForTheNext() throws Exception {
-    EventBatcher<Integer> b = new EventBatcher<Integer>(100, 3600000, 3);
-    for (int i = 0; i < 4; i++) {
-      b.offer(i);
-    }
-    assertEquals(Arrays.asList(0, 1, 2), b.next(3600000));
+    EventBatcher<Integer> b = fullBatchesOf(4);
+    assertEquals(Arrays.asList(0, 1, 2), b.next(HOUR_MS));
     // The worker is sending 0..2: not done with, though no longer queued.
     assertEquals(1, b.backlog());
     assertEquals(4, b.unfinished());
