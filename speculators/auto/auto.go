@@ -9,8 +9,8 @@
 // The rule (docs/policies/auto.md has the evidence from the scenarios):
 //
 //  1. A job with a deadline or an error bound (JobInfo or a JobBounds event)
-//     runs the bounded member (default gs, GRASS's GS).
-//  2. An exact map-only job runs the map-only member (gs), or, when its task
+//     runs the bounded member (default grass: RAS early, GS near the bound).
+//  2. An exact map-only job runs the map-only member (grass), or, when its task
 //     times follow an a-priori Pareto law (JobInfo.TailIndex > 1, Xu and
 //     Lau's setting), the Pareto member (ras).
 //  3. An exact job with reduces runs the exact member (late). Heterogeneity
@@ -80,10 +80,10 @@ type policy struct {
 
 // Policy registers auto.
 var Policy = speculators.Declare(Name, "auto: per job, the member policy its bounds, shape, task-time law and the cluster's load call for, failure-aware always (GRASS §4, Xu & Lau §III-IV, FARMS §3.2 as switches)", func(b *speculators.Binder, p *policy) {
-	b.String(&p.bounded, ParamBounded, "gs",
-		"member for jobs with a deadline or an error bound (GRASS §3.1: gs led on every bundled deadline, error-bound and PoCD scenario)")
-	b.String(&p.mapOnly, ParamMapOnly, "gs",
-		"member for exact map-only jobs without an a-priori task-time law (GRASS §3.1's input tasks; gs led on grass-exact)")
+	b.String(&p.bounded, ParamBounded, "grass",
+		"member for jobs with a deadline or an error bound (GRASS §4: grass, RAS early and GS near the bound, led or was within 0.3% on every bundled deadline, error-bound and PoCD scenario over 5 seeds)")
+	b.String(&p.mapOnly, ParamMapOnly, "grass",
+		"member for exact map-only jobs without an a-priori task-time law (GRASS §3.1's input tasks; grass led on grass-exact over 5 seeds)")
 	b.String(&p.pareto, ParamPareto, "ras",
 		"member for exact map-only jobs whose task times follow an a-priori Pareto law (JobInfo.TailIndex > 1, Xu & Lau's setting; ras led or was within 2% on each bundled xulau scenario but small-jobs)")
 	b.String(&p.exact, ParamExact, "late",
@@ -148,9 +148,9 @@ type Family uint8
 const (
 	// Exact: a job with reduces, the exact member (late).
 	Exact Family = iota
-	// Bounded: a deadline or an error bound, the bounded member (gs).
+	// Bounded: a deadline or an error bound, the bounded member (grass).
 	Bounded
-	// MapOnly: an exact map-only job, the map-only member (gs).
+	// MapOnly: an exact map-only job, the map-only member (grass).
 	MapOnly
 	// Pareto: an exact map-only job with an a-priori Pareto law, the
 	// Pareto member (ras).

@@ -38,9 +38,9 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 		chooser, prio, cloner bool
 	}{
 		{"reduces", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "late", true, false, false},
-		{"deadline", speculators.JobInfo{ID: "j", Maps: 40, Deadline: 100000}, "gs", true, false, false},
-		{"error bound", speculators.JobInfo{ID: "j", Maps: 40, ErrorBound: 0.1}, "gs", true, false, false},
-		{"map-only", speculators.JobInfo{ID: "j", Maps: 40}, "gs", true, false, false},
+		{"deadline", speculators.JobInfo{ID: "j", Maps: 40, Deadline: 100000}, "grass", true, false, false},
+		{"error bound", speculators.JobInfo{ID: "j", Maps: 40, ErrorBound: 0.1}, "grass", true, false, false},
+		{"map-only", speculators.JobInfo{ID: "j", Maps: 40}, "grass", true, false, false},
 		{"pareto", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, false},
 		{"small", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1}, "late", true, true, true},
 		{"heavy tail", speculators.JobInfo{ID: "j", Maps: 60, TailIndex: 1.5, TaskMillis: 20000}, "ras", true, true, true},
