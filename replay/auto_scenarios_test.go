@@ -100,17 +100,7 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 func checkAuto(t *testing.T, paths, rivals []string, misses map[string]string) {
 	reg := registry(t)
 	for _, path := range paths {
-		name := strings.TrimSuffix(strings.TrimPrefix(path, "../scenarios/"), ".yaml")
-		in := load(t, path)
-		w, err := WorkloadOf(in, ClusterOptions{})(1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tasks := 0
-		for _, j := range w.Jobs {
-			m, r := j.TaskCounts()
-			tasks += m + r
-		}
+		name, in, w, tasks := loadScenarioTasks(t, path)
 		counted := 0
 		for _, g := range in.Scenario.Workload.Jobs {
 			counted += g.Count

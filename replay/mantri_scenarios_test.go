@@ -38,17 +38,7 @@ func TestMantriWithinHadoopOnEveryScenario(t *testing.T) {
 	}
 	reg := registry(t)
 	for _, path := range append(top, xl...) {
-		name := strings.TrimSuffix(strings.TrimPrefix(path, "../scenarios/"), ".yaml")
-		in := load(t, path)
-		w, err := WorkloadOf(in, ClusterOptions{})(1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tasks := 0
-		for _, j := range w.Jobs {
-			m, r := j.TaskCounts()
-			tasks += m + r
-		}
+		name, in, w, tasks := loadScenarioTasks(t, path)
 		if tasks > maxMantriTasks {
 			keep := min(cutMantriJobs, max(1, len(w.Jobs)*cutMantriTasks/tasks))
 			t.Logf("%s: %d tasks, above %d: its first %d of %d jobs are simulated", name, tasks, maxMantriTasks, keep, len(w.Jobs))
@@ -79,4 +69,23 @@ func TestMantriWithinHadoopOnEveryScenario(t *testing.T) {
 	if len(top) < 13 || len(xl) < 11 {
 		t.Errorf("%d and %d bundled scenarios; want at least the 13 of the LATE, GRASS and FARMS reproductions and the 11 of Xu and Lau", len(top), len(xl))
 	}
+}
+
+// loadScenarioTasks loads the bundled scenario at path (its name relative to
+// ../scenarios), its seed-1 workload and that workload's task count, for the
+// scenario tests that cut a large scenario to its first jobs.
+func loadScenarioTasks(t *testing.T, path string) (string, *Input, *Workload, int) {
+	t.Helper()
+	name := strings.TrimSuffix(strings.TrimPrefix(path, "../scenarios/"), ".yaml")
+	in := load(t, path)
+	w, err := WorkloadOf(in, ClusterOptions{})(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks := 0
+	for _, j := range w.Jobs {
+		m, r := j.TaskCounts()
+		tasks += m + r
+	}
+	return name, in, w, tasks
 }
