@@ -63,7 +63,7 @@ var rules = []rule{
 	{pkg: "yarnclient/history", doc: "`yarnclient/history`", internal: []string{"internal/lineread", "internal/hadoopconf"}, thirdParty: []string{"github.com/hamba/avro"}},
 	{pkg: "yarnclient/hdfs", doc: "`yarnclient/hdfs`", thirdParty: []string{"github.com/colinmarc/hdfs", "github.com/jcmturner/gokrb5"}},
 	{pkg: "yarnclient/rest", doc: "`yarnclient/rest`", internal: []string{"internal/httpjson"}},
-	{pkg: "yarnclient/rmcapacity", doc: "`yarnclient/rmcapacity`", internal: []string{"yarnclient/rest"},
+	{pkg: "yarnclient/rmcapacity", doc: "`yarnclient/rmcapacity`", internal: []string{"yarnclient/rest", "internal/hadoopconf"},
 		thirdParty: []string{"github.com/jcmturner/gokrb5", "github.com/prometheus/client_golang", "github.com/sirupsen/logrus"},
 		denyDeps:   []string{"bridge", "cfa/...", "sim", "replay/..."}},
 	{pkg: "workload/...", doc: "`workload/scenario`", internal: []string{"yarnclient/history"}, thirdParty: []string{gonum, "gopkg.in/yaml.v3"},

@@ -1,7 +1,6 @@
 package rmcapacity
 
 import (
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,18 +8,28 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/specbridge/specbridge/internal/hadoopconf"
 )
 
 // SiteConf is the properties of one or more Hadoop *-site.xml files.
 type SiteConf map[string]string
 
-// maxSiteBytes bounds a *-site.xml read (real ones are a few tens of kB).
-const maxSiteBytes = 16 << 20
+// siteFiles are the site files LoadSite reads, in Hadoop's order of
+// resources: core-site.xml first (Configuration's own), then
+// mapred-site.xml (JobConf's) and yarn-site.xml (YarnConfiguration's).
+// Choice: Hadoop's order between the last two depends on which class a
+// client loads first; yarn-site.xml last keeps the precedence LoadSite had
+// before it followed Hadoop's rules (yarn over mapred over core).
+var siteFiles = []string{"core-site.xml", "mapred-site.xml", "yarn-site.xml"}
 
-// LoadSite reads yarn-site.xml, mapred-site.xml and core-site.xml from dir
-// (the ones that exist; later files do not override earlier keys). A
-// missing directory or a file that is not Hadoop configuration XML is an
-// error naming the file.
+// LoadSite reads core-site.xml, mapred-site.xml and yarn-site.xml from dir
+// (the ones that exist), each of at most hadoopconf.MaxBytes, keeping every
+// key. Precedence is Hadoop's: a later property of the same name, in one
+// file or in a later file, overrides an earlier one unless that was
+// <final>true</final>. A missing directory or a file that is not Hadoop
+// configuration XML is an error naming the file (and the line, where
+// known).
 func LoadSite(dir string) (SiteConf, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -29,8 +38,8 @@ func LoadSite(dir string) (SiteConf, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("reading the Hadoop configuration %s: not a directory", dir)
 	}
-	conf := SiteConf{}
-	for _, name := range []string{"yarn-site.xml", "mapred-site.xml", "core-site.xml"} {
+	c := hadoopconf.New(dir, hadoopconf.Limits{})
+	for _, name := range siteFiles {
 		p := filepath.Join(dir, name)
 		f, err := os.Open(p)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -39,43 +48,17 @@ func LoadSite(dir string) (SiteConf, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the Hadoop configuration %s: %w", p, err)
 		}
-		var doc struct {
-			Property []struct {
-				Name  string `xml:"name"`
-				Value string `xml:"value"`
-			} `xml:"property"`
-		}
-		dec := xml.NewDecoder(&limitReader{f: f, left: maxSiteBytes})
-		err = dec.Decode(&doc)
+		err = c.Read(f, p)
 		_ = f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("reading the Hadoop configuration %s: %w", p, err)
+			return nil, fmt.Errorf("reading the Hadoop configuration: %w", err)
 		}
-		for _, pr := range doc.Property {
-			k := strings.TrimSpace(pr.Name)
-			if _, seen := conf[k]; !seen && k != "" {
-				conf[k] = strings.TrimSpace(pr.Value)
-			}
-		}
+	}
+	conf := make(SiteConf, c.Len())
+	for _, k := range c.Keys() {
+		conf[k], _ = c.Get(k)
 	}
 	return conf, nil
-}
-
-type limitReader struct {
-	f    *os.File
-	left int64
-}
-
-func (l *limitReader) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		return 0, fmt.Errorf("larger than %d bytes", maxSiteBytes)
-	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.f.Read(p)
-	l.left -= int64(n)
-	return n, err
 }
 
 // defaultWebPort is the RM web port when only yarn.resourcemanager.hostname
