@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -148,62 +146,6 @@ func TestWatcherRejectsHostileAnswers(t *testing.T) {
 		if _, _, ok := w.Capacity(); ok {
 			t.Errorf("%s: capacity known after a bad answer", body)
 		}
-	}
-}
-
-func TestSiteConfFindsRMsAndContainer(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, props string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("<?xml version=\"1.0\"?>\n<configuration>"+props+"</configuration>"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	prop := func(k, v string) string { return "<property><name>" + k + "</name><value>" + v + "</value></property>" }
-	write("yarn-site.xml", prop("yarn.resourcemanager.ha.enabled", "true")+prop("yarn.resourcemanager.ha.rm-ids", "rm1, rm2")+
-		prop("yarn.resourcemanager.webapp.address.rm1", "rm-a:8088")+prop("yarn.resourcemanager.hostname.rm2", "rm-b")+
-		prop("yarn.scheduler.minimum-allocation-mb", "512"))
-	write("mapred-site.xml", prop("mapreduce.map.memory.mb", "1500"))
-	write("core-site.xml", prop("hadoop.http.authentication.type", "kerberos"))
-	c, err := LoadSite(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rms, err := c.RMAddresses()
-	if err != nil || strings.Join(rms, " ") != "http://rm-a:8088 http://rm-b:8088" {
-		t.Errorf("RMs %v, %v", rms, err)
-	}
-	ct, err := c.MapContainer()
-	if err != nil || ct != (Container{MB: 1536, VCores: 1}) {
-		t.Errorf("container %+v, %v; want 1536 MB (1500 rounded up to 512s), 1 vcore", ct, err)
-	}
-	if !c.Secured() {
-		t.Error("kerberos HTTP authentication not seen")
-	}
-	write("yarn-site.xml", prop("yarn.resourcemanager.ha.enabled", "true")+prop("yarn.resourcemanager.ha.rm-ids", "rm1"))
-	if c, err = LoadSite(dir); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.RMAddresses(); err == nil || !strings.Contains(err.Error(), "rm1") {
-		t.Errorf("an RM id without an address: %v", err)
-	}
-	// Hadoop's own default is -1: the size is inferred, 1024 MB without a heap setting.
-	write("mapred-site.xml", prop("mapreduce.map.memory.mb", "-1"))
-	if c, err = LoadSite(dir); err != nil {
-		t.Fatal(err)
-	}
-	if ct, err := c.MapContainer(); err != nil || ct.MB != 1024 {
-		t.Errorf("mapreduce.map.memory.mb -1 (Hadoop's default): %+v, %v; want 1024 MB", ct, err)
-	}
-	write("mapred-site.xml", prop("mapreduce.map.memory.mb", "lots"))
-	if c, err = LoadSite(dir); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.MapContainer(); err == nil || !strings.Contains(err.Error(), "mapreduce.map.memory.mb") {
-		t.Errorf("a container size that is no number: %v", err)
-	}
-	write("yarn-site.xml", "<property><name>x</name>")
-	if _, err := LoadSite(dir); err == nil || !strings.Contains(err.Error(), "yarn-site.xml") {
-		t.Errorf("broken XML: %v", err)
 	}
 }
 
