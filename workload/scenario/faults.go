@@ -56,9 +56,7 @@ type FaultModel struct {
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (f *FaultModel) UnmarshalYAML(n *yaml.Node) error {
-	type raw FaultModel // without this method
-	*f = FaultModel{}
-	return decodeLined(n, (*raw)(f), &f.Line)
+	return decodeLined(n, (*rawFaultModel)(f), &f.Line)
 }
 
 func (c *Cluster) validateFaultModel() error {

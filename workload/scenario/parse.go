@@ -117,10 +117,12 @@ func yamlMessage(err error) string {
 	return strings.ReplaceAll(msg, "\n  ", "; ")
 }
 
-// decodeLined decodes n into v as decodeStrict does and records n's line
-// in line: what every UnmarshalYAML of the format does, on a type without
-// that method (v) so as not to call itself.
-func decodeLined(n *yaml.Node, v any, line *int) error {
+// decodeLined is every UnmarshalYAML of the format: it zeroes v, decodes n
+// into it as decodeStrict does and records n's line in line. v is the
+// value's twin without the method (rawDist for a *Dist, ...), so that the
+// decoder does not call the method again.
+func decodeLined[R any](n *yaml.Node, v *R, line *int) error {
+	*v = *new(R)
 	if err := decodeStrict(n, v); err != nil {
 		return err
 	}
@@ -201,6 +203,19 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
+// The twins decodeLined decodes into: each type that records its line, without
+// its UnmarshalYAML.
+type (
+	rawDist       Dist
+	rawCluster    Cluster
+	rawNodeGroup  NodeGroup
+	rawWorkload   Workload
+	rawJobGroup   JobGroup
+	rawFault      Fault
+	rawFaultModel FaultModel
+	rawSWIMSource SWIMSource
+)
+
 // UnmarshalYAML records the line and refuses unknown keys.
 func (d *Dist) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode { // a bare number is a constant
@@ -211,45 +226,29 @@ func (d *Dist) UnmarshalYAML(n *yaml.Node) error {
 		*d = Dist{Kind: "constant", Value: v, Line: n.Line}
 		return nil
 	}
-	type raw Dist // without this method
-	*d = Dist{}
-	return decodeLined(n, (*raw)(d), &d.Line)
+	return decodeLined(n, (*rawDist)(d), &d.Line)
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
-func (c *Cluster) UnmarshalYAML(n *yaml.Node) error {
-	type raw Cluster // without this method
-	*c = Cluster{}
-	return decodeLined(n, (*raw)(c), &c.Line)
-}
+func (c *Cluster) UnmarshalYAML(n *yaml.Node) error { return decodeLined(n, (*rawCluster)(c), &c.Line) }
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (g *NodeGroup) UnmarshalYAML(n *yaml.Node) error {
-	type raw NodeGroup // without this method
-	*g = NodeGroup{}
-	return decodeLined(n, (*raw)(g), &g.Line)
+	return decodeLined(n, (*rawNodeGroup)(g), &g.Line)
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (w *Workload) UnmarshalYAML(n *yaml.Node) error {
-	type raw Workload // without this method
-	*w = Workload{}
-	return decodeLined(n, (*raw)(w), &w.Line)
+	return decodeLined(n, (*rawWorkload)(w), &w.Line)
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (g *JobGroup) UnmarshalYAML(n *yaml.Node) error {
-	type raw JobGroup // without this method
-	*g = JobGroup{}
-	return decodeLined(n, (*raw)(g), &g.Line)
+	return decodeLined(n, (*rawJobGroup)(g), &g.Line)
 }
 
 // UnmarshalYAML records the line and refuses unknown keys.
-func (f *Fault) UnmarshalYAML(n *yaml.Node) error {
-	type raw Fault // without this method
-	*f = Fault{}
-	return decodeLined(n, (*raw)(f), &f.Line)
-}
+func (f *Fault) UnmarshalYAML(n *yaml.Node) error { return decodeLined(n, (*rawFault)(f), &f.Line) }
 
 // maxConfKeys and maxConfLen bound a job group's conf: map (the replay
 // reads a dozen keys and policy parameters).

@@ -65,9 +65,7 @@ type SWIMSource struct {
 
 // UnmarshalYAML records the line and refuses unknown keys.
 func (w *SWIMSource) UnmarshalYAML(n *yaml.Node) error {
-	type raw SWIMSource // without this method
-	*w = SWIMSource{}
-	return decodeLined(n, (*raw)(w), &w.Line)
+	return decodeLined(n, (*rawSWIMSource)(w), &w.Line)
 }
 
 // validateSWIM checks a group whose jobs come from a SWIM trace.
