@@ -7,20 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// versionCommand is `specbridge version`: what --version prints, as the
-// ecosystem's tools (go, kubectl, docker) also answer it.
-func versionCommand() *cli.Command {
-	return &cli.Command{
-		Name:   "version",
-		Usage:  "print the version (as --version does)",
-		Before: noArgs,
-		Action: func(c *cli.Context) error {
-			_, err := fmt.Fprintf(c.App.Writer, "%s version %s\n", c.App.Name, c.App.Version)
-			return err
-		},
-	}
-}
-
 // The completion scripts ask the binary itself for the candidates
 // (urfave/cli answers a command line ending in --generate-bash-completion
 // with the subcommands, or with the flags when the word being completed

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/urfave/cli/v2"
 )
 
 // buildVersion is what `specbridge --version`, the servers' start line and
@@ -58,4 +60,18 @@ func buildInfo() prometheus.Collector {
 	})
 	g.Set(1)
 	return g
+}
+
+// versionCommand is `specbridge version`: what --version prints, as the
+// ecosystem's tools (go, kubectl, docker) also answer it.
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "version",
+		Usage:  "print the version (as --version does)",
+		Before: noArgs,
+		Action: func(c *cli.Context) error {
+			_, err := fmt.Fprintf(c.App.Writer, "%s version %s\n", c.App.Name, c.App.Version)
+			return err
+		},
+	}
 }
