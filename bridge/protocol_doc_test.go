@@ -15,7 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/sirupsen/logrus"
 
-	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/all/alltest"
 )
 
 // docExample is one ```json block of PROTOCOL.md with the annotation
@@ -74,10 +74,7 @@ func protocolExamples(t *testing.T, path string) []docExample {
 // (a policy's decisions, an error frame) are decoded strictly into the
 // types the server writes.
 func TestProtocolDocumentExamplesRun(t *testing.T) {
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := alltest.Registry(t)
 	log := logrus.New()
 	log.SetOutput(io.Discard)
 	// A small server-wide budget, so that the throttling example is over

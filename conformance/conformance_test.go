@@ -34,7 +34,7 @@ import (
 
 	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/all/alltest"
 )
 
 const (
@@ -200,10 +200,7 @@ func runAs(t *testing.T, reg *speculators.Registry, s *Scenario, policy, livePol
 // TestLiveDecidesAsTheSimulator runs every scenario under each policy it
 // lists in the simulator and live, and compares the decisions.
 func TestLiveDecidesAsTheSimulator(t *testing.T) {
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := alltest.Registry(t)
 	guide, err := os.ReadFile(guidePath)
 	if err != nil {
 		t.Fatal(err)
@@ -255,10 +252,7 @@ func liveTableNames(guide, policy string) bool {
 // TestEveryPolicyHasAConformanceCase: a registered policy that no scenario
 // lists fails, so a new policy comes with its conformance case.
 func TestEveryPolicyHasAConformanceCase(t *testing.T) {
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := alltest.Registry(t)
 	listed := map[string]bool{}
 	for _, s := range scenarios(t) {
 		for _, p := range s.Policies {
@@ -279,10 +273,7 @@ func TestEveryPolicyHasAConformanceCase(t *testing.T) {
 // scenario simulated under late and played live to hadoop (which copies
 // later) must differ.
 func TestTheSuiteSeesADifference(t *testing.T) {
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := alltest.Registry(t)
 	s, err := Read(filepath.Join(scenarioDir, "slow-nodes.txt"))
 	if err != nil {
 		t.Fatal(err)

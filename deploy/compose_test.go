@@ -19,7 +19,7 @@ import (
 
 	"github.com/specbridge/specbridge/bridge"
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/all/alltest"
 )
 
 // The files under test, relative to this package.
@@ -236,9 +236,7 @@ func loadFacts(t *testing.T) *facts {
 	}
 	f.shimJar = "java-shim/target/" + project.ArtifactID + "-" + project.Version + ".jar"
 
-	if f.registry, err = all.Registry(); err != nil {
-		t.Fatal(err)
-	}
+	f.registry = alltest.Registry(t)
 	df, err := os.ReadFile(dockerfile)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/workload/scenario"
 )
 
@@ -95,10 +94,7 @@ func TestFarms1GBHadoopWaitsForTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := registry(t)
 	run := func() []byte {
 		in := &Input{Scenario: s}
 		res, err := Simulate(WorkloadOf(in, ClusterOptions{}), Options{Speculators: []string{"hadoop"}, Seed: 1, Runs: 1, Registry: reg})

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-
-	"github.com/specbridge/specbridge/speculators/all"
 )
 
 // TestLiveBenchReplay replays the stock run's histories of docs/live-bench.md
@@ -16,10 +14,7 @@ import (
 // policy gets a copy placed on the straggler job (with the NodeManagers
 // merged into one node, none could be).
 func TestLiveBenchReplay(t *testing.T) {
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := registry(t)
 	params := map[string]map[string]string{"late": {"min-runtime-ms": "5000"}}
 	copies := 0.0
 	for i := 1; i <= 3; i++ {

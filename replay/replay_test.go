@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/all/alltest"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
@@ -16,11 +16,7 @@ const shared = "../data" // the bundled inputs (data/README.md)
 
 func registry(t testing.TB) *speculators.Registry {
 	t.Helper()
-	r, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return alltest.Registry(t)
 }
 
 // bySpeculator indexes results by their policy.

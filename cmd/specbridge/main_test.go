@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/all/alltest"
 )
 
 var binary string
@@ -91,10 +91,7 @@ func TestReplayDeterministicBytes(t *testing.T) {
 			MeanJobS   float64 `json:"mean_job_s"`
 		}
 	}
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := alltest.Registry(t)
 	if err := json.Unmarshal([]byte(a), &rep); err != nil || rep.Mode != "simulate" || len(rep.Results) != len(reg.Names()) {
 		t.Fatalf("json %v: %+v", err, rep)
 	}

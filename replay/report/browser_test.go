@@ -11,7 +11,7 @@ import (
 
 	"github.com/specbridge/specbridge/internal/browsertest"
 	"github.com/specbridge/specbridge/replay"
-	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/all/alltest"
 )
 
 // collect replays a bundled scenario and returns the collector and results.
@@ -21,10 +21,7 @@ func collect(t *testing.T, path string, policies []string, runs int) (*Collector
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := alltest.Registry(t)
 	col := NewCollector(path, string(in.Format), policies, 1, runs)
 	opts := replay.Options{Speculators: policies, Seed: 1, Runs: runs, Registry: reg, RunningSamples: 100, Observe: col.Observe}
 	res, err := replay.Simulate(replay.WorkloadOf(in, opts.Cluster), opts)

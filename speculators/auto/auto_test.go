@@ -5,18 +5,14 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/all/alltest"
 	"github.com/specbridge/specbridge/speculators/auto"
 	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 func registry(t testing.TB) *speculators.Registry {
 	t.Helper()
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg
+	return alltest.Registry(t)
 }
 
 // TestData runs the switches in testdata/ (spectest's text format): one
