@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -95,8 +94,7 @@ func TestDashboardLoginsAreLimited(t *testing.T) {
 // is taken out of the token file by SIGHUP.
 func TestDashboardStreamEndsWhenItsTokenIsRevoked(t *testing.T) {
 	hook := logHook(t)
-	viewers := filepath.Join(t.TempDir(), "viewers")
-	writeFile(t, viewers, "viewer-1-0123456789\n")
+	viewers := tokenFile(t, "viewer-1-0123456789")
 	err := runInProcess(t, ServeCommand(), []string{"--token-file", tokenFile(t, serveTestToken), "--dashboard-token-file", viewers}, func(addr string) {
 		req, _ := http.NewRequest("GET", "http://"+addr+"/dashboard/events", nil)
 		req.Header.Set("Authorization", "Bearer viewer-1-0123456789")

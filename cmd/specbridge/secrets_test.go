@@ -51,10 +51,7 @@ func writeFile(t *testing.T, path, text string) {
 // tokens it had, and serving goes on.
 func TestServeReloadsTokensOnSIGHUP(t *testing.T) {
 	hook := logHook(t)
-	dir := t.TempDir()
-	amTokens, viewers := filepath.Join(dir, "tokens"), filepath.Join(dir, "viewers")
-	writeFile(t, amTokens, "old-token\n")
-	writeFile(t, viewers, "viewer-1\n")
+	amTokens, viewers := tokenFile(t, "old-token"), tokenFile(t, "viewer-1")
 	hello := map[string]any{"speculator": "none", "maps": 1}
 	err := runInProcess(t, ServeCommand(), []string{"--token-file", amTokens, "--dashboard-token-file", viewers}, func(addr string) {
 		url, base := "ws://"+addr+"/v1/am", "http://"+addr
@@ -148,8 +145,7 @@ func TestServeReloadsTheCertificateOnSIGHUP(t *testing.T) {
 // The standalone analyzer reloads its API tokens the same way.
 func TestCFAReloadsTokensOnSIGHUP(t *testing.T) {
 	hook := logHook(t)
-	file := filepath.Join(t.TempDir(), "tokens")
-	writeFile(t, file, "api-1\n")
+	file := tokenFile(t, "api-1")
 	err := runInProcess(t, CFACommand(), []string{"--token-file", file, "--store", t.TempDir()}, func(addr string) {
 		base := "http://" + addr
 		if code, _ := get(t, base+"/v1/nodes", "api-1"); code != 200 {

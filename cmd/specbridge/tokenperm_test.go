@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,15 +12,12 @@ import (
 // a token file every user can read is warned about (a 0600 one is not).
 func TestServeLogsDashboardAndReadableTokenFile(t *testing.T) {
 	hook := logHook(t)
-	dir := t.TempDir()
-	open, closed := filepath.Join(dir, "open"), filepath.Join(dir, "closed")
-	writeFile(t, open, "a-token-of-enough-length-1234\n")
-	writeFile(t, closed, "another-token-of-enough-length\n")
+	open, closed := tokenFile(t, "a-token-of-enough-length-1234"), tokenFile(t, "another-token-of-enough-length")
 	if err := os.Chmod(open, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var addr string
-	err := runInProcess(t, ServeCommand(), []string{"--token-file", open, "--dashboard-token-file", closed, "--data-dir", filepath.Join(dir, "data")},
+	err := runInProcess(t, ServeCommand(), []string{"--token-file", open, "--dashboard-token-file", closed, "--data-dir", t.TempDir()},
 		func(a string) { addr = a })
 	if err != nil {
 		t.Fatal(err)
