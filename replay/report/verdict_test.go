@@ -29,35 +29,45 @@ func fakeCollector(perRun map[string][]float64, container map[string]float64) (*
 	return c, results
 }
 
-func TestVerdictBeyondAndWithinNoise(t *testing.T) {
-	c, res := fakeCollector(map[string][]float64{
-		"hadoop": {100, 104, 98, 102},
-		"late":   {80, 85, 79, 82},
-		"grass":  {81, 84, 80, 83},
-	}, map[string]float64{"hadoop": 36000, "late": 39600, "grass": 37800})
-	v := strings.Join(c.verdict(res), "\n")
-	for _, want := range []string{
-		"Best on this input by mean job time: late (81.5 s).",
-		// The container-hours are late's own beside hadoop's, not the
-		// difference, which read as late's use.
-		"Against hadoop (101.0 s): 19.3% lower mean job time (1.24x faster), using 10.0% more container time than hadoop (11.0 container-hours per run against 10.0; 0 speculative copies against 0,",
-		"late is ahead of grass on 3 of 4 seeds",
-		"within the noise",
-		"late is ahead of hadoop on all 4 seeds",
-		"beyond the noise between seeds",
-	} {
-		if !strings.Contains(v, want) {
-			t.Errorf("verdict lacks %q:\n%s", want, v)
-		}
-	}
-}
-
-func TestVerdictOneSeedAndHadoopBest(t *testing.T) {
-	c, res := fakeCollector(map[string][]float64{"hadoop": {90}, "late": {95}}, map[string]float64{"hadoop": 1, "late": 1})
-	v := strings.Join(c.verdict(res), "\n")
-	for _, want := range []string{"Best on this input by mean job time: hadoop", "already the best", "One seed only", "--runs 5"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("verdict lacks %q:\n%s", want, v)
+// The verdict's lines: the best policy and each other one against it and
+// against hadoop, within or beyond the noise between seeds; with one seed,
+// that it is one seed only.
+func TestVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		perRun    map[string][]float64
+		container map[string]float64
+		want      []string
+	}{{
+		name: "beyond and within the noise",
+		perRun: map[string][]float64{
+			"hadoop": {100, 104, 98, 102},
+			"late":   {80, 85, 79, 82},
+			"grass":  {81, 84, 80, 83},
+		},
+		container: map[string]float64{"hadoop": 36000, "late": 39600, "grass": 37800},
+		want: []string{
+			"Best on this input by mean job time: late (81.5 s).",
+			// The container-hours are late's own beside hadoop's, not the
+			// difference, which read as late's use.
+			"Against hadoop (101.0 s): 19.3% lower mean job time (1.24x faster), using 10.0% more container time than hadoop (11.0 container-hours per run against 10.0; 0 speculative copies against 0,",
+			"late is ahead of grass on 3 of 4 seeds",
+			"within the noise",
+			"late is ahead of hadoop on all 4 seeds",
+			"beyond the noise between seeds",
+		},
+	}, {
+		name:      "one seed, hadoop best",
+		perRun:    map[string][]float64{"hadoop": {90}, "late": {95}},
+		container: map[string]float64{"hadoop": 1, "late": 1},
+		want:      []string{"Best on this input by mean job time: hadoop", "already the best", "One seed only", "--runs 5"},
+	}} {
+		c, res := fakeCollector(tc.perRun, tc.container)
+		v := strings.Join(c.verdict(res), "\n")
+		for _, want := range tc.want {
+			if !strings.Contains(v, want) {
+				t.Errorf("%s: verdict lacks %q:\n%s", tc.name, want, v)
+			}
 		}
 	}
 }
