@@ -14,13 +14,10 @@
 # 3x hadoop's time, or at most 1 s more where hadoop takes under 0.5 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [[ ! -x /usr/bin/time ]]; then
-  echo "bench-policies: /usr/bin/time (GNU time) is missing: apt-get install -y time" >&2
-  exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/specbridge" ./cmd/specbridge
+# shellcheck source=scripts/bench-lib.sh
+source scripts/bench-lib.sh
+bench_build bench-policies
+tmp=$bench_dir
 if [[ -n "${POLICIES:-}" ]]; then
   IFS=, read -r -a policies <<<"$POLICIES"
 else

@@ -18,13 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-if [[ ! -x /usr/bin/time ]]; then
-  echo "bench-scale: /usr/bin/time (GNU time) is missing: apt-get install -y time" >&2
-  exit 1
-fi
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-go build -o "$bin/specbridge" ./cmd/specbridge
+# shellcheck source=scripts/bench-lib.sh
+source scripts/bench-lib.sh
+bench_build bench-scale
+bin=$bench_dir
 shared=${SHARED:-$root/../shared}
 fb2010=$shared/scale/FB-2010_samples_24_times_1hr_0.tsv
 fb2009=$root/data/swim/FB-2009_samples_24_times_1hr_0.tsv
