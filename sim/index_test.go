@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/all/alltest"
 )
 
 // indexWorkload is a random day of a few dozen jobs on a small cluster with
@@ -56,10 +56,7 @@ func indexWorkload(seed uint64) (Config, []Job) {
 // every event that the active-job index holds exactly what a pass over the
 // running jobs finds (verifyIndex).
 func TestIndexMatchesPass(t *testing.T) {
-	reg, err := all.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := alltest.Registry(t)
 	for _, name := range []string{"hadoop", "late", "none", "grass", "mantri", "sda", "dolly"} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
