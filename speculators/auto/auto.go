@@ -60,6 +60,8 @@ const (
 	ParamCloneLoad  = "clone-load"
 	ParamCloneTail  = "clone-tail-index"
 	ParamFailure    = "failure-layer"
+	ParamIdleShare  = "small-idle-share"
+	ParamOrder      = "order-member"
 	ParamDetector   = "detector"
 )
 
@@ -71,7 +73,8 @@ const Arrow = "→"
 type policy struct {
 	bounded, exact, mapOnly, pareto, small string
 	smallTasks                             int
-	cloneLoad, cloneTail                   float64
+	cloneLoad, cloneTail, idleShare        float64
+	order                                  string
 	failure                                bool
 	detector                               string
 	env                                    speculators.Env
@@ -98,6 +101,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Float(&p.cloneTail, ParamCloneTail, 1.5, speculators.In(0, 100, "a tail index"),
 		"a job of any size whose a-priori Pareto tail index is at most this is cloned like a small job at low load (Xu & Lau §III: "+
 			"at alpha 1.5 and below the task time has infinite variance and cloning's bound omega_U reaches 1; sca led on tail-1.5); 0 never")
+	b.Float(&p.idleShare, ParamIdleShare, 0.5, speculators.In(0, 1, "a share"),
+		"a job with reduces whose task count is at most this share of the cluster's idle slots at its first placement is small too (cloned at low load like a job of small-tasks tasks): "+
+			"what makes cloning pay is room for the copies, not a fixed size (tuning scenarios small-idle and small-crash: jobs of 10 to 28 tasks on a near-idle cluster, sca 25-30% faster than late); 0 keeps the fixed cut only")
+	b.String(&p.order, ParamOrder, "sda",
+		"member whose job order (Xu & Lau's least-work-first: jobs with a copy waiting, then started jobs by work left, then new jobs by work) orders exact jobs with reduces on free slots, in the simulator; "+
+			"late still decides their copies (tuning scenarios mixed-stream and hetero-stream: sda's order alone, without copies, was 18-20% faster than late); \"\" leaves the order to the cluster scheduler")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.String(&p.detector, ParamDetector, "tws",
@@ -113,7 +122,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}} {
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamOrder, p.order}} {
+		if m.name == "" && m.param == ParamOrder {
+			continue
+		}
 		if m.name == Name {
 			b.Fail(fmt.Errorf("%s %q: auto cannot be its own member", m.param, m.name))
 			continue
@@ -185,7 +197,7 @@ var familyWhy = [...]string{
 // have them.
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	fam := FamilyOf(info)
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1, orderAt: -1}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -206,8 +218,18 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		a.boundedAt = add(p.bounded, p.seeds[Bounded])
 	}
 	heavy := fam == Pareto && info.TailIndex <= p.cloneTail
-	if fam != Bounded && (heavy || p.smallTasks > 0 && info.Maps+info.Reduces <= p.smallTasks) {
+	// A job with reduces may be small by the idle slots at its first
+	// placement (small-idle-share), so it gets the small member whatever
+	// its size.
+	byIdle := fam == Exact && p.idleShare > 0
+	a.fixedSmall = heavy || p.smallTasks > 0 && info.Maps+info.Reduces <= p.smallTasks
+	if fam != Bounded && (a.fixedSmall || byIdle) {
 		a.smallAt = add(p.small, p.seeds[5])
+	}
+	if fam == Exact && p.order != "" {
+		if a.orderAt = add(p.order, p.seeds[4]); a.orderAt >= 0 && a.members[a.orderAt].prio == nil {
+			a.orderAt = -1
+		}
 	}
 	if p.failure {
 		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector}, p.seeds[6]); err == nil {
@@ -215,7 +237,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.layer = &l
 		}
 	}
-	if a.smallAt >= 0 {
+	if a.smallAt >= 0 || a.orderAt >= 0 {
 		return &fullFitted{a}
 	}
 	if a.anyChooser() {
@@ -256,10 +278,14 @@ type fitted struct {
 	layer   *member
 	chosen  int
 	why     string
-	// boundedAt and smallAt index the bounded and small members (-1: none).
-	boundedAt, smallAt int
+	// boundedAt, smallAt and orderAt index the bounded, small and order
+	// members (-1: none).
+	boundedAt, smallAt, orderAt int
 	// placed: the small-job choice was made.
 	placed bool
+	// fixedSmall: small by its size (small-tasks) or its a-priori tail,
+	// whatever the idle slots.
+	fixedSmall bool
 	// switches counts member changes after the first choice.
 	switches int
 	offered  bool
@@ -329,19 +355,29 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 // Choice: the busy fraction stands for the offered load omega of Xu and
 // Lau §III (in a stable cluster they are equal), because a policy sees no
 // arrival rate of its own.
-func (a *fitted) chooseSmall(view speculators.ClusterView) {
-	if a.placed || a.smallAt < 0 {
+func (a *fitted) chooseSmall(job *speculators.Job, view speculators.ClusterView) {
+	if a.placed {
 		return
 	}
 	a.placed = true
+	if a.smallAt < 0 {
+		return
+	}
 	if a.chosen == a.boundedAt || view.Slots <= 0 {
 		return
 	}
 	// Copies are not load: the busy fraction of originals only, or the
 	// clones this rule starts would read as load and stop it.
 	busy := math.Max(0, math.Min(1, float64(view.Slots-view.Idle-view.SpeculativeRunning)/float64(view.Slots)))
-	if busy < a.cloneLoad {
+	if busy >= a.cloneLoad {
+		return
+	}
+	tasks := float64(len(job.Tasks[speculators.Map]) + len(job.Tasks[speculators.Reduce]))
+	switch {
+	case a.fixedSmall:
 		a.choose(a.smallAt, fmt.Sprintf("a small or heavy-tailed job placed at busy fraction %.2f, below %.2f", busy, a.cloneLoad))
+	case a.family == Exact && a.idleShare > 0 && tasks <= a.idleShare*float64(view.Idle):
+		a.choose(a.smallAt, fmt.Sprintf("%.0f tasks, at most %.2f of %d idle slots, placed at busy fraction %.2f, below %.2f", tasks, a.idleShare, view.Idle, busy, a.cloneLoad))
 	}
 }
 
@@ -351,7 +387,7 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if !a.placed && a.smallAt >= 0 && job.RunningTasks[speculators.Map]+job.RunningTasks[speculators.Reduce] > 0 {
 		// Live no one asks LaunchCopies: the first Decide with a task
 		// running decides from the job's view of the cluster.
-		a.chooseSmall(xulau.LiveView(job, 2))
+		a.chooseSmall(job, xulau.LiveView(job, 2))
 	}
 	if a.chosen < 0 {
 		return out
@@ -359,17 +395,21 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	m := &a.members[a.chosen]
 	start := len(out)
 	out = m.s.Decide(job, now, out)
-	for i := start; i < len(out); i++ {
-		out[i].Reason, out[i].Why = m.prefix+out[i].ReasonText(), speculators.Why{}
-	}
+	m.stamp(out[start:])
 	if a.layer != nil {
 		start = len(out)
 		out = a.layer.s.Decide(job, now, out)
-		for i := start; i < len(out); i++ {
-			out[i].Reason, out[i].Why = a.layer.prefix+out[i].ReasonText(), speculators.Why{}
-		}
+		a.layer.stamp(out[start:])
 	}
 	return out
+}
+
+// name_ prefixes each decision's reason with auto→member and sets its
+// Member (the wire's member, the shim's per-member counter).
+func (m *member) stamp(ds []speculators.Decision) {
+	for i := range ds {
+		ds[i].Reason, ds[i].Why, ds[i].Member = m.prefix+ds[i].ReasonText(), speculators.Why{}, m.name
+	}
 }
 
 // AllowSpeculativeOn refuses nodes the fault analyzer reports suspect or
@@ -463,8 +503,18 @@ func (a *fullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID
 // ones), which leaves it to the cluster scheduler's order among its
 // like.
 func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
-	if (!a.placed || a.chosen == a.smallAt) && a.members[a.smallAt].prio != nil {
+	if a.smallAt >= 0 && (!a.placed || a.chosen == a.smallAt) && a.members[a.smallAt].prio != nil {
 		return a.members[a.smallAt].prio.JobPriority(job, now)
+	}
+	return a.orderPriority(job, now)
+}
+
+// orderPriority is the order member's priority for the job, or, without
+// one, the tier after every ordered job (the cluster scheduler's order
+// among its like).
+func (a *fitted) orderPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
+	if a.orderAt >= 0 {
+		return a.members[a.orderAt].prio.JobPriority(job, now)
 	}
 	return speculators.Priority{Tier: xulau.TierWaiting + 1}
 }
@@ -473,7 +523,7 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 // cluster and asks the chosen member how many attempts each task starts
 // with.
 func (a *fullFitted) LaunchCopies(job *speculators.Job, view speculators.ClusterView, now speculators.Time) int {
-	a.chooseSmall(view)
+	a.chooseSmall(job, view)
 	if c := a.members[a.chosen].cloner; c != nil {
 		return c.LaunchCopies(job, view, now)
 	}

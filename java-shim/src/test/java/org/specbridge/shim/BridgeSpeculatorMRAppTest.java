@@ -183,6 +183,54 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     finishJob(app);
   }
 
+  /**
+   * A decision that names its member (auto's, PROTOCOL.md "member") adds one to that member's counter in the
+   * job's "specbridge auto member" group once applied, through the AM's own JobImpl; a refused one adds nothing,
+   * a member name the shim does not know counts as other, a decision without one counts nowhere (issue 27).
+   */
+  @Test
+  @Timeout(120)
+  void appliedDecisionsAreCountedPerMemberInTheJobsCounters() throws Exception {
+    Sidecar sidecar = sidecar();
+    MRApp app = start(conf(sidecar, "none"), "sb-member");
+    Job job = job(app);
+    List<Task> maps = sorted(job.getTasks(TaskType.MAP).values());
+    Task done = maps.get(0);
+    complete(app.getContext().getEventHandler(), done.getAttempts().values().iterator().next());
+    app.waitForState(done, TaskState.SUCCEEDED);
+    DecisionApplier applier = new DecisionApplier(app.getContext(), new java.util.HashSet<TaskId>());
+    String json = "[{\"id\": 1, \"kind\": \"speculate\", \"task\": \"" + Wire.taskId(maps.get(1).getID())
+        + "\", \"member\": \"sca\"},"
+        + "{\"id\": 2, \"kind\": \"speculate\", \"task\": \"" + Wire.taskId(maps.get(2).getID())
+        + "\", \"member\": \"sca\"},"
+        + "{\"id\": 3, \"kind\": \"speculate\", \"task\": \"" + Wire.taskId(maps.get(3).getID())
+        + "\", \"member\": \"a-policy-of-tomorrow\"},"
+        + "{\"id\": 4, \"kind\": \"speculate\", \"task\": \"" + Wire.taskId(maps.get(4).getID()) + "\"},"
+        + "{\"id\": 5, \"kind\": \"speculate\", \"task\": \"" + Wire.taskId(done.getID())
+        + "\", \"member\": \"late\"}]";
+    com.fasterxml.jackson.databind.JsonNode ack =
+        applier.ack(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json), true, 1L);
+    assertEquals(4, applier.applied.get(), ack.toString());
+    assertEquals("refused", ack.path("acks").get(4).path("result").asText());
+    for (int i = 1; i <= 4; i++) {
+      final Task t = maps.get(i);
+      waitFor("the speculative attempt of " + t.getID(), () -> t.getAttempts().size() == 2, true);
+    }
+    finishJob(app);
+    org.apache.hadoop.mapreduce.Counters counters = job.getAllCounters();
+    assertEquals(2, counters.findCounter(SpecbridgeMember.SCA).getValue());
+    assertEquals(1, counters.findCounter(SpecbridgeMember.OTHER).getValue());
+    assertEquals(0, counters.findCounter(SpecbridgeMember.LATE).getValue(), "a refused decision was counted");
+    long sum = 0;
+    for (org.apache.hadoop.mapreduce.Counter c : counters.getGroup(SpecbridgeMember.class.getName())) {
+      sum += c.getValue();
+    }
+    assertEquals(3, sum, "the decision without a member was counted");
+    assertEquals("specbridge auto member", counters.getGroup(SpecbridgeMember.class.getName()).getDisplayName());
+    assertEquals("sca", counters.findCounter(SpecbridgeMember.SCA).getDisplayName());
+    assertEquals("hadoop-legacy", counters.findCounter(SpecbridgeMember.HADOOP_LEGACY).getDisplayName());
+  }
+
   @Test
   @Timeout(120)
   void killingTheSidecarHandsOverToTheFallbackAndTheJobSucceeds() throws Exception {
