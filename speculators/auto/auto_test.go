@@ -50,7 +50,7 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 	for _, c := range cases {
 		var o map[string]string
 		if strings.Contains(c.name, "no order") {
-			o = map[string]string{auto.ParamOrder: "", auto.ParamIdleShare: "0"}
+			o = map[string]string{auto.ParamOrder: auto.OrderNone, auto.ParamIdleShare: "0"}
 		}
 		e, err := reg.NewEngine(c.info, auto.Name, o, 1)
 		if err != nil {
@@ -70,14 +70,15 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 	}
 }
 
-// A small job placed on an idle cluster is cloned (sca); on a busy one it
-// keeps its member. Copies running do not count as load.
+// A small job placed on an idle cluster is cloned (sca); on a busier one
+// it keeps its member, and at busy fraction busy-load (0.5) or above it
+// runs the busy member (sda). Copies running do not count as load.
 func TestSmallJobClonesOnlyWhenTheClusterIsIdle(t *testing.T) {
 	reg := registry(t)
 	for _, c := range []struct {
 		idle, slots, copies int
 		want                string
-	}{{90, 100, 0, "sca"}, {50, 100, 0, "late"}, {50, 100, 40, "sca"}} {
+	}{{90, 100, 0, "sca"}, {70, 100, 0, "late"}, {50, 100, 0, "sda"}, {50, 100, 40, "sca"}} {
 		e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, Slots: c.slots}, auto.Name, nil, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -119,7 +120,7 @@ func TestJobOfReducesIsSmallByTheIdleSlots(t *testing.T) {
 // A bad member name is an error naming the parameter, at construction.
 func TestBadMemberIsRefused(t *testing.T) {
 	reg := registry(t)
-	for _, o := range []map[string]string{{"exact-member": "nosuch"}, {"small-member": "auto"}, {"order-member": "nosuch"}} {
+	for _, o := range []map[string]string{{"exact-member": "nosuch"}, {"small-member": "auto"}, {"busy-member": "nosuch"}, {"order": "fifo"}} {
 		_, _, err := reg.New(auto.Name, o, 1)
 		if err == nil {
 			t.Errorf("%v: built", o)
