@@ -411,13 +411,37 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	}
 }
 
+// placementView is the cluster as live sees it at the job's first Decide
+// with a task running (xulau.LiveView), made comparable with the
+// simulator's view at the job's first placement, which is taken before the
+// job holds any slot: the job's own running originals are not load.
+// LiveView already counts them idle when the ResourceManager's capacity is
+// known; from the job's own slots it counts them busy, so they are added
+// back (choice: without it, a job whose tasks all start at once read as a
+// full cluster live and an idle one in the simulator).
+func placementView(job *speculators.Job) speculators.ClusterView {
+	v := xulau.LiveView(job, 2)
+	if job.Info.Capacity != nil {
+		if _, _, ok := job.Info.Capacity(); ok {
+			return v
+		}
+	}
+	if v.Slots > 0 {
+		for ty := range job.Tasks {
+			v.Idle += job.RunningAttempts[ty] - job.SpeculativeRunning[ty]
+		}
+		v.Idle = min(v.Idle, v.Slots)
+	}
+	return v
+}
+
 // Decide asks the chosen member and the failure layer, naming the member
 // in each reason.
 func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
 	if !a.placed && job.RunningTasks[speculators.Map]+job.RunningTasks[speculators.Reduce] > 0 {
 		// Live no one asks LaunchCopies: the first Decide with a task
 		// running decides from the job's view of the cluster.
-		a.choosePlaced(job, xulau.LiveView(job, 2))
+		a.choosePlaced(job, placementView(job))
 	}
 	if a.chosen < 0 {
 		return out
