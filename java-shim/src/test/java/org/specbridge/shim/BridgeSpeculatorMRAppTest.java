@@ -79,6 +79,14 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     return startRunning(conf, name, maps, 0);
   }
 
+  /** Completes task's first attempt and waits for the task to succeed; returns the attempt. */
+  private static TaskAttempt succeedFirstAttempt(MRApp app, Task task) throws Exception {
+    TaskAttempt attempt = task.getAttempts().values().iterator().next();
+    complete(app.getContext().getEventHandler(), attempt);
+    app.waitForState(task, TaskState.SUCCEEDED);
+    return attempt;
+  }
+
   /** How many of tasks are in state. */
   private static int count(List<Task> tasks, TaskState state) {
     int n = 0;
@@ -164,12 +172,8 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
   void aDecisionForATaskThatIsNotRunningIsRefused() throws Exception {
     Sidecar sidecar = sidecar();
     MRApp app = start(conf(sidecar, "none"), "sb-refuse");
-    Job job = job(app);
-    EventHandler events = app.getContext().getEventHandler();
-    Task done = firstTask(job);
-    TaskAttempt attempt = done.getAttempts().values().iterator().next();
-    complete(events, attempt);
-    app.waitForState(done, TaskState.SUCCEEDED);
+    Task done = firstTask(job(app));
+    TaskAttempt attempt = succeedFirstAttempt(app, done);
 
     DecisionApplier applier = new DecisionApplier(app.getContext(), new java.util.HashSet<TaskId>());
     String refusal = applier.apply("speculate", Wire.taskId(done.getID()), "", 1, "test");
@@ -196,20 +200,19 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     Job job = job(app);
     List<Task> maps = sorted(job.getTasks(TaskType.MAP).values());
     Task done = maps.get(0);
-    complete(app.getContext().getEventHandler(), done.getAttempts().values().iterator().next());
-    app.waitForState(done, TaskState.SUCCEEDED);
+    succeedFirstAttempt(app, done);
     DecisionApplier applier = new DecisionApplier(app.getContext(), new java.util.HashSet<TaskId>());
-    String json = "[{\"id\": 1, \"kind\": \"speculate\", \"task\": \"" + Wire.taskId(maps.get(1).getID())
-        + "\", \"member\": \"sca\"},"
-        + "{\"id\": 2, \"kind\": \"speculate\", \"task\": \"" + Wire.taskId(maps.get(2).getID())
-        + "\", \"member\": \"sca\"},"
-        + "{\"id\": 3, \"kind\": \"speculate\", \"task\": \"" + Wire.taskId(maps.get(3).getID())
-        + "\", \"member\": \"a-policy-of-tomorrow\"},"
-        + "{\"id\": 4, \"kind\": \"speculate\", \"task\": \"" + Wire.taskId(maps.get(4).getID()) + "\"},"
-        + "{\"id\": 5, \"kind\": \"speculate\", \"task\": \"" + Wire.taskId(done.getID())
-        + "\", \"member\": \"late\"}]";
-    com.fasterxml.jackson.databind.JsonNode ack =
-        applier.ack(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json), true, 1L);
+    com.fasterxml.jackson.databind.node.ArrayNode ds = new com.fasterxml.jackson.databind.ObjectMapper().createArrayNode();
+    String[] members = {"sca", "sca", "a-policy-of-tomorrow", null, "late"};
+    Task[] tasks = {maps.get(1), maps.get(2), maps.get(3), maps.get(4), done};
+    for (int i = 0; i < tasks.length; i++) {
+      com.fasterxml.jackson.databind.node.ObjectNode d = ds.addObject();
+      d.put("id", i + 1).put("kind", "speculate").put("task", Wire.taskId(tasks[i].getID()));
+      if (members[i] != null) {
+        d.put("member", members[i]);
+      }
+    }
+    com.fasterxml.jackson.databind.JsonNode ack = applier.ack(ds, true, 1L);
     assertEquals(4, applier.applied.get(), ack.toString());
     assertEquals("refused", ack.path("acks").get(4).path("result").asText());
     for (int i = 1; i <= 4; i++) {
