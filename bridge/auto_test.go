@@ -8,7 +8,8 @@ import (
 // TestAutoNamesItsMemberLive: a small job under auto on an idle cluster of
 // 1000 slots is cloned by its small member (sca) as soon as a map runs;
 // the decision's reason names auto→sca and the dashboard's session view
-// shows the member (issue 27).
+// shows the member, and the decision's member field names it for the
+// shim's counters (issue 27).
 func TestAutoNamesItsMemberLive(t *testing.T) {
 	ts := startServer(t, nil)
 	h := hello(testJob, "auto", 2, 0, nil)
@@ -18,6 +19,11 @@ func TestAutoNamesItsMemberLive(t *testing.T) {
 	d := c.expect(TypeDecisions)
 	if len(d.Decisions) != 1 || d.Decisions[0].Kind != "speculate" || !strings.HasPrefix(d.Decisions[0].Reason, "auto→sca: ") {
 		t.Fatalf("decisions %+v: want sca's clones with a reason naming auto→sca", d.Decisions)
+	}
+	// The wire names the member too: the shim counts it in the job's
+	// "specbridge auto member" counters.
+	if d.Decisions[0].Member != "sca" {
+		t.Fatalf("decision %+v: member %q, want sca", d.Decisions[0], d.Decisions[0].Member)
 	}
 	waitUntil(t, "the session view naming the member", func() bool {
 		for _, s := range ts.Live().Sessions {

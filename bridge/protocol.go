@@ -149,6 +149,10 @@ type WireDecision struct {
 	Attempt string `json:"attempt,omitempty"`
 	Copies  int    `json:"copies,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+	// Member names the member policy whose rule made the decision when the
+	// session's policy is a composite (auto); the shim counts applied
+	// decisions per member in the job's counters.
+	Member string `json:"member,omitempty"`
 }
 
 // Decisions is a batch of decisions.

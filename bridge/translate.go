@@ -114,7 +114,7 @@ func toEvent(key jobKey, w *WireEvent) (speculators.Event, error) {
 
 // toWireDecision converts an engine decision of job key.
 func toWireDecision(key jobKey, id uint64, d speculators.Decision) WireDecision {
-	w := WireDecision{ID: id, Kind: d.Kind.String(), Task: formatTaskID(key, d.Task), Reason: d.ReasonText()}
+	w := WireDecision{ID: id, Kind: d.Kind.String(), Task: formatTaskID(key, d.Task), Reason: d.ReasonText(), Member: d.Member}
 	switch d.Kind {
 	case speculators.Speculate:
 		w.Copies = max(d.Copies, 1)

@@ -41,6 +41,11 @@ type Decision struct {
 	// zero and the policy's reason says so.
 	Resume bool
 	From   AttemptID
+	// Member names the shipped policy whose rule made the decision when a
+	// composite policy (auto) made it; empty otherwise. The bridge sends it
+	// (the wire's "member") and the shim counts applied decisions per member
+	// in the job's "specbridge auto member" counters.
+	Member string
 }
 
 // ReasonText is the decision's reason in words: Reason, else Why formatted.

@@ -1,6 +1,7 @@
 package auto_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -33,7 +34,8 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 		member                string
 		chooser, prio, cloner bool
 	}{
-		{"reduces", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "late", true, false, false},
+		{"reduces", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "late", true, true, true},
+		{"reduces, no order, no idle cut", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "late", true, false, false},
 		{"deadline", speculators.JobInfo{ID: "j", Maps: 40, Deadline: 100000}, "grass", true, false, false},
 		{"error bound", speculators.JobInfo{ID: "j", Maps: 40, ErrorBound: 0.1}, "grass", true, false, false},
 		{"map-only", speculators.JobInfo{ID: "j", Maps: 40}, "grass", true, false, false},
@@ -42,7 +44,11 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 		{"heavy tail", speculators.JobInfo{ID: "j", Maps: 60, TailIndex: 1.5, TaskMillis: 20000}, "ras", true, true, true},
 	}
 	for _, c := range cases {
-		e, err := reg.NewEngine(c.info, auto.Name, nil, 1)
+		var o map[string]string
+		if strings.Contains(c.name, "no order") {
+			o = map[string]string{auto.ParamOrder: auto.OrderNone, auto.ParamIdleShare: "0"}
+		}
+		e, err := reg.NewEngine(c.info, auto.Name, o, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,14 +66,15 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 	}
 }
 
-// A small job placed on an idle cluster is cloned (sca); on a busy one it
-// keeps its member. Copies running do not count as load.
+// A small job placed on an idle cluster is cloned (sca); on a busier one
+// it keeps its member, and at busy fraction busy-load (0.5) or above it
+// runs the busy member (sda). Copies running do not count as load.
 func TestSmallJobClonesOnlyWhenTheClusterIsIdle(t *testing.T) {
 	reg := registry(t)
 	for _, c := range []struct {
 		idle, slots, copies int
 		want                string
-	}{{90, 100, 0, "sca"}, {50, 100, 0, "late"}, {50, 100, 40, "sca"}} {
+	}{{90, 100, 0, "sca"}, {70, 100, 0, "late"}, {50, 100, 0, "sda"}, {50, 100, 40, "sca"}} {
 		e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, Slots: c.slots}, auto.Name, nil, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -79,10 +86,37 @@ func TestSmallJobClonesOnlyWhenTheClusterIsIdle(t *testing.T) {
 	}
 }
 
+// A job with reduces larger than small-tasks is small too when it takes at
+// most small-idle-share of the idle slots at its first placement, on a
+// lightly loaded cluster (rule v3, the tuning scenarios small-idle and
+// small-crash); a map-only job of that size is not.
+func TestJobOfReducesIsSmallByTheIdleSlots(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		maps, reduces, idle, slots int
+		want                       string
+	}{
+		{18, 2, 72, 80, "sca"},      // 20 tasks, 36 idle slots' half
+		{40, 2, 72, 80, "late"},     // 42 tasks > 36
+		{18, 2, 50, 80, "late"},     // busy fraction 0.375
+		{20, 0, 72, 80, "grass"},    // map-only: the fixed cut only
+		{300, 20, 990, 1000, "sca"}, // relative to the cluster, not a size
+	} {
+		e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: c.maps, Reduces: c.reduces, Slots: c.slots}, auto.Name, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("%d maps %d reduces, idle %d of %d: member %q, want %q", c.maps, c.reduces, c.idle, c.slots, got, c.want)
+		}
+	}
+}
+
 // A bad member name is an error naming the parameter, at construction.
 func TestBadMemberIsRefused(t *testing.T) {
 	reg := registry(t)
-	for _, o := range []map[string]string{{"exact-member": "nosuch"}, {"small-member": "auto"}} {
+	for _, o := range []map[string]string{{"exact-member": "nosuch"}, {"small-member": "auto"}, {"busy-member": "nosuch"}, {"order": "fifo"}} {
 		_, _, err := reg.New(auto.Name, o, 1)
 		if err == nil {
 			t.Errorf("%v: built", o)
@@ -93,5 +127,35 @@ func TestBadMemberIsRefused(t *testing.T) {
 				t.Errorf("%v: error %q does not name %s", o, err, k)
 			}
 		}
+	}
+}
+
+// TestShimMemberCountersNameEveryPolicy: the java-shim counts applied
+// decisions per member in a fixed counter group (SpecbridgeMember, an enum:
+// the AM's job counters take only enum keys); every policy auto may name as
+// a member has its counter there, under its registry name, so that none
+// falls into "other" (bridge/PROTOCOL.md, "member").
+func TestShimMemberCountersNameEveryPolicy(t *testing.T) {
+	const props = "../../java-shim/src/main/resources/org/specbridge/shim/SpecbridgeMember.properties"
+	raw, err := os.ReadFile(props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, l := range strings.Split(string(raw), "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(l), ".name="); ok {
+			if want := strings.ReplaceAll(strings.ToUpper(v), "-", "_"); k != want {
+				t.Errorf("%s: counter %s shows as %q, want the constant %s", props, k, v, want)
+			}
+			names[v] = true
+		}
+	}
+	for _, n := range registry(t).Names() {
+		if n != auto.Name && !names[n] {
+			t.Errorf("policy %s has no counter in %s (and SpecbridgeMember.java): the shim would count it as other", n, props)
+		}
+	}
+	if !names["other"] {
+		t.Errorf("%s: no counter for other", props)
 	}
 }

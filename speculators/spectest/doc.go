@@ -59,6 +59,9 @@
 //	    what a pull-based policy runs in a free slot on n3 (SlotChooser);
 //	    the first choose puts the job in pull mode (Engine.OfferSlots), as
 //	    the simulator's first slot offer does.
+//	priority t=60
+//	    the job's order on free slots (JobPrioritizer): "tier T key K", the
+//	    simulator serving the lowest first, or "none".
 //	learned
 //	    what the engine handed out for later jobs since the last learned
 //	    (speculators.Learned): one "runtime ..." or "sample ..." a line.

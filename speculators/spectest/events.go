@@ -10,7 +10,9 @@ import (
 
 // job builds a fresh harness: "job policy=NAME maps=N reduces=N slots=N
 // input=BYTES[,BYTES...] reduce-input=... deadline=SEC error=E start=SEC
-// resume=yes|no seed=N id=ID POLICY.PARAM=VALUE ...".
+// resume=yes|no capacity=TOTAL,FREE seed=N id=ID POLICY.PARAM=VALUE ...".
+// capacity is the cluster's containers as the ResourceManager reports them
+// live (JobInfo.Capacity): TOTAL in all, FREE of them free.
 func (s *script) job(a *args) error {
 	var j Job
 	var ok bool
@@ -58,6 +60,15 @@ func (s *script) job(a *args) error {
 	j.Info.TaskMillis = float64(Sec(taskS))
 	if j.Info.TailIndex, _, err = a.float("tail"); err != nil {
 		return err
+	}
+	if c, ok := a.str("capacity"); ok {
+		t, f, found := strings.Cut(c, ",")
+		total, err1 := strconv.Atoi(t)
+		free, err2 := strconv.Atoi(f)
+		if !found || err1 != nil || err2 != nil || total <= 0 || free < 0 || free > total {
+			return fmt.Errorf("job: capacity=%q is not TOTAL,FREE with 0 <= FREE <= TOTAL, TOTAL > 0", c)
+		}
+		j.Info.Capacity = func() (int, int, bool) { return total, free, true }
 	}
 	if r, ok := a.str("resume"); ok {
 		if r != "yes" && r != "no" {

@@ -216,6 +216,8 @@ func (s *script) command(cmd string, in []datadriven.CmdArg) (string, error) {
 		out, err = s.gate(&a)
 	case "choose":
 		out, err = s.choose(&a)
+	case "priority":
+		out, err = s.priority(&a)
 	case "learned":
 		out = formatLearned(s.h.Learned())
 	default:
@@ -277,6 +279,21 @@ func (s *script) gate(a *args) (string, error) {
 		return fmt.Sprintf("t=%s copy on %s: allowed\n", fmtSec(now), node), nil
 	}
 	return fmt.Sprintf("t=%s copy on %s: refused\n", fmtSec(now), node), nil
+}
+
+// priority prints the job's order on free slots (a JobPrioritizer's tier
+// and key; the simulator gives a slot to the lowest), or "none" when the
+// policy does not order jobs.
+func (s *script) priority(a *args) (string, error) {
+	now, err := a.time()
+	if err != nil {
+		return "", err
+	}
+	if !s.h.Engine.Prioritizes() {
+		return fmt.Sprintf("t=%s priority: none\n", fmtSec(now)), nil
+	}
+	p := s.h.Engine.JobPriority(now)
+	return fmt.Sprintf("t=%s priority: tier %d key %.0f\n", fmtSec(now), p.Tier, p.Key), nil
 }
 
 func (s *script) choose(a *args) (string, error) {

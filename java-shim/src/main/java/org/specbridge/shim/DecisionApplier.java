@@ -115,6 +115,10 @@ final class DecisionApplier {
           : "the sidecar is not in charge (fallback active)";
       if (refusal == null) {
         applied.incrementAndGet();
+        SpecbridgeMember member = SpecbridgeMember.of(d.path("member").asText());
+        if (member != null) {
+          member.add(context, jobOf(d), 1);
+        }
         a.put("result", Protocol.ACK_APPLIED);
       } else {
         refused.incrementAndGet();

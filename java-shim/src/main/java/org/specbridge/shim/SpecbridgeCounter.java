@@ -34,15 +34,20 @@ public enum SpecbridgeCounter {
 
   /** Adds n to this counter of job; nothing when there is no job yet or n is 0. Never throws. */
   void add(AppContext context, JobId job, long n) {
+    add(context, job, this, n);
+  }
+
+  /** Adds n to the job counter key of job (a JobCounterUpdateEvent); nothing when there is no job or n is 0. */
+  static void add(AppContext context, JobId job, Enum<?> key, long n) {
     if (job == null || n == 0) {
       return;
     }
     try {
       JobCounterUpdateEvent e = new JobCounterUpdateEvent(job);
-      e.addCounterUpdate(this, n);
+      e.addCounterUpdate(key, n);
       context.getEventHandler().handle(e);
     } catch (RuntimeException e) {
-      BridgeSpeculator.LOG.debug("specbridge: counter " + this + " not updated", e);
+      BridgeSpeculator.LOG.debug("specbridge: counter " + key + " not updated", e);
     }
   }
 }

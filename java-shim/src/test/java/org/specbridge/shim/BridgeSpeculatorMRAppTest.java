@@ -79,6 +79,14 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     return startRunning(conf, name, maps, 0);
   }
 
+  /** Completes task's first attempt and waits for the task to succeed; returns the attempt. */
+  private static TaskAttempt succeedFirstAttempt(MRApp app, Task task) throws Exception {
+    TaskAttempt attempt = task.getAttempts().values().iterator().next();
+    complete(app.getContext().getEventHandler(), attempt);
+    app.waitForState(task, TaskState.SUCCEEDED);
+    return attempt;
+  }
+
   /** How many of tasks are in state. */
   private static int count(List<Task> tasks, TaskState state) {
     int n = 0;
@@ -164,12 +172,8 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
   void aDecisionForATaskThatIsNotRunningIsRefused() throws Exception {
     Sidecar sidecar = sidecar();
     MRApp app = start(conf(sidecar, "none"), "sb-refuse");
-    Job job = job(app);
-    EventHandler events = app.getContext().getEventHandler();
-    Task done = firstTask(job);
-    TaskAttempt attempt = done.getAttempts().values().iterator().next();
-    complete(events, attempt);
-    app.waitForState(done, TaskState.SUCCEEDED);
+    Task done = firstTask(job(app));
+    TaskAttempt attempt = succeedFirstAttempt(app, done);
 
     DecisionApplier applier = new DecisionApplier(app.getContext(), new java.util.HashSet<TaskId>());
     String refusal = applier.apply("speculate", Wire.taskId(done.getID()), "", 1, "test");
@@ -181,6 +185,53 @@ class BridgeSpeculatorMRAppTest extends ShimMRAppTest {
     assertEquals(1, done.getAttempts().size());
 
     finishJob(app);
+  }
+
+  /**
+   * A decision that names its member (auto's, PROTOCOL.md "member") adds one to that member's counter in the
+   * job's "specbridge auto member" group once applied, through the AM's own JobImpl; a refused one adds nothing,
+   * a member name the shim does not know counts as other, a decision without one counts nowhere (issue 27).
+   */
+  @Test
+  @Timeout(120)
+  void appliedDecisionsAreCountedPerMemberInTheJobsCounters() throws Exception {
+    Sidecar sidecar = sidecar();
+    MRApp app = start(conf(sidecar, "none"), "sb-member");
+    Job job = job(app);
+    List<Task> maps = sorted(job.getTasks(TaskType.MAP).values());
+    Task done = maps.get(0);
+    succeedFirstAttempt(app, done);
+    DecisionApplier applier = new DecisionApplier(app.getContext(), new java.util.HashSet<TaskId>());
+    com.fasterxml.jackson.databind.node.ArrayNode ds = new com.fasterxml.jackson.databind.ObjectMapper().createArrayNode();
+    String[] members = {"sca", "sca", "a-policy-of-tomorrow", null, "late"};
+    Task[] tasks = {maps.get(1), maps.get(2), maps.get(3), maps.get(4), done};
+    for (int i = 0; i < tasks.length; i++) {
+      com.fasterxml.jackson.databind.node.ObjectNode d = ds.addObject();
+      d.put("id", i + 1).put("kind", "speculate").put("task", Wire.taskId(tasks[i].getID()));
+      if (members[i] != null) {
+        d.put("member", members[i]);
+      }
+    }
+    com.fasterxml.jackson.databind.JsonNode ack = applier.ack(ds, true, 1L);
+    assertEquals(4, applier.applied.get(), ack.toString());
+    assertEquals("refused", ack.path("acks").get(4).path("result").asText());
+    for (int i = 1; i <= 4; i++) {
+      final Task t = maps.get(i);
+      waitFor("the speculative attempt of " + t.getID(), () -> t.getAttempts().size() == 2, true);
+    }
+    finishJob(app);
+    org.apache.hadoop.mapreduce.Counters counters = job.getAllCounters();
+    assertEquals(2, counters.findCounter(SpecbridgeMember.SCA).getValue());
+    assertEquals(1, counters.findCounter(SpecbridgeMember.OTHER).getValue());
+    assertEquals(0, counters.findCounter(SpecbridgeMember.LATE).getValue(), "a refused decision was counted");
+    long sum = 0;
+    for (org.apache.hadoop.mapreduce.Counter c : counters.getGroup(SpecbridgeMember.class.getName())) {
+      sum += c.getValue();
+    }
+    assertEquals(3, sum, "the decision without a member was counted");
+    assertEquals("specbridge auto member", counters.getGroup(SpecbridgeMember.class.getName()).getDisplayName());
+    assertEquals("sca", counters.findCounter(SpecbridgeMember.SCA).getDisplayName());
+    assertEquals("hadoop-legacy", counters.findCounter(SpecbridgeMember.HADOOP_LEGACY).getDisplayName());
   }
 
   @Test

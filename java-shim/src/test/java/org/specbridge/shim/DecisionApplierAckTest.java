@@ -26,7 +26,7 @@ class DecisionApplierAckTest {
 
   @Test
   void everyDecisionIsRefusedWhileTheSidecarIsNotInCharge() throws Exception {
-    ObjectNode ack = applier.ack(decisions("[{\"id\": 7, \"kind\": \"speculate\", \"task\": \"task_1700000000000_0001_m_000000\"},"
+    ObjectNode ack = applier.ack(decisions("[{\"id\": 7, \"kind\": \"speculate\", \"task\": \"task_1700000000000_0001_m_000000\", \"member\": \"sca\"},"
         + "{\"id\": 8, \"kind\": \"kill\", \"attempt\": \"attempt_1700000000000_0001_m_000000_0\"}]"), false, 42L);
     assertEquals("ack", ack.path("type").asText());
     assertEquals(42L, ack.path("now").asLong());
@@ -39,6 +39,17 @@ class DecisionApplierAckTest {
     assertEquals(2, applier.refused.get());
     assertTrue(am.dispatched.isEmpty());
     assertEquals(2, am.counter(SpecbridgeCounter.DECISIONS_REFUSED), "the job's refused-decisions counter");
+    assertEquals(0, am.counter(SpecbridgeMember.SCA), "a refused decision counted for its member");
+  }
+
+  @Test
+  void memberNamesMapToTheirCounters() {
+    assertEquals(SpecbridgeMember.SCA, SpecbridgeMember.of("sca"));
+    assertEquals(SpecbridgeMember.HADOOP_LEGACY, SpecbridgeMember.of("hadoop-legacy"));
+    assertEquals(SpecbridgeMember.OTHER, SpecbridgeMember.of("a-policy-of-tomorrow"));
+    assertEquals(SpecbridgeMember.OTHER, SpecbridgeMember.of("SCA "));
+    assertEquals(null, SpecbridgeMember.of(""));
+    assertEquals(null, SpecbridgeMember.of(null));
   }
 
   @Test

@@ -80,7 +80,7 @@ final class FakeAm {
   }
 
   /** The sum of the updates of counter c the shim sent for this AM's job. */
-  long counter(SpecbridgeCounter c) {
+  long counter(Enum<?> c) {
     long n = 0;
     synchronized (counterUpdates) {
       for (JobCounterUpdateEvent e : counterUpdates) {
