@@ -53,23 +53,23 @@ type JobInfo struct {
 }
 
 // Attempt is the engine's view of one task attempt.
+//
+// The fields a status report writes come first, in the first 128 bytes
+// (two cache lines of an attempt in a job's block, newAttempt): a report
+// reads and writes those two lines only.
 type Attempt struct {
 	ID          AttemptID
-	Node        NodeID
-	Container   string
-	Speculative bool
 	State       AttemptState
+	Phase       Phase
+	Speculative bool
 
 	Start Time // launch time
 	// LastReport is the time of the latest status report (Start before any).
 	LastReport Time
 	// LastProgressChange is the time progress last moved (Start before any).
 	LastProgressChange Time
-	Finish             Time // when the attempt ended; 0 while running
 
 	Progress float64
-	Phase    Phase
-	Counters Counters
 	Reports  int // status reports received
 
 	// PhaseStart and PhaseStartProgress are the time and progress of the
@@ -78,10 +78,16 @@ type Attempt struct {
 	// (PhaseTimeLeft).
 	PhaseStart         Time
 	PhaseStartProgress float64
+	Counters           Counters
+
+	Finish    Time // when the attempt ended; 0 while running
+	Node      NodeID
+	Container string
 
 	// nodeAt is 1 + the attempt's node's index in Job.Nodes, 0 when unknown
 	// (NodeIndex).
 	nodeAt int32
+	_      [20]byte // to 192 bytes: a block's attempts start on a cache line
 }
 
 // NodeIndex is the index of the attempt's node in its Job's Nodes, -1 when
@@ -179,6 +185,10 @@ type Job struct {
 	// hot is the attempt of the status report being observed, so that the
 	// policy's lookup of it (Attempt) costs nothing (Engine.ObserveStatus).
 	hot *Attempt
+	// block is where the job's next attempts are made (newAttempt), lists
+	// where its tasks' first attempt lists are (firstList).
+	block []Attempt
+	lists []*Attempt
 
 	Now Time // latest time seen in an event or Decide
 
@@ -348,6 +358,15 @@ func (j *Job) Node(id NodeID) *Node {
 	return nil
 }
 
+// NodeIndexOf is the index of the node's record in Nodes, -1 when no
+// event has named it.
+func (j *Job) NodeIndexOf(id NodeID) int {
+	if i, ok := j.nodeIx[id]; ok {
+		return i
+	}
+	return -1
+}
+
 func (j *Job) node(id NodeID) *Node {
 	if n := j.Node(id); n != nil {
 		return n
@@ -436,10 +455,14 @@ func (j *Job) started(ev *Event) error {
 	if t.Attempt(ev.Attempt.N) != nil {
 		return fmt.Errorf("%w: %s", ErrDuplicate, ev.Attempt)
 	}
-	a := &Attempt{ID: ev.Attempt, Node: ev.Node, Container: ev.Container, Speculative: ev.Speculative,
+	a := j.newAttempt()
+	*a = Attempt{ID: ev.Attempt, Node: ev.Node, Container: ev.Container, Speculative: ev.Speculative,
 		Start: ev.Time, LastReport: ev.Time, LastProgressChange: ev.Time, PhaseStart: ev.Time}
 	if t.ID.Type == Reduce {
 		a.Phase = PhaseShuffle
+	}
+	if t.Attempts == nil {
+		t.Attempts = j.firstList()
 	}
 	t.Attempts = append(t.Attempts, a)
 	ty := t.ID.Type
@@ -461,6 +484,50 @@ func (j *Job) started(ev *Event) error {
 		a.nodeAt = int32(j.nodeIx[n.ID]) + 1
 	}
 	return nil
+}
+
+// Attempt blocks: a job's attempts are made in blocks of its own, from
+// attemptBlockMin up to attemptBlockMax attempts, doubling, never more
+// than the job's tasks at first. Attempts made one by one were scattered
+// over the heap among every other job's; a driver whose attempts report in
+// the order they started (the simulator's heartbeats, mostly one job's
+// tasks after another's) then reads neighbours instead, and the collector
+// has one object per block to mark instead of one per attempt.
+const (
+	attemptBlockMin = 4
+	attemptBlockMax = 256
+)
+
+// newAttempt hands out the next attempt record of the job's current
+// block, starting a new block when it is full. Blocks never move: the
+// pointers handed out stay valid.
+func (j *Job) newAttempt() *Attempt {
+	if len(j.block) == cap(j.block) {
+		j.block = make([]Attempt, 0, j.nextBlock(cap(j.block)))
+	}
+	j.block = j.block[:len(j.block)+1]
+	return &j.block[len(j.block)-1]
+}
+
+// nextBlock is the size of the block after one of size c (0: the first).
+func (j *Job) nextBlock(c int) int {
+	if c > 0 {
+		return min(2*c, attemptBlockMax)
+	}
+	return max(attemptBlockMin, min(len(j.Tasks[Map])+len(j.Tasks[Reduce]), attemptBlockMax))
+}
+
+// firstList is an empty attempt list with room for one attempt, cut from
+// the job's current block of lists: a task's first attempt needs no
+// allocation of its own, and a second one (a copy, a retry) moves the
+// task's list out by append.
+func (j *Job) firstList() []*Attempt {
+	if len(j.lists) == cap(j.lists) {
+		j.lists = make([]*Attempt, 0, j.nextBlock(cap(j.lists)))
+	}
+	k := len(j.lists)
+	j.lists = j.lists[:k+1]
+	return j.lists[k : k : k+1]
 }
 
 // attemptOf finds the task and attempt ev names; either unknown is an error.
@@ -521,7 +588,9 @@ func (j *Job) ended(ev *Event) error {
 	}
 	ty := t.ID.Type
 	var n *Node
-	if a.Node != "" {
+	if i := a.NodeIndex(); i >= 0 {
+		n = j.Nodes[i] // what j.node(a.Node) finds, without the lookup
+	} else if a.Node != "" {
 		n = j.node(a.Node)
 	}
 	switch a.State {
