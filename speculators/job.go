@@ -54,9 +54,12 @@ type JobInfo struct {
 
 // Attempt is the engine's view of one task attempt.
 //
-// The fields a status report writes come first, in the first 128 bytes
-// (two cache lines of an attempt in a job's block, newAttempt): a report
-// reads and writes those two lines only.
+// The fields a status report writes come first, in the first 128 bytes,
+// and the attempt is 192 bytes (a size class of its own, so every attempt
+// starts on a cache line): a report reads and writes two lines, not three.
+// (Attempts made in per-job blocks instead of one by one were measured
+// slower: the collector scans small objects span by span, and a block of
+// attempts is a large object with pointers.)
 type Attempt struct {
 	ID          AttemptID
 	State       AttemptState
@@ -87,7 +90,7 @@ type Attempt struct {
 	// nodeAt is 1 + the attempt's node's index in Job.Nodes, 0 when unknown
 	// (NodeIndex).
 	nodeAt int32
-	_      [20]byte // to 192 bytes: a block's attempts start on a cache line
+	_      [20]byte // to 192 bytes, as above
 }
 
 // NodeIndex is the index of the attempt's node in its Job's Nodes, -1 when
@@ -185,10 +188,6 @@ type Job struct {
 	// hot is the attempt of the status report being observed, so that the
 	// policy's lookup of it (Attempt) costs nothing (Engine.ObserveStatus).
 	hot *Attempt
-	// block is where the job's next attempts are made (newAttempt), lists
-	// where its tasks' first attempt lists are (firstList).
-	block []Attempt
-	lists []*Attempt
 
 	Now Time // latest time seen in an event or Decide
 
@@ -455,14 +454,10 @@ func (j *Job) started(ev *Event) error {
 	if t.Attempt(ev.Attempt.N) != nil {
 		return fmt.Errorf("%w: %s", ErrDuplicate, ev.Attempt)
 	}
-	a := j.newAttempt()
-	*a = Attempt{ID: ev.Attempt, Node: ev.Node, Container: ev.Container, Speculative: ev.Speculative,
+	a := &Attempt{ID: ev.Attempt, Node: ev.Node, Container: ev.Container, Speculative: ev.Speculative,
 		Start: ev.Time, LastReport: ev.Time, LastProgressChange: ev.Time, PhaseStart: ev.Time}
 	if t.ID.Type == Reduce {
 		a.Phase = PhaseShuffle
-	}
-	if t.Attempts == nil {
-		t.Attempts = j.firstList()
 	}
 	t.Attempts = append(t.Attempts, a)
 	ty := t.ID.Type
@@ -484,50 +479,6 @@ func (j *Job) started(ev *Event) error {
 		a.nodeAt = int32(j.nodeIx[n.ID]) + 1
 	}
 	return nil
-}
-
-// Attempt blocks: a job's attempts are made in blocks of its own, from
-// attemptBlockMin up to attemptBlockMax attempts, doubling, never more
-// than the job's tasks at first. Attempts made one by one were scattered
-// over the heap among every other job's; a driver whose attempts report in
-// the order they started (the simulator's heartbeats, mostly one job's
-// tasks after another's) then reads neighbours instead, and the collector
-// has one object per block to mark instead of one per attempt.
-const (
-	attemptBlockMin = 4
-	attemptBlockMax = 256
-)
-
-// newAttempt hands out the next attempt record of the job's current
-// block, starting a new block when it is full. Blocks never move: the
-// pointers handed out stay valid.
-func (j *Job) newAttempt() *Attempt {
-	if len(j.block) == cap(j.block) {
-		j.block = make([]Attempt, 0, j.nextBlock(cap(j.block)))
-	}
-	j.block = j.block[:len(j.block)+1]
-	return &j.block[len(j.block)-1]
-}
-
-// nextBlock is the size of the block after one of size c (0: the first).
-func (j *Job) nextBlock(c int) int {
-	if c > 0 {
-		return min(2*c, attemptBlockMax)
-	}
-	return max(attemptBlockMin, min(len(j.Tasks[Map])+len(j.Tasks[Reduce]), attemptBlockMax))
-}
-
-// firstList is an empty attempt list with room for one attempt, cut from
-// the job's current block of lists: a task's first attempt needs no
-// allocation of its own, and a second one (a copy, a retry) moves the
-// task's list out by append.
-func (j *Job) firstList() []*Attempt {
-	if len(j.lists) == cap(j.lists) {
-		j.lists = make([]*Attempt, 0, j.nextBlock(cap(j.lists)))
-	}
-	k := len(j.lists)
-	j.lists = j.lists[:k+1]
-	return j.lists[k : k : k+1]
 }
 
 // attemptOf finds the task and attempt ev names; either unknown is an error.
