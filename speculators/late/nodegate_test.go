@@ -15,8 +15,9 @@ import (
 // and ends (succeeded attempts killed afterwards too), and checks after each
 // event that the totals the gate keeps by summing only the touched nodes are
 // the very float64 values, seen flags and threshold a full pass over the
-// job's tasks gives, and that Decide's kept rates and running bits are a
-// pass's.
+// job's tasks gives, that Decide's kept rates and running tasks' records
+// are a pass's, and, every third event, that Decide returns what a plain
+// pass over the tasks decides (decideByPass).
 func TestNodeGateIncrementalMatchesFullPass(t *testing.T) {
 	const maps, reduces, nodes = 40, 10, 7
 	h := spectest.For(t, Policy(), speculators.JobInfo{Maps: maps, Reduces: reduces, Slots: 1000}, nil)
@@ -119,8 +120,8 @@ func fullPass(job *speculators.Job) ([]float64, []bool) {
 }
 
 // checkDoneRates checks that Decide's list of succeeded tasks' rates holds
-// the rates a pass over the tasks finds, and the running bits the tasks with
-// a running attempt.
+// the rates a pass over the tasks finds, and that the tasks with a running
+// attempt, and only those, have a record equal to what the task holds.
 func checkDoneRates(t *testing.T, step int, p *policy, job *speculators.Job) {
 	t.Helper()
 	for ty := range job.Tasks {
