@@ -62,24 +62,34 @@ func (a *Attempt) Elapsed(now Time) Time {
 // Using now rather than the last report means an attempt whose reports stop
 // (a hung node) is seen to slow down. It is 0 before any time has passed.
 func (a *Attempt) ProgressRate(now Time) float64 {
-	t := a.Elapsed(now)
-	if t <= 0 {
+	return ProgressRateAt(a.Progress, a.Elapsed(now))
+}
+
+// ProgressRateAt is ProgressRate for an attempt at progress after elapsed
+// ms, for a policy that keeps the two in a record of its own.
+func ProgressRateAt(progress float64, elapsed Time) float64 {
+	if elapsed <= 0 {
 		return 0
 	}
-	return a.Progress / (float64(t) / 1000)
+	return progress / (float64(elapsed) / 1000)
 }
 
 // TimeLeft is LATE's estimate of the seconds left, (1 - ProgressScore) /
 // ProgressRate (LATE §4). An attempt with no progress yet has +Inf left.
 func (a *Attempt) TimeLeft(now Time) float64 {
-	if a.Progress >= 1 {
+	return TimeLeftAt(a.Progress, a.ProgressRate(now))
+}
+
+// TimeLeftAt is TimeLeft for an attempt at progress moving at rate
+// (ProgressRateAt).
+func TimeLeftAt(progress, rate float64) float64 {
+	if progress >= 1 {
 		return 0
 	}
-	pr := a.ProgressRate(now)
-	if pr <= 0 {
+	if rate <= 0 {
 		return math.Inf(1)
 	}
-	return (1 - a.Progress) / pr
+	return (1 - progress) / rate
 }
 
 // PhaseTimeLeft estimates the seconds left from the rate of progress since

@@ -18,11 +18,7 @@
 // and reduce categories share the cap (Decide).
 package late
 
-import (
-	"math/bits"
-
-	"github.com/specbridge/specbridge/speculators"
-)
+import "github.com/specbridge/specbridge/speculators"
 
 // Name is the policy's registry name.
 const Name = "late"
@@ -71,11 +67,14 @@ type policy struct {
 	// doneRates[type][index] caches the progress rate of the task's
 	// succeeded attempt, which no longer changes (Decide).
 	doneRates [speculators.NumTaskTypes][]doneRate
-	// live[type] has bit i set while task i has a running attempt
-	// (Observe; size rebuilds it from the job when the task counts
-	// change). doneList[type] holds the rates of the succeeded tasks that
-	// have one, doneOwner the index of the task of each.
-	live      [speculators.NumTaskTypes]speculators.TaskSet
+	// liveRecs[type] holds a record of each task with a running attempt,
+	// in no particular order, and livePos[type][i] is 1 + the index of
+	// task i's record there, 0 without one (live.go; Observe keeps them,
+	// size rebuilds them from the job when the task counts change).
+	// doneList[type] holds the rates of the succeeded tasks that have one,
+	// doneOwner the index of the task of each.
+	liveRecs  [speculators.NumTaskTypes][]liveTask
+	livePos   [speculators.NumTaskTypes][]int32
 	sized     [speculators.NumTaskTypes]int
 	doneList  [speculators.NumTaskTypes][]float64
 	doneOwner [speculators.NumTaskTypes][]int32
@@ -163,41 +162,27 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		}
 		p.rates = p.rates[:0]
 		first := len(p.candidates)
-		tasks := job.Tasks[ty]
 		// Succeeded tasks add their rate, kept since they succeeded
-		// (doneList; the percentile depends on the values, not their
-		// order); running tasks add theirs and may be candidates: visit only
-		// those (the bit set Observe keeps), in index order.
+		// (doneList); running tasks add theirs and may be candidates: visit
+		// only those, from their records (live.go). Neither's order
+		// matters: the percentile depends on the values, and the ranking
+		// is a total order.
 		p.rates = append(p.rates, p.doneList[ty]...)
-		live := p.live[ty]
-		for w := range live {
-			bitsLeft := live[w]
-			for bitsLeft != 0 {
-				t := tasks[w*64+bits.TrailingZeros64(bitsLeft)]
-				bitsLeft &= bitsLeft - 1
-				if t.Dropped {
-					continue
-				}
-				if t.Succeeded != nil {
-					continue // its rate is in doneList
-				}
-				if t.RunningAttempts == 0 {
-					continue
-				}
-				oldest := oldestRunning(t)
-				if oldest == nil || oldest.Elapsed(now) < p.minRuntime {
-					continue
-				}
-				rate := oldest.ProgressRate(now)
-				p.rates = append(p.rates, rate)
-				// Candidates: exactly one running attempt, no copy of ours
-				// requested or running, past the one-minute rule (oldest is
-				// then that one attempt).
-				if t.RunningAttempts != 1 || p.marks[ty][t.ID.Index].state != markNone {
-					continue
-				}
-				p.candidates = append(p.candidates, candidate{task: t, attempt: oldest, rate: rate, timeLeft: oldest.TimeLeft(now)})
+		for k := range p.liveRecs[ty] {
+			r := &p.liveRecs[ty][k]
+			if r.skip || r.oldest == nil || r.elapsed(now) < p.minRuntime {
+				continue
 			}
+			rate := r.rate(now)
+			p.rates = append(p.rates, rate)
+			// Candidates: exactly one running attempt, no copy of ours
+			// requested or running, past the one-minute rule (oldest is
+			// then that one attempt).
+			if !r.single || r.marked {
+				continue
+			}
+			p.candidates = append(p.candidates, candidate{task: r.task, attempt: r.oldest, rate: rate,
+				timeLeft: speculators.TimeLeftAt(r.progress, rate)})
 		}
 		if len(p.rates) == 0 || len(p.candidates) == first {
 			p.candidates = p.candidates[:first]
@@ -216,7 +201,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	}
 	for _, c := range longestFirst(p.candidates, limit) {
 		id := c.task.ID
-		p.marks[id.Type][id.Index] = mark{state: markRequested}
+		p.setMark(id.Type, id.Index, mark{state: markRequested})
 		out = append(out, speculators.Decision{
 			Kind:   speculators.Speculate,
 			Task:   id,

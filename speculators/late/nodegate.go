@@ -27,10 +27,11 @@ import "github.com/specbridge/specbridge/speculators"
 // pass would give. A full pass is made when Observe cannot tell which nodes
 // changed (fullStale).
 func (p *policy) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeID, _ speculators.Time) bool {
-	n := job.Node(node)
-	if n == nil {
+	i := job.NodeIndexOf(node)
+	if i < 0 {
 		return true
 	}
+	n := job.Nodes[i]
 	if n.Health == speculators.NodeSuspect || n.Health == speculators.NodeDown {
 		return false
 	}
@@ -55,7 +56,8 @@ func (p *policy) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeI
 		}
 		p.nodesStale = false
 	}
-	i := p.nodeIx[node]
+	// i is also the node's index in the policy's tables (nodeIx), which
+	// follow job.Nodes.
 	return !p.nodeSeen[i] || p.nodeTotals[i] >= p.nodeThreshold
 }
 

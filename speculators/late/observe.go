@@ -31,11 +31,13 @@ func (p *policy) size(job *speculators.Job) {
 		p.marks[ty] = speculators.Grow(p.marks[ty], n)
 		p.doneRates[ty] = speculators.Grow(p.doneRates[ty], n)
 		if p.sized[ty] != n {
-			p.live[ty], p.sized[ty] = speculators.NewTaskSet(n), n
+			p.sized[ty] = n
+			p.livePos[ty] = make([]int32, n)
+			p.liveRecs[ty] = p.liveRecs[ty][:0]
 			p.doneList[ty], p.doneOwner[ty] = p.doneList[ty][:0], p.doneOwner[ty][:0]
 			clear(p.doneRates[ty])
-			for i, t := range job.Tasks[ty] {
-				p.live[ty].Set(i, t.RunningAttempts > 0)
+			for _, t := range job.Tasks[ty] {
+				p.setLive(t)
 				p.noteDone(t)
 			}
 		}
@@ -58,13 +60,22 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 		p.nodesStale = true
 		p.noteAttempt(job, ev)
 	} // other events (container needs, node health, bounds) touch no attempt
+	if ev.Kind == speculators.AttemptStatus {
+		p.noteProgress(ev)
+		return
+	}
 	t := job.LifecycleTask(ev)
 	if t == nil {
 		return
 	}
 	p.size(job)
-	p.live[t.ID.Type].Set(int(t.ID.Index), t.RunningAttempts > 0)
 	p.noteDone(t)
+	p.noteMark(t, ev)
+	p.setLive(t)
+}
+
+// noteMark moves the task's mark on for a lifecycle event (see Observe).
+func (p *policy) noteMark(t *speculators.Task, ev *speculators.Event) {
 	m := &p.marks[t.ID.Type][t.ID.Index]
 	if m.state == markNone {
 		return
@@ -126,5 +137,8 @@ func (p *policy) clear(m *mark) {
 func (p *policy) forget() {
 	for ty := range p.marks {
 		clear(p.marks[ty])
+		for k := range p.liveRecs[ty] {
+			p.liveRecs[ty][k].marked = false
+		}
 	}
 }
