@@ -84,7 +84,7 @@ func (c calibration) overhead() speculators.Time { return c.startDelay + c.finDe
 // calibratedJob builds the simulator job of a recorded job whose calibration
 // is ok: every task, with its recorded attempts scripted, under the job's
 // settings set (readSettings).
-func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64) sim.Job {
+func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64, speeds *nodeSpeeds) sim.Job {
 	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample, Submit: j.Submit - origin + c.startDelay}
 	set.apply(&sj)
 	if j.Status == history.Killed {
@@ -111,6 +111,11 @@ func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64
 				st.Work, st.Phases = shuffleWork(t, st.Work, phases, c.alloc, lastMap, countType(j, history.Map))
 			}
 			st.Script = script(t, c.alloc, st.Work)
+			// The recorded work ran on its node: the simulator takes the
+			// base time out of it (sim.Task.Slowdown, nodespeed.go).
+			if f := speeds.of(workAttempt(t)); f != 1 {
+				st.Slowdown = f
+			}
 			k := typeIndex(t.Type)
 			sum[k] += st.Work
 			n[k]++
