@@ -38,8 +38,8 @@ type historySource struct {
 	hosts  hostPeaks
 	// nodes is the cluster of the recorded hosts (finish), speeds their
 	// measured speeds.
-	nodes  []sim.Node
-	speeds *nodeSpeeds
+	nodes []sim.Node
+	facts *nodeFacts
 }
 
 // recordedHead is what a streamed workload keeps of one recorded job.
@@ -122,7 +122,7 @@ func (s *historySource) add(j *history.Job, at jobPlace) error {
 // finish infers the cluster once every job is added, and lets the
 // hosts' edges go (their speed samples stay, for SpeedHistories).
 func (s *historySource) finish() {
-	s.nodes, s.speeds = s.hosts.nodes(nil)
+	s.nodes, s.facts = s.hosts.nodes(nil)
 	s.hosts = hostPeaks{ports: s.hosts.ports, speed: s.hosts.speed}
 }
 
@@ -135,13 +135,15 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 	if err != nil {
 		return nil, err
 	}
-	nodes, speeds := slices.Clone(s.nodes), s.speeds
+	nodes, facts := slices.Clone(s.nodes), s.facts.forCluster(co)
 	if len(co.SpeedHistories) > 0 {
-		speeds = s.hosts.speeds(co.SpeedHistories)
+		f := *facts
+		f.speeds = s.hosts.speeds(co.SpeedHistories)
+		facts = &f
 		for i := range nodes {
 			nodes[i].Slowdown = 1
-			if f, ok := speeds.factor[nodes[i].Name]; ok {
-				nodes[i].Slowdown = f
+			if sd, ok := f.speeds.factor[nodes[i].Name]; ok {
+				nodes[i].Slowdown = sd
 			}
 		}
 	}
@@ -157,7 +159,7 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 				if err != nil {
 					return err
 				}
-				full := calibratedJob(rj, h.cal, &h.set, origin, speeds)
+				full := calibratedJob(rj, h.cal, &h.set, origin, facts)
 				j.Maps, j.Reduces = full.Maps, full.Reduces
 				return nil
 			}
@@ -186,6 +188,7 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 		return nil, errNoTimedJob
 	}
 	w.cluster(nodes, co, seed, model, rs, uncalibrated)
+	w.applyCrashes(facts.crashed, origin)
 	return w, nil
 }
 

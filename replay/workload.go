@@ -277,7 +277,8 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	for _, j := range jobs {
 		hosts.add(j)
 	}
-	nodes, speeds := hosts.nodes(co.SpeedHistories)
+	nodes, facts := hosts.nodes(co.SpeedHistories)
+	facts = facts.forCluster(co)
 	uncalibrated := false
 	for _, j := range jobs {
 		set, err := readSettings(j)
@@ -285,7 +286,7 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 			return nil, err
 		}
 		if c := calibrate(j); c.ok {
-			w.addRecorded(calibratedJob(j, c, &set, origin, speeds), c.overhead(), RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded}, &set)
+			w.addRecorded(calibratedJob(j, c, &set, origin, facts), c.overhead(), RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded}, &set)
 			continue
 		}
 		sj, ok := uncalibratedJob(j, &set, origin)
@@ -302,6 +303,7 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		return nil, errNoTimedJob
 	}
 	w.cluster(nodes, co, seed, model, rs, uncalibrated)
+	w.applyCrashes(facts.crashed, origin)
 	return w, nil
 }
 
@@ -480,8 +482,10 @@ func workAttempt(t *history.Task) *history.Attempt {
 type hostPeaks struct {
 	perNode map[hostPort][]hostEdge
 	ports   history.NodePorts
-	// speed holds each NodeManager's speed samples (nodespeed.go).
+	// speed holds each NodeManager's speed samples (nodespeed.go), crash
+	// what tells its crash (crash.go).
 	speed map[hostPort][]float32
+	crash crashWatch
 }
 
 // hostPort is a recorded attempt's host and NodeManager port (0 unknown).
@@ -502,6 +506,7 @@ func (p *hostPeaks) add(j *history.Job) {
 		p.speed = map[hostPort][]float32{}
 	}
 	speedSamples(j, p.speed)
+	p.crash.add(j)
 	for _, t := range j.Tasks {
 		for _, a := range t.Attempts {
 			if a.Host == "" || a.Start <= 0 || a.Finish < a.Start {
@@ -522,9 +527,11 @@ func (p *hostPeaks) add(j *history.Job) {
 // Each node's Slowdown is its measured speed factor (nodespeed.go), from
 // the jobs added and the extra jobs (other histories of the same cluster:
 // ClusterOptions.SpeedHistories), which speeds also gives by attempt.
-func (p *hostPeaks) nodes(extra []*history.Job) ([]sim.Node, *nodeSpeeds) {
+func (p *hostPeaks) nodes(extra []*history.Job) ([]sim.Node, *nodeFacts) {
 	speeds := p.speeds(extra)
 	shared := speeds.shared
+	crashed := p.crash.crashes(shared)
+	facts := &nodeFacts{speeds: speeds, crashes: newCrashSet(crashed, shared), crashed: crashed}
 	perName := map[string][]hostEdge{}
 	for k, es := range p.perNode {
 		name := (&history.Attempt{Host: k.host, Port: k.port}).NodeKey(shared)
@@ -555,7 +562,7 @@ func (p *hostPeaks) nodes(extra []*history.Job) ([]sim.Node, *nodeSpeeds) {
 		}
 		nodes = append(nodes, sim.Node{Name: h, Slots: peak, Slowdown: sd})
 	}
-	return nodes, speeds
+	return nodes, facts
 }
 
 // msLaw draws a scenario work law (seconds) in the simulator's ms.
