@@ -71,7 +71,7 @@ func speedSamples(j *history.Job, per map[hostPort][]float32) {
 		if len(d[k]) < minSpeedPeers {
 			continue
 		}
-		m := medianInt(d[k])
+		m := median(d[k])
 		if m <= 0 {
 			continue
 		}
@@ -82,17 +82,9 @@ func speedSamples(j *history.Job, per map[hostPort][]float32) {
 	}
 }
 
-func medianInt(xs []int64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return float64(s[n/2])
-	}
-	return (float64(s[n/2-1]) + float64(s[n/2])) / 2
-}
-
-func median32(xs []float32) float64 {
+// median is the median of xs (the mean of the middle two for an even
+// count); xs is not changed.
+func median[T int64 | float32](xs []T) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	n := len(s)
@@ -111,14 +103,14 @@ func nodeFactors(samples map[string][]float32) map[string]float64 {
 		if len(s) == 0 {
 			continue
 		}
-		f := median32(append(slices.Clone(s), 1))
+		f := median(append(slices.Clone(s), 1))
 		raw[name] = f
 		all = append(all, float32(f))
 	}
 	if len(all) == 0 {
 		return nil
 	}
-	typical := median32(all)
+	typical := median(all)
 	out := make(map[string]float64, len(raw))
 	for name, f := range raw {
 		f /= typical
