@@ -87,6 +87,7 @@ func (c calibration) overhead() speculators.Time { return c.startDelay + c.finDe
 func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64, facts *nodeFacts) sim.Job {
 	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample, Submit: j.Submit - origin + c.startDelay}
 	set.apply(&sj)
+	set.deadline(&sj)
 	if j.Status == history.Killed {
 		// Killed by a user or operator: at the same time after submit,
 		// unless the policy has finished it by then.

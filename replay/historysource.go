@@ -154,6 +154,9 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 		if h.cal.ok {
 			sj := h.header
 			sj.Submit -= origin
+			if sj.Deadline > 0 {
+				sj.Deadline -= origin
+			}
 			sj.Load = func(j *sim.Job) error {
 				rj, err := h.read(s.src)
 				if err != nil {

@@ -324,6 +324,7 @@ func uncalibratedJob(j *history.Job, set *jobSettings, origin int64) (sim.Job, b
 	if s := submitOf(j); s > 0 {
 		sj.Submit = s - origin
 	}
+	set.deadline(&sj)
 	for _, t := range j.Tasks {
 		work, phases, ok := taskWork(&t)
 		if !ok {

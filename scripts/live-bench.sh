@@ -165,6 +165,16 @@ if [[ -n ${live// /} ]]; then
 fi
 
 echo "== replay of the stock run's histories"
+# A .jhist holds no job configuration; the replay reads the job's conf.xml beside it (as a JobHistory
+# done directory keeps them). Beside each deadline job's history the benchmark writes the one submitted
+# setting the replay reads that the history lacks, its deadline (without it srquant has none in replay).
+for f in "$work"/*-[0-9]*.jobid; do
+  n=$(basename "$f" .jobid)
+  ((${n##*-} < njobs)) || continue
+  conf=$work/$(cat "$f")_conf.xml
+  [[ -s $conf ]] || printf '<?xml version="1.0"?>\n<configuration>\n<property><name>specbridge.grass.deadline-ms</name><value>%d</value></property>\n</configuration>\n' \
+    $((deadline_s * 1000)) > "$conf"
+done
 replay_default="--runs 10"
 params=()
 for p in $policies; do
