@@ -81,3 +81,25 @@ func TestNodeCrashInferredFromTimeouts(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeSlotsKeepTheRecordedNodes: --node-slots gives every recorded
+// NodeManager that many containers and keeps its crash.
+func TestNodeSlotsKeepTheRecordedNodes(t *testing.T) {
+	w, err := FromHistory([]*history.Job{crashJob(false)}, ClusterOptions{NodeSlots: 4}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashed := 0
+	for _, n := range w.Config.Nodes {
+		crashed += len(n.Episodes)
+		if n.Slots != 4 {
+			t.Errorf("node %s: %d slots, want 4", n.Name, n.Slots)
+		}
+	}
+	if len(w.Config.Nodes) != 4 || crashed != 1 {
+		t.Errorf("%d nodes, %d crashes (%s): want the 4 recorded, h4's crash kept", len(w.Config.Nodes), crashed, w.Cluster)
+	}
+	if _, err := FromHistory([]*history.Job{crashJob(false)}, ClusterOptions{NodeSlots: MaxSlotsPerNode + 1}, 1); err == nil {
+		t.Error("--node-slots over the limit: no error")
+	}
+}

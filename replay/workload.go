@@ -20,6 +20,11 @@ type ClusterOptions struct {
 	// Nodes and Slots, when > 0, replace the cluster inferred from a
 	// history's hosts (every SWIM replay uses them).
 	Nodes, Slots int
+	// NodeSlots, when > 0 (and Nodes and Slots are not set), gives each
+	// recorded NodeManager that many containers in place of the most it
+	// ran at once: its capacity, which a history does not record. The
+	// nodes keep their names, speeds and crashes.
+	NodeSlots int
 	// NodesFrom says where Nodes came from when not from the user (the
 	// input's known cluster size, cluster.go).
 	NodesFrom string
@@ -47,6 +52,9 @@ const (
 func (co ClusterOptions) validateSize() error {
 	if co.Nodes < 0 || co.Nodes > MaxNodes || co.Slots < 0 || co.Slots > MaxSlotsPerNode {
 		return fmt.Errorf("cluster of %d nodes with %d slots: want at most %d nodes and %d slots per node", co.Nodes, co.Slots, MaxNodes, MaxSlotsPerNode)
+	}
+	if co.NodeSlots < 0 || co.NodeSlots > MaxSlotsPerNode {
+		return fmt.Errorf("%d slots per recorded node: want 0 to %d", co.NodeSlots, MaxSlotsPerNode)
 	}
 	return nil
 }
@@ -398,6 +406,11 @@ func (w *Workload) cluster(nodes []sim.Node, co ClusterOptions, seed uint64, mod
 		for i := range nodes {
 			nodes[i] = sim.Node{Name: fmt.Sprintf("node-%03d", i+1), Slots: s, Slowdown: 1}
 		}
+	} else if co.NodeSlots > 0 {
+		for i := range nodes {
+			nodes[i].Slots = co.NodeSlots
+		}
+		w.Cluster = fmt.Sprintf("%d nodes x %d slots (the recorded NodeManagers, each with --node-slots containers)", len(nodes), co.NodeSlots)
 	} else {
 		slots := 0
 		for _, n := range nodes {
