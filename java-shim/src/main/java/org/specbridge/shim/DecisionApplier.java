@@ -123,13 +123,16 @@ final class DecisionApplier {
    * where 16 task JVMs starting at once took longer than that to report, and all 4 attempts of one map timed out
    * together: the job FAILED where one more attempt would have run. A cap of max attempts - 1 at once lets every
    * running attempt fail to one cause (a node failure, a timeout) and still leaves the task a retry. The simulator
-   * applies the same rule (sim's copyRoom). Killed attempts do not count, as in TaskImpl.
+   * applies the same rule (sim's copyRoom). Killed attempts do not count, as in TaskImpl, nor does one being
+   * killed (its external state is already KILLED while its container is cleaned up): srquant kills an attempt
+   * and asks for its copy in one round, as the simulator, where the kill ends the attempt at once.
    */
   static int copyRoom(Task task, int maxAttempts) {
     int used = 0;
     for (TaskAttempt a : task.getAttempts().values()) {
-      if (a.getState() == TaskAttemptState.FAILED || !a.isFinished()) {
-        used++;
+      TaskAttemptState st = a.getState();
+      if (st != TaskAttemptState.KILLED && st != TaskAttemptState.SUCCEEDED) {
+        used++; // failed, failing, or not finished
       }
     }
     return maxAttempts - 1 - used;
