@@ -221,8 +221,11 @@ func Read(path string) (s *Scenario, err error) {
 		}
 		return out
 	}
+	// MaxAttempts is Hadoop's default, which the live AM has: the shim keeps
+	// one attempt of a task in reserve from copies (DecisionApplier.copyRoom)
+	// and the simulator does the same only for a job with max attempts.
 	s.Job = sim.Job{ID: JobName, Maps: tasks(maps), Reduces: tasks(reduces), ErrorBound: errorBound,
-		TaskMillis: mean, TailIndex: tail}
+		TaskMillis: mean, TailIndex: tail, MaxAttempts: 4}
 	if deadline > 0 {
 		s.Job.Deadline = speculators.Time(deadline)
 	}

@@ -84,9 +84,10 @@ func (c calibration) overhead() speculators.Time { return c.startDelay + c.finDe
 // calibratedJob builds the simulator job of a recorded job whose calibration
 // is ok: every task, with its recorded attempts scripted, under the job's
 // settings set (readSettings).
-func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64) sim.Job {
+func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64, facts *nodeFacts) sim.Job {
 	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample, Submit: j.Submit - origin + c.startDelay}
 	set.apply(&sj)
+	set.deadline(&sj)
 	if j.Status == history.Killed {
 		// Killed by a user or operator: at the same time after submit,
 		// unless the policy has finished it by then.
@@ -110,7 +111,12 @@ func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64
 			if t.Type == history.Reduce {
 				st.Work, st.Phases = shuffleWork(t, st.Work, phases, c.alloc, lastMap, countType(j, history.Map))
 			}
-			st.Script = script(t, c.alloc, st.Work)
+			st.Script = script(t, c.alloc, st.Work, facts)
+			// The recorded work ran on its node: the simulator takes the
+			// base time out of it (sim.Task.Slowdown, nodespeed.go).
+			if f := facts.speed(workAttempt(t)); f != 1 {
+				st.Slowdown = f
+			}
 			k := typeIndex(t.Type)
 			sum[k] += st.Work
 			n[k]++
@@ -165,11 +171,12 @@ func meanWork(sum [2]speculators.Time, n [2]int, k int) speculators.Time {
 
 // script lists the task's timed attempts in start order as the simulator
 // replays them, each with the allocation delay added; a succeeded attempt
-// has the task's calibrated work.
-func script(t *history.Task, alloc, work speculators.Time) []sim.ScriptedAttempt {
+// has the task's calibrated work. Attempts an inferred node crash failed
+// are left out: the replayed crash fails what runs there (crash.go).
+func script(t *history.Task, alloc, work speculators.Time, facts *nodeFacts) []sim.ScriptedAttempt {
 	as := make([]*history.Attempt, 0, len(t.Attempts))
 	for i := range t.Attempts {
-		if a := &t.Attempts[i]; a.Start > 0 && a.Finish >= a.Start {
+		if a := &t.Attempts[i]; a.Start > 0 && a.Finish >= a.Start && !facts.explains(a) {
 			as = append(as, a)
 		}
 	}

@@ -36,8 +36,10 @@ type historySource struct {
 	// origin is the earliest submit (epoch ms), 0 when none is known.
 	origin int64
 	hosts  hostPeaks
-	// nodes is the cluster of the recorded hosts (finish).
+	// nodes is the cluster of the recorded hosts (finish), speeds their
+	// measured speeds.
 	nodes []sim.Node
+	facts *nodeFacts
 }
 
 // recordedHead is what a streamed workload keeps of one recorded job.
@@ -108,7 +110,7 @@ func (s *historySource) add(j *history.Job, at jobPlace) error {
 	s.hosts.add(j)
 	h := recordedHead{at: at, id: j.ID, status: j.Status, cal: calibrate(j), set: set}
 	if h.cal.ok {
-		full := calibratedJob(j, h.cal, &h.set, 0)
+		full := calibratedJob(j, h.cal, &h.set, 0, nil) // the header: task counts and longest work
 		h.header = streamHeader(&full)
 	} else {
 		_, h.timed = uncalibratedJob(j, &h.set, 0)
@@ -118,10 +120,10 @@ func (s *historySource) add(j *history.Job, at jobPlace) error {
 }
 
 // finish infers the cluster once every job is added, and lets the
-// hosts' edges go.
+// hosts' edges go (their speed samples stay, for SpeedHistories).
 func (s *historySource) finish() {
-	s.nodes = s.hosts.nodes()
-	s.hosts = hostPeaks{}
+	s.nodes, s.facts = s.hosts.nodes(nil)
+	s.hosts = hostPeaks{ports: s.hosts.ports, speed: s.hosts.speed}
 }
 
 // workload is FromHistory over the input's jobs, streamed: the same
@@ -133,6 +135,18 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 	if err != nil {
 		return nil, err
 	}
+	nodes, facts := slices.Clone(s.nodes), s.facts.forCluster(co)
+	if len(co.SpeedHistories) > 0 {
+		f := *facts
+		f.speeds = s.hosts.speeds(co.SpeedHistories)
+		facts = &f
+		for i := range nodes {
+			nodes[i].Slowdown = 1
+			if sd, ok := f.speeds.factor[nodes[i].Name]; ok {
+				nodes[i].Slowdown = sd
+			}
+		}
+	}
 	w := &Workload{}
 	uncalibrated := false
 	for i := range s.jobs {
@@ -140,12 +154,15 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 		if h.cal.ok {
 			sj := h.header
 			sj.Submit -= origin
+			if sj.Deadline > 0 {
+				sj.Deadline -= origin
+			}
 			sj.Load = func(j *sim.Job) error {
 				rj, err := h.read(s.src)
 				if err != nil {
 					return err
 				}
-				full := calibratedJob(rj, h.cal, &h.set, origin)
+				full := calibratedJob(rj, h.cal, &h.set, origin, facts)
 				j.Maps, j.Reduces = full.Maps, full.Reduces
 				return nil
 			}
@@ -173,7 +190,8 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 	if len(w.Jobs) == 0 {
 		return nil, errNoTimedJob
 	}
-	w.cluster(slices.Clone(s.nodes), co, seed, model, rs, uncalibrated)
+	w.cluster(nodes, co, seed, model, rs, uncalibrated)
+	w.applyCrashes(facts.crashed, origin)
 	return w, nil
 }
 

@@ -81,7 +81,15 @@ var jobKeys = []struct{ key, old string }{
 	{"mapreduce.reduce.memory.mb", ""},
 	{"mapreduce.map.cpu.vcores", ""},
 	{"mapreduce.reduce.cpu.vcores", ""},
+	{deadlineKey, ""},
 }
+
+// deadlineKey is the shim's deadline of an approximation job, in ms after
+// the job's start (ShimConfig's GRASS_DEADLINE_MS): the job's deadline in
+// replay (sim.Job.Deadline, from the job's simulated start, as the bridge
+// takes it from the AM's), for the policies that read one (srquant, gs,
+// grass) and PoCD. Only a configuration sets it; a history proves none.
+const deadlineKey = "specbridge.grass.deadline-ms"
 
 // readKey reports whether the replay reads key: one of jobKeys (or its
 // Hadoop 1 name), a mapreduce.job.speculative.* key, or specbridge.*.
@@ -107,6 +115,7 @@ type jobSettings struct {
 	speculative [speculators.NumTaskTypes]bool
 	slowstart   float64
 	timeoutMs   int64
+	deadlineMs  int64 // 0: none (deadlineKey)
 	memoryMB    [speculators.NumTaskTypes]int64
 	vcores      [speculators.NumTaskTypes]int64
 	// from says where each key's value came from (jobKeys' key).
@@ -193,6 +202,12 @@ func readSettings(j *history.Job) (jobSettings, error) {
 				return s, bad("a time in ms")
 			}
 			s.timeoutMs = n
+		case deadlineKey:
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 || n > int64(sim.MaxTime) {
+				return s, bad("a time in ms")
+			}
+			s.deadlineMs = n
 		case "mapreduce.map.memory.mb", "mapreduce.reduce.memory.mb", "mapreduce.map.cpu.vcores", "mapreduce.reduce.cpu.vcores":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < -1 || n > 1<<30 {
@@ -237,6 +252,7 @@ func (s *jobSettings) readPolicies(j *history.Job) {
 		switch {
 		case strings.HasPrefix(k, hadoopPrefix) && len(k) > len(hadoopPrefix):
 			s.addParam(RanPolicy, k, v)
+		case k == deadlineKey: // the job's deadline, not a parameter of grass
 		case s.policy != "" && strings.HasPrefix(k, "specbridge."+s.policy+".") && len(k) > len("specbridge."+s.policy+"."):
 			s.addParam(s.policy, strings.TrimPrefix(k, "specbridge."+s.policy+"."), v)
 		}
@@ -342,6 +358,13 @@ func (s *jobSettings) apply(sj *sim.Job) {
 	}
 }
 
+// deadline sets sj's deadline from its start, sj.Submit, once that is set.
+func (s *jobSettings) deadline(sj *sim.Job) {
+	if s.deadlineMs > 0 {
+		sj.Deadline = sj.Submit + s.deadlineMs
+	}
+}
+
 // Summary is the settings' one-line account: each key's value and where
 // it came from, in jobKeys order, then the policy keys read.
 func (s *jobSettings) Summary() string {
@@ -358,6 +381,9 @@ func (s *jobSettings) Summary() string {
 	add("map.speculative", strconv.FormatBool(s.speculative[0]), "mapreduce.map.speculative")
 	add("reduce.speculative", strconv.FormatBool(s.speculative[1]), "mapreduce.reduce.speculative")
 	add("slowstart", strconv.FormatFloat(s.slowstart, 'g', -1, 64), "mapreduce.job.reduce.slowstart.completedmaps")
+	if s.deadlineMs > 0 {
+		add("deadline", strconv.FormatInt(s.deadlineMs, 10), deadlineKey)
+	}
 	if s.policy != "" {
 		fmt.Fprintf(&b, " specbridge.speculator=%s(conf)", s.policy)
 	}

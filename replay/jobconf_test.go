@@ -414,3 +414,27 @@ func TestPolicyThatRanIsTheJobs(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadlineFromConf: a job's specbridge.grass.deadline-ms (the shim's
+// deadline, from the job's start) is its deadline in replay, from its
+// simulated start, and shows in its settings; grass's own parameters do not
+// take it for one of theirs; without it the job has none.
+func TestDeadlineFromConf(t *testing.T) {
+	j := speedJob(0, []string{"h1", "h2", "h3"}, nil, 10_000, "", 1)
+	j.Conf = confOf(t, "specbridge.grass.deadline-ms", "60000", "specbridge.speculator", "grass")
+	w, err := FromHistory([]*history.Job{j}, ClusterOptions{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sj := w.Jobs[0]
+	if sj.Deadline != sj.Submit+60_000 || !strings.Contains(w.Recorded[0].Settings, "deadline=60000(conf)") {
+		t.Errorf("deadline %d, submit %d, settings %q: want the submit + 60 s, shown from conf", sj.Deadline, sj.Submit, w.Recorded[0].Settings)
+	}
+	if p := w.jobParams[j.ID]["grass"]; len(p) != 0 {
+		t.Errorf("grass's parameters from the conf: %v, want none (the deadline is the job's)", p)
+	}
+	j.Conf = nil
+	if w, err = FromHistory([]*history.Job{j}, ClusterOptions{}, 1); err != nil || w.Jobs[0].Deadline != 0 {
+		t.Errorf("no conf: deadline %d (err %v), want none", w.Jobs[0].Deadline, err)
+	}
+}

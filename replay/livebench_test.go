@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -10,12 +11,14 @@ import (
 // (scripts/live-bench.sh on the mini cluster: slow NodeManagers, two
 // straggler jobs, a node failure job) as the benchmark does, and checks what
 // the page says of them: the replay sees the cluster's NodeManagers, not one
-// localhost; it reproduces each stock job's recorded time within 15%; and a
+// localhost; it reproduces each stock job's recorded time within 15%; a
 // policy gets a copy placed on the straggler job (with the NodeManagers
-// merged into one node, none could be).
+// merged into one node, none could be); and the failure job's lost
+// NodeManager replays as a crash (inferred from its timed-out attempt), to
+// which farms reacts ahead of late, its base policy.
 func TestLiveBenchReplay(t *testing.T) {
 	reg := registry(t)
-	params := map[string]map[string]string{"late": {"min-runtime-ms": "5000"}}
+	params := map[string]map[string]string{"late": {"min-runtime-ms": "5000"}, "farms": {"base-params": "min-runtime-ms=5000"}}
 	copies := 0.0
 	for i := 1; i <= 3; i++ {
 		path := fmt.Sprintf("testdata/livebench/stock-%d.jhist", i)
@@ -31,7 +34,7 @@ func TestLiveBenchReplay(t *testing.T) {
 			t.Errorf("%s: %d nodes (%s), want the NodeManagers the job ran on (3 or more)", path, len(w.Config.Nodes), w.Cluster)
 		}
 		res, err := Simulate(WorkloadOf(in, ClusterOptions{}),
-			Options{Speculators: []string{"none", "hadoop", "late"}, Params: params, Seed: 1, Runs: 1, Registry: reg})
+			Options{Speculators: []string{"none", "hadoop", "late", "farms"}, Params: params, Seed: 1, Runs: 3, Registry: reg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,6 +45,18 @@ func TestLiveBenchReplay(t *testing.T) {
 		}
 		if i == 1 {
 			copies = res[1].SpeculativeAttempts + res[2].SpeculativeAttempts
+		}
+		crashed := 0
+		for _, n := range w.Config.Nodes {
+			crashed += len(n.Episodes)
+		}
+		switch {
+		case i == 3 && (crashed != 1 || !strings.Contains(w.Cluster, "node crashes inferred")):
+			t.Errorf("%s: %d crash episodes (cluster: %s), want the failed NodeManager's crash inferred from its timed-out attempt", path, crashed, w.Cluster)
+		case i == 3 && !(res[3].MeanJobS < res[2].MeanJobS):
+			t.Errorf("%s: farms %.1f s, late %.1f s: farms should react to the crash (its failure layer) and finish first", path, res[3].MeanJobS, res[2].MeanJobS)
+		case i < 3 && crashed != 0:
+			t.Errorf("%s: %d crash episodes (cluster: %s), want none", path, crashed, w.Cluster)
 		}
 	}
 	if copies == 0 {

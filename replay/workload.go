@@ -20,6 +20,11 @@ type ClusterOptions struct {
 	// Nodes and Slots, when > 0, replace the cluster inferred from a
 	// history's hosts (every SWIM replay uses them).
 	Nodes, Slots int
+	// NodeSlots, when > 0 (and Nodes and Slots are not set), gives each
+	// recorded NodeManager that many containers in place of the most it
+	// ran at once: its capacity, which a history does not record. The
+	// nodes keep their names, speeds and crashes.
+	NodeSlots int
 	// NodesFrom says where Nodes came from when not from the user (the
 	// input's known cluster size, cluster.go).
 	NodesFrom string
@@ -28,6 +33,10 @@ type ClusterOptions struct {
 	// Stragglers is the straggler model for jobs without attempt times of
 	// their own (SWIM); nil means DefaultStragglerModel (stragglers.go).
 	Stragglers *StragglerModel
+	// SpeedHistories are more jobs of the cluster a history ran on, whose
+	// attempts add to the measure of its nodes' speeds (nodespeed.go;
+	// --node-speeds-from); they are not replayed.
+	SpeedHistories []*history.Job
 }
 
 // Bounds of ClusterOptions' Nodes and Slots: past them a replay would
@@ -43,6 +52,9 @@ const (
 func (co ClusterOptions) validateSize() error {
 	if co.Nodes < 0 || co.Nodes > MaxNodes || co.Slots < 0 || co.Slots > MaxSlotsPerNode {
 		return fmt.Errorf("cluster of %d nodes with %d slots: want at most %d nodes and %d slots per node", co.Nodes, co.Slots, MaxNodes, MaxSlotsPerNode)
+	}
+	if co.NodeSlots < 0 || co.NodeSlots > MaxSlotsPerNode {
+		return fmt.Errorf("%d slots per recorded node: want 0 to %d", co.NodeSlots, MaxSlotsPerNode)
 	}
 	return nil
 }
@@ -269,6 +281,12 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	if err != nil {
 		return nil, err
 	}
+	var hosts hostPeaks
+	for _, j := range jobs {
+		hosts.add(j)
+	}
+	nodes, facts := hosts.nodes(co.SpeedHistories)
+	facts = facts.forCluster(co)
 	uncalibrated := false
 	for _, j := range jobs {
 		set, err := readSettings(j)
@@ -276,7 +294,7 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 			return nil, err
 		}
 		if c := calibrate(j); c.ok {
-			w.addRecorded(calibratedJob(j, c, &set, origin), c.overhead(), RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded}, &set)
+			w.addRecorded(calibratedJob(j, c, &set, origin, facts), c.overhead(), RecordedJob{ID: j.ID, Status: j.Status, Time: c.recorded}, &set)
 			continue
 		}
 		sj, ok := uncalibratedJob(j, &set, origin)
@@ -292,11 +310,8 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 	if len(w.Jobs) == 0 {
 		return nil, errNoTimedJob
 	}
-	var hosts hostPeaks
-	for _, j := range jobs {
-		hosts.add(j)
-	}
-	w.cluster(hosts.nodes(), co, seed, model, rs, uncalibrated)
+	w.cluster(nodes, co, seed, model, rs, uncalibrated)
+	w.applyCrashes(facts.crashed, origin)
 	return w, nil
 }
 
@@ -317,6 +332,7 @@ func uncalibratedJob(j *history.Job, set *jobSettings, origin int64) (sim.Job, b
 	if s := submitOf(j); s > 0 {
 		sj.Submit = s - origin
 	}
+	set.deadline(&sj)
 	for _, t := range j.Tasks {
 		work, phases, ok := taskWork(&t)
 		if !ok {
@@ -390,6 +406,11 @@ func (w *Workload) cluster(nodes []sim.Node, co ClusterOptions, seed uint64, mod
 		for i := range nodes {
 			nodes[i] = sim.Node{Name: fmt.Sprintf("node-%03d", i+1), Slots: s, Slowdown: 1}
 		}
+	} else if co.NodeSlots > 0 {
+		for i := range nodes {
+			nodes[i].Slots = co.NodeSlots
+		}
+		w.Cluster = fmt.Sprintf("%d nodes x %d slots (the recorded NodeManagers, each with --node-slots containers)", len(nodes), co.NodeSlots)
 	} else {
 		slots := 0
 		for _, n := range nodes {
@@ -430,20 +451,7 @@ func submitOf(j *history.Job) int64 {
 // or of its longest timed attempt, and a reduce's phase split from its
 // shuffle and sort finish times (a third each when not recorded).
 func taskWork(t *history.Task) (speculators.Time, [3]float64, bool) {
-	var best *history.Attempt
-	for i := range t.Attempts {
-		a := &t.Attempts[i]
-		if a.Start <= 0 || a.Finish < a.Start {
-			continue
-		}
-		if a.Status == history.Succeeded {
-			best = a
-			break
-		}
-		if best == nil || a.Finish-a.Start > best.Finish-best.Start {
-			best = a
-		}
-	}
+	best := workAttempt(t)
 	phases := [3]float64{}
 	if best == nil {
 		return 0, phases, false
@@ -459,6 +467,25 @@ func taskWork(t *history.Task) (speculators.Time, [3]float64, bool) {
 	return d, phases, true
 }
 
+// workAttempt is the attempt whose run time is the task's work (taskWork):
+// the one that completed it, else its longest timed attempt; nil if none.
+func workAttempt(t *history.Task) *history.Attempt {
+	var best *history.Attempt
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		if a.Start <= 0 || a.Finish < a.Start {
+			continue
+		}
+		if a.Status == history.Succeeded {
+			return a
+		}
+		if best == nil || a.Finish-a.Start > best.Finish-best.Start {
+			best = a
+		}
+	}
+	return best
+}
+
 // hostPeaks gathers the recorded hosts' attempts, job by job, for the
 // cluster a history ran on: one node per NodeManager, with as many slots as
 // the most attempts it ran at once. A NodeManager is its host, or its
@@ -469,6 +496,10 @@ func taskWork(t *history.Task) (speculators.Time, [3]float64, bool) {
 type hostPeaks struct {
 	perNode map[hostPort][]hostEdge
 	ports   history.NodePorts
+	// speed holds each NodeManager's speed samples (nodespeed.go), crash
+	// what tells its crash (crash.go).
+	speed map[hostPort][]float32
+	crash crashWatch
 }
 
 // hostPort is a recorded attempt's host and NodeManager port (0 unknown).
@@ -485,6 +516,11 @@ type hostEdge struct {
 // add adds j's timed attempts.
 func (p *hostPeaks) add(j *history.Job) {
 	p.ports.Add(j)
+	if p.speed == nil {
+		p.speed = map[hostPort][]float32{}
+	}
+	speedSamples(j, p.speed)
+	p.crash.add(j)
 	for _, t := range j.Tasks {
 		for _, a := range t.Attempts {
 			if a.Host == "" || a.Start <= 0 || a.Finish < a.Start {
@@ -502,8 +538,14 @@ func (p *hostPeaks) add(j *history.Job) {
 // nodes returns one node per NodeManager seen, by name (NodeKey): a host
 // that ran one NodeManager is one node whatever ports its attempts record;
 // on a shared host each port is one, and attempts without a port one more.
-func (p *hostPeaks) nodes() []sim.Node {
-	shared := p.ports.Shared()
+// Each node's Slowdown is its measured speed factor (nodespeed.go), from
+// the jobs added and the extra jobs (other histories of the same cluster:
+// ClusterOptions.SpeedHistories), which speeds also gives by attempt.
+func (p *hostPeaks) nodes(extra []*history.Job) ([]sim.Node, *nodeFacts) {
+	speeds := p.speeds(extra)
+	shared := speeds.shared
+	crashed := p.crash.crashes(shared)
+	facts := &nodeFacts{speeds: speeds, crashes: newCrashSet(crashed, shared), crashed: crashed}
 	perName := map[string][]hostEdge{}
 	for k, es := range p.perNode {
 		name := (&history.Attempt{Host: k.host, Port: k.port}).NodeKey(shared)
@@ -528,9 +570,13 @@ func (p *hostPeaks) nodes() []sim.Node {
 			cur += e.delta
 			peak = max(peak, cur)
 		}
-		nodes = append(nodes, sim.Node{Name: h, Slots: peak, Slowdown: 1})
+		sd, ok := speeds.factor[h]
+		if !ok {
+			sd = 1
+		}
+		nodes = append(nodes, sim.Node{Name: h, Slots: peak, Slowdown: sd})
 	}
-	return nodes
+	return nodes, facts
 }
 
 // msLaw draws a scenario work law (seconds) in the simulator's ms.

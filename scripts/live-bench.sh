@@ -53,16 +53,23 @@ njobs=$(($(wc -w <<< "$stragglers") + 1))
 
 mkdir -p "$work/bin"
 go build -o "$work/bin/specbridge" "$root/cmd/specbridge"
+go build -o "$work/bin/e2echeck" "$root/scripts/e2echeck"
 if [[ -n ${BENCH_POLICIES:-} ]]; then
   policies=$BENCH_POLICIES
 else
   policies="hadoop late mantri sca srquant farms"
   # auto (the policy that picks one per job) when this build has it.
-  "$work/bin/specbridge" speculators | grep -q '^auto ' && policies+=" auto"
+  # grep reads it all (no -q): an early exit would fail the pipeline (pipefail) by SIGPIPE.
+  "$work/bin/specbridge" speculators | grep '^auto ' > /dev/null && policies+=" auto"
 fi
 live=${BENCH_LIVE-stock $policies}
 
-job_args=(-D mapreduce.job.reduces=1 -D e2e.maps="$maps" -D e2e.straggler.task=0)
+# The AM's node blacklisting is off: it blacklists a host after 3 failed attempts there
+# (mapreduce.job.maxtaskfailures.per.tracker), and every NodeManager of the mini cluster is the host
+# localhost, so one blacklisting took the whole cluster from the job (sca's failure job hung so, its
+# clones timed out at start-up on the loaded machine: docs/live-bench.md). A real cluster's hosts differ.
+job_args=(-D mapreduce.job.reduces=1 -D e2e.maps="$maps" -D e2e.straggler.task=0
+  -D yarn.app.mapreduce.am.job.node-blacklisting.enable=false)
 # The failure job: the task timeout and the AM's NodeManager connect retries lowered as e2e-failure.sh
 # does, so that its lost attempts fail in seconds, not minutes, in every run alike. Only there: on a
 # loaded machine a 30 s timeout also kills attempts whose JVMs are slow to start (sca's clones, 20 at
@@ -159,6 +166,16 @@ if [[ -n ${live// /} ]]; then
 fi
 
 echo "== replay of the stock run's histories"
+# A .jhist holds no job configuration; the replay reads the job's conf.xml beside it (as a JobHistory
+# done directory keeps them). Beside each deadline job's history the benchmark writes the one submitted
+# setting the replay reads that the history lacks, its deadline (without it srquant has none in replay).
+for f in "$work"/*-[0-9]*.jobid; do
+  n=$(basename "$f" .jobid)
+  ((${n##*-} < njobs)) || continue
+  conf=$work/$(cat "$f")_conf.xml
+  [[ -s $conf ]] || printf '<?xml version="1.0"?>\n<configuration>\n<property><name>specbridge.grass.deadline-ms</name><value>%d</value></property>\n</configuration>\n' \
+    $((deadline_s * 1000)) > "$conf"
+done
 replay_default="--runs 10"
 params=()
 for p in $policies; do
@@ -172,20 +189,36 @@ for i in $(seq 1 "$njobs"); do
   [[ -s $work/stock-$i.jhist ]] || fail "no $work/stock-$i.jhist: run the stock configuration live first (BENCH_LIVE)"
   stock_hists+=("$work/stock-$i.jhist")
 done
+# The NodeManagers' speeds are measured from every history of the stock run's cluster (the same
+# ResourceManager: the job ids' cluster timestamp), the other configurations' runs included: three jobs
+# of 4 maps give a node one or two attempts, too few to tell a slow node from a straggling task
+# (docs/live-bench.md). BENCH_NODE_SPEEDS=own measures them from the stock run alone.
+speed_args=()
+if [[ ${BENCH_NODE_SPEEDS:-cluster} != own ]]; then
+  cluster_ts=$(cut -d_ -f2 "$work/stock-1.jobid")
+  rm -rf "$work/speeds" && mkdir -p "$work/speeds"
+  for f in "$work"/*.jobid; do
+    n=$(basename "$f" .jobid)
+    [[ $n == stock-* || ! -s $work/$n.jhist || $(cut -d_ -f2 "$f") != "$cluster_ts" ]] || ln -s "$work/$n.jhist" "$work/speeds/$n.jhist"
+  done
+  [[ -z $(ls "$work/speeds") ]] || speed_args=(--node-speeds-from "$work/speeds")
+  say "node speeds from the stock run and $(ls "$work/speeds" | wc -l) more histories of its cluster"
+fi
 # shellcheck disable=SC2086 # BENCH_REPLAY_ARGS is a list of flags
-"$work/bin/specbridge" replay --speculators "none,${policies// /,}" "${params[@]}" ${BENCH_REPLAY_ARGS-$replay_default} --output json "${stock_hists[@]}" \
+"$work/bin/specbridge" replay --speculators "none,${policies// /,}" "${params[@]}" "${speed_args[@]}" ${BENCH_REPLAY_ARGS-$replay_default} --output json "${stock_hists[@]}" \
   > "$work/replay.json" 2> "$work/replay.err" || fail "replay failed: $(tail -n 5 "$work/replay.err")"
 
 # live.txt: POLICY JOB SECONDS DEADLINE_S (0: no deadline) CAPPED (1: killed at the cap, at least
-# SECONDS), for every job run there.
+# SECONDS) AM_START_S (submit to the first task's start, which no policy changes; - when capped), for
+# every job run there.
 for p in stock $policies; do
   for i in $(seq 1 "$njobs"); do
     d=$deadline_s
     ((i < njobs)) || d=0
     if [[ -s $work/$p-$i.capped ]]; then
-      echo "$p $i $(cat "$work/$p-$i.capped") $d 1"
+      echo "$p $i $(cat "$work/$p-$i.capped") $d 1 -"
     elif [[ -s $work/$p-$i.jhist ]]; then
-      echo "$p $i $("$work/bin/e2echeck" -print duration "$work/$p-$i.jhist") $d 0"
+      echo "$p $i $("$work/bin/e2echeck" -print duration "$work/$p-$i.jhist") $d 0 $("$work/bin/e2echeck" -print am-start "$work/$p-$i.jhist")"
     fi
   done
 done > "$work/live.txt"
@@ -194,13 +227,15 @@ echo "replay flags: ${BENCH_REPLAY_ARGS-$replay_default}"
 python3 - "$work/live.txt" "$work/replay.json" <<'EOF'
 import json, sys
 live, replay = sys.argv[1], sys.argv[2]
-times, deadline, capped = {}, 0.0, set()
+times, deadline, capped, am = {}, 0.0, set(), {}
 for line in open(live):
-    p, i, s, d, c = line.split()
+    p, i, s, d, c, a = line.split()
     times.setdefault(p, []).append((int(i), float(s), float(d)))
     deadline = max(deadline, float(d))
     if c == "1":
         capped.add(p)
+    else:
+        am[(p, int(i))] = float(a)
 reports = json.load(open(replay))
 if isinstance(reports, dict):
     reports = [reports]
@@ -208,9 +243,13 @@ pred = {}  # policy -> job index -> predicted s; reports are in the order of the
 for k, r in enumerate(reports):
     for res in r["results"]:
         pred.setdefault(res["speculator"], {})[k + 1] = res["mean_job_s"]
-print("| policy | jobs | live mean job s | live PoCD (deadline jobs, %.0f s) | replay mean job s | replay PoCD | error |" % deadline)
-print("| --- | --- | --- | --- | --- | --- | --- |")
-rows = []
+# The AM's start-up (submit to the first task) is no policy's doing, and on a shared machine it drifts
+# with the load from one configuration to the next; "after AM start" compares the rest: the live time
+# less its own AM start against the prediction less the stock job's (which the replay's calibration
+# put in every policy's prediction).
+print("| policy | jobs | live mean job s | live PoCD (deadline jobs, %.0f s) | replay mean job s | replay PoCD | error | live after AM start s | replay after AM start s | error after AM start |" % deadline)
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+rows, rows_after = [], []
 for p, ts in times.items():
     key = "none" if p == "stock" else p
     m = sum(t for _, t, _ in ts) / len(ts)
@@ -223,14 +262,24 @@ for p, ts in times.items():
         err = "%+.1f%%" % (100 * (pm - m) / m)
         # The replay's PoCD: its job's mean time over the runs against the deadline.
         ppocd = "%.2f" % (sum(ps[i] <= d for i, _, d in ts if d > 0) / len(dl)) if dl else "-"
+        after = "| - | - | - |"
+        if p not in capped and all(("stock", i) in am for i, _, _ in ts):
+            la = sum(t - am[(p, i)] for i, t, _ in ts) / len(ts)
+            pa = sum(ps[i] - am[("stock", i)] for i, _, _ in ts) / len(ts)
+            after = "| %.1f | %.1f | %+.1f%% |" % (la, pa, 100 * (pa - la) / la)
+            rows_after.append((p, la, pa))
         rows.append((p, m, pm))
-        print("| %s | %s | %s | %s | %.1f | %s | %s |" % (p, ",".join(str(i) for i, _, _ in ts), live_s, pocd, pm, ppocd, err))
+        print("| %s | %s | %s | %s | %.1f | %s | %s %s" % (p, ",".join(str(i) for i, _, _ in ts), live_s, pocd, pm, ppocd, err, after))
     else:
-        print("| %s | %s | %s | %s | - | - | - |" % (p, ",".join(str(i) for i, _, _ in ts), live_s, pocd))
+        print("| %s | %s | %s | %s | - | - | - | - | - | - |" % (p, ",".join(str(i) for i, _, _ in ts), live_s, pocd))
 live_rank = [p for p, _, _ in sorted(rows, key=lambda r: r[1])]
 pred_rank = [p for p, _, _ in sorted(rows, key=lambda r: r[2])]
 print()
 print("live ranking:   " + " < ".join(live_rank))
 print("replay ranking: " + " < ".join(pred_rank) + ("  (same)" if live_rank == pred_rank else "  (differs)"))
+la_rank = [p for p, _, _ in sorted(rows_after, key=lambda r: r[1])]
+pa_rank = [p for p, _, _ in sorted(rows_after, key=lambda r: r[2])]
+print("after AM start, live:   " + " < ".join(la_rank))
+print("after AM start, replay: " + " < ".join(pa_rank) + ("  (same)" if la_rank == pa_rank else "  (differs)"))
 EOF
 failed=0

@@ -16,16 +16,8 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	ai := s.newAttempt()
 	work := t.work
 	if t.nextN > 0 && j.spec.CopyWork == Resample {
-		if j.slim {
-			tasks := j.tasks[ty] // work is float64(Task.Work): the same draw
-			work = tasks[j.rng.IntN(len(tasks))].work
-		} else {
-			specs := j.spec.Maps
-			if ty == speculators.Reduce {
-				specs = j.spec.Reduces
-			}
-			work = float64(specs[j.rng.IntN(len(specs))].Work)
-		}
+		tasks := j.tasks[ty] // work is the task's base time (Task.Slowdown)
+		work = tasks[j.rng.IntN(len(tasks))].work
 	}
 	if t.nextN > 0 && j.spec.CopyWork == Fresh && j.spec.FreshWork[ty] != nil {
 		// A draw is kept in [1, MaxWork] (NaN counts as 1): a heavy-tailed
@@ -36,7 +28,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		}
 		work = min(work, float64(MaxWork))
 	}
-	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work)
+	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work, n)
 	work, offset := resumeWork(t, work, speculative)
 	a := s.attempts.at(ai)
 	// A reused slot keeps its generations, so that the timers of the

@@ -96,7 +96,8 @@ func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32
 		return err
 	}
 	nn := int32(len(s.nodes))
-	for k := 1; k < j.clones && s.freeSlots > 0; k++ {
+	clones := min(j.clones, copyRoom(j, &j.tasks[ty][ti], ty)+1) // the original runs: room counts it
+	for k := 1; k < clones && s.freeSlots > 0; k++ {
 		at := s.cloneNode(ji, ty, ti, ni, nn)
 		if at < 0 {
 			break

@@ -108,3 +108,37 @@ func TestFreshCopiesDrawFromTheLaw(t *testing.T) {
 	expectTime(t, "job finish", res.Jobs[0].Finish, 2000)
 	expectInt(t, "speculative won", res.Jobs[0].SpeculativeWon, 1)
 }
+
+// TestCopiesKeepAnAttemptInReserve: with max attempts, a task's clones and
+// copies stop one short of them (copyRoom, as the shim does live): SCA's 8
+// clones become 3 attempts of a 4-attempt task, a copy asked 8 times over
+// becomes 2 more, and a job without max attempts gets every clone.
+func TestCopiesKeepAnAttemptInReserve(t *testing.T) {
+	starts := func(p *script) int {
+		n := 0
+		for _, ev := range p.seen {
+			if ev.Kind == speculators.AttemptStarted {
+				n++
+			}
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		name        string
+		maxAttempts int
+		want        int
+	}{{"max attempts 4", 4, 3}, {"max attempts 2", 2, 1}, {"no max attempts", 0, 8}} {
+		p := &cloning{copies: 8}
+		runCloning(t, cfgFor(nodes(1, 1, 1, 1, 1, 1, 1, 1, 1)), []Job{{ID: "a", Maps: works(10_000), MaxAttempts: tc.maxAttempts}}, p)
+		if got := starts(&p.script); got != tc.want {
+			t.Errorf("clones, %s: %d attempts started, want %d", tc.name, got, tc.want)
+		}
+	}
+	d := speculate(1000, speculators.Map, 0)
+	d.d.Copies = 8
+	p := &script{steps: []step{d}}
+	runScript(t, cfgFor(nodes(1, 1, 1, 1, 1, 1, 1, 1, 1)), []Job{{ID: "a", Maps: works(10_000), MaxAttempts: 4}}, p)
+	if got := starts(p); got != 3 {
+		t.Errorf("a speculate of 8 copies: %d attempts started, want 3 (the original and 2 copies)", got)
+	}
+}

@@ -34,6 +34,9 @@ const (
 	MaxTime speculators.Time = 100 * 365 * 24 * 3600 * 1000
 	// MaxSlowdown is the largest finite slowdown of a node or an episode.
 	MaxSlowdown = 1000.0
+	// MinTaskSlowdown bounds Task.Slowdown from below (a task measured on
+	// a node 100 times faster than nominal).
+	MinTaskSlowdown = 0.01
 	// MaxSlots bounds the cluster's containers (16.7 million): the
 	// simulator keeps state per slot.
 	MaxSlots = 1 << 24
@@ -261,8 +264,17 @@ func (j *Job) TaskCounts() (maps, reduces int) {
 // Task is one map or reduce task's input and work.
 type Task struct {
 	InputBytes int64
-	// Work is the task's run time at nominal speed, in ms.
+	// Work is the task's run time at nominal speed, in ms, or, with
+	// Slowdown, on a node of that Slowdown.
 	Work speculators.Time
+	// Slowdown, when set, is the duration multiplier of the node Work was
+	// measured on (a replayed history's NodeManager: replay's node
+	// speeds). The task's base time, on a node of Slowdown 1, is then
+	// Work / Slowdown: an attempt not scripted (the original, or a
+	// Resample draw of this task's work for another task's copy) runs its
+	// base time times the Slowdown of the node it lands on. 0 means 1;
+	// otherwise in [MinTaskSlowdown, MaxSlowdown].
+	Slowdown float64
 	// Phases splits a reduce's Work across copy (shuffle), sort and reduce,
 	// as fractions summing to 1 with copy > 0; all zero means a third each.
 	// Ignored for maps.
@@ -275,7 +287,10 @@ type Task struct {
 	Script []ScriptedAttempt
 }
 
-// ScriptedAttempt is one recorded attempt of a task (Task.Script).
+// ScriptedAttempt is one recorded attempt of a task (Task.Script). Its Work
+// is its recorded run time on the node it ran on, whose speed the time
+// already holds: it runs that long wherever the simulator places it (the
+// landing node's static Slowdown is divided out; its episodes still apply).
 type ScriptedAttempt struct {
 	Work speculators.Time
 	Fail bool
@@ -402,6 +417,9 @@ func (j *Job) validate() error {
 			}
 			if t.Work > MaxWork {
 				return fmt.Errorf("%s %d: work %d ms is over the limit of %d ms (30 days)", speculators.TaskType(ty), i, t.Work, MaxWork)
+			}
+			if t.Slowdown != 0 && !(t.Slowdown >= MinTaskSlowdown && t.Slowdown <= MaxSlowdown) {
+				return fmt.Errorf("%s %d: slowdown %g is not 0 or a number in [%g, %g]", speculators.TaskType(ty), i, t.Slowdown, MinTaskSlowdown, MaxSlowdown)
 			}
 			if speculators.TaskType(ty) == speculators.Reduce && t.Phases != ([3]float64{}) {
 				p := t.Phases

@@ -1,6 +1,10 @@
 package sim
 
-import "github.com/specbridge/specbridge/speculators"
+import (
+	"math"
+
+	"github.com/specbridge/specbridge/speculators"
+)
 
 // tick asks every running job's engine for decisions and applies them.
 func (s *sim) tick() error {
@@ -131,8 +135,9 @@ func (s *sim) attemptOf(j *jobState, id speculators.AttemptID) (int32, bool) {
 }
 
 // speculate queues copies (0 read as 1) of a task that is neither done nor
-// dropped. The simulator does as told: a policy that asks again before its
-// earlier copies are placed gets more copies.
+// dropped. The simulator does as told, but for the shim's attempt reserve
+// (copyRoom): a policy that asks again before its earlier copies are placed
+// gets more copies, up to that.
 func (s *sim) speculate(j *jobState, ty speculators.TaskType, ti int32, copies int) bool {
 	t := &j.tasks[ty][ti]
 	if t.done() || t.dropped || j.spec.NoSpeculate[ty] {
@@ -140,6 +145,12 @@ func (s *sim) speculate(j *jobState, ty speculators.TaskType, ti int32, copies i
 	}
 	if copies < 1 {
 		copies = 1
+	}
+	if room := copyRoom(j, t, ty); room < copies {
+		if room <= 0 {
+			return false
+		}
+		copies = room
 	}
 	t.pendingCopies += int32(copies)
 	j.copyCount[ty] += copies
@@ -194,4 +205,24 @@ func (s *sim) drop(ji int32, ty speculators.TaskType, ti int32) (bool, error) {
 		s.finishJob(ji)
 	}
 	return true, nil
+}
+
+// copyRoom is how many more attempts of task t the job may start at once
+// (copies not yet placed count as started), as the shim allows live
+// (DecisionApplier): a task keeps one attempt of its max attempts in
+// reserve, so that failed attempts plus those running can never reach the
+// limit by copies alone. Hadoop counts a failed copy against the task like
+// any failed attempt, so without the reserve one cause that fails every
+// attempt at once (a node failure, or JVMs slower to start than the task
+// timeout, live-bench's sca run) fails the job. Unlimited (MaxInt32) when
+// the job has no max attempts.
+func copyRoom(j *jobState, t *taskState, ty speculators.TaskType) int {
+	limit := j.spec.MaxAttempts
+	if ty == speculators.Reduce && j.spec.ReduceMaxAttempts > 0 {
+		limit = j.spec.ReduceMaxAttempts
+	}
+	if limit <= 0 {
+		return math.MaxInt32
+	}
+	return limit - 1 - int(t.failures+t.running+t.pendingCopies)
 }

@@ -292,6 +292,9 @@ func (s *sim) submit(ji int32) error {
 		for i := range specs {
 			t := &tasks[i]
 			t.work = float64(specs[i].Work)
+			if sd := specs[i].Slowdown; sd > 0 {
+				t.work = min(t.work/sd, float64(MaxWork)) // the base time (Task.Slowdown)
+			}
 			t.inputBytes = specs[i].InputBytes
 			sizes[ty][i] = t.inputBytes
 			known = known || t.inputBytes > 0

@@ -9,9 +9,11 @@ import "github.com/specbridge/specbridge/speculators"
 // other attempts killed, as Hadoop's JobImpl does; a job that was KILLED is
 // killed at the same time after its submit if it is still running then.
 
-// scripted returns the work and fate of attempt n of task (ty, ti): the
-// script's entry when there is one, else work (Work or the CopyModel's).
-func (s *sim) scripted(j *jobState, ty speculators.TaskType, ti, n int32, work float64) (float64, bool) {
+// scripted returns the work and fate of attempt n of task (ty, ti) placed on
+// node: the script's entry when there is one, its recorded time over the
+// node's static slowdown (ScriptedAttempt), else work (Work or the
+// CopyModel's).
+func (s *sim) scripted(j *jobState, ty speculators.TaskType, ti, n int32, work float64, node *nodeState) (float64, bool) {
 	if j.slim {
 		return work, false // no task has a script (slim)
 	}
@@ -23,7 +25,11 @@ func (s *sim) scripted(j *jobState, ty speculators.TaskType, ti, n int32, work f
 	if int(n) >= len(script) {
 		return work, false
 	}
-	return float64(max(script[n].Work, 1)), script[n].Fail
+	static := node.slowdown
+	if ty == speculators.Map && node.reducesOnly {
+		static = 1
+	}
+	return float64(max(script[n].Work, 1)) / static, script[n].Fail
 }
 
 // failScripted ends an attempt whose script says it fails, runs the task

@@ -331,3 +331,47 @@ func TestKillAt(t *testing.T) {
 	expectTime(t, "killed job end", k.Finish, 5000)
 	expectInt(t, "killed attempts", k.KilledAttempts, 1)
 }
+
+// TestAttemptsRunAtTheSpeedOfTheirNode: a task measured on a node twice as
+// slow as nominal (Task.Slowdown 2, 20 s) has a base time of 10 s. Its
+// recorded attempt (Script) takes its recorded 20 s on any node; an attempt
+// past the record takes the base time times its own node's slowdown: 30 s
+// unscripted on a node 3 times slower, and a Resample copy on a nominal node
+// 10 s, so that it beats the recorded original on the slow node.
+func TestAttemptsRunAtTheSpeedOfTheirNode(t *testing.T) {
+	succeeded := func(p *script) []speculators.Time {
+		var at []speculators.Time
+		for _, ev := range p.seen {
+			if ev.Kind == speculators.AttemptSucceeded {
+				at = append(at, ev.Time)
+			}
+		}
+		return at
+	}
+	slow := nodes(1)
+	slow[0].Slowdown = 3
+	for _, tc := range []struct {
+		name   string
+		script []ScriptedAttempt
+		want   speculators.Time
+	}{{"recorded", []ScriptedAttempt{{Work: 20_000}}, 20_000}, {"not recorded", nil, 30_000}} {
+		p := &script{}
+		runScript(t, cfgFor(slow), []Job{{ID: "a", Maps: []Task{{Work: 20_000, Slowdown: 2, Script: tc.script}}}}, p)
+		if got := succeeded(p); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s attempt on a node 3x slower: succeeded at %v, want [%d]", tc.name, got, tc.want)
+		}
+	}
+	two := nodes(1, 1)
+	two[0].Slowdown = 3
+	p := &script{steps: []step{speculate(1000, speculators.Map, 0)}}
+	runScript(t, cfgFor(two), []Job{{ID: "a", CopyWork: Resample, Maps: []Task{{Work: 20_000, Slowdown: 2, Script: []ScriptedAttempt{{Work: 20_000}}}}}}, p)
+	var copyNode speculators.NodeID
+	for _, ev := range p.seen {
+		if ev.Kind == speculators.AttemptStarted && ev.Speculative {
+			copyNode = ev.Node
+		}
+	}
+	if got := succeeded(p); copyNode != "n1" || len(got) != 1 || got[0] != 11_000 {
+		t.Errorf("a copy at 1 s on nominal node %q: a task succeeded at %v, want the copy on n1 at [11000] (its 10 s base time)", copyNode, got)
+	}
+}

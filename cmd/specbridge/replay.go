@@ -40,6 +40,8 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on `N` nodes instead of the recorded hosts (not for scenarios, which describe their cluster)", DefaultText: replay.NodesDefaultText()},
 			&cli.IntFlag{Name: "slots", Usage: "`N` containers per node of --nodes (not for scenarios)", DefaultText: "8"},
 			&cli.StringFlag{Name: "scheduler", Usage: "`NAME`: fifo or fair", DefaultText: "the scenario's, else fifo"},
+			&cli.IntFlag{Name: "node-slots", Usage: "give each recorded NodeManager of a history `N` containers (its capacity, which a history does not record), keeping its name, speed and crash (not with --nodes/--slots)", DefaultText: "the most it ran at once"},
+			&cli.StringSliceFlag{Name: "node-speeds-from", Usage: "measure the recorded NodeManagers' speeds from the histories at `PATH` too (a .jhist, Rumen trace or directory of jobs of the same cluster; repeatable); they are not replayed", DefaultText: "the input's own attempts"},
 			&cli.BoolFlag{Name: "no-stragglers", Usage: "no straggler model for inputs without attempt times of their own (SWIM): tasks run their trace times on a uniform cluster"},
 			&cli.Float64Flag{Name: "straggler-fraction", Value: dsm.TailFraction, Usage: "straggler model: `FRACTION` of tasks that straggle (inputs without attempt times)"},
 			&cli.Float64Flag{Name: "straggler-shape", Value: dsm.TailShape, Usage: "straggler model: Pareto `SHAPE` of a straggler's slowdown (GRASS §3.2: 1.259)"},
@@ -94,7 +96,7 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 		return nil, err
 	}
 	p.opts = replay.Options{Seed: c.Uint64("seed"), Runs: c.Int("runs"), Registry: reg,
-		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), Scheduler: c.String("scheduler"), Stragglers: &sm}}
+		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), NodeSlots: c.Int("node-slots"), Scheduler: c.String("scheduler"), Stragglers: &sm}}
 	p.opts.Parallel = c.Int("parallel")
 	if c.IsSet("parallel") && p.opts.Parallel < 1 {
 		return nil, usageError(c, "--parallel %d: must be at least 1", p.opts.Parallel)
@@ -102,7 +104,10 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	if p.opts.Runs < 1 {
 		return nil, usageError(c, "--runs %d: must be at least 1", p.opts.Runs)
 	}
-	for _, f := range []string{"nodes", "slots", "max-jobs"} {
+	if c.IsSet("node-slots") && (c.IsSet("nodes") || c.IsSet("slots")) {
+		return nil, usageError(c, "--node-slots sizes the recorded NodeManagers; --nodes/--slots replace them: give one or the other")
+	}
+	for _, f := range []string{"nodes", "slots", "max-jobs", "node-slots"} {
 		if c.IsSet(f) && c.Int(f) < 1 {
 			return nil, usageError(c, "--%s %d: must be at least 1", f, c.Int(f))
 		}
@@ -168,6 +173,16 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("replay: %d of %d inputs not found, nothing replayed: %s", len(missing), len(p.inputs), strings.Join(missing, ", "))
+	}
+	for _, path := range c.StringSlice("node-speeds-from") {
+		in, err := replay.Load(path, replay.LoadOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("--node-speeds-from %s: %w", path, err)
+		}
+		if in.Scenario != nil || len(in.Jobs) == 0 {
+			return nil, usageError(c, "--node-speeds-from %s: not a history with jobs (a .jhist, Rumen trace or directory of them)", path)
+		}
+		p.opts.Cluster.SpeedHistories = append(p.opts.Cluster.SpeedHistories, in.Jobs...)
 	}
 	return p, nil
 }

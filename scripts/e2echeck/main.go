@@ -33,7 +33,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	specMap := fs.Int("speculative-map", -1, "require a SPECULATIVE attempt of this map index (-1: not required)")
 	noSpec := fs.Bool("no-speculative", false, "require that no attempt is SPECULATIVE")
 	fasterThan := fs.String("faster-than", "", "require that this job's submit-to-finish time is shorter than this other .jhist's")
-	field := fs.String("print", "", "print only this value: duration (s, submit to finish), status, speculative (count)")
+	field := fs.String("print", "", "print only this value: duration (s, submit to finish), am-start (s, submit to the first task attempt's start: the AM's start-up, which no policy changes), status, speculative (count)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -52,6 +52,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "duration":
 		fmt.Fprintf(stdout, "%.1f\n", seconds(job))
 		return 0
+	case "am-start":
+		fmt.Fprintf(stdout, "%.1f\n", amStart(job))
+		return 0
 	case "status":
 		fmt.Fprintln(stdout, job.Status)
 		return 0
@@ -59,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, len(spec))
 		return 0
 	default:
-		fmt.Fprintf(stderr, "e2echeck: -print %q: want duration, status or speculative\n", *field)
+		fmt.Fprintf(stderr, "e2echeck: -print %q: want duration, am-start, status or speculative\n", *field)
 		return 2
 	}
 
@@ -158,4 +161,21 @@ func readJhist(path string) (*history.Job, error) {
 	}
 	defer f.Close()
 	return history.ReadJhistFrom(f, path)
+}
+
+// amStart is the time from the job's submit to its first task attempt's
+// start, in seconds (0 when no attempt has a start).
+func amStart(job *history.Job) float64 {
+	var first int64
+	for _, t := range job.Tasks {
+		for _, a := range t.Attempts {
+			if a.Start > 0 && (first == 0 || a.Start < first) {
+				first = a.Start
+			}
+		}
+	}
+	if first == 0 || first < job.Submit {
+		return 0
+	}
+	return float64(first-job.Submit) / 1000
 }

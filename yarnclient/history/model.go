@@ -13,6 +13,7 @@ package history
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -283,6 +284,11 @@ func (n *NodePorts) add(a *Attempt) {
 		p[1] = a.Port
 	}
 	n.ports[a.Host] = p
+}
+
+// Clone returns a copy of n that Add does not share with n.
+func (n *NodePorts) Clone() NodePorts {
+	return NodePorts{ports: maps.Clone(n.ports)}
 }
 
 // Shared returns the hosts on which attempts ran under more than one

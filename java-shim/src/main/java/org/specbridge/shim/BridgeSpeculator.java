@@ -94,7 +94,9 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     }
     this.settings = s;
     int mapFailuresMaxPercent = mapFailuresMaxPercent(conf);
-    this.applier = new DecisionApplier(context, pendingSpeculation, mapFailuresMaxPercent);
+    this.applier = new DecisionApplier(context, pendingSpeculation, mapFailuresMaxPercent,
+        intSetting(conf, MRJobConfig.MAP_MAX_ATTEMPTS, DecisionApplier.DEFAULT_MAX_ATTEMPTS),
+        intSetting(conf, MRJobConfig.REDUCE_MAX_ATTEMPTS, DecisionApplier.DEFAULT_MAX_ATTEMPTS));
     String warning = s.approximationWarning(conf.getInt(MRJobConfig.NUM_REDUCES, 1), mapFailuresMaxPercent);
     if (warning != null && s.sidecarConfigured()) {
       LOG.warn(warning);
@@ -132,11 +134,16 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
 
   /** The job's mapreduce.map.failures.maxpercent as JobImpl reads it (default 0); 0 when unreadable. */
   private static int mapFailuresMaxPercent(Configuration conf) {
+    return intSetting(conf, MRJobConfig.MAP_FAILURES_MAX_PERCENT, 0);
+  }
+
+  /** The job's whole-number setting key, or def (with a warning) when it is not a whole number. */
+  private static int intSetting(Configuration conf, String key, int def) {
     try {
-      return conf.getInt(MRJobConfig.MAP_FAILURES_MAX_PERCENT, 0);
+      return conf.getInt(key, def);
     } catch (NumberFormatException e) {
-      LOG.warn("specbridge: " + MRJobConfig.MAP_FAILURES_MAX_PERCENT + " is not a whole number: " + e.getMessage());
-      return 0;
+      LOG.warn("specbridge: " + key + " is not a whole number: " + e.getMessage());
+      return def;
     }
   }
 

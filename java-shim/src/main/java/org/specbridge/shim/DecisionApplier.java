@@ -80,6 +80,8 @@ final class DecisionApplier {
   private final AppContext context;
   private final Set<TaskId> pendingSpeculation;
   private final int mapFailuresMaxPercent;
+  private final int mapMaxAttempts;
+  private final int reduceMaxAttempts;
   /** Maps this applier has made fail (drop decisions of jobs with reduces). */
   private final Set<TaskId> failedByDrop = Collections.newSetFromMap(new ConcurrentHashMap<TaskId, Boolean>());
   final AtomicInteger applied = new AtomicInteger();
@@ -94,9 +96,46 @@ final class DecisionApplier {
    *     of all, may fail before Hadoop fails the job
    */
   DecisionApplier(AppContext context, Set<TaskId> pendingSpeculation, int mapFailuresMaxPercent) {
+    this(context, pendingSpeculation, mapFailuresMaxPercent, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_ATTEMPTS);
+  }
+
+  /**
+   * @param mapMaxAttempts the job's {@code mapreduce.map.maxattempts}, {@code reduceMaxAttempts} its
+   *     {@code mapreduce.reduce.maxattempts}: see {@link #copyRoom}
+   */
+  DecisionApplier(AppContext context, Set<TaskId> pendingSpeculation, int mapFailuresMaxPercent, int mapMaxAttempts,
+      int reduceMaxAttempts) {
     this.context = context;
     this.pendingSpeculation = pendingSpeculation;
     this.mapFailuresMaxPercent = mapFailuresMaxPercent;
+    this.mapMaxAttempts = mapMaxAttempts;
+    this.reduceMaxAttempts = reduceMaxAttempts;
+  }
+
+  /** Hadoop's default {@code mapreduce.map.maxattempts} and {@code mapreduce.reduce.maxattempts}. */
+  static final int DEFAULT_MAX_ATTEMPTS = 4;
+
+  /**
+   * How many more attempts of the task a speculate decision may add: a task keeps one of its max attempts in
+   * reserve, so that its failed attempts plus those not finished never reach the limit by copies alone. Hadoop's
+   * TaskImpl counts a failed speculative attempt like any other, and fails the task (and the job) at the limit;
+   * live-bench's {@code sca} asked for 4 attempts of each map of a job whose task timeout was 30 s, on a machine
+   * where 16 task JVMs starting at once took longer than that to report, and all 4 attempts of one map timed out
+   * together: the job FAILED where one more attempt would have run. A cap of max attempts - 1 at once lets every
+   * running attempt fail to one cause (a node failure, a timeout) and still leaves the task a retry. The simulator
+   * applies the same rule (sim's copyRoom). Killed attempts do not count, as in TaskImpl, nor does one being
+   * killed (its external state is already KILLED while its container is cleaned up): srquant kills an attempt
+   * and asks for its copy in one round, as the simulator, where the kill ends the attempt at once.
+   */
+  static int copyRoom(Task task, int maxAttempts) {
+    int used = 0;
+    for (TaskAttempt a : task.getAttempts().values()) {
+      TaskAttemptState st = a.getState();
+      if (st != TaskAttemptState.KILLED && st != TaskAttemptState.SUCCEEDED) {
+        used++; // failed, failing, or not finished
+      }
+    }
+    return maxAttempts - 1 - used;
   }
 
   /**
@@ -173,6 +212,19 @@ final class DecisionApplier {
             pendingSpeculation.contains(taskId));
         if (refusal != null) {
           return refusal;
+        }
+        boolean map = taskId.getTaskType() == TaskType.MAP;
+        int maxAttempts = map ? mapMaxAttempts : reduceMaxAttempts;
+        int room = copyRoom(task, maxAttempts);
+        if (room <= 0) {
+          return "the task's failed and unfinished attempts are " + (maxAttempts - 1) + " of its " + maxAttempts
+              + " (" + (map ? MRJobConfig.MAP_MAX_ATTEMPTS : MRJobConfig.REDUCE_MAX_ATTEMPTS)
+              + "): one is kept for a retry";
+        }
+        if (copies > room) {
+          BridgeSpeculator.LOG.info("specbridge: " + taskId + ": " + copies + " copies asked, " + room
+              + " started: one of the task's " + maxAttempts + " attempts is kept for a retry");
+          copies = room;
         }
         if (!pendingSpeculation.add(taskId)) {
           return "a speculative attempt of this task is already pending";

@@ -60,6 +60,27 @@ class CloningMRAppTest extends ShimMRAppTest {
   }
 
   /**
+   * A task keeps one of its max attempts in reserve (DecisionApplier.copyRoom): SCA's clones of a job whose
+   * {@code mapreduce.map.maxattempts} is 3 are cut to one copy a task (P2 gives 2 or more), and with 2 the shim
+   * refuses every clone, since a copy failing with its original would fail the job (live-bench's sca run).
+   */
+  @Test
+  @Timeout(120)
+  void scaClonesKeepOneAttemptOfEachTaskInReserve() throws Exception {
+    List<Task> maps = runHeldJob("sca", "sb-sca-reserve3", MRJobConfig.MAP_MAX_ATTEMPTS, "3");
+    for (Task t : maps.subList(0, 3)) {
+      assertEquals(2, t.getAttempts().size(), t.getID() + ": 3 max attempts leave room for one copy");
+    }
+    final List<Task> two = startHeldJob("sca", "sb-sca-reserve2", MRJobConfig.MAP_MAX_ATTEMPTS, "2");
+    final BridgeSpeculator shim = shim();
+    waitFor("the clones of maps 0-2 refused", () -> shim.refusedDecisions() >= 3);
+    for (Task t : two.subList(0, 3)) {
+      assertEquals(1, t.getAttempts().size(), t.getID() + ": 2 max attempts leave no room for a copy");
+    }
+    assertEquals(0, shim.appliedDecisions(), "a clone was applied with 2 max attempts");
+  }
+
+  /**
    * ESE clones a job that is small by Xu and Lau's §VI-C test: m = 4 tasks below eta N(l)/|chi(l)| = 0.1 x 1000
    * free slots ({@code specbridge.cluster.slots}), and E[x] = 2 s ({@code specbridge.job.task-mean-ms}) below xi =
    * 1 unit of 10 s (ESE's unit-s). Each running task gets eq. (29)'s c* copies at once; held map 3 none.

@@ -1,0 +1,166 @@
+package replay
+
+import (
+	"math"
+	"slices"
+
+	"github.com/specbridge/specbridge/yarnclient/history"
+)
+
+// Node speeds (issue 25): how much slower or faster each recorded
+// NodeManager ran the same work, measured from the history itself, so that
+// a copy the replay places on a node takes that node's time and not the
+// time its task's draw was recorded at.
+//
+// The measure, and why:
+//
+//   - A sample is one succeeded attempt's run time over the median run time
+//     of its job's succeeded attempts of the same type, for jobs with at
+//     least minSpeedPeers of them (with fewer the median says little: a
+//     job of two maps has a "median" that is the mean of a straggler and
+//     its peer). Succeeded attempts only: a failed or killed attempt's time
+//     is cut short. The ratio takes out each job's own task size.
+//   - A node's raw factor is the median of its samples and one prior sample
+//     of 1, so that a node seen once with a heavy-tailed task (a 40 s
+//     straggler among 5 s maps) counts half of it, and a node seen many
+//     times is its median: robust to its own stragglers, which a mean is
+//     not. A node with no sample has factor 1.
+//   - Factors are taken relative to the median node (the median of the raw
+//     factors of the nodes with samples), so a typical node is nominal and
+//     a job's median is not itself biased by its slow nodes.
+//   - A factor within speedTolerance of 1 is 1, and factors are clamped to
+//     [1/maxSpeedRatio, maxSpeedRatio]: on a cluster of like nodes the
+//     ratios scatter with the tasks, and that scatter is the tasks', not the
+//     nodes'. So a history of uniform nodes replays exactly as it did
+//     before node speeds (every factor 1).
+//
+// How the replay uses a factor f of the node an attempt ran on (sim.Task's
+// Slowdown, sim.ScriptedAttempt): recorded attempts replay their recorded
+// time wherever the simulator places them (that time already holds their
+// node's speed, and the simulator does not pin them to it); a task's base
+// time is its recorded time over f, and every attempt past the record (a
+// copy, a retry: sim.Resample draws a task's base time) runs that base time
+// times the factor of the node it lands on. The recorded cluster's nodes
+// get their factors as slowdowns; a cluster given by --nodes/--slots is
+// nominal. Container allocation (calibrate.go) is in a task's work and is
+// scaled with it: the small error of scaling a second or two.
+const (
+	minSpeedPeers  = 3
+	speedTolerance = 0.15
+	maxSpeedRatio  = 4.0
+)
+
+// speedSamples gathers the samples of one job's attempts into per, by the
+// attempt's host and port.
+func speedSamples(j *history.Job, per map[hostPort][]float32) {
+	var d [2][]int64
+	var at [2][]*history.Attempt
+	for ti := range j.Tasks {
+		t := &j.Tasks[ti]
+		k := typeIndex(t.Type)
+		for ai := range t.Attempts {
+			a := &t.Attempts[ai]
+			if a.Status != history.Succeeded || a.Host == "" || a.Start <= 0 || a.Finish <= a.Start {
+				continue
+			}
+			d[k] = append(d[k], a.Finish-a.Start)
+			at[k] = append(at[k], a)
+		}
+	}
+	for k := range d {
+		if len(d[k]) < minSpeedPeers {
+			continue
+		}
+		m := median(d[k])
+		if m <= 0 {
+			continue
+		}
+		for i, a := range at[k] {
+			hp := hostPort{a.Host, a.Port}
+			per[hp] = append(per[hp], float32(float64(d[k][i])/m))
+		}
+	}
+}
+
+// median is the median of xs (the mean of the middle two for an even
+// count); xs is not changed.
+func median[T int64 | float32](xs []T) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return float64(s[n/2])
+	}
+	return (float64(s[n/2-1]) + float64(s[n/2])) / 2
+}
+
+// nodeFactors turns each node's samples (by node name) into its factor
+// (see the notes above); names without samples are left out (factor 1).
+func nodeFactors(samples map[string][]float32) map[string]float64 {
+	raw := make(map[string]float64, len(samples))
+	var all []float32
+	for name, s := range samples {
+		if len(s) == 0 {
+			continue
+		}
+		f := median(append(slices.Clone(s), 1))
+		raw[name] = f
+		all = append(all, float32(f))
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	typical := median(all)
+	out := make(map[string]float64, len(raw))
+	for name, f := range raw {
+		f /= typical
+		if math.Abs(f-1) <= speedTolerance || !(f > 0) {
+			continue
+		}
+		out[name] = min(max(f, 1/maxSpeedRatio), maxSpeedRatio)
+	}
+	return out
+}
+
+// nodeSpeeds are the recorded NodeManagers' factors, by node name as the
+// replay's cluster names them (history.Attempt.NodeKey).
+type nodeSpeeds struct {
+	shared map[string]bool
+	factor map[string]float64
+}
+
+// of is the factor of the node a ran on, 1 when unknown.
+func (n *nodeSpeeds) of(a *history.Attempt) float64 {
+	if n == nil || len(n.factor) == 0 || a == nil || a.Host == "" {
+		return 1
+	}
+	if f, ok := n.factor[a.NodeKey(n.shared)]; ok {
+		return f
+	}
+	return 1
+}
+
+// speeds measures the nodes' factors from the jobs added to p and extra,
+// which take part in the naming of nodes too (a host is split by port when
+// any of them ran several NodeManagers on it). p is not changed.
+func (p *hostPeaks) speeds(extra []*history.Job) *nodeSpeeds {
+	ports, per := p.ports, p.speed
+	if len(extra) > 0 {
+		ports = p.ports.Clone()
+		per = make(map[hostPort][]float32, len(p.speed))
+		for k, s := range p.speed {
+			per[k] = slices.Clone(s)
+		}
+		for _, j := range extra {
+			ports.Add(j)
+			speedSamples(j, per)
+		}
+	}
+	shared := ports.Shared()
+	samples := map[string][]float32{}
+	for k, s := range per {
+		name := (&history.Attempt{Host: k.host, Port: k.port}).NodeKey(shared)
+		samples[name] = append(samples[name], s...)
+	}
+	return &nodeSpeeds{shared: shared, factor: nodeFactors(samples)}
+}

@@ -1,0 +1,106 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/specbridge/specbridge/yarnclient/history"
+)
+
+// speedJob is a calibratable history job of one map per host, each taking
+// base ms times its host's factor (hosts without one: 1) plus a jitter of up
+// to 5% that varies with the job and the host, and straggle times longer on
+// host straggler (none when "").
+func speedJob(k int, hosts []string, factor map[string]float64, base int64, straggler string, straggle float64) *history.Job {
+	const submit = 1_700_000_000_000
+	at := submit + int64(k)*1_000_000
+	j := &history.Job{ID: fmt.Sprintf("job_1700000000000_%04d", k+1), Status: history.Succeeded, Submit: at, Launch: at + 1000}
+	end := int64(0)
+	for i, h := range hosts {
+		f := factor[h]
+		if f == 0 {
+			f = 1
+		}
+		if h == straggler {
+			f *= straggle
+		}
+		jitter := 1 + 0.05*float64((k*7+i*3)%11)/10
+		d := int64(float64(base) * f * jitter)
+		start := at + 2000
+		j.Tasks = append(j.Tasks, history.Task{ID: fmt.Sprintf("task_%d_m_%06d", k, i), Type: history.Map, Index: i, Status: history.Succeeded,
+			Attempts: []history.Attempt{{ID: fmt.Sprintf("attempt_%d_m_%06d_0", k, i), Host: h, Start: start, Finish: start + d, Status: history.Succeeded}}})
+		end = max(end, start+d)
+	}
+	j.Finish = end + 1000
+	return j
+}
+
+// TestNodeSpeedsFromTheHistory: a node three times slower than the others,
+// measured from five jobs whose maps each ran once on every node (one job
+// with a straggler on another node), replays as a node of slowdown 3, the
+// others nominal, and its tasks carry the slowdown they were recorded at; on
+// a uniform cluster with the same jitter and straggler every node is
+// nominal; and a one-job input sees the slow node at half its factor (one
+// sample against the prior) unless other histories of the cluster
+// (SpeedHistories) add their samples.
+func TestNodeSpeedsFromTheHistory(t *testing.T) {
+	hosts := []string{"h1", "h2", "h3", "h4", "h5", "h6"}
+	slowdowns := func(jobs []*history.Job, co ClusterOptions) (map[string]float64, []float64) {
+		t.Helper()
+		w, err := FromHistory(jobs, co, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]float64{}
+		for _, n := range w.Config.Nodes {
+			out[n.Name] = n.Slowdown
+		}
+		var tasks []float64
+		for _, m := range w.Jobs[0].Maps {
+			tasks = append(tasks, m.Slowdown)
+		}
+		return out, tasks
+	}
+	for _, tc := range []struct {
+		name   string
+		factor map[string]float64
+	}{{"h6 three times slower", map[string]float64{"h6": 3}}, {"uniform", nil}} {
+		var jobs []*history.Job
+		for k := range 5 {
+			straggler := ""
+			if k == 2 {
+				straggler = "h2"
+			}
+			jobs = append(jobs, speedJob(k, hosts, tc.factor, 10_000, straggler, 4))
+		}
+		got, tasks := slowdowns(jobs, ClusterOptions{})
+		for _, h := range hosts {
+			want := tc.factor[h]
+			if want == 0 {
+				want = 1
+			}
+			if math.Abs(got[h]-want) > 0.1*want {
+				t.Errorf("%s: node %s replays at slowdown %.3f, want %.1f", tc.name, h, got[h], want)
+			}
+		}
+		if tc.factor != nil && math.Abs(tasks[5]-got["h6"]) > 1e-9 {
+			t.Errorf("%s: the map recorded on h6 has slowdown %.3f, want its node's %.3f", tc.name, tasks[5], got["h6"])
+		}
+		if tc.factor == nil && fmt.Sprint(tasks) != "[0 0 0 0 0 0]" {
+			t.Errorf("uniform: the maps' slowdowns are %v, want none", tasks)
+		}
+	}
+	jobs := make([]*history.Job, 5)
+	for k := range jobs {
+		jobs[k] = speedJob(k, hosts, map[string]float64{"h6": 3}, 10_000, "", 1)
+	}
+	alone, _ := slowdowns(jobs[:1], ClusterOptions{})
+	if math.Abs(alone["h6"]-2) > 0.15 {
+		t.Errorf("one job: h6 replays at slowdown %.3f, want about 2 (its one sample of 3 and the prior's 1)", alone["h6"])
+	}
+	pooled, _ := slowdowns(jobs[:1], ClusterOptions{SpeedHistories: jobs[1:]})
+	if math.Abs(pooled["h6"]-3) > 0.3 {
+		t.Errorf("one job with four more of its cluster: h6 replays at slowdown %.3f, want about 3", pooled["h6"])
+	}
+}
