@@ -82,12 +82,14 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	// blocking: with GS on an exact job, every original in T is in Γ and
 	// goes first on a tie, so a copy is Γ.first() only once its t_rem (its
 	// key, highest first) exceeds every original's t_new; blocking is the
-	// highest lower bound of those, over the types whose every task has a
-	// t_new (a completion), the others left out (which only lowers it).
+	// highest lower bound of those: the floor of each type with a
+	// completion, and for a type whose t_new still comes from earlier jobs
+	// the prior's answer for one of its originals (priorBlocking).
 	var blocking float64
 	if original && p.useGS {
 		for ty := range job.Tasks {
 			if e.durN[ty] == 0 {
+				blocking = max(blocking, p.priorBlocking(job, speculators.TaskType(ty)))
 				continue
 			}
 			open := job.Open[ty]
@@ -169,6 +171,34 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		return now
 	}
 	return until
+}
+
+// priorBlocking is a lower bound of the highest t_new of type ty's
+// originals in T when that t_new comes from earlier jobs (no completion of
+// the type yet): the prior's answer for the first original in index order,
+// as candidates builds T (a task whose t_new is unknown ends the type's
+// part of T). 0 when there is none or the prior does not know. The answers
+// read are noted for priorHolds, like every t_new from the prior a quiet
+// time rests on.
+func (p *policy) priorBlocking(job *speculators.Job, ty speculators.TaskType) float64 {
+	if p.est.prior == nil || (ty == speculators.Map && p.ended) {
+		return 0
+	}
+	open := job.Open[ty]
+	for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+		t := job.Tasks[ty][i]
+		if t.Done() || t.Dropped || (ty == speculators.Map && p.dropped[t.ID.Index]) {
+			continue
+		}
+		v, ok := p.quietPrior(ty, t.InputBytes)
+		if !ok {
+			return 0
+		}
+		if t.RunningAttempts == 0 {
+			return v
+		}
+	}
+	return 0
 }
 
 // quietTask is one task's part in the quiet time, kept between WantsSlot's
