@@ -111,9 +111,6 @@ type estimators struct {
 	priorTy                   speculators.TaskType
 	priorBytes                int64
 	priorMs                   float64
-
-	// joins is tnewFloor's scratch (quiet.go).
-	joins [2][]float64
 }
 
 // censor sums the extrapolated durations of the running tasks that count in
@@ -243,7 +240,8 @@ func (e *estimators) tnew(t *speculators.Task) (float64, bool) {
 }
 
 // trem is t_rem in ms of task t at now: the minimum over its running
-// attempts (Pseudocode 2's caption); c is the number of running attempts and
+// attempts (Pseudocode 2's caption); c is the number of running attempts
+// (the engine's count, Task.RunningAttempts, which quietUntil reads too) and
 // measured whether any of them has reported progress. An attempt that has
 // not reported progress yet (one just started) is a fresh attempt whose
 // expected time left is tnew minus its run time so far, at least 0. Without
@@ -260,7 +258,6 @@ func trem(t *speculators.Task, now speculators.Time, tnew float64, ok bool) (ms 
 		if !a.Running() {
 			continue
 		}
-		c++
 		left := a.PhaseTimeLeft(now) * 1000
 		if !math.IsInf(left, 1) {
 			measured = true
@@ -271,7 +268,7 @@ func trem(t *speculators.Task, now speculators.Time, tnew float64, ok bool) (ms 
 			ms = left
 		}
 	}
-	return ms, c, measured
+	return ms, t.RunningAttempts, measured
 }
 
 // remember records the t_rem a Decide computed, for the accuracy score.

@@ -199,6 +199,7 @@ func (p *policy) size(job *speculators.Job) {
 // the engine's ledger, Job.PendingCopies).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
+	p.noteQuiet(job, ev)
 	t := job.LifecycleTask(ev)
 	if t == nil {
 		return

@@ -104,6 +104,16 @@ type quietTime struct {
 	gs          bool
 	from, until speculators.Time
 	priors      []priorSeen
+
+	// What quietUntil keeps between passes (quietRefresh): each task's
+	// time and part in t_new's floor, the floor's sums, the tasks with an
+	// event since the last pass (dirty) or that everything must be
+	// computed again (all), and what the parts were computed with.
+	tasks       [speculators.NumTaskTypes][]quietTask
+	floors      [speculators.NumTaskTypes][2]quietFloor
+	normN, durN [speculators.NumTaskTypes]int
+	built, all  bool
+	dirty       []speculators.TaskID
 }
 
 // gammaAt is Γ at now and its first member, computed again only when

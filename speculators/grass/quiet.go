@@ -2,7 +2,6 @@ package grass
 
 import (
 	"math"
-	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -23,7 +22,7 @@ import (
 // tasks counted in it, estimators.censor) and a deadline's time left. We
 // bound each from the side that would let a copy into Γ:
 //
-//   - t_new is never below tnewFloor's bound (per input byte, times the
+//   - t_new is never below floor's bound (per input byte, times the
 //     task's input, or in ms). A t_new that comes from
 //     earlier jobs (the prior, before the job's first completion of the
 //     type) changes when another job learns; the answers used are noted and
@@ -55,60 +54,67 @@ import (
 //
 // Float rounding is covered by taking the bound 1e-6 lower than computed,
 // and the time rounded down to the ms (Attempt.LeftStaysBelow).
+//
+// Kept per task. A status report changes one task, and a job of n running
+// tasks has about n/3 of them a second; computing every task's time again
+// after each would cost n^2/3 task visits a second (issue 31). So each
+// task's time (and its part in t_new's floor) is kept (quietTask) and
+// computed again only after an event of that task, when the threshold it
+// was computed for is above the one now (a fallen floor), or when it has
+// passed; the floor's sums are kept the same way (quietRefresh). A pass
+// then costs a few comparisons a task.
 func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculators.Time {
 	const never = speculators.Time(math.MaxInt64)
 	until := never
 	e := &p.est
-	p.quiet.priors = p.quiet.priors[:0]
+	q := &p.quiet
+	q.priors = q.priors[:0]
 	original := p.hasOriginal(job)
+	if original && p.useGS && (job.Deadline > 0 || job.ErrorBound > 0) {
+		return now // pruning may give an original back to Γ as the clock moves
+	}
+	early := original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
+	p.quietRefresh(job, now)
+	var floorNorm, floorDur [speculators.NumTaskTypes]float64
+	for ty := range job.Tasks {
+		floorNorm[ty], floorDur[ty] = q.floor(e, ty)
+	}
 	// blocking: with GS on an exact job, every original in T is in Γ and
 	// goes first on a tie, so a copy is Γ.first() only once its t_rem (its
 	// key, highest first) exceeds every original's t_new; blocking is the
-	// highest lower bound of those, over the types whose every task has a
-	// t_new (a completion), the others left out (which only lowers it).
+	// highest lower bound of those: the floor of each type with a
+	// completion, and for a type whose t_new still comes from earlier jobs
+	// the prior's answer for one of its originals (priorBlocking).
 	var blocking float64
-	var floorNorm, floorDur [speculators.NumTaskTypes]float64
-	var floorDone [speculators.NumTaskTypes]bool
-	floor := func(ty int) (float64, float64) {
-		if !floorDone[ty] {
-			floorNorm[ty], floorDur[ty] = e.tnewFloor(job, speculators.TaskType(ty), now)
-			floorDone[ty] = true
-		}
-		return floorNorm[ty], floorDur[ty]
-	}
 	if original && p.useGS {
-		if job.Deadline > 0 || job.ErrorBound > 0 {
-			return now // pruning may give an original back to Γ as the clock moves
-		}
 		for ty := range job.Tasks {
 			if e.durN[ty] == 0 {
+				blocking = max(blocking, p.priorBlocking(job, speculators.TaskType(ty)))
 				continue
 			}
-			lbNorm, lbDur := floor(ty)
 			open := job.Open[ty]
 			for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
 				t := job.Tasks[ty][i]
 				if t.Done() || t.Dropped || t.RunningAttempts > 0 {
 					continue
 				}
-				lb := lbDur
+				lb := floorDur[ty]
 				if t.InputBytes > 0 && e.normN[ty] > 0 {
-					lb = lbNorm * float64(t.InputBytes)
+					lb = floorNorm[ty] * float64(t.InputBytes)
 				}
 				blocking = max(blocking, lb)
 			}
 		}
 	}
-	early := original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	for ty := range job.Tasks {
 		mapType := speculators.TaskType(ty) == speculators.Map
 		if (mapType && p.ended) || job.RunningTasks[ty] == 0 {
 			continue // being dropped, or nothing running: no copy in Γ
 		}
-		lbNorm, lbDur := floor(ty)
 		// The running tasks (RAS's Γ has no originals, and GS has none
 		// left here).
 		live := job.Live[ty]
+		kept := q.tasks[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
 			t := job.Tasks[ty][i]
 			if t.Done() || t.Dropped || t.RunningAttempts == 0 || (mapType && p.dropped[t.ID.Index]) {
@@ -117,9 +123,9 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			var lb float64
 			switch {
 			case t.InputBytes > 0 && e.normN[ty] > 0:
-				lb = lbNorm * float64(t.InputBytes)
+				lb = floorNorm[ty] * float64(t.InputBytes)
 			case e.durN[ty] > 0:
-				lb = lbDur
+				lb = floorDur[ty]
 			case e.prior == nil:
 				continue // t_new unknown until a completion: not in T
 			default:
@@ -134,12 +140,8 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			if t.PendingCopies > 0 {
 				continue // not eligible until the ledger settles (an event)
 			}
-			c := 0
-			for _, a := range t.Attempts {
-				if a.Running() {
-					c++
-				}
-			}
+			// Γ's trem counts the running attempts the same way.
+			c := t.RunningAttempts
 			if early && c >= 2 {
 				continue // at most two copies in early waves
 			}
@@ -150,11 +152,19 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			if !(thr > 0) || math.IsInf(thr, 1) {
 				return now
 			}
-			at, ok := taskQuiet(t, now, thr)
-			if !ok {
-				return now
+			// The task's time, kept from an earlier pass while it holds:
+			// no event of the task since (quietRefresh zeroes thr), and a
+			// threshold no lower than the one it was computed for.
+			k := &kept[i]
+			if k.thr == 0 || thr < k.thr || k.at <= now {
+				at, ok := taskQuiet(t, now, thr)
+				if !ok || at <= now {
+					k.thr = 0
+					return now
+				}
+				k.at, k.thr = at, thr
 			}
-			until = min(until, at)
+			until = min(until, k.at)
 		}
 	}
 	if until <= now {
@@ -163,7 +173,205 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	return until
 }
 
-// tnewFloor bounds from below, for every time from now until the job's next
+// priorBlocking is a lower bound of the highest t_new of type ty's
+// originals in T when that t_new comes from earlier jobs (no completion of
+// the type yet): the prior's answer for the first original in index order,
+// as candidates builds T (a task whose t_new is unknown ends the type's
+// part of T). 0 when there is none or the prior does not know. The answers
+// read are noted for priorHolds, like every t_new from the prior a quiet
+// time rests on.
+func (p *policy) priorBlocking(job *speculators.Job, ty speculators.TaskType) float64 {
+	if p.est.prior == nil || (ty == speculators.Map && p.ended) {
+		return 0
+	}
+	open := job.Open[ty]
+	for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+		t := job.Tasks[ty][i]
+		if t.Done() || t.Dropped || (ty == speculators.Map && p.dropped[t.ID.Index]) {
+			continue
+		}
+		v, ok := p.quietPrior(ty, t.InputBytes)
+		if !ok {
+			return 0
+		}
+		if t.RunningAttempts == 0 {
+			return v
+		}
+	}
+	return 0
+}
+
+// quietTask is one task's part in the quiet time, kept between WantsSlot's
+// passes (quietUntil) until an event of the task: the time up to which its
+// t_rem stays at most thr, and its part in t_new's floor (floor): none,
+// counted at val, or may join at val (per input byte when k is 0, in ms
+// when 1).
+type quietTask struct {
+	at   speculators.Time
+	thr  float64 // 0: at not computed
+	part uint8
+	k    uint8
+	val  float64
+}
+
+// The parts a running task has in t_new's floor.
+const (
+	partNone uint8 = iota
+	partCounted
+	partJoins
+)
+
+// quietFloor is one type's and kind's (per byte, ms) running tasks' part in
+// t_new's floor: the sum and count of the counted ones' values, and the
+// least value of those that may join (how many there are: joins).
+type quietFloor struct {
+	sum   float64
+	n     int
+	joins int
+	vmin  float64
+}
+
+// quietRefresh brings the tasks' parts in the quiet time up to date: every
+// running task's after a change that may reach them all (a completion moves
+// the completions' mean; a Decide that drops or switches; an event the
+// policy cannot pin on one task), else only those of the tasks with an
+// event since the last pass (noteQuiet). What else quietUntil reads (the
+// early waves, the ledger, the algorithm in force) it reads afresh at each
+// pass; a task's kept time stands for any threshold at or above the one it
+// was computed for.
+//
+// Why a part kept from an earlier pass still bounds t_new from below:
+// between the task's events its counted duration (elapsed plus t_rem) only
+// grows with the clock, one that may join joins at its value or above, and
+// the floor is monotone in each (floor).
+func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) {
+	q := &p.quiet
+	e := &p.est
+	for ty := range job.Tasks {
+		if len(q.tasks[ty]) != len(job.Tasks[ty]) || q.normN[ty] != e.normN[ty] || q.durN[ty] != e.durN[ty] {
+			q.all = true
+		}
+	}
+	if q.built && !q.all {
+		for _, id := range q.dirty {
+			t := job.Tasks[id.Type][id.Index]
+			k := &q.tasks[id.Type][id.Index]
+			q.drop(id.Type, k)
+			q.part(e, t, k, now)
+			k.thr = 0
+		}
+		q.dirty = q.dirty[:0]
+		return
+	}
+	q.dirty = q.dirty[:0]
+	q.all, q.built = false, true
+	for ty := range job.Tasks {
+		q.tasks[ty] = speculators.Grow(q.tasks[ty], len(job.Tasks[ty]))
+		q.normN[ty], q.durN[ty] = e.normN[ty], e.durN[ty]
+		for k := range q.floors[ty] {
+			q.floors[ty][k] = quietFloor{vmin: math.Inf(1)}
+		}
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			k := &q.tasks[ty][i]
+			*k = quietTask{}
+			q.part(e, job.Tasks[ty][i], k, now)
+		}
+	}
+}
+
+// noteQuiet records what an observed event changes for the quiet time: the
+// task whose attempt it is about, or, for a completion or any other event,
+// everything.
+func (p *policy) noteQuiet(job *speculators.Job, ev *speculators.Event) {
+	q := &p.quiet
+	if !q.built || q.all {
+		return
+	}
+	switch ev.Kind {
+	case speculators.AttemptStarted, speculators.AttemptStatus, speculators.AttemptFailed, speculators.AttemptKilled:
+		if t := job.Task(ev.Attempt.Task); t != nil && len(q.dirty) < 64+len(job.Tasks[t.ID.Type])/4 {
+			q.dirty = append(q.dirty, t.ID)
+			return
+		}
+	}
+	q.all = true
+}
+
+// part computes running task t's part in t_new's floor at now into k, and
+// adds it to the type's sums (see floor).
+func (q *quietTime) part(e *estimators, t *speculators.Task, k *quietTask, now speculators.Time) {
+	k.part = partNone
+	ty := t.ID.Type
+	if !e.running || t.RunningAttempts == 0 || t.Done() {
+		return
+	}
+	kind, size := 1, 1.0
+	if t.InputBytes > 0 {
+		kind, size = 0, float64(t.InputBytes)
+	}
+	var m float64
+	if kind == 0 {
+		if e.normN[ty] == 0 {
+			return // censor counts nothing of this kind
+		}
+		m = e.normSum[ty] / float64(e.normN[ty])
+	} else {
+		if e.durN[ty] == 0 {
+			return
+		}
+		m = e.durSum[ty] / float64(e.durN[ty])
+	}
+	var oldest *speculators.Attempt
+	for _, a := range t.Attempts {
+		if a.Running() && (oldest == nil || a.Start < oldest.Start) {
+			oldest = a
+		}
+	}
+	if oldest == nil || oldest.Progress <= 0 {
+		return // t_rem unknown until a report: never counted before it
+	}
+	elapsed := float64(now - oldest.Start)
+	left := oldest.PhaseTimeLeft(now) * 1000
+	counted := elapsed > m*size && left >= 0 && !math.IsInf(left, 1)
+	edge := oldest.Phase != speculators.PhaseMap && oldest.Progress > oldest.PhaseStartProgress && now <= oldest.PhaseStart
+	k.k = uint8(kind)
+	f := &q.floors[ty][kind]
+	switch {
+	case counted && !edge:
+		k.part, k.val = partCounted, (elapsed+left)/size
+		f.sum += k.val
+		f.n++
+		return
+	case !edge && (oldest.Phase == speculators.PhaseMap || oldest.Progress <= oldest.PhaseStartProgress):
+		// Joins once elapsed > m x size, at elapsed / p from then on
+		// (Attempt.TimeLeft's form).
+		k.part, k.val = partJoins, m/oldest.Progress
+	default:
+		k.part, k.val = partJoins, m
+	}
+	f.joins++
+	f.vmin = min(f.vmin, k.val)
+}
+
+// drop takes task part k out of type ty's sums.
+func (q *quietTime) drop(ty speculators.TaskType, k *quietTask) {
+	f := &q.floors[ty][k.k]
+	switch k.part {
+	case partCounted:
+		f.sum -= k.val
+		f.n--
+	case partJoins:
+		// vmin stays (a lower value only lowers the floor) until no
+		// joiner is left.
+		if f.joins--; f.joins == 0 {
+			f.vmin = math.Inf(1)
+		}
+	}
+	k.part = partNone
+}
+
+// floor bounds from below, for every time from now until the job's next
 // event, the mean that t_new is made of for type ty: per input byte (norm)
 // and in ms (dur), 0 where the type has no completion. The running tasks
 // censor counts have each run longer than the completions' mean m, and
@@ -172,85 +380,25 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 // duration above m, which can only pull the mean down towards m; one whose
 // estimate has TimeLeft's form (a map, or a phase without progress yet)
 // joins at elapsed / p > m / p, its progress p fixed until its next report.
-// So the bound is the least mean of the completions, the counted tasks'
-// durations now and any of the tasks that could still join, each at m / p
-// (or m): those below the mean, lowest first. A reduce whose phase
-// began at now changes its formula at the next ms (Attempt.PhaseTimeLeft)
-// and counts m. Without ParamTnewRunning, t_new is the completions' mean.
-func (e *estimators) tnewFloor(job *speculators.Job, ty speculators.TaskType, now speculators.Time) (norm, dur float64) {
-	var sum, n [2]float64 // [0] per byte, [1] ms
-	var m [2]float64
-	if e.normN[ty] > 0 {
-		sum[0], n[0] = e.normSum[ty], float64(e.normN[ty])
-		m[0] = sum[0] / n[0]
-	}
-	if e.durN[ty] > 0 {
-		sum[1], n[1] = e.durSum[ty], float64(e.durN[ty])
-		m[1] = sum[1] / n[1]
-	}
-	if e.running && job.RunningTasks[ty] > 0 {
-		live := job.Live[ty]
-		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
-			t := job.Tasks[ty][i]
-			if t.RunningAttempts == 0 || t.Done() {
-				continue
-			}
-			k, size := 1, 1.0
-			if t.InputBytes > 0 {
-				k, size = 0, float64(t.InputBytes)
-			}
-			if n[k] == 0 {
-				continue // censor counts nothing of this kind
-			}
-			var oldest *speculators.Attempt
-			for _, a := range t.Attempts {
-				if a.Running() && (oldest == nil || a.Start < oldest.Start) {
-					oldest = a
-				}
-			}
-			if oldest == nil || oldest.Progress <= 0 {
-				continue // t_rem unknown until a report: never counted before it
-			}
-			elapsed := float64(now - oldest.Start)
-			left := oldest.PhaseTimeLeft(now) * 1000
-			counted := elapsed > m[k]*size && left >= 0 && !math.IsInf(left, 1)
-			edge := oldest.Phase != speculators.PhaseMap && oldest.Progress > oldest.PhaseStartProgress && now <= oldest.PhaseStart
-			switch {
-			case counted && !edge:
-				sum[k] += (elapsed + left) / size
-				n[k]++
-			case !edge && (oldest.Phase == speculators.PhaseMap || oldest.Progress <= oldest.PhaseStartProgress):
-				// Joins once elapsed > m x size, at elapsed / p from
-				// then on (Attempt.TimeLeft's form).
-				e.joins[k] = append(e.joins[k], m[k]/oldest.Progress)
-			default:
-				e.joins[k] = append(e.joins[k], m[k])
-			}
+// A reduce whose phase began at now changes its formula at the next ms
+// (Attempt.PhaseTimeLeft) and may join at m. So t_new is at least the mean
+// of the completions and the counted tasks' durations as kept (quietTask),
+// or, if lower, the least value a joiner may join at: any mean of those
+// values is at least the lower of the two. Without ParamTnewRunning, t_new
+// is the completions' mean. The sums kept by adding and taking away may be
+// off in their last bits; the bound is taken 1e-9 lower.
+func (q *quietTime) floor(e *estimators, ty int) (norm, dur float64) {
+	mean := func(sum float64, n int, f *quietFloor) float64 {
+		if n == 0 {
+			return 0
 		}
-	}
-	// The lowest mean the tasks that may join can make: those below the
-	// mean pull it down, the lowest first; the others only raise it.
-	for k := range e.joins {
-		if len(e.joins[k]) == 0 {
-			continue
+		v := (sum + f.sum) / float64(n+f.n)
+		if f.joins > 0 && f.vmin < v {
+			v = f.vmin
 		}
-		slices.Sort(e.joins[k])
-		for _, v := range e.joins[k] {
-			if v*n[k] >= sum[k] {
-				break
-			}
-			sum[k] += v
-			n[k]++
-		}
-		e.joins[k] = e.joins[k][:0]
+		return v * (1 - 1e-9)
 	}
-	if n[0] > 0 {
-		norm = sum[0] / n[0]
-	}
-	if n[1] > 0 {
-		dur = sum[1] / n[1]
-	}
-	return norm, dur
+	return mean(e.normSum[ty], e.normN[ty], &q.floors[ty][0]), mean(e.durSum[ty], e.durN[ty], &q.floors[ty][1])
 }
 
 // taskQuiet is the time up to which running task t's t_rem stays at most

@@ -51,6 +51,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	ended, gs, n := p.ended, p.useGS, len(out)
 	if !p.pull {
 		p.ver++
+		p.quiet.all = true
 	}
 	p.size(job)
 	p.est.sync(job)
@@ -60,6 +61,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	}
 	if p.pull && (ended != p.ended || gs != p.useGS || len(out) != n) {
 		p.ver++
+		p.quiet.all = true
 	}
 	deadline := job.Deadline > 0
 	if p.pull {
