@@ -214,8 +214,12 @@ func (s *sim) drop(ji int32, ty speculators.TaskType, ti int32) (bool, error) {
 // limit by copies alone. Hadoop counts a failed copy against the task like
 // any failed attempt, so without the reserve one cause that fails every
 // attempt at once (a node failure, or JVMs slower to start than the task
-// timeout, live-bench's sca run) fails the job. Unlimited (MaxInt32) when
-// the job has no max attempts.
+// timeout, live-bench's sca run) fails the job. The reserve bounds copies
+// beyond the one Hadoop's own speculator would start: a task with one
+// attempt unfinished and no copy asked may always get one copy, whatever
+// its max attempts, so that no policy speculates less than stock Hadoop
+// (Hadoop's TestSpeculativeExecution runs with 2 max attempts). Unlimited
+// (MaxInt32) when the job has no max attempts.
 func copyRoom(j *jobState, t *taskState, ty speculators.TaskType) int {
 	limit := j.spec.MaxAttempts
 	if ty == speculators.Reduce && j.spec.ReduceMaxAttempts > 0 {
@@ -224,5 +228,9 @@ func copyRoom(j *jobState, t *taskState, ty speculators.TaskType) int {
 	if limit <= 0 {
 		return math.MaxInt32
 	}
-	return limit - 1 - int(t.failures+t.running+t.pendingCopies)
+	room := limit - 1 - int(t.failures+t.running+t.pendingCopies)
+	if t.running+t.pendingCopies == 1 {
+		room = max(room, 1) // Hadoop's one copy
+	}
+	return room
 }

@@ -125,17 +125,25 @@ final class DecisionApplier {
    * running attempt fail to one cause (a node failure, a timeout) and still leaves the task a retry. The simulator
    * applies the same rule (sim's copyRoom). Killed attempts do not count, as in TaskImpl, nor does one being
    * killed (its external state is already KILLED while its container is cleaned up): srquant kills an attempt
-   * and asks for its copy in one round, as the simulator, where the kill ends the attempt at once.
+   * and asks for its copy in one round, as the simulator, where the kill ends the attempt at once. The reserve
+   * bounds copies beyond the one Hadoop's own speculator would start: a task with one unfinished attempt may
+   * always get one copy, whatever its max attempts, so that no policy speculates less than stock Hadoop (Hadoop's
+   * TestSpeculativeExecution, run against the shim, has 2 max attempts).
    */
   static int copyRoom(Task task, int maxAttempts) {
     int used = 0;
+    int unfinished = 0;
     for (TaskAttempt a : task.getAttempts().values()) {
       TaskAttemptState st = a.getState();
       if (st != TaskAttemptState.KILLED && st != TaskAttemptState.SUCCEEDED) {
         used++; // failed, failing, or not finished
+        if (st != TaskAttemptState.FAILED) {
+          unfinished++;
+        }
       }
     }
-    return maxAttempts - 1 - used;
+    int room = maxAttempts - 1 - used;
+    return unfinished == 1 ? Math.max(room, 1) : room; // Hadoop's one copy
   }
 
   /**
