@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
@@ -83,15 +84,13 @@ func speedSamples(j *history.Job, per map[hostPort][]float32) {
 }
 
 // median is the median of xs (the mean of the middle two for an even
-// count); xs is not changed.
+// count), by the project's one percentile; xs is not changed.
 func median[T int64 | float32](xs []T) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return float64(s[n/2])
+	s := make([]float64, len(xs))
+	for i, x := range xs {
+		s[i] = float64(x)
 	}
-	return (float64(s[n/2-1]) + float64(s[n/2])) / 2
+	return speculators.Percentile(s, 50)
 }
 
 // nodeFactors turns each node's samples (by node name) into its factor
