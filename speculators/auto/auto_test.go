@@ -39,7 +39,8 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 		{"deadline", speculators.JobInfo{ID: "j", Maps: 40, Deadline: 100000}, "grass", true, false, false},
 		{"error bound", speculators.JobInfo{ID: "j", Maps: 40, ErrorBound: 0.1}, "grass", true, false, false},
 		{"map-only", speculators.JobInfo{ID: "j", Maps: 40}, "grass", true, false, false},
-		{"pareto", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, false},
+		{"pareto", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, true},
+		{"pareto, never busy", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, false},
 		{"small", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1}, "late", true, true, true},
 		{"heavy tail", speculators.JobInfo{ID: "j", Maps: 60, TailIndex: 1.5, TaskMillis: 20000}, "ras", true, true, true},
 	}
@@ -47,6 +48,9 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 		var o map[string]string
 		if strings.Contains(c.name, "no order") {
 			o = map[string]string{auto.ParamOrder: auto.OrderNone, auto.ParamIdleShare: "0"}
+		}
+		if strings.Contains(c.name, "never busy") {
+			o = map[string]string{auto.ParamParetoLoad: "1"}
 		}
 		e, err := reg.NewEngine(c.info, auto.Name, o, 1)
 		if err != nil {
@@ -116,7 +120,7 @@ func TestJobOfReducesIsSmallByTheIdleSlots(t *testing.T) {
 // A bad member name is an error naming the parameter, at construction.
 func TestBadMemberIsRefused(t *testing.T) {
 	reg := registry(t)
-	for _, o := range []map[string]string{{"exact-member": "nosuch"}, {"small-member": "auto"}, {"busy-member": "nosuch"}, {"order": "fifo"}} {
+	for _, o := range []map[string]string{{"exact-member": "nosuch"}, {"small-member": "auto"}, {"busy-member": "nosuch"}, {"pareto-busy-member": "auto"}, {"order": "fifo"}} {
 		_, _, err := reg.New(auto.Name, o, 1)
 		if err == nil {
 			t.Errorf("%v: built", o)
@@ -157,5 +161,55 @@ func TestShimMemberCountersNameEveryPolicy(t *testing.T) {
 	}
 	if !names["other"] {
 		t.Errorf("%s: no counter for other", props)
+	}
+}
+
+// An exact map-only job with an a-priori Pareto law runs the Pareto busy
+// member (ese) when placed at a busy fraction of at least the larger of
+// pareto-busy-load (0.7) and Xu and Lau's omega_U for its tail index
+// (0.75 at 2, 0.36 at 3); copies running are not load (rule v4, the tuning
+// scenario busy-pareto).
+func TestParetoJobRunsTheBusyMemberAboveTheCutoff(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		tail                float64
+		idle, slots, copies int
+		want                string
+	}{
+		{2, 20, 100, 0, "ese"},  // 0.80 >= 0.75
+		{2, 27, 100, 0, "ras"},  // 0.73: above 0.7, below omega_U(2)
+		{3, 27, 100, 0, "ese"},  // 0.73 >= 0.7 > omega_U(3)
+		{3, 35, 100, 0, "ras"},  // 0.65 < 0.7
+		{2, 20, 100, 30, "ras"}, // 0.50 once ras's copies are left out
+	} {
+		e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 40, TailIndex: c.tail, TaskMillis: 20000, Slots: c.slots}, auto.Name, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots, SpeculativeRunning: c.copies}, 0)
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("tail %.0f, idle %d of %d, %d copies: member %q, want %q", c.tail, c.idle, c.slots, c.copies, got, c.want)
+		}
+	}
+}
+
+// A small exact map-only job (at most small-tasks tasks) placed on an idle
+// cluster is cloned like a small job with reduces. Rule v3 left it with
+// grass: its check that the job runs the bounded member compared member
+// indexes, and grass is both the map-only and the bounded member.
+func TestSmallMapOnlyJobClonesOnAnIdleCluster(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		idle int
+		want string
+	}{{90, "sca"}, {60, "grass"}} {
+		e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 8, Slots: 100}, auto.Name, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("idle %d of 100: member %q, want %q", c.idle, got, c.want)
+		}
 	}
 }
