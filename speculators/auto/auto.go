@@ -141,9 +141,9 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Tuning scenarios mixed-stream and hetero-stream: sda's order alone, without copies, was 18-20% faster than late")
 	b.String(&p.busyMember, ParamBusy, "sda",
 		"member for an exact job with reduces placed while the cluster's busy fraction is at least busy-load (Xu & Lau §VI: detection, not cloning, above the cutoff load; tuning scenario hetero-stream: sda 217 s, late 280 s)")
-	b.Float(&p.busyLoad, ParamBusyLoad, 0.5, speculators.In(0, 1, "a load"),
+	b.Float(&p.busyLoad, ParamBusyLoad, 0.4, speculators.In(0, 1, "a load"),
 		"busy fraction (as for clone-load) at or above which an exact job with reduces runs busy-member instead of exact-member; "+
-			"0.5 from the tuning scenarios (0.3 and 0.7 were slower on hetero-stream; no bundled scenario changed); 0 never")
+			"0.4 from the tuning scenarios (rule v4, with the busy member's own order, 5 seeds: hetero-stream 202.6 s at 0.5, 196.9 at 0.4, 197.5 at 0.3; hetero-reduces-speeds 230.1, 228.3, 231.4; no bundled scenario changed); 0 never")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
