@@ -84,15 +84,17 @@ var heldOutMisses = map[string]string{
 
 // The held-out scenarios, written before auto's rule was chosen and never
 // used to choose it (scenarios/heldout before rule v2, scenarios/heldout2
-// before rule v3): the same check against every shipped policy, reported
-// apart, with the misses pinned (heldOutMisses).
+// before rule v3, scenarios/heldout3 before rule v4): the same check
+// against every shipped policy, reported apart, with the misses pinned
+// (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	held, _ := filepath.Glob("../scenarios/heldout/*.yaml")
 	held2, _ := filepath.Glob("../scenarios/heldout2/*.yaml")
-	if len(held) < 5 || len(held2) < 6 {
-		t.Fatalf("%d and %d held-out scenarios, want 5 and 6", len(held), len(held2))
+	held3, _ := filepath.Glob("../scenarios/heldout3/*.yaml")
+	if len(held) < 5 || len(held2) < 6 || len(held3) < 8 {
+		t.Fatalf("%d, %d and %d held-out scenarios, want 5, 6 and 8", len(held), len(held2), len(held3))
 	}
-	held = append(held, held2...)
+	held = append(append(held, held2...), held3...)
 	var every []string
 	for _, n := range registry(t).Names() {
 		if n != "auto" {

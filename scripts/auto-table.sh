@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # auto-table.sh: the evidence table of docs/policies/auto.md. Every shipped
 # policy on every bundled scenario (and, apart, the tuning set of
-# scenarios/tuning and the held-out sets of scenarios/heldout and
-# scenarios/heldout2), SEEDS seeds each; for each scenario the headline
+# scenarios/tuning and the held-out sets of scenarios/heldout,
+# scenarios/heldout2 and scenarios/heldout3), SEEDS seeds each; for each scenario the headline
 # measure (time to bound for error-bound jobs, accuracy for deadline jobs,
 # PoCD where jobs have deadlines to meet, else mean job time), the best
 # single policy, auto, hadoop, and how far auto is from the best.
@@ -32,7 +32,7 @@ run() { # file extra-args...
 }
 for f in scenarios/*.yaml; do run "$f"; done
 for f in scenarios/xulau/*.yaml; do run "$f" --max-jobs "$xjobs"; done
-for f in scenarios/tuning/*.yaml scenarios/heldout/*.yaml scenarios/heldout2/*.yaml; do run "$f"; done
+for f in scenarios/tuning/*.yaml scenarios/heldout/*.yaml scenarios/heldout2/*.yaml scenarios/heldout3/*.yaml; do run "$f"; done
 python3 - "$out" "$seeds" <<'PY'
 import json, os, sys, glob
 out, seeds = sys.argv[1], sys.argv[2]
@@ -65,9 +65,10 @@ def table(files, title):
         fmt = (lambda x: f"{x:.4f}") if hi else (lambda x: f"{x:.1f}")
         print(f"| {name} | {m} | {bn} {fmt(bv)} | {fmt(av)} | {fmt(hv)} | {gap:+.1f}% |")
 allf = sorted(glob.glob(os.path.join(out, "*.json")))
-sets = ("tuning_", "heldout_", "heldout2_")
+sets = ("tuning_", "heldout_", "heldout2_", "heldout3_")
 table([f for f in allf if not os.path.basename(f).startswith(sets)], "Bundled scenarios")
-table([f for f in allf if os.path.basename(f).startswith("tuning_")], "Tuning scenarios (rule v3 chosen on them)")
+table([f for f in allf if os.path.basename(f).startswith("tuning_")], "Tuning scenarios (the rule chosen on them)")
 table([f for f in allf if os.path.basename(f).startswith("heldout_")], "Held-out scenarios, first set (never tuned on)")
 table([f for f in allf if os.path.basename(f).startswith("heldout2_")], "Held-out scenarios, second set (never tuned on)")
+table([f for f in allf if os.path.basename(f).startswith("heldout3_")], "Held-out scenarios, third set (never tuned on)")
 PY

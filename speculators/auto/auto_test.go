@@ -71,7 +71,7 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 }
 
 // A small job placed on an idle cluster is cloned (sca); on a busier one
-// it keeps its member, and at busy fraction busy-load (0.5) or above it
+// it keeps its member, and at busy fraction busy-load (0.4) or above it
 // runs the busy member (sda). Copies running do not count as load.
 func TestSmallJobClonesOnlyWhenTheClusterIsIdle(t *testing.T) {
 	reg := registry(t)
