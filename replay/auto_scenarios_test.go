@@ -76,10 +76,22 @@ func TestAutoWithinBestOnEveryScenario(t *testing.T) {
 var heldOutMisses = map[string]string{
 	// Rule v3 fixed the first set's two misses (failures-mixed: the idle-slot
 	// cut clones its 18-task jobs; hetero-mixed: least-work-first order and
-	// sda when busy). The second set, written before v3, has this one.
+	// sda when busy). Rule v4 fixed the second set's small-busy (ese above
+	// the cutoff load). The second and third sets, written before v4, have
+	// these (5-seed figures in docs/policies/auto.md). heldout3/
+	// map-only-hetero-busy misses over 5 seeds (+18.7%, sda leads) but not
+	// reduced at seed 1 (+4.2%), so it is checked, not pinned.
 	"heldout2/hetero-four-speeds": "grass and ras (pull mode: they place originals and copies on the " +
 		"fast nodes' free slots) lead on a stream of jobs with reduces over four node speeds; auto runs " +
-		"sda (busy) or late there, 15% behind at seed 1",
+		"sda (busy) or late there, 21% behind grass and 2% behind hadoop at seed 1 (5 seeds: +17.9%, ahead of hadoop)",
+	"heldout3/hetero-three-speeds": "the same over three node speeds: ras/grass lead, auto (sda or late) " +
+		"16% behind at seed 1 (5 seeds: +16.2%)",
+	"heldout3/hetero-idle-reduces": "jobs with long reduces over two node speeds on a lightly loaded " +
+		"cluster: grass/gs lead, auto (sca by the idle slots, or late) 80% behind at seed 1 (5 seeds: +48.9%)",
+	"heldout3/lognormal-reduces-mid": "jobs with reduces and a lognormal sigma-1 tail at load 0.4: gs/grass " +
+		"lead by half, auto (late, sda or sca) 100% behind at seed 1 (5 seeds: +99.3%, 2% behind hadoop)",
+	"heldout3/busy-pareto-large": "reduced to its first 30 jobs, ras leads and auto (ras, ese when busy) " +
+		"is 5.4% behind at seed 1; over 5 seeds on all 120 jobs auto leads (-4.6% against ese)",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
