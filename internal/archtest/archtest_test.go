@@ -61,7 +61,7 @@ var rules = []rule{
 	{pkg: "store/...", doc: "`store/grassamples`", internal: []string{"speculators/...", "internal/lineread"},
 		thirdParty: []string{"github.com/sirupsen/logrus"}, denyDeps: []string{"bridge", "sim", "cfa/..."}},
 	{pkg: "yarnclient/history", doc: "`yarnclient/history`", internal: []string{"internal/lineread", "internal/hadoopconf"}, thirdParty: []string{"github.com/hamba/avro"}},
-	{pkg: "yarnclient/hdfs", doc: "`yarnclient/hdfs`", thirdParty: []string{"github.com/colinmarc/hdfs", "github.com/jcmturner/gokrb5"}},
+	{pkg: "yarnclient/hdfs", doc: "`yarnclient/hdfs`", internal: []string{"internal/hadoopconf"}, thirdParty: []string{"github.com/colinmarc/hdfs", "github.com/jcmturner/gokrb5"}},
 	{pkg: "yarnclient/rest", doc: "`yarnclient/rest`", internal: []string{"internal/httpjson"}},
 	{pkg: "yarnclient/rmcapacity", doc: "`yarnclient/rmcapacity`", internal: []string{"yarnclient/rest", "internal/hadoopconf"},
 		thirdParty: []string{"github.com/jcmturner/gokrb5", "github.com/prometheus/client_golang", "github.com/sirupsen/logrus"},
