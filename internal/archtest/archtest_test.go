@@ -88,6 +88,7 @@ var rules = []rule{
 	{pkg: "internal/httpjson", doc: "`internal/httpjson`"},
 	{pkg: "internal/inorder", doc: "`internal/inorder`", denyStd: noIOnoTime, denyDeps: upper},
 	{pkg: "internal/testclock", doc: "`internal/testclock`"},
+	{pkg: "internal/hammer", doc: "`internal/hammer`", denyDeps: upper},
 	{pkg: "internal/browsertest", doc: "`internal/browsertest`", thirdParty: []string{"github.com/chromedp/chromedp", "github.com/chromedp/cdproto"}},
 	{pkg: "internal/dashboard", doc: "`internal/dashboard`", internal: []string{"bridge", "cfa", "cfa/analyzer", "speculators", "internal/tokens", "internal/authguard"}},
 	{pkg: "internal/policydoc", doc: "`internal/policydoc`", internal: []string{"speculators/..."}},
