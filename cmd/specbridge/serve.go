@@ -20,7 +20,6 @@ import (
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/internal/dashboard"
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/speculators/grass"
 	"github.com/specbridge/specbridge/store/dirlock"
 	"github.com/specbridge/specbridge/store/grassamples"
@@ -77,13 +76,9 @@ func serve(c *cli.Context) error {
 	if c.Duration("cfa-job-grace") <= 0 {
 		return errors.New("serve: --cfa-job-grace must be positive")
 	}
-	model, err := laserModel([]string{laserModelParam + "=" + c.String("laser-model")})
+	reg, err := policyRegistry([]string{laserModelParam + "=" + c.String("laser-model")})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
-	}
-	reg, err := all.RegistryWith(all.Options{LaserModel: model})
-	if err != nil {
-		return fmt.Errorf("serve: policy registry: %w", err)
 	}
 	dataDir := c.String("data-dir")
 	// What policies learn across jobs: kept here, read back as their Prior.
