@@ -66,6 +66,7 @@ var rules = []rule{
 	{pkg: "yarnclient/rmcapacity", doc: "`yarnclient/rmcapacity`", internal: []string{"yarnclient/rest", "internal/hadoopconf"},
 		thirdParty: []string{"github.com/jcmturner/gokrb5", "github.com/prometheus/client_golang", "github.com/sirupsen/logrus"},
 		denyDeps:   []string{"bridge", "cfa/...", "sim", "replay/..."}},
+	{pkg: "yarnclient/rmcapacity/rmtest", doc: "`yarnclient/rmcapacity/rmtest`"},
 	{pkg: "workload/...", doc: "`workload/scenario`", internal: []string{"yarnclient/history"}, thirdParty: []string{gonum, "gopkg.in/yaml.v3"},
 		denyDeps: []string{"sim", "bridge", "cfa/..."}},
 	{pkg: "replay", doc: "`replay`", internal: []string{"sim", "speculators/...", "cfa/analyzer", "workload/...", "yarnclient/history", "yarnclient/hdfs", "store/...",
