@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/specbridge/specbridge/internal/testclock"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/dolly"
 	"github.com/specbridge/specbridge/speculators/ese"
@@ -16,11 +16,6 @@ import (
 	"github.com/specbridge/specbridge/yarnclient/rest"
 	"github.com/specbridge/specbridge/yarnclient/rmcapacity/rmtest"
 )
-
-type clock struct{ t atomic.Int64 }
-
-func (c *clock) now() time.Time      { return time.Unix(0, c.t.Load()) }
-func (c *clock) add(d time.Duration) { c.t.Add(int64(d)) }
 
 func TestContainersTakesTheScarcerResource(t *testing.T) {
 	c := Container{MB: 1024, VCores: 1}
@@ -44,10 +39,9 @@ func TestWatcherReadsFailsOverAndGoesStale(t *testing.T) {
 	standby := rmtest.New(t, "")
 	standby.Down.Store(true)
 	active := rmtest.New(t, rmtest.Metrics(16384, 12288, 16, 12))
-	var clk clock
-	clk.t.Store(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+	clk := testclock.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	w, err := New(Config{RMs: []string{standby.URL, active.URL}, Container: Container{MB: 1024, VCores: 1},
-		Refresh: time.Second, Now: clk.now})
+		Refresh: time.Second, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +74,11 @@ func TestWatcherReadsFailsOverAndGoesStale(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), standby.URL) || !strings.Contains(err.Error(), active.URL) {
 		t.Fatalf("error %v does not name both RMs", err)
 	}
-	clk.add(StaleAfter * time.Second)
+	clk.Advance(StaleAfter * time.Second)
 	if _, _, ok := w.Capacity(); !ok {
 		t.Error("reading dropped before it was stale")
 	}
-	clk.add(time.Millisecond)
+	clk.Advance(time.Millisecond)
 	if _, _, ok := w.Capacity(); ok {
 		t.Error("stale reading still used")
 	}
