@@ -7,8 +7,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -235,11 +233,7 @@ func TestCoreImportsNoNetwork(t *testing.T) {
 		"limits.go", "protocol.go", "validate.go", "metrics.go"}
 	fset := token.NewFileSet()
 	for _, name := range core {
-		src, err := os.ReadFile(filepath.Join(".", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly) // nil: the parser reads the file
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/specbridge/specbridge/cfa"
 	"github.com/specbridge/specbridge/cfa/analyzer"
+	"github.com/specbridge/specbridge/internal/hammer"
 )
 
 // fullDir is a real store directory whose writes fail with ENOSPC while
@@ -74,27 +74,16 @@ func pingsBesideFullStore(t testing.TB, pings int) (rtts []time.Duration, svc *c
 		evs = append(evs, started(1, fmt.Sprintf("m_%06d", i), 0, false))
 	}
 	writer.send(events(1, 1, evs...))
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { // the writer AM keeps reporting; its frames wait once the queue is full
-		defer wg.Done()
-		for seq := int64(2); ; seq++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			batch := make([]WireEvent, 0, 50)
-			for i := 0; i < 50; i++ {
-				batch = append(batch, status(seq*10, fmt.Sprintf("m_%06d", (int(seq)*50+i)%maps), 0, 0.5))
-			}
-			data := mustJSON(t, events(seq, seq*10, batch...))
-			if err := writer.conn.WriteMessage(1, data); err != nil {
-				return
-			}
+	// The writer AM keeps reporting; its frames wait once the queue is full.
+	load := hammer.Start(1, func(_, i int) bool {
+		seq := int64(i + 2)
+		batch := make([]WireEvent, 0, 50)
+		for i := 0; i < 50; i++ {
+			batch = append(batch, status(seq*10, fmt.Sprintf("m_%06d", (int(seq)*50+i)%maps), 0, 0.5))
 		}
-	}()
+		data := mustJSON(t, events(seq, seq*10, batch...))
+		return writer.conn.WriteMessage(1, data) == nil
+	})
 	// Drain what the server sends the writer (throttle notices, decisions).
 	go func() {
 		for {
@@ -116,10 +105,9 @@ func pingsBesideFullStore(t testing.TB, pings int) (rtts []time.Duration, svc *c
 		t.Error("the analyzer reports no degraded store while its disk is full")
 	}
 	// The disk has room again: every waiting record is committed.
-	close(stop)
 	fd.full.Store(false)
-	_ = writer.conn.Close()
-	wg.Wait()
+	_ = writer.conn.Close() // the writer's next write fails: its worker ends
+	load.Stop()
 	waitUntil(t, "the waiting records to be committed", func() bool { return svc.Flush() == nil && feedQueued(t, ts) == 0 })
 	return rtts, svc
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/specbridge/specbridge/cfa/analyzer"
 	"math/rand"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +19,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/specbridge/specbridge/cfa/analyzer"
+	"github.com/specbridge/specbridge/internal/hammer"
 	"github.com/specbridge/specbridge/speculators"
 )
 
@@ -68,45 +69,33 @@ func TestFaultStoreFailsUnderLoad(t *testing.T) {
 
 			var mu sync.Mutex
 			acked := map[string]bool{}
-			stop := make(chan struct{})
-			var wg sync.WaitGroup
 			var unavailable atomic.Int64
-			for j := 0; j < 8; j++ {
-				wg.Add(1)
-				go func(j int) {
-					defer wg.Done()
-					job := fmt.Sprintf("job_1_%04d", j)
-					for i := 0; ; i++ {
-						select {
-						case <-stop:
-							return
-						default:
-						}
-						id := fmt.Sprintf("m_%06d_0", i)
-						body, _ := json.Marshal([]WireEvent{{Kind: "attempt-started", Time: int64(i), Attempt: id, Node: "n1"}})
-						for { // a post the store could not make durable is sent again
-							resp, err := http.Post(srv.URL+"/v1/jobs/"+job+"/events", "application/json", bytes.NewReader(body))
-							if err != nil {
-								t.Error(err)
-								return
-							}
-							resp.Body.Close()
-							if resp.StatusCode == http.StatusNoContent {
-								mu.Lock()
-								acked[job+" "+id] = true
-								mu.Unlock()
-								break
-							}
-							unavailable.Add(1)
-							select {
-							case <-stop:
-								return
-							case <-time.After(5 * time.Millisecond):
-							}
-						}
+			load := hammer.New()
+			load.Go(8, func(j, i int) bool { // worker j posts job j's attempt i
+				job := fmt.Sprintf("job_1_%04d", j)
+				id := fmt.Sprintf("m_%06d_0", i)
+				body, _ := json.Marshal([]WireEvent{{Kind: "attempt-started", Time: int64(i), Attempt: id, Node: "n1"}})
+				for { // a post the store could not make durable is sent again
+					resp, err := http.Post(srv.URL+"/v1/jobs/"+job+"/events", "application/json", bytes.NewReader(body))
+					if err != nil {
+						t.Error(err)
+						return false
 					}
-				}(j)
-			}
+					resp.Body.Close()
+					if resp.StatusCode == http.StatusNoContent {
+						mu.Lock()
+						acked[job+" "+id] = true
+						mu.Unlock()
+						return true
+					}
+					unavailable.Add(1)
+					select {
+					case <-load.Stopped():
+						return false
+					case <-time.After(5 * time.Millisecond):
+					}
+				}
+			})
 			degradedSeen := 0
 			for spell := 0; spell < 10; spell++ {
 				time.Sleep(time.Duration(20+rng.Intn(60)) * time.Millisecond) // a random moment
@@ -117,8 +106,7 @@ func TestFaultStoreFailsUnderLoad(t *testing.T) {
 				}
 				failing.Store(false)
 			}
-			close(stop)
-			wg.Wait()
+			load.Stop()
 			cancel()
 			if err := <-ran; err != nil { // the final commit and snapshot
 				t.Fatal(err)

@@ -25,7 +25,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,6 +32,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/specbridge/specbridge/bridge"
+	"github.com/specbridge/specbridge/internal/testclock"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all/alltest"
 )
@@ -64,17 +64,17 @@ func scenarios(t *testing.T) []*Scenario {
 type live struct {
 	t     *testing.T
 	conn  *websocket.Conn
-	clock *atomic.Int64
+	clock *testclock.Clock
 	nonce int64
 	seq   int64
 }
 
-func startLive(t *testing.T, reg *speculators.Registry, clock *atomic.Int64) string {
+func startLive(t *testing.T, reg *speculators.Registry, clock *testclock.Clock) string {
 	t.Helper()
 	log := logrus.New()
 	log.SetOutput(io.Discard)
 	srv, err := bridge.NewServer(bridge.Config{Registry: reg, Tokens: []string{token}, Log: log,
-		Now: func() time.Time { return time.UnixMilli(clock.Load()) }, DecideInterval: time.Hour})
+		Now: clock.Now, DecideInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func (l *live) read() frame {
 // the server sent before the pong.
 func (l *live) decide(at int64, evs []bridge.WireEvent) []string {
 	l.t.Helper()
-	l.clock.Store(at)
+	l.clock.Set(time.UnixMilli(at))
 	l.seq++
 	l.send(bridge.Events{Type: bridge.TypeEvents, Seq: l.seq, Now: at, Events: append([]bridge.WireEvent{}, evs...)})
 	l.nonce++
@@ -158,8 +158,7 @@ func runAs(t *testing.T, reg *speculators.Registry, s *Scenario, policy, livePol
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := &atomic.Int64{}
-	clock.Store(AMZero)
+	clock := testclock.New(time.UnixMilli(AMZero))
 	url := startLive(t, reg, clock)
 	d := websocket.Dialer{HandshakeTimeout: waitFor}
 	conn, resp, err := d.Dial(url, nil)

@@ -1,28 +1,40 @@
 package replay
 
-import "strconv"
+import (
+	"reflect"
+	"strconv"
+	"strings"
+)
 
-// figureColumns is the one table of Figures' measured columns, in the order
-// every output writes them (replay's CSV, sweep's CSV): each column's name
-// (its JSON name too; TestFigureColumnsAreTheJSONNames holds them equal)
-// and where its value lives. Averaging over runs and rounding walk the same
-// table, so a figure added here is averaged, rounded and written everywhere.
-var figureColumns = []struct {
+// figureColumns is Figures' measured columns, in the order every output
+// writes them (replay's CSV, sweep's CSV): its float64 fields in the
+// struct's order, each under its JSON name. The struct is the one table:
+// averaging over runs and rounding walk these columns too, so a float
+// field added to Figures is averaged, rounded and written everywhere.
+// Jobs and Tasks, whole numbers counted rather than measured, lead the
+// CSV (FiguresCSVHeader).
+var figureColumns = func() []figureColumn {
+	ty := reflect.TypeFor[Figures]()
+	var out []figureColumn
+	for i := range ty.NumField() {
+		if f := ty.Field(i); f.Type.Kind() == reflect.Float64 {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			out = append(out, figureColumn{name: name, index: i})
+		}
+	}
+	return out
+}()
+
+// figureColumn is one measured column: its name and its field's index in
+// Figures.
+type figureColumn struct {
 	name  string
-	field func(*Figures) *float64
-}{
-	{"mean_job_s", func(f *Figures) *float64 { return &f.MeanJobS }},
-	{"p50_job_s", func(f *Figures) *float64 { return &f.P50JobS }},
-	{"p95_job_s", func(f *Figures) *float64 { return &f.P95JobS }},
-	{"p99_job_s", func(f *Figures) *float64 { return &f.P99JobS }},
-	{"makespan_s", func(f *Figures) *float64 { return &f.MakespanS }},
-	{"container_s", func(f *Figures) *float64 { return &f.ContainerS }},
-	{"clones", func(f *Figures) *float64 { return &f.Clones }},
-	{"speculative_attempts", func(f *Figures) *float64 { return &f.SpeculativeAttempts }},
-	{"speculative_wins", func(f *Figures) *float64 { return &f.SpeculativeWins }},
-	{"killed_attempts", func(f *Figures) *float64 { return &f.KilledAttempts }},
-	{"wasted_container_s", func(f *Figures) *float64 { return &f.WastedContainerS }},
-	{"unfinished_jobs", func(f *Figures) *float64 { return &f.UnfinishedJobs }},
+	index int
+}
+
+// field is where c's value lives in f.
+func (c figureColumn) field(f *Figures) *float64 {
+	return reflect.ValueOf(f).Elem().Field(c.index).Addr().Interface().(*float64)
 }
 
 // FiguresCSVHeader names the Figures' CSV columns: jobs, tasks, then the

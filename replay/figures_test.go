@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestFigureColumnsAreTheJSONNames holds the one table of figure columns to
-// the Figures struct: every float field is in it, under its JSON name, in
-// the struct's order, and each column reads its own field.
+// TestFigureColumnsAreTheJSONNames holds the figure columns to the
+// Figures struct: every float field is a column, under its JSON name, in
+// the struct's order; each column reads its own field; the CSV header and
+// record follow them after jobs and tasks.
 func TestFigureColumnsAreTheJSONNames(t *testing.T) {
 	ty := reflect.TypeOf(Figures{})
 	var want []string
@@ -17,31 +18,26 @@ func TestFigureColumnsAreTheJSONNames(t *testing.T) {
 			want = append(want, strings.Split(f.Tag.Get("json"), ",")[0])
 		}
 	}
-	var got []string
-	for _, c := range figureColumns {
-		got = append(got, c.name)
+	if got := FiguresCSVHeader(); !reflect.DeepEqual(got, append([]string{"jobs", "tasks"}, want...)) {
+		t.Fatalf("CSV header %v, want jobs, tasks and the Figures' float fields %v", got, want)
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("figure columns %v, want the Figures' float fields %v", got, want)
-	}
+	f := Figures{Jobs: 3, Tasks: 4}
 	for i, c := range figureColumns {
-		var f Figures
-		*c.field(&f) = 1
-		v := reflect.ValueOf(f)
-		if v.FieldByIndex(ty.Field(0).Index).Int() != 0 {
-			t.Fatalf("column %s writes jobs", c.name)
+		*c.field(&f) = float64(i) + 0.5
+	}
+	v := reflect.ValueOf(f)
+	k := 0
+	for j := 0; j < ty.NumField(); j++ {
+		if ty.Field(j).Type.Kind() != reflect.Float64 {
+			continue
 		}
-		n := 0
-		for j := 0; j < ty.NumField(); j++ {
-			if ty.Field(j).Type.Kind() == reflect.Float64 && v.Field(j).Float() == 1 {
-				if strings.Split(ty.Field(j).Tag.Get("json"), ",")[0] != c.name {
-					t.Errorf("column %d (%s) reads field %s", i, c.name, ty.Field(j).Name)
-				}
-				n++
-			}
+		if got := v.Field(j).Float(); got != float64(k)+0.5 {
+			t.Errorf("field %s holds %v, want column %d's %v", ty.Field(j).Name, got, k, float64(k)+0.5)
 		}
-		if n != 1 {
-			t.Errorf("column %s sets %d fields, want 1", c.name, n)
-		}
+		k++
+	}
+	rec := f.CSVRecord()
+	if rec[0] != "3" || rec[1] != "4" || rec[2] != "0.5" || rec[len(rec)-1] != FormatNumber(float64(len(want))-0.5) {
+		t.Errorf("CSV record %v", rec)
 	}
 }

@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 )
 
 // JobRow is one job under one policy in one run: the per-job output of
-// `replay --jobs`. The JSON names (and the CSV header, the same names) are
-// a public interface: fields may be added, never renamed.
+// `replay --jobs`. The JSON names (and the CSV header, the same names in
+// the same order: jobColumns) are a public interface: fields may be added,
+// never renamed.
 type JobRow struct {
 	Input  string `json:"input"`
 	Policy string `json:"policy"`
@@ -144,9 +146,47 @@ func JobsFormat(path string) string {
 	return "csv"
 }
 
-var jobsHeader = []string{"input", "policy", "run", "seed", "job", "group", "submit_s", "finish_s", "time_s", "maps", "reduces",
-	"attempts", "copies_launched", "copies_won", "killed", "failed", "container_s", "wasted_container_s", "wrong_speculations",
-	"deadline_s", "deadline_met", "accuracy", "error_bound", "time_to_bound_s", "status", "recorded_status", "recorded_s", "settings_from", "settings"}
+// jobColumns are the CSV's columns: JobRow's fields in order, each under
+// its JSON name, so that the struct is the one list of the per-job facts
+// and the CSV and JSON Lines forms name them alike.
+var jobColumns = func() []jobColumn {
+	ty := reflect.TypeFor[JobRow]()
+	out := make([]jobColumn, ty.NumField())
+	for i := range out {
+		name, _, _ := strings.Cut(ty.Field(i).Tag.Get("json"), ",")
+		out[i] = jobColumn{name: name, index: i}
+	}
+	return out
+}()
+
+type jobColumn struct {
+	name  string
+	index int
+}
+
+// jobCell writes one value as the CSV does: numbers in their shortest
+// decimal form, a nil pointer (a figure the job does not have) as an empty
+// cell.
+func jobCell(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return ""
+		}
+		return jobCell(v.Elem())
+	case reflect.String:
+		return v.String()
+	case reflect.Int:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.Uint64:
+		return strconv.FormatUint(v.Uint(), 10)
+	case reflect.Float64:
+		return f3(v.Float())
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	}
+	return fmt.Sprint(v.Interface())
+}
 
 // Write writes rows.
 func (jw *JobsWriter) Write(rows []JobRow) error {
@@ -160,26 +200,20 @@ func (jw *JobsWriter) Write(rows []JobRow) error {
 	}
 	if !jw.header {
 		jw.header = true
-		if err := jw.csv.Write(jobsHeader); err != nil {
+		header := make([]string, len(jobColumns))
+		for i, c := range jobColumns {
+			header[i] = c.name
+		}
+		if err := jw.csv.Write(header); err != nil {
 			return err
 		}
 	}
-	opt := func(p *float64) string {
-		if p == nil {
-			return ""
+	rec := make([]string, len(jobColumns))
+	for i := range rows {
+		v := reflect.ValueOf(&rows[i]).Elem()
+		for j, c := range jobColumns {
+			rec[j] = jobCell(v.Field(c.index))
 		}
-		return f3(*p)
-	}
-	for _, r := range rows {
-		met := ""
-		if r.DeadlineMet != nil {
-			met = strconv.FormatBool(*r.DeadlineMet)
-		}
-		rec := []string{r.Input, r.Policy, strconv.Itoa(r.Run), strconv.FormatUint(r.Seed, 10), r.Job, r.Group, f3(r.SubmitS),
-			opt(r.FinishS), opt(r.TimeS), strconv.Itoa(r.Maps), strconv.Itoa(r.Reduces), strconv.Itoa(r.Attempts),
-			strconv.Itoa(r.CopiesLaunched), strconv.Itoa(r.CopiesWon), strconv.Itoa(r.Killed), strconv.Itoa(r.Failed),
-			f3(r.ContainerS), f3(r.WastedContainerS), strconv.Itoa(r.WrongSpeculations), opt(r.DeadlineS), met,
-			opt(r.Accuracy), opt(r.ErrorBound), opt(r.TimeToBoundS), r.Status, r.RecordedStatus, opt(r.RecordedS), r.SettingsFrom, r.Settings}
 		if err := jw.csv.Write(rec); err != nil {
 			return err
 		}

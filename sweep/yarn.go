@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 )
@@ -30,14 +31,19 @@ const shippedBinary = "specbridge"
 //
 // The job is submitted with `hadoop jar` when Hadoop is set (a hadoop
 // command), else with `java -cp CONF:JAR:Classpath`: both take the cluster's
-// configuration from HadoopConf (as HADOOP_CONF_DIR).
+// configuration from HadoopConf (as HADOOP_CONF_DIR). Run fills in the
+// fields left empty, as each field says.
 type YARN struct {
-	// JobJar is the sweep job jar (mvn -f java-sweep/pom.xml package).
+	// JobJar is the sweep job jar (mvn -f java-sweep/pom.xml package);
+	// "": specbridge-sweep.jar beside Binary, else the Maven module's
+	// build output under the working directory.
 	JobJar string
 	// Binary is the specbridge executable the mappers run; it must suit
-	// the cluster's nodes (same OS and architecture).
+	// the cluster's nodes (same OS and architecture). "": this process's
+	// own executable.
 	Binary string
-	// Hadoop is the hadoop command; "" submits with Java and Classpath.
+	// Hadoop is the hadoop command; "" submits with Java and Classpath,
+	// or, without a Classpath either, with the hadoop command on PATH.
 	Hadoop string
 	// Java is the java command for Classpath submission.
 	Java string
@@ -47,13 +53,15 @@ type YARN struct {
 	// environment's HADOOP_CONF_DIR.
 	HadoopConf string
 	// Dir is the job's HDFS working directory (relative: under the user's
-	// home); it must not exist yet. The cells and rows stay there.
+	// home); it must not exist yet. The cells and rows stay there. "":
+	// specbridge-sweep/TIME-PID.
 	Dir string
 	// JobConf holds KEY=VALUE settings for the job (-D).
 	JobConf []string
 	// CellsPerTask is how many cell lines one map runs (at least 1).
 	CellsPerTask int
-	// WorkDir is a local directory for the cells and the merged rows.
+	// WorkDir is a local directory for the cells and the merged rows; "":
+	// a temporary directory, removed when Run returns.
 	WorkDir string
 	// Log receives the job client's output (progress, counters).
 	Log io.Writer
@@ -112,6 +120,41 @@ func (y YARN) Run(cells []Cell) ([]Row, error) {
 	if len(cells) == 0 {
 		return nil, errors.New("on YARN: the grid has no cells")
 	}
+	if y.HadoopConf == "" {
+		y.HadoopConf = os.Getenv("HADOOP_CONF_DIR")
+	}
+	if y.Binary == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("on YARN: this binary's path: %w (give --binary)", err)
+		}
+		y.Binary = exe
+	}
+	if y.JobJar == "" {
+		y.JobJar = defaultJobJar(y.Binary)
+	}
+	if y.Hadoop == "" && y.Classpath == "" {
+		hadoop, err := exec.LookPath("hadoop")
+		if err != nil {
+			return nil, errors.New("on YARN: no hadoop command on PATH and no --hadoop-classpath: give Hadoop's client classpath (`hadoop classpath` on a cluster node) and --hadoop-conf")
+		}
+		y.Hadoop = hadoop
+	}
+	if y.Dir == "" {
+		y.Dir = fmt.Sprintf("specbridge-sweep/%s-%d", time.Now().UTC().Format("20060102T150405Z"), os.Getpid())
+	}
+	if y.WorkDir == "" {
+		work, err := os.MkdirTemp("", "specbridge-sweep-")
+		if err != nil {
+			return nil, fmt.Errorf("on YARN: %w", err)
+		}
+		defer os.RemoveAll(work)
+		y.WorkDir = work
+	}
+	if y.Log == nil {
+		y.Log = io.Discard
+	}
+	fmt.Fprintf(y.Log, "sweep: %d cells as a MapReduce job on YARN, working directory %s on HDFS\n", len(cells), y.Dir)
 	if y.JobJar == "" {
 		return nil, errors.New("on YARN: no job jar (build it with mvn -f java-sweep/pom.xml package, pass --job-jar)")
 	}
@@ -146,10 +189,7 @@ func (y YARN) Run(cells []Cell) ([]Row, error) {
 		args = append(args, "-D", kv)
 	}
 	args = append(args, "-files", strings.Join(files, ","), cellsFile, y.Dir, rowsFile)
-	cmd, err := y.command(args)
-	if err != nil {
-		return nil, err
-	}
+	cmd := y.command(args)
 	cmd.Stdout, cmd.Stderr = y.Log, y.Log
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("on YARN: the sweep job failed (%v); its client's output is above, the cells' errors are in the failed maps' stderr logs", err)
@@ -162,15 +202,24 @@ func (y YARN) Run(cells []Cell) ([]Row, error) {
 	return Merge(f, "the job's rows ("+y.Dir+"/rows)", len(cells))
 }
 
+// defaultJobJar is specbridge-sweep.jar beside the binary, else the Maven
+// module's build output in the working directory ("" when neither exists:
+// Run then says how to build it).
+func defaultJobJar(binary string) string {
+	for _, p := range []string{filepath.Join(filepath.Dir(binary), "specbridge-sweep.jar"), filepath.Join("java-sweep", "target", "specbridge-sweep.jar")} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
 // command is the job client: hadoop jar, or java with the classpath.
-func (y YARN) command(args []string) (*exec.Cmd, error) {
+func (y YARN) command(args []string) *exec.Cmd {
 	var cmd *exec.Cmd
 	if y.Hadoop != "" {
 		cmd = exec.Command(y.Hadoop, append([]string{"jar", y.JobJar, JobClass}, args...)...)
 	} else {
-		if y.Classpath == "" {
-			return nil, errors.New("on YARN: no hadoop command on PATH and no --hadoop-classpath: give Hadoop's client classpath (`hadoop classpath` on a cluster node)")
-		}
 		java := y.Java
 		if java == "" {
 			java = "java"
@@ -186,5 +235,5 @@ func (y YARN) command(args []string) (*exec.Cmd, error) {
 	if y.HadoopConf != "" {
 		cmd.Env = append(cmd.Env, "HADOOP_CONF_DIR="+y.HadoopConf)
 	}
-	return cmd, nil
+	return cmd
 }

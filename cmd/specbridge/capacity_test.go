@@ -2,22 +2,14 @@ package main
 
 import (
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
-)
 
-// rmMetrics is the RM's /ws/v1/cluster/metrics answer for a cluster of
-// total containers of 1 GB and 1 vcore, free of them free.
-func rmMetrics(total, free int) string {
-	return fmt.Sprintf(`{"clusterMetrics":{"availableMB":%d,"allocatedMB":%d,"totalMB":%d,"availableVirtualCores":%d,"allocatedVirtualCores":%d,"totalVirtualCores":%d,"containersAllocated":%d,"activeNodes":2}}`,
-		free*1024, (total-free)*1024, total*1024, free, total-free, total, total-free)
-}
+	"github.com/specbridge/specbridge/yarnclient/rmcapacity/rmtest"
+)
 
 // copiesAsked runs a live job of four maps under dolly (budget 0.5, up to 4
 // attempts a task) through serve, starts every map, and returns the copies
@@ -68,16 +60,7 @@ func copiesAsked(t *testing.T, url, job string) int {
 // task have its 4. The RM here is a stand-in serving the RM's JSON; the
 // mini-cluster integration test reads a real one.
 func TestServeSizesClonesFromTheResourceManager(t *testing.T) {
-	var body atomic.Value
-	body.Store(rmMetrics(8, 4))
-	rm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/ws/v1/cluster/metrics" {
-			http.NotFound(w, r)
-			return
-		}
-		_, _ = w.Write([]byte(body.Load().(string)))
-	}))
-	defer rm.Close()
+	rm := rmtest.New(t, rmtest.Metrics(8*1024, 4*1024, 8, 4)) // 8 containers of 1 GB and 1 vcore, 4 free
 	runServeFor(t, []string{"--rm", rm.URL, "--rm-refresh", "20ms", "--cfa-url", "off"}, func(url string) {
 		metrics := "http://" + strings.TrimSuffix(strings.TrimPrefix(url, "ws://"), "/v1/am") + "/metrics"
 		if got := scrape(t, metrics); got["specbridge_rm_capacity_containers"] != 8 || got["specbridge_rm_capacity_free_containers"] != 4 {
@@ -86,7 +69,7 @@ func TestServeSizesClonesFromTheResourceManager(t *testing.T) {
 		if n := copiesAsked(t, url, "job_1700000000000_0001"); n != 1 {
 			t.Errorf("8 containers: %d copies per task, want 1", n)
 		}
-		body.Store(rmMetrics(64, 60))
+		rm.Set(rmtest.Metrics(64*1024, 60*1024, 64, 60))
 		deadline := time.Now().Add(10 * time.Second)
 		for scrape(t, metrics)["specbridge_rm_capacity_containers"] != 64 {
 			if time.Now().After(deadline) {

@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
-	"github.com/coreos/go-systemd/v22/daemon"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
@@ -179,15 +176,11 @@ func logLoaded(what, store string, l cfa.LoadReport) {
 }
 
 func runCFA(c *cli.Context) error {
-	// Signals are caught from the start: a SIGTERM right after the address
-	// file appears must stop the process cleanly, not kill it.
-	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
-	sec, err := loadSecrets(c, "cfa", "sidecars authenticate with a bearer token")
+	ctx, stop, sec, err := startServer(c, "cfa", "sidecars authenticate with a bearer token", logrus.StandardLogger())
 	if err != nil {
 		return err
 	}
-	sec.watch(ctx, logrus.StandardLogger())
+	defer stop()
 	cfg, err := cfaConfig(c)
 	if err != nil {
 		return err
@@ -216,13 +209,10 @@ func runCFA(c *cli.Context) error {
 	defer stopRun()
 	ran := make(chan error, 1)
 	go func() { ran <- svc.Run(runCtx) }()
-	var serveErr error
-	select {
-	case <-ctx.Done():
-	case serveErr = <-served:
+	serveErr := api.wait(ctx, served)
+	if serveErr != nil {
 		serveErr = fmt.Errorf("cfa: serve: %w", serveErr)
 	}
-	notifySystemd(daemon.SdNotifyStopping)
 	svc.StopPolls()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specbridge/specbridge/conformance"
-	"github.com/specbridge/specbridge/speculators/all"
 )
 
 // conformanceTraceCommand prints a conformance scenario simulated under a
@@ -28,7 +27,7 @@ func conformanceTraceCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			reg, err := all.Registry()
+			reg, err := policyRegistry(nil)
 			if err != nil {
 				return err
 			}

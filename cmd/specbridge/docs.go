@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"github.com/specbridge/specbridge/internal/policydoc"
-	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,7 +34,7 @@ func docsCommand() *cli.Command {
 			},
 			Before: noArgs,
 			Action: func(c *cli.Context) error {
-				reg, err := all.Registry()
+				reg, err := policyRegistry(nil)
 				if err != nil {
 					return err
 				}

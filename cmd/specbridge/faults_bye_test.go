@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/specbridge/specbridge/internal/hammer"
 )
 
 // byeJob runs one short job through serve at addr: hello, an attempt
@@ -66,36 +68,23 @@ func TestFaultKillServeAfterBye(t *testing.T) {
 	p := startServe()
 	var mu sync.Mutex
 	var answered []string
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
 	var next atomic.Int64
-	for w := 0; w < 4; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				job := fmt.Sprintf("job_1700000000000_%04d", next.Add(1))
-				if byeJob(addr.Load().(string), job) {
-					mu.Lock()
-					answered = append(answered, job)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
+	load := hammer.Start(4, func(_, _ int) bool {
+		job := fmt.Sprintf("job_1700000000000_%04d", next.Add(1))
+		if byeJob(addr.Load().(string), job) {
+			mu.Lock()
+			answered = append(answered, job)
+			mu.Unlock()
+		}
+		return true
+	})
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	for round := 0; round < 5; round++ {
 		time.Sleep(time.Duration(100+rng.Intn(300)) * time.Millisecond)
 		p.kill9(t)
 		p = startServe()
 	}
-	close(stop)
-	wg.Wait()
+	load.Stop()
 	p.kill9(t)
 	c, base := startCFA(t, filepath.Join(data, "cfa"), tok)
 	ended := 0

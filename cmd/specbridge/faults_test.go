@@ -22,6 +22,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/specbridge/specbridge/internal/hammer"
 )
 
 // proc is a specbridge process.
@@ -178,45 +180,32 @@ func TestFaultKillCFA(t *testing.T) {
 		if round > 0 {
 			checkAcked(t, base, acked, &mu, fmt.Sprintf("round %d", round))
 		}
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		for j := 0; j < jobs; j++ {
-			wg.Add(1)
-			go func(j int) {
-				defer wg.Done()
-				job := fmt.Sprintf("job_1700000000000_%04d", j+1)
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					var evs []map[string]any
-					var ids []string
-					for k := 0; k < 5; k++ {
-						id := fmt.Sprintf("m_%06d_0", next[j])
-						next[j]++
-						ids = append(ids, id)
-						evs = append(evs, map[string]any{"kind": "attempt-started", "time": 1_700_000_000_000 + next[j], "attempt": id, "node": fmt.Sprintf("h%d", k)})
-					}
-					code, _, err := apiDo(base, "POST", "/v1/jobs/"+job+"/events", evs)
-					if err == nil && code == http.StatusNoContent {
-						mu.Lock()
-						if acked[job] == nil {
-							acked[job] = map[string]bool{}
-						}
-						for _, id := range ids {
-							acked[job][id] = true
-						}
-						mu.Unlock()
-					}
+		load := hammer.Start(jobs, func(j, _ int) bool { // worker j posts job j+1's attempts
+			job := fmt.Sprintf("job_1700000000000_%04d", j+1)
+			var evs []map[string]any
+			var ids []string
+			for k := 0; k < 5; k++ {
+				id := fmt.Sprintf("m_%06d_0", next[j])
+				next[j]++
+				ids = append(ids, id)
+				evs = append(evs, map[string]any{"kind": "attempt-started", "time": 1_700_000_000_000 + next[j], "attempt": id, "node": fmt.Sprintf("h%d", k)})
+			}
+			code, _, err := apiDo(base, "POST", "/v1/jobs/"+job+"/events", evs)
+			if err == nil && code == http.StatusNoContent {
+				mu.Lock()
+				if acked[job] == nil {
+					acked[job] = map[string]bool{}
 				}
-			}(j)
-		}
+				for _, id := range ids {
+					acked[job][id] = true
+				}
+				mu.Unlock()
+			}
+			return true
+		})
 		time.Sleep(time.Duration(50+rng.Intn(400)) * time.Millisecond) // a random moment under load
 		p.kill9(t)
-		close(stop)
-		wg.Wait()
+		load.Stop()
 	}
 	p, base := startCFA(t, store, tok)
 	n, rec := checkAcked(t, base, acked, &mu, "final")

@@ -19,7 +19,10 @@ import (
 const laserModelParam = laser.Name + "." + laser.ParamModel
 
 // policyRegistry builds the registry with LASER's model: the file named by
-// --param laser.model=FILE, else (nil) the model embedded in the binary.
+// --param laser.model=FILE, else (nil) the model embedded in the binary. It
+// is the commands' one way to the registry (serve, replay, sweep,
+// speculators, docs, conformance-trace), so that each sees the same
+// policies.
 func policyRegistry(params []string) (*speculators.Registry, error) {
 	model, err := laserModel(params)
 	if err != nil {

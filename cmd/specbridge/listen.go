@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"fmt"
 	"net"
@@ -95,6 +96,19 @@ func (f front) serve() <-chan error {
 	go func() { served <- f.srv.Serve(f.ln) }()
 	notifySystemd(daemon.SdNotifyReady + "\nSTATUS=listening on " + f.url)
 	return served
+}
+
+// wait waits until ctx ends (a signal: startServer) or the server fails,
+// then tells a service manager that the process is stopping; the error is
+// Serve's, nil after a signal.
+func (f front) wait(ctx context.Context, served <-chan error) error {
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+	}
+	notifySystemd(daemon.SdNotifyStopping)
+	return err
 }
 
 // notifySystemd sends state to systemd's notification socket when the

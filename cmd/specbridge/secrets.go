@@ -73,6 +73,22 @@ func replaceTokens(set *tokens.Set, flag, file string) error {
 	return nil
 }
 
+// startServer begins a server command (serve, cfa): signals are caught
+// from the start, so that a SIGTERM right after the address file appears
+// stops the process cleanly rather than killing it; then its secrets are
+// loaded (loadSecrets) and watched until ctx ends. stop releases the
+// signals.
+func startServer(c *cli.Context, cmd, who string, log logrus.FieldLogger) (ctx context.Context, stop context.CancelFunc, sec *secrets, err error) {
+	ctx, stop = signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
+	sec, err = loadSecrets(c, cmd, who)
+	if err != nil {
+		stop()
+		return nil, nil, nil, err
+	}
+	sec.watch(ctx, log)
+	return ctx, stop, sec, nil
+}
+
 // loadSecrets reads the secrets; errors start with cmd, the command's name.
 func loadSecrets(c *cli.Context, cmd, who string) (*secrets, error) {
 	if c.String("token-file") == "" {

@@ -7,13 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
-	"github.com/coreos/go-systemd/v22/daemon"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
@@ -23,7 +20,6 @@ import (
 	"github.com/specbridge/specbridge/cfa/analyzer"
 	"github.com/specbridge/specbridge/internal/dashboard"
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/all"
 	"github.com/specbridge/specbridge/speculators/grass"
 	"github.com/specbridge/specbridge/store/dirlock"
 	"github.com/specbridge/specbridge/store/grassamples"
@@ -69,28 +65,20 @@ func ServeCommand() *cli.Command {
 
 func serve(c *cli.Context) error {
 	log := logrus.StandardLogger()
-	// Signals are caught from the start: a SIGTERM right after the address
-	// file appears must stop the process cleanly, not kill it.
-	ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
-	sec, err := loadSecrets(c, "serve", "AMs authenticate with a shared secret")
+	ctx, stop, sec, err := startServer(c, "serve", "AMs authenticate with a shared secret", log)
 	if err != nil {
 		return err
 	}
-	sec.watch(ctx, log)
+	defer stop()
 	if c.Int64("max-frame-bytes") <= 0 || c.Int("max-sessions") <= 0 || c.Int("max-pending-hellos") <= 0 || c.Int("max-feed-queue") <= 0 || c.Int64("max-job-memory") <= 0 || c.Float64("max-events-per-second") <= 0 || c.Float64("max-total-events-per-second") <= 0 || c.Duration("decide-interval") <= 0 {
 		return errors.New("serve: --max-frame-bytes, --max-sessions, --max-pending-hellos, --max-feed-queue, --max-job-memory, --max-events-per-second, --max-total-events-per-second and --decide-interval must be positive")
 	}
 	if c.Duration("cfa-job-grace") <= 0 {
 		return errors.New("serve: --cfa-job-grace must be positive")
 	}
-	model, err := laserModel([]string{laserModelParam + "=" + c.String("laser-model")})
+	reg, err := policyRegistry([]string{laserModelParam + "=" + c.String("laser-model")})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
-	}
-	reg, err := all.RegistryWith(all.Options{LaserModel: model})
-	if err != nil {
-		return fmt.Errorf("serve: policy registry: %w", err)
 	}
 	dataDir := c.String("data-dir")
 	// What policies learn across jobs: kept here, read back as their Prior.
@@ -161,13 +149,9 @@ func serve(c *cli.Context) error {
 		"decide_interval": c.Duration("decide-interval"), "fault_analyzer": feed.where,
 		"data_dir": dataDir, "dashboard": dashboardAt(c, web.url)}).Info("specbridge sidecar listening")
 
-	served := web.serve()
-	select {
-	case err := <-served:
+	if err := web.wait(ctx, web.serve()); err != nil {
 		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
 	}
-	notifySystemd(daemon.SdNotifyStopping)
 	log.Info("stopping: closing sessions")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()

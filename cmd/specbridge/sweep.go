@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -345,54 +343,13 @@ func stragglerModelOf(c *cli.Context) replay.StragglerModel {
 		SlowNodeFraction: c.Float64("slow-node-fraction"), SlowNodeFactor: c.Float64("slow-node-factor")}
 }
 
-// sweepOnYARN runs the cells as a MapReduce job and returns the merged rows.
+// sweepOnYARN runs the cells as a MapReduce job and returns the merged
+// rows; what a flag leaves empty, sweep.YARN fills in (Run).
 func sweepOnYARN(c *cli.Context, cells []sweep.Cell, log io.Writer) ([]sweep.Row, error) {
 	y := sweep.YARN{JobJar: c.String("job-jar"), Binary: c.String("binary"), Classpath: c.String("hadoop-classpath"),
-		Dir: c.String("yarn-dir"), JobConf: c.StringSlice("job-conf"), CellsPerTask: c.Int("cells-per-task"), Log: log}
-	y.HadoopConf = c.String("hadoop-conf")
-	if y.HadoopConf == "" {
-		y.HadoopConf = os.Getenv("HADOOP_CONF_DIR")
-	}
-	if y.Binary == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("--on-yarn: this binary's path: %w (give --binary)", err)
-		}
-		y.Binary = exe
-	}
-	if y.JobJar == "" {
-		y.JobJar = defaultJobJar(y.Binary)
-	}
-	if y.Classpath == "" {
-		hadoop, err := exec.LookPath("hadoop")
-		if err != nil {
-			return nil, errors.New("--on-yarn: no hadoop command on PATH; give --hadoop-classpath (Hadoop's client classpath, `hadoop classpath` on a cluster node) and --hadoop-conf")
-		}
-		y.Hadoop = hadoop
-	}
-	if y.Dir == "" {
-		y.Dir = fmt.Sprintf("specbridge-sweep/%s-%d", time.Now().UTC().Format("20060102T150405Z"), os.Getpid())
-	}
-	work, err := os.MkdirTemp("", "specbridge-sweep-")
-	if err != nil {
-		return nil, fmt.Errorf("--on-yarn: %w", err)
-	}
-	defer os.RemoveAll(work)
-	y.WorkDir = work
-	fmt.Fprintf(log, "sweep: %d cells as a MapReduce job on YARN, working directory %s on HDFS\n", len(cells), y.Dir)
+		HadoopConf: c.String("hadoop-conf"), Dir: c.String("yarn-dir"), JobConf: c.StringSlice("job-conf"),
+		CellsPerTask: c.Int("cells-per-task"), Log: log}
 	return y.Run(cells)
-}
-
-// defaultJobJar is specbridge-sweep.jar beside the binary, else the Maven
-// module's build output in the working directory ("" when neither exists:
-// YARN.Run then says how to build it).
-func defaultJobJar(binary string) string {
-	for _, p := range []string{filepath.Join(filepath.Dir(binary), "specbridge-sweep.jar"), filepath.Join("java-sweep", "target", "specbridge-sweep.jar")} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 func writeRowsFile(path, format string, rows []sweep.Row) error {

@@ -3,8 +3,8 @@
 // as Hadoop's Configuration.writeXml writes a job's conf.xml and as a
 // cluster's *-site.xml files are written by hand. It is the one reader of
 // that format in the module: yarnclient/history keeps a job's configuration
-// with it (the replay's keys only, bounded), yarnclient/rmcapacity a
-// cluster's site files (every key).
+// with it (the replay's keys only, bounded), yarnclient/rmcapacity and
+// yarnclient/hdfs a cluster's site files (every key, ReadDir).
 //
 // Precedence is Hadoop's Configuration's: of two properties of the same
 // name, read from one file or from files read in turn into one Conf, the
@@ -16,7 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -66,6 +69,52 @@ func Read(r io.Reader, name string, lim Limits) (*Conf, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// ReadDir reads the named files of the configuration directory dir in
+// turn (the ones that exist, as Hadoop skips a missing *-site.xml) into one
+// Conf named dir, each of at most MaxBytes, so that a later file's
+// properties override an earlier one's unless those are final. found is
+// how many of the files existed. A dir that is not a directory, a file
+// that does not open and any error of Read are errors naming the file.
+func ReadDir(dir string, lim Limits, files ...string) (c *Conf, found int, err error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading the Hadoop configuration %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, 0, fmt.Errorf("reading the Hadoop configuration %s: not a directory", dir)
+	}
+	c = New(dir, lim)
+	for _, name := range files {
+		p := filepath.Join(dir, name)
+		f, err := os.Open(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("reading the Hadoop configuration %s: %w", p, err)
+		}
+		err = c.Read(f, p)
+		_ = f.Close()
+		if err != nil {
+			return nil, 0, fmt.Errorf("reading the Hadoop configuration: %w", err)
+		}
+		found++
+	}
+	return c, found, nil
+}
+
+// Map is the kept properties, key to value.
+func (c *Conf) Map() map[string]string {
+	if c == nil {
+		return nil
+	}
+	m := make(map[string]string, len(c.vals))
+	for k, v := range c.vals {
+		m[k] = v.v
+	}
+	return m
 }
 
 // Get is key's value.

@@ -1,8 +1,9 @@
 package tokens
 
 import (
-	"sync"
 	"testing"
+
+	"github.com/specbridge/specbridge/internal/hammer"
 )
 
 func TestSetMatchesItsTokensOnly(t *testing.T) {
@@ -56,33 +57,20 @@ func TestReplaceWhileMatching(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	for i := 0; i < 4; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				var seen []string
-				s.Each(func(tok string) { seen = append(seen, tok) })
-				if len(seen) != 2 || seen[0][1:] != seen[1][1:] {
-					t.Errorf("a mixed set: %v", seen)
-					return
-				}
-			}
-		}()
-	}
+	load := hammer.Start(4, func(_, _ int) bool {
+		var seen []string
+		s.Each(func(tok string) { seen = append(seen, tok) })
+		if len(seen) != 2 || seen[0][1:] != seen[1][1:] {
+			t.Errorf("a mixed set: %v", seen)
+			return false
+		}
+		return true
+	})
 	for i := 0; i < 1000; i++ {
 		gen := string(rune('0' + i%10))
 		if err := s.Replace([]string{"a" + gen, "b" + gen}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	close(stop)
-	wg.Wait()
+	load.Stop()
 }

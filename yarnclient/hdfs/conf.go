@@ -9,11 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/colinmarc/hdfs/v2/hadoopconf"
 	krb "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/jcmturner/gokrb5/v8/config"
 	"github.com/jcmturner/gokrb5/v8/credentials"
 	"github.com/jcmturner/gokrb5/v8/keytab"
+
+	"github.com/specbridge/specbridge/internal/hadoopconf"
 )
 
 // defaultRPCPort is the NameNode's RPC port when an address names a host
@@ -29,7 +30,7 @@ const defaultRPCPort = "8020"
 // A nil *Config is no configuration: hdfs://host:port/path addresses
 // only, simple authentication.
 type Config struct {
-	hadoop hadoopconf.HadoopConf
+	hadoop *hadoopconf.Conf
 	// err is why the environment's configuration did not load (EnvConf),
 	// reported when an address needs the configuration.
 	err error
@@ -39,33 +40,58 @@ type Config struct {
 	Hooks *FaultHooks
 }
 
+// siteConf is a cluster's configuration as the HDFS client reads it:
+// core-site.xml, then hdfs-site.xml (HdfsConfiguration's resources, in
+// Hadoop's order), through the module's one reader of Hadoop
+// configuration XML: a later property wins unless an earlier one was
+// final, each file is bounded (hadoopconf.MaxBytes), and errors name the
+// file and line. mapred-site.xml, which colinmarc/hdfs's own loader also
+// read, is not: Hadoop's HDFS client does not read it either.
+func siteConf(dir string) (c *hadoopconf.Conf, found int, err error) {
+	return hadoopconf.ReadDir(dir, hadoopconf.Limits{}, "core-site.xml", "hdfs-site.xml")
+}
+
 // ConfDir reads the Hadoop configuration directory dir at once, so that a
 // bad directory is named at start.
 func ConfDir(dir string) (*Config, error) {
-	c, err := hadoopconf.Load(dir)
-	if err == nil && len(c) == 0 {
-		err = errors.New("no core-site.xml or hdfs-site.xml there")
-	}
+	c, found, err := siteConf(dir)
 	if err != nil {
-		return nil, fmt.Errorf("reading the Hadoop configuration in %s: %w", dir, err)
+		return nil, err
+	}
+	if found == 0 {
+		return nil, fmt.Errorf("reading the Hadoop configuration in %s: no core-site.xml or hdfs-site.xml there", dir)
 	}
 	return &Config{hadoop: c}, nil
 }
 
 // EnvConf is the configuration in HADOOP_CONF_DIR, else
-// HADOOP_HOME/etc/hadoop; empty when neither is set. One that does not
-// read is an error when an address needs it (hdfs:///path, a nameservice),
-// not before: hdfs://host:port/path needs none.
+// HADOOP_HOME/etc/hadoop (where Hadoop's own scripts look when
+// HADOOP_CONF_DIR is unset); empty when neither is set or neither holds
+// core-site.xml or hdfs-site.xml. One that does not read is an error when
+// an address needs it (hdfs:///path, a nameservice), not before:
+// hdfs://host:port/path needs none.
 func EnvConf() *Config {
-	c, err := hadoopconf.LoadFromEnvironment()
-	if err != nil {
-		err = fmt.Errorf("reading the Hadoop configuration from HADOOP_CONF_DIR / HADOOP_HOME: %w", err)
+	var dirs []string
+	if d := os.Getenv("HADOOP_CONF_DIR"); d != "" {
+		dirs = append(dirs, d)
 	}
-	return &Config{hadoop: c, err: err}
+	if h := os.Getenv("HADOOP_HOME"); h != "" {
+		dirs = append(dirs, filepath.Join(h, "etc", "hadoop"))
+	}
+	for _, d := range dirs {
+		c, found, err := siteConf(d)
+		if err != nil {
+			return &Config{err: fmt.Errorf("HADOOP_CONF_DIR / HADOOP_HOME: %w", err)}
+		}
+		if found > 0 {
+			return &Config{hadoop: c}
+		}
+	}
+	return &Config{}
 }
 
 // conf returns the cluster's configuration (empty when there is none).
-func (cfg *Config) conf() (hadoopconf.HadoopConf, error) {
+func (cfg *Config) conf() (*hadoopconf.Conf, error) {
 	if cfg == nil {
 		return nil, nil
 	}
@@ -81,17 +107,19 @@ func (cfg *Config) hooks() *FaultHooks {
 }
 
 // defaultFS is the authority of fs.defaultFS (host:port or a nameservice).
-func defaultFS(c hadoopconf.HadoopConf) (string, error) {
-	v := c["fs.defaultFS"]
+func defaultFS(c *hadoopconf.Conf) (string, error) {
+	key := "fs.defaultFS"
+	v := get(c, key)
 	if v == "" {
-		v = c["fs.default.name"]
+		key = "fs.default.name"
+		v = get(c, key)
 	}
 	if v == "" {
 		return "", errors.New("hdfs:///path needs fs.defaultFS: set HADOOP_CONF_DIR (or --hadoop-conf) to the cluster's configuration, or write hdfs://namenode:port/path")
 	}
 	u, err := url.Parse(v)
 	if err != nil || u.Scheme != "hdfs" || u.Host == "" {
-		return "", fmt.Errorf("fs.defaultFS %q is not an hdfs://authority", v)
+		return "", fmt.Errorf("%s %q (%s) is not an hdfs://authority", key, v, c.Where(key))
 	}
 	return u.Host, nil
 }
@@ -109,23 +137,29 @@ func (cfg *Config) Addresses(authority string) ([]string, error) {
 	return resolve(c, authority)
 }
 
-func resolve(c hadoopconf.HadoopConf, authority string) ([]string, error) {
+// get is key's value in c, "" when unset or when there is no configuration.
+func get(c *hadoopconf.Conf, key string) string {
+	v, _ := c.Get(key)
+	return v
+}
+
+func resolve(c *hadoopconf.Conf, authority string) ([]string, error) {
 	if strings.Contains(authority, ":") {
 		return []string{authority}, nil
 	}
-	if nns := c["dfs.ha.namenodes."+authority]; nns != "" {
+	if nns := get(c, "dfs.ha.namenodes."+authority); nns != "" {
 		var out []string
 		for _, nn := range strings.Split(nns, ",") {
 			nn = strings.TrimSpace(nn)
-			addr := c["dfs.namenode.rpc-address."+authority+"."+nn]
+			addr := get(c, "dfs.namenode.rpc-address."+authority+"."+nn)
 			if addr == "" {
-				return nil, fmt.Errorf("nameservice %s: NameNode %s has no dfs.namenode.rpc-address.%s.%s", authority, nn, authority, nn)
+				return nil, fmt.Errorf("nameservice %s (%s): NameNode %s has no dfs.namenode.rpc-address.%s.%s", authority, c.Where("dfs.ha.namenodes."+authority), nn, authority, nn)
 			}
 			out = append(out, addr)
 		}
 		return out, nil
 	}
-	if addr := c["dfs.namenode.rpc-address."+authority]; addr != "" {
+	if addr := get(c, "dfs.namenode.rpc-address."+authority); addr != "" {
 		return []string{addr}, nil
 	}
 	return []string{authority + ":" + defaultRPCPort}, nil
@@ -137,8 +171,8 @@ func resolve(c hadoopconf.HadoopConf, authority string) ([]string, error) {
 // SPECBRIDGE_HDFS_PRINCIPAL (user@REALM), else the ticket cache
 // (KRB5CCNAME, default /tmp/krb5cc_<uid>, as kinit writes it). krb5.conf
 // is KRB5_CONFIG, default /etc/krb5.conf.
-func kerberos(c hadoopconf.HadoopConf) (*krb.Client, string, error) {
-	if !strings.EqualFold(c["hadoop.security.authentication"], "kerberos") {
+func kerberos(c *hadoopconf.Conf) (*krb.Client, string, error) {
+	if !strings.EqualFold(get(c, "hadoop.security.authentication"), "kerberos") {
 		return nil, "", nil
 	}
 	cfgPath := os.Getenv("KRB5_CONFIG")

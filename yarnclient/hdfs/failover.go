@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/colinmarc/hdfs/v2/hadoopconf"
+	"github.com/specbridge/specbridge/internal/hadoopconf"
 )
 
 // failoverPolicy is how a client of an HA nameservice waits out a
@@ -31,12 +31,12 @@ type failoverPolicy struct {
 	base, max time.Duration
 }
 
-func policyFromConf(c hadoopconf.HadoopConf, namenodes int) failoverPolicy {
+func policyFromConf(c *hadoopconf.Conf, namenodes int) failoverPolicy {
 	if namenodes < 2 {
 		return failoverPolicy{attempts: 1}
 	}
 	num := func(key string, def int) int {
-		if n, err := strconv.Atoi(strings.TrimSpace(c[key])); err == nil && n >= 0 {
+		if n, err := strconv.Atoi(get(c, key)); err == nil && n >= 0 {
 			return n
 		}
 		return def

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/colinmarc/hdfs/v2/hadoopconf"
+	"github.com/specbridge/specbridge/internal/hadoopconf"
 )
 
 // The failover back-off follows Hadoop's client settings on an HA
@@ -19,8 +19,13 @@ func TestFailoverPolicy(t *testing.T) {
 	if p := policyFromConf(nil, 2); p.attempts != 15 || p.base != 500*time.Millisecond || p.max != 15*time.Second {
 		t.Errorf("HA defaults: %+v, want Hadoop's 15 attempts, 500 ms base, 15 s max", p)
 	}
-	c := hadoopconf.HadoopConf{"dfs.client.failover.max.attempts": "3", "dfs.client.failover.sleep.base.millis": "1",
-		"dfs.client.failover.sleep.max.millis": "bad"}
+	c := hadoopconf.New("test", hadoopconf.Limits{})
+	for k, v := range map[string]string{"dfs.client.failover.max.attempts": "3", "dfs.client.failover.sleep.base.millis": "1",
+		"dfs.client.failover.sleep.max.millis": "bad"} {
+		if err := c.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if p := policyFromConf(c, 2); p.attempts != 3 || p.base != time.Millisecond || p.max != 15*time.Second {
 		t.Errorf("configured: %+v", p)
 	}

@@ -97,7 +97,7 @@ func (cfg *Config) Dial(nn string) (*Client, error) {
 		return nil, fmt.Errorf("HDFS %s: %w", nn, err)
 	}
 	c0, _ := cfg.conf() // an error is Addresses' to report; host:port needs none
-	opts := gohdfs.ClientOptionsFromConf(c0)
+	opts := gohdfs.ClientOptionsFromConf(c0.Map())
 	opts.Addresses = addrs
 	opts.KerberosClient = nil
 	kc, kuser, err := kerberos(c0)

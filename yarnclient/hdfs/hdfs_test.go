@@ -1,8 +1,12 @@
 package hdfs
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/specbridge/specbridge/internal/hadoopconf"
 )
 
 func TestParseURL(t *testing.T) {
@@ -96,5 +100,70 @@ func TestConfigsApart(t *testing.T) {
 	}
 	if u, err := ha.ParseURL("hdfs:///x"); err != nil || u.NameNode != "mycluster" {
 		t.Errorf("the HA configuration, made first: %+v, %v", u, err)
+	}
+}
+
+// The site files are read as Hadoop's HDFS client reads them, through the
+// module's one configuration reader: core-site.xml, then hdfs-site.xml, a
+// later property winning unless an earlier one was final; HADOOP_HOME's
+// etc/hadoop when HADOOP_CONF_DIR is unset; a malformed or oversized file
+// is an error naming the file (and the line), at once for ConfDir and when
+// an address needs it for EnvConf.
+func TestSiteFilesFollowHadoop(t *testing.T) {
+	write := func(dir, name, body string) {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	write(dir, "core-site.xml", `<configuration>
+<property><name>fs.defaultFS</name><value>hdfs://final-ns</value><final>true</final></property>
+<property><name>dfs.namenode.rpc-address.nn</name><value>core.example:1</value></property>
+</configuration>`)
+	write(dir, "hdfs-site.xml", `<configuration>
+<property><name>fs.defaultFS</name><value>hdfs://ignored</value></property>
+<property><name>dfs.namenode.rpc-address.nn</name><value>hdfs.example:2</value></property>
+</configuration>`)
+	write(dir, "mapred-site.xml", `<configuration><property><name>fs.defaultFS</name><value>hdfs://mapred</value></property></configuration>`)
+	cfg, err := ConfDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err := cfg.ParseURL("hdfs:///x"); err != nil || u.NameNode != "final-ns" {
+		t.Errorf("final fs.defaultFS of core-site.xml: %+v, %v", u, err)
+	}
+	if a, err := cfg.Addresses("nn"); err != nil || len(a) != 1 || a[0] != "hdfs.example:2" {
+		t.Errorf("hdfs-site.xml over core-site.xml: %v, %v", a, err)
+	}
+
+	home := t.TempDir()
+	write(filepath.Join(home, "etc", "hadoop"), "core-site.xml", `<configuration>
+<property><name>fs.defaultFS</name><value>http://not-hdfs</value></property>
+</configuration>`)
+	t.Setenv("HADOOP_CONF_DIR", "")
+	t.Setenv("HADOOP_HOME", home)
+	if _, err := EnvConf().ParseURL("hdfs:///x"); err == nil || !strings.Contains(err.Error(), filepath.Join(home, "etc", "hadoop", "core-site.xml")+" line 2") {
+		t.Errorf("HADOOP_HOME/etc/hadoop's fs.defaultFS, named with its file and line: %v", err)
+	}
+
+	bad := t.TempDir()
+	write(bad, "hdfs-site.xml", "<configuration>\n<property><name>a</name><value>1</value></property>\n<property>\n</configuration>")
+	big := t.TempDir()
+	write(big, "core-site.xml", "<configuration>"+strings.Repeat(" ", hadoopconf.MaxBytes)+"</configuration>")
+	for d, want := range map[string]string{bad: filepath.Join(bad, "hdfs-site.xml") + " line 3", big: "over"} {
+		if _, err := ConfDir(d); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ConfDir(%s): %v, want an error with %q", d, err, want)
+		}
+		t.Setenv("HADOOP_CONF_DIR", d)
+		if _, err := EnvConf().ParseURL("hdfs:///x"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("EnvConf in %s: %v, want an error with %q", d, err, want)
+		}
+		if u, err := EnvConf().ParseURL("hdfs://nn:1/x"); err != nil || u.NameNode != "nn:1" {
+			t.Errorf("host:port needs no configuration: %+v, %v", u, err)
+		}
 	}
 }

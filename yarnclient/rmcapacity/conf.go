@@ -3,9 +3,6 @@ package rmcapacity
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -31,34 +28,11 @@ var siteFiles = []string{"core-site.xml", "mapred-site.xml", "yarn-site.xml"}
 // configuration XML is an error naming the file (and the line, where
 // known).
 func LoadSite(dir string) (SiteConf, error) {
-	st, err := os.Stat(dir)
+	c, _, err := hadoopconf.ReadDir(dir, hadoopconf.Limits{}, siteFiles...)
 	if err != nil {
-		return nil, fmt.Errorf("reading the Hadoop configuration %s: %w", dir, err)
+		return nil, err
 	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("reading the Hadoop configuration %s: not a directory", dir)
-	}
-	c := hadoopconf.New(dir, hadoopconf.Limits{})
-	for _, name := range siteFiles {
-		p := filepath.Join(dir, name)
-		f, err := os.Open(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the Hadoop configuration %s: %w", p, err)
-		}
-		err = c.Read(f, p)
-		_ = f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("reading the Hadoop configuration: %w", err)
-		}
-	}
-	conf := make(SiteConf, c.Len())
-	for _, k := range c.Keys() {
-		conf[k], _ = c.Get(k)
-	}
-	return conf, nil
+	return SiteConf(c.Map()), nil
 }
 
 // defaultWebPort is the RM web port when only yarn.resourcemanager.hostname

@@ -3,63 +3,19 @@ package rmcapacity
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/specbridge/specbridge/internal/testclock"
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/dolly"
 	"github.com/specbridge/specbridge/speculators/ese"
 	"github.com/specbridge/specbridge/speculators/sca"
 	"github.com/specbridge/specbridge/speculators/spectest"
 	"github.com/specbridge/specbridge/yarnclient/rest"
+	"github.com/specbridge/specbridge/yarnclient/rmcapacity/rmtest"
 )
-
-// metricsJSON is /ws/v1/cluster/metrics as a Hadoop 3.5.0 MiniYARNCluster
-// answers it (trimmed of the fields nobody reads), with the memory and
-// vcores made to vary.
-func metricsJSON(totalMB, availMB, totalVC, availVC int64) string {
-	return fmt.Sprintf(`{"clusterMetrics":{"appsSubmitted":0,"appsCompleted":0,"appsPending":0,"appsRunning":0,"appsFailed":0,"appsKilled":0,`+
-		`"reservedMB":0,"availableMB":%d,"allocatedMB":%d,"pendingMB":0,"reservedVirtualCores":0,"availableVirtualCores":%d,`+
-		`"allocatedVirtualCores":%d,"pendingVirtualCores":0,"containersAllocated":0,"containersReserved":0,"containersPending":0,`+
-		`"totalMB":%d,"totalVirtualCores":%d,"utilizedMBPercent":0,"utilizedVirtualCoresPercent":0,"rmSchedulerBusyPercent":-1,`+
-		`"totalNodes":2,"lostNodes":0,"unhealthyNodes":0,"decommissioningNodes":0,"decommissionedNodes":0,"rebootedNodes":0,`+
-		`"activeNodes":2,"shutdownNodes":0,"containerAssignedPerSecond":0,"totalUsedResourcesAcrossPartition":{"memory":0,"vCores":0},`+
-		`"totalClusterResourcesAcrossPartition":{"memory":%d,"vCores":%d}}}`,
-		availMB, totalMB-availMB, availVC, totalVC-availVC, totalMB, totalVC, totalMB, totalVC)
-}
-
-// fakeRM serves the metrics in body (a stand-in for the RM's REST API:
-// recorded JSON over a real HTTP server); down makes it answer 503.
-type fakeRM struct {
-	body atomic.Value // string
-	down atomic.Bool
-	hits atomic.Int64
-	srv  *httptest.Server
-}
-
-func newFakeRM(t *testing.T, body string) *fakeRM {
-	f := &fakeRM{}
-	f.body.Store(body)
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.hits.Add(1)
-		if f.down.Load() || r.URL.Path != "/ws/v1/cluster/metrics" {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			return
-		}
-		_, _ = w.Write([]byte(f.body.Load().(string)))
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-type clock struct{ t atomic.Int64 }
-
-func (c *clock) now() time.Time      { return time.Unix(0, c.t.Load()) }
-func (c *clock) add(d time.Duration) { c.t.Add(int64(d)) }
 
 func TestContainersTakesTheScarcerResource(t *testing.T) {
 	c := Container{MB: 1024, VCores: 1}
@@ -80,13 +36,12 @@ func TestContainersTakesTheScarcerResource(t *testing.T) {
 }
 
 func TestWatcherReadsFailsOverAndGoesStale(t *testing.T) {
-	standby := newFakeRM(t, "")
-	standby.down.Store(true)
-	active := newFakeRM(t, metricsJSON(16384, 12288, 16, 12))
-	var clk clock
-	clk.t.Store(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
-	w, err := New(Config{RMs: []string{standby.srv.URL, active.srv.URL}, Container: Container{MB: 1024, VCores: 1},
-		Refresh: time.Second, Now: clk.now})
+	standby := rmtest.New(t, "")
+	standby.Down.Store(true)
+	active := rmtest.New(t, rmtest.Metrics(16384, 12288, 16, 12))
+	clk := testclock.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	w, err := New(Config{RMs: []string{standby.URL, active.URL}, Container: Container{MB: 1024, VCores: 1},
+		Refresh: time.Second, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,28 +57,28 @@ func TestWatcherReadsFailsOverAndGoesStale(t *testing.T) {
 		t.Fatalf("capacity %d, %d, %v; want 16, 12, true", total, free, ok)
 	}
 	// The next read starts at the RM that answered: the standby is not asked again.
-	before := standby.hits.Load()
-	active.body.Store(metricsJSON(16384, 2048, 16, 12))
+	before := standby.Hits.Load()
+	active.Set(rmtest.Metrics(16384, 2048, 16, 12))
 	if err := w.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if standby.hits.Load() != before {
+	if standby.Hits.Load() != before {
 		t.Error("the standby RM was asked although the active one answered last")
 	}
 	if total, free, _ := w.Capacity(); total != 16 || free != 2 {
 		t.Errorf("after the change: %d, %d; want 16, 2", total, free)
 	}
 	// Both down: the error names both, and the reading stays until stale.
-	active.down.Store(true)
+	active.Down.Store(true)
 	err = w.Refresh(ctx)
-	if err == nil || !strings.Contains(err.Error(), standby.srv.URL) || !strings.Contains(err.Error(), active.srv.URL) {
+	if err == nil || !strings.Contains(err.Error(), standby.URL) || !strings.Contains(err.Error(), active.URL) {
 		t.Fatalf("error %v does not name both RMs", err)
 	}
-	clk.add(StaleAfter * time.Second)
+	clk.Advance(StaleAfter * time.Second)
 	if _, _, ok := w.Capacity(); !ok {
 		t.Error("reading dropped before it was stale")
 	}
-	clk.add(time.Millisecond)
+	clk.Advance(time.Millisecond)
 	if _, _, ok := w.Capacity(); ok {
 		t.Error("stale reading still used")
 	}
@@ -134,13 +89,13 @@ func TestWatcherReadsFailsOverAndGoesStale(t *testing.T) {
 
 func TestWatcherRejectsHostileAnswers(t *testing.T) {
 	for _, body := range []string{`{"clusterMetrics":{"totalMB":-5,"availableMB":1}}`, `{"clusterMetrics":{"totalMB":"x"}}`, `not json`} {
-		rm := newFakeRM(t, body)
-		w, err := New(Config{RMs: []string{rm.srv.URL}, Container: Container{MB: 1024, VCores: 1}})
+		rm := rmtest.New(t, body)
+		w, err := New(Config{RMs: []string{rm.URL}, Container: Container{MB: 1024, VCores: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		err = w.Refresh(context.Background())
-		if err == nil || !strings.Contains(err.Error(), rm.srv.URL) {
+		if err == nil || !strings.Contains(err.Error(), rm.URL) {
 			t.Errorf("%s: error %v, want one naming the RM", body, err)
 		}
 		if _, _, ok := w.Capacity(); ok {
@@ -193,8 +148,8 @@ func clonesOf(t *testing.T, policy speculators.Policy, params map[string]string,
 // reports, and a change of the RM's capacity changes the count; without a
 // reading they keep their behaviour without one.
 func TestClonesFollowTheRMCapacity(t *testing.T) {
-	rm := newFakeRM(t, metricsJSON(8*1024, 4*1024, 8, 4)) // the job's 4 maps hold 4 of 8
-	w, err := New(Config{RMs: []string{rm.srv.URL}, Container: Container{MB: 1024, VCores: 1}, Refresh: time.Hour})
+	rm := rmtest.New(t, rmtest.Metrics(8*1024, 4*1024, 8, 4)) // the job's 4 maps hold 4 of 8
+	w, err := New(Config{RMs: []string{rm.URL}, Container: Container{MB: 1024, VCores: 1}, Refresh: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +164,7 @@ func TestClonesFollowTheRMCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	scaSmall, dollySmall := clonesLive(t, sca.Policy(), nil, 4, w.Capacity), clonesLive(t, dolly.Policy(), dollyParams, 4, w.Capacity)
-	rm.body.Store(metricsJSON(64*1024, 60*1024, 64, 60))
+	rm.Set(rmtest.Metrics(64*1024, 60*1024, 64, 60))
 	if err := w.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +173,7 @@ func TestClonesFollowTheRMCapacity(t *testing.T) {
 	// 1 s, so that no map is a straggler to back up.
 	eseJob := speculators.JobInfo{Maps: 4, TaskMillis: 5000, TailIndex: 2, Capacity: w.Capacity}
 	eseBig := clonesOf(t, ese.Policy(), nil, eseJob, 0.5)
-	rm.body.Store(metricsJSON(8*1024, 4*1024, 8, 4))
+	rm.Set(rmtest.Metrics(8*1024, 4*1024, 8, 4))
 	if err := w.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}

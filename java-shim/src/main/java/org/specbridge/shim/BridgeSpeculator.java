@@ -1,10 +1,7 @@
 package org.specbridge.shim;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,8 +28,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * AM's speculator events to the specbridge sidecar and applies the sidecar's decisions, and fails open to
  * Hadoop's DefaultSpeculator when the sidecar is unreachable, refuses the token, or stops answering.
  *
- * <p>This class wires the roles together (docs/shim.md) and runs the worker loop:
+ * <p>This class wires the roles together (docs/shim.md):
  * <ul>
+ * <li>{@link ShimWorker}: the worker thread; who is in charge, the sidecar or the fallback;</li>
  * <li>{@link EventBatcher}: the hand-off from the dispatcher and the batching ({@code batch.ms}, {@code batch.max});</li>
  * <li>{@link EventTranslator} with its {@link AttemptTracker}: speculator events to protocol frames;</li>
  * <li>{@link SidecarConnection}: the websocket session (hello, resync, pings, timeout, reconnect);</li>
@@ -41,9 +39,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * </ul>
  *
  * <p>Threads: {@link #handle} runs on the AM's dispatcher thread and only feeds the fallback and offers the
- * event to the batcher, never blocking. The worker thread takes batches, translates, sends, sweeps for ended
- * attempts once a second, keeps the connection and decides who is in charge. Decisions are applied on the
- * socket's thread (AppContext reads and eventHandler.handle are thread-safe).
+ * event to the batcher, never blocking. The worker thread ({@link ShimWorker}) takes batches, translates, sends,
+ * sweeps for ended attempts once a second, keeps the connection and decides who is in charge. Decisions are
+ * applied on the socket's thread (AppContext reads and eventHandler.handle are thread-safe).
  *
  * <p>Scope ({@link Scope}): whether the sidecar decides for this job at all is settled in {@link #serviceStart},
  * the first moment the job's queue as the ResourceManager placed it is known (MRAppMaster starts its container
@@ -55,8 +53,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public class BridgeSpeculator extends AbstractService implements Speculator {
   static final Logger LOG = LoggerFactory.getLogger(BridgeSpeculator.class);
   private static final int QUEUE_CAPACITY = 100000;
-  /** How often the live attempts are swept for kills and failures (see AttemptTracker). */
-  static final long SWEEP_MS = 1000;
 
   private final ShimConfig settings;
   private final AppContext context;
@@ -71,15 +67,9 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
   private final EventBatcher<SpeculatorEvent> batcher;
   private final EventTranslator translator;
   private final SidecarConnection connection;
+  private final ShimWorker worker;
 
-  private volatile boolean sidecarInCharge;
-  private volatile boolean stopped;
-  private Thread worker;
-  private long startedAt;
-  private long nextSweep;
-  private volatile long workerCpuNs = -1;
-
-  final AtomicInteger handovers = new AtomicInteger();
+  final AtomicInteger handovers;
   final AtomicLong eventsSent;
 
   public BridgeSpeculator(Configuration conf, AppContext context) {
@@ -101,9 +91,6 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     if (warning != null && s.sidecarConfigured()) {
       LOG.warn(warning);
     }
-    FallbackSpeculator.Gate gate = FallbackSpeculator.Gate.of(() -> sidecarInCharge, pendingSpeculation);
-    // A job left out of the scope runs Hadoop's speculator even with the fallback off, so one exists until start.
-    this.fallback = s.fallbackEnabled || s.scope.restricts() ? new FallbackSpeculator(conf, context, gate) : null;
     this.bridged = s.sidecarConfigured() && s.scope.enabled();
     this.confUser = conf.get(MRJobConfig.USER_NAME);
     this.confQueue = conf.get(MRJobConfig.QUEUE_NAME, "default");
@@ -130,6 +117,12 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
       }
     });
     this.eventsSent = connection.eventsSent;
+    ShimWorker w = new ShimWorker(s, context, batcher, translator, connection);
+    this.worker = w;
+    this.handovers = w.handovers;
+    FallbackSpeculator.Gate gate = FallbackSpeculator.Gate.of(w::sidecarInCharge, pendingSpeculation);
+    // A job left out of the scope runs Hadoop's speculator even with the fallback off, so one exists until start.
+    this.fallback = s.fallbackEnabled || s.scope.restricts() ? new FallbackSpeculator(conf, context, gate) : null;
   }
 
   /** The job's mapreduce.map.failures.maxpercent as JobImpl reads it (default 0); 0 when unreadable. */
@@ -162,7 +155,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
 
   @Override
   protected void serviceStart() throws Exception {
-    startedAt = System.currentTimeMillis();
+    long startedAt = System.currentTimeMillis();
     String excluded = outOfScope();
     if (excluded != null) {
       bridged = false;
@@ -176,14 +169,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
         fallback = null;
         unused.stop();
       }
-      worker = new Thread(new Runnable() {
-        @Override
-        public void run() {
-          work();
-        }
-      }, "specbridge shim");
-      worker.setDaemon(true);
-      worker.start();
+      worker.start(fallback, startedAt);
       LOG.info("specbridge: speculator " + settings.speculator + " at " + settings.url + ", fallback "
           + (fallback != null ? "on" : "off") + ", timeout " + settings.timeoutMs + " ms, batches of "
           + settings.batchMs + " ms or " + settings.batchMax + " events"
@@ -222,14 +208,12 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
 
   @Override
   protected void serviceStop() throws Exception {
-    stopped = true;
-    if (worker != null) {
-      worker.interrupt();
-      worker.join(5000);
+    if (worker.started()) {
+      worker.stop();
       LOG.info("specbridge: sent " + eventsSent.get() + " events in " + connection.framesSent.get() + " frames, "
           + batcher.dropped.get() + " dropped, " + handovers.get() + " handovers, " + applier.applied.get()
           + " decisions applied, " + applier.refused.get() + " refused; worker CPU "
-          + (workerCpuNs < 0 ? "unknown" : workerCpuNs / 1000000 + " ms") + ", " + attemptLookups()
+          + (worker.cpuNs() < 0 ? "unknown" : worker.cpuNs() / 1000000 + " ms") + ", " + attemptLookups()
           + " attempt lookups; the fallback skipped " + fallbackSkipped() + " events it could not place and failed"
           + " on " + fallbackErrors());
       String state = jobState();
@@ -300,7 +284,7 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
 
   /** True while the sidecar, not the fallback, decides. */
   public boolean sidecarInCharge() {
-    return sidecarInCharge;
+    return worker.sidecarInCharge();
   }
 
   public int appliedDecisions() {
@@ -346,83 +330,5 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
   /** Events handed to the shim that its worker has not sent (or dropped) yet, the batch it is working on included. */
   int backlog() {
     return batcher.unfinished();
-  }
-
-  // ---- worker thread ----
-
-  private void work() {
-    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    boolean cpu = mx.isCurrentThreadCpuTimeSupported() && mx.isThreadCpuTimeEnabled();
-    long wait = Math.max(10, Math.min(settings.pingMs, SWEEP_MS));
-    try {
-      while (!stopped) {
-        try {
-          List<SpeculatorEvent> batch = batcher.next(wait);
-          step(batch, System.currentTimeMillis());
-        } catch (InterruptedException e) {
-          if (!stopped) {
-            LOG.warn("specbridge: worker interrupted", e);
-          }
-          return;
-        } catch (RuntimeException e) {
-          // Nothing here may take the AM down: log, drop the connection, carry on with the fallback.
-          LOG.error("specbridge: worker error; reconnecting", e);
-          connection.drop("worker error: " + e);
-        }
-      }
-    } finally {
-      if (cpu) {
-        workerCpuNs = mx.getCurrentThreadCpuTime();
-      }
-    }
-  }
-
-  private void step(List<SpeculatorEvent> batch, long wall) {
-    translator.translate(batch);
-    if (wall >= nextSweep) {
-      nextSweep = wall + SWEEP_MS;
-      translator.sweep();
-    }
-    if (translator.jobId() != null) {
-      connection.maintain(wall);
-    }
-    if (batcher.takeOverflow()) {
-      LOG.warn("specbridge: event queue overflowed (" + batcher.dropped.get() + " dropped); resyncing");
-      connection.requestResync();
-    }
-    if (connection.needsResync()) {
-      translator.dropEvents(); // the snapshot holds them
-      connection.resync(translator.resync());
-    } else if (translator.pendingEvents() > 0) {
-      int n = translator.pendingEvents();
-      byte[] events = translator.takeEvents();
-      if (connection.ready()) {
-        connection.sendEvents(events, n);
-      } // else no session: the next one starts from a snapshot
-    }
-    updateCharge(wall);
-  }
-
-  /** Hands speculation to the sidecar when its session is ready, and to the fallback when it is not. */
-  private void updateCharge(long wall) {
-    boolean healthy = connection.ready();
-    if (healthy != sidecarInCharge) {
-      sidecarInCharge = healthy;
-      if (healthy) {
-        LOG.info("specbridge: sidecar " + connection.address() + " is in charge of speculation");
-      } else {
-        handovers.incrementAndGet();
-        SpecbridgeCounter.HANDOVERS.add(context, translator.jobId(), 1);
-        LOG.warn("specbridge: sidecar unhealthy (" + connection.unhealthyReason() + "); "
-            + (fallback != null ? "Hadoop's DefaultSpeculator takes over" : "no speculation until it is back"));
-        if (fallback != null) {
-          fallback.takeOver();
-        }
-      }
-    } else if (!healthy && fallback != null && !fallback.scanning() && wall - startedAt >= settings.timeoutMs) {
-      LOG.warn("specbridge: no sidecar session within " + settings.timeoutMs + " ms (" + connection.unhealthyReason()
-          + "); Hadoop's DefaultSpeculator decides until there is one");
-      fallback.takeOver();
-    }
   }
 }
