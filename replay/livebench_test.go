@@ -3,8 +3,11 @@ package replay
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // TestLiveBenchReplay replays the stock run's histories of docs/live-bench.md
@@ -61,5 +64,43 @@ func TestLiveBenchReplay(t *testing.T) {
 	}
 	if copies == 0 {
 		t.Error("stock-1 (a 40 s straggler): neither hadoop nor late got a copy placed in the replay")
+	}
+}
+
+// TestCopyStartupFromTheHistory: a job's copy start-up (sim.Job.CopyStartup)
+// is its first container allocation plus the median start-up of its
+// succeeded maps, read from the history's progress splits; a history
+// without them leaves it 0, as scenarios do.
+func TestCopyStartupFromTheHistory(t *testing.T) {
+	in := load(t, "testdata/livebench/stock-1.jhist")
+	j := in.Jobs[0]
+	var s []int64
+	for _, task := range j.Tasks {
+		for _, a := range task.Attempts {
+			if task.Type == history.Map && a.Status == history.Succeeded {
+				s = append(s, a.Startup)
+			}
+		}
+	}
+	slices.Sort(s)
+	median := (s[len(s)/2-1] + s[len(s)/2]) / 2 // 4 maps
+	c := calibrate(j)
+	if c.alloc <= 0 || median <= 1000 || c.copyStartup != c.alloc+median {
+		t.Fatalf("copy start-up %d ms, allocation %d, maps' start-ups %v: want the allocation plus their median (> 1 s)", c.copyStartup, c.alloc, s)
+	}
+	w, err := WorkloadOf(in, ClusterOptions{})(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Jobs[0].CopyStartup; got != c.copyStartup {
+		t.Errorf("the replayed job's CopyStartup is %d, want %d", got, c.copyStartup)
+	}
+	for i := range j.Tasks {
+		for k := range j.Tasks[i].Attempts {
+			j.Tasks[i].Attempts[k].Startup = 0 // a history without progress splits
+		}
+	}
+	if c := calibrate(j); c.copyStartup != 0 {
+		t.Errorf("without progress splits: copy start-up %d, want 0", c.copyStartup)
 	}
 }

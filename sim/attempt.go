@@ -158,7 +158,7 @@ func (s *sim) statusEvent(ai int32) {
 	a.lastReport = s.now
 	f := 1.0
 	if a.work > 0 {
-		f = s.reported(a, a.done/a.work)
+		f = s.reported(a, s.startedFraction(a))
 	}
 	f = a.offset + (1-a.offset)*f
 	progress, phase, read := f, speculators.PhaseMap, f

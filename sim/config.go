@@ -213,6 +213,14 @@ type Job struct {
 	// ProgressNoise varies each attempt's reported progress rate within
 	// the attempt (progress.go); the zero value is off.
 	ProgressNoise ProgressNoise
+	// CopyStartup is how long a copy (a speculative attempt or a clone)
+	// reports no progress after its launch: live, its container's
+	// allocation and its JVM's start-up (replay measures it from a
+	// history: replay/calibrate.go). Its work already holds that time, so
+	// only what it reports changes: nothing for CopyStartup, then the rest
+	// of its work (progress.go's startedFraction). 0 (scenarios): a copy
+	// reports its progress from its launch on.
+	CopyStartup speculators.Time
 	// EnforceBounds makes the simulator play the sidecar's bound rule:
 	// drop what is left at the Deadline, and the maps left once the
 	// ErrorBound is met (see enforceBounds). Without it the bounds are
