@@ -125,6 +125,7 @@ func (c calibration) overhead() speculators.Time { return c.startDelay + c.finDe
 // settings set (readSettings).
 func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64, facts *nodeFacts) sim.Job {
 	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample, Submit: j.Submit - origin + c.startDelay, CopyStartup: c.copyStartup}
+	facts.copyCost(&sj)
 	set.apply(&sj)
 	set.deadline(&sj)
 	if j.Status == history.Killed {

@@ -28,6 +28,9 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		}
 		work = min(work, float64(MaxWork))
 	}
+	if speculative && j.spec.CopyExtra > 0 && !s.hasScript(j, ty, ti, t.nextN) {
+		work += float64(j.spec.CopyExtra)
+	}
 	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work, n)
 	work, offset := resumeWork(t, work, speculative)
 	a := s.attempts.at(ai)

@@ -221,6 +221,13 @@ type Job struct {
 	// of its work (progress.go's startedFraction). 0 (scenarios): a copy
 	// reports its progress from its launch on.
 	CopyStartup speculators.Time
+	// CopyExtra is work a copy (a speculative attempt or a clone past the
+	// task's Script) has beyond its draw: live, a copy's JVM starts while
+	// the job's other attempts run, and on a cluster whose NodeManagers
+	// share CPUs it starts slower than the originals whose times the draws
+	// are (replay measures it from histories with copies: nodespeed.go's
+	// copy cost). 0 (scenarios): a copy's work is its draw.
+	CopyExtra speculators.Time
 	// EnforceBounds makes the simulator play the sidecar's bound rule:
 	// drop what is left at the Deadline, and the maps left once the
 	// ErrorBound is met (see enforceBounds). Without it the bounds are

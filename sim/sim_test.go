@@ -433,3 +433,25 @@ func TestCopyStartupDelaysACopysProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyExtraLengthensCopiesPastTheRecord: a job's CopyExtra is added to
+// the work of a copy past its task's Script (a draw), not to a recorded one.
+func TestCopyExtraLengthensCopiesPastTheRecord(t *testing.T) {
+	copyDone := func(recorded []ScriptedAttempt) speculators.Time {
+		p := &script{steps: []step{speculate(1000, speculators.Map, 0)}}
+		runScript(t, cfgFor(nodes(1, 1)), []Job{{ID: "a", CopyWork: Resample, CopyExtra: 5000,
+			Maps: []Task{{Work: 20_000, Script: recorded}}}}, p)
+		for _, ev := range p.seen {
+			if ev.Kind == speculators.AttemptSucceeded && ev.Attempt.N == 1 {
+				return ev.Time
+			}
+		}
+		return -1
+	}
+	if got := copyDone([]ScriptedAttempt{{Work: 40_000}}); got != 26_000 {
+		t.Errorf("a drawn copy launched at 1 s succeeded at %d, want 26000 (its 20 s draw and 5 s of copy cost)", got)
+	}
+	if got := copyDone([]ScriptedAttempt{{Work: 40_000}, {Work: 10_000}}); got != 11_000 {
+		t.Errorf("a recorded copy launched at 1 s succeeded at %d, want 11000 (its recorded 10 s)", got)
+	}
+}
