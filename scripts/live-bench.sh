@@ -43,7 +43,7 @@
 #   after its client started is killed and counted at the cap, marked >=), NODEMANAGERS
 #   (3 more than BENCH_LIVE's configurations; set it to keep the cluster the same over split runs),
 #   BENCH_REPLAY_ARGS (more `specbridge replay` flags; default "--runs 10": a copy's work is a draw from
-#   the job's recorded attempts, so one seed is one draw; add "--nodes 7 --slots 4" for the live
+#   the job's recorded attempts, so one seed is one draw; "--no-copy-cost" leaves the copy cost out; add "--nodes 7 --slots 4" for the live
 #   cluster's size in place of the recorded NodeManagers' busiest moments),
 #   BENCH_ROUNDS (1), BENCH_FAIL (1: the failure job; 0 leaves it out), E2E_KEEP_CLUSTER=1 as for e2e.sh.
 set -euo pipefail
@@ -231,10 +231,13 @@ done
 [[ -s $work/stock-1.jhist ]] || fail "no $work/stock-1.jhist: run the stock configuration live first (BENCH_LIVE)"
 # Each round's stock histories are replayed on their own (replay-R.json), so that each round's
 # policies are compared with the stock run of their own hour.
-# The NodeManagers' speeds are measured from every history of the stock run's cluster (the same
+# The NodeManagers' speeds, and the copy cost (how much slower a copy starts up than an original:
+# docs/live-bench.md), are measured from every history of the stock run's cluster (the same
 # ResourceManager: the job ids' cluster timestamp), the other configurations' runs included: three jobs
-# of 4 maps give a node one or two attempts, too few to tell a slow node from a straggling task
-# (docs/live-bench.md). BENCH_NODE_SPEEDS=own measures them from the stock run alone.
+# of 4 maps give a node one or two attempts, too few to tell a slow node from a straggling task, and
+# a stock run has no copies. With several rounds, round r's replay pools only the other rounds'
+# histories, so that no prediction uses a live outcome of its own round. BENCH_NODE_SPEEDS=own measures
+# them from the stock run alone.
 echo "replay flags: ${BENCH_REPLAY_ARGS-$replay_default}"
 for r in $(seq 1 "$maxr"); do
   sname=$(run_name stock "$r")
@@ -250,6 +253,9 @@ for r in $(seq 1 "$maxr"); do
     rm -rf "$work/speeds-$r" && mkdir -p "$work/speeds-$r"
     for f in "$work"/*.jobid; do
       n=$(basename "$f" .jobid)
+      nr=1
+      if [[ $n =~ \.r([0-9]+)-[0-9]+$ ]]; then nr=${BASH_REMATCH[1]}; fi
+      ((maxr == 1 || nr != r)) || continue
       [[ ${n%-*} == "$sname" || ! -s $work/$n.jhist || $(cut -d_ -f2 "$f") != "$cluster_ts" ]] || ln -s "$work/$n.jhist" "$work/speeds-$r/$n.jhist"
     done
     [[ -z $(ls "$work/speeds-$r") ]] || speed_args=(--node-speeds-from "$work/speeds-$r")
