@@ -42,7 +42,8 @@
 #   BENCH_FAIL_MAP_S (10), BENCH_FAIL_AFTER_S (8), BENCH_JOB_CAP_S (240: a job still running this long
 #   after its client started is killed and counted at the cap, marked >=), NODEMANAGERS
 #   (3 more than BENCH_LIVE's configurations; set it to keep the cluster the same over split runs),
-#   BENCH_REPLAY_ARGS (more `specbridge replay` flags; default "--runs 10": a copy's work is a draw from
+#   BENCH_REPLAY_ARGS (more `specbridge replay` flags; default "--runs 10 --node-slots N", N the
+#   NodeManagers' capacity the live run's ResourceManager reported: a copy's work is a draw from
 #   the job's recorded attempts, so one seed is one draw; "--no-copy-cost" leaves the copy cost out; add "--nodes 7 --slots 4" for the live
 #   cluster's size in place of the recorded NodeManagers' busiest moments),
 #   BENCH_ROUNDS (1), BENCH_FAIL (1: the failure job; 0 leaves it out), E2E_KEEP_CLUSTER=1 as for e2e.sh.
@@ -179,6 +180,15 @@ if [[ -n ${live// /} ]]; then
     sed 's/"id":"\(.*\)"/\1/' | sort | awk 'NR % 3 == 1' | paste -sd, -)
   [[ -n $slow_nodes ]] || fail "the ResourceManager lists no NodeManager"
   say "slow NodeManagers (x$slow_factor): $slow_nodes"
+  # The NodeManagers' capacity in 1 GB containers (the jobs' default), as the ResourceManager reports
+  # it: no history records it, so the replay gets it as --node-slots (in place of the most containers
+  # each NodeManager ran at once, which leaves sca no idle slot to clone into).
+  curl -fsS "$SPECBRIDGE_RM_WEB/ws/v1/cluster/nodes?states=RUNNING" | python3 -c '
+import json, sys
+nodes = json.load(sys.stdin)["nodes"]["node"]
+print(min((int(n["availMemoryMB"]) + int(n["usedMemoryMB"])) // 1024 for n in nodes))' > "$work/node-slots" ||
+    fail "could not read the NodeManagers' capacity from the ResourceManager"
+  say "NodeManager capacity: $(cat "$work/node-slots") containers each"
   slow_args=(-D e2e.slow.nodes="$slow_nodes" -D e2e.slow.factor="$slow_factor")
   read -ra order <<< "$live"
   for r in $(seq 1 "$rounds"); do
@@ -213,6 +223,10 @@ for f in "$work"/*-[0-9]*.jobid; do
     $((deadline_s * 1000)) > "$conf"
 done
 replay_default="--runs 10"
+# The capacity the live run's ResourceManager reported (above), when this directory has it.
+if [[ $(cat "$work/node-slots" 2> /dev/null) =~ ^[1-9][0-9]*$ ]]; then
+  replay_default+=" --node-slots $(cat "$work/node-slots")"
+fi
 params=()
 for p in $policies; do
   for a in $(policy_args "$p"); do
