@@ -55,6 +55,11 @@ if [[ ${BENCH_SHORT:-0} == 1 ]]; then
   : "${BENCH_FAIL:=0}" "${BENCH_ROUNDS:=1}" "${BENCH_CHECK:=1}" "${NODEMANAGERS:=4}" "${BENCH_JOB_CAP_S:=150}"
   : "${SPECBRIDGE_BENCH_DIR:=${TMPDIR:-/tmp}/specbridge-live-bench-short}"
   export BENCH_POLICIES BENCH_STRAGGLERS_S BENCH_MAPS BENCH_MAP_S BENCH_FAIL BENCH_ROUNDS BENCH_CHECK NODEMANAGERS BENCH_JOB_CAP_S SPECBRIDGE_BENCH_DIR
+  if [[ ${BENCH_LIVE-unset} != "" ]]; then
+    # A run that goes live starts from no histories: an earlier run's left there would join its table.
+    rm -f "$SPECBRIDGE_BENCH_DIR"/*.jhist "$SPECBRIDGE_BENCH_DIR"/*.jobid "$SPECBRIDGE_BENCH_DIR"/*.capped \
+      "$SPECBRIDGE_BENCH_DIR"/*_conf.xml "$SPECBRIDGE_BENCH_DIR"/node-slots
+  fi
 fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -374,7 +379,7 @@ for p in want:
     ppocd = "%.2f" % (sum(pdl) / len(pdl)) if pdl else "-"
     print("| %s | %d | %s%.1f | %s | %.1f | %s | %+.1f%% %s" % (p, nr, cap, m, pocd, q, ppocd, 100 * (q - m) / m, after))
     if p == "stock" and abs(q - m) > pct / 100 * m:
-        problems.append("stock: the replay of its own history predicts %.1f s, live %.1f s: off by more than %.0f%%" % (q, m, pct))
+        problems.append("stock: the replay of its own history predicts %.1f s, live %.1f s: off by more than %g%%" % (q, m, pct))
 if maxr > 1:
     print()
     print("Per round (live / replay of that round's stock run, mean job s):")
@@ -396,6 +401,6 @@ if check:
         print("live-bench: CHECK FAILED: " + m, file=sys.stderr)
     if problems:
         sys.exit(1)
-    print("check: every configuration (%s) has a live time and a prediction; stock's prediction is within %.0f%%" % (", ".join(want), pct))
+    print("check: every configuration (%s) has a live time and a prediction; stock's prediction is within %g%%" % (", ".join(want), pct))
 EOF
 failed=0
