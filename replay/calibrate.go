@@ -20,6 +20,18 @@ import (
 //     pays it again (originals, retries, copies alike), so it is added to
 //     every attempt's work: the container is held from the request on, as
 //     the simulator has no separate allocation phase.
+//   - A copy's late start (sim.Job.CopyStartup): live, a copy reports no
+//     progress until its container is allocated and its JVM has started,
+//     so for its first seconds the policy sees it at 0. The history gives
+//     both: the allocation as above, and each attempt's start-up from its
+//     progress splits (history.Attempt.Startup: the time it spent in its
+//     first twelfth of progress beyond a typical twelfth). The job's copy
+//     start-up is the allocation plus the median start-up of its succeeded
+//     maps (the JVM and the task's set-up are the same process for a
+//     reduce, whose first twelfth is mostly waiting for maps). A history
+//     without progress splits leaves it 0. The time is already in every
+//     attempt's work (recorded attempts and the draws of copies alike):
+//     only what a copy reports changes, not when it ends.
 //   - Commit and clean-up: the last attempt's end to the job's finish,
 //     added to the job's time.
 //   - Attempts: each task replays its recorded attempts in start order
@@ -49,6 +61,8 @@ type calibration struct {
 	ok                          bool // the history has submit, launch, finish and timed attempts
 	startDelay, alloc, finDelay speculators.Time
 	recorded                    speculators.Time // submit to finish
+	// copyStartup is how long a copy reports no progress (sim.Job.CopyStartup).
+	copyStartup speculators.Time
 }
 
 func calibrate(j *history.Job) calibration {
@@ -75,7 +89,32 @@ func calibrate(j *history.Job) calibration {
 	c.startDelay = launch - j.Submit
 	c.alloc = first - launch
 	c.finDelay = max(j.Finish-last, 0)
+	if s, ok := mapStartup(j); ok {
+		c.copyStartup = c.alloc + s
+	}
 	return c
+}
+
+// mapStartup is the median start-up (history.Attempt.Startup) of the job's
+// succeeded maps; false when the history records none (no progress splits).
+func mapStartup(j *history.Job) (speculators.Time, bool) {
+	var s []float64
+	known := false
+	for _, t := range j.Tasks {
+		if t.Type != history.Map {
+			continue
+		}
+		for _, a := range t.Attempts {
+			if a.Status == history.Succeeded {
+				s = append(s, float64(a.Startup))
+				known = known || a.Startup > 0
+			}
+		}
+	}
+	if !known {
+		return 0, false
+	}
+	return speculators.Time(speculators.Percentile(s, 50)), true
 }
 
 // overhead is what the job's time holds beyond its simulated run.
@@ -85,7 +124,8 @@ func (c calibration) overhead() speculators.Time { return c.startDelay + c.finDe
 // is ok: every task, with its recorded attempts scripted, under the job's
 // settings set (readSettings).
 func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64, facts *nodeFacts) sim.Job {
-	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample, Submit: j.Submit - origin + c.startDelay}
+	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample, Submit: j.Submit - origin + c.startDelay, CopyStartup: c.copyStartup}
+	facts.copyCost(&sj)
 	set.apply(&sj)
 	set.deadline(&sj)
 	if j.Status == history.Killed {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/specbridge/specbridge/sim"
+	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
@@ -178,17 +179,34 @@ type nodeFacts struct {
 	speeds  *nodeSpeeds
 	crashes *crashSet
 	crashed []nodeCrash
+	// copyExtra is what a copy costs beyond its draw (nodespeed.go).
+	copyExtra speculators.Time
 }
 
 // forCluster is f for a replay on co's cluster: without crashes when co
 // gives its size (its nodes are not the recorded ones).
 func (f *nodeFacts) forCluster(co ClusterOptions) *nodeFacts {
+	if f != nil && co.NoCopyCost && f.copyExtra != 0 {
+		g := *f
+		g.copyExtra = 0
+		f = &g
+	}
 	if f == nil || (co.Nodes <= 0 && co.Slots <= 0) || f.crashed == nil {
 		return f
 	}
 	g := *f
 	g.crashes, g.crashed = nil, nil
 	return &g
+}
+
+// copyCost gives j's copies the copy cost (nodespeed.go): a copy starts up
+// slower than the originals its work is drawn from, and reports nothing
+// while it does.
+func (f *nodeFacts) copyCost(j *sim.Job) {
+	if f != nil && f.copyExtra > 0 {
+		j.CopyExtra = f.copyExtra
+		j.CopyStartup += f.copyExtra
+	}
 }
 
 func (f *nodeFacts) speed(a *history.Attempt) float64 {

@@ -120,10 +120,11 @@ func (s *historySource) add(j *history.Job, at jobPlace) error {
 }
 
 // finish infers the cluster once every job is added, and lets the
-// hosts' edges go (their speed samples stay, for SpeedHistories).
+// hosts' edges go (their speed and start-up samples stay, for
+// SpeedHistories).
 func (s *historySource) finish() {
 	s.nodes, s.facts = s.hosts.nodes(nil)
-	s.hosts = hostPeaks{ports: s.hosts.ports, speed: s.hosts.speed}
+	s.hosts = hostPeaks{ports: s.hosts.ports, speed: s.hosts.speed, startup: s.hosts.startup}
 }
 
 // workload is FromHistory over the input's jobs, streamed: the same
@@ -139,6 +140,9 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 	if len(co.SpeedHistories) > 0 {
 		f := *facts
 		f.speeds = s.hosts.speeds(co.SpeedHistories)
+		if !co.NoCopyCost {
+			f.copyExtra = s.hosts.startup.copyCost(co.SpeedHistories)
+		}
 		facts = &f
 		for i := range nodes {
 			nodes[i].Slowdown = 1
@@ -152,7 +156,8 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 	for i := range s.jobs {
 		h := &s.jobs[i]
 		if h.cal.ok {
-			sj := h.header
+			sj := h.header // built without facts: no copy cost yet
+			facts.copyCost(&sj)
 			sj.Submit -= origin
 			if sj.Deadline > 0 {
 				sj.Deadline -= origin

@@ -3,8 +3,11 @@ package replay
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
 // TestLiveBenchReplay replays the stock run's histories of docs/live-bench.md
@@ -61,5 +64,102 @@ func TestLiveBenchReplay(t *testing.T) {
 	}
 	if copies == 0 {
 		t.Error("stock-1 (a 40 s straggler): neither hadoop nor late got a copy placed in the replay")
+	}
+}
+
+// TestCopyStartupFromTheHistory: a job's copy start-up (sim.Job.CopyStartup)
+// is its first container allocation plus the median start-up of its
+// succeeded maps, read from the history's progress splits; a history
+// without them leaves it 0, as scenarios do.
+func TestCopyStartupFromTheHistory(t *testing.T) {
+	in := load(t, "testdata/livebench/stock-1.jhist")
+	j := in.Jobs[0]
+	var s []int64
+	for _, task := range j.Tasks {
+		for _, a := range task.Attempts {
+			if task.Type == history.Map && a.Status == history.Succeeded {
+				s = append(s, a.Startup)
+			}
+		}
+	}
+	slices.Sort(s)
+	median := (s[len(s)/2-1] + s[len(s)/2]) / 2 // 4 maps
+	c := calibrate(j)
+	if c.alloc <= 0 || median <= 1000 || c.copyStartup != c.alloc+median {
+		t.Fatalf("copy start-up %d ms, allocation %d, maps' start-ups %v: want the allocation plus their median (> 1 s)", c.copyStartup, c.alloc, s)
+	}
+	w, err := WorkloadOf(in, ClusterOptions{})(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Jobs[0].CopyStartup; got != c.copyStartup {
+		t.Errorf("the replayed job's CopyStartup is %d, want %d", got, c.copyStartup)
+	}
+	for i := range j.Tasks {
+		for k := range j.Tasks[i].Attempts {
+			j.Tasks[i].Attempts[k].Startup = 0 // a history without progress splits
+		}
+	}
+	if c := calibrate(j); c.copyStartup != 0 {
+		t.Errorf("without progress splits: copy start-up %d, want 0", c.copyStartup)
+	}
+}
+
+// TestCopyCostFromHistoriesWithCopies: the copy cost is the median start-up
+// of succeeded copies of maps less that of succeeded original maps, over the
+// replayed jobs and the cluster's other histories; it needs 3 copies, is
+// never negative, lengthens the replayed jobs' copies (sim.Job.CopyExtra,
+// also in their start-up) and is left out with NoCopyCost.
+func TestCopyCostFromHistoriesWithCopies(t *testing.T) {
+	withCopies := func(orig, copies []int64) *history.Job {
+		j := &history.Job{ID: "job_1_0009"}
+		for i, s := range append(slices.Clone(orig), copies...) {
+			a := history.Attempt{Status: history.Succeeded, Startup: s, Speculative: i >= len(orig)}
+			j.Tasks = append(j.Tasks, history.Task{Type: history.Map, Attempts: []history.Attempt{a}})
+		}
+		return j
+	}
+	var none startups
+	for _, tc := range []struct {
+		orig, copies []int64
+		want         int64
+	}{
+		{[]int64{10_000, 12_000, 14_000}, []int64{20_000, 25_000, 30_000}, 13_000},
+		{[]int64{10_000, 12_000, 14_000}, []int64{20_000, 25_000}, 0},   // too few copies
+		{[]int64{10_000, 12_000, 14_000}, []int64{1000, 2000, 3000}, 0}, // copies quicker: no cost
+		{[]int64{0, 0, 0}, []int64{0, 0, 0}, 0},                         // no progress splits
+	} {
+		if got := none.copyCost([]*history.Job{withCopies(tc.orig, tc.copies)}); got != tc.want {
+			t.Errorf("originals %v, copies %v: copy cost %d, want %d", tc.orig, tc.copies, got, tc.want)
+		}
+	}
+	in := load(t, "testdata/livebench/stock-1.jhist")
+	other := []*history.Job{withCopies([]int64{10_000, 12_000, 14_000}, []int64{30_000, 30_000, 30_000})}
+	c := calibrate(in.Jobs[0])
+	var s startups
+	s.add(in.Jobs[0])
+	cost := s.copyCost(other)
+	if cost <= 0 {
+		t.Fatalf("copy cost %d with copies starting 30 s against the stock run's maps, want more than 0", cost)
+	}
+	streamed, err := Load("testdata/livebench/stock-1.jhist", LoadOptions{Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, input := range []*Input{in, streamed} {
+		for _, noCost := range []bool{false, true} {
+			w, err := WorkloadOf(input, ClusterOptions{SpeedHistories: other, NoCopyCost: noCost})(1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := cost
+			if noCost {
+				want = 0
+			}
+			if j := w.Jobs[0]; j.CopyExtra != want || j.CopyStartup != c.copyStartup+want {
+				t.Errorf("streamed %v, NoCopyCost %v: the replayed job's CopyExtra %d, CopyStartup %d; want %d and %d",
+					input == streamed, noCost, j.CopyExtra, j.CopyStartup, want, c.copyStartup+want)
+			}
+		}
 	}
 }

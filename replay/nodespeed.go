@@ -163,3 +163,66 @@ func (p *hostPeaks) speeds(extra []*history.Job) *nodeSpeeds {
 	}
 	return &nodeSpeeds{shared: shared, factor: nodeFactors(samples)}
 }
+
+// A copy's cost (issue 25): a copy's work is a draw of the job's recorded
+// attempts, and its JVM's start-up is in it. Live, a copy starts while the
+// job's other attempts run, and where the NodeManagers share CPUs (a mini
+// cluster on one machine: every live copy is one more JVM on the same
+// cores) it starts slower than the originals did. A history with copies
+// shows how much: each attempt's start-up is in its progress splits
+// (history.Attempt.Startup). The copy cost is the median start-up of the
+// succeeded copies of maps less that of the succeeded original maps, over
+// the replayed jobs and the other histories of the cluster
+// (--node-speeds-from), when there are at least minCopySamples copies and
+// as many originals; else, and when negative, 0. The replay adds it to the
+// work of every copy past the record (sim.Job.CopyExtra), which also
+// reports nothing for it (sim.Job.CopyStartup). A history of a cluster
+// that speculated on no job (a stock run alone) has no copies, and no cost.
+// Only histories whose maps record start-ups take part (jhist with progress
+// splits); Rumen and SWIM inputs never do.
+const minCopySamples = 3
+
+// startups holds start-ups of succeeded maps: [0] originals, [1] copies.
+type startups [2][]float32
+
+// add adds j's succeeded maps' start-ups, if j records them.
+func (s *startups) add(j *history.Job) {
+	known := false
+	for _, t := range j.Tasks {
+		for _, a := range t.Attempts {
+			known = known || (t.Type == history.Map && a.Startup > 0)
+		}
+	}
+	if !known {
+		return
+	}
+	for _, t := range j.Tasks {
+		if t.Type != history.Map {
+			continue
+		}
+		for _, a := range t.Attempts {
+			if a.Status == history.Succeeded {
+				k := 0
+				if a.Speculative {
+					k = 1
+				}
+				s[k] = append(s[k], float32(a.Startup))
+			}
+		}
+	}
+}
+
+// copyCost is the copy cost of the jobs added and extra (see above).
+func (s *startups) copyCost(extra []*history.Job) speculators.Time {
+	all := *s
+	if len(extra) > 0 {
+		all = startups{slices.Clone(s[0]), slices.Clone(s[1])}
+		for _, j := range extra {
+			all.add(j)
+		}
+	}
+	if len(all[1]) < minCopySamples || len(all[0]) < minCopySamples {
+		return 0
+	}
+	return max(speculators.Time(median(all[1])-median(all[0])), 0)
+}

@@ -35,8 +35,12 @@ type ClusterOptions struct {
 	Stragglers *StragglerModel
 	// SpeedHistories are more jobs of the cluster a history ran on, whose
 	// attempts add to the measure of its nodes' speeds (nodespeed.go;
-	// --node-speeds-from); they are not replayed.
+	// --node-speeds-from); they are not replayed. Their copies' start-ups
+	// measure the copy cost too (nodespeed.go).
 	SpeedHistories []*history.Job
+	// NoCopyCost leaves the copy cost out (--no-copy-cost): copies take
+	// their draws' times, as before it.
+	NoCopyCost bool
 }
 
 // Bounds of ClusterOptions' Nodes and Slots: past them a replay would
@@ -500,6 +504,9 @@ type hostPeaks struct {
 	// what tells its crash (crash.go).
 	speed map[hostPort][]float32
 	crash crashWatch
+	// startup holds the start-ups of succeeded maps, originals and copies
+	// (nodespeed.go's copy cost).
+	startup startups
 }
 
 // hostPort is a recorded attempt's host and NodeManager port (0 unknown).
@@ -520,6 +527,7 @@ func (p *hostPeaks) add(j *history.Job) {
 		p.speed = map[hostPort][]float32{}
 	}
 	speedSamples(j, p.speed)
+	p.startup.add(j)
 	p.crash.add(j)
 	for _, t := range j.Tasks {
 		for _, a := range t.Attempts {
@@ -545,7 +553,7 @@ func (p *hostPeaks) nodes(extra []*history.Job) ([]sim.Node, *nodeFacts) {
 	speeds := p.speeds(extra)
 	shared := speeds.shared
 	crashed := p.crash.crashes(shared)
-	facts := &nodeFacts{speeds: speeds, crashes: newCrashSet(crashed, shared), crashed: crashed}
+	facts := &nodeFacts{speeds: speeds, crashes: newCrashSet(crashed, shared), crashed: crashed, copyExtra: p.startup.copyCost(extra)}
 	perName := map[string][]hostEdge{}
 	for k, es := range p.perNode {
 		name := (&history.Attempt{Host: k.host, Port: k.port}).NodeKey(shared)

@@ -18,9 +18,21 @@
 # this job's task timeout, lowered to 30 s in every run alike). Each configuration's failure uses up one NodeManager, so
 # the cluster starts with 3 more than the configurations run live.
 #
-# Outside the test command: about 3.5 minutes a configuration on two cores. The live runs can be split
-# over several invocations sharing SPECBRIDGE_BENCH_DIR (BENCH_LIVE names the configurations to run this
-# time; the table uses every history there), so that the mini cluster is not held for the whole run.
+# About 3.5 minutes a configuration on two cores. The live runs can be split over several invocations
+# sharing SPECBRIDGE_BENCH_DIR (BENCH_LIVE names the configurations to run this time; the table uses
+# every history there), so that the mini cluster is not held for the whole run.
+#
+# Rounds (BENCH_ROUNDS): on a shared machine the load drifts over the half hour of a run, and a policy
+# run after stock is measured on a busier machine than stock was. With R rounds every configuration runs
+# R times, interleaved (round r runs BENCH_LIVE rotated by r-1, so that each configuration takes each
+# place in the order), the NAME of round r > 1 being POLICY.rR; each round's stock histories are
+# replayed on their own, and the table gives per policy the median over rounds of the live mean job
+# time and of the predicted one (and a per-round table).
+#
+# The short form (BENCH_SHORT=1; scripts/test.sh runs it): stock and late, one round, one straggler job
+# of 3 maps of 2 s and a 12 s straggler, no failure job, 4 NodeManagers; it then checks that every
+# policy has a live time and a prediction and that the replay of the stock history predicts the stock
+# run's live mean within BENCH_CHECK_STOCK_PCT (30) percent (BENCH_CHECK=1 checks any run so).
 #
 # Usage: scripts/live-bench.sh   (needs what e2e.sh needs, and python3 for the table)
 # Environment: SPECBRIDGE_BENCH_DIR (default ${TMPDIR:-/tmp}/specbridge-live-bench), BENCH_POLICIES
@@ -30,11 +42,25 @@
 #   BENCH_FAIL_MAP_S (10), BENCH_FAIL_AFTER_S (8), BENCH_JOB_CAP_S (240: a job still running this long
 #   after its client started is killed and counted at the cap, marked >=), NODEMANAGERS
 #   (3 more than BENCH_LIVE's configurations; set it to keep the cluster the same over split runs),
-#   BENCH_REPLAY_ARGS (more `specbridge replay` flags; default "--runs 10": a copy's work is a draw from
-#   the job's recorded attempts, so one seed is one draw; add "--nodes 7 --slots 4" for the live
+#   BENCH_REPLAY_ARGS (more `specbridge replay` flags; default "--runs 10 --node-slots N", N the
+#   NodeManagers' capacity the live run's ResourceManager reported: a copy's work is a draw from
+#   the job's recorded attempts, so one seed is one draw; "--no-copy-cost" leaves the copy cost out; add "--nodes 7 --slots 4" for the live
 #   cluster's size in place of the recorded NodeManagers' busiest moments),
-#   E2E_KEEP_CLUSTER=1 as for e2e.sh.
+#   BENCH_ROUNDS (1), BENCH_FAIL (1: the failure job; 0 leaves it out), E2E_KEEP_CLUSTER=1 as for e2e.sh.
 set -euo pipefail
+
+if [[ ${BENCH_SHORT:-0} == 1 ]]; then
+  # The short form's defaults (each still overridable): about 3-4 minutes with the cluster's start.
+  : "${BENCH_POLICIES:=late}" "${BENCH_STRAGGLERS_S:=12}" "${BENCH_MAPS:=3}" "${BENCH_MAP_S:=2}"
+  : "${BENCH_FAIL:=0}" "${BENCH_ROUNDS:=1}" "${BENCH_CHECK:=1}" "${NODEMANAGERS:=4}" "${BENCH_JOB_CAP_S:=150}"
+  : "${SPECBRIDGE_BENCH_DIR:=${TMPDIR:-/tmp}/specbridge-live-bench-short}"
+  export BENCH_POLICIES BENCH_STRAGGLERS_S BENCH_MAPS BENCH_MAP_S BENCH_FAIL BENCH_ROUNDS BENCH_CHECK NODEMANAGERS BENCH_JOB_CAP_S SPECBRIDGE_BENCH_DIR
+  if [[ ${BENCH_LIVE-unset} != "" ]]; then
+    # A run that goes live starts from no histories: an earlier run's left there would join its table.
+    rm -f "$SPECBRIDGE_BENCH_DIR"/*.jhist "$SPECBRIDGE_BENCH_DIR"/*.jobid "$SPECBRIDGE_BENCH_DIR"/*.capped \
+      "$SPECBRIDGE_BENCH_DIR"/*_conf.xml "$SPECBRIDGE_BENCH_DIR"/node-slots
+  fi
+fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${SPECBRIDGE_BENCH_DIR:-${TMPDIR:-/tmp}/specbridge-live-bench}
@@ -49,7 +75,14 @@ fail_after_s=${BENCH_FAIL_AFTER_S:-8}
 job_cap=${BENCH_JOB_CAP_S:-240}
 job_timeout=$((job_cap + 60))
 policy=hadoop # e2e-lib's shim_args name a policy; each run below names its own
-njobs=$(($(wc -w <<< "$stragglers") + 1))
+rounds=${BENCH_ROUNDS:-1}
+with_fail=${BENCH_FAIL:-1}
+[[ $rounds =~ ^[1-9][0-9]?$ ]] || { echo "live-bench: BENCH_ROUNDS=$rounds: want 1 to 99" >&2; exit 2; }
+[[ $with_fail == [01] ]] || { echo "live-bench: BENCH_FAIL=$with_fail: want 0 or 1" >&2; exit 2; }
+ndl=$(wc -w <<< "$stragglers") # jobs 1..ndl have a straggler and a deadline; job ndl+1 is the failure job
+njobs=$((ndl + with_fail))
+# run_name POLICY ROUND: the configuration's name in round ROUND (its histories NAME-<job>.jhist).
+run_name() { if (($2 == 1)); then echo "$1"; else echo "$1.r$2"; fi; }
 
 mkdir -p "$work/bin"
 go build -o "$work/bin/specbridge" "$root/cmd/specbridge"
@@ -80,8 +113,10 @@ fail_args=(-D mapreduce.task.timeout=30000 -D mapreduce.task.timeout.check-inter
 cluster_defs=(-D yarn.nm.liveness-monitor.expiry-interval-ms=30000
   -D yarn.scheduler.capacity.schedule-asynchronously.enable=false
   -D yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments=8)
-export NODEMANAGERS=${NODEMANAGERS:-$((3 + $(wc -w <<< "$live")))}
-((NODEMANAGERS >= 3 + $(wc -w <<< "$live"))) || { echo "live-bench: NODEMANAGERS=$NODEMANAGERS: want 3 more than the $(wc -w <<< "$live") configurations of BENCH_LIVE" >&2; exit 2; }
+# Each run of the failure job uses up one NodeManager.
+nm_min=$((3 + with_fail * rounds * $(wc -w <<< "$live")))
+export NODEMANAGERS=${NODEMANAGERS:-$nm_min}
+((NODEMANAGERS >= nm_min)) || { echo "live-bench: NODEMANAGERS=$NODEMANAGERS: want $nm_min (3 more than the failure jobs of BENCH_LIVE x BENCH_ROUNDS)" >&2; exit 2; }
 # shellcheck source=scripts/e2e-lib.sh
 source "$root/scripts/e2e-lib.sh"
 command -v python3 > /dev/null || fail "python3 is not on PATH"
@@ -130,6 +165,7 @@ run_workload() {
     finish "$name-$i"
     say "$name-$i: $("$work/bin/e2echeck" "$work/$name-$i.jhist" | head -n 1)"
   done
+  ((with_fail)) || return 0
   i=$((i + 1))
   submit "$name-$i" -D e2e.records=$((fail_map_s * 2)) -D e2e.map.ms=$((fail_map_s * 1000)) \
     -D e2e.straggler.ms=$((fail_map_s * 1000)) -D yarn.app.mapreduce.am.resource.mb=4096 "${fail_args[@]}" "${slow_args[@]}" "$@"
@@ -149,19 +185,34 @@ if [[ -n ${live// /} ]]; then
     sed 's/"id":"\(.*\)"/\1/' | sort | awk 'NR % 3 == 1' | paste -sd, -)
   [[ -n $slow_nodes ]] || fail "the ResourceManager lists no NodeManager"
   say "slow NodeManagers (x$slow_factor): $slow_nodes"
+  # The NodeManagers' capacity in 1 GB containers (the jobs' default), as the ResourceManager reports
+  # it: no history records it, so the replay gets it as --node-slots (in place of the most containers
+  # each NodeManager ran at once, which leaves sca no idle slot to clone into).
+  curl -fsS "$SPECBRIDGE_RM_WEB/ws/v1/cluster/nodes?states=RUNNING" | python3 -c '
+import json, sys
+nodes = json.load(sys.stdin)["nodes"]["node"]
+print(min((int(n["availMemoryMB"]) + int(n["usedMemoryMB"])) // 1024 for n in nodes))' > "$work/node-slots" ||
+    fail "could not read the NodeManagers' capacity from the ResourceManager"
+  say "NodeManager capacity: $(cat "$work/node-slots") containers each"
   slow_args=(-D e2e.slow.nodes="$slow_nodes" -D e2e.slow.factor="$slow_factor")
-  for p in $live; do
-    if [[ $p == stock ]]; then
-      echo "== stock Hadoop, speculation off"
-      run_workload stock -D mapreduce.map.speculative=false -D mapreduce.reduce.speculative=false
-      continue
-    fi
-    echo "== $p through the shim and the sidecar"
-    start_sidecar "$p"
-    # shellcheck disable=SC2046
-    run_workload "$p" "${shim_args[@]}" -D specbridge.speculator="$p" -D specbridge.url="ws://$sidecar_addr/v1/am" \
-      $(policy_args "$p")
-    stop_sidecar
+  read -ra order <<< "$live"
+  for r in $(seq 1 "$rounds"); do
+    for k in $(seq 0 $((${#order[@]} - 1))); do
+      # Round r runs the configurations rotated by r-1: each takes each place of the order in turn.
+      p=${order[$(((k + r - 1) % ${#order[@]}))]}
+      name=$(run_name "$p" "$r")
+      if [[ $p == stock ]]; then
+        echo "== round $r: stock Hadoop, speculation off ($name)"
+        run_workload "$name" -D mapreduce.map.speculative=false -D mapreduce.reduce.speculative=false
+        continue
+      fi
+      echo "== round $r: $p through the shim and the sidecar ($name)"
+      start_sidecar "$name"
+      # shellcheck disable=SC2046
+      run_workload "$name" "${shim_args[@]}" -D specbridge.speculator="$p" -D specbridge.url="ws://$sidecar_addr/v1/am" \
+        $(policy_args "$p")
+      stop_sidecar
+    done
   done
 fi
 
@@ -171,12 +222,16 @@ echo "== replay of the stock run's histories"
 # setting the replay reads that the history lacks, its deadline (without it srquant has none in replay).
 for f in "$work"/*-[0-9]*.jobid; do
   n=$(basename "$f" .jobid)
-  ((${n##*-} < njobs)) || continue
+  ((${n##*-} <= ndl)) || continue
   conf=$work/$(cat "$f")_conf.xml
   [[ -s $conf ]] || printf '<?xml version="1.0"?>\n<configuration>\n<property><name>specbridge.grass.deadline-ms</name><value>%d</value></property>\n</configuration>\n' \
     $((deadline_s * 1000)) > "$conf"
 done
 replay_default="--runs 10"
+# The capacity the live run's ResourceManager reported (above), when this directory has it.
+if [[ $(cat "$work/node-slots" 2> /dev/null) =~ ^[1-9][0-9]*$ ]]; then
+  replay_default+=" --node-slots $(cat "$work/node-slots")"
+fi
 params=()
 for p in $policies; do
   for a in $(policy_args "$p"); do
@@ -184,102 +239,168 @@ for p in $policies; do
     params+=(--param "${a#specbridge.param.}")
   done
 done
-stock_hists=()
-for i in $(seq 1 "$njobs"); do
-  [[ -s $work/stock-$i.jhist ]] || fail "no $work/stock-$i.jhist: run the stock configuration live first (BENCH_LIVE)"
-  stock_hists+=("$work/stock-$i.jhist")
+# Rounds present (of this invocation or earlier ones sharing the directory): round r has NAME.rR-* files.
+maxr=$rounds
+for f in "$work"/*.r[0-9]*-1.jobid; do
+  [[ -e $f ]] || continue
+  r=${f##*.r}
+  r=${r%%-*}
+  if [[ $r =~ ^[0-9]+$ ]] && ((r > maxr)); then maxr=$r; fi
 done
-# The NodeManagers' speeds are measured from every history of the stock run's cluster (the same
+[[ -s $work/stock-1.jhist ]] || fail "no $work/stock-1.jhist: run the stock configuration live first (BENCH_LIVE)"
+# Each round's stock histories are replayed on their own (replay-R.json), so that each round's
+# policies are compared with the stock run of their own hour.
+# The NodeManagers' speeds, and the copy cost (how much slower a copy starts up than an original:
+# docs/live-bench.md), are measured from every history of the stock run's cluster (the same
 # ResourceManager: the job ids' cluster timestamp), the other configurations' runs included: three jobs
-# of 4 maps give a node one or two attempts, too few to tell a slow node from a straggling task
-# (docs/live-bench.md). BENCH_NODE_SPEEDS=own measures them from the stock run alone.
-speed_args=()
-if [[ ${BENCH_NODE_SPEEDS:-cluster} != own ]]; then
-  cluster_ts=$(cut -d_ -f2 "$work/stock-1.jobid")
-  rm -rf "$work/speeds" && mkdir -p "$work/speeds"
-  for f in "$work"/*.jobid; do
-    n=$(basename "$f" .jobid)
-    [[ $n == stock-* || ! -s $work/$n.jhist || $(cut -d_ -f2 "$f") != "$cluster_ts" ]] || ln -s "$work/$n.jhist" "$work/speeds/$n.jhist"
+# of 4 maps give a node one or two attempts, too few to tell a slow node from a straggling task, and
+# a stock run has no copies. With several rounds, round r's replay pools only the other rounds'
+# histories, so that no prediction uses a live outcome of its own round. BENCH_NODE_SPEEDS=own measures
+# them from the stock run alone.
+echo "replay flags: ${BENCH_REPLAY_ARGS-$replay_default}"
+for r in $(seq 1 "$maxr"); do
+  sname=$(run_name stock "$r")
+  stock_hists=()
+  for i in $(seq 1 "$njobs"); do
+    if [[ -s $work/$sname-$i.jhist ]]; then stock_hists+=("$work/$sname-$i.jhist"); fi
   done
-  [[ -z $(ls "$work/speeds") ]] || speed_args=(--node-speeds-from "$work/speeds")
-  say "node speeds from the stock run and $(ls "$work/speeds" | wc -l) more histories of its cluster"
-fi
-# shellcheck disable=SC2086 # BENCH_REPLAY_ARGS is a list of flags
-"$work/bin/specbridge" replay --speculators "none,${policies// /,}" "${params[@]}" "${speed_args[@]}" ${BENCH_REPLAY_ARGS-$replay_default} --output json "${stock_hists[@]}" \
-  > "$work/replay.json" 2> "$work/replay.err" || fail "replay failed: $(tail -n 5 "$work/replay.err")"
+  rm -f "$work/replay-$r.json"
+  ((${#stock_hists[@]} == njobs)) || { say "round $r: no complete stock run ($sname-*.jhist) to replay"; continue; }
+  speed_args=()
+  if [[ ${BENCH_NODE_SPEEDS:-cluster} != own ]]; then
+    cluster_ts=$(cut -d_ -f2 "$work/$sname-1.jobid")
+    rm -rf "$work/speeds-$r" && mkdir -p "$work/speeds-$r"
+    for f in "$work"/*.jobid; do
+      n=$(basename "$f" .jobid)
+      nr=1
+      if [[ $n =~ \.r([0-9]+)-[0-9]+$ ]]; then nr=${BASH_REMATCH[1]}; fi
+      ((maxr == 1 || nr != r)) || continue
+      [[ ${n%-*} == "$sname" || ! -s $work/$n.jhist || $(cut -d_ -f2 "$f") != "$cluster_ts" ]] || ln -s "$work/$n.jhist" "$work/speeds-$r/$n.jhist"
+    done
+    [[ -z $(ls "$work/speeds-$r") ]] || speed_args=(--node-speeds-from "$work/speeds-$r")
+    say "round $r: node speeds from $sname and $(ls "$work/speeds-$r" | wc -l) more histories of its cluster"
+  fi
+  # shellcheck disable=SC2086 # BENCH_REPLAY_ARGS is a list of flags
+  "$work/bin/specbridge" replay --speculators "none,${policies// /,}" "${params[@]}" "${speed_args[@]}" ${BENCH_REPLAY_ARGS-$replay_default} --output json "${stock_hists[@]}" \
+    > "$work/replay-$r.json" 2> "$work/replay-$r.err" || fail "replay of $sname failed: $(tail -n 5 "$work/replay-$r.err")"
+done
+cp "$work/replay-1.json" "$work/replay.json" 2> /dev/null || true
 
-# live.txt: POLICY JOB SECONDS DEADLINE_S (0: no deadline) CAPPED (1: killed at the cap, at least
+# live.txt: POLICY ROUND JOB SECONDS DEADLINE_S (0: no deadline) CAPPED (1: killed at the cap, at least
 # SECONDS) AM_START_S (submit to the first task's start, which no policy changes; - when capped), for
 # every job run there.
 for p in stock $policies; do
-  for i in $(seq 1 "$njobs"); do
-    d=$deadline_s
-    ((i < njobs)) || d=0
-    if [[ -s $work/$p-$i.capped ]]; then
-      echo "$p $i $(cat "$work/$p-$i.capped") $d 1 -"
-    elif [[ -s $work/$p-$i.jhist ]]; then
-      echo "$p $i $("$work/bin/e2echeck" -print duration "$work/$p-$i.jhist") $d 0 $("$work/bin/e2echeck" -print am-start "$work/$p-$i.jhist")"
-    fi
+  for r in $(seq 1 "$maxr"); do
+    name=$(run_name "$p" "$r")
+    for i in $(seq 1 "$njobs"); do
+      d=$deadline_s
+      ((i <= ndl)) || d=0
+      if [[ -s $work/$name-$i.capped ]]; then
+        echo "$p $r $i $(cat "$work/$name-$i.capped") $d 1 -"
+      elif [[ -s $work/$name-$i.jhist ]]; then
+        echo "$p $r $i $("$work/bin/e2echeck" -print duration "$work/$name-$i.jhist") $d 0 $("$work/bin/e2echeck" -print am-start "$work/$name-$i.jhist")"
+      fi
+    done
   done
 done > "$work/live.txt"
 
-echo "replay flags: ${BENCH_REPLAY_ARGS-$replay_default}"
-python3 - "$work/live.txt" "$work/replay.json" <<'EOF'
-import json, sys
-live, replay = sys.argv[1], sys.argv[2]
+python3 - "$work" "$maxr" "stock $policies" "${BENCH_CHECK:-0}" "${BENCH_CHECK_STOCK_PCT:-30}" <<'EOF'
+import json, os, statistics, sys
+work, maxr, want, check, pct = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4] == "1", float(sys.argv[5])
 times, deadline, capped, am = {}, 0.0, set(), {}
-for line in open(live):
-    p, i, s, d, c, a = line.split()
-    times.setdefault(p, []).append((int(i), float(s), float(d)))
+for line in open(os.path.join(work, "live.txt")):
+    p, r, i, s, d, c, a = line.split()
+    r, i = int(r), int(i)
+    times.setdefault(p, {}).setdefault(r, []).append((i, float(s), float(d)))
     deadline = max(deadline, float(d))
     if c == "1":
-        capped.add(p)
+        capped.add((p, r))
     else:
-        am[(p, int(i))] = float(a)
-reports = json.load(open(replay))
-if isinstance(reports, dict):
-    reports = [reports]
-pred = {}  # policy -> job index -> predicted s; reports are in the order of the stock jobs
-for k, r in enumerate(reports):
-    for res in r["results"]:
-        pred.setdefault(res["speculator"], {})[k + 1] = res["mean_job_s"]
+        am[(p, r, i)] = float(a)
+pred = {}  # round -> policy -> job index -> predicted s; a report per stock job, in job order
+for r in range(1, maxr + 1):
+    f = os.path.join(work, "replay-%d.json" % r)
+    if not os.path.exists(f):
+        continue
+    reports = json.load(open(f))
+    if isinstance(reports, dict):
+        reports = [reports]
+    for k, rep in enumerate(reports):
+        for res in rep["results"]:
+            pred.setdefault(r, {}).setdefault(res["speculator"], {})[k + 1] = res["mean_job_s"]
+med = statistics.median
+# Each round is compared with its own stock run's replay; a round without one (an earlier split
+# invocation) with round 1's.
+def replay_round(r):
+    return r if r in pred else (1 if 1 in pred else None)
 # The AM's start-up (submit to the first task) is no policy's doing, and on a shared machine it drifts
 # with the load from one configuration to the next; "after AM start" compares the rest: the live time
-# less its own AM start against the prediction less the stock job's (which the replay's calibration
-# put in every policy's prediction).
-print("| policy | jobs | live mean job s | live PoCD (deadline jobs, %.0f s) | replay mean job s | replay PoCD | error | live after AM start s | replay after AM start s | error after AM start |" % deadline)
+# less its own AM start against the prediction less the stock job's of the replayed round (which the
+# replay's calibration put in every policy's prediction).
+print("| policy | rounds | live mean job s | live PoCD (deadline jobs, %.0f s) | replay mean job s | replay PoCD | error | live after AM start s | replay after AM start s | error after AM start |" % deadline)
 print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-rows, rows_after = [], []
-for p, ts in times.items():
+rows, rows_after, per_round, problems = [], [], {}, []
+for p in want:
+    if p not in times:
+        problems.append("%s: no live run" % p)
+        continue
     key = "none" if p == "stock" else p
-    m = sum(t for _, t, _ in ts) / len(ts)
-    dl = [(t, d) for _, t, d in ts if d > 0]
-    pocd = "%.2f" % (sum(t <= d for t, d in dl) / len(dl)) if dl else "-"
-    ps = pred.get(key, {})
-    live_s = ">= %.1f" % m if p in capped else "%.1f" % m
-    if all(i in ps for i, _, _ in ts):
-        pm = sum(ps[i] for i, _, _ in ts) / len(ts)
-        err = "%+.1f%%" % (100 * (pm - m) / m)
+    lm, pm, la, pa, dl, pdl = [], [], [], [], [], []
+    for r, ts in sorted(times[p].items()):
+        m = sum(t for _, t, _ in ts) / len(ts)
+        dl += [t <= d for _, t, d in ts if d > 0]
+        rr = replay_round(r)
+        ps = pred.get(rr, {}).get(key, {}) if rr else {}
+        if not all(i in ps for i, _, _ in ts):
+            per_round.setdefault(p, []).append((r, m, None, (p, r) in capped))
+            continue
+        lm.append(m)
+        pm.append(sum(ps[i] for i, _, _ in ts) / len(ts))
         # The replay's PoCD: its job's mean time over the runs against the deadline.
-        ppocd = "%.2f" % (sum(ps[i] <= d for i, _, d in ts if d > 0) / len(dl)) if dl else "-"
-        after = "| - | - | - |"
-        if p not in capped and all(("stock", i) in am for i, _, _ in ts):
-            la = sum(t - am[(p, i)] for i, t, _ in ts) / len(ts)
-            pa = sum(ps[i] - am[("stock", i)] for i, _, _ in ts) / len(ts)
-            after = "| %.1f | %.1f | %+.1f%% |" % (la, pa, 100 * (pa - la) / la)
-            rows_after.append((p, la, pa))
-        rows.append((p, m, pm))
-        print("| %s | %s | %s | %s | %.1f | %s | %s %s" % (p, ",".join(str(i) for i, _, _ in ts), live_s, pocd, pm, ppocd, err, after))
-    else:
-        print("| %s | %s | %s | %s | - | - | - | - | - | - |" % (p, ",".join(str(i) for i, _, _ in ts), live_s, pocd))
-live_rank = [p for p, _, _ in sorted(rows, key=lambda r: r[1])]
-pred_rank = [p for p, _, _ in sorted(rows, key=lambda r: r[2])]
+        pdl += [ps[i] <= d for i, _, d in ts if d > 0]
+        per_round.setdefault(p, []).append((r, m, pm[-1], (p, r) in capped))
+        if (p, r) not in capped and all((p, r, i) in am and ("stock", rr, i) in am for i, _, _ in ts):
+            la.append(sum(t - am[(p, r, i)] for i, t, _ in ts) / len(ts))
+            pa.append(sum(ps[i] - am[("stock", rr, i)] for i, _, _ in ts) / len(ts))
+    nr = len(times[p])
+    pocd = "%.2f" % (sum(dl) / len(dl)) if dl else "-"
+    if not lm:
+        problems.append("%s: no prediction" % p)
+        print("| %s | %d | %.1f | %s | - | - | - | - | - | - |" % (p, nr, med([m for _, m, _, _ in per_round[p]]), pocd))
+        continue
+    m, q = med(lm), med(pm)
+    cap = ">= " if any((p, r) in capped for r in times[p]) else ""
+    after = "| - | - | - |"
+    if la:
+        a, b = med(la), med(pa)
+        after = "| %.1f | %.1f | %+.1f%% |" % (a, b, 100 * (b - a) / a)
+        rows_after.append((p, a, b))
+    rows.append((p, m, q))
+    ppocd = "%.2f" % (sum(pdl) / len(pdl)) if pdl else "-"
+    print("| %s | %d | %s%.1f | %s | %.1f | %s | %+.1f%% %s" % (p, nr, cap, m, pocd, q, ppocd, 100 * (q - m) / m, after))
+    if p == "stock" and abs(q - m) > pct / 100 * m:
+        problems.append("stock: the replay of its own history predicts %.1f s, live %.1f s: off by more than %g%%" % (q, m, pct))
+if maxr > 1:
+    print()
+    print("Per round (live / replay of that round's stock run, mean job s):")
+    print()
+    print("| policy | " + " | ".join("round %d" % r for r in range(1, maxr + 1)) + " |")
+    print("| --- |" + " --- |" * maxr)
+    for p in want:
+        cells = {r: ("%s%.1f / %s" % (">= " if c else "", m, "-" if q is None else "%.1f" % q)) for r, m, q, c in per_round.get(p, [])}
+        print("| %s | %s |" % (p, " | ".join(cells.get(r, "-") for r in range(1, maxr + 1))))
+def ranking(rs, k):
+    return [p for p, _, _ in sorted(rs, key=lambda x: x[k])]
 print()
-print("live ranking:   " + " < ".join(live_rank))
-print("replay ranking: " + " < ".join(pred_rank) + ("  (same)" if live_rank == pred_rank else "  (differs)"))
-la_rank = [p for p, _, _ in sorted(rows_after, key=lambda r: r[1])]
-pa_rank = [p for p, _, _ in sorted(rows_after, key=lambda r: r[2])]
-print("after AM start, live:   " + " < ".join(la_rank))
-print("after AM start, replay: " + " < ".join(pa_rank) + ("  (same)" if la_rank == pa_rank else "  (differs)"))
+print("live ranking:   " + " < ".join(ranking(rows, 1)))
+print("replay ranking: " + " < ".join(ranking(rows, 2)) + ("  (same)" if ranking(rows, 1) == ranking(rows, 2) else "  (differs)"))
+print("after AM start, live:   " + " < ".join(ranking(rows_after, 1)))
+print("after AM start, replay: " + " < ".join(ranking(rows_after, 2)) + ("  (same)" if ranking(rows_after, 1) == ranking(rows_after, 2) else "  (differs)"))
+if check:
+    for m in problems:
+        print("live-bench: CHECK FAILED: " + m, file=sys.stderr)
+    if problems:
+        sys.exit(1)
+    print("check: every configuration (%s) has a live time and a prediction; stock's prediction is within %g%%" % (", ".join(want), pct))
 EOF
 failed=0

@@ -6,7 +6,8 @@
 # harness against the real sidecar, and the integration tests against a real
 # Hadoop mini cluster (HDFS, YARN, JobHistory), HA HDFS failover and Kerberos
 # HDFS (MiniDFSCluster, MiniKdc), and the end-to-end scripts
-# (scripts/e2e.sh, scripts/e2e-failure.sh, scripts/e2e-deploy.sh). Needs Go, JDK 17 and Maven; installs
+# (scripts/e2e.sh, scripts/e2e-failure.sh, scripts/e2e-deploy.sh) and the live benchmark's short form
+# (scripts/live-bench.sh with BENCH_SHORT=1). Needs Go, JDK 17 and Maven; installs
 # headless Chromium (Debian package chromium) when missing, for the report test.
 # Usage: scripts/test.sh            (from anywhere inside the repository)
 set -euo pipefail
@@ -123,6 +124,15 @@ echo "== end to end, node failure (FARMS live: a NodeManager stopped mid-job; fa
 if ! scripts/e2e-failure.sh; then
   echo "e2e-failure failed; running it once more (its time limit is timing-sensitive)"
   scripts/e2e-failure.sh
+fi
+echo "== live benchmark, short form (stock and late live on the mini cluster, the stock history replayed, the table checked)"
+# docs/live-bench.md: one straggler job run live under stock Hadoop and under late, the stock run's
+# history replayed under both, and the table checked: every configuration has a live time and a
+# prediction, and the replay of stock's own history predicts its live time within 30%. The jobs run
+# live on a loaded 2-core machine; a failing run is run once more, and a real break fails both.
+if ! BENCH_SHORT=1 scripts/live-bench.sh; then
+  echo "live-bench (short form) failed; running it once more (its jobs run live on a loaded machine)"
+  BENCH_SHORT=1 scripts/live-bench.sh
 fi
 echo "== end to end, deploy recipes (docs/deploy.md: one job, whole cluster, one queue, roll back, two sidecars)"
 # Its failover bound (the AM's handover and reconnection within 1 s of a sidecar's SIGKILL, from log

@@ -28,6 +28,9 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		}
 		work = min(work, float64(MaxWork))
 	}
+	if speculative && j.spec.CopyExtra > 0 && !s.hasScript(j, ty, ti, t.nextN) {
+		work += float64(j.spec.CopyExtra)
+	}
 	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work, n)
 	work, offset := resumeWork(t, work, speculative)
 	a := s.attempts.at(ai)
@@ -158,7 +161,7 @@ func (s *sim) statusEvent(ai int32) {
 	a.lastReport = s.now
 	f := 1.0
 	if a.work > 0 {
-		f = s.reported(a, a.done/a.work)
+		f = s.reported(a, s.startedFraction(a))
 	}
 	f = a.offset + (1-a.offset)*f
 	progress, phase, read := f, speculators.PhaseMap, f

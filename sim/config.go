@@ -213,6 +213,21 @@ type Job struct {
 	// ProgressNoise varies each attempt's reported progress rate within
 	// the attempt (progress.go); the zero value is off.
 	ProgressNoise ProgressNoise
+	// CopyStartup is how long a copy (a speculative attempt or a clone)
+	// reports no progress after its launch: live, its container's
+	// allocation and its JVM's start-up (replay measures it from a
+	// history: replay/calibrate.go). Its work already holds that time, so
+	// only what it reports changes: nothing for CopyStartup, then the rest
+	// of its work (progress.go's startedFraction). 0 (scenarios): a copy
+	// reports its progress from its launch on.
+	CopyStartup speculators.Time
+	// CopyExtra is work a copy (a speculative attempt or a clone past the
+	// task's Script) has beyond its draw: live, a copy's JVM starts while
+	// the job's other attempts run, and on a cluster whose NodeManagers
+	// share CPUs it starts slower than the originals whose times the draws
+	// are (replay measures it from histories with copies: nodespeed.go's
+	// copy cost). 0 (scenarios): a copy's work is its draw.
+	CopyExtra speculators.Time
 	// EnforceBounds makes the simulator play the sidecar's bound rule:
 	// drop what is left at the Deadline, and the maps left once the
 	// ErrorBound is met (see enforceBounds). Without it the bounds are

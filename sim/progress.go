@@ -71,6 +71,25 @@ func (s *sim) progressCurve(j *jobState) int32 {
 	return int32(off + 1)
 }
 
+// startedFraction is the fraction of its work an attempt reports done: a
+// copy of a job with a CopyStartup reports none of its first CopyStartup of
+// work (at most all of it), then the rest of its work as the whole; every
+// other attempt its fraction done.
+func (s *sim) startedFraction(a *attempt) float64 {
+	f := a.done / a.work
+	if !a.speculative {
+		return f
+	}
+	d := float64(s.jobs[a.job].spec.CopyStartup)
+	switch {
+	case d <= 0:
+		return f
+	case a.work <= d:
+		return 0 // all start-up: nothing to report until it finishes
+	}
+	return max(a.done-d, 0) / (a.work - d)
+}
+
 // reported is the progress an attempt reports when a fraction f of its
 // work is done: f itself, or f through the attempt's noise curve.
 func (s *sim) reported(a *attempt, f float64) float64 {

@@ -14,22 +14,30 @@ import "github.com/specbridge/specbridge/speculators"
 // node's static slowdown (ScriptedAttempt), else work (Work or the
 // CopyModel's).
 func (s *sim) scripted(j *jobState, ty speculators.TaskType, ti, n int32, work float64, node *nodeState) (float64, bool) {
-	if j.slim {
-		return work, false // no task has a script (slim)
-	}
-	specs := j.spec.Maps
-	if ty == speculators.Reduce {
-		specs = j.spec.Reduces
-	}
-	script := specs[ti].Script
-	if int(n) >= len(script) {
+	if !s.hasScript(j, ty, ti, n) {
 		return work, false
+	}
+	script := j.spec.Maps[ti].Script
+	if ty == speculators.Reduce {
+		script = j.spec.Reduces[ti].Script
 	}
 	static := node.slowdown
 	if ty == speculators.Map && node.reducesOnly {
 		static = 1
 	}
 	return float64(max(script[n].Work, 1)) / static, script[n].Fail
+}
+
+// hasScript reports whether attempt n of the task replays a recorded one.
+func (s *sim) hasScript(j *jobState, ty speculators.TaskType, ti, n int32) bool {
+	if j.slim {
+		return false // no task has a script (slim)
+	}
+	specs := j.spec.Maps
+	if ty == speculators.Reduce {
+		specs = j.spec.Reduces
+	}
+	return int(n) < len(specs[ti].Script)
 }
 
 // failScripted ends an attempt whose script says it fails, runs the task

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -373,5 +374,84 @@ func TestAttemptsRunAtTheSpeedOfTheirNode(t *testing.T) {
 	}
 	if got := succeeded(p); copyNode != "n1" || len(got) != 1 || got[0] != 11_000 {
 		t.Errorf("a copy at 1 s on nominal node %q: a task succeeded at %v, want the copy on n1 at [11000] (its 10 s base time)", copyNode, got)
+	}
+}
+
+// TestCopyStartupDelaysACopysProgress: a copy of a job with a CopyStartup
+// reports no progress for that long (its container's allocation and JVM
+// start-up live), then the rest of its work; when it finishes does not move,
+// and the original reports as it does without one.
+func TestCopyStartupDelaysACopysProgress(t *testing.T) {
+	type report struct {
+		at       speculators.Time
+		progress float64
+	}
+	run := func(startup speculators.Time) (orig, cp []report, copyStart, copyDone speculators.Time) {
+		p := &script{steps: []step{speculate(1000, speculators.Map, 0)}}
+		runScript(t, cfgFor(nodes(1, 1)), []Job{{ID: "a", CopyWork: Resample, CopyStartup: startup,
+			Maps: []Task{{Work: 20_000, Script: []ScriptedAttempt{{Work: 40_000}}}}}}, p)
+		for _, ev := range p.seen {
+			switch {
+			case ev.Kind == speculators.AttemptStarted && ev.Attempt.N == 1:
+				copyStart = ev.Time
+			case ev.Kind == speculators.AttemptSucceeded && ev.Attempt.N == 1:
+				copyDone = ev.Time
+			case ev.Kind == speculators.AttemptStatus && ev.Attempt.N == 0:
+				orig = append(orig, report{ev.Time, ev.Progress})
+			case ev.Kind == speculators.AttemptStatus && ev.Attempt.N == 1:
+				cp = append(cp, report{ev.Time, ev.Progress})
+			}
+		}
+		return orig, cp, copyStart, copyDone
+	}
+	orig0, cp0, start0, done0 := run(0)
+	orig, cp, start, done := run(8000)
+	if start0 == 0 || done0 != start0+20_000 || start != start0 || done != done0 {
+		t.Fatalf("the copy started at %d and succeeded at %d (without a start-up: %d, %d); want the same, 20 s apart", start, done, start0, done0)
+	}
+	if !slices.Equal(orig, orig0) {
+		t.Errorf("the original reported %v, without a copy start-up %v: want the same", orig, orig0)
+	}
+	dead, live := 0, 0
+	for _, r := range cp {
+		want := max(float64(r.at-start-8000), 0) / 12_000
+		if math.Abs(r.progress-want) > 1e-9 {
+			t.Errorf("the copy reported %.4f at %d ms after its start, want %.4f (nothing for 8 s, then 12 s of progress)", r.progress, r.at-start, want)
+		}
+		if r.at-start < 8000 {
+			dead++
+		} else if r.progress > 0 {
+			live++
+		}
+	}
+	if dead == 0 || live == 0 {
+		t.Errorf("the copy's reports %v: want some in its start-up and some after", cp)
+	}
+	for _, r := range cp0 {
+		if want := float64(r.at-start0) / 20_000; math.Abs(r.progress-want) > 1e-9 {
+			t.Errorf("without a start-up the copy reported %.4f at %d ms, want %.4f", r.progress, r.at-start0, want)
+		}
+	}
+}
+
+// TestCopyExtraLengthensCopiesPastTheRecord: a job's CopyExtra is added to
+// the work of a copy past its task's Script (a draw), not to a recorded one.
+func TestCopyExtraLengthensCopiesPastTheRecord(t *testing.T) {
+	copyDone := func(recorded []ScriptedAttempt) speculators.Time {
+		p := &script{steps: []step{speculate(1000, speculators.Map, 0)}}
+		runScript(t, cfgFor(nodes(1, 1)), []Job{{ID: "a", CopyWork: Resample, CopyExtra: 5000,
+			Maps: []Task{{Work: 20_000, Script: recorded}}}}, p)
+		for _, ev := range p.seen {
+			if ev.Kind == speculators.AttemptSucceeded && ev.Attempt.N == 1 {
+				return ev.Time
+			}
+		}
+		return -1
+	}
+	if got := copyDone([]ScriptedAttempt{{Work: 40_000}}); got != 26_000 {
+		t.Errorf("a drawn copy launched at 1 s succeeded at %d, want 26000 (its 20 s draw and 5 s of copy cost)", got)
+	}
+	if got := copyDone([]ScriptedAttempt{{Work: 40_000}, {Work: 10_000}}); got != 11_000 {
+		t.Errorf("a recorded copy launched at 1 s succeeded at %d, want 11000 (its recorded 10 s)", got)
 	}
 }

@@ -40,6 +40,7 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on `N` nodes instead of the recorded hosts (not for scenarios, which describe their cluster)", DefaultText: replay.NodesDefaultText()},
 			&cli.IntFlag{Name: "slots", Usage: "`N` containers per node of --nodes (not for scenarios)", DefaultText: "8"},
 			&cli.StringFlag{Name: "scheduler", Usage: "`NAME`: fifo or fair", DefaultText: "the scenario's, else fifo"},
+			&cli.BoolFlag{Name: "no-copy-cost", Usage: "copies take their draws' times: leave out the copy cost, the extra start-up of copies over originals that the histories with copies show (the inputs and --node-speeds-from; docs/replay.md)"},
 			&cli.IntFlag{Name: "node-slots", Usage: "give each recorded NodeManager of a history `N` containers (its capacity, which a history does not record), keeping its name, speed and crash (not with --nodes/--slots)", DefaultText: "the most it ran at once"},
 			&cli.StringSliceFlag{Name: "node-speeds-from", Usage: "measure the recorded NodeManagers' speeds from the histories at `PATH` too (a .jhist, Rumen trace or directory of jobs of the same cluster; repeatable); they are not replayed", DefaultText: "the input's own attempts"},
 			&cli.BoolFlag{Name: "no-stragglers", Usage: "no straggler model for inputs without attempt times of their own (SWIM): tasks run their trace times on a uniform cluster"},
@@ -96,7 +97,7 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 		return nil, err
 	}
 	p.opts = replay.Options{Seed: c.Uint64("seed"), Runs: c.Int("runs"), Registry: reg,
-		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), NodeSlots: c.Int("node-slots"), Scheduler: c.String("scheduler"), Stragglers: &sm}}
+		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), NodeSlots: c.Int("node-slots"), NoCopyCost: c.Bool("no-copy-cost"), Scheduler: c.String("scheduler"), Stragglers: &sm}}
 	p.opts.Parallel = c.Int("parallel")
 	if c.IsSet("parallel") && p.opts.Parallel < 1 {
 		return nil, usageError(c, "--parallel %d: must be at least 1", p.opts.Parallel)

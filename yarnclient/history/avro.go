@@ -54,6 +54,14 @@ func (s *avroString) UnmarshalJSON(raw []byte) error {
 	return unionValue(raw, (*string)(s), "a string", "string")
 }
 
+// avroLongs is an array of integers that may be written plain, as
+// {"array":[...]} or as null.
+type avroLongs []int64
+
+func (v *avroLongs) UnmarshalJSON(raw []byte) error {
+	return unionValue(raw, (*[]int64)(v), "an array of integers", "array")
+}
+
 // avroLong is an integer that may be written plain, as {"long":...} or
 // {"int":...}, or as null.
 type avroLong int64

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hamba/avro/v2"
@@ -48,6 +49,7 @@ type jhistBody struct {
 	ShuffleFinishTime avroLong    `json:"shuffleFinishTime"`
 	SortFinishTime    avroLong    `json:"sortFinishTime"`
 	Counters          *jhCounters `json:"counters"`
+	ClockSplits       avroLongs   `json:"clockSplits"`
 }
 
 // jhistParser folds events into a Job.
@@ -337,8 +339,36 @@ func (p *jhistParser) applyAttempt(typ string, b *jhistBody) error {
 				a.Counters = c
 			}
 		}
+		a.Startup = startup(b.ClockSplits)
 	}
 	return nil
+}
+
+// startup is how long an attempt ran before it began to progress, from the
+// wall-clock splits Hadoop records with an attempt's end (clockSplits,
+// ProgressSplitsBlock's wall clock: the ms the attempt spent in each
+// twelfth of its progress, from its container's launch): the first
+// twelfth's time less the median twelfth's of the other eleven, that is the
+// part of the first twelfth that was no progress (the JVM's start-up, the
+// task's set-up). 0 when the history has no such splits, not Hadoop's 12,
+// or a value out of range (ignored as unknown: the attempt's times still
+// stand).
+func startup(splits avroLongs) int64 {
+	const twelfths, maxMS = 12, int64(1) << 40
+	if len(splits) != twelfths {
+		return 0
+	}
+	rest := make([]int64, 0, twelfths-1)
+	for i, v := range splits {
+		if v < 0 || v > maxMS {
+			return 0
+		}
+		if i > 0 {
+			rest = append(rest, v)
+		}
+	}
+	slices.Sort(rest)
+	return max(splits[0]-rest[len(rest)/2], 0)
 }
 
 // attemptOf returns the task's attempt with this id, adding it.

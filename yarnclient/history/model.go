@@ -114,6 +114,11 @@ type Attempt struct {
 	ShuffleFinish, SortFinish int64
 	// Status is SUCCEEDED, FAILED or KILLED; empty while unfinished.
 	Status string
+	// Startup is how long the attempt ran, from its container's launch,
+	// before it began to progress (its JVM's start-up and the task's
+	// set-up), in ms, from the progress splits of a job history (jhist.go's
+	// startup); 0 when unknown.
+	Startup int64
 	// Speculative is true when the history records the attempt's avataar
 	// as SPECULATIVE (Hadoop 2.x+); false otherwise, including when the
 	// format does not record it.
