@@ -60,7 +60,7 @@ if ! command -v systemd-analyze >/dev/null 2>&1; then
 fi
 
 echo "== go test"
-go test -count=1 ./...
+go test -count=1 -timeout 30m ./...
 
 echo "== fault injection (kill -9 under load, full disk, read-only dir, damaged segment, racing servers)"
 scripts/fault-injection.sh
