@@ -1,6 +1,10 @@
 package grass
 
-import "github.com/specbridge/specbridge/speculators"
+import (
+	"slices"
+
+	"github.com/specbridge/specbridge/speculators"
+)
 
 // gammaAt is Γ at now and its first member. It is kept while nothing it
 // reads has changed (no event observed, no Decide that changed something,
@@ -239,22 +243,40 @@ func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadlin
 	// Judge every dirty task before changing T, so that a fall back leaves
 	// it as it was.
 	for _, id := range g.dirty {
-		_, found := g.find(id)
+		_, found := find(g.t, id)
 		in, ok := p.inT(job, job.Tasks[id.Type][id.Index], deadline, left)
 		if !ok || in != found {
 			return false
 		}
 	}
+	// Γ is T's members in T's order: each dirty task's entry is replaced,
+	// taken out or put in at its place, and the first member found again
+	// by the same pass over Γ as gammaRank's.
 	for _, id := range g.dirty {
 		t := job.Tasks[id.Type][id.Index]
-		pos, found := g.find(id)
+		pos, found := find(g.t, id)
 		if !found {
 			continue
 		}
 		tn, _ := e.tnew(t)
-		g.t[pos] = p.candOf(t, now, tn, early, false)
+		c := p.candOf(t, now, tn, early, false)
+		g.t[pos] = c
+		at, was := find(g.set, id)
+		switch is := p.inGamma(c); {
+		case is && was:
+			g.set[at] = c
+		case is:
+			g.set = slices.Insert(g.set, at, c)
+		case was:
+			g.set = slices.Delete(g.set, at, at+1)
+		}
 	}
-	p.gammaRank(deadline)
+	g.first = -1
+	for i, c := range g.set {
+		if g.first < 0 || p.selectLess(c, g.set[g.first], deadline) {
+			g.first = i
+		}
+	}
 	return true
 }
 
@@ -283,19 +305,20 @@ func (p *policy) inT(job *speculators.Job, t *speculators.Task, deadline bool, l
 	return true, true
 }
 
-// find is the position of task id in T (ordered by type, then index).
-func (g *gammaCache) find(id speculators.TaskID) (int, bool) {
-	lo, hi := 0, len(g.t)
+// find is where task id is, or would go, in cs, ordered by type, then
+// index (T and Γ), and whether it is there.
+func find(cs []cand, id speculators.TaskID) (int, bool) {
+	lo, hi := 0, len(cs)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		c := g.t[m].task.ID
+		c := cs[m].task.ID
 		if c.Type < id.Type || (c.Type == id.Type && c.Index < id.Index) {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	return lo, lo < len(g.t) && g.t[lo].task.ID == id
+	return lo, lo < len(cs) && cs[lo].task.ID == id
 }
 
 // inSet reports whether task i is in s.
