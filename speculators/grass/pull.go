@@ -120,6 +120,7 @@ type quietTime struct {
 	floors      [speculators.NumTaskTypes][2]quietFloor
 	normN, durN [speculators.NumTaskTypes]int
 	built, all  bool
+	parts       bool // every part again, the tasks' times kept (quietRefresh)
 	dirty       []speculators.TaskID
 }
 

@@ -235,7 +235,10 @@ type quietFloor struct {
 // running task's after a change that may reach them all (a completion moves
 // the completions' mean; a Decide that drops or switches; an event the
 // policy cannot pin on one task), else only those of the tasks with an
-// event since the last pass (noteQuiet). What else quietUntil reads (the
+// event since the last pass (noteQuiet). After a completion the other
+// tasks keep their times: a time depends only on the task's own attempts
+// and the threshold it was computed for, and quietUntil computes it again
+// where the threshold now is lower. What else quietUntil reads (the
 // early waves, the ledger, the algorithm in force) it reads afresh at each
 // pass; a task's kept time stands for any threshold at or above the one it
 // was computed for.
@@ -248,11 +251,14 @@ func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) {
 	q := &p.quiet
 	e := &p.est
 	for ty := range job.Tasks {
-		if len(q.tasks[ty]) != len(job.Tasks[ty]) || q.normN[ty] != e.normN[ty] || q.durN[ty] != e.durN[ty] {
+		if len(q.tasks[ty]) != len(job.Tasks[ty]) {
 			q.all = true
 		}
+		if q.normN[ty] != e.normN[ty] || q.durN[ty] != e.durN[ty] {
+			q.parts = true
+		}
 	}
-	if q.built && !q.all {
+	if q.built && !q.all && !q.parts {
 		for _, id := range q.dirty {
 			t := job.Tasks[id.Type][id.Index]
 			k := &q.tasks[id.Type][id.Index]
@@ -263,35 +269,54 @@ func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) {
 		q.dirty = q.dirty[:0]
 		return
 	}
-	q.dirty = q.dirty[:0]
-	q.all, q.built = false, true
+	// Every part again. After a completion (parts) each task keeps its
+	// time, which depends only on its own attempts and the threshold it
+	// was computed for, unless it had an event since (dirty).
+	keep := q.built && !q.all
 	for ty := range job.Tasks {
 		q.tasks[ty] = speculators.Grow(q.tasks[ty], len(job.Tasks[ty]))
 		q.normN[ty], q.durN[ty] = e.normN[ty], e.durN[ty]
 		for k := range q.floors[ty] {
 			q.floors[ty][k] = quietFloor{vmin: math.Inf(1)}
 		}
+		kept := q.tasks[ty]
+		if keep {
+			for i := range kept {
+				kept[i].part = partNone
+			}
+		} else {
+			clear(kept)
+		}
 		live := job.Live[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
-			k := &q.tasks[ty][i]
-			*k = quietTask{}
-			q.part(e, job.Tasks[ty][i], k, now)
+			q.part(e, job.Tasks[ty][i], &kept[i], now)
 		}
 	}
+	if keep {
+		for _, id := range q.dirty {
+			q.tasks[id.Type][id.Index].thr = 0
+		}
+	}
+	q.dirty = q.dirty[:0]
+	q.all, q.parts, q.built = false, false, true
 }
 
 // noteQuiet records what an observed event changes for the quiet time: the
-// task whose attempt it is about, or, for a completion or any other event,
-// everything.
+// task whose attempt it is about (a success also moves the completions'
+// mean, which every task's part in t_new's floor reads: parts), or, for
+// any other event, everything.
 func (p *policy) noteQuiet(job *speculators.Job, ev *speculators.Event) {
 	q := &p.quiet
 	if !q.built || q.all {
 		return
 	}
 	switch ev.Kind {
-	case speculators.AttemptStarted, speculators.AttemptStatus, speculators.AttemptFailed, speculators.AttemptKilled:
+	case speculators.AttemptStarted, speculators.AttemptStatus, speculators.AttemptFailed, speculators.AttemptKilled, speculators.AttemptSucceeded:
 		if t := job.Task(ev.Attempt.Task); t != nil && len(q.dirty) < 64+len(job.Tasks[t.ID.Type])/4 {
 			q.dirty = append(q.dirty, t.ID)
+			if ev.Kind == speculators.AttemptSucceeded {
+				q.parts = true
+			}
 			return
 		}
 	}
