@@ -157,12 +157,20 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			// threshold no lower than the one it was computed for.
 			k := &kept[i]
 			if k.thr == 0 || thr < k.thr || k.at <= now {
-				at, ok := taskQuiet(t, now, thr)
+				// Computed for a threshold a little below thr, the time
+				// stands while the floor falls by less than that
+				// (quietSlack); where that time is already past, for thr.
+				lo := thr * (1 - quietSlack)
+				at, ok := taskQuiet(t, now, lo)
+				if ok && at <= now {
+					lo = thr
+					at, ok = taskQuiet(t, now, lo)
+				}
 				if !ok || at <= now {
 					k.thr = 0
 					return now
 				}
-				k.at, k.thr = at, thr
+				k.at, k.thr = at, lo
 			}
 			until = min(until, k.at)
 		}
@@ -172,6 +180,12 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	}
 	return until
 }
+
+// quietSlack is how far (1%) below its threshold a task's time is computed, so
+// that the small falls of t_new's floor that most reports and completions
+// bring do not make every task's time be computed again; the time, for a
+// lower threshold, is only earlier.
+const quietSlack = 1e-2
 
 // priorBlocking is a lower bound of the highest t_new of type ty's
 // originals in T when that t_new comes from earlier jobs (no completion of
