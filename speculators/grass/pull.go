@@ -122,6 +122,11 @@ type quietTime struct {
 	built, all  bool
 	parts       bool // every part again, the tasks' times kept (quietRefresh)
 	dirty       []speculators.TaskID
+	// touched: the tasks with an event before the latest pass
+	// (quietRefresh), when only theirs changed; last: the latest full
+	// pass (quietTouched).
+	touched []speculators.TaskID
+	last    quietLast
 }
 
 // inGamma is the pruning stage's membership test for a candidate already in
