@@ -75,7 +75,12 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	}
 	var b quietBounds
 	b.early = original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
-	touched := p.quietRefresh(job, now)
+	touched := p.quietRefresh(job, now) && p.quietPriorsHold()
+	if touched {
+		// The prior's answers the kept times rest on, as noted: any bound
+		// read below from a noted answer rests on it too (quietPrior).
+		q.priors = append(q.priors, q.last.priors...)
+	}
 	for ty := range job.Tasks {
 		b.floorNorm[ty], b.floorDur[ty] = q.floor(e, ty)
 	}
@@ -106,9 +111,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		}
 	}
 	if touched && p.quietHolds(&b, now) {
-		if until, ok := p.quietTouched(job, &b, now); ok {
-			return until
-		}
+		return p.quietTouched(job, &b, now)
 	}
 	until, head := never, math.Inf(1)
 	for ty := range job.Tasks {
@@ -142,7 +145,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		q.last.ok = false
 		return now
 	}
-	q.last = quietLast{ok: len(q.priors) == 0, bounds: b, gs: p.useGS, until: until, head: head}
+	q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head, priors: append(q.last.priors[:0], q.priors...)}
 	return until
 }
 
@@ -166,19 +169,21 @@ type quietLast struct {
 	gs     bool
 	until  speculators.Time
 	head   float64
+	priors []priorSeen // the prior's answers the kept times rest on
 }
 
 // quietHolds reports whether every task's kept time still holds after
-// events of a few tasks only, as quietLast left them: the same early waves
-// and algorithm, no answer of the prior read, the originals' bound no
-// lower, and each floor no lower than the last pass's divided by head, so
-// that every task's threshold now is at least the one its time was
-// computed for (a threshold is max(floor x size, blocking), or floor x
-// size x (c+1)/c, both growing with the floor and blocking).
+// events of a few tasks only, as quietLast left them (quietPriorsHold has
+// checked the prior's answers): the same early waves and algorithm, the
+// originals' bound no lower, and each floor no lower than the last pass's
+// divided by head, so that every task's threshold now is at least the one
+// its time was computed for (a threshold is max(floor x size, blocking),
+// or floor x size x (c+1)/c, both growing with the floor and blocking; or
+// the prior's answer as noted).
 func (p *policy) quietHolds(b *quietBounds, now speculators.Time) bool {
 	q := &p.quiet
 	l := &q.last
-	if !l.ok || now >= l.until || b.early != l.bounds.early || p.useGS != l.gs || len(q.priors) > 0 || !(b.blocking >= l.bounds.blocking) {
+	if now >= l.until || b.early != l.bounds.early || p.useGS != l.gs || !(b.blocking >= l.bounds.blocking) {
 		return false
 	}
 	for ty := range b.floorNorm {
@@ -189,16 +194,37 @@ func (p *policy) quietHolds(b *quietBounds, now speculators.Time) bool {
 	return true
 }
 
+// quietPriorsHold reports whether the last full pass holds as far as the
+// prior goes: it succeeded, and every answer of the prior its times rest
+// on is still known as it was and no lower (priorHolds' test).
+func (p *policy) quietPriorsHold() bool {
+	l := &p.quiet.last
+	if !l.ok || len(l.priors) > maxPriorSeen || len(l.priors) > 0 && p.est.prior == nil {
+		return false
+	}
+	for _, s := range l.priors {
+		ms, ok := p.est.prior.PriorRuntime(s.ty, s.bytes)
+		if ok != s.ok || (ok && !(ms >= s.ms)) {
+			return false
+		}
+	}
+	return true
+}
+
 // quietTouched is quietUntil's pass over the tasks with events since the
 // last one (quietRefresh's touched) when every other task's kept time
-// holds (quietHolds): the least of the last pass's time and theirs. ok is
-// false when a touched task needs what only a full pass reads (the prior).
+// holds (quietHolds): the least of the last pass's time and theirs.
 // Each touched task's threshold by the last full pass's bounds lowers head,
 // so that quietHolds keeps judging every kept time by those bounds.
-func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculators.Time) (speculators.Time, bool) {
+func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculators.Time) speculators.Time {
 	q := &p.quiet
 	l := &q.last
 	until := l.until
+	// A touched task's t_new from the prior is taken as the last pass
+	// noted it (quietUntil put those answers back in q.priors, and
+	// quietPrior returns a noted answer), so that its time rests on what
+	// quietPriorsHold checks; a new answer joins the list.
+	defer func() { l.priors = append(l.priors[:0], q.priors...) }()
 	for _, id := range q.touched {
 		t := job.Tasks[id.Type][id.Index]
 		if (id.Type == speculators.Map && p.ended) || !inSet(job.Live[id.Type], int(id.Index)) {
@@ -208,17 +234,14 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 		if how == quietSkip {
 			continue
 		}
-		if how == quietPrior {
-			return 0, false
-		}
 		if how == quietFail {
 			l.ok = false
-			return now, true
+			return now
 		}
 		at, ok := p.quietAt(t, thr, now)
 		if !ok {
 			l.ok = false
-			return now, true
+			return now
 		}
 		until = min(until, at)
 		thrL, _ := p.quietThr(job, t, &l.bounds)
@@ -229,15 +252,15 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 		}
 	}
 	l.until = until
-	return until, true
+	return until
 }
 
 // What quietThr found of a running task.
 const (
-	quietOK    = iota
-	quietSkip  // not in Γ while nothing but the clock moves
-	quietFail  // no threshold to judge it by: no quiet time
-	quietPrior // its t_new is the prior's (read and noted)
+	quietOK      = iota
+	quietSkip    // not in Γ while nothing but the clock moves
+	quietFail    // no threshold to judge it by: no quiet time
+	quietByPrior // its t_new is the prior's (read and noted)
 )
 
 // quietThr is the threshold running task t's t_rem must stay under for it
@@ -265,7 +288,7 @@ func (p *policy) quietThr(job *speculators.Job, t *speculators.Task, b *quietBou
 		if !ok {
 			return 0, quietSkip // unknown: not in T while it stays so
 		}
-		lb, how = v, quietPrior
+		lb, how = v, quietByPrior
 	}
 	if t.PendingCopies > 0 {
 		return 0, quietSkip // not eligible until the ledger settles (an event)
