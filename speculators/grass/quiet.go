@@ -525,8 +525,12 @@ func (q *quietTime) part(e *estimators, t *speculators.Task, k *quietTask, now s
 		return // t_rem unknown until a report: never counted before it
 	}
 	elapsed := float64(now - oldest.Start)
-	left := oldest.PhaseTimeLeft(now) * 1000
-	counted := elapsed > m*size && left >= 0 && !math.IsInf(left, 1)
+	var left float64
+	counted := elapsed > m*size
+	if counted { // t_rem only for a task that has outrun the mean
+		left = oldest.PhaseTimeLeft(now) * 1000
+		counted = left >= 0 && !math.IsInf(left, 1)
+	}
 	edge := oldest.Phase != speculators.PhaseMap && oldest.Progress > oldest.PhaseStartProgress && now <= oldest.PhaseStart
 	k.k = uint8(kind)
 	f := &q.floors[ty][kind]
