@@ -42,6 +42,29 @@ func (p *policy) gammaAt(job *speculators.Job, now speculators.Time) *gammaCache
 	return g
 }
 
+// gammaKept reports whether Γ at now is kept, or brought up to date from
+// a few tasks' events (gammaUpdate), and brings it up to date; false
+// leaves Γ as it was, and WantsSlot then tries the quiet bound first, which
+// is cheaper than a full pass of Γ when it holds.
+func (p *policy) gammaKept(job *speculators.Job, now speculators.Time) bool {
+	g := &p.gamma
+	if !g.current(p, now) {
+		return false
+	}
+	if g.ver == p.ver {
+		return true
+	}
+	p.size(job)
+	p.est.sync(job)
+	if !p.gammaUpdate(job, now, job.Deadline > 0) {
+		return false
+	}
+	g.updates++
+	g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
+	g.stale, g.dirty = false, g.dirty[:0]
+	return true
+}
+
 // gammaCache is the pruned set Γ of the latest ChooseForSlot or WantsSlot
 // and its best member, with what gammaUpdate needs to bring it up to date:
 // T as the last full pass left it (t) and what that pass read that every
@@ -235,7 +258,10 @@ func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadlin
 			return false
 		}
 	}
-	// t_new as the full pass had it.
+	// t_new as the full pass had it (censor's sums as they were are put
+	// back if the update falls back, so that nothing else reads them
+	// changed: a fall back need not be followed by a full pass).
+	runNorm, runDur, runNormN, runDurN := e.runNorm, e.runDur, e.runNormN, e.runDurN
 	e.runNorm, e.runDur, e.runNormN, e.runDurN = g.runNorm, g.runDur, g.runNormN, g.runDurN
 	e.scan, e.priorValid = true, false
 	defer func() { e.scan = false }()
@@ -246,6 +272,7 @@ func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadlin
 		_, found := find(g.t, id)
 		in, ok := p.inT(job, job.Tasks[id.Type][id.Index], deadline, left)
 		if !ok || in != found {
+			e.runNorm, e.runDur, e.runNormN, e.runDurN = runNorm, runDur, runNormN, runDurN
 			return false
 		}
 	}
@@ -259,8 +286,8 @@ func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadlin
 			continue
 		}
 		tn, _ := e.tnew(t)
-		c := p.candOf(t, now, tn, early, false)
-		g.t[pos] = c
+		p.candOf(&g.t[pos], t, now, tn, early, false)
+		c := g.t[pos]
 		at, was := find(g.set, id)
 		switch is := p.inGamma(c); {
 		case is && was:

@@ -87,11 +87,11 @@ func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
 	q.valid = false
 	p.size(job)
 	p.est.sync(job)
-	if p.gamma.current(p, now) {
+	if p.gammaKept(job, now) {
 		// Γ at this instant is kept, or brought up to date from a few
-		// tasks' events (gammaAt): cheaper than the quiet bound's pass,
-		// and the answer is Γ's either way.
-		g := p.gammaAt(job, now)
+		// tasks' events: cheaper than the quiet bound's pass, and the
+		// answer is Γ's either way.
+		g := &p.gamma
 		return g.first >= 0 && g.set[g.first].running
 	}
 	if until := p.quietUntil(job, now); until > now {

@@ -84,34 +84,14 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	for ty := range job.Tasks {
 		b.floorNorm[ty], b.floorDur[ty] = q.floor(e, ty)
 	}
-	// blocking: with GS on an exact job, every original in T is in Γ and
-	// goes first on a tie, so a copy is Γ.first() only once its t_rem (its
-	// key, highest first) exceeds every original's t_new; blocking is the
-	// highest lower bound of those: the floor of each type with a
-	// completion, and for a type whose t_new still comes from earlier jobs
-	// the prior's answer for one of its originals (priorBlocking).
-	if original && p.useGS {
-		for ty := range job.Tasks {
-			if e.durN[ty] == 0 {
-				b.blocking = max(b.blocking, p.priorBlocking(job, speculators.TaskType(ty)))
-				continue
-			}
-			open := job.Open[ty]
-			for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
-				t := job.Tasks[ty][i]
-				if t.Done() || t.Dropped || t.RunningAttempts > 0 {
-					continue
-				}
-				lb := b.floorDur[ty]
-				if t.InputBytes > 0 && e.normN[ty] > 0 {
-					lb = b.floorNorm[ty] * float64(t.InputBytes)
-				}
-				b.blocking = max(b.blocking, lb)
-			}
+	b.blocking = p.quietBlocking(job, original, &b)
+	if touched {
+		if p.quietHolds(&b, now) {
+			return p.quietTouched(job, &b, now)
 		}
-	}
-	if touched && p.quietHolds(&b, now) {
-		return p.quietTouched(job, &b, now)
+		// A full pass reads the prior afresh, as before any kept time.
+		q.priors = q.priors[:0]
+		b.blocking = p.quietBlocking(job, original, &b)
 	}
 	until, head := never, math.Inf(1)
 	for ty := range job.Tasks {
@@ -147,6 +127,40 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	}
 	q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head, priors: append(q.last.priors[:0], q.priors...)}
 	return until
+}
+
+// quietBlocking is the originals' bound: with GS on an exact job, every
+// original in T is in Γ and goes first on a tie, so a copy is Γ.first()
+// only once its t_rem (its key, highest first) exceeds every original's
+// t_new; blocking is the highest lower bound of those: the floor of each
+// type with a completion (b's floors), and for a type whose t_new still
+// comes from earlier jobs the prior's answer for one of its originals
+// (priorBlocking). 0 without originals or with RAS.
+func (p *policy) quietBlocking(job *speculators.Job, original bool, b *quietBounds) float64 {
+	e := &p.est
+	var blocking float64
+	if !original || !p.useGS {
+		return 0
+	}
+	for ty := range job.Tasks {
+		if e.durN[ty] == 0 {
+			blocking = max(blocking, p.priorBlocking(job, speculators.TaskType(ty)))
+			continue
+		}
+		open := job.Open[ty]
+		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+			t := job.Tasks[ty][i]
+			if t.Done() || t.Dropped || t.RunningAttempts > 0 {
+				continue
+			}
+			lb := b.floorDur[ty]
+			if t.InputBytes > 0 && e.normN[ty] > 0 {
+				lb = b.floorNorm[ty] * float64(t.InputBytes)
+			}
+			blocking = max(blocking, lb)
+		}
+	}
+	return blocking
 }
 
 // quietBounds is what every task's threshold in quietUntil is made of:

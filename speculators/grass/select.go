@@ -172,7 +172,8 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 			if mapType && deadline && greater(tn, left) {
 				continue // Pseudocode 1 line 6: exceeds the deadline
 			}
-			p.cands = append(p.cands, p.candOf(t, now, tn, early, record))
+			p.cands = append(p.cands, cand{})
+			p.candOf(&p.cands[len(p.cands)-1], t, now, tn, early, record)
 		}
 		if mapType && !deadline {
 			n := len(p.cands) - first
@@ -192,10 +193,11 @@ type scanShape struct {
 	stop   [speculators.NumTaskTypes]int32
 }
 
-// candOf is task t's entry in T at now, with t_new tn: for a running task
-// its t_rem, copies, eligibility, duration and saving (see candidates).
-func (p *policy) candOf(t *speculators.Task, now speculators.Time, tn float64, early, record bool) cand {
-	c := cand{task: t, tnew: tn, trem: math.Inf(1), dur: tn}
+// candOf sets c to task t's entry in T at now, with t_new tn: for a
+// running task its t_rem, copies, eligibility, duration and saving (see
+// candidates). It fills c in place: T is built and kept in slices of cand.
+func (p *policy) candOf(c *cand, t *speculators.Task, now speculators.Time, tn float64, early, record bool) {
+	*c = cand{task: t, tnew: tn, trem: math.Inf(1), dur: tn}
 	if t.RunningAttempts > 0 {
 		c.running = true
 		var measured bool
@@ -207,7 +209,6 @@ func (p *policy) candOf(t *speculators.Task, now speculators.Time, tn float64, e
 		c.dur = min(c.trem, c.tnew)
 		c.saving = float64(c.c)*c.trem - float64(c.c+1)*c.tnew
 	}
-	return c
 }
 
 // early reports whether the job is in an early wave (see Decide's "Copies
