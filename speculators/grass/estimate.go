@@ -111,6 +111,11 @@ type estimators struct {
 	priorTy                   speculators.TaskType
 	priorBytes                int64
 	priorMs                   float64
+
+	// keep, when set, records what a scan read that Γ's update must find
+	// unchanged (gammaCache): each task's part in censor and the prior's
+	// answers.
+	keep *gammaCache
 }
 
 // censor sums the extrapolated durations of the running tasks that count in
@@ -129,42 +134,66 @@ func (e *estimators) censor(job *speculators.Job, now speculators.Time) {
 		live := job.Live[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
 			t := job.Tasks[ty][i]
-			if t.RunningAttempts == 0 || t.Done() {
-				continue
+			v, k := e.censorPart(t, now)
+			if e.keep != nil {
+				e.keep.notePart(t, v, k)
 			}
-			var oldest *speculators.Attempt
-			for _, a := range t.Attempts {
-				if a.Running() && (oldest == nil || a.Start < oldest.Start) {
-					oldest = a
-				}
-			}
-			elapsed := float64(now - oldest.Start)
-			switch {
-			case t.InputBytes > 0 && e.normN[ty] > 0:
-				if elapsed <= e.normSum[ty]/float64(e.normN[ty])*float64(t.InputBytes) {
-					continue
-				}
-			case t.InputBytes <= 0 && e.durN[ty] > 0:
-				if elapsed <= e.durSum[ty]/float64(e.durN[ty]) {
-					continue
-				}
-			default:
-				continue // no completion of the type: t_new is the prior's
-			}
-			left := oldest.PhaseTimeLeft(now) * 1000
-			if !(left >= 0) || math.IsInf(left, 1) {
-				continue
-			}
-			d := elapsed + left
-			if t.InputBytes > 0 {
-				e.runNorm[ty] += d / float64(t.InputBytes)
+			switch k {
+			case partNorm:
+				e.runNorm[ty] += v
 				e.runNormN[ty]++
-			} else {
-				e.runDur[ty] += d
+			case partDur:
+				e.runDur[ty] += v
 				e.runDurN[ty]++
 			}
 		}
 	}
+}
+
+// The kinds of a running task's part in censor's sums: none, per input
+// byte, in ms.
+const (
+	partOut uint8 = iota
+	partNorm
+	partDur
+)
+
+// censorPart is running task t's part in censor's sums at now: the value
+// it adds and to which sum (partOut: it does not count). Only censor's
+// scan and gammaUpdate's check call it, so both read the same arithmetic.
+func (e *estimators) censorPart(t *speculators.Task, now speculators.Time) (float64, uint8) {
+	ty := t.ID.Type
+	if t.RunningAttempts == 0 || t.Done() {
+		return 0, partOut
+	}
+	var oldest *speculators.Attempt
+	for _, a := range t.Attempts {
+		if a.Running() && (oldest == nil || a.Start < oldest.Start) {
+			oldest = a
+		}
+	}
+	elapsed := float64(now - oldest.Start)
+	switch {
+	case t.InputBytes > 0 && e.normN[ty] > 0:
+		if elapsed <= e.normSum[ty]/float64(e.normN[ty])*float64(t.InputBytes) {
+			return 0, partOut
+		}
+	case t.InputBytes <= 0 && e.durN[ty] > 0:
+		if elapsed <= e.durSum[ty]/float64(e.durN[ty]) {
+			return 0, partOut
+		}
+	default:
+		return 0, partOut // no completion of the type: t_new is the prior's
+	}
+	left := oldest.PhaseTimeLeft(now) * 1000
+	if !(left >= 0) || math.IsInf(left, 1) {
+		return 0, partOut
+	}
+	d := elapsed + left
+	if t.InputBytes > 0 {
+		return d / float64(t.InputBytes), partNorm
+	}
+	return d, partDur
 }
 
 // priorRecord is what a task's first success teaches later jobs' prior
@@ -235,6 +264,9 @@ func (e *estimators) tnew(t *speculators.Task) (float64, bool) {
 	if !e.priorValid || e.priorTy != ty || e.priorBytes != t.InputBytes {
 		e.priorMs, e.priorOK = e.prior.PriorRuntime(ty, t.InputBytes)
 		e.priorTy, e.priorBytes, e.priorValid = ty, t.InputBytes, true
+		if e.keep != nil {
+			e.keep.notePrior(ty, t.InputBytes, e.priorMs, e.priorOK)
+		}
 	}
 	return e.priorMs, e.priorOK
 }

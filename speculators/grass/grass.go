@@ -168,9 +168,10 @@ type policy struct {
 	est estimators
 
 	// Scratch reused by Decide.
-	cands []cand
-	picks []cand
-	durs  []float64
+	cands   []cand
+	picks   []cand
+	durs    []float64
+	scanned scanShape // what the latest candidates pass found
 }
 
 // TakeLearned hands out the run times and samples this job produced since
@@ -200,6 +201,7 @@ func (p *policy) size(job *speculators.Job) {
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
 	p.noteQuiet(job, ev)
+	p.gamma.note(job, ev)
 	t := job.LifecycleTask(ev)
 	if t == nil {
 		return

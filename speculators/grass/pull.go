@@ -87,6 +87,13 @@ func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
 	q.valid = false
 	p.size(job)
 	p.est.sync(job)
+	if p.gammaKept(job, now) {
+		// Γ at this instant is kept, or brought up to date from a few
+		// tasks' events: cheaper than the quiet bound's pass, and the
+		// answer is Γ's either way.
+		g := &p.gamma
+		return g.first >= 0 && g.set[g.first].running
+	}
 	if until := p.quietUntil(job, now); until > now {
 		q.valid, q.ver, q.gs, q.from, q.until = true, p.ver, p.useGS, now, until
 		return false
@@ -113,47 +120,13 @@ type quietTime struct {
 	floors      [speculators.NumTaskTypes][2]quietFloor
 	normN, durN [speculators.NumTaskTypes]int
 	built, all  bool
+	parts       bool // every part again, the tasks' times kept (quietRefresh)
 	dirty       []speculators.TaskID
-}
-
-// gammaAt is Γ at now and its first member, computed again only when
-// something it reads has changed (gammaCache).
-func (p *policy) gammaAt(job *speculators.Job, now speculators.Time) *gammaCache {
-	deadline := job.Deadline > 0
-	g := &p.gamma
-	if !g.valid || g.ver != p.ver || g.now != now || g.gs != p.useGS {
-		p.size(job)
-		p.est.sync(job)
-		p.candidates(job, now, deadline, false)
-		g.set = g.set[:0]
-		g.first = -1
-		for _, c := range p.cands {
-			if !p.inGamma(c) {
-				continue
-			}
-			g.set = append(g.set, c)
-			if g.first < 0 || p.selectLess(c, g.set[g.first], deadline) {
-				g.first = len(g.set) - 1
-			}
-		}
-		g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
-	}
-	return g
-}
-
-// gammaCache is the pruned set Γ of the latest ChooseForSlot and its best
-// member, kept while nothing the policy reads has changed: no event has
-// been observed (ver), no Decide has run (it may drop tasks or switch
-// algorithm) and the clock has not moved. A cluster scheduler offers many
-// slots at one instant, and a slot declined on one node is offered on the
-// next; the cache makes each further offer O(1) instead of O(tasks).
-type gammaCache struct {
-	valid bool
-	ver   uint64
-	now   speculators.Time
-	gs    bool
-	set   []cand
-	first int // index in set of Γ.first(), -1 when Γ is empty
+	// touched: the tasks with an event before the latest pass
+	// (quietRefresh), when only theirs changed; last: the latest full
+	// pass (quietTouched).
+	touched []speculators.TaskID
+	last    quietLast
 }
 
 // inGamma is the pruning stage's membership test for a candidate already in

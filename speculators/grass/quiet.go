@@ -65,47 +65,35 @@ import (
 // then costs a few comparisons a task.
 func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculators.Time {
 	const never = speculators.Time(math.MaxInt64)
-	until := never
 	e := &p.est
 	q := &p.quiet
 	q.priors = q.priors[:0]
 	original := p.hasOriginal(job)
 	if original && p.useGS && (job.Deadline > 0 || job.ErrorBound > 0) {
+		q.last.ok = false
 		return now // pruning may give an original back to Γ as the clock moves
 	}
-	early := original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
-	p.quietRefresh(job, now)
-	var floorNorm, floorDur [speculators.NumTaskTypes]float64
+	var b quietBounds
+	b.early = original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
+	touched := p.quietRefresh(job, now) && p.quietPriorsHold()
+	if touched {
+		// The prior's answers the kept times rest on, as noted: any bound
+		// read below from a noted answer rests on it too (quietPrior).
+		q.priors = append(q.priors, q.last.priors...)
+	}
 	for ty := range job.Tasks {
-		floorNorm[ty], floorDur[ty] = q.floor(e, ty)
+		b.floorNorm[ty], b.floorDur[ty] = q.floor(e, ty)
 	}
-	// blocking: with GS on an exact job, every original in T is in Γ and
-	// goes first on a tie, so a copy is Γ.first() only once its t_rem (its
-	// key, highest first) exceeds every original's t_new; blocking is the
-	// highest lower bound of those: the floor of each type with a
-	// completion, and for a type whose t_new still comes from earlier jobs
-	// the prior's answer for one of its originals (priorBlocking).
-	var blocking float64
-	if original && p.useGS {
-		for ty := range job.Tasks {
-			if e.durN[ty] == 0 {
-				blocking = max(blocking, p.priorBlocking(job, speculators.TaskType(ty)))
-				continue
-			}
-			open := job.Open[ty]
-			for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
-				t := job.Tasks[ty][i]
-				if t.Done() || t.Dropped || t.RunningAttempts > 0 {
-					continue
-				}
-				lb := floorDur[ty]
-				if t.InputBytes > 0 && e.normN[ty] > 0 {
-					lb = floorNorm[ty] * float64(t.InputBytes)
-				}
-				blocking = max(blocking, lb)
-			}
+	b.blocking = p.quietBlocking(job, original, &b)
+	if touched {
+		if p.quietHolds(&b, now) {
+			return p.quietTouched(job, &b, now)
 		}
+		// A full pass reads the prior afresh, as before any kept time.
+		q.priors = q.priors[:0]
+		b.blocking = p.quietBlocking(job, original, &b)
 	}
+	until, head := never, math.Inf(1)
 	for ty := range job.Tasks {
 		mapType := speculators.TaskType(ty) == speculators.Map
 		if (mapType && p.ended) || job.RunningTasks[ty] == 0 {
@@ -114,64 +102,257 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		// The running tasks (RAS's Γ has no originals, and GS has none
 		// left here).
 		live := job.Live[ty]
-		kept := q.tasks[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
 			t := job.Tasks[ty][i]
-			if t.Done() || t.Dropped || t.RunningAttempts == 0 || (mapType && p.dropped[t.ID.Index]) {
+			thr, how := p.quietThr(job, t, &b)
+			if how == quietSkip {
 				continue
 			}
-			var lb float64
-			switch {
-			case t.InputBytes > 0 && e.normN[ty] > 0:
-				lb = floorNorm[ty] * float64(t.InputBytes)
-			case e.durN[ty] > 0:
-				lb = floorDur[ty]
-			case e.prior == nil:
-				continue // t_new unknown until a completion: not in T
-			default:
-				// t_new from earlier jobs: WantsSlot checks that it has not
-				// fallen (or become known) before trusting the bound.
-				v, ok := p.quietPrior(speculators.TaskType(ty), t.InputBytes)
-				if !ok {
-					continue // unknown: not in T while it stays so
-				}
-				lb = v
-			}
-			if t.PendingCopies > 0 {
-				continue // not eligible until the ledger settles (an event)
-			}
-			// Γ's trem counts the running attempts the same way.
-			c := t.RunningAttempts
-			if early && c >= 2 {
-				continue // at most two copies in early waves
-			}
-			thr := max(lb, blocking)
-			if !p.useGS {
-				thr = lb * float64(c+1) / float64(c)
-			}
-			if !(thr > 0) || math.IsInf(thr, 1) {
+			if how == quietFail {
+				q.last.ok = false
 				return now
 			}
-			// The task's time, kept from an earlier pass while it holds:
-			// no event of the task since (quietRefresh zeroes thr), and a
-			// threshold no lower than the one it was computed for.
-			k := &kept[i]
-			if k.thr == 0 || thr < k.thr || k.at <= now {
-				at, ok := taskQuiet(t, now, thr)
-				if !ok || at <= now {
-					k.thr = 0
-					return now
-				}
-				k.at, k.thr = at, thr
+			at, ok := p.quietAt(t, thr, now)
+			if !ok {
+				q.last.ok = false
+				return now
 			}
-			until = min(until, k.at)
+			until = min(until, at)
+			head = min(head, thr/q.tasks[ty][i].thr)
 		}
 	}
 	if until <= now {
+		q.last.ok = false
 		return now
 	}
+	q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head, priors: append(q.last.priors[:0], q.priors...)}
 	return until
 }
+
+// quietBlocking is the originals' bound: with GS on an exact job, every
+// original in T is in Γ and goes first on a tie, so a copy is Γ.first()
+// only once its t_rem (its key, highest first) exceeds every original's
+// t_new; blocking is the highest lower bound of those: the floor of each
+// type with a completion (b's floors), and for a type whose t_new still
+// comes from earlier jobs the prior's answer for one of its originals
+// (priorBlocking). 0 without originals or with RAS.
+func (p *policy) quietBlocking(job *speculators.Job, original bool, b *quietBounds) float64 {
+	e := &p.est
+	var blocking float64
+	if !original || !p.useGS {
+		return 0
+	}
+	for ty := range job.Tasks {
+		if e.durN[ty] == 0 {
+			blocking = max(blocking, p.priorBlocking(job, speculators.TaskType(ty)))
+			continue
+		}
+		open := job.Open[ty]
+		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+			t := job.Tasks[ty][i]
+			if t.Done() || t.Dropped || t.RunningAttempts > 0 {
+				continue
+			}
+			lb := b.floorDur[ty]
+			if t.InputBytes > 0 && e.normN[ty] > 0 {
+				lb = b.floorNorm[ty] * float64(t.InputBytes)
+			}
+			blocking = max(blocking, lb)
+		}
+	}
+	return blocking
+}
+
+// quietBounds is what every task's threshold in quietUntil is made of:
+// t_new's floor per type (per input byte and in ms), the originals' bound
+// (blocking) and the early waves.
+type quietBounds struct {
+	floorNorm, floorDur [speculators.NumTaskTypes]float64
+	blocking            float64
+	early               bool
+}
+
+// quietLast is the latest full pass of quietUntil, for the passes after
+// events of a few tasks only (quietTouched): its bounds, algorithm and
+// time, and head, the least ratio over the tasks it counted of the
+// threshold it judged them by to the one their kept time was computed for
+// (at least 1).
+type quietLast struct {
+	ok     bool
+	bounds quietBounds
+	gs     bool
+	until  speculators.Time
+	head   float64
+	priors []priorSeen // the prior's answers the kept times rest on
+}
+
+// quietHolds reports whether every task's kept time still holds after
+// events of a few tasks only, as quietLast left them (quietPriorsHold has
+// checked the prior's answers): the same early waves and algorithm, the
+// originals' bound no lower, and each floor no lower than the last pass's
+// divided by head, so that every task's threshold now is at least the one
+// its time was computed for (a threshold is max(floor x size, blocking),
+// or floor x size x (c+1)/c, both growing with the floor and blocking; or
+// the prior's answer as noted).
+func (p *policy) quietHolds(b *quietBounds, now speculators.Time) bool {
+	q := &p.quiet
+	l := &q.last
+	if now >= l.until || b.early != l.bounds.early || p.useGS != l.gs || !(b.blocking >= l.bounds.blocking) {
+		return false
+	}
+	for ty := range b.floorNorm {
+		if !(b.floorNorm[ty]*l.head >= l.bounds.floorNorm[ty]*(1+1e-12)) || !(b.floorDur[ty]*l.head >= l.bounds.floorDur[ty]*(1+1e-12)) {
+			return false
+		}
+	}
+	return true
+}
+
+// quietPriorsHold reports whether the last full pass holds as far as the
+// prior goes: it succeeded, and every answer of the prior its times rest
+// on is still known as it was and no lower (priorHolds' test).
+func (p *policy) quietPriorsHold() bool {
+	l := &p.quiet.last
+	if !l.ok || len(l.priors) > maxPriorSeen || len(l.priors) > 0 && p.est.prior == nil {
+		return false
+	}
+	for _, s := range l.priors {
+		ms, ok := p.est.prior.PriorRuntime(s.ty, s.bytes)
+		if ok != s.ok || (ok && !(ms >= s.ms)) {
+			return false
+		}
+	}
+	return true
+}
+
+// quietTouched is quietUntil's pass over the tasks with events since the
+// last one (quietRefresh's touched) when every other task's kept time
+// holds (quietHolds): the least of the last pass's time and theirs.
+// Each touched task's threshold by the last full pass's bounds lowers head,
+// so that quietHolds keeps judging every kept time by those bounds.
+func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculators.Time) speculators.Time {
+	q := &p.quiet
+	l := &q.last
+	until := l.until
+	// A touched task's t_new from the prior is taken as the last pass
+	// noted it (quietUntil put those answers back in q.priors, and
+	// quietPrior returns a noted answer), so that its time rests on what
+	// quietPriorsHold checks; a new answer joins the list.
+	defer func() { l.priors = append(l.priors[:0], q.priors...) }()
+	for _, id := range q.touched {
+		t := job.Tasks[id.Type][id.Index]
+		if (id.Type == speculators.Map && p.ended) || !inSet(job.Live[id.Type], int(id.Index)) {
+			continue
+		}
+		thr, how := p.quietThr(job, t, b)
+		if how == quietSkip {
+			continue
+		}
+		if how == quietFail {
+			l.ok = false
+			return now
+		}
+		at, ok := p.quietAt(t, thr, now)
+		if !ok {
+			l.ok = false
+			return now
+		}
+		until = min(until, at)
+		thrL, _ := p.quietThr(job, t, &l.bounds)
+		if r := thrL / q.tasks[id.Type][id.Index].thr; !(r > 0) {
+			l.ok = false // no bound by the last pass's floors: a full pass next
+		} else if r < l.head {
+			l.head = r
+		}
+	}
+	l.until = until
+	return until
+}
+
+// What quietThr found of a running task.
+const (
+	quietOK      = iota
+	quietSkip    // not in Γ while nothing but the clock moves
+	quietFail    // no threshold to judge it by: no quiet time
+	quietByPrior // its t_new is the prior's (read and noted)
+)
+
+// quietThr is the threshold running task t's t_rem must stay under for it
+// to stay out of Γ (see quietUntil): t_new's lower bound by b's floors
+// (times (c+1)/c for RAS, at least blocking for GS).
+func (p *policy) quietThr(job *speculators.Job, t *speculators.Task, b *quietBounds) (float64, int) {
+	e := &p.est
+	ty := t.ID.Type
+	if t.Done() || t.Dropped || t.RunningAttempts == 0 || (ty == speculators.Map && p.dropped[t.ID.Index]) {
+		return 0, quietSkip
+	}
+	how := quietOK
+	var lb float64
+	switch {
+	case t.InputBytes > 0 && e.normN[ty] > 0:
+		lb = b.floorNorm[ty] * float64(t.InputBytes)
+	case e.durN[ty] > 0:
+		lb = b.floorDur[ty]
+	case e.prior == nil:
+		return 0, quietSkip // t_new unknown until a completion: not in T
+	default:
+		// t_new from earlier jobs: WantsSlot checks that it has not
+		// fallen (or become known) before trusting the bound.
+		v, ok := p.quietPrior(ty, t.InputBytes)
+		if !ok {
+			return 0, quietSkip // unknown: not in T while it stays so
+		}
+		lb, how = v, quietByPrior
+	}
+	if t.PendingCopies > 0 {
+		return 0, quietSkip // not eligible until the ledger settles (an event)
+	}
+	// Γ's trem counts the running attempts the same way.
+	c := t.RunningAttempts
+	if b.early && c >= 2 {
+		return 0, quietSkip // at most two copies in early waves
+	}
+	thr := max(lb, b.blocking)
+	if !p.useGS {
+		thr = lb * float64(c+1) / float64(c)
+	}
+	if !(thr > 0) || math.IsInf(thr, 1) {
+		return thr, quietFail
+	}
+	return thr, how
+}
+
+// quietAt is the time up to which running task t's t_rem stays at most
+// thr: its kept time while that holds (no event of the task since, as
+// quietRefresh zeroes its threshold, and a threshold no lower than the one
+// it was computed for), else computed again. ok is false when the task may
+// join Γ now.
+func (p *policy) quietAt(t *speculators.Task, thr float64, now speculators.Time) (speculators.Time, bool) {
+	k := &p.quiet.tasks[t.ID.Type][t.ID.Index]
+	if k.thr == 0 || thr < k.thr || k.at <= now {
+		// Computed for a threshold a little below thr, the time stands
+		// while the floor falls by less than that (quietSlack); where that
+		// time is already past, for thr.
+		lo := thr * (1 - quietSlack)
+		at, ok := taskQuiet(t, now, lo)
+		if ok && at <= now {
+			lo = thr
+			at, ok = taskQuiet(t, now, lo)
+		}
+		if !ok || at <= now {
+			k.thr = 0
+			return now, false
+		}
+		k.at, k.thr = at, lo
+	}
+	return k.at, true
+}
+
+// quietSlack is how far (1%) below its threshold a task's time is computed, so
+// that the small falls of t_new's floor that most reports and completions
+// bring do not make every task's time be computed again; the time, for a
+// lower threshold, is only earlier.
+const quietSlack = 1e-2
 
 // priorBlocking is a lower bound of the highest t_new of type ty's
 // originals in T when that t_new comes from earlier jobs (no completion of
@@ -235,7 +416,10 @@ type quietFloor struct {
 // running task's after a change that may reach them all (a completion moves
 // the completions' mean; a Decide that drops or switches; an event the
 // policy cannot pin on one task), else only those of the tasks with an
-// event since the last pass (noteQuiet). What else quietUntil reads (the
+// event since the last pass (noteQuiet). After a completion the other
+// tasks keep their times: a time depends only on the task's own attempts
+// and the threshold it was computed for, and quietUntil computes it again
+// where the threshold now is lower. What else quietUntil reads (the
 // early waves, the ledger, the algorithm in force) it reads afresh at each
 // pass; a task's kept time stands for any threshold at or above the one it
 // was computed for.
@@ -244,15 +428,18 @@ type quietFloor struct {
 // between the task's events its counted duration (elapsed plus t_rem) only
 // grows with the clock, one that may join joins at its value or above, and
 // the floor is monotone in each (floor).
-func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) {
+func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) (touched bool) {
 	q := &p.quiet
 	e := &p.est
 	for ty := range job.Tasks {
-		if len(q.tasks[ty]) != len(job.Tasks[ty]) || q.normN[ty] != e.normN[ty] || q.durN[ty] != e.durN[ty] {
+		if len(q.tasks[ty]) != len(job.Tasks[ty]) {
 			q.all = true
 		}
+		if q.normN[ty] != e.normN[ty] || q.durN[ty] != e.durN[ty] {
+			q.parts = true
+		}
 	}
-	if q.built && !q.all {
+	if q.built && !q.all && !q.parts {
 		for _, id := range q.dirty {
 			t := job.Tasks[id.Type][id.Index]
 			k := &q.tasks[id.Type][id.Index]
@@ -260,38 +447,58 @@ func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) {
 			q.part(e, t, k, now)
 			k.thr = 0
 		}
-		q.dirty = q.dirty[:0]
-		return
+		q.dirty, q.touched = q.touched[:0], q.dirty
+		return true
 	}
-	q.dirty = q.dirty[:0]
-	q.all, q.built = false, true
+	// Every part again. After a completion (parts) each task keeps its
+	// time, which depends only on its own attempts and the threshold it
+	// was computed for, unless it had an event since (dirty).
+	keep := q.built && !q.all
 	for ty := range job.Tasks {
 		q.tasks[ty] = speculators.Grow(q.tasks[ty], len(job.Tasks[ty]))
 		q.normN[ty], q.durN[ty] = e.normN[ty], e.durN[ty]
 		for k := range q.floors[ty] {
 			q.floors[ty][k] = quietFloor{vmin: math.Inf(1)}
 		}
+		kept := q.tasks[ty]
+		if keep {
+			for i := range kept {
+				kept[i].part = partNone
+			}
+		} else {
+			clear(kept)
+		}
 		live := job.Live[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
-			k := &q.tasks[ty][i]
-			*k = quietTask{}
-			q.part(e, job.Tasks[ty][i], k, now)
+			q.part(e, job.Tasks[ty][i], &kept[i], now)
 		}
 	}
+	if keep {
+		for _, id := range q.dirty {
+			q.tasks[id.Type][id.Index].thr = 0
+		}
+	}
+	q.dirty = q.dirty[:0]
+	q.all, q.parts, q.built = false, false, true
+	return false
 }
 
 // noteQuiet records what an observed event changes for the quiet time: the
-// task whose attempt it is about, or, for a completion or any other event,
-// everything.
+// task whose attempt it is about (a success also moves the completions'
+// mean, which every task's part in t_new's floor reads: parts), or, for
+// any other event, everything.
 func (p *policy) noteQuiet(job *speculators.Job, ev *speculators.Event) {
 	q := &p.quiet
 	if !q.built || q.all {
 		return
 	}
 	switch ev.Kind {
-	case speculators.AttemptStarted, speculators.AttemptStatus, speculators.AttemptFailed, speculators.AttemptKilled:
+	case speculators.AttemptStarted, speculators.AttemptStatus, speculators.AttemptFailed, speculators.AttemptKilled, speculators.AttemptSucceeded:
 		if t := job.Task(ev.Attempt.Task); t != nil && len(q.dirty) < 64+len(job.Tasks[t.ID.Type])/4 {
 			q.dirty = append(q.dirty, t.ID)
+			if ev.Kind == speculators.AttemptSucceeded {
+				q.parts = true
+			}
 			return
 		}
 	}
@@ -332,8 +539,12 @@ func (q *quietTime) part(e *estimators, t *speculators.Task, k *quietTask, now s
 		return // t_rem unknown until a report: never counted before it
 	}
 	elapsed := float64(now - oldest.Start)
-	left := oldest.PhaseTimeLeft(now) * 1000
-	counted := elapsed > m*size && left >= 0 && !math.IsInf(left, 1)
+	var left float64
+	counted := elapsed > m*size
+	if counted { // t_rem only for a task that has outrun the mean
+		left = oldest.PhaseTimeLeft(now) * 1000
+		counted = left >= 0 && !math.IsInf(left, 1)
+	}
 	edge := oldest.Phase != speculators.PhaseMap && oldest.Progress > oldest.PhaseStartProgress && now <= oldest.PhaseStart
 	k.k = uint8(kind)
 	f := &q.floors[ty][kind]

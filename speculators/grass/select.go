@@ -52,6 +52,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if !p.pull {
 		p.ver++
 		p.quiet.all = true
+		p.gamma.stale = true
 	}
 	p.size(job)
 	p.est.sync(job)
@@ -62,6 +63,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if p.pull && (ended != p.ended || gs != p.useGS || len(out) != n) {
 		p.ver++
 		p.quiet.all = true
+		p.gamma.stale = true
 	}
 	deadline := job.Deadline > 0
 	if p.pull {
@@ -147,7 +149,9 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 	p.est.censor(job, now)
 	left := float64(job.Deadline - now)
 	early := p.early(job)
+	p.scanned = scanShape{early: early}
 	for ty := range job.Tasks {
+		p.scanned.stop[ty] = math.MaxInt32
 		first := len(p.cands)
 		mapType := speculators.TaskType(ty) == speculators.Map
 		if mapType && p.ended {
@@ -162,29 +166,48 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 			}
 			tn, ok := p.est.tnew(t)
 			if !ok {
+				p.scanned.stop[ty] = int32(i)
 				break // same for every task of the type
 			}
 			if mapType && deadline && greater(tn, left) {
 				continue // Pseudocode 1 line 6: exceeds the deadline
 			}
-			c := cand{task: t, tnew: tn, trem: math.Inf(1), dur: tn}
-			if t.RunningAttempts > 0 {
-				c.running = true
-				var measured bool
-				c.trem, c.c, measured = trem(t, now, tn, true)
-				if record && measured {
-					p.est.remember(t, c.trem, now)
-				}
-				c.eligible = measured && t.PendingCopies == 0 && (!early || c.c < 2)
-				c.dur = min(c.trem, c.tnew)
-				c.saving = float64(c.c)*c.trem - float64(c.c+1)*c.tnew
-			}
-			p.cands = append(p.cands, c)
+			p.cands = append(p.cands, cand{})
+			p.candOf(&p.cands[len(p.cands)-1], t, now, tn, early, record)
 		}
 		if mapType && !deadline {
+			n := len(p.cands) - first
 			kept := p.earliest(p.cands[first:], needed(job)-job.Completed[speculators.Map])
 			p.cands = p.cands[:first+len(kept)] // kept is p.cands[first:] cut short
+			p.scanned.pruned = p.scanned.pruned || len(kept) < n
 		}
+	}
+}
+
+// scanShape is what the latest candidates pass found besides T itself: the
+// early waves, where each type's scan stopped at a task without t_new (its
+// index; MaxInt32: none) and whether the error bound pruned any task.
+type scanShape struct {
+	early  bool
+	pruned bool
+	stop   [speculators.NumTaskTypes]int32
+}
+
+// candOf sets c to task t's entry in T at now, with t_new tn: for a
+// running task its t_rem, copies, eligibility, duration and saving (see
+// candidates). It fills c in place: T is built and kept in slices of cand.
+func (p *policy) candOf(c *cand, t *speculators.Task, now speculators.Time, tn float64, early, record bool) {
+	*c = cand{task: t, tnew: tn, trem: math.Inf(1), dur: tn}
+	if t.RunningAttempts > 0 {
+		c.running = true
+		var measured bool
+		c.trem, c.c, measured = trem(t, now, tn, true)
+		if record && measured {
+			p.est.remember(t, c.trem, now)
+		}
+		c.eligible = measured && t.PendingCopies == 0 && (!early || c.c < 2)
+		c.dur = min(c.trem, c.tnew)
+		c.saving = float64(c.c)*c.trem - float64(c.c+1)*c.tnew
 	}
 }
 

@@ -1,0 +1,354 @@
+package grass
+
+import (
+	"slices"
+
+	"github.com/specbridge/specbridge/speculators"
+)
+
+// gammaAt is Γ at now and its first member. It is kept while nothing it
+// reads has changed (no event observed, no Decide that changed something,
+// the same instant and algorithm), brought up to date task by task when
+// only a few tasks have had events since, at the same instant
+// (gammaUpdate), and computed afresh otherwise.
+//
+// Why the update (issue 31). A job that wants copies gets one slot at a
+// time: the simulator offers a slot, the copy starts (an event of one
+// task), and the next slot of the same scheduling round, at the same
+// instant, asks again. On xulau/large-jobs under gs three in four of Γ's
+// computations were of that kind, each a pass over hundreds of tasks' t_rem
+// for a change to one. At the same instant every other task's entry in T is
+// what it was, provided the inputs shared by all (t_new's sums and the
+// running tasks counted in them, earlier jobs' prior, the early waves, the
+// completions, the pruning) have not moved; gammaUpdate checks each of
+// those and computes the changed tasks' entries again, then ranks Γ by the
+// same pass over T as a fresh computation, in the same order, so the same
+// member comes first even where ties are judged with a tolerance.
+func (p *policy) gammaAt(job *speculators.Job, now speculators.Time) *gammaCache {
+	g := &p.gamma
+	if g.valid && g.ver == p.ver && g.now == now && g.gs == p.useGS {
+		return g
+	}
+	p.size(job)
+	p.est.sync(job)
+	deadline := job.Deadline > 0
+	if g.current(p, now) && p.gammaUpdate(job, now, deadline) {
+		g.updates++
+	} else {
+		p.gammaFull(job, now, deadline)
+	}
+	g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
+	g.stale, g.dirty = false, g.dirty[:0]
+	return g
+}
+
+// gammaKept reports whether Γ at now is kept, or brought up to date from
+// a few tasks' events (gammaUpdate), and brings it up to date; false
+// leaves Γ as it was, and WantsSlot then tries the quiet bound first, which
+// is cheaper than a full pass of Γ when it holds.
+func (p *policy) gammaKept(job *speculators.Job, now speculators.Time) bool {
+	g := &p.gamma
+	if !g.current(p, now) {
+		return false
+	}
+	if g.ver == p.ver {
+		return true
+	}
+	p.size(job)
+	p.est.sync(job)
+	if !p.gammaUpdate(job, now, job.Deadline > 0) {
+		return false
+	}
+	g.updates++
+	g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
+	g.stale, g.dirty = false, g.dirty[:0]
+	return true
+}
+
+// gammaCache is the pruned set Γ of the latest ChooseForSlot or WantsSlot
+// and its best member, with what gammaUpdate needs to bring it up to date:
+// T as the last full pass left it (t) and what that pass read that every
+// task's entry depends on. A cluster scheduler offers many slots at one
+// instant, and a slot declined on one node is offered on the next; the
+// cache makes each further offer O(1) instead of O(tasks).
+type gammaCache struct {
+	valid bool
+	ver   uint64
+	now   speculators.Time
+	gs    bool
+	set   []cand
+	first int // index in set of Γ.first(), -1 when Γ is empty
+
+	// t is T (after pruning) in candidates' order: by type, then index.
+	t []cand
+	// stale: something that may reach every task's entry changed since
+	// t was computed (a completion, a Decide that drops or switches, an
+	// event of no one task); dirty: the tasks with an event since.
+	stale bool
+	dirty []speculators.TaskID
+
+	// What the full pass read (gammaFull): its shape, the completions
+	// counted in t_new, censor's sums and each task's part in them
+	// (parts, valid where its serial is the pass's), and the prior's
+	// answers (priorsOver: more than maxGammaPriors).
+	shape                  scanShape
+	normN, durN, completed [speculators.NumTaskTypes]int
+	runNorm, runDur        [speculators.NumTaskTypes]float64
+	runNormN, runDurN      [speculators.NumTaskTypes]int
+	serial                 uint32
+	parts                  [speculators.NumTaskTypes][]gammaPart
+	priors                 []priorSeen
+	priorsOver             bool
+	updates                int // how many times gammaUpdate was taken (tests)
+}
+
+// gammaPart is a task's part in censor's sums as the full pass numbered
+// serial computed it.
+type gammaPart struct {
+	serial uint32
+	kind   uint8
+	v      float64
+}
+
+// maxGammaDirty is how many tasks' events gammaUpdate takes; after more, a
+// full pass costs about as much.
+const maxGammaDirty = 16
+
+// maxGammaPriors bounds the prior's answers a full pass may rest on for an
+// update to follow it.
+const maxGammaPriors = 8
+
+// current reports whether Γ was computed at now for the algorithm in force
+// and has since seen events of a few tasks only (or none).
+func (g *gammaCache) current(p *policy, now speculators.Time) bool {
+	return g.valid && g.now == now && g.gs == p.useGS && !g.stale
+}
+
+// note records what an observed event changes for Γ: the task whose
+// attempt started, reported, failed or was killed, or, for anything else
+// (a success moves t_new; a node or the job's needs or bounds), everything.
+func (g *gammaCache) note(job *speculators.Job, ev *speculators.Event) {
+	if g.stale {
+		return
+	}
+	switch ev.Kind {
+	case speculators.AttemptStarted, speculators.AttemptStatus, speculators.AttemptFailed, speculators.AttemptKilled:
+		if t := job.Task(ev.Attempt.Task); t != nil && len(g.dirty) < maxGammaDirty {
+			g.dirty = append(g.dirty, t.ID)
+			return
+		}
+	}
+	g.stale = true
+}
+
+// notePart records task t's part in censor's sums for the pass being
+// computed (estimators.censor calls it while keep is set).
+func (g *gammaCache) notePart(t *speculators.Task, v float64, kind uint8) {
+	g.parts[t.ID.Type][t.ID.Index] = gammaPart{serial: g.serial, kind: kind, v: v}
+}
+
+// notePrior records an answer of the prior the pass being computed read.
+func (g *gammaCache) notePrior(ty speculators.TaskType, bytes int64, ms float64, ok bool) {
+	for _, s := range g.priors {
+		if s.ty == ty && s.bytes == bytes {
+			return
+		}
+	}
+	if len(g.priors) >= maxGammaPriors {
+		g.priorsOver = true
+		return
+	}
+	g.priors = append(g.priors, priorSeen{ty: ty, bytes: bytes, ms: ms, ok: ok})
+}
+
+// gammaFull computes T and Γ at now afresh, noting what gammaUpdate needs.
+func (p *policy) gammaFull(job *speculators.Job, now speculators.Time, deadline bool) {
+	g := &p.gamma
+	e := &p.est
+	g.serial++
+	if g.serial == 0 { // wrapped: no part may look current
+		for ty := range g.parts {
+			clear(g.parts[ty])
+		}
+		g.serial = 1
+	}
+	for ty := range job.Tasks {
+		g.parts[ty] = speculators.Grow(g.parts[ty], len(job.Tasks[ty]))
+	}
+	g.priors, g.priorsOver = g.priors[:0], false
+	e.keep = g
+	saved := p.cands
+	p.cands = g.t
+	p.candidates(job, now, deadline, false)
+	g.t, p.cands = p.cands, saved
+	e.keep = nil
+	g.shape = p.scanned
+	g.normN, g.durN, g.completed = e.normN, e.durN, job.Completed
+	g.runNorm, g.runDur, g.runNormN, g.runDurN = e.runNorm, e.runDur, e.runNormN, e.runDurN
+	p.gammaRank(deadline)
+}
+
+// gammaRank builds Γ from T and finds its first member: the pruning
+// stage's membership test and the selection stage's order, over T in its
+// order (a tie judged with a tolerance is not transitive, so the order of
+// the pass is part of the answer).
+func (p *policy) gammaRank(deadline bool) {
+	g := &p.gamma
+	g.set = g.set[:0]
+	g.first = -1
+	for _, c := range g.t {
+		if !p.inGamma(c) {
+			continue
+		}
+		g.set = append(g.set, c)
+		if g.first < 0 || p.selectLess(c, g.set[g.first], deadline) {
+			g.first = len(g.set) - 1
+		}
+	}
+}
+
+// gammaUpdate brings T and Γ, computed at now, up to date after events of
+// the tasks in dirty only, and reports whether it could; when it cannot
+// (something shared by every entry moved), nothing is changed and the
+// caller computes them afresh. What a fresh pass would read, and why each
+// is the same here:
+//
+//   - t_new: the completions' sums (the counts are compared; the sums
+//     change only with them), earlier jobs' answers (asked again and
+//     compared), and censor's sums of the running tasks that count: every
+//     other task's part is what it was at the same instant, and each dirty
+//     task's part is computed again and compared with the one the full
+//     pass added, so the sums, added in the same order, are the same.
+//   - The early waves (hasOriginal and the AM's needs): computed again and
+//     compared. The completions, the deadline and the drops: counts
+//     compared, or a Decide or an event that makes the cache stale.
+//   - The pruning: an error bound that removed tasks makes any update
+//     fall back (the earliest tasks depend on every duration).
+//   - T's members: a dirty task's membership is judged as candidates
+//     would; a task that joins or leaves T, or one without t_new before
+//     the type's scan stopped, falls back.
+func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadline bool) bool {
+	g := &p.gamma
+	e := &p.est
+	if g.shape.pruned || g.priorsOver || g.normN != e.normN || g.durN != e.durN || g.completed != job.Completed {
+		return false
+	}
+	for _, s := range g.priors {
+		ms, ok := e.prior.PriorRuntime(s.ty, s.bytes)
+		if ok != s.ok || ms != s.ms {
+			return false
+		}
+	}
+	early := p.early(job)
+	if early != g.shape.early {
+		return false
+	}
+	// Each dirty task's part in censor's sums, against the full pass's.
+	for _, id := range g.dirty {
+		t := job.Tasks[id.Type][id.Index]
+		v, kind := 0.0, partOut
+		if e.running && job.RunningTasks[id.Type] > 0 && inSet(job.Live[id.Type], int(id.Index)) {
+			v, kind = e.censorPart(t, now)
+		}
+		was := g.parts[id.Type][id.Index]
+		if was.serial != g.serial {
+			was = gammaPart{}
+		}
+		if kind != was.kind || v != was.v {
+			return false
+		}
+	}
+	// t_new as the full pass had it (censor's sums as they were are put
+	// back if the update falls back, so that nothing else reads them
+	// changed: a fall back need not be followed by a full pass).
+	runNorm, runDur, runNormN, runDurN := e.runNorm, e.runDur, e.runNormN, e.runDurN
+	e.runNorm, e.runDur, e.runNormN, e.runDurN = g.runNorm, g.runDur, g.runNormN, g.runDurN
+	e.scan, e.priorValid = true, false
+	defer func() { e.scan = false }()
+	left := float64(job.Deadline - now)
+	// Judge every dirty task before changing T, so that a fall back leaves
+	// it as it was.
+	for _, id := range g.dirty {
+		_, found := find(g.t, id)
+		in, ok := p.inT(job, job.Tasks[id.Type][id.Index], deadline, left)
+		if !ok || in != found {
+			e.runNorm, e.runDur, e.runNormN, e.runDurN = runNorm, runDur, runNormN, runDurN
+			return false
+		}
+	}
+	// Γ is T's members in T's order: each dirty task's entry is replaced,
+	// taken out or put in at its place, and the first member found again
+	// by the same pass over Γ as gammaRank's.
+	for _, id := range g.dirty {
+		t := job.Tasks[id.Type][id.Index]
+		pos, found := find(g.t, id)
+		if !found {
+			continue
+		}
+		tn, _ := e.tnew(t)
+		p.candOf(&g.t[pos], t, now, tn, early, false)
+		c := g.t[pos]
+		at, was := find(g.set, id)
+		switch is := p.inGamma(c); {
+		case is && was:
+			g.set[at] = c
+		case is:
+			g.set = slices.Insert(g.set, at, c)
+		case was:
+			g.set = slices.Delete(g.set, at, at+1)
+		}
+	}
+	g.first = -1
+	for i, c := range g.set {
+		if g.first < 0 || p.selectLess(c, g.set[g.first], deadline) {
+			g.first = i
+		}
+	}
+	return true
+}
+
+// inT reports whether task t is in T as candidates would build it with the
+// full pass's stops (in), and false ok where that cannot be told without
+// a full pass: t lacks t_new before where its type's scan stopped.
+func (p *policy) inT(job *speculators.Job, t *speculators.Task, deadline bool, left float64) (in, ok bool) {
+	ty, i := t.ID.Type, int(t.ID.Index)
+	mapType := ty == speculators.Map
+	if mapType && p.ended {
+		return false, true
+	}
+	if !inSet(job.Open[ty], i) || t.Done() || t.Dropped || (mapType && p.dropped[i]) {
+		return false, true
+	}
+	if int32(i) >= p.gamma.shape.stop[ty] {
+		return false, true
+	}
+	tn, known := p.est.tnew(t)
+	if !known {
+		return false, false
+	}
+	if mapType && deadline && greater(tn, left) {
+		return false, true
+	}
+	return true, true
+}
+
+// find is where task id is, or would go, in cs, ordered by type, then
+// index (T and Γ), and whether it is there.
+func find(cs []cand, id speculators.TaskID) (int, bool) {
+	lo, hi := 0, len(cs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		c := cs[m].task.ID
+		if c.Type < id.Type || (c.Type == id.Type && c.Index < id.Index) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(cs) && cs[lo].task.ID == id
+}
+
+// inSet reports whether task i is in s.
+func inSet(s speculators.TaskSet, i int) bool {
+	return i >= 0 && i/64 < len(s) && s[i/64]>>(i%64)&1 != 0
+}

@@ -1,0 +1,213 @@
+package grass
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
+)
+
+// Γ brought up to date from the events of a few tasks (gammaUpdate) must be
+// Γ computed afresh: the same T, entry for entry, the same members and the
+// same first member. Random jobs (Pareto task times, maps and reduces,
+// exact, error-bound and deadline-bound, with and without earlier jobs'
+// prior moving under them) get status reports, starts, copies, failures,
+// kills and completions, several at one instant as a scheduling round
+// gives them; after each event Γ as kept is compared with Γ afresh. The
+// test fails if no update was taken, so that it checks something.
+func TestGammaUpdateMatchesFresh(t *testing.T) {
+	updates := 0
+	for _, name := range []string{"gs", "ras", "grass"} {
+		for seed := uint64(1); seed <= 12; seed++ {
+			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
+				updates += gammaRun(t, name, seed)
+			})
+		}
+	}
+	if updates == 0 {
+		t.Fatal("no Γ was brought up to date: the test checks nothing")
+	}
+	t.Logf("%d updates compared", updates)
+}
+
+// gammaRun plays one random job and returns how many times Γ was brought
+// up to date rather than computed afresh.
+func gammaRun(t *testing.T, name string, seed uint64) int {
+	rng := rand.New(rand.NewPCG(seed, 97))
+	const maps, reduces = 30, 4
+	sizes := make([]int64, maps)
+	for i := range sizes {
+		sizes[i] = 10 * unit
+		if seed%3 == 0 {
+			sizes[i] = int64(5+rng.IntN(10)) * unit
+		}
+	}
+	info := speculators.JobInfo{ID: "job_gamma", Maps: maps, Reduces: reduces, MapInputBytes: sizes, Slots: maps}
+	switch seed % 4 {
+	case 1:
+		info.ErrorBound = 0.2
+	case 2:
+		info.Deadline = ms(60)
+	}
+	var prior speculators.Prior
+	var store *MemoryStore
+	if seed%2 == 0 {
+		store = NewMemoryStore()
+		for range 5 {
+			store.AddRuntime(speculators.Map, 8*unit+float64(rng.IntN(6*unit)), 10*unit)
+		}
+		prior = store
+	}
+	h := spectest.New(t, registry(t), spectest.Job{Policy: name, Info: info, Seed: seed, Prior: prior})
+	p := h.Engine.Policy.(*policy)
+	h.Engine.OfferSlots()
+
+	type attempt struct {
+		id         speculators.AttemptID
+		start, end speculators.Time
+		over       bool
+	}
+	var runs []*attempt
+	done := map[speculators.TaskID]bool{}
+	started := map[speculators.TaskID]bool{}
+	launch := func(task speculators.TaskID, at speculators.Time, copy bool) {
+		dur := 10 * unit * (0.6 + 0.4/math.Pow(1-rng.Float64(), 1/1.5))
+		if task.Type == speculators.Map {
+			dur = float64(sizes[task.Index]) * (0.6 + 0.4/math.Pow(1-rng.Float64(), 1/1.5))
+		}
+		node := speculators.NodeID(fmt.Sprintf("n%d", len(runs)))
+		var id speculators.AttemptID
+		if copy {
+			id = h.StartCopy(task, node, at)
+		} else {
+			id = h.Start(task, node, at)
+		}
+		started[task] = true
+		runs = append(runs, &attempt{id: id, start: at, end: at + speculators.Time(dur)})
+	}
+	updates := 0
+	check := func(now speculators.Time, what string) {
+		t.Helper()
+		before := p.gamma.updates
+		g := p.gammaAt(h.Job(), now)
+		if p.gamma.updates == before {
+			return // computed afresh (or kept): nothing to compare
+		}
+		updates++
+		kept := append([]cand(nil), g.t...)
+		set := append([]cand(nil), g.set...)
+		first := g.first
+		p.gamma.valid = false
+		g = p.gammaAt(h.Job(), now)
+		if !sameCands(kept, g.t) || !sameCands(set, g.set) || first != g.first {
+			t.Fatalf("%s seed %d at %d ms after %s: Γ kept (|T| %d, |Γ| %d, first %d) is not Γ afresh (|T| %d, |Γ| %d, first %d)",
+				name, seed, now, what, len(kept), len(set), first, len(g.t), len(g.set), g.first)
+		}
+	}
+	for i := range maps * 2 / 3 {
+		launch(speculators.TaskID{Type: speculators.Map, Index: int32(i)}, 0, false)
+	}
+	for now := speculators.Time(0); now <= ms(150); now += 100 {
+		p.gammaAt(h.Job(), now) // the instant's first look, afresh
+		// A few reports at this instant, one event at a time.
+		for _, r := range runs {
+			if r.over || now >= r.end || rng.IntN(25) != 0 {
+				continue
+			}
+			h.Status(r.id, now, float64(now-r.start)/float64(r.end-r.start))
+			check(now, "a report")
+		}
+		for _, r := range runs {
+			if r.over || now < r.end {
+				continue
+			}
+			r.over = true
+			task := r.id.Task
+			if done[task] {
+				continue
+			}
+			if rng.IntN(30) == 0 {
+				h.Fail(r.id, now)
+				check(now, "a failure")
+				continue
+			}
+			done[task] = true
+			h.Succeed(r.id, now)
+			for _, o := range runs {
+				if o != r && !o.over && o.id.Task == task {
+					o.over = true
+					h.Kill(o.id, now)
+					check(now, "a kill")
+				}
+			}
+			if store != nil {
+				store.Keep(h.Learned())
+			}
+		}
+		// Originals join in, and reduces once half the maps are done.
+		for i := range maps {
+			task := speculators.TaskID{Type: speculators.Map, Index: int32(i)}
+			if !started[task] && rng.IntN(40) == 0 {
+				launch(task, now, false)
+				check(now, "an original's start")
+			}
+		}
+		if len(done) >= maps/2 {
+			for i := range reduces {
+				task := speculators.TaskID{Type: speculators.Reduce, Index: int32(i)}
+				if !started[task] {
+					launch(task, now, false)
+					check(now, "a reduce's start")
+				}
+			}
+		}
+		// A scheduling round: copies of Γ's first member, one slot at a
+		// time, and now and then a copy killed at the same instant.
+		for range 4 {
+			if !h.Engine.WantsSlot(now) {
+				break
+			}
+			g := p.gammaAt(h.Job(), now)
+			copied := g.set[g.first].task.ID
+			launch(copied, now, true)
+			check(now, "a copy's start")
+			if rng.IntN(6) == 0 {
+				for _, r := range runs {
+					if !r.over && r.start == now && r.id.Task != copied {
+						r.over = true
+						h.Kill(r.id, now)
+						check(now, "a copy killed")
+						break
+					}
+				}
+			}
+		}
+		if now%1000 == 0 {
+			h.Engine.Decide(now)
+		}
+		if store != nil && now%7000 == 0 {
+			store.AddRuntime(speculators.Map, 4*unit+float64(rng.IntN(12*unit)), 10*unit)
+		}
+	}
+	return updates
+}
+
+// sameCands reports whether two lists of T's entries are equal, floats bit
+// for bit.
+func sameCands(a, b []cand) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	bits := math.Float64bits
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.task != y.task || x.running != y.running || x.eligible != y.eligible || x.c != y.c ||
+			bits(x.trem) != bits(y.trem) || bits(x.tnew) != bits(y.tnew) || bits(x.dur) != bits(y.dur) || bits(x.saving) != bits(y.saving) {
+			return false
+		}
+	}
+	return true
+}
