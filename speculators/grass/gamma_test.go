@@ -3,11 +3,9 @@ package grass
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
-	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // Γ brought up to date from the events of a few tasks (gammaUpdate) must be
@@ -36,35 +34,9 @@ func TestGammaUpdateMatchesFresh(t *testing.T) {
 // gammaRun plays one random job and returns how many times Γ was brought
 // up to date rather than computed afresh.
 func gammaRun(t *testing.T, name string, seed uint64) int {
-	rng := rand.New(rand.NewPCG(seed, 97))
 	const maps, reduces = 30, 4
-	sizes := make([]int64, maps)
-	for i := range sizes {
-		sizes[i] = 10 * unit
-		if seed%3 == 0 {
-			sizes[i] = int64(5+rng.IntN(10)) * unit
-		}
-	}
-	info := speculators.JobInfo{ID: "job_gamma", Maps: maps, Reduces: reduces, MapInputBytes: sizes, Slots: maps}
-	switch seed % 4 {
-	case 1:
-		info.ErrorBound = 0.2
-	case 2:
-		info.Deadline = ms(60)
-	}
-	var prior speculators.Prior
-	var store *MemoryStore
-	if seed%2 == 0 {
-		store = NewMemoryStore()
-		for range 5 {
-			store.AddRuntime(speculators.Map, 8*unit+float64(rng.IntN(6*unit)), 10*unit)
-		}
-		prior = store
-	}
-	h := spectest.New(t, registry(t), spectest.Job{Policy: name, Info: info, Seed: seed, Prior: prior})
-	p := h.Engine.Policy.(*policy)
-	h.Engine.OfferSlots()
-
+	h, p, sizes, store, rng := randomGrassJob(t, name, seed, 97,
+		speculators.JobInfo{ID: "job_gamma", Maps: maps, Reduces: reduces}, 0.2, ms(60))
 	type attempt struct {
 		id         speculators.AttemptID
 		start, end speculators.Time

@@ -36,34 +36,9 @@ func TestQuietMatchesGamma(t *testing.T) {
 // quietRun plays one random job and returns how many answers came from a
 // quiet time.
 func quietRun(t *testing.T, name string, seed uint64) int {
-	rng := rand.New(rand.NewPCG(seed, 31))
 	const maps = 12
-	sizes := make([]int64, maps)
-	for i := range sizes {
-		sizes[i] = 10 * unit
-		if seed%3 == 0 {
-			sizes[i] = int64(5+rng.IntN(10)) * unit // unequal inputs
-		}
-	}
-	info := speculators.JobInfo{ID: "job_quiet", Maps: maps, MapInputBytes: sizes, Slots: maps}
-	switch seed % 4 {
-	case 1:
-		info.ErrorBound = 0.25
-	case 2:
-		info.Deadline = ms(40)
-	}
-	var prior speculators.Prior
-	var store *MemoryStore
-	if seed%2 == 0 {
-		store = NewMemoryStore()
-		for range 5 {
-			store.AddRuntime(speculators.Map, 8*unit+float64(rng.IntN(6*unit)), 10*unit)
-		}
-		prior = store
-	}
-	h := spectest.New(t, registry(t), spectest.Job{Policy: name, Info: info, Seed: seed, Prior: prior})
-	p := h.Engine.Policy.(*policy)
-	h.Engine.OfferSlots()
+	h, p, sizes, store, rng := randomGrassJob(t, name, seed, 31,
+		speculators.JobInfo{ID: "job_quiet", Maps: maps}, 0.25, ms(40))
 	j := &spectest.RandomJob{H: h, Rand: rng, Floor: 0.6,
 		Work: func(task speculators.TaskID) float64 { return float64(sizes[task.Index]) }}
 	if store != nil {
@@ -104,4 +79,41 @@ func quietRun(t *testing.T, name string, seed uint64) int {
 		return g.set[g.first].task.ID, true
 	})
 	return quiet
+}
+
+// randomGrassJob sets up the random job TestQuietMatchesGamma and
+// TestGammaUpdateMatchesFresh play: info's maps get equal inputs (unequal
+// ones on every third seed), the seed picks an exact, error-bound or
+// deadline-bound job, and every even seed has a prior of five earlier maps
+// in a store the caller may grow.
+func randomGrassJob(t *testing.T, name string, seed, stream uint64, info speculators.JobInfo, bound float64, deadline speculators.Time) (*spectest.Harness, *policy, []int64, *MemoryStore, *rand.Rand) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, stream))
+	sizes := make([]int64, info.Maps)
+	for i := range sizes {
+		sizes[i] = 10 * unit
+		if seed%3 == 0 {
+			sizes[i] = int64(5+rng.IntN(10)) * unit // unequal inputs
+		}
+	}
+	info.MapInputBytes, info.Slots = sizes, info.Maps
+	switch seed % 4 {
+	case 1:
+		info.ErrorBound = bound
+	case 2:
+		info.Deadline = deadline
+	}
+	var prior speculators.Prior
+	var store *MemoryStore
+	if seed%2 == 0 {
+		store = NewMemoryStore()
+		for range 5 {
+			store.AddRuntime(speculators.Map, 8*unit+float64(rng.IntN(6*unit)), 10*unit)
+		}
+		prior = store
+	}
+	h := spectest.New(t, registry(t), spectest.Job{Policy: name, Info: info, Seed: seed, Prior: prior})
+	p := h.Engine.Policy.(*policy)
+	h.Engine.OfferSlots()
+	return h, p, sizes, store, rng
 }
