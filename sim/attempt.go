@@ -73,7 +73,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	}
 	s.ev = speculators.Event{Kind: speculators.AttemptStarted, Time: s.now,
 		Attempt: speculators.AttemptID{Task: speculators.TaskID{Type: ty, Index: ti}, N: a.n},
-		Node:    n.id, Speculative: speculative}
+		Node:    n.id, NodeHint: ni + 1, Speculative: speculative}
 	if err := s.observe(j); err != nil {
 		return err
 	}

@@ -85,7 +85,9 @@ func (s *sim) release(j *jobState) {
 					j.result.WrongSpeculations++
 				}
 				next := a.nextInTask
-				a.job = none
+				// view would keep the engine's record of the attempt,
+				// and so its memory, alive until the slot is reused.
+				a.job, a.view = none, nil
 				s.freeAttempts = append(s.freeAttempts, ai)
 				ai = next
 			}

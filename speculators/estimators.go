@@ -2,6 +2,7 @@ package speculators
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -233,4 +234,124 @@ func Percentile(xs []float64, p float64) float64 {
 	// Everything after rank lo is >= xs[lo]; the next rank is their least.
 	next := slices.Min(xs[lo+1:])
 	return at + frac*(next-at)
+}
+
+// PercentileMerged is Percentile of the values of sorted and xs together,
+// exactly (the same two ranks, the same interpolation), where sorted is in
+// ascending order and holds no NaN. It rearranges xs, not sorted, and costs
+// O(len(xs)) plus O(log len(xs) x log len(sorted)) binary searches instead
+// of O(len(sorted) + len(xs)): for a value set that changes slowly, such as
+// the progress rates of a big job's succeeded tasks (LATE's slow-task
+// threshold), kept sorted beside the few values that change every time.
+func PercentileMerged(sorted, xs []float64, p float64) float64 {
+	ns := len(sorted)
+	if ns == 0 {
+		return Percentile(xs, p)
+	}
+	n := ns + len(xs)
+	if hasNaN(xs) { // rare: Percentile's NaN rules, on the values together
+		return Percentile(append(slices.Clone(sorted), xs...), p)
+	}
+	switch {
+	case p <= 0:
+		if len(xs) == 0 {
+			return sorted[0]
+		}
+		return min(sorted[0], slices.Min(xs))
+	case p >= 100:
+		if len(xs) == 0 {
+			return sorted[ns-1]
+		}
+		return max(sorted[ns-1], slices.Max(xs))
+	}
+	pos := p / 100 * float64(n-1)
+	lo := int(pos)
+	frac := pos - float64(lo)
+	at := kthOfUnion(sorted, xs, lo)
+	if lo+1 >= n {
+		return at
+	}
+	// The next rank: at again when more than lo+1 values are <= at, else
+	// the least value above at, in sorted or in xs.
+	le := upperBound(sorted, at)
+	next, found := 0.0, false
+	if le < ns {
+		next, found = sorted[le], true
+	}
+	for _, x := range xs {
+		if x <= at {
+			le++
+		} else if !found || x < next {
+			next, found = x, true
+		}
+	}
+	if le > lo+1 {
+		next = at
+	}
+	return at + frac*(next-at)
+}
+
+// kthOfUnion is the value at rank k (0-based) of sorted and xs together
+// (sorted ascending, no NaN in either), rearranging xs: a selection over
+// xs as in KthSmallest, whose every round counts the pivot's rank in
+// sorted by binary search and narrows both to the side holding rank k.
+func kthOfUnion(sorted, xs []float64, k int) float64 {
+	for budget := 2*bits.Len(uint(len(xs))) + 2; ; budget-- {
+		switch {
+		case len(xs) == 0:
+			return sorted[k]
+		case len(sorted) == 0:
+			return KthSmallest(xs, k)
+		case budget == 0: // never quadratic: select over both
+			return KthSmallest(append(slices.Clone(sorted), xs...), k)
+		}
+		pivot := medianOf3(xs[0], xs[len(xs)/2], xs[len(xs)-1])
+		// xs[:lt] < pivot, xs[lt:gt] == pivot, xs[gt:] > pivot.
+		lt, i, gt := 0, 0, len(xs)
+		for i < gt {
+			switch x := xs[i]; {
+			case x < pivot:
+				xs[lt], xs[i] = xs[i], xs[lt]
+				lt++
+				i++
+			case x > pivot:
+				gt--
+				xs[gt], xs[i] = xs[i], xs[gt]
+			default:
+				i++
+			}
+		}
+		sl := lowerBound(sorted, pivot)
+		su := upperBound(sorted, pivot)
+		below, equal := lt+sl, gt-lt+su-sl
+		switch {
+		case k < below:
+			xs, sorted = xs[:lt], sorted[:sl]
+		case k < below+equal:
+			return pivot
+		default:
+			k -= below + equal
+			xs, sorted = xs[gt:], sorted[su:]
+		}
+	}
+}
+
+// lowerBound is the number of values of sorted below x; upperBound the
+// number at most x.
+func lowerBound(sorted []float64, x float64) int {
+	i, _ := slices.BinarySearch(sorted, x)
+	return i
+}
+
+func upperBound(sorted []float64, x float64) int {
+	lo, hi := 0, len(sorted)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if sorted[m] <= x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }

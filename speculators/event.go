@@ -57,8 +57,16 @@ type Event struct {
 	Kind EventKind
 	Time Time
 
-	Attempt     AttemptID
-	Node        NodeID // AttemptStarted; Node* events
+	Attempt AttemptID
+	Node    NodeID // AttemptStarted; Node* events
+	// NodeHint (AttemptStarted, optional) is 1 + the node's index in the
+	// sender's own list of nodes, 0 for none: a dense id the simulator
+	// gives each node once, at load, so that the engine finds the job's
+	// record of the node by index instead of hashing its name at every
+	// start (Job.nodeAt). The engine checks the record's name, so a wrong
+	// hint costs one lookup by name, never a wrong node; hints above
+	// MaxNodeHint are ignored. The bridge never sets it.
+	NodeHint    int32
 	Container   string // AttemptStarted, optional
 	Speculative bool   // AttemptStarted: launched as a speculative copy
 	// Restated (AttemptStarted): the start is restated from a resync's

@@ -185,6 +185,9 @@ type Job struct {
 	// Nodes in the order they were first seen, for deterministic iteration.
 	Nodes  []*Node
 	nodeIx map[NodeID]int
+	// byHint[h-1] is 1 + the index in Nodes of the node events hint as h
+	// (Event.NodeHint), 0 when none has been seen (nodeAt).
+	byHint []int32
 	// hot is the attempt of the status report being observed, so that the
 	// policy's lookup of it (Attempt) costs nothing (Engine.ObserveStatus).
 	hot *Attempt
@@ -367,13 +370,36 @@ func (j *Job) NodeIndexOf(id NodeID) int {
 }
 
 func (j *Job) node(id NodeID) *Node {
-	if n := j.Node(id); n != nil {
-		return n
+	return j.Nodes[j.nodeAt(id, 0)]
+}
+
+// MaxNodeHint is the largest Event.NodeHint the engine uses: a job keeps
+// 4 bytes per hint up to the largest it has seen.
+const MaxNodeHint = 1 << 20
+
+// nodeAt is the index in Nodes of the node named id, adding its record
+// when no event has named it yet. hint is the event's NodeHint: when it
+// names a record with this id (one slice read, the names' data compared
+// by pointer first), the map of names is not consulted.
+func (j *Job) nodeAt(id NodeID, hint int32) int {
+	if hint > 0 && int(hint) <= len(j.byHint) {
+		if k := j.byHint[hint-1]; k > 0 && j.Nodes[k-1].ID == id {
+			return int(k - 1)
+		}
 	}
-	n := &Node{ID: id}
-	j.nodeIx[id] = len(j.Nodes)
-	j.Nodes = append(j.Nodes, n)
-	return n
+	i, ok := j.nodeIx[id]
+	if !ok {
+		i = len(j.Nodes)
+		j.nodeIx[id] = i
+		j.Nodes = append(j.Nodes, &Node{ID: id})
+	}
+	if hint > 0 && hint <= MaxNodeHint {
+		if int(hint) > len(j.byHint) {
+			j.byHint = Grow(j.byHint, int(hint))
+		}
+		j.byHint[hint-1] = int32(i) + 1
+	}
+	return i
 }
 
 // TotalTasks is the number of tasks of the type.
@@ -471,12 +497,13 @@ func (j *Job) started(ev *Event) error {
 		j.SpeculativeRunning[ty]++
 	}
 	if ev.Node != "" {
-		n := j.node(ev.Node)
+		i := j.nodeAt(ev.Node, ev.NodeHint)
+		n := j.Nodes[i]
 		n.RunningAttempts++
 		// The attempt keeps its node's copy of the id: the event's is one
 		// string per attempt (decoded from its frame), the node's is shared.
 		a.Node = n.ID
-		a.nodeAt = int32(j.nodeIx[n.ID]) + 1
+		a.nodeAt = int32(i) + 1
 	}
 	return nil
 }

@@ -48,3 +48,50 @@ func TestPercentileMatchesSorting(t *testing.T) {
 	}
 	spectest.Agree(t, 1, 500, 200, each(speculators.Percentile), each(sortedPercentile))
 }
+
+// TestPercentileMergedMatchesPercentile checks that PercentileMerged, given
+// part of the values sorted and the rest as they come, returns exactly what
+// Percentile returns on all of them: the split point varies from trial to
+// trial (none sorted, all sorted, anything between), on the shapes of
+// spectest.Agree (ties, runs, sorted and reversed input), with NaNs among
+// the unsorted values now and then.
+func TestPercentileMergedMatchesPercentile(t *testing.T) {
+	pcts := func(trial int) []float64 {
+		return []float64{0, 5, 25, 50, 75, 99.9, 100, float64(trial%1000) / 10}
+	}
+	split := func(xs []float64, trial int) ([]float64, []float64) {
+		k := 0
+		if len(xs) > 0 {
+			k = (trial * 7919) % (len(xs) + 1)
+		}
+		sorted := slices.Clone(xs[:k])
+		sorted = slices.DeleteFunc(sorted, func(x float64) bool { return x != x })
+		slices.Sort(sorted)
+		rest := slices.Clone(xs[k:])
+		if trial%40 == 0 && len(rest) > 0 {
+			rest[trial%len(rest)] = math.NaN()
+		}
+		return sorted, rest
+	}
+	merged := func(xs []float64, trial int) []float64 {
+		sorted, rest := split(xs, trial)
+		var out []float64
+		for _, p := range pcts(trial) {
+			keep := slices.Clone(sorted)
+			out = append(out, speculators.PercentileMerged(sorted, slices.Clone(rest), p))
+			if !slices.Equal(keep, sorted) {
+				t.Fatalf("trial %d: PercentileMerged changed its sorted values", trial)
+			}
+		}
+		return out
+	}
+	whole := func(xs []float64, trial int) []float64 {
+		sorted, rest := split(xs, trial)
+		var out []float64
+		for _, p := range pcts(trial) {
+			out = append(out, speculators.Percentile(append(slices.Clone(sorted), rest...), p))
+		}
+		return out
+	}
+	spectest.Agree(t, 3, 2000, 300, merged, whole)
+}

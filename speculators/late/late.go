@@ -71,13 +71,12 @@ type policy struct {
 	// in no particular order, and livePos[type][i] is 1 + the index of
 	// task i's record there, 0 without one (live.go; Observe keeps them,
 	// size rebuilds them from the job when the task counts change).
-	// doneList[type] holds the rates of the succeeded tasks that have one,
-	// doneOwner the index of the task of each.
-	liveRecs  [speculators.NumTaskTypes][]liveTask
-	livePos   [speculators.NumTaskTypes][]int32
-	sized     [speculators.NumTaskTypes]int
-	doneList  [speculators.NumTaskTypes][]float64
-	doneOwner [speculators.NumTaskTypes][]int32
+	// done[type] holds the rates of the succeeded tasks that have one
+	// (doneset.go).
+	liveRecs [speculators.NumTaskTypes][]liveTask
+	livePos  [speculators.NumTaskTypes][]int32
+	sized    [speculators.NumTaskTypes]int
+	done     [speculators.NumTaskTypes]doneSet
 
 	// Scratch reused by Decide.
 	rates      []float64
@@ -111,8 +110,7 @@ type policy struct {
 type doneRate struct {
 	attempt *speculators.Attempt
 	rate    float64
-	ok      bool
-	pos     int32 // 1 + its index in doneList, 0 when not there
+	ok      bool // the rate is in done
 }
 
 // candidate is a running task LATE may speculate.
@@ -163,11 +161,13 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		p.rates = p.rates[:0]
 		first := len(p.candidates)
 		// Succeeded tasks add their rate, kept since they succeeded
-		// (doneList); running tasks add theirs and may be candidates: visit
-		// only those, from their records (live.go). Neither's order
-		// matters: the percentile depends on the values, and the ranking
-		// is a total order.
-		p.rates = append(p.rates, p.doneList[ty]...)
+		// (done: most of them sorted, read by the percentile in place, the
+		// latest added here); running tasks add theirs and may be
+		// candidates: visit only those, from their records (live.go).
+		// Neither's order matters: the percentile depends on the values,
+		// and the ranking is a total order.
+		done := &p.done[ty]
+		p.rates = append(p.rates, done.recent...)
 		for k := range p.liveRecs[ty] {
 			r := &p.liveRecs[ty][k]
 			if r.skip || r.oldest == nil || r.elapsed(now) < p.minRuntime {
@@ -184,11 +184,10 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 			p.candidates = append(p.candidates, candidate{task: r.task, attempt: r.oldest, rate: rate,
 				timeLeft: speculators.TimeLeftAt(r.progress, rate)})
 		}
-		if len(p.rates) == 0 || len(p.candidates) == first {
-			p.candidates = p.candidates[:first]
+		if len(p.candidates) == first {
 			continue
 		}
-		threshold[ty] = speculators.Percentile(p.rates, p.slowTaskPct)
+		threshold[ty] = speculators.PercentileMerged(done.sorted, p.rates, p.slowTaskPct)
 		// Keep only the candidates of this category below its threshold.
 		kept := first
 		for _, c := range p.candidates[first:] {

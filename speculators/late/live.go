@@ -27,7 +27,7 @@ type liveTask struct {
 	task     *speculators.Task
 	index    int32
 	// single: exactly one attempt runs. skip: the task is dropped or has
-	// succeeded (its rate, if any, is in doneList): it is not sampled.
+	// succeeded (its rate, if any, is in done): it is not sampled.
 	// marked: this policy's mark on the task is not markNone.
 	single, skip, marked bool
 }

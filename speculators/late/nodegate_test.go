@@ -143,7 +143,7 @@ func checkDoneRates(t *testing.T, step int, p *policy, job *speculators.Job) {
 				}
 			}
 		}
-		got := slices.Clone(p.doneList[ty])
+		got := slices.Clone(p.done[ty].values())
 		slices.Sort(got)
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
@@ -163,7 +163,7 @@ func decideByPass(p *policy, job *speculators.Job, now speculators.Time) []specu
 	var cands []candidate
 	var threshold [speculators.NumTaskTypes]float64
 	for ty := range job.Tasks {
-		rates := slices.Clone(p.doneList[ty])
+		rates := slices.Clone(p.done[ty].values())
 		var mine []candidate
 		for _, task := range job.Tasks[ty] {
 			if task.Dropped || task.Succeeded != nil || task.RunningAttempts == 0 {

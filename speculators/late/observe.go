@@ -34,7 +34,7 @@ func (p *policy) size(job *speculators.Job) {
 			p.sized[ty] = n
 			p.livePos[ty] = make([]int32, n)
 			p.liveRecs[ty] = p.liveRecs[ty][:0]
-			p.doneList[ty], p.doneOwner[ty] = p.doneList[ty][:0], p.doneOwner[ty][:0]
+			p.done[ty].reset()
 			clear(p.doneRates[ty])
 			for _, t := range job.Tasks[ty] {
 				p.setLive(t)
@@ -96,7 +96,7 @@ func (p *policy) noteMark(t *speculators.Task, ev *speculators.Event) {
 	}
 }
 
-// noteDone keeps the task's entry in doneList: the progress rate of its
+// noteDone keeps the task's entry in done: the progress rate of its
 // succeeded attempt, 1 over the attempt's run time, which no longer changes
 // once it ended (none when it ran for no time, when the task is dropped or
 // when it has no succeeded attempt, or no longer has one).
@@ -107,26 +107,18 @@ func (p *policy) noteDone(t *speculators.Task) {
 	if t.Dropped {
 		a = nil
 	}
-	if c.attempt == a && (a != nil || c.pos == 0) {
+	if c.attempt == a && (a != nil || !c.ok) {
 		return
 	}
-	if c.pos > 0 { // swap-remove the old entry
-		k, last := c.pos-1, int32(len(p.doneList[ty])-1)
-		p.doneList[ty][k] = p.doneList[ty][last]
-		owner := p.doneOwner[ty][last]
-		p.doneOwner[ty][k] = owner
-		p.doneRates[ty][owner].pos = k + 1
-		p.doneList[ty] = p.doneList[ty][:last]
-		p.doneOwner[ty] = p.doneOwner[ty][:last]
+	if c.ok { // take the old rate out
+		p.done[ty].remove(c.rate)
 	}
 	*c = doneRate{attempt: a}
 	if a == nil || a.Running() || a.Elapsed(0) <= 0 {
 		return
 	}
 	c.rate, c.ok = a.ProgressRate(0), true
-	p.doneList[ty] = append(p.doneList[ty], c.rate)
-	p.doneOwner[ty] = append(p.doneOwner[ty], i)
-	c.pos = int32(len(p.doneList[ty]))
+	p.done[ty].add(c.rate)
 }
 
 func (p *policy) clear(m *mark) {
