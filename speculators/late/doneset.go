@@ -24,8 +24,6 @@ type doneSet struct {
 // mergeMin is the least number of rates recent holds before a merge.
 const mergeMin = 32
 
-func (d *doneSet) len() int { return len(d.sorted) + len(d.recent) }
-
 func (d *doneSet) reset() {
 	d.sorted, d.recent = d.sorted[:0], d.recent[:0]
 }
