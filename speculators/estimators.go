@@ -293,7 +293,7 @@ func PercentileMerged(sorted, xs []float64, p float64) float64 {
 
 // kthOfUnion is the value at rank k (0-based) of sorted and xs together
 // (sorted ascending, no NaN in either), rearranging xs: a selection over
-// xs as in KthSmallest, whose every round counts the pivot's rank in
+// xs as in KthSmallest (the same partition3), whose every round counts the pivot's rank in
 // sorted by binary search and narrows both to the side holding rank k.
 func kthOfUnion(sorted, xs []float64, k int) float64 {
 	for budget := 2*bits.Len(uint(len(xs))) + 2; ; budget-- {
@@ -306,21 +306,7 @@ func kthOfUnion(sorted, xs []float64, k int) float64 {
 			return KthSmallest(append(slices.Clone(sorted), xs...), k)
 		}
 		pivot := medianOf3(xs[0], xs[len(xs)/2], xs[len(xs)-1])
-		// xs[:lt] < pivot, xs[lt:gt] == pivot, xs[gt:] > pivot.
-		lt, i, gt := 0, 0, len(xs)
-		for i < gt {
-			switch x := xs[i]; {
-			case x < pivot:
-				xs[lt], xs[i] = xs[i], xs[lt]
-				lt++
-				i++
-			case x > pivot:
-				gt--
-				xs[gt], xs[i] = xs[i], xs[gt]
-			default:
-				i++
-			}
-		}
+		lt, gt := partition3(xs, pivot)
 		sl := lowerBound(sorted, pivot)
 		su := upperBound(sorted, pivot)
 		below, equal := lt+sl, gt-lt+su-sl

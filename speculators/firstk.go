@@ -71,21 +71,8 @@ func KthSmallest(xs []float64, k int) float64 {
 			break
 		}
 		pivot := medianOf3(xs[lo], xs[lo+(hi-lo)/2], xs[hi-1])
-		// xs[lo:lt] < pivot, xs[lt:i] == pivot, xs[gt:hi] > pivot.
-		lt, i, gt := lo, lo, hi
-		for i < gt {
-			switch x := xs[i]; {
-			case x < pivot:
-				xs[lt], xs[i] = xs[i], xs[lt]
-				lt++
-				i++
-			case x > pivot:
-				gt--
-				xs[gt], xs[i] = xs[i], xs[gt]
-			default:
-				i++
-			}
-		}
+		lt, gt := partition3(xs[lo:hi], pivot)
+		lt, gt = lo+lt, lo+gt
 		switch {
 		case k < lt:
 			hi = lt
@@ -119,4 +106,26 @@ func medianOf3(a, b, c float64) float64 {
 		return a
 	}
 	return b
+}
+
+// partition3 rearranges xs around pivot, three ways: xs[:lt] < pivot,
+// xs[lt:gt] == pivot, xs[gt:] > pivot. It is the one partition of
+// KthSmallest and kthOfUnion.
+func partition3(xs []float64, pivot float64) (lt, gt int) {
+	i := 0
+	gt = len(xs)
+	for i < gt {
+		switch x := xs[i]; {
+		case x < pivot:
+			xs[lt], xs[i] = xs[i], xs[lt]
+			lt++
+			i++
+		case x > pivot:
+			gt--
+			xs[gt], xs[i] = xs[i], xs[gt]
+		default:
+			i++
+		}
+	}
+	return lt, gt
 }
