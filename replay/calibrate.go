@@ -152,6 +152,7 @@ func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64
 				st.Work, st.Phases = shuffleWork(t, st.Work, phases, c.alloc, lastMap, countType(j, history.Map))
 			}
 			st.Script = script(t, c.alloc, st.Work, facts)
+			st.Node = facts.recordedNode(t)
 			// The recorded work ran on its node: the simulator takes the
 			// base time out of it (sim.Task.Slowdown, nodespeed.go).
 			if f := facts.speed(workAttempt(t)); f != 1 {

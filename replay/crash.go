@@ -181,6 +181,11 @@ type nodeFacts struct {
 	crashed []nodeCrash
 	// copyExtra is what a copy costs beyond its draw (nodespeed.go).
 	copyExtra speculators.Time
+	// shared names the nodes (history.Attempt.NodeKey); other: the
+	// replay's cluster is not the recorded one, so no original is placed
+	// on its recorded node (recordedNode).
+	shared map[string]bool
+	other  bool
 }
 
 // forCluster is f for a replay on co's cluster: without crashes when co
@@ -191,12 +196,33 @@ func (f *nodeFacts) forCluster(co ClusterOptions) *nodeFacts {
 		g.copyExtra = 0
 		f = &g
 	}
-	if f == nil || (co.Nodes <= 0 && co.Slots <= 0) || f.crashed == nil {
+	if f == nil || (co.Nodes <= 0 && co.Slots <= 0) {
 		return f
 	}
 	g := *f
-	g.crashes, g.crashed = nil, nil
+	g.crashes, g.crashed, g.other = nil, nil, true
 	return &g
+}
+
+// recordedNode is the node t's original (its first recorded attempt, crashed
+// or not) ran on, as the replay's cluster names it, for sim.Task.Node: ""
+// when unknown or when the cluster is not the recorded one. The first
+// attempt even when the script leaves it out (explains): the attempt a
+// crash hung is the one that must land on the crashed node.
+func (f *nodeFacts) recordedNode(t *history.Task) string {
+	if f == nil || f.other {
+		return ""
+	}
+	var first *history.Attempt
+	for i := range t.Attempts {
+		if a := &t.Attempts[i]; a.Start > 0 && a.Host != "" && (first == nil || a.Start < first.Start) {
+			first = a
+		}
+	}
+	if first == nil {
+		return ""
+	}
+	return first.NodeKey(f.shared)
 }
 
 // copyCost gives j's copies the copy cost (nodespeed.go): a copy starts up

@@ -294,6 +294,10 @@ type Task struct {
 	// as fractions summing to 1 with copy > 0; all zero means a third each.
 	// Ignored for maps.
 	Phases [3]float64
+	// Node, when set, names the node the task's original ran on in a
+	// replayed history: the original goes there when that node has a free
+	// container (pin.go); a name not in the cluster is ignored.
+	Node string
 	// Script, when set, fixes the task's attempts in launch order: attempt
 	// n has Script[n].Work instead of Work (n = 0) or the job's CopyModel
 	// (n > 0), and fails at the end of that work when Script[n].Fail. Replay

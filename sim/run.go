@@ -75,6 +75,12 @@ type sim struct {
 	faults faultRun // the failure model (faults.go)
 	// checkIndex: verify the active-job index after every event (tests).
 	checkIndex bool
+	// pins: per node, the originals waiting for it as their recorded node
+	// (Task.Node, pin.go); pinWaiting counts the entries; nodeByName is
+	// built when a job first names a node.
+	pins       [][]pinEntry
+	pinWaiting int
+	nodeByName map[string]int32
 }
 
 // Run simulates jobs on the cluster cfg describes, building each job's
@@ -330,6 +336,7 @@ func (s *sim) submit(ji int32) error {
 	j.teaches = eng.Teaches()
 	j.blind = !eng.ReadsReports() && s.faults.an == nil
 	s.anyPrio = s.anyPrio || j.prio
+	s.pinJob(j)
 	if err := s.attachJob(j); err != nil {
 		return err
 	}

@@ -33,7 +33,8 @@ const (
 // job chosen by the scheduler (FIFO: earliest submitted; fair: fewest
 // running containers) among the jobs with something to run there. When
 // placement is done, reduces that starve their own job's maps are preempted
-// (see preemptReduces) and placement runs again.
+// (see preemptReduces) and placement runs again. Originals recorded on a
+// node go there first when it has room (Task.Node, pin.go).
 func (s *sim) schedule() error {
 	s.needSchedule = false
 	s.prioValid = false
@@ -46,6 +47,15 @@ func (s *sim) schedule() error {
 		s.candidates = s.candidates[:0]
 		if s.freeSlots > 0 {
 			s.gatherCandidates()
+		}
+		if s.pinWaiting > 0 && s.freeSlots > 0 {
+			ok, err := s.placePinned()
+			if err != nil {
+				return err
+			}
+			if ok {
+				s.gatherCandidates() // a job may have nothing left to place
+			}
 		}
 		// With no candidate and no job order every node would refuse.
 		sweep := len(s.candidates) > 0 || s.anyPrio
