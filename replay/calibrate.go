@@ -213,19 +213,41 @@ func meanWork(sum [2]speculators.Time, n [2]int, k int) speculators.Time {
 // script lists the task's timed attempts in start order as the simulator
 // replays them, each with the allocation delay added; a succeeded attempt
 // has the task's calibrated work. Attempts an inferred node crash failed
-// are left out: the replayed crash fails what runs there (crash.go).
+// are left out: the replayed crash fails what runs there (crash.go), but
+// for the task's original (its first attempt), which the simulator places
+// on its recorded node (sim.Task.Node, recordedNode): it stays in the
+// script, not failing, with work max(the task's work, its recorded life
+// from start to timeout). The history says it had not finished when the
+// node stopped; with the task's work alone (another attempt's time) it
+// could finish in replay just before the inferred crash (live-bench run 1's
+// stock failure job: 21 s of work against a crash 21.4 s after its start)
+// and the crash would cost nothing. Where its recorded node is busy and it
+// runs elsewhere, it is a slow original, which is all the history says.
 func script(t *history.Task, alloc, work speculators.Time, facts *nodeFacts) []sim.ScriptedAttempt {
 	as := make([]*history.Attempt, 0, len(t.Attempts))
+	var first *history.Attempt
 	for i := range t.Attempts {
-		if a := &t.Attempts[i]; a.Start > 0 && a.Finish >= a.Start && !facts.explains(a) {
-			as = append(as, a)
+		if a := &t.Attempts[i]; a.Start > 0 && a.Finish >= a.Start {
+			if first == nil || a.Start < first.Start {
+				first = a
+			}
+			if !facts.explains(a) {
+				as = append(as, a)
+			}
 		}
+	}
+	hung := first != nil && facts.explains(first) && facts.recordedNode(t) != ""
+	if hung {
+		as = append(as, first)
 	}
 	sort.SliceStable(as, func(x, y int) bool { return as[x].Start < as[y].Start })
 	out := make([]sim.ScriptedAttempt, len(as))
 	for i, a := range as {
 		out[i] = sim.ScriptedAttempt{Work: a.Finish - a.Start + alloc, Fail: a.Status == history.Failed}
-		if a.Status == history.Succeeded {
+		switch {
+		case hung && a == first:
+			out[i] = sim.ScriptedAttempt{Work: max(work, a.Finish-a.Start+alloc)}
+		case a.Status == history.Succeeded:
 			out[i].Work = work
 		}
 	}
