@@ -104,3 +104,37 @@ func TestNodeSlotsKeepTheRecordedNodes(t *testing.T) {
 		t.Error("--node-slots over the limit: no error")
 	}
 }
+
+// TestCrashHungOriginalReplaysOnItsNode: the original a crash hung (map 3,
+// h4, from 2 s to its timeout at 45 s) goes to its recorded node
+// (sim.Task.Node) with work no shorter than its recorded life, so the
+// replayed crash at 15 s hangs it and the job pays the timeout and a retry,
+// as recorded (100 s). (Here the round robin would put it on h4 too;
+// TestRecordedOriginalsGoToTheirRecordedNode in sim shows a placement that
+// differs.)
+func TestCrashHungOriginalReplaysOnItsNode(t *testing.T) {
+	build := func(seed uint64) (*Workload, error) {
+		return FromHistory([]*history.Job{crashJob(false)}, ClusterOptions{}, seed)
+	}
+	w, err := build(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m3 := w.Jobs[0].Maps[3]
+	if m3.Node != "h4" || len(m3.Script) == 0 || m3.Script[0].Fail || m3.Script[0].Work < 43_000 {
+		t.Fatalf("map 3: node %q, script %+v: want h4, a first entry not failing of 43 s or more", m3.Node, m3.Script)
+	}
+	for i, want := range []string{"h1", "h2", "h3"} {
+		if got := w.Jobs[0].Maps[i].Node; got != want {
+			t.Errorf("map %d: node %q, want %q", i, got, want)
+		}
+	}
+	opts := Options{Speculators: []string{"none"}, Seed: 1, Runs: 1, Registry: registry(t)}
+	pinned, err := Simulate(build, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := pinned[0].MeanJobS/100 - 1; math.Abs(e) > 0.15 {
+		t.Errorf("with recorded nodes the job replays at %.1f s, recorded 100 s (%+.0f%%): want within 15%%", pinned[0].MeanJobS, 100*e)
+	}
+}
