@@ -46,7 +46,10 @@ import (
 // differ), so that whatever runs there when it crashes times out as the
 // recorded attempts did, and no longer scripts those attempts to fail (the
 // crash fails them, or whatever the simulator placed there in their stead:
-// it does not pin attempts to their recorded nodes). Nothing is inferred on a
+// originals go to their recorded nodes when those have room, sim.Task.Node,
+// and an original the crash hung keeps its recorded life as its work,
+// calibrate.go's script; retries and copies are placed by the simulator).
+// Nothing is inferred on a
 // cluster given by --nodes (its nodes are not the recorded ones).
 //
 // A hang, not a crash (sim.Episode.Crash, which also loses the map outputs
