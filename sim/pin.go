@@ -86,8 +86,7 @@ func (s *sim) placePinnedOn(ni int32) (bool, error) {
 	keep := q[:0]
 	for k, e := range q {
 		j := &s.jobs[e.job]
-		t := &j.tasks[e.ty][e.task]
-		if j.finished || t.launched {
+		if j.finished || j.tasks[e.ty][e.task].launched { // a finished job's tasks may be let go (recycle)
 			s.pinWaiting--
 			continue
 		}
