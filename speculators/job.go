@@ -123,6 +123,9 @@ type Task struct {
 	// PendingCopies is the task's line of the copy-request ledger
 	// (Job.PendingCopies).
 	PendingCopies int
+	// first holds Attempts' first element, so that the one attempt most
+	// tasks ever have costs no allocation of a list (started).
+	first [1]*Attempt
 }
 
 // Done reports whether the task has a successful attempt.
@@ -484,6 +487,9 @@ func (j *Job) started(ev *Event) error {
 		Start: ev.Time, LastReport: ev.Time, LastProgressChange: ev.Time, PhaseStart: ev.Time}
 	if t.ID.Type == Reduce {
 		a.Phase = PhaseShuffle
+	}
+	if t.Attempts == nil {
+		t.Attempts = t.first[:0:1]
 	}
 	t.Attempts = append(t.Attempts, a)
 	ty := t.ID.Type
