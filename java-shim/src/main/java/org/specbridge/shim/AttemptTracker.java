@@ -2,10 +2,12 @@ package org.specbridge.shim;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
@@ -69,6 +71,8 @@ final class AttemptTracker {
   private int liveCount;
   /** The succeeded attempt of each map whose output the job still has. */
   private final Map<TaskId, TaskAttemptId> succeededMaps = new HashMap<TaskId, TaskAttemptId>();
+  /** Every attempt the sidecar has been told of (a start, or a resync snapshot), live or ended. */
+  private final Set<TaskAttemptId> announced = new HashSet<TaskAttemptId>();
   /** AppContext lookups made, for tests and the stop log. */
   long lookups;
 
@@ -81,6 +85,17 @@ final class AttemptTracker {
     live.clear();
     liveCount = 0;
     succeededMaps.clear();
+    announced.clear();
+  }
+
+  /** Whether the sidecar has been told of the attempt (its start, or a resync snapshot holding it). */
+  boolean announced(TaskAttemptId id) {
+    return announced.contains(id);
+  }
+
+  /** Records that a resync snapshot tells the sidecar of an attempt that has ended. */
+  void announce(TaskAttemptId id) {
+    announced.add(id);
   }
 
   int liveAttempts() {
@@ -96,6 +111,7 @@ final class AttemptTracker {
    * speculative copy). O(attempts of the task).
    */
   boolean started(TaskAttemptId id) {
+    announced.add(id);
     List<TaskAttemptId> mine = live.get(id.getTaskId());
     if (mine == null) {
       mine = new ArrayList<TaskAttemptId>(1);

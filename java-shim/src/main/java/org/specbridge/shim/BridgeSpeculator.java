@@ -87,6 +87,9 @@ public class BridgeSpeculator extends AbstractService implements Speculator {
     this.applier = new DecisionApplier(context, pendingSpeculation, mapFailuresMaxPercent,
         intSetting(conf, MRJobConfig.MAP_MAX_ATTEMPTS, DecisionApplier.DEFAULT_MAX_ATTEMPTS),
         intSetting(conf, MRJobConfig.REDUCE_MAX_ATTEMPTS, DecisionApplier.DEFAULT_MAX_ATTEMPTS));
+    // Hadoop's own key defaults (mapred-default.xml) are true; a conf without them keeps copies allowed.
+    this.applier.speculationOn(conf.getBoolean(MRJobConfig.MAP_SPECULATIVE, true),
+        conf.getBoolean(MRJobConfig.REDUCE_SPECULATIVE, true));
     String warning = s.approximationWarning(conf.getInt(MRJobConfig.NUM_REDUCES, 1), mapFailuresMaxPercent);
     if (warning != null && s.sidecarConfigured()) {
       LOG.warn(warning);

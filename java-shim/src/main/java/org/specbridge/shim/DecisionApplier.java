@@ -112,6 +112,20 @@ final class DecisionApplier {
     this.reduceMaxAttempts = reduceMaxAttempts;
   }
 
+  /** Whether the job has speculation on for maps and for reduces (see {@link #speculationOn}). */
+  private boolean mapsOn = true;
+  private boolean reducesOn = true;
+
+  /**
+   * Sets the job's {@code mapreduce.map.speculative} and {@code mapreduce.reduce.speculative}. A speculate
+   * decision for a task type whose speculation is off is refused, as the simulator launches no copy of it: the
+   * sidecar sees that type's attempts all the same (EventTranslator announces them from their reports).
+   */
+  void speculationOn(boolean maps, boolean reduces) {
+    this.mapsOn = maps;
+    this.reducesOn = reduces;
+  }
+
   /** Hadoop's default {@code mapreduce.map.maxattempts} and {@code mapreduce.reduce.maxattempts}. */
   static final int DEFAULT_MAX_ATTEMPTS = 4;
 
@@ -216,6 +230,10 @@ final class DecisionApplier {
     String why = "specbridge: " + reason;
     switch (kind) {
       case SPECULATE: {
+        if (!(taskId.getTaskType() == TaskType.MAP ? mapsOn : reducesOn)) {
+          return (taskId.getTaskType() == TaskType.MAP ? MRJobConfig.MAP_SPECULATIVE : MRJobConfig.REDUCE_SPECULATIVE)
+              + " is false for this job";
+        }
         String refusal = DecisionGuard.refusal(kind, taskState, null, taskId.getTaskType(),
             pendingSpeculation.contains(taskId));
         if (refusal != null) {

@@ -177,21 +177,7 @@ final class EventTranslator {
           return;
         }
         noteJob(id.getTaskId().getJobId());
-        tracker.check(id.getTaskId(), true, now(), ends);
-        writeEnds();
-        TaskAttempt ta = attempt(id);
-        JsonGenerator g = open();
-        g.writeStringField("kind", Protocol.EVENT_ATTEMPT_STARTED);
-        g.writeNumberField("time", ta != null && ta.getLaunchTime() > 0 ? ta.getLaunchTime() : time(ev));
-        g.writeStringField("attempt", Wire.attemptId(id));
-        if (ta != null) {
-          g.writeStringField("node", Wire.node(ta.getNodeId(), ta.getNodeHttpAddress(), settings.nodeHostPort));
-          if (ta.getAssignedContainerID() != null) {
-            g.writeStringField("container", ta.getAssignedContainerID().toString());
-          }
-        }
-        g.writeBooleanField("speculative", tracker.started(id));
-        close(g);
+        writeStart(id, time(ev));
         return;
       }
       case ATTEMPT_STATUS_UPDATE: {
@@ -200,6 +186,16 @@ final class EventTranslator {
           return;
         }
         noteJob(st.id.getTaskId().getJobId());
+        if (!tracker.announced(st.id)) {
+          // The AM hands the speculator an attempt's start only for a task type whose speculation the job
+          // has on (MRAppMaster's SpeculatorEventDispatcher filters by the event's task id), but every
+          // status update (which carries none). A job with mapreduce.reduce.speculative=false so sent its
+          // reduces' reports without their starts, and the sidecar rejected them as unknown attempts. The
+          // attempt is announced from the AM's record first, so the sidecar sees every attempt, as a replay
+          // does; DecisionApplier refuses copies of a task type whose speculation is off, as the simulator
+          // launches none.
+          writeStart(st.id, time(ev));
+        }
         TaskType type = st.id.getTaskId().getTaskType();
         JsonGenerator g = open();
         g.writeStringField("kind", Protocol.EVENT_ATTEMPT_STATUS);
@@ -253,6 +249,25 @@ final class EventTranslator {
   private long time(SpeculatorEvent ev) {
     long t = ev.getTimestamp();
     return t > 0 ? t : now();
+  }
+
+  /** Writes an attempt-started event for id, checking its task's other attempts first (see AttemptTracker). */
+  private void writeStart(TaskAttemptId id, long fallbackTime) throws IOException {
+    tracker.check(id.getTaskId(), true, now(), ends);
+    writeEnds();
+    TaskAttempt ta = attempt(id);
+    JsonGenerator g = open();
+    g.writeStringField("kind", Protocol.EVENT_ATTEMPT_STARTED);
+    g.writeNumberField("time", ta != null && ta.getLaunchTime() > 0 ? ta.getLaunchTime() : fallbackTime);
+    g.writeStringField("attempt", Wire.attemptId(id));
+    if (ta != null) {
+      g.writeStringField("node", Wire.node(ta.getNodeId(), ta.getNodeHttpAddress(), settings.nodeHostPort));
+      if (ta.getAssignedContainerID() != null) {
+        g.writeStringField("container", ta.getAssignedContainerID().toString());
+      }
+    }
+    g.writeBooleanField("speculative", tracker.started(id));
+    close(g);
   }
 
   private void writeEnds() throws IOException {

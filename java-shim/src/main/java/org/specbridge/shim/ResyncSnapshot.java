@@ -58,6 +58,7 @@ final class ResyncSnapshot {
             tracker.live(ta.getID());
           } else {
             a.put("finish", Math.max(ta.getFinishTime(), ta.getLaunchTime()));
+            tracker.announce(ta.getID());
             if (Protocol.STATE_SUCCEEDED.equals(state) && type == TaskType.MAP) {
               tracker.succeededMap(ta.getID());
             }

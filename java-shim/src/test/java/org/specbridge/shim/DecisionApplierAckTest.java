@@ -66,4 +66,22 @@ class DecisionApplierAckTest {
     assertEquals(1, am.counter(SpecbridgeCounter.DECISIONS_REFUSED));
     assertEquals(0, am.counter(SpecbridgeCounter.SPECULATIVE_ATTEMPTS));
   }
+
+  /** A copy of a task type whose speculation the job has off is refused, as the simulator launches none. */
+  @Test
+  void aCopyOfATaskTypeWhoseSpeculationIsOffIsRefused() throws Exception {
+    am.attempt("m", 0, 0);
+    am.attempt("r", 0, 0);
+    String both = "[{\"id\": 1, \"kind\": \"speculate\", \"task\": \"task_1700000000000_0001_r_000000\"},"
+        + "{\"id\": 2, \"kind\": \"speculate\", \"task\": \"task_1700000000000_0001_m_000000\"}]";
+    ObjectNode on = applier.ack(decisions(both), true, 1L);
+    for (JsonNode a : on.path("acks")) {
+      assertTrue(!a.path("reason").asText().contains("speculative"), "speculation on: " + a);
+    }
+    applier.speculationOn(true, false);
+    ObjectNode off = applier.ack(decisions(both), true, 2L);
+    assertEquals("mapreduce.reduce.speculative is false for this job", off.path("acks").get(0).path("reason").asText());
+    assertTrue(!off.path("acks").get(1).path("reason").asText().contains("speculative"), "maps stay on: " + off);
+    assertTrue(am.dispatched.isEmpty());
+  }
 }

@@ -128,11 +128,40 @@ class EventTranslatorTest {
     ArrayNode out = translate(new SpeculatorEvent(am.jobId, 1L), new SpeculatorEvent(initial, 2L),
         new SpeculatorEvent((TaskAttemptStatus) null, 3L), new SpeculatorEvent((TaskId) null, 1),
         new SpeculatorEvent(bare, 4L), status(a, 0.5f));
-    assertEquals(2, out.size(), out.toString());
-    assertEquals("attempt-status", out.get(0).path("kind").asText());
-    assertEquals("MAP", out.get(0).path("phase").asText(), "a status without a phase: its task type's");
-    assertEquals(0.5, out.get(1).path("progress").asDouble());
+    assertEquals(3, out.size(), out.toString());
+    assertEquals("attempt-started", out.get(0).path("kind").asText(), "a report whose start never came announces it");
+    assertEquals("attempt-status", out.get(1).path("kind").asText());
+    assertEquals("MAP", out.get(1).path("phase").asText(), "a status without a phase: its task type's");
+    assertEquals(0.5, out.get(2).path("progress").asDouble());
     assertEquals(FakeAm.JOB, t.hello().path("job").asText());
+  }
+
+  /**
+   * The AM forwards a start only for a task type whose speculation is on, but every report: a job with
+   * mapreduce.reduce.speculative=false sends its reduce's reports alone. The first announces the attempt, from
+   * the AM's record; later ones do not.
+   */
+  @Test
+  void aReportWhoseStartNeverCameAnnouncesTheAttemptOnce() {
+    FakeAm.Attempt m = am.attempt("m", 0, 0);
+    FakeAm.Attempt r = am.attempt("r", 0, 0);
+    r.launchTime = 1700000000300L;
+    translate(new SpeculatorEvent(m.id, true, 1L));
+    TaskAttemptStatus st = new TaskAttemptStatus();
+    st.id = r.id;
+    st.progress = 0.1f;
+    st.phase = Phase.SHUFFLE;
+    st.taskState = TaskAttemptState.RUNNING;
+    ArrayNode out = translate(new SpeculatorEvent(st, 1700000000500L));
+    assertEquals(2, out.size(), out.toString());
+    assertEquals("attempt-started", out.get(0).path("kind").asText());
+    assertEquals(Wire.attemptId(r.id), out.get(0).path("attempt").asText());
+    assertEquals(1700000000300L, out.get(0).path("time").asLong(), "the attempt's launch time");
+    assertEquals(false, out.get(0).path("speculative").asBoolean());
+    assertEquals("attempt-status", out.get(1).path("kind").asText());
+    out = translate(new SpeculatorEvent(st, 1700000000600L));
+    assertEquals(1, out.size(), "announced once: " + out);
+    assertEquals("attempt-status", out.get(0).path("kind").asText());
   }
 
   @Test
