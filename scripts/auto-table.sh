@@ -2,7 +2,7 @@
 # auto-table.sh: the evidence table of docs/policies/auto.md. Every shipped
 # policy on every bundled scenario (and, apart, the tuning set of
 # scenarios/tuning and the held-out sets of scenarios/heldout,
-# scenarios/heldout2 and scenarios/heldout3), SEEDS seeds each; for each scenario the headline
+# scenarios/heldout2, scenarios/heldout3 and scenarios/heldout4), SEEDS seeds each; for each scenario the headline
 # measure (time to bound for error-bound jobs, accuracy for deadline jobs,
 # PoCD where jobs have deadlines to meet, else mean job time), the best
 # single policy, auto, hadoop, and how far auto is from the best.
@@ -30,9 +30,13 @@ run() { # file extra-args...
 	[ -s "$out/$name.json" ] || nice "$out/specbridge" replay --speculators "$pols" --runs "$seeds" --seed 1 \
 		--parallel "$par" --output json "$@" "$f" >"$out/$name.json" 2>/dev/null
 }
-for f in scenarios/*.yaml; do run "$f"; done
-for f in scenarios/xulau/*.yaml; do run "$f" --max-jobs "$xjobs"; done
-for f in scenarios/tuning/*.yaml scenarios/heldout/*.yaml scenarios/heldout2/*.yaml scenarios/heldout3/*.yaml; do run "$f"; done
+if [ -n "${ONLY:-}" ]; then # ONLY=scenarios/heldout4 replays that folder alone
+	for f in "$ONLY"/*.yaml; do run "$f"; done
+else
+	for f in scenarios/*.yaml; do run "$f"; done
+	for f in scenarios/xulau/*.yaml; do run "$f" --max-jobs "$xjobs"; done
+	for f in scenarios/tuning/*.yaml scenarios/heldout/*.yaml scenarios/heldout2/*.yaml scenarios/heldout3/*.yaml scenarios/heldout4/*.yaml; do run "$f"; done
+fi
 python3 - "$out" "$seeds" <<'PY'
 import json, os, sys, glob
 out, seeds = sys.argv[1], sys.argv[2]
@@ -65,10 +69,11 @@ def table(files, title):
         fmt = (lambda x: f"{x:.4f}") if hi else (lambda x: f"{x:.1f}")
         print(f"| {name} | {m} | {bn} {fmt(bv)} | {fmt(av)} | {fmt(hv)} | {gap:+.1f}% |")
 allf = sorted(glob.glob(os.path.join(out, "*.json")))
-sets = ("tuning_", "heldout_", "heldout2_", "heldout3_")
+sets = ("tuning_", "heldout_", "heldout2_", "heldout3_", "heldout4_")
 table([f for f in allf if not os.path.basename(f).startswith(sets)], "Bundled scenarios")
 table([f for f in allf if os.path.basename(f).startswith("tuning_")], "Tuning scenarios (the rule chosen on them)")
 table([f for f in allf if os.path.basename(f).startswith("heldout_")], "Held-out scenarios, first set (never tuned on)")
 table([f for f in allf if os.path.basename(f).startswith("heldout2_")], "Held-out scenarios, second set (never tuned on)")
 table([f for f in allf if os.path.basename(f).startswith("heldout3_")], "Held-out scenarios, third set (never tuned on)")
+table([f for f in allf if os.path.basename(f).startswith("heldout4_")], "Held-out scenarios, fourth set (never tuned on)")
 PY
