@@ -82,6 +82,9 @@ final class DecisionApplier {
   private final int mapFailuresMaxPercent;
   private final int mapMaxAttempts;
   private final int reduceMaxAttempts;
+  /** Whether the job has speculation on for maps and for reduces (see {@link #speculationOn}). */
+  private boolean mapsOn = true;
+  private boolean reducesOn = true;
   /** Maps this applier has made fail (drop decisions of jobs with reduces). */
   private final Set<TaskId> failedByDrop = Collections.newSetFromMap(new ConcurrentHashMap<TaskId, Boolean>());
   final AtomicInteger applied = new AtomicInteger();
@@ -111,10 +114,6 @@ final class DecisionApplier {
     this.mapMaxAttempts = mapMaxAttempts;
     this.reduceMaxAttempts = reduceMaxAttempts;
   }
-
-  /** Whether the job has speculation on for maps and for reduces (see {@link #speculationOn}). */
-  private boolean mapsOn = true;
-  private boolean reducesOn = true;
 
   /**
    * Sets the job's {@code mapreduce.map.speculative} and {@code mapreduce.reduce.speculative}. A speculate
@@ -230,16 +229,15 @@ final class DecisionApplier {
     String why = "specbridge: " + reason;
     switch (kind) {
       case SPECULATE: {
-        if (!(taskId.getTaskType() == TaskType.MAP ? mapsOn : reducesOn)) {
-          return (taskId.getTaskType() == TaskType.MAP ? MRJobConfig.MAP_SPECULATIVE : MRJobConfig.REDUCE_SPECULATIVE)
-              + " is false for this job";
+        boolean map = taskId.getTaskType() == TaskType.MAP;
+        if (!(map ? mapsOn : reducesOn)) {
+          return (map ? MRJobConfig.MAP_SPECULATIVE : MRJobConfig.REDUCE_SPECULATIVE) + " is false for this job";
         }
         String refusal = DecisionGuard.refusal(kind, taskState, null, taskId.getTaskType(),
             pendingSpeculation.contains(taskId));
         if (refusal != null) {
           return refusal;
         }
-        boolean map = taskId.getTaskType() == TaskType.MAP;
         int maxAttempts = map ? mapMaxAttempts : reduceMaxAttempts;
         int room = copyRoom(task, maxAttempts);
         if (room <= 0) {
