@@ -272,7 +272,7 @@ func (s *core) screenHello(h *Hello) (p helloPlan, code, text string) {
 		return p, CodeBadParameter, err.Error()
 	}
 	p.info = speculators.JobInfo{ID: h.Job, Maps: h.Maps, Reduces: h.Reduces, MapInputBytes: h.MapInputBytes,
-		ReduceInputBytes: h.ReduceInputBytes, Slots: h.Slots, Start: h.Start, Deadline: h.Deadline, ErrorBound: h.ErrorBound,
+		ReduceInputBytes: h.ReduceInputBytes, Slots: s.srv.jobSlots(h), Start: h.Start, Deadline: h.Deadline, ErrorBound: h.ErrorBound,
 		TaskMillis: p.model.meanMS, TailIndex: p.model.tailIndex, Capacity: s.srv.cfg.Capacity}
 	hash := fnv.New64a()
 	_, _ = hash.Write([]byte(h.Job))

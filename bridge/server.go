@@ -478,3 +478,26 @@ func (s *Server) release(sess *session) {
 func (s *Server) authorized(token string) bool {
 	return s.tokens.Match(token)
 }
+
+// jobSlots is the containers a job can hold (speculators.JobInfo.Slots): the
+// hello's slots (the shim's specbridge.cluster.slots) when it has them, else
+// the cluster's total containers as the ResourceManager last reported them
+// (Config.Capacity, serve --rm-url), else 0 (unknown).
+//
+// Why the RM's total: a replay gives every policy the simulated cluster's
+// containers as JobInfo.Slots, and LATE's SpeculativeCap, the free slots of
+// hadoop-legacy, mantri, grass and the cloners are fractions or remainders
+// of it. Live with 0, LATE's cap falls back to the job's running attempts:
+// one copy at a time for a job of a few tasks, where its replay could run
+// six (docs/live-bench.md: the failure job's hung map waited 30 s behind a
+// copy of a map slow to start). Read once, at the session's start, as the
+// replay's is fixed for the job's life.
+func (s *Server) jobSlots(h *Hello) int {
+	if h.Slots > 0 || s.cfg.Capacity == nil {
+		return h.Slots
+	}
+	if total, _, ok := s.cfg.Capacity(); ok && total > 0 {
+		return min(total, MaxSlots)
+	}
+	return 0
+}

@@ -68,3 +68,41 @@ func TestHelloSlotsReachThePolicy(t *testing.T) {
 		}
 	})
 }
+
+// A hello without slots takes the cluster's total containers from the
+// ResourceManager (Config.Capacity, serve --rm-url) as JobInfo.Slots, as a
+// replay gives every policy its simulated cluster's containers: LATE's
+// SpeculativeCap is a fraction of them. The hello's own slots still win, and
+// without an RM answer the slots stay unknown (0). The capacity follows the
+// RM: a job opened after the cluster grew sees the new total.
+func TestClusterCapacityGivesAJobItsSlots(t *testing.T) {
+	var total int
+	var known bool
+	ts := startServer(t, func(c *Config) {
+		c.Capacity = func() (int, int, bool) { return total, total / 2, known }
+	})
+	cases := []struct {
+		name       string
+		hello      int
+		rm         int
+		rmKnown    bool
+		wantReason string
+	}{
+		{"hello's slots win", 8, 60, true, "slots 8"},
+		{"RM total", 0, 60, true, "slots 60"},
+		{"RM grew", 0, 75, true, "slots 75"},
+		{"RM not answering", 0, 60, false, "slots 0"},
+	}
+	for _, tc := range cases {
+		total, known = tc.rm, tc.rmKnown
+		h := hello(testJob, "test-jobinfo", 2, 0, nil) // each replaces the one before
+		h.Slots = tc.hello
+		c, _ := open(t, ts, h)
+		c.send(events(1, 0, started(0, "m_000000", 0, false)))
+		d := c.expect(TypeDecisions)
+		if len(d.Decisions) != 1 || !strings.HasSuffix(d.Decisions[0].Reason, tc.wantReason) {
+			t.Errorf("%s: decisions %+v, want one whose reason ends %q", tc.name, d.Decisions, tc.wantReason)
+		}
+		_ = c.conn.Close()
+	}
+}

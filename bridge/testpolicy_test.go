@@ -46,7 +46,7 @@ func (jobInfoPolicy) Decide(job *speculators.Job, _ speculators.Time, out []spec
 	for _, t := range job.Tasks[speculators.Map] {
 		if t.OnlyRunning() != nil {
 			out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: t.ID, Copies: 1,
-				Reason: fmt.Sprintf("task_mean_ms %g task_tail_index %g", job.Info.TaskMillis, job.Info.TailIndex)})
+				Reason: fmt.Sprintf("task_mean_ms %g task_tail_index %g slots %d", job.Info.TaskMillis, job.Info.TailIndex, job.Info.Slots)})
 		}
 	}
 	return out
