@@ -39,7 +39,8 @@ import (
 //     time, a KILLED one (a lost race, or killed with its job) runs for at
 //     least its recorded time, which is all the history says of it.
 //     Attempts past the record draw their work from the job's completed
-//     tasks (sim.Resample). A job fails, as Hadoop's does, once a task has
+//     tasks (sim.ResampleOthers: the other tasks, so that a straggler's
+//     copy does not repeat the straggler's own time). A job fails, as Hadoop's does, once a task has
 //     failed its type's max attempts: the job's own
 //     mapreduce.map.maxattempts / mapreduce.reduce.maxattempts, else what
 //     its history proves, else Hadoop's 4 (jobconf.go).
@@ -124,8 +125,8 @@ func (c calibration) overhead() speculators.Time { return c.startDelay + c.finDe
 // is ok: every task, with its recorded attempts scripted, under the job's
 // settings set (readSettings).
 func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64, facts *nodeFacts) sim.Job {
-	sj := sim.Job{ID: j.ID, CopyWork: sim.Resample, Submit: j.Submit - origin + c.startDelay, CopyStartup: c.copyStartup}
-	facts.copyCost(&sj)
+	sj := sim.Job{ID: j.ID, CopyWork: sim.ResampleOthers, Submit: j.Submit - origin + c.startDelay, CopyStartup: c.copyStartup}
+	facts.applyCopyCost(&sj)
 	set.apply(&sj)
 	set.deadline(&sj)
 	if j.Status == history.Killed {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/specbridge/specbridge/sim"
-	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/yarnclient/history"
 )
 
@@ -182,8 +181,9 @@ type nodeFacts struct {
 	speeds  *nodeSpeeds
 	crashes *crashSet
 	crashed []nodeCrash
-	// copyExtra is what a copy costs beyond its draw (nodespeed.go).
-	copyExtra speculators.Time
+	// copyCost is what a copy and a clone cost beyond their draws
+	// (nodespeed.go).
+	copyCost copyCosts
 	// shared names the nodes (history.Attempt.NodeKey); other: the
 	// replay's cluster is not the recorded one, so no original is placed
 	// on its recorded node (recordedNode).
@@ -194,9 +194,9 @@ type nodeFacts struct {
 // forCluster is f for a replay on co's cluster: without crashes when co
 // gives its size (its nodes are not the recorded ones).
 func (f *nodeFacts) forCluster(co ClusterOptions) *nodeFacts {
-	if f != nil && co.NoCopyCost && f.copyExtra != 0 {
+	if f != nil && co.NoCopyCost && f.copyCost != (copyCosts{}) {
 		g := *f
-		g.copyExtra = 0
+		g.copyCost = copyCosts{}
 		f = &g
 	}
 	if f == nil || (co.Nodes <= 0 && co.Slots <= 0) {
@@ -228,14 +228,17 @@ func (f *nodeFacts) recordedNode(t *history.Task) string {
 	return first.NodeKey(f.shared)
 }
 
-// copyCost gives j's copies the copy cost (nodespeed.go): a copy starts up
-// slower than the originals its work is drawn from, and reports nothing
-// while it does.
-func (f *nodeFacts) copyCost(j *sim.Job) {
-	if f != nil && f.copyExtra > 0 {
-		j.CopyExtra = f.copyExtra
-		j.CopyStartup += f.copyExtra
+// applyCopyCost gives j's copies and clones their copy costs
+// (nodespeed.go): a copy starts up slower than the originals its work is
+// drawn from, and reports nothing while it does.
+func (f *nodeFacts) applyCopyCost(j *sim.Job) {
+	base := j.CopyStartup
+	j.CloneStartup = base
+	if f == nil {
+		return
 	}
+	j.CopyExtra, j.CopyStartup = f.copyCost.copy, base+f.copyCost.copy
+	j.CloneExtra, j.CloneStartup = f.copyCost.clone, base+f.copyCost.clone
 }
 
 func (f *nodeFacts) speed(a *history.Attempt) float64 {

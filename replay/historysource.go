@@ -141,7 +141,7 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 		f := *facts
 		f.speeds = s.hosts.speeds(co.SpeedHistories)
 		if !co.NoCopyCost {
-			f.copyExtra = s.hosts.startup.copyCost(co.SpeedHistories)
+			f.copyCost = s.hosts.startup.copyCost(co.SpeedHistories)
 		}
 		facts = &f
 		for i := range nodes {
@@ -157,7 +157,7 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 		h := &s.jobs[i]
 		if h.cal.ok {
 			sj := h.header // built without facts: no copy cost yet
-			facts.copyCost(&sj)
+			facts.applyCopyCost(&sj)
 			sj.Submit -= origin
 			if sj.Deadline > 0 {
 				sj.Deadline -= origin

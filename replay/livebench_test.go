@@ -105,42 +105,55 @@ func TestCopyStartupFromTheHistory(t *testing.T) {
 	}
 }
 
-// TestCopyCostFromHistoriesWithCopies: the copy cost is the median start-up
-// of succeeded copies of maps less that of succeeded original maps, over the
-// replayed jobs and the cluster's other histories; it needs 3 copies, is
-// never negative, lengthens the replayed jobs' copies (sim.Job.CopyExtra,
-// also in their start-up) and is left out with NoCopyCost.
+// TestCopyCostFromHistoriesWithCopies: a copy cost is the median start-up
+// of succeeded copies of maps of a kind less that of succeeded original
+// maps, over the replayed jobs and the cluster's other histories; it needs
+// 3 copies of the kind, is never negative, lengthens the replayed jobs'
+// copies of the kind (sim.Job.CopyExtra, CloneExtra, also in their
+// start-up) and is left out with NoCopyCost. A copy started while its
+// original was still starting is a clone (the launch burst), any other a
+// later copy, and each kind has its own cost.
 func TestCopyCostFromHistoriesWithCopies(t *testing.T) {
-	withCopies := func(orig, copies []int64) *history.Job {
+	// withCopies gives task i an original starting at 1 s with start-up
+	// orig[i] (one more task, original only, for extra originals), and a
+	// copy of start-up copies[i] starting at 1 s + at[i].
+	withCopies := func(orig, copies, at []int64) *history.Job {
 		j := &history.Job{ID: "job_1_0009"}
-		for i, s := range append(slices.Clone(orig), copies...) {
-			a := history.Attempt{Status: history.Succeeded, Startup: s, Speculative: i >= len(orig)}
-			j.Tasks = append(j.Tasks, history.Task{Type: history.Map, Attempts: []history.Attempt{a}})
+		for i, s := range orig {
+			atts := []history.Attempt{{Status: history.Succeeded, Start: 1000, Startup: s}}
+			if i < len(copies) {
+				atts = append(atts, history.Attempt{N: 1, Status: history.Succeeded, Start: 1000 + at[i], Startup: copies[i], Speculative: true})
+			}
+			j.Tasks = append(j.Tasks, history.Task{Type: history.Map, Attempts: atts})
 		}
 		return j
 	}
+	late := []int64{20_000, 20_000, 20_000} // copies started 20 s after their originals
+	burst := []int64{2000, 2000, 2000}      // started 2 s after, while the originals (10-14 s) start
 	var none startups
 	for _, tc := range []struct {
-		orig, copies []int64
-		want         int64
+		orig, copies, at []int64
+		want             copyCosts
 	}{
-		{[]int64{10_000, 12_000, 14_000}, []int64{20_000, 25_000, 30_000}, 13_000},
-		{[]int64{10_000, 12_000, 14_000}, []int64{20_000, 25_000}, 0},   // too few copies
-		{[]int64{10_000, 12_000, 14_000}, []int64{1000, 2000, 3000}, 0}, // copies quicker: no cost
-		{[]int64{0, 0, 0}, []int64{0, 0, 0}, 0},                         // no progress splits
+		{[]int64{10_000, 12_000, 14_000}, []int64{20_000, 25_000, 30_000}, late, copyCosts{copy: 13_000}},
+		{[]int64{10_000, 12_000, 14_000}, []int64{20_000, 25_000, 30_000}, burst, copyCosts{clone: 13_000}},
+		{[]int64{10_000, 12_000, 14_000}, []int64{20_000, 25_000}, late, copyCosts{}},   // too few copies
+		{[]int64{10_000, 12_000, 14_000}, []int64{1000, 2000, 3000}, late, copyCosts{}}, // copies quicker: no cost
+		{[]int64{0, 0, 0}, []int64{0, 0, 0}, late, copyCosts{}},                         // no progress splits
 	} {
-		if got := none.copyCost([]*history.Job{withCopies(tc.orig, tc.copies)}); got != tc.want {
-			t.Errorf("originals %v, copies %v: copy cost %d, want %d", tc.orig, tc.copies, got, tc.want)
+		if got := none.copyCost([]*history.Job{withCopies(tc.orig, tc.copies, tc.at)}); got != tc.want {
+			t.Errorf("originals %v, copies %v at +%v ms: copy costs %+v, want %+v", tc.orig, tc.copies, tc.at, got, tc.want)
 		}
 	}
 	in := load(t, "testdata/livebench/stock-1.jhist")
-	other := []*history.Job{withCopies([]int64{10_000, 12_000, 14_000}, []int64{30_000, 30_000, 30_000})}
+	other := []*history.Job{withCopies([]int64{10_000, 12_000, 14_000}, []int64{30_000, 30_000, 30_000}, late),
+		withCopies([]int64{10_000, 12_000, 14_000}, []int64{40_000, 40_000, 40_000}, burst)}
 	c := calibrate(in.Jobs[0])
 	var s startups
 	s.add(in.Jobs[0])
 	cost := s.copyCost(other)
-	if cost <= 0 {
-		t.Fatalf("copy cost %d with copies starting 30 s against the stock run's maps, want more than 0", cost)
+	if cost.copy <= 0 || cost.clone <= cost.copy {
+		t.Fatalf("copy costs %+v with copies starting 30 s and clones 40 s against the stock run's maps, want both more than 0, clones more", cost)
 	}
 	streamed, err := Load("testdata/livebench/stock-1.jhist", LoadOptions{Stream: true})
 	if err != nil {
@@ -154,11 +167,12 @@ func TestCopyCostFromHistoriesWithCopies(t *testing.T) {
 			}
 			want := cost
 			if noCost {
-				want = 0
+				want = copyCosts{}
 			}
-			if j := w.Jobs[0]; j.CopyExtra != want || j.CopyStartup != c.copyStartup+want {
-				t.Errorf("streamed %v, NoCopyCost %v: the replayed job's CopyExtra %d, CopyStartup %d; want %d and %d",
-					input == streamed, noCost, j.CopyExtra, j.CopyStartup, want, c.copyStartup+want)
+			j := w.Jobs[0]
+			if j.CopyExtra != want.copy || j.CopyStartup != c.copyStartup+want.copy || j.CloneExtra != want.clone || j.CloneStartup != c.copyStartup+want.clone {
+				t.Errorf("streamed %v, NoCopyCost %v: the replayed job's CopyExtra %d, CopyStartup %d, CloneExtra %d, CloneStartup %d; want %d, %d, %d and %d",
+					input == streamed, noCost, j.CopyExtra, j.CopyStartup, j.CloneExtra, j.CloneStartup, want.copy, c.copyStartup+want.copy, want.clone, c.copyStartup+want.clone)
 			}
 		}
 	}

@@ -553,7 +553,7 @@ func (p *hostPeaks) nodes(extra []*history.Job) ([]sim.Node, *nodeFacts) {
 	speeds := p.speeds(extra)
 	shared := speeds.shared
 	crashed := p.crash.crashes(shared)
-	facts := &nodeFacts{speeds: speeds, crashes: newCrashSet(crashed, shared), crashed: crashed, copyExtra: p.startup.copyCost(extra), shared: shared}
+	facts := &nodeFacts{speeds: speeds, crashes: newCrashSet(crashed, shared), crashed: crashed, copyCost: p.startup.copyCost(extra), shared: shared}
 	perName := map[string][]hostEdge{}
 	for k, es := range p.perNode {
 		name := (&history.Attempt{Host: k.host, Port: k.port}).NodeKey(shared)

@@ -9,7 +9,7 @@ import (
 // launch starts an attempt of task (ji, ty, ti) on node ni and reports it.
 // Original attempts have the task's own work; later ones follow the job's
 // CopyModel.
-func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, speculative bool) error {
+func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, speculative, clone bool) error {
 	j := &s.jobs[ji]
 	t := &j.tasks[ty][ti]
 	n := &s.nodes[ni]
@@ -18,6 +18,16 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	if t.nextN > 0 && j.spec.CopyWork == Resample {
 		tasks := j.tasks[ty] // work is the task's base time (Task.Slowdown)
 		work = tasks[j.rng.IntN(len(tasks))].work
+	}
+	if t.nextN > 0 && j.spec.CopyWork == ResampleOthers {
+		tasks := j.tasks[ty]
+		k := int(ti)
+		if len(tasks) > 1 {
+			if k = j.rng.IntN(len(tasks) - 1); k >= int(ti) {
+				k++
+			}
+		}
+		work = tasks[k].work
 	}
 	if t.nextN > 0 && j.spec.CopyWork == Fresh && j.spec.FreshWork[ty] != nil {
 		// A draw is kept in [1, MaxWork] (NaN counts as 1): a heavy-tailed
@@ -28,8 +38,12 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		}
 		work = min(work, float64(MaxWork))
 	}
-	if speculative && j.spec.CopyExtra > 0 && !s.hasScript(j, ty, ti, t.nextN) {
-		work += float64(j.spec.CopyExtra)
+	extra := j.spec.CopyExtra
+	if clone {
+		extra = j.spec.CloneExtra
+	}
+	if speculative && extra > 0 && !s.hasScript(j, ty, ti, t.nextN) {
+		work += float64(extra)
 	}
 	work, scriptedFail := s.scripted(j, ty, ti, t.nextN, work, n)
 	work, offset := resumeWork(t, work, speculative)
@@ -41,7 +55,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		work: work, offset: offset, nextInTask: none, nodePos: int32(len(n.running)), reducePos: none,
 		finGen: a.finGen + 1, hbGen: a.hbGen + 1, fetchGen: a.fetchGen + 1,
 		inputBytes: t.inputBytes, copyEnd: t.copyEnd, sortEnd: t.sortEnd}
-	a.scriptedFail = scriptedFail
+	a.scriptedFail, a.clone = scriptedFail, clone
 	a.curve = s.progressCurve(j)
 	t.nextN++
 	s.lastProgress = s.now

@@ -92,7 +92,7 @@ func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32
 	if j.clones == 0 {
 		j.clones = j.engine.LaunchCopies(s.clusterView(ji), s.now)
 	}
-	if err := s.launch(ji, ty, ti, ni, false); err != nil {
+	if err := s.launch(ji, ty, ti, ni, false, false); err != nil {
 		return err
 	}
 	nn := int32(len(s.nodes))
@@ -102,7 +102,7 @@ func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32
 		if at < 0 {
 			break
 		}
-		if err := s.launch(ji, ty, ti, at, true); err != nil {
+		if err := s.launch(ji, ty, ti, at, true, true); err != nil {
 			return err
 		}
 		j.result.ClonesLaunched++

@@ -143,3 +143,48 @@ func TestCopiesKeepAnAttemptInReserve(t *testing.T) {
 		t.Errorf("a speculate of 8 copies: %d attempts started, want 3 (the original and 2 copies)", got)
 	}
 }
+
+// TestClonesTakeTheCloneCost: a clone started with its original takes the
+// job's CloneExtra and CloneStartup, not CopyExtra and CopyStartup (replay
+// measures the two apart: nodespeed.go's copy costs), and a copy asked for
+// later takes the copy's.
+func TestClonesTakeTheCloneCost(t *testing.T) {
+	job := Job{ID: "a", CopyWork: Resample, Maps: works(10_000), CopyExtra: 1000, CopyStartup: 1000, CloneExtra: 7000, CloneStartup: 7000}
+	p := &cloning{copies: 2}
+	runCloning(t, cfgFor(nodes(1, 1)), []Job{job}, p)
+	var start, done, firstProgress speculators.Time = -1, -1, -1
+	for _, ev := range p.seen {
+		if ev.Attempt.N != 1 {
+			continue
+		}
+		switch {
+		case ev.Kind == speculators.AttemptStarted:
+			start = ev.Time
+		case ev.Kind == speculators.AttemptStatus && ev.Progress > 0 && firstProgress < 0:
+			firstProgress = ev.Time
+		case ev.Kind == speculators.AttemptKilled || ev.Kind == speculators.AttemptSucceeded:
+			done = ev.Time
+		}
+	}
+	// The clone's work is 10 s + 7 s: the original (10 s) wins and the
+	// clone is killed at 10 s, having reported nothing before 7 s.
+	if start != 0 || done != 10_000 {
+		t.Fatalf("the clone started at %d and ended at %d, want 0 and 10000 (killed when the original won)", start, done)
+	}
+	if firstProgress < 7000 {
+		t.Errorf("the clone first reported progress at %d ms, want at 7000 or later (its CloneStartup; CopyStartup is 1 s)", firstProgress)
+	}
+	// A copy asked for later takes the copy cost: 10 s draw + 1 s.
+	q := &script{steps: []step{speculate(1000, speculators.Map, 0)}}
+	runScript(t, cfgFor(nodes(1, 1)), []Job{{ID: "b", CopyWork: Resample, Maps: []Task{{Work: 10_000, Script: []ScriptedAttempt{{Work: 40_000}}}},
+		CopyExtra: 1000, CopyStartup: 1000, CloneExtra: 7000, CloneStartup: 7000}}, q)
+	var copyDone speculators.Time = -1
+	for _, ev := range q.seen {
+		if ev.Kind == speculators.AttemptSucceeded && ev.Attempt.N == 1 {
+			copyDone = ev.Time
+		}
+	}
+	if copyDone != 12_000 {
+		t.Errorf("a copy launched at 1 s succeeded at %d, want 12000 (its 10 s draw and 1 s of copy cost, not the clone's 7 s)", copyDone)
+	}
+}

@@ -169,14 +169,27 @@ const (
 	// Resample: every attempt after the first (speculative copies, retries
 	// after a failure or kill, re-runs of lost maps) has the Work of a task
 	// of the same type drawn uniformly from the job with the job's seeded
-	// source. This is how replay re-executes a history: new attempts'
-	// durations come from the job's own empirical distribution.
+	// source: new attempts' durations come from the job's own empirical
+	// distribution (scenarios and SWIM traces; histories use
+	// ResampleOthers).
 	Resample
 	// Fresh: every attempt after the first draws its Work from the job's
 	// task-time law (Job.FreshWork), independently of the task's own and
 	// of the other tasks': the i.i.d. copies of Xu and Lau §IV ("t_ij,k
 	// follows the same distribution as x_ij and all the t_ij,k are i.i.d.").
 	Fresh
+	// ResampleOthers is Resample with the draw taken from the job's other
+	// tasks of the type (the task's own when it is the only one): what
+	// replay uses for a recorded history. Choice: a recorded task's own
+	// time is the outcome speculation bets against; a history cannot tell
+	// an attempt that was slow (its node, its JVM, contention: LATE §2 and
+	// §5's causes, which a copy escapes) from an input that is (which a
+	// copy repeats), and with the task's own time in the pool a copy of a
+	// job's one straggler among n tasks repeats it with chance 1/n. In a
+	// job of 4 maps that was a quarter of every copy: live-bench's replay
+	// of its 40 s straggler gave late 56 s against 37-45 s live, where the
+	// live copies ran a normal map's time (docs/live-bench.md).
+	ResampleOthers
 )
 
 // WorkSampler draws one attempt's work in ms (Fresh copies).
@@ -228,6 +241,13 @@ type Job struct {
 	// are (replay measures it from histories with copies: nodespeed.go's
 	// copy cost). 0 (scenarios): a copy's work is its draw.
 	CopyExtra speculators.Time
+	// CloneExtra and CloneStartup are CopyExtra and CopyStartup for a
+	// clone started with its original (a speculators.Cloner's extra
+	// attempts, clone.go), in place of the copy's: live, clones start in
+	// the burst of containers the job's launch starts, and on shared CPUs
+	// each JVM of the burst starts slower than a copy started alone later
+	// (replay measures both: nodespeed.go's copy cost).
+	CloneExtra, CloneStartup speculators.Time
 	// EnforceBounds makes the simulator play the sidecar's bound rule:
 	// drop what is left at the Deadline, and the maps left once the
 	// ErrorBound is met (see enforceBounds). Without it the bounds are
@@ -410,7 +430,7 @@ func (j *Job) validate() error {
 	if err := j.checkSubmit(); err != nil {
 		return err
 	}
-	if j.CopyWork > Fresh {
+	if j.CopyWork > ResampleOthers {
 		return fmt.Errorf("unknown copy model %d", j.CopyWork)
 	}
 	if j.Order > OrderLJF {

@@ -73,14 +73,18 @@ func (s *sim) progressCurve(j *jobState) int32 {
 
 // startedFraction is the fraction of its work an attempt reports done: a
 // copy of a job with a CopyStartup reports none of its first CopyStartup of
-// work (at most all of it), then the rest of its work as the whole; every
-// other attempt its fraction done.
+// work (at most all of it), then the rest of its work as the whole (a clone
+// started with its original likewise with CloneStartup); every other
+// attempt its fraction done.
 func (s *sim) startedFraction(a *attempt) float64 {
 	f := a.done / a.work
 	if !a.speculative {
 		return f
 	}
 	d := float64(s.jobs[a.job].spec.CopyStartup)
+	if a.clone {
+		d = float64(s.jobs[a.job].spec.CloneStartup)
+	}
 	switch {
 	case d <= 0:
 		return f

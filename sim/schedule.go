@@ -332,7 +332,7 @@ func (s *sim) place(ji int32, ni int32, pk pick) error {
 	if (pk.source == fromOriginal || pk.source == chosenOriginal) && j.cloner {
 		return s.launchCloned(ji, pk.ty, pk.task, ni)
 	}
-	return s.launch(ji, pk.ty, pk.task, ni, pk.speculative)
+	return s.launch(ji, pk.ty, pk.task, ni, pk.speculative, false)
 }
 
 // compactRetry drops the consumed head of a retry queue once it is empty.

@@ -78,11 +78,14 @@ type attempt struct {
 	job, task, node int32
 	// scriptedFail: the attempt fails when its work is done (Task.Script).
 	scriptedFail bool
-	n            int32
-	ty           speculators.TaskType
-	state        speculators.AttemptState
-	speculative  bool
-	silent       bool // on a hung node: no heartbeats
+	// clone: started with its original (launchCloned), with the job's
+	// CloneExtra and CloneStartup in place of CopyExtra and CopyStartup.
+	clone       bool
+	n           int32
+	ty          speculators.TaskType
+	state       speculators.AttemptState
+	speculative bool
+	silent      bool // on a hung node: no heartbeats
 
 	start, end speculators.Time
 	lastT      speculators.Time
