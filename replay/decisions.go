@@ -201,7 +201,13 @@ func buildTimeline(j *history.Job) (*timeline, error) {
 		ty := typeOf(t.Type)
 		counts[ty] = max(counts[ty], t.Index+1)
 	}
-	tl.info = speculators.JobInfo{ID: j.ID, Maps: counts[speculators.Map], Reduces: counts[speculators.Reduce]}
+	tl.info = speculators.JobInfo{ID: j.ID, Maps: counts[speculators.Map], Reduces: counts[speculators.Reduce], Start: j.Submit}
+	// The job's deadline (specbridge.grass.deadline-ms in its configuration),
+	// as a simulated replay and the live sidecar give it: without it a
+	// deadline job's policy decides as for an exact job.
+	if set, err := readSettings(j); err == nil && set.deadlineMs > 0 && j.Submit > 0 {
+		tl.info.Deadline = j.Submit + set.deadlineMs
+	}
 	first := true
 	// Nodes are named as the replay's cluster names them (hostPeaks), from
 	// this job's attempts alone: a timeline is built job by job.

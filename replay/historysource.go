@@ -75,7 +75,12 @@ func (h *recordedHead) read(src Source) (*history.Job, error) {
 	defer f.Close()
 	var j *history.Job
 	if h.at.format != history.FormatRumen {
-		j, err = history.ReadJhistFrom(f, h.at.file)
+		// A .jhist holds no configuration: the one kept beside it is read
+		// again with it, as when the input was opened (decisions mode reads
+		// the job's deadline from it).
+		if j, err = history.ReadJhistFrom(f, h.at.file); err == nil {
+			err = attachConf(j, siblingOf(src, h.at.file))
+		}
 	} else if rs, ok := f.(io.ReadSeeker); ok {
 		j, err = history.ReadRumenJobAt(rs, h.at.file, h.at.pos)
 	} else {

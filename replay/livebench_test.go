@@ -3,6 +3,8 @@ package replay
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -174,6 +176,49 @@ func TestCopyCostFromHistoriesWithCopies(t *testing.T) {
 				t.Errorf("streamed %v, NoCopyCost %v: the replayed job's CopyExtra %d, CopyStartup %d, CloneExtra %d, CloneStartup %d; want %d, %d, %d and %d",
 					input == streamed, noCost, j.CopyExtra, j.CopyStartup, j.CloneExtra, j.CloneStartup, want.copy, c.copyStartup+want.copy, want.clone, c.copyStartup+want.clone)
 			}
+		}
+	}
+}
+
+// TestDecisionsModeReadsTheDeadlineBesideTheHistory: decisions mode gives a
+// policy the job's deadline from the configuration kept beside its .jhist
+// (specbridge.grass.deadline-ms), read whole or streamed as the CLI reads
+// it, as a simulated replay and the live sidecar do. The fixture is live
+// auto's straggler job of docs/live-bench.md, whose grass made no copy
+// before its 60 s deadline and then asked to drop the straggler: decisions
+// mode does the same; without the configuration it decides for an exact
+// job and copies the straggler at 12 s.
+func TestDecisionsModeReadsTheDeadlineBesideTheHistory(t *testing.T) {
+	reg := registry(t)
+	path := "testdata/livebench-deadline/auto-1.jhist"
+	bare := filepath.Join(t.TempDir(), "auto-1.jhist")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bare, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	decide := func(p string, stream bool) []TimedDecision {
+		t.Helper()
+		in, err := Load(p, LoadOptions{Stream: stream})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _, err := Decide(in, Options{Speculators: []string{"grass"}, Seed: 1, Runs: 1, Registry: reg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res[0].Decisions
+	}
+	for _, stream := range []bool{false, true} {
+		ds := decide(path, stream)
+		if len(ds) != 1 || ds[0].Kind != "drop" || !strings.Contains(ds[0].Reason, "deadline") {
+			t.Errorf("streamed %v: decisions %+v, want the one drop at the deadline", stream, ds)
+		}
+		ds = decide(bare, stream)
+		if len(ds) == 0 || ds[0].Kind != "speculate" || !strings.Contains(ds[0].Reason, "exact job") {
+			t.Errorf("streamed %v, no configuration: decisions %+v, want a copy of the straggler as for an exact job", stream, ds)
 		}
 	}
 }
