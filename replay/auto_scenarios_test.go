@@ -88,12 +88,13 @@ var heldOutMisses = map[string]string{
 		"16% behind at seed 1 (5 seeds: +16.2%)",
 	"heldout3/hetero-idle-reduces": "jobs with long reduces over two node speeds on a lightly loaded " +
 		"cluster: grass/gs lead, auto (sca by the idle slots, or late) 80% behind at seed 1 (5 seeds: +48.9%)",
-	"heldout3/lognormal-reduces-mid": "jobs with reduces and a lognormal sigma-1 tail at load 0.4: gs/grass " +
-		"lead by half, auto (late, sda or sca) 100% behind at seed 1 (5 seeds: +99.3%, 2% behind hadoop)",
+	// heldout3/lognormal-reduces-mid: fixed by rule v5 (gs from the earlier jobs' map-time spread;
+	// seed 1: +3.1% against gs; 5 seeds: +4.1%).
 	// The fourth set, written before rule v5 and first run under v4 (5 seeds:
 	// docs/policies/auto.md).
 	"heldout4/lognormal-reduces-busy": "jobs with reduces and a lognormal sigma-0.8 tail under FIFO: grass/gs " +
-		"lead, auto (late, sda or sca) 38% behind at seed 1, 3% ahead of hadoop (5 seeds under v4: +46.3%, 1% behind hadoop)",
+		"lead; under rule v5 auto runs gs once earlier jobs show the spread, 18.5% behind grass at seed 1, well ahead of " +
+		"hadoop (5 seeds: v4 +46.3%, v5 +6.1%)",
 	"heldout4/weak-quarter-small": "small jobs with reduces on a cluster with a quarter of its nodes 3x slower: " +
 		"gs leads, auto 16% behind at seed 1 (5 seeds under v4: +17.4%)",
 	"heldout4/hetero-two-speeds-long-reduces": "jobs with long reduces over two node speeds: sda/grass lead, " +
@@ -109,14 +110,12 @@ var heldOutMisses = map[string]string{
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
-	held, _ := filepath.Glob("../scenarios/heldout/*.yaml")
-	held2, _ := filepath.Glob("../scenarios/heldout2/*.yaml")
-	held3, _ := filepath.Glob("../scenarios/heldout3/*.yaml")
-	held4, _ := filepath.Glob("../scenarios/heldout4/*.yaml")
-	if len(held) < 5 || len(held2) < 6 || len(held3) < 8 || len(held4) < 5 {
-		t.Fatalf("%d, %d, %d and %d held-out scenarios, want 5, 6, 8 and 5", len(held), len(held2), len(held3), len(held4))
+	// Every held-out folder (scenarios/heldout*), so that a new set is
+	// checked without editing this test.
+	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
+	if len(held) < 24 {
+		t.Fatalf("%d held-out scenarios, want at least 24 (sets 1-4)", len(held))
 	}
-	held = append(append(append(held, held2...), held3...), held4...)
 	var every []string
 	for _, n := range registry(t).Names() {
 		if n != "auto" {

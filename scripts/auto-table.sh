@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # auto-table.sh: the evidence table of docs/policies/auto.md. Every shipped
 # policy on every bundled scenario (and, apart, the tuning set of
-# scenarios/tuning and the held-out sets of scenarios/heldout,
-# scenarios/heldout2, scenarios/heldout3 and scenarios/heldout4), SEEDS seeds each; for each scenario the headline
+# scenarios/tuning and the held-out sets, every scenarios/heldout*
+# folder), SEEDS seeds each; for each scenario the headline
 # measure (time to bound for error-bound jobs, accuracy for deadline jobs,
 # PoCD where jobs have deadlines to meet, else mean job time), the best
 # single policy, auto, hadoop, and how far auto is from the best.
@@ -35,7 +35,7 @@ if [ -n "${ONLY:-}" ]; then # ONLY=scenarios/heldout4 replays that folder alone
 else
 	for f in scenarios/*.yaml; do run "$f"; done
 	for f in scenarios/xulau/*.yaml; do run "$f" --max-jobs "$xjobs"; done
-	for f in scenarios/tuning/*.yaml scenarios/heldout/*.yaml scenarios/heldout2/*.yaml scenarios/heldout3/*.yaml scenarios/heldout4/*.yaml; do run "$f"; done
+	for f in scenarios/tuning/*.yaml scenarios/heldout*/*.yaml; do run "$f"; done
 fi
 python3 - "$out" "$seeds" <<'PY'
 import json, os, sys, glob
@@ -69,11 +69,13 @@ def table(files, title):
         fmt = (lambda x: f"{x:.4f}") if hi else (lambda x: f"{x:.1f}")
         print(f"| {name} | {m} | {bn} {fmt(bv)} | {fmt(av)} | {fmt(hv)} | {gap:+.1f}% |")
 allf = sorted(glob.glob(os.path.join(out, "*.json")))
-sets = ("tuning_", "heldout_", "heldout2_", "heldout3_", "heldout4_")
-table([f for f in allf if not os.path.basename(f).startswith(sets)], "Bundled scenarios")
-table([f for f in allf if os.path.basename(f).startswith("tuning_")], "Tuning scenarios (the rule chosen on them)")
-table([f for f in allf if os.path.basename(f).startswith("heldout_")], "Held-out scenarios, first set (never tuned on)")
-table([f for f in allf if os.path.basename(f).startswith("heldout2_")], "Held-out scenarios, second set (never tuned on)")
-table([f for f in allf if os.path.basename(f).startswith("heldout3_")], "Held-out scenarios, third set (never tuned on)")
-table([f for f in allf if os.path.basename(f).startswith("heldout4_")], "Held-out scenarios, fourth set (never tuned on)")
+def folder(f):  # "heldout3" for heldout3_x.json, "" for a bundled scenario
+    b = os.path.basename(f)
+    return b.split("_", 1)[0] if "_" in b and b.startswith(("tuning_", "heldout")) else ""
+table([f for f in allf if folder(f) == ""], "Bundled scenarios")
+table([f for f in allf if folder(f) == "tuning"], "Tuning scenarios (the rule chosen on them)")
+held = sorted({folder(f) for f in allf if folder(f).startswith("heldout")}, key=lambda h: int(h[7:] or 1))
+for h in held:  # every scenarios/heldout* folder replayed, in set order
+    print_set = "first" if h == "heldout" else "set " + h[7:]
+    table([f for f in allf if folder(f) == h], f"Held-out scenarios, {print_set} (never tuned on)")
 PY

@@ -1,6 +1,9 @@
 package speculators
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // What policies learn across jobs. The engine is a pure state machine, so a
 // policy that learns from one job for the next (GRASS's samples and its
@@ -21,10 +24,35 @@ type Learned struct {
 	Runtimes []RuntimeRecord
 	// Samples are GRASS's samples of finished perturbed jobs (§4.2).
 	Samples []Sample
+	// Tails are finished jobs' fitted map-time spreads (auto's rule v5).
+	Tails []TailFit
 }
 
 // Empty reports whether l carries nothing.
-func (l Learned) Empty() bool { return len(l.Runtimes) == 0 && len(l.Samples) == 0 }
+func (l Learned) Empty() bool {
+	return len(l.Runtimes) == 0 && len(l.Samples) == 0 && len(l.Tails) == 0
+}
+
+// TailFit is one finished job's map-time spread, fitted as its maps
+// finished: Sigma is a lognormal's sigma estimated from the job's original
+// map attempts (auto's rule v5, which carries it to later jobs), Maps how
+// many maps the fit read.
+type TailFit struct {
+	Maps  int
+	Sigma float64
+}
+
+// Valid reports whether a fit read from outside is usable.
+func (f TailFit) Valid() bool {
+	return f.Maps > 0 && f.Sigma >= 0 && !math.IsInf(f.Sigma, 0)
+}
+
+// TailPrior is implemented by a Prior that keeps finished jobs' TailFits
+// (grass.MemoryStore, grassamples.Store): TailFits returns the most recent
+// ones, oldest first; callers must not modify the slice.
+type TailPrior interface {
+	TailFits() []TailFit
+}
 
 // Teacher is implemented by policies that learn across jobs. TakeLearned
 // appends to l what the policy learned since its last call and forgets it.

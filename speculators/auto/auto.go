@@ -59,6 +59,7 @@ package auto
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -92,6 +93,8 @@ const (
 	ParamDetector   = "detector"
 	ParamParetoBusy = "pareto-busy-member"
 	ParamParetoLoad = "pareto-busy-load"
+	ParamTailMember = "tail-member"
+	ParamTailSigma  = "tail-sigma"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -107,6 +110,8 @@ type policy struct {
 	order, busyMember                      string
 	paretoBusy                             string
 	paretoLoad                             float64
+	tailMember                             string
+	tailSigma                              float64
 	failure                                bool
 	detector                               string
 	env                                    speculators.Env
@@ -144,6 +149,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Float(&p.busyLoad, ParamBusyLoad, 0.4, speculators.In(0, 1, "a load"),
 		"busy fraction (as for clone-load) at or above which an exact job with reduces runs busy-member instead of exact-member; "+
 			"0.4 from the tuning scenarios (rule v4, with the busy member's own order, 5 seeds: hetero-stream 202.6 s at 0.5, 196.9 at 0.4, 197.5 at 0.3; hetero-reduces-speeds 230.1, 228.3, 231.4; no bundled scenario changed); 0 never")
+	b.String(&p.tailMember, ParamTailMember, "gs",
+		"member an exact job with reduces starts on when earlier jobs' map times spread at least tail-sigma (rule v5; GRASS's GS copies every task a fresh copy would beat, which pays on an i.i.d. lognormal tail where LATE's one-minute wait and 10% cap do not)")
+	b.Float(&p.tailSigma, ParamTailSigma, 0.5, speculators.In(0, 100, "a log spread"),
+		"spread of the most recent finished exact jobs' map times (a lognormal's sigma fitted from their lower half; speculators.TailFit, kept across jobs by the driver as GRASS's samples are) at or above which a new exact job with reduces runs tail-member from its first decision; 0 never")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -166,7 +175,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}} {
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}} {
 		if m.name == Name {
 			b.Fail(fmt.Errorf("%s %q: auto cannot be its own member", m.param, m.name))
 			continue
@@ -238,7 +247,7 @@ var familyWhy = [...]string{
 // have them.
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	fam := FamilyOf(info)
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1, busyAt: -1, bounded: fam == Bounded}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, bounded: fam == Bounded}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -273,6 +282,13 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if fam == Pareto && p.paretoLoad < 1 {
 		a.busyAt = add(p.paretoBusy, p.seeds[7])
 		a.busyCut = max(p.paretoLoad, xulau.CutoffOmega(info.TailIndex))
+	}
+	if fam == Exact && p.tailSigma > 0 {
+		a.tailAt = add(p.tailMember, p.seeds[3])
+		if sigma, jobs := learnedSigma(p.env.Prior); jobs > 0 && sigma >= p.tailSigma {
+			a.choose(a.tailAt, fmt.Sprintf("%s; the last %d such jobs' map times spread %.2f, at least %.2f", familyWhy[fam], jobs, sigma, p.tailSigma))
+			a.learnedTail = true
+		}
 	}
 	a.ordered = fam == Exact && p.order == OrderLeastWork
 	if p.failure {
@@ -345,6 +361,14 @@ type fitted struct {
 	// switches counts member changes after the first choice.
 	switches int
 	offered  bool
+	// tailAt indexes the tail member (-1: none); learnedTail: the job
+	// runs it from the start, by earlier jobs' spread (rule v5).
+	tailAt      int
+	learnedTail bool
+	// taught: the job's own map-time spread was fitted (once, when its
+	// last map finished); tail holds it until TakeLearned hands it out.
+	taught bool
+	tail   []speculators.TailFit
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -399,6 +423,13 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	if a.layer != nil && a.layer.obs != nil {
 		a.layer.obs.Observe(job, ev)
 	}
+	if ev.Kind == speculators.AttemptSucceeded && a.family == Exact && !a.taught && !a.bounded &&
+		ev.Attempt.Task.Type == speculators.Map && job.Completed[speculators.Map] >= len(job.Tasks[speculators.Map]) {
+		a.taught = true
+		if f, ok := FitTail(job, ev.Time); ok {
+			a.tail = append(a.tail, f)
+		}
+	}
 	if ev.Kind == speculators.JobBounds && a.boundedAt >= 0 && !a.bounded && (job.Deadline > 0 || job.ErrorBound > 0) {
 		a.bounded = true
 		a.choose(a.boundedAt, "the job was given a deadline or an error bound")
@@ -422,10 +453,21 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	if a.bounded || view.Slots <= 0 {
 		return
 	}
+	if a.learnedTail && !a.fixedSmall {
+		// Rule v5's choice stands over the load and idle-slot cuts; a
+		// job small by its size may still clone on an idle cluster
+		// (choice: keeping the idle-slot cut's clones under v5 was
+		// slower on both tuning files it touches, 5 seeds: small-idle
+		// 61.4 s against 60.8, lognormal-reduces 62.5 against 55.4).
+		return
+	}
 	// Copies are not load: the busy fraction of originals only, or the
 	// clones this rule starts would read as load and stop it.
 	busy := math.Max(0, math.Min(1, float64(view.Slots-view.Idle-view.SpeculativeRunning)/float64(view.Slots)))
 	if busy >= a.cloneLoad {
+		if a.learnedTail {
+			return // the tail member stands over the busy cut
+		}
 		if a.busyAt >= 0 && busy >= a.busyCut {
 			a.choose(a.busyAt, fmt.Sprintf("%s placed at busy fraction %.2f, at or above %.2f", familyWhy[a.family], busy, a.busyCut))
 		}
@@ -515,6 +557,10 @@ func (a *fitted) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeI
 // TakeLearned hands out what every member learned (GRASS's samples come
 // from the bounded member).
 func (a *fitted) TakeLearned(l *speculators.Learned) {
+	if len(a.tail) > 0 {
+		l.Tails = append(l.Tails, a.tail...)
+		a.tail = a.tail[:0]
+	}
 	for i := range a.members {
 		if t := a.members[i].teacher; t != nil {
 			t.TakeLearned(l)
@@ -654,4 +700,107 @@ func (a *fitted) Members() string {
 		names[i] = m.name
 	}
 	return strings.Join(names, ",")
+}
+
+// Rule v5: the task-time tail fitted as tasks finish, carried across jobs.
+//
+// Each exact job with reduces fits its maps' spread once its last map has
+// finished (FitTail) and hands the fit out through TakeLearned, as GRASS
+// hands out its samples; the driver keeps it (grass.MemoryStore in a
+// replay, the sidecar's Knowledge live) and gives it to later jobs as part
+// of their Prior (speculators.TailPrior). A new exact job with reduces reads
+// the most recent tailJobs fits (learnedSigma) and, when their spread is at
+// least tail-sigma, runs tail-member (gs) from its first decision, over the
+// busy and idle-slot cuts.
+//
+// Choices, and why:
+//   - Across jobs, not within one: a switch once a job's first ten maps had
+//     finished (auto6's prototype) came too late in each job to matter
+//     (tuning/lognormal-reduces 94.6 s to 89.9 s against gs's 53.5 s).
+//   - The spread is a lognormal's sigma fitted from the lower half of the
+//     original attempts' log run times, (q50 - q10) / z(0.9), not their
+//     standard deviation: copies cut the upper tail short (an original a
+//     copy beat counts with the time it ran, a lower bound), so only the
+//     lower half is the law's under any member, and the job that runs gs
+//     fits the same spread as one that runs late. It also tells a tail
+//     law from slow nodes: a quarter of the nodes three times slower puts
+//     its mass above the median and leaves q10 and q50 on the fast nodes.
+//   - Every recent exact job of the cluster counts, whatever its name (the
+//     engine sees no workload name): a cluster's recent jobs are the
+//     workload a new job joins.
+//   - A job that ran alone (the bundled late-ec2-* sorts) has no earlier
+//     job, so the rule cannot fire there: LATE stays their member.
+
+// tailJobs is how many of the most recent fits a new job reads: enough that
+// one job of few maps does not decide alone, few enough to follow a
+// workload that changes.
+const tailJobs = 5
+
+// tailMinMaps is the fewest finished maps a fit reads (q10 of fewer is one
+// task's time).
+const tailMinMaps = 10
+
+// zq90 is the standard normal's 0.9 quantile: a lognormal's q50 - q10 of
+// log times is zq90 x sigma.
+const zq90 = 1.2815515655446004
+
+// FitTail fits the job's map-time spread at now from its original map
+// attempts (the first attempt of each map, not a copy): log run times of
+// those that succeeded or were killed (run time to the kill, a lower
+// bound), or run until now; failed ones are left out (a node fault is not
+// the law). ok is false with fewer than tailMinMaps times.
+func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, bool) {
+	logs := make([]float64, 0, len(job.Tasks[speculators.Map]))
+	for _, t := range job.Tasks[speculators.Map] {
+		if len(t.Attempts) == 0 || t.Attempts[0].Speculative {
+			continue
+		}
+		at := t.Attempts[0]
+		end := at.Finish
+		switch at.State {
+		case speculators.StateFailed:
+			continue
+		case speculators.StateRunning:
+			end = now
+		}
+		if end > at.Start {
+			logs = append(logs, math.Log(float64(end-at.Start)))
+		}
+	}
+	if len(logs) < tailMinMaps {
+		return speculators.TailFit{}, false
+	}
+	slices.Sort(logs)
+	return speculators.TailFit{Maps: len(logs), Sigma: (quantile(logs, 0.5) - quantile(logs, 0.1)) / zq90}, true
+}
+
+// quantile of sorted values, linear between order statistics.
+func quantile(sorted []float64, q float64) float64 {
+	x := q * float64(len(sorted)-1)
+	i := int(x)
+	if i >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (x-float64(i))*(sorted[i+1]-sorted[i])
+}
+
+// learnedSigma is the map-time spread of the most recent tailJobs fits the
+// prior holds, each weighted by its maps, and how many fits it read (0:
+// none, or a prior that keeps no fits).
+func learnedSigma(prior speculators.Prior) (float64, int) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0
+	}
+	fits := tp.TailFits()
+	fits = fits[max(0, len(fits)-tailJobs):]
+	var sum, w float64
+	for _, f := range fits {
+		sum += f.Sigma * float64(f.Maps)
+		w += float64(f.Maps)
+	}
+	if w == 0 {
+		return 0, 0
+	}
+	return sum / w, len(fits)
 }

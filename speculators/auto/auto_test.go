@@ -8,6 +8,7 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all/alltest"
 	"github.com/specbridge/specbridge/speculators/auto"
+	"github.com/specbridge/specbridge/speculators/grass"
 	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
@@ -210,6 +211,41 @@ func TestSmallMapOnlyJobClonesOnAnIdleCluster(t *testing.T) {
 		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
 		if got := e.Policy.(memberNamer).Member(); got != c.want {
 			t.Errorf("idle %d of 100: member %q, want %q", c.idle, got, c.want)
+		}
+	}
+}
+
+// Rule v5: a new exact job with reduces starts on gs when the last exact
+// jobs' fitted map-time spread (kept by the driver, read through
+// speculators.TailPrior) is at least tail-sigma (0.5); below it, or with no
+// earlier job (a job that ran alone, as late-ec2-*), it keeps late.
+func TestEarlierJobsSpreadStartsTheTailMember(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		fits []speculators.TailFit
+		want string
+	}{
+		{nil, "late"},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8}, {Maps: 30, Sigma: 0.9}}, "gs"},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.3}, {Maps: 20, Sigma: 0.6}}, "late"}, // weighted 0.4
+		// only the last 5 count: an old heavy job is forgotten
+		{[]speculators.TailFit{{Maps: 500, Sigma: 2}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}}, "late"},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100}, auto.Name, nil, 1, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: 30, Slots: 100}, 0) // busy 0.7: sda without v5
+		want := c.want
+		if want == "late" {
+			want = "sda"
+		}
+		if got := e.Policy.(memberNamer).Member(); got != want {
+			t.Errorf("fits %v: member %q, want %q", c.fits, got, want)
 		}
 	}
 }

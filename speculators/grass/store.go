@@ -36,6 +36,37 @@ type MemoryStore struct {
 	mu      sync.Mutex
 	buckets [3][]Sample
 	prior   priorRuntimes
+	// tails are the most recent finished jobs' map-time spreads, oldest
+	// first, at most TailWindow (speculators.TailPrior).
+	tails []speculators.TailFit
+}
+
+// TailWindow is how many finished jobs' TailFits a store keeps: the most
+// recent ones, so that what a later job reads follows the workload as it
+// changes (auto reads fewer still).
+const TailWindow = 32
+
+var _ speculators.TailPrior = (*MemoryStore)(nil)
+
+// AddTail keeps a finished job's map-time spread; an invalid one is
+// ignored. Beyond TailWindow the oldest is forgotten.
+func (m *MemoryStore) AddTail(f speculators.TailFit) {
+	if !f.Valid() {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.tails) >= TailWindow {
+		m.tails = append(m.tails[:0:0], m.tails[1:]...)
+	}
+	m.tails = append(m.tails, f)
+}
+
+// TailFits returns the kept map-time spreads, oldest first (a snapshot).
+func (m *MemoryStore) TailFits() []speculators.TailFit {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tails[:len(m.tails):len(m.tails)]
 }
 
 var _ speculators.Prior = (*MemoryStore)(nil)
@@ -71,9 +102,20 @@ type Keeper interface {
 	AddRuntime(ty speculators.TaskType, ms float64, inputBytes int64)
 }
 
+// TailKeeper is a Keeper that also keeps finished jobs' map-time spreads.
+type TailKeeper interface {
+	AddTail(speculators.TailFit)
+}
+
 // Keep adds everything l carries to k: each sample with Add (the errors of
-// those it could not keep are joined) and each run time with AddRuntime.
+// those it could not keep are joined), each run time with AddRuntime, and
+// each map-time spread with AddTail when k is a TailKeeper.
 func Keep(k Keeper, l speculators.Learned) error {
+	if tk, ok := k.(TailKeeper); ok {
+		for _, f := range l.Tails {
+			tk.AddTail(f)
+		}
+	}
 	var errs []error
 	for _, s := range l.Samples {
 		if err := k.Add(s); err != nil {
@@ -91,7 +133,7 @@ func Keep(k Keeper, l speculators.Learned) error {
 func (m *MemoryStore) Clone() *MemoryStore {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	c := &MemoryStore{}
+	c := &MemoryStore{tails: slices.Clone(m.tails)}
 	for b := range m.buckets {
 		c.buckets[b] = slices.Clone(m.buckets[b])
 	}

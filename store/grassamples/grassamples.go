@@ -311,6 +311,15 @@ func (s *Store) Path() string { return s.path }
 // Samples returns the bucket's samples (speculators.Prior).
 func (s *Store) Samples(bucket int) []grass.Sample { return s.mem.Samples(bucket) }
 
+// AddTail keeps a finished job's map-time spread (speculators.TailFit) in
+// memory only: at most grass.TailWindow of them, the cluster's last few
+// dozen jobs, which a restarted sidecar relearns from its first finished
+// jobs (our choice: no third file for so little).
+func (s *Store) AddTail(f speculators.TailFit) { s.mem.AddTail(f) }
+
+// TailFits returns the kept map-time spreads (speculators.TailPrior).
+func (s *Store) TailFits() []speculators.TailFit { return s.mem.TailFits() }
+
 // Snapshot is a copy in memory of everything the store holds now, which
 // later Keeps do not change: a replay starts every policy run from the same
 // one, so no policy's results depend on which ran before it.
