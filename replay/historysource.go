@@ -75,12 +75,7 @@ func (h *recordedHead) read(src Source) (*history.Job, error) {
 	defer f.Close()
 	var j *history.Job
 	if h.at.format != history.FormatRumen {
-		// A .jhist holds no configuration: the one kept beside it is read
-		// again with it, as when the input was opened (decisions mode reads
-		// the job's deadline from it).
-		if j, err = history.ReadJhistFrom(f, h.at.file); err == nil {
-			err = attachConf(j, siblingOf(src, h.at.file))
-		}
+		j, err = history.ReadJhistFrom(f, h.at.file)
 	} else if rs, ok := f.(io.ReadSeeker); ok {
 		j, err = history.ReadRumenJobAt(rs, h.at.file, h.at.pos)
 	} else {
@@ -224,6 +219,13 @@ func (h *recordedHead) uncalibrated(src Source, origin int64, model StragglerMod
 func (s *historySource) each(f func(*history.Job) error) error {
 	for i := range s.jobs {
 		j, err := s.jobs[i].read(s.src)
+		if err == nil && s.jobs[i].at.format != history.FormatRumen {
+			// A .jhist holds no configuration: the one kept beside it is
+			// read again with it, as when the input was opened (decisions
+			// mode reads the job's deadline from it). A simulation's reads
+			// need not: the job's settings are in its header.
+			err = attachConf(j, siblingOf(s.src, s.jobs[i].at.file))
+		}
 		if err != nil {
 			return err
 		}

@@ -210,24 +210,22 @@ const (
 
 // add adds j's succeeded maps' start-ups, if j records them.
 func (s *startups) add(j *history.Job) {
+	// A killed original records no start-up (no progress splits): its
+	// task's copies are then measured against the job's median original.
 	known := false
+	var origs []float32
 	for _, t := range j.Tasks {
 		for _, a := range t.Attempts {
-			known = known || (t.Type == history.Map && a.Startup > 0)
+			if t.Type == history.Map && a.Startup > 0 {
+				known = true
+				if !a.Speculative {
+					origs = append(origs, float32(a.Startup))
+				}
+			}
 		}
 	}
 	if !known {
 		return
-	}
-	// A killed original records no start-up (no progress splits): its
-	// task's copies are then measured against the job's median original.
-	var origs []float32
-	for _, t := range j.Tasks {
-		for _, a := range t.Attempts {
-			if t.Type == history.Map && !a.Speculative && a.Startup > 0 {
-				origs = append(origs, float32(a.Startup))
-			}
-		}
 	}
 	typical := int64(0)
 	if len(origs) > 0 {

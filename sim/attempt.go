@@ -15,14 +15,13 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	n := &s.nodes[ni]
 	ai := s.newAttempt()
 	work := t.work
-	if t.nextN > 0 && j.spec.CopyWork == Resample {
+	if t.nextN > 0 && (j.spec.CopyWork == Resample || j.spec.CopyWork == ResampleOthers) {
 		tasks := j.tasks[ty] // work is the task's base time (Task.Slowdown)
-		work = tasks[j.rng.IntN(len(tasks))].work
-	}
-	if t.nextN > 0 && j.spec.CopyWork == ResampleOthers {
-		tasks := j.tasks[ty]
-		k := int(ti)
-		if len(tasks) > 1 {
+		k := int(ti)         // ResampleOthers of a task alone: its own
+		switch {
+		case j.spec.CopyWork == Resample:
+			k = j.rng.IntN(len(tasks))
+		case len(tasks) > 1: // the other tasks: skip the task's own index
 			if k = j.rng.IntN(len(tasks) - 1); k >= int(ti) {
 				k++
 			}

@@ -59,7 +59,6 @@ package auto
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -770,18 +769,8 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 	if len(logs) < tailMinMaps {
 		return speculators.TailFit{}, false
 	}
-	slices.Sort(logs)
-	return speculators.TailFit{Maps: len(logs), Sigma: (quantile(logs, 0.5) - quantile(logs, 0.1)) / zq90}, true
-}
-
-// quantile of sorted values, linear between order statistics.
-func quantile(sorted []float64, q float64) float64 {
-	x := q * float64(len(sorted)-1)
-	i := int(x)
-	if i >= len(sorted)-1 {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[i] + (x-float64(i))*(sorted[i+1]-sorted[i])
+	q50 := speculators.Percentile(logs, 50)
+	return speculators.TailFit{Maps: len(logs), Sigma: (q50 - speculators.Percentile(logs, 10)) / zq90}, true
 }
 
 // learnedSigma is the map-time spread of the most recent tailJobs fits the
