@@ -184,10 +184,13 @@ func TestCopyCostFromHistoriesWithCopies(t *testing.T) {
 // policy the job's deadline from the configuration kept beside its .jhist
 // (specbridge.grass.deadline-ms), read whole or streamed as the CLI reads
 // it, as a simulated replay and the live sidecar do. The fixture is live
-// auto's straggler job of docs/live-bench.md, whose grass made no copy
-// before its 60 s deadline and then asked to drop the straggler: decisions
-// mode does the same; without the configuration it decides for an exact
-// job and copies the straggler at 12 s.
+// auto's straggler job of docs/live-bench.md. Live, its grass made no copy
+// before its 60 s deadline (the straggler's own extrapolation then counted
+// in its own t_new, which rose past the time left) and asked to drop the
+// straggler at the deadline; decisions mode did the same. Now grass copies
+// the straggler at 12 s as a deadline job (the reason names the time to the
+// deadline) and still drops it at the deadline; without the configuration
+// it decides for an exact job.
 func TestDecisionsModeReadsTheDeadlineBesideTheHistory(t *testing.T) {
 	reg := registry(t)
 	path := "testdata/livebench-deadline/auto-1.jhist"
@@ -213,8 +216,9 @@ func TestDecisionsModeReadsTheDeadlineBesideTheHistory(t *testing.T) {
 	}
 	for _, stream := range []bool{false, true} {
 		ds := decide(path, stream)
-		if len(ds) != 1 || ds[0].Kind != "drop" || !strings.Contains(ds[0].Reason, "deadline") {
-			t.Errorf("streamed %v: decisions %+v, want the one drop at the deadline", stream, ds)
+		if len(ds) != 2 || ds[0].Kind != "speculate" || ds[0].AtS != 12 || !strings.Contains(ds[0].Reason, "to deadline") ||
+			ds[1].Kind != "drop" || !strings.Contains(ds[1].Reason, "deadline") {
+			t.Errorf("streamed %v: decisions %+v, want a copy of the straggler at 12 s for the deadline, then its drop at the deadline", stream, ds)
 		}
 		ds = decide(bare, stream)
 		if len(ds) == 0 || ds[0].Kind != "speculate" || !strings.Contains(ds[0].Reason, "exact job") {

@@ -257,6 +257,7 @@ func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadlin
 		if kind != was.kind || v != was.v {
 			return false
 		}
+		e.setOwn(t, v, kind) // its own part, left out of its t_new
 	}
 	// t_new as the full pass had it (censor's sums as they were are put
 	// back if the update falls back, so that nothing else reads them

@@ -7,8 +7,12 @@ package grass
 // restates the sentences it checks and ends with the section.
 
 import (
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // figure1 is Figure 1's job: nine tasks on two slots; T1 and T2 start first;
@@ -229,11 +233,14 @@ func TestPaperGuideline3Waves(t *testing.T) {
 }
 
 // By default (t-new-running) a running task that has run longer than the
-// mean of the completions counts in t_new at its extrapolated duration. In
-// Figure 2 at time 5, T3 (input 3, 10 units long) has run 5 units, more than
-// the 3 its input gives it from T2's rate; counted at 10, t_new for T3 is
-// (1 + 10/3) / 2 x 3 = 6.5 units, above its t_rem of 5, so GS does not copy
-// it, where with §5.1's estimate (t_new 3) it does.
+// mean of the completions counts in the other tasks' t_new at its
+// extrapolated duration, but not in its own: a copy of a straggler is not
+// priced by that straggler's own slowness. In Figure 2 at time 5, T3 (input
+// 3, 10 units long) has run 5 units, more than the 3 its input gives it
+// from T2's rate, so it counts, at 10; its own t_new stays 3 (T2's rate
+// alone), below its t_rem of 5, so GS copies it at 5 as with §5.1's
+// estimate. A task that has not outrun the mean sees T3 in its t_new:
+// T1 (input 5) gets (1 + 10/3) / 2 x 5 units.
 //
 // Reference: §5.1 (estimating t_new), Figure 2; our choice (estimate.go)
 func TestTnewCountsLongRunningTasks(t *testing.T) {
@@ -241,12 +248,31 @@ func TestTnewCountsLongRunningTasks(t *testing.T) {
 	def.run(0)
 	paper := newDriver(t, NameGS, figure2(0.4), paperEstimate, nil)
 	paper.run(0)
-	if len(paper.log) == 0 || paper.log[0] != "t=5 speculate m_000002" {
-		t.Fatalf("with §5.1's t_new: %v, want a copy of T3 at 5", paper.log)
-	}
-	for _, d := range def.log {
-		if d == "t=5 speculate m_000002" {
-			t.Errorf("with running tasks in t_new GS copied T3 at 5: %v", def.log)
+	for name, d := range map[string]*driver{"default": def, "§5.1": paper} {
+		if len(d.log) == 0 || d.log[0] != "t=5 speculate m_000002" {
+			t.Errorf("with the %s t_new: %v, want a copy of T3 at 5", name, d.log)
 		}
+	}
+
+	// The estimate itself, at 5 as Figure 2 has it.
+	d := newDriver(t, NameGS, figure2(0.4), nil, nil)
+	h := d.h
+	for _, i := range []int{0, 2} {
+		a, _ := h.Latest(spectest.Map(i))
+		h.Status(a, ms(5), 5.0/d.job.original[i])
+	}
+	b, _ := h.Latest(spectest.Map(1))
+	h.Succeed(b, ms(5))
+	e := &d.policy.est
+	e.sync(h.Job())
+	e.censor(h.Job(), ms(5))
+	job := h.Job()
+	t3, _ := e.tnew(job.Tasks[speculators.Map][2])
+	t1, _ := e.tnew(job.Tasks[speculators.Map][0])
+	if math.Abs(t3-3*unit) > 1e-6 {
+		t.Errorf("T3's own t_new %.1f ms, want 3000 (its own extrapolation left out)", t3)
+	}
+	if want := (1 + 10.0/3) / 2 * 5 * unit; math.Abs(t1-want) > 1e-6 {
+		t.Errorf("T1's t_new %.1f ms, want %.1f (T3 counted at 10 units)", t1, want)
 	}
 }

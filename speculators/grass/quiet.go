@@ -410,6 +410,10 @@ type quietFloor struct {
 	n     int
 	joins int
 	vmin  float64
+	// vmax is at least the largest counted value (kept, as vmin, until
+	// none is counted): a counted task's own t_new leaves its own value
+	// out, and the mean without the largest is the least of those.
+	vmax float64
 }
 
 // quietRefresh brings the tasks' parts in the quiet time up to date: every
@@ -553,6 +557,7 @@ func (q *quietTime) part(e *estimators, t *speculators.Task, k *quietTask, now s
 		k.part, k.val = partCounted, (elapsed+left)/size
 		f.sum += k.val
 		f.n++
+		f.vmax = max(f.vmax, k.val)
 		return
 	case !edge && (oldest.Phase == speculators.PhaseMap || oldest.Progress <= oldest.PhaseStartProgress):
 		// Joins once elapsed > m x size, at elapsed / p from then on
@@ -571,7 +576,9 @@ func (q *quietTime) drop(ty speculators.TaskType, k *quietTask) {
 	switch k.part {
 	case partCounted:
 		f.sum -= k.val
-		f.n--
+		if f.n--; f.n == 0 {
+			f.vmax = 0
+		}
 	case partJoins:
 		// vmin stays (a lower value only lowers the floor) until no
 		// joiner is left.
@@ -595,7 +602,11 @@ func (q *quietTime) drop(ty speculators.TaskType, k *quietTask) {
 // (Attempt.PhaseTimeLeft) and may join at m. So t_new is at least the mean
 // of the completions and the counted tasks' durations as kept (quietTask),
 // or, if lower, the least value a joiner may join at: any mean of those
-// values is at least the lower of the two. Without ParamTnewRunning, t_new
+// values is at least the lower of the two. A counted task's own t_new
+// leaves its own value out (estimate.go), so the floor is also at most the
+// mean without the largest counted value (vmax bounds that value from
+// above) and never below the completions' mean, which every counted value
+// exceeds. Without ParamTnewRunning, t_new
 // is the completions' mean. The sums kept by adding and taking away may be
 // off in their last bits; the bound is taken 1e-9 lower.
 func (q *quietTime) floor(e *estimators, ty int) (norm, dur float64) {
@@ -604,6 +615,14 @@ func (q *quietTime) floor(e *estimators, ty int) (norm, dur float64) {
 			return 0
 		}
 		v := (sum + f.sum) / float64(n+f.n)
+		if f.n > 0 {
+			// A counted task's own t_new leaves its value out: at least
+			// the mean without the largest (vmax bounds it from above),
+			// and at least the completions' mean, below every counted
+			// value.
+			ex := max((sum+f.sum-f.vmax)/float64(n+f.n-1), sum/float64(n))
+			v = min(v, ex)
+		}
 		if f.joins > 0 && f.vmin < v {
 			v = f.vmin
 		}
