@@ -204,8 +204,15 @@ func buildTimeline(j *history.Job) (*timeline, error) {
 	tl.info = speculators.JobInfo{ID: j.ID, Maps: counts[speculators.Map], Reduces: counts[speculators.Reduce], Start: j.Submit}
 	// The job's deadline (specbridge.grass.deadline-ms in its configuration),
 	// as a simulated replay and the live sidecar give it: without it a
-	// deadline job's policy decides as for an exact job.
-	if set, err := readSettings(j); err == nil && set.deadlineMs > 0 && j.Submit > 0 {
+	// deadline job's policy decides as for an exact job. A value of the
+	// configuration that does not parse is an error naming the file and
+	// key, as in a simulated replay (workload.go), not a job without its
+	// deadline.
+	set, err := readSettings(j)
+	if err != nil {
+		return nil, err
+	}
+	if set.deadlineMs > 0 && j.Submit > 0 {
 		tl.info.Deadline = j.Submit + set.deadlineMs
 	}
 	first := true

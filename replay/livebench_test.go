@@ -1,10 +1,12 @@
 package replay
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -223,6 +225,34 @@ func TestDecisionsModeReadsTheDeadlineBesideTheHistory(t *testing.T) {
 		ds = decide(bare, stream)
 		if len(ds) == 0 || ds[0].Kind != "speculate" || !strings.Contains(ds[0].Reason, "exact job") {
 			t.Errorf("streamed %v, no configuration: decisions %+v, want a copy of the straggler as for an exact job", stream, ds)
+		}
+	}
+
+	// A deadline that does not parse is an error naming the configuration
+	// and the key, not a job decided without its deadline.
+	spoiled := t.TempDir()
+	if err := os.WriteFile(filepath.Join(spoiled, "auto-1.jhist"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf, err := os.ReadFile("testdata/livebench-deadline/job_1795905797681_0013_conf.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := regexp.MustCompile(`(<name>specbridge.grass.deadline-ms</name>\s*<value>)[^<]*`).ReplaceAll(conf, []byte("${1}sixty seconds"))
+	if bytes.Equal(bad, conf) {
+		t.Fatal("the fixture's configuration has no specbridge.grass.deadline-ms to spoil")
+	}
+	confPath := filepath.Join(spoiled, "job_1795905797681_0013_conf.xml")
+	if err := os.WriteFile(confPath, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, stream := range []bool{false, true} {
+		in, err := Load(filepath.Join(spoiled, "auto-1.jhist"), LoadOptions{Stream: stream})
+		if err == nil {
+			_, _, err = Decide(in, Options{Speculators: []string{"grass"}, Seed: 1, Runs: 1, Registry: reg})
+		}
+		if err == nil || !strings.Contains(err.Error(), confPath) || !strings.Contains(err.Error(), "specbridge.grass.deadline-ms") {
+			t.Errorf("streamed %v: a deadline that does not parse gave %v, want an error naming %s and the key", stream, err, confPath)
 		}
 	}
 }
