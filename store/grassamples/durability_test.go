@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -294,5 +295,33 @@ func TestTailFitWritesBlockNoOtherStoreUser(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, TailsFileName))
 	if string(b) != string(appendTail(appendTail(nil, fit(40, 0.8)), fit(20, 0.7))) {
 		t.Errorf("tails file %q, want the two fits written", b)
+	}
+}
+
+// Sessions keep fits at once: the file holds them in memory's order, so a
+// reopened store returns what the running one held.
+func TestTailFitsConcurrentAddsReopenAlike(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir)
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				s.AddTail(fit(100*(g+1)+i, 0.1*float64(g)))
+				s.TailFits()
+			}
+		}(g)
+	}
+	wg.Wait()
+	want := s.TailFits()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = mustOpen(t, dir)
+	defer s.Close()
+	if got := s.TailFits(); !slices.Equal(got, want) {
+		t.Errorf("after reopen %v, want %v", got, want)
 	}
 }

@@ -155,9 +155,11 @@ func (s *Store) AddTail(f speculators.TailFit) {
 	if !f.Valid() {
 		return
 	}
-	s.mem.AddTail(f)
 	s.tmu.Lock()
 	defer s.tmu.Unlock()
+	// Kept in memory under the file's lock too, so that the file's order
+	// is memory's and a reopened store returns the same fits.
+	s.mem.AddTail(f)
 	if s.tailFile == nil {
 		return // closed: memory only
 	}
