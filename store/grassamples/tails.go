@@ -15,6 +15,11 @@ import (
 	"github.com/specbridge/specbridge/speculators/grass"
 )
 
+var (
+	_ speculators.TailPrior = (*Store)(nil)
+	_ grass.TailKeeper      = (*Store)(nil)
+)
+
 // TailsFileName is the file of finished jobs' map-time spreads
 // (speculators.TailFit, auto's rule v5; see AddTail).
 const TailsFileName = "tail-fits.jsonl"
