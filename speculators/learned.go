@@ -1,9 +1,6 @@
 package speculators
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // What policies learn across jobs. The engine is a pure state machine, so a
 // policy that learns from one job for the next (GRASS's samples and its
@@ -42,9 +39,15 @@ type TailFit struct {
 	Sigma float64
 }
 
-// Valid reports whether a fit read from outside is usable.
+// MaxTailSigma bounds a usable TailFit's Sigma: wider than any fit of run
+// times between 1 ms and a year can be (ln of a year in ms over z(0.9) is
+// 18.9), so a larger one is a damaged record.
+const MaxTailSigma = 20.0
+
+// Valid reports whether a fit read from outside is usable: a job's count of
+// maps (1 to MaxJobTasks) and a spread in [0, MaxTailSigma] (not NaN).
 func (f TailFit) Valid() bool {
-	return f.Maps > 0 && f.Sigma >= 0 && !math.IsInf(f.Sigma, 0)
+	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma
 }
 
 // TailPrior is implemented by a Prior that keeps finished jobs' TailFits

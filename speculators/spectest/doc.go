@@ -36,6 +36,16 @@
 //	    asked for with Resume start at the offset (JobInfo.Resume; the
 //	    default no is live Hadoop's); POLICY.NAME=VALUE (or a
 //	    Hadoop key) overrides a parameter. Prints nothing.
+//	tail maps=40 sigma=0.8
+//	    an earlier job's map-time spread (speculators.TailFit: sigma of
+//	    its maps' log run times, fitted from maps maps), for the next job
+//	    command: tail lines given before a job command, oldest first, are
+//	    that job's Prior (its speculators.TailPrior; no samples, no
+//	    run-time prior), and the job command takes them, so the job after
+//	    starts with none unless tail lines precede it too. maps is 1 to
+//	    speculators.MaxJobTasks, sigma a number in [0,
+//	    speculators.MaxTailSigma]; anything else is an error naming the
+//	    file and line. Prints nothing.
 //	run
 //	    does nothing itself: a directive whose input is the script.
 //	start t=0 m1 node=n1 [copy] [restated] [container=ID]
@@ -64,7 +74,8 @@
 //	    simulator serving the lowest first, or "none".
 //	learned
 //	    what the engine handed out for later jobs since the last learned
-//	    (speculators.Learned): one "runtime ..." or "sample ..." a line.
+//	    (speculators.Learned): one "runtime ...", "tail maps=N sigma=S"
+//	    or "sample ..." a line.
 //
 // For example, LATE's §4.2 case (testdata in speculators/late):
 //

@@ -93,11 +93,41 @@ func (s *script) job(a *args) error {
 	if j.Info.ID == "" {
 		j.Info.ID = "job_test_0001"
 	}
+	if len(s.tails) > 0 {
+		j.Prior, s.tails = Tails(s.tails), nil
+	}
 	e, err := s.reg.NewEngineWith(j.Info, j.Policy, j.Params, max(j.Seed, 1), j.Prior)
 	if err != nil {
 		return err
 	}
 	s.h = newHarness(s.t, e, j)
+	return nil
+}
+
+// tail queues an earlier job's map-time spread for the next job command:
+// "tail maps=N sigma=S" (speculators.TailFit). Both are required; maps is
+// a count of 1 to speculators.MaxJobTasks, sigma a number in [0,
+// speculators.MaxTailSigma].
+func (s *script) tail(a *args) error {
+	maps, okM, err := a.int("maps")
+	if err != nil {
+		return fmt.Errorf("tail: %w", err)
+	}
+	sigma, okS, err := a.float("sigma")
+	if err != nil {
+		return fmt.Errorf("tail: %w", err)
+	}
+	f := speculators.TailFit{Maps: maps, Sigma: sigma}
+	switch {
+	case !okM || !okS:
+		return fmt.Errorf("tail: want maps=N sigma=S")
+	case !f.Valid():
+		return fmt.Errorf("tail: maps=%d sigma=%g: want maps in 1..%d and sigma in [0, %g]", maps, sigma, speculators.MaxJobTasks, speculators.MaxTailSigma)
+	}
+	if err := a.unused(); err != nil {
+		return fmt.Errorf("tail: %w", err)
+	}
+	s.tails = append(s.tails, f)
 	return nil
 }
 

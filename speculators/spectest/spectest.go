@@ -135,6 +135,7 @@ func (h *Harness) drain() {
 	l := h.Engine.Learned()
 	h.learned.Runtimes = append(h.learned.Runtimes, l.Runtimes...)
 	h.learned.Samples = append(h.learned.Samples, l.Samples...)
+	h.learned.Tails = append(h.learned.Tails, l.Tails...)
 }
 
 // NextAttempt is the id the task's next attempt gets (attempts are numbered
@@ -299,8 +300,8 @@ func (h *Harness) WantNone(now speculators.Time, what string) {
 	}
 }
 
-// Learned returns what the engine has handed out so far (runtimes and
-// samples, in the order given) and forgets it.
+// Learned returns what the engine has handed out so far (runtimes, samples
+// and map-time spreads, in the order given) and forgets it.
 func (h *Harness) Learned() speculators.Learned {
 	l := h.learned
 	h.learned = speculators.Learned{}
@@ -368,3 +369,18 @@ func Want[T comparable](t testing.TB, what string, got, want []T, ds []speculato
 		t.Fatalf("%s %v, want %v\ndecisions: %v", what, got, want, ds)
 	}
 }
+
+// Tails is a Prior holding only earlier jobs' map-time spreads, oldest
+// first (speculators.TailPrior): no samples, no run-time prior.
+type Tails []speculators.TailFit
+
+var _ speculators.TailPrior = Tails(nil)
+
+// Samples is none (speculators.Prior).
+func (Tails) Samples(int) []speculators.Sample { return nil }
+
+// PriorRuntime is none (speculators.Prior).
+func (Tails) PriorRuntime(speculators.TaskType, int64) (float64, bool) { return 0, false }
+
+// TailFits returns the fits (speculators.TailPrior).
+func (t Tails) TailFits() []speculators.TailFit { return t[:len(t):len(t)] }

@@ -34,6 +34,7 @@ func RunString(t *testing.T, input string, reg *speculators.Registry) {
 // directive runs one directive: its command, then its input's lines.
 func (s *script) directive(t *testing.T, td *datadriven.TestData) string {
 	s.t = t
+	s.pos, s.at = td.Pos, td.Pos
 	out, err := s.command(td.Cmd, td.CmdArgs)
 	if err == nil && td.Input != "" {
 		var more string
@@ -46,11 +47,28 @@ func (s *script) directive(t *testing.T, td *datadriven.TestData) string {
 	return out
 }
 
-// script is one file's state: the harness the latest job command built.
+// script is one file's state: the harness the latest job command built,
+// and the earlier jobs' map-time spreads (tail lines) the next job command
+// takes as its Prior.
 type script struct {
-	t   testing.TB
-	reg *speculators.Registry
-	h   *Harness
+	t     testing.TB
+	reg   *speculators.Registry
+	h     *Harness
+	tails []speculators.TailFit
+	// pos is the current directive's file:line, at the command's (an
+	// input line's is pos's line plus its place in the input).
+	pos, at string
+}
+
+// posAt is the file:line n lines below pos ("file:line", datadriven's
+// TestData.Pos); pos itself when it has no line.
+func posAt(pos string, n int) string {
+	i := strings.LastIndexByte(pos, ':')
+	l, err := strconv.Atoi(pos[i+1:])
+	if i < 0 || err != nil {
+		return pos
+	}
+	return pos[:i+1] + strconv.Itoa(l+n)
 }
 
 // lines runs each non-empty, non-comment line of input as a command.
@@ -61,6 +79,7 @@ func (s *script) lines(input string) (string, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
+		s.at = posAt(s.pos, i+1)
 		cmd, args, err := datadriven.ParseLine(line)
 		if err != nil {
 			return b.String(), fmt.Errorf("input line %d: %w", i+1, err)
@@ -203,6 +222,11 @@ func (s *script) command(cmd string, in []datadriven.CmdArg) (string, error) {
 		return "", s.job(&a)
 	case "run":
 		return "", a.unused()
+	case "tail":
+		if err := s.tail(&a); err != nil {
+			return "", fmt.Errorf("%s: %w", s.at, err)
+		}
+		return "", nil
 	}
 	if err := s.needJob(); err != nil {
 		return "", err
@@ -344,6 +368,9 @@ func formatLearned(l speculators.Learned) string {
 	var b strings.Builder
 	for _, r := range l.Runtimes {
 		fmt.Fprintf(&b, "runtime %s ms=%s input=%d\n", r.Type, strconv.FormatFloat(r.Ms, 'f', -1, 64), r.InputBytes)
+	}
+	for _, f := range l.Tails {
+		fmt.Fprintf(&b, "tail maps=%d sigma=%.3f\n", f.Maps, f.Sigma)
 	}
 	for _, x := range l.Samples {
 		fmt.Fprintf(&b, "sample bucket=%d kind=%s algorithm=%s tasks=%d bound=%.3f utilisation=%.3f accuracy=%.3f curve=%d points\n",

@@ -2,14 +2,20 @@ package grassamples
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
+	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/grass"
 )
 
@@ -76,5 +82,246 @@ func TestWriteFailuresLoggedOncePerEpisode(t *testing.T) {
 	}
 	if e := hook.LastEntry(); e.Level != logrus.WarnLevel || !strings.Contains(e.Message, "work again") {
 		t.Errorf("recovery not logged: %+v", e)
+	}
+}
+
+func fit(maps int, sigma float64) speculators.TailFit {
+	return speculators.TailFit{Maps: maps, Sigma: sigma}
+}
+
+// A restarted store (the same data directory reopened) returns the same
+// last grass.TailWindow map-time spreads, in order; fits that are not
+// usable (NaN, negative, huge) are neither kept nor written.
+func TestTailFitsPersistAcrossReopen(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir)
+	n := grass.TailWindow + 8
+	for i := 0; i < n; i++ {
+		s.AddTail(fit(10+i, 0.01*float64(i)))
+	}
+	for _, bad := range []speculators.TailFit{fit(40, math.NaN()), fit(40, -0.1), fit(40, math.Inf(1)), fit(0, 0.5),
+		fit(-3, 0.5), fit(speculators.MaxJobTasks+1, 0.5), fit(40, speculators.MaxTailSigma+1)} {
+		s.AddTail(bad)
+	}
+	if err := s.Keep(speculators.Learned{Tails: []speculators.TailFit{fit(77, 0.77)}}); err != nil {
+		t.Fatal(err)
+	}
+	want := s.TailFits()
+	if len(want) != grass.TailWindow || want[len(want)-1] != fit(77, 0.77) || want[0] != fit(10+9, 0.01*9) {
+		t.Fatalf("kept %v, want the last %d valid fits", want, grass.TailWindow)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s.AddTail(fit(5, 5)) // after Close: memory only
+	s = mustOpen(t, dir)
+	defer s.Close()
+	if got := s.TailFits(); !slices.Equal(got, want) {
+		t.Errorf("after reopen %v, want %v", got, want)
+	}
+	if got := s.Snapshot().TailFits(); !slices.Equal(got, want) {
+		t.Errorf("snapshot after reopen %v, want %v", got, want)
+	}
+}
+
+// Every line is checksummed: a line whose digits changed, bad JSON, a
+// hostile value with a right checksum or an unknown field is skipped with an
+// error naming the file and line, and the store opens with the other fits.
+func TestTailFitsCorruptLinesSkipped(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, TailsFileName)
+	good1, good2 := appendTail(nil, fit(40, 0.8)), appendTail(nil, fit(30, 0.9))
+	flipped := strings.Replace(string(appendTail(nil, fit(40, 0.6))), "0.6", "0.9", 1)
+	huge := tailLine{Maps: speculators.MaxJobTasks + 1, Sigma: 0.5}
+	huge.CRC = tailCRC(fit(huge.Maps, huge.Sigma))
+	neg := tailLine{Maps: 40, Sigma: -1}
+	neg.CRC = tailCRC(fit(neg.Maps, neg.Sigma))
+	hb, _ := json.Marshal(huge)
+	nb, _ := json.Marshal(neg)
+	lines := []string{string(good1), flipped, "{not json\n", `{"maps":40,"sigma":NaN,"crc":1}` + "\n",
+		string(hb) + "\n", string(nb) + "\n", `{"maps":40,"sigma":0.8,"crc":0,"extra":1}` + "\n", "\n", string(good2)}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log, hook := logtest.NewNullLogger()
+	s, err := open(dir, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.TailFits(); !slices.Equal(got, []speculators.TailFit{fit(40, 0.8), fit(30, 0.9)}) {
+		t.Errorf("fits %v, want the two good lines'", got)
+	}
+	wantLines := map[int]string{2: "checksum", 3: "invalid character", 4: "invalid character", 5: "maps 16777217", 6: "sigma -1", 7: "unknown field"}
+	for _, e := range hook.AllEntries() {
+		n, _ := e.Data["line"].(int)
+		if e.Level != logrus.ErrorLevel || e.Data["path"] != path || !strings.Contains(e.Message, path+" line") {
+			t.Errorf("log entry %q %v: want an error naming %s and the line", e.Message, e.Data, path)
+		}
+		if want, ok := wantLines[n]; !ok || !strings.Contains(fmt.Sprint(e.Data[logrus.ErrorKey]), want) {
+			t.Errorf("line %d logged with %v, want %q", n, e.Data[logrus.ErrorKey], want)
+		}
+		delete(wantLines, n)
+	}
+	if len(wantLines) != 0 {
+		t.Errorf("lines not logged: %v", wantLines)
+	}
+}
+
+// A tail fit torn by a crash mid-append is dropped and the next fit goes
+// on a line of its own; a whole last fit without its newline is kept. A
+// line too long to be this file's is logged, and the file is rewritten
+// with the fits before it.
+func TestTailFitsTornAndOverlongLines(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, TailsFileName)
+	s := mustOpen(t, dir)
+	s.AddTail(fit(40, 0.8))
+	s.Close()
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"maps":30,"sig`)
+	f.Close()
+	s = mustOpen(t, dir)
+	s.AddTail(fit(20, 0.7))
+	s.Close()
+	s = mustOpen(t, dir)
+	if got := s.TailFits(); !slices.Equal(got, []speculators.TailFit{fit(40, 0.8), fit(20, 0.7)}) {
+		t.Errorf("after a torn line %v, want the two whole fits", got)
+	}
+	s.Close()
+	whole := appendTail(nil, fit(10, 0.1))
+	f, _ = os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(whole[:len(whole)-1])
+	f.Close()
+	s = mustOpen(t, dir)
+	s.AddTail(fit(11, 0.2))
+	s.Close()
+	s = mustOpen(t, dir)
+	if got := s.TailFits(); len(got) != 4 || got[2] != fit(10, 0.1) || got[3] != fit(11, 0.2) {
+		t.Errorf("after a last line without newline %v, want it kept and the next fit after it", got)
+	}
+	s.Close()
+
+	f, _ = os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(strings.Repeat("x", 2*maxTailLine) + "\n")
+	f.Write(appendTail(nil, fit(12, 0.3)))
+	f.Close()
+	log, hook := logtest.NewNullLogger()
+	s, err := open(dir, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.TailFits(); len(got) != 4 {
+		t.Errorf("after an overlong line %v, want the 4 fits before it", got)
+	}
+	if e := hook.LastEntry(); e == nil || !strings.Contains(fmt.Sprint(e.Data[logrus.ErrorKey]), path+" line 5") {
+		t.Errorf("overlong line logged as %+v, want an error naming %s line 5", e, path)
+	}
+	if b, _ := os.ReadFile(path); strings.Count(string(b), "\n") != 4 || strings.Contains(string(b), "xxx") {
+		t.Errorf("file after an overlong line %q, want the 4 fits rewritten", b)
+	}
+}
+
+// The tails file is rewritten with the fits kept once it reaches
+// compactTailsAt lines, so it stays bounded; the fits survive it.
+func TestTailFitsFileBounded(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir)
+	for i := 0; i < 3*compactTailsAt; i++ {
+		s.AddTail(fit(1+i, 0.5))
+	}
+	want := s.TailFits()
+	s.Close()
+	b, err := os.ReadFile(filepath.Join(dir, TailsFileName))
+	if n := strings.Count(string(b), "\n"); err != nil || n >= compactTailsAt {
+		t.Errorf("tails file has %d lines after %d fits (%v), want fewer than %d", n, 3*compactTailsAt, err, compactTailsAt)
+	}
+	s = mustOpen(t, dir)
+	defer s.Close()
+	if got := s.TailFits(); !slices.Equal(got, want) || got[len(got)-1].Maps != 3*compactTailsAt {
+		t.Errorf("after reopen %v, want %v", got, want)
+	}
+}
+
+// A tail fit's write holds only the tails file's lock: it goes through
+// while a sample or run-time write holds the store's, and readers
+// (TailFits, from Decide) go through while a fit is being written. A
+// failed write is logged once per episode with the path, the fit kept in
+// memory and no partial line left.
+func TestTailFitWritesBlockNoOtherStoreUser(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir)
+	defer s.Close()
+	s.mu.Lock()
+	done := make(chan struct{})
+	go func() {
+		s.AddTail(fit(40, 0.8))
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("AddTail waited for the samples' lock")
+	}
+	s.mu.Unlock()
+	s.tmu.Lock()
+	got := s.TailFits() // would deadlock if reading took the file's lock
+	s.tmu.Unlock()
+	if len(got) != 1 {
+		t.Fatalf("fits %v, want 1", got)
+	}
+
+	log, hook := logtest.NewNullLogger()
+	s.Log = log
+	good := s.tailFile
+	ro, err := os.Open(filepath.Join(dir, TailsFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.tailFile = ro
+	for i := 0; i < 3; i++ {
+		s.AddTail(fit(30, 0.9))
+	}
+	if errs := len(hook.AllEntries()); errs != 1 || hook.LastEntry().Data["path"] != filepath.Join(dir, TailsFileName) {
+		t.Errorf("%d log entries for 3 failed writes (%+v), want 1 naming the tails file", errs, hook.LastEntry())
+	}
+	s.tailFile = good
+	ro.Close()
+	s.AddTail(fit(20, 0.7))
+	if n := len(s.TailFits()); n != 5 {
+		t.Errorf("%d fits in memory, want 5 (failed writes keep theirs)", n)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, TailsFileName))
+	if string(b) != string(appendTail(appendTail(nil, fit(40, 0.8)), fit(20, 0.7))) {
+		t.Errorf("tails file %q, want the two fits written", b)
+	}
+}
+
+// Sessions keep fits at once: the file holds them in memory's order, so a
+// reopened store returns what the running one held.
+func TestTailFitsConcurrentAddsReopenAlike(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir)
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				s.AddTail(fit(100*(g+1)+i, 0.1*float64(g)))
+				s.TailFits()
+			}
+		}(g)
+	}
+	wg.Wait()
+	want := s.TailFits()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = mustOpen(t, dir)
+	defer s.Close()
+	if got := s.TailFits(); !slices.Equal(got, want) {
+		t.Errorf("after reopen %v, want %v", got, want)
 	}
 }

@@ -10,7 +10,9 @@
 //
 // Beside it, RuntimesFileName keeps the run times of earlier jobs' completed
 // tasks that GRASS uses as t_new before a job's first completion
-// (grass.RuntimePrior), also as JSON lines; see AddRuntime.
+// (grass.RuntimePrior), also as JSON lines; see AddRuntime. TailsFileName
+// keeps the last finished jobs' map-time spreads that auto's rule v5 reads
+// (speculators.TailPrior), checksummed JSON lines; see AddTail.
 package grassamples
 
 import (
@@ -60,10 +62,19 @@ type Store struct {
 	mem  *grass.MemoryStore
 
 	// Log hears write failures, once per episode (the first failure, and
-	// the first success after), with the file's path; logrus's standard
-	// logger unless set.
+	// the first success after), with the file's path, and the tails file's
+	// skipped lines; logrus's standard logger unless set.
 	Log     logrus.FieldLogger
-	failing map[string]bool // path -> writes failing
+	logMu   sync.Mutex
+	failing map[string]bool // path -> writes failing (logMu)
+
+	// The tails file (tails.go), under its own lock tmu: its lines, and
+	// its size after its last complete line.
+	tmu       sync.Mutex
+	tailPath  string
+	tailFile  *os.File
+	tailLines int
+	tailOff   int64
 
 	// The run-time records' file: lines it holds, records written but not
 	// yet fsync'd (buf, count pending), and the first write error, which
@@ -84,7 +95,10 @@ var _ speculators.Prior = (*Store)(nil)
 // is an error naming the file and line. A final line without its newline
 // is kept when it is a whole valid sample (the newline is added), and
 // otherwise (a crash mid-append) ignored and overwritten by the next Add.
-func Open(dir string) (*Store, error) {
+func Open(dir string) (*Store, error) { return open(dir, logrus.StandardLogger()) }
+
+// open is Open with the logger that hears the tails file's skipped lines.
+func open(dir string, log logrus.FieldLogger) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("grass samples: %w", err)
 	}
@@ -95,29 +109,44 @@ func Open(dir string) (*Store, error) {
 	}
 	mem, good, unterminated, err := read(f, path)
 	if err == nil {
-		// Drop a torn final line so the next append starts a fresh one.
-		if err = f.Truncate(good); err == nil {
-			_, err = f.Seek(good, io.SeekStart)
-		}
-	}
-	if err == nil && unterminated {
-		// A whole last sample without its newline: end its line.
-		if _, err = f.Write([]byte{'\n'}); err == nil {
-			err = f.Sync()
-		}
-		good++
+		good, err = settle(f, good, unterminated)
 	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("grass samples %s: %w", path, err)
 	}
 	st := &Store{path: path, file: f, off: good, mem: mem, rtPath: filepath.Join(dir, RuntimesFileName),
-		Log: logrus.StandardLogger(), failing: map[string]bool{}}
+		tailPath: filepath.Join(dir, TailsFileName), Log: log, failing: map[string]bool{}}
 	if err := st.openRuntimes(); err != nil {
 		f.Close()
 		return nil, err
 	}
+	if err := st.openTails(); err != nil {
+		f.Close()
+		st.rtFile.Close()
+		st.closeTails()
+		return nil, err
+	}
 	return st, nil
+}
+
+// settle readies an append-only file read up to good (the offset after its
+// last complete line, or after a whole last line without its newline when
+// unterminated): a torn final line is cut off so the next append starts a
+// fresh one, and an unterminated whole one gets its newline. It returns
+// the offset appends start at.
+func settle(f *os.File, good int64, unterminated bool) (int64, error) {
+	err := f.Truncate(good)
+	if err == nil {
+		_, err = f.Seek(good, io.SeekStart)
+	}
+	if err == nil && unterminated {
+		if _, err = f.Write([]byte{'\n'}); err == nil {
+			err = f.Sync()
+		}
+		good++
+	}
+	return good, err
 }
 
 // runtimeLine is one line of the run-times file.
@@ -160,7 +189,7 @@ const maxRuntimeMs = 365 * 24 * 3600 * 1000
 // readRuntimes feeds every complete line of r to the prior; lines counts
 // them, good is the offset after the last one.
 func (s *Store) readRuntimes(r io.Reader) (lines int, good int64, err error) {
-	good, _, err = eachLine(r, s.rtPath, func(b []byte) error {
+	good, _, err = eachLine(r, s.rtPath, func(_ int, b []byte) error {
 		l, err := decodeStrict[runtimeLine](b)
 		if err != nil {
 			return err
@@ -202,31 +231,43 @@ func (s *Store) compact() error {
 	for _, r := range recs {
 		b = appendRuntime(b, r.Type, r.Ms, r.InputBytes)
 	}
-	tmp := s.rtPath + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := rewrite(s.rtPath, b)
 	if err != nil {
-		return fmt.Errorf("compact %s: %w", s.rtPath, err)
-	}
-	if _, err = f.Write(b); err == nil {
-		err = f.Sync()
-	}
-	if err == nil {
-		err = os.Rename(tmp, s.rtPath)
-	}
-	if err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("compact %s: %w", s.rtPath, err)
-	}
-	if d, err := os.Open(filepath.Dir(s.rtPath)); err == nil {
-		d.Sync()
-		d.Close()
+		return err
 	}
 	if s.rtFile != nil {
 		s.rtFile.Close()
 	}
 	s.rtFile, s.rtLines, s.rtOff = f, len(recs), int64(len(b))
 	return nil
+}
+
+// rewrite replaces the file at path with b: a new file written and
+// fsync'd beside it, renamed over it, the directory fsync'd, so that a
+// crash at any point leaves either the old file or the new one. It returns
+// the new file, open for appending.
+func rewrite(path string, b []byte) (*os.File, error) {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("compact %s: %w", path, err)
+	}
+	if _, err = f.Write(b); err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return nil, fmt.Errorf("compact %s: %w", path, err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return f, nil
 }
 
 func appendRuntime(b []byte, ty speculators.TaskType, ms float64, inputBytes int64) []byte {
@@ -239,7 +280,7 @@ func appendRuntime(b []byte, ty speculators.TaskType, ms float64, inputBytes int
 // valid sample, and is left out otherwise (a torn append).
 func read(r io.Reader, path string) (mem *grass.MemoryStore, good int64, unterminated bool, err error) {
 	mem = grass.NewMemoryStore()
-	good, tail, err := eachLine(r, path, func(b []byte) error {
+	good, tail, err := eachLine(r, path, func(_ int, b []byte) error {
 		s, err := decodeStrict[grass.Sample](b)
 		if err != nil {
 			return err
@@ -260,18 +301,24 @@ func read(r io.Reader, path string) (mem *grass.MemoryStore, good int64, untermi
 	return mem, good, false, nil // a torn final line, or none
 }
 
-// eachLine hands every complete line of r that is not blank to take and
-// returns the offset after the last complete line and what follows it (a
-// last line without its newline). Errors name path and the line.
-func eachLine(r io.Reader, path string, take func(line []byte) error) (good int64, tail []byte, err error) {
-	lines := lineread.NewLines(r, maxLine)
+// eachLine hands every complete line of r that is not blank to take, with
+// its number (from 1), and returns the offset after the last complete line
+// and what follows it (a last line without its newline). Errors name path
+// and the line.
+func eachLine(r io.Reader, path string, take func(n int, line []byte) error) (good int64, tail []byte, err error) {
+	return eachLineMax(r, path, maxLine, take)
+}
+
+// eachLineMax is eachLine with lines of at most max bytes.
+func eachLineMax(r io.Reader, path string, max int, take func(n int, line []byte) error) (good int64, tail []byte, err error) {
+	lines := lineread.NewLines(r, max)
 	for {
 		b, err := lines.Next()
 		if errors.Is(err, io.EOF) {
 			return good, b, nil
 		}
 		if err == nil && len(bytes.TrimSpace(b)) > 0 {
-			err = take(b)
+			err = take(lines.N, b)
 		}
 		if err != nil {
 			return 0, nil, fmt.Errorf("read %s line %d: %w", path, lines.N, err)
@@ -295,6 +342,8 @@ func (s *Store) noteWrite(path string, err error) {
 	if s.Log == nil {
 		return
 	}
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
 	switch {
 	case err != nil && !s.failing[path]:
 		s.failing[path] = true
@@ -311,23 +360,14 @@ func (s *Store) Path() string { return s.path }
 // Samples returns the bucket's samples (speculators.Prior).
 func (s *Store) Samples(bucket int) []grass.Sample { return s.mem.Samples(bucket) }
 
-// AddTail keeps a finished job's map-time spread (speculators.TailFit) in
-// memory only: at most grass.TailWindow of them, the cluster's last few
-// dozen jobs, which a restarted sidecar relearns from its first finished
-// jobs (our choice: no third file for so little).
-func (s *Store) AddTail(f speculators.TailFit) { s.mem.AddTail(f) }
-
-// TailFits returns the kept map-time spreads (speculators.TailPrior).
-func (s *Store) TailFits() []speculators.TailFit { return s.mem.TailFits() }
-
 // Snapshot is a copy in memory of everything the store holds now, which
 // later Keeps do not change: a replay starts every policy run from the same
 // one, so no policy's results depend on which ran before it.
 func (s *Store) Snapshot() *grass.MemoryStore { return s.mem.Clone() }
 
 // Keep persists what an engine handed out (speculators.Engine.Learned):
-// each sample with Add, each run time with AddRuntime. It reports every
-// sample it could not keep.
+// each sample with Add, each run time with AddRuntime, each map-time spread
+// with AddTail. It reports every sample it could not keep.
 func (s *Store) Keep(l speculators.Learned) error { return grass.Keep(s, l) }
 
 // Add validates the sample, appends it to the file and fsyncs, then keeps
@@ -437,14 +477,16 @@ func (s *Store) PriorRuntime(ty speculators.TaskType, inputBytes int64) (float64
 	return s.mem.PriorRuntime(ty, inputBytes)
 }
 
-// Close flushes the run-time records and closes both files; Samples and
-// PriorRuntime keep working, Add fails and AddRuntime keeps to memory. It
-// reports the first write error of the run-time records, if any.
+// Close flushes the run-time records and closes the files; Samples,
+// PriorRuntime and TailFits keep working, Add fails, AddRuntime and
+// AddTail keep to memory. It reports the first write error of the run-time
+// records, if any.
 func (s *Store) Close() error {
+	terr := s.closeTails()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.file == nil {
-		return nil
+		return terr
 	}
 	s.flushLocked()
 	err := s.file.Close()
@@ -460,6 +502,9 @@ func (s *Store) Close() error {
 	}
 	if err == nil {
 		err = s.rtErr
+	}
+	if err == nil {
+		err = terr
 	}
 	return err
 }

@@ -1,0 +1,208 @@
+package grassamples
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/grass"
+)
+
+var (
+	_ speculators.TailPrior = (*Store)(nil)
+	_ grass.TailKeeper      = (*Store)(nil)
+)
+
+// TailsFileName is the file of finished jobs' map-time spreads
+// (speculators.TailFit, auto's rule v5; see AddTail).
+const TailsFileName = "tail-fits.jsonl"
+
+// The tails file is rewritten with the fits the store keeps (the last
+// grass.TailWindow) once it holds compactTailsAt lines, so it stays a few
+// kilobytes however long the sidecar runs.
+const compactTailsAt = 4 * grass.TailWindow
+
+// tailLine is one line of the tails file: the fit and its checksum.
+type tailLine struct {
+	Maps  int     `json:"maps"`
+	Sigma float64 `json:"sigma"`
+	CRC   uint32  `json:"crc"`
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// tailCRC is the checksum of a fit: CRC-32C of its maps and the bits of
+// its sigma, 8 bytes each, little-endian. It is of the numbers, not the
+// line's text, so that any JSON spelling of the same numbers checks; a line
+// whose digits changed does not.
+func tailCRC(f speculators.TailFit) uint32 {
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], uint64(int64(f.Maps)))
+	binary.LittleEndian.PutUint64(b[8:], math.Float64bits(f.Sigma))
+	return crc32.Checksum(b[:], castagnoli)
+}
+
+func appendTail(b []byte, f speculators.TailFit) []byte {
+	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, CRC: tailCRC(f)})
+	return append(append(b, l...), '\n')
+}
+
+// decodeTail reads one line of the tails file: strict JSON, the checksum
+// matching, the fit usable (speculators.TailFit.Valid: maps 1 to
+// MaxJobTasks, sigma a number in [0, MaxTailSigma]).
+func decodeTail(b []byte) (speculators.TailFit, error) {
+	l, err := decodeStrict[tailLine](b)
+	if err != nil {
+		return speculators.TailFit{}, err
+	}
+	f := speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma}
+	if c := tailCRC(f); c != l.CRC {
+		return f, fmt.Errorf("checksum %d, want %d for maps %d sigma %g (a damaged line)", l.CRC, c, l.Maps, l.Sigma)
+	}
+	if !f.Valid() {
+		return f, fmt.Errorf("maps %d sigma %g: want maps in 1..%d and sigma in [0, %g]", l.Maps, l.Sigma, speculators.MaxJobTasks, speculators.MaxTailSigma)
+	}
+	return f, nil
+}
+
+// openTails reads the tails file into memory (creating it if needed) and
+// leaves it open for appending. Unlike a sample, a bad line does not stop
+// the store: it is logged as an error naming the file and line and
+// skipped (choice: a fit is one job's summary among the last few dozen,
+// relearned within a few jobs, not worth refusing to start over; a sample
+// is the only record of a perturbed job's run). A line the reader cannot
+// get past (longer than maxTailLine: not this file's) is logged the same
+// way, and the file is rewritten with the fits read before it. A torn
+// final line is dropped, a whole one without its newline kept (as Open
+// does for samples).
+func (s *Store) openTails() error {
+	f, err := os.OpenFile(s.tailPath, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("tail fits: %w", err)
+	}
+	skip := func(n int, err error) {
+		s.Log.WithError(err).WithFields(logrus.Fields{"path": s.tailPath, "line": n}).
+			Errorf("tail fits: read %s line %d: skipped", s.tailPath, n)
+	}
+	lines := 0
+	good, tail, err := eachLineMax(f, s.tailPath, maxTailLine, func(n int, b []byte) error {
+		lines++
+		if fit, err := decodeTail(b); err != nil {
+			skip(n, err)
+		} else {
+			s.mem.AddTail(fit)
+		}
+		return nil
+	})
+	if err != nil {
+		// Only the reader fails here (take never does): keep what was read.
+		s.Log.WithError(err).WithField("path", s.tailPath).Error("tail fits: the rest of the file is dropped")
+		s.tailFile = f
+		return s.compactTails()
+	}
+	unterminated := false
+	if len(tail) > 0 {
+		if fit, derr := decodeTail(tail); derr == nil {
+			s.mem.AddTail(fit)
+			unterminated, lines, good = true, lines+1, good+int64(len(tail))
+		}
+	}
+	if good, err = settle(f, good, unterminated); err != nil {
+		f.Close()
+		return fmt.Errorf("tail fits %s: %w", s.tailPath, err)
+	}
+	s.tailFile, s.tailLines, s.tailOff = f, lines, good
+	if lines >= compactTailsAt {
+		return s.compactTails()
+	}
+	return nil
+}
+
+// maxTailLine bounds a line of the tails file (one is under 100 bytes).
+const maxTailLine = 4 << 10
+
+// compactTails rewrites the tails file with the fits kept (rewrite).
+// Called with tmu held, or before the store is shared.
+func (s *Store) compactTails() error {
+	fits := s.mem.TailFits()
+	var b []byte
+	for _, f := range fits {
+		b = appendTail(b, f)
+	}
+	f, err := rewrite(s.tailPath, b)
+	if err != nil {
+		return err
+	}
+	if s.tailFile != nil {
+		s.tailFile.Close()
+	}
+	s.tailFile, s.tailLines, s.tailOff = f, len(fits), int64(len(b))
+	return nil
+}
+
+// AddTail keeps a finished job's map-time spread (speculators.TailFit,
+// auto's rule v5): in memory at once, where later jobs read it (at most
+// grass.TailWindow, the most recent), and appended to TailsFileName and
+// fsync'd, one line a finished job as a sample is. A fit that is not
+// usable (TailFit.Valid) is dropped, as Open would refuse to read it back.
+// The file has its own lock: a session writing a fit waits for no other
+// write and makes none wait but another fit's, and readers (TailFits, from
+// Decide) never touch the disk. A write error is logged once per episode
+// with the path (the fit stays in memory) and the partial line cut off.
+func (s *Store) AddTail(f speculators.TailFit) {
+	if !f.Valid() {
+		return
+	}
+	s.tmu.Lock()
+	defer s.tmu.Unlock()
+	// Kept in memory under the file's lock too, so that the file's order
+	// is memory's and a reopened store returns the same fits.
+	s.mem.AddTail(f)
+	if s.tailFile == nil {
+		return // closed: memory only
+	}
+	b := appendTail(nil, f)
+	_, err := s.tailFile.Write(b)
+	if err == nil {
+		err = s.tailFile.Sync()
+	}
+	if err != nil {
+		if s.tailFile.Truncate(s.tailOff) == nil {
+			_, _ = s.tailFile.Seek(s.tailOff, io.SeekStart)
+		}
+		s.noteWrite(s.tailPath, err)
+		return
+	}
+	s.tailOff += int64(len(b))
+	s.tailLines++
+	if s.tailLines >= compactTailsAt {
+		err = s.compactTails()
+	}
+	s.noteWrite(s.tailPath, err)
+}
+
+// TailFits returns the kept map-time spreads, oldest first
+// (speculators.TailPrior).
+func (s *Store) TailFits() []speculators.TailFit { return s.mem.TailFits() }
+
+// closeTails closes the tails file; AddTail then keeps to memory.
+func (s *Store) closeTails() error {
+	s.tmu.Lock()
+	defer s.tmu.Unlock()
+	if s.tailFile == nil {
+		return nil
+	}
+	err := s.tailFile.Close()
+	s.tailFile = nil
+	if err != nil {
+		return fmt.Errorf("close %s: %w", s.tailPath, err)
+	}
+	return nil
+}
