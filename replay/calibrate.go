@@ -244,15 +244,31 @@ func script(t *history.Task, alloc, work speculators.Time, facts *nodeFacts) []s
 	sort.SliceStable(as, func(x, y int) bool { return as[x].Start < as[y].Start })
 	out := make([]sim.ScriptedAttempt, len(as))
 	for i, a := range as {
-		out[i] = sim.ScriptedAttempt{Work: a.Finish - a.Start + alloc, Fail: a.Status == history.Failed}
+		out[i] = sim.ScriptedAttempt{Work: a.Finish - a.Start + alloc, Fail: a.Status == history.Failed, Startup: startup(a, alloc)}
 		switch {
 		case hung && a == first:
-			out[i] = sim.ScriptedAttempt{Work: max(work, a.Finish-a.Start+alloc)}
+			out[i] = sim.ScriptedAttempt{Work: max(work, a.Finish-a.Start+alloc), Startup: startup(a, alloc)}
 		case a.Status == history.Succeeded:
 			out[i].Work = work
 		}
 	}
 	return out
+}
+
+// startup is how long a recorded attempt sends no status report in replay
+// (sim.ScriptedAttempt.Startup): the job's first container allocation, which
+// its work holds (script), and its own start-up from the history's progress
+// splits (history.Attempt.Startup); 0 when the history has none, and the
+// attempt then reports from its start. Live, an original slow to start is
+// seen without progress (LATE's rate 0, no estimate for Hadoop's
+// speculator) until its first report; a replay that reported its progress
+// from its start had LATE and FARMS copy a straggler 10 s or more sooner
+// than live (docs/live-bench.md).
+func startup(a *history.Attempt, alloc speculators.Time) speculators.Time {
+	if a.Startup <= 0 {
+		return 0
+	}
+	return alloc + a.Startup
 }
 
 // lastMapFinish is when the job's last map finished, 0 if unknown.

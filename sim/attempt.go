@@ -55,6 +55,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		finGen: a.finGen + 1, hbGen: a.hbGen + 1, fetchGen: a.fetchGen + 1,
 		inputBytes: t.inputBytes, copyEnd: t.copyEnd, sortEnd: t.sortEnd}
 	a.scriptedFail, a.clone = scriptedFail, clone
+	a.startup = !speculative && s.scriptedStartup(j, ty, ti, a.n) > 0
 	a.curve = s.progressCurve(j)
 	t.nextN++
 	s.lastProgress = s.now
@@ -161,8 +162,11 @@ func (s *sim) scheduleFinish(ai int32) {
 // (input bytes read in proportion to progress through the input-reading
 // phase, CPU ms as nominal work done).
 func (s *sim) report(ai int32) error {
-	s.statusEvent(ai)
 	a := s.attempts.at(ai)
+	if (a.speculative || a.startup) && s.startingUp(a) {
+		return nil // no report before its start-up is done (progress.go)
+	}
+	s.statusEvent(ai)
 	j := &s.jobs[a.job]
 	return s.observed(j, j.engine.ObserveStatus(a.view, &s.ev))
 }

@@ -333,6 +333,16 @@ type Task struct {
 type ScriptedAttempt struct {
 	Work speculators.Time
 	Fail bool
+	// Startup is how much of Work, from its start, the attempt spent
+	// before it reported any progress: its container's allocation and its
+	// JVM's and task's set-up (replay reads it from the history's progress
+	// splits, replay/calibrate.go). An original or a retry that replays
+	// this attempt sends no status report for that share of its work and
+	// then reports the rest of its work as the whole (progress.go's
+	// startingUp and startedFraction), as a copy does for the job's
+	// CopyStartup; a copy takes the job's CopyStartup instead. 0: it
+	// reports from its start.
+	Startup speculators.Time
 }
 
 // EngineFactory builds the engine of one job when the job is submitted. It

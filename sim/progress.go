@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/specbridge/specbridge/speculators"
 )
 
 // ProgressNoise makes an attempt's reported progress rate vary within the
@@ -71,20 +73,27 @@ func (s *sim) progressCurve(j *jobState) int32 {
 	return int32(off + 1)
 }
 
-// startedFraction is the fraction of its work an attempt reports done: a
-// copy of a job with a CopyStartup reports none of its first CopyStartup of
-// work (at most all of it), then the rest of its work as the whole (a clone
-// started with its original likewise with CloneStartup); every other
-// attempt its fraction done.
+// startedFraction is the fraction of its work an attempt reports done: an
+// attempt with a start-up (startupWork) reports nothing for that much of its
+// work (it is silent, startingUp) and then the rest of its work as the
+// whole; every other attempt its fraction done.
+//
+// Live, an attempt's container is allocated and its JVM and task set up
+// before the task sends its first status report: Hadoop's estimators have
+// no estimate of it until then, and LATE's rate for it is 0. A copy's
+// start-up is the job's CopyStartup (a clone's CloneStartup); an original's
+// or a retry's, in a history replay, is its recorded attempt's
+// (ScriptedAttempt.Startup, from the history's progress splits), a share of
+// its work so that it scales with the node it lands on. Silent rather than
+// reporting 0: a report of progress 0 is an estimate for Hadoop's
+// speculator (it copies an attempt still starting), where live there is
+// none; LATE reads a rate of 0 either way.
 func (s *sim) startedFraction(a *attempt) float64 {
 	f := a.done / a.work
-	if !a.speculative {
+	if !a.speculative && !a.startup {
 		return f
 	}
-	d := float64(s.jobs[a.job].spec.CopyStartup)
-	if a.clone {
-		d = float64(s.jobs[a.job].spec.CloneStartup)
-	}
+	d := s.startupWork(a)
 	switch {
 	case d <= 0:
 		return f
@@ -92,6 +101,51 @@ func (s *sim) startedFraction(a *attempt) float64 {
 		return 0 // all start-up: nothing to report until it finishes
 	}
 	return max(a.done-d, 0) / (a.work - d)
+}
+
+// startupWork is how much of attempt a's work is its start-up (see
+// startedFraction): 0 for an attempt that reports from its start.
+func (s *sim) startupWork(a *attempt) float64 {
+	switch {
+	case a.speculative && a.clone:
+		return float64(s.jobs[a.job].spec.CloneStartup)
+	case a.speculative:
+		return float64(s.jobs[a.job].spec.CopyStartup)
+	case a.startup:
+		return s.scriptedStartup(&s.jobs[a.job], a.ty, a.task, a.n) * a.work
+	}
+	return 0
+}
+
+// startingUp reports whether attempt a is still in its start-up at now: it
+// sends no status report then (report).
+func (s *sim) startingUp(a *attempt) bool {
+	d := s.startupWork(a)
+	if d <= 0 {
+		return false
+	}
+	s.advance(a)
+	return a.done < d
+}
+
+// scriptedStartup is the share of its work that attempt n of the task,
+// launched as an original or a retry, spends starting up: its scripted
+// attempt's Startup over its Work (both recorded times, so the share holds
+// on any node); 0 when it replays no scripted attempt or the script has no
+// Startup.
+func (s *sim) scriptedStartup(j *jobState, ty speculators.TaskType, ti, n int32) float64 {
+	if !s.hasScript(j, ty, ti, n) {
+		return 0
+	}
+	script := j.spec.Maps[ti].Script
+	if ty == speculators.Reduce {
+		script = j.spec.Reduces[ti].Script
+	}
+	sa := script[n]
+	if sa.Startup <= 0 {
+		return 0
+	}
+	return min(float64(sa.Startup)/float64(max(sa.Work, 1)), 1)
 }
 
 // reported is the progress an attempt reports when a fraction f of its

@@ -378,9 +378,9 @@ func TestAttemptsRunAtTheSpeedOfTheirNode(t *testing.T) {
 }
 
 // TestCopyStartupDelaysACopysProgress: a copy of a job with a CopyStartup
-// reports no progress for that long (its container's allocation and JVM
-// start-up live), then the rest of its work; when it finishes does not move,
-// and the original reports as it does without one.
+// sends no report for that long (its container's allocation and JVM
+// start-up live), then reports the rest of its work; when it finishes does
+// not move, and the original reports as it does without one.
 func TestCopyStartupDelaysACopysProgress(t *testing.T) {
 	type report struct {
 		at       speculators.Time
@@ -412,24 +412,65 @@ func TestCopyStartupDelaysACopysProgress(t *testing.T) {
 	if !slices.Equal(orig, orig0) {
 		t.Errorf("the original reported %v, without a copy start-up %v: want the same", orig, orig0)
 	}
-	dead, live := 0, 0
+	live := 0
 	for _, r := range cp {
 		want := max(float64(r.at-start-8000), 0) / 12_000
 		if math.Abs(r.progress-want) > 1e-9 {
 			t.Errorf("the copy reported %.4f at %d ms after its start, want %.4f (nothing for 8 s, then 12 s of progress)", r.progress, r.at-start, want)
 		}
 		if r.at-start < 8000 {
-			dead++
+			t.Errorf("the copy reported %.4f at %d ms after its start, in its 8 s start-up: want no report then", r.progress, r.at-start)
 		} else if r.progress > 0 {
 			live++
 		}
 	}
-	if dead == 0 || live == 0 {
-		t.Errorf("the copy's reports %v: want some in its start-up and some after", cp)
+	if live == 0 || len(cp) >= len(cp0) {
+		t.Errorf("the copy's reports %v (without a start-up %d): want fewer, all after its start-up", cp, len(cp0))
 	}
 	for _, r := range cp0 {
 		if want := float64(r.at-start0) / 20_000; math.Abs(r.progress-want) > 1e-9 {
 			t.Errorf("without a start-up the copy reported %.4f at %d ms, want %.4f", r.progress, r.at-start0, want)
+		}
+	}
+}
+
+// TestScriptedStartupSilencesAnOriginal: an original replaying a recorded
+// attempt with a Startup sends no report for that share of its work, then
+// reports the rest of its work as the whole; a retry past the record, and
+// its finish, are as without one.
+func TestScriptedStartupSilencesAnOriginal(t *testing.T) {
+	type report struct {
+		at       speculators.Time
+		progress float64
+	}
+	run := func(startup speculators.Time) (reports []report, done speculators.Time) {
+		p := &script{}
+		runScript(t, cfgFor(nodes(1, 1)), []Job{{ID: "a",
+			Maps: []Task{{Work: 20_000, Script: []ScriptedAttempt{{Work: 20_000, Startup: startup}}}}}}, p)
+		for _, ev := range p.seen {
+			switch {
+			case ev.Kind == speculators.AttemptStatus:
+				reports = append(reports, report{ev.Time, ev.Progress})
+			case ev.Kind == speculators.AttemptSucceeded:
+				done = ev.Time
+			}
+		}
+		return reports, done
+	}
+	r0, done0 := run(0)
+	r, done := run(5000)
+	if done != done0 || done0 == 0 {
+		t.Fatalf("the map succeeded at %d, without a start-up at %d: want the same", done, done0)
+	}
+	if len(r) == 0 || len(r) >= len(r0) {
+		t.Fatalf("reports %v, without a start-up %v: want fewer, none in the start-up", r, r0)
+	}
+	for _, x := range r {
+		if x.at < 5000 {
+			t.Errorf("a report at %d ms, in the 5 s start-up", x.at)
+		}
+		if want := float64(x.at-5000) / 15_000; math.Abs(x.progress-want) > 1e-9 {
+			t.Errorf("progress %.4f at %d ms, want %.4f (15 s of progress after 5 s)", x.progress, x.at, want)
 		}
 	}
 }

@@ -80,7 +80,11 @@ type attempt struct {
 	scriptedFail bool
 	// clone: started with its original (launchCloned), with the job's
 	// CloneExtra and CloneStartup in place of CopyExtra and CopyStartup.
-	clone       bool
+	clone bool
+	// startup: an original or retry replaying a scripted attempt with a
+	// Startup (ScriptedAttempt.Startup): silent, then reporting the rest
+	// of its work as the whole (progress.go).
+	startup     bool
 	n           int32
 	ty          speculators.TaskType
 	state       speculators.AttemptState
