@@ -19,11 +19,17 @@ const (
 	// larger one is cut to its first jobs (loadPrefix), about
 	// autoCutTasks tasks, at least autoMinJobs jobs (fewer jobs of a few
 	// hundred tasks each are too few to rank policies) and at most
-	// autoCutJobs.
-	autoMaxTasks = 3000
-	autoCutTasks = 1500
-	autoMinJobs  = 30
-	autoCutJobs  = 60
+	// autoCutJobs. The bundled scenarios, the done-when of issue 27, keep
+	// at least bundledMinJobs: on the first 30 jobs of
+	// xulau/large-jobs (100-500 tasks each) ras, auto's member there, is
+	// 5.2% behind gs at seed 1 and 2.6% on the first 60, 0.6% over 5 seeds
+	// on the first 150 (docs/policies/auto.md): 30 such jobs rank
+	// policies 1% apart by chance.
+	autoMaxTasks   = 3000
+	autoCutTasks   = 1500
+	autoMinJobs    = 30
+	bundledMinJobs = 60
+	autoCutJobs    = 60
 	// autoSlack is how far behind the best single policy auto may be.
 	autoSlack = 0.05
 )
@@ -66,7 +72,7 @@ func TestAutoWithinBestOnEveryScenario(t *testing.T) {
 	if len(top) < 13 || len(xl) < 11 {
 		t.Fatalf("%d and %d bundled scenarios; want at least 13 and 11", len(top), len(xl))
 	}
-	checkAuto(t, append(top, xl...), autoRivals, nil)
+	checkAuto(t, append(top, xl...), autoRivals, nil, bundledMinJobs)
 }
 
 // heldOutMisses pins where auto misses on the held-out scenarios, as
@@ -99,6 +105,12 @@ var heldOutMisses = map[string]string{
 		"gs leads, auto 16% behind at seed 1 (5 seeds under v4: +17.4%)",
 	"heldout4/hetero-two-speeds-long-reduces": "jobs with long reduces over two node speeds: sda/grass lead, " +
 		"auto 12% behind at seed 1 (5 seeds under v4: +14.2% against grass)",
+	// The fifth set, written after rule v5 and before any further tuning
+	// (5 seeds: docs/policies/auto.md): the node-speed pattern again.
+	"heldout5/slow-tenth-large": "large jobs with reduces, a tenth of the nodes 4x slower: sda leads, auto " +
+		"35% behind at seed 1, ahead of hadoop",
+	"heldout5/hang-two-speeds-reduces": "node hangs over two node speeds, jobs with reduces: gs leads, auto " +
+		"33% behind at seed 1 and 14% behind hadoop",
 	"heldout3/map-only-hetero-busy": "reduced to its first jobs, auto (grass) is 7.0% behind gs at seed 1 since " +
 		"a task's own extrapolation left its own t_new; over 5 seeds on all 80 jobs auto leads (146.3 s; grass 149.4, gs 163.7)",
 	"heldout3/busy-pareto-large": "reduced to its first 30 jobs, ras leads and auto (ras, ese when busy) " +
@@ -124,10 +136,10 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 			every = append(every, n)
 		}
 	}
-	checkAuto(t, held, every, heldOutMisses)
+	checkAuto(t, held, every, heldOutMisses, autoMinJobs)
 }
 
-func checkAuto(t *testing.T, paths, rivals []string, misses map[string]string) {
+func checkAuto(t *testing.T, paths, rivals []string, misses map[string]string, minJobs int) {
 	reg := registry(t)
 	for _, path := range paths {
 		name, in, w, tasks := loadScenarioTasks(t, path)
@@ -138,7 +150,7 @@ func checkAuto(t *testing.T, paths, rivals []string, misses map[string]string) {
 		// A SWIM-drawn workload (counted 0) is kept whole: its jobs are a
 		// sample, not counts to cut.
 		if tasks > autoMaxTasks && counted > 0 {
-			keep := min(autoCutJobs, len(w.Jobs), max(autoMinJobs, len(w.Jobs)*autoCutTasks/tasks))
+			keep := min(autoCutJobs, len(w.Jobs), max(minJobs, len(w.Jobs)*autoCutTasks/tasks))
 			in = loadPrefix(t, path, keep)
 		}
 		t.Run(strings.ReplaceAll(name, "/", "-"), func(t *testing.T) {

@@ -554,16 +554,30 @@ func (a *fitted) AllowSpeculativeOn(job *speculators.Job, node speculators.NodeI
 }
 
 // TakeLearned hands out what every member learned (GRASS's samples come
-// from the bounded member).
+// from the bounded member). Every member sees every event of the job, so
+// each GRASS-family member records the same first successes as run times:
+// those are taken from the first member that teaches only, or a job with
+// two such members (grass and the tail member gs) would hand each run time
+// out twice and fill the store's window twice as fast.
 func (a *fitted) TakeLearned(l *speculators.Learned) {
 	if len(a.tail) > 0 {
 		l.Tails = append(l.Tails, a.tail...)
 		a.tail = a.tail[:0]
 	}
+	first := true
 	for i := range a.members {
-		if t := a.members[i].teacher; t != nil {
-			t.TakeLearned(l)
+		t := a.members[i].teacher
+		if t == nil {
+			continue
 		}
+		if first {
+			t.TakeLearned(l)
+			first = false
+			continue
+		}
+		n := len(l.Runtimes)
+		t.TakeLearned(l)
+		l.Runtimes = l.Runtimes[:n] // the same completions, seen again
 	}
 }
 
