@@ -123,7 +123,7 @@ type estimators struct {
 	// ownGen (a part of an older censor does not count), so that tnew can
 	// leave a task's own part out of its own t_new (see "A task's own
 	// extrapolation" above).
-	own    [speculators.NumTaskTypes][]ownPart
+	own    [speculators.NumTaskTypes][]taskPart
 	ownGen uint32
 
 	// scan is set while candidates scans the job's tasks: nothing changes
@@ -170,7 +170,7 @@ func (e *estimators) censor(job *speculators.Job, now speculators.Time) {
 				e.keep.notePart(t, v, k)
 			}
 			if k != partOut {
-				e.own[ty][i] = ownPart{gen: e.ownGen, kind: k, v: v}
+				e.own[ty][i] = taskPart{serial: e.ownGen, kind: k, v: v}
 			}
 			switch k {
 			case partNorm:
@@ -192,12 +192,13 @@ const (
 	partDur
 )
 
-// ownPart is a task's part in censor's sums (kind partNorm or partDur) as
-// the censor numbered gen computed it.
-type ownPart struct {
-	gen  uint32
-	kind uint8
-	v    float64
+// taskPart is a task's part in censor's sums (its kind and value) as the
+// censor numbered serial computed it: the latest censor's, for a task's own
+// t_new (estimators.own), or a full pass's, for Γ's update (gammaCache).
+type taskPart struct {
+	serial uint32
+	kind   uint8
+	v      float64
 }
 
 // setOwn records task t's part in the sums as the latest censor's, for a
@@ -206,19 +207,19 @@ func (e *estimators) setOwn(t *speculators.Task, v float64, kind uint8) {
 	ty, i := t.ID.Type, int(t.ID.Index)
 	if kind == partOut {
 		if i < len(e.own[ty]) {
-			e.own[ty][i] = ownPart{}
+			e.own[ty][i] = taskPart{}
 		}
 		return
 	}
 	e.own[ty] = speculators.Grow(e.own[ty], i+1)
-	e.own[ty][i] = ownPart{gen: e.ownGen, kind: kind, v: v}
+	e.own[ty][i] = taskPart{serial: e.ownGen, kind: kind, v: v}
 }
 
 // ownOf is task t's own part in the latest censor's sums (kind partOut:
 // none).
 func (e *estimators) ownOf(t *speculators.Task) (float64, uint8) {
 	ty, i := t.ID.Type, int(t.ID.Index)
-	if i >= len(e.own[ty]) || e.own[ty][i].gen != e.ownGen {
+	if i >= len(e.own[ty]) || e.own[ty][i].serial != e.ownGen {
 		return 0, partOut
 	}
 	o := e.own[ty][i]

@@ -96,18 +96,10 @@ type gammaCache struct {
 	runNorm, runDur        [speculators.NumTaskTypes]float64
 	runNormN, runDurN      [speculators.NumTaskTypes]int
 	serial                 uint32
-	parts                  [speculators.NumTaskTypes][]gammaPart
+	parts                  [speculators.NumTaskTypes][]taskPart
 	priors                 []priorSeen
 	priorsOver             bool
 	updates                int // how many times gammaUpdate was taken (tests)
-}
-
-// gammaPart is a task's part in censor's sums as the full pass numbered
-// serial computed it.
-type gammaPart struct {
-	serial uint32
-	kind   uint8
-	v      float64
 }
 
 // maxGammaDirty is how many tasks' events gammaUpdate takes; after more, a
@@ -144,7 +136,7 @@ func (g *gammaCache) note(job *speculators.Job, ev *speculators.Event) {
 // notePart records task t's part in censor's sums for the pass being
 // computed (estimators.censor calls it while keep is set).
 func (g *gammaCache) notePart(t *speculators.Task, v float64, kind uint8) {
-	g.parts[t.ID.Type][t.ID.Index] = gammaPart{serial: g.serial, kind: kind, v: v}
+	g.parts[t.ID.Type][t.ID.Index] = taskPart{serial: g.serial, kind: kind, v: v}
 }
 
 // notePrior records an answer of the prior the pass being computed read.
@@ -252,7 +244,7 @@ func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadlin
 		}
 		was := g.parts[id.Type][id.Index]
 		if was.serial != g.serial {
-			was = gammaPart{}
+			was = taskPart{}
 		}
 		if kind != was.kind || v != was.v {
 			return false
