@@ -127,6 +127,7 @@ func (c calibration) overhead() speculators.Time { return c.startDelay + c.finDe
 func calibratedJob(j *history.Job, c calibration, set *jobSettings, origin int64, facts *nodeFacts) sim.Job {
 	sj := sim.Job{ID: j.ID, CopyWork: sim.ResampleOthers, Submit: j.Submit - origin + c.startDelay, CopyStartup: c.copyStartup}
 	facts.applyCopyCost(&sj)
+	sj.WaveOriginals = !startedWithClones(j)
 	set.apply(&sj)
 	set.deadline(&sj)
 	if j.Status == history.Killed {

@@ -95,8 +95,10 @@ func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32
 	if err := s.launch(ji, ty, ti, ni, false, false); err != nil {
 		return err
 	}
+	orig := j.tasks[ty][ti].last
 	nn := int32(len(s.nodes))
 	clones := min(j.clones, copyRoom(j, &j.tasks[ty][ti], ty)+1) // the original runs: room counts it
+	started := 0
 	for k := 1; k < clones && s.freeSlots > 0; k++ {
 		at := s.cloneNode(ji, ty, ti, ni, nn)
 		if at < 0 {
@@ -106,8 +108,24 @@ func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32
 			return err
 		}
 		j.result.ClonesLaunched++
+		started++
+	}
+	if started > 0 && j.spec.WaveOriginals && j.spec.CloneExtra > 0 {
+		s.inWave(orig)
 	}
 	return nil
+}
+
+// inWave charges original attempt ai, launched at this instant, the job's
+// CloneExtra (Job.WaveOriginals): more work, silent for it (startupWork).
+func (s *sim) inWave(ai int32) {
+	a := s.attempts.at(ai)
+	if a.speculative || a.clone || a.state != speculators.StateRunning || a.start != s.now {
+		return
+	}
+	a.work += float64(s.jobs[a.job].spec.CloneExtra)
+	a.clone, a.startup = true, true
+	s.scheduleFinish(ai)
 }
 
 // cloneNode is the first node after ni (wrapping) that is not hung, has a

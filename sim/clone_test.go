@@ -188,3 +188,35 @@ func TestClonesTakeTheCloneCost(t *testing.T) {
 		t.Errorf("a copy launched at 1 s succeeded at %d, want 12000 (its 10 s draw and 1 s of copy cost, not the clone's 7 s)", copyDone)
 	}
 }
+
+// TestAnOriginalStartedWithClonesPaysTheirCost: with Job.WaveOriginals an
+// original that starts with clones takes the job's CloneExtra too, silent
+// for it and for its own recorded start-up (live, the whole burst of JVMs
+// starts slower); without it, or without clones, the original runs its
+// recorded time.
+func TestAnOriginalStartedWithClonesPaysTheirCost(t *testing.T) {
+	run := func(wave bool, copies int) (origFirst, done speculators.Time) {
+		job := Job{ID: "a", CopyWork: Resample, CloneExtra: 7000, CloneStartup: 7000, WaveOriginals: wave,
+			Maps: []Task{{Work: 10_000, Script: []ScriptedAttempt{{Work: 10_000, Startup: 2000}}}}}
+		p := &cloning{copies: copies}
+		res := runCloning(t, cfgFor(nodes(1, 1)), []Job{job}, p)
+		origFirst = -1
+		for _, ev := range p.seen {
+			if ev.Kind == speculators.AttemptStatus && ev.Attempt.N == 0 && origFirst < 0 {
+				origFirst = ev.Time
+			}
+		}
+		return origFirst, res.Jobs[0].Finish
+	}
+	// Its work is 10 s + 7 s, and it is silent for the 7 s and its own 2 s
+	// start-up (a fifth of its recorded work).
+	if first, done := run(true, 2); done != 17_000 || first < 9000 {
+		t.Errorf("an original with a clone, WaveOriginals: first report at %d, done at %d; want at 9000 or later, and 17000", first, done)
+	}
+	if first, done := run(false, 2); done != 10_000 || first < 2000 || first >= 9000 {
+		t.Errorf("an original with a clone, no WaveOriginals: first report at %d, done at %d; want in [2000, 9000), and 10000", first, done)
+	}
+	if _, done := run(true, 1); done != 10_000 {
+		t.Errorf("an original without clones, WaveOriginals: done at %d, want 10000", done)
+	}
+}

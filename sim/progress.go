@@ -111,6 +111,9 @@ func (s *sim) startupWork(a *attempt) float64 {
 		return float64(s.jobs[a.job].spec.CloneStartup)
 	case a.speculative:
 		return float64(s.jobs[a.job].spec.CopyStartup)
+	case a.clone: // an original started with clones (inWave)
+		x := float64(s.jobs[a.job].spec.CloneExtra)
+		return x + s.scriptedStartup(&s.jobs[a.job], a.ty, a.task, a.n)*(a.work-x)
 	case a.startup:
 		return s.scriptedStartup(&s.jobs[a.job], a.ty, a.task, a.n) * a.work
 	}

@@ -79,7 +79,9 @@ type attempt struct {
 	// scriptedFail: the attempt fails when its work is done (Task.Script).
 	scriptedFail bool
 	// clone: started with its original (launchCloned), with the job's
-	// CloneExtra and CloneStartup in place of CopyExtra and CopyStartup.
+	// CloneExtra and CloneStartup in place of CopyExtra and CopyStartup;
+	// on an original, that it started with clones and pays CloneExtra
+	// too (Job.WaveOriginals, inWave).
 	clone bool
 	// startup: an original or retry replaying a scripted attempt with a
 	// Startup (ScriptedAttempt.Startup): silent, then reporting the rest
