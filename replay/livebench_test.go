@@ -278,7 +278,7 @@ func TestDecisionsModeReadsTheDeadlineBesideTheHistory(t *testing.T) {
 
 // TestCloneBurstCost replays a stock run of docs/live-bench.md under sca
 // with the same round's sca histories as the cluster's other histories
-// (testdata/livebench-sca: the third round of the newest run). Live, sca's
+// (testdata/livebench-sca: the third round of session 14's second run). Live, sca's
 // jobs took 35.7, 36.8 and 58.8 s: each map started an original and two
 // clones at once, 12 JVMs on the NodeManagers' two shared cores, and the
 // originals started up as slowly as their clones. The replay measures that
