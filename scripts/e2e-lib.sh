@@ -209,13 +209,24 @@ running_maps() {
   (($(containers YarnChild | wc -l) >= $1))
 }
 
-# fail_node: freezes the job's task processes on the NodeManager running most of them (never the
-# AM's), then stops that NodeManager as a crash does. Sets failed_nm (its id, host:port).
+# fail_node [MAP]: freezes the job's task processes on the NodeManager running most of them (never the
+# AM's), then stops that NodeManager as a crash does. Sets failed_nm (its id, host:port). With MAP (a
+# map index), the NodeManager running that map's first attempt, when it is not the AM's (else the
+# next map's, and so on; else as without): a target the policy's own placement of copies does not
+# choose, as a replay of the stock run's history can follow (scripts/live-bench.sh).
 fail_node() {
-  local am_nm nm tasks info
+  local am_nm nm="" tasks info m
   am_nm=$(containers MRAppMaster | awk 'NR == 1 {print $1}')
   tasks=$(containers YarnChild)
-  nm=$(awk -v am="$am_nm" '$1 != am {print $1}' <<< "$tasks" | sort | uniq -c | sort -rn | awk 'NR == 1 {print $2}')
+  if [[ -n ${1:-} ]]; then
+    local c
+    for ((m = $1; m < $1 + 100 && -z $nm; m++)); do
+      c=$(containers "$(printf '_m_%06d_0 ' "$m")")
+      [[ -n $c ]] || break # no such map running
+      nm=$(awk -v am="$am_nm" '$1 != am {print $1; exit}' <<< "$c")
+    done
+  fi
+  [[ -n $nm ]] || nm=$(awk -v am="$am_nm" '$1 != am {print $1}' <<< "$tasks" | sort | uniq -c | sort -rn | awk 'NR == 1 {print $2}')
   [[ -n $nm ]] || fail "no task of $job_id runs outside the AM's NodeManager ($am_nm): nothing to fail"
   frozen=$(awk -v nm="$nm" '$1 == nm {print $2}' <<< "$tasks" | tr '\n' ' ')
   say "node failure: $(wc -w <<< "$frozen") of the job's $(wc -l <<< "$tasks") task processes run on NodeManager $nm" \

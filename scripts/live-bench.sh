@@ -13,8 +13,10 @@
 # BENCH_MAPS maps of BENCH_MAP_S s and a reduce, the first attempt of map 0 taking the value's seconds
 # (any later attempt of it is quick), with a deadline of BENCH_DEADLINE_S (specbridge.grass.deadline-ms,
 # for srquant and PoCD). The last job: BENCH_MAPS maps of BENCH_FAIL_MAP_S s, no straggler, no deadline,
-# and a node failure BENCH_FAIL_AFTER_S s into its maps (scripts/e2e-failure.sh's: the NodeManager
-# running most of its maps, never the AM's, frozen and stopped as a crash; the NM liveness expiry, and
+# and a node failure BENCH_FAIL_AFTER_S s into its maps (the NodeManager running map BENCH_FAIL_MAP's
+# first attempt (0), never the AM's, frozen and stopped as a crash; BENCH_FAIL_MAP= fails
+# scripts/e2e-failure.sh's NodeManager running most of the job's tasks instead, which a policy's copies
+# beside their originals make the target; the NM liveness expiry, and
 # this job's task timeout, lowered to 30 s in every run alike). Each configuration's failure uses up one NodeManager, so
 # the cluster starts with 3 more than the configurations run live.
 #
@@ -39,7 +41,7 @@
 #   (default "hadoop late mantri sca srquant farms", and auto when `specbridge speculators` lists it),
 #   BENCH_LIVE (default "stock" and every policy; "" replays and tabulates only), BENCH_STRAGGLERS_S
 #   ("40 20"), BENCH_MAPS (4), BENCH_MAP_S (5), BENCH_DEADLINE_S (60), BENCH_SLOW_FACTOR (3),
-#   BENCH_FAIL_MAP_S (10), BENCH_FAIL_AFTER_S (8), BENCH_JOB_CAP_S (240: a job still running this long
+#   BENCH_FAIL_MAP_S (10), BENCH_FAIL_AFTER_S (8), BENCH_FAIL_MAP (0; "" for the busiest NodeManager), BENCH_JOB_CAP_S (240: a job still running this long
 #   after its client started is killed and counted at the cap, marked >=), NODEMANAGERS
 #   (3 more than BENCH_LIVE's configurations; set it to keep the cluster the same over split runs),
 #   BENCH_REPLAY_ARGS (more `specbridge replay` flags; default "--runs 10 --node-slots N", N the
@@ -171,7 +173,7 @@ run_workload() {
     -D e2e.straggler.ms=$((fail_map_s * 1000)) -D yarn.app.mapreduce.am.resource.mb=4096 "${fail_args[@]}" "${slow_args[@]}" "$@"
   wait_until 240 "$job_id's maps to start" running_maps "$maps"
   sleep "$fail_after_s" # not a condition: the failure is meant to land this far into the maps
-  fail_node
+  fail_node "${BENCH_FAIL_MAP-0}"
   finish_capped "$name-$i"
   thaw
   [[ -e $work/$name-$i.capped ]] || say "$name-$i: $("$work/bin/e2echeck" "$work/$name-$i.jhist" | head -n 1)"
