@@ -220,10 +220,11 @@ fail_node() {
   tasks=$(containers YarnChild)
   if [[ -n ${1:-} ]]; then
     local c
-    for ((m = $1; m < $1 + 100 && -z $nm; m++)); do
+    for ((m = $1; m < $1 + 100; m++)); do
       c=$(containers "$(printf '_m_%06d_0 ' "$m")")
       [[ -n $c ]] || break # no such map running
       nm=$(awk -v am="$am_nm" '$1 != am {print $1; exit}' <<< "$c")
+      [[ -z $nm ]] || break
     done
   fi
   [[ -n $nm ]] || nm=$(awk -v am="$am_nm" '$1 != am {print $1}' <<< "$tasks" | sort | uniq -c | sort -rn | awk 'NR == 1 {print $2}')
