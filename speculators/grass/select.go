@@ -3,6 +3,7 @@ package grass
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -68,8 +69,12 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	deadline := job.Deadline > 0
 	if p.pull {
 		// The slots are offered to ChooseForSlot (pull.go); Decide only
-		// keeps the t_rem estimates for the accuracy score.
-		p.candidates(job, now, deadline, true)
+		// keeps the t_rem estimates for the accuracy score, which only
+		// GRASS's learner reads (switch.go): gs and ras skip the pass, a
+		// scan of every task at every tick (issue 31).
+		if p.learn != nil {
+			p.candidates(job, now, deadline, true)
+		}
 		return out
 	}
 	free := p.freeSlots(job)
@@ -220,16 +225,30 @@ func (p *policy) early(job *speculators.Job) bool {
 
 // hasOriginal reports whether the job has an original in T's reach: a task
 // not done, not dropped (nor being dropped) and not running.
+//
+// It visits the open tasks without a running attempt only (Job.Open less
+// Job.Live, a word at a time): the running ones come first in index order
+// in a job whose originals start in that order, and visiting each of them
+// was 3% of gs's replay of xulau/large-jobs (issue 31).
 func (p *policy) hasOriginal(job *speculators.Job) bool {
 	for ty := range job.Tasks {
 		if job.RunningTasks[ty]+job.Completed[ty] >= len(job.Tasks[ty]) {
 			continue
 		}
-		open := job.Open[ty]
-		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
-			t := job.Tasks[ty][i]
-			if !t.Done() && t.RunningAttempts == 0 && !t.Dropped && !(speculators.TaskType(ty) == speculators.Map && (p.ended || p.dropped[t.ID.Index])) {
-				return true
+		mapType := speculators.TaskType(ty) == speculators.Map
+		if mapType && p.ended {
+			continue
+		}
+		open, live := job.Open[ty], job.Live[ty]
+		for k, w := range open {
+			if k < len(live) {
+				w &^= live[k]
+			}
+			for ; w != 0; w &= w - 1 {
+				t := job.Tasks[ty][k*64+bits.TrailingZeros64(w)]
+				if !t.Done() && t.RunningAttempts == 0 && !t.Dropped && !(mapType && p.dropped[t.ID.Index]) {
+					return true
+				}
 			}
 		}
 	}
