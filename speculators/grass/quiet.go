@@ -68,11 +68,16 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	e := &p.est
 	q := &p.quiet
 	q.priors = q.priors[:0]
+	q.failed, q.failedOK = q.failed[:0], false
 	original := p.hasOriginal(job)
 	if original && p.useGS && (job.Deadline > 0 || job.ErrorBound > 0) {
 		q.last.ok = false
 		return now // pruning may give an original back to Γ as the clock moves
 	}
+	// The tasks whose time does not hold are noted (failed) for
+	// gammaPartial, where the rest are provably out of Γ: GS's Γ holds
+	// every original, so with GS only a job without any.
+	collect := !original || !p.useGS
 	var b quietBounds
 	b.early = original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	touched := p.quietRefresh(job, now) && p.quietPriorsHold()
@@ -87,7 +92,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	b.blocking = p.quietBlocking(job, original, &b)
 	if touched {
 		if p.quietHolds(&b, now) {
-			return p.quietTouched(job, &b, now)
+			return p.quietTouched(job, &b, now, collect)
 		}
 		// A full pass reads the prior afresh, as before any kept time.
 		q.priors = q.priors[:0]
@@ -110,18 +115,22 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			}
 			if how == quietFail {
 				q.last.ok = false
+				q.failedOK = false
 				return now
 			}
 			at, ok := p.quietAt(t, thr, now)
 			if !ok {
 				q.last.ok = false
-				return now
+				if !q.fail(t, collect) {
+					return now
+				}
+				continue
 			}
 			until = min(until, at)
 			head = min(head, thr/q.tasks[ty][i].thr)
 		}
 	}
-	if until <= now {
+	if q.failedOK || until <= now {
 		q.last.ok = false
 		return now
 	}
@@ -230,7 +239,7 @@ func (p *policy) quietPriorsHold() bool {
 // holds (quietHolds): the least of the last pass's time and theirs.
 // Each touched task's threshold by the last full pass's bounds lowers head,
 // so that quietHolds keeps judging every kept time by those bounds.
-func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculators.Time) speculators.Time {
+func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculators.Time, collect bool) speculators.Time {
 	q := &p.quiet
 	l := &q.last
 	until := l.until
@@ -250,12 +259,16 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 		}
 		if how == quietFail {
 			l.ok = false
+			q.failedOK = false
 			return now
 		}
 		at, ok := p.quietAt(t, thr, now)
 		if !ok {
 			l.ok = false
-			return now
+			if !q.fail(t, collect) {
+				return now
+			}
+			continue
 		}
 		until = min(until, at)
 		thrL, _ := p.quietThr(job, t, &l.bounds)
@@ -265,8 +278,28 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 			l.head = r
 		}
 	}
+	if q.failedOK {
+		return now
+	}
 	l.until = until
 	return until
+}
+
+// maxQuietFailed is how many tasks whose quiet time does not hold
+// gammaPartial takes; with more, Γ afresh costs about as much.
+const maxQuietFailed = 16
+
+// fail notes running task t, whose quiet time does not hold at now, for
+// gammaPartial when collect is set, and reports whether the pass should go
+// on to note the others (false: Γ is computed afresh).
+func (q *quietTime) fail(t *speculators.Task, collect bool) bool {
+	if !collect || len(q.failed) >= maxQuietFailed {
+		q.failedOK = false
+		return false
+	}
+	q.failed = append(q.failed, t.ID)
+	q.failedOK = true
+	return true
 }
 
 // What quietThr found of a running task.

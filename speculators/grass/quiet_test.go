@@ -19,23 +19,29 @@ import (
 // test also requires that the quiet answer was used, so that it checks
 // something.
 func TestQuietMatchesGamma(t *testing.T) {
-	quietAnswers := 0
+	quietAnswers, partial := 0, 0
 	for _, name := range []string{"gs", "ras"} {
 		for seed := uint64(1); seed <= 12; seed++ {
 			name, seed := name, seed
 			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
-				quietAnswers += quietRun(t, name, seed)
+				q, pa := quietRun(t, name, seed)
+				quietAnswers += q
+				partial += pa
 			})
 		}
 	}
 	if quietAnswers == 0 {
 		t.Fatal("no answer came from a quiet time: the test checks nothing")
 	}
+	if partial == 0 {
+		t.Fatal("no Γ came from the tasks whose quiet time ran out (gammaPartial): the test checks too little")
+	}
+	t.Logf("%d answers from a quiet time, %d Γ from the tasks whose quiet time ran out", quietAnswers, partial)
 }
 
 // quietRun plays one random job and returns how many answers came from a
-// quiet time.
-func quietRun(t *testing.T, name string, seed uint64) int {
+// quiet time and how many Γ from the tasks whose quiet time ran out.
+func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 	const maps = 12
 	h, p, sizes, store, rng := randomGrassJob(t, name, seed, 31,
 		speculators.JobInfo{ID: "job_quiet", Maps: maps}, 0.25, ms(40))
@@ -50,7 +56,7 @@ func quietRun(t *testing.T, name string, seed uint64) int {
 		j.Start(spectest.Map(i), 0, false)
 	}
 	next := first
-	quiet := 0
+	quiet, partial := 0, 0
 	j.Run(ms(200), func(now speculators.Time) {
 		if next < maps && now > 0 && now%5000 == 0 {
 			j.Start(spectest.Map(next), now, false)
@@ -64,6 +70,12 @@ func quietRun(t *testing.T, name string, seed uint64) int {
 		q := p.quiet
 		fromQuiet := q.valid && q.ver == p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.priorHolds()
 		got := h.Engine.WantsSlot(now)
+		if g := &p.gamma; g.valid && g.partial && g.ver == p.ver && g.now == now {
+			// Γ from the tasks whose quiet time ran out (gammaPartial):
+			// its members and first member must be Γ afresh's.
+			partial++
+			checkKept(t, p, h.Job(), now, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
+		}
 		p.gamma.valid = false
 		g := p.gammaAt(h.Job(), now)
 		want := g.first >= 0 && g.set[g.first].running
@@ -78,7 +90,7 @@ func quietRun(t *testing.T, name string, seed uint64) int {
 		}
 		return g.set[g.first].task.ID, true
 	})
-	return quiet
+	return quiet, partial
 }
 
 // randomGrassJob sets up the random job TestQuietMatchesGamma and
