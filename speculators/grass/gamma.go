@@ -2,6 +2,7 @@ package grass
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -200,10 +201,11 @@ func (g *gammaCache) end(job *speculators.Job, e *estimators) {
 // gammaPartial computes Γ at now from the few tasks that may be in it, and
 // reports whether it could (false: nothing is kept, and the caller computes
 // Γ afresh). ids are the running tasks whose quiet time did not hold at now
-// (quietUntil's failed): every other running task provably stays out of Γ
+// (quietUntil's failed), and with GS the running tasks whose time rests on
+// the originals' bound: every other running task provably stays out of Γ
 // at now (its t_rem is at most a lower bound of its t_new, times (c+1)/c
-// for RAS), and so do the originals where the caller has ruled them out of
-// Γ (RAS's Γ holds none; with GS the caller passes only jobs with none).
+// for RAS). RAS's Γ holds no original; GS's holds every original in T,
+// and they are taken here.
 //
 // Why Γ comes out the same as Γ afresh. censor runs over every running
 // task, as a full pass does, so t_new and each task's part are the same
@@ -224,6 +226,23 @@ func (p *policy) gammaPartial(job *speculators.Job, now speculators.Time, ids []
 	deadline := job.Deadline > 0
 	if !deadline && job.ErrorBound > 0 {
 		return false // the earliest tasks depend on every duration
+	}
+	if p.useGS {
+		// Every original in T is in GS's Γ.
+		for ty := range job.Tasks {
+			if speculators.TaskType(ty) == speculators.Map && p.ended {
+				continue
+			}
+			open, live := job.Open[ty], job.Live[ty]
+			for k, w := range open {
+				if k < len(live) {
+					w &^= live[k]
+				}
+				for ; w != 0; w &= w - 1 {
+					ids = append(ids, job.Tasks[ty][k*64+bits.TrailingZeros64(w)].ID)
+				}
+			}
+		}
 	}
 	slices.SortFunc(ids, func(a, b speculators.TaskID) int {
 		if a.Type != b.Type {

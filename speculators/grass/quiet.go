@@ -2,6 +2,7 @@ package grass
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -75,9 +76,12 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		return now // pruning may give an original back to Γ as the clock moves
 	}
 	// The tasks whose time does not hold are noted (failed) for
-	// gammaPartial, where the rest are provably out of Γ: GS's Γ holds
-	// every original, so with GS only a job without any.
-	collect := !original || !p.useGS
+	// gammaPartial, where the rest are provably out of Γ. With GS and
+	// originals left (an exact job), a task whose time was computed for a
+	// threshold above its own t_new's lower bound (the originals' bound
+	// was higher) may be in Γ behind the originals: it is noted too, and
+	// gammaPartial takes every original.
+	collect := true
 	var b quietBounds
 	b.early = original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	touched := p.quietRefresh(job, now) && p.quietPriorsHold()
@@ -92,7 +96,9 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	b.blocking = p.quietBlocking(job, original, &b)
 	if touched {
 		if p.quietHolds(&b, now) {
-			return p.quietTouched(job, &b, now, collect)
+			// A kept time may rest on the originals' bound: which do is
+			// known only from a full pass.
+			return p.quietTouched(job, &b, now, collect && b.blocking == 0)
 		}
 		// A full pass reads the prior afresh, as before any kept time.
 		q.priors = q.priors[:0]
@@ -109,7 +115,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		live := job.Live[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
 			t := job.Tasks[ty][i]
-			thr, how := p.quietThr(job, t, &b)
+			thr, lb, how := p.quietThr(job, t, &b)
 			if how == quietSkip {
 				continue
 			}
@@ -120,14 +126,23 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			}
 			at, ok := p.quietAt(t, thr, now)
 			if !ok {
-				q.last.ok = false
+				q.last.ok, until = false, now // no quiet time, whatever is noted
 				if !q.fail(t, collect) {
 					return now
 				}
 				continue
 			}
 			until = min(until, at)
-			head = min(head, thr/q.tasks[ty][i].thr)
+			k := q.tasks[ty][i].thr
+			head = min(head, thr/k)
+			if collect && p.useGS && !(k <= lb) {
+				// Out of Γ's first place only behind the originals.
+				if len(q.failed) < maxQuietFailed {
+					q.failed = append(q.failed, t.ID)
+				} else {
+					collect, q.failedOK = false, false
+				}
+			}
 		}
 	}
 	if q.failedOK || until <= now {
@@ -156,17 +171,24 @@ func (p *policy) quietBlocking(job *speculators.Job, original bool, b *quietBoun
 			blocking = max(blocking, p.priorBlocking(job, speculators.TaskType(ty)))
 			continue
 		}
-		open := job.Open[ty]
-		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
-			t := job.Tasks[ty][i]
-			if t.Done() || t.Dropped || t.RunningAttempts > 0 {
-				continue
+		// The open tasks without a running attempt, a word at a time
+		// (Job.Open less Job.Live), in index order.
+		open, live := job.Open[ty], job.Live[ty]
+		for k, w := range open {
+			if k < len(live) {
+				w &^= live[k]
 			}
-			lb := b.floorDur[ty]
-			if t.InputBytes > 0 && e.normN[ty] > 0 {
-				lb = b.floorNorm[ty] * float64(t.InputBytes)
+			for ; w != 0; w &= w - 1 {
+				t := job.Tasks[ty][k*64+bits.TrailingZeros64(w)]
+				if t.Done() || t.Dropped || t.RunningAttempts > 0 {
+					continue
+				}
+				lb := b.floorDur[ty]
+				if t.InputBytes > 0 && e.normN[ty] > 0 {
+					lb = b.floorNorm[ty] * float64(t.InputBytes)
+				}
+				blocking = max(blocking, lb)
 			}
-			blocking = max(blocking, lb)
 		}
 	}
 	return blocking
@@ -253,7 +275,7 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 		if (id.Type == speculators.Map && p.ended) || !inSet(job.Live[id.Type], int(id.Index)) {
 			continue
 		}
-		thr, how := p.quietThr(job, t, b)
+		thr, _, how := p.quietThr(job, t, b)
 		if how == quietSkip {
 			continue
 		}
@@ -264,21 +286,21 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 		}
 		at, ok := p.quietAt(t, thr, now)
 		if !ok {
-			l.ok = false
+			l.ok, until = false, now // no quiet time, whatever is noted
 			if !q.fail(t, collect) {
 				return now
 			}
 			continue
 		}
 		until = min(until, at)
-		thrL, _ := p.quietThr(job, t, &l.bounds)
+		thrL, _, _ := p.quietThr(job, t, &l.bounds)
 		if r := thrL / q.tasks[id.Type][id.Index].thr; !(r > 0) {
 			l.ok = false // no bound by the last pass's floors: a full pass next
 		} else if r < l.head {
 			l.head = r
 		}
 	}
-	if q.failedOK {
+	if until <= now {
 		return now
 	}
 	l.until = until
@@ -286,8 +308,9 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 }
 
 // maxQuietFailed is how many tasks whose quiet time does not hold
-// gammaPartial takes; with more, Γ afresh costs about as much.
-const maxQuietFailed = 16
+// gammaPartial takes; with more, Γ afresh costs about as much. A variable
+// so that a test can make it small.
+var maxQuietFailed = 16
 
 // fail notes running task t, whose quiet time does not hold at now, for
 // gammaPartial when collect is set, and reports whether the pass should go
@@ -312,47 +335,47 @@ const (
 
 // quietThr is the threshold running task t's t_rem must stay under for it
 // to stay out of Γ (see quietUntil): t_new's lower bound by b's floors
-// (times (c+1)/c for RAS, at least blocking for GS).
-func (p *policy) quietThr(job *speculators.Job, t *speculators.Task, b *quietBounds) (float64, int) {
+// (times (c+1)/c for RAS, at least blocking for GS), and that lower bound
+// (lb).
+func (p *policy) quietThr(job *speculators.Job, t *speculators.Task, b *quietBounds) (thr, lb float64, how int) {
 	e := &p.est
 	ty := t.ID.Type
 	if t.Done() || t.Dropped || t.RunningAttempts == 0 || (ty == speculators.Map && p.dropped[t.ID.Index]) {
-		return 0, quietSkip
+		return 0, 0, quietSkip
 	}
-	how := quietOK
-	var lb float64
+	how = quietOK
 	switch {
 	case t.InputBytes > 0 && e.normN[ty] > 0:
 		lb = b.floorNorm[ty] * float64(t.InputBytes)
 	case e.durN[ty] > 0:
 		lb = b.floorDur[ty]
 	case e.prior == nil:
-		return 0, quietSkip // t_new unknown until a completion: not in T
+		return 0, 0, quietSkip // t_new unknown until a completion: not in T
 	default:
 		// t_new from earlier jobs: WantsSlot checks that it has not
 		// fallen (or become known) before trusting the bound.
 		v, ok := p.quietPrior(ty, t.InputBytes)
 		if !ok {
-			return 0, quietSkip // unknown: not in T while it stays so
+			return 0, 0, quietSkip // unknown: not in T while it stays so
 		}
 		lb, how = v, quietByPrior
 	}
 	if t.PendingCopies > 0 {
-		return 0, quietSkip // not eligible until the ledger settles (an event)
+		return 0, 0, quietSkip // not eligible until the ledger settles (an event)
 	}
 	// Γ's trem counts the running attempts the same way.
 	c := t.RunningAttempts
 	if b.early && c >= 2 {
-		return 0, quietSkip // at most two copies in early waves
+		return 0, 0, quietSkip // at most two copies in early waves
 	}
-	thr := max(lb, b.blocking)
+	thr = max(lb, b.blocking)
 	if !p.useGS {
 		thr = lb * float64(c+1) / float64(c)
 	}
 	if !(thr > 0) || math.IsInf(thr, 1) {
-		return thr, quietFail
+		return thr, lb, quietFail
 	}
-	return thr, how
+	return thr, lb, how
 }
 
 // quietAt is the time up to which running task t's t_rem stays at most
