@@ -27,10 +27,13 @@ func TestGammaUpdateMatchesFresh(t *testing.T) {
 			})
 		}
 	}
+	if records == 0 {
+		t.Fatal("recordTrem recorded nothing: the test checks too little")
+	}
 	if updates == 0 || partial == 0 {
 		t.Fatalf("%d Γ brought up to date, %d of them kept in part: the test checks too little", updates, partial)
 	}
-	t.Logf("%d updates compared, %d of Γ kept in part", updates, partial)
+	t.Logf("%d updates compared, %d of Γ kept in part, %d t_rem recorded alike", updates, partial, records)
 }
 
 // gammaRun plays one random job and returns how many times Γ was brought
@@ -177,6 +180,7 @@ func gammaRun(t *testing.T, name string, seed uint64) (int, int) {
 			}
 		}
 		if now%1000 == 0 {
+			checkRecord(t, p, h.Job(), now)
 			h.Engine.Decide(now)
 		}
 		if store != nil && now%7000 == 0 {
@@ -211,6 +215,60 @@ func checkKept(t *testing.T, p *policy, job *speculators.Job, now speculators.Ti
 			where, len(kept), partial, len(set), first, len(g.t), len(g.set), g.first)
 	}
 }
+
+// checkRecord checks that pull mode's recordTrem records for the accuracy
+// score exactly what a candidates pass with record set records: the same
+// tasks, the same t_rem bit for bit. The estimators' records are put back
+// as they were.
+func checkRecord(t *testing.T, p *policy, job *speculators.Job, now speculators.Time) {
+	t.Helper()
+	e := &p.est
+	var rem [speculators.NumTaskTypes][]float64
+	var at [speculators.NumTaskTypes][]speculators.Time
+	for ty := range e.predRem {
+		rem[ty] = append([]float64(nil), e.predRem[ty]...)
+		at[ty] = append([]speculators.Time(nil), e.predAt[ty]...)
+	}
+	clearRecords := func() {
+		for ty := range e.predRem {
+			clear(e.predRem[ty])
+			for i := range e.predAt[ty] {
+				e.predAt[ty][i] = -1
+			}
+		}
+	}
+	clearRecords()
+	p.recordTrem(job, now, job.Deadline > 0)
+	var gotRem [speculators.NumTaskTypes][]float64
+	var gotAt [speculators.NumTaskTypes][]speculators.Time
+	for ty := range e.predRem {
+		gotRem[ty] = append([]float64(nil), e.predRem[ty]...)
+		gotAt[ty] = append([]speculators.Time(nil), e.predAt[ty]...)
+	}
+	clearRecords()
+	p.candidates(job, now, job.Deadline > 0, true)
+	recorded := 0
+	for ty := range e.predRem {
+		for i := range e.predRem[ty] {
+			if math.Float64bits(gotRem[ty][i]) != math.Float64bits(e.predRem[ty][i]) || gotAt[ty][i] != e.predAt[ty][i] {
+				t.Fatalf("at %d ms: task %d/%d: recordTrem recorded %v at %d, candidates %v at %d",
+					now, ty, i, gotRem[ty][i], gotAt[ty][i], e.predRem[ty][i], e.predAt[ty][i])
+			}
+			if gotAt[ty][i] >= 0 {
+				recorded++
+			}
+		}
+	}
+	records += recorded
+	for ty := range e.predRem {
+		copy(e.predRem[ty], rem[ty])
+		copy(e.predAt[ty], at[ty])
+	}
+}
+
+// records counts the t_rem checkRecord saw recorded, so that the test can
+// require some.
+var records int
 
 // sameCands reports whether two lists of T's entries are equal, floats bit
 // for bit.

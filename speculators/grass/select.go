@@ -73,7 +73,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		// GRASS's learner reads (switch.go): gs and ras skip the pass, a
 		// scan of every task at every tick (issue 31).
 		if p.learn != nil {
-			p.candidates(job, now, deadline, true)
+			p.recordTrem(job, now, deadline)
 		}
 		return out
 	}
@@ -185,6 +185,48 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 			kept := p.earliest(p.cands[first:], needed(job)-job.Completed[speculators.Map])
 			p.cands = p.cands[:first+len(kept)] // kept is p.cands[first:] cut short
 			p.scanned.pruned = p.scanned.pruned || len(kept) < n
+		}
+	}
+}
+
+// recordTrem records t_rem for the accuracy score (estimators.remember) of
+// every running task candidates would record, with the same t_new, and
+// builds nothing else: pull mode's Decide (GRASS only; see Decide). The
+// pruning stage and T's entries do not reach what is recorded (candidates
+// records as it meets a task, before the error bound prunes). A type with
+// a completion has every task's t_new, so only its running tasks are
+// visited (Job.Live); a type without one is scanned as candidates scans
+// it, up to the first task without t_new.
+func (p *policy) recordTrem(job *speculators.Job, now speculators.Time, deadline bool) {
+	e := &p.est
+	e.scan, e.priorValid = true, false
+	defer func() { e.scan = false }()
+	e.censor(job, now)
+	left := float64(job.Deadline - now)
+	for ty := range job.Tasks {
+		mapType := speculators.TaskType(ty) == speculators.Map
+		if mapType && p.ended {
+			continue // being dropped
+		}
+		set := job.Open[ty]
+		if e.durN[ty] > 0 {
+			set = job.Live[ty]
+		}
+		for i := set.Next(0); i >= 0; i = set.Next(i + 1) {
+			t := job.Tasks[ty][i]
+			if t.Done() || t.Dropped || (mapType && p.dropped[t.ID.Index]) {
+				continue
+			}
+			tn, ok := e.tnew(t)
+			if !ok {
+				break // same for every task of the type
+			}
+			if (mapType && deadline && greater(tn, left)) || t.RunningAttempts == 0 {
+				continue
+			}
+			if ms, _, measured := trem(t, now, tn, true); measured {
+				e.remember(t, ms, now)
+			}
 		}
 	}
 }
