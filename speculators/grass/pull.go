@@ -127,9 +127,12 @@ type quietTime struct {
 	tasks       [speculators.NumTaskTypes][]quietTask
 	floors      [speculators.NumTaskTypes][2]quietFloor
 	normN, durN [speculators.NumTaskTypes]int
-	built, all  bool
-	parts       bool // every part again, the tasks' times kept (quietRefresh)
-	dirty       []speculators.TaskID
+	// means: the completions' means (per byte, in ms) the parts were
+	// computed with (partsHold).
+	means      [speculators.NumTaskTypes][2]float64
+	built, all bool
+	parts      bool // every part again, the tasks' times kept (quietRefresh)
+	dirty      []speculators.TaskID
 	// touched: the tasks with an event before the latest pass
 	// (quietRefresh), when only theirs changed; last: the latest full
 	// pass (quietTouched).

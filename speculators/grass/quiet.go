@@ -470,6 +470,11 @@ type quietFloor struct {
 	// none is counted): a counted task's own t_new leaves its own value
 	// out, and the mean without the largest is the least of those.
 	vmax float64
+	// maxStart and maxSize are at least the latest start of a counted
+	// task's oldest attempt and the largest size of a counted task (kept
+	// until none is counted; partsHold).
+	maxStart speculators.Time
+	maxSize  float64
 }
 
 // quietRefresh brings the tasks' parts in the quiet time up to date: every
@@ -499,7 +504,9 @@ func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) (touch
 			q.parts = true
 		}
 	}
-	if q.built && !q.all && !q.parts {
+	if q.built && !q.all && (!q.parts || q.partsHold(e, now)) {
+		q.parts = false
+		q.noteMeans(e)
 		for _, id := range q.dirty {
 			t := job.Tasks[id.Type][id.Index]
 			k := &q.tasks[id.Type][id.Index]
@@ -540,7 +547,72 @@ func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) (touch
 	}
 	q.dirty = q.dirty[:0]
 	q.all, q.parts, q.built = false, false, true
+	q.noteMeans(e)
 	return false
+}
+
+// noteMeans notes the completions' means the parts are computed with from
+// now on (partsHold).
+func (q *quietTime) noteMeans(e *estimators) {
+	for ty := range q.means {
+		q.normN[ty], q.durN[ty] = e.normN[ty], e.durN[ty]
+		q.means[ty] = [2]float64{}
+		if e.normN[ty] > 0 {
+			q.means[ty][0] = e.normSum[ty] / float64(e.normN[ty])
+		}
+		if e.durN[ty] > 0 {
+			q.means[ty][1] = e.durSum[ty] / float64(e.durN[ty])
+		}
+	}
+}
+
+// partsHold reports whether every task's part kept in t_new's floor still
+// bounds it from below after completions (the completions' mean m moved),
+// so that only the parts of the tasks with an event need computing again.
+// It holds where each type's and kind's m has not fallen below the one
+// every kept part was computed with (noted at each refresh; a refresh
+// that keeps parts needs it not to fall, so no kept part saw a higher m)
+// and no kind got its first completion (its tasks have no part yet), and
+// every counted task is still counted:
+//
+//   - A joiner's value (m/p, or m) was computed with an m no higher than
+//     the one now, so it is at most what the task joins at.
+//   - A counted task stays counted while its oldest attempt's elapsed
+//     time exceeds m x its size; each kind keeps the latest start and the
+//     largest size over its counted tasks (as vmax, an upper bound kept
+//     until none is counted), and (now - latest start) > m x largest size
+//     (with a margin of 1e-6 against rounding) gives it for all of them
+//     from now until the next completion. Its value kept is then what it
+//     was, a lower bound of its counted duration as between any events.
+//
+// In a wave that started together completions come in order of length,
+// so m mostly rises and the tasks left have all run longer than the last
+// completion (issue 31: the parts of every running task were computed
+// again after each completion).
+func (q *quietTime) partsHold(e *estimators, now speculators.Time) bool {
+	for ty := range q.means {
+		for kind := range 2 {
+			sum, n, was := e.normSum[ty], e.normN[ty], q.normN[ty]
+			if kind == 1 {
+				sum, n, was = e.durSum[ty], e.durN[ty], q.durN[ty]
+			}
+			if n == was {
+				continue
+			}
+			if was == 0 {
+				return false // the kind's first completion: parts to compute
+			}
+			m := sum / float64(n)
+			if !(m >= q.means[ty][kind]) {
+				return false
+			}
+			f := &q.floors[ty][kind]
+			if f.n > 0 && !(float64(now-f.maxStart) > m*f.maxSize*(1+1e-6)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // noteQuiet records what an observed event changes for the quiet time: the
@@ -611,6 +683,11 @@ func (q *quietTime) part(e *estimators, t *speculators.Task, k *quietTask, now s
 	switch {
 	case counted && !edge:
 		k.part, k.val = partCounted, (elapsed+left)/size
+		if f.n == 0 {
+			f.maxStart, f.maxSize = oldest.Start, size
+		} else {
+			f.maxStart, f.maxSize = max(f.maxStart, oldest.Start), max(f.maxSize, size)
+		}
 		f.sum += k.val
 		f.n++
 		f.vmax = max(f.vmax, k.val)

@@ -26,7 +26,9 @@ func TestQuietMatchesGamma(t *testing.T) {
 		// runs out of room is played too.
 		maxQuietFailed = most
 		for _, name := range []string{"gs", "ras"} {
-			for seed := uint64(1); seed <= 12; seed++ {
+			// Many seeds: a counted task that stops counting as the
+			// completions' mean rises (partsHold) takes about 80 to show.
+			for seed := uint64(1); seed <= 120; seed++ {
 				name, seed := name, seed
 				t.Run(fmt.Sprintf("%s/%d/noted-%d", name, seed, most), func(t *testing.T) {
 					q, pa := quietRun(t, name, seed)
@@ -42,7 +44,10 @@ func TestQuietMatchesGamma(t *testing.T) {
 	if partial == 0 {
 		t.Fatal("no Γ came from the tasks whose quiet time ran out (gammaPartial): the test checks too little")
 	}
-	t.Logf("%d answers from a quiet time, %d Γ from the tasks whose quiet time ran out", quietAnswers, partial)
+	if floorsCompared == 0 {
+		t.Fatal("no t_new was compared with the floor: the test checks too little")
+	}
+	t.Logf("%d answers from a quiet time, %d Γ from the tasks whose quiet time ran out, %d t_new compared with the floor", quietAnswers, partial, floorsCompared)
 }
 
 // quietRun plays one random job and returns how many answers came from a
@@ -63,6 +68,7 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 	}
 	next := first
 	quiet, partial := 0, 0
+	floors := 0
 	j.Run(ms(200), func(now speculators.Time) {
 		if next < maps && now > 0 && now%5000 == 0 {
 			j.Start(spectest.Map(next), now, false)
@@ -84,6 +90,7 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 		}
 		p.gamma.valid = false
 		g := p.gammaAt(h.Job(), now)
+		floors += checkFloors(t, p, g.t, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
 		want := g.first >= 0 && g.set[g.first].running
 		if got != want {
 			t.Fatalf("%s seed %d at %d ms: WantsSlot %v, Γ afresh %v (quiet %v..%v, from the quiet time %v)", name, seed, now, got, want, q.from, q.until, fromQuiet)
@@ -96,7 +103,43 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 		}
 		return g.set[g.first].task.ID, true
 	})
+	floorsCompared += floors
 	return quiet, partial
+}
+
+// floorsCompared counts the t_new TestQuietMatchesGamma compared with the
+// floor (checkFloors), so that it can require some.
+var floorsCompared int
+
+// checkFloors checks that t_new's floor as the quiet time keeps it
+// (quietFloor, with the parts kept per task: quietRefresh) is at most
+// every t_new in T afresh (ts), when no event has come since the parts
+// were brought up to date, and returns how many t_new it compared.
+func checkFloors(t *testing.T, p *policy, ts []cand, where string) int {
+	t.Helper()
+	q, e := &p.quiet, &p.est
+	if !q.built || q.all || q.parts || len(q.dirty) > 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range ts {
+		ty := c.task.ID.Type
+		norm, dur := q.floor(e, int(ty))
+		var lb float64
+		switch {
+		case c.task.InputBytes > 0 && e.normN[ty] > 0:
+			lb = norm * float64(c.task.InputBytes)
+		case e.durN[ty] > 0:
+			lb = dur
+		default:
+			continue // t_new from earlier jobs
+		}
+		if !(c.tnew >= lb) {
+			t.Fatalf("%s: %s's t_new %v is below the floor %v", where, c.task.ID, c.tnew, lb)
+		}
+		n++
+	}
+	return n
 }
 
 // randomGrassJob sets up the random job TestQuietMatchesGamma and
