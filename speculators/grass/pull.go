@@ -143,6 +143,7 @@ type quietTime struct {
 	// so Γ's members are among them (gammaPartial).
 	failed   []speculators.TaskID
 	failedOK bool
+	visit    []speculators.TaskID // quietTouched's scratch
 }
 
 // inGamma is the pruning stage's membership test for a candidate already in

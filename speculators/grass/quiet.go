@@ -80,8 +80,9 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	// originals left (an exact job), a task whose time was computed for a
 	// threshold above its own t_new's lower bound (the originals' bound
 	// was higher) may be in Γ behind the originals: it is noted too, and
-	// gammaPartial takes every original.
-	collect := true
+	// gammaPartial takes every original. Not for an error-bound job,
+	// which gammaPartial leaves to a full pass.
+	collect := job.Deadline > 0 || job.ErrorBound == 0
 	var b quietBounds
 	b.early = original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	touched := p.quietRefresh(job, now) && p.quietPriorsHold()
@@ -105,6 +106,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		b.blocking = p.quietBlocking(job, original, &b)
 	}
 	until, head := never, math.Inf(1)
+	failed := false
 	for ty := range job.Tasks {
 		mapType := speculators.TaskType(ty) == speculators.Map
 		if (mapType && p.ended) || job.RunningTasks[ty] == 0 {
@@ -126,8 +128,9 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			}
 			at, ok := p.quietAt(t, thr, now)
 			if !ok {
-				q.last.ok, until = false, now // no quiet time, whatever is noted
+				failed = true // no quiet time, whatever is noted
 				if !q.fail(t, collect) {
+					q.last.ok = false
 					return now
 				}
 				continue
@@ -145,11 +148,18 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			}
 		}
 	}
-	if q.failedOK || until <= now {
+	if failed || until <= now {
 		q.last.ok = false
+		if failed && q.failedOK {
+			// Every other task's time holds: the next pass after events
+			// of a few tasks visits those and the ones noted here only.
+			q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head,
+				priors: append(q.last.priors[:0], q.priors...), failed: append(q.last.failed[:0], q.failed...)}
+		}
 		return now
 	}
-	q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head, priors: append(q.last.priors[:0], q.priors...)}
+	q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head,
+		priors: append(q.last.priors[:0], q.priors...), failed: q.last.failed[:0]}
 	return until
 }
 
@@ -215,6 +225,11 @@ type quietLast struct {
 	until  speculators.Time
 	head   float64
 	priors []priorSeen // the prior's answers the kept times rest on
+	// failed: the tasks whose time did not hold at the pass (or, with
+	// GS, may be in Γ behind the originals), all noted (quiet.failed);
+	// until is then the least time of the others, and the next pass
+	// visits these again.
+	failed []speculators.TaskID
 }
 
 // quietHolds reports whether every task's kept time still holds after
@@ -270,7 +285,12 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 	// quietPrior returns a noted answer), so that its time rests on what
 	// quietPriorsHold checks; a new answer joins the list.
 	defer func() { l.priors = append(l.priors[:0], q.priors...) }()
-	for _, id := range q.touched {
+	// The tasks touched since, and those whose time did not hold at the
+	// last pass (l.failed: their kept times are none, so each is judged
+	// afresh).
+	q.visit = append(append(q.visit[:0], q.touched...), l.failed...)
+	failed := false
+	for _, id := range q.visit {
 		t := job.Tasks[id.Type][id.Index]
 		if (id.Type == speculators.Map && p.ended) || !inSet(job.Live[id.Type], int(id.Index)) {
 			continue
@@ -286,8 +306,9 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 		}
 		at, ok := p.quietAt(t, thr, now)
 		if !ok {
-			l.ok, until = false, now // no quiet time, whatever is noted
+			failed = true // no quiet time, whatever is noted
 			if !q.fail(t, collect) {
+				l.ok = false
 				return now
 			}
 			continue
@@ -300,10 +321,11 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 			l.head = r
 		}
 	}
-	if until <= now {
+	l.until = until
+	l.failed = append(l.failed[:0], q.failed...)
+	if failed {
 		return now
 	}
-	l.until = until
 	return until
 }
 
