@@ -86,6 +86,7 @@ type gammaCache struct {
 	// (gammaPartial).
 	t       []cand
 	partial bool
+	ids     []speculators.TaskID // gammaPartial's scratch
 	// stale: something that may reach every task's entry changed since
 	// t was computed (a completion, a Decide that drops or switches, an
 	// event of no one task); dirty: the tasks with an event since.
@@ -227,8 +228,13 @@ func (p *policy) gammaPartial(job *speculators.Job, now speculators.Time, ids []
 	if !deadline && job.ErrorBound > 0 {
 		return false // the earliest tasks depend on every duration
 	}
+	slices.SortFunc(ids, cmpTaskID)
+	ids = slices.Compact(ids)
 	if p.useGS {
-		// Every original in T is in GS's Γ.
+		// Every original in T is in GS's Γ: merged in T's order with the
+		// noted tasks (running ones, so none is both).
+		g.ids = g.ids[:0]
+		j := 0
 		for ty := range job.Tasks {
 			if speculators.TaskType(ty) == speculators.Map && p.ended {
 				continue
@@ -239,18 +245,17 @@ func (p *policy) gammaPartial(job *speculators.Job, now speculators.Time, ids []
 					w &^= live[k]
 				}
 				for ; w != 0; w &= w - 1 {
-					ids = append(ids, job.Tasks[ty][k*64+bits.TrailingZeros64(w)].ID)
+					id := job.Tasks[ty][k*64+bits.TrailingZeros64(w)].ID
+					for ; j < len(ids) && cmpTaskID(ids[j], id) < 0; j++ {
+						g.ids = append(g.ids, ids[j])
+					}
+					g.ids = append(g.ids, id)
 				}
 			}
 		}
+		ids = append(g.ids, ids[j:]...)
+		g.ids = ids
 	}
-	slices.SortFunc(ids, func(a, b speculators.TaskID) int {
-		if a.Type != b.Type {
-			return int(a.Type) - int(b.Type)
-		}
-		return int(a.Index) - int(b.Index)
-	})
-	ids = slices.Compact(ids)
 	g.begin(job)
 	e.keep = g
 	e.scan, e.priorValid = true, false
@@ -458,6 +463,14 @@ func (p *policy) inT(job *speculators.Job, t *speculators.Task, deadline bool, l
 		return false, true
 	}
 	return true, true
+}
+
+// cmpTaskID orders task ids as T is ordered: by type, then index.
+func cmpTaskID(a, b speculators.TaskID) int {
+	if a.Type != b.Type {
+		return int(a.Type) - int(b.Type)
+	}
+	return int(a.Index) - int(b.Index)
 }
 
 // find is where task id is, or would go, in cs, ordered by type, then
