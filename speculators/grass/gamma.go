@@ -2,7 +2,6 @@ package grass
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -239,18 +238,11 @@ func (p *policy) gammaPartial(job *speculators.Job, now speculators.Time, ids []
 			if speculators.TaskType(ty) == speculators.Map && p.ended {
 				continue
 			}
-			open, live := job.Open[ty], job.Live[ty]
-			for k, w := range open {
-				if k < len(live) {
-					w &^= live[k]
+			for t := range waiting(job, ty) {
+				for ; j < len(ids) && cmpTaskID(ids[j], t.ID) < 0; j++ {
+					g.ids = append(g.ids, ids[j])
 				}
-				for ; w != 0; w &= w - 1 {
-					id := job.Tasks[ty][k*64+bits.TrailingZeros64(w)].ID
-					for ; j < len(ids) && cmpTaskID(ids[j], id) < 0; j++ {
-						g.ids = append(g.ids, ids[j])
-					}
-					g.ids = append(g.ids, id)
-				}
+				g.ids = append(g.ids, t.ID)
 			}
 		}
 		ids = append(g.ids, ids[j:]...)

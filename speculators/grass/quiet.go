@@ -2,7 +2,6 @@ package grass
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -181,24 +180,15 @@ func (p *policy) quietBlocking(job *speculators.Job, original bool, b *quietBoun
 			blocking = max(blocking, p.priorBlocking(job, speculators.TaskType(ty)))
 			continue
 		}
-		// The open tasks without a running attempt, a word at a time
-		// (Job.Open less Job.Live), in index order.
-		open, live := job.Open[ty], job.Live[ty]
-		for k, w := range open {
-			if k < len(live) {
-				w &^= live[k]
+		for t := range waiting(job, ty) {
+			if t.Done() || t.Dropped || t.RunningAttempts > 0 {
+				continue
 			}
-			for ; w != 0; w &= w - 1 {
-				t := job.Tasks[ty][k*64+bits.TrailingZeros64(w)]
-				if t.Done() || t.Dropped || t.RunningAttempts > 0 {
-					continue
-				}
-				lb := b.floorDur[ty]
-				if t.InputBytes > 0 && e.normN[ty] > 0 {
-					lb = b.floorNorm[ty] * float64(t.InputBytes)
-				}
-				blocking = max(blocking, lb)
+			lb := b.floorDur[ty]
+			if t.InputBytes > 0 && e.normN[ty] > 0 {
+				lb = b.floorNorm[ty] * float64(t.InputBytes)
 			}
+			blocking = max(blocking, lb)
 		}
 	}
 	return blocking

@@ -2,6 +2,7 @@ package grass
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"math/bits"
 
@@ -281,20 +282,32 @@ func (p *policy) hasOriginal(job *speculators.Job) bool {
 		if mapType && p.ended {
 			continue
 		}
+		for t := range waiting(job, ty) {
+			if !t.Done() && t.RunningAttempts == 0 && !t.Dropped && !(mapType && p.dropped[t.ID.Index]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// waiting yields the tasks of type ty that are not done and have no
+// running attempt, in index order: Job.Open less Job.Live, a word at a
+// time, so that the running tasks cost nothing.
+func waiting(job *speculators.Job, ty int) iter.Seq[*speculators.Task] {
+	return func(yield func(*speculators.Task) bool) {
 		open, live := job.Open[ty], job.Live[ty]
 		for k, w := range open {
 			if k < len(live) {
 				w &^= live[k]
 			}
 			for ; w != 0; w &= w - 1 {
-				t := job.Tasks[ty][k*64+bits.TrailingZeros64(w)]
-				if !t.Done() && t.RunningAttempts == 0 && !t.Dropped && !(mapType && p.dropped[t.ID.Index]) {
-					return true
+				if !yield(job.Tasks[ty][k*64+bits.TrailingZeros64(w)]) {
+					return
 				}
 			}
 		}
 	}
-	return false
 }
 
 // earliest keeps the k tasks of cs with the smallest duration, ties to the
