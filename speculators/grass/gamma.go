@@ -1,6 +1,7 @@
 package grass
 
 import (
+	"math"
 	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -79,8 +80,12 @@ type gammaCache struct {
 	set   []cand
 	first int // index in set of Γ.first(), -1 when Γ is empty
 
-	// t is T (after pruning) in candidates' order: by type, then index.
-	t []cand
+	// t is T (after pruning) in candidates' order: by type, then index;
+	// partial: only some of T's entries, every member of Γ among them
+	// (gammaPartial).
+	t       []cand
+	partial bool
+	ids     []speculators.TaskID // gammaPartial's scratch
 	// stale: something that may reach every task's entry changed since
 	// t was computed (a completion, a Decide that drops or switches, an
 	// event of no one task); dirty: the tasks with an event since.
@@ -157,6 +162,22 @@ func (g *gammaCache) notePrior(ty speculators.TaskType, bytes int64, ms float64,
 func (p *policy) gammaFull(job *speculators.Job, now speculators.Time, deadline bool) {
 	g := &p.gamma
 	e := &p.est
+	g.begin(job)
+	e.keep = g
+	saved := p.cands
+	p.cands = g.t
+	p.candidates(job, now, deadline, false)
+	g.t, p.cands = p.cands, saved
+	e.keep = nil
+	g.shape = p.scanned
+	g.partial = false
+	g.end(job, e)
+	p.gammaRank(deadline)
+}
+
+// begin starts a pass that computes T afresh: a new serial for the tasks'
+// parts in censor's sums, and no prior's answer noted yet.
+func (g *gammaCache) begin(job *speculators.Job) {
 	g.serial++
 	if g.serial == 0 { // wrapped: no part may look current
 		for ty := range g.parts {
@@ -168,16 +189,120 @@ func (p *policy) gammaFull(job *speculators.Job, now speculators.Time, deadline 
 		g.parts[ty] = speculators.Grow(g.parts[ty], len(job.Tasks[ty]))
 	}
 	g.priors, g.priorsOver = g.priors[:0], false
-	e.keep = g
-	saved := p.cands
-	p.cands = g.t
-	p.candidates(job, now, deadline, false)
-	g.t, p.cands = p.cands, saved
-	e.keep = nil
-	g.shape = p.scanned
+}
+
+// end notes what a pass that computed T afresh read that every entry
+// shares: the completions and censor's sums.
+func (g *gammaCache) end(job *speculators.Job, e *estimators) {
 	g.normN, g.durN, g.completed = e.normN, e.durN, job.Completed
 	g.runNorm, g.runDur, g.runNormN, g.runDurN = e.runNorm, e.runDur, e.runNormN, e.runDurN
+}
+
+// gammaPartial computes Γ at now from the few tasks that may be in it, and
+// reports whether it could (false: nothing is kept, and the caller computes
+// Γ afresh). ids are the running tasks whose quiet time did not hold at now
+// (quietUntil's failed), and with GS the running tasks whose time rests on
+// the originals' bound: every other running task provably stays out of Γ
+// at now (its t_rem is at most a lower bound of its t_new, times (c+1)/c
+// for RAS). RAS's Γ holds no original; GS's holds every original in T,
+// and they are taken here.
+//
+// Why Γ comes out the same as Γ afresh. censor runs over every running
+// task, as a full pass does, so t_new and each task's part are the same
+// bits; each task of ids is judged for T by inT with the stops a full pass
+// would find, and its entry computed by candOf; Γ is then ranked by
+// gammaRank's pass over these entries in T's order, which are Γ's members
+// in T's order, so the same member comes first even where ties are judged
+// with a tolerance. A type without a completion is scanned as a full pass
+// scans it up to the first task without t_new (where T's part of the type
+// ends), asking the prior the same questions. An error-bound job is left
+// to a full pass: the pruning stage keeps the earliest tasks, which depends
+// on every task's duration. T kept (g.t) then holds only the entries
+// computed, a superset of Γ (partial); gammaUpdate puts in a task with an
+// event that joins T.
+func (p *policy) gammaPartial(job *speculators.Job, now speculators.Time, ids []speculators.TaskID) bool {
+	g := &p.gamma
+	e := &p.est
+	deadline := job.Deadline > 0
+	if !deadline && job.ErrorBound > 0 {
+		return false // the earliest tasks depend on every duration
+	}
+	slices.SortFunc(ids, cmpTaskID)
+	ids = slices.Compact(ids)
+	if p.useGS {
+		// Every original in T is in GS's Γ: merged in T's order with the
+		// noted tasks (running ones, so none is both).
+		g.ids = g.ids[:0]
+		j := 0
+		for ty := range job.Tasks {
+			if speculators.TaskType(ty) == speculators.Map && p.ended {
+				continue
+			}
+			for t := range waiting(job, ty) {
+				for ; j < len(ids) && cmpTaskID(ids[j], t.ID) < 0; j++ {
+					g.ids = append(g.ids, ids[j])
+				}
+				g.ids = append(g.ids, t.ID)
+			}
+		}
+		ids = append(g.ids, ids[j:]...)
+		g.ids = ids
+	}
+	g.begin(job)
+	e.keep = g
+	e.scan, e.priorValid = true, false
+	e.censor(job, now)
+	var shape scanShape
+	for ty := range job.Tasks {
+		shape.stop[ty] = math.MaxInt32
+		mapType := speculators.TaskType(ty) == speculators.Map
+		if (mapType && p.ended) || e.durN[ty] > 0 {
+			continue // being dropped, or every task's t_new known
+		}
+		// No completion of the type: t_new is earlier jobs' or unknown,
+		// and a full pass's scan stops at the first task it would take
+		// without one (candidates), having asked the prior (noted, as a
+		// full pass notes them) for every task before it.
+		open := job.Open[ty]
+		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+			t := job.Tasks[ty][i]
+			if t.Done() || t.Dropped || (mapType && p.dropped[t.ID.Index]) {
+				continue
+			}
+			if _, ok := e.tnew(t); !ok {
+				shape.stop[ty] = int32(i)
+				break
+			}
+		}
+	}
+	shape.early = p.early(job)
+	g.shape = shape
+	left := float64(job.Deadline - now)
+	g.t = g.t[:0]
+	ok := true
+	for _, id := range ids {
+		t := job.Tasks[id.Type][id.Index]
+		in, known := p.inT(job, t, deadline, left)
+		if !known {
+			ok = false
+			break
+		}
+		if !in {
+			continue
+		}
+		tn, _ := e.tnew(t)
+		g.t = append(g.t, cand{})
+		p.candOf(&g.t[len(g.t)-1], t, now, tn, shape.early, false)
+	}
+	e.keep, e.scan = nil, false
+	if !ok {
+		g.valid = false // T as left here is no full pass's to update
+		return false
+	}
+	g.partial = true
+	g.end(job, e)
 	p.gammaRank(deadline)
+	return true
 }
 
 // gammaRank builds Γ from T and finds its first member: the pruning
@@ -260,11 +385,12 @@ func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadlin
 	defer func() { e.scan = false }()
 	left := float64(job.Deadline - now)
 	// Judge every dirty task before changing T, so that a fall back leaves
-	// it as it was.
+	// it as it was. T kept in part (gammaPartial) lacks entries of tasks
+	// that were out of Γ: a dirty task of T not among them is put in.
 	for _, id := range g.dirty {
 		_, found := find(g.t, id)
 		in, ok := p.inT(job, job.Tasks[id.Type][id.Index], deadline, left)
-		if !ok || in != found {
+		if !ok || (in != found && !(g.partial && in)) {
 			e.runNorm, e.runDur, e.runNormN, e.runDurN = runNorm, runDur, runNormN, runDurN
 			return false
 		}
@@ -276,7 +402,13 @@ func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadlin
 		t := job.Tasks[id.Type][id.Index]
 		pos, found := find(g.t, id)
 		if !found {
-			continue
+			if !g.partial {
+				continue
+			}
+			if in, _ := p.inT(job, t, deadline, left); !in {
+				continue
+			}
+			g.t = slices.Insert(g.t, pos, cand{task: t})
 		}
 		tn, _ := e.tnew(t)
 		p.candOf(&g.t[pos], t, now, tn, early, false)
@@ -323,6 +455,14 @@ func (p *policy) inT(job *speculators.Job, t *speculators.Task, deadline bool, l
 		return false, true
 	}
 	return true, true
+}
+
+// cmpTaskID orders task ids as T is ordered: by type, then index.
+func cmpTaskID(a, b speculators.TaskID) int {
+	if a.Type != b.Type {
+		return int(a.Type) - int(b.Type)
+	}
+	return int(a.Index) - int(b.Index)
 }
 
 // find is where task id is, or would go, in cs, ordered by type, then

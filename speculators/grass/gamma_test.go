@@ -17,23 +17,29 @@ import (
 // gives them; after each event Γ as kept is compared with Γ afresh. The
 // test fails if no update was taken, so that it checks something.
 func TestGammaUpdateMatchesFresh(t *testing.T) {
-	updates := 0
+	updates, partial := 0, 0
 	for _, name := range []string{"gs", "ras", "grass"} {
 		for seed := uint64(1); seed <= 12; seed++ {
 			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
-				updates += gammaRun(t, name, seed)
+				u, pu := gammaRun(t, name, seed)
+				updates += u
+				partial += pu
 			})
 		}
 	}
-	if updates == 0 {
-		t.Fatal("no Γ was brought up to date: the test checks nothing")
+	if records == 0 {
+		t.Fatal("recordTrem recorded nothing: the test checks too little")
 	}
-	t.Logf("%d updates compared", updates)
+	if updates == 0 || partial == 0 {
+		t.Fatalf("%d Γ brought up to date, %d of them kept in part: the test checks too little", updates, partial)
+	}
+	t.Logf("%d updates compared, %d of Γ kept in part, %d t_rem recorded alike", updates, partial, records)
 }
 
 // gammaRun plays one random job and returns how many times Γ was brought
-// up to date rather than computed afresh.
-func gammaRun(t *testing.T, name string, seed uint64) int {
+// up to date rather than computed afresh, and how many of those were of Γ
+// kept in part (gammaPartial).
+func gammaRun(t *testing.T, name string, seed uint64) (int, int) {
 	const maps, reduces = 30, 4
 	h, p, sizes, store, rng := randomGrassJob(t, name, seed, 97,
 		speculators.JobInfo{ID: "job_gamma", Maps: maps, Reduces: reduces}, 0.2, ms(60))
@@ -60,30 +66,32 @@ func gammaRun(t *testing.T, name string, seed uint64) int {
 		started[task] = true
 		runs = append(runs, &attempt{id: id, start: at, end: at + speculators.Time(dur)})
 	}
-	updates := 0
+	updates, partialUpdates := 0, 0
 	check := func(now speculators.Time, what string) {
 		t.Helper()
 		before := p.gamma.updates
-		g := p.gammaAt(h.Job(), now)
+		p.gammaAt(h.Job(), now)
 		if p.gamma.updates == before {
 			return // computed afresh (or kept): nothing to compare
 		}
 		updates++
-		kept := append([]cand(nil), g.t...)
-		set := append([]cand(nil), g.set...)
-		first := g.first
-		p.gamma.valid = false
-		g = p.gammaAt(h.Job(), now)
-		if !sameCands(kept, g.t) || !sameCands(set, g.set) || first != g.first {
-			t.Fatalf("%s seed %d at %d ms after %s: Γ kept (|T| %d, |Γ| %d, first %d) is not Γ afresh (|T| %d, |Γ| %d, first %d)",
-				name, seed, now, what, len(kept), len(set), first, len(g.t), len(g.set), g.first)
+		if p.gamma.partial {
+			partialUpdates++
 		}
+		checkKept(t, p, h.Job(), now, fmt.Sprintf("%s seed %d at %d ms after %s", name, seed, now, what))
 	}
 	for i := range maps * 2 / 3 {
 		launch(speculators.TaskID{Type: speculators.Map, Index: int32(i)}, 0, false)
 	}
 	for now := speculators.Time(0); now <= ms(150); now += 100 {
-		p.gammaAt(h.Job(), now) // the instant's first look, afresh
+		if now%200 == 0 {
+			p.gammaAt(h.Job(), now) // the instant's first look, afresh
+		} else {
+			// WantsSlot looks first: the quiet time, or Γ from the tasks
+			// whose quiet time ran out (gammaPartial), which the events
+			// below then bring up to date.
+			h.Engine.WantsSlot(now)
+		}
 		// A few reports at this instant, one event at a time.
 		for _, r := range runs {
 			if r.over || now >= r.end || rng.IntN(25) != 0 {
@@ -142,6 +150,20 @@ func gammaRun(t *testing.T, name string, seed uint64) int {
 			if !h.Engine.WantsSlot(now) {
 				break
 			}
+			if rng.IntN(2) == 0 {
+				// Another task reports at the same instant: its entry may
+				// join Γ, kept whole or in part (gammaPartial).
+				for _, r := range runs {
+					if !r.over && r.start < now && now < r.end && rng.IntN(8) == 0 {
+						h.Status(r.id, now, float64(now-r.start)/float64(r.end-r.start))
+						check(now, "a report in the round")
+						break
+					}
+				}
+				if !h.Engine.WantsSlot(now) {
+					break
+				}
+			}
 			g := p.gammaAt(h.Job(), now)
 			copied := g.set[g.first].task.ID
 			launch(copied, now, true)
@@ -158,14 +180,95 @@ func gammaRun(t *testing.T, name string, seed uint64) int {
 			}
 		}
 		if now%1000 == 0 {
+			checkRecord(t, p, h.Job(), now)
 			h.Engine.Decide(now)
 		}
 		if store != nil && now%7000 == 0 {
 			store.AddRuntime(speculators.Map, 4*unit+float64(rng.IntN(12*unit)), 10*unit)
 		}
 	}
-	return updates
+	return updates, partialUpdates
 }
+
+// checkKept compares Γ as kept at now (gammaAt's cache) with Γ afresh: the
+// same members bit for bit, the same first member, and each entry of T
+// kept equal to T afresh's for that task (all of T, in order, unless T is
+// kept in part: gammaPartial). It leaves Γ afresh in the cache.
+func checkKept(t *testing.T, p *policy, job *speculators.Job, now speculators.Time, where string) {
+	t.Helper()
+	g := &p.gamma
+	kept := append([]cand(nil), g.t...)
+	set := append([]cand(nil), g.set...)
+	first, partial := g.first, g.partial
+	g.valid = false
+	g = p.gammaAt(job, now)
+	sameT := sameCands(kept, g.t)
+	if partial {
+		sameT = true
+		for _, c := range kept {
+			at, found := find(g.t, c.task.ID)
+			sameT = sameT && found && sameCands([]cand{c}, g.t[at:at+1])
+		}
+	}
+	if !sameT || !sameCands(set, g.set) || first != g.first {
+		t.Fatalf("%s: Γ kept (|T| %d, partial %v, |Γ| %d, first %d) is not Γ afresh (|T| %d, |Γ| %d, first %d)",
+			where, len(kept), partial, len(set), first, len(g.t), len(g.set), g.first)
+	}
+}
+
+// checkRecord checks that pull mode's recordTrem records for the accuracy
+// score exactly what a candidates pass with record set records: the same
+// tasks, the same t_rem bit for bit. The estimators' records are put back
+// as they were.
+func checkRecord(t *testing.T, p *policy, job *speculators.Job, now speculators.Time) {
+	t.Helper()
+	e := &p.est
+	var rem [speculators.NumTaskTypes][]float64
+	var at [speculators.NumTaskTypes][]speculators.Time
+	for ty := range e.predRem {
+		rem[ty] = append([]float64(nil), e.predRem[ty]...)
+		at[ty] = append([]speculators.Time(nil), e.predAt[ty]...)
+	}
+	clearRecords := func() {
+		for ty := range e.predRem {
+			clear(e.predRem[ty])
+			for i := range e.predAt[ty] {
+				e.predAt[ty][i] = -1
+			}
+		}
+	}
+	clearRecords()
+	p.recordTrem(job, now, job.Deadline > 0)
+	var gotRem [speculators.NumTaskTypes][]float64
+	var gotAt [speculators.NumTaskTypes][]speculators.Time
+	for ty := range e.predRem {
+		gotRem[ty] = append([]float64(nil), e.predRem[ty]...)
+		gotAt[ty] = append([]speculators.Time(nil), e.predAt[ty]...)
+	}
+	clearRecords()
+	p.candidates(job, now, job.Deadline > 0, true)
+	recorded := 0
+	for ty := range e.predRem {
+		for i := range e.predRem[ty] {
+			if math.Float64bits(gotRem[ty][i]) != math.Float64bits(e.predRem[ty][i]) || gotAt[ty][i] != e.predAt[ty][i] {
+				t.Fatalf("at %d ms: task %d/%d: recordTrem recorded %v at %d, candidates %v at %d",
+					now, ty, i, gotRem[ty][i], gotAt[ty][i], e.predRem[ty][i], e.predAt[ty][i])
+			}
+			if gotAt[ty][i] >= 0 {
+				recorded++
+			}
+		}
+	}
+	records += recorded
+	for ty := range e.predRem {
+		copy(e.predRem[ty], rem[ty])
+		copy(e.predAt[ty], at[ty])
+	}
+}
+
+// records counts the t_rem checkRecord saw recorded, so that the test can
+// require some.
+var records int
 
 // sameCands reports whether two lists of T's entries are equal, floats bit
 // for bit.

@@ -166,6 +166,13 @@ type policy struct {
 	endWhy string     // why, for Drop reasons
 
 	est estimators
+	// uniform: per task type, whether every task has the same input size
+	// (bytes), as of n tasks (sameInput).
+	uniform [speculators.NumTaskTypes]struct {
+		n     int
+		bytes int64
+		same  bool
+	}
 
 	// Scratch reused by Decide.
 	cands   []cand

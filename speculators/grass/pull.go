@@ -98,6 +98,14 @@ func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
 		q.valid, q.ver, q.gs, q.from, q.until = true, p.ver, p.useGS, now, until
 		return false
 	}
+	if q.failedOK && p.gammaPartial(job, now, q.failed) {
+		// Γ from the few tasks whose quiet time ran out: every other
+		// running task is provably out of it.
+		g := &p.gamma
+		g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
+		g.stale, g.dirty = false, g.dirty[:0]
+		return g.first >= 0 && g.set[g.first].running
+	}
 	g := p.gammaAt(job, now)
 	return g.first >= 0 && g.set[g.first].running
 }
@@ -119,14 +127,23 @@ type quietTime struct {
 	tasks       [speculators.NumTaskTypes][]quietTask
 	floors      [speculators.NumTaskTypes][2]quietFloor
 	normN, durN [speculators.NumTaskTypes]int
-	built, all  bool
-	parts       bool // every part again, the tasks' times kept (quietRefresh)
-	dirty       []speculators.TaskID
+	// means: the completions' means (per byte, in ms) the parts were
+	// computed with (partsHold).
+	means      [speculators.NumTaskTypes][2]float64
+	built, all bool
+	parts      bool // every part again, the tasks' times kept (quietRefresh)
+	dirty      []speculators.TaskID
 	// touched: the tasks with an event before the latest pass
 	// (quietRefresh), when only theirs changed; last: the latest full
 	// pass (quietTouched).
 	touched []speculators.TaskID
 	last    quietLast
+	// failed: the running tasks whose time did not hold at the latest
+	// pass, which returned its instant; failedOK: every other task's did,
+	// so Γ's members are among them (gammaPartial).
+	failed   []speculators.TaskID
+	failedOK bool
+	visit    []speculators.TaskID // quietTouched's scratch
 }
 
 // inGamma is the pruning stage's membership test for a candidate already in

@@ -68,11 +68,20 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	e := &p.est
 	q := &p.quiet
 	q.priors = q.priors[:0]
+	q.failed, q.failedOK = q.failed[:0], false
 	original := p.hasOriginal(job)
 	if original && p.useGS && (job.Deadline > 0 || job.ErrorBound > 0) {
 		q.last.ok = false
 		return now // pruning may give an original back to Γ as the clock moves
 	}
+	// The tasks whose time does not hold are noted (failed) for
+	// gammaPartial, where the rest are provably out of Γ. With GS and
+	// originals left (an exact job), a task whose time was computed for a
+	// threshold above its own t_new's lower bound (the originals' bound
+	// was higher) may be in Γ behind the originals: it is noted too, and
+	// gammaPartial takes every original. Not for an error-bound job,
+	// which gammaPartial leaves to a full pass.
+	collect := job.Deadline > 0 || job.ErrorBound == 0
 	var b quietBounds
 	b.early = original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	touched := p.quietRefresh(job, now) && p.quietPriorsHold()
@@ -87,13 +96,16 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	b.blocking = p.quietBlocking(job, original, &b)
 	if touched {
 		if p.quietHolds(&b, now) {
-			return p.quietTouched(job, &b, now)
+			// A kept time may rest on the originals' bound: which do is
+			// known only from a full pass.
+			return p.quietTouched(job, &b, now, collect && b.blocking == 0)
 		}
 		// A full pass reads the prior afresh, as before any kept time.
 		q.priors = q.priors[:0]
 		b.blocking = p.quietBlocking(job, original, &b)
 	}
 	until, head := never, math.Inf(1)
+	failed := false
 	for ty := range job.Tasks {
 		mapType := speculators.TaskType(ty) == speculators.Map
 		if (mapType && p.ended) || job.RunningTasks[ty] == 0 {
@@ -104,28 +116,49 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		live := job.Live[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
 			t := job.Tasks[ty][i]
-			thr, how := p.quietThr(job, t, &b)
+			thr, lb, how := p.quietThr(job, t, &b)
 			if how == quietSkip {
 				continue
 			}
 			if how == quietFail {
 				q.last.ok = false
+				q.failedOK = false
 				return now
 			}
 			at, ok := p.quietAt(t, thr, now)
 			if !ok {
-				q.last.ok = false
-				return now
+				failed = true // no quiet time, whatever is noted
+				if !q.fail(t, collect) {
+					q.last.ok = false
+					return now
+				}
+				continue
 			}
 			until = min(until, at)
-			head = min(head, thr/q.tasks[ty][i].thr)
+			k := q.tasks[ty][i].thr
+			head = min(head, thr/k)
+			if collect && p.useGS && !(k <= lb) {
+				// Out of Γ's first place only behind the originals.
+				if len(q.failed) < maxQuietFailed {
+					q.failed = append(q.failed, t.ID)
+				} else {
+					collect, q.failedOK = false, false
+				}
+			}
 		}
 	}
-	if until <= now {
+	if failed || until <= now {
 		q.last.ok = false
+		if failed && q.failedOK {
+			// Every other task's time holds: the next pass after events
+			// of a few tasks visits those and the ones noted here only.
+			q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head,
+				priors: append(q.last.priors[:0], q.priors...), failed: append(q.last.failed[:0], q.failed...)}
+		}
 		return now
 	}
-	q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head, priors: append(q.last.priors[:0], q.priors...)}
+	q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head,
+		priors: append(q.last.priors[:0], q.priors...), failed: q.last.failed[:0]}
 	return until
 }
 
@@ -147,9 +180,7 @@ func (p *policy) quietBlocking(job *speculators.Job, original bool, b *quietBoun
 			blocking = max(blocking, p.priorBlocking(job, speculators.TaskType(ty)))
 			continue
 		}
-		open := job.Open[ty]
-		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
-			t := job.Tasks[ty][i]
+		for t := range waiting(job, ty) {
 			if t.Done() || t.Dropped || t.RunningAttempts > 0 {
 				continue
 			}
@@ -184,6 +215,11 @@ type quietLast struct {
 	until  speculators.Time
 	head   float64
 	priors []priorSeen // the prior's answers the kept times rest on
+	// failed: the tasks whose time did not hold at the pass (or, with
+	// GS, may be in Γ behind the originals), all noted (quiet.failed);
+	// until is then the least time of the others, and the next pass
+	// visits these again.
+	failed []speculators.TaskID
 }
 
 // quietHolds reports whether every task's kept time still holds after
@@ -230,7 +266,7 @@ func (p *policy) quietPriorsHold() bool {
 // holds (quietHolds): the least of the last pass's time and theirs.
 // Each touched task's threshold by the last full pass's bounds lowers head,
 // so that quietHolds keeps judging every kept time by those bounds.
-func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculators.Time) speculators.Time {
+func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculators.Time, collect bool) speculators.Time {
 	q := &p.quiet
 	l := &q.last
 	until := l.until
@@ -239,26 +275,36 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 	// quietPrior returns a noted answer), so that its time rests on what
 	// quietPriorsHold checks; a new answer joins the list.
 	defer func() { l.priors = append(l.priors[:0], q.priors...) }()
-	for _, id := range q.touched {
+	// The tasks touched since, and those whose time did not hold at the
+	// last pass (l.failed: their kept times are none, so each is judged
+	// afresh).
+	q.visit = append(append(q.visit[:0], q.touched...), l.failed...)
+	failed := false
+	for _, id := range q.visit {
 		t := job.Tasks[id.Type][id.Index]
 		if (id.Type == speculators.Map && p.ended) || !inSet(job.Live[id.Type], int(id.Index)) {
 			continue
 		}
-		thr, how := p.quietThr(job, t, b)
+		thr, _, how := p.quietThr(job, t, b)
 		if how == quietSkip {
 			continue
 		}
 		if how == quietFail {
 			l.ok = false
+			q.failedOK = false
 			return now
 		}
 		at, ok := p.quietAt(t, thr, now)
 		if !ok {
-			l.ok = false
-			return now
+			failed = true // no quiet time, whatever is noted
+			if !q.fail(t, collect) {
+				l.ok = false
+				return now
+			}
+			continue
 		}
 		until = min(until, at)
-		thrL, _ := p.quietThr(job, t, &l.bounds)
+		thrL, _, _ := p.quietThr(job, t, &l.bounds)
 		if r := thrL / q.tasks[id.Type][id.Index].thr; !(r > 0) {
 			l.ok = false // no bound by the last pass's floors: a full pass next
 		} else if r < l.head {
@@ -266,7 +312,32 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 		}
 	}
 	l.until = until
+	l.failed = append(l.failed[:0], q.failed...)
+	if failed {
+		return now
+	}
 	return until
+}
+
+// maxQuietFailed is how many tasks whose quiet time does not hold
+// gammaPartial takes. Γ from the noted tasks costs censor's pass and their
+// entries, never more than Γ afresh, so the bound only keeps the lists
+// from growing without end; on xulau/large-jobs under gs a bound of 16
+// sent 9,500 of 35,000 computations of Γ to a full pass (issue 31). A
+// variable so that a test can make it small.
+var maxQuietFailed = 1 << 16
+
+// fail notes running task t, whose quiet time does not hold at now, for
+// gammaPartial when collect is set, and reports whether the pass should go
+// on to note the others (false: Γ is computed afresh).
+func (q *quietTime) fail(t *speculators.Task, collect bool) bool {
+	if !collect || len(q.failed) >= maxQuietFailed {
+		q.failedOK = false
+		return false
+	}
+	q.failed = append(q.failed, t.ID)
+	q.failedOK = true
+	return true
 }
 
 // What quietThr found of a running task.
@@ -279,47 +350,47 @@ const (
 
 // quietThr is the threshold running task t's t_rem must stay under for it
 // to stay out of Γ (see quietUntil): t_new's lower bound by b's floors
-// (times (c+1)/c for RAS, at least blocking for GS).
-func (p *policy) quietThr(job *speculators.Job, t *speculators.Task, b *quietBounds) (float64, int) {
+// (times (c+1)/c for RAS, at least blocking for GS), and that lower bound
+// (lb).
+func (p *policy) quietThr(job *speculators.Job, t *speculators.Task, b *quietBounds) (thr, lb float64, how int) {
 	e := &p.est
 	ty := t.ID.Type
 	if t.Done() || t.Dropped || t.RunningAttempts == 0 || (ty == speculators.Map && p.dropped[t.ID.Index]) {
-		return 0, quietSkip
+		return 0, 0, quietSkip
 	}
-	how := quietOK
-	var lb float64
+	how = quietOK
 	switch {
 	case t.InputBytes > 0 && e.normN[ty] > 0:
 		lb = b.floorNorm[ty] * float64(t.InputBytes)
 	case e.durN[ty] > 0:
 		lb = b.floorDur[ty]
 	case e.prior == nil:
-		return 0, quietSkip // t_new unknown until a completion: not in T
+		return 0, 0, quietSkip // t_new unknown until a completion: not in T
 	default:
 		// t_new from earlier jobs: WantsSlot checks that it has not
 		// fallen (or become known) before trusting the bound.
 		v, ok := p.quietPrior(ty, t.InputBytes)
 		if !ok {
-			return 0, quietSkip // unknown: not in T while it stays so
+			return 0, 0, quietSkip // unknown: not in T while it stays so
 		}
 		lb, how = v, quietByPrior
 	}
 	if t.PendingCopies > 0 {
-		return 0, quietSkip // not eligible until the ledger settles (an event)
+		return 0, 0, quietSkip // not eligible until the ledger settles (an event)
 	}
 	// Γ's trem counts the running attempts the same way.
 	c := t.RunningAttempts
 	if b.early && c >= 2 {
-		return 0, quietSkip // at most two copies in early waves
+		return 0, 0, quietSkip // at most two copies in early waves
 	}
-	thr := max(lb, b.blocking)
+	thr = max(lb, b.blocking)
 	if !p.useGS {
 		thr = lb * float64(c+1) / float64(c)
 	}
 	if !(thr > 0) || math.IsInf(thr, 1) {
-		return thr, quietFail
+		return thr, lb, quietFail
 	}
-	return thr, how
+	return thr, lb, how
 }
 
 // quietAt is the time up to which running task t's t_rem stays at most
@@ -361,14 +432,42 @@ const quietSlack = 1e-2
 // part of T). 0 when there is none or the prior does not know. The answers
 // read are noted for priorHolds, like every t_new from the prior a quiet
 // time rests on.
+//
+// When every task of the type has the same input size every task asks the
+// prior the same question, so the running tasks before the first original
+// need no visit: the question is asked once, when any task is left, and
+// the first original is found among the tasks without a running attempt
+// (waiting). Before a job's first completion its running maps were each
+// visited at every pass (6% of gs's replay of xulau/large-jobs, issue 31).
 func (p *policy) priorBlocking(job *speculators.Job, ty speculators.TaskType) float64 {
 	if p.est.prior == nil || (ty == speculators.Map && p.ended) {
 		return 0
 	}
+	skip := func(t *speculators.Task) bool {
+		return t.Done() || t.Dropped || (ty == speculators.Map && p.dropped[t.ID.Index])
+	}
 	open := job.Open[ty]
+	if bytes, same := p.sameInput(job, ty); same {
+		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
+			if skip(job.Tasks[ty][i]) {
+				continue
+			}
+			v, ok := p.quietPrior(ty, bytes)
+			if !ok {
+				return 0
+			}
+			for t := range waiting(job, int(ty)) {
+				if !skip(t) && t.RunningAttempts == 0 {
+					return v
+				}
+			}
+			return 0
+		}
+		return 0
+	}
 	for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
 		t := job.Tasks[ty][i]
-		if t.Done() || t.Dropped || (ty == speculators.Map && p.dropped[t.ID.Index]) {
+		if skip(t) {
 			continue
 		}
 		v, ok := p.quietPrior(ty, t.InputBytes)
@@ -380,6 +479,26 @@ func (p *policy) priorBlocking(job *speculators.Job, ty speculators.TaskType) fl
 		}
 	}
 	return 0
+}
+
+// sameInput reports whether every task of type ty has the same input size
+// (bytes), noted per task count (tasks' sizes are fixed when the job is
+// made).
+func (p *policy) sameInput(job *speculators.Job, ty speculators.TaskType) (bytes int64, same bool) {
+	u := &p.uniform[ty]
+	if tasks := job.Tasks[ty]; u.n != len(tasks) {
+		u.n, u.same = len(tasks), len(tasks) > 0
+		for _, t := range tasks {
+			if t.InputBytes != tasks[0].InputBytes {
+				u.same = false
+				break
+			}
+		}
+		if u.same {
+			u.bytes = tasks[0].InputBytes
+		}
+	}
+	return u.bytes, u.same
 }
 
 // quietTask is one task's part in the quiet time, kept between WantsSlot's
@@ -414,6 +533,11 @@ type quietFloor struct {
 	// none is counted): a counted task's own t_new leaves its own value
 	// out, and the mean without the largest is the least of those.
 	vmax float64
+	// maxStart and maxSize are at least the latest start of a counted
+	// task's oldest attempt and the largest size of a counted task (kept
+	// until none is counted; partsHold).
+	maxStart speculators.Time
+	maxSize  float64
 }
 
 // quietRefresh brings the tasks' parts in the quiet time up to date: every
@@ -443,7 +567,9 @@ func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) (touch
 			q.parts = true
 		}
 	}
-	if q.built && !q.all && !q.parts {
+	if q.built && !q.all && (!q.parts || q.partsHold(e, now)) {
+		q.parts = false
+		q.noteMeans(e)
 		for _, id := range q.dirty {
 			t := job.Tasks[id.Type][id.Index]
 			k := &q.tasks[id.Type][id.Index]
@@ -484,7 +610,72 @@ func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) (touch
 	}
 	q.dirty = q.dirty[:0]
 	q.all, q.parts, q.built = false, false, true
+	q.noteMeans(e)
 	return false
+}
+
+// noteMeans notes the completions' means the parts are computed with from
+// now on (partsHold).
+func (q *quietTime) noteMeans(e *estimators) {
+	for ty := range q.means {
+		q.normN[ty], q.durN[ty] = e.normN[ty], e.durN[ty]
+		q.means[ty] = [2]float64{}
+		if e.normN[ty] > 0 {
+			q.means[ty][0] = e.normSum[ty] / float64(e.normN[ty])
+		}
+		if e.durN[ty] > 0 {
+			q.means[ty][1] = e.durSum[ty] / float64(e.durN[ty])
+		}
+	}
+}
+
+// partsHold reports whether every task's part kept in t_new's floor still
+// bounds it from below after completions (the completions' mean m moved),
+// so that only the parts of the tasks with an event need computing again.
+// It holds where each type's and kind's m has not fallen below the one
+// every kept part was computed with (noted at each refresh; a refresh
+// that keeps parts needs it not to fall, so no kept part saw a higher m)
+// and no kind got its first completion (its tasks have no part yet), and
+// every counted task is still counted:
+//
+//   - A joiner's value (m/p, or m) was computed with an m no higher than
+//     the one now, so it is at most what the task joins at.
+//   - A counted task stays counted while its oldest attempt's elapsed
+//     time exceeds m x its size; each kind keeps the latest start and the
+//     largest size over its counted tasks (as vmax, an upper bound kept
+//     until none is counted), and (now - latest start) > m x largest size
+//     (with a margin of 1e-6 against rounding) gives it for all of them
+//     from now until the next completion. Its value kept is then what it
+//     was, a lower bound of its counted duration as between any events.
+//
+// In a wave that started together completions come in order of length,
+// so m mostly rises and the tasks left have all run longer than the last
+// completion (issue 31: the parts of every running task were computed
+// again after each completion).
+func (q *quietTime) partsHold(e *estimators, now speculators.Time) bool {
+	for ty := range q.means {
+		for kind := range 2 {
+			sum, n, was := e.normSum[ty], e.normN[ty], q.normN[ty]
+			if kind == 1 {
+				sum, n, was = e.durSum[ty], e.durN[ty], q.durN[ty]
+			}
+			if n == was {
+				continue
+			}
+			if was == 0 {
+				return false // the kind's first completion: parts to compute
+			}
+			m := sum / float64(n)
+			if !(m >= q.means[ty][kind]) {
+				return false
+			}
+			f := &q.floors[ty][kind]
+			if f.n > 0 && !(float64(now-f.maxStart) > m*f.maxSize*(1+1e-6)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // noteQuiet records what an observed event changes for the quiet time: the
@@ -555,6 +746,11 @@ func (q *quietTime) part(e *estimators, t *speculators.Task, k *quietTask, now s
 	switch {
 	case counted && !edge:
 		k.part, k.val = partCounted, (elapsed+left)/size
+		if f.n == 0 {
+			f.maxStart, f.maxSize = oldest.Start, size
+		} else {
+			f.maxStart, f.maxSize = max(f.maxStart, oldest.Start), max(f.maxSize, size)
+		}
 		f.sum += k.val
 		f.n++
 		f.vmax = max(f.vmax, k.val)

@@ -19,23 +19,40 @@ import (
 // test also requires that the quiet answer was used, so that it checks
 // something.
 func TestQuietMatchesGamma(t *testing.T) {
-	quietAnswers := 0
-	for _, name := range []string{"gs", "ras"} {
-		for seed := uint64(1); seed <= 12; seed++ {
-			name, seed := name, seed
-			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
-				quietAnswers += quietRun(t, name, seed)
-			})
+	quietAnswers, partial := 0, 0
+	defer func(n int) { maxQuietFailed = n }(maxQuietFailed)
+	for _, most := range []int{maxQuietFailed, 1} {
+		// Also with room for one noted task only, so that a pass that
+		// runs out of room is played too.
+		maxQuietFailed = most
+		for _, name := range []string{"gs", "ras"} {
+			// Many seeds: a counted task that stops counting as the
+			// completions' mean rises (partsHold) takes about 80 to show.
+			for seed := uint64(1); seed <= 120; seed++ {
+				name, seed := name, seed
+				t.Run(fmt.Sprintf("%s/%d/noted-%d", name, seed, most), func(t *testing.T) {
+					q, pa := quietRun(t, name, seed)
+					quietAnswers += q
+					partial += pa
+				})
+			}
 		}
 	}
 	if quietAnswers == 0 {
 		t.Fatal("no answer came from a quiet time: the test checks nothing")
 	}
+	if partial == 0 {
+		t.Fatal("no Γ came from the tasks whose quiet time ran out (gammaPartial): the test checks too little")
+	}
+	if floorsCompared == 0 {
+		t.Fatal("no t_new was compared with the floor: the test checks too little")
+	}
+	t.Logf("%d answers from a quiet time, %d Γ from the tasks whose quiet time ran out, %d t_new compared with the floor", quietAnswers, partial, floorsCompared)
 }
 
 // quietRun plays one random job and returns how many answers came from a
-// quiet time.
-func quietRun(t *testing.T, name string, seed uint64) int {
+// quiet time and how many Γ from the tasks whose quiet time ran out.
+func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 	const maps = 12
 	h, p, sizes, store, rng := randomGrassJob(t, name, seed, 31,
 		speculators.JobInfo{ID: "job_quiet", Maps: maps}, 0.25, ms(40))
@@ -50,7 +67,8 @@ func quietRun(t *testing.T, name string, seed uint64) int {
 		j.Start(spectest.Map(i), 0, false)
 	}
 	next := first
-	quiet := 0
+	quiet, partial := 0, 0
+	floors := 0
 	j.Run(ms(200), func(now speculators.Time) {
 		if next < maps && now > 0 && now%5000 == 0 {
 			j.Start(spectest.Map(next), now, false)
@@ -64,8 +82,15 @@ func quietRun(t *testing.T, name string, seed uint64) int {
 		q := p.quiet
 		fromQuiet := q.valid && q.ver == p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.priorHolds()
 		got := h.Engine.WantsSlot(now)
+		if g := &p.gamma; g.valid && g.partial && g.ver == p.ver && g.now == now {
+			// Γ from the tasks whose quiet time ran out (gammaPartial):
+			// its members and first member must be Γ afresh's.
+			partial++
+			checkKept(t, p, h.Job(), now, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
+		}
 		p.gamma.valid = false
 		g := p.gammaAt(h.Job(), now)
+		floors += checkFloors(t, p, g.t, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
 		want := g.first >= 0 && g.set[g.first].running
 		if got != want {
 			t.Fatalf("%s seed %d at %d ms: WantsSlot %v, Γ afresh %v (quiet %v..%v, from the quiet time %v)", name, seed, now, got, want, q.from, q.until, fromQuiet)
@@ -78,7 +103,43 @@ func quietRun(t *testing.T, name string, seed uint64) int {
 		}
 		return g.set[g.first].task.ID, true
 	})
-	return quiet
+	floorsCompared += floors
+	return quiet, partial
+}
+
+// floorsCompared counts the t_new TestQuietMatchesGamma compared with the
+// floor (checkFloors), so that it can require some.
+var floorsCompared int
+
+// checkFloors checks that t_new's floor as the quiet time keeps it
+// (quietFloor, with the parts kept per task: quietRefresh) is at most
+// every t_new in T afresh (ts), when no event has come since the parts
+// were brought up to date, and returns how many t_new it compared.
+func checkFloors(t *testing.T, p *policy, ts []cand, where string) int {
+	t.Helper()
+	q, e := &p.quiet, &p.est
+	if !q.built || q.all || q.parts || len(q.dirty) > 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range ts {
+		ty := c.task.ID.Type
+		norm, dur := q.floor(e, int(ty))
+		var lb float64
+		switch {
+		case c.task.InputBytes > 0 && e.normN[ty] > 0:
+			lb = norm * float64(c.task.InputBytes)
+		case e.durN[ty] > 0:
+			lb = dur
+		default:
+			continue // t_new from earlier jobs
+		}
+		if !(c.tnew >= lb) {
+			t.Fatalf("%s: %s's t_new %v is below the floor %v", where, c.task.ID, c.tnew, lb)
+		}
+		n++
+	}
+	return n
 }
 
 // randomGrassJob sets up the random job TestQuietMatchesGamma and

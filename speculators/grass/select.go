@@ -2,7 +2,9 @@ package grass
 
 import (
 	"fmt"
+	"iter"
 	"math"
+	"math/bits"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -68,8 +70,12 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	deadline := job.Deadline > 0
 	if p.pull {
 		// The slots are offered to ChooseForSlot (pull.go); Decide only
-		// keeps the t_rem estimates for the accuracy score.
-		p.candidates(job, now, deadline, true)
+		// keeps the t_rem estimates for the accuracy score, which only
+		// GRASS's learner reads (switch.go): gs and ras skip the pass, a
+		// scan of every task at every tick (issue 31).
+		if p.learn != nil {
+			p.recordTrem(job, now, deadline)
+		}
 		return out
 	}
 	free := p.freeSlots(job)
@@ -184,6 +190,48 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 	}
 }
 
+// recordTrem records t_rem for the accuracy score (estimators.remember) of
+// every running task candidates would record, with the same t_new, and
+// builds nothing else: pull mode's Decide (GRASS only; see Decide). The
+// pruning stage and T's entries do not reach what is recorded (candidates
+// records as it meets a task, before the error bound prunes). A type with
+// a completion has every task's t_new, so only its running tasks are
+// visited (Job.Live); a type without one is scanned as candidates scans
+// it, up to the first task without t_new.
+func (p *policy) recordTrem(job *speculators.Job, now speculators.Time, deadline bool) {
+	e := &p.est
+	e.scan, e.priorValid = true, false
+	defer func() { e.scan = false }()
+	e.censor(job, now)
+	left := float64(job.Deadline - now)
+	for ty := range job.Tasks {
+		mapType := speculators.TaskType(ty) == speculators.Map
+		if mapType && p.ended {
+			continue // being dropped
+		}
+		set := job.Open[ty]
+		if e.durN[ty] > 0 {
+			set = job.Live[ty]
+		}
+		for i := set.Next(0); i >= 0; i = set.Next(i + 1) {
+			t := job.Tasks[ty][i]
+			if t.Done() || t.Dropped || (mapType && p.dropped[t.ID.Index]) {
+				continue
+			}
+			tn, ok := e.tnew(t)
+			if !ok {
+				break // same for every task of the type
+			}
+			if (mapType && deadline && greater(tn, left)) || t.RunningAttempts == 0 {
+				continue
+			}
+			if ms, _, measured := trem(t, now, tn, true); measured {
+				e.remember(t, ms, now)
+			}
+		}
+	}
+}
+
 // scanShape is what the latest candidates pass found besides T itself: the
 // early waves, where each type's scan stopped at a task without t_new (its
 // index; MaxInt32: none) and whether the error bound pruned any task.
@@ -220,20 +268,46 @@ func (p *policy) early(job *speculators.Job) bool {
 
 // hasOriginal reports whether the job has an original in T's reach: a task
 // not done, not dropped (nor being dropped) and not running.
+//
+// It visits the open tasks without a running attempt only (Job.Open less
+// Job.Live, a word at a time): the running ones come first in index order
+// in a job whose originals start in that order, and visiting each of them
+// was 3% of gs's replay of xulau/large-jobs (issue 31).
 func (p *policy) hasOriginal(job *speculators.Job) bool {
 	for ty := range job.Tasks {
 		if job.RunningTasks[ty]+job.Completed[ty] >= len(job.Tasks[ty]) {
 			continue
 		}
-		open := job.Open[ty]
-		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
-			t := job.Tasks[ty][i]
-			if !t.Done() && t.RunningAttempts == 0 && !t.Dropped && !(speculators.TaskType(ty) == speculators.Map && (p.ended || p.dropped[t.ID.Index])) {
+		mapType := speculators.TaskType(ty) == speculators.Map
+		if mapType && p.ended {
+			continue
+		}
+		for t := range waiting(job, ty) {
+			if !t.Done() && t.RunningAttempts == 0 && !t.Dropped && !(mapType && p.dropped[t.ID.Index]) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// waiting yields the tasks of type ty that are not done and have no
+// running attempt, in index order: Job.Open less Job.Live, a word at a
+// time, so that the running tasks cost nothing.
+func waiting(job *speculators.Job, ty int) iter.Seq[*speculators.Task] {
+	return func(yield func(*speculators.Task) bool) {
+		open, live := job.Open[ty], job.Live[ty]
+		for k, w := range open {
+			if k < len(live) {
+				w &^= live[k]
+			}
+			for ; w != 0; w &= w - 1 {
+				if !yield(job.Tasks[ty][k*64+bits.TrailingZeros64(w)]) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // earliest keeps the k tasks of cs with the smallest duration, ties to the
