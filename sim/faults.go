@@ -136,7 +136,7 @@ func (s *sim) initFaults(jobs []Job) error {
 
 // handleFault dispatches the failure model's timers.
 func (s *sim) handleFault(e event) (bool, error) {
-	switch e.kind {
+	switch e.kind() {
 	case evFetch:
 		return s.fetchTimeout(e.ref, e.gen)
 	case evExpiry:
@@ -153,7 +153,7 @@ func (s *sim) handleFault(e event) (bool, error) {
 		}
 		return true, nil
 	}
-	return false, fmt.Errorf("sim: unknown event kind %d", e.kind)
+	return false, fmt.Errorf("sim: unknown event kind %d", e.kind())
 }
 
 // crashEdges starts or ends node ni's crash when a crash episode begins or

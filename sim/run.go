@@ -235,7 +235,7 @@ func (s *sim) loop() error {
 
 // handle dispatches one event; counted is false for a superseded timer.
 func (s *sim) handle(e event) (counted bool, err error) {
-	switch e.kind {
+	switch e.kind() {
 	case evSubmit:
 		return true, s.submit(e.ref)
 	case evSpeed:
