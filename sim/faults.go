@@ -388,6 +388,7 @@ func (s *sim) fetchTimeout(ai int32, gen uint32) (bool, error) {
 		failed[k] = speculators.TaskID{Type: speculators.Map, Index: m}
 	}
 	s.statusEvent(ai)
+	s.evStatus = false // s.ev is no longer a plain status report
 	s.ev.FetchFailedMaps = failed
 	if err := s.observe(j); err != nil {
 		return true, err
