@@ -305,6 +305,9 @@ func (s *sim) succeed(ai int32) error {
 	if ty == speculators.Map {
 		s.mapsChanged(j, true)
 	}
+	if j.forget {
+		s.forgetDone(j, t)
+	}
 	if j.unfinished == 0 {
 		s.finishJob(ji)
 	}

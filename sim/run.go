@@ -341,6 +341,7 @@ func (s *sim) submit(ji int32) error {
 	j.cloner = eng.Clones()
 	j.teaches = eng.Teaches()
 	j.blind = !eng.ReadsReports() && s.faults.an == nil
+	j.forget = j.streamed && s.recycle && !eng.Reruns()
 	s.anyPrio = s.anyPrio || j.prio
 	s.pinJob(j)
 	if err := s.attachJob(j); err != nil {
