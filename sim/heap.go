@@ -137,6 +137,12 @@ type timers struct {
 	head int
 	subs []event
 	sub  int
+	// peeked: next is the source of the next event, as peekAt found it
+	// (first); a push clears it, a pop uses it. The run peeks after each
+	// event and pops right after, so this saves one look at the three
+	// sources per event.
+	peeked bool
+	next   int
 }
 
 func (q *timers) len() int { return q.heap.len() + len(q.lane) - q.head + len(q.subs) - q.sub }
@@ -144,6 +150,7 @@ func (q *timers) len() int { return q.heap.len() + len(q.lane) - q.head + len(q.
 // submits queues one submit per job at its time, job i with the i-th seq
 // from now on: the order pushing them one by one to the heap gave.
 func (q *timers) submits(at func(i int) speculators.Time, n int) {
+	q.peeked = false
 	q.subs = make([]event, n)
 	for i := range q.subs {
 		q.heap.seq++
@@ -155,6 +162,7 @@ func (q *timers) submits(at func(i int) speculators.Time, n int) {
 // pushOrdered queues a timer in the FIFO lane when it is not earlier than
 // the lane's last one, else in the heap.
 func (q *timers) pushOrdered(at speculators.Time, kind eventKind, ref int32, gen uint32) {
+	q.peeked = false
 	if n := len(q.lane); n > q.head && q.lane[n-1].at > at {
 		q.heap.push(at, kind, ref, gen)
 		return
@@ -169,6 +177,7 @@ func (q *timers) pushOrdered(at speculators.Time, kind eventKind, ref int32, gen
 }
 
 func (q *timers) push(at speculators.Time, kind eventKind, ref int32, gen uint32) {
+	q.peeked = false
 	q.heap.push(at, kind, ref, gen)
 }
 
@@ -197,7 +206,8 @@ func (q *timers) first() int {
 
 // peekAt is the time of the next event; q must not be empty.
 func (q *timers) peekAt() speculators.Time {
-	switch q.first() {
+	q.next, q.peeked = q.first(), true
+	switch q.next {
 	case fromLane:
 		return q.lane[q.head].at
 	case fromSubs:
@@ -208,7 +218,12 @@ func (q *timers) peekAt() speculators.Time {
 
 // pop removes and returns the next event; q must not be empty.
 func (q *timers) pop() event {
-	switch q.first() {
+	src := q.next
+	if !q.peeked {
+		src = q.first()
+	}
+	q.peeked = false
+	switch src {
 	case fromLane:
 		e := q.lane[q.head]
 		q.head++

@@ -12,7 +12,7 @@ import (
 // plain stable sort: events come out by time, ties in the order they were
 // queued (submits first, as reserved before any timer), whichever of the
 // heap, the FIFO lane and the submits holds them, with their kind, ref and
-// generation intact.
+// generation intact, and a peek names the event the next pop returns.
 func TestTimersPopInTimeThenPushOrder(t *testing.T) {
 	type want struct {
 		at   speculators.Time
@@ -36,8 +36,18 @@ func TestTimersPopInTimeThenPushOrder(t *testing.T) {
 		var got []want
 		now := speculators.Time(0)
 		for range 3000 {
+			if q.len() > 0 && rng.IntN(4) == 0 {
+				q.peekAt() // a peek, then pushes or a pop
+			}
 			if q.len() > 0 && rng.IntN(3) == 0 {
+				peeked := speculators.Time(-1)
+				if rng.IntN(2) == 0 {
+					peeked = q.peekAt() // the pop uses what the peek found
+				}
 				e := q.pop()
+				if peeked >= 0 && e.at != peeked {
+					t.Fatalf("seed %d: peeked time %d, popped %d", seed, peeked, e.at)
+				}
 				if e.at < now {
 					t.Fatalf("seed %d: popped time %d after %d", seed, e.at, now)
 				}
