@@ -59,7 +59,9 @@ func (s *swimSource) workload(co ClusterOptions, seed uint64) (*Workload, error)
 	if err != nil {
 		return nil, err
 	}
-	w := &Workload{}
+	n := len(s.rows) // a job a row: no regrowing copies of a day's 24,442 jobs
+	w := &Workload{Jobs: make([]sim.Job, 0, n), Groups: make([]string, 0, n),
+		Overhead: make([]speculators.Time, 0, n), Recorded: make([]RecordedJob, 0, n)}
 	var scratch sim.Job
 	for i := range s.rows {
 		at := *pcg

@@ -85,6 +85,7 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	if j.result.Start == none {
 		j.result.Start = s.now
 	}
+	s.evStatus = false
 	s.ev = speculators.Event{Kind: speculators.AttemptStarted, Time: s.now,
 		Attempt: speculators.AttemptID{Task: speculators.TaskID{Type: ty, Index: ti}, N: a.n},
 		Node:    n.id, NodeHint: ni + 1, Speculative: speculative}
@@ -185,10 +186,16 @@ func (s *sim) statusEvent(ai int32) {
 	if a.ty == speculators.Reduce {
 		phase, progress, read = reducePhase(f, a.copyEnd, a.sortEnd)
 	}
-	s.ev = speculators.Event{Kind: speculators.AttemptStatus, Time: s.now,
-		Attempt:  speculators.AttemptID{Task: speculators.TaskID{Type: a.ty, Index: a.task}, N: a.n},
-		Progress: progress, Phase: phase,
-		Counters: speculators.Counters{InputBytes: int64(read * float64(a.inputBytes)), CPUMillis: int64(a.done)}}
+	id := speculators.AttemptID{Task: speculators.TaskID{Type: a.ty, Index: a.task}, N: a.n}
+	in, cpu := int64(read*float64(a.inputBytes)), int64(a.done)
+	if !s.evStatus {
+		s.ev = speculators.Event{Kind: speculators.AttemptStatus}
+		s.evStatus = true
+	}
+	// The rest of s.ev is as the first status report left it (evStatus).
+	ev := &s.ev
+	ev.Time, ev.Attempt, ev.Progress, ev.Phase = s.now, id, progress, phase
+	ev.Counters.InputBytes, ev.Counters.CPUMillis = in, cpu
 }
 
 // reducePhase maps the fraction f of a reduce's work done to its phase, its
@@ -254,6 +261,7 @@ func (s *sim) end(ai int32, state speculators.AttemptState) {
 // sendEnd reports an attempt's end to its job's engine.
 func (s *sim) sendEnd(ai int32, kind speculators.EventKind) error {
 	a := s.attempts.at(ai)
+	s.evStatus = false
 	s.ev = speculators.Event{Kind: kind, Time: s.now,
 		Attempt: speculators.AttemptID{Task: speculators.TaskID{Type: a.ty, Index: a.task}, N: a.n}}
 	return s.observe(&s.jobs[a.job])
@@ -296,6 +304,9 @@ func (s *sim) succeed(ai int32) error {
 	}
 	if ty == speculators.Map {
 		s.mapsChanged(j, true)
+	}
+	if j.forget {
+		s.forgetDone(j, t)
 	}
 	if j.unfinished == 0 {
 		s.finishJob(ji)

@@ -136,7 +136,7 @@ func (s *sim) initFaults(jobs []Job) error {
 
 // handleFault dispatches the failure model's timers.
 func (s *sim) handleFault(e event) (bool, error) {
-	switch e.kind {
+	switch e.kind() {
 	case evFetch:
 		return s.fetchTimeout(e.ref, e.gen)
 	case evExpiry:
@@ -153,7 +153,7 @@ func (s *sim) handleFault(e event) (bool, error) {
 		}
 		return true, nil
 	}
-	return false, fmt.Errorf("sim: unknown event kind %d", e.kind)
+	return false, fmt.Errorf("sim: unknown event kind %d", e.kind())
 }
 
 // crashEdges starts or ends node ni's crash when a crash episode begins or
@@ -388,6 +388,7 @@ func (s *sim) fetchTimeout(ai int32, gen uint32) (bool, error) {
 		failed[k] = speculators.TaskID{Type: speculators.Map, Index: m}
 	}
 	s.statusEvent(ai)
+	s.evStatus = false // s.ev is no longer a plain status report
 	s.ev.FetchFailedMaps = failed
 	if err := s.observe(j); err != nil {
 		return true, err

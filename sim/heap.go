@@ -20,19 +20,33 @@ const (
 	evExpiry                     // ref = node, gen = hung generation: NM expiry
 	evCleanup                    // ref = job: its container cleanups have given up
 	evKillJob                    // ref = job: killed as recorded (Job.KillAt, script.go)
+	// A new kind goes before this line: the last must fit in kindBits.
 )
+
+const _ = 1<<kindBits - 1 - evKillJob // every kind fits in event.key's kind bits
 
 // event is one pending timer. Ties in time are broken by seq, the order in
 // which events were pushed, so the run is deterministic. Timers that were
 // superseded are not removed; they carry a generation that no longer
 // matches and are skipped when they fire.
+//
+// key holds seq in its upper 60 bits and the kind in its lower 4: seqs are
+// unique, so ordering by key is ordering by seq, and the event is 24 bytes
+// instead of 32 with a kind field of its own (the timer heap and the
+// heartbeat lane are read at every event; docs/scale.md).
 type event struct {
-	at   speculators.Time
-	seq  uint64
-	ref  int32
-	gen  uint32
-	kind eventKind
+	at  speculators.Time
+	key uint64
+	ref int32
+	gen uint32
 }
+
+// kindBits is the width of the kind in event.key; every eventKind fits.
+const kindBits = 4
+
+func (e *event) kind() eventKind { return eventKind(e.key & (1<<kindBits - 1)) }
+
+func eventKey(seq uint64, kind eventKind) uint64 { return seq<<kindBits | uint64(kind) }
 
 // eventHeap is a 4-ary min-heap of event values ordered by (at, seq). It is
 // hand-written rather than container/heap so that pushes do not box values
@@ -49,22 +63,25 @@ func less(a, b *event) bool {
 	if a.at != b.at {
 		return a.at < b.at
 	}
-	return a.seq < b.seq
+	return a.key < b.key
 }
 
 func (h *eventHeap) push(at speculators.Time, kind eventKind, ref int32, gen uint32) {
 	h.seq++
-	h.items = append(h.items, event{at: at, seq: h.seq, ref: ref, gen: gen, kind: kind})
+	e := event{at: at, key: eventKey(h.seq, kind), ref: ref, gen: gen}
+	h.items = append(h.items, e)
 	items := h.items
+	// Sift up with a hole: the same moves as swapping, half the writes.
 	i := len(items) - 1
 	for i > 0 {
 		p := (i - 1) / 4
-		if !less(&items[i], &items[p]) {
+		if !less(&e, &items[p]) {
 			break
 		}
-		items[i], items[p] = items[p], items[i]
+		items[i] = items[p]
 		i = p
 	}
+	items[i] = e
 }
 
 // peekAt is the time of the earliest event; the heap must not be empty.
@@ -75,8 +92,14 @@ func (h *eventHeap) pop() event {
 	items := h.items
 	top := items[0]
 	n := len(items) - 1
-	items[0] = items[n]
+	x := items[n]
 	items = items[:n]
+	h.items = items
+	if n == 0 {
+		return top
+	}
+	// Sift the last item down from the root with a hole: the same moves
+	// as swapping it down, half the writes.
 	i := 0
 	for {
 		c := 4*i + 1
@@ -90,13 +113,13 @@ func (h *eventHeap) pop() event {
 				m = k
 			}
 		}
-		if !less(&items[m], &items[i]) {
+		if !less(&items[m], &x) {
 			break
 		}
-		items[i], items[m] = items[m], items[i]
+		items[i] = items[m]
 		i = m
 	}
-	h.items = items
+	items[i] = x
 	return top
 }
 
@@ -114,6 +137,12 @@ type timers struct {
 	head int
 	subs []event
 	sub  int
+	// peeked: next is the source of the next event, as peekAt found it
+	// (first); a push clears it, a pop uses it. The run peeks after each
+	// event and pops right after, so this saves one look at the three
+	// sources per event.
+	peeked bool
+	next   int
 }
 
 func (q *timers) len() int { return q.heap.len() + len(q.lane) - q.head + len(q.subs) - q.sub }
@@ -121,10 +150,11 @@ func (q *timers) len() int { return q.heap.len() + len(q.lane) - q.head + len(q.
 // submits queues one submit per job at its time, job i with the i-th seq
 // from now on: the order pushing them one by one to the heap gave.
 func (q *timers) submits(at func(i int) speculators.Time, n int) {
+	q.peeked = false
 	q.subs = make([]event, n)
 	for i := range q.subs {
 		q.heap.seq++
-		q.subs[i] = event{at: at(i), seq: q.heap.seq, ref: int32(i), kind: evSubmit}
+		q.subs[i] = event{at: at(i), key: eventKey(q.heap.seq, evSubmit), ref: int32(i)}
 	}
 	sort.Slice(q.subs, func(a, b int) bool { return less(&q.subs[a], &q.subs[b]) })
 }
@@ -132,6 +162,7 @@ func (q *timers) submits(at func(i int) speculators.Time, n int) {
 // pushOrdered queues a timer in the FIFO lane when it is not earlier than
 // the lane's last one, else in the heap.
 func (q *timers) pushOrdered(at speculators.Time, kind eventKind, ref int32, gen uint32) {
+	q.peeked = false
 	if n := len(q.lane); n > q.head && q.lane[n-1].at > at {
 		q.heap.push(at, kind, ref, gen)
 		return
@@ -142,10 +173,11 @@ func (q *timers) pushOrdered(at speculators.Time, kind eventKind, ref int32, gen
 		q.head = 0
 	}
 	q.heap.seq++
-	q.lane = append(q.lane, event{at: at, seq: q.heap.seq, ref: ref, gen: gen, kind: kind})
+	q.lane = append(q.lane, event{at: at, key: eventKey(q.heap.seq, kind), ref: ref, gen: gen})
 }
 
 func (q *timers) push(at speculators.Time, kind eventKind, ref int32, gen uint32) {
+	q.peeked = false
 	q.heap.push(at, kind, ref, gen)
 }
 
@@ -174,7 +206,8 @@ func (q *timers) first() int {
 
 // peekAt is the time of the next event; q must not be empty.
 func (q *timers) peekAt() speculators.Time {
-	switch q.first() {
+	q.next, q.peeked = q.first(), true
+	switch q.next {
 	case fromLane:
 		return q.lane[q.head].at
 	case fromSubs:
@@ -185,7 +218,12 @@ func (q *timers) peekAt() speculators.Time {
 
 // pop removes and returns the next event; q must not be empty.
 func (q *timers) pop() event {
-	switch q.first() {
+	src := q.next
+	if !q.peeked {
+		src = q.first()
+	}
+	q.peeked = false
+	switch src {
 	case fromLane:
 		e := q.lane[q.head]
 		q.head++

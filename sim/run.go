@@ -69,10 +69,16 @@ type sim struct {
 	prioScratch []prioJob
 	sizeScratch []speculators.JobSize
 
-	ev     speculators.Event // reused for every Observe
-	events int64
-	result Result
-	faults faultRun // the failure model (faults.go)
+	ev speculators.Event // reused for every Observe
+	// evStatus: s.ev holds a status report statusEvent filled, every
+	// field but those it sets at each report as the zero Event has them,
+	// so that the next report sets only those (a report at every
+	// heartbeat of every attempt; docs/scale.md). Whatever else writes
+	// s.ev clears it first.
+	evStatus bool
+	events   int64
+	result   Result
+	faults   faultRun // the failure model (faults.go)
 	// checkIndex: verify the active-job index after every event (tests).
 	checkIndex bool
 	// pins: per node, the originals waiting for it as their recorded node
@@ -235,7 +241,7 @@ func (s *sim) loop() error {
 
 // handle dispatches one event; counted is false for a superseded timer.
 func (s *sim) handle(e event) (counted bool, err error) {
-	switch e.kind {
+	switch e.kind() {
 	case evSubmit:
 		return true, s.submit(e.ref)
 	case evSpeed:
@@ -335,6 +341,7 @@ func (s *sim) submit(ji int32) error {
 	j.cloner = eng.Clones()
 	j.teaches = eng.Teaches()
 	j.blind = !eng.ReadsReports() && s.faults.an == nil
+	j.forget = j.streamed && s.recycle && !eng.Reruns()
 	s.anyPrio = s.anyPrio || j.prio
 	s.pinJob(j)
 	if err := s.attachJob(j); err != nil {
@@ -396,6 +403,7 @@ func (s *sim) flushNeeds() error {
 				continue
 			}
 			j.needsSent[ty] = level
+			s.evStatus = false
 			s.ev = speculators.Event{Kind: speculators.ContainerNeeds, Time: s.now, TaskType: ty, Count: level}
 			if err := s.observe(j); err != nil {
 				return err

@@ -47,7 +47,9 @@ type taskState struct {
 	// a reduce's copy and sort phases end.
 	copyEnd, sortEnd float64
 
-	winner  int32 // attempt whose output the job uses, none until one succeeds
+	// winner is the attempt whose output the job uses, none until one
+	// succeeds (forgotten once forgetDone let the task's slots go).
+	winner  int32
 	dropped bool
 	// launched: the original attempt has been placed (or the task was
 	// dropped or done before it was).
@@ -142,8 +144,12 @@ type jobState struct {
 	// speculators.ReportBlind policy and no fault analyzer), so its
 	// attempts send none (heartbeats.go).
 	teaches, blind bool
-	clones         int
-	rng            *rand.Rand
+	// forget: a done task's attempt slots are reused at once (forgetDone):
+	// the job is streamed, the run recycles (stream.go) and its policy
+	// never asks for a Rerun (speculators.NoReruns).
+	forget bool
+	clones int
+	rng    *rand.Rand
 	// noise draws progress-noise curves (progress.go); nil until needed.
 	noise *rand.Rand
 	tasks [speculators.NumTaskTypes][]taskState

@@ -21,6 +21,10 @@ import (
 //   - no running-containers series (RunningSamples, series.go), which reads
 //     every attempt of the run at its end.
 //
+// Where the job's policy also asks for no Rerun (speculators.NoReruns), a
+// task's attempt slots go as soon as the task is done (forgetDone), not at
+// the job's end.
+//
 // Other runs load streamed jobs the same way and keep them to the end. The
 // attempt slots of a released job are reused by later attempts; each
 // reused slot keeps counting its generations (launch), so its earlier
@@ -100,6 +104,34 @@ func (s *sim) release(j *jobState) {
 	j.runningReduces = nil
 	j.rng, j.noise = nil, nil
 	j.spec = j.header
+}
+
+// forgotten is the winner of a done task whose attempt slots forgetDone let
+// go: the task is done (taskState.done), and no slot of it is to be read.
+const forgotten = -2
+
+// forgetDone lets the attempt slots of task t of job j go the moment it is
+// done, for later attempts to reuse, where j.forget says nothing reads
+// them again: every attempt of a done task has ended, a decision that names
+// one (Kill) finds no running attempt either way, its job's policy asks for
+// no Rerun of its output, and no crash can take the output (recycle).
+// Its copies are counted as wrong speculations now, as release would at
+// the job's end. A day's largest job (425,803 maps on the FB-2010 day) so
+// holds slots for its running attempts only, not for every attempt it has
+// run, and the slots in use stay few and warm in the cache
+// (docs/scale.md).
+func (s *sim) forgetDone(j *jobState, t *taskState) {
+	for ai := t.first; ai != none; {
+		a := s.attempts.at(ai)
+		if a.speculative {
+			j.result.WrongSpeculations++
+		}
+		next := a.nextInTask
+		a.job, a.view = none, nil
+		s.freeAttempts = append(s.freeAttempts, ai)
+		ai = next
+	}
+	t.first, t.last, t.winner = none, none, forgotten
 }
 
 // slim lets a streamed job's own task list go once its task state is

@@ -93,3 +93,64 @@ func TestStreamedLoadMismatch(t *testing.T) {
 		t.Fatalf("err = %v; want one naming %s and the announced count", err, jobs[1].ID)
 	}
 }
+
+// forgetful is the straggler policy declaring that it asks for no Rerun
+// (speculators.NoReruns); it asks for Kills, which name attempts.
+type forgetful struct{ *straggler }
+
+func (forgetful) NeverReruns() {}
+
+func forgetfulFactory(info speculators.JobInfo) (*speculators.Engine, error) {
+	return speculators.NewEngine(info, "straggler", forgetful{&straggler{copied: map[speculators.TaskID]speculators.Time{}}}, speculators.Params{})
+}
+
+// Where the policy asks for no Rerun, a streamed run that recycles lets a
+// done task's attempt slots go at once (forgetDone): the results, the
+// decisions applied or refused (Kills of copies among them) and the wrong
+// speculations are the eager run's, and it holds fewer slots than a run
+// that keeps them to the job's end.
+func TestDoneTasksLetTheirSlotsGo(t *testing.T) {
+	nodes := make([]Node, 12)
+	for i := range nodes {
+		nodes[i] = Node{Name: "node" + itoa(i), Slots: 4, Slowdown: 1 + 2*float64(i%5/4)}
+	}
+	for _, sched := range []string{SchedulerFIFO, SchedulerFair} {
+		cfg := DefaultConfig(nodes)
+		cfg.Seed, cfg.Scheduler, cfg.RecordDecisions = 5, sched, true
+		jobs := workload(3, 30, 5, 120, 7000, Resample)
+		eager, err := Run(cfg, jobs, stragglerFactory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrong, kills := 0, 0
+		for i := range eager.Jobs {
+			eager.Jobs[i].TaskFinish = [speculators.NumTaskTypes][]speculators.Time{}
+			wrong += eager.Jobs[i].WrongSpeculations
+		}
+		for _, d := range eager.Decisions {
+			if d.Decision.Kind == speculators.Kill {
+				kills++
+			}
+		}
+		if wrong == 0 || kills == 0 {
+			t.Fatalf("%s: %d wrong speculations, %d kills; the test proves nothing", sched, wrong, kills)
+		}
+		held := map[string]int32{}
+		for name, f := range map[string]EngineFactory{"keeps": stragglerFactory, "forgets": forgetfulFactory} {
+			s, err := newSim(cfg, streamed(jobs), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.loop(); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(eager, s.finish()) {
+				t.Errorf("%s, policy that %s done tasks' slots: the run differs from the eager one", sched, name)
+			}
+			held[name] = s.attempts.len()
+		}
+		if held["forgets"] >= held["keeps"] {
+			t.Errorf("%s: %d attempt slots held letting done tasks' go, %d keeping them; want fewer", sched, held["forgets"], held["keeps"])
+		}
+	}
+}

@@ -29,6 +29,16 @@ type ReportBlind interface {
 	IgnoresReports()
 }
 
+// NoReruns is implemented by policies that never ask for a Rerun (they copy
+// tasks, or do nothing): no decision of theirs names a done task's
+// succeeded attempt, so a driver need not keep its own record of the
+// attempts of a done task (the simulator reuses their slots at once,
+// docs/scale.md). The engine drops a Rerun such a policy returns anyway,
+// live and in replay alike.
+type NoReruns interface {
+	NeverReruns()
+}
+
 // NodeGate is implemented by policies that choose where a speculative copy
 // may run (LATE's SlowNodeThreshold). The simulator asks before placing a
 // copy; live, the shim may kill a copy the policy refuses and retry later.
@@ -156,6 +166,7 @@ type Engine struct {
 	cloner   Cloner
 	teacher  Teacher
 	blind    bool
+	noReruns bool
 	learned  Learned // scratch for Learned
 	buf      []Decision
 	// givenKinds and given remember the decisions other than Speculate
@@ -193,6 +204,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	e.cloner, _ = policy.(Cloner)
 	e.teacher, _ = policy.(Teacher)
 	_, e.blind = policy.(ReportBlind)
+	_, e.noReruns = policy.(NoReruns)
 	return e, nil
 }
 
@@ -253,6 +265,10 @@ func (e *Engine) eventError(ev *Event, err error) error {
 // reports (false for a ReportBlind policy).
 func (e *Engine) ReadsReports() bool { return !e.blind }
 
+// Reruns reports whether the policy may ask for a Rerun (false for a
+// NoReruns policy).
+func (e *Engine) Reruns() bool { return !e.noReruns }
+
 // Teaches reports whether the policy learns for later jobs (Learned can
 // return something).
 func (e *Engine) Teaches() bool { return e.teacher != nil }
@@ -301,6 +317,9 @@ func (e *Engine) Decide(now Time) []Decision {
 			*bits |= bit
 			kept = append(kept, d)
 			continue
+		}
+		if d.Kind == Rerun && e.noReruns {
+			continue // a NoReruns policy's: not passed on (NoReruns)
 		}
 		if e.given == nil {
 			e.given = map[TaskID][]givenDecision{}

@@ -1,6 +1,7 @@
 package speculators_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -114,4 +115,49 @@ func TestCopyLedger(t *testing.T) {
 	want("m0's copy started", 1, 6, 0, 0, 1)
 	h.Succeed(speculators.AttemptID{Task: spectest.Map(2)}, spectest.Sec(6))
 	want("m2 succeeded", 0, 8, 0, 0, 0)
+}
+
+// rerunner asks for a Rerun of attempt 0 of map 0 and a copy of map 1 at
+// every Decide; quiet says it never reruns (speculators.NoReruns).
+type rerunner struct{ quiet bool }
+
+func (rerunner) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
+	m0 := speculators.TaskID{Type: speculators.Map}
+	return append(out,
+		speculators.Decision{Kind: speculators.Rerun, Task: m0, Attempt: speculators.AttemptID{Task: m0}, Reason: "lost"},
+		speculators.Decision{Kind: speculators.Speculate, Task: speculators.TaskID{Type: speculators.Map, Index: 1}, Copies: 1, Reason: "slow"})
+}
+
+type quietRerunner struct{ rerunner }
+
+func (quietRerunner) NeverReruns() {}
+
+// A policy that declares it never reruns (NoReruns) gets no Rerun through
+// Decide, live or in replay, where a driver may have let the attempt it
+// names go; every other decision passes, and another policy's Rerun too.
+func TestNoRerunsPolicyRerunsNothing(t *testing.T) {
+	info := speculators.JobInfo{ID: "j", Maps: 2, Slots: 4}
+	for _, tc := range []struct {
+		policy speculators.Speculator
+		reruns bool
+	}{{rerunner{}, true}, {quietRerunner{}, false}} {
+		e, err := speculators.NewEngine(info, "rerunner", tc.policy, speculators.Params{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Reruns() != tc.reruns {
+			t.Errorf("%T: Reruns() = %v, want %v", tc.policy, e.Reruns(), tc.reruns)
+		}
+		var kinds []speculators.DecisionKind
+		for _, d := range e.Decide(1000) {
+			kinds = append(kinds, d.Kind)
+		}
+		want := []speculators.DecisionKind{speculators.Speculate}
+		if tc.reruns {
+			want = []speculators.DecisionKind{speculators.Rerun, speculators.Speculate}
+		}
+		if !slices.Equal(kinds, want) {
+			t.Errorf("%T: decided %v, want %v", tc.policy, kinds, want)
+		}
+	}
 }

@@ -632,9 +632,9 @@ func (j *Job) ended(ev *Event) error {
 			j.Completed[ty]++
 			d := float64(a.Finish - a.Start)
 			j.Durations[ty].Add(d)
-			j.CompletedRuntimes[ty] = append(j.CompletedRuntimes[ty], d)
+			j.CompletedRuntimes[ty] = appendRuntime(j.CompletedRuntimes[ty], d, len(j.Tasks[ty]))
 			if t.InputBytes > 0 {
-				j.NormalizedRuntimes[ty] = append(j.NormalizedRuntimes[ty], d/float64(t.InputBytes))
+				j.NormalizedRuntimes[ty] = appendRuntime(j.NormalizedRuntimes[ty], d/float64(t.InputBytes), len(j.Tasks[ty]))
 				j.Normalized[ty].Add(d / float64(t.InputBytes))
 			}
 		}
@@ -644,6 +644,17 @@ func (j *Job) ended(ev *Event) error {
 		}
 	}
 	return nil
+}
+
+// appendRuntime appends v to a list of run times of a task type, which
+// holds one a task (more only where an output was lost and made again):
+// its first append makes room for every task of the type at once, so a
+// job of 400,000 maps does not copy the list at each doubling.
+func appendRuntime(list []float64, v float64, tasks int) []float64 {
+	if list == nil {
+		list = make([]float64, 0, max(tasks, 1))
+	}
+	return append(list, v)
 }
 
 func stateOf(k EventKind) AttemptState {

@@ -138,6 +138,9 @@ func (s *policy) fit(job *speculators.Job) {
 	}
 }
 
+// NeverReruns: it only copies tasks (speculators.NoReruns).
+func (*policy) NeverReruns() {}
+
 // Observe keeps the running bits: an attempt starting or ending may change
 // whether its task has one running.
 func (s *policy) Observe(job *speculators.Job, ev *speculators.Event) {

@@ -121,6 +121,9 @@ type candidate struct {
 	timeLeft float64 // seconds, (1-PS)/PR
 }
 
+// NeverReruns: it only copies tasks (speculators.NoReruns).
+func (*policy) NeverReruns() {}
+
 // Decide launches copies of the running tasks with the longest estimated time
 // left among those slow for their category, up to the launch limit of
 // capacity.

@@ -20,3 +20,6 @@ func (policy) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.D
 // IgnoresReports: what never speculates reads no status report
 // (speculators.ReportBlind), so the simulator may leave them out.
 func (policy) IgnoresReports() {}
+
+// NeverReruns: it asks for nothing (speculators.NoReruns).
+func (policy) NeverReruns() {}
