@@ -58,7 +58,7 @@ func TestAutoSpreadRuleLiveIsOnContainers(t *testing.T) {
 			store.AddTail(f)
 		}
 		ts := startServer(t, func(cfg *Config) { cfg.Knowledge = store })
-		h := hello(testJob, "auto", 20, 4, map[string]string{"spread-share": "0.1"})
+		h := hello(testJob, "auto", 20, 4, nil)
 		h.Slots, h.TaskMeanMS = 1000, 2000
 		c2, _ := open(t, ts, h)
 		c2.send(events(1, 0, started(0, "m_000000", 0, false)))

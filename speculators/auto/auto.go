@@ -32,6 +32,12 @@
 //     are at most small-idle-share of the idle slots, moves to the small
 //     member (sca: clones at launch) when the cluster's busy fraction at
 //     its first placement is below clone-load (choosePlaced).
+//  5. An exact job with reduces whose cluster's last exact jobs' map times
+//     spread widely (rule v5) runs tail-member (gs) from the start; on a
+//     cluster of containers (not Hadoop 1 slot pools), one whose last
+//     exact jobs' maps ran slow on at least spread-share of their nodes
+//     (rule v6) runs spread-member (grass) from the start. Both stand over
+//     the busy and idle-slot cuts.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -157,9 +163,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Float(&p.tailSigma, ParamTailSigma, 0.5, speculators.In(0, 100, "a log spread"),
 		"spread of the most recent finished exact jobs' map times (a lognormal's sigma fitted from their lower half; speculators.TailFit, kept across jobs by the driver as GRASS's samples are) at or above which a new exact job with reduces runs tail-member from its first decision; 0 never")
 	b.String(&p.spreadMember, ParamSpread, "grass",
-		"member an exact job with reduces starts on, on a cluster of containers (not Hadoop 1 slot pools), when earlier jobs' maps ran slow on at least spread-share of their nodes (rule v6; GRASS's pull mode places originals and copies on the fast nodes' free slots)")
-	b.Float(&p.spreadShare, ParamSpreadCut, 0, speculators.In(0, 1, "a share"),
-		"share of the nodes that ran the most recent finished exact jobs' maps on which those maps took at least 1.5 times their job's median (speculators.TailFit.Slow, kept across jobs as the map-time spread is), at or above which a new exact job with reduces on containers runs spread-member from its first decision; 0 never")
+		"member an exact job with reduces starts on, on a cluster of containers (not Hadoop 1 slot pools), when earlier jobs' maps ran slow on at least spread-share of their nodes (rule v6; GRASS's pull mode places originals and copies on the fast nodes' free slots; 5 seeds, tuning files on containers with node speeds: grass within 2.3% of the best on all five, ras 11% behind on small-idle, gs 32% on hetero-reduces-speeds)")
+	b.Float(&p.spreadShare, ParamSpreadCut, 0.07, speculators.In(0, 1, "a share"),
+		"share of the nodes that ran the most recent finished exact jobs' maps on which those maps took at least 1.5 times their job's median (speculators.TailFit.Slow, kept across jobs as the map-time spread is), at or above which a new exact job with reduces on containers runs spread-member from its first decision; 0 never. "+
+			"0.07 from the tuning set (5 seeds): above the bundled alike-node rows' shares (at most 0.05: one slow or delayed node in twenty, fas-delays, farms-10gb), below tuning/slow-few-large's (an eighth of the nodes slow: 155.8 s at 0.06, 157.5 at 0.07, 165.5 at 0.08, 171.4 at 0.1; grass 152.7)")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
