@@ -3,6 +3,9 @@ package bridge
 import (
 	"strings"
 	"testing"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/grass"
 )
 
 // TestAutoNamesItsMemberLive: a small job under auto on an idle cluster of
@@ -33,4 +36,39 @@ func TestAutoNamesItsMemberLive(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// TestAutoSpreadRuleLiveIsOnContainers: live, a cluster is YARN's
+// containers (the hello carries no slot pools and the bridge leaves
+// JobInfo.SlotPools false), so auto's rule v6 reads the earlier jobs'
+// slow-node shares the server kept (Config.Knowledge) as the simulator
+// does on a cluster of containers: a job with reduces that would be
+// cloned by the idle slots (sca) without them runs the spread member,
+// grass, with them.
+func TestAutoSpreadRuleLiveIsOnContainers(t *testing.T) {
+	for _, c := range []struct {
+		fits []speculators.TailFit
+		want string
+	}{
+		{nil, "sca"},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.2}}, "grass"},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		ts := startServer(t, func(cfg *Config) { cfg.Knowledge = store })
+		h := hello(testJob, "auto", 20, 4, nil)
+		h.Slots, h.TaskMeanMS = 1000, 2000
+		c2, _ := open(t, ts, h)
+		c2.send(events(1, 0, started(0, "m_000000", 0, false)))
+		waitUntil(t, "the session view naming the member", func() bool {
+			for _, s := range ts.Live().Sessions {
+				if s.Job == testJob {
+					return s.Policy == "auto" && s.Member == c.want
+				}
+			}
+			return false
+		})
+	}
 }

@@ -88,12 +88,13 @@ var heldOutMisses = map[string]string{
 	// map-only-hetero-busy misses over 5 seeds (+18.7%, sda leads) but not
 	// reduced at seed 1 (+4.2%), so it is checked, not pinned.
 	"heldout2/hetero-four-speeds": "grass and ras (pull mode: they place originals and copies on the " +
-		"fast nodes' free slots) lead on a stream of jobs with reduces over four node speeds; auto runs " +
-		"sda (busy) or late there, 21% behind grass and 2% behind hadoop at seed 1 (5 seeds: +17.9%, ahead of hadoop)",
-	"heldout3/hetero-three-speeds": "the same over three node speeds: ras/grass lead, auto (sda or late) " +
-		"16% behind at seed 1 (5 seeds: +16.2%)",
-	"heldout3/hetero-idle-reduces": "jobs with long reduces over two node speeds on a lightly loaded " +
-		"cluster: grass/gs lead, auto (sca by the idle slots, or late) 80% behind at seed 1 (5 seeds: +48.9%)",
+		"fast nodes' free slots) lead on a stream of jobs with reduces over four node speeds; under rule v6 " +
+		"auto runs grass once earlier jobs show slow nodes, 5.3% behind grass at seed 1 (5 seeds: v5 +18.4%, v6 +5.0%)",
+	// Rule v6 fixed heldout3/hetero-three-speeds, heldout3/hetero-idle-reduces,
+	// heldout4/weak-quarter-small and heldout4/hetero-two-speeds-long-reduces
+	// (grass from earlier jobs' slow nodes; 5 seeds: +2.5%, +1.2%, +2.2%, +1.5%).
+	"heldout2/mixed-fifo": "moved by rule v6 (its slow-node shares reach 0.07 on some runs): 8.5% behind sda at " +
+		"seed 1; over 5 seeds within (v5 +2.9%, v6 +4.4%)",
 	// heldout3/lognormal-reduces-mid: fixed by rule v5 (gs from the earlier jobs' map-time spread;
 	// seed 1: +3.1% against gs; 5 seeds: +4.1%).
 	// The fourth set, written before rule v5 and first run under v4 (5 seeds:
@@ -101,10 +102,6 @@ var heldOutMisses = map[string]string{
 	"heldout4/lognormal-reduces-busy": "jobs with reduces and a lognormal sigma-0.8 tail under FIFO: grass/gs " +
 		"lead; under rule v5 auto runs gs once earlier jobs show the spread, 18.5% behind grass at seed 1, well ahead of " +
 		"hadoop (5 seeds: v4 +46.3%, v5 +6.1%)",
-	"heldout4/weak-quarter-small": "small jobs with reduces on a cluster with a quarter of its nodes 3x slower: " +
-		"gs leads, auto 16% behind at seed 1 (5 seeds under v4: +17.4%)",
-	"heldout4/hetero-two-speeds-long-reduces": "jobs with long reduces over two node speeds: sda/grass lead, " +
-		"auto 12% behind at seed 1 (5 seeds under v4: +14.2% against grass)",
 	// The fifth set, written after rule v5 and before any further tuning
 	// (5 seeds: docs/policies/auto.md): the node-speed pattern again.
 	"heldout5/slow-tenth-large": "large jobs with reduces, a tenth of the nodes 4x slower: sda leads, auto " +
@@ -113,6 +110,12 @@ var heldOutMisses = map[string]string{
 		"33% behind at seed 1 and 14% behind hadoop",
 	"heldout3/map-only-hetero-busy": "reduced to its first jobs, auto (grass) is 7.0% behind gs at seed 1 since " +
 		"a task's own extrapolation left its own t_new; over 5 seeds on all 80 jobs auto leads (146.3 s; grass 149.4, gs 163.7)",
+	// The sixth set, written before rule v6 and run once after it was final
+	// (5 seeds: docs/policies/auto.md).
+	"heldout6/alike-large-reduces-busy": "larger jobs with reduces on alike nodes, busy: sca leads, auto (sda, " +
+		"busy) 27% behind at seed 1, ahead of hadoop (5 seeds: +16.7%)",
+	"heldout6/slots-three-speeds-reduces": "Hadoop 1 slot pools over three node speeds: ras/ese lead; rule v6 " +
+		"stays out of slot pools, auto (sda or late) 27% behind at seed 1, ahead of hadoop (5 seeds: +15.1% against ras)",
 	"heldout3/busy-pareto-large": "reduced to its first 30 jobs, ras leads and auto (ras, ese when busy) " +
 		"is 5.4% behind at seed 1; over 5 seeds on all 120 jobs auto leads (-4.6% against ese)",
 }
@@ -127,8 +130,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 24 {
-		t.Fatalf("%d held-out scenarios, want at least 24 (sets 1-4)", len(held))
+	if len(held) < 34 {
+		t.Fatalf("%d held-out scenarios, want at least 34 (sets 1-6)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {

@@ -37,6 +37,9 @@ type sim struct {
 	jobs     []jobState
 	attempts attemptStore
 	slots    int // cluster capacity, JobInfo.Slots
+	// slotPools: some node has separate map and reduce slots (Hadoop 1),
+	// JobInfo.SlotPools.
+	slotPools bool
 	// recycle: nothing reads an ended job's attempts and tasks once it
 	// has finished (stream.go), so a streamed job's are let go and its
 	// attempts' slots reused; freeAttempts lists the reusable slots.
@@ -134,6 +137,7 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 		if spec.MapSlots+spec.ReduceSlots > 0 {
 			n.pools = 2
 			n.free = [speculators.NumTaskTypes]int{spec.MapSlots, spec.ReduceSlots}
+			s.slotPools = true
 		} else {
 			n.pools = 1
 			n.free[0] = spec.Slots
@@ -294,7 +298,7 @@ func (s *sim) submit(ji int32) error {
 	spec := j.spec
 	info := speculators.JobInfo{ID: spec.ID, Maps: len(spec.Maps), Reduces: len(spec.Reduces), Slots: s.slots,
 		Start: s.now, Deadline: spec.Deadline, ErrorBound: spec.ErrorBound, TaskMillis: spec.TaskMillis, TailIndex: spec.TailIndex,
-		Resume: s.cfg.Resume}
+		Resume: s.cfg.Resume, SlotPools: s.slotPools}
 	counts := [speculators.NumTaskTypes][]Task{spec.Maps, spec.Reduces}
 	sizes := [speculators.NumTaskTypes][]int64{}
 	for ty, specs := range counts {

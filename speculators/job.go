@@ -50,6 +50,13 @@ type JobInfo struct {
 	// a resumed copy saves must weigh nothing when it is false
 	// (speculators/resume).
 	Resume bool
+	// SlotPools says the cluster gives maps and reduces separate slot
+	// pools (Hadoop 1's map and reduce slots): the simulator when a
+	// scenario's nodes have map_slots/reduce_slots. False live, where YARN
+	// runs every task in a container of one shared pool (the bridge never
+	// sets it), and in a replay of histories, which predicts the live
+	// cluster.
+	SlotPools bool
 }
 
 // Attempt is the engine's view of one task attempt.

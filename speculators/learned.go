@@ -33,10 +33,13 @@ func (l Learned) Empty() bool {
 // TailFit is one finished job's map-time spread, fitted as its maps
 // finished: Sigma is a lognormal's sigma estimated from the job's original
 // map attempts (auto's rule v5, which carries it to later jobs), Maps how
-// many maps the fit read.
+// many maps the fit read. Slow is the share of the nodes that ran the
+// job's maps whose maps took at least 1.5 times the job's median (auto's
+// rule v6: node-speed spread; 0 in fits written before it).
 type TailFit struct {
 	Maps  int
 	Sigma float64
+	Slow  float64
 }
 
 // MaxTailSigma bounds a usable TailFit's Sigma: wider than any fit of run
@@ -45,9 +48,10 @@ type TailFit struct {
 const MaxTailSigma = 20.0
 
 // Valid reports whether a fit read from outside is usable: a job's count of
-// maps (1 to MaxJobTasks) and a spread in [0, MaxTailSigma] (not NaN).
+// maps (1 to MaxJobTasks), a spread in [0, MaxTailSigma] and a slow share
+// in [0, 1] (neither NaN).
 func (f TailFit) Valid() bool {
-	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma
+	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Slow >= 0 && f.Slow <= 1
 }
 
 // TailPrior is implemented by a Prior that keeps finished jobs' TailFits

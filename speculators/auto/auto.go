@@ -32,6 +32,12 @@
 //     are at most small-idle-share of the idle slots, moves to the small
 //     member (sca: clones at launch) when the cluster's busy fraction at
 //     its first placement is below clone-load (choosePlaced).
+//  5. An exact job with reduces whose cluster's last exact jobs' map times
+//     spread widely (rule v5) runs tail-member (gs) from the start; on a
+//     cluster of containers (not Hadoop 1 slot pools), one whose last
+//     exact jobs' maps ran slow on at least spread-share of their nodes
+//     (rule v6) runs spread-member (grass) from the start. Both stand over
+//     the busy and idle-slot cuts.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -94,6 +100,8 @@ const (
 	ParamParetoLoad = "pareto-busy-load"
 	ParamTailMember = "tail-member"
 	ParamTailSigma  = "tail-sigma"
+	ParamSpread     = "spread-member"
+	ParamSpreadCut  = "spread-share"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -111,6 +119,8 @@ type policy struct {
 	paretoLoad                             float64
 	tailMember                             string
 	tailSigma                              float64
+	spreadMember                           string
+	spreadShare                            float64
 	failure                                bool
 	detector                               string
 	env                                    speculators.Env
@@ -152,6 +162,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"member an exact job with reduces starts on when earlier jobs' map times spread at least tail-sigma (rule v5; GRASS's GS copies every task a fresh copy would beat, which pays on an i.i.d. lognormal tail where LATE's one-minute wait and 10% cap do not)")
 	b.Float(&p.tailSigma, ParamTailSigma, 0.5, speculators.In(0, 100, "a log spread"),
 		"spread of the most recent finished exact jobs' map times (a lognormal's sigma fitted from their lower half; speculators.TailFit, kept across jobs by the driver as GRASS's samples are) at or above which a new exact job with reduces runs tail-member from its first decision; 0 never")
+	b.String(&p.spreadMember, ParamSpread, "grass",
+		"member an exact job with reduces starts on, on a cluster of containers (not Hadoop 1 slot pools), when earlier jobs' maps ran slow on at least spread-share of their nodes (rule v6; GRASS's pull mode places originals and copies on the fast nodes' free slots; 5 seeds, tuning files on containers with node speeds: grass within 2.3% of the best on all five, ras 11% behind on small-idle, gs 32% on hetero-reduces-speeds)")
+	b.Float(&p.spreadShare, ParamSpreadCut, 0.07, speculators.In(0, 1, "a share"),
+		"share of the nodes that ran the most recent finished exact jobs' maps on which those maps took at least 1.5 times their job's median (speculators.TailFit.Slow, kept across jobs as the map-time spread is), at or above which a new exact job with reduces on containers runs spread-member from its first decision; 0 never. "+
+			"0.07 from the tuning set (5 seeds): above the bundled alike-node rows' shares (at most 0.05: one slow or delayed node in twenty, fas-delays, farms-10gb), below tuning/slow-few-large's (an eighth of the nodes slow: 155.8 s at 0.06, 157.5 at 0.07, 165.5 at 0.08, 171.4 at 0.1; grass 152.7)")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -174,7 +189,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}} {
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}} {
 		if m.name == Name {
 			b.Fail(fmt.Errorf("%s %q: auto cannot be its own member", m.param, m.name))
 			continue
@@ -246,7 +261,7 @@ var familyWhy = [...]string{
 // have them.
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	fam := FamilyOf(info)
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, bounded: fam == Bounded}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, spreadAt: -1, bounded: fam == Bounded}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -287,6 +302,14 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		if sigma, jobs := learnedSigma(p.env.Prior); jobs > 0 && sigma >= p.tailSigma {
 			a.choose(a.tailAt, fmt.Sprintf("%s; the last %d such jobs' map times spread %.2f, at least %.2f", familyWhy[fam], jobs, sigma, p.tailSigma))
 			a.learnedTail = true
+		}
+	}
+	if fam == Exact && p.spreadShare > 0 && !a.learnedTail && !info.SlotPools {
+		// Rule v6: node-speed spread seen by earlier jobs, on containers.
+		if share, jobs := learnedSlow(p.env.Prior); jobs > 0 && share >= p.spreadShare {
+			a.spreadAt = add(p.spreadMember, p.seeds[MapOnly])
+			a.choose(a.spreadAt, fmt.Sprintf("%s on containers; the last %d such jobs' maps ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], jobs, slowFactor, share, p.spreadShare))
+			a.learnedSpread = true
 		}
 	}
 	a.ordered = fam == Exact && p.order == OrderLeastWork
@@ -364,6 +387,10 @@ type fitted struct {
 	// runs it from the start, by earlier jobs' spread (rule v5).
 	tailAt      int
 	learnedTail bool
+	// spreadAt indexes the spread member (-1: none); learnedSpread: the
+	// job runs it from the start, by earlier jobs' slow nodes (rule v6).
+	spreadAt      int
+	learnedSpread bool
 	// taught: the job's own map-time spread was fitted (once, when its
 	// last map finished); tail holds it until TakeLearned hands it out.
 	taught bool
@@ -452,7 +479,7 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	if a.bounded || view.Slots <= 0 {
 		return
 	}
-	if a.learnedTail && !a.fixedSmall {
+	if (a.learnedTail || a.learnedSpread) && !a.fixedSmall {
 		// Rule v5's choice stands over the load and idle-slot cuts; a
 		// job small by its size may still clone on an idle cluster
 		// (choice: keeping the idle-slot cut's clones under v5 was
@@ -464,8 +491,8 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	// clones this rule starts would read as load and stop it.
 	busy := math.Max(0, math.Min(1, float64(view.Slots-view.Idle-view.SpeculativeRunning)/float64(view.Slots)))
 	if busy >= a.cloneLoad {
-		if a.learnedTail {
-			return // the tail member stands over the busy cut
+		if a.learnedTail || a.learnedSpread {
+			return // the tail or spread member stands over the busy cut
 		}
 		if a.busyAt >= 0 && busy >= a.busyCut {
 			a.choose(a.busyAt, fmt.Sprintf("%s placed at busy fraction %.2f, at or above %.2f", familyWhy[a.family], busy, a.busyCut))
@@ -784,7 +811,111 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 		return speculators.TailFit{}, false
 	}
 	q50 := speculators.Percentile(logs, 50)
-	return speculators.TailFit{Maps: len(logs), Sigma: (q50 - speculators.Percentile(logs, 10)) / zq90}, true
+	return speculators.TailFit{Maps: len(logs), Sigma: (q50 - speculators.Percentile(logs, 10)) / zq90, Slow: SlowShare(job)}, true
+}
+
+// Rule v6: node-speed spread, carried across jobs as the map-time spread is.
+//
+// Each exact job with reduces also reports, with its tail fit, the share of
+// the nodes that ran its maps on which they were slow (SlowShare). A new
+// exact job with reduces on a cluster of containers reads the most recent
+// tailJobs shares (learnedSlow) and, at spread-share or above, runs
+// spread-member (grass) from its first decision, over the busy and
+// idle-slot cuts (as rule v5's tail member; v5 comes first).
+//
+// Choices, and why:
+//   - Containers only (JobInfo.SlotPools false, as live always is): with
+//     Hadoop 1's separate map and reduce slots the GRASS family lost to
+//     late, sda and ese on every node-speed scenario measured
+//     (late-ec2-heterogeneous, tuning/hetero-stream), and won with
+//     containers on the same stream (docs/policies/auto.md).
+//   - Shares of nodes, not of attempts: a member that keeps work off the
+//     slow nodes (GRASS's pull mode) still lands some there, and each node
+//     counts once however few of the job's maps it ran, so the signal does
+//     not fade under the member it calls for.
+//   - A map attempt's time is its run time if it succeeded, its run time
+//     over its progress if it was killed with some progress (an original a
+//     copy beat on a slow node is the signal); failed ones are left out (a
+//     node fault is the failure layer's).
+//   - Across jobs: a node's speed is the cluster's, not the job's, and the
+//     first job has no completions at its first placement.
+
+// slowFactor is how many times the job's median map time a node's median
+// must reach for the node to count slow (two speeds 1.5x apart or more; the
+// +-10% task noise of the scenarios' alike nodes never reaches it).
+const slowFactor = 1.5
+
+// slowMinProgress is the least progress a killed attempt needs for its
+// time over its progress to stand for its whole time.
+const slowMinProgress = 0.1
+
+// SlowShare is the share of the nodes that ran the job's map attempts
+// (originals and copies) whose median map time was at least slowFactor
+// times the job's median: run time for a success, run time over progress
+// for a kill with some progress; 0 with fewer than tailMinMaps times.
+func SlowShare(job *speculators.Job) float64 {
+	type nodeTimes struct {
+		node  speculators.NodeID
+		times []float64
+	}
+	var nodes []nodeTimes
+	at := map[speculators.NodeID]int{}
+	var all []float64
+	for _, t := range job.Tasks[speculators.Map] {
+		for _, a := range t.Attempts {
+			var d float64
+			switch {
+			case a.State == speculators.StateSucceeded && a.Finish > a.Start:
+				d = float64(a.Finish - a.Start)
+			case a.State == speculators.StateKilled && a.Finish > a.Start && a.Progress >= slowMinProgress:
+				d = float64(a.Finish-a.Start) / a.Progress
+			default:
+				continue
+			}
+			i, ok := at[a.Node]
+			if !ok {
+				i = len(nodes)
+				at[a.Node] = i
+				nodes = append(nodes, nodeTimes{node: a.Node})
+			}
+			nodes[i].times = append(nodes[i].times, d)
+			all = append(all, d)
+		}
+	}
+	if len(all) < tailMinMaps || len(nodes) == 0 {
+		return 0
+	}
+	med := speculators.Percentile(all, 50)
+	if med <= 0 {
+		return 0
+	}
+	slow := 0
+	for _, n := range nodes {
+		if speculators.Percentile(n.times, 50) >= slowFactor*med {
+			slow++
+		}
+	}
+	return float64(slow) / float64(len(nodes))
+}
+
+// learnedSlow is the slow-node share of the most recent tailJobs fits the
+// prior holds, each weighted by its maps, and how many fits it read.
+func learnedSlow(prior speculators.Prior) (float64, int) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0
+	}
+	fits := tp.TailFits()
+	fits = fits[max(0, len(fits)-tailJobs):]
+	var sum, w float64
+	for _, f := range fits {
+		sum += f.Slow * float64(f.Maps)
+		w += float64(f.Maps)
+	}
+	if w == 0 {
+		return 0, 0
+	}
+	return sum / w, len(fits)
 }
 
 // learnedSigma is the map-time spread of the most recent tailJobs fits the

@@ -1,6 +1,7 @@
 package auto_test
 
 import (
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -247,5 +248,64 @@ func TestEarlierJobsSpreadStartsTheTailMember(t *testing.T) {
 		if got := e.Policy.(memberNamer).Member(); got != want {
 			t.Errorf("fits %v: member %q, want %q", c.fits, got, want)
 		}
+	}
+}
+
+// Rule v6: a new exact job with reduces on a cluster of containers starts on
+// the spread member (grass) when the last exact jobs' maps ran slow on at
+// least spread-share (0.07) of their nodes; with Hadoop 1 slot pools, below
+// the cut, or with no earlier job it keeps late (sda when busy); a map-time
+// spread over tail-sigma (rule v5) comes first.
+func TestEarlierJobsSlowNodesStartTheSpreadMember(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		fits  []speculators.TailFit
+		pools bool
+		want  string
+	}{
+		{nil, false, "sda"},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "grass"},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda"},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda"}, // weighted 0.065
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.07}}, false, "grass"},                                   // at the cut
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs"},                                       // v5 first
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools}, auto.Name, nil, 1, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: 30, Slots: 100}, 0) // busy 0.7: sda without v5 or v6
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("fits %v, slot pools %v: member %q, want %q", c.fits, c.pools, got, c.want)
+		}
+	}
+}
+
+// SlowShare counts nodes, not attempts: a node whose maps' median time is
+// at least 1.5x the job's median is slow however few maps it ran; a killed
+// attempt counts with its time over its progress, a failed one not at all.
+func TestSlowShareCountsSlowNodes(t *testing.T) {
+	job, err := speculators.NewJob(speculators.JobInfo{ID: "j", Maps: 13, Reduces: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(task int, node string, start, finish speculators.Time, st speculators.AttemptState, progress float64) {
+		tk := job.Tasks[speculators.Map][task]
+		tk.Attempts = append(tk.Attempts, &speculators.Attempt{Node: speculators.NodeID(node), Start: start, Finish: finish, State: st, Progress: progress})
+	}
+	s := speculators.Time(1000)
+	for i := 0; i < 10; i++ { // four fast nodes, 20 s maps
+		at(i, []string{"f1", "f2", "f3", "f4"}[i%4], 0, 20*s, speculators.StateSucceeded, 1)
+	}
+	at(10, "s1", 0, 40*s, speculators.StateSucceeded, 1)    // slow: 2x
+	at(11, "s2", 0, 30*s, speculators.StateKilled, 0.5)     // killed at half: 60 s, slow
+	at(12, "s3", 0, 90*s, speculators.StateFailed, 0.2)     // failed: left out
+	at(12, "f1", 30*s, 51*s, speculators.StateSucceeded, 1) // the copy on a fast node
+	if got, want := auto.SlowShare(job), 2.0/6; math.Abs(got-want) > 1e-12 {
+		t.Errorf("SlowShare %.4f, want %.4f (2 slow of 6 nodes)", got, want)
 	}
 }

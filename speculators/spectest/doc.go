@@ -34,17 +34,20 @@
 //	    the job's a-priori mean task time and Pareto tail index
 //	    (JobInfo.TaskMillis, JobInfo.TailIndex); resume=yes says copies
 //	    asked for with Resume start at the offset (JobInfo.Resume; the
-//	    default no is live Hadoop's); POLICY.NAME=VALUE (or a
+//	    default no is live Hadoop's); slot-pools=yes says the cluster has
+//	    Hadoop 1's separate map and reduce slots (JobInfo.SlotPools; the
+//	    default no is live YARN's containers); POLICY.NAME=VALUE (or a
 //	    Hadoop key) overrides a parameter. Prints nothing.
-//	tail maps=40 sigma=0.8
+//	tail maps=40 sigma=0.8 [slow=0.25]
 //	    an earlier job's map-time spread (speculators.TailFit: sigma of
-//	    its maps' log run times, fitted from maps maps), for the next job
+//	    its maps' log run times, fitted from maps maps, and slow, the
+//	    share of its nodes where its maps ran slow, 0 unless given), for the next job
 //	    command: tail lines given before a job command, oldest first, are
 //	    that job's Prior (its speculators.TailPrior; no samples, no
 //	    run-time prior), and the job command takes them, so the job after
 //	    starts with none unless tail lines precede it too. maps is 1 to
 //	    speculators.MaxJobTasks, sigma a number in [0,
-//	    speculators.MaxTailSigma]; anything else is an error naming the
+//	    speculators.MaxTailSigma], slow in [0, 1]; anything else is an error naming the
 //	    file and line. Prints nothing.
 //	run
 //	    does nothing itself: a directive whose input is the script.

@@ -10,7 +10,7 @@ import (
 
 // job builds a fresh harness: "job policy=NAME maps=N reduces=N slots=N
 // input=BYTES[,BYTES...] reduce-input=... deadline=SEC error=E start=SEC
-// resume=yes|no capacity=TOTAL,FREE seed=N id=ID POLICY.PARAM=VALUE ...".
+// resume=yes|no slot-pools=yes|no capacity=TOTAL,FREE seed=N id=ID POLICY.PARAM=VALUE ...".
 // capacity is the cluster's containers as the ResourceManager reports them
 // live (JobInfo.Capacity): TOTAL in all, FREE of them free.
 func (s *script) job(a *args) error {
@@ -76,6 +76,12 @@ func (s *script) job(a *args) error {
 		}
 		j.Info.Resume = r == "yes"
 	}
+	if r, ok := a.str("slot-pools"); ok {
+		if r != "yes" && r != "no" {
+			return fmt.Errorf("job: slot-pools=%q is not yes or no", r)
+		}
+		j.Info.SlotPools = r == "yes"
+	}
 	for k, v := range a.kv {
 		if a.used[k] {
 			continue
@@ -105,9 +111,9 @@ func (s *script) job(a *args) error {
 }
 
 // tail queues an earlier job's map-time spread for the next job command:
-// "tail maps=N sigma=S" (speculators.TailFit). Both are required; maps is
-// a count of 1 to speculators.MaxJobTasks, sigma a number in [0,
-// speculators.MaxTailSigma].
+// "tail maps=N sigma=S [slow=F]" (speculators.TailFit). maps and sigma are
+// required; maps is a count of 1 to speculators.MaxJobTasks, sigma a number
+// in [0, speculators.MaxTailSigma], slow (default 0) a share in [0, 1].
 func (s *script) tail(a *args) error {
 	maps, okM, err := a.int("maps")
 	if err != nil {
@@ -117,12 +123,16 @@ func (s *script) tail(a *args) error {
 	if err != nil {
 		return fmt.Errorf("tail: %w", err)
 	}
-	f := speculators.TailFit{Maps: maps, Sigma: sigma}
+	slow, _, err := a.float("slow")
+	if err != nil {
+		return fmt.Errorf("tail: %w", err)
+	}
+	f := speculators.TailFit{Maps: maps, Sigma: sigma, Slow: slow}
 	switch {
 	case !okM || !okS:
-		return fmt.Errorf("tail: want maps=N sigma=S")
+		return fmt.Errorf("tail: want maps=N sigma=S [slow=F]")
 	case !f.Valid():
-		return fmt.Errorf("tail: maps=%d sigma=%g: want maps in 1..%d and sigma in [0, %g]", maps, sigma, speculators.MaxJobTasks, speculators.MaxTailSigma)
+		return fmt.Errorf("tail: maps=%d sigma=%g slow=%g: want maps in 1..%d, sigma in [0, %g] and slow in [0, 1]", maps, sigma, slow, speculators.MaxJobTasks, speculators.MaxTailSigma)
 	}
 	if err := a.unused(); err != nil {
 		return fmt.Errorf("tail: %w", err)

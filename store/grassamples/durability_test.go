@@ -325,3 +325,44 @@ func TestTailFitsConcurrentAddsReopenAlike(t *testing.T) {
 		t.Errorf("after reopen %v, want %v", got, want)
 	}
 }
+
+// A fit's slow-node share (auto's rule v6) is written, checksummed and read
+// back; a line written before it (no "slow", the old checksum of maps and
+// sigma) still reads, with a share of 0; a share out of [0, 1] or a changed
+// share is skipped.
+func TestTailFitsSlowShare(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, TailsFileName)
+	old := fmt.Sprintf(`{"maps":30,"sigma":0.2,"crc":%d}`+"\n", tailCRC(fit(30, 0.2)))
+	withSlow := speculators.TailFit{Maps: 40, Sigma: 0.1, Slow: 0.25}
+	changed := strings.Replace(string(appendTail(nil, withSlow)), "0.25", "0.5", 1)
+	over := tailLine{Maps: 40, Sigma: 0.1, Slow: 1.5}
+	over.CRC = tailCRC(speculators.TailFit{Maps: 40, Sigma: 0.1, Slow: 1.5})
+	ob, _ := json.Marshal(over)
+	lines := []string{old, string(appendTail(nil, withSlow)), changed, string(ob) + "\n"}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log, hook := logtest.NewNullLogger()
+	s, err := open(dir, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []speculators.TailFit{fit(30, 0.2), withSlow}
+	if got := s.TailFits(); !slices.Equal(got, want) {
+		t.Errorf("fits %v, want %v", got, want)
+	}
+	if n := len(hook.AllEntries()); n != 2 {
+		t.Errorf("%d lines logged, want 2 (the changed share and the share over 1)", n)
+	}
+	s.AddTail(speculators.TailFit{Maps: 50, Sigma: 0.3, Slow: 0.4})
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = mustOpen(t, dir)
+	defer s.Close()
+	want = append(want, speculators.TailFit{Maps: 50, Sigma: 0.3, Slow: 0.4})
+	if got := s.TailFits(); !slices.Equal(got, want) {
+		t.Errorf("after reopen %v, want %v", got, want)
+	}
+}

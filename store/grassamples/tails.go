@@ -33,24 +33,30 @@ const compactTailsAt = 4 * grass.TailWindow
 type tailLine struct {
 	Maps  int     `json:"maps"`
 	Sigma float64 `json:"sigma"`
+	Slow  float64 `json:"slow,omitempty"`
 	CRC   uint32  `json:"crc"`
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // tailCRC is the checksum of a fit: CRC-32C of its maps and the bits of
-// its sigma, 8 bytes each, little-endian. It is of the numbers, not the
-// line's text, so that any JSON spelling of the same numbers checks; a line
-// whose digits changed does not.
+// its sigma, 8 bytes each, little-endian, and of its slow share's bits when
+// it has one (a line written before rule v6 has none and checks as it did).
+// It is of the numbers, not the line's text, so that any JSON spelling of
+// the same numbers checks; a line whose digits changed does not.
 func tailCRC(f speculators.TailFit) uint32 {
-	var b [16]byte
+	var b [24]byte
 	binary.LittleEndian.PutUint64(b[:8], uint64(int64(f.Maps)))
-	binary.LittleEndian.PutUint64(b[8:], math.Float64bits(f.Sigma))
+	binary.LittleEndian.PutUint64(b[8:16], math.Float64bits(f.Sigma))
+	if f.Slow == 0 {
+		return crc32.Checksum(b[:16], castagnoli)
+	}
+	binary.LittleEndian.PutUint64(b[16:], math.Float64bits(f.Slow))
 	return crc32.Checksum(b[:], castagnoli)
 }
 
 func appendTail(b []byte, f speculators.TailFit) []byte {
-	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, CRC: tailCRC(f)})
+	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, CRC: tailCRC(f)})
 	return append(append(b, l...), '\n')
 }
 
@@ -62,12 +68,12 @@ func decodeTail(b []byte) (speculators.TailFit, error) {
 	if err != nil {
 		return speculators.TailFit{}, err
 	}
-	f := speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma}
+	f := speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow}
 	if c := tailCRC(f); c != l.CRC {
-		return f, fmt.Errorf("checksum %d, want %d for maps %d sigma %g (a damaged line)", l.CRC, c, l.Maps, l.Sigma)
+		return f, fmt.Errorf("checksum %d, want %d for maps %d sigma %g slow %g (a damaged line)", l.CRC, c, l.Maps, l.Sigma, l.Slow)
 	}
 	if !f.Valid() {
-		return f, fmt.Errorf("maps %d sigma %g: want maps in 1..%d and sigma in [0, %g]", l.Maps, l.Sigma, speculators.MaxJobTasks, speculators.MaxTailSigma)
+		return f, fmt.Errorf("maps %d sigma %g slow %g: want maps in 1..%d, sigma in [0, %g] and slow in [0, 1]", l.Maps, l.Sigma, l.Slow, speculators.MaxJobTasks, speculators.MaxTailSigma)
 	}
 	return f, nil
 }
