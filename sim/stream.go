@@ -83,18 +83,7 @@ func (s *sim) release(j *jobState) {
 	}
 	for ty := range j.tasks {
 		for ti := range j.tasks[ty] {
-			for ai := j.tasks[ty][ti].first; ai != none; {
-				a := s.attempts.at(ai)
-				if a.speculative {
-					j.result.WrongSpeculations++
-				}
-				next := a.nextInTask
-				// view would keep the engine's record of the attempt,
-				// and so its memory, alive until the slot is reused.
-				a.job, a.view = none, nil
-				s.freeAttempts = append(s.freeAttempts, ai)
-				ai = next
-			}
+			s.freeTaskAttempts(j, &j.tasks[ty][ti])
 		}
 	}
 	j.tasks = [speculators.NumTaskTypes][]taskState{}
@@ -121,17 +110,25 @@ const forgotten = -2
 // run, and the slots in use stay few and warm in the cache
 // (docs/scale.md).
 func (s *sim) forgetDone(j *jobState, t *taskState) {
+	s.freeTaskAttempts(j, t)
+	t.first, t.last, t.winner = none, none, forgotten
+}
+
+// freeTaskAttempts puts task t's attempt slots in the free list, counting
+// its copies as wrong speculations (release, forgetDone).
+func (s *sim) freeTaskAttempts(j *jobState, t *taskState) {
 	for ai := t.first; ai != none; {
 		a := s.attempts.at(ai)
 		if a.speculative {
 			j.result.WrongSpeculations++
 		}
 		next := a.nextInTask
+		// view would keep the engine's record of the attempt, and so its
+		// memory, alive until the slot is reused.
 		a.job, a.view = none, nil
 		s.freeAttempts = append(s.freeAttempts, ai)
 		ai = next
 	}
-	t.first, t.last, t.winner = none, none, forgotten
 }
 
 // slim lets a streamed job's own task list go once its task state is

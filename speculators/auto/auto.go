@@ -901,27 +901,19 @@ func SlowShare(job *speculators.Job) float64 {
 // learnedSlow is the slow-node share of the most recent tailJobs fits the
 // prior holds, each weighted by its maps, and how many fits it read.
 func learnedSlow(prior speculators.Prior) (float64, int) {
-	tp, ok := prior.(speculators.TailPrior)
-	if !ok {
-		return 0, 0
-	}
-	fits := tp.TailFits()
-	fits = fits[max(0, len(fits)-tailJobs):]
-	var sum, w float64
-	for _, f := range fits {
-		sum += f.Slow * float64(f.Maps)
-		w += float64(f.Maps)
-	}
-	if w == 0 {
-		return 0, 0
-	}
-	return sum / w, len(fits)
+	return learnedMean(prior, func(f speculators.TailFit) float64 { return f.Slow })
 }
 
 // learnedSigma is the map-time spread of the most recent tailJobs fits the
 // prior holds, each weighted by its maps, and how many fits it read (0:
 // none, or a prior that keeps no fits).
 func learnedSigma(prior speculators.Prior) (float64, int) {
+	return learnedMean(prior, func(f speculators.TailFit) float64 { return f.Sigma })
+}
+
+// learnedMean is the mean of value over the most recent tailJobs fits the
+// prior holds, each weighted by its maps, and how many fits it read.
+func learnedMean(prior speculators.Prior, value func(speculators.TailFit) float64) (float64, int) {
 	tp, ok := prior.(speculators.TailPrior)
 	if !ok {
 		return 0, 0
@@ -930,7 +922,7 @@ func learnedSigma(prior speculators.Prior) (float64, int) {
 	fits = fits[max(0, len(fits)-tailJobs):]
 	var sum, w float64
 	for _, f := range fits {
-		sum += f.Sigma * float64(f.Maps)
+		sum += value(f) * float64(f.Maps)
 		w += float64(f.Maps)
 	}
 	if w == 0 {

@@ -140,14 +140,7 @@ func TestTailFitsCorruptLinesSkipped(t *testing.T) {
 	nb, _ := json.Marshal(neg)
 	lines := []string{string(good1), flipped, "{not json\n", `{"maps":40,"sigma":NaN,"crc":1}` + "\n",
 		string(hb) + "\n", string(nb) + "\n", `{"maps":40,"sigma":0.8,"crc":0,"extra":1}` + "\n", "\n", string(good2)}
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	log, hook := logtest.NewNullLogger()
-	s, err := open(dir, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, hook := openWithLines(t, dir, path, lines)
 	defer s.Close()
 	if got := s.TailFits(); !slices.Equal(got, []speculators.TailFit{fit(40, 0.8), fit(30, 0.9)}) {
 		t.Errorf("fits %v, want the two good lines'", got)
@@ -340,14 +333,7 @@ func TestTailFitsSlowShare(t *testing.T) {
 	over.CRC = tailCRC(speculators.TailFit{Maps: 40, Sigma: 0.1, Slow: 1.5})
 	ob, _ := json.Marshal(over)
 	lines := []string{old, string(appendTail(nil, withSlow)), changed, string(ob) + "\n"}
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	log, hook := logtest.NewNullLogger()
-	s, err := open(dir, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, hook := openWithLines(t, dir, path, lines)
 	want := []speculators.TailFit{fit(30, 0.2), withSlow}
 	if got := s.TailFits(); !slices.Equal(got, want) {
 		t.Errorf("fits %v, want %v", got, want)
@@ -365,4 +351,19 @@ func TestTailFitsSlowShare(t *testing.T) {
 	if got := s.TailFits(); !slices.Equal(got, want) {
 		t.Errorf("after reopen %v, want %v", got, want)
 	}
+}
+
+// openWithLines writes lines to path and opens the store of dir with a
+// logger whose entries hook keeps.
+func openWithLines(t *testing.T, dir, path string, lines []string) (*Store, *logtest.Hook) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log, hook := logtest.NewNullLogger()
+	s, err := open(dir, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, hook
 }
