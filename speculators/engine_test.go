@@ -118,8 +118,9 @@ func TestCopyLedger(t *testing.T) {
 }
 
 // rerunner asks for a Rerun of attempt 0 of map 0 and a copy of map 1 at
-// every Decide; quiet says it never reruns (speculators.NoReruns).
-type rerunner struct{ quiet bool }
+// every Decide; quietRerunner, the same, says it never reruns
+// (speculators.NoReruns).
+type rerunner struct{}
 
 func (rerunner) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
 	m0 := speculators.TaskID{Type: speculators.Map}
