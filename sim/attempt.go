@@ -85,10 +85,9 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	if j.result.Start == none {
 		j.result.Start = s.now
 	}
-	s.evStatus = false
-	s.ev = speculators.Event{Kind: speculators.AttemptStarted, Time: s.now,
+	s.setEvent(speculators.Event{Kind: speculators.AttemptStarted, Time: s.now,
 		Attempt: speculators.AttemptID{Task: speculators.TaskID{Type: ty, Index: ti}, N: a.n},
-		Node:    n.id, NodeHint: ni + 1, Speculative: speculative}
+		Node:    n.id, NodeHint: ni + 1, Speculative: speculative})
 	if err := s.observe(j); err != nil {
 		return err
 	}
@@ -258,12 +257,18 @@ func (s *sim) end(ai int32, state speculators.AttemptState) {
 	s.needSchedule = true
 }
 
+// setEvent makes ev the event the next Observe sees, and no longer a status
+// report statusEvent may fill by its changing fields alone (sim.evStatus).
+func (s *sim) setEvent(ev speculators.Event) {
+	s.ev = ev
+	s.evStatus = false
+}
+
 // sendEnd reports an attempt's end to its job's engine.
 func (s *sim) sendEnd(ai int32, kind speculators.EventKind) error {
 	a := s.attempts.at(ai)
-	s.evStatus = false
-	s.ev = speculators.Event{Kind: kind, Time: s.now,
-		Attempt: speculators.AttemptID{Task: speculators.TaskID{Type: a.ty, Index: a.task}, N: a.n}}
+	s.setEvent(speculators.Event{Kind: kind, Time: s.now,
+		Attempt: speculators.AttemptID{Task: speculators.TaskID{Type: a.ty, Index: a.task}, N: a.n}})
 	return s.observe(&s.jobs[a.job])
 }
 

@@ -182,8 +182,7 @@ func (s *sim) gather() error {
 			if j.finished || j.fault.view != v {
 				continue
 			}
-			s.evStatus = false
-			s.ev = nt.Event
+			s.setEvent(nt.Event)
 			if err := s.observe(j); err != nil {
 				return err
 			}

@@ -77,7 +77,7 @@ type sim struct {
 	// field but those it sets at each report as the zero Event has them,
 	// so that the next report sets only those (a report at every
 	// heartbeat of every attempt; docs/scale.md). Whatever else writes
-	// s.ev clears it first.
+	// s.ev goes through setEvent, which clears it.
 	evStatus bool
 	events   int64
 	result   Result
@@ -407,8 +407,7 @@ func (s *sim) flushNeeds() error {
 				continue
 			}
 			j.needsSent[ty] = level
-			s.evStatus = false
-			s.ev = speculators.Event{Kind: speculators.ContainerNeeds, Time: s.now, TaskType: ty, Count: level}
+			s.setEvent(speculators.Event{Kind: speculators.ContainerNeeds, Time: s.now, TaskType: ty, Count: level})
 			if err := s.observe(j); err != nil {
 				return err
 			}
