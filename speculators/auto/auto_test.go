@@ -229,8 +229,9 @@ func TestEarlierJobsSpreadStartsTheTailMember(t *testing.T) {
 		{nil, "late"},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8}, {Maps: 30, Sigma: 0.9}}, "gs"},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.3}, {Maps: 20, Sigma: 0.6}}, "late"}, // weighted 0.4
-		// only the last 5 count: an old heavy job is forgotten
-		{[]speculators.TailFit{{Maps: 500, Sigma: 2}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}}, "late"},
+		// only the last 5 count: an old heavy job is forgotten (and five
+		// alike jobs of tight map times make the busy member sca, rule v7)
+		{[]speculators.TailFit{{Maps: 500, Sigma: 2}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}}, "sca"},
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
@@ -253,7 +254,8 @@ func TestEarlierJobsSpreadStartsTheTailMember(t *testing.T) {
 
 // Rule v6: a new exact job with reduces on a cluster of containers starts on
 // the spread member (grass) when the last exact jobs' maps ran slow on at
-// least spread-share (0.07) of their nodes; with Hadoop 1 slot pools, below
+// least spread-share (0.07) of their nodes; with Hadoop 1 slot pools on
+// spread-slots-member (ese, rule v7; none with it empty, as in v6); below
 // the cut, or with no earlier job it keeps late (sda when busy); a map-time
 // spread over tail-sigma (rule v5) comes first.
 func TestEarlierJobsSlowNodesStartTheSpreadMember(t *testing.T) {
@@ -262,25 +264,68 @@ func TestEarlierJobsSlowNodesStartTheSpreadMember(t *testing.T) {
 		fits  []speculators.TailFit
 		pools bool
 		want  string
+		param map[string]string
 	}{
-		{nil, false, "sda"},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "grass"},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda"},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda"}, // weighted 0.065
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.07}}, false, "grass"},                                   // at the cut
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs"},                                       // v5 first
+		{nil, false, "sda", nil},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "grass", nil},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ese", nil},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda", map[string]string{auto.ParamSpreadPool: ""}},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda", nil}, // weighted 0.065
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.07}}, false, "grass", nil},                                   // at the cut
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs", nil},                                       // v5 first
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
 			store.AddTail(f)
 		}
-		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools}, auto.Name, nil, 1, store)
+		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools}, auto.Name, c.param, 1, store)
 		if err != nil {
 			t.Fatal(err)
 		}
 		e.LaunchCopies(speculators.ClusterView{Idle: 30, Slots: 100}, 0) // busy 0.7: sda without v5 or v6
 		if got := e.Policy.(memberNamer).Member(); got != c.want {
 			t.Errorf("fits %v, slot pools %v: member %q, want %q", c.fits, c.pools, got, c.want)
+		}
+	}
+}
+
+// Rule v7, busy placements read earlier jobs' fits: an exact map-only job
+// without an a-priori law runs map-only-busy-member (sda) at a busy fraction
+// of at least 0.7 when their map times spread at least 0.4, and an exact job
+// with reduces runs alike-busy-member (sca) instead of sda when at least
+// three earlier jobs spread less than 0.25 and ran slow on less than
+// spread-share of their nodes.
+func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
+	reg := registry(t)
+	tight := speculators.TailFit{Maps: 40, Sigma: 0.2}
+	for _, c := range []struct {
+		name    string
+		reduces int
+		fits    []speculators.TailFit
+		idle    int
+		want    string
+	}{
+		{"map-only, wide, busy", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.5}}, 30, "sda"},
+		{"map-only, wide, below 0.7", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.5}}, 31, "grass"},
+		{"map-only, narrow, busy", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.39}}, 30, "grass"},
+		{"map-only, no earlier job", 0, nil, 30, "grass"},
+		{"reduces, three alike", 4, []speculators.TailFit{tight, tight, tight}, 30, "sca"},
+		{"reduces, two alike", 4, []speculators.TailFit{tight, tight}, 30, "sda"},
+		{"reduces, three weighted 0.25", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.35}}, 30, "sda"},
+		{"reduces, three alike, slow on 0.02 of nodes", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.2, Slow: 0.06}}, 30, "sca"},
+		{"reduces, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "late"},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: c.reduces, Slots: 100}, auto.Name, nil, 1, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
 		}
 	}
 }
