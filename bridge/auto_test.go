@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -71,4 +72,30 @@ func TestAutoSpreadRuleLiveIsOnContainers(t *testing.T) {
 			return false
 		})
 	}
+}
+
+// TestAutoMapOnlyJobTeachesItsSpreadLive: since rule v7 an exact map-only
+// job fits its map-time spread too when its last map finishes, and live the
+// fit reaches the server's knowledge (Config.Knowledge) as a job with
+// reduces' does, so that a later busy map-only job reads it.
+func TestAutoMapOnlyJobTeachesItsSpreadLive(t *testing.T) {
+	store := grass.NewMemoryStore()
+	ts := startServer(t, func(cfg *Config) { cfg.Knowledge = store })
+	h := hello(testJob, "auto", 10, 0, nil)
+	h.Slots = 1000
+	c, _ := open(t, ts, h)
+	var evs []WireEvent
+	for i := range 10 {
+		evs = append(evs, started(0, fmt.Sprintf("m_%06d", i), 0, false))
+	}
+	c.send(events(1, 0, evs...))
+	evs = evs[:0]
+	for i := range 10 {
+		evs = append(evs, ended(int64(10000+2000*i), "attempt-succeeded", fmt.Sprintf("m_%06d", i), 0))
+	}
+	c.send(events(2, 30000, evs...))
+	waitUntil(t, "the map-only job's fit in the server's knowledge", func() bool {
+		fits := store.TailFits()
+		return len(fits) == 1 && fits[0].Maps == 10 && fits[0].Sigma > 0
+	})
 }

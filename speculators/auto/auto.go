@@ -36,8 +36,17 @@
 //     spread widely (rule v5) runs tail-member (gs) from the start; on a
 //     cluster of containers (not Hadoop 1 slot pools), one whose last
 //     exact jobs' maps ran slow on at least spread-share of their nodes
-//     (rule v6) runs spread-member (grass) from the start. Both stand over
-//     the busy and idle-slot cuts.
+//     (rule v6) runs spread-member (grass) from the start; on Hadoop 1 slot
+//     pools, spread-slots-member (ese, rule v7). Both stand over the busy
+//     and idle-slot cuts.
+//  6. Rule v7, busy placements read earlier jobs' fits too: an exact
+//     map-only job without an a-priori law placed at a busy fraction of at
+//     least map-only-busy-load, after earlier jobs' map times spread at
+//     least map-only-busy-sigma, runs map-only-busy-member (sda), and such
+//     jobs are ordered least work first; a busy exact job with reduces
+//     after at least three earlier jobs of tight map times (spread below
+//     alike-busy-sigma) on alike nodes (slow share below spread-share)
+//     runs alike-busy-member (sca) instead of busy-member.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -790,14 +799,15 @@ func (a *fitted) Members() string {
 
 // Rule v5: the task-time tail fitted as tasks finish, carried across jobs.
 //
-// Each exact job with reduces fits its maps' spread once its last map has
-// finished (FitTail) and hands the fit out through TakeLearned, as GRASS
-// hands out its samples; the driver keeps it (grass.MemoryStore in a
-// replay, the sidecar's Knowledge live) and gives it to later jobs as part
-// of their Prior (speculators.TailPrior). A new exact job with reduces reads
-// the most recent tailJobs fits (learnedSigma) and, when their spread is at
-// least tail-sigma, runs tail-member (gs) from its first decision, over the
-// busy and idle-slot cuts.
+// Each exact job (with reduces, or map-only since rule v7) fits its maps'
+// spread once its last map has finished (FitTail) and hands the fit out
+// through TakeLearned, as GRASS hands out its samples; the driver keeps
+// it (grass.MemoryStore in a replay, the sidecar's Knowledge live) and
+// gives it to later jobs as part of their Prior (speculators.TailPrior).
+// A new exact job with reduces reads the most recent tailJobs fits
+// (learnedSigma) and, when their spread is at least tail-sigma, runs
+// tail-member (gs) from its first decision, over the busy and idle-slot
+// cuts.
 //
 // Choices, and why:
 //   - Across jobs, not within one: a switch once a job's first ten maps had
@@ -874,7 +884,11 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 //     Hadoop 1's separate map and reduce slots the GRASS family lost to
 //     late, sda and ese on every node-speed scenario measured
 //     (late-ec2-heterogeneous, tuning/hetero-stream), and won with
-//     containers on the same stream (docs/policies/auto.md).
+//     containers on the same stream (docs/policies/auto.md). Rule v7 gives
+//     slot pools their own member, ese (spread-slots-member): within 1% of
+//     the best on tuning/hetero-stream and heldout/hetero-mixed, where
+//     grass as auto's member lost 2-3%, and 10% faster than v6 on
+//     heldout6/slots-three-speeds-reduces (3 seeds).
 //   - Shares of nodes, not of attempts: a member that keeps work off the
 //     slow nodes (GRASS's pull mode) still lands some there, and each node
 //     counts once however few of the job's maps it ran, so the signal does
