@@ -145,11 +145,9 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 		}
 		facts = &f
 		for i := range nodes {
-			nodes[i].Slowdown = 1
-			if sd, ok := f.speeds.factor[nodes[i].Name]; ok {
-				nodes[i].Slowdown = sd
-			}
+			nodes[i].Slowdown = f.speeds.factorOf(nodes[i].Name)
 		}
+		nodes = withClusterNodes(nodes, co.SpeedHistories, f.speeds, origin)
 	}
 	w := &Workload{}
 	uncalibrated := false
