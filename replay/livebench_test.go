@@ -199,6 +199,14 @@ func TestCopyCostFromHistoriesWithCopies(t *testing.T) {
 		t.Errorf("started with clones: a burst %v, copies 20 s later %v, the stock run %v; want true, false, false",
 			startedWithClones(other[1]), startedWithClones(other[0]), startedWithClones(in.Jobs[0]))
 	}
+	// An original that shows no start-up is judged against the originals
+	// that show one (10 s), as the copy cost judges it: its copy 7 s after
+	// it is a clone, though the median of every succeeded map, unseen
+	// zeros and the copy included, is 5 s.
+	unseen := withCopies([]int64{0, 10_000, 10_000, 10_000, 0, 0, 0}, []int64{30_000}, []int64{7000})
+	if !startedWithClones(unseen) {
+		t.Errorf("a copy 7 s after an original that shows no start-up, the others 10 s: not taken as started with clones")
+	}
 }
 
 // TestDecisionsModeReadsTheDeadlineBesideTheHistory: decisions mode gives a

@@ -274,10 +274,11 @@ const (
 	startClone
 )
 
-// add adds j's succeeded maps' start-ups, if j records them.
-func (s *startups) add(j *history.Job) {
-	// A killed original records no start-up (no progress splits): its
-	// task's copies are then measured against the job's median original.
+// typicalStartup is the median start-up of j's original maps that record
+// one, 0 when none does, and whether any map attempt of j records a
+// start-up. A killed original records no start-up (no progress splits):
+// its task's copies are then measured against this (launchOf).
+func typicalStartup(j *history.Job) (int64, bool) {
 	known := false
 	var origs []float32
 	for _, t := range j.Tasks {
@@ -290,12 +291,17 @@ func (s *startups) add(j *history.Job) {
 			}
 		}
 	}
+	if len(origs) == 0 {
+		return 0, known
+	}
+	return int64(median(origs)), known
+}
+
+// add adds j's succeeded maps' start-ups, if j records them.
+func (s *startups) add(j *history.Job) {
+	typical, known := typicalStartup(j)
 	if !known {
 		return
-	}
-	typical := int64(0)
-	if len(origs) > 0 {
-		typical = int64(median(origs))
 	}
 	for ti := range j.Tasks {
 		t := &j.Tasks[ti]
@@ -351,14 +357,16 @@ func launchOf(t *history.Task, typical int64) (orig *history.Attempt, starting i
 }
 
 // startedWithClones reports whether some map of j started with clones
-// (launchOf): its originals' recorded times then hold their burst's cost.
+// (launchOf, against the start-up the copy cost measures it by,
+// typicalStartup): its originals' recorded times then hold their burst's
+// cost.
 func startedWithClones(j *history.Job) bool {
-	s, _ := mapStartup(j)
+	s, _ := typicalStartup(j)
 	for ti := range j.Tasks {
 		if j.Tasks[ti].Type != history.Map {
 			continue
 		}
-		if _, _, cloned := launchOf(&j.Tasks[ti], int64(s)); cloned {
+		if _, _, cloned := launchOf(&j.Tasks[ti], s); cloned {
 			return true
 		}
 	}
