@@ -332,8 +332,13 @@ func TestCloneBurstCost(t *testing.T) {
 // histories of its cluster (SpeedHistories) replays on every NodeManager
 // those name too, each at its measured speed, less one they show crashed
 // before the stock job began; one that crashed after it began is kept. The
-// streamed input gives the same cluster.
+// streamed input gives the same cluster, and both place copies as YARN
+// does; a scenario does not.
 func TestClusterOfEveryNamedNodeManager(t *testing.T) {
+	sc := load(t, "../scenarios/late-ec2-heterogeneous.yaml")
+	if w, err := WorkloadOf(sc, ClusterOptions{})(1); err != nil || w.Config.YARNPlacement {
+		t.Errorf("a scenario places copies as YARN does (%v): its papers' systems chose the node", err)
+	}
 	in := load(t, "testdata/livebench/stock-1.jhist")
 	streamed, err := Load("testdata/livebench/stock-1.jhist", LoadOptions{Stream: true})
 	if err != nil {
@@ -372,6 +377,9 @@ func TestClusterOfEveryNamedNodeManager(t *testing.T) {
 				t.Fatal(err)
 			}
 			clusters = append(clusters, fmt.Sprint(w.Config.Nodes))
+			if !w.Config.YARNPlacement {
+				t.Errorf("a .jhist replay does not place copies as YARN does (sim.Config.YARNPlacement)")
+			}
 			got := map[string]float64{}
 			for _, n := range w.Config.Nodes {
 				got[n.Name] = n.Slowdown

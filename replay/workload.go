@@ -317,6 +317,10 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		return nil, errNoTimedJob
 	}
 	w.cluster(nodes, co, seed, model, rs, uncalibrated)
+	// A history that names its NodeManagers (a .jhist, a Rumen trace of
+	// one) is of a YARN cluster: copies go where its AM places them. A
+	// trace without hosts (SWIM) is of the JobTracker's Hadoop.
+	w.Config.YARNPlacement = len(nodes) > 0
 	w.applyCrashes(facts.crashed, origin)
 	return w, nil
 }

@@ -273,18 +273,31 @@ func (s *sim) pickFor(j *jobState, ni int32, lo, hi speculators.TaskType) (pick,
 			continue
 		}
 		if !gateAsked {
-			gateAsked, allowed = true, j.engine.AllowSpeculativeOn(s.nodes[ni].id, s.now)
+			gateAsked, allowed = true, s.allowsCopyOn(j, ni)
 		}
 		if !allowed {
 			return pick{}, false
 		}
 		for k, ti := range j.copies[ty] {
-			if j.tasks[ty][ti].pendingCopies > 0 && !s.runsOn(j, ty, ti, ni) {
+			if j.tasks[ty][ti].pendingCopies > 0 && !s.besideItself(j, ty, ti, ni) {
 				return pick{ty: ty, task: ti, source: fromCopy, copyPos: k, speculative: true}, true
 			}
 		}
 	}
 	return pick{}, false
+}
+
+// allowsCopyOn reports whether job j's policy lets a copy run on node ni:
+// always under YARNPlacement, where the policy cannot choose the node.
+func (s *sim) allowsCopyOn(j *jobState, ni int32) bool {
+	return s.cfg.YARNPlacement || j.engine.AllowSpeculativeOn(s.nodes[ni].id, s.now)
+}
+
+// besideItself reports whether a copy of the task placed on node ni would
+// run beside one of its running attempts, which the simulator avoids unless
+// it places copies as YARN does (YARNPlacement).
+func (s *sim) besideItself(j *jobState, ty speculators.TaskType, ti int32, ni int32) bool {
+	return !s.cfg.YARNPlacement && s.runsOn(j, ty, ti, ni)
 }
 
 // runsOn reports whether a task has a running attempt on node ni.
