@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"maps"
 	"math"
 	"slices"
 
@@ -52,16 +53,29 @@ const (
 )
 
 // speedObs is one succeeded attempt's run time (its natural log, of ms) and
-// the NodeManager it ran on.
+// the NodeManager it ran on (an index into speedData.keys): 8 bytes an
+// attempt.
 type speedObs struct {
-	hp   hostPort
+	node int32
 	logD float32
 }
 
-// speedSamples appends to groups one group per task type of j with at least
-// minSpeedPeers succeeded attempts: those attempts' run times by node.
-func speedSamples(j *history.Job, groups [][]speedObs) [][]speedObs {
-	var by [2][]speedObs
+// speedData holds the speed samples of the jobs added: one group per job
+// and task type with at least minSpeedPeers succeeded attempts, each the
+// attempts' run times by node.
+type speedData struct {
+	keys   []hostPort
+	ids    map[hostPort]int32
+	groups [][]speedObs
+}
+
+// add adds j's groups.
+func (d *speedData) add(j *history.Job) {
+	type sample struct {
+		hp   hostPort
+		logD float32
+	}
+	var by [2][]sample
 	for ti := range j.Tasks {
 		t := &j.Tasks[ti]
 		k := typeIndex(t.Type)
@@ -70,15 +84,37 @@ func speedSamples(j *history.Job, groups [][]speedObs) [][]speedObs {
 			if a.Status != history.Succeeded || a.Host == "" || a.Start <= 0 || a.Finish <= a.Start {
 				continue
 			}
-			by[k] = append(by[k], speedObs{hostPort{a.Host, a.Port}, float32(math.Log(float64(a.Finish - a.Start)))})
+			by[k] = append(by[k], sample{hostPort{a.Host, a.Port}, float32(math.Log(float64(a.Finish - a.Start)))})
 		}
 	}
 	for k := range by {
-		if len(by[k]) >= minSpeedPeers {
-			groups = append(groups, by[k])
+		if len(by[k]) < minSpeedPeers {
+			continue
 		}
+		g := make([]speedObs, len(by[k]))
+		for i, x := range by[k] {
+			id, ok := d.ids[x.hp]
+			if !ok {
+				if d.ids == nil {
+					d.ids = map[hostPort]int32{}
+				}
+				id = int32(len(d.keys))
+				d.ids[x.hp] = id
+				d.keys = append(d.keys, x.hp)
+			}
+			g[i] = speedObs{id, x.logD}
+		}
+		d.groups = append(d.groups, g)
 	}
-	return groups
+}
+
+// with is d and extra's samples; d is not changed.
+func (d *speedData) with(extra []*history.Job) speedData {
+	out := speedData{keys: slices.Clip(d.keys), ids: maps.Clone(d.ids), groups: slices.Clip(d.groups)}
+	for _, j := range extra {
+		out.add(j)
+	}
+	return out
 }
 
 // median is the median of xs (the mean of the middle two for an even
@@ -112,23 +148,22 @@ const speedFitRounds = 10
 // ones' near 0.5, and the slow nodes replayed at 1.0-1.3 where the joint fit
 // sees them at 2-3 (a fast node seen in many jobs anchors each job's
 // typical time).
-func nodeFactors(groups [][]speedObs, name func(hostPort) string, rounds int) map[string]float64 {
+func nodeFactors(d *speedData, name func(hostPort) string, rounds int) map[string]float64 {
+	// Nodes by name: on a host of one NodeManager its ports are one node.
 	idx := map[string]int32{}
 	var names []string
-	nodeOf := make([][]int32, len(groups))
-	for g, obs := range groups {
-		nodeOf[g] = make([]int32, len(obs))
-		for k, o := range obs {
-			n := name(o.hp)
-			i, ok := idx[n]
-			if !ok {
-				i = int32(len(names))
-				idx[n] = i
-				names = append(names, n)
-			}
-			nodeOf[g][k] = i
+	nodeOf := make([]int32, len(d.keys))
+	for k, hp := range d.keys {
+		n := name(hp)
+		i, ok := idx[n]
+		if !ok {
+			i = int32(len(names))
+			idx[n] = i
+			names = append(names, n)
 		}
+		nodeOf[k] = i
 	}
+	groups := d.groups
 	if len(names) == 0 {
 		return nil
 	}
@@ -139,8 +174,8 @@ func nodeFactors(groups [][]speedObs, name func(hostPort) string, rounds int) ma
 	for range rounds {
 		for g, obs := range groups {
 			xs = xs[:0]
-			for k, o := range obs {
-				xs = append(xs, float64(o.logD)-nu[nodeOf[g][k]])
+			for _, o := range obs {
+				xs = append(xs, float64(o.logD)-nu[nodeOf[o.node]])
 			}
 			mu[g] = median(xs)
 		}
@@ -148,8 +183,8 @@ func nodeFactors(groups [][]speedObs, name func(hostPort) string, rounds int) ma
 			per[i] = append(per[i][:0], 0) // the prior
 		}
 		for g, obs := range groups {
-			for k, o := range obs {
-				i := nodeOf[g][k]
+			for _, o := range obs {
+				i := nodeOf[o.node]
 				per[i] = append(per[i], float64(o.logD)-mu[g])
 			}
 		}
@@ -202,18 +237,18 @@ func (n *nodeSpeeds) of(a *history.Attempt) float64 {
 // which take part in the naming of nodes too (a host is split by port when
 // any of them ran several NodeManagers on it). p is not changed.
 func (p *hostPeaks) speeds(extra []*history.Job) *nodeSpeeds {
-	ports, groups := p.ports, p.speed
+	ports, d := p.ports, &p.speed
 	if len(extra) > 0 {
 		ports = p.ports.Clone()
-		groups = slices.Clip(groups) // extra's groups never write into p's array
 		for _, j := range extra {
 			ports.Add(j)
-			groups = speedSamples(j, groups)
 		}
+		all := p.speed.with(extra)
+		d = &all
 	}
 	shared := ports.Shared()
 	name := func(k hostPort) string { return (&history.Attempt{Host: k.host, Port: k.port}).NodeKey(shared) }
-	return &nodeSpeeds{shared: shared, factor: nodeFactors(groups, name, speedFitRounds)}
+	return &nodeSpeeds{shared: shared, factor: nodeFactors(d, name, speedFitRounds)}
 }
 
 // A copy's cost (issue 25): a copy's work is a draw of the job's recorded

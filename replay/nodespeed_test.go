@@ -115,25 +115,26 @@ func TestNodeSpeedsFromTheHistory(t *testing.T) {
 func TestNodeSpeedsFittedJointly(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 1))
 	slow := map[string]bool{"n0": true, "n3": true, "n6": true}
-	var groups [][]speedObs
-	for range 30 {
-		var g []speedObs
+	var d speedData
+	for k := range 30 {
+		j := &history.Job{ID: fmt.Sprintf("job_1_%04d", k)}
 		straggler := r.IntN(4)
 		for i := range 4 {
 			n := fmt.Sprintf("n%d", r.IntN(9))
-			d := 5000 * (1 + 0.1*r.Float64())
+			dur := 5000 * (1 + 0.1*r.Float64())
 			if slow[n] {
-				d *= 3
+				dur *= 3
 			}
 			if i == straggler {
-				d *= 4
+				dur *= 4
 			}
-			g = append(g, speedObs{hostPort{n, 0}, float32(math.Log(d))})
+			j.Tasks = append(j.Tasks, history.Task{Type: history.Map, Index: i, Status: history.Succeeded,
+				Attempts: []history.Attempt{{Host: n, Start: 1000, Finish: 1000 + int64(dur), Status: history.Succeeded}}})
 		}
-		groups = append(groups, g)
+		d.add(j)
 	}
 	name := func(k hostPort) string { return k.host }
-	first, fitted := nodeFactors(groups, name, 1), nodeFactors(groups, name, speedFitRounds)
+	first, fitted := nodeFactors(&d, name, 1), nodeFactors(&d, name, speedFitRounds)
 	t.Logf("first round %v, fitted %v", first, fitted)
 	worstFirst := 3.0
 	for i := range 9 {

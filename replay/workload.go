@@ -508,7 +508,7 @@ type hostPeaks struct {
 	ports   history.NodePorts
 	// speed holds each NodeManager's speed samples (nodespeed.go), crash
 	// what tells its crash (crash.go).
-	speed [][]speedObs
+	speed speedData
 	crash crashWatch
 	// startup holds the start-ups of succeeded maps, originals and copies
 	// (nodespeed.go's copy cost).
@@ -529,7 +529,7 @@ type hostEdge struct {
 // add adds j's timed attempts.
 func (p *hostPeaks) add(j *history.Job) {
 	p.ports.Add(j)
-	p.speed = speedSamples(j, p.speed)
+	p.speed.add(j)
 	p.startup.add(j)
 	p.crash.add(j)
 	for _, t := range j.Tasks {
