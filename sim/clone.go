@@ -101,6 +101,9 @@ func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32
 	started := 0
 	for k := 1; k < clones && s.freeSlots > 0; k++ {
 		at := s.cloneNode(ji, ty, ti, ni, nn)
+		if at >= 0 {
+			at = s.yarnNode(ty, at)
+		}
 		if at < 0 {
 			break
 		}
