@@ -145,11 +145,9 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 		}
 		facts = &f
 		for i := range nodes {
-			nodes[i].Slowdown = 1
-			if sd, ok := f.speeds.factor[nodes[i].Name]; ok {
-				nodes[i].Slowdown = sd
-			}
+			nodes[i].Slowdown = f.speeds.factorOf(nodes[i].Name)
 		}
+		nodes = withClusterNodes(nodes, co.SpeedHistories, f.speeds, origin)
 	}
 	w := &Workload{}
 	uncalibrated := false
@@ -196,6 +194,10 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 		return nil, errNoTimedJob
 	}
 	w.cluster(nodes, co, seed, model, rs, uncalibrated)
+	// A history that names its NodeManagers (a .jhist, a Rumen trace of
+	// one) is of a YARN cluster: copies go where its AM places them. A
+	// trace without hosts (SWIM) is of the JobTracker's Hadoop.
+	w.Config.YARNPlacement = len(nodes) > 0
 	w.applyCrashes(facts.crashed, origin)
 	return w, nil
 }

@@ -199,6 +199,14 @@ func TestCopyCostFromHistoriesWithCopies(t *testing.T) {
 		t.Errorf("started with clones: a burst %v, copies 20 s later %v, the stock run %v; want true, false, false",
 			startedWithClones(other[1]), startedWithClones(other[0]), startedWithClones(in.Jobs[0]))
 	}
+	// An original that shows no start-up is judged against the originals
+	// that show one (10 s), as the copy cost judges it: its copy 7 s after
+	// it is a clone, though the median of every succeeded map, unseen
+	// zeros and the copy included, is 5 s.
+	unseen := withCopies([]int64{0, 10_000, 10_000, 10_000, 0, 0, 0}, []int64{30_000}, []int64{7000})
+	if !startedWithClones(unseen) {
+		t.Errorf("a copy 7 s after an original that shows no start-up, the others 10 s: not taken as started with clones")
+	}
 }
 
 // TestDecisionsModeReadsTheDeadlineBesideTheHistory: decisions mode gives a
@@ -317,5 +325,90 @@ func TestCloneBurstCost(t *testing.T) {
 	t.Logf("sca replayed from the stock run: %.1f s, live %.1f s", predicted, live)
 	if e := predicted/live - 1; math.Abs(e) > 0.15 {
 		t.Errorf("sca replayed from the stock run: %.1f s, live %.1f s (%+.0f%%), want within 15%%", predicted, live, 100*e)
+	}
+}
+
+// TestClusterOfEveryNamedNodeManager: a stock history replayed with other
+// histories of its cluster (SpeedHistories) replays on every NodeManager
+// those name too, each at its measured speed, less one they show crashed
+// before the stock job began; one that crashed after it began is kept. The
+// streamed input gives the same cluster, and both place copies as YARN
+// does; a scenario does not.
+func TestClusterOfEveryNamedNodeManager(t *testing.T) {
+	sc := load(t, "../scenarios/late-ec2-heterogeneous.yaml")
+	if w, err := WorkloadOf(sc, ClusterOptions{})(1); err != nil || w.Config.YARNPlacement {
+		t.Errorf("a scenario places copies as YARN does (%v): its papers' systems chose the node", err)
+	}
+	in := load(t, "testdata/livebench/stock-1.jhist")
+	streamed, err := Load("testdata/livebench/stock-1.jhist", LoadOptions{Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := WorkloadOf(in, ClusterOptions{NodeSlots: 4})(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// shifted is crashJob (h1..h4, h4 crashing 15 s in) moved to start at
+	// the stock job's submit plus by ms.
+	shifted := func(by int64) *history.Job {
+		j := crashJob(false)
+		d := in.Jobs[0].Submit + by - j.Submit
+		j.Submit, j.Launch, j.Finish = j.Submit+d, j.Launch+d, j.Finish+d
+		for ti := range j.Tasks {
+			for ai := range j.Tasks[ti].Attempts {
+				a := &j.Tasks[ti].Attempts[ai]
+				a.Start, a.Finish = a.Start+d, a.Finish+d
+			}
+		}
+		return j
+	}
+	for _, tc := range []struct {
+		crashAt int64 // the crash job's start against the stock job's submit, ms
+		h4      bool
+	}{{-3_600_000, false}, {60_000, true}} {
+		extra := []*history.Job{shifted(tc.crashAt)}
+		for k := range 4 {
+			extra = append(extra, speedJob(k, []string{"h5", "h6", "h7"}, map[string]float64{"h7": 3}, 10_000, "", 1))
+		}
+		var clusters []string
+		for _, input := range []*Input{in, streamed} {
+			w, err := WorkloadOf(input, ClusterOptions{NodeSlots: 4, SpeedHistories: extra})(1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clusters = append(clusters, fmt.Sprint(w.Config.Nodes))
+			if !w.Config.YARNPlacement {
+				t.Errorf("a .jhist replay does not place copies as YARN does (sim.Config.YARNPlacement)")
+			}
+			got := map[string]float64{}
+			for _, n := range w.Config.Nodes {
+				got[n.Name] = n.Slowdown
+				if n.Slots != 4 {
+					t.Errorf("node %s has %d slots, want --node-slots' 4", n.Name, n.Slots)
+				}
+			}
+			for _, n := range own.Config.Nodes {
+				if _, ok := got[n.Name]; !ok {
+					t.Errorf("crash at %+d ms: the stock job's own node %s is not in the cluster", tc.crashAt, n.Name)
+				}
+			}
+			for _, h := range []string{"h1", "h2", "h3", "h5", "h6", "h7"} {
+				if _, ok := got[h]; !ok {
+					t.Errorf("crash at %+d ms: %s, named by the other histories, is not in the cluster %v", tc.crashAt, h, got)
+				}
+			}
+			if _, ok := got["h4"]; ok != tc.h4 {
+				t.Errorf("crash at %+d ms: h4 in the cluster %v, want %v", tc.crashAt, ok, tc.h4)
+			}
+			if math.Abs(got["h7"]-3) > 0.3 {
+				t.Errorf("h7 replays at slowdown %.2f, want about 3", got["h7"])
+			}
+			if want := len(own.Config.Nodes) + 6; tc.h4 && len(got) != want+1 || !tc.h4 && len(got) != want {
+				t.Errorf("crash at %+d ms: %d nodes, want the stock job's %d and 6 or 7 more", tc.crashAt, len(got), len(own.Config.Nodes))
+			}
+		}
+		if clusters[0] != clusters[1] {
+			t.Errorf("the streamed input's cluster differs:\n%s\n%s", clusters[0], clusters[1])
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"maps"
 	"math"
 	"slices"
 
@@ -51,11 +52,30 @@ const (
 	maxSpeedRatio  = 4.0
 )
 
-// speedSamples gathers the samples of one job's attempts into per, by the
-// attempt's host and port.
-func speedSamples(j *history.Job, per map[hostPort][]float32) {
-	var d [2][]int64
-	var at [2][]*history.Attempt
+// speedObs is one succeeded attempt's run time (its natural log, of ms) and
+// the NodeManager it ran on (an index into speedData.keys): 8 bytes an
+// attempt.
+type speedObs struct {
+	node int32
+	logD float32
+}
+
+// speedData holds the speed samples of the jobs added: one group per job
+// and task type with at least minSpeedPeers succeeded attempts, each the
+// attempts' run times by node.
+type speedData struct {
+	keys   []hostPort
+	ids    map[hostPort]int32
+	groups [][]speedObs
+}
+
+// add adds j's groups.
+func (d *speedData) add(j *history.Job) {
+	type sample struct {
+		hp   hostPort
+		logD float32
+	}
+	var by [2][]sample
 	for ti := range j.Tasks {
 		t := &j.Tasks[ti]
 		k := typeIndex(t.Type)
@@ -64,28 +84,42 @@ func speedSamples(j *history.Job, per map[hostPort][]float32) {
 			if a.Status != history.Succeeded || a.Host == "" || a.Start <= 0 || a.Finish <= a.Start {
 				continue
 			}
-			d[k] = append(d[k], a.Finish-a.Start)
-			at[k] = append(at[k], a)
+			by[k] = append(by[k], sample{hostPort{a.Host, a.Port}, float32(math.Log(float64(a.Finish - a.Start)))})
 		}
 	}
-	for k := range d {
-		if len(d[k]) < minSpeedPeers {
+	for k := range by {
+		if len(by[k]) < minSpeedPeers {
 			continue
 		}
-		m := median(d[k])
-		if m <= 0 {
-			continue
+		g := make([]speedObs, len(by[k]))
+		for i, x := range by[k] {
+			id, ok := d.ids[x.hp]
+			if !ok {
+				if d.ids == nil {
+					d.ids = map[hostPort]int32{}
+				}
+				id = int32(len(d.keys))
+				d.ids[x.hp] = id
+				d.keys = append(d.keys, x.hp)
+			}
+			g[i] = speedObs{id, x.logD}
 		}
-		for i, a := range at[k] {
-			hp := hostPort{a.Host, a.Port}
-			per[hp] = append(per[hp], float32(float64(d[k][i])/m))
-		}
+		d.groups = append(d.groups, g)
 	}
+}
+
+// with is d and extra's samples; d is not changed.
+func (d *speedData) with(extra []*history.Job) speedData {
+	out := speedData{keys: slices.Clip(d.keys), ids: maps.Clone(d.ids), groups: slices.Clip(d.groups)}
+	for _, j := range extra {
+		out.add(j)
+	}
+	return out
 }
 
 // median is the median of xs (the mean of the middle two for an even
 // count), by the project's one percentile; xs is not changed.
-func median[T int64 | float32](xs []T) float64 {
+func median[T int64 | float32 | float64](xs []T) float64 {
 	s := make([]float64, len(xs))
 	for i, x := range xs {
 		s[i] = float64(x)
@@ -93,30 +127,82 @@ func median[T int64 | float32](xs []T) float64 {
 	return speculators.Percentile(s, 50)
 }
 
-// nodeFactors turns each node's samples (by node name) into its factor
-// (see the notes above); names without samples are left out (factor 1).
-func nodeFactors(samples map[string][]float32) map[string]float64 {
-	raw := make(map[string]float64, len(samples))
-	var all []float32
-	for name, s := range samples {
-		if len(s) == 0 {
-			continue
+// speedFitRounds is how many times nodeFactors alternates between the
+// groups' typical times and the nodes' factors. The medians settle in a
+// few rounds; a fixed count keeps the fit deterministic and cheap.
+const speedFitRounds = 10
+
+// nodeFactors fits each node's factor (by the name name gives its host and
+// port), in rounds rounds, jointly with each group's typical time, from the groups' run times
+// (see the notes above): in logs, a run time is its group's typical time
+// plus its node's factor plus noise, and the two are fitted in turn by
+// medians (Tukey's median polish), each node's with one prior sample of 0
+// (factor 1). The first round is the per-job ratio to the job's median; the
+// later ones take the nodes' factors out of each job's median first. Names
+// without samples are left out (factor 1).
+//
+// Why jointly (issue 25): the live benchmark's jobs have four maps on a
+// cluster a third of whose NodeManagers are 3x slow, so a job often has two
+// of its four maps on slow nodes and one straggler, and its median is then
+// a slow map's time: the slow maps' ratios came out near 1 and the fast
+// ones' near 0.5, and the slow nodes replayed at 1.0-1.3 where the joint fit
+// sees them at 2-3 (a fast node seen in many jobs anchors each job's
+// typical time).
+func nodeFactors(d *speedData, name func(hostPort) string, rounds int) map[string]float64 {
+	// Nodes by name: on a host of one NodeManager its ports are one node.
+	idx := map[string]int32{}
+	var names []string
+	nodeOf := make([]int32, len(d.keys))
+	for k, hp := range d.keys {
+		n := name(hp)
+		i, ok := idx[n]
+		if !ok {
+			i = int32(len(names))
+			idx[n] = i
+			names = append(names, n)
 		}
-		f := median(append(slices.Clone(s), 1))
-		raw[name] = f
-		all = append(all, float32(f))
+		nodeOf[k] = i
 	}
-	if len(all) == 0 {
+	groups := d.groups
+	if len(names) == 0 {
 		return nil
 	}
-	typical := median(all)
-	out := make(map[string]float64, len(raw))
-	for name, f := range raw {
-		f /= typical
+	nu := make([]float64, len(names))
+	mu := make([]float64, len(groups))
+	per := make([][]float64, len(names))
+	var xs []float64
+	for range rounds {
+		for g, obs := range groups {
+			xs = xs[:0]
+			for _, o := range obs {
+				xs = append(xs, float64(o.logD)-nu[nodeOf[o.node]])
+			}
+			mu[g] = median(xs)
+		}
+		for i := range per {
+			per[i] = append(per[i][:0], 0) // the prior
+		}
+		for g, obs := range groups {
+			for _, o := range obs {
+				i := nodeOf[o.node]
+				per[i] = append(per[i], float64(o.logD)-mu[g])
+			}
+		}
+		for i := range nu {
+			nu[i] = median(per[i])
+		}
+		typical := median(nu) // relative to the median node
+		for i := range nu {
+			nu[i] -= typical
+		}
+	}
+	out := make(map[string]float64, len(names))
+	for i, n := range names {
+		f := math.Exp(nu[i])
 		if math.Abs(f-1) <= speedTolerance || !(f > 0) {
 			continue
 		}
-		out[name] = min(max(f, 1/maxSpeedRatio), maxSpeedRatio)
+		out[n] = min(max(f, 1/maxSpeedRatio), maxSpeedRatio)
 	}
 	return out
 }
@@ -126,6 +212,14 @@ func nodeFactors(samples map[string][]float32) map[string]float64 {
 type nodeSpeeds struct {
 	shared map[string]bool
 	factor map[string]float64
+}
+
+// factorOf is the factor of the node named name, 1 when unknown.
+func (n *nodeSpeeds) factorOf(name string) float64 {
+	if f, ok := n.factor[name]; ok {
+		return f
+	}
+	return 1
 }
 
 // of is the factor of the node a ran on, 1 when unknown.
@@ -143,25 +237,18 @@ func (n *nodeSpeeds) of(a *history.Attempt) float64 {
 // which take part in the naming of nodes too (a host is split by port when
 // any of them ran several NodeManagers on it). p is not changed.
 func (p *hostPeaks) speeds(extra []*history.Job) *nodeSpeeds {
-	ports, per := p.ports, p.speed
+	ports, d := p.ports, &p.speed
 	if len(extra) > 0 {
 		ports = p.ports.Clone()
-		per = make(map[hostPort][]float32, len(p.speed))
-		for k, s := range p.speed {
-			per[k] = slices.Clone(s)
-		}
 		for _, j := range extra {
 			ports.Add(j)
-			speedSamples(j, per)
 		}
+		all := p.speed.with(extra)
+		d = &all
 	}
 	shared := ports.Shared()
-	samples := map[string][]float32{}
-	for k, s := range per {
-		name := (&history.Attempt{Host: k.host, Port: k.port}).NodeKey(shared)
-		samples[name] = append(samples[name], s...)
-	}
-	return &nodeSpeeds{shared: shared, factor: nodeFactors(samples)}
+	name := func(k hostPort) string { return (&history.Attempt{Host: k.host, Port: k.port}).NodeKey(shared) }
+	return &nodeSpeeds{shared: shared, factor: nodeFactors(d, name, speedFitRounds)}
 }
 
 // A copy's cost (issue 25): a copy's work is a draw of the job's recorded
@@ -222,10 +309,11 @@ const (
 	startClone
 )
 
-// add adds j's succeeded maps' start-ups, if j records them.
-func (s *startups) add(j *history.Job) {
-	// A killed original records no start-up (no progress splits): its
-	// task's copies are then measured against the job's median original.
+// typicalStartup is the median start-up of j's original maps that record
+// one, 0 when none does, and whether any map attempt of j records a
+// start-up. A killed original records no start-up (no progress splits):
+// its task's copies are then measured against this (launchOf).
+func typicalStartup(j *history.Job) (int64, bool) {
 	known := false
 	var origs []float32
 	for _, t := range j.Tasks {
@@ -238,12 +326,17 @@ func (s *startups) add(j *history.Job) {
 			}
 		}
 	}
+	if len(origs) == 0 {
+		return 0, known
+	}
+	return int64(median(origs)), known
+}
+
+// add adds j's succeeded maps' start-ups, if j records them.
+func (s *startups) add(j *history.Job) {
+	typical, known := typicalStartup(j)
 	if !known {
 		return
-	}
-	typical := int64(0)
-	if len(origs) > 0 {
-		typical = int64(median(origs))
 	}
 	for ti := range j.Tasks {
 		t := &j.Tasks[ti]
@@ -299,14 +392,16 @@ func launchOf(t *history.Task, typical int64) (orig *history.Attempt, starting i
 }
 
 // startedWithClones reports whether some map of j started with clones
-// (launchOf): its originals' recorded times then hold their burst's cost.
+// (launchOf, against the start-up the copy cost measures it by,
+// typicalStartup): its originals' recorded times then hold their burst's
+// cost.
 func startedWithClones(j *history.Job) bool {
-	s, _ := mapStartup(j)
+	s, _ := typicalStartup(j)
 	for ti := range j.Tasks {
 		if j.Tasks[ti].Type != history.Map {
 			continue
 		}
-		if _, _, cloned := launchOf(&j.Tasks[ti], int64(s)); cloned {
+		if _, _, cloned := launchOf(&j.Tasks[ti], s); cloned {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"time"
 
@@ -290,6 +291,7 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		hosts.add(j)
 	}
 	nodes, facts := hosts.nodes(co.SpeedHistories)
+	nodes = withClusterNodes(nodes, co.SpeedHistories, facts.speeds, origin)
 	facts = facts.forCluster(co)
 	uncalibrated := false
 	for _, j := range jobs {
@@ -315,6 +317,10 @@ func FromHistory(jobs []*history.Job, co ClusterOptions, seed uint64) (*Workload
 		return nil, errNoTimedJob
 	}
 	w.cluster(nodes, co, seed, model, rs, uncalibrated)
+	// A history that names its NodeManagers (a .jhist, a Rumen trace of
+	// one) is of a YARN cluster: copies go where its AM places them. A
+	// trace without hosts (SWIM) is of the JobTracker's Hadoop.
+	w.Config.YARNPlacement = len(nodes) > 0
 	w.applyCrashes(facts.crashed, origin)
 	return w, nil
 }
@@ -502,7 +508,7 @@ type hostPeaks struct {
 	ports   history.NodePorts
 	// speed holds each NodeManager's speed samples (nodespeed.go), crash
 	// what tells its crash (crash.go).
-	speed map[hostPort][]float32
+	speed speedData
 	crash crashWatch
 	// startup holds the start-ups of succeeded maps, originals and copies
 	// (nodespeed.go's copy cost).
@@ -523,10 +529,7 @@ type hostEdge struct {
 // add adds j's timed attempts.
 func (p *hostPeaks) add(j *history.Job) {
 	p.ports.Add(j)
-	if p.speed == nil {
-		p.speed = map[hostPort][]float32{}
-	}
-	speedSamples(j, p.speed)
+	p.speed.add(j)
 	p.startup.add(j)
 	p.crash.add(j)
 	for _, t := range j.Tasks {
@@ -567,24 +570,92 @@ func (p *hostPeaks) nodes(extra []*history.Job) ([]sim.Node, *nodeFacts) {
 	nodes := make([]sim.Node, 0, len(names))
 	for _, h := range names {
 		es := perName[h]
-		sort.Slice(es, func(a, b int) bool {
-			if es[a].at != es[b].at {
-				return es[a].at < es[b].at
-			}
-			return es[a].delta < es[b].delta // ends before starts at the same instant
-		})
-		cur, peak := 0, 1
-		for _, e := range es {
-			cur += e.delta
-			peak = max(peak, cur)
-		}
-		sd, ok := speeds.factor[h]
-		if !ok {
-			sd = 1
-		}
-		nodes = append(nodes, sim.Node{Name: h, Slots: peak, Slowdown: sd})
+		nodes = append(nodes, sim.Node{Name: h, Slots: peakOf(es), Slowdown: speeds.factorOf(h)})
 	}
 	return nodes, facts
+}
+
+// peakOf is the most attempts es (their start and end edges) had running
+// at once, at least 1. es is sorted.
+func peakOf(es []hostEdge) int {
+	sort.Slice(es, func(a, b int) bool {
+		if es[a].at != es[b].at {
+			return es[a].at < es[b].at
+		}
+		return es[a].delta < es[b].delta // ends before starts at the same instant
+	})
+	cur, peak := 0, 1
+	for _, e := range es {
+		cur += e.delta
+		peak = max(peak, cur)
+	}
+	return peak
+}
+
+// withClusterNodes is nodes (the NodeManagers the replayed jobs ran on) and
+// every other NodeManager the cluster's other histories (extra:
+// ClusterOptions.SpeedHistories) name, less those they show crashed
+// (crash.go) before since, the replayed jobs' first submit. Each new node
+// has its measured speed (speeds, from the replayed jobs and extra) and as
+// many slots as it ran attempts of extra at once; the nodes are in name
+// order, as hostPeaks.nodes gives them.
+//
+// Why (issue 25): the replayed jobs name only the NodeManagers they ran on,
+// and where a job used few of a cluster's nodes (a stock job of a few maps
+// on a mini cluster of 18 NodeManagers ran on 5) a copy the replay places
+// could only land on those, while live YARN gives a copy's container to any
+// NodeManager with room, a third of them slow on the live benchmark's
+// cluster. On the newest live run before this, late's and farms' copies of
+// the failure job's lost map landed on a slow NodeManager in one round and a
+// fast one in another (39.5 s against 14.4 s), and the replay, placing both
+// on the stock job's fast nodes, tied them.
+//
+// Which NodeManagers lived then: a history says when a node ran attempts,
+// not when it joined or left. A node the histories show crashed before the
+// replayed jobs began is left out; any other node they name is taken to
+// have been there (clusters lose NodeManagers more often than they gain
+// them, and the live benchmark's cluster only loses them, one per failure
+// job). A node that crashed during the replayed jobs is in the cluster
+// until then only if the replayed jobs' own history shows the crash
+// (FromHistory's crash inference covers the replayed jobs alone): in extra
+// it is kept for the whole replay, as it was there when the jobs began.
+func withClusterNodes(nodes []sim.Node, extra []*history.Job, speeds *nodeSpeeds, since int64) []sim.Node {
+	if len(extra) == 0 {
+		return nodes
+	}
+	have := make(map[string]bool, len(nodes))
+	for _, n := range nodes {
+		have[n.Name] = true
+	}
+	var crash crashWatch
+	perName := map[string][]hostEdge{}
+	for _, j := range extra {
+		crash.add(j)
+		for _, t := range j.Tasks {
+			for _, a := range t.Attempts {
+				if a.Host == "" || a.Start <= 0 || a.Finish < a.Start {
+					continue
+				}
+				if name := a.NodeKey(speeds.shared); !have[name] {
+					perName[name] = append(perName[name], hostEdge{a.Start, 1}, hostEdge{a.Finish, -1})
+				}
+			}
+		}
+	}
+	for _, c := range crash.crashes(speeds.shared) {
+		if c.at < since {
+			delete(perName, c.node)
+		}
+	}
+	if len(perName) == 0 {
+		return nodes
+	}
+	out := slices.Clone(nodes)
+	for name, es := range perName {
+		out = append(out, sim.Node{Name: name, Slots: peakOf(es), Slowdown: speeds.factorOf(name)})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
+	return out
 }
 
 // msLaw draws a scenario work law (seconds) in the simulator's ms.

@@ -95,6 +95,19 @@ type Config struct {
 	// its policies the inputs and the outcome they get live. Scenario runs
 	// (replay.FromScenario) turn it on; history replays leave it off.
 	Resume bool
+	// YARNPlacement places copies as the MapReduce AM on YARN places them:
+	// on any node with room, the policy's node gate
+	// (speculators.NodeGate: LATE's rule that keeps copies off slow nodes)
+	// not asked and the nodes of the task's other attempts not avoided.
+	// Live, a speculator asks the AM for one more attempt, and the AM's
+	// allocator asks the ResourceManager for a container at the split's
+	// hosts (any host for a reduce): nothing keeps it off a slow node or
+	// its original's node. Off (the default), a copy is placed only where
+	// its policy allows and never beside a running attempt of its task, as
+	// the papers' systems placed them (LATE on Hadoop's JobTracker, which
+	// chose the task a heartbeating node got). History replays
+	// (replay.FromHistory) turn it on; scenario runs leave it off.
+	YARNPlacement bool
 	// Trace, when set, is shown every event a job's engine accepted and
 	// every Decide with what it returned, in the order they happened: the
 	// inputs and outputs of the policy, for a check that a live sidecar fed

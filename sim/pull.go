@@ -51,7 +51,7 @@ func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, 
 		return pick{}, false
 	}
 	if isCopy {
-		if t.running == 0 || s.runsOn(j, ty, ti, ni) || !j.engine.AllowSpeculativeOn(s.nodes[ni].id, s.now) {
+		if t.running == 0 || s.besideItself(j, ty, ti, ni) || !s.allowsCopyOn(j, ni) {
 			return pick{}, false
 		}
 		return pick{ty: ty, task: ti, source: chosenCopy, speculative: true}, true

@@ -30,6 +30,9 @@ type sim struct {
 	decide    speculators.Time
 	timeout   speculators.Time
 	newEngine EngineFactory
+	// placeRng draws the node of each copy under YARNPlacement (yarnNode).
+	placeRng    *rand.Rand
+	nodeScratch []int32
 
 	now      speculators.Time
 	queue    timers
@@ -121,6 +124,9 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 	}
 	s := &sim{cfg: cfg, fair: cfg.Scheduler == SchedulerFair, heartbeat: hb, decide: dec, timeout: to,
 		newEngine: newEngine, stallSince: none}
+	if cfg.YARNPlacement {
+		s.placeRng = rand.New(rand.NewPCG(cfg.Seed^0x7961726e706c6163, 3)) // "yarnplac"
+	}
 	s.nodes = make([]nodeState, len(cfg.Nodes))
 	s.freeBits = make([]uint64, (len(cfg.Nodes)+63)/64)
 	timers := 16

@@ -273,18 +273,31 @@ func (s *sim) pickFor(j *jobState, ni int32, lo, hi speculators.TaskType) (pick,
 			continue
 		}
 		if !gateAsked {
-			gateAsked, allowed = true, j.engine.AllowSpeculativeOn(s.nodes[ni].id, s.now)
+			gateAsked, allowed = true, s.allowsCopyOn(j, ni)
 		}
 		if !allowed {
 			return pick{}, false
 		}
 		for k, ti := range j.copies[ty] {
-			if j.tasks[ty][ti].pendingCopies > 0 && !s.runsOn(j, ty, ti, ni) {
+			if j.tasks[ty][ti].pendingCopies > 0 && !s.besideItself(j, ty, ti, ni) {
 				return pick{ty: ty, task: ti, source: fromCopy, copyPos: k, speculative: true}, true
 			}
 		}
 	}
 	return pick{}, false
+}
+
+// allowsCopyOn reports whether job j's policy lets a copy run on node ni:
+// always under YARNPlacement, where the policy cannot choose the node.
+func (s *sim) allowsCopyOn(j *jobState, ni int32) bool {
+	return s.cfg.YARNPlacement || j.engine.AllowSpeculativeOn(s.nodes[ni].id, s.now)
+}
+
+// besideItself reports whether a copy of the task placed on node ni would
+// run beside one of its running attempts, which the simulator avoids unless
+// it places copies as YARN does (YARNPlacement).
+func (s *sim) besideItself(j *jobState, ty speculators.TaskType, ti int32, ni int32) bool {
+	return !s.cfg.YARNPlacement && s.runsOn(j, ty, ti, ni)
 }
 
 // runsOn reports whether a task has a running attempt on node ni.
@@ -332,7 +345,35 @@ func (s *sim) place(ji int32, ni int32, pk pick) error {
 	if (pk.source == fromOriginal || pk.source == chosenOriginal) && j.cloner {
 		return s.launchCloned(ji, pk.ty, pk.task, ni)
 	}
+	if pk.speculative {
+		ni = s.yarnNode(pk.ty, ni)
+	}
 	return s.launch(ji, pk.ty, pk.task, ni, pk.speculative, false)
+}
+
+// yarnNode is the node a copy of type ty offered node ni runs on: under
+// YARNPlacement a node drawn at random (placeRng, seeded by Config.Seed)
+// among those not hung with room for it, ni among them, as the
+// ResourceManager gives the AM's container to whichever NodeManager with
+// room heartbeats first; else ni. So a replay's runs place a copy on the
+// cluster's nodes in proportion, a slow node as often as it is one, instead
+// of on the node the round-robin sweep happens to offer (the same node in
+// every run where the recorded originals pin the sweep).
+func (s *sim) yarnNode(ty speculators.TaskType, ni int32) int32 {
+	if !s.cfg.YARNPlacement {
+		return ni
+	}
+	free := s.nodeScratch[:0]
+	for k := s.nextFree(0, len(s.nodes)); k >= 0; k = s.nextFree(k+1, len(s.nodes)) {
+		if n := &s.nodes[k]; !n.hung && n.free[n.pool(ty)] > 0 {
+			free = append(free, int32(k))
+		}
+	}
+	s.nodeScratch = free
+	if len(free) == 0 {
+		return ni
+	}
+	return free[s.placeRng.IntN(len(free))]
 }
 
 // compactRetry drops the consumed head of a retry queue once it is empty.

@@ -102,7 +102,8 @@ func TestSpeculativeCopyWinsOnFastNode(t *testing.T) {
 }
 
 // A copy is never placed where the policy's node gate refuses it: the
-// original runs to its end.
+// original runs to its end. Placed as YARN places copies (YARNPlacement),
+// the gate is not asked: the copy runs on fast and wins.
 func TestCopyRespectsNodeGate(t *testing.T) {
 	ns := []Node{{Name: "slow", Slots: 1, Slowdown: 3}, {Name: "fast", Slots: 1}}
 	p := &script{steps: []step{speculate(12000, speculators.Map, 0)}, refuse: map[speculators.NodeID]bool{"fast": true}}
@@ -110,15 +111,32 @@ func TestCopyRespectsNodeGate(t *testing.T) {
 	r := res.Jobs[0]
 	expectTime(t, "finish", r.Finish, 30000)
 	expectInt(t, "launched", r.SpeculativeLaunched, 0)
+
+	cfg := cfgFor(ns)
+	cfg.YARNPlacement = true
+	p = &script{steps: []step{speculate(12000, speculators.Map, 0)}, refuse: map[speculators.NodeID]bool{"fast": true}}
+	r = runScript(t, cfg, []Job{{ID: "j", Maps: works(10000, 10000)}}, p).Jobs[0]
+	expectInt(t, "launched under YARN placement", r.SpeculativeLaunched, 1)
+	expectTime(t, "finish under YARN placement", r.Finish, 22000)
 }
 
-// A copy never shares a node with a running attempt of its task.
+// A copy never shares a node with a running attempt of its task, unless
+// placed as YARN places copies (YARNPlacement): then it runs beside its
+// original, at the node's speed, and the original wins.
 func TestCopyNotOnSameNode(t *testing.T) {
 	ns := []Node{{Name: "only", Slots: 2, Slowdown: 2}}
 	p := &script{steps: []step{speculate(1000, speculators.Map, 0)}}
 	res := runScript(t, cfgFor(ns), []Job{{ID: "j", Maps: works(10000)}}, p)
 	expectInt(t, "launched", res.Jobs[0].SpeculativeLaunched, 0)
 	expectTime(t, "finish", res.Jobs[0].Finish, 20000)
+
+	cfg := cfgFor(ns)
+	cfg.YARNPlacement = true
+	p = &script{steps: []step{speculate(1000, speculators.Map, 0)}}
+	r := runScript(t, cfg, []Job{{ID: "j", Maps: works(10000)}}, p).Jobs[0]
+	expectInt(t, "launched under YARN placement", r.SpeculativeLaunched, 1)
+	expectInt(t, "won under YARN placement", r.SpeculativeWon, 0)
+	expectTime(t, "finish under YARN placement", r.Finish, 20000)
 }
 
 // FIFO gives the freed slots to the first job; fair splits them.

@@ -42,7 +42,7 @@ func replayCommand() *cli.Command {
 			&cli.StringFlag{Name: "scheduler", Usage: "`NAME`: fifo or fair", DefaultText: "the scenario's, else fifo"},
 			&cli.BoolFlag{Name: "no-copy-cost", Usage: "copies take their draws' times: leave out the copy cost, the extra start-up of copies over originals that the histories with copies show (the inputs and --node-speeds-from; docs/replay.md)"},
 			&cli.IntFlag{Name: "node-slots", Usage: "give each recorded NodeManager of a history `N` containers (its capacity, which a history does not record), keeping its name, speed and crash (not with --nodes/--slots)", DefaultText: "the most it ran at once"},
-			&cli.StringSliceFlag{Name: "node-speeds-from", Usage: "measure the recorded NodeManagers' speeds from the histories at `PATH` too (a .jhist, Rumen trace or directory of jobs of the same cluster; repeatable); they are not replayed", DefaultText: "the input's own attempts"},
+			&cli.StringSliceFlag{Name: "node-speeds-from", Usage: "measure the recorded NodeManagers' speeds from the histories at `PATH` too (a .jhist, Rumen trace or directory of jobs of the same cluster; repeatable), and replay on every NodeManager they name but those they show crashed before; they are not replayed", DefaultText: "the input's own attempts"},
 			&cli.BoolFlag{Name: "no-stragglers", Usage: "no straggler model for inputs without attempt times of their own (SWIM): tasks run their trace times on a uniform cluster"},
 			&cli.Float64Flag{Name: "straggler-fraction", Value: dsm.TailFraction, Usage: "straggler model: `FRACTION` of tasks that straggle (inputs without attempt times)"},
 			&cli.Float64Flag{Name: "straggler-shape", Value: dsm.TailShape, Usage: "straggler model: Pareto `SHAPE` of a straggler's slowdown (GRASS §3.2: 1.259)"},
