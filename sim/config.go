@@ -96,7 +96,8 @@ type Config struct {
 	// (replay.FromScenario) turn it on; history replays leave it off.
 	Resume bool
 	// YARNPlacement places copies as the MapReduce AM on YARN places them:
-	// on any node with room, the policy's node gate
+	// on a node drawn at random (seeded by Seed) among those with room, the
+	// policy's node gate
 	// (speculators.NodeGate: LATE's rule that keeps copies off slow nodes)
 	// not asked and the nodes of the task's other attempts not avoided.
 	// Live, a speculator asks the AM for one more attempt, and the AM's

@@ -514,3 +514,39 @@ func TestCopyExtraLengthensCopiesPastTheRecord(t *testing.T) {
 		t.Errorf("a recorded copy launched at 1 s succeeded at %d, want 11000 (its recorded 10 s)", got)
 	}
 }
+
+// Placed as YARN places copies (YARNPlacement), a copy's node is drawn at
+// random among the nodes with room, seeded: over seeds a copy lands on
+// every such node, its original's among them, and the same seed gives the
+// same node; placed as the papers' systems placed them, it lands on the
+// same node for every seed.
+func TestYARNPlacementSpreadsCopiesOverTheNodes(t *testing.T) {
+	ns := nodes(2, 2, 2, 2)
+	copyNode := func(yarn bool, seed uint64) speculators.NodeID {
+		cfg := cfgFor(ns)
+		cfg.YARNPlacement, cfg.Seed = yarn, seed
+		p := &script{steps: []step{speculate(1000, speculators.Map, 0)}}
+		runScript(t, cfg, []Job{{ID: "j", Maps: works(10000)}}, p)
+		started := seenOf(p, speculators.AttemptStarted, speculators.AttemptID{Task: m0.Task, N: 1})
+		if len(started) != 1 {
+			t.Fatalf("yarn %v, seed %d: copy starts %+v, want one", yarn, seed, started)
+		}
+		return started[0].Node
+	}
+	seen := map[speculators.NodeID]int{}
+	spread := map[speculators.NodeID]bool{}
+	for seed := uint64(1); seed <= 40; seed++ {
+		n := copyNode(true, seed)
+		seen[n]++
+		if again := copyNode(true, seed); again != n {
+			t.Errorf("seed %d: the copy ran on %s, then on %s", seed, n, again)
+		}
+		spread[copyNode(false, seed)] = true
+	}
+	if len(seen) != len(ns) {
+		t.Errorf("under YARN placement the copy ran on %v over 40 seeds, want all %d nodes", seen, len(ns))
+	}
+	if len(spread) != 1 {
+		t.Errorf("without YARN placement the copy ran on %v over 40 seeds, want one node", spread)
+	}
+}
