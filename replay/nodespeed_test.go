@@ -164,8 +164,8 @@ func TestNodeSpeedsFittedJointly(t *testing.T) {
 // slowed, not its JVM's start-up, so a slow node's attempt takes about
 // 1.5-2x a fast one's). The joint fit finds four of the slow nodes at 1.25x
 // or more and leaves every fast node nominal; the first round alone (per-job
-// ratios) sees fast nodes as quicker than the rest (a job's median is often
-// a slow node's attempt) and the slow ones lower.
+// ratios: a job's median is often a slow node's attempt) sees the slow nodes
+// lower, one of them at 1.25x or more.
 func TestNodeSpeedsOfALiveCluster(t *testing.T) {
 	slow := map[string]bool{}
 	for _, p := range []string{"33301", "35885", "37377", "38981", "40667", "44783"} {
