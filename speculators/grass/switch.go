@@ -3,6 +3,7 @@ package grass
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -88,6 +89,9 @@ type learner struct {
 
 	scratch []float64
 	near    []neighbour
+	// big is the index of the job's first map of the largest input, as of
+	// bigN maps (priorMap).
+	big, bigN int
 }
 
 type neighbour struct {
@@ -189,17 +193,23 @@ func (l *learner) total(job *speculators.Job, med float64) float64 {
 
 // priorMap is t_new in ms of the job's map with the largest input, from
 // earlier jobs (0 when there is none).
+// The map is found once per map count (tasks' sizes are fixed when the
+// job is made): a job waiting for its first completion asks at every
+// check.
 func (l *learner) priorMap(p *policy, job *speculators.Job) float64 {
-	var big *speculators.Task
-	for _, t := range job.Tasks[speculators.Map] {
-		if big == nil || t.InputBytes > big.InputBytes {
-			big = t
+	maps := job.Tasks[speculators.Map]
+	if l.bigN != len(maps) {
+		l.bigN, l.big = len(maps), 0
+		for i, t := range maps {
+			if t.InputBytes > maps[l.big].InputBytes {
+				l.big = i
+			}
 		}
 	}
-	if big == nil {
+	if len(maps) == 0 {
 		return 0
 	}
-	ms, _ := p.est.tnew(big)
+	ms, _ := p.est.tnew(maps[l.big])
 	return ms
 }
 
@@ -257,8 +267,20 @@ func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.
 }
 
 // nearest returns copies of the k samples of kind and algo nearest to the
-// features; the returned slice is the learner's scratch for algo GS, so call
-// for GS first and slice it before calling again.
+// features, nearest first, ties in the samples' order (the first k of a
+// stable sort by distance); the returned slice is the learner's scratch for
+// algo GS, so call for GS first and slice it before calling again.
+//
+// The k are selected as the samples are met, into a list kept sorted, with
+// no sort of them all: a job checks at every check interval against every
+// sample of its bucket, and the store keeps every sample a perturbed job
+// gave, so sorting them at each check was 40% of grass's replay of
+// xulau/ese (issue 31). A sample is passed over without its distance where
+// the largest of the three differences already exceeds the k-th distance:
+// math.Hypot(p, q) is at least max(|p|, |q|) (the larger times a square
+// root of at least 1). A NaN distance orders with nothing (the comparison
+// is not a strict weak order), so the selection gives way to the stable
+// sort the answer is defined by (nearestSorted).
 func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc float64) []neighbour {
 	start := 0
 	if algo == AlgoRAS {
@@ -266,6 +288,42 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 	} else {
 		l.near = l.near[:0]
 	}
+	k := l.cfg.neighbours
+	for i := range samples {
+		s := &samples[i]
+		if s.Kind != kind || s.Algorithm != algo {
+			continue
+		}
+		db, du, da := s.Bound-bound, s.Utilisation-util, s.Accuracy-acc
+		full := len(l.near)-start >= k
+		if full && max(math.Abs(db), math.Abs(du), math.Abs(da)) > l.near[len(l.near)-1].dist {
+			continue
+		}
+		d := math.Hypot(math.Hypot(db, du), da)
+		if d != d {
+			l.near = l.near[:start]
+			return l.nearestSorted(samples, kind, algo, bound, util, acc)
+		}
+		if full && !(d < l.near[len(l.near)-1].dist) {
+			continue // a tie goes to the earlier sample
+		}
+		// After every kept one at most as far (stable).
+		out := l.near[start:]
+		at := sort.Search(len(out), func(j int) bool { return out[j].dist > d })
+		if !full {
+			l.near = append(l.near, neighbour{})
+			out = l.near[start:]
+		}
+		copy(out[at+1:], out[at:len(out)-1])
+		out[at] = neighbour{dist: d, s: s}
+	}
+	return l.near[start:]
+}
+
+// nearestSorted is nearest by a stable sort of every sample's distance,
+// what nearest's answer is defined by.
+func (l *learner) nearestSorted(samples []Sample, kind, algo string, bound, util, acc float64) []neighbour {
+	start := len(l.near)
 	for i := range samples {
 		s := &samples[i]
 		if s.Kind != kind || s.Algorithm != algo {

@@ -2,6 +2,7 @@ package grass
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -249,5 +250,59 @@ func TestRuntimePrior(t *testing.T) {
 	m.AddRuntime(speculators.TaskType(7), 1, 1)
 	if got, _ := m.PriorRuntime(speculators.Map, block); got != 49000 {
 		t.Errorf("NaN run time changed the prior to %v", got)
+	}
+}
+
+// TestNearestMatchesStableSort checks the selection of the nearest samples
+// (nearest) against its definition, the first k of a stable sort of every
+// sample's distance (nearestSorted): the same samples in the same order,
+// ties (features on a coarse grid, so distances repeat) to the earlier
+// sample, for GS then RAS from one scratch as shouldSwitch calls them, and
+// with a NaN feature, which the selection leaves to the sort.
+func TestNearestMatchesStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 31))
+	grid := func(n int) float64 { return float64(rng.IntN(n)) / float64(n) }
+	for round := range 400 {
+		var samples []Sample
+		for range rng.IntN(60) {
+			s := Sample{Kind: KindError, Algorithm: AlgoGS, Bound: grid(4), Utilisation: grid(3), Accuracy: grid(2)}
+			if rng.IntN(2) == 0 {
+				s.Algorithm = AlgoRAS
+			}
+			if rng.IntN(5) == 0 {
+				s.Kind = KindDeadline
+			}
+			if round%50 == 0 && rng.IntN(20) == 0 {
+				s.Bound = math.NaN()
+			}
+			samples = append(samples, s)
+		}
+		k := 1 + rng.IntN(10)
+		bound, util, acc := grid(4), grid(3), grid(2)
+		fast := &learner{cfg: switchConfig{neighbours: k}}
+		ref := &learner{cfg: switchConfig{neighbours: k}}
+		for _, kind := range []string{KindError, KindDeadline} {
+			gs := fast.nearest(samples, kind, AlgoGS, bound, util, acc)
+			gs = gs[:len(gs):len(gs)]
+			ras := fast.nearest(samples, kind, AlgoRAS, bound, util, acc)
+			ref.near = ref.near[:0]
+			wantGS := ref.nearestSorted(samples, kind, AlgoGS, bound, util, acc)
+			wantGS = wantGS[:len(wantGS):len(wantGS)]
+			ref.near = ref.near[:len(ref.near):len(ref.near)]
+			wantRAS := ref.nearestSorted(samples, kind, AlgoRAS, bound, util, acc)
+			for _, c := range []struct {
+				name      string
+				got, want []neighbour
+			}{{"gs", gs, wantGS}, {"ras", ras, wantRAS}} {
+				if len(c.got) != len(c.want) {
+					t.Fatalf("round %d %s %s k %d: %d neighbours, want %d", round, kind, c.name, k, len(c.got), len(c.want))
+				}
+				for i := range c.got {
+					if c.got[i].s != c.want[i].s || math.Float64bits(c.got[i].dist) != math.Float64bits(c.want[i].dist) {
+						t.Fatalf("round %d %s %s k %d: neighbour %d is sample %p at %v, want %p at %v", round, kind, c.name, k, i, c.got[i].s, c.got[i].dist, c.want[i].s, c.want[i].dist)
+					}
+				}
+			}
+		}
 	}
 }
