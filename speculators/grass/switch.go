@@ -89,6 +89,7 @@ type learner struct {
 
 	scratch []float64
 	near    []neighbour
+	feats   sampleFeatures // the samples' features seen so far (nearest)
 	// big is the index of the job's first map of the largest input, as of
 	// bigN maps (priorMap).
 	big, bigN int
@@ -97,6 +98,7 @@ type learner struct {
 type neighbour struct {
 	dist float64
 	s    *Sample
+	f    *sampleFeature // its features (nearest)
 }
 
 // step runs at every Decide: it tracks utilisation, records the sample of a
@@ -275,12 +277,17 @@ func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.
 // no sort of them all: a job checks at every check interval against every
 // sample of its bucket, and the store keeps every sample a perturbed job
 // gave, so sorting them at each check was 40% of grass's replay of
-// xulau/ese (issue 31). A sample is passed over without its distance where
-// the largest of the three differences already exceeds the k-th distance:
-// math.Hypot(p, q) is at least max(|p|, |q|) (the larger times a square
-// root of at least 1). A NaN distance orders with nothing (the comparison
-// is not a strict weak order), so the selection gives way to the stable
-// sort the answer is defined by (nearestSorted).
+// xulau/ese (issue 31). A sample is passed over without its distance
+// (two calls of math.Hypot, which avoids overflow and is slow) where the
+// sum of the squared differences exceeds the k-th distance squared by more
+// than rounding can account for: the sum and the squares are each within
+// a few units in the last place, as is Hypot, so a margin of 1e-12 leaves
+// the sample's distance above the k-th. A square that overflows makes the
+// sum +Inf, and rightly (that difference alone is above any finite
+// distance); one that underflows only lowers the sum. A NaN difference
+// fails the comparison and is computed. A NaN distance orders with nothing
+// (the comparison is not a strict weak order), so the selection gives way
+// to the stable sort the answer is defined by (nearestSorted).
 func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc float64) []neighbour {
 	start := 0
 	if algo == AlgoRAS {
@@ -289,15 +296,19 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 		l.near = l.near[:0]
 	}
 	k := l.cfg.neighbours
-	for i := range samples {
-		s := &samples[i]
-		if s.Kind != kind || s.Algorithm != algo {
-			continue
-		}
-		db, du, da := s.Bound-bound, s.Utilisation-util, s.Accuracy-acc
+	fs := l.feats.of(samples, kind, algo)
+	for fi := range fs {
+		f := &fs[fi]
+		db, du, da := f.bound-bound, f.util-util, f.acc-acc
 		full := len(l.near)-start >= k
-		if full && max(math.Abs(db), math.Abs(du), math.Abs(da)) > l.near[len(l.near)-1].dist {
-			continue
+		if full {
+			last := &l.near[len(l.near)-1]
+			if kth := last.dist; db*db+du*du+da*da > kth*kth*(1+1e-12) {
+				continue
+			}
+			if g := last.f; f.bound == g.bound && f.util == g.util && f.acc == g.acc {
+				continue // the k-th's features: a tie, to the earlier
+			}
 		}
 		d := math.Hypot(math.Hypot(db, du), da)
 		if d != d {
@@ -315,9 +326,65 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 			out = l.near[start:]
 		}
 		copy(out[at+1:], out[at:len(out)-1])
-		out[at] = neighbour{dist: d, s: s}
+		out[at] = neighbour{dist: d, s: &samples[f.i], f: f}
 	}
 	return l.near[start:]
+}
+
+// sampleFeatures is a learner's copy of the features of the samples of
+// one kind it has seen, per algorithm in the samples' order, so that each
+// check reads a dense list instead of every sample of the bucket (its
+// curve, strings and the other kind's). The prior's samples are kept in
+// order and never changed (speculators.Prior), so a later snapshot that
+// starts at the same place and is no shorter holds every sample indexed,
+// and only the new ones are added; any other snapshot is indexed afresh.
+type sampleFeatures struct {
+	base *Sample // the first sample of the snapshot indexed
+	n    int     // how many of its samples are indexed
+	kind string
+	algo [2][]sampleFeature // gs, ras
+}
+
+// sampleFeature is one sample's features and its place in the snapshot.
+type sampleFeature struct {
+	bound, util, acc float64
+	i                int
+}
+
+// of returns the features of the samples of kind and algo, in order.
+func (f *sampleFeatures) of(samples []Sample, kind, algo string) []sampleFeature {
+	if len(samples) == 0 {
+		f.base, f.n = nil, 0
+		return nil
+	}
+	if &samples[0] != f.base || len(samples) < f.n || kind != f.kind {
+		f.base, f.n, f.kind = &samples[0], 0, kind
+		f.algo[0], f.algo[1] = f.algo[0][:0], f.algo[1][:0]
+	}
+	for i := f.n; i < len(samples); i++ {
+		s := &samples[i]
+		if s.Kind != kind {
+			continue
+		}
+		a := -1
+		switch s.Algorithm {
+		case AlgoGS:
+			a = 0
+		case AlgoRAS:
+			a = 1
+		}
+		if a >= 0 {
+			f.algo[a] = append(f.algo[a], sampleFeature{bound: s.Bound, util: s.Utilisation, acc: s.Accuracy, i: i})
+		}
+	}
+	f.n = len(samples)
+	switch algo {
+	case AlgoGS:
+		return f.algo[0]
+	case AlgoRAS:
+		return f.algo[1]
+	}
+	return nil
 }
 
 // nearestSorted is nearest by a stable sort of every sample's distance,
