@@ -87,8 +87,11 @@ type sim struct {
 	// round numbers the scheduling rounds (gatherCandidates) for the
 	// pull-based policies' answers kept within one (wants, pull.go);
 	// checkWants: ask afresh at every use too and compare (tests).
-	round      uint64
-	drops      []int // placeOne's scratch
+	round uint64
+	drops []int // placeOne's scratch
+	// eagerDrop: placeOne also drops every listed job with nothing left to
+	// place at each offer that drops one, as it did before (tests).
+	eagerDrop  bool
 	checkWants bool
 	wantsErr   error
 	wantsKept  int // answers checkWants compared (tests)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -230,6 +231,10 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 		// Judging every job of the list at each such offer asked each
 		// policy again and again (issue 31).
 		s.candidates = dropAt(s.candidates, s.drops)
+		if s.eagerDrop {
+			// The former clean-up, for TestLazyDropMatchesEager.
+			s.candidates = slices.DeleteFunc(s.candidates, func(ji int32) bool { return ji != best && !s.mayPlace(&s.jobs[ji]) })
+		}
 	}
 	if !found {
 		return false, nil
