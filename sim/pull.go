@@ -1,6 +1,10 @@
 package sim
 
-import "github.com/specbridge/specbridge/speculators"
+import (
+	"fmt"
+
+	"github.com/specbridge/specbridge/speculators"
+)
 
 // Pull-based policies (speculators.SlotChooser). GRASS (§3) and LATE pick
 // the next task to run when a slot frees, among waiting originals and copies
@@ -35,7 +39,7 @@ func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, 
 		j.offered = true
 		j.engine.OfferSlots()
 	}
-	if !j.engine.WantsSlot(s.now) {
+	if !s.wants(j) {
 		return pick{}, false
 	}
 	id, isCopy, ok := j.engine.ChooseForSlot(s.nodes[ni].id, s.now)
@@ -78,5 +82,29 @@ func (s *sim) pullWaiting() bool {
 // wantsPull reports whether job j's pull-based policy would choose a task
 // for some free slot now (speculators.SlotChooser's WantsSlot).
 func (s *sim) wantsPull(j *jobState) bool {
-	return j.chooser && j.running > 0 && (!j.offered || j.engine.WantsSlot(s.now))
+	return j.chooser && j.running > 0 && (!j.offered || s.wants(j))
+}
+
+// wants is job j's policy's WantsSlot at now, asked once per scheduling
+// round: within a round the answer changes only with an event the job's
+// engine observes (observed forgets it) or what another job taught its
+// prior (keepLearned starts a new round; no policy teaches at an attempt's
+// start, the one event a round makes, so that is for safety). It is never
+// asked before the job's first offer (wantsPull, chosen). A round
+// asks a job at each slot its scan of the candidates reaches and again in
+// placeOne's clean-up, which asked every candidate at every offer that
+// dropped one: on xulau/ese under gs, 40% of the replay (issue 31).
+func (s *sim) wants(j *jobState) bool {
+	if j.wantRound == s.round && !s.checkWants {
+		return j.wantOK
+	}
+	ok := j.engine.WantsSlot(s.now)
+	if s.checkWants && j.wantRound == s.round {
+		s.wantsKept++
+	}
+	if s.checkWants && j.wantRound == s.round && ok != j.wantOK {
+		s.wantsErr = fmt.Errorf("sim: job %s at %d ms: WantsSlot %v, %v kept from earlier in the round", j.spec.ID, s.now, ok, j.wantOK)
+	}
+	j.wantRound, j.wantOK = s.round, ok
+	return ok
 }

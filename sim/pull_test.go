@@ -1,9 +1,15 @@
 package sim
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/all/alltest"
+	"github.com/specbridge/specbridge/speculators/grass"
 )
 
 // puller is a test-only pull-based policy (speculators.SlotChooser): it
@@ -95,4 +101,109 @@ func TestSlotChooserReofferedAtTicks(t *testing.T) {
 	}
 	expectTime(t, "finish", res.Jobs[0].Finish, 35000)
 	expectInt(t, "speculative launched", res.Jobs[0].SpeculativeLaunched, 0)
+}
+
+// TestWantsKeptMatchesFresh replays random days under the pull-based
+// policies, GRASS's with a prior the jobs teach each other (Config.Keep),
+// and asks each policy's WantsSlot afresh at every use of an answer kept
+// from earlier in the scheduling round (wants): a kept answer that a fresh
+// one contradicts fails the run.
+func TestWantsKeptMatchesFresh(t *testing.T) {
+	reg := alltest.Registry(t)
+	for _, name := range []string{"gs", "ras", "grass", "late", "mantri"} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
+				cfg, jobs := indexWorkload(seed)
+				store := grass.NewMemoryStore()
+				cfg.Keep = func(l speculators.Learned) { _ = store.Keep(l) }
+				over := map[string]string(nil)
+				if name == "grass" {
+					over = map[string]string{grass.ParamXi: "0.5", grass.ParamCheckInterval: "0"}
+				}
+				s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+					return reg.NewEngineWith(info, name, over, seed, store)
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.checkWants = true
+				if err := s.loop(); err != nil {
+					t.Fatal(err)
+				}
+				if r := s.finish(); r.Unfinished != 0 {
+					t.Fatalf("%d jobs unfinished", r.Unfinished)
+				}
+				if name != "late" && s.wantsKept == 0 {
+					t.Errorf("no answer kept within a round: the check checked nothing")
+				}
+			})
+		}
+	}
+}
+
+// TestDropAt checks placeOne's removal of the refusing jobs from a round's
+// list against a filter.
+func TestDropAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2_000 {
+		n := 1 + rng.IntN(20)
+		xs := make([]int32, n)
+		for i := range xs {
+			xs[i] = int32(100 + i)
+		}
+		var at []int
+		var want []int32
+		for i := range xs {
+			if rng.IntN(3) == 0 {
+				at = append(at, i)
+			} else {
+				want = append(want, xs[i])
+			}
+		}
+		if len(at) == 0 {
+			continue
+		}
+		if got := dropAt(xs, at); !slices.Equal(got, want) {
+			t.Fatalf("dropAt(%v) = %v, want %v", at, got, want)
+		}
+	}
+}
+
+// TestLazyDropMatchesEager replays random days under pull-based and other
+// policies twice, with placeOne dropping only the refusing jobs its scan
+// visited and with it also dropping, at each offer that drops one, every
+// listed job with nothing left to place (the clean-up it made before), and
+// requires the same per-job results and number of events: a job left in
+// the list until a scan reaches it must change nothing.
+func TestLazyDropMatchesEager(t *testing.T) {
+	reg := alltest.Registry(t)
+	for _, name := range []string{"gs", "ras", "grass", "late", "mantri", "hadoop", "auto"} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
+				var results [2]*Result
+				for k, eager := range []bool{false, true} {
+					cfg, jobs := indexWorkload(seed)
+					if name == "hadoop" {
+						cfg.Scheduler = SchedulerFair
+					}
+					store := grass.NewMemoryStore()
+					cfg.Keep = func(l speculators.Learned) { _ = store.Keep(l) }
+					s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+						return reg.NewEngineWith(info, name, nil, seed, store)
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					s.eagerDrop = eager
+					if err := s.loop(); err != nil {
+						t.Fatal(err)
+					}
+					results[k] = s.finish()
+				}
+				if !reflect.DeepEqual(results[0].Jobs, results[1].Jobs) || results[0].Events != results[1].Events {
+					t.Errorf("results differ: %d events dropping the visited jobs, %d dropping every job with nothing left", results[0].Events, results[1].Events)
+				}
+			})
+		}
+	}
 }

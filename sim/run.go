@@ -87,6 +87,17 @@ type sim struct {
 	faults   faultRun // the failure model (faults.go)
 	// checkIndex: verify the active-job index after every event (tests).
 	checkIndex bool
+	// round numbers the scheduling rounds (gatherCandidates) for the
+	// pull-based policies' answers kept within one (wants, pull.go);
+	// checkWants: ask afresh at every use too and compare (tests).
+	round uint64
+	drops []int // placeOne's scratch
+	// eagerDrop: placeOne also drops every listed job with nothing left to
+	// place at each offer that drops one, as it did before (tests).
+	eagerDrop  bool
+	checkWants bool
+	wantsErr   error
+	wantsKept  int // answers checkWants compared (tests)
 	// pins: per node, the originals waiting for it as their recorded node
 	// (Task.Node, pin.go); pinWaiting counts the entries; nodeByName is
 	// built when a job first names a node.
@@ -241,6 +252,9 @@ func (s *sim) loop() error {
 			if err := s.verifyIndex(); err != nil {
 				return err
 			}
+		}
+		if s.wantsErr != nil {
+			return s.wantsErr
 		}
 	}
 	if s.done < len(s.jobs) && (s.stalled || s.queue.len() == 0) && s.cfg.Horizon == 0 {
@@ -435,6 +449,7 @@ func (s *sim) observed(j *jobState, err error) error {
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
+	j.wantRound = 0 // the engine saw an event: WantsSlot asked afresh
 	if s.cfg.Trace != nil {
 		s.cfg.Trace.Event(j.spec.ID, &s.ev)
 	}
@@ -452,6 +467,7 @@ func (s *sim) keepLearned(j *jobState) {
 	}
 	if l := j.engine.Learned(); !l.Empty() {
 		s.cfg.Keep(l)
+		s.round++ // another job's prior moved: every answer asked afresh (wants)
 	}
 }
 

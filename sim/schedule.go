@@ -167,6 +167,7 @@ func (s *sim) anythingWaiting() bool {
 // the index's placeable set (index.go), kept by the events that change it,
 // in submit order.
 func (s *sim) gatherCandidates() {
+	s.round++ // a new round: pull-based policies asked afresh (wants)
 	s.candidates = s.candidates[:0]
 	ix := &s.index
 	for r := ix.placeable.next(0); r >= 0; r = ix.placeable.next(r + 1) {
@@ -203,8 +204,8 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 		}
 	}
 	best, bestPick, found := int32(none), pick{}, false
-	drop := false
-	for _, ji := range s.candidates {
+	s.drops = s.drops[:0]
+	for k, ji := range s.candidates {
 		j := &s.jobs[ji]
 		if found && j.running >= s.jobs[best].running {
 			continue // fair: only a job with fewer running containers can beat best
@@ -215,19 +216,44 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 				break
 			}
 		} else if !s.mayPlace(j) {
-			drop = true
+			s.drops = append(s.drops, k)
 		}
 	}
-	if drop {
+	if len(s.drops) > 0 {
 		// A job that has nothing left to place anywhere would refuse every
 		// other node of the round too (a placement changes only its own
-		// job): keep it out of the rest of the round.
-		s.candidates = slices.DeleteFunc(s.candidates, func(ji int32) bool { return ji != best && !s.mayPlace(&s.jobs[ji]) })
+		// job): keep it out of the rest of the round. Only the jobs this
+		// scan visited are judged; one further on that has nothing left
+		// is judged when a scan reaches it, where it refuses as it would
+		// have been left out: a job out of a round's list is one whose
+		// visit changes nothing (not offered before: it would place, or
+		// have nothing at all and not be listed; wants keeps its answer).
+		// Judging every job of the list at each such offer asked each
+		// policy again and again (issue 31).
+		s.candidates = dropAt(s.candidates, s.drops)
+		if s.eagerDrop {
+			// The former clean-up, for TestLazyDropMatchesEager.
+			s.candidates = slices.DeleteFunc(s.candidates, func(ji int32) bool { return ji != best && !s.mayPlace(&s.jobs[ji]) })
+		}
 	}
 	if !found {
 		return false, nil
 	}
 	return true, s.place(best, ni, bestPick)
+}
+
+// dropAt removes the entries at positions at (increasing) from xs, keeping
+// the others in order.
+func dropAt(xs []int32, at []int) []int32 {
+	w := at[0]
+	for k, from := range at {
+		to := len(xs)
+		if k+1 < len(at) {
+			to = at[k+1]
+		}
+		w += copy(xs[w:], xs[from+1:to])
+	}
+	return xs[:w]
 }
 
 // pickFor chooses what job j would run on node ni with task types lo..hi:

@@ -135,6 +135,11 @@ type jobState struct {
 	// offered: the job has been offered a slot, and its policy is in pull
 	// mode (Engine.OfferSlots, pull.go).
 	offered bool
+	// wantRound and wantOK: the policy's WantsSlot as asked in scheduling
+	// round wantRound (0: not asked since the job's engine last changed;
+	// wants, pull.go).
+	wantRound uint64
+	wantOK    bool
 	// prio: the policy orders jobs (speculators.JobPrioritizer); cloner:
 	// it clones at launch and clones is the attempts each task starts
 	// with, 0 until the job's first original is placed (clone.go).

@@ -79,7 +79,11 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		return out
 	}
 	free := p.freeSlots(job)
-	if free <= 0 {
+	if free <= 0 || !anyRunning(job) {
+		// With nothing running, every member of Γ is an original, whose
+		// slot is left to the allocator: no copy to ask for, and the
+		// pass (over every task of a job waiting in a loaded cluster's
+		// queue, at every tick, issue 31) would record no t_rem either.
 		return out
 	}
 	p.candidates(job, now, deadline, true)
@@ -129,6 +133,16 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: id, Copies: 1, Reason: p.reason(c, job, now)})
 	}
 	return out
+}
+
+// anyRunning reports whether the job has a task with an attempt running.
+func anyRunning(job *speculators.Job) bool {
+	for _, n := range job.RunningTasks {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // candidates builds the pruned set T: unfinished tasks the job still needs,

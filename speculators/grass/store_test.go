@@ -1,6 +1,8 @@
 package grass
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -45,5 +47,40 @@ func TestPriorWindowKeepsRecent(t *testing.T) {
 	m.AddRuntime(speculators.Map, -1, block)
 	if n := m.PriorLen(); n != PriorWindow+1 {
 		t.Errorf("invalid records kept: PriorLen %d", n)
+	}
+}
+
+// TestReplaceSortedMatchesDeleteInsert checks the prior's in-place
+// replacement of its oldest value (replaceSorted) against a delete and an
+// insert, on lists with many equal values, and a full window against its
+// ring: the sorted list is always the window's values in order.
+func TestReplaceSortedMatchesDeleteInsert(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 3_000 {
+		l := make([]float64, 1+rng.IntN(30))
+		for i := range l {
+			l[i] = float64(rng.IntN(8))
+		}
+		slices.Sort(l)
+		j, x := rng.IntN(len(l)), float64(rng.IntN(9))-0.5*float64(rng.IntN(2))
+		want := slices.Delete(slices.Clone(l), j, j+1)
+		i, _ := slices.BinarySearch(want, x)
+		want = slices.Insert(want, i, x)
+		replaceSorted(l, j, x)
+		if !slices.Equal(l, want) {
+			t.Fatalf("replaceSorted at %d with %v: %v, want %v", j, x, l, want)
+		}
+	}
+	m := NewMemoryStore()
+	for range PriorWindow + 5_000 {
+		m.AddRuntime(speculators.Map, float64(1+rng.IntN(50)), 0)
+	}
+	var ring []float64
+	for _, r := range m.PriorRuntimes() {
+		ring = append(ring, r.Ms)
+	}
+	slices.Sort(ring)
+	if got := m.prior.sorted[speculators.Map][0]; !slices.Equal(got, ring) {
+		t.Errorf("sorted list of %d values is not the window's %d in order", len(got), len(ring))
 	}
 }

@@ -3,6 +3,7 @@ package grass
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -88,11 +89,16 @@ type learner struct {
 
 	scratch []float64
 	near    []neighbour
+	feats   sampleFeatures // the samples' features seen so far (nearest)
+	// big is the index of the job's first map of the largest input, as of
+	// bigN maps (priorMap).
+	big, bigN int
 }
 
 type neighbour struct {
 	dist float64
 	s    *Sample
+	f    *sampleFeature // its features (nearest)
 }
 
 // step runs at every Decide: it tracks utilisation, records the sample of a
@@ -189,17 +195,23 @@ func (l *learner) total(job *speculators.Job, med float64) float64 {
 
 // priorMap is t_new in ms of the job's map with the largest input, from
 // earlier jobs (0 when there is none).
+// The map is found once per map count (tasks' sizes are fixed when the
+// job is made): a job waiting for its first completion asks at every
+// check.
 func (l *learner) priorMap(p *policy, job *speculators.Job) float64 {
-	var big *speculators.Task
-	for _, t := range job.Tasks[speculators.Map] {
-		if big == nil || t.InputBytes > big.InputBytes {
-			big = t
+	maps := job.Tasks[speculators.Map]
+	if l.bigN != len(maps) {
+		l.bigN, l.big = len(maps), 0
+		for i, t := range maps {
+			if t.InputBytes > maps[l.big].InputBytes {
+				l.big = i
+			}
 		}
 	}
-	if big == nil {
+	if len(maps) == 0 {
 		return 0
 	}
-	ms, _ := p.est.tnew(big)
+	ms, _ := p.est.tnew(maps[l.big])
 	return ms
 }
 
@@ -257,8 +269,25 @@ func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.
 }
 
 // nearest returns copies of the k samples of kind and algo nearest to the
-// features; the returned slice is the learner's scratch for algo GS, so call
-// for GS first and slice it before calling again.
+// features, nearest first, ties in the samples' order (the first k of a
+// stable sort by distance); the returned slice is the learner's scratch for
+// algo GS, so call for GS first and slice it before calling again.
+//
+// The k are selected as the samples are met, into a list kept sorted, with
+// no sort of them all: a job checks at every check interval against every
+// sample of its bucket, and the store keeps every sample a perturbed job
+// gave, so sorting them at each check was 40% of grass's replay of
+// xulau/ese (issue 31). A sample is passed over without its distance
+// (two calls of math.Hypot, which avoids overflow and is slow) where the
+// sum of the squared differences exceeds the k-th distance squared by more
+// than rounding can account for: the sum and the squares are each within
+// a few units in the last place, as is Hypot, so a margin of 1e-12 leaves
+// the sample's distance above the k-th. A square that overflows makes the
+// sum +Inf, and rightly (that difference alone is above any finite
+// distance); one that underflows only lowers the sum. A NaN difference
+// fails the comparison and is computed. A NaN distance orders with nothing
+// (the comparison is not a strict weak order), so the selection gives way
+// to the stable sort the answer is defined by (nearestSorted).
 func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc float64) []neighbour {
 	start := 0
 	if algo == AlgoRAS {
@@ -266,6 +295,102 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 	} else {
 		l.near = l.near[:0]
 	}
+	k := l.cfg.neighbours
+	fs := l.feats.of(samples, kind, algo)
+	for fi := range fs {
+		f := &fs[fi]
+		db, du, da := f.bound-bound, f.util-util, f.acc-acc
+		full := len(l.near)-start >= k
+		if full {
+			last := &l.near[len(l.near)-1]
+			if kth := last.dist; db*db+du*du+da*da > kth*kth*(1+1e-12) {
+				continue
+			}
+			if g := last.f; f.bound == g.bound && f.util == g.util && f.acc == g.acc {
+				continue // the k-th's features: a tie, to the earlier
+			}
+		}
+		d := math.Hypot(math.Hypot(db, du), da)
+		if d != d {
+			l.near = l.near[:start]
+			return l.nearestSorted(samples, kind, algo, bound, util, acc)
+		}
+		if full && !(d < l.near[len(l.near)-1].dist) {
+			continue // a tie goes to the earlier sample
+		}
+		// After every kept one at most as far (stable).
+		out := l.near[start:]
+		at := sort.Search(len(out), func(j int) bool { return out[j].dist > d })
+		if !full {
+			l.near = append(l.near, neighbour{})
+			out = l.near[start:]
+		}
+		copy(out[at+1:], out[at:len(out)-1])
+		out[at] = neighbour{dist: d, s: &samples[f.i], f: f}
+	}
+	return l.near[start:]
+}
+
+// sampleFeatures is a learner's copy of the features of the samples of
+// one kind it has seen, per algorithm in the samples' order, so that each
+// check reads a dense list instead of every sample of the bucket (its
+// curve, strings and the other kind's). The prior's samples are kept in
+// order and never changed (speculators.Prior), so a later snapshot that
+// starts at the same place and is no shorter holds every sample indexed,
+// and only the new ones are added; any other snapshot is indexed afresh.
+type sampleFeatures struct {
+	base *Sample // the first sample of the snapshot indexed
+	n    int     // how many of its samples are indexed
+	kind string
+	algo [2][]sampleFeature // gs, ras
+}
+
+// sampleFeature is one sample's features and its place in the snapshot.
+type sampleFeature struct {
+	bound, util, acc float64
+	i                int
+}
+
+// of returns the features of the samples of kind and algo, in order.
+func (f *sampleFeatures) of(samples []Sample, kind, algo string) []sampleFeature {
+	if len(samples) == 0 {
+		f.base, f.n = nil, 0
+		return nil
+	}
+	if &samples[0] != f.base || len(samples) < f.n || kind != f.kind {
+		f.base, f.n, f.kind = &samples[0], 0, kind
+		f.algo[0], f.algo[1] = f.algo[0][:0], f.algo[1][:0]
+	}
+	for i := f.n; i < len(samples); i++ {
+		s := &samples[i]
+		if s.Kind != kind {
+			continue
+		}
+		a := -1
+		switch s.Algorithm {
+		case AlgoGS:
+			a = 0
+		case AlgoRAS:
+			a = 1
+		}
+		if a >= 0 {
+			f.algo[a] = append(f.algo[a], sampleFeature{bound: s.Bound, util: s.Utilisation, acc: s.Accuracy, i: i})
+		}
+	}
+	f.n = len(samples)
+	switch algo {
+	case AlgoGS:
+		return f.algo[0]
+	case AlgoRAS:
+		return f.algo[1]
+	}
+	return nil
+}
+
+// nearestSorted is nearest by a stable sort of every sample's distance,
+// what nearest's answer is defined by.
+func (l *learner) nearestSorted(samples []Sample, kind, algo string, bound, util, acc float64) []neighbour {
+	start := len(l.near)
 	for i := range samples {
 		s := &samples[i]
 		if s.Kind != kind || s.Algorithm != algo {

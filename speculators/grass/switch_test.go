@@ -2,6 +2,8 @@ package grass
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -249,5 +251,76 @@ func TestRuntimePrior(t *testing.T) {
 	m.AddRuntime(speculators.TaskType(7), 1, 1)
 	if got, _ := m.PriorRuntime(speculators.Map, block); got != 49000 {
 		t.Errorf("NaN run time changed the prior to %v", got)
+	}
+}
+
+// TestNearestMatchesStableSort checks the selection of the nearest samples
+// (nearest) against its definition, the first k of a stable sort of every
+// sample's distance (nearestSorted): the same samples in the same order,
+// ties (features on a coarse grid, so distances repeat) to the earlier
+// sample, for GS then RAS from one scratch as shouldSwitch calls them, and
+// with a NaN feature, which the selection leaves to the sort. Half the
+// rounds have features anywhere, so that distances fall just short of the
+// k-th, which passing a sample over by its squares must not lose. Each
+// kind's learner sees the store's snapshots as one job's checks do: growing
+// (the features it copied are kept and extended), then another store's as
+// long (copied afresh).
+func TestNearestMatchesStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 31))
+	for round := range 800 {
+		grid := func(n int) float64 { return float64(rng.IntN(n)) / float64(n) }
+		if round%2 == 1 {
+			grid = func(int) float64 { return rng.Float64() }
+		}
+		var samples []Sample
+		for range rng.IntN(60) {
+			s := Sample{Kind: KindError, Algorithm: AlgoGS, Bound: grid(4), Utilisation: grid(3), Accuracy: grid(2)}
+			if rng.IntN(2) == 0 {
+				s.Algorithm = AlgoRAS
+			}
+			if rng.IntN(5) == 0 {
+				s.Kind = KindDeadline
+			}
+			if round%50 == 0 && rng.IntN(20) == 0 {
+				s.Bound = math.NaN()
+			}
+			samples = append(samples, s)
+		}
+		var views [][]Sample
+		for n := 0; n < len(samples); n += 1 + rng.IntN(20) {
+			views = append(views, samples[:n])
+		}
+		other := slices.Clone(samples) // another store's: features moved
+		for i := range other {
+			other[i].Utilisation += grid(3)
+		}
+		views = append(views, samples, other)
+		k := 1 + rng.IntN(10)
+		for _, kind := range []string{KindError, KindDeadline} {
+			fast := &learner{cfg: switchConfig{neighbours: k}}
+			for v, view := range views {
+				bound, util, acc := grid(4), grid(3), grid(2)
+				gs := fast.nearest(view, kind, AlgoGS, bound, util, acc)
+				gs = gs[:len(gs):len(gs)]
+				ras := fast.nearest(view, kind, AlgoRAS, bound, util, acc)
+				ref := &learner{cfg: switchConfig{neighbours: k}}
+				wantGS := ref.nearestSorted(view, kind, AlgoGS, bound, util, acc)
+				wantGS = wantGS[:len(wantGS):len(wantGS)]
+				wantRAS := ref.nearestSorted(view, kind, AlgoRAS, bound, util, acc)
+				for _, c := range []struct {
+					name      string
+					got, want []neighbour
+				}{{"gs", gs, wantGS}, {"ras", ras, wantRAS}} {
+					if len(c.got) != len(c.want) {
+						t.Fatalf("round %d view %d %s %s k %d: %d neighbours, want %d", round, v, kind, c.name, k, len(c.got), len(c.want))
+					}
+					for i := range c.got {
+						if c.got[i].s != c.want[i].s || math.Float64bits(c.got[i].dist) != math.Float64bits(c.want[i].dist) {
+							t.Fatalf("round %d view %d %s %s k %d: neighbour %d is sample %p at %v, want %p at %v", round, v, kind, c.name, k, i, c.got[i].s, c.got[i].dist, c.want[i].s, c.want[i].dist)
+						}
+					}
+				}
+			}
+		}
 	}
 }
