@@ -49,9 +49,10 @@
 //     runs alike-busy-member (sca) instead of busy-member.
 //  7. Rule v8, from two more things earlier jobs hand out: a job with
 //     reduces also reports, when its reduces are done, the share of the
-//     nodes that ran them on which they were slow (FitReduces); at
-//     spread-share or above it counts as slow nodes for rule v6/v7's
-//     spread member, and below it is needed too for the alike member. Each
+//     nodes that ran them on which they took at least twice the job's
+//     median reduce (FitReduces); at reduce-spread-share or above it counts
+//     as slow nodes for rule v6/v7's spread member, and below it is needed
+//     too for the alike member. Each
 //     exact job's map record counts its copied maps and those a copy won;
 //     when the last jobs' copies won less than futile-copy-wins of at
 //     least three, an exact map-only job without an a-priori law runs
