@@ -42,7 +42,7 @@ func (l Learned) Empty() bool {
 // reduces also hands out a second record when its last reduce succeeds, a
 // reduce record: Maps 0, Reduces the reduce attempts it read, and
 // ReduceSlow the share of the nodes that ran its reduces on which they took
-// at least 1.5 times the job's median reduce (nodes slow on reduces only are
+// at least twice the job's median reduce (nodes slow on reduces only are
 // invisible to Slow). Readers of the map fields skip reduce records.
 type TailFit struct {
 	Maps  int
