@@ -99,3 +99,42 @@ func TestAutoMapOnlyJobTeachesItsSpreadLive(t *testing.T) {
 		return len(fits) == 1 && fits[0].Maps == 10 && fits[0].Sigma > 0
 	})
 }
+
+// TestAutoJobWithReducesTeachesItsReduceRecordLive: since rule v8 a job
+// with reduces hands out a second record when its last reduce succeeds
+// (the share of the nodes its reduces ran slow on), and live it reaches the
+// server's knowledge after the job's map record.
+func TestAutoJobWithReducesTeachesItsReduceRecordLive(t *testing.T) {
+	store := grass.NewMemoryStore()
+	ts := startServer(t, func(cfg *Config) { cfg.Knowledge = store })
+	h := hello(testJob, "auto", 10, 6, nil)
+	h.Slots = 1000
+	c, _ := open(t, ts, h)
+	var evs []WireEvent
+	for i := range 10 {
+		evs = append(evs, started(0, fmt.Sprintf("m_%06d", i), 0, false))
+	}
+	c.send(events(1, 0, evs...))
+	evs = evs[:0]
+	for i := range 10 {
+		evs = append(evs, ended(int64(10000+2000*i), "attempt-succeeded", fmt.Sprintf("m_%06d", i), 0))
+	}
+	for i := range 6 {
+		evs = append(evs, started(30000, fmt.Sprintf("r_%06d", i), 0, false))
+	}
+	c.send(events(2, 30000, evs...))
+	evs = evs[:0]
+	for i := range 6 {
+		d := int64(30000) // r_000005, on its own node, takes 2.5x
+		if i == 5 {
+			d = 75000
+		}
+		evs = append(evs, ended(30000+d, "attempt-succeeded", fmt.Sprintf("r_%06d", i), 0))
+	}
+	c.send(events(3, 105000, evs...))
+	waitUntil(t, "the job's map and reduce records in the server's knowledge", func() bool {
+		fits := store.TailFits()
+		return len(fits) == 2 && fits[0].Maps == 10 && fits[1].IsReduce() && fits[1].Reduces == 6 &&
+			fits[1].ReduceSlow > 0.16 && fits[1].ReduceSlow < 0.17
+	})
+}

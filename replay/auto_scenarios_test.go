@@ -120,14 +120,21 @@ var heldOutMisses = map[string]string{
 		"+15.1%, v7 +6.0% against ras)",
 	// The seventh set, written before rule v7 and run once under v6 (5
 	// seeds: docs/policies/auto.md).
-	"heldout7/reduce-slow-nodes-stream": "a third of the nodes slow on reduces only: the GRASS family leads, " +
-		"auto (late, sca, sda) 69% behind ras at seed 1 and behind hadoop (5 seeds: v6 +55.8%, v7 +62.9%)",
-	"heldout7/skewed-map-only-mid": "map-only jobs whose long maps are data skew (copies do the same work): " +
-		"not speculating leads, auto (grass) 13% behind none at seed 1 and behind hadoop (5 seeds: v6 and v7 +15.9%)",
+	"heldout7/reduce-slow-nodes-stream": "a third of the nodes slow on reduces only: the GRASS family leads; " +
+		"rule v8 runs grass once earlier jobs' reduces show slow nodes, 29% behind ras at seed 1, ahead of hadoop " +
+		"(5 seeds: v7 +62.9% and behind hadoop, v8 +13.9%)",
+	// heldout7/skewed-map-only-mid: fixed by rule v8 (hadoop once earlier jobs' copies
+	// seldom won; seed 1: level with hadoop, 0.1% behind none).
 	"heldout7/slowdown-faults-stream": "transient 4x node slowdowns on alike nodes, jobs with reduces: grass/gs " +
-		"lead, auto 18% behind at seed 1 (5 seeds: v6 +11.6%, v7 +13.6%)",
+		"lead, auto 18% behind at seed 1, ahead of hadoop (5 seeds: v6 +11.6%, v7 +13.6%)",
 	"heldout7/tiny-jobs-pack-mid": "tiny jobs with a reduce, packed, medium load: the GRASS family leads, auto " +
-		"(sda, busy) 17% behind gs at seed 1 and behind hadoop (5 seeds: v6 and v7 +12.7%)",
+		"(sda from busy fraction 0.25 under rule v8) 13% behind gs at seed 1, ahead of hadoop (5 seeds: v7 +12.7% " +
+		"and behind hadoop, v8 +11.1%)",
+	// The eighth set, written before rule v8 and run once under v7 (5
+	// seeds: docs/policies/auto.md).
+	"heldout8/big-small-machines": "machines of two sizes, the large ones 1.4x slower per task (below the " +
+		"slow-node factor of 1.5): gs/grass lead, auto (sca on the idle slots, late, sda) 13% behind gs at seed 1, " +
+		"ahead of hadoop (5 seeds: v7 +15.9%)",
 	"heldout3/busy-pareto-large": "reduced to its first 30 jobs, ras leads and auto (ras, ese when busy) " +
 		"is 5.4% behind at seed 1; over 5 seeds on all 120 jobs auto leads (-4.6% against ese)",
 }
@@ -135,15 +142,15 @@ var heldOutMisses = map[string]string{
 // The held-out scenarios, written before auto's rule was chosen and never
 // used to choose it (scenarios/heldout before rule v2, scenarios/heldout2
 // before rule v3, scenarios/heldout3 before rule v4, scenarios/heldout4
-// before rule v5, and so on to scenarios/heldout7 before rule v7): the same check
+// before rule v5, and so on to scenarios/heldout8 before rule v8): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 40 {
-		t.Fatalf("%d held-out scenarios, want at least 40 (sets 1-7)", len(held))
+	if len(held) < 46 {
+		t.Fatalf("%d held-out scenarios, want at least 46 (sets 1-8)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {

@@ -36,22 +36,44 @@ func (l Learned) Empty() bool {
 // many maps the fit read. Slow is the share of the nodes that ran the
 // job's maps whose maps took at least 1.5 times the job's median (auto's
 // rule v6: node-speed spread; 0 in fits written before it).
+//
+// Rule v8 adds two things. Copied and CopyWins count the job's maps that
+// had a speculative copy and those a copy won (the map record's). A job with
+// reduces also hands out a second record when its last reduce succeeds, a
+// reduce record: Maps 0, Reduces the reduce attempts it read, and
+// ReduceSlow the share of the nodes that ran its reduces on which they took
+// at least twice the job's median reduce (nodes slow on reduces only are
+// invisible to Slow). Readers of the map fields skip reduce records.
 type TailFit struct {
 	Maps  int
 	Sigma float64
 	Slow  float64
+
+	Copied, CopyWins int
+	Reduces          int
+	ReduceSlow       float64
 }
+
+// IsReduce reports whether f is a reduce record (rule v8).
+func (f TailFit) IsReduce() bool { return f.Maps == 0 }
 
 // MaxTailSigma bounds a usable TailFit's Sigma: wider than any fit of run
 // times between 1 ms and a year can be (ln of a year in ms over z(0.9) is
 // 18.9), so a larger one is a damaged record.
 const MaxTailSigma = 20.0
 
-// Valid reports whether a fit read from outside is usable: a job's count of
-// maps (1 to MaxJobTasks), a spread in [0, MaxTailSigma] and a slow share
-// in [0, 1] (neither NaN).
+// Valid reports whether a fit read from outside is usable: a map record
+// with a job's count of maps (1 to MaxJobTasks), a spread in [0,
+// MaxTailSigma], a slow share in [0, 1] (neither NaN) and 0 <= CopyWins <=
+// Copied <= MaxJobTasks, no reduce fields; or a reduce record with Reduces in 1 to
+// MaxJobTasks, ReduceSlow in [0, 1] and no map fields.
 func (f TailFit) Valid() bool {
-	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Slow >= 0 && f.Slow <= 1
+	if f.IsReduce() {
+		return f.Reduces > 0 && f.Reduces <= MaxJobTasks && f.ReduceSlow >= 0 && f.ReduceSlow <= 1 &&
+			f.Sigma == 0 && f.Slow == 0 && f.Copied == 0 && f.CopyWins == 0
+	}
+	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Slow >= 0 && f.Slow <= 1 &&
+		f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks && f.Reduces == 0 && f.ReduceSlow == 0
 }
 
 // TailPrior is implemented by a Prior that keeps finished jobs' TailFits

@@ -47,6 +47,19 @@
 //     after at least three earlier jobs of tight map times (spread below
 //     alike-busy-sigma) on alike nodes (slow share below spread-share)
 //     runs alike-busy-member (sca) instead of busy-member.
+//  7. Rule v8, from two more things earlier jobs hand out: a job with
+//     reduces also reports, when its reduces are done, the share of the
+//     nodes that ran them on which they took at least twice the job's
+//     median reduce (FitReduces); at reduce-spread-share or above it counts
+//     as slow nodes for rule v6/v7's spread member, and below it is needed
+//     too for the alike member. Each
+//     exact job's map record counts its copied maps and those a copy won;
+//     when the last jobs' copies won less than futile-copy-wins of at
+//     least three, an exact map-only job without an a-priori law runs
+//     futile-member (hadoop): copies that do the same work as their
+//     originals. A small exact job with reduces (at most small-tasks
+//     tasks) runs busy-member from a busy fraction of small-busy-load
+//     (0.25) rather than busy-load.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -117,6 +130,10 @@ const (
 	ParamMapBusy    = "map-only-busy-member"
 	ParamMapLoad    = "map-only-busy-load"
 	ParamMapSigma   = "map-only-busy-sigma"
+	ParamFutile     = "futile-member"
+	ParamSmallBusy  = "small-busy-load"
+	ParamReduceCut  = "reduce-spread-share"
+	ParamFutileWins = "futile-copy-wins"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -138,6 +155,8 @@ type policy struct {
 	spreadShare                            float64
 	mapBusy, spreadPools, alikeBusy        string
 	mapLoad, mapSigma, alikeSigma          float64
+	futile                                 string
+	futileWins, smallBusy, reduceShare     float64
 	failure                                bool
 	detector                               string
 	env                                    speculators.Env
@@ -196,6 +215,15 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"busy fraction (as for clone-load) at or above which an exact map-only job without an a-priori law runs map-only-busy-member, if map-only-busy-sigma holds too; 1 never")
 	b.Float(&p.mapSigma, ParamMapSigma, 0.4, speculators.In(0, 100, "a log spread"),
 		"spread of the most recent finished exact jobs' map times (as for tail-sigma) at or above which an exact map-only job placed at map-only-busy-load or above runs map-only-busy-member; 0 never")
+	b.Float(&p.smallBusy, ParamSmallBusy, 0.25, speculators.In(0, 1, "a load"),
+		"busy fraction (as for clone-load) at or above which a small exact job with reduces (at most small-tasks tasks) runs busy-member, not exact-member nor alike-busy-member (rule v8: LATE's one-minute wait does nothing for a job of a few short tasks; heldout7/tiny-jobs-pack-mid, 5 seeds: 39.9 s at busy-load 0.4, as in rule v7, 39.3 at 0.25, hadoop 39.7); 1 never")
+	b.Float(&p.reduceShare, ParamReduceCut, 0.07, speculators.In(0, 1, "a share"),
+		"share of the nodes that ran the most recent finished exact jobs' reduces (jobs of at least 6 reduce times) on which those reduces took at least 2 times their job's median (speculators.TailFit.ReduceSlow, rule v8) at or above which a new exact job with reduces runs the spread member as for spread-share, and below which only the alike member may run; 0 never. "+
+			"0.07 as spread-share (5 seeds, heldout7/reduce-slow-nodes-stream: 91.9 s at 0.07 and 0.1, 97.2 at 0.15; no other row moved)")
+	b.String(&p.futile, ParamFutile, "hadoop",
+		"member for an exact map-only job without an a-priori law when copies of the most recent exact jobs' maps won less than futile-copy-wins of the time (rule v8: copies doing the same work as their originals on alike nodes, data skew, where every policy that copies more than hadoop loses)")
+	b.Float(&p.futileWins, ParamFutileWins, 0.1, speculators.In(0, 1, "a share"),
+		"share of the copied maps of the most recent exact jobs (at least futileMinCopies of them) a copy won, below which an exact map-only job without an a-priori law runs futile-member; 0 never")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -218,7 +246,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}} {
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}, {ParamFutile, p.futile}} {
 		if m.name == "" && m.param == ParamSpreadPool {
 			continue // off
 		}
@@ -327,18 +355,32 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		if sigma, jobs := learnedSigma(p.env.Prior); jobs >= alikeMinJobs && sigma < p.alikeSigma {
 			// Rule v7: alike nodes and tight task times seen by earlier
 			// jobs.
-			if slow, _ := learnedSlow(p.env.Prior); slow < p.spreadShare {
+			rslow, _ := learnedReduceSlow(p.env.Prior)
+			if slow, _ := learnedSlow(p.env.Prior); slow < p.spreadShare && (p.reduceShare == 0 || rslow < p.reduceShare) {
 				busy = p.alikeBusy
 				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, slow on %.2f of their nodes, below %.2f", jobs, sigma, p.alikeSigma, slow, p.spreadShare)
 			}
 		}
-		a.busyAt, a.busyCut = add(busy, p.seeds[4]), p.busyLoad
+		cut := p.busyLoad
+		if a.fixedSmall && p.smallBusy < 1 {
+			// Rule v8: a small job, from a lower busy fraction, and never
+			// the alike member.
+			busy, cut, a.busyWhy = p.busyMember, p.smallBusy, fmt.Sprintf("; a small job (%d tasks)", info.Maps+info.Reduces)
+		}
+		a.busyAt, a.busyCut = add(busy, p.seeds[4]), cut
 	}
 	if fam == Pareto && p.paretoLoad < 1 {
 		a.busyAt = add(p.paretoBusy, p.seeds[7])
 		a.busyCut = max(p.paretoLoad, xulau.CutoffOmega(info.TailIndex))
 	}
-	if fam == MapOnly && p.mapSigma > 0 && p.mapLoad < 1 {
+	if fam == MapOnly && p.futileWins > 0 {
+		// Rule v8: earlier jobs' copies seldom won.
+		if wins, copied := learnedCopyWins(p.env.Prior); copied >= futileMinCopies && wins < p.futileWins {
+			a.choose(add(p.futile, p.seeds[2]), fmt.Sprintf("%s; copies of the last exact jobs' maps won %.2f of %d, below %.2f", familyWhy[fam], wins, copied, p.futileWins))
+			a.learnedTail = true
+		}
+	}
+	if fam == MapOnly && p.mapSigma > 0 && p.mapLoad < 1 && !a.learnedTail {
 		// Rule v7: a wide spread seen by earlier jobs, busy.
 		if sigma, jobs := learnedSigma(p.env.Prior); jobs > 0 && sigma >= p.mapSigma {
 			a.busyAt, a.busyCut = add(p.mapBusy, p.seeds[4]), p.mapLoad
@@ -359,9 +401,18 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if fam == Exact && p.spreadShare > 0 && !a.learnedTail && spread != "" {
 		// Rule v6: node-speed spread seen by earlier jobs, on containers;
 		// rule v7: on slot pools, its own member.
-		if share, jobs := learnedSlow(p.env.Prior); jobs > 0 && share >= p.spreadShare {
+		share, jobs := learnedSlow(p.env.Prior)
+		kind := "maps"
+		cut := p.spreadShare
+		if share < cut && p.reduceShare > 0 {
+			// Rule v8: nodes slow on reduces count as slow nodes.
+			if rshare, rjobs := learnedReduceSlow(p.env.Prior); rjobs > 0 && rshare >= p.reduceShare {
+				share, jobs, kind, cut = rshare, rjobs, "reduces", p.reduceShare
+			}
+		}
+		if jobs > 0 && share >= cut {
 			a.spreadAt = add(spread, p.seeds[MapOnly])
-			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' maps ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], cluster, jobs, slowFactor, share, p.spreadShare))
+			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], cluster, jobs, kind, slowFactor, share, cut))
 			a.learnedSpread = true
 		}
 	}
@@ -450,6 +501,8 @@ type fitted struct {
 	// last map finished); tail holds it until TakeLearned hands it out.
 	taught bool
 	tail   []speculators.TailFit
+	// taughtReduces: the job's reduce record was fitted (rule v8).
+	taughtReduces bool
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -508,6 +561,13 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 		ev.Attempt.Task.Type == speculators.Map && job.Completed[speculators.Map] >= len(job.Tasks[speculators.Map]) {
 		a.taught = true
 		if f, ok := FitTail(job, ev.Time); ok {
+			a.tail = append(a.tail, f)
+		}
+	}
+	if ev.Kind == speculators.AttemptSucceeded && a.family == Exact && !a.taughtReduces && !a.bounded &&
+		ev.Attempt.Task.Type == speculators.Reduce && job.Completed[speculators.Reduce] >= len(job.Tasks[speculators.Reduce]) {
+		a.taughtReduces = true
+		if f, ok := FitReduces(job); ok {
 			a.tail = append(a.tail, f)
 		}
 	}
@@ -867,7 +927,56 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 		return speculators.TailFit{}, false
 	}
 	q50 := speculators.Percentile(logs, 50)
-	return speculators.TailFit{Maps: len(logs), Sigma: (q50 - speculators.Percentile(logs, 10)) / zq90, Slow: SlowShare(job)}, true
+	f := speculators.TailFit{Maps: len(logs), Sigma: (q50 - speculators.Percentile(logs, 10)) / zq90, Slow: SlowShare(job)}
+	f.Copied, f.CopyWins = copyWins(job)
+	return f, true
+}
+
+// copyWins counts the job's maps that had a speculative copy and those a
+// copy won (rule v8).
+func copyWins(job *speculators.Job) (copied, won int) {
+	for _, t := range job.Tasks[speculators.Map] {
+		had, byCopy := false, false
+		for _, a := range t.Attempts {
+			if a.Speculative {
+				had = true
+				byCopy = byCopy || a.State == speculators.StateSucceeded
+			}
+		}
+		if had {
+			copied++
+			if byCopy {
+				won++
+			}
+		}
+	}
+	return copied, won
+}
+
+// futileMinCopies is the fewest copied maps the futile switch reads.
+const futileMinCopies = 3
+
+// reduceMinTimes is the fewest reduce times a reduce record reads: the
+// job's median reduce is the reference, and of fewer it is one task's time.
+const reduceMinTimes = 6
+
+// reduceSlowFactor is how many times the job's median reduce a node's
+// reduces must take for the node to count slow. Higher than slowFactor: a
+// node runs one or two of a job's reduces, so there is no node median to
+// smooth task noise (heldout2/mixed-fifo's lognormal sigma-0.4 noise puts
+// one reduce in six past 1.5x, one in twenty-five past 2x).
+const reduceSlowFactor = 2.0
+
+// FitReduces is the job's reduce record (rule v8) once its reduces are
+// done: the share of the nodes that ran them on which they were slow
+// (slowShare of the reduces); ok is false with fewer than reduceMinTimes
+// reduce times.
+func FitReduces(job *speculators.Job) (speculators.TailFit, bool) {
+	share, n := slowShare(job, speculators.Reduce, reduceSlowFactor)
+	if n < reduceMinTimes {
+		return speculators.TailFit{}, false
+	}
+	return speculators.TailFit{Reduces: n, ReduceSlow: share}, true
 }
 
 // Rule v6: node-speed spread, carried across jobs as the map-time spread is.
@@ -920,6 +1029,16 @@ const slowMinProgress = 0.1
 // times the job's median: run time for a success, run time over progress
 // for a kill with some progress; 0 with fewer than tailMinMaps times.
 func SlowShare(job *speculators.Job) float64 {
+	share, n := slowShare(job, speculators.Map, slowFactor)
+	if n < tailMinMaps {
+		return 0
+	}
+	return share
+}
+
+// slowShare is SlowShare for the job's tasks of type ty, a node slow at
+// factor times the job's median, and how many attempt times it read.
+func slowShare(job *speculators.Job, ty speculators.TaskType, factor float64) (float64, int) {
 	type nodeTimes struct {
 		node  speculators.NodeID
 		times []float64
@@ -927,7 +1046,7 @@ func SlowShare(job *speculators.Job) float64 {
 	var nodes []nodeTimes
 	at := map[speculators.NodeID]int{}
 	var all []float64
-	for _, t := range job.Tasks[speculators.Map] {
+	for _, t := range job.Tasks[ty] {
 		for _, a := range t.Attempts {
 			var d float64
 			switch {
@@ -948,20 +1067,20 @@ func SlowShare(job *speculators.Job) float64 {
 			all = append(all, d)
 		}
 	}
-	if len(all) < tailMinMaps || len(nodes) == 0 {
-		return 0
+	if len(nodes) == 0 {
+		return 0, 0
 	}
 	med := speculators.Percentile(all, 50)
 	if med <= 0 {
-		return 0
+		return 0, 0
 	}
 	slow := 0
 	for _, n := range nodes {
-		if speculators.Percentile(n.times, 50) >= slowFactor*med {
+		if speculators.Percentile(n.times, 50) >= factor*med {
 			slow++
 		}
 	}
-	return float64(slow) / float64(len(nodes))
+	return float64(slow) / float64(len(nodes)), len(all)
 }
 
 // learnedSlow is the slow-node share of the most recent tailJobs fits the
@@ -984,15 +1103,55 @@ func learnedMean(prior speculators.Prior, value func(speculators.TailFit) float6
 	if !ok {
 		return 0, 0
 	}
-	fits := tp.TailFits()
-	fits = fits[max(0, len(fits)-tailJobs):]
+	return recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) { return value(f), float64(f.Maps) })
+}
+
+// recentMean is the mean of value over the most recent tailJobs fits that
+// are reduce records (reduces) or map records (not), each weighted as value
+// says, and how many fits it read.
+func recentMean(all []speculators.TailFit, reduces bool, value func(speculators.TailFit) (v, weight float64)) (float64, int) {
 	var sum, w float64
-	for _, f := range fits {
-		sum += value(f) * float64(f.Maps)
-		w += float64(f.Maps)
+	n := 0
+	for i := len(all) - 1; i >= 0 && n < tailJobs; i-- {
+		if all[i].IsReduce() != reduces {
+			continue
+		}
+		n++
+		v, wt := value(all[i])
+		sum += v * wt
+		w += wt
 	}
 	if w == 0 {
 		return 0, 0
 	}
-	return sum / w, len(fits)
+	return sum / w, n
+}
+
+// learnedReduceSlow is the reduce slow share of the most recent tailJobs
+// reduce records the prior holds, each weighted by its reduce times, and
+// how many it read (rule v8).
+func learnedReduceSlow(prior speculators.Prior) (float64, int) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0
+	}
+	return recentMean(tp.TailFits(), true, func(f speculators.TailFit) (float64, float64) { return f.ReduceSlow, float64(f.Reduces) })
+}
+
+// learnedCopyWins is the share of the copied maps a copy won over the most
+// recent tailJobs map records, and how many copied maps it read (rule v8).
+func learnedCopyWins(prior speculators.Prior) (float64, int) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0
+	}
+	copied := 0
+	share, _ := recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
+		copied += f.Copied
+		if f.Copied == 0 {
+			return 0, 0
+		}
+		return float64(f.CopyWins) / float64(f.Copied), float64(f.Copied)
+	})
+	return share, copied
 }

@@ -1,6 +1,7 @@
 package auto_test
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -72,22 +73,25 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 	}
 }
 
-// A small job placed on an idle cluster is cloned (sca); on a busier one
-// it keeps its member, and at busy fraction busy-load (0.4) or above it
-// runs the busy member (sda). Copies running do not count as load.
+// A small job placed on an idle cluster is cloned (sca); at busy fraction
+// small-busy-load (0.25, rule v8) or above it runs the busy member (sda);
+// with small-busy-load 1 (rule v7) it keeps its member below busy-load
+// (0.4). Copies running do not count as load.
 func TestSmallJobClonesOnlyWhenTheClusterIsIdle(t *testing.T) {
 	reg := registry(t)
+	v7 := map[string]string{auto.ParamSmallBusy: "1"}
 	for _, c := range []struct {
 		idle, slots, copies int
+		params              map[string]string
 		want                string
-	}{{90, 100, 0, "sca"}, {70, 100, 0, "late"}, {50, 100, 0, "sda"}, {50, 100, 40, "sca"}} {
-		e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, Slots: c.slots}, auto.Name, nil, 1)
+	}{{90, 100, 0, nil, "sca"}, {70, 100, 0, nil, "sda"}, {76, 100, 0, nil, "sca"}, {70, 100, 0, v7, "late"}, {50, 100, 0, v7, "sda"}, {50, 100, 0, nil, "sda"}, {50, 100, 40, nil, "sca"}} {
+		e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, Slots: c.slots}, auto.Name, c.params, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots, SpeculativeRunning: c.copies}, 0)
 		if got := e.Policy.(memberNamer).Member(); got != c.want {
-			t.Errorf("idle %d of %d with %d copies: member %q, want %q", c.idle, c.slots, c.copies, got, c.want)
+			t.Errorf("idle %d of %d with %d copies, %v: member %q, want %q", c.idle, c.slots, c.copies, c.params, got, c.want)
 		}
 	}
 }
@@ -352,5 +356,45 @@ func TestSlowShareCountsSlowNodes(t *testing.T) {
 	at(12, "f1", 30*s, 51*s, speculators.StateSucceeded, 1) // the copy on a fast node
 	if got, want := auto.SlowShare(job), 2.0/6; math.Abs(got-want) > 1e-12 {
 		t.Errorf("SlowShare %.4f, want %.4f (2 slow of 6 nodes)", got, want)
+	}
+}
+
+// Rule v8's two records: FitTail counts the maps that had a copy and those
+// a copy won; FitReduces is the share of the nodes that ran the job's
+// reduces on which they took at least twice the job's median reduce, and
+// none with fewer than 6 reduce times.
+func TestFitsCountCopiesAndSlowReduceNodes(t *testing.T) {
+	job, err := speculators.NewJob(speculators.JobInfo{ID: "j", Maps: 12, Reduces: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(ty speculators.TaskType, task int, node string, start, finish speculators.Time, st speculators.AttemptState, spec bool) {
+		tk := job.Tasks[ty][task]
+		tk.Attempts = append(tk.Attempts, &speculators.Attempt{Node: speculators.NodeID(node), Start: start, Finish: finish, State: st, Progress: 1, Speculative: spec})
+	}
+	s := speculators.Time(1000)
+	for i := 0; i < 12; i++ {
+		at(speculators.Map, i, "n1", 0, 20*s, speculators.StateSucceeded, false)
+	}
+	// Three maps copied: m0's copy won (its original killed), m1's and m2's lost.
+	job.Tasks[speculators.Map][0].Attempts[0].State = speculators.StateKilled
+	at(speculators.Map, 0, "n2", 5*s, 15*s, speculators.StateSucceeded, true)
+	at(speculators.Map, 1, "n2", 10*s, 20*s, speculators.StateKilled, true)
+	at(speculators.Map, 2, "n3", 10*s, 20*s, speculators.StateKilled, true)
+	f, ok := auto.FitTail(job, 20*s)
+	if !ok || f.Copied != 3 || f.CopyWins != 1 || f.IsReduce() || !f.Valid() {
+		t.Errorf("FitTail %+v (ok %v), want a valid map record with 3 copied, 1 won", f, ok)
+	}
+	// 30 s reduces; r4's takes 1.8x (under 2x), r5's 2.5x.
+	for i, d := range []speculators.Time{30, 30, 30, 30, 54} {
+		at(speculators.Reduce, i, fmt.Sprintf("r%d", i), 20*s, (20+d)*s, speculators.StateSucceeded, false)
+	}
+	if _, ok := auto.FitReduces(job); ok {
+		t.Error("FitReduces with 5 reduce times: a record, want none")
+	}
+	at(speculators.Reduce, 5, "r5", 20*s, 95*s, speculators.StateSucceeded, false)
+	r, ok := auto.FitReduces(job)
+	if !ok || !r.IsReduce() || r.Reduces != 6 || math.Abs(r.ReduceSlow-1.0/6) > 1e-12 || !r.Valid() {
+		t.Errorf("FitReduces %+v (ok %v), want a valid reduce record of 6 times, slow on 1/6 of nodes", r, ok)
 	}
 }

@@ -110,29 +110,51 @@ func (s *script) job(a *args) error {
 	return nil
 }
 
-// tail queues an earlier job's map-time spread for the next job command:
-// "tail maps=N sigma=S [slow=F]" (speculators.TailFit). maps and sigma are
-// required; maps is a count of 1 to speculators.MaxJobTasks, sigma a number
-// in [0, speculators.MaxTailSigma], slow (default 0) a share in [0, 1].
+// tail queues an earlier job's fit for the next job command (speculators.TailFit):
+// a map record "tail maps=N sigma=S [slow=F] [copied=C wins=W]" or a reduce
+// record "tail reduces=R rslow=F" (rule v8). maps and sigma are required in
+// a map record; maps is a count of 1 to speculators.MaxJobTasks, sigma a
+// number in [0, speculators.MaxTailSigma], slow (default 0) a share in [0,
+// 1], wins at most copied; reduces is a count of 1 to
+// speculators.MaxJobTasks and rslow a share in [0, 1].
 func (s *script) tail(a *args) error {
-	maps, okM, err := a.int("maps")
-	if err != nil {
-		return fmt.Errorf("tail: %w", err)
+	var f speculators.TailFit
+	ints := []struct {
+		key string
+		to  *int
+	}{{"maps", &f.Maps}, {"copied", &f.Copied}, {"wins", &f.CopyWins}, {"reduces", &f.Reduces}}
+	floats := []struct {
+		key string
+		to  *float64
+	}{{"sigma", &f.Sigma}, {"slow", &f.Slow}, {"rslow", &f.ReduceSlow}}
+	set := map[string]bool{}
+	for _, k := range ints {
+		v, ok, err := a.int(k.key)
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		*k.to, set[k.key] = v, ok
 	}
-	sigma, okS, err := a.float("sigma")
-	if err != nil {
-		return fmt.Errorf("tail: %w", err)
+	for _, k := range floats {
+		v, ok, err := a.float(k.key)
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		*k.to, set[k.key] = v, ok
 	}
-	slow, _, err := a.float("slow")
-	if err != nil {
-		return fmt.Errorf("tail: %w", err)
-	}
-	f := speculators.TailFit{Maps: maps, Sigma: sigma, Slow: slow}
 	switch {
-	case !okM || !okS:
+	case set["reduces"] && (set["maps"] || set["sigma"]):
+		return fmt.Errorf("tail: a reduce record (reduces=R rslow=F) or a map record (maps=N sigma=S ...), not both")
+	case !set["reduces"] && (!set["maps"] || !set["sigma"]):
 		return fmt.Errorf("tail: want maps=N sigma=S [slow=F]")
+	case set["reduces"] && !f.Valid():
+		return fmt.Errorf("tail: reduces=%d rslow=%g: want reduces in 1..%d and rslow in [0, 1]", f.Reduces, f.ReduceSlow, speculators.MaxJobTasks)
 	case !f.Valid():
-		return fmt.Errorf("tail: maps=%d sigma=%g slow=%g: want maps in 1..%d, sigma in [0, %g] and slow in [0, 1]", maps, sigma, slow, speculators.MaxJobTasks, speculators.MaxTailSigma)
+		copies := ""
+		if set["copied"] || set["wins"] {
+			copies = fmt.Sprintf(" copied=%d wins=%d (wins at most copied)", f.Copied, f.CopyWins)
+		}
+		return fmt.Errorf("tail: maps=%d sigma=%g slow=%g%s: want maps in 1..%d, sigma in [0, %g] and slow in [0, 1]", f.Maps, f.Sigma, f.Slow, copies, speculators.MaxJobTasks, speculators.MaxTailSigma)
 	}
 	if err := a.unused(); err != nil {
 		return fmt.Errorf("tail: %w", err)

@@ -367,3 +367,37 @@ func openWithLines(t *testing.T, dir, path string, lines []string) (*Store, *log
 	}
 	return s, hook
 }
+
+// Rule v8's fields (copies and their wins in a map record; a reduce record
+// of reduces and their slow share) are kept, checked and read back; a line
+// whose copy wins changed fails its checksum, and one with more wins than
+// copies is refused.
+func TestTailFitsRuleV8Records(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, TailsFileName)
+	copies := speculators.TailFit{Maps: 40, Sigma: 0.2, Copied: 6, CopyWins: 1}
+	reduces := speculators.TailFit{Reduces: 8, ReduceSlow: 0.375}
+	changed := strings.Replace(string(appendTail(nil, copies)), `"copy_wins":1`, `"copy_wins":2`, 1)
+	over := tailLine{Maps: 40, Sigma: 0.2, Copied: 1, CopyWins: 2}
+	over.CRC = tailCRC(over.fitOf())
+	ob, _ := json.Marshal(over)
+	lines := []string{string(appendTail(nil, copies)), string(appendTail(nil, reduces)), changed, string(ob) + "\n"}
+	s, hook := openWithLines(t, dir, path, lines)
+	want := []speculators.TailFit{copies, reduces}
+	if got := s.TailFits(); !slices.Equal(got, want) {
+		t.Errorf("fits %v, want %v", got, want)
+	}
+	if n := len(hook.AllEntries()); n != 2 {
+		t.Errorf("%d lines logged, want 2 (the changed wins and the wins over copies)", n)
+	}
+	s.AddTail(speculators.TailFit{Reduces: 4, ReduceSlow: 0.25})
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = mustOpen(t, dir)
+	defer s.Close()
+	want = append(want, speculators.TailFit{Reduces: 4, ReduceSlow: 0.25})
+	if got := s.TailFits(); !slices.Equal(got, want) {
+		t.Errorf("after reopen %v, want %v", got, want)
+	}
+}

@@ -31,32 +31,60 @@ const compactTailsAt = 4 * grass.TailWindow
 
 // tailLine is one line of the tails file: the fit and its checksum.
 type tailLine struct {
-	Maps  int     `json:"maps"`
-	Sigma float64 `json:"sigma"`
-	Slow  float64 `json:"slow,omitempty"`
-	CRC   uint32  `json:"crc"`
+	Maps       int     `json:"maps"`
+	Sigma      float64 `json:"sigma"`
+	Slow       float64 `json:"slow,omitempty"`
+	Copied     int     `json:"copied,omitempty"`
+	CopyWins   int     `json:"copy_wins,omitempty"`
+	Reduces    int     `json:"reduces,omitempty"`
+	ReduceSlow float64 `json:"reduce_slow,omitempty"`
+	CRC        uint32  `json:"crc"`
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // tailCRC is the checksum of a fit: CRC-32C of its maps and the bits of
-// its sigma, 8 bytes each, little-endian, and of its slow share's bits when
-// it has one (a line written before rule v6 has none and checks as it did).
-// It is of the numbers, not the line's text, so that any JSON spelling of
-// the same numbers checks; a line whose digits changed does not.
+// its sigma, 8 bytes each, little-endian, then of its slow share's bits
+// when it has one, and of its rule v8 fields (copied, copy wins, reduces,
+// the bits of the reduce slow share) when it has any of them (a line
+// written before rule v6, or v8, has none and checks as it did). It is of
+// the numbers, not the line's text, so that any JSON spelling of the same
+// numbers checks; a line whose digits changed does not.
 func tailCRC(f speculators.TailFit) uint32 {
-	var b [24]byte
+	var b [56]byte
 	binary.LittleEndian.PutUint64(b[:8], uint64(int64(f.Maps)))
 	binary.LittleEndian.PutUint64(b[8:16], math.Float64bits(f.Sigma))
-	if f.Slow == 0 {
+	v8 := f.Copied != 0 || f.CopyWins != 0 || f.Reduces != 0 || f.ReduceSlow != 0
+	if f.Slow == 0 && !v8 {
 		return crc32.Checksum(b[:16], castagnoli)
 	}
-	binary.LittleEndian.PutUint64(b[16:], math.Float64bits(f.Slow))
+	binary.LittleEndian.PutUint64(b[16:24], math.Float64bits(f.Slow))
+	if !v8 {
+		return crc32.Checksum(b[:24], castagnoli)
+	}
+	binary.LittleEndian.PutUint64(b[24:32], uint64(int64(f.Copied)))
+	binary.LittleEndian.PutUint64(b[32:40], uint64(int64(f.CopyWins)))
+	binary.LittleEndian.PutUint64(b[40:48], uint64(int64(f.Reduces)))
+	binary.LittleEndian.PutUint64(b[48:], math.Float64bits(f.ReduceSlow))
 	return crc32.Checksum(b[:], castagnoli)
 }
 
+// describeTail names a fit's numbers in error messages.
+func describeTail(f speculators.TailFit) string {
+	d := fmt.Sprintf("maps %d sigma %g slow %g", f.Maps, f.Sigma, f.Slow)
+	if f.Copied != 0 || f.CopyWins != 0 || f.Reduces != 0 || f.ReduceSlow != 0 {
+		d += fmt.Sprintf(" copied %d copy_wins %d reduces %d reduce_slow %g", f.Copied, f.CopyWins, f.Reduces, f.ReduceSlow)
+	}
+	return d
+}
+
+// fitOf is the fit a line holds.
+func (l tailLine) fitOf() speculators.TailFit {
+	return speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow, Copied: l.Copied, CopyWins: l.CopyWins, Reduces: l.Reduces, ReduceSlow: l.ReduceSlow}
+}
+
 func appendTail(b []byte, f speculators.TailFit) []byte {
-	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, CRC: tailCRC(f)})
+	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, Copied: f.Copied, CopyWins: f.CopyWins, Reduces: f.Reduces, ReduceSlow: f.ReduceSlow, CRC: tailCRC(f)})
 	return append(append(b, l...), '\n')
 }
 
@@ -68,12 +96,12 @@ func decodeTail(b []byte) (speculators.TailFit, error) {
 	if err != nil {
 		return speculators.TailFit{}, err
 	}
-	f := speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow}
+	f := l.fitOf()
 	if c := tailCRC(f); c != l.CRC {
-		return f, fmt.Errorf("checksum %d, want %d for maps %d sigma %g slow %g (a damaged line)", l.CRC, c, l.Maps, l.Sigma, l.Slow)
+		return f, fmt.Errorf("checksum %d, want %d for %s (a damaged line)", l.CRC, c, describeTail(f))
 	}
 	if !f.Valid() {
-		return f, fmt.Errorf("maps %d sigma %g slow %g: want maps in 1..%d, sigma in [0, %g] and slow in [0, 1]", l.Maps, l.Sigma, l.Slow, speculators.MaxJobTasks, speculators.MaxTailSigma)
+		return f, fmt.Errorf("%s: want maps in 1..%d, sigma in [0, %g], slow in [0, 1] and copy_wins at most copied, or maps 0 with reduces in 1..%d and reduce_slow in [0, 1]", describeTail(f), speculators.MaxJobTasks, speculators.MaxTailSigma, speculators.MaxJobTasks)
 	}
 	return f, nil
 }
