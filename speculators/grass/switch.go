@@ -307,13 +307,13 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 	}
 	fs := l.feats.of(samples, kind, algo)
 	m := &l.kept[a]
-	same := math.Float64bits(m.bound) == math.Float64bits(bound) &&
-		math.Float64bits(m.util) == math.Float64bits(util) &&
-		math.Float64bits(m.acc) == math.Float64bits(acc)
-	if !m.valid || m.gen != l.feats.gen || len(fs) < m.n || !same && !m.move(bound, util, acc) {
-		*m = nearestKept{valid: true, gen: l.feats.gen, bound: bound, util: util, acc: acc, near: m.near[:0], lb: math.Inf(1)}
+	if !m.valid || m.gen != l.feats.gen || len(fs) < m.n ||
+		math.Float64bits(m.bound) != math.Float64bits(bound) ||
+		math.Float64bits(m.util) != math.Float64bits(util) ||
+		math.Float64bits(m.acc) != math.Float64bits(acc) {
+		*m = nearestKept{valid: true, gen: l.feats.gen, bound: bound, util: util, acc: acc, near: m.near[:0]}
 	}
-	near, ok := l.selectNearest(m.near, samples, fs[m.n:], bound, util, acc, &m.lb)
+	near, ok := l.selectNearest(m.near, samples, fs[m.n:], bound, util, acc)
 	if !ok {
 		m.valid = false
 		m.near = l.nearestSorted(near[:0], samples, kind, algo, bound, util, acc)
@@ -332,55 +332,12 @@ type nearestKept struct {
 	bound, util, acc float64
 	n                int
 	near             []neighbour
-	// lb is at most the distance of every sample met and not kept (+Inf
-	// when none was left out): the k-th's at a sample passed over, a
-	// sample's own where it was computed, or, after a move, lb less the
-	// move's length.
-	lb float64
-}
-
-// move carries the selection over to features the length δ away: each
-// sample's distance moves by at most δ (the triangle inequality), so
-// where the kept ones' new distances stay below lb - δ, with a relative
-// margin of 1e-9 for rounding, no other sample comes nearer and the k are
-// the same, sorted again by their new distances, ties in the samples'
-// order. false where that is not shown (or a distance is NaN): start
-// afresh.
-func (m *nearestKept) move(bound, util, acc float64) bool {
-	delta := math.Hypot(math.Hypot(bound-m.bound, util-m.util), acc-m.acc)
-	far := 0.0
-	for i := range m.near {
-		nb := &m.near[i]
-		f := nb.f
-		nb.dist = math.Hypot(math.Hypot(f.bound-bound, f.util-util), f.acc-acc)
-		far = max(far, nb.dist)
-	}
-	lb := m.lb
-	if !math.IsInf(lb, 1) {
-		lb = (lb - delta*(1+1e-9)) * (1 - 1e-9)
-		if !(far*(1+1e-9) < lb) {
-			return false
-		}
-	} else if far != far || delta != delta {
-		return false
-	}
-	slices.SortFunc(m.near, func(a, b neighbour) int {
-		switch {
-		case a.dist < b.dist:
-			return -1
-		case a.dist > b.dist:
-			return 1
-		}
-		return a.f.i - b.f.i
-	})
-	m.bound, m.util, m.acc, m.lb = bound, util, acc, lb
-	return true
 }
 
 // selectNearest carries near, the k nearest so far (sorted, ties in the
 // samples' order), on over fs, later samples, and returns it; false on a
 // NaN distance, where the selection gives way to the stable sort.
-func (l *learner) selectNearest(near []neighbour, samples []Sample, fs []sampleFeature, bound, util, acc float64, lb *float64) ([]neighbour, bool) {
+func (l *learner) selectNearest(near []neighbour, samples []Sample, fs []sampleFeature, bound, util, acc float64) ([]neighbour, bool) {
 	k := l.cfg.neighbours
 	for fi := range fs {
 		f := &fs[fi]
@@ -389,11 +346,9 @@ func (l *learner) selectNearest(near []neighbour, samples []Sample, fs []sampleF
 		if full {
 			last := &near[len(near)-1]
 			if kth := last.dist; db*db+du*du+da*da > kth*kth*(1+1e-12) {
-				*lb = min(*lb, kth)
 				continue
 			}
 			if g := last.f; f.bound == g.bound && f.util == g.util && f.acc == g.acc {
-				*lb = min(*lb, last.dist)
 				continue // the k-th's features: a tie, to the earlier
 			}
 		}
@@ -402,14 +357,11 @@ func (l *learner) selectNearest(near []neighbour, samples []Sample, fs []sampleF
 			return near, false
 		}
 		if full && !(d < near[len(near)-1].dist) {
-			*lb = min(*lb, d)
 			continue // a tie goes to the earlier sample
 		}
 		// After every kept one at most as far (stable).
 		at := sort.Search(len(near), func(j int) bool { return near[j].dist > d })
-		if full {
-			*lb = min(*lb, near[len(near)-1].dist) // the one left out
-		} else {
+		if !full {
 			near = append(near, neighbour{})
 		}
 		copy(near[at+1:], near[at:len(near)-1])

@@ -1,7 +1,6 @@
 package grass
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -304,27 +303,14 @@ func TestNearestMatchesStableSort(t *testing.T) {
 			fast := &learner{cfg: switchConfig{neighbours: k}}
 			bound, util, acc := grid(4), grid(3), grid(2)
 			for v, view := range views {
-				// A third of the checks meet the last one's features,
-				// where the last selection is carried on (nearestKept), and
-				// a third features moved a little (nearestKept.move).
-				switch rng.IntN(3) {
-				case 0:
+				// Half the checks meet the last one's features, where the
+				// last selection is carried on (nearestKept).
+				if rng.IntN(2) == 0 {
 					bound, util, acc = grid(4), grid(3), grid(2)
-				case 1:
-					move := []float64{0, 1e-300, 1e-12, 1e-3, 0.05}
-					util += move[rng.IntN(len(move))]
-					if rng.IntN(2) == 0 {
-						acc -= move[rng.IntN(len(move))]
-					}
 				}
 				gs := fast.nearest(view, kind, AlgoGS, bound, util, acc)
 				gs = gs[:len(gs):len(gs)]
 				ras := fast.nearest(view, kind, AlgoRAS, bound, util, acc)
-				for a, algo := range []string{AlgoGS, AlgoRAS} {
-					if err := checkNearestKept(&fast.kept[a], fast.feats.of(view, kind, algo)); err != nil {
-						t.Fatalf("round %d view %d %s %s k %d: %v", round, v, kind, algo, k, err)
-					}
-				}
 				ref := &learner{cfg: switchConfig{neighbours: k}}
 				wantGS := ref.nearestSorted(nil, view, kind, AlgoGS, bound, util, acc)
 				wantGS = wantGS[:len(wantGS):len(wantGS)]
@@ -345,26 +331,4 @@ func TestNearestMatchesStableSort(t *testing.T) {
 			}
 		}
 	}
-}
-
-// checkNearestKept checks nearestKept's invariant: every sample met and not kept
-// is at least lb away from the features it was kept for.
-func checkNearestKept(m *nearestKept, fs []sampleFeature) error {
-	if !m.valid {
-		return nil
-	}
-	kept := map[int]bool{} // by the sample's place
-	for _, nb := range m.near {
-		kept[nb.f.i] = true
-	}
-	for i := range fs[:m.n] {
-		f := &fs[i]
-		if kept[f.i] {
-			continue
-		}
-		if d := math.Hypot(math.Hypot(f.bound-m.bound, f.util-m.util), f.acc-m.acc); d < m.lb {
-			return fmt.Errorf("sample %d left out at %v, below lb %v", f.i, d, m.lb)
-		}
-	}
-	return nil
 }
