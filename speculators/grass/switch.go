@@ -88,7 +88,7 @@ type learner struct {
 	widthN   int
 
 	scratch []float64
-	near    []neighbour
+	kept    [2]nearestKept // per algorithm, gs and ras (nearest)
 	feats   sampleFeatures // the samples' features seen so far (nearest)
 	// big is the index of the job's first map of the largest input, as of
 	// bigN maps (priorMap).
@@ -270,8 +270,8 @@ func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.
 
 // nearest returns copies of the k samples of kind and algo nearest to the
 // features, nearest first, ties in the samples' order (the first k of a
-// stable sort by distance); the returned slice is the learner's scratch for
-// algo GS, so call for GS first and slice it before calling again.
+// stable sort by distance); the returned slice is the learner's, kept per
+// algorithm until its next call for that algorithm.
 //
 // The k are selected as the samples are met, into a list kept sorted, with
 // no sort of them all: a job checks at every check interval against every
@@ -288,21 +288,63 @@ func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.
 // fails the comparison and is computed. A NaN distance orders with nothing
 // (the comparison is not a strict weak order), so the selection gives way
 // to the stable sort the answer is defined by (nearestSorted).
+//
+// A check repeats the last one's selection where it can: most checks of a
+// job (78% of grass's on xulau/ese-overload) meet the same features as its
+// last check (a job waiting in the queue, or one whose utilisation and
+// accuracy have settled), and the store has only grown since. The
+// selection is a fold over the samples in order, so the kept list of the
+// last check, the state after the samples it met, is carried on over the
+// samples added since (nearestKept); any other check starts afresh.
 func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc float64) []neighbour {
-	start := 0
-	if algo == AlgoRAS {
-		start = len(l.near)
-	} else {
-		l.near = l.near[:0]
+	a := 0
+	switch algo {
+	case AlgoGS:
+	case AlgoRAS:
+		a = 1
+	default:
+		return nil
 	}
-	k := l.cfg.neighbours
 	fs := l.feats.of(samples, kind, algo)
+	m := &l.kept[a]
+	if !m.valid || m.gen != l.feats.gen || len(fs) < m.n ||
+		math.Float64bits(m.bound) != math.Float64bits(bound) ||
+		math.Float64bits(m.util) != math.Float64bits(util) ||
+		math.Float64bits(m.acc) != math.Float64bits(acc) {
+		*m = nearestKept{valid: true, gen: l.feats.gen, bound: bound, util: util, acc: acc, near: m.near[:0]}
+	}
+	near, ok := l.selectNearest(m.near, samples, fs[m.n:], bound, util, acc)
+	if !ok {
+		m.valid = false
+		m.near = l.nearestSorted(near[:0], samples, kind, algo, bound, util, acc)
+		return m.near
+	}
+	m.near, m.n = near, len(fs)
+	return near
+}
+
+// nearestKept is one algorithm's selection at a learner's last check: the
+// features and the samples' index (gen) it was made for, how many of the
+// index's samples it has met, and the k nearest of them (nearest).
+type nearestKept struct {
+	valid            bool
+	gen              int // the index's; a new kind is a new index
+	bound, util, acc float64
+	n                int
+	near             []neighbour
+}
+
+// selectNearest carries near, the k nearest so far (sorted, ties in the
+// samples' order), on over fs, later samples, and returns it; false on a
+// NaN distance, where the selection gives way to the stable sort.
+func (l *learner) selectNearest(near []neighbour, samples []Sample, fs []sampleFeature, bound, util, acc float64) ([]neighbour, bool) {
+	k := l.cfg.neighbours
 	for fi := range fs {
 		f := &fs[fi]
 		db, du, da := f.bound-bound, f.util-util, f.acc-acc
-		full := len(l.near)-start >= k
+		full := len(near) >= k
 		if full {
-			last := &l.near[len(l.near)-1]
+			last := &near[len(near)-1]
 			if kth := last.dist; db*db+du*du+da*da > kth*kth*(1+1e-12) {
 				continue
 			}
@@ -312,23 +354,20 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 		}
 		d := math.Hypot(math.Hypot(db, du), da)
 		if d != d {
-			l.near = l.near[:start]
-			return l.nearestSorted(samples, kind, algo, bound, util, acc)
+			return near, false
 		}
-		if full && !(d < l.near[len(l.near)-1].dist) {
+		if full && !(d < near[len(near)-1].dist) {
 			continue // a tie goes to the earlier sample
 		}
 		// After every kept one at most as far (stable).
-		out := l.near[start:]
-		at := sort.Search(len(out), func(j int) bool { return out[j].dist > d })
+		at := sort.Search(len(near), func(j int) bool { return near[j].dist > d })
 		if !full {
-			l.near = append(l.near, neighbour{})
-			out = l.near[start:]
+			near = append(near, neighbour{})
 		}
-		copy(out[at+1:], out[at:len(out)-1])
-		out[at] = neighbour{dist: d, s: &samples[f.i], f: f}
+		copy(near[at+1:], near[at:len(near)-1])
+		near[at] = neighbour{dist: d, s: &samples[f.i], f: f}
 	}
-	return l.near[start:]
+	return near, true
 }
 
 // sampleFeatures is a learner's copy of the features of the samples of
@@ -343,6 +382,7 @@ type sampleFeatures struct {
 	n    int     // how many of its samples are indexed
 	kind string
 	algo [2][]sampleFeature // gs, ras
+	gen  int                // counts the fresh starts (nearestKept)
 }
 
 // sampleFeature is one sample's features and its place in the snapshot.
@@ -355,10 +395,12 @@ type sampleFeature struct {
 func (f *sampleFeatures) of(samples []Sample, kind, algo string) []sampleFeature {
 	if len(samples) == 0 {
 		f.base, f.n = nil, 0
+		f.gen++
 		return nil
 	}
 	if &samples[0] != f.base || len(samples) < f.n || kind != f.kind {
 		f.base, f.n, f.kind = &samples[0], 0, kind
+		f.gen++
 		f.algo[0], f.algo[1] = f.algo[0][:0], f.algo[1][:0]
 	}
 	for i := f.n; i < len(samples); i++ {
@@ -388,18 +430,19 @@ func (f *sampleFeatures) of(samples []Sample, kind, algo string) []sampleFeature
 }
 
 // nearestSorted is nearest by a stable sort of every sample's distance,
-// what nearest's answer is defined by.
-func (l *learner) nearestSorted(samples []Sample, kind, algo string, bound, util, acc float64) []neighbour {
-	start := len(l.near)
+// what nearest's answer is defined by; it appends every sample's
+// distance to dst and returns the first k of them.
+func (l *learner) nearestSorted(dst []neighbour, samples []Sample, kind, algo string, bound, util, acc float64) []neighbour {
+	start := len(dst)
 	for i := range samples {
 		s := &samples[i]
 		if s.Kind != kind || s.Algorithm != algo {
 			continue
 		}
 		d := math.Hypot(math.Hypot(s.Bound-bound, s.Utilisation-util), s.Accuracy-acc)
-		l.near = append(l.near, neighbour{dist: d, s: s})
+		dst = append(dst, neighbour{dist: d, s: s})
 	}
-	out := l.near[start:]
+	out := dst[start:]
 	slices.SortStableFunc(out, func(a, b neighbour) int {
 		switch {
 		case a.dist < b.dist:
