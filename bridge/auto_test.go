@@ -79,21 +79,8 @@ func TestAutoSpreadRuleLiveIsOnContainers(t *testing.T) {
 // fit reaches the server's knowledge (Config.Knowledge) as a job with
 // reduces' does, so that a later busy map-only job reads it.
 func TestAutoMapOnlyJobTeachesItsSpreadLive(t *testing.T) {
-	store := grass.NewMemoryStore()
-	ts := startServer(t, func(cfg *Config) { cfg.Knowledge = store })
-	h := hello(testJob, "auto", 10, 0, nil)
-	h.Slots = 1000
-	c, _ := open(t, ts, h)
-	var evs []WireEvent
-	for i := range 10 {
-		evs = append(evs, started(0, fmt.Sprintf("m_%06d", i), 0, false))
-	}
-	c.send(events(1, 0, evs...))
-	evs = evs[:0]
-	for i := range 10 {
-		evs = append(evs, ended(int64(10000+2000*i), "attempt-succeeded", fmt.Sprintf("m_%06d", i), 0))
-	}
-	c.send(events(2, 30000, evs...))
+	store, c, done := autoMapsDone(t, 0)
+	c.send(events(2, 30000, done...))
 	waitUntil(t, "the map-only job's fit in the server's knowledge", func() bool {
 		fits := store.TailFits()
 		return len(fits) == 1 && fits[0].Maps == 10 && fits[0].Sigma > 0
@@ -105,20 +92,7 @@ func TestAutoMapOnlyJobTeachesItsSpreadLive(t *testing.T) {
 // (the share of the nodes its reduces ran slow on), and live it reaches the
 // server's knowledge after the job's map record.
 func TestAutoJobWithReducesTeachesItsReduceRecordLive(t *testing.T) {
-	store := grass.NewMemoryStore()
-	ts := startServer(t, func(cfg *Config) { cfg.Knowledge = store })
-	h := hello(testJob, "auto", 10, 6, nil)
-	h.Slots = 1000
-	c, _ := open(t, ts, h)
-	var evs []WireEvent
-	for i := range 10 {
-		evs = append(evs, started(0, fmt.Sprintf("m_%06d", i), 0, false))
-	}
-	c.send(events(1, 0, evs...))
-	evs = evs[:0]
-	for i := range 10 {
-		evs = append(evs, ended(int64(10000+2000*i), "attempt-succeeded", fmt.Sprintf("m_%06d", i), 0))
-	}
+	store, c, evs := autoMapsDone(t, 6)
 	for i := range 6 {
 		evs = append(evs, started(30000, fmt.Sprintf("r_%06d", i), 0, false))
 	}
@@ -137,4 +111,27 @@ func TestAutoJobWithReducesTeachesItsReduceRecordLive(t *testing.T) {
 		return len(fits) == 2 && fits[0].Maps == 10 && fits[1].IsReduce() && fits[1].Reduces == 6 &&
 			fits[1].ReduceSlow > 0.16 && fits[1].ReduceSlow < 0.17
 	})
+}
+
+// autoMapsDone opens an auto session of 10 maps and reduces reduces on a
+// server that keeps what jobs teach in store, sends the maps' starts at 0,
+// and returns the maps' successes (at 10 s + 2 s an index) for the caller
+// to send.
+func autoMapsDone(t *testing.T, reduces int) (*grass.MemoryStore, *client, []WireEvent) {
+	t.Helper()
+	store := grass.NewMemoryStore()
+	ts := startServer(t, func(cfg *Config) { cfg.Knowledge = store })
+	h := hello(testJob, "auto", 10, reduces, nil)
+	h.Slots = 1000
+	c, _ := open(t, ts, h)
+	var evs []WireEvent
+	for i := range 10 {
+		evs = append(evs, started(0, fmt.Sprintf("m_%06d", i), 0, false))
+	}
+	c.send(events(1, 0, evs...))
+	var done []WireEvent
+	for i := range 10 {
+		done = append(done, ended(int64(10000+2000*i), "attempt-succeeded", fmt.Sprintf("m_%06d", i), 0))
+	}
+	return store, c, done
 }
