@@ -100,9 +100,11 @@ func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32
 	clones := min(j.clones, copyRoom(j, &j.tasks[ty][ti], ty)+1) // the original runs: room counts it
 	started := 0
 	for k := 1; k < clones && s.freeSlots > 0; k++ {
-		at := s.cloneNode(ji, ty, ti, ni, nn)
-		if at >= 0 {
-			at = s.yarnNode(ty, at)
+		var at int32
+		if s.cfg.YARNPlacement {
+			at = s.yarnNode(ty, -1) // any node with room, its original's too
+		} else {
+			at = s.cloneNode(ji, ty, ti, ni, nn)
 		}
 		if at < 0 {
 			break
@@ -132,17 +134,16 @@ func (s *sim) inWave(ai int32) {
 }
 
 // cloneNode is the first node after ni (wrapping) that is not hung, has a
-// free slot for ty and runs no attempt of the task (under YARNPlacement, may
-// run one: besideItself); -1 if none.
+// free slot for ty and runs no attempt of the task; -1 if none.
 func (s *sim) cloneNode(ji int32, ty speculators.TaskType, ti int32, ni, nn int32) int32 {
 	j := &s.jobs[ji]
 	for k := s.nextFree(int(ni)+1, int(nn)); k >= 0; k = s.nextFree(k+1, int(nn)) {
-		if n := &s.nodes[k]; !n.hung && n.free[n.pool(ty)] > 0 && !s.besideItself(j, ty, ti, int32(k)) {
+		if n := &s.nodes[k]; !n.hung && n.free[n.pool(ty)] > 0 && !s.runsOn(j, ty, ti, int32(k)) {
 			return int32(k)
 		}
 	}
 	for k := s.nextFree(0, int(ni)+1); k >= 0; k = s.nextFree(k+1, int(ni)+1) {
-		if n := &s.nodes[k]; !n.hung && n.free[n.pool(ty)] > 0 && !s.besideItself(j, ty, ti, int32(k)) {
+		if n := &s.nodes[k]; !n.hung && n.free[n.pool(ty)] > 0 && !s.runsOn(j, ty, ti, int32(k)) {
 			return int32(k)
 		}
 	}

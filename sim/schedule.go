@@ -379,7 +379,8 @@ func (s *sim) place(ji int32, ni int32, pk pick) error {
 
 // yarnNode is the node a copy of type ty offered node ni runs on: under
 // YARNPlacement a node drawn at random (placeRng, seeded by Config.Seed)
-// among those not hung with room for it, ni among them, as the
+// among those not hung with room for it (ni among them; ni when there is
+// none, -1 for a clone that was offered no node), as the
 // ResourceManager gives the AM's container to whichever NodeManager with
 // room heartbeats first; else ni. So a replay's runs place a copy on the
 // cluster's nodes in proportion, a slow node as often as it is one, instead
