@@ -77,6 +77,22 @@ func TestSlotChooserPicksOriginalsAndCopies(t *testing.T) {
 	}
 }
 
+// A job whose speculation of maps is off (mapreduce.map.speculative=false)
+// gets no copy from a pull-based policy's choice, as the AM refuses one
+// live: the puller's copy of m1 is refused and m1 runs alone.
+func TestSlotChooserCopyRefusedWithSpeculationOff(t *testing.T) {
+	p := &puller{}
+	job := Job{ID: "j", Maps: works(10000, 100000, 10000, 10000)}
+	job.NoSpeculate[speculators.Map] = true
+	res, err := Run(cfgFor(nodes(1, 1)), []Job{job}, func(info speculators.JobInfo) (*speculators.Engine, error) {
+		return speculators.NewEngine(info, "puller", p, speculators.Params{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectInt(t, "speculative launched", res.Jobs[0].SpeculativeLaunched, 0)
+}
+
 // Idle slots are offered again at the Decide ticks while the job runs: a
 // policy may want a copy later with nothing else having changed. Here m2
 // runs alone from 5 s to 35 s beside two idle slots, which are offered at
