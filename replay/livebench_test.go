@@ -410,5 +410,17 @@ func TestClusterOfEveryNamedNodeManager(t *testing.T) {
 		if clusters[0] != clusters[1] {
 			t.Errorf("the streamed input's cluster differs:\n%s\n%s", clusters[0], clusters[1])
 		}
+		// Another seed of the same replay reuses the streamed input's view
+		// of the speed histories (historySource.extraOf) and gets the same
+		// cluster; the next case's list (another crash) is computed afresh
+		// (the h4 checks above fail if it is not).
+		view := streamed.hist.extra
+		w2, err := WorkloadOf(streamed, ClusterOptions{NodeSlots: 4, SpeedHistories: extra})(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if streamed.hist.extra != view || fmt.Sprint(w2.Config.Nodes) != clusters[1] {
+			t.Errorf("crash at %+d ms: seed 2 did not reuse seed 1's view of the speed histories, or its cluster differs:\n%s\n%s", tc.crashAt, fmt.Sprint(w2.Config.Nodes), clusters[1])
+		}
 	}
 }
