@@ -119,6 +119,13 @@ type Attempt struct {
 	// set-up), in ms, from the progress splits of a job history (jhist.go's
 	// startup); 0 when unknown.
 	Startup int64
+	// ClockSplits is the ms the attempt spent in each twelfth of its
+	// progress, from its container's launch (a job history's clockSplits,
+	// Hadoop's ProgressSplitsBlock; jhist.go's clockSplits), nil when
+	// unknown: the shape of its progress over its run, which its start and
+	// finish alone do not give (a task silent until its end, a straggler
+	// killed a sixth of the way).
+	ClockSplits []int32
 	// Speculative is true when the history records the attempt's avataar
 	// as SPECULATIVE (Hadoop 2.x+); false otherwise, including when the
 	// format does not record it.

@@ -87,8 +87,9 @@ func TestStartupOfOddSplits(t *testing.T) {
 		{avroLongs{9000, 10, 10}, 0}, // not Hadoop's twelve
 		{avroLongs{9000, -1, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 0},
 		{avroLongs{1 << 50, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 0},
+		{avroLongs{1 << 31, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 0}, // over an int32 of ms
 	} {
-		if got := startup(tc.splits); got != tc.want {
+		if got := startup(clockSplits(tc.splits)); got != tc.want {
 			t.Errorf("startup(%v) = %d, want %d", tc.splits, got, tc.want)
 		}
 	}
