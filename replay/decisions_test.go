@@ -2,8 +2,6 @@ package replay
 
 import (
 	"math"
-	"regexp"
-	"strconv"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -11,8 +9,8 @@ import (
 )
 
 // An attempt's reported progress in decisions mode follows its clock
-// splits: a map silent until its end reports under a twelfth until then
-// (linear within its first twelfth, as within any); a straggler
+// splits: a map silent until its end reports 0 through its start-up (the
+// first twelfth's time beyond a typical twelfth), then linear; a straggler
 // killed after two twelfths reports no more than that before its kill; a
 // reduce's phase is its score's third; without splits the score is
 // linear over the run.
@@ -21,8 +19,9 @@ func TestProgressFollowsClockSplits(t *testing.T) {
 		return progressAt(ty, &a, a.Start+ms)
 	}
 	silent := history.Attempt{Start: 1000, Finish: 13_000, ClockSplits: []int32{11_940, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6}}
-	if p, _ := at(silent, history.Map, 6000); p >= 1.0/12 {
-		t.Errorf("a map silent until its end reports %.3f at half its run, want under a twelfth", p)
+	silent.Startup = 11_934 // as jhist.go's startup reads these splits
+	if p, _ := at(silent, history.Map, 6000); p != 0 {
+		t.Errorf("a map silent until its end reports %.3f at half its run, want 0 (its start-up)", p)
 	}
 	if p, _ := at(silent, history.Map, 11_999); p < 0.9 {
 		t.Errorf("a map silent until its end reports %.3f just before it, want most of it", p)
@@ -36,6 +35,15 @@ func TestProgressFollowsClockSplits(t *testing.T) {
 	}
 	if p, _ := at(killed, history.Map, 29_000); p > 2.0/12 {
 		t.Errorf("the killed straggler reports %.3f at 29 s, want under two twelfths", p)
+	}
+	if p, _ := at(killed, history.Map, 33_000); math.Abs(p-2.0/12) > 1e-9 {
+		t.Errorf("the killed straggler reports %.3f at 33 s, after its last twelfth, want the two twelfths it reached (Hadoop's even spread of the rest is not progress)", p)
+	}
+	// A copy killed 2.6 s in, in its start-up: every twelfth the spread.
+	early := history.Attempt{Start: 0, Finish: 2600, Status: history.Killed,
+		ClockSplits: []int32{212, 212, 213, 212, 213, 212, 212, 213, 212, 213, 212, 213}}
+	if p, _ := at(early, history.Map, 2000); p != 0 {
+		t.Errorf("a copy killed in its start-up reports %.3f, want 0", p)
 	}
 	even := history.Attempt{Start: 0, Finish: 12_000, ClockSplits: []int32{1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}}
 	for _, tc := range []struct {
@@ -54,31 +62,30 @@ func TestProgressFollowsClockSplits(t *testing.T) {
 
 // On a live history where late's copy beat a straggler (testdata/
 // livebench-r2/late.r2-1.jhist: map 0's first attempt reached two twelfths
-// in 29.7 s and was killed at 33.9 s), decisions mode shows hadoop the
-// straggler as Hadoop's AM saw it: its estimated run is minutes, where the
-// linear interpolation (the kill taken as the end of its work) gave 33.9 s.
+// in 29.7 s and was killed at 33.9 s), decisions mode's timeline shows the
+// straggler as the AM saw it: its last report before the kill is at most
+// two twelfths, where the linear interpolation (the kill taken as the end
+// of its work) reported 0.97 and a policy saw an ordinary task.
 func TestDecisionsModeSeesAKilledStraggler(t *testing.T) {
 	in := load(t, "testdata/livebench-r2/late.r2-1.jhist")
-	res, _, err := Decide(in, Options{Speculators: []string{"hadoop"}, Seed: 1, Runs: 1, Registry: registry(t)})
-	if err != nil {
-		t.Fatal(err)
+	tl, err := buildTimeline(in.Jobs[0])
+	if err != nil || tl == nil {
+		t.Fatalf("timeline: %v", err)
 	}
-	run := regexp.MustCompile(`estimated run ([0-9.]+)s`)
-	found := false
-	for _, d := range res[0].Decisions {
-		if d.Kind != "speculate" || d.Task != "task_1795937562760_0016_m_000000" {
+	straggler := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 0}, N: 0}
+	last, killed := -1.0, false
+	for _, ev := range tl.events {
+		if ev.Attempt != straggler {
 			continue
 		}
-		found = true
-		m := run.FindStringSubmatch(d.Reason)
-		if m == nil {
-			t.Fatalf("reason %q names no estimated run", d.Reason)
-		}
-		if s, _ := strconv.ParseFloat(m[1], 64); s < 120 {
-			t.Errorf("hadoop estimates the straggler's run at %.1f s (%s), want minutes: it reported a twelfth in 20 s", s, d.Reason)
+		switch ev.Kind {
+		case speculators.AttemptStatus:
+			last = ev.Progress
+		case speculators.AttemptKilled:
+			killed = true
 		}
 	}
-	if !found {
-		t.Errorf("hadoop did not speculate the straggler: %+v", res[0].Decisions)
+	if !killed || last < 0 || last > 2.0/12+1e-9 {
+		t.Errorf("the straggler's last report before its kill: progress %.3f (killed %v), want at most two twelfths", last, killed)
 	}
 }
