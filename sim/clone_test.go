@@ -104,7 +104,8 @@ func TestNoCloneOfATypeWithSpeculationOff(t *testing.T) {
 }
 
 // TestPrioritizedJobsFirst: a free slot goes to the job whose policy gives
-// the lowest priority, whatever the submit order, and the waiting jobs a
+// the lowest priority, whatever the submit order (but under YARN
+// placement), and the waiting jobs a
 // Cloner sees are in that order.
 func TestPrioritizedJobsFirst(t *testing.T) {
 	cfg := cfgFor(nodes(1))
@@ -113,6 +114,13 @@ func TestPrioritizedJobsFirst(t *testing.T) {
 	res := runCloning(t, cfg, []Job{{ID: "late", Maps: works(1000)}, {ID: "first", Maps: works(1000)}}, late, first)
 	if !(res.Jobs[1].Finish < res.Jobs[0].Finish) {
 		t.Errorf("job with priority 0 finished at %d, after the one with 1 at %d", res.Jobs[1].Finish, res.Jobs[0].Finish)
+	}
+	// Under YARN placement (a history's replay) YARN's scheduler orders
+	// the jobs, as live: the policy's order is not asked.
+	cfg.YARNPlacement = true
+	res = runCloning(t, cfg, []Job{{ID: "late", Maps: works(1000)}, {ID: "first", Maps: works(1000)}}, &cloning{copies: 1, key: 1}, &cloning{copies: 1, key: 0})
+	if !(res.Jobs[0].Finish < res.Jobs[1].Finish) {
+		t.Errorf("under YARN placement the job submitted first finished at %d, after the other at %d", res.Jobs[0].Finish, res.Jobs[1].Finish)
 	}
 }
 

@@ -106,7 +106,11 @@ type Config struct {
 	// its original's node. Off (the default), a copy is placed only where
 	// its policy allows and never beside a running attempt of its task, as
 	// the papers' systems placed them (LATE on Hadoop's JobTracker, which
-	// chose the task a heartbeating node got). History replays
+	// chose the task a heartbeating node got). On, the policies also run
+	// in their live, push form: no free slot is offered to a pull-based
+	// policy (speculators.SlotChooser) and no job order is asked of a
+	// JobPrioritizer, since live the AM places originals and YARN orders
+	// jobs, and only Decide's decisions reach the AM. History replays
 	// (replay.FromHistory) turn it on; scenario runs leave it off.
 	YARNPlacement bool
 	// Trace, when set, is shown every event a job's engine accepted and

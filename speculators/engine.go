@@ -53,7 +53,8 @@ type NodeGate interface {
 // and asks the policy what to run there. Live, the AM's allocator places
 // originals and only Decide's Speculate reaches it (DESIGN.md, "What is
 // live and what is simulation-only": GRASS's ordering is complete in the
-// simulator only).
+// simulator only). A replay of a history, which predicts a live run, does
+// not offer slots either (sim.Config.YARNPlacement).
 //
 // A driver that offers slots says so once, through Engine.OfferSlots,
 // before the job's first Decide: the policy is then in pull mode for the
@@ -98,7 +99,8 @@ type Priority struct {
 // least work). Simulator-only: the simulator gives each free slot to the
 // job whose engine reports the lowest Priority among those with something
 // to run there, before any job whose policy has no opinion; live, YARN's
-// scheduler orders jobs and the README says so. JobPriority must be cheap
+// scheduler orders jobs and the README says so (and a replay of a
+// history, sim.Config.YARNPlacement, asks no priority). JobPriority must be cheap
 // (it is asked for every slot) and must not change what Decide sees.
 type JobPrioritizer interface {
 	JobPriority(job *Job, now Time) Priority
