@@ -60,6 +60,14 @@
 //     originals. A small exact job with reduces (at most small-tasks
 //     tasks) runs busy-member from a busy fraction of small-busy-load
 //     (0.25) rather than busy-load.
+//  8. Rule v9: jobs are ordered by their work left in one level (order
+//     least-remaining-first; a new job's whole work), the jobs the small
+//     and busy members order too, so that a started job of hundreds of
+//     tasks does not hold every slot before new jobs of a few start; and a
+//     reduce record also carries the spread of the job's original reduce
+//     times: at reduce-tail-sigma or above over the last records, a new
+//     exact job with reduces runs the spread member, and below it is needed
+//     for the alike member.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
