@@ -52,6 +52,10 @@ type TailFit struct {
 	Copied, CopyWins int
 	Reduces          int
 	ReduceSlow       float64
+	// ReduceSigma (rule v9) is a reduce record's reduce-time spread, fitted
+	// as Sigma is for maps from the job's original reduce attempts (0 in
+	// records written before it).
+	ReduceSigma float64
 }
 
 // IsReduce reports whether f is a reduce record (rule v8).
@@ -70,10 +74,10 @@ const MaxTailSigma = 20.0
 func (f TailFit) Valid() bool {
 	if f.IsReduce() {
 		return f.Reduces > 0 && f.Reduces <= MaxJobTasks && f.ReduceSlow >= 0 && f.ReduceSlow <= 1 &&
-			f.Sigma == 0 && f.Slow == 0 && f.Copied == 0 && f.CopyWins == 0
+			f.ReduceSigma >= 0 && f.ReduceSigma <= MaxTailSigma && f.Sigma == 0 && f.Slow == 0 && f.Copied == 0 && f.CopyWins == 0
 	}
 	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Slow >= 0 && f.Slow <= 1 &&
-		f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks && f.Reduces == 0 && f.ReduceSlow == 0
+		f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks && f.Reduces == 0 && f.ReduceSlow == 0 && f.ReduceSigma == 0
 }
 
 // TailPrior is implemented by a Prior that keeps finished jobs' TailFits
