@@ -328,7 +328,7 @@ func progressAt(ty history.TaskType, a *history.Attempt, at int64) (float64, spe
 		return 0, speculators.PhaseMap
 	}
 	f := float64(at-a.Start) / span
-	if p, ok := splitProgress(a.ClockSplits, a.Startup, f, a.Status == history.Killed || a.Status == history.Failed); ok {
+	if p, ok := splitProgress(a.ClockSplits, a.FirstReport, f, a.Status == history.Killed || a.Status == history.Failed); ok {
 		switch {
 		case ty == history.Map:
 			return p, speculators.PhaseMap
@@ -363,17 +363,17 @@ func progressAt(ty history.TaskType, a *history.Attempt, at int64) (float64, spe
 
 // splitProgress is the progress score at fraction f of an attempt's run
 // from its clock splits, their total taken as the run: the twelfths
-// reached by then, and the part of the next one its time gives. The first
-// twelfth holds the attempt's start-up (history.Attempt.Startup, from the
-// same splits), during which it reports 0 as live (its JVM has not begun
-// the task); the rest of that twelfth is linear. An attempt killed or
+// reached by then, and the part of the next one its time gives. Before its
+// first report (history.Attempt.FirstReport, from the same splits: Hadoop
+// draws the twelfths before it as one line from the launch) it reports 0,
+// as live; then the splits' line. An attempt killed or
 // failed (ended true) holds the progress it had reached: Hadoop ends
 // every attempt's splits at 1, spreading the time since its last report
 // evenly over the twelfths it never reached, so the trailing run of equal
 // twelfths is not progress (a straggler killed after two twelfths,
 // [20553 9192 401 401 ... 401], reports two twelfths until its kill). false
 // without splits (or with a zero total).
-func splitProgress(splits []int32, startup int64, f float64, ended bool) (float64, bool) {
+func splitProgress(splits []int32, silent int64, f float64, ended bool) (float64, bool) {
 	var total int64
 	for _, v := range splits {
 		total += int64(v)
@@ -388,14 +388,11 @@ func splitProgress(splits []int32, startup int64, f float64, ended bool) (float6
 		}
 	}
 	t, cum := f*float64(total), 0.0
+	if t < float64(silent) {
+		return 0, true
+	}
 	for i, v := range splits[:n] {
 		d := float64(v)
-		if i == 0 && startup > 0 && startup < int64(v) {
-			if t < float64(startup) {
-				return 0, true
-			}
-			cum, d = float64(startup), d-float64(startup)
-		}
 		if t < cum+d {
 			return (float64(i) + (t-cum)/d) / float64(len(splits)), true
 		}

@@ -19,7 +19,7 @@ func TestProgressFollowsClockSplits(t *testing.T) {
 		return progressAt(ty, &a, a.Start+ms)
 	}
 	silent := history.Attempt{Start: 1000, Finish: 13_000, ClockSplits: []int32{11_940, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6}}
-	silent.Startup = 11_934 // as jhist.go's startup reads these splits
+	silent.FirstReport = 11_940 // as jhist.go reads these splits
 	if p, _ := at(silent, history.Map, 6000); p != 0 {
 		t.Errorf("a map silent until its end reports %.3f at half its run, want 0 (its start-up)", p)
 	}

@@ -370,6 +370,12 @@ type ScriptedAttempt struct {
 	// CopyStartup; a copy takes the job's CopyStartup instead. 0: it
 	// reports from its start.
 	Startup speculators.Time
+	// Silent, when above Startup, is how much of Work, from its start,
+	// passed before its first status report (replay reads it from the
+	// progress splits): it sends none until then, and then reports the
+	// progress its Startup gives. Live, a task reports every few seconds
+	// at best, so one whose work began may say nothing for seconds more.
+	Silent speculators.Time
 }
 
 // EngineFactory builds the engine of one job when the job is submitted. It

@@ -342,6 +342,7 @@ func (p *jhistParser) applyAttempt(typ string, b *jhistBody) error {
 		}
 		a.ClockSplits = clockSplits(b.ClockSplits)
 		a.Startup = startup(a.ClockSplits)
+		a.FirstReport = max(firstReport(a.ClockSplits), a.Startup)
 	}
 	return nil
 }
@@ -381,6 +382,35 @@ func startup(splits []int32) int64 {
 	rest := slices.Clone(splits[1:])
 	slices.Sort(rest)
 	return max(int64(splits[0])-int64(rest[len(rest)/2]), 0)
+}
+
+// firstReport is when an attempt first reported progress, from its clock
+// splits: Hadoop fills the twelfths between two reports by a straight line
+// (ProgressSplitsBlock), the first from the launch at progress 0, so the
+// leading twelfths of equal time (within a ms) lie before the first
+// report, which came at their end or within the next twelfth: their total
+// is taken (a lower bound). All twelfths equal: one line from the launch
+// to the end, no report before it. 0 when the splits are unknown.
+func firstReport(splits []int32) int64 {
+	if len(splits) == 0 {
+		return 0
+	}
+	k := 1
+	for k < len(splits) && abs64(int64(splits[k])-int64(splits[0])) <= 1 {
+		k++
+	}
+	var t int64
+	for _, v := range splits[:k] {
+		t += int64(v)
+	}
+	return t
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // attemptOf returns the task's attempt with this id, adding it.
