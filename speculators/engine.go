@@ -165,6 +165,7 @@ type Engine struct {
 	prio     JobPrioritizer
 	cloner   Cloner
 	teacher  Teacher
+	pending  LearnedPending // the teacher's, if it implements it
 	blind    bool
 	noReruns bool
 	learned  Learned // scratch for Learned
@@ -203,6 +204,9 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	e.prio, _ = policy.(JobPrioritizer)
 	e.cloner, _ = policy.(Cloner)
 	e.teacher, _ = policy.(Teacher)
+	if e.teacher != nil {
+		e.pending, _ = policy.(LearnedPending)
+	}
 	_, e.blind = policy.(ReportBlind)
 	_, e.noReruns = policy.(NoReruns)
 	return e, nil
@@ -423,7 +427,7 @@ func (e *Engine) LaunchCopies(view ClusterView, now Time) int {
 // driver calls it after Observe and Decide and keeps what it gets; the
 // engine keeps nothing. The slices are the caller's.
 func (e *Engine) Learned() Learned {
-	if e.teacher == nil {
+	if e.teacher == nil || (e.pending != nil && !e.pending.HasLearned()) {
 		return Learned{}
 	}
 	// Filled in the engine's own scratch: a local passed by pointer to the

@@ -89,6 +89,15 @@ type Teacher interface {
 	TakeLearned(l *Learned)
 }
 
+// LearnedPending is implemented by a Teacher that can tell cheaply whether
+// it has learned anything since its last TakeLearned: when HasLearned is
+// false, Engine.Learned returns nothing without asking TakeLearned. The
+// driver asks after every event, and most events teach nothing (on
+// xulau/sca-sda under gs, the calls were 4% of the replay; issue 31).
+type LearnedPending interface {
+	HasLearned() bool
+}
+
 // Prior is the read-only knowledge of earlier jobs a policy is built with
 // (Env.Prior). Implementations shared by concurrent engines must be safe for
 // concurrent reads; neither method may touch a disk (both are called from

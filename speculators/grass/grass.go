@@ -189,6 +189,12 @@ func (p *policy) TakeLearned(l *speculators.Learned) {
 	p.out.Runtimes, p.out.Samples = p.out.Runtimes[:0], p.out.Samples[:0]
 }
 
+// HasLearned reports whether TakeLearned has anything to hand out
+// (speculators.LearnedPending).
+func (p *policy) HasLearned() bool {
+	return len(p.out.Runtimes) > 0 || len(p.out.Samples) > 0
+}
+
 // Algorithm is the algorithm in force now: "gs" or "ras".
 func (p *policy) Algorithm() string {
 	if p.useGS {
