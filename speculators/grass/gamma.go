@@ -266,7 +266,10 @@ func (p *policy) gammaPartial(job *speculators.Job, now speculators.Time, ids []
 		// No completion of the type: t_new is earlier jobs' or unknown,
 		// and a full pass's scan stops at the first task it would take
 		// without one (candidates), having asked the prior (noted, as a
-		// full pass notes them) for every task before it.
+		// full pass notes them) for every task before it. Where every
+		// task of the type has the same input size, every task asks the
+		// same question, so the first task's answer is every task's.
+		_, same := p.sameInput(job, speculators.TaskType(ty))
 		open := job.Open[ty]
 		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
 			t := job.Tasks[ty][i]
@@ -275,6 +278,9 @@ func (p *policy) gammaPartial(job *speculators.Job, now speculators.Time, ids []
 			}
 			if _, ok := e.tnew(t); !ok {
 				shape.stop[ty] = int32(i)
+				break
+			}
+			if same {
 				break
 			}
 		}

@@ -213,6 +213,7 @@ func (p *policy) size(job *speculators.Job) {
 // the engine's ledger, Job.PendingCopies).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
+	p.est.noteOut(job, ev)
 	p.noteQuiet(job, ev)
 	p.gamma.note(job, ev)
 	t := job.LifecycleTask(ev)
