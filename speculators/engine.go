@@ -166,6 +166,7 @@ type Engine struct {
 	cloner   Cloner
 	teacher  Teacher
 	pending  LearnedPending // the teacher's, if it implements it
+	idle     IdleDecider
 	blind    bool
 	noReruns bool
 	learned  Learned // scratch for Learned
@@ -204,6 +205,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	e.prio, _ = policy.(JobPrioritizer)
 	e.cloner, _ = policy.(Cloner)
 	e.teacher, _ = policy.(Teacher)
+	e.idle, _ = policy.(IdleDecider)
 	if e.teacher != nil {
 		e.pending, _ = policy.(LearnedPending)
 	}
@@ -276,6 +278,20 @@ func (e *Engine) Reruns() bool { return !e.noReruns }
 // Teaches reports whether the policy learns for later jobs (Learned can
 // return something).
 func (e *Engine) Teaches() bool { return e.teacher != nil }
+
+// SkipDecide reports whether Decide at now would return nothing and change
+// nothing a later call reads, as the policy's IdleDecider says for the job
+// as it is; it then notes the time as Decide does, and a driver may leave
+// Decide out.
+func (e *Engine) SkipDecide(now Time) bool {
+	if e.idle == nil || !e.idle.DecideIdle(e.Job) {
+		return false
+	}
+	if now > e.Job.Now {
+		e.Job.Now = now
+	}
+	return true
+}
 
 // Decide asks the policy for its decisions at now and returns the new ones.
 // The returned slice is reused by the next call; copy what must outlive it.
