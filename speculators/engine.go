@@ -167,6 +167,7 @@ type Engine struct {
 	teacher  Teacher
 	pending  LearnedPending // the teacher's, if it implements it
 	idle     IdleDecider
+	idleKept bool // DecideIdle said yes, and no event came since (SkipDecide)
 	blind    bool
 	noReruns bool
 	learned  Learned // scratch for Learned
@@ -217,6 +218,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 // Observe folds one event into the job's state and lets the policy see it.
 // An error leaves the state as it was and names what was wrong.
 func (e *Engine) Observe(ev *Event) error {
+	e.idleKept = false
 	if err := e.Job.apply(ev); err != nil {
 		return e.eventError(ev, err)
 	}
@@ -247,6 +249,7 @@ func (e *Engine) ObserveStatus(a *Attempt, ev *Event) error {
 	if a == nil || ev.Kind != AttemptStatus || a.ID != ev.Attempt {
 		return e.Observe(ev)
 	}
+	e.idleKept = false
 	j := e.Job
 	j.reach(ev.Time)
 	if err := j.statusOf(a, ev); err != nil {
@@ -281,11 +284,14 @@ func (e *Engine) Teaches() bool { return e.teacher != nil }
 
 // SkipDecide reports whether Decide at now would return nothing and change
 // nothing a later call reads, as the policy's IdleDecider says for the job
-// as it is; it then notes the time as Decide does, and a driver may leave
-// Decide out.
+// as it is (its yes kept until the next event observed); it then notes the
+// time as Decide does, and a driver may leave Decide out.
 func (e *Engine) SkipDecide(now Time) bool {
-	if e.idle == nil || !e.idle.DecideIdle(e.Job) {
-		return false
+	if !e.idleKept {
+		if e.idle == nil || !e.idle.DecideIdle(e.Job) {
+			return false
+		}
+		e.idleKept = true // until the next event (IdleDecider)
 	}
 	if now > e.Job.Now {
 		e.Job.Now = now

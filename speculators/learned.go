@@ -92,7 +92,9 @@ type Teacher interface {
 // IdleDecider is implemented by a policy whose Decide is at times known
 // to return nothing and change nothing any later call reads: DecideIdle
 // reports whether it is so for the job as it is now, and Engine.SkipDecide
-// then lets a driver leave Decide out. A simulator ticks every job each
+// then lets a driver leave Decide out. A yes must hold until the job's
+// next event (the engine keeps it until Observe), whatever else the
+// engine is asked meanwhile. A simulator ticks every job each
 // second, queued ones too, and with a long queue those calls were most of
 // the tick (on xulau/ese under gs, 15% of the replay; issue 31).
 type IdleDecider interface {
