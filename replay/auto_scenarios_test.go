@@ -105,8 +105,8 @@ var heldOutMisses = map[string]string{
 	// (5 seeds: docs/policies/auto.md): the node-speed pattern again.
 	"heldout5/slow-tenth-large": "large jobs with reduces, a tenth of the nodes 4x slower: sda leads, auto " +
 		"35% behind at seed 1, ahead of hadoop",
-	"heldout5/hang-two-speeds-reduces": "node hangs over two node speeds, jobs with reduces: gs leads, auto " +
-		"12% behind at seed 1, ahead of hadoop (5 seeds: v8 +6.3%, v9 +4.1%)",
+	// heldout5/hang-two-speeds-reduces: fixed by rule v10 (grass on containers; seed 1: 6.5% ahead of gs;
+	// 5 seeds: v9 +4.1%, v10 -0.7%).
 	"heldout3/map-only-hetero-busy": "reduced to its first 30 jobs, auto is 18.4% behind gs at seed 1 (v6, grass: 7.0%); " +
 		"over 5 seeds on all 80 jobs rule v7 (sda for busy jobs after a wide spread) leads: 104.6 s, sda 121.4, v6 146.3",
 	// The sixth set, written before rule v6 and run once after it was final
@@ -139,8 +139,17 @@ var heldOutMisses = map[string]string{
 	"heldout9/reduce-heavy-busy": "reduce-heavy jobs (16-24 lognormal reduces, few maps) on alike nodes, busy: ras/grass " +
 		"lead; rule v9 runs grass once earlier jobs' reduce times spread, 19.7% behind ras at seed 1, ahead of hadoop " +
 		"(5 seeds: v8 +34.6% and behind hadoop, v9 +19.0%)",
-	"heldout9/flaky-nodes": "two nodes with recurring hangs and slowdowns, jobs with reduces: gs/grass lead, auto " +
-		"(late, sca) 20% behind gs at seed 1, ahead of hadoop (5 seeds: v8 +8.0%, v9 +10.2%)",
+	// heldout9/flaky-nodes: fixed by rule v10 (grass, not late, on containers; seed 1: +4.8% against gs;
+	// 5 seeds: v9 +10.2%, v10 +0.5%).
+	"heldout4/hetero-two-speeds-long-reduces": "half the nodes 1.6x slower, long reduces: reduced at seed 1 under " +
+		"rule v10 auto is 6.3% behind sda, ahead of hadoop; over 5 seeds on all jobs +2.1% against grass (v9 +1.5%)",
+	// The tenth set, written before rule v10 and run once under v9 (5
+	// seeds: docs/policies/auto.md).
+	"heldout10/skew-slow-nodes": "data skew on a quarter of slow nodes, jobs with reduces: sda/ese lead; auto runs " +
+		"grass once earlier jobs show the slow nodes, and its job order lets a job's futile copies ahead of other jobs' " +
+		"originals: 26.5% behind sda at seed 1 and behind hadoop (5 seeds: v9 +17.6%, v10 +18.5%, both behind hadoop)",
+	"heldout10/reduce-stragglers-only": "one reduce in eight 4x longer, 5 reduces a job: the GRASS family leads; " +
+		"auto 5.1% behind ras at seed 1 under rule v10, ahead of hadoop (5 seeds: v9 +29.4%, v10 +13.2%)",
 	"heldout3/busy-pareto-large": "reduced to its first 30 jobs, ras leads and auto (ras, ese when busy) " +
 		"is 5.4% behind at seed 1; over 5 seeds on all 120 jobs auto leads (-4.6% against ese)",
 }
@@ -148,15 +157,15 @@ var heldOutMisses = map[string]string{
 // The held-out scenarios, written before auto's rule was chosen and never
 // used to choose it (scenarios/heldout before rule v2, scenarios/heldout2
 // before rule v3, scenarios/heldout3 before rule v4, scenarios/heldout4
-// before rule v5, and so on to scenarios/heldout9 before rule v9): the same check
+// before rule v5, and so on to scenarios/heldout10 before rule v10): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 52 {
-		t.Fatalf("%d held-out scenarios, want at least 52 (sets 1-9)", len(held))
+	if len(held) < 58 {
+		t.Fatalf("%d held-out scenarios, want at least 58 (sets 1-10)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {

@@ -37,20 +37,25 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 		member                string
 		chooser, prio, cloner bool
 	}{
-		{"reduces", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "late", true, true, true},
-		{"reduces, no order, no idle cut", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "late", true, false, false},
+		{"reduces", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "grass", true, true, true},
+		{"reduces, slot pools", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, SlotPools: true}, "late", true, true, true},
+		{"reduces, no containers member", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "late", true, true, true},
+		{"reduces, no order, no idle cut", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "grass", true, false, false},
 		{"deadline", speculators.JobInfo{ID: "j", Maps: 40, Deadline: 100000}, "grass", true, false, false},
 		{"error bound", speculators.JobInfo{ID: "j", Maps: 40, ErrorBound: 0.1}, "grass", true, false, false},
 		{"map-only", speculators.JobInfo{ID: "j", Maps: 40}, "grass", true, false, false},
 		{"pareto", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, true},
 		{"pareto, never busy", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, false},
-		{"small", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1}, "late", true, true, true},
+		{"small", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1}, "grass", true, true, true},
 		{"heavy tail", speculators.JobInfo{ID: "j", Maps: 60, TailIndex: 1.5, TaskMillis: 20000}, "ras", true, true, true},
 	}
 	for _, c := range cases {
 		var o map[string]string
 		if strings.Contains(c.name, "no order") {
 			o = map[string]string{auto.ParamOrder: auto.OrderNone, auto.ParamIdleShare: "0"}
+		}
+		if strings.Contains(c.name, "no containers member") {
+			o = map[string]string{auto.ParamContainers: ""}
 		}
 		if strings.Contains(c.name, "never busy") {
 			o = map[string]string{auto.ParamParetoLoad: "1"}
@@ -84,7 +89,7 @@ func TestSmallJobClonesOnlyWhenTheClusterIsIdle(t *testing.T) {
 		idle, slots, copies int
 		params              map[string]string
 		want                string
-	}{{90, 100, 0, nil, "sca"}, {70, 100, 0, nil, "sda"}, {76, 100, 0, nil, "sca"}, {70, 100, 0, v7, "late"}, {50, 100, 0, v7, "sda"}, {50, 100, 0, nil, "sda"}, {50, 100, 40, nil, "sca"}} {
+	}{{90, 100, 0, nil, "sca"}, {70, 100, 0, nil, "sda"}, {76, 100, 0, nil, "sca"}, {70, 100, 0, v7, "grass"}, {50, 100, 0, v7, "sda"}, {50, 100, 0, nil, "sda"}, {50, 100, 40, nil, "sca"}} {
 		e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, Slots: c.slots}, auto.Name, c.params, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -107,8 +112,8 @@ func TestJobOfReducesIsSmallByTheIdleSlots(t *testing.T) {
 		want                       string
 	}{
 		{18, 2, 72, 80, "sca"},      // 20 tasks, 36 idle slots' half
-		{40, 2, 72, 80, "late"},     // 42 tasks > 36
-		{18, 2, 50, 80, "late"},     // busy fraction 0.375
+		{40, 2, 72, 80, "grass"},    // 42 tasks > 36: the containers member
+		{18, 2, 50, 80, "grass"},    // busy fraction 0.375
 		{20, 0, 72, 80, "grass"},    // map-only: the fixed cut only
 		{300, 20, 990, 1000, "sca"}, // relative to the cluster, not a size
 	} {
@@ -317,7 +322,7 @@ func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
 		{"reduces, two alike", 4, []speculators.TailFit{tight, tight}, 30, "sda"},
 		{"reduces, three weighted 0.25", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.35}}, 30, "sda"},
 		{"reduces, three alike, slow on 0.02 of nodes", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.2, Slow: 0.06}}, 30, "sca"},
-		{"reduces, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "late"},
+		{"reduces, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "grass"},
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
