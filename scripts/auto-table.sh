@@ -14,6 +14,14 @@
 #
 # The Xu and Lau scenarios (22,000 to 458,000 tasks) are cut to their first
 # XULAU_JOBS jobs (--max-jobs), as the scenario test cuts them further.
+#
+# Every scenario is replayed afresh on every call: a JSON already in OUTDIR
+# is never reused silently. OUTDIR/BUILD records the build that wrote it
+# (commit, plus a hash of uncommitted changes, seeds, jobs, policies). With
+# RESUME=1 the scenarios whose JSON exists are skipped (to finish an
+# interrupted run), and only if OUTDIR/BUILD names this same build; a
+# different build stops the script. (A table made before this rule reused
+# an old run's xulau JSON across rule versions.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-$(mktemp -d)}
@@ -21,20 +29,30 @@ seeds=${SEEDS:-5}
 xjobs=${XULAU_JOBS:-300}
 par=${PARALLEL:-2}
 mkdir -p "$out"
+build="$(git rev-parse --short HEAD)"
+git diff --quiet HEAD -- . || build="$build+$(git diff HEAD -- . | sha1sum | cut -c1-8)"
+build="$build seeds=$seeds xulau_jobs=$xjobs policies=${POLICIES:-all}"
+if [ "${RESUME:-0}" = 1 ] && [ -s "$out/BUILD" ] && [ "$(cat "$out/BUILD")" != "$build" ]; then
+	echo "auto-table.sh: $out holds a run of another build ($(cat "$out/BUILD")), not $build" >&2
+	exit 1
+fi
+echo "$build" >"$out/BUILD"
 go build -o "$out/specbridge" ./cmd/specbridge
 pols=${POLICIES:-$("$out/specbridge" speculators | awk '/^[a-z]/ {print $1}' | paste -sd, -)}
 case ",$pols," in *,auto,*) ;; *) pols="$pols,auto" ;; esac
 run() { # file extra-args...
 	local f=$1; shift
 	local name=${f#scenarios/}; name=${name%.yaml}; name=${name//\//_}
-	[ -s "$out/$name.json" ] || nice "$out/specbridge" replay --speculators "$pols" --runs "$seeds" --seed 1 \
+	case $f in scenarios/xulau/*) set -- --max-jobs "$xjobs" "$@" ;; esac
+	[ "${RESUME:-0}" = 1 ] && [ -s "$out/$name.json" ] && return
+	nice "$out/specbridge" replay --speculators "$pols" --runs "$seeds" --seed 1 \
 		--parallel "$par" --output json "$@" "$f" >"$out/$name.json" 2>/dev/null
 }
-if [ -n "${ONLY:-}" ]; then # ONLY=scenarios/heldout4 replays that folder alone
+if [ -n "${ONLY:-}" ]; then # ONLY=scenarios/heldout4 replays that folder alone (ONLY=scenarios/xulau too)
 	for f in "$ONLY"/*.yaml; do run "$f"; done
 else
 	for f in scenarios/*.yaml; do run "$f"; done
-	for f in scenarios/xulau/*.yaml; do run "$f" --max-jobs "$xjobs"; done
+	for f in scenarios/xulau/*.yaml; do run "$f"; done
 	for f in scenarios/tuning/*.yaml scenarios/heldout*/*.yaml; do run "$f"; done
 fi
 python3 - "$out" "$seeds" <<'PY'
