@@ -74,6 +74,12 @@
 //     before any earlier job's record exists, run the member those
 //     records call for on most container clusters; late stays the member
 //     on slot pools (LATE's setting).
+//  10. Rule v11: an exact map-only job with an a-priori Pareto law is
+//     ordered on free slots as order says (pareto-order), as exact jobs
+//     are: Xu and Lau's SDA and ESE place started jobs by work left and
+//     new jobs by whole work (Algorithm 2, levels 2-3), and that order,
+//     not detection, is most of what ESE gains over ras at their
+//     §VI-C load.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -124,38 +130,39 @@ const (
 
 // Parameter names.
 const (
-	ParamBounded    = "bounded-member"
-	ParamExact      = "exact-member"
-	ParamMapOnly    = "map-only-member"
-	ParamPareto     = "pareto-member"
-	ParamSmall      = "small-member"
-	ParamSmallTasks = "small-tasks"
-	ParamCloneLoad  = "clone-load"
-	ParamCloneTail  = "clone-tail-index"
-	ParamFailure    = "failure-layer"
-	ParamIdleShare  = "small-idle-share"
-	ParamOrder      = "order"
-	ParamBusy       = "busy-member"
-	ParamBusyLoad   = "busy-load"
-	ParamDetector   = "detector"
-	ParamParetoBusy = "pareto-busy-member"
-	ParamParetoLoad = "pareto-busy-load"
-	ParamTailMember = "tail-member"
-	ParamTailSigma  = "tail-sigma"
-	ParamSpread     = "spread-member"
-	ParamSpreadCut  = "spread-share"
-	ParamSpreadPool = "spread-slots-member"
-	ParamAlikeBusy  = "alike-busy-member"
-	ParamAlikeSigma = "alike-busy-sigma"
-	ParamMapBusy    = "map-only-busy-member"
-	ParamMapLoad    = "map-only-busy-load"
-	ParamMapSigma   = "map-only-busy-sigma"
-	ParamFutile     = "futile-member"
-	ParamSmallBusy  = "small-busy-load"
-	ParamReduceCut  = "reduce-spread-share"
-	ParamFutileWins = "futile-copy-wins"
-	ParamReduceTail = "reduce-tail-sigma"
-	ParamContainers = "containers-member"
+	ParamBounded     = "bounded-member"
+	ParamExact       = "exact-member"
+	ParamMapOnly     = "map-only-member"
+	ParamPareto      = "pareto-member"
+	ParamSmall       = "small-member"
+	ParamSmallTasks  = "small-tasks"
+	ParamCloneLoad   = "clone-load"
+	ParamCloneTail   = "clone-tail-index"
+	ParamFailure     = "failure-layer"
+	ParamIdleShare   = "small-idle-share"
+	ParamOrder       = "order"
+	ParamBusy        = "busy-member"
+	ParamBusyLoad    = "busy-load"
+	ParamDetector    = "detector"
+	ParamParetoBusy  = "pareto-busy-member"
+	ParamParetoLoad  = "pareto-busy-load"
+	ParamParetoOrder = "pareto-order"
+	ParamTailMember  = "tail-member"
+	ParamTailSigma   = "tail-sigma"
+	ParamSpread      = "spread-member"
+	ParamSpreadCut   = "spread-share"
+	ParamSpreadPool  = "spread-slots-member"
+	ParamAlikeBusy   = "alike-busy-member"
+	ParamAlikeSigma  = "alike-busy-sigma"
+	ParamMapBusy     = "map-only-busy-member"
+	ParamMapLoad     = "map-only-busy-load"
+	ParamMapSigma    = "map-only-busy-sigma"
+	ParamFutile      = "futile-member"
+	ParamSmallBusy   = "small-busy-load"
+	ParamReduceCut   = "reduce-spread-share"
+	ParamFutileWins  = "futile-copy-wins"
+	ParamReduceTail  = "reduce-tail-sigma"
+	ParamContainers  = "containers-member"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -171,6 +178,7 @@ type policy struct {
 	order, busyMember                      string
 	paretoBusy                             string
 	paretoLoad                             float64
+	paretoOrder                            bool
 	tailMember                             string
 	tailSigma                              float64
 	spreadMember                           string
@@ -259,6 +267,9 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
 		"busy fraction (as for clone-load) at or above which, and at or above omega_U of the job's tail index, an exact map-only Pareto job runs pareto-busy-member instead of pareto-member; 1 never. 0.7 from the tuning scenario busy-pareto (5 seeds: ras 49.8 s, ese 27.7, auto 27.3; at 0.8, 37.3 s over 3 seeds); the bundled xulau rows never reach it")
+	b.Bool(&p.paretoOrder, ParamParetoOrder, true,
+		"order exact map-only jobs with an a-priori Pareto law on free slots as order says, as exact jobs (rule v11; simulator only). "+
+			"xulau/ese, 5 seeds: auto 49.5 s unordered (ras for 299 of 300 jobs; ras's copies keep the originals' busy fraction near 0.5, below pareto-busy-load), ese 43.7; see docs/policies/auto.md for the ordered figures")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.String(&p.detector, ParamDetector, "tws",
@@ -459,7 +470,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.learnedSpread = true
 		}
 	}
-	a.ordered = (fam == Exact || fam == MapOnly && a.busyAt >= 0) && p.order != OrderNone
+	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || fam == MapOnly && a.busyAt >= 0) && p.order != OrderNone
 	if p.failure {
 		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector}, p.seeds[6]); err == nil {
 			l := newMember("farms", s)
