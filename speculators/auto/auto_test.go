@@ -44,8 +44,10 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 		{"deadline", speculators.JobInfo{ID: "j", Maps: 40, Deadline: 100000}, "grass", true, false, false},
 		{"error bound", speculators.JobInfo{ID: "j", Maps: 40, ErrorBound: 0.1}, "grass", true, false, false},
 		{"map-only", speculators.JobInfo{ID: "j", Maps: 40}, "grass", true, false, false},
-		{"pareto", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, true},
-		{"pareto, never busy", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, false},
+		{"pareto", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, true, true},
+		{"pareto, never busy", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, true, true},
+		{"pareto, unordered", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, true},
+		{"pareto, never busy, unordered", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, false},
 		{"small", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1}, "grass", true, true, true},
 		{"heavy tail", speculators.JobInfo{ID: "j", Maps: 60, TailIndex: 1.5, TaskMillis: 20000}, "ras", true, true, true},
 	}
@@ -57,8 +59,14 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 		if strings.Contains(c.name, "no containers member") {
 			o = map[string]string{auto.ParamContainers: ""}
 		}
-		if strings.Contains(c.name, "never busy") {
-			o = map[string]string{auto.ParamParetoLoad: "1"}
+		if strings.Contains(c.name, "pareto") {
+			o = map[string]string{}
+			if strings.Contains(c.name, "never busy") {
+				o[auto.ParamParetoLoad] = "1"
+			}
+			if strings.Contains(c.name, "unordered") {
+				o[auto.ParamParetoOrder] = "false"
+			}
 		}
 		e, err := reg.NewEngine(c.info, auto.Name, o, 1)
 		if err != nil {
