@@ -223,7 +223,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"a job with reduces whose task count is at most this share of the cluster's idle slots at its first placement is small too (cloned at low load like a job of small-tasks tasks): "+
 			"what makes cloning pay is room for the copies, not a fixed size (tuning scenarios small-idle and small-crash: jobs of 10 to 28 tasks on a near-idle cluster, sca 25-30% faster than late); 0 keeps the fixed cut only")
 	b.String(&p.order, ParamOrder, OrderRemaining,
-		"order of exact jobs with reduces on free slots, simulator only (live, YARN's scheduler orders jobs): "+OrderRemaining+" (rule v9: every such job, and every job its small or busy member orders, by its work left, a new job's whole work, in one level; sda's copies level first), "+
+		"order of exact jobs with reduces (and, by pareto-order, of exact map-only Pareto jobs) on free slots, simulator only (live, YARN's scheduler orders jobs): "+OrderRemaining+" (rule v9: every such job, and every job its small or busy member orders, by its work left, a new job's whole work, in one level; sda's copies level first), "+
 			OrderLeastWork+" (rules v3-v8, Xu & Lau's SDA/ESE levels 2-3: started jobs by work left before new jobs by work, and the small and busy members' own orders) or "+OrderNone+" (the cluster scheduler's, and the members' own orders; the v2 rule). "+
 			"Tuning scenarios mixed-stream and hetero-stream: sda's order alone, without copies, was 18-20% faster than late; heldout9/elephants-mice: a started job of hundreds of maps held every slot before new jobs of a few under "+OrderLeastWork+" (auto 50.9 s, 36.4 under "+OrderRemaining+", ras 35.5, 5 seeds)")
 	b.String(&p.busyMember, ParamBusy, "sda",
@@ -269,7 +269,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"busy fraction (as for clone-load) at or above which, and at or above omega_U of the job's tail index, an exact map-only Pareto job runs pareto-busy-member instead of pareto-member; 1 never. 0.7 from the tuning scenario busy-pareto (5 seeds: ras 49.8 s, ese 27.7, auto 27.3; at 0.8, 37.3 s over 3 seeds); the bundled xulau rows never reach it")
 	b.Bool(&p.paretoOrder, ParamParetoOrder, true,
 		"order exact map-only jobs with an a-priori Pareto law on free slots as order says, as exact jobs (rule v11; simulator only). "+
-			"xulau/ese, 5 seeds: auto 49.5 s unordered (ras for 299 of 300 jobs; ras's copies keep the originals' busy fraction near 0.5, below pareto-busy-load), ese 43.7; see docs/policies/auto.md for the ordered figures")
+			"5 seeds, 300 jobs: xulau/ese auto 49.5 s unordered, 33.9 ordered, ese 43.7; xulau/ese-overload 71.0, 48.8, ese 51.5 (ras for 299 of 300 jobs either way: its copies keep the originals' busy fraction near 0.5, below pareto-busy-load); false is rule v10")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.String(&p.detector, ParamDetector, "tws",
@@ -814,7 +814,7 @@ func (a *pullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID
 
 // pullClonerFitted is auto for a job whose family has a slot chooser and
 // a busy member chosen at the first placement (a Pareto job: ras, or ese
-// when busy): pullFitted with LaunchCopies, which makes the choice, and no
+// when busy) and that is not ordered (pareto-order false, or order none): pullFitted with LaunchCopies, which makes the choice, and no
 // job order of its own, so that a job that stays with ras is served as
 // pullFitted serves it (the cluster scheduler's order among its like).
 type pullClonerFitted struct{ *pullFitted }
