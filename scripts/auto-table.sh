@@ -20,8 +20,10 @@
 # (commit, plus a hash of uncommitted changes, seeds, jobs, policies). With
 # RESUME=1 the scenarios whose JSON exists are skipped (to finish an
 # interrupted run), and only if OUTDIR/BUILD names this same build; a
-# different build stops the script. (A table made before this rule reused
-# an old run's xulau JSON across rule versions.)
+# different build stops the script; without RESUME, another build's JSONs
+# are deleted first, so that none is printed beside this build's rows. (A
+# table made before this rule reused an old run's xulau JSON across rule
+# versions.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-$(mktemp -d)}
@@ -32,9 +34,13 @@ mkdir -p "$out"
 build="$(git rev-parse --short HEAD)"
 git diff --quiet HEAD -- . || build="$build+$(git diff HEAD -- . | sha1sum | cut -c1-8)"
 build="$build seeds=$seeds xulau_jobs=$xjobs policies=${POLICIES:-all}"
-if [ "${RESUME:-0}" = 1 ] && [ -s "$out/BUILD" ] && [ "$(cat "$out/BUILD")" != "$build" ]; then
-	echo "auto-table.sh: $out holds a run of another build ($(cat "$out/BUILD")), not $build" >&2
-	exit 1
+prev=$(cat "$out/BUILD" 2>/dev/null || echo "an unrecorded build")
+if [ "$prev" != "$build" ] && compgen -G "$out/*.json" >/dev/null; then
+	if [ "${RESUME:-0}" = 1 ]; then
+		echo "auto-table.sh: $out holds a run of another build ($prev), not $build" >&2
+		exit 1
+	fi
+	rm -f "$out"/*.json # another build's rows never join this table
 fi
 echo "$build" >"$out/BUILD"
 go build -o "$out/specbridge" ./cmd/specbridge
