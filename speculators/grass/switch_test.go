@@ -1,6 +1,7 @@
 package grass
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -331,4 +332,98 @@ func TestNearestMatchesStableSort(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSwitchMemoMatchesFresh plays random jobs under grass with samples
+// in the store (some added while the job runs, so that a check meets a
+// longer snapshot) and checks every switch check whose inputs were the
+// last check's (the answer then comes from the memo, shouldSwitch)
+// against the check made afresh on a copy of the learner, and every
+// check of a job with no map completed against the prior's map length
+// read through tnew (priorMap asks the prior directly then).
+func TestSwitchMemoMatchesFresh(t *testing.T) {
+	hits, fresh, priors := 0, 0, 0
+	defer func() { testSwitchCheck = nil }()
+	testSwitchCheck = func(p *policy, l *learner, job *speculators.Job, samples []Sample, m switchMemo, hit bool) {
+		maps := job.Tasks[speculators.Map]
+		if len(job.CompletedRuntimes[speculators.Map]) == 0 {
+			got := l.priorMap(p, job)
+			want, _ := p.est.tnew(maps[l.big])
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%s: priorMap %v, tnew of the largest map %v", job.Info.ID, got, want)
+			}
+			priors++
+		}
+		if !hit {
+			fresh++
+			return
+		}
+		hits++
+		c := *l
+		for a := range c.kept {
+			c.kept[a].near = slices.Clone(c.kept[a].near)
+		}
+		for a := range c.feats.algo {
+			c.feats.algo[a] = slices.Clone(c.feats.algo[a])
+		}
+		c.scratch = nil
+		if want := c.decide(job, samples, m.kind, m.bound, m.util, m.acc, m.w, m.med); want != l.last.switched {
+			t.Fatalf("%s: the memo answers %v, afresh %v (features %v %v %v, w %v)", job.Info.ID, l.last.switched, want, m.bound, m.util, m.acc, m.w)
+		}
+	}
+	for seed := uint64(1); seed <= 300; seed++ {
+		h, p, sizes, store, rng := randomGrassJob(t, NameGRASS, seed, 17,
+			speculators.JobInfo{ID: fmt.Sprintf("job_memo_%d", seed), Maps: 12}, 0.25, ms(60))
+		if p.learn == nil || p.learn.fixed || store == nil {
+			continue
+		}
+		// Few neighbours among the samples, so that the answer follows
+		// the features.
+		p.learn.cfg.neighbours, p.learn.cfg.minSamples = 1+int(seed%3), 1
+		addSample := func() {
+			s := Sample{Bucket: 0, Kind: KindError, Algorithm: AlgoGS, Bound: 0.25 * float64(rng.IntN(2)),
+				Utilisation: rng.Float64(), Accuracy: rng.Float64(), Tasks: 12, CurveStep: curveStep}
+			if rng.IntN(2) == 0 {
+				s.Algorithm = AlgoRAS
+			}
+			if h.Job().Deadline > 0 {
+				s.Kind, s.Bound = KindDeadline, rng.Float64()
+			}
+			for i := range 1 + rng.IntN(20) {
+				s.Curve = append(s.Curve, float64(i)*rng.Float64())
+			}
+			if err := store.Add(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 2 {
+			addSample()
+		}
+		j := &spectest.RandomJob{H: h, Rand: rng, Floor: 0.6,
+			Work: func(task speculators.TaskID) float64 { return float64(sizes[task.Index]) }}
+		j.Succeeded = func(speculators.Time) { store.Keep(h.Learned()) }
+		// The job waits in the queue for 0, 10 or 20 s (its checks meet
+		// the same features while samples arrive), then half its maps
+		// start and the rest join in later.
+		delay := ms(float64(seed%3) * 10)
+		next := 0
+		j.Run(ms(120), func(now speculators.Time) {
+			switch {
+			case now == delay:
+				for ; next < 6; next++ {
+					j.Start(spectest.Map(next), now, false)
+				}
+			case next < 12 && now > delay && (now-delay)%9000 == 0:
+				j.Start(spectest.Map(next), now, false)
+				next++
+			}
+			if now%2000 == 0 && (now < ms(40) || now%14000 == 0) {
+				addSample()
+			}
+		}, func(speculators.Time) (speculators.TaskID, bool) { return speculators.TaskID{}, false })
+	}
+	if hits == 0 || fresh == 0 || priors == 0 {
+		t.Fatalf("%d checks from the memo, %d afresh, %d with the prior's map length: the test checks too little", hits, fresh, priors)
+	}
+	t.Logf("%d checks from the memo, %d afresh, %d with the prior's map length", hits, fresh, priors)
 }
