@@ -390,6 +390,14 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 		*m = nearestKept{valid: true, gen: l.feats.gen, bound: bound, util: util, acc: acc,
 			anchor: [3]float64{bound, util, acc}, lb: math.Inf(1), near: m.near[:0]}
 	}
+	grew := len(fs) > m.n
+	if grew && m.at != [3]float64{bound, util, acc} && !m.exact(bound, util, acc, math.Inf(1)) {
+		// The kept distances are from earlier features, and one is now
+		// infinite or NaN: the stable sort.
+		m.valid = false
+		m.near = l.nearestSorted(m.near[:0], samples, kind, algo, bound, util, acc)
+		return m.near
+	}
 	near, lb, ok := l.selectNearest(m.near, samples, fs[m.n:], bound, util, acc)
 	if !ok {
 		m.valid = false
@@ -402,6 +410,9 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 		m.lb = min(m.lb, lb*(1-distMargin)-m.moved*(1+distMargin))
 	}
 	m.near, m.n = near, len(fs)
+	if fresh || grew {
+		m.setAt(bound, util, acc)
+	}
 	return near
 }
 
@@ -414,16 +425,19 @@ const distMargin = 1e-12
 // features and the samples' index (gen) it was made for, how many of the
 // index's samples it has met, and the k nearest of them (nearest). lb is
 // a lower bound on the distance from anchor, the features of the last
-// selection made afresh, of every sample met and not kept; moved is the
-// distance of the last check's features from the anchor.
+// selection made afresh, of every sample met and not kept; moved is an
+// upper bound on the distance of the last check's features from the
+// anchor. The kept distances are from at, where they were last computed
+// (carry leaves them there while the order they give still holds), and
+// gap is the least difference of two neighbours' distances there.
 type nearestKept struct {
 	valid            bool
 	gen              int // the index's; a new kind is a new index
 	bound, util, acc float64
 	n                int
 	near             []neighbour
-	anchor           [3]float64
-	lb, moved        float64
+	anchor, at       [3]float64
+	lb, moved, gap   float64
 }
 
 // carry brings the kept selection to new features when it provably stays
@@ -435,11 +449,36 @@ type nearestKept struct {
 // not kept was at least lb from the anchor, so it is now at least lb less
 // the features' distance from the anchor; while every kept sample is
 // nearer than that, with a margin for rounding, the kept ones are the k
-// nearest, strictly, and only their distances are computed again and
-// their order (distance, then place) made again.
+// nearest, strictly. Their order (distance, then place) stands too while
+// the features moved by less than half the least gap between two kept
+// distances, and then their distances are left where they were computed
+// (an upper bound on the move, the sum of the differences, costs no
+// math.Hypot); else they are computed again and sorted.
 func (l *learner) carry(m *nearestKept, bound, util, acc float64) bool {
-	moved := math.Hypot(math.Hypot(bound-m.anchor[0], util-m.anchor[1]), acc-m.anchor[2])
-	lim := m.lb*(1-distMargin) - moved*(1+distMargin)
+	moved := l1(m.anchor, bound, util, acc)
+	lim := m.lb*(1-distMargin) - moved
+	if len(m.near) > 0 {
+		delta, kth := l1(m.at, bound, util, acc), m.near[len(m.near)-1].dist
+		if !((kth+delta)*(1+distMargin) < lim && m.gap > 2*delta+distMargin*kth) {
+			if !m.exact(bound, util, acc, lim) {
+				return false
+			}
+		}
+	}
+	m.bound, m.util, m.acc, m.moved = bound, util, acc, moved
+	return true
+}
+
+// l1 is an upper bound on the distance between features a and (bound,
+// util, acc): the sum of the differences, with a margin for its rounding.
+func l1(a [3]float64, bound, util, acc float64) float64 {
+	return (math.Abs(bound-a[0]) + math.Abs(util-a[1]) + math.Abs(acc-a[2])) * (1 + distMargin)
+}
+
+// exact computes the kept neighbours' distances at the features and
+// sorts them, and says whether each is below lim (with a margin for
+// rounding); false leaves them unusable.
+func (m *nearestKept) exact(bound, util, acc, lim float64) bool {
 	for i := range m.near {
 		nb := &m.near[i]
 		f := nb.f
@@ -454,8 +493,17 @@ func (l *learner) carry(m *nearestKept, bound, util, acc float64) bool {
 			m.near[j], m.near[j-1] = m.near[j-1], m.near[j]
 		}
 	}
-	m.bound, m.util, m.acc, m.moved = bound, util, acc, moved
+	m.setAt(bound, util, acc)
 	return true
+}
+
+// setAt notes that the kept distances are from these features, and the
+// least gap between them.
+func (m *nearestKept) setAt(bound, util, acc float64) {
+	m.at, m.gap = [3]float64{bound, util, acc}, math.Inf(1)
+	for i := 1; i < len(m.near); i++ {
+		m.gap = min(m.gap, m.near[i].dist-m.near[i-1].dist)
+	}
 }
 
 // nearer orders neighbours by distance, then by their place among the
