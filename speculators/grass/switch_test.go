@@ -463,3 +463,43 @@ func TestSwitchMemoMatchesFresh(t *testing.T) {
 	}
 	t.Logf("%d checks from the memo, %d afresh, %d with the prior's map length", hits, fresh, priors)
 }
+
+// TestCarryAtTheEdge moves the features just far enough that a kept
+// selection must not be carried as it stands: a left-out sample overtakes
+// the k-th when the move counts twice (once away from the k-th, once
+// toward the left-out one), two kept samples swap when the move is over
+// half the gap between their distances, and a sample left out by a scan
+// at moved features overtakes when the features move back past the
+// anchor.
+func TestCarryAtTheEdge(t *testing.T) {
+	type check struct {
+		n    int     // samples visible
+		util float64 // the features' utilisation (bound and accuracy 0)
+	}
+	for _, c := range []struct {
+		name   string
+		utils  []float64 // the samples' utilisations (bound and accuracy 0)
+		k      int
+		checks []check
+	}{
+		{"a left-out sample overtakes", []float64{1, -1 - 1e-7}, 1, []check{{2, 0}, {2, -0.6e-7}}},
+		{"two kept samples swap", []float64{1, -1 - 1e-7, 10}, 2, []check{{3, 0}, {3, -0.6e-7}}},
+		{"a later left-out sample overtakes", []float64{1, -1 - 1e-7}, 1, []check{{1, 0}, {1, 0.6e-7}, {2, 0.6e-7}, {2, -0.6e-7}}},
+	} {
+		var samples []Sample
+		for _, u := range c.utils {
+			samples = append(samples, Sample{Kind: KindError, Algorithm: AlgoGS, Utilisation: u})
+		}
+		l := &learner{cfg: switchConfig{neighbours: c.k}}
+		for ci, ch := range c.checks {
+			view := samples[:ch.n]
+			got := l.nearest(view, KindError, AlgoGS, 0, ch.util, 0)
+			want := (&learner{cfg: switchConfig{neighbours: c.k}}).nearestSorted(nil, view, KindError, AlgoGS, 0, ch.util, 0)
+			for i := range want {
+				if got[i].s != want[i].s {
+					t.Errorf("%s, check %d: neighbour %d is the sample at %v, want the one at %v", c.name, ci, i, got[i].s.Utilisation, want[i].s.Utilisation)
+				}
+			}
+		}
+	}
+}
