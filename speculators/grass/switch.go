@@ -391,6 +391,10 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 			anchor: [3]float64{bound, util, acc}, lb: math.Inf(1), near: m.near[:0]}
 	}
 	grew := len(fs) > m.n
+	if grew && m.at != [3]float64{bound, util, acc} && m.passOver(fs[m.n:], l.cfg.neighbours, bound, util, acc) {
+		m.n = len(fs)
+		return m.near
+	}
 	if grew && m.at != [3]float64{bound, util, acc} && !m.exact(bound, util, acc, math.Inf(1)) {
 		// The kept distances are from earlier features, and one is now
 		// infinite or NaN: the stable sort.
@@ -404,11 +408,7 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 		m.near = l.nearestSorted(near[:0], samples, kind, algo, bound, util, acc)
 		return m.near
 	}
-	if lb < m.lb {
-		// From the anchor, the samples left out now are at least lb less
-		// the features' distance from it (the triangle inequality).
-		m.lb = min(m.lb, lb*(1-distMargin)-m.moved*(1+distMargin))
-	}
+	m.leaveOut(lb)
 	m.near, m.n = near, len(fs)
 	if fresh || grew {
 		m.setAt(bound, util, acc)
@@ -497,6 +497,55 @@ func (m *nearestKept) exact(bound, util, acc, lim float64) bool {
 	return true
 }
 
+// leaveOut notes lb, a lower bound on the distance from the last check's
+// features of samples left out, in the bound from the anchor: they are at
+// least lb less the features' distance from it (the triangle inequality).
+func (m *nearestKept) leaveOut(lb float64) {
+	if lb < m.lb {
+		m.lb = min(m.lb, lb*(1-distMargin)-m.moved*(1+distMargin))
+	}
+}
+
+// passOver is whether every sample of fs, met after the kept ones, is
+// farther from the features than the kept k-th, whose distance is kept
+// from earlier features; then the selection stands as a scan of them
+// would leave it, and their bound is noted (leaveOut). The k-th is now at
+// most its kept distance plus the move since; a sample whose squares'
+// sum is above that squared (with a margin) is farther, as the scan finds
+// it. A job waiting in the queue meets each sample a perturbed job adds,
+// and carry left its distances where they were: this spares computing
+// them again at each.
+func (m *nearestKept) passOver(fs []sampleFeature, k int, bound, util, acc float64) bool {
+	if len(m.near) < k {
+		return false
+	}
+	kth := (m.near[len(m.near)-1].dist + l1(m.at, bound, util, acc)) * (1 + distMargin)
+	minSq := math.Inf(1)
+	for fi := range fs {
+		f := &fs[fi]
+		db, du, da := f.bound-bound, f.util-util, f.acc-acc
+		sq := db*db + du*du + da*da
+		if !(sq*(1-distMargin) > kth*kth) { // a NaN too
+			return false
+		}
+		minSq = min(minSq, sq)
+	}
+	m.leaveOut(sqLowerBound(minSq))
+	return true
+}
+
+// sqLowerBound is a lower bound on the distance of samples whose least
+// squares' sum is minSq (+Inf: none, or each overflowed).
+func sqLowerBound(minSq float64) float64 {
+	switch {
+	case minSq == math.Inf(1):
+		return math.Sqrt(math.MaxFloat64) * (1 - distMargin)
+	case minSq >= 0x1p-1000: // no square lost to underflow counts much
+		return math.Sqrt(minSq) * (1 - distMargin)
+	}
+	return 0
+}
+
 // setAt notes that the kept distances are from these features, and the
 // least gap between them.
 func (m *nearestKept) setAt(bound, util, acc float64) {
@@ -553,15 +602,7 @@ func (l *learner) selectNearest(near []neighbour, samples []Sample, fs []sampleF
 		copy(near[at+1:], near[at:len(near)-1])
 		near[at] = neighbour{dist: d, s: &samples[f.i], f: f}
 	}
-	switch {
-	case minSq == math.Inf(1): // none passed over by its squares (or each overflowed)
-		lb = min(lb, math.Sqrt(math.MaxFloat64)*(1-distMargin))
-	case minSq >= 0x1p-1000: // no square lost to underflow counts much
-		lb = min(lb, math.Sqrt(minSq)*(1-distMargin))
-	default:
-		lb = 0
-	}
-	return near, lb, true
+	return near, min(lb, sqLowerBound(minSq)), true
 }
 
 // sampleFeatures is a learner's copy of the features of the samples of
