@@ -345,6 +345,10 @@ func (s *core) onEvents(f *Events, readAt time.Time) error {
 	s.observeClock(f.Now, readAt)
 	m := s.srv.metrics
 	rejected, observed := 0, 0
+	// --log-level trace logs every event accepted, with the AM's time of
+	// it and when its frame was read: what a policy saw live, and when.
+	tracer, trace := s.log.(*logrus.Entry)
+	trace = trace && tracer.Logger.IsLevelEnabled(logrus.TraceLevel)
 	ev := &s.ev // reused: an Event escapes into Observe, and this runs per event
 	for i := range f.Events {
 		var err error
@@ -364,6 +368,10 @@ func (s *core) onEvents(f *Events, readAt time.Time) error {
 			continue
 		}
 		observed++
+		if trace {
+			tracer.WithFields(logrus.Fields{"kind": ev.Kind.String(), "attempt": ev.Attempt.String(), "at": ev.Time,
+				"progress": ev.Progress, "read_at": readAt.UnixMilli()}).Trace("event")
+		}
 		s.feedObserve(ev)
 	}
 	*ev = speculators.Event{}

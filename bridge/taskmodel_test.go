@@ -225,3 +225,26 @@ func TestTaskModelSource(t *testing.T) {
 		})
 	}
 }
+
+// At --log-level trace the session logs every event it accepted, with the
+// AM's time of it: what a policy saw live, and when (docs/live-bench.md
+// reads a live run's). Not at debug.
+func TestTraceLogsEveryAcceptedEvent(t *testing.T) {
+	for _, level := range []logrus.Level{logrus.TraceLevel, logrus.DebugLevel} {
+		log, hook := logtest.NewNullLogger()
+		log.SetLevel(level)
+		ts := startServer(t, func(c *Config) { c.Log = log })
+		c, _ := open(t, ts, hello(testJob, "late", 2, 0, nil))
+		c.send(events(1, 0, started(5000, "m_000000", 0, false)))
+		c.alive() // frames are served in order: the event was observed before the pong
+		n := 0
+		for _, e := range hook.AllEntries() {
+			if e.Message == "event" && e.Data["kind"] == "attempt-started" && e.Data["attempt"] == "m_000000_0" && e.Data["at"] == t0+5000 {
+				n++
+			}
+		}
+		if want := map[logrus.Level]int{logrus.TraceLevel: 1, logrus.DebugLevel: 0}[level]; n != want {
+			t.Errorf("at %s: %d event lines for the start, want %d", level, n, want)
+		}
+	}
+}

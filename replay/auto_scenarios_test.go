@@ -87,14 +87,13 @@ var heldOutMisses = map[string]string{
 	// these (5-seed figures in docs/policies/auto.md). heldout3/
 	// map-only-hetero-busy misses over 5 seeds (+18.7%, sda leads) but not
 	// reduced at seed 1 (+4.2%), so it is checked, not pinned.
-	"heldout2/hetero-four-speeds": "grass and ras (pull mode: they place originals and copies on the " +
-		"fast nodes' free slots) lead on a stream of jobs with reduces over four node speeds; under rule v6 " +
-		"auto runs grass once earlier jobs show slow nodes, 5.3% behind grass at seed 1 (5 seeds: v5 +18.4%, v6 +5.0%)",
+	// heldout2/hetero-four-speeds: fixed by rule v9 (least-remaining-first order; 5 seeds: v8 +5.0%,
+	// v9 +2.6% against ras).
 	// Rule v6 fixed heldout3/hetero-three-speeds, heldout3/hetero-idle-reduces,
 	// heldout4/weak-quarter-small and heldout4/hetero-two-speeds-long-reduces
 	// (grass from earlier jobs' slow nodes; 5 seeds: +2.5%, +1.2%, +2.2%, +1.5%).
-	"heldout2/mixed-fifo": "moved by rule v6 (its slow-node shares reach 0.07 on some runs): 8.5% behind sda at " +
-		"seed 1; over 5 seeds within (v5 +2.9%, v6 +4.4%)",
+	// heldout2/mixed-fifo: moved by rule v6 (8.5% behind sda at seed 1), fixed by rule v9's order (5 seeds:
+	// v8 +4.4%, v9 -11.7%).
 	// heldout3/lognormal-reduces-mid: fixed by rule v5 (gs from the earlier jobs' map-time spread;
 	// seed 1: +3.1% against gs; 5 seeds: +4.1%).
 	// The fourth set, written before rule v5 and first run under v4 (5 seeds:
@@ -107,7 +106,7 @@ var heldOutMisses = map[string]string{
 	"heldout5/slow-tenth-large": "large jobs with reduces, a tenth of the nodes 4x slower: sda leads, auto " +
 		"35% behind at seed 1, ahead of hadoop",
 	"heldout5/hang-two-speeds-reduces": "node hangs over two node speeds, jobs with reduces: gs leads, auto " +
-		"33% behind at seed 1 and 14% behind hadoop",
+		"12% behind at seed 1, ahead of hadoop (5 seeds: v8 +6.3%, v9 +4.1%)",
 	"heldout3/map-only-hetero-busy": "reduced to its first 30 jobs, auto is 18.4% behind gs at seed 1 (v6, grass: 7.0%); " +
 		"over 5 seeds on all 80 jobs rule v7 (sda for busy jobs after a wide spread) leads: 104.6 s, sda 121.4, v6 146.3",
 	// The sixth set, written before rule v6 and run once after it was final
@@ -134,7 +133,14 @@ var heldOutMisses = map[string]string{
 	// seeds: docs/policies/auto.md).
 	"heldout8/big-small-machines": "machines of two sizes, the large ones 1.4x slower per task (below the " +
 		"slow-node factor of 1.5): gs/grass lead, auto (sca on the idle slots, late, sda) 13% behind gs at seed 1, " +
-		"ahead of hadoop (5 seeds: v7 +15.9%)",
+		"ahead of hadoop (5 seeds: v7 +15.9%, v9 +16.6%)",
+	// The ninth set, written before rule v9 and run once under v8 (5
+	// seeds: docs/policies/auto.md).
+	"heldout9/reduce-heavy-busy": "reduce-heavy jobs (16-24 lognormal reduces, few maps) on alike nodes, busy: ras/grass " +
+		"lead; rule v9 runs grass once earlier jobs' reduce times spread, 19.7% behind ras at seed 1, ahead of hadoop " +
+		"(5 seeds: v8 +34.6% and behind hadoop, v9 +19.0%)",
+	"heldout9/flaky-nodes": "two nodes with recurring hangs and slowdowns, jobs with reduces: gs/grass lead, auto " +
+		"(late, sca) 20% behind gs at seed 1, ahead of hadoop (5 seeds: v8 +8.0%, v9 +10.2%)",
 	"heldout3/busy-pareto-large": "reduced to its first 30 jobs, ras leads and auto (ras, ese when busy) " +
 		"is 5.4% behind at seed 1; over 5 seeds on all 120 jobs auto leads (-4.6% against ese)",
 }
@@ -142,15 +148,15 @@ var heldOutMisses = map[string]string{
 // The held-out scenarios, written before auto's rule was chosen and never
 // used to choose it (scenarios/heldout before rule v2, scenarios/heldout2
 // before rule v3, scenarios/heldout3 before rule v4, scenarios/heldout4
-// before rule v5, and so on to scenarios/heldout8 before rule v8): the same check
+// before rule v5, and so on to scenarios/heldout9 before rule v9): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 46 {
-		t.Fatalf("%d held-out scenarios, want at least 46 (sets 1-8)", len(held))
+	if len(held) < 52 {
+		t.Fatalf("%d held-out scenarios, want at least 52 (sets 1-9)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {

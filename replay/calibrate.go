@@ -21,13 +21,18 @@ import (
 //     every attempt's work: the container is held from the request on, as
 //     the simulator has no separate allocation phase.
 //   - A copy's late start (sim.Job.CopyStartup): live, a copy reports no
-//     progress until its container is allocated and its JVM has started,
-//     so for its first seconds the policy sees it at 0. The history gives
-//     both: the allocation as above, and each attempt's start-up from its
-//     progress splits (history.Attempt.Startup: the time it spent in its
-//     first twelfth of progress beyond a typical twelfth). The job's copy
-//     start-up is the allocation plus the median start-up of its succeeded
-//     maps (the JVM and the task's set-up are the same process for a
+//     progress until its container is allocated, its JVM has started and
+//     its task has sent its first status report, so for its first seconds
+//     the policy sees it at 0. The history gives both: the allocation as
+//     above, and each attempt's silence from its progress splits
+//     (history.Attempt.FirstReport: the leading twelfths Hadoop drew as
+//     one line from the launch, at least its start-up, Attempt.Startup:
+//     the time it spent in its first twelfth of progress beyond a typical
+//     twelfth). The job's copy start-up is the allocation plus the median
+//     silence of its succeeded maps, and a recorded original's or retry's
+//     own silence is the allocation plus its own (sim.ScriptedAttempt's
+//     Silent; its Startup shapes the progress it then reports) (the JVM
+//     and the task's set-up are the same process for a
 //     reduce, whose first twelfth is mostly waiting for maps). A history
 //     without progress splits leaves it 0. The time is already in every
 //     attempt's work (recorded attempts and the draws of copies alike):
@@ -96,8 +101,9 @@ func calibrate(j *history.Job) calibration {
 	return c
 }
 
-// mapStartup is the median start-up (history.Attempt.Startup) of the job's
-// succeeded maps; false when the history records none (no progress splits).
+// mapStartup is the median silence of the job's succeeded maps: the time to
+// their first report (history.Attempt.FirstReport), at least their
+// start-up; false when the history records none (no progress splits).
 func mapStartup(j *history.Job) (speculators.Time, bool) {
 	var s []float64
 	known := false
@@ -107,7 +113,7 @@ func mapStartup(j *history.Job) (speculators.Time, bool) {
 		}
 		for _, a := range t.Attempts {
 			if a.Status == history.Succeeded {
-				s = append(s, float64(a.Startup))
+				s = append(s, float64(max(a.FirstReport, a.Startup)))
 				known = known || a.Startup > 0
 			}
 		}
@@ -245,10 +251,10 @@ func script(t *history.Task, alloc, work speculators.Time, facts *nodeFacts) []s
 	sort.SliceStable(as, func(x, y int) bool { return as[x].Start < as[y].Start })
 	out := make([]sim.ScriptedAttempt, len(as))
 	for i, a := range as {
-		out[i] = sim.ScriptedAttempt{Work: a.Finish - a.Start + alloc, Fail: a.Status == history.Failed, Startup: startup(a, alloc)}
+		out[i] = sim.ScriptedAttempt{Work: a.Finish - a.Start + alloc, Fail: a.Status == history.Failed, Startup: startup(a, alloc), Silent: silent(a, alloc)}
 		switch {
 		case hung && a == first:
-			out[i] = sim.ScriptedAttempt{Work: max(work, a.Finish-a.Start+alloc), Startup: startup(a, alloc)}
+			out[i] = sim.ScriptedAttempt{Work: max(work, a.Finish-a.Start+alloc), Startup: startup(a, alloc), Silent: silent(a, alloc)}
 		case a.Status == history.Succeeded:
 			out[i].Work = work
 		}
@@ -270,6 +276,16 @@ func startup(a *history.Attempt, alloc speculators.Time) speculators.Time {
 		return 0
 	}
 	return alloc + a.Startup
+}
+
+// silent is how long a recorded attempt sends no status report in replay
+// (sim.ScriptedAttempt.Silent): the allocation, as for startup, and the
+// time to its first report (history.Attempt.FirstReport); 0 when unknown.
+func silent(a *history.Attempt, alloc speculators.Time) speculators.Time {
+	if a.FirstReport <= 0 {
+		return 0
+	}
+	return alloc + a.FirstReport
 }
 
 // lastMapFinish is when the job's last map finished, 0 if unknown.

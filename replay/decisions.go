@@ -311,13 +311,34 @@ func endKind(status string) (speculators.EventKind, bool) {
 	return 0, false
 }
 
-// progressAt interpolates an attempt's progress score at time at.
+// progressAt is an attempt's progress score at time at. Where the history
+// has its clock splits (history.Attempt.ClockSplits: the time it spent in
+// each twelfth of its progress) the score follows them, scaled to its
+// recorded run and linear within a twelfth, a reduce's phase being the
+// score's third (Hadoop's reduce score is a third a phase): so a task
+// silent until its end reports 0 until then, and a straggler killed a
+// sixth of the way reports a sixth, as it did live. Without splits the
+// score is interpolated linearly over the run (a reduce's phases from its
+// shuffle and sort finish times, else a third each): a killed or failed
+// attempt then reaches 1 at its end, which it never did, and a straggler
+// that a copy beat looks like any other task.
 func progressAt(ty history.TaskType, a *history.Attempt, at int64) (float64, speculators.Phase) {
 	span := float64(a.Finish - a.Start)
 	if span <= 0 {
 		return 0, speculators.PhaseMap
 	}
 	f := float64(at-a.Start) / span
+	if p, ok := splitProgress(a.ClockSplits, a.FirstReport, f, a.Status == history.Killed || a.Status == history.Failed); ok {
+		switch {
+		case ty == history.Map:
+			return p, speculators.PhaseMap
+		case p < 1.0/3:
+			return p, speculators.PhaseShuffle
+		case p < 2.0/3:
+			return p, speculators.PhaseSort
+		}
+		return p, speculators.PhaseReduce
+	}
 	if ty == history.Map {
 		return min(f, 1), speculators.PhaseMap
 	}
@@ -338,4 +359,51 @@ func progressAt(ty history.TaskType, a *history.Attempt, at int64) (float64, spe
 		return f, speculators.PhaseSort
 	}
 	return min(f, 1), speculators.PhaseReduce
+}
+
+// splitProgress is the progress score at fraction f of an attempt's run
+// from its clock splits, their total taken as the run: the twelfths
+// reached by then, and the part of the next one its time gives. Before its
+// first report (history.Attempt.FirstReport, from the same splits: Hadoop
+// draws the twelfths before it as one line from the launch) it reports 0,
+// as live; then the splits' line. An attempt killed or
+// failed (ended true) holds the progress it had reached: Hadoop ends
+// every attempt's splits at 1, spreading the time since its last report
+// evenly over the twelfths it never reached, so the trailing run of equal
+// twelfths is not progress (a straggler killed after two twelfths,
+// [20553 9192 401 401 ... 401], reports two twelfths until its kill). false
+// without splits (or with a zero total).
+func splitProgress(splits []int32, silent int64, f float64, ended bool) (float64, bool) {
+	var total int64
+	for _, v := range splits {
+		total += int64(v)
+	}
+	if total <= 0 {
+		return 0, false
+	}
+	n := len(splits)
+	if ended {
+		for n > 0 && abs32(splits[n-1]-splits[len(splits)-1]) <= 1 {
+			n--
+		}
+	}
+	t, cum := f*float64(total), 0.0
+	if t < float64(silent) {
+		return 0, true
+	}
+	for i, v := range splits[:n] {
+		d := float64(v)
+		if t < cum+d {
+			return (float64(i) + (t-cum)/d) / float64(len(splits)), true
+		}
+		cum += d
+	}
+	return float64(n) / float64(len(splits)), true
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/yarnclient/history"
@@ -40,6 +41,46 @@ type historySource struct {
 	// measured speeds.
 	nodes []sim.Node
 	facts *nodeFacts
+	// extra caches what the speed histories give (extraView), which no
+	// seed changes: every run's workload shares it.
+	extraMu sync.Mutex
+	extra   *extraView
+}
+
+// extraView is what a replay's speed histories (ClusterOptions'
+// SpeedHistories, --node-speeds-from) give the input's cluster: the
+// nodes' speeds, the copy cost, and the nodes, every NodeManager the
+// histories name among them (withClusterNodes).
+type extraView struct {
+	of         []*history.Job // the histories it was computed from
+	noCopyCost bool
+	speeds     *nodeSpeeds
+	copyCost   copyCosts
+	nodes      []sim.Node
+}
+
+// extraOf is the view of co's speed histories, computed at the first
+// workload and kept while later ones ask for the same list (the same
+// slice: one replay's options) and copy-cost setting. The median polish
+// over every speed sample (nodespeed.go) is then done once per input, not
+// once per seed.
+func (s *historySource) extraOf(co ClusterOptions) *extraView {
+	s.extraMu.Lock()
+	defer s.extraMu.Unlock()
+	if v := s.extra; v != nil && v.noCopyCost == co.NoCopyCost && len(v.of) == len(co.SpeedHistories) && &v.of[0] == &co.SpeedHistories[0] {
+		return v
+	}
+	v := &extraView{of: co.SpeedHistories, noCopyCost: co.NoCopyCost, speeds: s.hosts.speeds(co.SpeedHistories)}
+	if !co.NoCopyCost {
+		v.copyCost = s.hosts.startup.copyCost(co.SpeedHistories)
+	}
+	nodes := slices.Clone(s.nodes)
+	for i := range nodes {
+		nodes[i].Slowdown = v.speeds.factorOf(nodes[i].Name)
+	}
+	v.nodes = withClusterNodes(nodes, co.SpeedHistories, v.speeds, s.origin)
+	s.extra = v
+	return v
 }
 
 // recordedHead is what a streamed workload keeps of one recorded job.
@@ -138,16 +179,11 @@ func (s *historySource) workload(co ClusterOptions, seed uint64) (*Workload, err
 	}
 	nodes, facts := slices.Clone(s.nodes), s.facts.forCluster(co)
 	if len(co.SpeedHistories) > 0 {
+		v := s.extraOf(co)
 		f := *facts
-		f.speeds = s.hosts.speeds(co.SpeedHistories)
-		if !co.NoCopyCost {
-			f.copyCost = s.hosts.startup.copyCost(co.SpeedHistories)
-		}
+		f.speeds, f.copyCost = v.speeds, v.copyCost
 		facts = &f
-		for i := range nodes {
-			nodes[i].Slowdown = f.speeds.factorOf(nodes[i].Name)
-		}
-		nodes = withClusterNodes(nodes, co.SpeedHistories, f.speeds, origin)
+		nodes = slices.Clone(v.nodes)
 	}
 	w := &Workload{}
 	uncalibrated := false

@@ -72,9 +72,10 @@ func TestLiveBenchReplay(t *testing.T) {
 }
 
 // TestCopyStartupFromTheHistory: a job's copy start-up (sim.Job.CopyStartup)
-// is its first container allocation plus the median start-up of its
-// succeeded maps, read from the history's progress splits; a history
-// without them leaves it 0, as scenarios do.
+// is its first container allocation plus the median silence of its
+// succeeded maps (the time to their first report, at least their start-up),
+// read from the history's progress splits; a history without them leaves
+// it 0, as scenarios do.
 func TestCopyStartupFromTheHistory(t *testing.T) {
 	in := load(t, "testdata/livebench/stock-1.jhist")
 	j := in.Jobs[0]
@@ -82,7 +83,7 @@ func TestCopyStartupFromTheHistory(t *testing.T) {
 	for _, task := range j.Tasks {
 		for _, a := range task.Attempts {
 			if task.Type == history.Map && a.Status == history.Succeeded {
-				s = append(s, a.Startup)
+				s = append(s, max(a.FirstReport, a.Startup))
 			}
 		}
 	}
@@ -90,7 +91,7 @@ func TestCopyStartupFromTheHistory(t *testing.T) {
 	median := (s[len(s)/2-1] + s[len(s)/2]) / 2 // 4 maps
 	c := calibrate(j)
 	if c.alloc <= 0 || median <= 1000 || c.copyStartup != c.alloc+median {
-		t.Fatalf("copy start-up %d ms, allocation %d, maps' start-ups %v: want the allocation plus their median (> 1 s)", c.copyStartup, c.alloc, s)
+		t.Fatalf("copy start-up %d ms, allocation %d, maps' silences %v: want the allocation plus their median (> 1 s)", c.copyStartup, c.alloc, s)
 	}
 	w, err := WorkloadOf(in, ClusterOptions{})(1)
 	if err != nil {
@@ -217,9 +218,14 @@ func TestCopyCostFromHistoriesWithCopies(t *testing.T) {
 // before its 60 s deadline (the straggler's own extrapolation then counted
 // in its own t_new, which rose past the time left) and asked to drop the
 // straggler at the deadline; decisions mode did the same. Now grass copies
-// the straggler at 12 s as a deadline job (the reason names the time to the
+// the straggler at 25 s as a deadline job (the reason names the time to the
 // deadline) and still drops it at the deadline; without the configuration
-// it decides for an exact job.
+// it decides for an exact job. The reports follow the attempts' clock
+// splits (progressAt): the straggler's first report came 22.2 s after its
+// launch (the splits' first twelfth, drawn by Hadoop as one line from the
+// launch), so grass has no t_rem for it until then; once it has, t_rem is
+// minutes. (Interpolated linearly over the runs, before, it copied at
+// 12 s, from a progress the AM had not yet been told.)
 func TestDecisionsModeReadsTheDeadlineBesideTheHistory(t *testing.T) {
 	reg := registry(t)
 	path := "testdata/livebench-deadline/auto-1.jhist"
@@ -245,9 +251,9 @@ func TestDecisionsModeReadsTheDeadlineBesideTheHistory(t *testing.T) {
 	}
 	for _, stream := range []bool{false, true} {
 		ds := decide(path, stream)
-		if len(ds) != 2 || ds[0].Kind != "speculate" || ds[0].AtS != 12 || !strings.Contains(ds[0].Reason, "to deadline") ||
+		if len(ds) != 2 || ds[0].Kind != "speculate" || ds[0].AtS != 25 || !strings.Contains(ds[0].Reason, "to deadline") ||
 			ds[1].Kind != "drop" || !strings.Contains(ds[1].Reason, "deadline") {
-			t.Errorf("streamed %v: decisions %+v, want a copy of the straggler at 12 s for the deadline, then its drop at the deadline", stream, ds)
+			t.Errorf("streamed %v: decisions %+v, want a copy of the straggler at 25 s for the deadline, then its drop at the deadline", stream, ds)
 		}
 		ds = decide(bare, stream)
 		if len(ds) == 0 || ds[0].Kind != "speculate" || !strings.Contains(ds[0].Reason, "exact job") {
@@ -409,6 +415,18 @@ func TestClusterOfEveryNamedNodeManager(t *testing.T) {
 		}
 		if clusters[0] != clusters[1] {
 			t.Errorf("the streamed input's cluster differs:\n%s\n%s", clusters[0], clusters[1])
+		}
+		// Another seed of the same replay reuses the streamed input's view
+		// of the speed histories (historySource.extraOf) and gets the same
+		// cluster; the next case's list (another crash) is computed afresh
+		// (the h4 checks above fail if it is not).
+		view := streamed.hist.extra
+		w2, err := WorkloadOf(streamed, ClusterOptions{NodeSlots: 4, SpeedHistories: extra})(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if streamed.hist.extra != view || fmt.Sprint(w2.Config.Nodes) != clusters[1] {
+			t.Errorf("crash at %+d ms: seed 2 did not reuse seed 1's view of the speed histories, or its cluster differs:\n%s\n%s", tc.crashAt, fmt.Sprint(w2.Config.Nodes), clusters[1])
 		}
 	}
 }

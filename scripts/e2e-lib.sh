@@ -94,7 +94,7 @@ metric() {
 start_sidecar() { # NAME
   sidecar_log=$work/sidecar-$1.log
   rm -f "$work/sidecar.addr"
-  "$work/bin/specbridge" --log-level debug serve --listen 127.0.0.1:0 --token-file "$work/token" \
+  "$work/bin/specbridge" --log-level "${SIDECAR_LOG_LEVEL:-debug}" serve --listen 127.0.0.1:0 --token-file "$work/token" \
     --addr-file "$work/sidecar.addr" "${sidecar_flags[@]}" > "$sidecar_log" 2>&1 &
   sidecar_pid=$!
   wait_until 30 "the sidecar to listen (log: $sidecar_log)" test -s "$work/sidecar.addr"

@@ -220,14 +220,22 @@ fi
 
 echo "== replay of the stock run's histories"
 # A .jhist holds no job configuration; the replay reads the job's conf.xml beside it (as a JobHistory
-# done directory keeps them). Beside each deadline job's history the benchmark writes the one submitted
-# setting the replay reads that the history lacks, its deadline (without it srquant has none in replay).
+# done directory keeps them). Beside each job's history the benchmark writes the submitted settings the
+# replay reads that the history lacks: the deadline of a deadline job (without it srquant has none in
+# replay), and the speculation switches the policies ran live with (e2e-lib.sh's shim_args: maps on,
+# reduces off), not the stock run's (both off), so that the replay lets a policy copy what it could copy
+# live and nothing more (before, the replay cloned reduces that the AM refused live).
 for f in "$work"/*-[0-9]*.jobid; do
   n=$(basename "$f" .jobid)
-  ((${n##*-} <= ndl)) || continue
   conf=$work/$(cat "$f")_conf.xml
-  [[ -s $conf ]] || printf '<?xml version="1.0"?>\n<configuration>\n<property><name>specbridge.grass.deadline-ms</name><value>%d</value></property>\n</configuration>\n' \
-    $((deadline_s * 1000)) > "$conf"
+  {
+    printf '<?xml version="1.0"?>\n<configuration>\n'
+    printf '<property><name>%s</name><value>%s</value></property>\n' mapreduce.map.speculative true mapreduce.reduce.speculative false
+    if ((${n##*-} <= ndl)); then
+      printf '<property><name>specbridge.grass.deadline-ms</name><value>%d</value></property>\n' $((deadline_s * 1000))
+    fi
+    printf '</configuration>\n'
+  } > "$conf"
 done
 replay_default="--runs 10"
 # The capacity the live run's ResourceManager reported (above), when this directory has it.

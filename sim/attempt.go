@@ -55,7 +55,8 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 		finGen: a.finGen + 1, hbGen: a.hbGen + 1, fetchGen: a.fetchGen + 1,
 		inputBytes: t.inputBytes, copyEnd: t.copyEnd, sortEnd: t.sortEnd}
 	a.scriptedFail, a.clone = scriptedFail, clone
-	a.startup = !speculative && s.scriptedStartup(j, ty, ti, a.n) > 0
+	a.startup = !speculative && (s.scriptedStartup(j, ty, ti, a.n) > 0 ||
+		s.scriptedShare(j, ty, ti, a.n, func(sa *ScriptedAttempt) speculators.Time { return sa.Silent }) > 0)
 	a.curve = s.progressCurve(j)
 	t.nextN++
 	s.lastProgress = s.now

@@ -86,7 +86,8 @@ func (s *sim) dropUnplaceable(keep int32) {
 // ni on. The job's clone count is asked once, when its first original is
 // placed; extra attempts that find no free slot are not started (live, the
 // policy would ask for them from Decide; here a clone is only a clone if it
-// starts with its original).
+// starts with its original). A type whose speculation is off
+// (Job.NoSpeculate) gets no clone, as the AM refuses one live.
 func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32) error {
 	j := &s.jobs[ji]
 	if j.clones == 0 {
@@ -98,6 +99,11 @@ func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32
 	orig := j.tasks[ty][ti].last
 	nn := int32(len(s.nodes))
 	clones := min(j.clones, copyRoom(j, &j.tasks[ty][ti], ty)+1) // the original runs: room counts it
+	if j.spec.NoSpeculate[ty] {
+		// Speculation off for the type (mapreduce.reduce.speculative=false):
+		// live, the AM refuses a clone as it refuses any copy of the type.
+		clones = 1
+	}
 	started := 0
 	for k := 1; k < clones && s.freeSlots > 0; k++ {
 		var at int32

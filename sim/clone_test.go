@@ -79,8 +79,33 @@ func TestClonesStartWithTheirOriginal(t *testing.T) {
 	expectInt(t, "killed", j.KilledAttempts, 2)
 }
 
+// TestNoCloneOfATypeWithSpeculationOff: a job's speculation switch
+// (mapreduce.reduce.speculative=false, Job.NoSpeculate) keeps a cloning
+// policy from cloning that type at launch, as the AM refuses such a copy
+// live; the other type is cloned as before.
+func TestNoCloneOfATypeWithSpeculationOff(t *testing.T) {
+	for _, off := range []speculators.TaskType{speculators.Map, speculators.Reduce} {
+		job := Job{ID: "a", Maps: works(5_000, 5_000), Reduces: works(5_000)}
+		job.NoSpeculate[off] = true
+		p := &cloning{copies: 2}
+		runCloning(t, cfgFor(nodes(2, 2, 2, 2)), []Job{job}, p)
+		started := [speculators.NumTaskTypes]int{}
+		for _, ev := range p.seen {
+			if ev.Kind == speculators.AttemptStarted {
+				started[ev.Attempt.Task.Type]++
+			}
+		}
+		want := [speculators.NumTaskTypes]int{4, 2} // two attempts of each task
+		want[off] /= 2                              // but the type switched off: its originals only
+		if started != want {
+			t.Errorf("speculation off for %v: attempts started %v (maps, reduces), want %v", off, started, want)
+		}
+	}
+}
+
 // TestPrioritizedJobsFirst: a free slot goes to the job whose policy gives
-// the lowest priority, whatever the submit order, and the waiting jobs a
+// the lowest priority, whatever the submit order (but under YARN
+// placement), and the waiting jobs a
 // Cloner sees are in that order.
 func TestPrioritizedJobsFirst(t *testing.T) {
 	cfg := cfgFor(nodes(1))
@@ -89,6 +114,13 @@ func TestPrioritizedJobsFirst(t *testing.T) {
 	res := runCloning(t, cfg, []Job{{ID: "late", Maps: works(1000)}, {ID: "first", Maps: works(1000)}}, late, first)
 	if !(res.Jobs[1].Finish < res.Jobs[0].Finish) {
 		t.Errorf("job with priority 0 finished at %d, after the one with 1 at %d", res.Jobs[1].Finish, res.Jobs[0].Finish)
+	}
+	// Under YARN placement (a history's replay) YARN's scheduler orders
+	// the jobs, as live: the policy's order is not asked.
+	cfg.YARNPlacement = true
+	res = runCloning(t, cfg, []Job{{ID: "late", Maps: works(1000)}, {ID: "first", Maps: works(1000)}}, &cloning{copies: 1, key: 1}, &cloning{copies: 1, key: 0})
+	if !(res.Jobs[0].Finish < res.Jobs[1].Finish) {
+		t.Errorf("under YARN placement the job submitted first finished at %d, after the other at %d", res.Jobs[0].Finish, res.Jobs[1].Finish)
 	}
 }
 

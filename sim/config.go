@@ -106,7 +106,11 @@ type Config struct {
 	// its original's node. Off (the default), a copy is placed only where
 	// its policy allows and never beside a running attempt of its task, as
 	// the papers' systems placed them (LATE on Hadoop's JobTracker, which
-	// chose the task a heartbeating node got). History replays
+	// chose the task a heartbeating node got). On, the policies also run
+	// in their live, push form: no free slot is offered to a pull-based
+	// policy (speculators.SlotChooser) and no job order is asked of a
+	// JobPrioritizer, since live the AM places originals and YARN orders
+	// jobs, and only Decide's decisions reach the AM. History replays
 	// (replay.FromHistory) turn it on; scenario runs leave it off.
 	YARNPlacement bool
 	// Trace, when set, is shown every event a job's engine accepted and
@@ -366,6 +370,12 @@ type ScriptedAttempt struct {
 	// CopyStartup; a copy takes the job's CopyStartup instead. 0: it
 	// reports from its start.
 	Startup speculators.Time
+	// Silent, when above Startup, is how much of Work, from its start,
+	// passed before its first status report (replay reads it from the
+	// progress splits): it sends none until then, and then reports the
+	// progress its Startup gives. Live, a task reports every few seconds
+	// at best, so one whose work began may say nothing for seconds more.
+	Silent speculators.Time
 }
 
 // EngineFactory builds the engine of one job when the job is submitted. It

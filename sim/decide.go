@@ -16,8 +16,8 @@ func (s *sim) tick() error {
 		if err := s.enforceBounds(ji); err != nil {
 			return err
 		}
-		if j.finished {
-			continue
+		if j.finished || (s.cfg.Trace == nil && j.engine.SkipDecide(s.now)) {
+			continue // a Decide that would return nothing (traced: every one)
 		}
 		ds := j.engine.Decide(s.now)
 		if s.cfg.Trace != nil {

@@ -123,12 +123,31 @@ func (s *sim) startupWork(a *attempt) float64 {
 // startingUp reports whether attempt a is still in its start-up at now: it
 // sends no status report then (report).
 func (s *sim) startingUp(a *attempt) bool {
-	d := s.startupWork(a)
+	d := max(s.startupWork(a), s.silentWork(a))
 	if d <= 0 {
 		return false
 	}
 	s.advance(a)
 	return a.done < d
+}
+
+// silentWork is how much of original or retry a's work passes before its
+// first status report (ScriptedAttempt.Silent, a share of its work as
+// Startup is; after a clone burst's extra): 0 for a copy, whose silence is
+// its CopyStartup, and for an attempt without a script.
+func (s *sim) silentWork(a *attempt) float64 {
+	if a.speculative || !a.startup {
+		return 0
+	}
+	share := s.scriptedShare(&s.jobs[a.job], a.ty, a.task, a.n, func(sa *ScriptedAttempt) speculators.Time { return sa.Silent })
+	if share <= 0 {
+		return 0
+	}
+	if a.clone {
+		x := float64(s.jobs[a.job].spec.CloneExtra)
+		return x + share*(a.work-x)
+	}
+	return share * a.work
 }
 
 // scriptedStartup is the share of its work that attempt n of the task,
@@ -137,6 +156,12 @@ func (s *sim) startingUp(a *attempt) bool {
 // on any node); 0 when it replays no scripted attempt or the script has no
 // Startup.
 func (s *sim) scriptedStartup(j *jobState, ty speculators.TaskType, ti, n int32) float64 {
+	return s.scriptedShare(j, ty, ti, n, func(sa *ScriptedAttempt) speculators.Time { return sa.Startup })
+}
+
+// scriptedShare is the share of its scripted Work that of(attempt n's script
+// entry) is; 0 without a script entry or with of 0.
+func (s *sim) scriptedShare(j *jobState, ty speculators.TaskType, ti, n int32, of func(*ScriptedAttempt) speculators.Time) float64 {
 	if !s.hasScript(j, ty, ti, n) {
 		return 0
 	}
@@ -144,11 +169,12 @@ func (s *sim) scriptedStartup(j *jobState, ty speculators.TaskType, ti, n int32)
 	if ty == speculators.Reduce {
 		script = j.spec.Reduces[ti].Script
 	}
-	sa := script[n]
-	if sa.Startup <= 0 {
+	sa := &script[n]
+	v := of(sa)
+	if v <= 0 {
 		return 0
 	}
-	return min(float64(sa.Startup)/float64(max(sa.Work, 1)), 1)
+	return min(float64(v)/float64(max(sa.Work, 1)), 1)
 }
 
 // reported is the progress an attempt reports when a fraction f of its

@@ -55,7 +55,7 @@ func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, 
 		return pick{}, false
 	}
 	if isCopy {
-		if t.running == 0 || s.besideItself(j, ty, ti, ni) || !s.allowsCopyOn(j, ni) {
+		if t.running == 0 || j.spec.NoSpeculate[ty] || s.besideItself(j, ty, ti, ni) || !s.allowsCopyOn(j, ni) {
 			return pick{}, false
 		}
 		return pick{ty: ty, task: ti, source: chosenCopy, speculative: true}, true

@@ -77,6 +77,47 @@ func TestSlotChooserPicksOriginalsAndCopies(t *testing.T) {
 	}
 }
 
+// A job whose speculation of maps is off (mapreduce.map.speculative=false)
+// gets no copy from a pull-based policy's choice, as the AM refuses one
+// live: the puller's copy of m1 is refused and m1 runs alone.
+func TestSlotChooserCopyRefusedWithSpeculationOff(t *testing.T) {
+	p := &puller{}
+	job := Job{ID: "j", Maps: works(10000, 100000, 10000, 10000)}
+	job.NoSpeculate[speculators.Map] = true
+	res, err := Run(cfgFor(nodes(1, 1)), []Job{job}, func(info speculators.JobInfo) (*speculators.Engine, error) {
+		return speculators.NewEngine(info, "puller", p, speculators.Params{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectInt(t, "speculative launched", res.Jobs[0].SpeculativeLaunched, 0)
+}
+
+// Under YARN placement (a history's replay, sim.Config.YARNPlacement) a
+// pull-based policy runs in its push form, as the live bridge runs it: no
+// slot is offered to it, the originals start in the job's order (m0 and
+// m1 first, not the puller's m3), and no copy is pulled.
+func TestYARNPlacementRunsPoliciesInPushForm(t *testing.T) {
+	p := &puller{}
+	cfg := cfgFor(nodes(1, 1))
+	cfg.YARNPlacement = true
+	res, err := Run(cfg, []Job{{ID: "j", Maps: works(10000, 100000, 10000, 10000)}}, func(info speculators.JobInfo) (*speculators.Engine, error) {
+		return speculators.NewEngine(info, "puller", p, speculators.Params{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.offers) != 0 {
+		t.Errorf("%d slots offered to the policy under YARN placement, want none", len(p.offers))
+	}
+	for _, ev := range p.seen {
+		if ev.Kind == speculators.AttemptStarted && ev.Time == 0 && ev.Attempt.Task.Index > 1 {
+			t.Errorf("%s started first: the policy's choice, not the job's order", ev.Attempt)
+		}
+	}
+	expectInt(t, "speculative launched", res.Jobs[0].SpeculativeLaunched, 0)
+}
+
 // Idle slots are offered again at the Decide ticks while the job runs: a
 // policy may want a copy later with nothing else having changed. Here m2
 // runs alone from 5 s to 35 s beside two idle slots, which are offered at

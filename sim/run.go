@@ -360,8 +360,15 @@ func (s *sim) submit(ji int32) error {
 		return fmt.Errorf("sim: engine factory returned no engine for job %s", spec.ID)
 	}
 	j.engine = eng
-	j.chooser = eng.ChoosesSlots()
-	j.prio = eng.Prioritizes()
+	// Under YARN placement (a history's replay: a prediction of the live
+	// run) the policy runs as the live bridge runs it, in Decide's push
+	// form: live, the AM's allocator places originals and YARN's scheduler
+	// orders jobs, and of a pull-based policy (speculators.SlotChooser) or
+	// a job order (JobPrioritizer) only Decide's Speculate reaches the AM.
+	// A pulled copy started the instant a slot freed, where live the copy
+	// waits for the policy's next Decide and the AM's container.
+	j.chooser = eng.ChoosesSlots() && !s.cfg.YARNPlacement
+	j.prio = eng.Prioritizes() && !s.cfg.YARNPlacement
 	j.cloner = eng.Clones()
 	j.teaches = eng.Teaches()
 	j.blind = !eng.ReadsReports() && s.faults.an == nil

@@ -493,6 +493,34 @@ func TestScriptedStartupSilencesAnOriginal(t *testing.T) {
 	}
 }
 
+// TestScriptedSilenceLastsToTheFirstReport: an original whose recorded
+// first report came after its start-up (ScriptedAttempt.Silent) sends no
+// report until then, and then reports the progress its start-up gives (a
+// jump, as live: the task had worked for seconds before it reported).
+func TestScriptedSilenceLastsToTheFirstReport(t *testing.T) {
+	p := &script{}
+	runScript(t, cfgFor(nodes(1, 1)), []Job{{ID: "a",
+		Maps: []Task{{Work: 20_000, Script: []ScriptedAttempt{{Work: 20_000, Startup: 5000, Silent: 11_000}}}}}}, p)
+	first := -1.0
+	for _, ev := range p.seen {
+		if ev.Kind != speculators.AttemptStatus {
+			continue
+		}
+		if ev.Time < 11_000 {
+			t.Errorf("a report at %d ms, before the first recorded one at 11 s", ev.Time)
+		}
+		if want := float64(ev.Time-5000) / 15_000; math.Abs(ev.Progress-want) > 1e-9 {
+			t.Errorf("progress %.4f at %d ms, want %.4f (15 s of progress after 5 s of start-up)", ev.Progress, ev.Time, want)
+		}
+		if first < 0 {
+			first = ev.Progress
+		}
+	}
+	if first < 0.39 {
+		t.Errorf("first report %.3f, want the 6 s of progress made by then (0.4 at least)", first)
+	}
+}
+
 // TestCopyExtraLengthensCopiesPastTheRecord: a job's CopyExtra is added to
 // the work of a copy past its task's Script (a draw), not to a recorded one.
 func TestCopyExtraLengthensCopiesPastTheRecord(t *testing.T) {

@@ -53,7 +53,8 @@ type NodeGate interface {
 // and asks the policy what to run there. Live, the AM's allocator places
 // originals and only Decide's Speculate reaches it (DESIGN.md, "What is
 // live and what is simulation-only": GRASS's ordering is complete in the
-// simulator only).
+// simulator only). A replay of a history, which predicts a live run, does
+// not offer slots either (sim.Config.YARNPlacement).
 //
 // A driver that offers slots says so once, through Engine.OfferSlots,
 // before the job's first Decide: the policy is then in pull mode for the
@@ -98,7 +99,8 @@ type Priority struct {
 // least work). Simulator-only: the simulator gives each free slot to the
 // job whose engine reports the lowest Priority among those with something
 // to run there, before any job whose policy has no opinion; live, YARN's
-// scheduler orders jobs and the README says so. JobPriority must be cheap
+// scheduler orders jobs and the README says so (and a replay of a
+// history, sim.Config.YARNPlacement, asks no priority). JobPriority must be cheap
 // (it is asked for every slot) and must not change what Decide sees.
 type JobPrioritizer interface {
 	JobPriority(job *Job, now Time) Priority
@@ -165,6 +167,9 @@ type Engine struct {
 	prio     JobPrioritizer
 	cloner   Cloner
 	teacher  Teacher
+	pending  LearnedPending // the teacher's, if it implements it
+	idle     IdleDecider
+	idleKept bool // DecideIdle said yes, and no event came since (SkipDecide)
 	blind    bool
 	noReruns bool
 	learned  Learned // scratch for Learned
@@ -203,6 +208,10 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	e.prio, _ = policy.(JobPrioritizer)
 	e.cloner, _ = policy.(Cloner)
 	e.teacher, _ = policy.(Teacher)
+	e.idle, _ = policy.(IdleDecider)
+	if e.teacher != nil {
+		e.pending, _ = policy.(LearnedPending)
+	}
 	_, e.blind = policy.(ReportBlind)
 	_, e.noReruns = policy.(NoReruns)
 	return e, nil
@@ -211,6 +220,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 // Observe folds one event into the job's state and lets the policy see it.
 // An error leaves the state as it was and names what was wrong.
 func (e *Engine) Observe(ev *Event) error {
+	e.idleKept = false
 	if err := e.Job.apply(ev); err != nil {
 		return e.eventError(ev, err)
 	}
@@ -241,6 +251,7 @@ func (e *Engine) ObserveStatus(a *Attempt, ev *Event) error {
 	if a == nil || ev.Kind != AttemptStatus || a.ID != ev.Attempt {
 		return e.Observe(ev)
 	}
+	e.idleKept = false
 	j := e.Job
 	j.reach(ev.Time)
 	if err := j.statusOf(a, ev); err != nil {
@@ -272,6 +283,23 @@ func (e *Engine) Reruns() bool { return !e.noReruns }
 // Teaches reports whether the policy learns for later jobs (Learned can
 // return something).
 func (e *Engine) Teaches() bool { return e.teacher != nil }
+
+// SkipDecide reports whether Decide at now would return nothing and change
+// nothing a later call reads, as the policy's IdleDecider says for the job
+// as it is (its yes kept until the next event observed); it then notes the
+// time as Decide does, and a driver may leave Decide out.
+func (e *Engine) SkipDecide(now Time) bool {
+	if !e.idleKept {
+		if e.idle == nil || !e.idle.DecideIdle(e.Job) {
+			return false
+		}
+		e.idleKept = true // until the next event (IdleDecider)
+	}
+	if now > e.Job.Now {
+		e.Job.Now = now
+	}
+	return true
+}
 
 // Decide asks the policy for its decisions at now and returns the new ones.
 // The returned slice is reused by the next call; copy what must outlive it.
@@ -423,7 +451,7 @@ func (e *Engine) LaunchCopies(view ClusterView, now Time) int {
 // driver calls it after Observe and Decide and keeps what it gets; the
 // engine keeps nothing. The slices are the caller's.
 func (e *Engine) Learned() Learned {
-	if e.teacher == nil {
+	if e.teacher == nil || (e.pending != nil && !e.pending.HasLearned()) {
 		return Learned{}
 	}
 	// Filled in the engine's own scratch: a local passed by pointer to the

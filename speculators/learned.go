@@ -52,6 +52,10 @@ type TailFit struct {
 	Copied, CopyWins int
 	Reduces          int
 	ReduceSlow       float64
+	// ReduceSigma (rule v9) is a reduce record's reduce-time spread, fitted
+	// as Sigma is for maps from the job's original reduce attempts (0 in
+	// records written before it).
+	ReduceSigma float64
 }
 
 // IsReduce reports whether f is a reduce record (rule v8).
@@ -70,10 +74,10 @@ const MaxTailSigma = 20.0
 func (f TailFit) Valid() bool {
 	if f.IsReduce() {
 		return f.Reduces > 0 && f.Reduces <= MaxJobTasks && f.ReduceSlow >= 0 && f.ReduceSlow <= 1 &&
-			f.Sigma == 0 && f.Slow == 0 && f.Copied == 0 && f.CopyWins == 0
+			f.ReduceSigma >= 0 && f.ReduceSigma <= MaxTailSigma && f.Sigma == 0 && f.Slow == 0 && f.Copied == 0 && f.CopyWins == 0
 	}
 	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Slow >= 0 && f.Slow <= 1 &&
-		f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks && f.Reduces == 0 && f.ReduceSlow == 0
+		f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks && f.Reduces == 0 && f.ReduceSlow == 0 && f.ReduceSigma == 0
 }
 
 // TailPrior is implemented by a Prior that keeps finished jobs' TailFits
@@ -87,6 +91,27 @@ type TailPrior interface {
 // appends to l what the policy learned since its last call and forgets it.
 type Teacher interface {
 	TakeLearned(l *Learned)
+}
+
+// IdleDecider is implemented by a policy whose Decide is at times known
+// to return nothing and change nothing any later call reads: DecideIdle
+// reports whether it is so for the job as it is now, and Engine.SkipDecide
+// then lets a driver leave Decide out. A yes must hold until the job's
+// next event (the engine keeps it until Observe), whatever else the
+// engine is asked meanwhile. A simulator ticks every job each
+// second, queued ones too, and with a long queue those calls were most of
+// the tick (on xulau/ese under gs, 15% of the replay; issue 31).
+type IdleDecider interface {
+	DecideIdle(job *Job) bool
+}
+
+// LearnedPending is implemented by a Teacher that can tell cheaply whether
+// it has learned anything since its last TakeLearned: when HasLearned is
+// false, Engine.Learned returns nothing without asking TakeLearned. The
+// driver asks after every event, and most events teach nothing (on
+// xulau/sca-sda under gs, the calls were 4% of the replay; issue 31).
+type LearnedPending interface {
+	HasLearned() bool
 }
 
 // Prior is the read-only knowledge of earlier jobs a policy is built with

@@ -60,6 +60,14 @@
 //     originals. A small exact job with reduces (at most small-tasks
 //     tasks) runs busy-member from a busy fraction of small-busy-load
 //     (0.25) rather than busy-load.
+//  8. Rule v9: jobs are ordered by their work left in one level (order
+//     least-remaining-first; a new job's whole work), the jobs the small
+//     and busy members order too, so that a started job of hundreds of
+//     tasks does not hold every slot before new jobs of a few start; and a
+//     reduce record also carries the spread of the job's original reduce
+//     times: at reduce-tail-sigma or above over the last records, a new
+//     exact job with reduces runs the spread member, and below it is needed
+//     for the alike member.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -98,6 +106,12 @@ const Name = "auto"
 
 // Orders of exact jobs with reduces on free slots (ParamOrder).
 const (
+	// OrderRemaining (rule v9): every ordered job by its work left, a new
+	// job's whole work, in one level (a job with a copy of sda's waiting
+	// first).
+	OrderRemaining = "least-remaining-first"
+	// OrderLeastWork (rules v3-v8): started jobs by work left before new
+	// jobs by whole work, as Xu and Lau's SDA and ESE order them.
 	OrderLeastWork = "least-work-first"
 	OrderNone      = "none"
 )
@@ -134,6 +148,7 @@ const (
 	ParamSmallBusy  = "small-busy-load"
 	ParamReduceCut  = "reduce-spread-share"
 	ParamFutileWins = "futile-copy-wins"
+	ParamReduceTail = "reduce-tail-sigma"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -157,6 +172,7 @@ type policy struct {
 	mapLoad, mapSigma, alikeSigma          float64
 	futile                                 string
 	futileWins, smallBusy, reduceShare     float64
+	reduceSigma                            float64
 	failure                                bool
 	detector                               string
 	env                                    speculators.Env
@@ -186,9 +202,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Float(&p.idleShare, ParamIdleShare, 0.5, speculators.In(0, 1, "a share"),
 		"a job with reduces whose task count is at most this share of the cluster's idle slots at its first placement is small too (cloned at low load like a job of small-tasks tasks): "+
 			"what makes cloning pay is room for the copies, not a fixed size (tuning scenarios small-idle and small-crash: jobs of 10 to 28 tasks on a near-idle cluster, sca 25-30% faster than late); 0 keeps the fixed cut only")
-	b.String(&p.order, ParamOrder, OrderLeastWork,
-		"order of exact jobs with reduces on free slots, simulator only (live, YARN's scheduler orders jobs): "+OrderLeastWork+" (Xu & Lau's SDA/ESE levels 2-3 without the copies level: started jobs by work left, then new jobs by work) or "+OrderNone+" (the cluster scheduler's; the v2 rule). "+
-			"Tuning scenarios mixed-stream and hetero-stream: sda's order alone, without copies, was 18-20% faster than late")
+	b.String(&p.order, ParamOrder, OrderRemaining,
+		"order of exact jobs with reduces on free slots, simulator only (live, YARN's scheduler orders jobs): "+OrderRemaining+" (rule v9: every such job, and every job its small or busy member orders, by its work left, a new job's whole work, in one level; sda's copies level first), "+
+			OrderLeastWork+" (rules v3-v8, Xu & Lau's SDA/ESE levels 2-3: started jobs by work left before new jobs by work, and the small and busy members' own orders) or "+OrderNone+" (the cluster scheduler's, and the members' own orders; the v2 rule). "+
+			"Tuning scenarios mixed-stream and hetero-stream: sda's order alone, without copies, was 18-20% faster than late; heldout9/elephants-mice: a started job of hundreds of maps held every slot before new jobs of a few under "+OrderLeastWork+" (auto 50.9 s, 36.4 under "+OrderRemaining+", ras 35.5, 5 seeds)")
 	b.String(&p.busyMember, ParamBusy, "sda",
 		"member for an exact job with reduces placed while the cluster's busy fraction is at least busy-load (Xu & Lau §VI: detection, not cloning, above the cutoff load; tuning scenario hetero-stream: sda 217 s, late 280 s)")
 	b.Float(&p.busyLoad, ParamBusyLoad, 0.4, speculators.In(0, 1, "a load"),
@@ -220,6 +237,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Float(&p.reduceShare, ParamReduceCut, 0.07, speculators.In(0, 1, "a share"),
 		"share of the nodes that ran the most recent finished exact jobs' reduces (jobs of at least 6 reduce times) on which those reduces took at least 2 times their job's median (speculators.TailFit.ReduceSlow, rule v8) at or above which a new exact job with reduces runs the spread member as for spread-share, and below which only the alike member may run; 0 never. "+
 			"0.07 as spread-share (5 seeds, heldout7/reduce-slow-nodes-stream: 91.9 s at 0.07 and 0.1, 97.2 at 0.15; no other row moved)")
+	b.Float(&p.reduceSigma, ParamReduceTail, 0.25, speculators.In(0, 100, "a log spread"),
+		"spread of the most recent finished exact jobs' reduce times (fitted as for tail-sigma from their original reduces, jobs of at least 6; speculators.TailFit.ReduceSigma, rule v9) at or above which a new exact job with reduces runs the spread member as for spread-share, and below which only the alike member may run; 0 never")
 	b.String(&p.futile, ParamFutile, "hadoop",
 		"member for an exact map-only job without an a-priori law when copies of the most recent exact jobs' maps won less than futile-copy-wins of the time (rule v8: copies doing the same work as their originals on alike nodes, data skew, where every policy that copies more than hadoop loses)")
 	b.Float(&p.futileWins, ParamFutileWins, 0.1, speculators.In(0, 1, "a share"),
@@ -235,8 +254,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	if !b.Ready() {
 		return
 	}
-	if p.order != OrderLeastWork && p.order != OrderNone {
-		b.Fail(fmt.Errorf("%s %q: want %s or %s", ParamOrder, p.order, OrderLeastWork, OrderNone))
+	if p.order != OrderRemaining && p.order != OrderLeastWork && p.order != OrderNone {
+		b.Fail(fmt.Errorf("%s %q: want %s, %s or %s", ParamOrder, p.order, OrderRemaining, OrderLeastWork, OrderNone))
 	}
 	p.env = b.Env()
 	for i := range p.seeds {
@@ -356,7 +375,8 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			// Rule v7: alike nodes and tight task times seen by earlier
 			// jobs.
 			rslow, _ := learnedReduceSlow(p.env.Prior)
-			if slow, _ := learnedSlow(p.env.Prior); slow < p.spreadShare && (p.reduceShare == 0 || rslow < p.reduceShare) {
+			rsigma, _ := learnedReduceSigma(p.env.Prior)
+			if slow, _ := learnedSlow(p.env.Prior); slow < p.spreadShare && (p.reduceShare == 0 || rslow < p.reduceShare) && (p.reduceSigma == 0 || rsigma < p.reduceSigma) {
 				busy = p.alikeBusy
 				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, slow on %.2f of their nodes, below %.2f", jobs, sigma, p.alikeSigma, slow, p.spreadShare)
 			}
@@ -414,9 +434,14 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.spreadAt = add(spread, p.seeds[MapOnly])
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], cluster, jobs, kind, slowFactor, share, cut))
 			a.learnedSpread = true
+		} else if rsigma, rjobs := learnedReduceSigma(p.env.Prior); p.reduceSigma > 0 && rjobs > 0 && rsigma >= p.reduceSigma {
+			// Rule v9: a wide spread of the earlier jobs' reduce times.
+			a.spreadAt = add(spread, p.seeds[MapOnly])
+			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' reduce times spread %.2f, at least %.2f", familyWhy[fam], cluster, rjobs, rsigma, p.reduceSigma))
+			a.learnedSpread = true
 		}
 	}
-	a.ordered = (fam == Exact || fam == MapOnly && a.busyAt >= 0) && p.order == OrderLeastWork
+	a.ordered = (fam == Exact || fam == MapOnly && a.busyAt >= 0) && p.order != OrderNone
 	if p.failure {
 		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector}, p.seeds[6]); err == nil {
 			l := newMember("farms", s)
@@ -567,7 +592,7 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	if ev.Kind == speculators.AttemptSucceeded && a.family == Exact && !a.taughtReduces && !a.bounded &&
 		ev.Attempt.Task.Type == speculators.Reduce && job.Completed[speculators.Reduce] >= len(job.Tasks[speculators.Reduce]) {
 		a.taughtReduces = true
-		if f, ok := FitReduces(job); ok {
+		if f, ok := FitReduces(job, ev.Time); ok {
 			a.tail = append(a.tail, f)
 		}
 	}
@@ -804,6 +829,17 @@ func (a *fullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID
 // ones), which leaves it to the cluster scheduler's order among its
 // like.
 func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
+	pr := a.jobPriority(job, now)
+	if a.order == OrderRemaining && (pr.Tier == xulau.TierStarted || pr.Tier == xulau.TierWaiting) {
+		// Rule v9: started and new jobs in one level, by work left.
+		return speculators.Priority{Tier: xulau.TierStarted, Key: xulau.RemainingWork(job, xulau.LawOf(job, 2).Mean())}
+	}
+	return pr
+}
+
+// jobPriority is the job's priority by rule v8's orders: the small
+// member's, the busy member's or orderPriority.
+func (a *fullFitted) jobPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
 	if a.smallAt >= 0 && (!a.placed && a.fixedSmall || a.chosen == a.smallAt) && a.members[a.smallAt].prio != nil {
 		return a.members[a.smallAt].prio.JobPriority(job, now)
 	}
@@ -906,8 +942,21 @@ const zq90 = 1.2815515655446004
 // bound), or run until now; failed ones are left out (a node fault is not
 // the law). ok is false with fewer than tailMinMaps times.
 func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, bool) {
-	logs := make([]float64, 0, len(job.Tasks[speculators.Map]))
-	for _, t := range job.Tasks[speculators.Map] {
+	sigma, n := spreadOf(job, speculators.Map, now)
+	if n < tailMinMaps {
+		return speculators.TailFit{}, false
+	}
+	f := speculators.TailFit{Maps: n, Sigma: sigma, Slow: SlowShare(job)}
+	f.Copied, f.CopyWins = copyWins(job)
+	return f, true
+}
+
+// spreadOf is the spread of the job's original attempts of type ty at now,
+// as FitTail fits it for maps: (q50 - q10) / z(0.9) of their log run
+// times, and how many times it read (0 and 0 with none).
+func spreadOf(job *speculators.Job, ty speculators.TaskType, now speculators.Time) (float64, int) {
+	logs := make([]float64, 0, len(job.Tasks[ty]))
+	for _, t := range job.Tasks[ty] {
 		if len(t.Attempts) == 0 || t.Attempts[0].Speculative {
 			continue
 		}
@@ -923,13 +972,10 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 			logs = append(logs, math.Log(float64(end-at.Start)))
 		}
 	}
-	if len(logs) < tailMinMaps {
-		return speculators.TailFit{}, false
+	if len(logs) == 0 {
+		return 0, 0
 	}
-	q50 := speculators.Percentile(logs, 50)
-	f := speculators.TailFit{Maps: len(logs), Sigma: (q50 - speculators.Percentile(logs, 10)) / zq90, Slow: SlowShare(job)}
-	f.Copied, f.CopyWins = copyWins(job)
-	return f, true
+	return (speculators.Percentile(logs, 50) - speculators.Percentile(logs, 10)) / zq90, len(logs)
 }
 
 // copyWins counts the job's maps that had a speculative copy and those a
@@ -971,12 +1017,16 @@ const reduceSlowFactor = 2.0
 // done: the share of the nodes that ran them on which they were slow
 // (slowShare of the reduces); ok is false with fewer than reduceMinTimes
 // reduce times.
-func FitReduces(job *speculators.Job) (speculators.TailFit, bool) {
+func FitReduces(job *speculators.Job, now speculators.Time) (speculators.TailFit, bool) {
 	share, n := slowShare(job, speculators.Reduce, reduceSlowFactor)
 	if n < reduceMinTimes {
 		return speculators.TailFit{}, false
 	}
-	return speculators.TailFit{Reduces: n, ReduceSlow: share}, true
+	f := speculators.TailFit{Reduces: n, ReduceSlow: share}
+	if sigma, originals := spreadOf(job, speculators.Reduce, now); originals >= reduceMinTimes {
+		f.ReduceSigma = sigma
+	}
+	return f, true
 }
 
 // Rule v6: node-speed spread, carried across jobs as the map-time spread is.
@@ -1136,6 +1186,24 @@ func learnedReduceSlow(prior speculators.Prior) (float64, int) {
 		return 0, 0
 	}
 	return recentMean(tp.TailFits(), true, func(f speculators.TailFit) (float64, float64) { return f.ReduceSlow, float64(f.Reduces) })
+}
+
+// learnedReduceSigma is the reduce-time spread of the most recent tailJobs
+// reduce records the prior holds, each weighted by its reduce times, those
+// without a spread (fewer than reduceMinTimes original reduces, or written
+// before rule v9) left out of the mean, and how many records it read
+// (rule v9).
+func learnedReduceSigma(prior speculators.Prior) (float64, int) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0
+	}
+	return recentMean(tp.TailFits(), true, func(f speculators.TailFit) (float64, float64) {
+		if f.ReduceSigma == 0 {
+			return 0, 0
+		}
+		return f.ReduceSigma, float64(f.Reduces)
+	})
 }
 
 // learnedCopyWins is the share of the copied maps a copy won over the most

@@ -389,12 +389,47 @@ func TestFitsCountCopiesAndSlowReduceNodes(t *testing.T) {
 	for i, d := range []speculators.Time{30, 30, 30, 30, 54} {
 		at(speculators.Reduce, i, fmt.Sprintf("r%d", i), 20*s, (20+d)*s, speculators.StateSucceeded, false)
 	}
-	if _, ok := auto.FitReduces(job); ok {
+	if _, ok := auto.FitReduces(job, 95*s); ok {
 		t.Error("FitReduces with 5 reduce times: a record, want none")
 	}
 	at(speculators.Reduce, 5, "r5", 20*s, 95*s, speculators.StateSucceeded, false)
-	r, ok := auto.FitReduces(job)
+	r, ok := auto.FitReduces(job, 95*s)
 	if !ok || !r.IsReduce() || r.Reduces != 6 || math.Abs(r.ReduceSlow-1.0/6) > 1e-12 || !r.Valid() {
 		t.Errorf("FitReduces %+v (ok %v), want a valid reduce record of 6 times, slow on 1/6 of nodes", r, ok)
+	}
+}
+
+// Rule v9: a reduce record carries the spread of the job's original
+// reduces, fitted as the map spread is ((q50 - q10) / z(0.9) of their log
+// times; a copy's time is not read), and none (0) with fewer than 6
+// original reduces.
+func TestFitReducesSpread(t *testing.T) {
+	job, err := speculators.NewJob(speculators.JobInfo{ID: "j", Maps: 1, Reduces: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := speculators.Time(1000)
+	add := func(task int, d speculators.Time, spec bool) {
+		tk := job.Tasks[speculators.Reduce][task]
+		tk.Attempts = append(tk.Attempts, &speculators.Attempt{Node: speculators.NodeID(fmt.Sprintf("n%d", task)), Start: 0, Finish: d * s, State: speculators.StateSucceeded, Progress: 1, Speculative: spec})
+	}
+	times := []speculators.Time{10, 20, 30, 40, 50, 60}
+	for i, d := range times {
+		add(i, d, false)
+	}
+	add(6, 500, true) // a copy: not an original, not read by the spread
+	var logs []float64
+	for _, d := range times {
+		logs = append(logs, math.Log(float64(d*s)))
+	}
+	want := (speculators.Percentile(logs, 50) - speculators.Percentile(logs, 10)) / 1.2815515655446004
+	r, ok := auto.FitReduces(job, 60*s)
+	if !ok || math.Abs(r.ReduceSigma-want) > 1e-12 || r.ReduceSigma <= 0 || !r.Valid() {
+		t.Errorf("FitReduces %+v (ok %v), want a valid record with reduce spread %.4f", r, ok, want)
+	}
+	// Five originals (and two copies): a record of 7 reduce times, no spread.
+	job.Tasks[speculators.Reduce][5].Attempts[0].Speculative = true
+	if r, ok := auto.FitReduces(job, 60*s); !ok || r.ReduceSigma != 0 {
+		t.Errorf("FitReduces with 5 original reduces %+v (ok %v), want a record without a spread", r, ok)
 	}
 }

@@ -126,6 +126,19 @@ type estimators struct {
 	own    [speculators.NumTaskTypes][]taskPart
 	ownGen uint32
 
+	// outs is, per task, what censor found when the task did not count
+	// because its oldest running attempt had not outrun the completions'
+	// mean (or its type had no completion): that attempt's start and the
+	// elapsed time past which it may count (outLim). An entry holds while
+	// its gen is the type's outGen: a completion of the type (outFor) or
+	// an event of no one task moves outGen, and an event that starts or
+	// ends one of the task's attempts clears the entry (noteOut). censor
+	// then passes over the task with one comparison, the same one
+	// censorPart makes, without reading the task or its attempts.
+	outs   [speculators.NumTaskTypes][]outLim
+	outGen [speculators.NumTaskTypes]uint32
+	outFor [speculators.NumTaskTypes][2]int
+
 	// scan is set while candidates scans the job's tasks: nothing changes
 	// the prior then, so the latest PriorRuntime answer (priorTy,
 	// priorBytes: priorMs, priorOK) is reused for a task of the same type
@@ -161,11 +174,19 @@ func (e *estimators) censor(job *speculators.Job, now speculators.Time) {
 			continue
 		}
 		e.own[ty] = speculators.Grow(e.own[ty], len(job.Tasks[ty]))
+		outs, gen := e.outsOf(job, ty)
 		// The tasks with a running attempt, in index order (Job.Live).
 		live := job.Live[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			if o := &outs[i]; o.gen == gen && float64(now-o.start) <= o.lim {
+				continue // out, as censorPart would find it
+			}
 			t := job.Tasks[ty][i]
-			v, k := e.censorPart(t, now)
+			v, k, o := e.censorPartLim(t, now)
+			if o.gen != 0 {
+				o.gen = gen
+				outs[i] = o
+			}
 			if e.keep != nil {
 				e.keep.notePart(t, v, k)
 			}
@@ -230,9 +251,26 @@ func (e *estimators) ownOf(t *speculators.Task) (float64, uint8) {
 // it adds and to which sum (partOut: it does not count). Only censor's
 // scan and gammaUpdate's check call it, so both read the same arithmetic.
 func (e *estimators) censorPart(t *speculators.Task, now speculators.Time) (float64, uint8) {
+	v, k, _ := e.censorPartLim(t, now)
+	return v, k
+}
+
+// outLim is a running task's entry in estimators.outs: it does not count
+// in censor's sums while float64(now - start) <= lim (lim +Inf: its type
+// has no completion of its kind). gen 0: no entry.
+type outLim struct {
+	start speculators.Time
+	lim   float64
+	gen   uint32
+}
+
+// censorPartLim is censorPart, and where t is out because its oldest
+// running attempt has not outrun the mean (or no completion gives one),
+// that attempt's start and the limit (gen 1; else 0), for estimators.outs.
+func (e *estimators) censorPartLim(t *speculators.Task, now speculators.Time) (float64, uint8, outLim) {
 	ty := t.ID.Type
 	if t.RunningAttempts == 0 || t.Done() {
-		return 0, partOut
+		return 0, partOut, outLim{}
 	}
 	var oldest *speculators.Attempt
 	for _, a := range t.Attempts {
@@ -241,27 +279,69 @@ func (e *estimators) censorPart(t *speculators.Task, now speculators.Time) (floa
 		}
 	}
 	elapsed := float64(now - oldest.Start)
+	var lim float64
 	switch {
 	case t.InputBytes > 0 && e.normN[ty] > 0:
-		if elapsed <= e.normSum[ty]/float64(e.normN[ty])*float64(t.InputBytes) {
-			return 0, partOut
-		}
+		lim = e.normSum[ty] / float64(e.normN[ty]) * float64(t.InputBytes)
 	case t.InputBytes <= 0 && e.durN[ty] > 0:
-		if elapsed <= e.durSum[ty]/float64(e.durN[ty]) {
-			return 0, partOut
-		}
+		lim = e.durSum[ty] / float64(e.durN[ty])
 	default:
-		return 0, partOut // no completion of the type: t_new is the prior's
+		// No completion of the type: t_new is the prior's.
+		return 0, partOut, outLim{start: oldest.Start, lim: math.Inf(1), gen: 1}
+	}
+	if elapsed <= lim {
+		return 0, partOut, outLim{start: oldest.Start, lim: lim, gen: 1}
 	}
 	left := oldest.PhaseTimeLeft(now) * 1000
 	if !(left >= 0) || math.IsInf(left, 1) {
-		return 0, partOut
+		return 0, partOut, outLim{}
 	}
 	d := elapsed + left
 	if t.InputBytes > 0 {
-		return d / float64(t.InputBytes), partNorm
+		return d / float64(t.InputBytes), partNorm, outLim{}
 	}
-	return d, partDur
+	return d, partDur, outLim{}
+}
+
+// outsOf is type ty's entries in outs, sized to the job's tasks, and the
+// generation they hold at: a new one when the type's completions moved
+// since (every limit reads their mean).
+func (e *estimators) outsOf(job *speculators.Job, ty int) ([]outLim, uint32) {
+	e.outs[ty] = speculators.Grow(e.outs[ty], len(job.Tasks[ty]))
+	if n := [2]int{e.normN[ty], e.durN[ty]}; n != e.outFor[ty] || e.outGen[ty] == 0 {
+		e.outFor[ty] = n
+		e.newOutGen(ty)
+	}
+	return e.outs[ty], e.outGen[ty]
+}
+
+// newOutGen ends type ty's entries in outs.
+func (e *estimators) newOutGen(ty int) {
+	if e.outGen[ty]++; e.outGen[ty] == 0 { // wrapped: no entry may look current
+		clear(e.outs[ty])
+		e.outGen[ty] = 1
+	}
+}
+
+// noteOut ends what an observed event may change in outs: the entry of the
+// task one of whose attempts started or ended (its oldest running attempt),
+// or every entry for an event of no one task. A status report changes no
+// attempt's start or state.
+func (e *estimators) noteOut(job *speculators.Job, ev *speculators.Event) {
+	switch ev.Kind {
+	case speculators.AttemptStatus:
+		return
+	case speculators.AttemptStarted, speculators.AttemptSucceeded, speculators.AttemptFailed, speculators.AttemptKilled:
+		if t := job.Task(ev.Attempt.Task); t != nil {
+			if ty, i := t.ID.Type, int(t.ID.Index); i < len(e.outs[ty]) {
+				e.outs[ty][i] = outLim{}
+			}
+			return
+		}
+	}
+	for ty := range e.outs {
+		e.newOutGen(ty)
+	}
 }
 
 // priorRecord is what a task's first success teaches later jobs' prior

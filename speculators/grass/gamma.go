@@ -79,6 +79,10 @@ type gammaCache struct {
 	gs    bool
 	set   []cand
 	first int // index in set of Γ.first(), -1 when Γ is empty
+	// fold[i] is the selection pass's first member over set[:i+1]
+	// (gammaRank), so that gammaUpdate takes the pass up from the first
+	// entry it changed.
+	fold []int32
 
 	// t is T (after pruning) in candidates' order: by type, then index;
 	// partial: only some of T's entries, every member of Γ among them
@@ -262,7 +266,10 @@ func (p *policy) gammaPartial(job *speculators.Job, now speculators.Time, ids []
 		// No completion of the type: t_new is earlier jobs' or unknown,
 		// and a full pass's scan stops at the first task it would take
 		// without one (candidates), having asked the prior (noted, as a
-		// full pass notes them) for every task before it.
+		// full pass notes them) for every task before it. Where every
+		// task of the type has the same input size, every task asks the
+		// same question, so the first task's answer is every task's.
+		_, same := p.sameInput(job, speculators.TaskType(ty))
 		open := job.Open[ty]
 		for i := open.Next(0); i >= 0; i = open.Next(i + 1) {
 			t := job.Tasks[ty][i]
@@ -271,6 +278,9 @@ func (p *policy) gammaPartial(job *speculators.Job, now speculators.Time, ids []
 			}
 			if _, ok := e.tnew(t); !ok {
 				shape.stop[ty] = int32(i)
+				break
+			}
+			if same {
 				break
 			}
 		}
@@ -312,15 +322,30 @@ func (p *policy) gammaPartial(job *speculators.Job, now speculators.Time, ids []
 func (p *policy) gammaRank(deadline bool) {
 	g := &p.gamma
 	g.set = g.set[:0]
-	g.first = -1
 	for _, c := range g.t {
-		if !p.inGamma(c) {
-			continue
+		if p.inGamma(c) {
+			g.set = append(g.set, c)
 		}
-		g.set = append(g.set, c)
-		if g.first < 0 || p.selectLess(c, g.set[g.first], deadline) {
-			g.first = len(g.set) - 1
+	}
+	p.gammaFold(0, deadline)
+}
+
+// gammaFold is the selection stage's pass over Γ in T's order from
+// set[from] on, taking up the pass over set[:from] as fold noted it: the
+// first member of Γ and each prefix's (a tie judged with a tolerance is
+// not transitive, so every step of the pass is kept).
+func (p *policy) gammaFold(from int, deadline bool) {
+	g := &p.gamma
+	g.fold = speculators.Grow(g.fold, len(g.set))[:len(g.set)]
+	g.first = -1
+	if from > 0 {
+		g.first = int(g.fold[from-1])
+	}
+	for i := from; i < len(g.set); i++ {
+		if g.first < 0 || p.selectLess(g.set[i], g.set[g.first], deadline) {
+			g.first = i
 		}
+		g.fold[i] = int32(g.first)
 	}
 }
 
@@ -397,7 +422,9 @@ func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadlin
 	}
 	// Γ is T's members in T's order: each dirty task's entry is replaced,
 	// taken out or put in at its place, and the first member found again
-	// by the same pass over Γ as gammaRank's.
+	// by the same pass over Γ as gammaRank's, taken up before the first
+	// entry changed (the pass over the entries before it is as it was).
+	from := len(g.set)
 	for _, id := range g.dirty {
 		t := job.Tasks[id.Type][id.Index]
 		pos, found := find(g.t, id)
@@ -421,14 +448,12 @@ func (p *policy) gammaUpdate(job *speculators.Job, now speculators.Time, deadlin
 			g.set = slices.Insert(g.set, at, c)
 		case was:
 			g.set = slices.Delete(g.set, at, at+1)
+		default:
+			continue
 		}
+		from = min(from, at)
 	}
-	g.first = -1
-	for i, c := range g.set {
-		if g.first < 0 || p.selectLess(c, g.set[g.first], deadline) {
-			g.first = i
-		}
-	}
+	p.gammaFold(from, deadline)
 	return true
 }
 

@@ -189,6 +189,12 @@ func (p *policy) TakeLearned(l *speculators.Learned) {
 	p.out.Runtimes, p.out.Samples = p.out.Runtimes[:0], p.out.Samples[:0]
 }
 
+// HasLearned reports whether TakeLearned has anything to hand out
+// (speculators.LearnedPending).
+func (p *policy) HasLearned() bool {
+	return len(p.out.Runtimes) > 0 || len(p.out.Samples) > 0
+}
+
 // Algorithm is the algorithm in force now: "gs" or "ras".
 func (p *policy) Algorithm() string {
 	if p.useGS {
@@ -207,6 +213,7 @@ func (p *policy) size(job *speculators.Job) {
 // the engine's ledger, Job.PendingCopies).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 	p.ver++
+	p.est.noteOut(job, ev)
 	p.noteQuiet(job, ev)
 	p.gamma.note(job, ev)
 	t := job.LifecycleTask(ev)

@@ -66,6 +66,10 @@ type driver struct {
 	earlyCopies, earlyMax, lateCopies int
 	// afterDecide, when set, runs after every Decide is applied.
 	afterDecide func(*driver)
+	// skipIdle: leave out a Decide the engine says is idle
+	// (Engine.SkipDecide), as the simulator does; idle counts those.
+	skipIdle bool
+	idle     int
 }
 
 type run struct {
@@ -213,7 +217,17 @@ func (d *driver) killOthers(i int) {
 // with originals.
 func (d *driver) decide() {
 	d.t.Helper()
-	ds := d.h.Decide(d.now)
+	var ds []speculators.Decision
+	idle := d.engine.SkipDecide(d.now)
+	if idle {
+		d.idle++
+	}
+	if !idle || !d.skipIdle {
+		ds = d.h.Decide(d.now)
+		if idle && len(ds) > 0 {
+			d.t.Fatalf("t=%g: Decide said idle returned %v", float64(d.now)/unit, ds)
+		}
+	}
 	d.keep()
 	for _, dec := range ds {
 		i := int(dec.Task.Index)

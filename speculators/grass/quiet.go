@@ -96,9 +96,11 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	}
 	b.blocking = p.quietBlocking(job, original, &b)
 	if touched {
-		if p.quietHolds(&b, now) {
+		if p.quietHolds(&b) {
 			// A kept time may rest on the originals' bound: which do is
-			// known only from a full pass.
+			// known only from a full pass. Where the last pass's earliest
+			// time has passed, quietTouched also visits the tasks whose
+			// kept time has.
 			return p.quietTouched(job, &b, now, collect && b.blocking == 0)
 		}
 		// A full pass reads the prior afresh, as before any kept time.
@@ -223,18 +225,19 @@ type quietLast struct {
 	failed []speculators.TaskID
 }
 
-// quietHolds reports whether every task's kept time still holds after
-// events of a few tasks only, as quietLast left them (quietPriorsHold has
-// checked the prior's answers): the same early waves and algorithm, the
+// quietHolds reports whether every task's kept time still holds, until it
+// passes, after events of a few tasks only, as quietLast left them
+// (quietPriorsHold has checked the prior's answers): the same early waves
+// and algorithm, the
 // originals' bound no lower, and each floor no lower than the last pass's
 // divided by head, so that every task's threshold now is at least the one
 // its time was computed for (a threshold is max(floor x size, blocking),
 // or floor x size x (c+1)/c, both growing with the floor and blocking; or
 // the prior's answer as noted).
-func (p *policy) quietHolds(b *quietBounds, now speculators.Time) bool {
+func (p *policy) quietHolds(b *quietBounds) bool {
 	q := &p.quiet
 	l := &q.last
-	if now >= l.until || b.early != l.bounds.early || p.useGS != l.gs || !(b.blocking >= l.bounds.blocking) {
+	if b.early != l.bounds.early || p.useGS != l.gs || !(b.blocking >= l.bounds.blocking) {
 		return false
 	}
 	for ty := range b.floorNorm {
@@ -267,10 +270,23 @@ func (p *policy) quietPriorsHold() bool {
 // holds (quietHolds): the least of the last pass's time and theirs.
 // Each touched task's threshold by the last full pass's bounds lowers head,
 // so that quietHolds keeps judging every kept time by those bounds.
+//
+// When the last pass's time has passed, it also visits the tasks whose
+// kept time has, found by a look at each running task's kept time alone
+// (expired), and takes the least of the others' kept times: what a full
+// pass would find, as quietHolds shows every threshold now at least the
+// one each kept time was computed for, so a full pass's quietAt would
+// return those times as kept. A full pass reads each task and its
+// thresholds; after the earliest kept time passed it was 2 in 3 of the
+// full passes on xulau/sca-sda under gs (issue 31).
 func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculators.Time, collect bool) speculators.Time {
 	q := &p.quiet
 	l := &q.last
 	until := l.until
+	q.visit = append(q.visit[:0], q.touched...)
+	if now >= until {
+		until = p.expired(job, now)
+	}
 	// A touched task's t_new from the prior is taken as the last pass
 	// noted it (quietUntil put those answers back in q.priors, and
 	// quietPrior returns a noted answer), so that its time rests on what
@@ -279,7 +295,7 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 	// The tasks touched since, and those whose time did not hold at the
 	// last pass (l.failed: their kept times are none, so each is judged
 	// afresh).
-	q.visit = append(append(q.visit[:0], q.touched...), l.failed...)
+	q.visit = append(q.visit, l.failed...)
 	failed := false
 	for _, id := range q.visit {
 		t := job.Tasks[id.Type][id.Index]
@@ -316,6 +332,34 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 	l.failed = append(l.failed[:0], q.failed...)
 	if failed {
 		return now
+	}
+	return until
+}
+
+// expired appends to quiet.visit the running tasks whose kept time has
+// passed at now and returns the least kept time of the others. A task
+// without a kept time (thr 0) had an event since (touched), did not hold
+// at the last pass (failed), both visited anyway, or was passed over
+// (quietSkip) and stays so until an event.
+func (p *policy) expired(job *speculators.Job, now speculators.Time) speculators.Time {
+	q := &p.quiet
+	until := speculators.Time(math.MaxInt64)
+	for ty := range job.Tasks {
+		if speculators.TaskType(ty) == speculators.Map && p.ended {
+			continue
+		}
+		kept := q.tasks[ty]
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			k := &kept[i]
+			switch {
+			case k.thr == 0:
+			case k.at > now:
+				until = min(until, k.at)
+			default:
+				q.visit = append(q.visit, job.Tasks[ty][i].ID)
+			}
+		}
 	}
 	return until
 }

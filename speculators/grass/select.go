@@ -135,6 +135,20 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	return out
 }
 
+// DecideIdle reports whether Decide would return nothing and change
+// nothing a later call reads (speculators.IdleDecider): gs and ras (no
+// learner, so the algorithm never switches) on an exact job (no bound for
+// endApproximation to reach) in pull mode, where Decide records nothing,
+// or with no attempt running, where its push form has nothing to copy.
+// What such a Decide does change, the per-task state's size, the
+// completions folded into the sums and in push mode the caches' version,
+// every later call brings up to date itself before reading it (WantsSlot
+// and ChooseForSlot are asked only in pull mode, where the version is the
+// events').
+func (p *policy) DecideIdle(job *speculators.Job) bool {
+	return p.learn == nil && job.Deadline <= 0 && job.ErrorBound <= 0 && (p.pull || !anyRunning(job))
+}
+
 // anyRunning reports whether the job has a task with an attempt running.
 func anyRunning(job *speculators.Job) bool {
 	for _, n := range job.RunningTasks {

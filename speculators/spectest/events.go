@@ -112,11 +112,12 @@ func (s *script) job(a *args) error {
 
 // tail queues an earlier job's fit for the next job command (speculators.TailFit):
 // a map record "tail maps=N sigma=S [slow=F] [copied=C wins=W]" or a reduce
-// record "tail reduces=R rslow=F" (rule v8). maps and sigma are required in
+// record "tail reduces=R rslow=F [rsigma=S]" (rules v8 and v9). maps and sigma are required in
 // a map record; maps is a count of 1 to speculators.MaxJobTasks, sigma a
 // number in [0, speculators.MaxTailSigma], slow (default 0) a share in [0,
 // 1], wins at most copied; reduces is a count of 1 to
-// speculators.MaxJobTasks and rslow a share in [0, 1].
+// speculators.MaxJobTasks, rslow a share in [0, 1] and rsigma (default 0:
+// no spread) a number in [0, speculators.MaxTailSigma].
 func (s *script) tail(a *args) error {
 	var f speculators.TailFit
 	ints := []struct {
@@ -126,7 +127,7 @@ func (s *script) tail(a *args) error {
 	floats := []struct {
 		key string
 		to  *float64
-	}{{"sigma", &f.Sigma}, {"slow", &f.Slow}, {"rslow", &f.ReduceSlow}}
+	}{{"sigma", &f.Sigma}, {"slow", &f.Slow}, {"rslow", &f.ReduceSlow}, {"rsigma", &f.ReduceSigma}}
 	set := map[string]bool{}
 	for _, k := range ints {
 		v, ok, err := a.int(k.key)
@@ -143,12 +144,14 @@ func (s *script) tail(a *args) error {
 		*k.to, set[k.key] = v, ok
 	}
 	switch {
+	case set["rsigma"] && !set["reduces"]:
+		return fmt.Errorf("tail: rsigma belongs to a reduce record (reduces=R rslow=F rsigma=S)")
 	case set["reduces"] && (set["maps"] || set["sigma"]):
 		return fmt.Errorf("tail: a reduce record (reduces=R rslow=F) or a map record (maps=N sigma=S ...), not both")
 	case !set["reduces"] && (!set["maps"] || !set["sigma"]):
 		return fmt.Errorf("tail: want maps=N sigma=S [slow=F]")
 	case set["reduces"] && !f.Valid():
-		return fmt.Errorf("tail: reduces=%d rslow=%g: want reduces in 1..%d and rslow in [0, 1]", f.Reduces, f.ReduceSlow, speculators.MaxJobTasks)
+		return fmt.Errorf("tail: reduces=%d rslow=%g rsigma=%g: want reduces in 1..%d, rslow in [0, 1] and rsigma in [0, %g]", f.Reduces, f.ReduceSlow, f.ReduceSigma, speculators.MaxJobTasks, speculators.MaxTailSigma)
 	case !f.Valid():
 		copies := ""
 		if set["copied"] || set["wins"] {

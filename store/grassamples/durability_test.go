@@ -401,3 +401,27 @@ func TestTailFitsRuleV8Records(t *testing.T) {
 		t.Errorf("after reopen %v, want %v", got, want)
 	}
 }
+
+// Rule v9's reduce spread is kept, checked and read back with its reduce
+// record; a rule v8 reduce record (no spread) checks as it did, a line
+// whose spread changed fails its checksum, and a spread in a map record is
+// refused.
+func TestTailFitsRuleV9ReduceSpread(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, TailsFileName)
+	spread := speculators.TailFit{Reduces: 16, ReduceSlow: 0.125, ReduceSigma: 0.42}
+	v8 := speculators.TailFit{Reduces: 8, ReduceSlow: 0.375}
+	v8line := `{"maps":0,"sigma":0,"reduces":8,"reduce_slow":0.375,"crc":` + fmt.Sprint(tailCRC(v8)) + "}\n"
+	changed := strings.Replace(string(appendTail(nil, spread)), `"reduce_sigma":0.42`, `"reduce_sigma":0.24`, 1)
+	inMap := tailLine{Maps: 40, Sigma: 0.2, ReduceSigma: 0.3}
+	inMap.CRC = tailCRC(inMap.fitOf())
+	mb, _ := json.Marshal(inMap)
+	s, hook := openWithLines(t, dir, path, []string{string(appendTail(nil, spread)), v8line, changed, string(mb) + "\n"})
+	defer s.Close()
+	if got, want := s.TailFits(), []speculators.TailFit{spread, v8}; !slices.Equal(got, want) {
+		t.Errorf("fits %v, want %v", got, want)
+	}
+	if n := len(hook.AllEntries()); n != 2 {
+		t.Errorf("%d lines logged, want 2 (the changed spread and the spread in a map record)", n)
+	}
+}

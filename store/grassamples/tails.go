@@ -38,7 +38,9 @@ type tailLine struct {
 	CopyWins   int     `json:"copy_wins,omitempty"`
 	Reduces    int     `json:"reduces,omitempty"`
 	ReduceSlow float64 `json:"reduce_slow,omitempty"`
-	CRC        uint32  `json:"crc"`
+	// ReduceSigma is rule v9's reduce-time spread (reduce records).
+	ReduceSigma float64 `json:"reduce_sigma,omitempty"`
+	CRC         uint32  `json:"crc"`
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -46,15 +48,16 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // tailCRC is the checksum of a fit: CRC-32C of its maps and the bits of
 // its sigma, 8 bytes each, little-endian, then of its slow share's bits
 // when it has one, and of its rule v8 fields (copied, copy wins, reduces,
-// the bits of the reduce slow share) when it has any of them (a line
-// written before rule v6, or v8, has none and checks as it did). It is of
+// the bits of the reduce slow share) when it has any of them, then of the
+// bits of its reduce spread when it has one (rule v9; a line written before
+// rule v6, v8 or v9 has none and checks as it did). It is of
 // the numbers, not the line's text, so that any JSON spelling of the same
 // numbers checks; a line whose digits changed does not.
 func tailCRC(f speculators.TailFit) uint32 {
-	var b [56]byte
+	var b [64]byte
 	binary.LittleEndian.PutUint64(b[:8], uint64(int64(f.Maps)))
 	binary.LittleEndian.PutUint64(b[8:16], math.Float64bits(f.Sigma))
-	v8 := f.Copied != 0 || f.CopyWins != 0 || f.Reduces != 0 || f.ReduceSlow != 0
+	v8 := f.Copied != 0 || f.CopyWins != 0 || f.Reduces != 0 || f.ReduceSlow != 0 || f.ReduceSigma != 0
 	if f.Slow == 0 && !v8 {
 		return crc32.Checksum(b[:16], castagnoli)
 	}
@@ -65,7 +68,11 @@ func tailCRC(f speculators.TailFit) uint32 {
 	binary.LittleEndian.PutUint64(b[24:32], uint64(int64(f.Copied)))
 	binary.LittleEndian.PutUint64(b[32:40], uint64(int64(f.CopyWins)))
 	binary.LittleEndian.PutUint64(b[40:48], uint64(int64(f.Reduces)))
-	binary.LittleEndian.PutUint64(b[48:], math.Float64bits(f.ReduceSlow))
+	binary.LittleEndian.PutUint64(b[48:56], math.Float64bits(f.ReduceSlow))
+	if f.ReduceSigma == 0 {
+		return crc32.Checksum(b[:56], castagnoli)
+	}
+	binary.LittleEndian.PutUint64(b[56:], math.Float64bits(f.ReduceSigma))
 	return crc32.Checksum(b[:], castagnoli)
 }
 
@@ -75,16 +82,19 @@ func describeTail(f speculators.TailFit) string {
 	if f.Copied != 0 || f.CopyWins != 0 || f.Reduces != 0 || f.ReduceSlow != 0 {
 		d += fmt.Sprintf(" copied %d copy_wins %d reduces %d reduce_slow %g", f.Copied, f.CopyWins, f.Reduces, f.ReduceSlow)
 	}
+	if f.ReduceSigma != 0 {
+		d += fmt.Sprintf(" reduce_sigma %g", f.ReduceSigma)
+	}
 	return d
 }
 
 // fitOf is the fit a line holds.
 func (l tailLine) fitOf() speculators.TailFit {
-	return speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow, Copied: l.Copied, CopyWins: l.CopyWins, Reduces: l.Reduces, ReduceSlow: l.ReduceSlow}
+	return speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow, Copied: l.Copied, CopyWins: l.CopyWins, Reduces: l.Reduces, ReduceSlow: l.ReduceSlow, ReduceSigma: l.ReduceSigma}
 }
 
 func appendTail(b []byte, f speculators.TailFit) []byte {
-	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, Copied: f.Copied, CopyWins: f.CopyWins, Reduces: f.Reduces, ReduceSlow: f.ReduceSlow, CRC: tailCRC(f)})
+	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, Copied: f.Copied, CopyWins: f.CopyWins, Reduces: f.Reduces, ReduceSlow: f.ReduceSlow, ReduceSigma: f.ReduceSigma, CRC: tailCRC(f)})
 	return append(append(b, l...), '\n')
 }
 
@@ -101,7 +111,7 @@ func decodeTail(b []byte) (speculators.TailFit, error) {
 		return f, fmt.Errorf("checksum %d, want %d for %s (a damaged line)", l.CRC, c, describeTail(f))
 	}
 	if !f.Valid() {
-		return f, fmt.Errorf("%s: want maps in 1..%d, sigma in [0, %g], slow in [0, 1] and copy_wins at most copied, or maps 0 with reduces in 1..%d and reduce_slow in [0, 1]", describeTail(f), speculators.MaxJobTasks, speculators.MaxTailSigma, speculators.MaxJobTasks)
+		return f, fmt.Errorf("%s: want maps in 1..%d, sigma in [0, %g], slow in [0, 1] and copy_wins at most copied, or maps 0 with reduces in 1..%d, reduce_slow in [0, 1] and reduce_sigma in [0, %g]", describeTail(f), speculators.MaxJobTasks, speculators.MaxTailSigma, speculators.MaxJobTasks, speculators.MaxTailSigma)
 	}
 	return f, nil
 }

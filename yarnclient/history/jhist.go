@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -339,36 +340,77 @@ func (p *jhistParser) applyAttempt(typ string, b *jhistBody) error {
 				a.Counters = c
 			}
 		}
-		a.Startup = startup(b.ClockSplits)
+		a.ClockSplits = clockSplits(b.ClockSplits)
+		a.Startup = startup(a.ClockSplits)
+		a.FirstReport = max(firstReport(a.ClockSplits), a.Startup)
 	}
 	return nil
 }
 
-// startup is how long an attempt ran before it began to progress, from the
-// wall-clock splits Hadoop records with an attempt's end (clockSplits,
-// ProgressSplitsBlock's wall clock: the ms the attempt spent in each
-// twelfth of its progress, from its container's launch): the first
-// twelfth's time less the median twelfth's of the other eleven, that is the
-// part of the first twelfth that was no progress (the JVM's start-up, the
-// task's set-up). 0 when the history has no such splits, not Hadoop's 12,
-// or a value out of range (ignored as unknown: the attempt's times still
-// stand).
-func startup(splits avroLongs) int64 {
-	const twelfths, maxMS = 12, int64(1) << 40
+// clockSplits is the wall-clock splits Hadoop records with an attempt's
+// end (clockSplits, ProgressSplitsBlock's wall clock: the ms the attempt
+// spent in each twelfth of its progress, from its container's launch; an
+// attempt ended before 100% has its remaining time spread over the
+// twelfths it did not reach). nil when the history has no such splits, not
+// Hadoop's 12, or a value out of range (negative, or over an int32 of ms:
+// 24 days in one twelfth is a damaged time): the attempt's times still
+// stand.
+func clockSplits(splits avroLongs) []int32 {
+	const twelfths = 12
 	if len(splits) != twelfths {
+		return nil
+	}
+	out := make([]int32, twelfths)
+	for i, v := range splits {
+		if v < 0 || v > math.MaxInt32 {
+			return nil
+		}
+		out[i] = int32(v)
+	}
+	return out
+}
+
+// startup is how long an attempt ran before it began to progress, from its
+// clock splits (clockSplits): the first twelfth's time less the median
+// twelfth's of the other eleven, that is the part of the first twelfth
+// that was no progress (the JVM's start-up, the task's set-up). 0 when the
+// splits are unknown.
+func startup(splits []int32) int64 {
+	if len(splits) < 2 {
 		return 0
 	}
-	rest := make([]int64, 0, twelfths-1)
-	for i, v := range splits {
-		if v < 0 || v > maxMS {
-			return 0
-		}
-		if i > 0 {
-			rest = append(rest, v)
-		}
-	}
+	rest := slices.Clone(splits[1:])
 	slices.Sort(rest)
-	return max(splits[0]-rest[len(rest)/2], 0)
+	return max(int64(splits[0])-int64(rest[len(rest)/2]), 0)
+}
+
+// firstReport is when an attempt first reported progress, from its clock
+// splits: Hadoop fills the twelfths between two reports by a straight line
+// (ProgressSplitsBlock), the first from the launch at progress 0, so the
+// leading twelfths of equal time (within a ms) lie before the first
+// report, which came at their end or within the next twelfth: their total
+// is taken (a lower bound). All twelfths equal: one line from the launch
+// to the end, no report before it. 0 when the splits are unknown.
+func firstReport(splits []int32) int64 {
+	if len(splits) == 0 {
+		return 0
+	}
+	k := 1
+	for k < len(splits) && abs64(int64(splits[k])-int64(splits[0])) <= 1 {
+		k++
+	}
+	var t int64
+	for _, v := range splits[:k] {
+		t += int64(v)
+	}
+	return t
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // attemptOf returns the task's attempt with this id, adding it.

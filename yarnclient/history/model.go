@@ -119,6 +119,21 @@ type Attempt struct {
 	// set-up), in ms, from the progress splits of a job history (jhist.go's
 	// startup); 0 when unknown.
 	Startup int64
+	// FirstReport is how long the attempt ran, from its container's
+	// launch, before its first status report reached the AM (jhist.go's
+	// firstReport, from the progress splits), in ms; 0 when unknown. At
+	// least Startup: a task reports every few seconds at best, so an
+	// attempt whose work began at Startup may still say nothing for
+	// seconds more (live, a 40 s map first reported at 15 s, 6 of its 20
+	// records read), and what a policy sees until then is no progress.
+	FirstReport int64
+	// ClockSplits is the ms the attempt spent in each twelfth of its
+	// progress, from its container's launch (a job history's clockSplits,
+	// Hadoop's ProgressSplitsBlock; jhist.go's clockSplits), nil when
+	// unknown: the shape of its progress over its run, which its start and
+	// finish alone do not give (a task silent until its end, a straggler
+	// killed a sixth of the way).
+	ClockSplits []int32
 	// Speculative is true when the history records the attempt's avataar
 	// as SPECULATIVE (Hadoop 2.x+); false otherwise, including when the
 	// format does not record it.

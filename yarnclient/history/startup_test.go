@@ -72,6 +72,32 @@ func TestJhistAttemptStartupFromProgressSplits(t *testing.T) {
 			if a.Startup <= 0 || a.Startup > a.Finish-a.Start {
 				t.Errorf("binary history, %s: start-up %d ms of its %d, want a part of it", a.ID, a.Startup, a.Finish-a.Start)
 			}
+			if a.FirstReport < a.Startup || a.FirstReport > a.Finish-a.Start+1 {
+				t.Errorf("binary history, %s: first report at %d ms, start-up %d, run %d: want between", a.ID, a.FirstReport, a.Startup, a.Finish-a.Start)
+			}
+		}
+	}
+}
+
+// firstReport reads when an attempt first reported from its splits: the
+// leading twelfths Hadoop filled with one line from the launch.
+func TestFirstReportOfSplits(t *testing.T) {
+	for _, tc := range []struct {
+		splits avroLongs
+		want   int64
+	}{
+		// A 40 s map of the live bench: its first report at about 15 s.
+		{avroLongs{6404, 6405, 5566, 5006, 5006, 5008, 5005, 5377, 8, 8, 8, 9}, 12_809},
+		// A 5 s map silent until its end.
+		{avroLongs{11_485, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6}, 11_485},
+		// One line from the launch to the end: no report before it.
+		{avroLongs{1042, 1042, 1042, 1042, 1042, 1042, 1042, 1042, 1042, 1042, 1042, 1043}, 12_505},
+		// Reports every second or so from 6.8 s on.
+		{avroLongs{6799, 1087, 1391, 1389, 1075, 1381, 1391, 1384, 12, 11, 12, 12}, 6799},
+		{nil, 0},
+	} {
+		if got := firstReport(clockSplits(tc.splits)); got != tc.want {
+			t.Errorf("firstReport(%v) = %d, want %d", tc.splits, got, tc.want)
 		}
 	}
 }
@@ -87,8 +113,9 @@ func TestStartupOfOddSplits(t *testing.T) {
 		{avroLongs{9000, 10, 10}, 0}, // not Hadoop's twelve
 		{avroLongs{9000, -1, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 0},
 		{avroLongs{1 << 50, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 0},
+		{avroLongs{1 << 31, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 0}, // over an int32 of ms
 	} {
-		if got := startup(tc.splits); got != tc.want {
+		if got := startup(clockSplits(tc.splits)); got != tc.want {
 			t.Errorf("startup(%v) = %d, want %d", tc.splits, got, tc.want)
 		}
 	}
