@@ -91,8 +91,25 @@ type learner struct {
 	kept    [2]nearestKept // per algorithm, gs and ras (nearest)
 	feats   sampleFeatures // the samples' features seen so far (nearest)
 	// big is the index of the job's first map of the largest input, as of
-	// bigN maps (priorMap).
+	// bigN maps, and bigBytes its input (priorMap).
 	big, bigN int
+	bigBytes  int64
+	// last is the last full check's inputs and answer (shouldSwitch).
+	last switchMemo
+}
+
+// switchMemo is what a switch check's answer depends on once the job has
+// a map length and work left (shouldSwitch), with the answer.
+type switchMemo struct {
+	valid            bool
+	switched         bool
+	whole            bool // Guideline 3 still to judge (widthN > 0, not wholeChecked)
+	kind             string
+	med              float64 // a deadline job's map length; 1 for an error-bound job
+	w                float64
+	bound, util, acc float64
+	base             *Sample // the bucket's snapshot: its first sample and length
+	n                int
 }
 
 type neighbour struct {
@@ -197,19 +214,34 @@ func (l *learner) total(job *speculators.Job, med float64) float64 {
 // earlier jobs (0 when there is none).
 // The map is found once per map count (tasks' sizes are fixed when the
 // job is made): a job waiting for its first completion asks at every
-// check.
+// check. With no map completed (every check of a job waiting in a loaded
+// cluster's queue, 99% of grass's checks on xulau/ese), tnew's answer is
+// the prior's for the map's input (the estimators' sums, synced at this
+// Decide, hold no map), so the prior is asked for it directly: tnew reads
+// the task and the estimators, two places in memory a check touches for
+// nothing else (8% of grass on xulau/ese, issue 31).
 func (l *learner) priorMap(p *policy, job *speculators.Job) float64 {
 	maps := job.Tasks[speculators.Map]
 	if l.bigN != len(maps) {
-		l.bigN, l.big = len(maps), 0
+		l.bigN, l.big, l.bigBytes = len(maps), 0, 0
 		for i, t := range maps {
 			if t.InputBytes > maps[l.big].InputBytes {
 				l.big = i
 			}
 		}
+		if len(maps) > 0 {
+			l.bigBytes = maps[l.big].InputBytes
+		}
 	}
 	if len(maps) == 0 {
 		return 0
+	}
+	if len(job.CompletedRuntimes[speculators.Map]) == 0 {
+		if p.est.prior == nil {
+			return 0
+		}
+		ms, _ := p.est.prior.PriorRuntime(speculators.Map, l.bigBytes)
+		return ms
 	}
 	ms, _ := p.est.tnew(maps[l.big])
 	return ms
@@ -238,6 +270,47 @@ func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.
 		samples = p.prior.Samples(Bucket(tasks, l.cfg.smallMax, l.cfg.mediumMax))
 	}
 	kind, bound, util, acc := l.features(p, job, med)
+	// The rest reads the map length only through the bound and the work
+	// left, and an error-bound job's neither; so a check whose inputs are
+	// the last check's, bit for bit, over the same snapshot of the bucket
+	// gives the last check's answer (a job waiting in the queue checks
+	// every second with the same features while the prior's map length
+	// moves: 69% of grass's checks on xulau/ese, issue 31).
+	m := switchMemo{valid: true, whole: l.widthN > 0 && !l.wholeChecked, kind: kind, med: 1,
+		w: w, bound: bound, util: util, acc: acc, n: len(samples)}
+	if kind == KindDeadline {
+		m.med = med
+	}
+	if len(samples) > 0 {
+		m.base = &samples[0]
+	}
+	hit := m.same(&l.last)
+	if testSwitchCheck != nil {
+		testSwitchCheck(p, l, job, samples, m, hit)
+	}
+	if hit {
+		return l.last.switched
+	}
+	m.switched = l.decide(job, samples, kind, bound, util, acc, w, med)
+	l.last = m
+	return m.switched
+}
+
+// testSwitchCheck, when set (tests), sees every switch check that reaches
+// the memo, with its inputs and whether they were the last check's.
+var testSwitchCheck func(p *policy, l *learner, job *speculators.Job, samples []Sample, m switchMemo, hit bool)
+
+// same is whether m and o are the same inputs, floats bit for bit.
+func (m *switchMemo) same(o *switchMemo) bool {
+	bitsEq := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+	return o.valid && m.whole == o.whole && m.kind == o.kind && m.base == o.base && m.n == o.n &&
+		bitsEq(m.med, o.med) && bitsEq(m.w, o.w) && bitsEq(m.bound, o.bound) &&
+		bitsEq(m.util, o.util) && bitsEq(m.acc, o.acc)
+}
+
+// decide is the switch check proper (shouldSwitch) on the bucket's samples
+// and the job's features, its work left w and its map length med.
+func (l *learner) decide(job *speculators.Job, samples []Sample, kind string, bound, util, acc, w, med float64) bool {
 	gs := l.nearest(samples, kind, AlgoGS, bound, util, acc)
 	nGS := len(gs)
 	ras := l.nearest(samples, kind, AlgoRAS, bound, util, acc)
@@ -307,67 +380,229 @@ func (l *learner) nearest(samples []Sample, kind, algo string, bound, util, acc 
 	}
 	fs := l.feats.of(samples, kind, algo)
 	m := &l.kept[a]
-	if !m.valid || m.gen != l.feats.gen || len(fs) < m.n ||
-		math.Float64bits(m.bound) != math.Float64bits(bound) ||
+	fresh := !m.valid || m.gen != l.feats.gen || len(fs) < m.n
+	if !fresh && (math.Float64bits(m.bound) != math.Float64bits(bound) ||
 		math.Float64bits(m.util) != math.Float64bits(util) ||
-		math.Float64bits(m.acc) != math.Float64bits(acc) {
-		*m = nearestKept{valid: true, gen: l.feats.gen, bound: bound, util: util, acc: acc, near: m.near[:0]}
+		math.Float64bits(m.acc) != math.Float64bits(acc)) {
+		fresh = !l.carry(m, bound, util, acc)
 	}
-	near, ok := l.selectNearest(m.near, samples, fs[m.n:], bound, util, acc)
+	if fresh {
+		*m = nearestKept{valid: true, gen: l.feats.gen, bound: bound, util: util, acc: acc,
+			anchor: [3]float64{bound, util, acc}, lb: math.Inf(1), near: m.near[:0]}
+	}
+	grew := len(fs) > m.n
+	if grew && m.at != [3]float64{bound, util, acc} && m.passOver(fs[m.n:], l.cfg.neighbours, bound, util, acc) {
+		m.n = len(fs)
+		return m.near
+	}
+	if grew && m.at != [3]float64{bound, util, acc} && !m.exact(bound, util, acc, math.Inf(1)) {
+		// The kept distances are from earlier features, and one is now
+		// infinite or NaN: the stable sort.
+		m.valid = false
+		m.near = l.nearestSorted(m.near[:0], samples, kind, algo, bound, util, acc)
+		return m.near
+	}
+	near, lb, ok := l.selectNearest(m.near, samples, fs[m.n:], bound, util, acc)
 	if !ok {
 		m.valid = false
 		m.near = l.nearestSorted(near[:0], samples, kind, algo, bound, util, acc)
 		return m.near
 	}
+	m.leaveOut(lb)
 	m.near, m.n = near, len(fs)
+	if fresh || grew {
+		m.setAt(bound, util, acc)
+	}
 	return near
 }
 
+// distMargin is a relative margin that covers rounding in a distance
+// computed two ways (math.Hypot, or the root of the squares' sum) and in
+// the bounds made from it: each is within a few units in the last place.
+const distMargin = 1e-12
+
 // nearestKept is one algorithm's selection at a learner's last check: the
 // features and the samples' index (gen) it was made for, how many of the
-// index's samples it has met, and the k nearest of them (nearest).
+// index's samples it has met, and the k nearest of them (nearest). lb is
+// a lower bound on the distance from anchor, the features of the last
+// selection made afresh, of every sample met and not kept; moved is an
+// upper bound on the distance of the last check's features from the
+// anchor. The kept distances are from at, where they were last computed
+// (carry leaves them there while the order they give still holds), and
+// gap is the least difference of two neighbours' distances there.
 type nearestKept struct {
 	valid            bool
 	gen              int // the index's; a new kind is a new index
 	bound, util, acc float64
 	n                int
 	near             []neighbour
+	anchor, at       [3]float64
+	lb, moved, gap   float64
+}
+
+// carry brings the kept selection to new features when it provably stays
+// the k nearest, and says whether it did. A job waiting in the queue
+// meets, at most of its checks, features a few units in the last place
+// from its last check's (its utilisation is a mean of the same value, and
+// the sum's rounding moves it): 1.41 million of grass's 2 million checks
+// over new features on xulau/ese, each a scan of every sample. A sample
+// not kept was at least lb from the anchor, so it is now at least lb less
+// the features' distance from the anchor; while every kept sample is
+// nearer than that, with a margin for rounding, the kept ones are the k
+// nearest, strictly. Their order (distance, then place) stands too while
+// the features moved by less than half the least gap between two kept
+// distances, and then their distances are left where they were computed
+// (an upper bound on the move, the sum of the differences, costs no
+// math.Hypot); else they are computed again and sorted.
+func (l *learner) carry(m *nearestKept, bound, util, acc float64) bool {
+	moved := l1(m.anchor, bound, util, acc)
+	lim := m.lb*(1-distMargin) - moved
+	if len(m.near) > 0 {
+		delta, kth := l1(m.at, bound, util, acc), m.near[len(m.near)-1].dist
+		if !((kth+delta)*(1+distMargin) < lim && m.gap > 2*delta+distMargin*kth) {
+			if !m.exact(bound, util, acc, lim) {
+				return false
+			}
+		}
+	}
+	m.bound, m.util, m.acc, m.moved = bound, util, acc, moved
+	return true
+}
+
+// l1 is an upper bound on the distance between features a and (bound,
+// util, acc): the sum of the differences, with a margin for its rounding.
+func l1(a [3]float64, bound, util, acc float64) float64 {
+	return (math.Abs(bound-a[0]) + math.Abs(util-a[1]) + math.Abs(acc-a[2])) * (1 + distMargin)
+}
+
+// exact computes the kept neighbours' distances at the features and
+// sorts them, and says whether each is below lim (with a margin for
+// rounding); false leaves them unusable.
+func (m *nearestKept) exact(bound, util, acc, lim float64) bool {
+	for i := range m.near {
+		nb := &m.near[i]
+		f := nb.f
+		d := math.Hypot(math.Hypot(f.bound-bound, f.util-util), f.acc-acc)
+		if !(d*(1+distMargin) < lim) { // a NaN too
+			return false
+		}
+		nb.dist = d
+	}
+	for i := 1; i < len(m.near); i++ { // insertion sort: the k are few and mostly in order
+		for j := i; j > 0 && nearer(&m.near[j], &m.near[j-1]); j-- {
+			m.near[j], m.near[j-1] = m.near[j-1], m.near[j]
+		}
+	}
+	m.setAt(bound, util, acc)
+	return true
+}
+
+// leaveOut notes lb, a lower bound on the distance from the last check's
+// features of samples left out, in the bound from the anchor: they are at
+// least lb less the features' distance from it (the triangle inequality).
+func (m *nearestKept) leaveOut(lb float64) {
+	if lb < m.lb {
+		m.lb = min(m.lb, lb*(1-distMargin)-m.moved*(1+distMargin))
+	}
+}
+
+// passOver is whether every sample of fs, met after the kept ones, is
+// farther from the features than the kept k-th, whose distance is kept
+// from earlier features; then the selection stands as a scan of them
+// would leave it, and their bound is noted (leaveOut). The k-th is now at
+// most its kept distance plus the move since; a sample whose squares'
+// sum is above that squared (with a margin) is farther, as the scan finds
+// it. A job waiting in the queue meets each sample a perturbed job adds,
+// and carry left its distances where they were: this spares computing
+// them again at each.
+func (m *nearestKept) passOver(fs []sampleFeature, k int, bound, util, acc float64) bool {
+	if len(m.near) < k {
+		return false
+	}
+	kth := (m.near[len(m.near)-1].dist + l1(m.at, bound, util, acc)) * (1 + distMargin)
+	minSq := math.Inf(1)
+	for fi := range fs {
+		f := &fs[fi]
+		db, du, da := f.bound-bound, f.util-util, f.acc-acc
+		sq := db*db + du*du + da*da
+		if !(sq*(1-distMargin) > kth*kth) { // a NaN too
+			return false
+		}
+		minSq = min(minSq, sq)
+	}
+	m.leaveOut(sqLowerBound(minSq))
+	return true
+}
+
+// sqLowerBound is a lower bound on the distance of samples whose least
+// squares' sum is minSq (+Inf: none, or each overflowed).
+func sqLowerBound(minSq float64) float64 {
+	switch {
+	case minSq == math.Inf(1):
+		return math.Sqrt(math.MaxFloat64) * (1 - distMargin)
+	case minSq >= 0x1p-1000: // no square lost to underflow counts much
+		return math.Sqrt(minSq) * (1 - distMargin)
+	}
+	return 0
+}
+
+// setAt notes that the kept distances are from these features, and the
+// least gap between them.
+func (m *nearestKept) setAt(bound, util, acc float64) {
+	m.at, m.gap = [3]float64{bound, util, acc}, math.Inf(1)
+	for i := 1; i < len(m.near); i++ {
+		m.gap = min(m.gap, m.near[i].dist-m.near[i-1].dist)
+	}
+}
+
+// nearer orders neighbours by distance, then by their place among the
+// samples (a stable sort's order).
+func nearer(a, b *neighbour) bool {
+	return a.dist < b.dist || a.dist == b.dist && a.f.i < b.f.i
 }
 
 // selectNearest carries near, the k nearest so far (sorted, ties in the
-// samples' order), on over fs, later samples, and returns it; false on a
-// NaN distance, where the selection gives way to the stable sort.
-func (l *learner) selectNearest(near []neighbour, samples []Sample, fs []sampleFeature, bound, util, acc float64) ([]neighbour, bool) {
+// samples' order), on over fs, later samples, and returns it with a lower
+// bound on the distance of every sample of fs or near it leaves out
+// (+Inf: none); false on a NaN distance, where the selection gives way to
+// the stable sort.
+func (l *learner) selectNearest(near []neighbour, samples []Sample, fs []sampleFeature, bound, util, acc float64) ([]neighbour, float64, bool) {
 	k := l.cfg.neighbours
+	lb, minSq := math.Inf(1), math.Inf(1)
 	for fi := range fs {
 		f := &fs[fi]
 		db, du, da := f.bound-bound, f.util-util, f.acc-acc
 		full := len(near) >= k
 		if full {
 			last := &near[len(near)-1]
-			if kth := last.dist; db*db+du*du+da*da > kth*kth*(1+1e-12) {
+			if kth, sq := last.dist, db*db+du*du+da*da; sq > kth*kth*(1+1e-12) {
+				minSq = min(minSq, sq)
 				continue
 			}
 			if g := last.f; f.bound == g.bound && f.util == g.util && f.acc == g.acc {
+				lb = min(lb, last.dist)
 				continue // the k-th's features: a tie, to the earlier
 			}
 		}
 		d := math.Hypot(math.Hypot(db, du), da)
 		if d != d {
-			return near, false
+			return near, lb, false
 		}
 		if full && !(d < near[len(near)-1].dist) {
+			lb = min(lb, d)
 			continue // a tie goes to the earlier sample
 		}
 		// After every kept one at most as far (stable).
 		at := sort.Search(len(near), func(j int) bool { return near[j].dist > d })
 		if !full {
 			near = append(near, neighbour{})
+		} else {
+			lb = min(lb, near[len(near)-1].dist) // the k-th leaves
 		}
 		copy(near[at+1:], near[at:len(near)-1])
 		near[at] = neighbour{dist: d, s: &samples[f.i], f: f}
 	}
-	return near, true
+	return near, min(lb, sqLowerBound(minSq)), true
 }
 
 // sampleFeatures is a learner's copy of the features of the samples of

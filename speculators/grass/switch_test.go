@@ -1,6 +1,7 @@
 package grass
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -267,6 +268,13 @@ func TestRuntimePrior(t *testing.T) {
 // long (copied afresh).
 func TestNearestMatchesStableSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 31))
+	carried, stale := 0, 0
+	defer func() {
+		if carried == 0 || stale == 0 {
+			t.Error("no selection was carried over moved features, or none kept its distances: the test checks too little")
+		}
+		t.Logf("%d selections carried over moved features, %d distances kept from earlier ones", carried, stale)
+	}()
 	for round := range 800 {
 		grid := func(n int) float64 { return float64(rng.IntN(n)) / float64(n) }
 		if round%2 == 1 {
@@ -304,13 +312,33 @@ func TestNearestMatchesStableSort(t *testing.T) {
 			bound, util, acc := grid(4), grid(3), grid(2)
 			for v, view := range views {
 				// Half the checks meet the last one's features, where the
-				// last selection is carried on (nearestKept).
-				if rng.IntN(2) == 0 {
+				// last selection is carried on (nearestKept); a quarter
+				// features moved a little (a few units in the last place,
+				// or up to 0.05), where it is carried over when it
+				// provably stays the nearest (carry).
+				switch rng.IntN(4) {
+				case 0:
 					bound, util, acc = grid(4), grid(3), grid(2)
+				case 1:
+					nudge := func(x float64) float64 {
+						if rng.IntN(2) == 0 {
+							return x + (rng.Float64()-0.5)*math.Pow(10, -1-float64(rng.IntN(12)))
+						}
+						for range rng.IntN(4) {
+							x = math.Nextafter(x, math.Inf(2*rng.IntN(2)-1))
+						}
+						return x
+					}
+					bound, util, acc = nudge(bound), nudge(util), nudge(acc)
 				}
 				gs := fast.nearest(view, kind, AlgoGS, bound, util, acc)
 				gs = gs[:len(gs):len(gs)]
+				if m := fast.kept[0]; m.valid && m.anchor != [3]float64{bound, util, acc} {
+					carried++ // kept over features moved (carry)
+				}
+				atGS, keptGS := fast.kept[0].at, fast.kept[0].valid
 				ras := fast.nearest(view, kind, AlgoRAS, bound, util, acc)
+				atRAS, keptRAS := fast.kept[1].at, fast.kept[1].valid
 				ref := &learner{cfg: switchConfig{neighbours: k}}
 				wantGS := ref.nearestSorted(nil, view, kind, AlgoGS, bound, util, acc)
 				wantGS = wantGS[:len(wantGS):len(wantGS)]
@@ -318,15 +346,158 @@ func TestNearestMatchesStableSort(t *testing.T) {
 				for _, c := range []struct {
 					name      string
 					got, want []neighbour
-				}{{"gs", gs, wantGS}, {"ras", ras, wantRAS}} {
+					at        [3]float64
+					kept      bool
+				}{{"gs", gs, wantGS, atGS, keptGS}, {"ras", ras, wantRAS, atRAS, keptRAS}} {
 					if len(c.got) != len(c.want) {
 						t.Fatalf("round %d view %d %s %s k %d: %d neighbours, want %d", round, v, kind, c.name, k, len(c.got), len(c.want))
 					}
 					for i := range c.got {
-						if c.got[i].s != c.want[i].s || math.Float64bits(c.got[i].dist) != math.Float64bits(c.want[i].dist) {
+						want := c.want[i].dist
+						if c.kept && c.at != [3]float64{bound, util, acc} {
+							// Distances left from earlier features (carry).
+							s := c.want[i].s
+							want = math.Hypot(math.Hypot(s.Bound-c.at[0], s.Utilisation-c.at[1]), s.Accuracy-c.at[2])
+							stale++
+						}
+						if c.got[i].s != c.want[i].s || math.Float64bits(c.got[i].dist) != math.Float64bits(want) {
 							t.Fatalf("round %d view %d %s %s k %d: neighbour %d is sample %p at %v, want %p at %v", round, v, kind, c.name, k, i, c.got[i].s, c.got[i].dist, c.want[i].s, c.want[i].dist)
 						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestSwitchMemoMatchesFresh plays random jobs under grass with samples
+// in the store (some added while the job runs, so that a check meets a
+// longer snapshot) and checks every switch check whose inputs were the
+// last check's (the answer then comes from the memo, shouldSwitch)
+// against the check made afresh on a copy of the learner, and every
+// check of a job with no map completed against the prior's map length
+// read through tnew (priorMap asks the prior directly then).
+func TestSwitchMemoMatchesFresh(t *testing.T) {
+	hits, fresh, priors := 0, 0, 0
+	defer func() { testSwitchCheck = nil }()
+	testSwitchCheck = func(p *policy, l *learner, job *speculators.Job, samples []Sample, m switchMemo, hit bool) {
+		maps := job.Tasks[speculators.Map]
+		if len(job.CompletedRuntimes[speculators.Map]) == 0 {
+			got := l.priorMap(p, job)
+			want, _ := p.est.tnew(maps[l.big])
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%s: priorMap %v, tnew of the largest map %v", job.Info.ID, got, want)
+			}
+			priors++
+		}
+		if !hit {
+			fresh++
+			return
+		}
+		hits++
+		c := *l
+		for a := range c.kept {
+			c.kept[a].near = slices.Clone(c.kept[a].near)
+		}
+		for a := range c.feats.algo {
+			c.feats.algo[a] = slices.Clone(c.feats.algo[a])
+		}
+		c.scratch = nil
+		if want := c.decide(job, samples, m.kind, m.bound, m.util, m.acc, m.w, m.med); want != l.last.switched {
+			t.Fatalf("%s: the memo answers %v, afresh %v (features %v %v %v, w %v)", job.Info.ID, l.last.switched, want, m.bound, m.util, m.acc, m.w)
+		}
+	}
+	for seed := uint64(1); seed <= 300; seed++ {
+		h, p, sizes, store, rng := randomGrassJob(t, NameGRASS, seed, 17,
+			speculators.JobInfo{ID: fmt.Sprintf("job_memo_%d", seed), Maps: 12}, 0.25, ms(60))
+		if p.learn == nil || p.learn.fixed || store == nil {
+			continue
+		}
+		// Few neighbours among the samples, so that the answer follows
+		// the features.
+		p.learn.cfg.neighbours, p.learn.cfg.minSamples = 1+int(seed%3), 1
+		addSample := func() {
+			s := Sample{Bucket: 0, Kind: KindError, Algorithm: AlgoGS, Bound: 0.25 * float64(rng.IntN(2)),
+				Utilisation: rng.Float64(), Accuracy: rng.Float64(), Tasks: 12, CurveStep: curveStep}
+			if rng.IntN(2) == 0 {
+				s.Algorithm = AlgoRAS
+			}
+			if h.Job().Deadline > 0 {
+				s.Kind, s.Bound = KindDeadline, rng.Float64()
+			}
+			for i := range 1 + rng.IntN(20) {
+				s.Curve = append(s.Curve, float64(i)*rng.Float64())
+			}
+			if err := store.Add(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 2 {
+			addSample()
+		}
+		j := &spectest.RandomJob{H: h, Rand: rng, Floor: 0.6,
+			Work: func(task speculators.TaskID) float64 { return float64(sizes[task.Index]) }}
+		j.Succeeded = func(speculators.Time) { store.Keep(h.Learned()) }
+		// The job waits in the queue for 0, 10 or 20 s (its checks meet
+		// the same features while samples arrive), then half its maps
+		// start and the rest join in later.
+		delay := ms(float64(seed%3) * 10)
+		next := 0
+		j.Run(ms(120), func(now speculators.Time) {
+			switch {
+			case now == delay:
+				for ; next < 6; next++ {
+					j.Start(spectest.Map(next), now, false)
+				}
+			case next < 12 && now > delay && (now-delay)%9000 == 0:
+				j.Start(spectest.Map(next), now, false)
+				next++
+			}
+			if now%2000 == 0 && (now < ms(40) || now%14000 == 0) {
+				addSample()
+			}
+		}, func(speculators.Time) (speculators.TaskID, bool) { return speculators.TaskID{}, false })
+	}
+	if hits == 0 || fresh == 0 || priors == 0 {
+		t.Fatalf("%d checks from the memo, %d afresh, %d with the prior's map length: the test checks too little", hits, fresh, priors)
+	}
+	t.Logf("%d checks from the memo, %d afresh, %d with the prior's map length", hits, fresh, priors)
+}
+
+// TestCarryAtTheEdge moves the features just far enough that a kept
+// selection must not be carried as it stands: a left-out sample overtakes
+// the k-th when the move counts twice (once away from the k-th, once
+// toward the left-out one), two kept samples swap when the move is over
+// half the gap between their distances, and a sample left out by a scan
+// at moved features overtakes when the features move back past the
+// anchor.
+func TestCarryAtTheEdge(t *testing.T) {
+	type check struct {
+		n    int     // samples visible
+		util float64 // the features' utilisation (bound and accuracy 0)
+	}
+	for _, c := range []struct {
+		name   string
+		utils  []float64 // the samples' utilisations (bound and accuracy 0)
+		k      int
+		checks []check
+	}{
+		{"a left-out sample overtakes", []float64{1, -1 - 1e-7}, 1, []check{{2, 0}, {2, -0.6e-7}}},
+		{"two kept samples swap", []float64{1, -1 - 1e-7, 10}, 2, []check{{3, 0}, {3, -0.6e-7}}},
+		{"a later left-out sample overtakes", []float64{1, -1 - 1e-7}, 1, []check{{1, 0}, {1, 0.6e-7}, {2, 0.6e-7}, {2, -0.6e-7}}},
+	} {
+		var samples []Sample
+		for _, u := range c.utils {
+			samples = append(samples, Sample{Kind: KindError, Algorithm: AlgoGS, Utilisation: u})
+		}
+		l := &learner{cfg: switchConfig{neighbours: c.k}}
+		for ci, ch := range c.checks {
+			view := samples[:ch.n]
+			got := l.nearest(view, KindError, AlgoGS, 0, ch.util, 0)
+			want := (&learner{cfg: switchConfig{neighbours: c.k}}).nearestSorted(nil, view, KindError, AlgoGS, 0, ch.util, 0)
+			for i := range want {
+				if got[i].s != want[i].s {
+					t.Errorf("%s, check %d: neighbour %d is the sample at %v, want the one at %v", c.name, ci, i, got[i].s.Utilisation, want[i].s.Utilisation)
 				}
 			}
 		}
