@@ -37,6 +37,18 @@ func (p *puller) ChooseForSlot(job *speculators.Job, node speculators.NodeID, no
 	return m(0), false, true
 }
 
+// runPuller runs jobs with every job's engine on policy p.
+func runPuller(t *testing.T, cfg Config, jobs []Job, p *puller) *Result {
+	t.Helper()
+	res, err := Run(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+		return speculators.NewEngine(info, "puller", p, speculators.Params{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // A pull-based policy chooses what runs in each offered slot: an original
 // out of the default order, a copy while originals still wait (on a node
 // where the task does not run), and a choice the simulator cannot honour
@@ -44,12 +56,7 @@ func (p *puller) ChooseForSlot(job *speculators.Job, node speculators.NodeID, no
 func TestSlotChooserPicksOriginalsAndCopies(t *testing.T) {
 	p := &puller{}
 	jobs := []Job{{ID: "j", Maps: works(10000, 100000, 10000, 10000)}}
-	res, err := Run(cfgFor(nodes(1, 1)), jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
-		return speculators.NewEngine(info, "puller", p, speculators.Params{})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runPuller(t, cfgFor(nodes(1, 1)), jobs, p)
 	start := map[speculators.AttemptID]speculators.Time{}
 	node := map[speculators.AttemptID]speculators.NodeID{}
 	spec := map[speculators.AttemptID]bool{}
@@ -84,12 +91,7 @@ func TestSlotChooserCopyRefusedWithSpeculationOff(t *testing.T) {
 	p := &puller{}
 	job := Job{ID: "j", Maps: works(10000, 100000, 10000, 10000)}
 	job.NoSpeculate[speculators.Map] = true
-	res, err := Run(cfgFor(nodes(1, 1)), []Job{job}, func(info speculators.JobInfo) (*speculators.Engine, error) {
-		return speculators.NewEngine(info, "puller", p, speculators.Params{})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runPuller(t, cfgFor(nodes(1, 1)), []Job{job}, p)
 	expectInt(t, "speculative launched", res.Jobs[0].SpeculativeLaunched, 0)
 }
 
@@ -101,12 +103,7 @@ func TestYARNPlacementRunsPoliciesInPushForm(t *testing.T) {
 	p := &puller{}
 	cfg := cfgFor(nodes(1, 1))
 	cfg.YARNPlacement = true
-	res, err := Run(cfg, []Job{{ID: "j", Maps: works(10000, 100000, 10000, 10000)}}, func(info speculators.JobInfo) (*speculators.Engine, error) {
-		return speculators.NewEngine(info, "puller", p, speculators.Params{})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runPuller(t, cfg, []Job{{ID: "j", Maps: works(10000, 100000, 10000, 10000)}}, p)
 	if len(p.offers) != 0 {
 		t.Errorf("%d slots offered to the policy under YARN placement, want none", len(p.offers))
 	}
@@ -125,12 +122,7 @@ func TestYARNPlacementRunsPoliciesInPushForm(t *testing.T) {
 func TestSlotChooserReofferedAtTicks(t *testing.T) {
 	p := &puller{}
 	jobs := []Job{{ID: "j", Maps: works(5000, 5000, 30000, 5000)}}
-	res, err := Run(cfgFor(nodes(1, 1, 1)), jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
-		return speculators.NewEngine(info, "puller", p, speculators.Params{})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runPuller(t, cfgFor(nodes(1, 1, 1)), jobs, p)
 	times := map[speculators.Time]int{}
 	for _, at := range p.at {
 		if at > 5000 && at < 35000 {
