@@ -383,7 +383,7 @@ func splitProgress(splits []int32, silent int64, f float64, ended bool) (float64
 	}
 	n := len(splits)
 	if ended {
-		for n > 0 && abs32(splits[n-1]-splits[len(splits)-1]) <= 1 {
+		for n > 0 && history.SameTwelfth(splits[n-1], splits[len(splits)-1]) {
 			n--
 		}
 	}
@@ -399,11 +399,4 @@ func splitProgress(splits []int32, silent int64, f float64, ended bool) (float64
 		cum += d
 	}
 	return float64(n) / float64(len(splits)), true
-}
-
-func abs32(x int32) int32 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

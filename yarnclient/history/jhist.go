@@ -396,7 +396,7 @@ func firstReport(splits []int32) int64 {
 		return 0
 	}
 	k := 1
-	for k < len(splits) && abs64(int64(splits[k])-int64(splits[0])) <= 1 {
+	for k < len(splits) && SameTwelfth(splits[k], splits[0]) {
 		k++
 	}
 	var t int64
@@ -406,11 +406,13 @@ func firstReport(splits []int32) int64 {
 	return t
 }
 
-func abs64(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
+// SameTwelfth reports whether two clock-split twelfths took the same time
+// within Hadoop's rounding to the ms: twelfths it filled from one straight
+// line (between two reports, or spread over the twelfths an attempt never
+// reached at its end).
+func SameTwelfth(a, b int32) bool {
+	d := int64(a) - int64(b)
+	return d >= -1 && d <= 1
 }
 
 // attemptOf returns the task's attempt with this id, adding it.
