@@ -223,3 +223,62 @@ func TestNodeSpeedsOfALiveCluster(t *testing.T) {
 		t.Errorf("the first round alone finds %d slow nodes at 1.25x or more, the joint fit %d (%v): the fixture does not show what the joint fit is for", atLeast(first), atLeast(fitted), first)
 	}
 }
+
+// TestNodeSpeedsCensoredByRaces: a speculating cluster of nine nodes, a
+// third of them slow (each attempt there 2-4x, drawn), jobs of four maps
+// placed at random, one map a job a 4x straggler. An attempt still running
+// at 1.5x the typical time gets a copy on a fast node, and when the copy
+// wins, the original is killed: the slow nodes' slowest attempts, and the
+// stragglers, leave only a lower bound of their times. Fitted on the
+// succeeded attempts alone, the slow nodes come out short of their median
+// of 3 (the survivors of the races are their fast draws); with the lost
+// races as lower bounds, each slow node's factor is higher and nearer 3,
+// and every fast node stays nominal (the stragglers' lower bounds are
+// outvoted by their nodes' other attempts).
+func TestNodeSpeedsCensoredByRaces(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 2))
+	slow := map[string]bool{"n0": true, "n3": true, "n6": true}
+	var withLost, succeeded speedData
+	const typical, copyAt = 5000.0, 7500.0
+	for k := range 40 {
+		j := &history.Job{ID: fmt.Sprintf("job_1_%04d", k)}
+		straggler := r.IntN(4)
+		for i := range 4 {
+			n := fmt.Sprintf("n%d", r.IntN(9))
+			dur := typical * (1 + 0.1*r.Float64())
+			if slow[n] {
+				dur *= 2 + 2*r.Float64()
+			}
+			if i == straggler {
+				dur *= 4
+			}
+			orig := history.Attempt{Host: n, Start: 1000, Finish: 1000 + int64(dur), Status: history.Succeeded}
+			task := history.Task{Type: history.Map, Index: i, Status: history.Succeeded}
+			if won := copyAt + typical*(1+0.1*r.Float64()); dur > won {
+				fast := fmt.Sprintf("n%d", 1+3*r.IntN(3)) // n1, n4 or n7
+				orig.Finish, orig.Status = 1000+int64(won), history.Killed
+				task.Attempts = append(task.Attempts, history.Attempt{Host: fast, Start: 1000 + int64(copyAt), Finish: 1000 + int64(won), Status: history.Succeeded, Speculative: true})
+			}
+			task.Attempts = append(task.Attempts, orig)
+			j.Tasks = append(j.Tasks, task)
+		}
+		withLost.add(j)
+		for ti := range j.Tasks {
+			j.Tasks[ti].Attempts = slices.DeleteFunc(j.Tasks[ti].Attempts, func(a history.Attempt) bool { return a.Status == history.Killed })
+		}
+		succeeded.add(j)
+	}
+	name := func(k hostPort) string { return k.host }
+	censored, survivors := nodeFactors(&withLost, name, speedFitRounds), nodeFactors(&succeeded, name, speedFitRounds)
+	t.Logf("with lost races %v, succeeded alone %v", censored, survivors)
+	for i := range 9 {
+		n := fmt.Sprintf("n%d", i)
+		f, g := max(censored[n], 1), max(survivors[n], 1)
+		switch {
+		case !slow[n] && f != 1:
+			t.Errorf("fast node %s: factor %.2f with the lost races, want 1", n, f)
+		case slow[n] && (f < 1.08*g || math.Abs(f-3) >= math.Abs(g-3)):
+			t.Errorf("slow node %s: factor %.2f with the lost races, %.2f without: want 8%% higher or more, and nearer 3", n, f, g)
+		}
+	}
+}
