@@ -418,6 +418,24 @@ if ranking(rows, 1) != ranking(rows, 2) and maxr > 1:
                 ties = ties and gap < sp
                 swapped.append("%s/%s (live %.1f s apart, rounds spread %.1f s)" % (a, b, gap, sp))
     print("pairs ordered otherwise: " + "; ".join(swapped) + ("  (each closer live than its rounds' spread)" if ties else ""))
+    # Does the live run order such a pair at all? Each round runs every configuration once, close in
+    # time, so the pair's per-round differences are paired samples: live separates the two when their
+    # mean is more than two standard errors from 0, and n = (2 sd / mean)^2 rounds would make it so.
+    apart = []
+    for i, (a, la, pa) in enumerate(rows):
+        for b, lb, pb in rows[i + 1:]:
+            if (la - lb) * (pa - pb) >= 0:
+                continue
+            ma = {r: m for r, m, _, _ in per_round[a]}
+            d = [ma[r] - m for r, m, _, _ in per_round[b] if r in ma]
+            if len(d) < 2:
+                continue
+            mean, sd = statistics.mean(d), statistics.stdev(d)
+            sep = abs(mean) > 2 * sd / len(d) ** 0.5
+            apart.append(sep)
+            need = "" if sep or mean == 0 else ", about %d rounds would separate them" % max(len(d) + 1, -(-(2 * sd / mean) ** 2 // 1))
+            print("  %s - %s per round: mean %+.1f s, sd %.1f s over %d rounds: %s%s" % (a, b, mean, sd, len(d), "live separates them" if sep else "within live's noise", need))
+    print("replay agrees with every pair live separates: " + ("no" if any(apart) else "yes"))
 print("after AM start, live:   " + " < ".join(ranking(rows_after, 1)))
 print("after AM start, replay: " + " < ".join(ranking(rows_after, 2)) + ("  (same)" if ranking(rows_after, 1) == ranking(rows_after, 2) else "  (differs)"))
 if check:
