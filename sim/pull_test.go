@@ -2,9 +2,7 @@ package sim
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -170,34 +168,6 @@ func TestWantsKeptMatchesFresh(t *testing.T) {
 					t.Errorf("no answer kept within a round: the check checked nothing")
 				}
 			})
-		}
-	}
-}
-
-// TestDropAt checks placeOne's removal of the refusing jobs from a round's
-// list against a filter.
-func TestDropAt(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for range 2_000 {
-		n := 1 + rng.IntN(20)
-		xs := make([]int32, n)
-		for i := range xs {
-			xs[i] = int32(100 + i)
-		}
-		var at []int
-		var want []int32
-		for i := range xs {
-			if rng.IntN(3) == 0 {
-				at = append(at, i)
-			} else {
-				want = append(want, xs[i])
-			}
-		}
-		if len(at) == 0 {
-			continue
-		}
-		if got := dropAt(xs, at); !slices.Equal(got, want) {
-			t.Fatalf("dropAt(%v) = %v, want %v", at, got, want)
 		}
 	}
 }

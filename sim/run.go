@@ -51,7 +51,7 @@ type sim struct {
 
 	active      []int32 // running jobs in submit order
 	tickScratch []int32
-	candidates  []int32 // jobs placeOne offers a slot to (gatherCandidates)
+	candidates  jobSet // jobs placeOne offers a slot to (gatherCandidates)
 	index       jobIndex
 	tickPending bool
 	stallSince  speculators.Time
@@ -91,8 +91,7 @@ type sim struct {
 	// pull-based policies' answers kept within one (wants, pull.go);
 	// checkWants: ask afresh at every use too and compare (tests).
 	round uint64
-	drops []int // placeOne's scratch
-	// eagerDrop: placeOne also drops every listed job with nothing left to
+	// eagerDrop: placeOne also drops every candidate with nothing left to
 	// place at each offer that drops one, as it did before (tests).
 	eagerDrop  bool
 	checkWants bool
