@@ -95,8 +95,12 @@ type sim struct {
 	// place at each offer that drops one, as it did before (tests).
 	eagerDrop  bool
 	checkWants bool
-	wantsErr   error
-	wantsKept  int // answers checkWants compared (tests)
+	// askIdle: the tick asks SkipDecide of idle jobs too, as it did
+	// before (tests); decides counts the Decides it made.
+	askIdle   bool
+	decides   int
+	wantsErr  error
+	wantsKept int // answers checkWants compared (tests)
 	// pins: per node, the originals waiting for it as their recorded node
 	// (Task.Node, pin.go); pinWaiting counts the entries; nodeByName is
 	// built when a job first names a node.
@@ -456,6 +460,7 @@ func (s *sim) observed(j *jobState, err error) error {
 		return fmt.Errorf("sim: %w", err)
 	}
 	j.wantRound = 0 // the engine saw an event: WantsSlot asked afresh
+	j.idle = false  // and its SkipDecide's yes is forgotten
 	if s.cfg.Trace != nil {
 		s.cfg.Trace.Event(j.spec.ID, &s.ev)
 	}
