@@ -30,7 +30,7 @@ func (s *sim) tick() error {
 			continue
 		}
 		if s.cfg.Trace == nil && j.engine.SkipDecide(s.now) {
-			j.idle = !j.spec.EnforceBounds
+			j.idle = !enforces(j.spec)
 			continue // a Decide that would return nothing (traced: every one)
 		}
 		ds := j.engine.Decide(s.now)

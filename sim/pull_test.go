@@ -247,6 +247,8 @@ func TestIdleTickMatchesEngine(t *testing.T) {
 						case 3:
 							jobs[i].Deadline = jobs[i].Submit + 30_000
 							jobs[i].EnforceBounds = true
+						case 4:
+							jobs[i].EnforceBounds = true // and no bound
 						}
 					}
 					s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {

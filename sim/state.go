@@ -141,7 +141,7 @@ type jobState struct {
 	wantRound uint64
 	wantOK    bool
 	// idle: the engine's SkipDecide said yes, kept until its next event
-	// (observed clears it), and the job enforces no bounds: the tick
+	// (observed clears it), and the job has no bound to enforce: the tick
 	// passes over it without reading its engine or its spec (decide.go).
 	idle bool
 	// prio: the policy orders jobs (speculators.JobPrioritizer); cloner:
