@@ -120,9 +120,9 @@ type jobIndex struct {
 	byRank []int32
 	// placeable: a scheduling round's candidates (gatherCandidates: no
 	// job order of their own, and something to place somewhere, or a
-	// pull-based policy with attempts running). waiting: jobs for which a free slot could be
-	// used (anythingWaiting). starving: jobs whose own reduces may have
-	// to be preempted for their maps (preemptReduces).
+	// pull-based policy with attempts running). waiting: jobs for which a
+	// free slot could be used (anythingWaiting). starving: jobs whose own
+	// reduces may have to be preempted for their maps (preemptReduces).
 	placeable, waiting, starving jobSet
 	// copyJobs counts jobs with copies asked for and not placed;
 	// pullRunning counts pull-based jobs with attempts running.

@@ -154,22 +154,22 @@ func (s *sim) anythingWaiting() bool {
 
 // gatherCandidates takes, as a set of submit ranks, the running jobs
 // without a job order of their own (placeOne asks those first) that might
-// place an
-// attempt on some node in this scheduling round: jobs that have nothing
-// anywhere (every original launched, no retry, no copy asked for, reduces
-// behind slow start) would refuse every node, and with thousands of nodes
-// asking each of them about each free node was most of a big replay's time
-// (docs/scale.md). Placing an attempt of one job does not make another
-// placeable, so the list holds for the round; it only narrows the loop and
-// changes no choice. Jobs with an order of their own are asked first, by
-// pickByPriority, and are not listed; a pull-based job with attempts
-// running is listed and asked whether it wants a slot only when placeOne
-// reaches it (FIFO stops at the first job that takes the slot). The set is
-// a copy of the index's placeable set (index.go), kept by the events that
-// change it; placeOne walks it in submit order. It was a list of every
-// placeable job, built at each round though FIFO's scan mostly stops at
-// the first few: on xulau/ese under gs (thousands of queued jobs), 16% of
-// the replay (issue 31). A copy costs the set's non-empty words.
+// place an attempt on some node in this scheduling round: jobs that have
+// nothing anywhere (every original launched, no retry, no copy asked for,
+// reduces behind slow start) would refuse every node, and with thousands
+// of nodes asking each of them about each free node was most of a big
+// replay's time (docs/scale.md). Placing an attempt of one job does not
+// make another placeable, so the set holds for the round; it only narrows
+// the loop and changes no choice. Jobs with an order of their own are
+// asked first, by pickByPriority, and are not in it; a pull-based job with
+// attempts running is in it and asked whether it wants a slot only when
+// placeOne reaches it (FIFO stops at the first job that takes the slot).
+// The set is a copy of the index's placeable set (index.go), kept by the
+// events that change it, and placeOne walks it in submit order: a copy
+// costs the set's non-empty words. It was a list of every placeable job,
+// built at each round though FIFO's scan mostly stops at the first few: on
+// xulau/ese under gs (thousands of queued jobs), 16% of the replay (issue
+// 31).
 func (s *sim) gatherCandidates() {
 	s.round++ // a new round: pull-based policies asked afresh (wants)
 	s.candidates.copyFrom(&s.index.placeable)
