@@ -105,6 +105,13 @@ func (j *jobState) original(ty speculators.TaskType, pos int) int32 {
 	return int32(pos)
 }
 
+// enforces reports whether enforceBounds may ever drop a task of the job:
+// it enforces bounds and has one (a scenario's jobs enforce by default,
+// most with no bound).
+func enforces(spec *Job) bool {
+	return spec.EnforceBounds && (spec.Deadline > 0 || spec.ErrorBound > 0)
+}
+
 // enforceBounds plays the sidecar's bound rule for a job with
 // Job.EnforceBounds, at the Decide cadence as the live sidecar checks it:
 // once the job's Deadline has passed, every task not done is dropped (the
@@ -115,7 +122,7 @@ func (j *jobState) original(ty speculators.TaskType, pos int) int32 {
 func (s *sim) enforceBounds(ji int32) error {
 	j := &s.jobs[ji]
 	spec := j.spec
-	if !spec.EnforceBounds || j.finished {
+	if !enforces(spec) || j.finished {
 		return nil
 	}
 	var types []speculators.TaskType

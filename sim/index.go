@@ -82,15 +82,47 @@ func (b *jobSet) next(r int32) int32 {
 	return -1
 }
 
+// copyFrom makes b hold src's members. It costs the non-empty words of
+// the two sets, not the ranks they span: a set's summary bit is on exactly
+// when its word is non-empty (put).
+func (b *jobSet) copyFrom(src *jobSet) {
+	b.reset()
+	if n := len(src.words) - len(b.words); n > 0 {
+		b.words = append(b.words, make([]uint64, n)...)
+	}
+	if n := len(src.summary) - len(b.summary); n > 0 {
+		b.summary = append(b.summary, make([]uint64, n)...)
+	}
+	copy(b.summary, src.summary)
+	for sw, x := range src.summary {
+		for ; x != 0; x &= x - 1 {
+			w := sw<<6 + bits.TrailingZeros64(x)
+			b.words[w] = src.words[w]
+		}
+	}
+	b.n = src.n
+}
+
+// reset empties b at a cost of its non-empty words.
+func (b *jobSet) reset() {
+	for sw, x := range b.summary {
+		for ; x != 0; x &= x - 1 {
+			b.words[sw<<6+bits.TrailingZeros64(x)] = 0
+		}
+		b.summary[sw] = 0
+	}
+	b.n = 0
+}
+
 // jobIndex is the run's active-job index.
 type jobIndex struct {
 	// byRank maps a submit rank to its job.
 	byRank []int32
-	// placeable: jobs gatherCandidates lists (no job order of their own,
-	// and something to place somewhere, or a pull-based policy with
-	// attempts running). waiting: jobs for which a free slot could be
-	// used (anythingWaiting). starving: jobs whose own reduces may have
-	// to be preempted for their maps (preemptReduces).
+	// placeable: a scheduling round's candidates (gatherCandidates: no
+	// job order of their own, and something to place somewhere, or a
+	// pull-based policy with attempts running). waiting: jobs for which a
+	// free slot could be used (anythingWaiting). starving: jobs whose own
+	// reduces may have to be preempted for their maps (preemptReduces).
 	placeable, waiting, starving jobSet
 	// copyJobs counts jobs with copies asked for and not placed;
 	// pullRunning counts pull-based jobs with attempts running.

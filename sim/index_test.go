@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -117,4 +118,62 @@ func TestJobSetNext(t *testing.T) {
 	if b.n != n {
 		t.Errorf("n = %d, want %d", b.n, n)
 	}
+}
+
+// TestJobSetCopy checks a scheduling round's copy of a set (copyFrom,
+// reset): a copy over a set that held other members, and sets of other
+// lengths, holds the source's members and no other, in order; drops from
+// the copy leave the source as it was; the copy's summary stays exact
+// (next skips words by it).
+func TestJobSetCopy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	var dst jobSet
+	for range 400 {
+		var src jobSet
+		span := 1 + rng.IntN(20_000)
+		want := map[int32]bool{}
+		for range rng.IntN(200) {
+			r := int32(rng.IntN(span))
+			on := rng.IntN(4) != 0
+			src.put(r, on)
+			want[r] = on
+		}
+		if rng.IntN(5) == 0 {
+			dst.reset()
+			if dst.n != 0 || dst.next(0) != -1 {
+				t.Fatalf("reset left %d members, next %d", dst.n, dst.next(0))
+			}
+		}
+		dst.copyFrom(&src)
+		if got, exp := members(&dst), members(&src); !slices.Equal(got, exp) || dst.n != src.n {
+			t.Fatalf("copy holds %v (n %d), source %v (n %d)", got, dst.n, exp, src.n)
+		}
+		exp := members(&src)
+		for _, r := range exp {
+			if !want[r] {
+				t.Fatalf("source holds %d, never put", r)
+			}
+			if rng.IntN(2) == 0 {
+				dst.put(r, false)
+			}
+		}
+		if !slices.Equal(members(&src), exp) {
+			t.Fatalf("drops from the copy changed the source")
+		}
+		// Every word the copy's summary leaves out is empty.
+		for w, x := range dst.words {
+			if on := dst.summary[w>>6]&(1<<(w&63)) != 0; on != (x != 0) {
+				t.Fatalf("word %d = %x, summary bit %v", w, x, on)
+			}
+		}
+	}
+}
+
+// members lists b's members by next.
+func members(b *jobSet) []int32 {
+	var out []int32
+	for r := b.next(0); r >= 0; r = b.next(r + 1) {
+		out = append(out, r)
+	}
+	return out
 }

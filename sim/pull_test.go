@@ -2,9 +2,7 @@ package sim
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -174,34 +172,6 @@ func TestWantsKeptMatchesFresh(t *testing.T) {
 	}
 }
 
-// TestDropAt checks placeOne's removal of the refusing jobs from a round's
-// list against a filter.
-func TestDropAt(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for range 2_000 {
-		n := 1 + rng.IntN(20)
-		xs := make([]int32, n)
-		for i := range xs {
-			xs[i] = int32(100 + i)
-		}
-		var at []int
-		var want []int32
-		for i := range xs {
-			if rng.IntN(3) == 0 {
-				at = append(at, i)
-			} else {
-				want = append(want, xs[i])
-			}
-		}
-		if len(at) == 0 {
-			continue
-		}
-		if got := dropAt(xs, at); !slices.Equal(got, want) {
-			t.Fatalf("dropAt(%v) = %v, want %v", at, got, want)
-		}
-	}
-}
-
 // TestLazyDropMatchesEager replays random days under pull-based and other
 // policies twice, with placeOne dropping only the refusing jobs its scan
 // visited and with it also dropping, at each offer that drops one, every
@@ -235,6 +205,73 @@ func TestLazyDropMatchesEager(t *testing.T) {
 				}
 				if !reflect.DeepEqual(results[0].Jobs, results[1].Jobs) || results[0].Events != results[1].Events {
 					t.Errorf("results differ: %d events dropping the visited jobs, %d dropping every job with nothing left", results[0].Events, results[1].Events)
+				}
+			})
+		}
+	}
+}
+
+// idler is a test-only speculators.IdleDecider: its Decide (script's,
+// which asks for nothing) is idle while no attempt of the job runs.
+type idler struct{ script }
+
+func (p *idler) DecideIdle(job *speculators.Job) bool {
+	return job.RunningTasks[speculators.Map]+job.RunningTasks[speculators.Reduce] == 0
+}
+
+// TestIdleTickMatchesEngine replays random days, some jobs with a deadline
+// or an error bound (enforced or not), under gs and ras (whose Decide is
+// idle on exact jobs in pull mode or with nothing running), grass, hadoop
+// and idler (idle while nothing runs) twice: with the tick passing over the
+// jobs whose SkipDecide yes it noted (idle) and with it asking their
+// engines at every tick, as before. Both must make the same Decides and
+// give the same per-job results: a yes noted past the job's next event
+// would leave out Decides the engine makes (idler's once a queued job
+// starts), and one noted for a job whose bounds are enforced would leave
+// a deadline passed while it waits unenforced.
+func TestIdleTickMatchesEngine(t *testing.T) {
+	reg := alltest.Registry(t)
+	for _, name := range []string{"gs", "ras", "grass", "hadoop", "idler"} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
+				var results [2]*Result
+				var decides [2]int
+				for k, ask := range []bool{false, true} {
+					cfg, jobs := indexWorkload(seed)
+					for i := range jobs {
+						switch i % 5 {
+						case 1:
+							jobs[i].Deadline = jobs[i].Submit + 60_000
+						case 2:
+							jobs[i].ErrorBound = 0.2
+						case 3:
+							jobs[i].Deadline = jobs[i].Submit + 30_000
+							jobs[i].EnforceBounds = true
+						case 4:
+							jobs[i].EnforceBounds = true // and no bound
+						}
+					}
+					s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+						if name == "idler" {
+							return speculators.NewEngine(info, name, &idler{}, speculators.Params{})
+						}
+						return reg.NewEngine(info, name, nil, seed)
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					s.askIdle = ask
+					if err := s.loop(); err != nil {
+						t.Fatal(err)
+					}
+					results[k], decides[k] = s.finish(), s.decides
+				}
+				if decides[0] != decides[1] || !reflect.DeepEqual(results[0].Jobs, results[1].Jobs) || results[0].Events != results[1].Events {
+					t.Errorf("passing over idle jobs: %d Decides, %d events; asking every engine: %d Decides, %d events (or the per-job results differ)",
+						decides[0], results[0].Events, decides[1], results[1].Events)
+				}
+				if decides[0] == 0 {
+					t.Errorf("no Decide made")
 				}
 			})
 		}

@@ -51,7 +51,7 @@ type sim struct {
 
 	active      []int32 // running jobs in submit order
 	tickScratch []int32
-	candidates  []int32 // jobs placeOne offers a slot to (gatherCandidates)
+	candidates  jobSet // jobs placeOne offers a slot to (gatherCandidates)
 	index       jobIndex
 	tickPending bool
 	stallSince  speculators.Time
@@ -91,13 +91,16 @@ type sim struct {
 	// pull-based policies' answers kept within one (wants, pull.go);
 	// checkWants: ask afresh at every use too and compare (tests).
 	round uint64
-	drops []int // placeOne's scratch
-	// eagerDrop: placeOne also drops every listed job with nothing left to
+	// eagerDrop: placeOne also drops every candidate with nothing left to
 	// place at each offer that drops one, as it did before (tests).
 	eagerDrop  bool
 	checkWants bool
-	wantsErr   error
-	wantsKept  int // answers checkWants compared (tests)
+	// askIdle: the tick asks SkipDecide of idle jobs too, as it did
+	// before (tests); decides counts the Decides it made.
+	askIdle   bool
+	decides   int
+	wantsErr  error
+	wantsKept int // answers checkWants compared (tests)
 	// pins: per node, the originals waiting for it as their recorded node
 	// (Task.Node, pin.go); pinWaiting counts the entries; nodeByName is
 	// built when a job first names a node.
@@ -457,6 +460,7 @@ func (s *sim) observed(j *jobState, err error) error {
 		return fmt.Errorf("sim: %w", err)
 	}
 	j.wantRound = 0 // the engine saw an event: WantsSlot asked afresh
+	j.idle = false  // and its SkipDecide's yes is forgotten
 	if s.cfg.Trace != nil {
 		s.cfg.Trace.Event(j.spec.ID, &s.ev)
 	}

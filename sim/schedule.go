@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math/bits"
-	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -44,9 +43,10 @@ func (s *sim) schedule() error {
 	nn := len(s.nodes)
 	for {
 		placed := false
-		s.candidates = s.candidates[:0]
 		if s.freeSlots > 0 {
 			s.gatherCandidates()
+		} else {
+			s.candidates.reset()
 		}
 		if s.pinWaiting > 0 && s.freeSlots > 0 {
 			ok, err := s.placePinned()
@@ -58,15 +58,15 @@ func (s *sim) schedule() error {
 			}
 		}
 		// With no candidate and no job order every node would refuse.
-		sweep := len(s.candidates) > 0 || s.anyPrio
-		for ni := s.nextFree(s.cursor, nn); sweep && (len(s.candidates) > 0 || s.anyPrio) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
+		sweep := s.candidates.n > 0 || s.anyPrio
+		for ni := s.nextFree(s.cursor, nn); sweep && (s.candidates.n > 0 || s.anyPrio) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
 			ok, err := s.offer(int32(ni))
 			if err != nil {
 				return err
 			}
 			placed = placed || ok
 		}
-		for ni := s.nextFree(0, s.cursor); sweep && (len(s.candidates) > 0 || s.anyPrio) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, s.cursor) {
+		for ni := s.nextFree(0, s.cursor); sweep && (s.candidates.n > 0 || s.anyPrio) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, s.cursor) {
 			ok, err := s.offer(int32(ni))
 			if err != nil {
 				return err
@@ -152,27 +152,27 @@ func (s *sim) anythingWaiting() bool {
 	return s.index.waiting.n > 0
 }
 
-// gatherCandidates lists, in submit order, the running jobs without a job
-// order of their own (placeOne asks those first) that might place an
-// attempt on some node in this scheduling round: jobs that have nothing
-// anywhere (every original launched, no retry, no copy asked for, reduces
-// behind slow start) would refuse every node, and with thousands of nodes
-// asking each of them about each free node was most of a big replay's time
-// (docs/scale.md). Placing an attempt of one job does not make another
-// placeable, so the list holds for the round; it only narrows the loop and
-// changes no choice. Jobs with an order of their own are asked first, by
-// pickByPriority, and are not listed; a pull-based job with attempts
-// running is listed and asked whether it wants a slot only when placeOne
-// reaches it (FIFO stops at the first job that takes the slot). The list is
-// the index's placeable set (index.go), kept by the events that change it,
-// in submit order.
+// gatherCandidates takes, as a set of submit ranks, the running jobs
+// without a job order of their own (placeOne asks those first) that might
+// place an attempt on some node in this scheduling round: jobs that have
+// nothing anywhere (every original launched, no retry, no copy asked for,
+// reduces behind slow start) would refuse every node, and with thousands
+// of nodes asking each of them about each free node was most of a big
+// replay's time (docs/scale.md). Placing an attempt of one job does not
+// make another placeable, so the set holds for the round; it only narrows
+// the loop and changes no choice. Jobs with an order of their own are
+// asked first, by pickByPriority, and are not in it; a pull-based job with
+// attempts running is in it and asked whether it wants a slot only when
+// placeOne reaches it (FIFO stops at the first job that takes the slot).
+// The set is a copy of the index's placeable set (index.go), kept by the
+// events that change it, and placeOne walks it in submit order: a copy
+// costs the set's non-empty words. It was a list of every placeable job,
+// built at each round though FIFO's scan mostly stops at the first few: on
+// xulau/ese under gs (thousands of queued jobs), 16% of the replay (issue
+// 31).
 func (s *sim) gatherCandidates() {
 	s.round++ // a new round: pull-based policies asked afresh (wants)
-	s.candidates = s.candidates[:0]
-	ix := &s.index
-	for r := ix.placeable.next(0); r >= 0; r = ix.placeable.next(r + 1) {
-		s.candidates = append(s.candidates, ix.byRank[r])
-	}
+	s.candidates.copyFrom(&s.index.placeable)
 }
 
 // mayPlace reports whether job j might place an attempt on some node now:
@@ -204,8 +204,9 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 		}
 	}
 	best, bestPick, found := int32(none), pick{}, false
-	s.drops = s.drops[:0]
-	for k, ji := range s.candidates {
+	cands, byRank, dropped := &s.candidates, s.index.byRank, false
+	for r := cands.next(0); r >= 0; r = cands.next(r + 1) {
+		ji := byRank[r]
 		j := &s.jobs[ji]
 		if found && j.running >= s.jobs[best].running {
 			continue // fair: only a job with fewer running containers can beat best
@@ -216,44 +217,33 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 				break
 			}
 		} else if !s.mayPlace(j) {
-			s.drops = append(s.drops, k)
+			// A job that has nothing left to place anywhere would refuse
+			// every other node of the round too (a placement changes only
+			// its own job): keep it out of the rest of the round. Only the
+			// jobs this scan visits are judged; one further on that has
+			// nothing left is judged when a scan reaches it, where it
+			// refuses as it would have been left out: a job out of a
+			// round's set is one whose visit changes nothing (not offered
+			// before: it would place, or have nothing at all and not be
+			// in the set; wants keeps its answer). Judging every job of
+			// the set at each such offer asked each policy again and
+			// again (issue 31).
+			cands.put(r, false)
+			dropped = true
 		}
 	}
-	if len(s.drops) > 0 {
-		// A job that has nothing left to place anywhere would refuse every
-		// other node of the round too (a placement changes only its own
-		// job): keep it out of the rest of the round. Only the jobs this
-		// scan visited are judged; one further on that has nothing left
-		// is judged when a scan reaches it, where it refuses as it would
-		// have been left out: a job out of a round's list is one whose
-		// visit changes nothing (not offered before: it would place, or
-		// have nothing at all and not be listed; wants keeps its answer).
-		// Judging every job of the list at each such offer asked each
-		// policy again and again (issue 31).
-		s.candidates = dropAt(s.candidates, s.drops)
-		if s.eagerDrop {
-			// The former clean-up, for TestLazyDropMatchesEager.
-			s.candidates = slices.DeleteFunc(s.candidates, func(ji int32) bool { return ji != best && !s.mayPlace(&s.jobs[ji]) })
+	if dropped && s.eagerDrop {
+		// The former clean-up, for TestLazyDropMatchesEager.
+		for r := cands.next(0); r >= 0; r = cands.next(r + 1) {
+			if ji := byRank[r]; ji != best && !s.mayPlace(&s.jobs[ji]) {
+				cands.put(r, false)
+			}
 		}
 	}
 	if !found {
 		return false, nil
 	}
 	return true, s.place(best, ni, bestPick)
-}
-
-// dropAt removes the entries at positions at (increasing) from xs, keeping
-// the others in order.
-func dropAt(xs []int32, at []int) []int32 {
-	w := at[0]
-	for k, from := range at {
-		to := len(xs)
-		if k+1 < len(at) {
-			to = at[k+1]
-		}
-		w += copy(xs[w:], xs[from+1:to])
-	}
-	return xs[:w]
 }
 
 // pickFor chooses what job j would run on node ni with task types lo..hi:

@@ -140,6 +140,10 @@ type jobState struct {
 	// wants, pull.go).
 	wantRound uint64
 	wantOK    bool
+	// idle: the engine's SkipDecide said yes, kept until its next event
+	// (observed clears it), and the job has no bound to enforce: the tick
+	// passes over it without reading its engine or its spec (decide.go).
+	idle bool
 	// prio: the policy orders jobs (speculators.JobPrioritizer); cloner:
 	// it clones at launch and clones is the attempts each task starts
 	// with, 0 until the job's first original is placed (clone.go).
