@@ -841,9 +841,15 @@ func (q *quietTime) drop(ty speculators.TaskType, k *quietTask) {
 // joins at elapsed / p > m / p, its progress p fixed until its next report.
 // A reduce whose phase began at now changes its formula at the next ms
 // (Attempt.PhaseTimeLeft) and may join at m. So t_new is at least the mean
-// of the completions and the counted tasks' durations as kept (quietTask),
-// or, if lower, the least value a joiner may join at: any mean of those
-// values is at least the lower of the two. A counted task's own t_new
+// of the completions, the counted tasks' durations as kept (quietTask) and
+// the values the joiners that have joined by then brought, each at least
+// the least value a joiner may join at (vmin); with k of the joins joiners
+// in at vmin below the mean, the more the lower, so the mean with all of
+// them in at vmin bounds every case. (Before, the floor was vmin itself
+// wherever a joiner was left, near the completions' mean, while t_new
+// stood at about twice that on xulau/sca-sda under gs: a copy whose t_rem
+// passed the floor had Γ computed at every scheduling round to find it
+// out, issue 31.) A counted task's own t_new
 // leaves its own value out (estimate.go), so the floor is also at most the
 // mean without the largest counted value (vmax bounds that value from
 // above) and never below the completions' mean, which every counted value
@@ -855,17 +861,24 @@ func (q *quietTime) floor(e *estimators, ty int) (norm, dur float64) {
 		if n == 0 {
 			return 0
 		}
-		v := (sum + f.sum) / float64(n+f.n)
+		// Joiners: each of the f.joins tasks that may join brings a
+		// value of at least vmin, and one below the mean pulls it down,
+		// the more the more join: at least the mean with all of them in
+		// at vmin.
+		joined := func(s float64, c int) float64 {
+			if v := s / float64(c); f.joins == 0 || !(f.vmin < v) {
+				return v
+			}
+			return (s + float64(f.joins)*f.vmin) / float64(c+f.joins)
+		}
+		v := joined(sum+f.sum, n+f.n)
 		if f.n > 0 {
 			// A counted task's own t_new leaves its value out: at least
 			// the mean without the largest (vmax bounds it from above),
 			// and at least the completions' mean, below every counted
-			// value.
-			ex := max((sum+f.sum-f.vmax)/float64(n+f.n-1), sum/float64(n))
+			// value and every joiner's.
+			ex := max(joined(sum+f.sum-f.vmax, n+f.n-1), sum/float64(n))
 			v = min(v, ex)
-		}
-		if f.joins > 0 && f.vmin < v {
-			v = f.vmin
 		}
 		return v * (1 - 1e-9)
 	}
