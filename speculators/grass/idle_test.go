@@ -1,6 +1,7 @@
 package grass
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -43,5 +44,51 @@ func TestDecideIdleChangesNothing(t *testing.T) {
 	}
 	if idle == 0 {
 		t.Fatal("no Decide was idle: the test checks nothing")
+	}
+}
+
+// TestRecordLeftOutChangesNothing plays random GRASS jobs in pull mode
+// (some switching to GS at two waves left, some perturbed, which run one
+// algorithm and record a sample) twice: once leaving out Decide's record
+// of t_rem where the learner reads the accuracy no more (readsAccuracy),
+// and once recording always. The decisions, slot choices, WantsSlot's
+// answers after every Decide, finish times and the samples kept must be
+// the same, and some Decides must have left the record out.
+func TestRecordLeftOutChangesNothing(t *testing.T) {
+	defer func() { recordAlways = false }()
+	skipped := 0
+	for seed := uint64(1); seed <= 24; seed++ {
+		j := paretoJob(seed, 30, 6)
+		j.pull, j.seed = true, seed
+		params := map[string]string{ParamXi: "0", ParamCheckInterval: "0", ParamFallbackWaves: "2"}
+		if seed%3 == 0 {
+			params[ParamXi] = "1"
+		}
+		run := func(always bool) (*driver, []Sample, int) {
+			recordAlways = always
+			known := NewMemoryStore()
+			d := newDriver(t, NameGRASS, j, params, known)
+			left := 0
+			d.afterDecide = func(d *driver) {
+				if !d.policy.learn.readsAccuracy() {
+					left++
+				}
+				d.log = append(d.log, fmt.Sprintf("t=%g wants %v", float64(d.now)/unit, d.engine.WantsSlot(d.now)))
+			}
+			d.run(0)
+			return d, known.Samples(0), left
+		}
+		with, withSamples, _ := run(true)
+		without, withoutSamples, left := run(false)
+		if !slices.Equal(with.log, without.log) || !slices.Equal(with.finished, without.finished) {
+			t.Fatalf("seed %d: leaving the record out changed the run:\n%v\n%v", seed, with.log, without.log)
+		}
+		if len(withSamples) != len(withoutSamples) || (len(withSamples) > 0 && withSamples[0].Accuracy != withoutSamples[0].Accuracy) {
+			t.Fatalf("seed %d: samples %v, left out %v", seed, withSamples, withoutSamples)
+		}
+		skipped += left
+	}
+	if skipped == 0 {
+		t.Fatal("no Decide left the record out: the test checks nothing")
 	}
 }

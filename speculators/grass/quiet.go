@@ -92,6 +92,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 		q.priors = append(q.priors, q.last.priors...)
 	}
 	for ty := range job.Tasks {
+		q.promote(e, job, ty, now)
 		b.floorNorm[ty], b.floorDur[ty] = q.floor(e, ty)
 	}
 	b.blocking = p.quietBlocking(job, original, &b)
@@ -550,13 +551,14 @@ func (p *policy) sameInput(job *speculators.Job, ty speculators.TaskType) (bytes
 // passes (quietUntil) until an event of the task: the time up to which its
 // t_rem stays at most thr, and its part in t_new's floor (floor): none,
 // counted at val, or may join at val (per input byte when k is 0, in ms
-// when 1).
+// when 1) from join on.
 type quietTask struct {
 	at   speculators.Time
 	thr  float64 // 0: at not computed
 	part uint8
 	k    uint8
 	val  float64
+	join speculators.Time // partJoins: the first instant it may count
 }
 
 // The parts a running task has in t_new's floor.
@@ -583,6 +585,9 @@ type quietFloor struct {
 	// until none is counted; partsHold).
 	maxStart speculators.Time
 	maxSize  float64
+	// next is at most the earliest join of a joiner (MaxInt64: none;
+	// kept, as vmin, until a promote pass finds it again).
+	next speculators.Time
 }
 
 // quietRefresh brings the tasks' parts in the quiet time up to date: every
@@ -633,7 +638,7 @@ func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) (touch
 		q.tasks[ty] = speculators.Grow(q.tasks[ty], len(job.Tasks[ty]))
 		q.normN[ty], q.durN[ty] = e.normN[ty], e.durN[ty]
 		for k := range q.floors[ty] {
-			q.floors[ty][k] = quietFloor{vmin: math.Inf(1)}
+			q.floors[ty][k] = quietFloor{vmin: math.Inf(1), next: math.MaxInt64}
 		}
 		kept := q.tasks[ty]
 		if keep {
@@ -807,8 +812,65 @@ func (q *quietTime) part(e *estimators, t *speculators.Task, k *quietTask, now s
 	default:
 		k.part, k.val = partJoins, m
 	}
+	// censor counts it only once float64(now - start) > m x size (m no
+	// lower: partsHold), so not before start + floor(m x size); one past
+	// that already (a phase begun at now) may count at once.
+	k.join = oldest.Start + math.MaxInt64/4
+	if lim := m * size; lim < float64(math.MaxInt64/4) {
+		k.join = oldest.Start + speculators.Time(math.Floor(lim))
+	}
 	f.joins++
 	f.vmin = min(f.vmin, k.val)
+	f.next = min(f.next, k.join)
+}
+
+// promote computes again the parts of type ty's joiners whose join has
+// come (at now), when one may have: the floor takes a joiner in at vmin,
+// the least value any joiner may bring, while a task that counts brings
+// its own duration, and one that does not yet brings m / p with the
+// completions' mean m as it is now (it rises with the completions, which
+// leave the parts kept: partsHold). A part computed at now bounds the
+// task's from below until its next event as any part does, and the task's
+// kept time reads only its own attempts, so it stays. The pass also
+// finds each kind's least joiner value, earliest join and largest counted
+// value again (kept bounds, which only loosen between passes).
+func (q *quietTime) promote(e *estimators, job *speculators.Job, ty int, now speculators.Time) {
+	fs := &q.floors[ty]
+	if (fs[0].joins == 0 || now < fs[0].next) && (fs[1].joins == 0 || now < fs[1].next) {
+		return
+	}
+	kept := q.tasks[ty]
+	var vmin, vmax [2]float64
+	var next [2]speculators.Time
+	for k := range fs {
+		vmin[k], next[k] = math.Inf(1), math.MaxInt64
+	}
+	live := job.Live[ty]
+	for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+		k := &kept[i]
+		if k.part == partJoins && k.join <= now {
+			q.drop(speculators.TaskType(ty), k)
+			q.part(e, job.Tasks[ty][i], k, now)
+		}
+		switch k.part {
+		case partJoins:
+			vmin[k.k] = min(vmin[k.k], k.val)
+			next[k.k] = min(next[k.k], k.join)
+		case partCounted:
+			vmax[k.k] = max(vmax[k.k], k.val)
+		}
+	}
+	for k := range fs {
+		f := &fs[k]
+		if f.joins > 0 {
+			f.vmin, f.next = vmin[k], next[k]
+		} else {
+			f.vmin, f.next = math.Inf(1), math.MaxInt64
+		}
+		if f.n > 0 {
+			f.vmax = vmax[k]
+		}
+	}
 }
 
 // drop takes task part k out of type ty's sums.
@@ -841,9 +903,15 @@ func (q *quietTime) drop(ty speculators.TaskType, k *quietTask) {
 // joins at elapsed / p > m / p, its progress p fixed until its next report.
 // A reduce whose phase began at now changes its formula at the next ms
 // (Attempt.PhaseTimeLeft) and may join at m. So t_new is at least the mean
-// of the completions and the counted tasks' durations as kept (quietTask),
-// or, if lower, the least value a joiner may join at: any mean of those
-// values is at least the lower of the two. A counted task's own t_new
+// of the completions, the counted tasks' durations as kept (quietTask) and
+// the values the joiners that have joined by then brought, each at least
+// the least value a joiner may join at (vmin); with k of the joins joiners
+// in at vmin below the mean, the more the lower, so the mean with all of
+// them in at vmin bounds every case. (Before, the floor was vmin itself
+// wherever a joiner was left, near the completions' mean, while t_new
+// stood at about twice that on xulau/sca-sda under gs: a copy whose t_rem
+// passed the floor had Γ computed at every scheduling round to find it
+// out, issue 31.) A counted task's own t_new
 // leaves its own value out (estimate.go), so the floor is also at most the
 // mean without the largest counted value (vmax bounds that value from
 // above) and never below the completions' mean, which every counted value
@@ -855,17 +923,24 @@ func (q *quietTime) floor(e *estimators, ty int) (norm, dur float64) {
 		if n == 0 {
 			return 0
 		}
-		v := (sum + f.sum) / float64(n+f.n)
+		// Joiners: each of the f.joins tasks that may join brings a
+		// value of at least vmin, and one below the mean pulls it down,
+		// the more the more join: at least the mean with all of them in
+		// at vmin.
+		joined := func(s float64, c int) float64 {
+			if v := s / float64(c); f.joins == 0 || !(f.vmin < v) {
+				return v
+			}
+			return (s + float64(f.joins)*f.vmin) / float64(c+f.joins)
+		}
+		v := joined(sum+f.sum, n+f.n)
 		if f.n > 0 {
 			// A counted task's own t_new leaves its value out: at least
 			// the mean without the largest (vmax bounds it from above),
 			// and at least the completions' mean, below every counted
-			// value.
-			ex := max((sum+f.sum-f.vmax)/float64(n+f.n-1), sum/float64(n))
+			// value and every joiner's.
+			ex := max(joined(sum+f.sum-f.vmax, n+f.n-1), sum/float64(n))
 			v = min(v, ex)
-		}
-		if f.joins > 0 && f.vmin < v {
-			v = f.vmin
 		}
 		return v * (1 - 1e-9)
 	}

@@ -69,6 +69,7 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 	next := first
 	quiet, partial := 0, 0
 	floors := 0
+	var held heldFloors
 	j.Run(ms(200), func(now speculators.Time) {
 		if next < maps && now > 0 && now%5000 == 0 {
 			j.Start(spectest.Map(next), now, false)
@@ -90,7 +91,7 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 		}
 		p.gamma.valid = false
 		g := p.gammaAt(h.Job(), now)
-		floors += checkFloors(t, p, g.t, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
+		floors += checkFloors(t, p, h.Job(), g.t, &held, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
 		want := g.first >= 0 && g.set[g.first].running
 		if got != want {
 			t.Fatalf("%s seed %d at %d ms: WantsSlot %v, Γ afresh %v (quiet %v..%v, from the quiet time %v)", name, seed, now, got, want, q.from, q.until, fromQuiet)
@@ -107,6 +108,15 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 	return quiet, partial
 }
 
+// heldFloors is the floors checkFloors found at an earlier instant and
+// the policy's version then: with no event since, they must still bound
+// t_new.
+type heldFloors struct {
+	valid     bool
+	ver       uint64
+	norm, dur [speculators.NumTaskTypes]float64
+}
+
 // floorsCompared counts the t_new TestQuietMatchesGamma compared with the
 // floor (checkFloors), so that it can require some.
 var floorsCompared int
@@ -115,27 +125,41 @@ var floorsCompared int
 // (quietFloor, with the parts kept per task: quietRefresh) is at most
 // every t_new in T afresh (ts), when no event has come since the parts
 // were brought up to date, and returns how many t_new it compared.
-func checkFloors(t *testing.T, p *policy, ts []cand, where string) int {
+//
+// Floors found at an earlier instant with no event since (held, the
+// same version) must bound every t_new still, so t_new is also compared
+// with those.
+func checkFloors(t *testing.T, p *policy, job *speculators.Job, ts []cand, held *heldFloors, where string) int {
 	t.Helper()
 	q, e := &p.quiet, &p.est
 	if !q.built || q.all || q.parts || len(q.dirty) > 0 {
+		held.valid = false
 		return 0
+	}
+	if !held.valid || held.ver != p.ver {
+		*held = heldFloors{valid: true, ver: p.ver}
+		for ty := range job.Tasks {
+			held.norm[ty], held.dur[ty] = q.floor(e, ty)
+		}
 	}
 	n := 0
 	for _, c := range ts {
 		ty := c.task.ID.Type
 		norm, dur := q.floor(e, int(ty))
-		var lb float64
+		var lb, lbHeld float64
 		switch {
 		case c.task.InputBytes > 0 && e.normN[ty] > 0:
-			lb = norm * float64(c.task.InputBytes)
+			lb, lbHeld = norm*float64(c.task.InputBytes), held.norm[ty]*float64(c.task.InputBytes)
 		case e.durN[ty] > 0:
-			lb = dur
+			lb, lbHeld = dur, held.dur[ty]
 		default:
 			continue // t_new from earlier jobs
 		}
 		if !(c.tnew >= lb) {
 			t.Fatalf("%s: %s's t_new %v is below the floor %v", where, c.task.ID, c.tnew, lb)
+		}
+		if !(c.tnew >= lbHeld) {
+			t.Fatalf("%s: %s's t_new %v is below the floor %v held from earlier", where, c.task.ID, c.tnew, lbHeld)
 		}
 		n++
 	}

@@ -72,8 +72,10 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 		// The slots are offered to ChooseForSlot (pull.go); Decide only
 		// keeps the t_rem estimates for the accuracy score, which only
 		// GRASS's learner reads (switch.go): gs and ras skip the pass, a
-		// scan of every task at every tick (issue 31).
-		if p.learn != nil {
+		// scan of every task at every tick (issue 31), and so does a
+		// GRASS job whose learner will read the score no more
+		// (readsAccuracy).
+		if p.learn != nil && (p.learn.readsAccuracy() || recordAlways) {
 			p.recordTrem(job, now, deadline)
 		}
 		return out
@@ -217,6 +219,10 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 		}
 	}
 }
+
+// recordAlways makes pull mode's Decide record t_rem even where the
+// learner reads the score no more (tests: TestRecordLeftOutChangesNothing).
+var recordAlways bool
 
 // recordTrem records t_rem for the accuracy score (estimators.remember) of
 // every running task candidates would record, with the same t_new, and

@@ -1,6 +1,7 @@
 package grass
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -50,26 +51,56 @@ func TestPriorWindowKeepsRecent(t *testing.T) {
 	}
 }
 
-// TestReplaceSortedMatchesDeleteInsert checks the prior's in-place
-// replacement of its oldest value (replaceSorted) against a delete and an
-// insert, on lists with many equal values, and a full window against its
+// TestSortedBlocksMatchesSortedSlice checks the prior's blocked sorted
+// list (sortedBlocks) against one sorted slice under random inserts and
+// removals (many equal values, values absent, lists growing past several
+// blocks and shrinking to nothing): the same values in order and the same
+// median, bit for bit, after every change; and a full window against its
 // ring: the sorted list is always the window's values in order.
-func TestReplaceSortedMatchesDeleteInsert(t *testing.T) {
+func TestSortedBlocksMatchesSortedSlice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for range 3_000 {
-		l := make([]float64, 1+rng.IntN(30))
-		for i := range l {
-			l[i] = float64(rng.IntN(8))
+	splits, merges := 0, 0
+	for round := range 40 {
+		var s sortedBlocks
+		var want []float64
+		grow := 200 + rng.IntN(4*priorBlock)
+		for step := range 3 * grow {
+			x := float64(rng.IntN(1+round*20)) + 0.25*float64(rng.IntN(4))
+			blocks := len(s.blocks)
+			if step < grow || rng.IntN(2) == 0 && step < 2*grow {
+				i, _ := slices.BinarySearch(want, x)
+				want = slices.Insert(want, i, x)
+				s.insert(x)
+				if len(s.blocks) > blocks {
+					splits++
+				}
+			} else {
+				i, found := slices.BinarySearch(want, x)
+				if found {
+					want = slices.Delete(want, i, i+1)
+				}
+				if got := s.remove(x); got != found {
+					t.Fatalf("round %d step %d: remove(%v) %v, want %v", round, step, x, got, found)
+				}
+				if len(s.blocks) < blocks && len(want) > 0 {
+					merges++
+				}
+			}
+			if got := s.values(); !slices.Equal(got, want) || s.n != len(want) {
+				t.Fatalf("round %d step %d: %d values %v, want %v", round, step, s.n, got, want)
+			}
+			for k, b := range s.blocks {
+				if len(b) == 0 || len(b) > priorBlock {
+					t.Fatalf("round %d step %d: block %d holds %d values", round, step, k, len(b))
+				}
+			}
+			if len(want) > 0 && math.Float64bits(s.median()) != math.Float64bits(sliceMedian(want)) {
+				t.Fatalf("round %d step %d: median %v, want %v", round, step, s.median(), sliceMedian(want))
+			}
 		}
-		slices.Sort(l)
-		j, x := rng.IntN(len(l)), float64(rng.IntN(9))-0.5*float64(rng.IntN(2))
-		want := slices.Delete(slices.Clone(l), j, j+1)
-		i, _ := slices.BinarySearch(want, x)
-		want = slices.Insert(want, i, x)
-		replaceSorted(l, j, x)
-		if !slices.Equal(l, want) {
-			t.Fatalf("replaceSorted at %d with %v: %v, want %v", j, x, l, want)
-		}
+	}
+	if splits == 0 || merges == 0 {
+		t.Fatalf("%d splits, %d merges: the test checks too little", splits, merges)
 	}
 	m := NewMemoryStore()
 	for range PriorWindow + 5_000 {
@@ -80,7 +111,17 @@ func TestReplaceSortedMatchesDeleteInsert(t *testing.T) {
 		ring = append(ring, r.Ms)
 	}
 	slices.Sort(ring)
-	if got := m.prior.sorted[speculators.Map][0]; !slices.Equal(got, ring) {
+	if got := m.prior.sorted[speculators.Map][0].values(); !slices.Equal(got, ring) {
 		t.Errorf("sorted list of %d values is not the window's %d in order", len(got), len(ring))
 	}
+}
+
+// sliceMedian is the middle of sorted values (the mean of the two middle
+// ones).
+func sliceMedian(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
 }

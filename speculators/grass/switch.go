@@ -729,6 +729,24 @@ func curveAt(s *Sample, w float64) (float64, bool) {
 	return lo + (x-float64(i))*(s.Curve[i]-lo), true
 }
 
+// readsAccuracy reports whether the learner may still read the
+// estimators' accuracy (features): at a switch check, until the job has
+// switched to GS for good, or in a perturbed job's sample, until it is
+// recorded. After that the t_rem estimates Decide records for the score
+// (recordTrem) are read by nothing. What recordTrem's censor leaves
+// behind (censor's sums and each task's own part) is read only after a
+// censor at the same instant (candidates, gammaPartial) or, by
+// gammaUpdate, at the instant of the full pass it updates, where each
+// task without an event since has the part that pass gave it; so leaving
+// the pass out changes no answer (TestQuietMatchesGamma,
+// TestGammaUpdateMatchesFresh).
+func (l *learner) readsAccuracy() bool {
+	if l.fixed {
+		return !l.sampled
+	}
+	return !l.switched
+}
+
 // maybeRecord hands out a perturbed job's sample (speculators.Learned) once
 // its bound is reached (at a Decide or at the success that reaches it: a job
 // may finish, and stop being asked to decide, right then).
