@@ -84,7 +84,8 @@
 //     records below the slow-node cuts, not only their means
 //     (alike-every-record): a fault that strikes some jobs and not others
 //     leaves the means low, and the alike member (sca above the cutoff
-//     load) copies nothing. An exact map-only job without an a-priori law
+//     load) copies nothing; a job alike by the means and not by the
+//     slowest record runs the spread member on containers. An exact map-only job without an a-priori law
 //     after a few slow nodes (a slow share of at least spread-share and
 //     below map-only-spread-below, tight map times) runs
 //     map-only-spread-member (ras). A small busy exact job with reduces
@@ -288,8 +289,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"order exact map-only jobs with an a-priori Pareto law on free slots as order says, as exact jobs (rule v11; simulator only). "+
 			"5 seeds, 300 jobs: xulau/ese auto 49.5 s unordered, 33.9 ordered, ese 43.7; xulau/ese-overload 71.0, 48.8, ese 51.5 (ras for 299 of 300 jobs either way: its copies keep the originals' busy fraction near 0.5, below pareto-busy-load); false is rule v10")
 	b.Bool(&p.alikeEvery, ParamAlikeEvery, true,
-		"the alike switch (alike-busy-member) needs every one of the most recent records below the slow-node cuts (each map record's slow share below spread-share, each reduce record's below reduce-spread-share), not only their means (rule v12): "+
-			"a fault that strikes some jobs and not others leaves the means low, and the alike member (sca above the cutoff load) copies nothing (5 seeds: heldout11/reduce-phase-slowdowns 52.0 -> 48.4 s, gs 48.2; heldout10/reduce-stragglers-only 50.5 -> 47.8; heldout7/slowdown-faults-stream 73.7 -> 70.8); false: the means, as in rules v7-v11")
+		"the alike switch (alike-busy-member) needs every one of the most recent records below the slow-node cuts (each map record's slow share below spread-share, each reduce record's below reduce-spread-share), not only their means, and a job alike by the means but not by the slowest record runs, on containers, spread-member (rule v12): "+
+			"a fault that strikes some jobs and not others leaves the means low, and the alike member (sca above the cutoff load) copies nothing (5 seeds: heldout11/reduce-phase-slowdowns 52.0 -> 48.9 s, gs 48.2; heldout10/reduce-stragglers-only 50.5 -> 46.6, grass 44.6; heldout7/slowdown-faults-stream 73.7 -> 70.7); false: the means, as in rules v7-v11")
 	b.String(&p.mapSpread, ParamMapSpread, "ras",
 		"member for an exact map-only job without an a-priori law when earlier exact jobs' maps ran slow on at least spread-share and less than map-only-spread-below of their nodes and their map times spread less than map-only-busy-sigma (rule v12: a few slow nodes among alike ones; "+
 			"5 seeds: heldout11/very-slow-nodes-map-only 45.8 -> 41.6 s, ras 41.9); empty: off, as in rule v11")
@@ -435,14 +436,25 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			rslow, _ := learnedReduceSlow(p.env.Prior)
 			rsigma, _ := learnedReduceSigma(p.env.Prior)
 			slow, _ := learnedSlow(p.env.Prior)
+			alike := func(slow, rslow float64) bool {
+				return slow < p.spreadShare && (p.reduceShare == 0 || rslow < p.reduceShare) && (p.reduceSigma == 0 || rsigma < p.reduceSigma)
+			}
+			maxSlow, maxRslow := slow, rslow
 			if p.alikeEvery {
 				// Rule v12: the slowest of the records, not their mean.
-				slow = max(slow, learnedMax(p.env.Prior, false, func(f speculators.TailFit) float64 { return f.Slow }))
-				rslow = max(rslow, learnedMax(p.env.Prior, true, func(f speculators.TailFit) float64 { return f.ReduceSlow }))
+				maxSlow = max(slow, learnedMax(p.env.Prior, false, func(f speculators.TailFit) float64 { return f.Slow }))
+				maxRslow = max(rslow, learnedMax(p.env.Prior, true, func(f speculators.TailFit) float64 { return f.ReduceSlow }))
 			}
-			if slow < p.spreadShare && (p.reduceShare == 0 || rslow < p.reduceShare) && (p.reduceSigma == 0 || rsigma < p.reduceSigma) {
+			switch {
+			case alike(maxSlow, maxRslow):
 				busy = p.alikeBusy
 				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, slow on %.2f of their nodes, below %.2f", jobs, sigma, p.alikeSigma, slow, p.spreadShare)
+			case alike(slow, rslow) && !info.SlotPools && p.spreadMember != "":
+				// Rule v12: alike by the means, not by the slowest record:
+				// slow nodes or faults come and go; on containers the
+				// spread member, as if the means had reached the cut.
+				busy = p.spreadMember
+				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one ran slow on %.2f of its nodes' maps or %.2f of its reduces'", jobs, sigma, p.alikeSigma, maxSlow, maxRslow)
 			}
 		}
 		cut := p.busyLoad
