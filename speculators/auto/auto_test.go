@@ -87,17 +87,19 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 }
 
 // A small job placed on an idle cluster is cloned (sca); at busy fraction
-// small-busy-load (0.25, rule v8) or above it runs the busy member (sda);
-// with small-busy-load 1 (rule v7) it keeps its member below busy-load
-// (0.4). Copies running do not count as load.
+// small-busy-load (0.25, rule v8) or above it runs the small busy member
+// (ras since rule v12; the busy member, sda, in rules v8-v11); with
+// small-busy-load 1 (rule v7) it keeps its member below busy-load (0.4)
+// and runs the busy member above. Copies running do not count as load.
 func TestSmallJobClonesOnlyWhenTheClusterIsIdle(t *testing.T) {
 	reg := registry(t)
 	v7 := map[string]string{auto.ParamSmallBusy: "1"}
+	v11 := map[string]string{auto.ParamSmallBusyM: ""}
 	for _, c := range []struct {
 		idle, slots, copies int
 		params              map[string]string
 		want                string
-	}{{90, 100, 0, nil, "sca"}, {70, 100, 0, nil, "sda"}, {76, 100, 0, nil, "sca"}, {70, 100, 0, v7, "grass"}, {50, 100, 0, v7, "sda"}, {50, 100, 0, nil, "sda"}, {50, 100, 40, nil, "sca"}} {
+	}{{90, 100, 0, nil, "sca"}, {70, 100, 0, nil, "ras"}, {70, 100, 0, v11, "sda"}, {76, 100, 0, nil, "sca"}, {70, 100, 0, v7, "grass"}, {50, 100, 0, v7, "sda"}, {50, 100, 0, nil, "ras"}, {50, 100, 40, nil, "sca"}} {
 		e, err := reg.NewEngine(speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, Slots: c.slots}, auto.Name, c.params, 1)
 		if err != nil {
 			t.Fatal(err)
