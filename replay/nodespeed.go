@@ -48,8 +48,6 @@ import (
 // get their factors as slowdowns; a cluster given by --nodes/--slots is
 // nominal. Container allocation (calibrate.go) is in a task's work and is
 // scaled with it: the small error of scaling a second or two.
-var censorMode = 3
-
 const (
 	minSpeedPeers  = 3
 	speedTolerance = 0.15
