@@ -741,10 +741,19 @@ func curveAt(s *Sample, w float64) (float64, bool) {
 // the pass out changes no answer (TestQuietMatchesGamma,
 // TestGammaUpdateMatchesFresh).
 func (l *learner) readsAccuracy() bool {
+	return !l.done()
+}
+
+// done reports whether the learner will read nothing more: a job switched
+// to GS for good (step checks no more), or a perturbed one whose sample is
+// recorded (maybeRecord records no more). Only those two read the
+// utilisation, the width and the accuracy score; what step keeps after
+// this is left unread, so a Decide may be left out (DecideIdle).
+func (l *learner) done() bool {
 	if l.fixed {
-		return !l.sampled
+		return l.sampled
 	}
-	return !l.switched
+	return l.switched
 }
 
 // maybeRecord hands out a perturbed job's sample (speculators.Learned) once
