@@ -87,15 +87,19 @@ type learner struct {
 	widthSum float64
 	widthN   int
 
-	scratch []float64
-	kept    [2]nearestKept // per algorithm, gs and ras (nearest)
-	feats   sampleFeatures // the samples' features seen so far (nearest)
 	// big is the index of the job's first map of the largest input, as of
 	// bigN maps, and bigBytes its input (priorMap).
 	big, bigN int
 	bigBytes  int64
 	// last is the last full check's inputs and answer (shouldSwitch).
+	// It and big are read at every check of a job waiting in the queue
+	// (most checks), so they sit beside the sums step adds to, before the
+	// state only a check that misses the memo reads.
 	last switchMemo
+
+	scratch []float64
+	kept    [2]nearestKept // per algorithm, gs and ras (nearest)
+	feats   sampleFeatures // the samples' features seen so far (nearest)
 }
 
 // switchMemo is what a switch check's answer depends on once the job has
