@@ -74,6 +74,11 @@ func (p *policy) gammaKept(job *speculators.Job, now speculators.Time) bool {
 // cache makes each further offer O(1) instead of O(tasks).
 type gammaCache struct {
 	valid bool
+	// stale: something that may reach every task's entry changed since
+	// t was computed (a completion, a Decide that drops or switches, an
+	// event of no one task; at the head, as a Decide in push mode sets
+	// it); dirty: the tasks with an event since.
+	stale bool
 	ver   uint64
 	now   speculators.Time
 	gs    bool
@@ -90,11 +95,7 @@ type gammaCache struct {
 	t       []cand
 	partial bool
 	ids     []speculators.TaskID // gammaPartial's scratch
-	// stale: something that may reach every task's entry changed since
-	// t was computed (a completion, a Decide that drops or switches, an
-	// event of no one task); dirty: the tasks with an event since.
-	stale bool
-	dirty []speculators.TaskID
+	dirty   []speculators.TaskID
 
 	// What the full pass read (gammaFull): its shape, the completions
 	// counted in t_new, censor's sums and each task's part in them

@@ -47,6 +47,52 @@ func TestDecideIdleChangesNothing(t *testing.T) {
 	}
 }
 
+// TestDecideIdleGRASSChangesNothing plays random GRASS jobs (switching to
+// GS at two waves left, or perturbed and recording a sample; most in pull
+// mode, some exact jobs in push mode) twice, once leaving out every Decide
+// DecideIdle says is idle and once running them all: the decisions, slot
+// choices, finish times and samples kept must be the same, and some
+// Decides of jobs whose learner is done must have been idle.
+func TestDecideIdleGRASSChangesNothing(t *testing.T) {
+	idle := 0
+	for seed := uint64(1); seed <= 24; seed++ {
+		j := paretoJob(seed, 30, 6)
+		j.pull, j.seed = seed%4 != 0, seed
+		if seed%2 == 0 {
+			j.first = nil
+		}
+		params := map[string]string{ParamXi: "0", ParamCheckInterval: "0", ParamFallbackWaves: "2"}
+		if seed%3 == 0 {
+			params[ParamXi] = "1"
+		}
+		if seed%5 == 1 {
+			j.err = 0.2
+		}
+		run := func(skip bool) (*driver, []Sample) {
+			known := NewMemoryStore()
+			d := newDriver(t, NameGRASS, j, params, known)
+			d.skipIdle = skip
+			d.run(0)
+			return d, known.Samples(0)
+		}
+		with, withSamples := run(false)
+		without, withoutSamples := run(true)
+		if !slices.Equal(with.log, without.log) || !slices.Equal(with.finished, without.finished) {
+			t.Fatalf("seed %d: leaving idle Decides out changed the run:\n%v\n%v", seed, with.log, without.log)
+		}
+		if fmt.Sprint(withSamples) != fmt.Sprint(withoutSamples) {
+			t.Fatalf("seed %d: samples %v, idle Decides left out %v", seed, withSamples, withoutSamples)
+		}
+		if j.err > 0 && with.idle > 0 {
+			t.Fatalf("seed %d: a bound job's Decide said idle %d times", seed, with.idle)
+		}
+		idle += with.idle
+	}
+	if idle == 0 {
+		t.Fatal("no Decide was idle: the test checks nothing")
+	}
+}
+
 // TestRecordLeftOutChangesNothing plays random GRASS jobs in pull mode
 // (some switching to GS at two waves left, some perturbed, which run one
 // algorithm and record a sample) twice: once leaving out Decide's record

@@ -114,7 +114,10 @@ func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
 // (quietUntil): from..until, while ver and the algorithm stay as they were
 // and the prior's answers it rests on (priors) have not fallen.
 type quietTime struct {
-	valid       bool
+	valid bool
+	// all and built sit at the head, beside valid: a Decide in push mode
+	// sets all (the simulator's waiting jobs, at every tick).
+	built, all  bool
 	ver         uint64
 	gs          bool
 	from, until speculators.Time
@@ -129,10 +132,9 @@ type quietTime struct {
 	normN, durN [speculators.NumTaskTypes]int
 	// means: the completions' means (per byte, in ms) the parts were
 	// computed with (partsHold).
-	means      [speculators.NumTaskTypes][2]float64
-	built, all bool
-	parts      bool // every part again, the tasks' times kept (quietRefresh)
-	dirty      []speculators.TaskID
+	means [speculators.NumTaskTypes][2]float64
+	parts bool // every part again, the tasks' times kept (quietRefresh)
+	dirty []speculators.TaskID
 	// touched: the tasks with an event before the latest pass
 	// (quietRefresh), when only theirs changed; last: the latest full
 	// pass (quietTouched).

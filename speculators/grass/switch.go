@@ -87,15 +87,19 @@ type learner struct {
 	widthSum float64
 	widthN   int
 
-	scratch []float64
-	kept    [2]nearestKept // per algorithm, gs and ras (nearest)
-	feats   sampleFeatures // the samples' features seen so far (nearest)
 	// big is the index of the job's first map of the largest input, as of
 	// bigN maps, and bigBytes its input (priorMap).
 	big, bigN int
 	bigBytes  int64
 	// last is the last full check's inputs and answer (shouldSwitch).
+	// It and big are read at every check of a job waiting in the queue
+	// (most checks), so they sit beside the sums step adds to, before the
+	// state only a check that misses the memo reads.
 	last switchMemo
+
+	scratch []float64
+	kept    [2]nearestKept // per algorithm, gs and ras (nearest)
+	feats   sampleFeatures // the samples' features seen so far (nearest)
 }
 
 // switchMemo is what a switch check's answer depends on once the job has
@@ -741,10 +745,19 @@ func curveAt(s *Sample, w float64) (float64, bool) {
 // the pass out changes no answer (TestQuietMatchesGamma,
 // TestGammaUpdateMatchesFresh).
 func (l *learner) readsAccuracy() bool {
+	return !l.done()
+}
+
+// done reports whether the learner will read nothing more: a job switched
+// to GS for good (step checks no more), or a perturbed one whose sample is
+// recorded (maybeRecord records no more). Only those two read the
+// utilisation, the width and the accuracy score; what step keeps after
+// this is left unread, so a Decide may be left out (DecideIdle).
+func (l *learner) done() bool {
 	if l.fixed {
-		return !l.sampled
+		return l.sampled
 	}
-	return !l.switched
+	return l.switched
 }
 
 // maybeRecord hands out a perturbed job's sample (speculators.Learned) once
