@@ -308,11 +308,12 @@ func (e *Engine) Teaches() bool { return e.teacher != nil }
 
 // SkipDecide reports whether Decide at now would return nothing and change
 // nothing a later call reads, as the policy's IdleDecider says for the job
-// as it is (its yes kept until the next event observed); it then notes the
-// time as Decide does, and a driver may leave Decide out.
+// as it is (its yes kept until the next event observed), or always for an
+// Inert engine; it then notes the time as Decide does, and a driver may
+// leave Decide out.
 func (e *Engine) SkipDecide(now Time) bool {
 	if !e.idleKept {
-		if e.idle == nil || !e.idle.DecideIdle(e.Job) {
+		if !e.inert && (e.idle == nil || !e.idle.DecideIdle(e.Job)) {
 			return false
 		}
 		e.idleKept = true // until the next event (IdleDecider)
