@@ -92,7 +92,9 @@ func (s *sim) launch(ji int32, ty speculators.TaskType, ti int32, ni int32, spec
 	if err := s.observe(j); err != nil {
 		return err
 	}
-	a.view = j.engine.Job.Attempt(s.ev.Attempt)
+	if !j.inert {
+		a.view = j.engine.Job.Attempt(s.ev.Attempt)
+	}
 	if ty == speculators.Reduce && j.fault.unreachable > 0 {
 		s.needLost(ai)
 	}
@@ -169,6 +171,9 @@ func (s *sim) report(ai int32) error {
 	}
 	s.statusEvent(ai)
 	j := &s.jobs[a.job]
+	if j.inert {
+		return s.observed(j, nil)
+	}
 	return s.observed(j, j.engine.ObserveStatus(a.view, &s.ev))
 }
 

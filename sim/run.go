@@ -375,6 +375,7 @@ func (s *sim) submit(ji int32) error {
 	j.cloner = eng.Clones()
 	j.teaches = eng.Teaches()
 	j.blind = !eng.ReadsReports() && s.faults.an == nil
+	j.inert = eng.Inert() && s.cfg.Trace == nil
 	j.forget = j.streamed && s.recycle && !eng.Reruns()
 	s.anyPrio = s.anyPrio || j.prio
 	s.pinJob(j)
@@ -449,6 +450,9 @@ func (s *sim) flushNeeds() error {
 
 // observe feeds s.ev to j's engine.
 func (s *sim) observe(j *jobState) error {
+	if j.inert {
+		return s.observed(j, nil)
+	}
 	return s.observed(j, j.engine.Observe(&s.ev))
 }
 

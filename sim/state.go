@@ -153,6 +153,10 @@ type jobState struct {
 	// speculators.ReportBlind policy and no fault analyzer), so its
 	// attempts send none (heartbeats.go).
 	teaches, blind bool
+	// inert: the engine returns the same whatever it is told
+	// (speculators.Engine.Inert) and no trace watches it: its events are
+	// not sent to it (observe, report).
+	inert bool
 	// forget: a done task's attempt slots are reused at once (forgetDone):
 	// the job is streamed, the run recycles (stream.go) and its policy
 	// never asks for a Rerun (speculators.NoReruns).

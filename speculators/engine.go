@@ -29,6 +29,18 @@ type ReportBlind interface {
 	IgnoresReports()
 }
 
+// Inert is implemented by policies that never return a decision (the
+// no-speculation baseline). An engine whose policy is Inert and ReportBlind
+// and has no other hook (Observer, NodeGate, SlotChooser, JobPrioritizer,
+// Cloner, Teacher) returns the same from every call whatever events it was
+// told (Engine.Inert), so a driver that reads the job's state for nothing
+// else (the simulator without a trace) may leave Observe out: on a large
+// cluster's day the engine's record of every task and attempt was a
+// quarter of a no-speculation replay (docs/scale.md).
+type Inert interface {
+	NeverDecides()
+}
+
 // NoReruns is implemented by policies that never ask for a Rerun (they copy
 // tasks, or do nothing): no decision of theirs names a done task's
 // succeeded attempt, so a driver need not keep its own record of the
@@ -172,6 +184,7 @@ type Engine struct {
 	idleKept bool // DecideIdle said yes, and no event came since (SkipDecide)
 	blind    bool
 	noReruns bool
+	inert    bool
 	learned  Learned // scratch for Learned
 	buf      []Decision
 	// givenKinds and given remember the decisions other than Speculate
@@ -214,6 +227,9 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	}
 	_, e.blind = policy.(ReportBlind)
 	_, e.noReruns = policy.(NoReruns)
+	_, inert := policy.(Inert)
+	e.inert = inert && e.blind && e.observer == nil && e.gate == nil && e.chooser == nil &&
+		e.prio == nil && e.cloner == nil && e.teacher == nil
 	return e, nil
 }
 
@@ -276,6 +292,12 @@ func (e *Engine) eventError(ev *Event, err error) error {
 // reports (false for a ReportBlind policy).
 func (e *Engine) ReadsReports() bool { return !e.blind }
 
+// Inert reports whether the engine returns nothing from Decide, nothing
+// from its other calls but their defaults, whatever it observes (an Inert
+// policy without other hooks): a driver may then leave Observe out, and
+// Job then holds nothing of the job's events.
+func (e *Engine) Inert() bool { return e.inert }
+
 // Reruns reports whether the policy may ask for a Rerun (false for a
 // NoReruns policy).
 func (e *Engine) Reruns() bool { return !e.noReruns }
@@ -286,11 +308,12 @@ func (e *Engine) Teaches() bool { return e.teacher != nil }
 
 // SkipDecide reports whether Decide at now would return nothing and change
 // nothing a later call reads, as the policy's IdleDecider says for the job
-// as it is (its yes kept until the next event observed); it then notes the
-// time as Decide does, and a driver may leave Decide out.
+// as it is (its yes kept until the next event observed), or always for an
+// Inert engine; it then notes the time as Decide does, and a driver may
+// leave Decide out.
 func (e *Engine) SkipDecide(now Time) bool {
 	if !e.idleKept {
-		if e.idle == nil || !e.idle.DecideIdle(e.Job) {
+		if !e.inert && (e.idle == nil || !e.idle.DecideIdle(e.Job)) {
 			return false
 		}
 		e.idleKept = true // until the next event (IdleDecider)

@@ -23,3 +23,7 @@ func (policy) IgnoresReports() {}
 
 // NeverReruns: it asks for nothing (speculators.NoReruns).
 func (policy) NeverReruns() {}
+
+// NeverDecides: it asks for nothing at all (speculators.Inert), so a driver
+// may leave its events out.
+func (policy) NeverDecides() {}
