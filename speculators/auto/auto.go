@@ -449,8 +449,8 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			maxSlow, maxRslow := slow, rslow
 			if p.alikeEvery {
 				// Rule v12: the slowest of the records, not their mean.
-				maxSlow = max(slow, learnedMax(p.env.Prior, false, func(f speculators.TailFit) float64 { return f.Slow }))
-				maxRslow = max(rslow, learnedMax(p.env.Prior, true, func(f speculators.TailFit) float64 { return f.ReduceSlow }))
+				m, r := learnedMaxSlow(p.env.Prior)
+				maxSlow, maxRslow = max(slow, m), max(rslow, r)
 			}
 			switch {
 			case alike(maxSlow, maxRslow):
@@ -534,8 +534,8 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		}
 	}
 	if fam == Exact {
-		a.slowSeen = learnedMax(p.env.Prior, false, func(f speculators.TailFit) float64 { return f.Slow }) >= p.spreadShare ||
-			p.reduceShare > 0 && learnedMax(p.env.Prior, true, func(f speculators.TailFit) float64 { return f.ReduceSlow }) >= p.reduceShare
+		m, r := learnedMaxSlow(p.env.Prior)
+		a.slowSeen = m >= p.spreadShare || p.reduceShare > 0 && r >= p.reduceShare
 	}
 	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || fam == MapOnly && a.busyAt >= 0) && p.order != OrderNone
 	if p.failure {
@@ -1290,6 +1290,13 @@ func learnedMax(prior speculators.Prior, reduces bool, value func(speculators.Ta
 		return 0, 0
 	})
 	return m
+}
+
+// learnedMaxSlow is the largest slow share of the most recent map records
+// and of the most recent reduce records (learnedMax), 0 for none.
+func learnedMaxSlow(prior speculators.Prior) (maps, reduces float64) {
+	return learnedMax(prior, false, func(f speculators.TailFit) float64 { return f.Slow }),
+		learnedMax(prior, true, func(f speculators.TailFit) float64 { return f.ReduceSlow })
 }
 
 // learnedReduceSlow is the reduce slow share of the most recent tailJobs
