@@ -92,6 +92,13 @@
 //     runs small-busy-member (ras) rather than busy-member; and a job
 //     with reduces is small by the idle slots only when no recent record
 //     shows slow nodes (small-idle-every-record).
+//  12. Rule v13, the order on free slots (simulator only): exact map-only
+//     jobs without an a-priori law are ordered in order's one level by
+//     their work left, as exact jobs with reduces are (map-only-order),
+//     so that a started giant in that level does not take every free slot
+//     before a tiny map-only job's second map; and jobs with a deadline or
+//     an error bound go ahead of every ordered job (bounded-order), where
+//     they had waited behind the exact jobs.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -140,6 +147,15 @@ const (
 	OrderNone      = "none"
 )
 
+// Which exact map-only jobs are ordered (ParamMapOrder), and where jobs
+// with a bound go (ParamBoundOrder); OrderNone for neither.
+const (
+	MapOrderSmall = "small"
+	MapOrderAll   = "all"
+	BoundedFirst  = "first"
+	BoundedLevel  = "level"
+)
+
 // Parameter names.
 const (
 	ParamBounded     = "bounded-member"
@@ -180,6 +196,8 @@ const (
 	ParamMapSpreadTo = "map-only-spread-below"
 	ParamSmallBusyM  = "small-busy-member"
 	ParamIdleEvery   = "small-idle-every-record"
+	ParamMapOrder    = "map-only-order"
+	ParamBoundOrder  = "bounded-order"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -211,6 +229,7 @@ type policy struct {
 	mapSpreadTo                            float64
 	smallBusyMember                        string
 	idleEvery                              bool
+	mapOrder, boundedOrder                 string
 	failure                                bool
 	detector                               string
 	env                                    speculators.Env
@@ -307,6 +326,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Bool(&p.idleEvery, ParamIdleEvery, true,
 		"a job with reduces is small by the idle slots (small-idle-share) only when none of the most recent records shows slow nodes (each map record's slow share below spread-share, each reduce record's below reduce-spread-share; rule v12): "+
 			"SCA clones onto any idle slot, GRASS's pull mode keeps work on the fast nodes (5 seeds: heldout8/big-small-machines 59.8 -> 57.2 s, gs 55.5; heldout10/reduce-stragglers-only 46.6 -> 45.4; cost heldout/failures-mixed 60.9 -> 62.7, sca 60.9); false: the idle slots alone, as in rules v3-v11")
+	b.String(&p.mapOrder, ParamMapOrder, MapOrderAll,
+		"which exact map-only jobs without an a-priori law are ordered on free slots as order says (rule v13; simulator only): "+MapOrderSmall+" (those of at most small-tasks tasks, and those map-only-busy-member runs), "+MapOrderAll+", or "+OrderNone+" (only those map-only-busy-member runs, as in rules v7-v12)")
+	b.String(&p.boundedOrder, ParamBoundOrder, BoundedFirst,
+		"where jobs with a deadline or an error bound go on free slots (rule v13; simulator only): "+BoundedFirst+" (ahead of every ordered job, by work left among their like), "+BoundedLevel+" (in order's one level with the exact jobs) or "+OrderNone+" (after every ordered job, as in rules v3-v12)")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.String(&p.detector, ParamDetector, "tws",
@@ -316,6 +339,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	if p.order != OrderRemaining && p.order != OrderLeastWork && p.order != OrderNone {
 		b.Fail(fmt.Errorf("%s %q: want %s, %s or %s", ParamOrder, p.order, OrderRemaining, OrderLeastWork, OrderNone))
+	}
+	if p.mapOrder != MapOrderSmall && p.mapOrder != MapOrderAll && p.mapOrder != OrderNone {
+		b.Fail(fmt.Errorf("%s %q: want %s, %s or %s", ParamMapOrder, p.mapOrder, MapOrderSmall, MapOrderAll, OrderNone))
+	}
+	if p.boundedOrder != BoundedFirst && p.boundedOrder != BoundedLevel && p.boundedOrder != OrderNone {
+		b.Fail(fmt.Errorf("%s %q: want %s, %s or %s", ParamBoundOrder, p.boundedOrder, BoundedFirst, BoundedLevel, OrderNone))
 	}
 	p.env = b.Env()
 	for i := range p.seeds {
@@ -537,12 +566,21 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		m, r := learnedMaxSlow(p.env.Prior)
 		a.slowSeen = m >= p.spreadShare || p.reduceShare > 0 && r >= p.reduceShare
 	}
-	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || fam == MapOnly && a.busyAt >= 0) && p.order != OrderNone
+	// Rule v13: small map-only jobs and jobs with a bound are ordered
+	// too, or a job in order's level that wants every slot (a giant)
+	// holds them all first.
+	mapOrdered := fam == MapOnly && (a.busyAt >= 0 || p.mapOrder == MapOrderAll || p.mapOrder == MapOrderSmall && a.fixedSmall)
+	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || mapOrdered || fam == Bounded && p.boundedOrder != OrderNone) && p.order != OrderNone
 	if p.failure {
 		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector}, p.seeds[6]); err == nil {
 			l := newMember("farms", s)
 			a.layer = &l
 		}
+	}
+	if a.bounded && a.ordered && a.anyChooser() {
+		// Rule v13: ordered, neither cloned nor held from choosing slots
+		// before its first placement, as rules v3-v12 served it.
+		return &pullOrderedFitted{&pullFitted{fitted: a}}
 	}
 	if a.smallAt >= 0 || a.ordered || fam == MapOnly && a.busyAt >= 0 {
 		return &fullFitted{a}
@@ -896,6 +934,16 @@ func (a *pullClonerFitted) LaunchCopies(job *speculators.Job, view speculators.C
 	return a.fitted.launchCopies(job, view, now)
 }
 
+// pullOrderedFitted is auto for a job with a bound whose members choose
+// slots (GRASS), ordered on free slots (bounded-order): pullFitted with
+// fullFitted's order.
+type pullOrderedFitted struct{ *pullFitted }
+
+// JobPriority is fullFitted's.
+func (a *pullOrderedFitted) JobPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
+	return (&fullFitted{a.fitted}).JobPriority(job, now)
+}
+
 // fullFitted is auto for a small job: it may clone (the small member, a
 // Cloner and JobPrioritizer) or choose slots (GRASS), so it has every
 // optional interface and forwards each to the member that has it.
@@ -929,12 +977,21 @@ func (a *fullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID
 // like.
 func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
 	pr := a.jobPriority(job, now)
+	if a.bounded && a.ordered && a.boundedOrder == BoundedFirst {
+		// Rule v13: a job with a bound ahead of every exact job, by
+		// work left among its like.
+		return speculators.Priority{Tier: tierBounded, Key: xulau.RemainingWork(job, xulau.LawOf(job, 2).Mean())}
+	}
 	if a.order == OrderRemaining && (pr.Tier == xulau.TierStarted || pr.Tier == xulau.TierWaiting) {
 		// Rule v9: started and new jobs in one level, by work left.
 		return speculators.Priority{Tier: xulau.TierStarted, Key: xulau.RemainingWork(job, xulau.LawOf(job, 2).Mean())}
 	}
 	return pr
 }
+
+// tierBounded is the level of jobs with a bound under bounded-order
+// first: before sda's jobs with a copy waiting (xulau.TierCopies).
+const tierBounded = xulau.TierCopies - 1
 
 // jobPriority is the job's priority by rule v8's orders: the small
 // member's, the busy member's or orderPriority.

@@ -41,9 +41,11 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 		{"reduces, slot pools", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, SlotPools: true}, "late", true, true, true},
 		{"reduces, no containers member", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "late", true, true, true},
 		{"reduces, no order, no idle cut", speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4}, "grass", true, false, false},
-		{"deadline", speculators.JobInfo{ID: "j", Maps: 40, Deadline: 100000}, "grass", true, false, false},
-		{"error bound", speculators.JobInfo{ID: "j", Maps: 40, ErrorBound: 0.1}, "grass", true, false, false},
-		{"map-only", speculators.JobInfo{ID: "j", Maps: 40}, "grass", true, false, false},
+		{"deadline", speculators.JobInfo{ID: "j", Maps: 40, Deadline: 100000}, "grass", true, true, false},
+		{"error bound", speculators.JobInfo{ID: "j", Maps: 40, ErrorBound: 0.1}, "grass", true, true, false},
+		{"error bound, bounds unordered", speculators.JobInfo{ID: "j", Maps: 40, ErrorBound: 0.1}, "grass", true, false, false},
+		{"map-only", speculators.JobInfo{ID: "j", Maps: 40}, "grass", true, true, true},
+		{"map-only, map-only unordered", speculators.JobInfo{ID: "j", Maps: 40}, "grass", true, false, false},
 		{"pareto", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, true, true},
 		{"pareto, never busy", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, true, true},
 		{"pareto, unordered", speculators.JobInfo{ID: "j", Maps: 40, TailIndex: 2, TaskMillis: 20000}, "ras", true, false, true},
@@ -55,6 +57,12 @@ func TestFirstMemberAndInterfaces(t *testing.T) {
 		var o map[string]string
 		if strings.Contains(c.name, "no order") {
 			o = map[string]string{auto.ParamOrder: auto.OrderNone, auto.ParamIdleShare: "0"}
+		}
+		if strings.Contains(c.name, "map-only unordered") {
+			o = map[string]string{auto.ParamMapOrder: auto.OrderNone}
+		}
+		if strings.Contains(c.name, "bounds unordered") {
+			o = map[string]string{auto.ParamBoundOrder: auto.OrderNone}
 		}
 		if strings.Contains(c.name, "no containers member") {
 			o = map[string]string{auto.ParamContainers: ""}
