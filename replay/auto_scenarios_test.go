@@ -164,21 +164,30 @@ var heldOutMisses = map[string]string{
 	// the ordered exact jobs; seed 1: 8.1% ahead of ese; 5 seeds: v12 +16.6%, v13 -3.6% against ras).
 	// heldout12/tiny-bursts-giants: fixed by rule v13 (map-only-order all: tiny map-only jobs in the giants'
 	// level; seed 1: +0.4% against ras; 5 seeds: v12 +33.0%, v13 +1.5%).
+	// The thirteenth set, written before rule v13 and run once under it (5
+	// seeds: docs/policies/auto.md).
+	"heldout13/network-blips": "pauses of a few seconds on a random node in most jobs: sda/ese lead; the FARMS " +
+		"layer reads a pause as a lost node and re-runs its maps, and grass copies every task the pause holds: 20.9% " +
+		"behind sda at seed 1 and behind hadoop (5 seeds under v13: +25.5%, behind hadoop)",
+	"heldout13/pareto-reduce-skew-light": "Pareto reduce skew (a copy redoes the same work) at a light load: every " +
+		"policy that copies little leads; grass's copies never win and auto runs grass: 26.6% behind none and hadoop " +
+		"at seed 1 (5 seeds under v13: +34.2%, behind hadoop)",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
 // used to choose it (scenarios/heldout before rule v2, scenarios/heldout2
 // before rule v3, scenarios/heldout3 before rule v4, scenarios/heldout4
 // before rule v5, and so on to scenarios/heldout11 before rule v12, and
-// scenarios/heldout12 after v12, before any further rule): the same check
+// scenarios/heldout12 after v12, before any further rule, and
+// scenarios/heldout13 before rule v13): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 70 {
-		t.Fatalf("%d held-out scenarios, want at least 70 (sets 1-12)", len(held))
+	if len(held) < 76 {
+		t.Fatalf("%d held-out scenarios, want at least 76 (sets 1-13)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
