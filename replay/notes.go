@@ -12,7 +12,7 @@ import (
 // some policies need before they act at all.
 type workloadFacts struct {
 	jobs, deadlineJobs int
-	nodeFailures       int   // nodes that crash or hang (an episode of +Inf or Crash)
+	nodeFailures       int   // nodes that crash or hang (an episode of +Inf or Crash, at a time or at a job's progress)
 	tasks              []int // each job's task count
 }
 
@@ -31,6 +31,13 @@ func factsOf(w *Workload) workloadFacts {
 				f.nodeFailures++
 				break
 			}
+		}
+	}
+	// A fault at a job's progress (a scenario's at_map_progress or
+	// at_reduce_progress) strikes a node too, once the job gets there.
+	for _, t := range w.Config.Triggers {
+		if t.Episode.Crash || math.IsInf(t.Episode.Factor, 1) {
+			f.nodeFailures++
 		}
 	}
 	return f
