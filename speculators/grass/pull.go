@@ -84,6 +84,9 @@ func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
 	if q.valid && q.ver == p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.priorHolds() {
 		return false
 	}
+	if q.valid && q.ver != p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.quietReported(job, now) {
+		return false
+	}
 	q.valid = false
 	p.size(job)
 	p.est.sync(job)
@@ -96,6 +99,7 @@ func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
 	}
 	if until := p.quietUntil(job, now); until > now {
 		q.valid, q.ver, q.gs, q.from, q.until = true, p.ver, p.useGS, now, until
+		q.byNo = false
 		return false
 	}
 	if q.failedOK && p.gammaPartial(job, now, q.failed) {
@@ -104,7 +108,15 @@ func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
 		g := &p.gamma
 		g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
 		g.stale, g.dirty = false, g.dirty[:0]
-		return g.first >= 0 && g.set[g.first].running
+		if g.first >= 0 && g.set[g.first].running {
+			return true
+		}
+		if until := p.partialQuiet(job, now); until > now {
+			// The no stands until then, as a quiet time's.
+			q.valid, q.ver, q.gs, q.from, q.until = true, p.ver, p.useGS, now, until
+			q.byNo = true
+		}
+		return false
 	}
 	g := p.gammaAt(job, now)
 	return g.first >= 0 && g.set[g.first].running
@@ -146,6 +158,15 @@ type quietTime struct {
 	failed   []speculators.TaskID
 	failedOK bool
 	visit    []speculators.TaskID // quietTouched's scratch
+	// moved: an event other than a status report, or a change of the
+	// early waves, since the latest pass (quietReported); cur: the
+	// bounds the latest pass judged the tasks by; reported: how many
+	// answers quietReported gave (tests).
+	moved    bool
+	cur      quietBounds
+	reported int
+	// byNo: the time (from..until) is partialQuiet's, not a pass's.
+	byNo bool
 }
 
 // inGamma is the pruning stage's membership test for a candidate already in

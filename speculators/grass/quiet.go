@@ -86,6 +86,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	var b quietBounds
 	b.early = original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	touched := p.quietRefresh(job, now) && p.quietPriorsHold()
+	q.moved = false
 	if touched {
 		// The prior's answers the kept times rest on, as noted: any bound
 		// read below from a noted answer rests on it too (quietPrior).
@@ -102,6 +103,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			// known only from a full pass. Where the last pass's earliest
 			// time has passed, quietTouched also visits the tasks whose
 			// kept time has.
+			q.cur = b
 			return p.quietTouched(job, &b, now, collect && b.blocking == 0)
 		}
 		// A full pass reads the prior afresh, as before any kept time.
@@ -163,7 +165,87 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	}
 	q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head,
 		priors: append(q.last.priors[:0], q.priors...), failed: q.last.failed[:0]}
+	q.cur = b
 	return until
+}
+
+// maxReported is how many reports quietReported takes; after more, the
+// pass costs about as much.
+const maxReported = 8
+
+// quietReported brings WantsSlot's quiet time up to date after status
+// reports only (no other event, no Decide that changes anything, the
+// same early waves) since the pass that found it, when it can without a
+// pass: each reported task's part in t_new's floor is computed again, and
+// where no floor has fallen below the one the pass judged the tasks by
+// (cur), every other task's time holds as that pass found it, and so does
+// the originals' bound, which grows with the floors (the originals are
+// those of the pass: they change only at starts and ends). The reported
+// tasks' times are computed again by cur's thresholds (at most what the
+// thresholds are now) and the quiet time is the least of the pass's and
+// theirs. It reports false when a report may have changed more (a fallen
+// floor, a task that may join Γ now): quietUntil's pass then takes the
+// reports as before, and what this left changed (the reported tasks'
+// parts and times, each computed at now) is what that pass computes.
+//
+// A running pull-based job has a report of one of its tasks about every
+// scheduling round, and each ended its quiet time: the next ask took
+// quietUntil's pass, which reads the originals, the floors, the prior and
+// the bounds again before it visits the reported task (issue 31).
+func (p *policy) quietReported(job *speculators.Job, now speculators.Time) bool {
+	q := &p.quiet
+	l := &q.last
+	if !q.built || q.all || q.parts || q.moved || q.byNo || !l.ok || len(l.failed) > 0 || len(q.dirty) > maxReported {
+		return false
+	}
+	e := &p.est
+	for _, id := range q.dirty {
+		k := &q.tasks[id.Type][id.Index]
+		q.drop(id.Type, k)
+		q.part(e, job.Tasks[id.Type][id.Index], k, now)
+		k.thr = 0
+	}
+	for ty := range job.Tasks {
+		norm, dur := q.floor(e, ty)
+		if !(norm >= q.cur.floorNorm[ty]) || !(dur >= q.cur.floorDur[ty]) {
+			return false
+		}
+	}
+	until := q.until
+	for _, id := range q.dirty {
+		if (id.Type == speculators.Map && p.ended) || !inSet(job.Live[id.Type], int(id.Index)) {
+			continue
+		}
+		t := job.Tasks[id.Type][id.Index]
+		thr, _, how := p.quietThr(job, t, &q.cur)
+		if how == quietSkip {
+			continue
+		}
+		if how == quietFail {
+			return false
+		}
+		at, ok := p.quietAt(t, thr, now)
+		if !ok {
+			return false
+		}
+		until = min(until, at)
+		// As quietTouched: the task's threshold by the last full pass's
+		// bounds lowers head.
+		thrL, _, _ := p.quietThr(job, t, &l.bounds)
+		if r := thrL / q.tasks[id.Type][id.Index].thr; !(r > 0) {
+			l.ok = false
+		} else if r < l.head {
+			l.head = r
+		}
+	}
+	l.priors = append(l.priors[:0], q.priors...)
+	if !p.priorHolds() {
+		return false
+	}
+	l.until, q.until, q.ver = until, until, p.ver
+	q.dirty = q.dirty[:0]
+	q.reported++
+	return true
 }
 
 // quietBlocking is the originals' bound: with GS on an exact job, every
@@ -734,6 +816,9 @@ func (q *quietTime) partsHold(e *estimators, now speculators.Time) bool {
 // any other event, everything.
 func (p *policy) noteQuiet(job *speculators.Job, ev *speculators.Event) {
 	q := &p.quiet
+	if ev.Kind != speculators.AttemptStatus {
+		q.moved = true
+	}
 	if !q.built || q.all {
 		return
 	}
@@ -1043,4 +1128,121 @@ func (p *policy) priorHolds() bool {
 		}
 	}
 	return true
+}
+
+// partialQuiet is a time up to which WantsSlot's no at now, found by Γ
+// from the tasks whose quiet time ran out (gammaPartial: Γ is empty, or an
+// original comes first), stays no while nothing but the clock moves; now
+// when it cannot tell. On an exact job (no pruning):
+//
+//   - Every other running task stays out of Γ (or behind the originals)
+//     until the least of their kept times, as the pass that noted the
+//     failed ones found it (quietLast.until).
+//   - Until a running task that censor did not count at now may count
+//     (joinAt), t_new only grows: the counted tasks' extrapolated durations
+//     grow with the clock (elapsed / p, or time in phase x (1-p) / dp), the
+//     completions' mean stays, and a counted task's own t_new leaves out
+//     its own value (floor's argument, with the count fixed).
+//   - So a noted task stays out of Γ's first place while its t_rem stays at
+//     most its t_new at now (GS: a copy is a member only once t_new < t_rem,
+//     and goes before an original only once its t_rem exceeds that
+//     original's t_new, which also only grows; RAS: while t_rem stays at
+//     most (c+1)/c x t_new, the saving is not positive), and a task not
+//     eligible or not in T stays so until an event.
+//   - The prior's answers Γ read are noted with the quiet time's
+//     (priorHolds: a higher answer only raises t_new).
+//
+// Float rounding: t_new at a later instant is the same sums over larger
+// values, which rounding keeps at least as large but for a task's own part
+// taken out (a few ulp), and taskQuiet takes the threshold 1e-6 lower.
+//
+// Without it, a job whose failed tasks' t_rem lies between t_new's floor
+// and t_new had Γ computed again at every scheduling round until its next
+// event (issue 31: about a quarter of gammaPartial's computations on
+// xulau/sca-sda under gs, over a third under grass on xulau/ese).
+func (p *policy) partialQuiet(job *speculators.Job, now speculators.Time) speculators.Time {
+	q, g := &p.quiet, &p.gamma
+	if job.Deadline > 0 || job.ErrorBound > 0 || !q.last.ok || g.priorsOver || !g.partial {
+		return now
+	}
+	for _, s := range g.priors {
+		if len(q.priors) >= maxPriorSeen {
+			return now
+		}
+		q.priors = append(q.priors, s)
+	}
+	var origMax float64
+	for _, c := range g.t {
+		if !c.running {
+			origMax = max(origMax, c.tnew)
+		}
+	}
+	until := q.last.until
+	for _, c := range g.t {
+		if !c.running || !c.eligible {
+			continue
+		}
+		thr := max(c.tnew, origMax)
+		if !p.useGS {
+			thr = c.tnew * float64(c.c+1) / float64(c.c)
+		}
+		at, ok := taskQuiet(c.task, now, thr)
+		if !ok || at <= now {
+			return now
+		}
+		until = min(until, at)
+	}
+	if until <= now {
+		return now
+	}
+	return min(until, p.joinAt(job, now))
+}
+
+// joinAt is the first instant after now at which a running task that the
+// censor at now (gammaPartial's) did not count in t_new may count; now
+// when one may count at the next ms, or a counted task's estimate may
+// change form then (a report at the very instant of its phase change).
+func (p *policy) joinAt(job *speculators.Job, now speculators.Time) speculators.Time {
+	e := &p.est
+	at := speculators.Time(math.MaxInt64)
+	if !e.running {
+		return at // t_new is the completions' mean
+	}
+	for ty := range job.Tasks {
+		if job.RunningTasks[ty] == 0 {
+			continue // censor did not visit it; nothing to count
+		}
+		outs, gen := e.outs[ty], e.outGen[ty]
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			if o := &outs[i]; o.gen == gen && float64(now-o.start) <= o.lim {
+				// Out while float64(t - start) <= lim.
+				if o.lim < float64(math.MaxInt64/4) {
+					at = min(at, o.start+speculators.Time(math.Floor(o.lim))+1)
+				}
+				continue
+			}
+			t := job.Tasks[ty][i]
+			var oldest *speculators.Attempt
+			for _, a := range t.Attempts {
+				if a.Running() && (oldest == nil || a.Start < oldest.Start) {
+					oldest = a
+				}
+			}
+			if oldest == nil {
+				return now
+			}
+			if _, k := e.ownOf(t); k != partOut {
+				if oldest.Phase != speculators.PhaseMap && oldest.Progress > oldest.PhaseStartProgress && now <= oldest.PhaseStart {
+					return now // PhaseTimeLeft takes the phase's form at the next ms
+				}
+				continue
+			}
+			if oldest.Progress > 0 {
+				return now
+			}
+			// No report yet: t_rem unknown, not counted until an event.
+		}
+	}
+	return at
 }

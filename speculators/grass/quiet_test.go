@@ -44,10 +44,17 @@ func TestQuietMatchesGamma(t *testing.T) {
 	if partial == 0 {
 		t.Fatal("no Γ came from the tasks whose quiet time ran out (gammaPartial): the test checks too little")
 	}
+	if quietHeld == 0 {
+		t.Fatal("no answer came from a no held from Γ of the failed tasks (partialQuiet): the test checks too little")
+	}
+	if quietReports == 0 {
+		t.Fatal("no answer came from a quiet time kept over status reports (quietReported): the test checks too little")
+	}
 	if floorsCompared == 0 {
 		t.Fatal("no t_new was compared with the floor: the test checks too little")
 	}
-	t.Logf("%d answers from a quiet time, %d Γ from the tasks whose quiet time ran out, %d t_new compared with the floor", quietAnswers, partial, floorsCompared)
+	t.Logf("%d answers from a quiet time (%d of them a no held, %d kept over reports), %d Γ from the tasks whose quiet time ran out, %d t_new compared with the floor",
+		quietAnswers, quietHeld, quietReports, partial, floorsCompared)
 }
 
 // quietRun plays one random job and returns how many answers came from a
@@ -82,6 +89,7 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 	}, func(now speculators.Time) (speculators.TaskID, bool) {
 		q := p.quiet
 		fromQuiet := q.valid && q.ver == p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.priorHolds()
+		reported := p.quiet.reported
 		got := h.Engine.WantsSlot(now)
 		if g := &p.gamma; g.valid && g.partial && g.ver == p.ver && g.now == now {
 			// Γ from the tasks whose quiet time ran out (gammaPartial):
@@ -98,7 +106,11 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 		}
 		if fromQuiet {
 			quiet++
+			if q.byNo {
+				quietHeld++
+			}
 		}
+		quietReports += p.quiet.reported - reported
 		if !want {
 			return speculators.TaskID{}, false
 		}
@@ -116,6 +128,11 @@ type heldFloors struct {
 	ver       uint64
 	norm, dur [speculators.NumTaskTypes]float64
 }
+
+// quietHeld and quietReports count the answers TestQuietMatchesGamma
+// took from a no held (partialQuiet) and from a quiet time kept over
+// status reports (quietReported), so that it can require some.
+var quietHeld, quietReports int
 
 // floorsCompared counts the t_new TestQuietMatchesGamma compared with the
 // floor (checkFloors), so that it can require some.
