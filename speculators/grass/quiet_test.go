@@ -18,10 +18,22 @@ import (
 // recomputed from nothing. The
 // test also requires that the quiet answer was used, so that it checks
 // something.
+//
+// Each job is also played with the AM's container needs moving under it
+// (ContainerNeeds events, about every 1.3 s, at random levels of which
+// half are 0): a level that leaves whether the job awaits containers as
+// it was changes nothing the policy keeps (observeNeeds), one that
+// changes it moves the early waves (at most two copies a task), which
+// every kept answer must then follow.
 func TestQuietMatchesGamma(t *testing.T) {
 	quietAnswers, partial := 0, 0
 	defer func(n int) { maxQuietFailed = n }(maxQuietFailed)
-	for _, most := range []int{maxQuietFailed, 1} {
+	all := maxQuietFailed
+	for _, most := range []int{all, 1, 0} {
+		needs := most == 0
+		if needs {
+			most = all
+		}
 		// Also with room for one noted task only, so that a pass that
 		// runs out of room is played too.
 		maxQuietFailed = most
@@ -30,8 +42,8 @@ func TestQuietMatchesGamma(t *testing.T) {
 			// completions' mean rises (partsHold) takes about 80 to show.
 			for seed := uint64(1); seed <= 120; seed++ {
 				name, seed := name, seed
-				t.Run(fmt.Sprintf("%s/%d/noted-%d", name, seed, most), func(t *testing.T) {
-					q, pa := quietRun(t, name, seed)
+				t.Run(fmt.Sprintf("%s/%d/noted-%d/needs-%v", name, seed, most, needs), func(t *testing.T) {
+					q, pa := quietRun(t, name, seed, needs)
 					quietAnswers += q
 					partial += pa
 				})
@@ -50,6 +62,9 @@ func TestQuietMatchesGamma(t *testing.T) {
 	if quietReports == 0 {
 		t.Fatal("no answer came from a quiet time kept over status reports (quietReported): the test checks too little")
 	}
+	if needsKept == 0 || needsMoved == 0 {
+		t.Fatalf("%d container needs kept what the policy keeps, %d moved the early waves: the test checks too little", needsKept, needsMoved)
+	}
 	if floorsCompared == 0 {
 		t.Fatal("no t_new was compared with the floor: the test checks too little")
 	}
@@ -59,7 +74,7 @@ func TestQuietMatchesGamma(t *testing.T) {
 
 // quietRun plays one random job and returns how many answers came from a
 // quiet time and how many Γ from the tasks whose quiet time ran out.
-func quietRun(t *testing.T, name string, seed uint64) (int, int) {
+func quietRun(t *testing.T, name string, seed uint64, needs bool) (int, int) {
 	const maps = 12
 	h, p, sizes, store, rng := randomGrassJob(t, name, seed, 31,
 		speculators.JobInfo{ID: "job_quiet", Maps: maps}, 0.25, ms(40))
@@ -77,7 +92,18 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 	quiet, partial := 0, 0
 	floors := 0
 	var held heldFloors
+	needsRand := rand.New(rand.NewPCG(seed, 17))
 	j.Run(ms(200), func(now speculators.Time) {
+		if needs && now%1300 == 0 {
+			ver := p.ver
+			level := max(0, needsRand.IntN(4)-1) + max(0, needsRand.IntN(4)-2)
+			h.Needs(speculators.Map, level, now)
+			if p.ver == ver {
+				needsKept++
+			} else {
+				needsMoved++
+			}
+		}
 		if next < maps && now > 0 && now%5000 == 0 {
 			j.Start(spectest.Map(next), now, false)
 			next++
@@ -128,6 +154,11 @@ type heldFloors struct {
 	ver       uint64
 	norm, dur [speculators.NumTaskTypes]float64
 }
+
+// needsKept and needsMoved count the ContainerNeeds events of
+// TestQuietMatchesGamma that left the policy's version as it was and that
+// moved it.
+var needsKept, needsMoved int
 
 // quietHeld and quietReports count the answers TestQuietMatchesGamma
 // took from a no held (partialQuiet) and from a quiet time kept over
