@@ -3,6 +3,7 @@ package grass
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -117,6 +118,10 @@ func quietRun(t *testing.T, name string, seed uint64, needs bool) (int, int) {
 		fromQuiet := q.valid && q.ver == p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.priorHolds()
 		reported := p.quiet.reported
 		got := h.Engine.WantsSlot(now)
+		// Γ as WantsSlot left it, put back after the checks below compute
+		// Γ afresh with the policy's own code, so that what the policy
+		// keeps from one ask to the next is its own.
+		kept := cloneGamma(&p.gamma)
 		if g := &p.gamma; g.valid && g.partial && g.ver == p.ver && g.now == now {
 			// Γ from the tasks whose quiet time ran out (gammaPartial):
 			// its members and first member must be Γ afresh's.
@@ -127,6 +132,11 @@ func quietRun(t *testing.T, name string, seed uint64, needs bool) (int, int) {
 		g := p.gammaAt(h.Job(), now)
 		floors += checkFloors(t, p, h.Job(), g.t, &held, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
 		want := g.first >= 0 && g.set[g.first].running
+		var first speculators.TaskID
+		if want {
+			first = g.set[g.first].task.ID
+		}
+		p.gamma = kept
 		if got != want {
 			t.Fatalf("%s seed %d at %d ms: WantsSlot %v, Γ afresh %v (quiet %v..%v, from the quiet time %v)", name, seed, now, got, want, q.from, q.until, fromQuiet)
 		}
@@ -137,13 +147,21 @@ func quietRun(t *testing.T, name string, seed uint64, needs bool) (int, int) {
 			}
 		}
 		quietReports += p.quiet.reported - reported
-		if !want {
-			return speculators.TaskID{}, false
-		}
-		return g.set[g.first].task.ID, true
+		return first, want
 	})
 	floorsCompared += floors
 	return quiet, partial
+}
+
+// cloneGamma is a copy of g that shares nothing with it.
+func cloneGamma(g *gammaCache) gammaCache {
+	c := *g
+	c.set, c.fold, c.t = slices.Clone(g.set), slices.Clone(g.fold), slices.Clone(g.t)
+	c.ids, c.dirty, c.priors = slices.Clone(g.ids), slices.Clone(g.dirty), slices.Clone(g.priors)
+	for ty := range g.parts {
+		c.parts[ty] = slices.Clone(g.parts[ty])
+	}
+	return c
 }
 
 // heldFloors is the floors checkFloors found at an earlier instant and
