@@ -248,15 +248,15 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 // nothing they read, so what they keep stays valid (ver unchanged); one
 // that changes it moves the early waves, which gammaUpdate and quietHolds
 // check against what they kept. The simulator reports a new level at
-// almost every launch of a job's original, and each of those ended the
-// job's kept quiet time and Γ (issue 31: 130,000 passes over every
-// running task of gs on the whole xulau/ese).
+// almost every launch of a job's original, and each of those made the
+// job's next quiet bound a pass over every running task (issue 31:
+// 130,000 such passes of gs on the whole xulau/ese), its next Γ a full
+// pass and censor's kept limits void.
 func (p *policy) observeNeeds(job *speculators.Job) {
 	awaits := job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	if awaits != p.awaits {
 		p.awaits = awaits
 		p.ver++
-		p.quiet.moved = true
 	}
 }
 

@@ -84,9 +84,6 @@ func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
 	if q.valid && q.ver == p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.priorHolds() {
 		return false
 	}
-	if q.valid && q.ver != p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.quietReported(job, now) {
-		return false
-	}
 	q.valid = false
 	p.size(job)
 	p.est.sync(job)
@@ -158,13 +155,6 @@ type quietTime struct {
 	failed   []speculators.TaskID
 	failedOK bool
 	visit    []speculators.TaskID // quietTouched's scratch
-	// moved: an event other than a status report, or a change of the
-	// early waves, since the latest pass (quietReported); cur: the
-	// bounds the latest pass judged the tasks by; reported: how many
-	// answers quietReported gave (tests).
-	moved    bool
-	cur      quietBounds
-	reported int
 	// byNo: the time (from..until) is partialQuiet's, not a pass's.
 	byNo bool
 }

@@ -86,7 +86,6 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	var b quietBounds
 	b.early = original || job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
 	touched := p.quietRefresh(job, now) && p.quietPriorsHold()
-	q.moved = false
 	if touched {
 		// The prior's answers the kept times rest on, as noted: any bound
 		// read below from a noted answer rests on it too (quietPrior).
@@ -103,7 +102,6 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 			// known only from a full pass. Where the last pass's earliest
 			// time has passed, quietTouched also visits the tasks whose
 			// kept time has.
-			q.cur = b
 			return p.quietTouched(job, &b, now, collect && b.blocking == 0)
 		}
 		// A full pass reads the prior afresh, as before any kept time.
@@ -165,87 +163,7 @@ func (p *policy) quietUntil(job *speculators.Job, now speculators.Time) speculat
 	}
 	q.last = quietLast{ok: true, bounds: b, gs: p.useGS, until: until, head: head,
 		priors: append(q.last.priors[:0], q.priors...), failed: q.last.failed[:0]}
-	q.cur = b
 	return until
-}
-
-// maxReported is how many reports quietReported takes; after more, the
-// pass costs about as much.
-const maxReported = 8
-
-// quietReported brings WantsSlot's quiet time up to date after status
-// reports only (no other event, no Decide that changes anything, the
-// same early waves) since the pass that found it, when it can without a
-// pass: each reported task's part in t_new's floor is computed again, and
-// where no floor has fallen below the one the pass judged the tasks by
-// (cur), every other task's time holds as that pass found it, and so does
-// the originals' bound, which grows with the floors (the originals are
-// those of the pass: they change only at starts and ends). The reported
-// tasks' times are computed again by cur's thresholds (at most what the
-// thresholds are now) and the quiet time is the least of the pass's and
-// theirs. It reports false when a report may have changed more (a fallen
-// floor, a task that may join Γ now): quietUntil's pass then takes the
-// reports as before, and what this left changed (the reported tasks'
-// parts and times, each computed at now) is what that pass computes.
-//
-// A running pull-based job has a report of one of its tasks about every
-// scheduling round, and each ended its quiet time: the next ask took
-// quietUntil's pass, which reads the originals, the floors, the prior and
-// the bounds again before it visits the reported task (issue 31).
-func (p *policy) quietReported(job *speculators.Job, now speculators.Time) bool {
-	q := &p.quiet
-	l := &q.last
-	if !q.built || q.all || q.parts || q.moved || q.byNo || !l.ok || len(l.failed) > 0 || len(q.dirty) > maxReported {
-		return false
-	}
-	e := &p.est
-	for _, id := range q.dirty {
-		k := &q.tasks[id.Type][id.Index]
-		q.drop(id.Type, k)
-		q.part(e, job.Tasks[id.Type][id.Index], k, now)
-		k.thr = 0
-	}
-	for ty := range job.Tasks {
-		norm, dur := q.floor(e, ty)
-		if !(norm >= q.cur.floorNorm[ty]) || !(dur >= q.cur.floorDur[ty]) {
-			return false
-		}
-	}
-	until := q.until
-	for _, id := range q.dirty {
-		if (id.Type == speculators.Map && p.ended) || !inSet(job.Live[id.Type], int(id.Index)) {
-			continue
-		}
-		t := job.Tasks[id.Type][id.Index]
-		thr, _, how := p.quietThr(job, t, &q.cur)
-		if how == quietSkip {
-			continue
-		}
-		if how == quietFail {
-			return false
-		}
-		at, ok := p.quietAt(t, thr, now)
-		if !ok {
-			return false
-		}
-		until = min(until, at)
-		// As quietTouched: the task's threshold by the last full pass's
-		// bounds lowers head.
-		thrL, _, _ := p.quietThr(job, t, &l.bounds)
-		if r := thrL / q.tasks[id.Type][id.Index].thr; !(r > 0) {
-			l.ok = false
-		} else if r < l.head {
-			l.head = r
-		}
-	}
-	l.priors = append(l.priors[:0], q.priors...)
-	if !p.priorHolds() {
-		return false
-	}
-	l.until, q.until, q.ver = until, until, p.ver
-	q.dirty = q.dirty[:0]
-	q.reported++
-	return true
 }
 
 // quietBlocking is the originals' bound: with GS on an exact job, every
@@ -816,9 +734,6 @@ func (q *quietTime) partsHold(e *estimators, now speculators.Time) bool {
 // any other event, everything.
 func (p *policy) noteQuiet(job *speculators.Job, ev *speculators.Event) {
 	q := &p.quiet
-	if ev.Kind != speculators.AttemptStatus {
-		q.moved = true
-	}
 	if !q.built || q.all {
 		return
 	}
