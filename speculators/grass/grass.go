@@ -179,6 +179,10 @@ type policy struct {
 	picks   []cand
 	durs    []float64
 	scanned scanShape // what the latest candidates pass found
+
+	// awaits: whether the job awaits containers (ContainerNeeds above 0)
+	// as of its latest ContainerNeeds event (observeNeeds).
+	awaits bool
 }
 
 // TakeLearned hands out the run times and samples this job produced since
@@ -212,6 +216,10 @@ func (p *policy) size(job *speculators.Job) {
 // Observe keeps estimator accuracy and samples current (copy requests are
 // the engine's ledger, Job.PendingCopies).
 func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
+	if ev.Kind == speculators.ContainerNeeds {
+		p.observeNeeds(job)
+		return
+	}
 	p.ver++
 	p.est.noteOut(job, ev)
 	p.noteQuiet(job, ev)
@@ -230,6 +238,25 @@ func (p *policy) Observe(job *speculators.Job, ev *speculators.Event) {
 			p.est.sync(job)
 			p.learn.maybeRecord(p, job, ev.Time)
 		}
+	}
+}
+
+// observeNeeds takes a ContainerNeeds event. Γ, the quiet bound and
+// censor read the job's needs only as whether it awaits any container
+// (the early waves, select.go's early, with its originals); nothing else
+// any of them keeps changes. A level that leaves that as it was changes
+// nothing they read, so what they keep stays valid (ver unchanged); one
+// that changes it moves the early waves, which gammaUpdate and quietHolds
+// check against what they kept. The simulator reports a new level at
+// almost every launch of a job's original, and each of those made the
+// job's next quiet bound a pass over every running task (issue 31:
+// 130,000 such passes of gs on the whole xulau/ese), its next Γ a full
+// pass and censor's kept limits void.
+func (p *policy) observeNeeds(job *speculators.Job) {
+	awaits := job.ContainerNeeds[speculators.Map]+job.ContainerNeeds[speculators.Reduce] > 0
+	if awaits != p.awaits {
+		p.awaits = awaits
+		p.ver++
 	}
 }
 

@@ -96,6 +96,7 @@ func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
 	}
 	if until := p.quietUntil(job, now); until > now {
 		q.valid, q.ver, q.gs, q.from, q.until = true, p.ver, p.useGS, now, until
+		q.byNo = false
 		return false
 	}
 	if q.failedOK && p.gammaPartial(job, now, q.failed) {
@@ -104,7 +105,15 @@ func (p *policy) WantsSlot(job *speculators.Job, now speculators.Time) bool {
 		g := &p.gamma
 		g.valid, g.ver, g.now, g.gs = true, p.ver, now, p.useGS
 		g.stale, g.dirty = false, g.dirty[:0]
-		return g.first >= 0 && g.set[g.first].running
+		if g.first >= 0 && g.set[g.first].running {
+			return true
+		}
+		if until := p.partialQuiet(job, now); until > now {
+			// The no stands until then, as a quiet time's.
+			q.valid, q.ver, q.gs, q.from, q.until = true, p.ver, p.useGS, now, until
+			q.byNo = true
+		}
+		return false
 	}
 	g := p.gammaAt(job, now)
 	return g.first >= 0 && g.set[g.first].running
@@ -146,6 +155,8 @@ type quietTime struct {
 	failed   []speculators.TaskID
 	failedOK bool
 	visit    []speculators.TaskID // quietTouched's scratch
+	// byNo: the time (from..until) is partialQuiet's, not a pass's.
+	byNo bool
 }
 
 // inGamma is the pruning stage's membership test for a candidate already in

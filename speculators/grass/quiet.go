@@ -1044,3 +1044,120 @@ func (p *policy) priorHolds() bool {
 	}
 	return true
 }
+
+// partialQuiet is a time up to which WantsSlot's no at now, found by Γ
+// from the tasks whose quiet time ran out (gammaPartial: Γ is empty, or an
+// original comes first), stays no while nothing but the clock moves; now
+// when it cannot tell. On an exact job (no pruning):
+//
+//   - Every other running task stays out of Γ (or behind the originals)
+//     until the least of their kept times, as the pass that noted the
+//     failed ones found it (quietLast.until).
+//   - Until a running task that censor did not count at now may count
+//     (joinAt), t_new only grows: the counted tasks' extrapolated durations
+//     grow with the clock (elapsed / p, or time in phase x (1-p) / dp), the
+//     completions' mean stays, and a counted task's own t_new leaves out
+//     its own value (floor's argument, with the count fixed).
+//   - So a noted task stays out of Γ's first place while its t_rem stays at
+//     most its t_new at now (GS: a copy is a member only once t_new < t_rem,
+//     and goes before an original only once its t_rem exceeds that
+//     original's t_new, which also only grows; RAS: while t_rem stays at
+//     most (c+1)/c x t_new, the saving is not positive), and a task not
+//     eligible or not in T stays so until an event.
+//   - The prior's answers Γ read are noted with the quiet time's
+//     (priorHolds: a higher answer only raises t_new).
+//
+// Float rounding: t_new at a later instant is the same sums over larger
+// values, which rounding keeps at least as large but for a task's own part
+// taken out (a few ulp), and taskQuiet takes the threshold 1e-6 lower.
+//
+// Without it, a job whose failed tasks' t_rem lies between t_new's floor
+// and t_new had Γ computed again at every scheduling round until its next
+// event (issue 31: about a quarter of gammaPartial's computations on
+// xulau/sca-sda under gs, over a third under grass on xulau/ese).
+func (p *policy) partialQuiet(job *speculators.Job, now speculators.Time) speculators.Time {
+	q, g := &p.quiet, &p.gamma
+	if job.Deadline > 0 || job.ErrorBound > 0 || !q.last.ok || g.priorsOver || !g.partial {
+		return now
+	}
+	for _, s := range g.priors {
+		if len(q.priors) >= maxPriorSeen {
+			return now
+		}
+		q.priors = append(q.priors, s)
+	}
+	var origMax float64
+	for _, c := range g.t {
+		if !c.running {
+			origMax = max(origMax, c.tnew)
+		}
+	}
+	until := q.last.until
+	for _, c := range g.t {
+		if !c.running || !c.eligible {
+			continue
+		}
+		thr := max(c.tnew, origMax)
+		if !p.useGS {
+			thr = c.tnew * float64(c.c+1) / float64(c.c)
+		}
+		at, ok := taskQuiet(c.task, now, thr)
+		if !ok || at <= now {
+			return now
+		}
+		until = min(until, at)
+	}
+	if until <= now {
+		return now
+	}
+	return min(until, p.joinAt(job, now))
+}
+
+// joinAt is the first instant after now at which a running task that the
+// censor at now (gammaPartial's) did not count in t_new may count; now
+// when one may count at the next ms, or a counted task's estimate may
+// change form then (a report at the very instant of its phase change).
+func (p *policy) joinAt(job *speculators.Job, now speculators.Time) speculators.Time {
+	e := &p.est
+	at := speculators.Time(math.MaxInt64)
+	if !e.running {
+		return at // t_new is the completions' mean
+	}
+	for ty := range job.Tasks {
+		if job.RunningTasks[ty] == 0 {
+			continue // censor did not visit it; nothing to count
+		}
+		outs, gen := e.outs[ty], e.outGen[ty]
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			if o := &outs[i]; o.gen == gen && float64(now-o.start) <= o.lim {
+				// Out while float64(t - start) <= lim.
+				if o.lim < float64(math.MaxInt64/4) {
+					at = min(at, o.start+speculators.Time(math.Floor(o.lim))+1)
+				}
+				continue
+			}
+			t := job.Tasks[ty][i]
+			var oldest *speculators.Attempt
+			for _, a := range t.Attempts {
+				if a.Running() && (oldest == nil || a.Start < oldest.Start) {
+					oldest = a
+				}
+			}
+			if oldest == nil {
+				return now
+			}
+			if _, k := e.ownOf(t); k != partOut {
+				if oldest.Phase != speculators.PhaseMap && oldest.Progress > oldest.PhaseStartProgress && now <= oldest.PhaseStart {
+					return now // PhaseTimeLeft takes the phase's form at the next ms
+				}
+				continue
+			}
+			if oldest.Progress > 0 {
+				return now
+			}
+			// No report yet: t_rem unknown, not counted until an event.
+		}
+	}
+	return at
+}

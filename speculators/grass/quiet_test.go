@@ -3,6 +3,7 @@ package grass
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -18,20 +19,33 @@ import (
 // recomputed from nothing. The
 // test also requires that the quiet answer was used, so that it checks
 // something.
+//
+// Each job is also played with the AM's container needs moving under it
+// (ContainerNeeds events, about every 1.3 s, at random levels of which
+// half are 0): a level that leaves whether the job awaits containers as
+// it was changes nothing the policy keeps (observeNeeds), one that
+// changes it moves the early waves (at most two copies a task), which
+// every kept answer must then follow. And once with attempts that run
+// slow and then catch up (spectest.RandomJob.Recover), whose reports take
+// their estimates, and so t_new's floor, down.
 func TestQuietMatchesGamma(t *testing.T) {
 	quietAnswers, partial := 0, 0
 	defer func(n int) { maxQuietFailed = n }(maxQuietFailed)
-	for _, most := range []int{maxQuietFailed, 1} {
+	all := maxQuietFailed
+	for _, v := range []struct {
+		most           int
+		needs, recover bool
+	}{{most: all}, {most: 1}, {most: all, needs: true}, {most: all, recover: true}} {
 		// Also with room for one noted task only, so that a pass that
 		// runs out of room is played too.
-		maxQuietFailed = most
+		maxQuietFailed = v.most
 		for _, name := range []string{"gs", "ras"} {
 			// Many seeds: a counted task that stops counting as the
 			// completions' mean rises (partsHold) takes about 80 to show.
 			for seed := uint64(1); seed <= 120; seed++ {
 				name, seed := name, seed
-				t.Run(fmt.Sprintf("%s/%d/noted-%d", name, seed, most), func(t *testing.T) {
-					q, pa := quietRun(t, name, seed)
+				t.Run(fmt.Sprintf("%s/%d/noted-%d/needs-%v/recover-%v", name, seed, v.most, v.needs, v.recover), func(t *testing.T) {
+					q, pa := quietRun(t, name, seed, v.needs, v.recover)
 					quietAnswers += q
 					partial += pa
 				})
@@ -44,19 +58,26 @@ func TestQuietMatchesGamma(t *testing.T) {
 	if partial == 0 {
 		t.Fatal("no Γ came from the tasks whose quiet time ran out (gammaPartial): the test checks too little")
 	}
+	if quietHeld == 0 {
+		t.Fatal("no answer came from a no held from Γ of the failed tasks (partialQuiet): the test checks too little")
+	}
+	if needsKept == 0 || needsMoved == 0 {
+		t.Fatalf("%d container needs kept what the policy keeps, %d moved the early waves: the test checks too little", needsKept, needsMoved)
+	}
 	if floorsCompared == 0 {
 		t.Fatal("no t_new was compared with the floor: the test checks too little")
 	}
-	t.Logf("%d answers from a quiet time, %d Γ from the tasks whose quiet time ran out, %d t_new compared with the floor", quietAnswers, partial, floorsCompared)
+	t.Logf("%d answers from a quiet time (%d of them a no held), %d Γ from the tasks whose quiet time ran out, %d t_new compared with the floor",
+		quietAnswers, quietHeld, partial, floorsCompared)
 }
 
 // quietRun plays one random job and returns how many answers came from a
 // quiet time and how many Γ from the tasks whose quiet time ran out.
-func quietRun(t *testing.T, name string, seed uint64) (int, int) {
+func quietRun(t *testing.T, name string, seed uint64, needs, recover bool) (int, int) {
 	const maps = 12
 	h, p, sizes, store, rng := randomGrassJob(t, name, seed, 31,
 		speculators.JobInfo{ID: "job_quiet", Maps: maps}, 0.25, ms(40))
-	j := &spectest.RandomJob{H: h, Rand: rng, Floor: 0.6,
+	j := &spectest.RandomJob{H: h, Rand: rng, Floor: 0.6, Recover: recover,
 		Work: func(task speculators.TaskID) float64 { return float64(sizes[task.Index]) }}
 	if store != nil {
 		j.Succeeded = func(speculators.Time) { store.Keep(h.Learned()) }
@@ -70,7 +91,18 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 	quiet, partial := 0, 0
 	floors := 0
 	var held heldFloors
+	needsRand := rand.New(rand.NewPCG(seed, 17))
 	j.Run(ms(200), func(now speculators.Time) {
+		if needs && now%1300 == 0 {
+			ver := p.ver
+			level := max(0, needsRand.IntN(4)-1) + max(0, needsRand.IntN(4)-2)
+			h.Needs(speculators.Map, level, now)
+			if p.ver == ver {
+				needsKept++
+			} else {
+				needsMoved++
+			}
+		}
 		if next < maps && now > 0 && now%5000 == 0 {
 			j.Start(spectest.Map(next), now, false)
 			next++
@@ -83,6 +115,10 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 		q := p.quiet
 		fromQuiet := q.valid && q.ver == p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.priorHolds()
 		got := h.Engine.WantsSlot(now)
+		// Γ as WantsSlot left it, put back after the checks below compute
+		// Γ afresh with the policy's own code, so that what the policy
+		// keeps from one ask to the next is its own.
+		kept := cloneGamma(&p.gamma)
 		if g := &p.gamma; g.valid && g.partial && g.ver == p.ver && g.now == now {
 			// Γ from the tasks whose quiet time ran out (gammaPartial):
 			// its members and first member must be Γ afresh's.
@@ -93,19 +129,35 @@ func quietRun(t *testing.T, name string, seed uint64) (int, int) {
 		g := p.gammaAt(h.Job(), now)
 		floors += checkFloors(t, p, h.Job(), g.t, &held, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
 		want := g.first >= 0 && g.set[g.first].running
+		var first speculators.TaskID
+		if want {
+			first = g.set[g.first].task.ID
+		}
+		p.gamma = kept
 		if got != want {
 			t.Fatalf("%s seed %d at %d ms: WantsSlot %v, Γ afresh %v (quiet %v..%v, from the quiet time %v)", name, seed, now, got, want, q.from, q.until, fromQuiet)
 		}
 		if fromQuiet {
 			quiet++
+			if q.byNo {
+				quietHeld++
+			}
 		}
-		if !want {
-			return speculators.TaskID{}, false
-		}
-		return g.set[g.first].task.ID, true
+		return first, want
 	})
 	floorsCompared += floors
 	return quiet, partial
+}
+
+// cloneGamma is a copy of g that shares nothing with it.
+func cloneGamma(g *gammaCache) gammaCache {
+	c := *g
+	c.set, c.fold, c.t = slices.Clone(g.set), slices.Clone(g.fold), slices.Clone(g.t)
+	c.ids, c.dirty, c.priors = slices.Clone(g.ids), slices.Clone(g.dirty), slices.Clone(g.priors)
+	for ty := range g.parts {
+		c.parts[ty] = slices.Clone(g.parts[ty])
+	}
+	return c
 }
 
 // heldFloors is the floors checkFloors found at an earlier instant and
@@ -116,6 +168,15 @@ type heldFloors struct {
 	ver       uint64
 	norm, dur [speculators.NumTaskTypes]float64
 }
+
+// needsKept and needsMoved count the ContainerNeeds events of
+// TestQuietMatchesGamma that left the policy's version as it was and that
+// moved it.
+var needsKept, needsMoved int
+
+// quietHeld counts the answers TestQuietMatchesGamma took from a no held
+// (partialQuiet), so that it can require some.
+var quietHeld int
 
 // floorsCompared counts the t_new TestQuietMatchesGamma compared with the
 // floor (checkFloors), so that it can require some.

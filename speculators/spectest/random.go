@@ -30,6 +30,10 @@ type RandomJob struct {
 	// the attempts report a tenth of their progress rate, a straggler seen
 	// only later, so that a report can bring a kept answer forward.
 	LateStragglers bool
+	// Recover: a third of the attempts report a third of their progress
+	// rate up to a random point (20-70% of their time) and then catch up,
+	// so that a report can take an estimate down.
+	Recover bool
 	// Succeeded, if set, is called after a task's first attempt succeeds.
 	Succeeded func(now speculators.Time)
 
@@ -42,6 +46,7 @@ type randomAttempt struct {
 	start, end speculators.Time
 	done       bool
 	brk        float64 // the share of its time after which it slows down (> 1: never)
+	rec        float64 // the share of its time after which it catches up (> 1: never slow)
 }
 
 // Start starts an attempt of task at at, a copy or the task's original,
@@ -60,7 +65,11 @@ func (j *RandomJob) Start(task speculators.TaskID, at speculators.Time, copy boo
 	if j.LateStragglers && j.Rand.IntN(3) == 0 {
 		brk = 0.2 + 0.5*j.Rand.Float64()
 	}
-	j.attempts = append(j.attempts, &randomAttempt{id: id, start: at, end: at + speculators.Time(dur), brk: brk})
+	rec := 2.0
+	if j.Recover && j.Rand.IntN(3) == 0 {
+		rec = 0.2 + 0.5*j.Rand.Float64()
+	}
+	j.attempts = append(j.attempts, &randomAttempt{id: id, start: at, end: at + speculators.Time(dur), brk: brk, rec: rec})
 }
 
 // Run plays the job from 0 to end. At each step, after the step's reports
@@ -93,6 +102,12 @@ func (j *RandomJob) report(now speculators.Time) {
 			continue
 		}
 		prog := float64(now-r.start) / float64(r.end-r.start)
+		switch {
+		case prog < r.rec:
+			prog /= 3
+		case r.rec < 1:
+			prog = r.rec/3 + (prog-r.rec)*(1-r.rec/3)/(1-r.rec)
+		}
 		if prog > r.brk {
 			prog = r.brk + (prog-r.brk)/10
 		}
