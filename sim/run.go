@@ -98,6 +98,11 @@ type sim struct {
 	// askIdle: the tick asks SkipDecide of idle jobs too, as it did
 	// before (tests); decides counts the Decides it made.
 	askIdle   bool
+	// deferred lists the jobs whose Decides are deferred (jobState.deferred);
+	// noDefer: the tick never asks DeferDecides (tests).
+	deferred []int32
+	settling []int32
+	noDefer  bool
 	decides   int
 	wantsErr  error
 	wantsKept int // answers checkWants compared (tests)
@@ -450,6 +455,7 @@ func (s *sim) flushNeeds() error {
 
 // observe feeds s.ev to j's engine.
 func (s *sim) observe(j *jobState) error {
+	s.settle(j)
 	if j.inert {
 		return s.observed(j, nil)
 	}
@@ -481,6 +487,9 @@ func (s *sim) keepLearned(j *jobState) {
 		return
 	}
 	if l := j.engine.Learned(); !l.Empty() {
+		if len(l.Samples) > 0 {
+			s.settleAll() // a deferred job's left-out Decides read the samples as they were
+		}
 		s.cfg.Keep(l)
 		s.round++ // another job's prior moved: every answer asked afresh (wants)
 	}
@@ -492,6 +501,7 @@ func (s *sim) finishJob(ji int32) {
 		return
 	}
 	j := &s.jobs[ji]
+	s.settle(j)
 	j.finished = true
 	j.result.Finish = s.now
 	s.reindex(j)

@@ -144,6 +144,14 @@ type jobState struct {
 	// (observed clears it), and the job has no bound to enforce: the tick
 	// passes over it without reading its engine or its spec (decide.go).
 	idle bool
+	// deferred: the engine's DeferDecides said yes after the Decide at
+	// the tick before the first of passed ticks, each a Decide the tick
+	// left out (idle is set too), and the job has no bound to enforce;
+	// settle hands them over (decide.go). deferIdx is its place in
+	// sim.deferred.
+	deferred bool
+	passed   int32
+	deferIdx int32
 	// prio: the policy orders jobs (speculators.JobPrioritizer); cloner:
 	// it clones at launch and clones is the attempts each task starts
 	// with, 0 until the job's first original is placed (clone.go).
