@@ -43,8 +43,7 @@ func (s *sim) tick() error {
 			s.cfg.Trace.Decided(j.spec.ID, s.now, ds)
 		}
 		s.keepLearned(j)
-		if len(ds) == 0 && s.cfg.Trace == nil && !s.noDefer && !enforces(j.spec) && j.engine.DeferDecides() {
-			s.deferDecides(ji)
+		if len(ds) == 0 && s.cfg.Trace == nil && !s.noDefer && !enforces(j.spec) && s.deferDecides(ji) {
 			continue
 		}
 		for _, d := range ds {
@@ -98,11 +97,21 @@ func (s *sim) tick() error {
 // jobs waiting in the queue, whose learner adds the job's share in use at
 // each and checks whether to switch: a visit of each waiting job at every
 // tick (issue 31).
-func (s *sim) deferDecides(ji int32) {
+//
+// It asks the job's engine and reports whether it deferred them.
+func (s *sim) deferDecides(ji int32) bool {
 	j := &s.jobs[ji]
-	j.deferred, j.idle, j.passed = true, true, 0
-	j.deferIdx = int32(len(s.deferred))
-	s.deferred = append(s.deferred, ji)
+	ok, b := j.engine.DeferDecides()
+	if !ok {
+		return false
+	}
+	j.deferred, j.idle, j.passed, j.deferBucket = true, true, 0, -1
+	if b >= 0 && b < len(s.deferred) {
+		j.deferBucket = int8(b)
+		j.deferIdx = int32(len(s.deferred[b]))
+		s.deferred[b] = append(s.deferred[b], ji)
+	}
+	return true
 }
 
 // settle hands job j's engine the Decides its ticks left out since it
@@ -115,28 +124,31 @@ func (s *sim) settle(j *jobState) {
 		return
 	}
 	j.deferred, j.idle = false, false
-	last := s.deferred[len(s.deferred)-1]
-	s.deferred[j.deferIdx] = last
-	s.jobs[last].deferIdx = j.deferIdx
-	s.deferred = s.deferred[:len(s.deferred)-1]
+	if b := j.deferBucket; b >= 0 {
+		list := s.deferred[b]
+		last := list[len(list)-1]
+		list[j.deferIdx] = last
+		s.jobs[last].deferIdx = j.deferIdx
+		s.deferred[b] = list[:len(list)-1]
+	}
 	j.engine.DecidesLeftOut(int(j.passed), s.decide)
 	j.passed = 0
 }
 
-// settleAll settles every job with Decides deferred, as the samples a
-// policy learned are about to join the prior and each left-out Decide must
-// read the samples as they were at its tick (speculators.DecideDeferrer),
-// and defers each again from its last tick, made up or run, if its engine
-// says so (the prior's samples change about every fourth tick on xulau/ese
-// under grass).
-func (s *sim) settleAll() {
-	s.settling = append(s.settling[:0], s.deferred...)
+// settleBucket settles every job whose deferred Decides read the prior's
+// samples of bucket b, as a sample of b is about to join the prior and
+// each left-out Decide must read the samples as they were at its tick
+// (speculators.DecideDeferrer), and defers each again from its last tick,
+// made up or run, if its engine says so (on xulau/ese under grass, the
+// prior gains a sample about every fourth tick).
+func (s *sim) settleBucket(b int) {
+	if b < 0 || b >= len(s.deferred) || len(s.deferred[b]) == 0 {
+		return
+	}
+	s.settling = append(s.settling[:0], s.deferred[b]...)
 	for _, ji := range s.settling {
-		j := &s.jobs[ji]
-		s.settle(j)
-		if j.engine.DeferDecides() {
-			s.deferDecides(ji)
-		}
+		s.settle(&s.jobs[ji])
+		s.deferDecides(ji)
 	}
 }
 

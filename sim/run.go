@@ -98,9 +98,10 @@ type sim struct {
 	// askIdle: the tick asks SkipDecide of idle jobs too, as it did
 	// before (tests); decides counts the Decides it made.
 	askIdle   bool
-	// deferred lists the jobs whose Decides are deferred (jobState.deferred);
-	// noDefer: the tick never asks DeferDecides (tests).
-	deferred []int32
+	// deferred lists the jobs whose Decides are deferred (jobState.deferred)
+	// by the samples' bucket they read; noDefer: the tick never asks
+	// DeferDecides (tests).
+	deferred [3][]int32
 	settling []int32
 	noDefer  bool
 	decides   int
@@ -487,8 +488,8 @@ func (s *sim) keepLearned(j *jobState) {
 		return
 	}
 	if l := j.engine.Learned(); !l.Empty() {
-		if len(l.Samples) > 0 {
-			s.settleAll() // a deferred job's left-out Decides read the samples as they were
+		for _, smp := range l.Samples {
+			s.settleBucket(smp.Bucket) // a deferred job's left-out Decides read the samples as they were
 		}
 		s.cfg.Keep(l)
 		s.round++ // another job's prior moved: every answer asked afresh (wants)

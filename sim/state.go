@@ -147,11 +147,13 @@ type jobState struct {
 	// deferred: the engine's DeferDecides said yes after the Decide at
 	// the tick before the first of passed ticks, each a Decide the tick
 	// left out (idle is set too), and the job has no bound to enforce;
-	// settle hands them over (decide.go). deferIdx is its place in
-	// sim.deferred.
-	deferred bool
-	passed   int32
-	deferIdx int32
+	// settle hands them over (decide.go). The left-out Decides read the
+	// prior's samples of bucket deferBucket (-1: none), and the job is
+	// then at deferIdx in sim.deferred[deferBucket].
+	deferred    bool
+	deferBucket int8
+	passed      int32
+	deferIdx    int32
 	// prio: the policy orders jobs (speculators.JobPrioritizer); cloner:
 	// it clones at launch and clones is the attempts each task starts
 	// with, 0 until the job's first original is placed (clone.go).

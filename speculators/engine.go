@@ -401,20 +401,25 @@ func (e *Engine) Decide(now Time) []Decision {
 
 // DeferDecides reports, right after a Decide that returned nothing, whether
 // the driver may leave out the job's Decides at its later ticks until the
-// job's next event, as the policy's DecideDeferrer says; after a yes the
-// driver hands those ticks over (DecidesLeftOut) before any other call to
-// the engine and before it keeps into the policy's prior a sample another
-// job taught (a call in between panics: a driver's bug). Live, the bridge
-// never asks: it calls Decide at its own cadence, every tick of every job,
-// so a policy's deferral changes nothing there. The simulator asks when
-// no trace watches the job's Decides (sim/decide.go).
-func (e *Engine) DeferDecides() bool {
+// job's next event, as the policy's DecideDeferrer says, and the size
+// bucket whose samples those Decides read (-1: none). After a yes the
+// driver hands the ticks over (DecidesLeftOut) before any other call to
+// the engine and before it keeps into the policy's prior a sample of that
+// bucket another job taught (a call to the engine in between panics: a
+// driver's bug). Live, the bridge never asks: it calls Decide at its own
+// cadence, every tick of every job, so a policy's deferral changes nothing
+// there. The simulator asks when no trace watches the job's Decides
+// (sim/decide.go).
+func (e *Engine) DeferDecides() (ok bool, bucket int) {
 	e.owes()
-	if e.deferrer == nil || !e.deferrer.DeferDecides(e.Job, e.Job.Now) {
-		return false
+	if e.deferrer == nil {
+		return false, -1
+	}
+	if ok, bucket = e.deferrer.DeferDecides(e.Job, e.Job.Now); !ok {
+		return false, -1
 	}
 	e.deferred, e.deferAt = true, e.Job.Now
-	return true
+	return true, bucket
 }
 
 // DecidesLeftOut hands the policy the n Decides the driver left out since

@@ -119,14 +119,15 @@ type IdleDecider interface {
 // (Engine.DeferDecides). A yes promises that every Decide at a later tick,
 // until the job's next event, would return nothing, and that what each
 // changes depends on nothing but the job as it is, the tick's time and the
-// prior's samples (Prior.Samples) at that tick. A driver may then leave
-// those Decides out and hand them over later: DecidesLeftOut runs them, n
-// ticks at first, first+step, ..., in order, as each would have run, bit
-// for bit. Other calls (WantsSlot, ChooseForSlot, JobPriority, Observe)
-// come only after it (the engine checks), and the driver hands the ticks
-// over before it keeps a sample into the prior the policy reads.
+// prior's samples of one size bucket at that tick (Prior.Samples(bucket);
+// bucket -1: none). A driver may then leave those Decides out and hand
+// them over later: DecidesLeftOut runs them, n ticks at first, first+step,
+// ..., in order, as each would have run, bit for bit. Other calls
+// (WantsSlot, ChooseForSlot, JobPriority, Observe) come only after it (the
+// engine checks), and the driver hands the ticks over before it keeps a
+// sample of that bucket into the prior the policy reads.
 type DecideDeferrer interface {
-	DeferDecides(job *Job, now Time) bool
+	DeferDecides(job *Job, now Time) (ok bool, bucket int)
 	DecidesLeftOut(job *Job, first, step Time, n int)
 }
 
