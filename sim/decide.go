@@ -43,7 +43,7 @@ func (s *sim) tick() error {
 			s.cfg.Trace.Decided(j.spec.ID, s.now, ds)
 		}
 		s.keepLearned(j)
-		if len(ds) == 0 && s.cfg.Trace == nil && !s.noDefer && !enforces(j.spec) && s.deferDecides(ji) {
+		if len(ds) == 0 && s.cfg.Trace == nil && !enforces(j.spec) && s.deferDecides(ji) {
 			continue
 		}
 		for _, d := range ds {

@@ -97,13 +97,11 @@ type sim struct {
 	checkWants bool
 	// askIdle: the tick asks SkipDecide of idle jobs too, as it did
 	// before (tests); decides counts the Decides it made.
-	askIdle   bool
+	askIdle bool
 	// deferred lists the jobs whose Decides are deferred (jobState.deferred)
-	// by the samples' bucket they read; noDefer: the tick never asks
-	// DeferDecides (tests).
-	deferred [3][]int32
-	settling []int32
-	noDefer  bool
+	// by the samples' bucket they read (settleBucket).
+	deferred  [3][]int32
+	settling  []int32
 	decides   int
 	wantsErr  error
 	wantsKept int // answers checkWants compared (tests)
