@@ -13,11 +13,11 @@ func (s *sim) tick() error {
 	applied := false
 	for _, ji := range s.tickScratch {
 		j := &s.jobs[ji]
-		if j.deferred {
+		if j.idle == idleDeferred {
 			j.passed++ // a Decide left out, handed over at the next call (settle)
 			continue
 		}
-		if j.idle && !s.askIdle {
+		if j.idle == idleKept && !s.askIdle {
 			// SkipDecide's yes, kept by the engine until the job's next
 			// event, and nothing to enforce: on xulau/ese under gs, a queue
 			// of thousands of jobs, reading each one's spec and engine at
@@ -34,7 +34,10 @@ func (s *sim) tick() error {
 			continue
 		}
 		if s.cfg.Trace == nil && j.engine.SkipDecide(s.now) {
-			j.idle = !enforces(j.spec)
+			j.idle = idleNone
+			if !enforces(j.spec) {
+				j.idle = idleKept
+			}
 			continue // a Decide that would return nothing (traced: every one)
 		}
 		ds := j.engine.Decide(s.now)
@@ -105,7 +108,7 @@ func (s *sim) deferDecides(ji int32) bool {
 	if !ok {
 		return false
 	}
-	j.deferred, j.idle, j.passed, j.deferBucket = true, true, 0, -1
+	j.idle, j.passed, j.deferBucket = idleDeferred, 0, -1
 	if b >= 0 && b < len(s.deferred) {
 		j.deferBucket = int8(b)
 		j.deferIdx = int32(len(s.deferred[b]))
@@ -120,10 +123,15 @@ func (s *sim) deferDecides(ji int32) bool {
 // ticks are every s.decide while the job is active (a tick schedules the
 // next one step on).
 func (s *sim) settle(j *jobState) {
-	if !j.deferred {
-		return
+	if j.idle == idleDeferred {
+		s.handOver(j)
 	}
-	j.deferred, j.idle = false, false
+}
+
+// handOver is settle's work, kept out of line so that settle's check, at
+// every event of every job, is inlined.
+func (s *sim) handOver(j *jobState) {
+	j.idle = idleNone
 	if b := j.deferBucket; b >= 0 {
 		list := s.deferred[b]
 		last := list[len(list)-1]

@@ -98,8 +98,8 @@ type sim struct {
 	// askIdle: the tick asks SkipDecide of idle jobs too, as it did
 	// before (tests); decides counts the Decides it made.
 	askIdle bool
-	// deferred lists the jobs whose Decides are deferred (jobState.deferred)
-	// by the samples' bucket they read (settleBucket).
+	// deferred lists the jobs whose Decides are deferred (idleDeferred) by
+	// the samples' bucket they read (settleBucket).
 	deferred  [3][]int32
 	settling  []int32
 	decides   int
@@ -468,8 +468,8 @@ func (s *sim) observed(j *jobState, err error) error {
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
-	j.wantRound = 0 // the engine saw an event: WantsSlot asked afresh
-	j.idle = false  // and its SkipDecide's yes is forgotten
+	j.wantRound = 0   // the engine saw an event: WantsSlot asked afresh
+	j.idle = idleNone // and its SkipDecide's yes is forgotten
 	if s.cfg.Trace != nil {
 		s.cfg.Trace.Event(j.spec.ID, &s.ev)
 	}

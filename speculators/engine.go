@@ -182,11 +182,9 @@ type Engine struct {
 	pending  LearnedPending // the teacher's, if it implements it
 	idle     IdleDecider
 	idleKept bool // DecideIdle said yes, and no event came since (SkipDecide)
-	deferrer DecideDeferrer
 	// deferred: DeferDecides said yes after the Decide at deferAt, and the
 	// driver has not handed the ticks since over (DecidesLeftOut).
 	deferred bool
-	deferAt  Time
 	blind    bool
 	noReruns bool
 	inert    bool
@@ -201,6 +199,10 @@ type Engine struct {
 	// Rerun) or a task the job does not have.
 	givenKinds [NumTaskTypes][]uint8
 	given      map[TaskID][]givenDecision
+	// deferrer is the policy's DecideDeferrer, and deferAt the Decide a
+	// deferral in force followed (DeferDecides).
+	deferrer DecideDeferrer
+	deferAt  Time
 }
 
 // givenDecision is what makes two decisions about a task the same: the
