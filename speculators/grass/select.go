@@ -158,24 +158,25 @@ func (p *policy) DecideIdle(job *speculators.Job) bool {
 
 // DeferDecides reports whether every Decide until the job's next event
 // may be left out and made up later, and the bucket whose samples those
-// Decides read (speculators.DecideDeferrer): GRASS
-// whose learner still reads (DecideIdle covers the rest) on an exact job
-// in push mode with no attempt running, a job waiting in the queue. Each
-// such Decide returns nothing (no bound for endApproximation to reach,
-// nothing running to copy) and changes what depends only on the job, the
-// tick's time and the prior: the learner's step adds the same share in
-// use and, at each check interval, checks whether to switch (a perturbed
-// job checks nothing: no bucket read). A check reads the prior's samples
-// of the job's bucket (which a driver hands the ticks over before
-// changing) and a map's length from the prior's run
-// times, which the check of an exact job reads only as being positive or
-// not: a median of run times stays positive once positive unless half of
-// its window is 0 ms. A perturbed job records its sample only when its
-// bound is reached or every map is done, neither of which changes without
-// an event (an exact job's bound ignores the clock). In pull mode the
-// record of running tasks' t_rem reads the clock and the prior, so a job
-// offered slots is not deferred. On xulau/ese, 3.57 million of grass's
-// 4.0 million Decides (issue 31).
+// Decides read (speculators.DecideDeferrer): GRASS whose learner still
+// reads (DecideIdle covers the rest), on an exact job in push mode with
+// no attempt running, a job waiting in the queue. Each such Decide returns
+// nothing (no bound for endApproximation to reach, nothing running to
+// copy) and changes what depends only on the job, the tick's time and the
+// prior: the learner's step adds the same share in use and, at each check
+// interval, checks whether to switch. A perturbed job checks nothing (no
+// bucket read) and records its sample only when its bound is reached or
+// every map is done, neither of which changes without an event (an exact
+// job's bound ignores the clock). A check reads the prior's samples of the
+// job's bucket, which a driver hands the ticks over before changing, and,
+// before the job's first map completes, a map's length from the prior's
+// run times, which change at every other job's completion; an exact job's
+// check reads only whether that length is above 0, which, once it is,
+// stays so while the store keeps no 0 ms run time (positiveRuntimes): the
+// job is not deferred before then, nor with a prior that cannot say so.
+// In pull mode the record of running tasks' t_rem reads the clock and the
+// prior, so a job offered slots is not deferred. On xulau/ese, 4.0 million
+// of grass's Decides are made up (issue 31).
 func (p *policy) DeferDecides(job *speculators.Job, now speculators.Time) (bool, int) {
 	if deferNever || p.learn == nil || p.pull || job.Deadline > 0 || job.ErrorBound > 0 || anyRunning(job) {
 		return false, -1
