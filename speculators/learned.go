@@ -122,7 +122,9 @@ type IdleDecider interface {
 // prior's samples of one size bucket at that tick (Prior.Samples(bucket);
 // bucket -1: none). A driver may then leave those Decides out and hand
 // them over later: DecidesLeftOut runs them, n ticks at first, first+step,
-// ..., in order, as each would have run, bit for bit. Other calls
+// ..., in order, as each would have run, bit for bit (Job.Now is already
+// the last tick's: a Decide made up takes its time from first and step,
+// not from the job). Other calls
 // (WantsSlot, ChooseForSlot, JobPriority, Observe) come only after it (the
 // engine checks), and the driver hands the ticks over before it keeps a
 // sample of that bucket into the prior the policy reads.
