@@ -171,6 +171,7 @@ func (s *sim) report(ai int32) error {
 	}
 	s.statusEvent(ai)
 	j := &s.jobs[a.job]
+	s.settle(j)
 	if j.inert {
 		return s.observed(j, nil)
 	}

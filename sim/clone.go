@@ -35,6 +35,7 @@ func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick
 		for _, ji := range s.active {
 			j := &s.jobs[ji]
 			if j.prio {
+				s.settle(j)
 				cands = append(cands, prioJob{ji: ji, pri: j.engine.JobPriority(s.now)})
 			}
 		}
@@ -91,6 +92,7 @@ func (s *sim) dropUnplaceable(keep int32) {
 func (s *sim) launchCloned(ji int32, ty speculators.TaskType, ti int32, ni int32) error {
 	j := &s.jobs[ji]
 	if j.clones == 0 {
+		s.settle(j)
 		j.clones = j.engine.LaunchCopies(s.clusterView(ji), s.now)
 	}
 	if err := s.launch(ji, ty, ti, ni, false, false); err != nil {
@@ -176,6 +178,7 @@ func (s *sim) clusterView(ji int32) speculators.ClusterView {
 		}
 		w := waiting{ji: k}
 		if o.prio {
+			s.settle(o)
 			w.pri = o.engine.JobPriority(s.now)
 		}
 		rest = append(rest, w)

@@ -32,6 +32,7 @@ func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, 
 	if lo == speculators.Map && j.retryCount[speculators.Map] > 0 {
 		return pick{}, false
 	}
+	s.settle(j)
 	if !j.offered {
 		// The first slot offered to the job puts its policy in pull mode
 		// (so Decides before it, with nothing of the job placed, ran in
@@ -98,6 +99,7 @@ func (s *sim) wants(j *jobState) bool {
 	if j.wantRound == s.round && !s.checkWants {
 		return j.wantOK
 	}
+	s.settle(j)
 	ok := j.engine.WantsSlot(s.now)
 	if s.checkWants && j.wantRound == s.round {
 		s.wantsKept++

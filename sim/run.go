@@ -97,7 +97,11 @@ type sim struct {
 	checkWants bool
 	// askIdle: the tick asks SkipDecide of idle jobs too, as it did
 	// before (tests); decides counts the Decides it made.
-	askIdle   bool
+	askIdle bool
+	// deferred lists the jobs whose Decides are deferred (idleDeferred) by
+	// the samples' bucket they read (settleBucket).
+	deferred  [3][]int32
+	settling  []int32
 	decides   int
 	wantsErr  error
 	wantsKept int // answers checkWants compared (tests)
@@ -450,6 +454,7 @@ func (s *sim) flushNeeds() error {
 
 // observe feeds s.ev to j's engine.
 func (s *sim) observe(j *jobState) error {
+	s.settle(j)
 	if j.inert {
 		return s.observed(j, nil)
 	}
@@ -463,8 +468,8 @@ func (s *sim) observed(j *jobState, err error) error {
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
-	j.wantRound = 0 // the engine saw an event: WantsSlot asked afresh
-	j.idle = false  // and its SkipDecide's yes is forgotten
+	j.wantRound = 0   // the engine saw an event: WantsSlot asked afresh
+	j.idle = idleNone // and its SkipDecide's yes is forgotten
 	if s.cfg.Trace != nil {
 		s.cfg.Trace.Event(j.spec.ID, &s.ev)
 	}
@@ -481,6 +486,9 @@ func (s *sim) keepLearned(j *jobState) {
 		return
 	}
 	if l := j.engine.Learned(); !l.Empty() {
+		for _, smp := range l.Samples {
+			s.settleBucket(smp.Bucket) // a deferred job's left-out Decides read the samples as they were
+		}
 		s.cfg.Keep(l)
 		s.round++ // another job's prior moved: every answer asked afresh (wants)
 	}
@@ -492,6 +500,7 @@ func (s *sim) finishJob(ji int32) {
 		return
 	}
 	j := &s.jobs[ji]
+	s.settle(j)
 	j.finished = true
 	j.result.Finish = s.now
 	s.reindex(j)

@@ -306,7 +306,11 @@ func (s *sim) pickFor(j *jobState, ni int32, lo, hi speculators.TaskType) (pick,
 // allowsCopyOn reports whether job j's policy lets a copy run on node ni:
 // always under YARNPlacement, where the policy cannot choose the node.
 func (s *sim) allowsCopyOn(j *jobState, ni int32) bool {
-	return s.cfg.YARNPlacement || j.engine.AllowSpeculativeOn(s.nodes[ni].id, s.now)
+	if s.cfg.YARNPlacement {
+		return true
+	}
+	s.settle(j)
+	return j.engine.AllowSpeculativeOn(s.nodes[ni].id, s.now)
 }
 
 // besideItself reports whether a copy of the task placed on node ni would

@@ -125,25 +125,45 @@ type attempt struct {
 }
 
 // jobState is a job during the run.
+// idleMark is whether the tick passes over a job (jobState.idle).
+type idleMark uint8
+
+const (
+	idleNone     idleMark = iota
+	idleKept              // SkipDecide said yes
+	idleDeferred          // DeferDecides said yes: each tick counts a Decide left out
+)
+
 type jobState struct {
-	spec   *Job
-	index  int32
+	spec  *Job
+	index int32
+	// passed: the ticks that left out a Decide since the job's Decides
+	// were deferred (idleDeferred); deferIdx: the job's place in
+	// sim.deferred[deferBucket], the list of the jobs whose left-out
+	// Decides read the prior's samples of that bucket (-1: none). They
+	// fill the struct's padding.
+	passed int32
 	engine *speculators.Engine
 	// chooser: the engine's policy picks what runs in each slot offered to
 	// the job (speculators.SlotChooser; pull.go).
 	chooser bool
 	// offered: the job has been offered a slot, and its policy is in pull
 	// mode (Engine.OfferSlots, pull.go).
-	offered bool
+	offered     bool
+	deferBucket int8
+	deferIdx    int32
 	// wantRound and wantOK: the policy's WantsSlot as asked in scheduling
 	// round wantRound (0: not asked since the job's engine last changed;
 	// wants, pull.go).
 	wantRound uint64
 	wantOK    bool
-	// idle: the engine's SkipDecide said yes, kept until its next event
-	// (observed clears it), and the job has no bound to enforce: the tick
-	// passes over it without reading its engine or its spec (decide.go).
-	idle bool
+	// idle: idleKept, the engine's SkipDecide said yes, kept until its
+	// next event (observed clears it), or idleDeferred, its DeferDecides
+	// said yes after the Decide at the tick before the first of passed
+	// ticks (settle hands them over); either way the job has no bound to
+	// enforce, and the tick passes over it without reading its engine or
+	// its spec (decide.go).
+	idle idleMark
 	// prio: the policy orders jobs (speculators.JobPrioritizer); cloner:
 	// it clones at launch and clones is the attempts each task starts
 	// with, 0 until the job's first original is placed (clone.go).

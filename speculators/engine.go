@@ -182,6 +182,9 @@ type Engine struct {
 	pending  LearnedPending // the teacher's, if it implements it
 	idle     IdleDecider
 	idleKept bool // DecideIdle said yes, and no event came since (SkipDecide)
+	// deferred: DeferDecides said yes after the Decide at deferAt, and the
+	// driver has not handed the ticks since over (DecidesLeftOut).
+	deferred bool
 	blind    bool
 	noReruns bool
 	inert    bool
@@ -196,6 +199,10 @@ type Engine struct {
 	// Rerun) or a task the job does not have.
 	givenKinds [NumTaskTypes][]uint8
 	given      map[TaskID][]givenDecision
+	// deferrer is the policy's DecideDeferrer, and deferAt the Decide a
+	// deferral in force followed (DeferDecides).
+	deferrer DecideDeferrer
+	deferAt  Time
 }
 
 // givenDecision is what makes two decisions about a task the same: the
@@ -222,6 +229,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	e.cloner, _ = policy.(Cloner)
 	e.teacher, _ = policy.(Teacher)
 	e.idle, _ = policy.(IdleDecider)
+	e.deferrer, _ = policy.(DecideDeferrer)
 	if e.teacher != nil {
 		e.pending, _ = policy.(LearnedPending)
 	}
@@ -236,6 +244,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 // Observe folds one event into the job's state and lets the policy see it.
 // An error leaves the state as it was and names what was wrong.
 func (e *Engine) Observe(ev *Event) error {
+	e.owes()
 	e.idleKept = false
 	if err := e.Job.apply(ev); err != nil {
 		return e.eventError(ev, err)
@@ -267,6 +276,7 @@ func (e *Engine) ObserveStatus(a *Attempt, ev *Event) error {
 	if a == nil || ev.Kind != AttemptStatus || a.ID != ev.Attempt {
 		return e.Observe(ev)
 	}
+	e.owes()
 	e.idleKept = false
 	j := e.Job
 	j.reach(ev.Time)
@@ -312,6 +322,7 @@ func (e *Engine) Teaches() bool { return e.teacher != nil }
 // Inert engine; it then notes the time as Decide does, and a driver may
 // leave Decide out.
 func (e *Engine) SkipDecide(now Time) bool {
+	e.owes()
 	if !e.idleKept {
 		if !e.inert && (e.idle == nil || !e.idle.DecideIdle(e.Job)) {
 			return false
@@ -338,6 +349,7 @@ func (e *Engine) SkipDecide(now Time) bool {
 // which settles the ledger and lets the policy ask again. The Speculates
 // returned enter the ledger.
 func (e *Engine) Decide(now Time) []Decision {
+	e.owes()
 	if now > e.Job.Now {
 		e.Job.Now = now
 	}
@@ -389,9 +401,61 @@ func (e *Engine) Decide(now Time) []Decision {
 	return e.buf
 }
 
+// DeferDecides reports, right after a Decide that returned nothing, whether
+// the driver may leave out the job's Decides at its later ticks until the
+// job's next event, as the policy's DecideDeferrer says, and the size
+// bucket whose samples those Decides read (-1: none). After a yes the
+// driver hands the ticks over (DecidesLeftOut) before any other call to
+// the engine and before it keeps into the policy's prior a sample of that
+// bucket another job taught (a call to the engine in between panics: a
+// driver's bug). Live, the bridge never asks: it calls Decide at its own
+// cadence, every tick of every job, so a policy's deferral changes nothing
+// there. The simulator asks when no trace watches the job's Decides
+// (sim/decide.go).
+func (e *Engine) DeferDecides() (ok bool, bucket int) {
+	e.owes()
+	if e.deferrer == nil {
+		return false, -1
+	}
+	if ok, bucket = e.deferrer.DeferDecides(e.Job, e.Job.Now); !ok {
+		return false, -1
+	}
+	e.deferred, e.deferAt = true, e.Job.Now
+	return true, bucket
+}
+
+// DecidesLeftOut hands the policy the n Decides the driver left out since
+// DeferDecides said yes, at the ticks step, 2 step, ..., n step after the
+// Decide it followed; the policy runs them in order as each would have run
+// (DecideDeferrer), and the engine is then as after a Decide at the last
+// (n 0: none was left out). Without a deferral in force it does nothing.
+func (e *Engine) DecidesLeftOut(n int, step Time) {
+	if !e.deferred {
+		return
+	}
+	e.deferred = false
+	if n <= 0 {
+		return
+	}
+	last := e.deferAt + Time(n)*step
+	if last > e.Job.Now {
+		e.Job.Now = last
+	}
+	e.deferrer.DecidesLeftOut(e.Job, e.deferAt+step, step, n)
+}
+
+// owes panics while a deferral's Decides have not been handed over: a
+// call now would reach the policy with its state behind the job's clock.
+func (e *Engine) owes() {
+	if e.deferred {
+		panic(fmt.Sprintf("speculators: job %s: engine called with Decides deferred since %d and not handed over (DecidesLeftOut)", e.Job.Info.ID, e.deferAt))
+	}
+}
+
 // AllowSpeculativeOn reports whether the policy lets a speculative copy run
 // on node; policies without an opinion allow every node.
 func (e *Engine) AllowSpeculativeOn(node NodeID, now Time) bool {
+	e.owes()
 	if e.gate == nil {
 		return true
 	}
@@ -406,6 +470,7 @@ func (e *Engine) ChoosesSlots() bool { return e.chooser != nil }
 // Decide. It reports whether the policy is pull-based; for another policy
 // it does nothing.
 func (e *Engine) OfferSlots() bool {
+	e.owes()
 	if e.chooser == nil {
 		return false
 	}
@@ -420,6 +485,7 @@ func (e *Engine) OfferSlots() bool {
 // (OfferSlots) could choose a task for some free slot at now (see
 // SlotChooser); false for every other policy.
 func (e *Engine) WantsSlot(now Time) bool {
+	e.owes()
 	if !e.offered {
 		return false
 	}
@@ -433,6 +499,7 @@ func (e *Engine) WantsSlot(now Time) bool {
 // (OfferSlots) what to run in a free slot on node (see SlotChooser); ok is
 // false for a policy without an opinion or not offered slots.
 func (e *Engine) ChooseForSlot(node NodeID, now Time) (task TaskID, copy bool, ok bool) {
+	e.owes()
 	if !e.offered {
 		return TaskID{}, false, false
 	}
@@ -448,6 +515,7 @@ func (e *Engine) Prioritizes() bool { return e.prio != nil }
 // JobPriority is the policy's priority for the job (the zero Priority for a
 // policy without an opinion).
 func (e *Engine) JobPriority(now Time) Priority {
+	e.owes()
 	if e.prio == nil {
 		return Priority{}
 	}
@@ -460,6 +528,7 @@ func (e *Engine) Clones() bool { return e.cloner != nil }
 // LaunchCopies asks a Cloner how many attempts each task starts with; 1 for
 // other policies and for answers below 1.
 func (e *Engine) LaunchCopies(view ClusterView, now Time) int {
+	e.owes()
 	if e.cloner == nil {
 		return 1
 	}

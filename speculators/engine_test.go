@@ -162,3 +162,63 @@ func TestNoRerunsPolicyRerunsNothing(t *testing.T) {
 		}
 	}
 }
+
+// deferrer counts its Decides' ticks and defers while no attempt runs
+// (speculators.DecideDeferrer); DecidesLeftOut runs Decide at each tick
+// handed over, so its log is the ticks of a run that made every Decide.
+type deferrer struct{ ticks []speculators.Time }
+
+func (p *deferrer) Decide(_ *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
+	p.ticks = append(p.ticks, now)
+	return out
+}
+
+func (p *deferrer) DeferDecides(job *speculators.Job, _ speculators.Time) (bool, int) {
+	return job.RunningTasks[speculators.Map] == 0, 1
+}
+
+func (p *deferrer) DecidesLeftOut(job *speculators.Job, first, step speculators.Time, n int) {
+	for k := range n {
+		p.Decide(job, first+speculators.Time(k)*step, nil)
+	}
+}
+
+// An engine whose policy defers its Decides (DecideDeferrer) hands the
+// ticks a driver left out to the policy at their times, once, and
+// refuses every other call before they are handed over: the policy would
+// see the job with its own state behind the clock.
+func TestDeferredDecidesHandedOver(t *testing.T) {
+	e, err := speculators.NewEngine(speculators.JobInfo{ID: "j", Maps: 1, Slots: 4}, "deferrer", &deferrer{}, speculators.Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := e.Policy.(*deferrer)
+	e.Decide(1000)
+	if ok, bucket := e.DeferDecides(); !ok || bucket != 1 {
+		t.Fatalf("DeferDecides() = %v, %d, want true, 1", ok, bucket)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Decide with Decides deferred and not handed over did not panic")
+			}
+		}()
+		e.Decide(2000)
+	}()
+	e.DecidesLeftOut(3, 1000) // the ticks at 2, 3 and 4 s
+	e.DecidesLeftOut(5, 1000) // no deferral in force: nothing
+	if want := []speculators.Time{1000, 2000, 3000, 4000}; !slices.Equal(p.ticks, want) {
+		t.Errorf("Decides at %v, want %v", p.ticks, want)
+	}
+	if e.Job.Now != 4000 {
+		t.Errorf("Job.Now %d after the ticks handed over, want 4000", e.Job.Now)
+	}
+	if err := e.Observe(&speculators.Event{Kind: speculators.AttemptStarted, Time: 4500,
+		Attempt: speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map}}, Node: "n1"}); err != nil {
+		t.Fatal(err)
+	}
+	e.Decide(5000)
+	if ok, _ := e.DeferDecides(); ok {
+		t.Error("DeferDecides() with an attempt running: true, want false")
+	}
+}

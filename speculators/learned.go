@@ -105,6 +105,34 @@ type IdleDecider interface {
 	DecideIdle(job *Job) bool
 }
 
+// DecideDeferrer is implemented by a policy whose Decide, on a job with no
+// event since, returns nothing at every tick for a while yet changes state
+// of its own that a later call reads, so that it cannot be declared idle
+// (IdleDecider), but can bring that state up to date later in one call:
+// GRASS's learner on a job waiting in a loaded cluster's queue adds the
+// job's share in use to its utilisation sum at every Decide (the mean of n
+// equal values, summed with rounding, needs each of the n additions) and
+// checks at each whether to switch (on xulau/ese, 3.57 million of grass's
+// 4.0 million Decides; issue 31).
+//
+// DeferDecides is asked right after a Decide at now that returned nothing
+// (Engine.DeferDecides). A yes promises that every Decide at a later tick,
+// until the job's next event, would return nothing, and that what each
+// changes depends on nothing but the job as it is, the tick's time and the
+// prior's samples of one size bucket at that tick (Prior.Samples(bucket);
+// bucket -1: none). A driver may then leave those Decides out and hand
+// them over later: DecidesLeftOut runs them, n ticks at first, first+step,
+// ..., in order, as each would have run, bit for bit (Job.Now is already
+// the last tick's: a Decide made up takes its time from first and step,
+// not from the job). Other calls
+// (WantsSlot, ChooseForSlot, JobPriority, Observe) come only after it (the
+// engine checks), and the driver hands the ticks over before it keeps a
+// sample of that bucket into the prior the policy reads.
+type DecideDeferrer interface {
+	DeferDecides(job *Job, now Time) (ok bool, bucket int)
+	DecidesLeftOut(job *Job, first, step Time, n int)
+}
+
 // LearnedPending is implemented by a Teacher that can tell cheaply whether
 // it has learned anything since its last TakeLearned: when HasLearned is
 // false, Engine.Learned returns nothing without asking TakeLearned. The

@@ -36,6 +36,9 @@ type MemoryStore struct {
 	mu      sync.Mutex
 	buckets [3][]Sample
 	prior   priorRuntimes
+	// zeroRuntime: a run time of 0 ms was kept, so a median of the
+	// prior's may fall to 0 again (positiveRuntimes).
+	zeroRuntime bool
 	// tails are the most recent finished jobs' map-time spreads, oldest
 	// first, at most TailWindow (speculators.TailPrior).
 	tails []speculators.TailFit
@@ -133,7 +136,7 @@ func Keep(k Keeper, l speculators.Learned) error {
 func (m *MemoryStore) Clone() *MemoryStore {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	c := &MemoryStore{tails: slices.Clone(m.tails)}
+	c := &MemoryStore{tails: slices.Clone(m.tails), zeroRuntime: m.zeroRuntime}
 	for b := range m.buckets {
 		c.buckets[b] = slices.Clone(m.buckets[b])
 	}
@@ -205,6 +208,7 @@ func (m *MemoryStore) AddRuntime(ty speculators.TaskType, ms float64, inputBytes
 	r := RuntimeRecord{Type: ty, Ms: ms, InputBytes: max(inputBytes, 0)}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.zeroRuntime = m.zeroRuntime || ms == 0
 	l, ring, head := &m.prior.sorted[ty][class], &m.prior.recent[ty][class], &m.prior.head[ty][class]
 	if len(*ring) < PriorWindow {
 		*ring = append(*ring, r)
@@ -215,6 +219,16 @@ func (m *MemoryStore) AddRuntime(ty speculators.TaskType, ms float64, inputBytes
 		l.remove(old)
 	}
 	l.insert(x)
+}
+
+// positiveRuntimes reports whether every run time the store kept is above
+// 0 ms: then each PriorRuntime answer, once above 0, stays above 0 (a
+// median of positive values), whatever the store keeps later, as long as
+// it keeps no 0 ms run time (policy.DeferDecides).
+func (m *MemoryStore) positiveRuntimes() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.zeroRuntime
 }
 
 // sortedBlocks is a sorted list of values (a multiset) kept in blocks of

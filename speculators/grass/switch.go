@@ -288,7 +288,7 @@ func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.
 	if len(samples) > 0 {
 		m.base = &samples[0]
 	}
-	hit := m.same(&l.last)
+	hit := m.same(&l.last) || (!noCarryMemo && l.carriesMemo(&m))
 	if testSwitchCheck != nil {
 		testSwitchCheck(p, l, job, samples, m, hit)
 	}
@@ -303,6 +303,42 @@ func (l *learner) shouldSwitch(p *policy, job *speculators.Job, now speculators.
 // testSwitchCheck, when set (tests), sees every switch check that reaches
 // the memo, with its inputs and whether they were the last check's.
 var testSwitchCheck func(p *policy, l *learner, job *speculators.Job, samples []Sample, m switchMemo, hit bool)
+
+// noCarryMemo makes every check whose utilisation moved since the last
+// full check run in full (tests: TestCarriedMemoChangesNothing).
+var noCarryMemo bool
+
+// carriesMemo is whether a check with inputs m gives the last full check's
+// answer although its utilisation differs: every other input is the last
+// check's, bit for bit, over the same snapshot of the bucket, and both
+// algorithms' kept selections provably stay the k nearest in the same
+// order at the new utilisation (carry's test, without its Hypot: the
+// selection unchanged, its distances left where they were), so nearest
+// would return the lists decide last read, which reads nothing else of
+// them but the samples' curves. A job waiting in the queue meets this at
+// most checks: its utilisation is a mean of one value repeated, moved by
+// the running sum's rounding (527,000 of grass's checks on xulau/ese
+// missed the memo on that alone; issue 31). Nothing is changed: the kept
+// selections stay at the features they were made or carried for, which
+// carry measures from, and the memo at the last full check.
+func (l *learner) carriesMemo(m *switchMemo) bool {
+	o := &l.last
+	if !o.valid || m.whole != o.whole || m.kind != o.kind || m.base != o.base || m.n != o.n ||
+		math.Float64bits(m.med) != math.Float64bits(o.med) || math.Float64bits(m.w) != math.Float64bits(o.w) ||
+		math.Float64bits(m.bound) != math.Float64bits(o.bound) || math.Float64bits(m.acc) != math.Float64bits(o.acc) {
+		return false
+	}
+	for a := range l.kept {
+		k := &l.kept[a]
+		if !k.valid || k.gen != l.feats.gen {
+			return false
+		}
+		if _, _, ok := k.holds(m.bound, m.util, m.acc); !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // same is whether m and o are the same inputs, floats bit for bit.
 func (m *switchMemo) same(o *switchMemo) bool {
@@ -459,18 +495,27 @@ type nearestKept struct {
 // (an upper bound on the move, the sum of the differences, costs no
 // math.Hypot); else they are computed again and sorted.
 func (l *learner) carry(m *nearestKept, bound, util, acc float64) bool {
-	moved := l1(m.anchor, bound, util, acc)
-	lim := m.lb*(1-distMargin) - moved
-	if len(m.near) > 0 {
-		delta, kth := l1(m.at, bound, util, acc), m.near[len(m.near)-1].dist
-		if !((kth+delta)*(1+distMargin) < lim && m.gap > 2*delta+distMargin*kth) {
-			if !m.exact(bound, util, acc, lim) {
-				return false
-			}
-		}
+	moved, lim, ok := m.holds(bound, util, acc)
+	if !ok && !m.exact(bound, util, acc, lim) {
+		return false
 	}
 	m.bound, m.util, m.acc, m.moved = bound, util, acc, moved
 	return true
+}
+
+// holds is carry's test without Hypot: whether the kept selection
+// provably stays the k nearest, in the same order, at the features with
+// its distances left where they were computed; with the features' move
+// from the anchor and lim, the least distance a sample left out may now
+// have.
+func (m *nearestKept) holds(bound, util, acc float64) (moved, lim float64, ok bool) {
+	moved = l1(m.anchor, bound, util, acc)
+	lim = m.lb*(1-distMargin) - moved
+	if len(m.near) == 0 {
+		return moved, lim, true
+	}
+	delta, kth := l1(m.at, bound, util, acc), m.near[len(m.near)-1].dist
+	return moved, lim, (kth+delta)*(1+distMargin) < lim && m.gap > 2*delta+distMargin*kth
 }
 
 // l1 is an upper bound on the distance between features a and (bound,

@@ -376,9 +376,11 @@ func TestNearestMatchesStableSort(t *testing.T) {
 // last check's (the answer then comes from the memo, shouldSwitch)
 // against the check made afresh on a copy of the learner, and every
 // check of a job with no map completed against the prior's map length
-// read through tnew (priorMap asks the prior directly then).
+// read through tnew (priorMap asks the prior directly then). The memo's
+// answers include those carried over a moved utilisation (carriesMemo),
+// some of which must be met.
 func TestSwitchMemoMatchesFresh(t *testing.T) {
-	hits, fresh, priors := 0, 0, 0
+	hits, fresh, priors, carried := 0, 0, 0, 0
 	defer func() { testSwitchCheck = nil }()
 	testSwitchCheck = func(p *policy, l *learner, job *speculators.Job, samples []Sample, m switchMemo, hit bool) {
 		maps := job.Tasks[speculators.Map]
@@ -395,6 +397,9 @@ func TestSwitchMemoMatchesFresh(t *testing.T) {
 			return
 		}
 		hits++
+		if !m.same(&l.last) {
+			carried++
+		}
 		c := *l
 		for a := range c.kept {
 			c.kept[a].near = slices.Clone(c.kept[a].near)
@@ -458,10 +463,10 @@ func TestSwitchMemoMatchesFresh(t *testing.T) {
 			}
 		}, func(speculators.Time) (speculators.TaskID, bool) { return speculators.TaskID{}, false })
 	}
-	if hits == 0 || fresh == 0 || priors == 0 {
-		t.Fatalf("%d checks from the memo, %d afresh, %d with the prior's map length: the test checks too little", hits, fresh, priors)
+	if hits == 0 || fresh == 0 || priors == 0 || carried == 0 {
+		t.Fatalf("%d checks from the memo (%d carried over a moved utilisation), %d afresh, %d with the prior's map length: the test checks too little", hits, carried, fresh, priors)
 	}
-	t.Logf("%d checks from the memo, %d afresh, %d with the prior's map length", hits, fresh, priors)
+	t.Logf("%d checks from the memo (%d carried over a moved utilisation), %d afresh, %d with the prior's map length", hits, carried, fresh, priors)
 }
 
 // TestCarryAtTheEdge moves the features just far enough that a kept
