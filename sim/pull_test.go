@@ -93,6 +93,50 @@ func TestSlotChooserCopyRefusedWithSpeculationOff(t *testing.T) {
 	expectInt(t, "speculative launched", res.Jobs[0].SpeculativeLaunched, 0)
 }
 
+// reducePuller is a test-only pull-based policy that prefers reduce 0 to
+// every map: its original while it has no attempt, else a copy of it.
+type reducePuller struct{ script }
+
+func (p *reducePuller) OfferSlots(*speculators.Job) {}
+
+func (p *reducePuller) WantsSlot(*speculators.Job, speculators.Time) bool { return true }
+
+func (p *reducePuller) ChooseForSlot(job *speculators.Job, _ speculators.NodeID, _ speculators.Time) (speculators.TaskID, bool, bool) {
+	r0 := speculators.TaskID{Type: speculators.Reduce, Index: 0}
+	return r0, len(job.Task(r0).Attempts) > 0, true
+}
+
+// A job whose maps starve (a map waiting, none running, its reduce running)
+// gets no reduce from its policy's choice, as Hadoop's AM asks for no reduce
+// container then: on two one-container nodes with reduces allowed at once,
+// reducePuller's r0 takes the first node and its copy would take the second,
+// be preempted for the map at once and be chosen again, with no end. The map
+// must get the second node at once, nothing be preempted, and a copy of r0
+// may start only once the map is done.
+func TestStarvingJobGetsNoReduceFromItsPolicy(t *testing.T) {
+	p := &reducePuller{}
+	zero := 0.0
+	job := Job{ID: "j", Maps: works(10000), Reduces: works(10000), ReduceSlowstart: &zero}
+	res, err := Run(cfgFor(nodes(1, 1)), []Job{job}, func(info speculators.JobInfo) (*speculators.Engine, error) {
+		return speculators.NewEngine(info, "reducePuller", p, speculators.Params{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range p.seen {
+		if ev.Kind == speculators.AttemptStarted && ev.Attempt.Task.Type == speculators.Map {
+			expectTime(t, "m0 start", ev.Time, 0)
+		}
+		if ev.Kind == speculators.AttemptStarted && ev.Speculative && ev.Time < 10000 {
+			t.Errorf("%s started at %d, while the map still ran", ev.Attempt, ev.Time)
+		}
+	}
+	expectInt(t, "preempted reduces", res.Jobs[0].PreemptedReduces, 0)
+	if res.Unfinished != 0 {
+		t.Errorf("%d jobs unfinished", res.Unfinished)
+	}
+}
+
 // Under YARN placement (a history's replay, sim.Config.YARNPlacement) a
 // pull-based policy runs in its push form, as the live bridge runs it: no
 // slot is offered to it, the originals start in the job's order (m0 and
