@@ -16,7 +16,7 @@ func TestRegisteredWithPaperDefaults(t *testing.T) {
 	r := testRegistry(t)
 	for name, wantParams := range map[string]map[string]string{
 		Name: {ParamBase: "late", ParamBaseParams: "", ParamResumeKeepLead: "0.1", ParamDetector: "tws",
-			ParamInitialTasks: "2", ParamGrowth: "2", ParamCheckIntervalMs: "3000", ParamFetchFailures: "1"},
+			ParamInitialTasks: "2", ParamGrowth: "2", ParamCheckIntervalMs: "3000", ParamFetchFailures: "1", ParamRerunAfterMs: "0"},
 		TWSName: {ParamBase: "late", ParamBaseParams: "", ParamResumeKeepLead: "0.1", ParamDetector: "tws"},
 	} {
 		params, err := r.Params(name, nil)
