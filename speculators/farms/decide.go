@@ -49,7 +49,7 @@ func (p *policy) checkEpisode(job *speculators.Job, ei int32, now speculators.Ti
 		return out
 	}
 	e.nextCheck = now + p.checkInterval
-	if p.retrospective {
+	if p.retrospective && now-e.failedAt >= p.rerunAfter {
 		out = p.rerunLostOutputs(job, e, now, out)
 	}
 	cands := p.findCandidates(job, e)

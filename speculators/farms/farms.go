@@ -61,6 +61,7 @@ const (
 	ParamCheckIntervalMs = "check-interval-ms"
 	ParamFetchFailures   = "fetch-failures"
 	ParamResumeKeepLead  = "resume-keep-lead"
+	ParamRerunAfterMs    = "rerun-after-ms"
 )
 
 // bindShared declares the parameters farms and tws share: the straggler
@@ -96,6 +97,9 @@ var Policy = speculators.Declare(Name, "FARMS: failure-aware, retrospective, mul
 	b.Int(&p.fetchFailures, ParamFetchFailures, 1, speculators.Span(0, 1<<20),
 		"fetch-failure reports against a completed map that re-run it (§3.2: \"if a single fetch failure is notified by YARN, "+
 			"we speculate that particular completed task\"; Hadoop itself waits for 3); 0 disables")
+	b.Int64(&p.rerunAfter, ParamRerunAfterMs, 0, speculators.NonNegative,
+		"ms a node must have been declared failed before its completed maps are re-run (retrospective, §3.2; checked at each multiplicative check): 0 re-runs them at the first check, as the paper does; "+
+			"a longer wait spares the outputs of a node that stops answering for a few seconds and comes back (auto's failure layer waits 10 s, auto.failure-rerun-after-ms). Fetch-failure re-runs never wait")
 	p.buildBase(b)
 })
 
@@ -115,6 +119,9 @@ type options struct {
 	retrospective bool
 	fetchFailures int
 	keepLead      float64
+	// rerunAfter: a failed node's completed maps are re-run only once it
+	// has been down this long (0: at the first check, the paper's).
+	rerunAfter speculators.Time
 }
 
 // buildBase builds the base policy once every value is in range.

@@ -16,7 +16,7 @@ func TestRegisteredWithPaperDefaults(t *testing.T) {
 	r := testRegistry(t)
 	for name, wantParams := range map[string]map[string]string{
 		Name: {ParamBase: "late", ParamBaseParams: "", ParamResumeKeepLead: "0.1", ParamDetector: "tws",
-			ParamInitialTasks: "2", ParamGrowth: "2", ParamCheckIntervalMs: "3000", ParamFetchFailures: "1"},
+			ParamInitialTasks: "2", ParamGrowth: "2", ParamCheckIntervalMs: "3000", ParamFetchFailures: "1", ParamRerunAfterMs: "0"},
 		TWSName: {ParamBase: "late", ParamBaseParams: "", ParamResumeKeepLead: "0.1", ParamDetector: "tws"},
 	} {
 		params, err := r.Params(name, nil)
@@ -210,4 +210,39 @@ func TestNoCopyOnSuspectOrDownNode(t *testing.T) {
 		got = append(got, h.Engine.AllowSpeculativeOn(node(i), spectest.Sec(30)))
 	}
 	spectest.Want(t, "allowed n1..n5", got, []bool{true, false, false, true, true}, nil)
+}
+
+// TestRerunAfterWaits checks rerun-after-ms: the maps that completed on a
+// failed node are re-run only at the first check once the node has been
+// down that long, while its stalled running task is copied at once; a node
+// that resumes before then keeps its outputs.
+func TestRerunAfterWaits(t *testing.T) {
+	setup := func() (*spectest.Harness, speculators.AttemptID) {
+		h := newHarness(t, Name, speculators.JobInfo{Maps: 4, Reduces: 1}, map[string]string{ParamRerunAfterMs: "10000"})
+		done := h.Complete(spectest.Map(0), node(1), spectest.Sec(0), spectest.Sec(40))
+		h.Complete(spectest.Map(1), node(2), spectest.Sec(0), spectest.Sec(40))
+		h.Running(spectest.Map(2), node(1), spectest.Sec(40), spectest.Sec(90), 0.5)
+		h.Running(spectest.Reduce(0), node(2), spectest.Sec(30), spectest.Sec(90), 0.2)
+		h.Node(speculators.NodeFailed, node(1), spectest.Sec(100))
+		return h, done
+	}
+	h, done := setup()
+	ds := h.Decide(spectest.Sec(100))
+	spectest.Want(t, "copied at once", spectest.SpeculatedTasks(ds), []speculators.TaskID{spectest.Map(2)}, ds)
+	for _, s := range []float64{103, 106, 109} {
+		if ds := spectest.Only(h.Decide(spectest.Sec(s)), speculators.Rerun); len(ds) != 0 {
+			t.Fatalf("at %gs, %gs after the failure, re-ran: %v", s, s-100, ds)
+		}
+	}
+	ds = h.Decide(spectest.Sec(112))
+	spectest.Want(t, "re-ran at 12s", spectest.Attempts(ds, speculators.Rerun), []speculators.AttemptID{done}, ds)
+
+	h, _ = setup()
+	h.Decide(spectest.Sec(100))
+	h.Node(speculators.NodeResumed, node(1), spectest.Sec(105))
+	for _, s := range []float64{106, 112, 120} {
+		if ds := spectest.Only(h.Decide(spectest.Sec(s)), speculators.Rerun); len(ds) != 0 {
+			t.Fatalf("at %gs, after the node resumed, re-ran: %v", s, ds)
+		}
+	}
 }

@@ -112,7 +112,8 @@ func (s *script) job(a *args) error {
 
 // tail queues an earlier job's fit for the next job command (speculators.TailFit):
 // a map record "tail maps=N sigma=S [slow=F] [copied=C wins=W]" or a reduce
-// record "tail reduces=R rslow=F [rsigma=S]" (rules v8 and v9). maps and sigma are required in
+// record "tail reduces=R rslow=F [rsigma=S] [copied=C wins=W]" (rules v8, v9
+// and v14: a reduce record's copied and wins count its reduces). maps and sigma are required in
 // a map record; maps is a count of 1 to speculators.MaxJobTasks, sigma a
 // number in [0, speculators.MaxTailSigma], slow (default 0) a share in [0,
 // 1], wins at most copied; reduces is a count of 1 to
@@ -151,7 +152,7 @@ func (s *script) tail(a *args) error {
 	case !set["reduces"] && (!set["maps"] || !set["sigma"]):
 		return fmt.Errorf("tail: want maps=N sigma=S [slow=F]")
 	case set["reduces"] && !f.Valid():
-		return fmt.Errorf("tail: reduces=%d rslow=%g rsigma=%g: want reduces in 1..%d, rslow in [0, 1] and rsigma in [0, %g]", f.Reduces, f.ReduceSlow, f.ReduceSigma, speculators.MaxJobTasks, speculators.MaxTailSigma)
+		return fmt.Errorf("tail: reduces=%d rslow=%g rsigma=%g copied=%d wins=%d: want reduces in 1..%d, rslow in [0, 1], rsigma in [0, %g] and wins at most copied", f.Reduces, f.ReduceSlow, f.ReduceSigma, f.Copied, f.CopyWins, speculators.MaxJobTasks, speculators.MaxTailSigma)
 	case !f.Valid():
 		copies := ""
 		if set["copied"] || set["wins"] {

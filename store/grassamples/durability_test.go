@@ -425,3 +425,23 @@ func TestTailFitsRuleV9ReduceSpread(t *testing.T) {
 		t.Errorf("%d lines logged, want 2 (the changed spread and the spread in a map record)", n)
 	}
 }
+
+// Rule v14's reduce copies (copied reduces and their wins in a reduce
+// record) are kept, checked and read back; a reduce record with more wins
+// than copies is refused.
+func TestTailFitsRuleV14ReduceCopies(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, TailsFileName)
+	copies := speculators.TailFit{Reduces: 10, ReduceSlow: 0.1, ReduceSigma: 0.8, Copied: 7, CopyWins: 0}
+	over := tailLine{Reduces: 10, ReduceSlow: 0.1, Copied: 1, CopyWins: 2}
+	over.CRC = tailCRC(over.fitOf())
+	ob, _ := json.Marshal(over)
+	s, hook := openWithLines(t, dir, path, []string{string(appendTail(nil, copies)), string(ob) + "\n"})
+	defer s.Close()
+	if got, want := s.TailFits(), []speculators.TailFit{copies}; !slices.Equal(got, want) {
+		t.Errorf("fits %v, want %v", got, want)
+	}
+	if n := len(hook.AllEntries()); n != 1 {
+		t.Errorf("%d lines logged, want 1 (the reduce record with wins over copies)", n)
+	}
+}
