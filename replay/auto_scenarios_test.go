@@ -177,6 +177,13 @@ var heldOutMisses = map[string]string{
 	"heldout5/hang-two-speeds-reduces": "a node hang on two node speeds, jobs with reduces: reduced at seed 1 under " +
 		"rule v14 auto is 8.0% behind gs (v13: 6.5% ahead; the layer re-runs the hung node's outputs 10 s later), " +
 		"ahead of hadoop; over 5 seeds on all jobs v13 -0.7%, v14 +2.3% against grass",
+	// The fourteenth set, written before rule v14 and run once under it (5
+	// seeds: docs/policies/auto.md).
+	"heldout14/late-joining-nodes": "half the nodes absent (hung) until 360 s: ras/grass lead; auto's early jobs " +
+		"read the absent nodes' containers as idle and clone (sca) or run sda: 38.3% behind ras at seed 1 and behind " +
+		"hadoop (5 seeds under v14: +15.0%, behind hadoop)",
+	// heldout14/reduce-hangs-busy misses over 5 seeds (+17.7% against tws, behind hadoop) but is within 5% of
+	// tws at seed 1 (+5.0%), so it is checked, not pinned.
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -184,15 +191,16 @@ var heldOutMisses = map[string]string{
 // before rule v3, scenarios/heldout3 before rule v4, scenarios/heldout4
 // before rule v5, and so on to scenarios/heldout11 before rule v12, and
 // scenarios/heldout12 after v12, before any further rule, and
-// scenarios/heldout13 before rule v13): the same check
+// scenarios/heldout13 before rule v13, scenarios/heldout14 before rule
+// v14): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 76 {
-		t.Fatalf("%d held-out scenarios, want at least 76 (sets 1-13)", len(held))
+	if len(held) < 82 {
+		t.Fatalf("%d held-out scenarios, want at least 82 (sets 1-14)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
