@@ -173,17 +173,18 @@ var heldOutMisses = map[string]string{
 	// Rule v14 moved two rows with hangs out at seed 1, reduced; over 5 seeds on all jobs both stay within 5%.
 	"heldout3/hang-stream": "node hangs in a stream of jobs with reduces: reduced at seed 1 under rule v14 auto is " +
 		"9.2% behind grass (v13: 3.1%; futile-reduce-wins alone 8.2%, the wait for re-runs alone 3.1%), ahead of hadoop; " +
-		"over 5 seeds on all jobs v13 -0.6%, v14 -0.7% against gs",
-	"heldout5/hang-two-speeds-reduces": "a node hang on two node speeds, jobs with reduces: reduced at seed 1 under " +
-		"rule v14 auto is 8.0% behind gs (v13: 6.5% ahead; the layer re-runs the hung node's outputs 10 s later), " +
-		"ahead of hadoop; over 5 seeds on all jobs v13 -0.7%, v14 +2.3% against grass",
+		"over 5 seeds on all jobs v13 -0.6%, v14 -0.7% against gs (rule v15: seed 1 +11.5% against grass, 5 seeds -0.5% against gs)",
+	// heldout5/hang-two-speeds-reduces: back inside at seed 1 under rule v15 (the layer re-runs a hung node's
+	// outputs 40 s after it is declared failed; seed 1: 4.2% ahead of gs, v14 8.0% behind; 5 seeds: v14 +2.3%,
+	// v15 +2.8% against grass).
 	// The fourteenth set, written before rule v14 and run once under it (5
 	// seeds: docs/policies/auto.md).
 	"heldout14/late-joining-nodes": "half the nodes absent (hung) until 360 s: ras/grass lead; auto's early jobs " +
 		"read the absent nodes' containers as idle and clone (sca) or run sda: 38.3% behind ras at seed 1 and behind " +
 		"hadoop (5 seeds under v14: +15.0%, behind hadoop)",
-	// heldout14/reduce-hangs-busy misses over 5 seeds (+17.7% against tws, behind hadoop) but is within 5% of
-	// tws at seed 1 (+5.0%), so it is checked, not pinned.
+	// heldout14/reduce-hangs-busy: fixed by rule v15 (failure-rerun-after-ms 40 s: a node hung for most of a
+	// minute keeps its outputs; seed 1: +2.1% against tws, v14 +5.0%; 5 seeds: v14 +17.7%, behind hadoop,
+	// v15 +2.4%).
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
