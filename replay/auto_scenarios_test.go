@@ -185,6 +185,13 @@ var heldOutMisses = map[string]string{
 	// heldout14/reduce-hangs-busy: fixed by rule v15 (failure-rerun-after-ms 40 s: a node hung for most of a
 	// minute keeps its outputs; seed 1: +2.1% against tws, v14 +5.0%; 5 seeds: v14 +17.7%, behind hadoop,
 	// v15 +2.4%).
+	// The fifteenth set, written before rule v15 and run once under it (5
+	// seeds: docs/policies/auto.md).
+	"heldout15/daily-cycle": "a quiet night, a peak above the cluster's capacity, a quiet evening: sca leads (it " +
+		"clones the quiet phases' jobs); auto runs grass for 77 of 80 jobs: 27.4% behind sca at seed 1 and behind " +
+		"hadoop (5 seeds under v15: +23.5%, behind hadoop)",
+	// heldout15/few-fat-nodes misses over 5 seeds (+2.5% against ese, 0.4 s behind hadoop) but is within 5%
+	// and ahead of hadoop at seed 1 (+1.5%), so it is checked, not pinned.
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -193,15 +200,15 @@ var heldOutMisses = map[string]string{
 // before rule v5, and so on to scenarios/heldout11 before rule v12, and
 // scenarios/heldout12 after v12, before any further rule, and
 // scenarios/heldout13 before rule v13, scenarios/heldout14 before rule
-// v14): the same check
+// v14, scenarios/heldout15 before rule v15): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 82 {
-		t.Fatalf("%d held-out scenarios, want at least 82 (sets 1-14)", len(held))
+	if len(held) < 88 {
+		t.Fatalf("%d held-out scenarios, want at least 88 (sets 1-15)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
