@@ -166,7 +166,7 @@ func (s *sim) flagsOf(j *jobState) jobFlags {
 	if !j.prio && (pullRun || s.mayPlaceNow(j)) {
 		f |= inPlaceable
 	}
-	if j.retryCount[speculators.Map]+j.origPending[speculators.Map] > 0 && j.runningMaps == 0 && len(j.runningReduces) > 0 {
+	if j.starving() {
 		f |= inStarving
 	}
 	return f

@@ -75,8 +75,8 @@ func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, 
 }
 
 // rampedDown reports whether the policy's choice of a task of type ty (an
-// original, a retry or a copy) must wait because job j's maps starve: maps waiting, none running, reduces running (the
-// state preemptReduces acts on). Hadoop's RMContainerAllocator then ramps
+// original, a retry or a copy) must wait because job j's maps starve
+// (jobState.starving, the state preemptReduces acts on). Hadoop's RMContainerAllocator then ramps
 // the job's reduce requests down (rampDownReduces) and asks for no reduce
 // container until a map runs, a speculative one included; the job's default
 // order already puts its maps first. Without this a pull-based policy that
@@ -85,8 +85,7 @@ func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, 
 // it at once, over and over at one instant: a replay that never ended
 // (TestStarvingJobGetsNoReduceFromItsPolicy).
 func (s *sim) rampedDown(j *jobState, ty speculators.TaskType) bool {
-	return ty == speculators.Reduce && j.retryCount[speculators.Map]+j.origPending[speculators.Map] > 0 &&
-		j.runningMaps == 0 && len(j.runningReduces) > 0
+	return ty == speculators.Reduce && j.starving()
 }
 
 // pullWaiting reports whether a running job's policy is pull-based and has

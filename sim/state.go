@@ -124,7 +124,6 @@ type attempt struct {
 	offset float64
 }
 
-// jobState is a job during the run.
 // idleMark is whether the tick passes over a job (jobState.idle).
 type idleMark uint8
 
@@ -134,6 +133,7 @@ const (
 	idleDeferred          // DeferDecides said yes: each tick counts a Decide left out
 )
 
+// jobState is a job during the run.
 type jobState struct {
 	spec  *Job
 	index int32
@@ -226,6 +226,14 @@ type jobState struct {
 
 	result JobResult
 	fault  jobFault // fetch failures, lost outputs, cleanup (faults.go)
+}
+
+// starving reports whether the job's maps starve: a map waiting (an
+// original or a retry), none running, and reduces holding containers. Its
+// reduces are then preempted for the maps (preemptReduces, through the
+// index's starving set) and no reduce of the job is placed (rampedDown).
+func (j *jobState) starving() bool {
+	return j.retryCount[speculators.Map]+j.origPending[speculators.Map] > 0 && j.runningMaps == 0 && len(j.runningReduces) > 0
 }
 
 // needs is the ContainerNeeds level of a type: attempts waiting for a

@@ -1025,17 +1025,23 @@ func (a *fullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID
 // ones), which leaves it to the cluster scheduler's order among its
 // like.
 func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
-	pr := a.jobPriority(job, now)
 	if a.bounded && a.ordered && a.boundedOrder == BoundedFirst {
 		// Rule v13: a job with a bound ahead of every exact job, by
 		// work left among its like.
-		return speculators.Priority{Tier: tierBounded, Key: xulau.RemainingWork(job, xulau.LawOf(job, 2).Mean())}
+		return speculators.Priority{Tier: tierBounded, Key: workLeft(job)}
 	}
+	pr := a.jobPriority(job, now)
 	if a.order == OrderRemaining && (pr.Tier == xulau.TierStarted || pr.Tier == xulau.TierWaiting) {
 		// Rule v9: started and new jobs in one level, by work left.
-		return speculators.Priority{Tier: xulau.TierStarted, Key: xulau.RemainingWork(job, xulau.LawOf(job, 2).Mean())}
+		return speculators.Priority{Tier: xulau.TierStarted, Key: workLeft(job)}
 	}
 	return pr
+}
+
+// workLeft is the job's remaining work with the mean task time a-priori or
+// from its completions (xulau.RemainingWork), the key of order's level.
+func workLeft(job *speculators.Job) float64 {
+	return xulau.RemainingWork(job, xulau.LawOf(job, 2).Mean())
 }
 
 // tierBounded is the level of jobs with a bound under bounded-order

@@ -99,7 +99,7 @@ var Policy = speculators.Declare(Name, "FARMS: failure-aware, retrospective, mul
 			"we speculate that particular completed task\"; Hadoop itself waits for 3); 0 disables")
 	b.Int64(&p.rerunAfter, ParamRerunAfterMs, 0, speculators.NonNegative,
 		"ms a node must have been declared failed before its completed maps are re-run (retrospective, §3.2; checked at each multiplicative check): 0 re-runs them at the first check, as the paper does; "+
-			"a longer wait spares the outputs of a node that stops answering for a few seconds and comes back (auto's failure layer waits 10 s, auto.failure-rerun-after-ms). Fetch-failure re-runs never wait")
+			"a longer wait spares the outputs of a node that stops answering for a few seconds and comes back (auto's failure layer waits 40 s on containers, auto.failure-rerun-after-ms). Fetch-failure re-runs never wait")
 	p.buildBase(b)
 })
 
