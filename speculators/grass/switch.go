@@ -322,10 +322,7 @@ var noCarryMemo bool
 // selections stay at the features they were made or carried for, which
 // carry measures from, and the memo at the last full check.
 func (l *learner) carriesMemo(m *switchMemo) bool {
-	o := &l.last
-	if !o.valid || m.whole != o.whole || m.kind != o.kind || m.base != o.base || m.n != o.n ||
-		math.Float64bits(m.med) != math.Float64bits(o.med) || math.Float64bits(m.w) != math.Float64bits(o.w) ||
-		math.Float64bits(m.bound) != math.Float64bits(o.bound) || math.Float64bits(m.acc) != math.Float64bits(o.acc) {
+	if !m.sameButUtil(&l.last) {
 		return false
 	}
 	for a := range l.kept {
@@ -342,10 +339,15 @@ func (l *learner) carriesMemo(m *switchMemo) bool {
 
 // same is whether m and o are the same inputs, floats bit for bit.
 func (m *switchMemo) same(o *switchMemo) bool {
+	return m.sameButUtil(o) && math.Float64bits(m.util) == math.Float64bits(o.util)
+}
+
+// sameButUtil is whether m and o are the same inputs but the utilisation
+// (carriesMemo), floats bit for bit.
+func (m *switchMemo) sameButUtil(o *switchMemo) bool {
 	bitsEq := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 	return o.valid && m.whole == o.whole && m.kind == o.kind && m.base == o.base && m.n == o.n &&
-		bitsEq(m.med, o.med) && bitsEq(m.w, o.w) && bitsEq(m.bound, o.bound) &&
-		bitsEq(m.util, o.util) && bitsEq(m.acc, o.acc)
+		bitsEq(m.med, o.med) && bitsEq(m.w, o.w) && bitsEq(m.bound, o.bound) && bitsEq(m.acc, o.acc)
 }
 
 // decide is the switch check proper (shouldSwitch) on the bucket's samples
