@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -117,4 +118,118 @@ func outSetMembers(e *estimators, job *speculators.Job, now speculators.Time) in
 		}
 	}
 	return n
+}
+
+// expired answers from the earliest kept times (quietTime.early,
+// noteEarly, expiredEarly) where they tell. The random jobs of
+// TestQuietMatchesGamma are played (their WantsSlot answers checked
+// against Γ afresh as there), and every such answer must be the pass over
+// every running task's: the same least kept time and the same tasks to
+// visit, in the same order, with early's room as in a replay and for two
+// times only. The test requires answers from early that visited tasks.
+func TestEarlyTimesMatchScan(t *testing.T) {
+	defer func() { testEarly = nil }()
+	answers, visited := 0, 0
+	testEarly = func(p *policy, job *speculators.Job, now, until speculators.Time, visit []speculators.TaskID) {
+		answers++
+		if len(visit) > 0 {
+			visited++
+		}
+		want, wantUntil := p.scanExpired(job, now, nil, false)
+		if until != wantUntil || !slices.Equal(visit, want) {
+			t.Fatalf("%s at %d ms: expired from the earliest kept times: until %d, visit %v; from every task: %d, %v",
+				job.Info.ID, now, until, visit, wantUntil, want)
+		}
+	}
+	defer func(n int) { maxEarly = n }(maxEarly)
+	for _, most := range []int{maxEarly, 2} {
+		// Also with room for two times only, so that early fills and
+		// earlyMax moves.
+		maxEarly = most
+		for _, name := range []string{"gs", "ras"} {
+			for seed := uint64(1); seed <= 120; seed++ {
+				quietRun(t, name, seed, seed%3 == 0, seed%2 == 1)
+			}
+		}
+	}
+	if visited == 0 {
+		t.Fatalf("%d answers from the earliest kept times, none visited a task: the test checks too little", answers)
+	}
+	t.Logf("%d answers from the earliest kept times, %d of them visiting tasks", answers, visited)
+}
+
+// The earliest kept times against the pass over every running task, under
+// random changes of the kind the quiet time makes: kept times set on a
+// coarse grid (ties with earlyMax and with now), ended by events, tasks
+// that stop and start running, every time forgotten at once, the maps
+// left out once the bound is reached, and visited tasks of which some get
+// a new time and some keep their passed one (quietSkip). Every answer of
+// expired must be the pass's.
+func TestEarlyTimesRandom(t *testing.T) {
+	defer func(n int) { maxEarly = n }(maxEarly)
+	answers := 0
+	for seed := uint64(1); seed <= 40; seed++ {
+		maxEarly = []int{8, 2, 1}[seed%3]
+		rng := rand.New(rand.NewPCG(seed, 41))
+		job, err := speculators.NewJob(speculators.JobInfo{ID: "job_early", Maps: 40, Reduces: 8, Slots: 48})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &policy{}
+		q := &p.quiet
+		for ty := range job.Tasks {
+			job.Live[ty] = speculators.NewTaskSet(len(job.Tasks[ty]))
+			q.tasks[ty] = make([]quietTask, len(job.Tasks[ty]))
+		}
+		task := func() (speculators.TaskID, *quietTask) {
+			ty := speculators.Map
+			if rng.IntN(5) == 0 {
+				ty = speculators.Reduce
+			}
+			i := rng.IntN(len(job.Tasks[ty]))
+			return job.Tasks[ty][i].ID, &q.tasks[ty][i]
+		}
+		now := speculators.Time(0)
+		for range 4000 {
+			now += speculators.Time(rng.IntN(4) * 10)
+			id, k := task()
+			switch r := rng.IntN(100); {
+			case r < 40:
+				if inSet(job.Live[id.Type], int(id.Index)) {
+					q.setKept(k, id, now+speculators.Time(rng.IntN(12)*10), 1)
+				}
+			case r < 50:
+				k.thr = 0 // an event of the task
+			case r < 60:
+				job.Live[id.Type].Set(int(id.Index), !inSet(job.Live[id.Type], int(id.Index)))
+				k.thr = 0
+			case r == 60:
+				clear(q.tasks[speculators.Map])
+				clear(q.tasks[speculators.Reduce])
+				q.earlyOK = false
+			case r == 61 && rng.IntN(20) == 0:
+				p.ended = true
+			default:
+				want, wantUntil := p.scanExpired(job, now, nil, false)
+				early := q.earlyOK && now < q.earlyMax
+				q.visit = q.visit[:0]
+				until := p.expired(job, now)
+				if until != wantUntil || !slices.Equal(q.visit, want) {
+					t.Fatalf("seed %d at %d ms (early %v): expired until %d, visit %v; the pass: %d, %v", seed, now, early, until, q.visit, wantUntil, want)
+				}
+				if early {
+					answers++
+				}
+				for _, v := range q.visit {
+					if rng.IntN(3) > 0 {
+						q.setKept(&q.tasks[v.Type][v.Index], v, now+speculators.Time(1+rng.IntN(12)*10), 1)
+					}
+				}
+			}
+		}
+	}
+	if answers == 0 {
+		t.Fatal("no answer from the earliest kept times: the test checks nothing")
+	}
+	t.Logf("%d answers with the earliest kept times in force", answers)
 }
