@@ -14,8 +14,10 @@ import (
 
 // censor passes over the running tasks of its kept out set (outSet,
 // outsKept, keepOut) without a look at their entries. Random jobs (those
-// of TestQuietMatchesGamma: copies started when Γ asks, attempts that fail,
-// recover or are killed, the prior moving) are asked every 100 ms; at each
+// of TestQuietMatchesGamma: late originals, copies started when Γ asks and
+// the slower attempts killed when one succeeds, attempts that run slow and
+// catch up for odd seeds, a prior that completions feed for even ones)
+// are asked every 100 ms; at each
 // ask censor runs with the set as kept and again with the set emptied (a
 // pass that looks at every running task's entry, as before the set), and
 // the sums, counts and every task's own part must be the same bit for bit.
