@@ -108,14 +108,18 @@ func (s *sim) deferDecides(ji int32) bool {
 	if !ok {
 		return false
 	}
-	j.idle, j.passed, j.deferBucket = idleDeferred, 0, -1
-	if b >= 0 && b < len(s.deferred) {
-		j.deferBucket = int8(b)
-		j.deferIdx = int32(len(s.deferred[b]))
-		s.deferred[b] = append(s.deferred[b], ji)
+	if b < 0 || b >= deferNoBucket {
+		b = deferNoBucket
 	}
+	j.idle, j.passed, j.deferBucket = idleDeferred, 0, int8(b)
+	j.deferIdx = int32(len(s.deferred[b]))
+	s.deferred[b] = append(s.deferred[b], ji)
 	return true
 }
+
+// deferNoBucket is the list in sim.deferred of the deferred jobs whose
+// Decides read no bucket's samples; the lists before it are the buckets'.
+const deferNoBucket = 3
 
 // settle hands job j's engine the Decides its ticks left out since it
 // deferred them (Engine.DecidesLeftOut), before any other call to the
@@ -132,13 +136,11 @@ func (s *sim) settle(j *jobState) {
 // every event of every job, is inlined.
 func (s *sim) handOver(j *jobState) {
 	j.idle = idleNone
-	if b := j.deferBucket; b >= 0 {
-		list := s.deferred[b]
-		last := list[len(list)-1]
-		list[j.deferIdx] = last
-		s.jobs[last].deferIdx = j.deferIdx
-		s.deferred[b] = list[:len(list)-1]
-	}
+	list := s.deferred[j.deferBucket]
+	last := list[len(list)-1]
+	list[j.deferIdx] = last
+	s.jobs[last].deferIdx = j.deferIdx
+	s.deferred[j.deferBucket] = list[:len(list)-1]
 	j.engine.DecidesLeftOut(int(j.passed), s.decide)
 	j.passed = 0
 }
@@ -150,7 +152,7 @@ func (s *sim) handOver(j *jobState) {
 // made up or run, if its engine says so (on xulau/ese under grass, the
 // prior gains a sample about every fourth tick).
 func (s *sim) settleBucket(b int) {
-	if b < 0 || b >= len(s.deferred) || len(s.deferred[b]) == 0 {
+	if b < 0 || b >= deferNoBucket || len(s.deferred[b]) == 0 {
 		return
 	}
 	s.settling = append(s.settling[:0], s.deferred[b]...)
@@ -158,6 +160,32 @@ func (s *sim) settleBucket(b int) {
 		s.settle(&s.jobs[ji])
 		s.deferDecides(ji)
 	}
+}
+
+// settleAll settles every job whose Decides are deferred, whatever bucket
+// they read, as the first run time of 0 ms is about to join the prior: a
+// job waiting for its first map reads whether the prior gives its map a
+// length above 0, which a median of positive run times always does and
+// one with a 0 ms run time may not (speculators.DecideDeferrer). The jobs
+// are not deferred again here: whether they may be depends on the run time
+// not kept yet, and each one's next tick asks.
+func (s *sim) settleAll() {
+	for b := range s.deferred {
+		s.settling = append(s.settling[:0], s.deferred[b]...)
+		for _, ji := range s.settling {
+			s.settle(&s.jobs[ji])
+		}
+	}
+}
+
+// zeroRuntime reports whether rs holds a run time of 0 ms.
+func zeroRuntime(rs []speculators.RuntimeRecord) bool {
+	for _, r := range rs {
+		if r.Ms == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // copiesWaiting reports whether some job has copies asked for and not

@@ -99,9 +99,12 @@ type sim struct {
 	// before (tests); decides counts the Decides it made.
 	askIdle bool
 	// deferred lists the jobs whose Decides are deferred (idleDeferred) by
-	// the samples' bucket they read (settleBucket).
-	deferred  [3][]int32
+	// the samples' bucket they read (settleBucket), those that read none
+	// last (deferNoBucket); zeroKept: a run time of 0 ms has been kept
+	// (settleAll).
+	deferred  [deferNoBucket + 1][]int32
 	settling  []int32
+	zeroKept  bool
 	decides   int
 	wantsErr  error
 	wantsKept int // answers checkWants compared (tests)
@@ -486,6 +489,10 @@ func (s *sim) keepLearned(j *jobState) {
 		return
 	}
 	if l := j.engine.Learned(); !l.Empty() {
+		if !s.zeroKept && zeroRuntime(l.Runtimes) {
+			s.zeroKept = true
+			s.settleAll() // the prior's map lengths may fall to 0
+		}
 		for _, smp := range l.Samples {
 			s.settleBucket(smp.Bucket) // a deferred job's left-out Decides read the samples as they were
 		}

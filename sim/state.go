@@ -140,8 +140,8 @@ type jobState struct {
 	// passed: the ticks that left out a Decide since the job's Decides
 	// were deferred (idleDeferred); deferIdx: the job's place in
 	// sim.deferred[deferBucket], the list of the jobs whose left-out
-	// Decides read the prior's samples of that bucket (-1: none). They
-	// fill the struct's padding.
+	// Decides read the prior's samples of that bucket (deferNoBucket:
+	// none). They fill the struct's padding.
 	passed int32
 	engine *speculators.Engine
 	// chooser: the engine's policy picks what runs in each slot offered to

@@ -128,7 +128,11 @@ type IdleDecider interface {
 // not from the job). Other calls
 // (WantsSlot, ChooseForSlot, JobPriority, Observe) come only after it (the
 // engine checks), and the driver hands the ticks over before it keeps a
-// sample of that bucket into the prior the policy reads.
+// sample of that bucket into the prior the policy reads, and before it
+// keeps the prior's first run time of 0 ms (Learned.Runtimes), whatever
+// the bucket: a median of run times that were all above 0 is above 0, one
+// with a 0 ms run time may not be (GRASS's map length of a job waiting
+// for its first map).
 type DecideDeferrer interface {
 	DeferDecides(job *Job, now Time) (ok bool, bucket int)
 	DecidesLeftOut(job *Job, first, step Time, n int)

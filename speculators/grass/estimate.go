@@ -2,6 +2,7 @@ package grass
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -139,6 +140,16 @@ type estimators struct {
 	outGen [speculators.NumTaskTypes]uint32
 	outFor [speculators.NumTaskTypes][2]int
 
+	// outSet is, per type, a set of tasks whose entry in outs holds at
+	// every instant up to outEnd while outSetGen is the type's outGen
+	// (outsKept): censor passes over them without a look at their entries.
+	// Of gs's 45.5 million visits of running tasks in censor on xulau/ese,
+	// 41.2 million found the task out, 40.9 million of them at a censor
+	// where every entry out at the last one still held (issue 31).
+	outSet    [speculators.NumTaskTypes]speculators.TaskSet
+	outSetGen [speculators.NumTaskTypes]uint32
+	outEnd    [speculators.NumTaskTypes]speculators.Time
+
 	// scan is set while candidates scans the job's tasks: nothing changes
 	// the prior then, so the latest PriorRuntime answer (priorTy,
 	// priorBytes: priorMs, priorOK) is reused for a task of the same type
@@ -175,34 +186,69 @@ func (e *estimators) censor(job *speculators.Job, now speculators.Time) {
 		}
 		e.own[ty] = speculators.Grow(e.own[ty], len(job.Tasks[ty]))
 		outs, gen := e.outsOf(job, ty)
-		// The tasks with a running attempt, in index order (Job.Live).
+		set := e.outsKept(ty, gen, now)
+		// The tasks with a running attempt, in index order (Job.Live),
+		// but those of set, each out as censorPart would find it.
 		live := job.Live[ty]
-		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
-			if o := &outs[i]; o.gen == gen && float64(now-o.start) <= o.lim {
-				continue // out, as censorPart would find it
+		for w, word := range live {
+			if w < len(set) {
+				word &^= set[w]
 			}
-			t := job.Tasks[ty][i]
-			v, k, o := e.censorPartLim(t, now)
-			if o.gen != 0 {
-				o.gen = gen
-				outs[i] = o
-			}
-			if e.keep != nil {
-				e.keep.notePart(t, v, k)
-			}
-			if k != partOut {
-				e.own[ty][i] = taskPart{serial: e.ownGen, kind: k, v: v}
-			}
-			switch k {
-			case partNorm:
-				e.runNorm[ty] += v
-				e.runNormN[ty]++
-			case partDur:
-				e.runDur[ty] += v
-				e.runDurN[ty]++
+			for ; word != 0; word &= word - 1 {
+				i := w*64 + bits.TrailingZeros64(word)
+				if o := &outs[i]; o.gen == gen && float64(now-o.start) <= o.lim {
+					e.keepOut(ty, i, o)
+					continue // out, as censorPart would find it
+				}
+				t := job.Tasks[ty][i]
+				v, k, o := e.censorPartLim(t, now)
+				if o.gen != 0 {
+					o.gen = gen
+					outs[i] = o
+					e.keepOut(ty, i, &outs[i])
+				}
+				if e.keep != nil {
+					e.keep.notePart(t, v, k)
+				}
+				if k != partOut {
+					e.own[ty][i] = taskPart{serial: e.ownGen, kind: k, v: v}
+				}
+				switch k {
+				case partNorm:
+					e.runNorm[ty] += v
+					e.runNormN[ty]++
+				case partDur:
+					e.runDur[ty] += v
+					e.runDurN[ty]++
+				}
 			}
 		}
 	}
+}
+
+// outsKept is type ty's outSet for a censor at now with the type's entries
+// at gen (outsOf): as kept, when gen is the one it was kept for and no
+// member's entry can have stopped holding by now (outEnd), else emptied.
+func (e *estimators) outsKept(ty int, gen uint32, now speculators.Time) speculators.TaskSet {
+	e.outSet[ty] = speculators.Grow(e.outSet[ty], (len(e.outs[ty])+63)/64)
+	if e.outSetGen[ty] != gen || now > e.outEnd[ty] {
+		clear(e.outSet[ty])
+		e.outSetGen[ty], e.outEnd[ty] = gen, math.MaxInt64
+	}
+	return e.outSet[ty]
+}
+
+// keepOut adds task i of type ty, whose entry o holds at the censor, to
+// outSet, and lowers outEnd to the last instant the entry holds at: while
+// float64(t - start) <= lim, which t <= start + floor(lim) gives (times are
+// whole ms, exact in a float64 below 2^53). A limit too large to add to a
+// time leaves the task out of the set, visited as before.
+func (e *estimators) keepOut(ty, i int, o *outLim) {
+	if !(o.lim < 1<<50) {
+		return
+	}
+	e.outSet[ty].Set(i, true)
+	e.outEnd[ty] = min(e.outEnd[ty], o.start+speculators.Time(math.Floor(o.lim)))
 }
 
 // The kinds of a running task's part in censor's sums: none, per input
@@ -320,6 +366,7 @@ func (e *estimators) newOutGen(ty int) {
 	if e.outGen[ty]++; e.outGen[ty] == 0 { // wrapped: no entry may look current
 		clear(e.outs[ty])
 		e.outGen[ty] = 1
+		e.outSetGen[ty] = 0 // nor the set
 	}
 }
 
@@ -335,6 +382,9 @@ func (e *estimators) noteOut(job *speculators.Job, ev *speculators.Event) {
 		if t := job.Task(ev.Attempt.Task); t != nil {
 			if ty, i := t.ID.Type, int(t.ID.Index); i < len(e.outs[ty]) {
 				e.outs[ty][i] = outLim{}
+				if i/64 < len(e.outSet[ty]) {
+					e.outSet[ty].Set(i, false)
+				}
 			}
 			return
 		}

@@ -155,6 +155,11 @@ type quietTime struct {
 	failed   []speculators.TaskID
 	failedOK bool
 	visit    []speculators.TaskID // quietTouched's scratch
+	// early: the earliest kept times, earliest first, and earlyMax, at or
+	// before every kept time not in early, while earlyOK (noteEarly).
+	early    []earlyTime
+	earlyMax speculators.Time
+	earlyOK  bool
 	// byNo: the time (from..until) is partialQuiet's, not a pass's.
 	byNo bool
 }

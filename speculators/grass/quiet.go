@@ -2,6 +2,7 @@ package grass
 
 import (
 	"math"
+	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -342,7 +343,33 @@ func (p *policy) quietTouched(job *speculators.Job, b *quietBounds, now speculat
 // without a kept time (thr 0) had an event since (touched), did not hold
 // at the last pass (failed), both visited anyway, or was passed over
 // (quietSkip) and stays so until an event.
+//
+// It reads the earliest kept times (quietTime.early) where they tell, and
+// passes over every running task otherwise, finding them again.
 func (p *policy) expired(job *speculators.Job, now speculators.Time) speculators.Time {
+	q := &p.quiet
+	from := len(q.visit)
+	if until, ok := p.expiredEarly(job, now); ok {
+		if testEarly != nil {
+			testEarly(p, job, now, until, q.visit[from:])
+		}
+		return until
+	}
+	q.early, q.earlyMax, q.earlyOK = q.early[:0], math.MaxInt64, true
+	var until speculators.Time
+	q.visit, until = p.scanExpired(job, now, q.visit, true)
+	return until
+}
+
+// testEarly, when set (tests), sees every answer of expired from the
+// earliest kept times: the least kept time and the tasks visited.
+var testEarly func(p *policy, job *speculators.Job, now, until speculators.Time, visit []speculators.TaskID)
+
+// scanExpired is expired's pass over every running task: it appends to
+// visit the tasks whose kept time has passed at now and returns it with
+// the least kept time of the others, noting each kept time (noteEarly)
+// when note is set.
+func (p *policy) scanExpired(job *speculators.Job, now speculators.Time, visit []speculators.TaskID, note bool) ([]speculators.TaskID, speculators.Time) {
 	q := &p.quiet
 	until := speculators.Time(math.MaxInt64)
 	for ty := range job.Tasks {
@@ -353,16 +380,113 @@ func (p *policy) expired(job *speculators.Job, now speculators.Time) speculators
 		live := job.Live[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
 			k := &kept[i]
-			switch {
-			case k.thr == 0:
-			case k.at > now:
+			if k.thr == 0 {
+				continue
+			}
+			if k.at > now {
 				until = min(until, k.at)
-			default:
-				q.visit = append(q.visit, job.Tasks[ty][i].ID)
+			} else {
+				visit = append(visit, job.Tasks[ty][i].ID)
+			}
+			if note {
+				// A passed time too, kept until quietAt sets another
+				// (the task may be passed over: quietSkip).
+				q.noteEarly(job.Tasks[ty][i].ID, k.at)
 			}
 		}
 	}
-	return until
+	return visit, until
+}
+
+// setKept keeps time at, computed for threshold thr, as task id's (k).
+func (q *quietTime) setKept(k *quietTask, id speculators.TaskID, at speculators.Time, thr float64) {
+	k.at, k.thr = at, thr
+	q.noteEarly(id, at)
+}
+
+// earlyTime is a running task's kept time as quietAt set it, an entry of
+// quietTime.early.
+type earlyTime struct {
+	at speculators.Time
+	id speculators.TaskID
+}
+
+// maxEarly is how many of the earliest kept times quietTime.early holds. A
+// variable so that a test can make it small.
+var maxEarly = 8
+
+// noteEarly notes that task id's kept time is now at (quietAt, expired):
+// where it lies before earlyMax it joins early, whose latest entry, when
+// early is full, leaves it and becomes earlyMax. So every running task
+// with a kept time either has it in early or has it at earlyMax or later;
+// an entry whose task's kept time has since changed or ended is left in
+// place and passed over by expiredEarly.
+func (q *quietTime) noteEarly(id speculators.TaskID, at speculators.Time) {
+	if !q.earlyOK || at >= q.earlyMax {
+		return
+	}
+	i := len(q.early)
+	if i == maxEarly {
+		i--
+		q.earlyMax = q.early[i].at
+		if at >= q.earlyMax {
+			return
+		}
+	} else {
+		q.early = append(q.early, earlyTime{})
+	}
+	for ; i > 0 && q.early[i-1].at > at; i-- {
+		q.early[i] = q.early[i-1]
+	}
+	q.early[i] = earlyTime{at: at, id: id}
+}
+
+// expiredEarly is expired's answer from the earliest kept times alone
+// (noteEarly), when they tell: now lies before earlyMax, so that every
+// kept time that has passed is in early, and early holds a current kept
+// time that has not (or no kept time lies outside it). A passed time stays
+// in early until quietAt sets the task another: a task passed over
+// (quietSkip) keeps it, and expired visits it again. The tasks appended
+// to quiet.visit are in expired's order (by type, then index), each once.
+// On xulau/ese under gs a pass over every running task (64 on average)
+// found 1.3 kept times passed (issue 31).
+func (p *policy) expiredEarly(job *speculators.Job, now speculators.Time) (speculators.Time, bool) {
+	q := &p.quiet
+	if !q.earlyOK || now >= q.earlyMax {
+		return 0, false
+	}
+	from := len(q.visit)
+	until := speculators.Time(math.MaxInt64)
+	n := 0
+	for _, e := range q.early {
+		ty, i := e.id.Type, int(e.id.Index)
+		if i >= len(q.tasks[ty]) || !inSet(job.Live[ty], i) {
+			continue // ended since (its next kept time is noted anew)
+		}
+		if k := &q.tasks[ty][i]; k.thr == 0 || k.at != e.at {
+			continue // changed since
+		}
+		q.early[n] = e
+		n++
+		if ty == speculators.Map && p.ended {
+			continue
+		}
+		if e.at <= now {
+			q.visit = append(q.visit, e.id)
+		} else {
+			until = min(until, e.at)
+		}
+	}
+	q.early = q.early[:n]
+	if until == math.MaxInt64 && q.earlyMax != math.MaxInt64 {
+		q.visit = q.visit[:from]
+		return 0, false
+	}
+	if len(q.visit)-from > 1 {
+		slices.SortFunc(q.visit[from:], cmpTaskID)
+		q.visit = q.visit[:from+len(slices.Compact(q.visit[from:]))]
+	}
+	return until, true
 }
 
 // maxQuietFailed is how many tasks whose quiet time does not hold
@@ -460,7 +584,7 @@ func (p *policy) quietAt(t *speculators.Task, thr float64, now speculators.Time)
 			k.thr = 0
 			return now, false
 		}
-		k.at, k.thr = at, lo
+		p.quiet.setKept(k, t.ID, at, lo)
 	}
 	return k.at, true
 }
@@ -647,6 +771,7 @@ func (p *policy) quietRefresh(job *speculators.Job, now speculators.Time) (touch
 			}
 		} else {
 			clear(kept)
+			q.earlyOK = false // found again at expired's next pass
 		}
 		live := job.Live[ty]
 		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
