@@ -198,6 +198,15 @@ var heldOutMisses = map[string]string{
 		"v16 +0.1% against gs, ahead of hadoop (29.9 s)",
 	"heldout15/long-maps-one-wave": "maps of 5-10 minutes, a job in one wave: ese leads; at seed 1 under rule v16 " +
 		"auto is 5.1% behind ese (1073 s against 1021; v15 1065, +4.4%), ahead of hadoop; over 5 seeds v15 +1.3%, v16 +1.4%",
+	// The sixteenth set, written before rule v16 and run once under it (5
+	// seeds: docs/policies/auto.md). heldout16/ramp-down-uniform-maps misses
+	// over 5 seeds (+8.1% against sca, 2.2 s behind hadoop) but not at seed 1
+	// (+0.2%), so it is checked, not pinned.
+	"heldout16/one-slow-node-many-reduces": "one node of 20 six times slower, jobs of 30 reduces: sda leads; at seed 1 " +
+		"under rule v16 auto is 119.6% behind sda and behind hadoop (189.3 s against 86.2 and 135.6); 5 seeds +103.8%, " +
+		"behind hadoop",
+	"heldout16/slots-bimodal-reduces-fifo": "Hadoop 1 slot pools under FIFO, reduces of two modes: ras leads at seed 1 " +
+		"(grass over 5 seeds); auto 28.4% behind ras at seed 1, ahead of hadoop; 5 seeds +38.9% against grass",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -213,8 +222,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 88 {
-		t.Fatalf("%d held-out scenarios, want at least 88 (sets 1-15)", len(held))
+	if len(held) < 94 {
+		t.Fatalf("%d held-out scenarios, want at least 94 (sets 1-16)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
