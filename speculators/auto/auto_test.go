@@ -456,3 +456,33 @@ func TestFitReducesSpread(t *testing.T) {
 		t.Errorf("FitReduces with 5 original reduces %+v (ok %v), want a record without a spread", r, ok)
 	}
 }
+
+// Rule v17: a map record's upper-half spread, (q90 - q50) / z(0.9) of the
+// original maps' log times, reads an original a copy beat at its time over
+// its progress: 20 maps, 19 of them 10-28 s (the last at 28 s), and the
+// slowest killed by its copy at 20 s and 0.25 of its progress, so 80 s.
+// Read at the time it ran (as the lower half is), it would be 20 s and
+// leave the upper half narrow.
+func TestFitTailUpperHalfReadsBeatenOriginalsAtTheirPace(t *testing.T) {
+	job, err := speculators.NewJob(speculators.JobInfo{ID: "j", Maps: 20, Reduces: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := speculators.Time(1000)
+	var logs []float64
+	for i := 0; i < 20; i++ {
+		a := &speculators.Attempt{Node: "n1", Start: 0, Finish: speculators.Time(10+i) * s, State: speculators.StateSucceeded, Progress: 1}
+		d := float64(10 + i)
+		if i == 19 {
+			a.Finish, a.State, a.Progress = 20*s, speculators.StateKilled, 0.25
+			d = 80
+		}
+		job.Tasks[speculators.Map][i].Attempts = append(job.Tasks[speculators.Map][i].Attempts, a)
+		logs = append(logs, math.Log(d*1000))
+	}
+	f, ok := auto.FitTail(job, 30*s)
+	want := (speculators.Percentile(logs, 90) - speculators.Percentile(logs, 50)) / 1.2815515655446004
+	if !ok || math.Abs(f.Upper-want) > 1e-12 || !f.Valid() {
+		t.Errorf("FitTail upper %.4f (ok %v), want %.4f", f.Upper, ok, want)
+	}
+}

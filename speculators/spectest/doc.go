@@ -38,7 +38,7 @@
 //	    Hadoop 1's separate map and reduce slots (JobInfo.SlotPools; the
 //	    default no is live YARN's containers); POLICY.NAME=VALUE (or a
 //	    Hadoop key) overrides a parameter. Prints nothing.
-//	tail maps=40 sigma=0.8 [slow=0.25]
+//	tail maps=40 sigma=0.8 [slow=0.25] [upper=0.8]
 //	    an earlier job's map-time spread (speculators.TailFit: sigma of
 //	    its maps' log run times, fitted from maps maps, and slow, the
 //	    share of its nodes where its maps ran slow, 0 unless given), for the next job

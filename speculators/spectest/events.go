@@ -111,12 +111,13 @@ func (s *script) job(a *args) error {
 }
 
 // tail queues an earlier job's fit for the next job command (speculators.TailFit):
-// a map record "tail maps=N sigma=S [slow=F] [copied=C wins=W]" or a reduce
+// a map record "tail maps=N sigma=S [slow=F] [upper=U] [copied=C wins=W]" or a reduce
 // record "tail reduces=R rslow=F [rsigma=S] [copied=C wins=W]" (rules v8, v9
 // and v14: a reduce record's copied and wins count its reduces). maps and sigma are required in
 // a map record; maps is a count of 1 to speculators.MaxJobTasks, sigma a
 // number in [0, speculators.MaxTailSigma], slow (default 0) a share in [0,
-// 1], wins at most copied; reduces is a count of 1 to
+// 1], upper (default 0: none; rule v17) a number in [0,
+// speculators.MaxTailSigma], wins at most copied; reduces is a count of 1 to
 // speculators.MaxJobTasks, rslow a share in [0, 1] and rsigma (default 0:
 // no spread) a number in [0, speculators.MaxTailSigma].
 func (s *script) tail(a *args) error {
@@ -128,7 +129,7 @@ func (s *script) tail(a *args) error {
 	floats := []struct {
 		key string
 		to  *float64
-	}{{"sigma", &f.Sigma}, {"slow", &f.Slow}, {"rslow", &f.ReduceSlow}, {"rsigma", &f.ReduceSigma}}
+	}{{"sigma", &f.Sigma}, {"slow", &f.Slow}, {"rslow", &f.ReduceSlow}, {"rsigma", &f.ReduceSigma}, {"upper", &f.Upper}}
 	set := map[string]bool{}
 	for _, k := range ints {
 		v, ok, err := a.int(k.key)
@@ -147,7 +148,7 @@ func (s *script) tail(a *args) error {
 	switch {
 	case set["rsigma"] && !set["reduces"]:
 		return fmt.Errorf("tail: rsigma belongs to a reduce record (reduces=R rslow=F rsigma=S)")
-	case set["reduces"] && (set["maps"] || set["sigma"]):
+	case set["reduces"] && (set["maps"] || set["sigma"] || set["upper"]):
 		return fmt.Errorf("tail: a reduce record (reduces=R rslow=F) or a map record (maps=N sigma=S ...), not both")
 	case !set["reduces"] && (!set["maps"] || !set["sigma"]):
 		return fmt.Errorf("tail: want maps=N sigma=S [slow=F]")

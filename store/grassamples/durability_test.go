@@ -445,3 +445,27 @@ func TestTailFitsRuleV14ReduceCopies(t *testing.T) {
 		t.Errorf("%d lines logged, want 1 (the reduce record with wins over copies)", n)
 	}
 }
+
+// Rule v17's upper-half spread is kept, checked and read back with its map
+// record; a rule v9 map record (no upper half) checks as it did, a line
+// whose upper half changed fails its checksum, and an upper half in a
+// reduce record is refused.
+func TestTailFitsRuleV17UpperSpread(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, TailsFileName)
+	upper := speculators.TailFit{Maps: 30, Sigma: 0.8, Slow: 0.05, Upper: 0.4}
+	old := speculators.TailFit{Maps: 20, Sigma: 0.3, Copied: 2, CopyWins: 1}
+	oldLine := `{"maps":20,"sigma":0.3,"copied":2,"copy_wins":1,"crc":` + fmt.Sprint(tailCRC(old)) + "}\n"
+	changed := strings.Replace(string(appendTail(nil, upper)), `"upper":0.4`, `"upper":0.04`, 1)
+	inReduce := tailLine{Reduces: 8, ReduceSlow: 0.1, Upper: 0.3}
+	inReduce.CRC = tailCRC(inReduce.fitOf())
+	rb, _ := json.Marshal(inReduce)
+	s, hook := openWithLines(t, dir, path, []string{string(appendTail(nil, upper)), oldLine, changed, string(rb) + "\n"})
+	defer s.Close()
+	if got, want := s.TailFits(), []speculators.TailFit{upper, old}; !slices.Equal(got, want) {
+		t.Errorf("fits %v, want %v", got, want)
+	}
+	if n := len(hook.AllEntries()); n != 2 {
+		t.Errorf("%d lines logged, want 2 (the changed upper half and the upper half in a reduce record)", n)
+	}
+}

@@ -40,7 +40,9 @@ type tailLine struct {
 	ReduceSlow float64 `json:"reduce_slow,omitempty"`
 	// ReduceSigma is rule v9's reduce-time spread (reduce records).
 	ReduceSigma float64 `json:"reduce_sigma,omitempty"`
-	CRC         uint32  `json:"crc"`
+	// Upper is rule v17's upper-half map-time spread (map records).
+	Upper float64 `json:"upper,omitempty"`
+	CRC   uint32  `json:"crc"`
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -49,15 +51,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // its sigma, 8 bytes each, little-endian, then of its slow share's bits
 // when it has one, and of its rule v8 fields (copied, copy wins, reduces,
 // the bits of the reduce slow share) when it has any of them, then of the
-// bits of its reduce spread when it has one (rule v9; a line written before
-// rule v6, v8 or v9 has none and checks as it did). It is of
+// bits of its reduce spread when it has one or an upper-half spread (rule
+// v9), then of the bits of its upper-half spread when it has one (rule v17;
+// a line written before rule v6, v8, v9 or v17 has none and checks as it
+// did). It is of
 // the numbers, not the line's text, so that any JSON spelling of the same
 // numbers checks; a line whose digits changed does not.
 func tailCRC(f speculators.TailFit) uint32 {
-	var b [64]byte
+	var b [72]byte
 	binary.LittleEndian.PutUint64(b[:8], uint64(int64(f.Maps)))
 	binary.LittleEndian.PutUint64(b[8:16], math.Float64bits(f.Sigma))
-	v8 := f.Copied != 0 || f.CopyWins != 0 || f.Reduces != 0 || f.ReduceSlow != 0 || f.ReduceSigma != 0
+	v8 := f.Copied != 0 || f.CopyWins != 0 || f.Reduces != 0 || f.ReduceSlow != 0 || f.ReduceSigma != 0 || f.Upper != 0
 	if f.Slow == 0 && !v8 {
 		return crc32.Checksum(b[:16], castagnoli)
 	}
@@ -69,10 +73,14 @@ func tailCRC(f speculators.TailFit) uint32 {
 	binary.LittleEndian.PutUint64(b[32:40], uint64(int64(f.CopyWins)))
 	binary.LittleEndian.PutUint64(b[40:48], uint64(int64(f.Reduces)))
 	binary.LittleEndian.PutUint64(b[48:56], math.Float64bits(f.ReduceSlow))
-	if f.ReduceSigma == 0 {
+	if f.ReduceSigma == 0 && f.Upper == 0 {
 		return crc32.Checksum(b[:56], castagnoli)
 	}
-	binary.LittleEndian.PutUint64(b[56:], math.Float64bits(f.ReduceSigma))
+	binary.LittleEndian.PutUint64(b[56:64], math.Float64bits(f.ReduceSigma))
+	if f.Upper == 0 {
+		return crc32.Checksum(b[:64], castagnoli)
+	}
+	binary.LittleEndian.PutUint64(b[64:], math.Float64bits(f.Upper))
 	return crc32.Checksum(b[:], castagnoli)
 }
 
@@ -85,16 +93,19 @@ func describeTail(f speculators.TailFit) string {
 	if f.ReduceSigma != 0 {
 		d += fmt.Sprintf(" reduce_sigma %g", f.ReduceSigma)
 	}
+	if f.Upper != 0 {
+		d += fmt.Sprintf(" upper %g", f.Upper)
+	}
 	return d
 }
 
 // fitOf is the fit a line holds.
 func (l tailLine) fitOf() speculators.TailFit {
-	return speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow, Copied: l.Copied, CopyWins: l.CopyWins, Reduces: l.Reduces, ReduceSlow: l.ReduceSlow, ReduceSigma: l.ReduceSigma}
+	return speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow, Copied: l.Copied, CopyWins: l.CopyWins, Reduces: l.Reduces, ReduceSlow: l.ReduceSlow, ReduceSigma: l.ReduceSigma, Upper: l.Upper}
 }
 
 func appendTail(b []byte, f speculators.TailFit) []byte {
-	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, Copied: f.Copied, CopyWins: f.CopyWins, Reduces: f.Reduces, ReduceSlow: f.ReduceSlow, ReduceSigma: f.ReduceSigma, CRC: tailCRC(f)})
+	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, Copied: f.Copied, CopyWins: f.CopyWins, Reduces: f.Reduces, ReduceSlow: f.ReduceSlow, ReduceSigma: f.ReduceSigma, Upper: f.Upper, CRC: tailCRC(f)})
 	return append(append(b, l...), '\n')
 }
 
