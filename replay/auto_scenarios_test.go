@@ -209,6 +209,14 @@ var heldOutMisses = map[string]string{
 	"heldout16/slots-bimodal-reduces-fifo": "Hadoop 1 slot pools under FIFO, reduces of two modes: ras leads at seed 1 " +
 		"(grass over 5 seeds); auto 16.4% behind ras at seed 1 under rule v17 (v16 28.4%), ahead of hadoop; 5 seeds " +
 		"v16 +38.9%, v17 +22.1% against grass",
+	// The seventeenth set, written before rule v17 and run once under it (5
+	// seeds: docs/policies/auto.md).
+	"heldout17/two-generations-many-reduces": "two node generations, jobs of 64 short reduces: ras leads over 5 " +
+		"seeds, ese at seed 1; under rule v17 auto runs grass for most jobs and is 22.3% behind ese and behind hadoop " +
+		"at seed 1 (101.8 s against 83.2 and 95.4); 5 seeds +21.7% against ras, behind hadoop (121.0 s against 100.2)",
+	"heldout17/error-quarter-fifo-outliers": "error-bound jobs as a quarter of a FIFO stream, one map in 20 four times " +
+		"long: at seed 1 under rule v17 auto is 8.7% behind ras (28.4 s against 26.2), ahead of hadoop; over 5 seeds it " +
+		"leads (31.6 s, ras 43.7, hadoop 56.8)",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -224,8 +232,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 94 {
-		t.Fatalf("%d held-out scenarios, want at least 94 (sets 1-16)", len(held))
+	if len(held) < 100 {
+		t.Fatalf("%d held-out scenarios, want at least 100 (sets 1-17)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
