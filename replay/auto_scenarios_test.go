@@ -220,6 +220,17 @@ var heldOutMisses = map[string]string{
 	"heldout17/error-quarter-fifo-outliers": "error-bound jobs as a quarter of a FIFO stream, one map in 20 four times " +
 		"long: at seed 1 under rule v17 auto is 8.7% behind ras (28.4 s against 26.2), ahead of hadoop; over 5 seeds it " +
 		"leads (31.6 s, ras 43.7, hadoop 56.8)",
+	// The eighteenth set, written before rule v18 and run once under it (5
+	// seeds: docs/policies/auto.md).
+	"heldout18/prod-adhoc-tenants": "a production tenant's steady jobs and ad-hoc bursts: the GRASS family leads; " +
+		"under rule v18 auto clones the bursts' jobs (sca) and is 24.6% behind gs and behind hadoop at seed 1 (64.3 s " +
+		"against 51.6 and 58.5); 5 seeds +19.2%, behind hadoop",
+	"heldout18/slots-reboot-loop-fifo": "one node in a reboot loop on Hadoop 1 slot pools: farms leads; auto 8.5% " +
+		"behind at seed 1, ahead of hadoop; 5 seeds +32.0% (102.3 s against 77.5, hadoop 107.2)",
+	"heldout18/reduce-dominated-one-reduce": "jobs of one 5-minute reduce: every policy within 1%; auto 0.9 s behind " +
+		"hadoop at seed 1 (353.8 s against 352.9), 0.7 s over 5 seeds (345.8 against 345.1)",
+	"heldout18/idle-error-lognormal-heavy": "error-bound jobs on an idle cluster, lognormal sigma-1 maps: mantri leads " +
+		"on time to bound; auto 6.9% behind at seed 1, 5.3% over 5 seeds, ahead of hadoop",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -235,8 +246,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 100 {
-		t.Fatalf("%d held-out scenarios, want at least 100 (sets 1-17)", len(held))
+	if len(held) < 106 {
+		t.Fatalf("%d held-out scenarios, want at least 106 (sets 1-18)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
