@@ -256,9 +256,11 @@ func TestEarlierJobsSpreadStartsTheTailMember(t *testing.T) {
 		{nil, "late"},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8}, {Maps: 30, Sigma: 0.9}}, "gs"},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.3}, {Maps: 20, Sigma: 0.6}}, "late"}, // weighted 0.4
-		// only the last 5 count: an old heavy job is forgotten (and five
-		// alike jobs of tight map times make the busy member sca, rule v7)
-		{[]speculators.TailFit{{Maps: 500, Sigma: 2}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}}, "sca"},
+		// only the last 5 count: an old heavy job is forgotten (five
+		// alike jobs of tight map times made the busy member sca, rule v7,
+		// until rule v19: the heavy one among the last 16 records keeps
+		// the job off the alike member, and on containers it runs grass)
+		{[]speculators.TailFit{{Maps: 500, Sigma: 2}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}}, "grass"},
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
@@ -296,7 +298,8 @@ func TestEarlierJobsSlowNodesStartTheSpreadMember(t *testing.T) {
 		{nil, false, "sda", nil},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "grass", nil},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ese", nil},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda", map[string]string{auto.ParamSpreadPool: ""}},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "hadoop", map[string]string{auto.ParamSpreadPool: ""}}, // busy-slots-member (rule v19)
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda", map[string]string{auto.ParamSpreadPool: "", auto.ParamBusySlots: ""}},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda", nil}, // weighted 0.065
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.07}}, false, "grass", nil},                                   // at the cut
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs", nil},                                       // v5 first
