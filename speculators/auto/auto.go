@@ -123,6 +123,13 @@
 //     (copies-last-slots-below 0); on containers the tail member needs
 //     the records' upper-half spread at least tail-upper-ratio of their
 //     lower half (TailFit.Upper: a flat wide law is not a tail).
+//  17. Rule v18: under least-remaining-first, a job whose reduces are at
+//     least reduces-after-maps-share of the cluster's slots waits in rule
+//     v16's tier while its last maps run.
+//  18. Rule v19: the alike switch also needs none of the last
+//     alike-sigma-records map records to spread at least tail-sigma (a
+//     tenant's bursts of heavy-tailed jobs among another's tight ones);
+//     on Hadoop 1 slot pools the busy member is busy-slots-member (hadoop).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
