@@ -231,6 +231,13 @@ var heldOutMisses = map[string]string{
 		"hadoop at seed 1 (353.8 s against 352.9), 0.7 s over 5 seeds (345.8 against 345.1)",
 	"heldout18/idle-error-lognormal-heavy": "error-bound jobs on an idle cluster, lognormal sigma-1 maps: mantri leads " +
 		"on time to bound; auto 6.9% behind at seed 1, 5.3% over 5 seeds, ahead of hadoop",
+	// The nineteenth set, written before rule v19 and run once under it (5
+	// seeds: docs/policies/auto.md).
+	"heldout19/iterative-chains-fair": "chains of identical jobs with reduces: ras leads, hadoop close; under rule v19 " +
+		"auto runs grass and is 6.1% behind ras and behind hadoop at seed 1 (45.9 s against 43.3 and 44.3); 5 seeds " +
+		"+6.4%, behind hadoop (45.9 against 43.9)",
+	"heldout19/one-by-one-high-rate": "jobs of one map and one reduce at a high rate: nothing to gain from copies; " +
+		"auto (ras) 0.2 s behind hadoop at seed 1 (22.5 s against 22.3), 0.6 s over 5 seeds",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -246,8 +253,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 106 {
-		t.Fatalf("%d held-out scenarios, want at least 106 (sets 1-18)", len(held))
+	if len(held) < 112 {
+		t.Fatalf("%d held-out scenarios, want at least 112 (sets 1-19)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
