@@ -587,7 +587,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				busy = p.spreadMember
 				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one ran slow on %.2f of its nodes' maps or %.2f of its reduces'", jobs, sigma, p.alikeSigma, maxSlow, maxRslow)
 				if wide {
-					a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one of the last %d spread at least that", jobs, sigma, p.alikeSigma, p.alikeWide)
+					a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one of the last %d spread at least %.2f", jobs, sigma, p.alikeSigma, p.alikeWide, p.tailSigma)
 				}
 			}
 		}
