@@ -407,43 +407,23 @@ func TestTailFitsRuleV8Records(t *testing.T) {
 // whose spread changed fails its checksum, and a spread in a map record is
 // refused.
 func TestTailFitsRuleV9ReduceSpread(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, TailsFileName)
 	spread := speculators.TailFit{Reduces: 16, ReduceSlow: 0.125, ReduceSigma: 0.42}
 	v8 := speculators.TailFit{Reduces: 8, ReduceSlow: 0.375}
 	v8line := `{"maps":0,"sigma":0,"reduces":8,"reduce_slow":0.375,"crc":` + fmt.Sprint(tailCRC(v8)) + "}\n"
 	changed := strings.Replace(string(appendTail(nil, spread)), `"reduce_sigma":0.42`, `"reduce_sigma":0.24`, 1)
-	inMap := tailLine{Maps: 40, Sigma: 0.2, ReduceSigma: 0.3}
-	inMap.CRC = tailCRC(inMap.fitOf())
-	mb, _ := json.Marshal(inMap)
-	s, hook := openWithLines(t, dir, path, []string{string(appendTail(nil, spread)), v8line, changed, string(mb) + "\n"})
-	defer s.Close()
-	if got, want := s.TailFits(), []speculators.TailFit{spread, v8}; !slices.Equal(got, want) {
-		t.Errorf("fits %v, want %v", got, want)
-	}
-	if n := len(hook.AllEntries()); n != 2 {
-		t.Errorf("%d lines logged, want 2 (the changed spread and the spread in a map record)", n)
-	}
+	inMap := checkedLine(tailLine{Maps: 40, Sigma: 0.2, ReduceSigma: 0.3})
+	checkTailLines(t, []string{string(appendTail(nil, spread)), v8line, changed, inMap},
+		[]speculators.TailFit{spread, v8}, 2, "the changed spread and the spread in a map record")
 }
 
 // Rule v14's reduce copies (copied reduces and their wins in a reduce
 // record) are kept, checked and read back; a reduce record with more wins
 // than copies is refused.
 func TestTailFitsRuleV14ReduceCopies(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, TailsFileName)
 	copies := speculators.TailFit{Reduces: 10, ReduceSlow: 0.1, ReduceSigma: 0.8, Copied: 7, CopyWins: 0}
-	over := tailLine{Reduces: 10, ReduceSlow: 0.1, Copied: 1, CopyWins: 2}
-	over.CRC = tailCRC(over.fitOf())
-	ob, _ := json.Marshal(over)
-	s, hook := openWithLines(t, dir, path, []string{string(appendTail(nil, copies)), string(ob) + "\n"})
-	defer s.Close()
-	if got, want := s.TailFits(), []speculators.TailFit{copies}; !slices.Equal(got, want) {
-		t.Errorf("fits %v, want %v", got, want)
-	}
-	if n := len(hook.AllEntries()); n != 1 {
-		t.Errorf("%d lines logged, want 1 (the reduce record with wins over copies)", n)
-	}
+	over := checkedLine(tailLine{Reduces: 10, ReduceSlow: 0.1, Copied: 1, CopyWins: 2})
+	checkTailLines(t, []string{string(appendTail(nil, copies)), over},
+		[]speculators.TailFit{copies}, 1, "the reduce record with wins over copies")
 }
 
 // Rule v17's upper-half spread is kept, checked and read back with its map
@@ -451,21 +431,35 @@ func TestTailFitsRuleV14ReduceCopies(t *testing.T) {
 // whose upper half changed fails its checksum, and an upper half in a
 // reduce record is refused.
 func TestTailFitsRuleV17UpperSpread(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, TailsFileName)
 	upper := speculators.TailFit{Maps: 30, Sigma: 0.8, Slow: 0.05, Upper: 0.4}
 	old := speculators.TailFit{Maps: 20, Sigma: 0.3, Copied: 2, CopyWins: 1}
 	oldLine := `{"maps":20,"sigma":0.3,"copied":2,"copy_wins":1,"crc":` + fmt.Sprint(tailCRC(old)) + "}\n"
 	changed := strings.Replace(string(appendTail(nil, upper)), `"upper":0.4`, `"upper":0.04`, 1)
-	inReduce := tailLine{Reduces: 8, ReduceSlow: 0.1, Upper: 0.3}
-	inReduce.CRC = tailCRC(inReduce.fitOf())
-	rb, _ := json.Marshal(inReduce)
-	s, hook := openWithLines(t, dir, path, []string{string(appendTail(nil, upper)), oldLine, changed, string(rb) + "\n"})
+	inReduce := checkedLine(tailLine{Reduces: 8, ReduceSlow: 0.1, Upper: 0.3})
+	checkTailLines(t, []string{string(appendTail(nil, upper)), oldLine, changed, inReduce},
+		[]speculators.TailFit{upper, old}, 2, "the changed upper half and the upper half in a reduce record")
+}
+
+// checkedLine is l as a line of the file with a checksum that holds, for
+// lines the store must refuse for what they say, not for their checksum.
+func checkedLine(l tailLine) string {
+	l.CRC = tailCRC(l.fitOf())
+	b, _ := json.Marshal(l)
+	return string(b) + "\n"
+}
+
+// checkTailLines opens a store whose tail file holds lines and checks the
+// fits it reads back and how many lines it logged as refused (why names
+// them).
+func checkTailLines(t *testing.T, lines []string, want []speculators.TailFit, logged int, why string) {
+	t.Helper()
+	dir := t.TempDir()
+	s, hook := openWithLines(t, dir, filepath.Join(dir, TailsFileName), lines)
 	defer s.Close()
-	if got, want := s.TailFits(), []speculators.TailFit{upper, old}; !slices.Equal(got, want) {
+	if got := s.TailFits(); !slices.Equal(got, want) {
 		t.Errorf("fits %v, want %v", got, want)
 	}
-	if n := len(hook.AllEntries()); n != 2 {
-		t.Errorf("%d lines logged, want 2 (the changed upper half and the upper half in a reduce record)", n)
+	if n := len(hook.AllEntries()); n != logged {
+		t.Errorf("%d lines logged, want %d (%s)", n, logged, why)
 	}
 }
