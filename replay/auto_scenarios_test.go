@@ -9,7 +9,7 @@ import (
 // autoRivals are the single policies auto is held against in the scenario
 // test: every policy that was best, on its headline measure, on at least
 // one bundled scenario in the one-seed survey of all sixteen
-// (docs/policies/auto.md), and hadoop. The others (none, hadoop-legacy,
+// (docs/auto-history.md), and hadoop. The others (none, hadoop-legacy,
 // mantri, dolly, sda, ese, srquant, laser) led nowhere; leaving them out
 // keeps the test's time down. scripts/auto-table.sh runs all sixteen.
 var autoRivals = []string{"hadoop", "late", "gs", "ras", "grass", "farms", "tws", "sca"}
@@ -23,7 +23,7 @@ const (
 	// at least bundledMinJobs: on the first 30 jobs of
 	// xulau/large-jobs (100-500 tasks each) ras, auto's member there, is
 	// 5.2% behind gs at seed 1 and 2.6% on the first 60, 0.6% over 5 seeds
-	// on the first 150 (docs/policies/auto.md): 30 such jobs rank
+	// on the first 150 (docs/auto-history.md): 30 such jobs rank
 	// policies 1% apart by chance.
 	autoMaxTasks   = 3000
 	autoCutTasks   = 1500
@@ -76,7 +76,7 @@ func TestAutoWithinBestOnEveryScenario(t *testing.T) {
 }
 
 // heldOutMisses pins where auto misses on the held-out scenarios, as
-// measured when they were first run (docs/policies/auto.md): the test
+// measured when they were first run (docs/auto-history.md): the test
 // checks that they still miss, so that a change that fixes one makes it
 // fail and the pin is removed. The rule was not tuned on them.
 var heldOutMisses = map[string]string{
@@ -84,7 +84,7 @@ var heldOutMisses = map[string]string{
 	// cut clones its 18-task jobs; hetero-mixed: least-work-first order and
 	// sda when busy). Rule v4 fixed the second set's small-busy (ese above
 	// the cutoff load). The second and third sets, written before v4, have
-	// these (5-seed figures in docs/policies/auto.md). heldout3/
+	// these (5-seed figures in docs/auto-history.md). heldout3/
 	// map-only-hetero-busy misses over 5 seeds (+18.7%, sda leads) but not
 	// reduced at seed 1 (+4.2%), so it is checked, not pinned.
 	// heldout2/hetero-four-speeds: fixed by rule v9 (least-remaining-first order; 5 seeds: v8 +5.0%,
@@ -97,12 +97,12 @@ var heldOutMisses = map[string]string{
 	// heldout3/lognormal-reduces-mid: fixed by rule v5 (gs from the earlier jobs' map-time spread;
 	// seed 1: +3.1% against gs; 5 seeds: +4.1%).
 	// The fourth set, written before rule v5 and first run under v4 (5 seeds:
-	// docs/policies/auto.md).
+	// docs/auto-history.md).
 	"heldout4/lognormal-reduces-busy": "jobs with reduces and a lognormal sigma-0.8 tail under FIFO: grass/gs " +
 		"lead; under rule v5 auto runs gs once earlier jobs show the spread, 18.5% behind grass at seed 1, well ahead of " +
 		"hadoop (5 seeds: v4 +46.3%, v5 +6.1%)",
 	// The fifth set, written after rule v5 and before any further tuning
-	// (5 seeds: docs/policies/auto.md): the node-speed pattern again.
+	// (5 seeds: docs/auto-history.md): the node-speed pattern again.
 	"heldout5/slow-tenth-large": "large jobs with reduces, a tenth of the nodes 4x slower: sda leads, auto " +
 		"35% behind at seed 1, ahead of hadoop",
 	// heldout5/hang-two-speeds-reduces: fixed by rule v10 (grass on containers; seed 1: 6.5% ahead of gs;
@@ -110,7 +110,7 @@ var heldOutMisses = map[string]string{
 	"heldout3/map-only-hetero-busy": "reduced to its first 30 jobs, auto is 18.4% behind gs at seed 1 (v6, grass: 7.0%; v13: 21.9%); " +
 		"over 5 seeds on all 80 jobs rule v7 (sda for busy jobs after a wide spread) leads: 104.6 s, sda 121.4, v6 146.3",
 	// The sixth set, written before rule v6 and run once after it was final
-	// (5 seeds: docs/policies/auto.md).
+	// (5 seeds: docs/auto-history.md).
 	"heldout6/alike-large-reduces-busy": "larger jobs with reduces on alike nodes, busy: sca leads; rule v7 runs " +
 		"sca once three earlier jobs show tight map times, 9.1% behind at seed 1 (v6: 27%), ahead of hadoop " +
 		"(5 seeds: v6 +16.7%, v7 +5.6%)",
@@ -118,7 +118,7 @@ var heldOutMisses = map[string]string{
 		"ese once earlier jobs show slow nodes, 11.1% behind at seed 1 (v6: 27%), ahead of hadoop (5 seeds: v6 " +
 		"+15.1%, v7 +6.0% against ras)",
 	// The seventh set, written before rule v7 and run once under v6 (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	"heldout7/reduce-slow-nodes-stream": "a third of the nodes slow on reduces only: the GRASS family leads; " +
 		"rule v8 runs grass once earlier jobs' reduces show slow nodes, 29% behind ras at seed 1, ahead of hadoop " +
 		"(5 seeds: v7 +62.9% and behind hadoop, v8 +13.9%)",
@@ -128,11 +128,11 @@ var heldOutMisses = map[string]string{
 	// records shows slow nodes; seed 1: -1.2% against grass).
 	// heldout7/tiny-jobs-pack-mid: fixed by rule v12 (small-busy-member ras; seed 1: +2.5% against gs).
 	// The eighth set, written before rule v8 and run once under v7 (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	// heldout8/big-small-machines: fixed by rule v12 (small-idle-every-record: no idle-slot clone after a
 	// record of slow nodes; seed 1 within 5% of gs; 5 seeds: v11 +8.6%, v12 +3.1%).
 	// The ninth set, written before rule v9 and run once under v8 (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	"heldout9/reduce-heavy-busy": "reduce-heavy jobs (16-24 lognormal reduces, few maps) on alike nodes, busy: ras/grass " +
 		"lead; rule v9 runs grass once earlier jobs' reduce times spread, 19.7% behind ras at seed 1, ahead of hadoop " +
 		"(5 seeds: v8 +34.6% and behind hadoop, v9 +19.0%)",
@@ -141,13 +141,13 @@ var heldOutMisses = map[string]string{
 	"heldout4/hetero-two-speeds-long-reduces": "half the nodes 1.6x slower, long reduces: reduced at seed 1 under " +
 		"rule v10 auto is 6.3% behind sda, ahead of hadoop; over 5 seeds on all jobs +2.1% against grass (v9 +1.5%)",
 	// The tenth set, written before rule v10 and run once under v9 (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	"heldout10/skew-slow-nodes": "data skew on a quarter of slow nodes, jobs with reduces: sda/ese lead; auto runs " +
 		"grass once earlier jobs show the slow nodes, and its job order lets a job's futile copies ahead of other jobs' " +
 		"originals: 26.5% behind sda at seed 1 and behind hadoop (5 seeds: v9 +17.6%, v10 +18.5%, both behind hadoop)",
 	// heldout10/reduce-stragglers-only: fixed by rule v12 (alike-every-record; seed 1: level with ras).
 	// The eleventh set, written before rule v12 and run once under v11 (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	"heldout11/reduce-phase-slowdowns": "transient 5x slowdowns of a job's reduce node in its reduce phase: gs/grass " +
 		"lead; 12.8% behind gs at seed 1 under rule v11, reduced, 5.5% under v12 (small-idle-every-record keeps one more " +
 		"early job off sca's clones), ahead of hadoop; over 5 seeds on all jobs v11 +8.0%, v12 +1.5%",
@@ -156,7 +156,7 @@ var heldOutMisses = map[string]string{
 	"heldout3/busy-pareto-large": "reduced to its first 30 jobs, ras leads and auto (ras, ese when busy) " +
 		"is 5.4% behind at seed 1; over 5 seeds on all 120 jobs auto leads (-4.6% against ese; rule v11's order: -7.2%)",
 	// The twelfth set, written after rule v12 and run once under it (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	"heldout12/early-slowstart-busy": "reduces scheduled at 5% of a job's maps on a busy cluster: ras/grass lead; " +
 		"auto (gs, grass, sda) is 25.3% behind ras at seed 1 and behind hadoop (5 seeds under v12: +33.4%, behind hadoop)",
 	// heldout12/error-fifth-two-speeds: fixed by rule v13 (bounded-order first: the error-bound jobs ahead of
@@ -164,7 +164,7 @@ var heldOutMisses = map[string]string{
 	// heldout12/tiny-bursts-giants: fixed by rule v13 (map-only-order all: tiny map-only jobs in the giants'
 	// level; seed 1: +0.4% against ras; 5 seeds: v12 +33.0%, v13 +1.5%).
 	// The thirteenth set, written before rule v13 and run once under it (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	// heldout13/network-blips: fixed by rule v14 (failure-rerun-after-ms: the layer re-runs a paused node's
 	// outputs only after 10 s down; seed 1: +2.6% against sda, ahead of hadoop; 5 seeds: v13 +25.5%, v14 +3.9%).
 	"heldout13/pareto-reduce-skew-light": "Pareto reduce skew (a copy redoes the same work) at a light load: every " +
@@ -178,7 +178,7 @@ var heldOutMisses = map[string]string{
 	// outputs 40 s after it is declared failed; seed 1: 4.2% ahead of gs, v14 8.0% behind; 5 seeds: v14 +2.3%,
 	// v15 +2.8% against grass).
 	// The fourteenth set, written before rule v14 and run once under it (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	"heldout14/late-joining-nodes": "half the nodes absent (hung) until 360 s: ras/grass lead; auto's early jobs " +
 		"read the absent nodes' containers as idle and clone (sca) or run sda: 38.3% behind ras at seed 1 and behind " +
 		"hadoop (5 seeds under v14: +15.0%, behind hadoop)",
@@ -186,7 +186,7 @@ var heldOutMisses = map[string]string{
 	// minute keeps its outputs; seed 1: +2.1% against tws, v14 +5.0%; 5 seeds: v14 +17.7%, behind hadoop,
 	// v15 +2.4%).
 	// The fifteenth set, written before rule v15 and run once under it (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	// heldout15/daily-cycle: fixed by rule v16 (copies-last-below: a job with only copies to place waits behind
 	// other jobs' originals; seed 1: +2.7% against sca, ahead of hadoop, v15 +27.4% and behind hadoop; 5 seeds:
 	// v15 +23.5%, behind hadoop, v16 +2.1%).
@@ -199,7 +199,7 @@ var heldOutMisses = map[string]string{
 	"heldout15/long-maps-one-wave": "maps of 5-10 minutes, a job in one wave: ese leads; at seed 1 under rule v16 " +
 		"auto is 5.1% behind ese (1073 s against 1021; v15 1065, +4.4%), ahead of hadoop; over 5 seeds v15 +1.3%, v16 +1.4%",
 	// The sixteenth set, written before rule v16 and run once under it (5
-	// seeds: docs/policies/auto.md). heldout16/ramp-down-uniform-maps misses
+	// seeds: docs/auto-history.md). heldout16/ramp-down-uniform-maps misses
 	// over 5 seeds (+8.1% against sca, 2.2 s behind hadoop) but not at seed 1
 	// (+0.2%), so it is checked, not pinned.
 	// Rule v17 moved both pinned rows; both still miss, now ahead of hadoop.
@@ -211,7 +211,7 @@ var heldOutMisses = map[string]string{
 		"(grass over 5 seeds); auto 16.4% behind ras at seed 1 under rule v17 (v16 28.4%), ahead of hadoop; 5 seeds " +
 		"v16 +38.9%, v17 +22.1% against grass",
 	// The seventeenth set, written before rule v17 and run once under it (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	"heldout17/two-generations-many-reduces": "two node generations, jobs of 64 short reduces: ras leads over 5 " +
 		"seeds, ese at seed 1; under rule v17 auto runs grass for most jobs and is 22.3% behind ese and behind hadoop " +
 		"at seed 1 (101.8 s against 83.2 and 95.4); 5 seeds +21.7% against ras, behind hadoop (121.0 s against 100.2). " +
@@ -221,7 +221,7 @@ var heldOutMisses = map[string]string{
 		"long: at seed 1 under rule v17 auto is 8.7% behind ras (28.4 s against 26.2), ahead of hadoop; over 5 seeds it " +
 		"leads (31.6 s, ras 43.7, hadoop 56.8)",
 	// The eighteenth set, written before rule v18 and run once under it (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	// heldout18/prod-adhoc-tenants: within 5% at seed 1 under rule v19 (alike-sigma-records: a burst's wide
 	// record keeps its jobs off sca; seed 1: +3.8% against gs, ahead of hadoop, v18 +24.6% and behind hadoop;
 	// 5 seeds: v18 +19.2%, behind hadoop, v19 +6.3%, ahead of it), so it is checked, not pinned.
@@ -232,7 +232,7 @@ var heldOutMisses = map[string]string{
 	"heldout18/idle-error-lognormal-heavy": "error-bound jobs on an idle cluster, lognormal sigma-1 maps: mantri leads " +
 		"on time to bound; auto 6.9% behind at seed 1, 5.3% over 5 seeds, ahead of hadoop",
 	// The nineteenth set, written before rule v19 and run once under it (5
-	// seeds: docs/policies/auto.md).
+	// seeds: docs/auto-history.md).
 	"heldout19/iterative-chains-fair": "chains of identical jobs with reduces: ras leads, hadoop close; under rule v19 " +
 		"auto runs grass and is 6.1% behind ras and behind hadoop at seed 1 (45.9 s against 43.3 and 44.3); 5 seeds " +
 		"+6.4%, behind hadoop (45.9 against 43.9)",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# auto-table.sh: the evidence table of docs/policies/auto.md. Every shipped
+# auto-table.sh: the evidence tables of docs/auto-history.md. Every shipped
 # policy on every bundled scenario (and, apart, the tuning set of
 # scenarios/tuning and the held-out sets, every scenarios/heldout*
 # folder), SEEDS seeds each; for each scenario the headline

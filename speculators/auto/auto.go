@@ -6,7 +6,8 @@
 // cutoff load lambda_U, §III and §VI; FARMS adds failure awareness on top of
 // a base, §3.2). auto applies those switches across families.
 //
-// The rule (docs/policies/auto.md has the evidence from the scenarios):
+// The rule (docs/policies/auto.md has it and where auto stands;
+// docs/auto-history.md the evidence from the scenarios):
 //
 //  1. A job with a deadline or an error bound (JobInfo or a JobBounds event)
 //     runs the bounded member (default grass: RAS early, GS near the bound).
@@ -137,7 +138,7 @@
 // Rule v4 (pareto-busy-member, pareto-busy-load, the busy member's own
 // order) was chosen on the bundled scenarios and the tuning set, after
 // scenarios/heldout3 was written and run once under v3
-// (docs/policies/auto.md says what that run showed and what it means for
+// (docs/auto-history.md says what that run showed and what it means for
 // the third set as a test of v4).
 //
 // Failure awareness is always on: a FARMS layer (farms with base none:
@@ -1438,7 +1439,7 @@ func FitReduces(job *speculators.Job, now speculators.Time) (speculators.TailFit
 //     Hadoop 1's separate map and reduce slots the GRASS family lost to
 //     late, sda and ese on every node-speed scenario measured
 //     (late-ec2-heterogeneous, tuning/hetero-stream), and won with
-//     containers on the same stream (docs/policies/auto.md). Rule v7 gives
+//     containers on the same stream (docs/auto-history.md). Rule v7 gives
 //     slot pools their own member, ese (spread-slots-member): within 1% of
 //     the best on tuning/hetero-stream and heldout/hetero-mixed, where
 //     grass as auto's member lost 2-3%, and 10% faster than v6 on
