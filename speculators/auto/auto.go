@@ -576,7 +576,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				m, r := learnedMaxSlow(p.env.Prior)
 				maxSlow, maxRslow = max(slow, m), max(rslow, r)
 			}
-			wide := p.alikeWide > 0 && p.tailSigma > 0 && learnedMaxSigma(p.env.Prior, p.alikeWide) >= p.tailSigma
+			wide := p.alikeWide > 0 && p.tailSigma > 0 && learnedMax(p.env.Prior, false, p.alikeWide, func(f speculators.TailFit) float64 { return f.Sigma }) >= p.tailSigma
 			switch {
 			case alike(maxSlow, maxRslow) && !wide:
 				busy = p.alikeBusy
@@ -1126,15 +1126,12 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 	pr := a.jobPriority(job, now)
 	if a.order == OrderRemaining && (pr.Tier == xulau.TierStarted || pr.Tier == xulau.TierWaiting) {
 		// Rule v9: started and new jobs in one level, by work left.
-		if a.copiesLast && job.PendingCopies == 0 && originalsPlaced(job) {
-			// Rule v16: only copies to place, behind every original.
-			return speculators.Priority{Tier: tierCopiesLast, Key: workLeft(job)}
+		tier := xulau.TierStarted
+		if a.copiesLast && job.PendingCopies == 0 && originalsPlaced(job) || // rule v16: only copies to place
+			a.reducesWait && reducesWaitOnMaps(job) { // rule v18: its reduces would only copy while its maps run
+			tier = tierCopiesLast // behind every original
 		}
-		if a.reducesWait && reducesWaitOnMaps(job) {
-			// Rule v18: its reduces would only copy while its maps run.
-			return speculators.Priority{Tier: tierCopiesLast, Key: workLeft(job)}
-		}
-		return speculators.Priority{Tier: xulau.TierStarted, Key: workLeft(job)}
+		return speculators.Priority{Tier: tier, Key: workLeft(job)}
 	}
 	return pr
 }
@@ -1296,28 +1293,7 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 // and copies cut exactly this half: with it, a lognormal's upper half read
 // as light as a flat law's); 0 with fewer than tailMinMaps times.
 func upperSpread(job *speculators.Job, now speculators.Time) float64 {
-	logs := make([]float64, 0, len(job.Tasks[speculators.Map]))
-	for _, t := range job.Tasks[speculators.Map] {
-		if len(t.Attempts) == 0 || t.Attempts[0].Speculative {
-			continue
-		}
-		at := t.Attempts[0]
-		end := at.Finish
-		if at.State == speculators.StateRunning {
-			end = now
-		}
-		d := float64(end - at.Start)
-		switch {
-		case d <= 0 || at.State == speculators.StateFailed:
-			continue
-		case at.State != speculators.StateSucceeded:
-			if at.Progress < slowMinProgress {
-				continue
-			}
-			d /= at.Progress
-		}
-		logs = append(logs, math.Log(d))
-	}
+	logs := originalLogs(job, speculators.Map, now, true)
 	if len(logs) < tailMinMaps {
 		return 0
 	}
@@ -1333,12 +1309,11 @@ func learnedUpperRatio(prior speculators.Prior) (ratio float64, ok bool) {
 		return 0, false
 	}
 	var up, low float64
-	recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
+	eachRecent(tp.TailFits(), false, tailJobs, func(f speculators.TailFit) {
 		if f.Upper > 0 {
 			up += f.Upper * float64(f.Maps)
 			low += f.Sigma * float64(f.Maps)
 		}
-		return 0, 0
 	})
 	if low <= 0 || up <= 0 {
 		return 0, false
@@ -1350,6 +1325,19 @@ func learnedUpperRatio(prior speculators.Prior) (ratio float64, ok bool) {
 // as FitTail fits it for maps: (q50 - q10) / z(0.9) of their log run
 // times, and how many times it read (0 and 0 with none).
 func spreadOf(job *speculators.Job, ty speculators.TaskType, now speculators.Time) (float64, int) {
+	logs := originalLogs(job, ty, now, false)
+	if len(logs) == 0 {
+		return 0, 0
+	}
+	return (speculators.Percentile(logs, 50) - speculators.Percentile(logs, 10)) / zq90, len(logs)
+}
+
+// originalLogs is the log run times of the job's original attempts of type
+// ty at now (a running one's until now; failed ones and empty times left
+// out). atPace reads an original that has not succeeded (running, or
+// killed when a copy won) at its time over its progress, and leaves it out
+// below slowMinProgress (upperSpread); else at the time it ran (spreadOf).
+func originalLogs(job *speculators.Job, ty speculators.TaskType, now speculators.Time, atPace bool) []float64 {
 	logs := make([]float64, 0, len(job.Tasks[ty]))
 	for _, t := range job.Tasks[ty] {
 		if len(t.Attempts) == 0 || t.Attempts[0].Speculative {
@@ -1363,14 +1351,19 @@ func spreadOf(job *speculators.Job, ty speculators.TaskType, now speculators.Tim
 		case speculators.StateRunning:
 			end = now
 		}
-		if end > at.Start {
-			logs = append(logs, math.Log(float64(end-at.Start)))
+		d := float64(end - at.Start)
+		if d <= 0 {
+			continue
 		}
+		if atPace && at.State != speculators.StateSucceeded {
+			if at.Progress < slowMinProgress {
+				continue
+			}
+			d /= at.Progress
+		}
+		logs = append(logs, math.Log(d))
 	}
-	if len(logs) == 0 {
-		return 0, 0
-	}
-	return (speculators.Percentile(logs, 50) - speculators.Percentile(logs, 10)) / zq90, len(logs)
+	return logs
 }
 
 // copyWins counts the job's tasks of type ty that had a speculative copy
@@ -1557,60 +1550,49 @@ func learnedMean(prior speculators.Prior, value func(speculators.TailFit) float6
 // says, and how many fits it read.
 func recentMean(all []speculators.TailFit, reduces bool, value func(speculators.TailFit) (v, weight float64)) (float64, int) {
 	var sum, w float64
-	n := 0
-	for i := len(all) - 1; i >= 0 && n < tailJobs; i-- {
-		if all[i].IsReduce() != reduces {
-			continue
-		}
-		n++
-		v, wt := value(all[i])
+	n := eachRecent(all, reduces, tailJobs, func(f speculators.TailFit) {
+		v, wt := value(f)
 		sum += v * wt
 		w += wt
-	}
+	})
 	if w == 0 {
 		return 0, 0
 	}
 	return sum / w, n
 }
 
-// learnedMax is the largest value over the most recent tailJobs fits the
-// prior holds that are reduce records (reduces) or map records (not), 0
-// for none (rule v12).
-func learnedMax(prior speculators.Prior, reduces bool, value func(speculators.TailFit) float64) float64 {
+// eachRecent calls visit on the most recent n fits that are reduce records
+// (reduces) or map records (not), newest first, and says how many it
+// visited.
+func eachRecent(all []speculators.TailFit, reduces bool, n int, visit func(speculators.TailFit)) int {
+	seen := 0
+	for i := len(all) - 1; i >= 0 && seen < n; i-- {
+		if all[i].IsReduce() == reduces {
+			seen++
+			visit(all[i])
+		}
+	}
+	return seen
+}
+
+// learnedMax is the largest value over the most recent n fits the prior
+// holds that are reduce records (reduces) or map records (not), 0 for none
+// (rule v12 reads tailJobs of them, rule v19 alike-sigma-records).
+func learnedMax(prior speculators.Prior, reduces bool, n int, value func(speculators.TailFit) float64) float64 {
 	tp, ok := prior.(speculators.TailPrior)
 	if !ok {
 		return 0
 	}
 	m := 0.0
-	recentMean(tp.TailFits(), reduces, func(f speculators.TailFit) (float64, float64) {
-		m = max(m, value(f))
-		return 0, 0
-	})
-	return m
-}
-
-// learnedMaxSigma is the widest map-time spread among the most recent n
-// map records the prior holds, 0 for none (rule v19).
-func learnedMaxSigma(prior speculators.Prior, n int) float64 {
-	tp, ok := prior.(speculators.TailPrior)
-	if !ok {
-		return 0
-	}
-	m, all := 0.0, tp.TailFits()
-	for i := len(all) - 1; i >= 0 && n > 0; i-- {
-		if !all[i].IsReduce() {
-			n--
-			m = max(m, all[i].Sigma)
-		}
-	}
+	eachRecent(tp.TailFits(), reduces, n, func(f speculators.TailFit) { m = max(m, value(f)) })
 	return m
 }
 
 // learnedMaxSlow is the largest slow share of the most recent map records
 // and of the most recent reduce records (learnedMax), 0 for none.
 func learnedMaxSlow(prior speculators.Prior) (maps, reduces float64) {
-	return learnedMax(prior, false, func(f speculators.TailFit) float64 { return f.Slow }),
-		learnedMax(prior, true, func(f speculators.TailFit) float64 { return f.ReduceSlow })
+	return learnedMax(prior, false, tailJobs, func(f speculators.TailFit) float64 { return f.Slow }),
+		learnedMax(prior, true, tailJobs, func(f speculators.TailFit) float64 { return f.ReduceSlow })
 }
 
 // learnedReduceSlow is the reduce slow share of the most recent tailJobs
