@@ -106,16 +106,21 @@ func (c Client) Base() string { return c.base }
 // StatusError is a non-2xx answer. Hadoop's JSON RemoteException, when the
 // body holds one, is in Message.
 type StatusError struct {
+	Method  string // GET when empty
 	URL     string
 	Status  int
 	Message string
 }
 
 func (e *StatusError) Error() string {
-	if e.Message != "" {
-		return fmt.Sprintf("GET %s: HTTP %d: %s", e.URL, e.Status, e.Message)
+	m := e.Method
+	if m == "" {
+		m = http.MethodGet
 	}
-	return fmt.Sprintf("GET %s: HTTP %d", e.URL, e.Status)
+	if e.Message != "" {
+		return fmt.Sprintf("%s %s: HTTP %d: %s", m, e.URL, e.Status, e.Message)
+	}
+	return fmt.Sprintf("%s %s: HTTP %d", m, e.URL, e.Status)
 }
 
 // IsNotFound reports whether err is an HTTP 404 from a Hadoop REST API.
@@ -126,10 +131,16 @@ func IsNotFound(err error) bool {
 
 // get fetches path (with query) and decodes the JSON answer into out.
 func (c Client) get(ctx context.Context, path string, out any) error {
+	return c.do(ctx, http.MethodGet, path, nil, out)
+}
+
+// do sends method to path (with query) with body as JSON (none when nil)
+// and decodes the JSON answer into out (unless out is nil).
+func (c Client) do(ctx context.Context, method, path string, body, out any) error {
 	u := c.base + path
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	err := httpjson.Do(ctx, c.http, httpjson.Request{URL: u, MaxAnswer: maxBody}, out)
+	err := httpjson.Do(ctx, c.http, httpjson.Request{Method: method, URL: u, Body: body, MaxAnswer: maxBody}, out)
 	var se *httpjson.StatusError
 	if errors.As(err, &se) {
 		var re struct {
@@ -142,7 +153,7 @@ func (c Client) get(ctx context.Context, path string, out any) error {
 		if re.RemoteException.Exception != "" {
 			msg = re.RemoteException.Exception + ": " + msg
 		}
-		return &StatusError{URL: u, Status: se.Status, Message: msg}
+		return &StatusError{Method: method, URL: u, Status: se.Status, Message: msg}
 	}
 	return err
 }

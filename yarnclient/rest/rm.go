@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"strings"
 )
@@ -72,4 +73,40 @@ type ClusterMetrics struct {
 // scheduler counts them.
 func (rm *ResourceManager) ClusterMetrics(ctx context.Context) (ClusterMetrics, error) {
 	return getObject[ClusterMetrics](ctx, rm.Client, "/ws/v1/cluster/metrics", "clusterMetrics")
+}
+
+// appPriority is the body of /ws/v1/cluster/apps/{id}/priority, both ways.
+type appPriority struct {
+	Priority int `json:"priority"`
+}
+
+// appPath is the path of one application's resource under the RM's API.
+func appPath(app, sub, user string) string {
+	p := "/ws/v1/cluster/apps/" + pathEscape(app) + sub
+	if user != "" {
+		p += "?user.name=" + url.QueryEscape(user)
+	}
+	return p
+}
+
+// AppPriority returns an application's priority (YARN: the higher number
+// first within its queue).
+func (rm *ResourceManager) AppPriority(ctx context.Context, app string) (int, error) {
+	var out appPriority
+	err := rm.get(ctx, appPath(app, "/priority", ""), &out)
+	return out.Priority, err
+}
+
+// SetAppPriority asks the RM to change an application's priority
+// (PUT /ws/v1/cluster/apps/{id}/priority, the client's
+// updateApplicationPriority) and returns the priority it now has: the RM
+// caps it at yarn.cluster.max-application-priority (and the queue's
+// priority ACL), so it may be lower than asked. user, if set, is sent as
+// user.name, the caller under simple authentication; the RM allows the
+// change to the application's owner and to YARN's admins (with ACLs on) or
+// to anyone (yarn.acl.enable false, the default).
+func (rm *ResourceManager) SetAppPriority(ctx context.Context, app string, priority int, user string) (int, error) {
+	var out appPriority
+	err := rm.do(ctx, http.MethodPut, appPath(app, "/priority", user), appPriority{Priority: priority}, &out)
+	return out.Priority, err
 }

@@ -93,14 +93,7 @@ func New(cfg Config) (*Watcher, error) {
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
-	tr := cfg.Transport
-	if tr == nil {
-		tr = http.DefaultTransport
-	}
-	if cfg.Kerberos != nil {
-		tr = spnegoTransport{kc: cfg.Kerberos, next: tr}
-	}
-	hc := &http.Client{Transport: tr}
+	hc := &http.Client{Transport: SPNEGO(cfg.Kerberos, cfg.Transport)}
 	w := &Watcher{cfg: cfg}
 	for _, a := range cfg.RMs {
 		rm, err := rest.NewResourceManager(a, cfg.Timeout, hc)
@@ -229,6 +222,19 @@ func (w *Watcher) Capacity() (total, free int, ok bool) {
 		return 0, 0, false
 	}
 	return s.Total, s.Free, true
+}
+
+// SPNEGO returns next with SPNEGO's Negotiate header, as client kc, added
+// to every request; next itself when kc is nil (the RM's web API without
+// Kerberos). next nil is http.DefaultTransport.
+func SPNEGO(kc *krb.Client, next http.RoundTripper) http.RoundTripper {
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	if kc == nil {
+		return next
+	}
+	return spnegoTransport{kc: kc, next: next}
 }
 
 // spnegoTransport adds SPNEGO's Negotiate header to every request.

@@ -82,6 +82,9 @@ public final class MiniCluster {
 
   public static void main(String[] args) throws Exception {
     Configuration conf = new Configuration();
+    // Application priorities on (YARN's default maximum, 0, keeps every application at 0), so that the
+    // sidecar's job order (serve --rm-job-order) has levels to set; -D overrides it.
+    conf.setInt(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, 10);
     String stateDir = null;
     int nodeManagers = 3;
     Map<String, Integer> ports = new HashMap<>(); // -nnport ... -controlport; 0 when not given

@@ -1,0 +1,417 @@
+// Package rmorder gives jobs on a cluster the order that some policies give
+// them in replay. A policy that orders jobs (speculators.JobPrioritizer:
+// Xu and Lau's sca, sda and ese, and auto's order) is asked, in the
+// simulator, for each running job's Priority, and every free slot goes to
+// the job with the lowest one among those with something to place, before
+// any job whose policy has no opinion. On a cluster the ResourceManager's
+// scheduler places containers; the capacity scheduler serves a leaf queue's
+// applications by application priority first (the higher number first),
+// then in submission order. An Orderer collects the priorities the bridge's
+// sessions publish after every decide, ranks the jobs, maps the ranks onto
+// the cluster's priority levels (the best job the highest level; jobs whose
+// policies do not order stay at the level they were submitted with,
+// normally 0, behind them, as in the simulator) and sets each job's
+// application priority through the RM's REST API when its level changes.
+//
+// What differs from the simulator, and why (the choices this package
+// makes):
+//   - The order is re-read every Interval (5 s), not at every scheduling
+//     pass: each change is a write to the RM, which a busy cluster's RM
+//     should not take at the rate of container allocations. MaxUpdates bounds
+//     the writes of one round; the best-ranked jobs are written first.
+//   - Levels are few (yarn.cluster.max-application-priority, often 10), so
+//     with more ordered jobs than levels the ranks share levels in equal
+//     bands, and YARN orders a band by submission. Jobs with equal
+//     priorities share a level, and YARN's submission order breaks the tie,
+//     as the simulator's submit order does.
+//   - Only the capacity scheduler orders by application priority; under the
+//     fair scheduler the levels are set and have no effect, and the job
+//     order stays simulator-only (docs/live-conformance.md).
+//
+// The RM may refuse a change (an application already finished, ACLs: the
+// caller must own the application or be a YARN admin when yarn.acl.enable
+// is true): the job is then left alone until the bridge forgets it, and the
+// refusal is logged once. An RM that does not answer is asked again next
+// round. Nothing here can fail a job: the worst case is the order YARN
+// would have used anyway.
+package rmorder
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	krb "github.com/jcmturner/gokrb5/v8/client"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/sirupsen/logrus"
+
+	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/yarnclient/rest"
+	"github.com/specbridge/specbridge/yarnclient/rmcapacity"
+)
+
+// DefaultInterval is how often the order is written.
+const DefaultInterval = 5 * time.Second
+
+// DefaultMaxUpdates bounds the priority changes of one round.
+const DefaultMaxUpdates = 100
+
+// MaxLevelsKey is the cluster's key for the highest application priority;
+// YARN's default, 0, keeps every application at 0 (priorities off).
+const MaxLevelsKey = "yarn.cluster.max-application-priority"
+
+// maxLevels bounds the levels used, whatever the cluster says: the ranks
+// are spread over them, and more levels than jobs would only add writes.
+const maxLevels = 1000
+
+// Config configures an Orderer.
+type Config struct {
+	// RMs are the ResourceManagers' web addresses, in the order to try
+	// them (HA); at least one.
+	RMs []string
+	// User is sent as user.name (the caller under simple authentication);
+	// empty sends none (the RM's static web user, or the SPNEGO principal).
+	User string
+	// Levels is the number of priority levels to use, 1..Levels; 0 reads
+	// the RM's yarn.cluster.max-application-priority (again every round
+	// while it reads 0 or fails).
+	Levels int
+	// Interval is the period of Run (DefaultInterval when 0).
+	Interval time.Duration
+	// MaxUpdates bounds the changes of one round (DefaultMaxUpdates when 0).
+	MaxUpdates int
+	// Timeout bounds one request (rest.DefaultTimeout when 0).
+	Timeout time.Duration
+	// Kerberos, if set, authenticates every request with SPNEGO.
+	Kerberos *krb.Client
+	// Transport is the HTTP transport (http.DefaultTransport when nil).
+	Transport http.RoundTripper
+	Log       logrus.FieldLogger
+}
+
+// entry is one published job.
+type entry struct {
+	owner any
+	pri   speculators.Priority
+	seq   uint64 // order of the job's first publication: the tie-break
+}
+
+// Orderer keeps the published priorities and writes them to the RM. Create
+// it with New, pass it to the bridge (bridge.Config.JobOrder) and run Run in
+// a goroutine.
+type Orderer struct {
+	cfg Config
+	rms []*rest.ResourceManager
+
+	mu   sync.Mutex
+	jobs map[string]*entry // by application id
+	seq  uint64
+
+	// Owned by the goroutine that calls Round.
+	levels  int               // resolved levels (0: not yet, or off)
+	offSaid bool              // the "priorities off" warning was logged
+	next    int               // index of the RM to ask first
+	set     map[string]int    // the level last written, by application
+	refused map[string]string // applications the RM refused, and why
+
+	levelsNow           atomic.Int64 // levels, for the gauge
+	ordered, levelGauge prometheus.GaugeFunc
+	updates, refusals   prometheus.Counter
+	failures            prometheus.Counter
+}
+
+// New checks cfg and returns an Orderer that has written nothing yet.
+func New(cfg Config) (*Orderer, error) {
+	if len(cfg.RMs) == 0 {
+		return nil, errors.New("job order: no ResourceManager address")
+	}
+	if cfg.Levels < 0 {
+		return nil, fmt.Errorf("job order: %d priority levels: want 0 (the cluster's %s) or more", cfg.Levels, MaxLevelsKey)
+	}
+	if cfg.Interval < 0 || cfg.MaxUpdates < 0 {
+		return nil, fmt.Errorf("job order: interval %s and max updates %d: want both positive (or 0 for the default)", cfg.Interval, cfg.MaxUpdates)
+	}
+	if cfg.Interval == 0 {
+		cfg.Interval = DefaultInterval
+	}
+	if cfg.MaxUpdates == 0 {
+		cfg.MaxUpdates = DefaultMaxUpdates
+	}
+	if cfg.Log == nil {
+		cfg.Log = logrus.StandardLogger()
+	}
+	hc := &http.Client{Transport: rmcapacity.SPNEGO(cfg.Kerberos, cfg.Transport)}
+	o := &Orderer{cfg: cfg, jobs: map[string]*entry{}, set: map[string]int{}, refused: map[string]string{}}
+	for _, a := range cfg.RMs {
+		rm, err := rest.NewResourceManager(a, cfg.Timeout, hc)
+		if err != nil {
+			return nil, fmt.Errorf("job order: %w", err)
+		}
+		o.rms = append(o.rms, rm)
+	}
+	o.ordered = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "specbridge_rm_job_order_jobs",
+		Help: "running jobs whose policies order jobs, whose YARN application priorities the sidecar sets (serve --rm-job-order)"}, func() float64 {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		return float64(len(o.jobs))
+	})
+	o.levelGauge = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "specbridge_rm_job_order_levels",
+		Help: "application priority levels the job order uses (0: not known yet, or priorities off on the cluster)"}, func() float64 {
+		return float64(o.levelsNow.Load())
+	})
+	o.updates = prometheus.NewCounter(prometheus.CounterOpts{Name: "specbridge_rm_job_order_updates_total",
+		Help: "application priorities the sidecar set on the ResourceManager"})
+	o.refusals = prometheus.NewCounter(prometheus.CounterOpts{Name: "specbridge_rm_job_order_refusals_total",
+		Help: "application priority changes the ResourceManager refused (the job is left alone)"})
+	o.failures = prometheus.NewCounter(prometheus.CounterOpts{Name: "specbridge_rm_job_order_failures_total",
+		Help: "rounds of the job order that no ResourceManager answered"})
+	return o, nil
+}
+
+// Collectors are the orderer's metrics, for /metrics.
+func (o *Orderer) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{o.ordered, o.levelGauge, o.updates, o.refusals, o.failures}
+}
+
+// AppID is the YARN application id of a MapReduce job id
+// ("job_1700000000000_0001" → "application_1700000000000_0001"), false for
+// anything else.
+func AppID(job string) (string, bool) {
+	rest, ok := strings.CutPrefix(job, "job_")
+	if !ok {
+		return "", false
+	}
+	ts, num, ok := strings.Cut(rest, "_")
+	if !ok || !digits(ts) || !digits(num) {
+		return "", false
+	}
+	return "application_" + ts + "_" + num, true
+}
+
+func digits(s string) bool {
+	if s == "" || len(s) > 19 {
+		return false
+	}
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
+
+// Publish records the priority of application app, as the session owner
+// read it from its job's policy. A later owner replaces an earlier one (a
+// new session of the job took over).
+func (o *Orderer) Publish(app string, owner any, p speculators.Priority) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	e := o.jobs[app]
+	if e == nil {
+		o.seq++
+		e = &entry{seq: o.seq}
+		o.jobs[app] = e
+	}
+	e.owner, e.pri = owner, p
+}
+
+// Forget drops application app if owner is the session that last published
+// it (its job ended, or the session closed).
+func (o *Orderer) Forget(app string, owner any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if e := o.jobs[app]; e != nil && e.owner == owner {
+		delete(o.jobs, app)
+	}
+}
+
+// Levels maps priorities ranked best first onto the levels top down to 1:
+// rank i of n gets top-i when the jobs fit the levels, else the band
+// top-⌊i·top/n⌋. Jobs with equal priorities get the level of the first of
+// them. top < 1 gives nil.
+func Levels(ranked []speculators.Priority, top int) []int {
+	if top < 1 {
+		return nil
+	}
+	n := len(ranked)
+	out := make([]int, n)
+	for i := range ranked {
+		if i > 0 && ranked[i] == ranked[i-1] {
+			out[i] = out[i-1]
+			continue
+		}
+		out[i] = top - i*top/max(n, top)
+	}
+	return out
+}
+
+// ranked is one job of a round, in order.
+type ranked struct {
+	app string
+	e   entry
+}
+
+// Round writes the current order once: it ranks the published jobs, maps
+// them onto the levels and sets, best first and at most MaxUpdates, the
+// priority of each job whose level changed since it was last set. It
+// returns the number set; the error is a round that no RM answered (or the
+// cluster's levels could not be read).
+func (o *Orderer) Round(ctx context.Context) (int, error) {
+	levels, err := o.resolveLevels(ctx)
+	if err != nil || levels == 0 {
+		return 0, err
+	}
+	o.mu.Lock()
+	jobs := make([]ranked, 0, len(o.jobs))
+	for app, e := range o.jobs {
+		jobs = append(jobs, ranked{app: app, e: *e})
+	}
+	o.mu.Unlock()
+	slices.SortFunc(jobs, func(a, b ranked) int {
+		if c := cmp.Compare(a.e.pri.Tier, b.e.pri.Tier); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.e.pri.Key, b.e.pri.Key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.e.seq, b.e.seq)
+	})
+	pris := make([]speculators.Priority, len(jobs))
+	live := make(map[string]bool, len(jobs))
+	for i, j := range jobs {
+		pris[i] = j.e.pri
+		live[j.app] = true
+	}
+	for app := range o.set {
+		if !live[app] {
+			delete(o.set, app)
+		}
+	}
+	for app := range o.refused {
+		if !live[app] {
+			delete(o.refused, app)
+		}
+	}
+	lv := Levels(pris, levels)
+	done := 0
+	for i, j := range jobs {
+		if done >= o.cfg.MaxUpdates {
+			break
+		}
+		if _, no := o.refused[j.app]; no {
+			continue
+		}
+		if l, ok := o.set[j.app]; ok && l == lv[i] {
+			continue
+		}
+		got, err := o.put(ctx, j.app, lv[i])
+		var se *rest.StatusError
+		switch {
+		case err == nil:
+			o.set[j.app] = lv[i]
+			o.updates.Inc()
+			done++
+			if got != lv[i] {
+				o.cfg.Log.WithFields(logrus.Fields{"app": j.app, "asked": lv[i], "got": got}).Debug("job order: the ResourceManager capped the priority")
+			}
+		case errors.As(err, &se) && se.Status >= 400 && se.Status < 500:
+			o.refused[j.app] = err.Error()
+			o.refusals.Inc()
+			o.cfg.Log.WithField("app", j.app).WithError(err).Warn("job order: the ResourceManager refused the application's priority; the job keeps YARN's order")
+		default:
+			o.failures.Inc()
+			return done, err
+		}
+	}
+	return done, nil
+}
+
+// put sets app's priority, asking the RMs in turn from the last that
+// answered; an RM's 4xx answer is final.
+func (o *Orderer) put(ctx context.Context, app string, level int) (int, error) {
+	var errs []error
+	for i := range o.rms {
+		k := (o.next + i) % len(o.rms)
+		got, err := o.rms[k].SetAppPriority(ctx, app, level, o.cfg.User)
+		var se *rest.StatusError
+		if err == nil || errors.As(err, &se) && se.Status >= 400 && se.Status < 500 {
+			o.next = k
+			return got, err
+		}
+		errs = append(errs, err)
+	}
+	o.next = (o.next + 1) % len(o.rms)
+	return 0, errors.Join(errs...)
+}
+
+// resolveLevels returns the levels to use: Config.Levels, else the
+// cluster's maximum priority (read until it reads above 0; 0 means
+// priorities are off, which is logged once).
+func (o *Orderer) resolveLevels(ctx context.Context) (int, error) {
+	if o.levels > 0 {
+		return o.levels, nil
+	}
+	n := o.cfg.Levels
+	if n == 0 {
+		var errs []error
+		read := false
+		for i := range o.rms {
+			k := (o.next + i) % len(o.rms)
+			v, err := o.rms[k].ConfValue(ctx, MaxLevelsKey)
+			if err == nil {
+				n, err = strconv.Atoi(strings.TrimSpace(v))
+				if err != nil {
+					err = fmt.Errorf("%s/conf: %s is %q, not a number", o.rms[k].Base(), MaxLevelsKey, v)
+				}
+			}
+			if err == nil {
+				read = true
+				break
+			}
+			errs = append(errs, err)
+		}
+		if !read {
+			o.failures.Inc()
+			return 0, fmt.Errorf("job order: the cluster's priority levels: %w", errors.Join(errs...))
+		}
+		if n <= 0 {
+			if !o.offSaid {
+				o.cfg.Log.Warn("job order: " + MaxLevelsKey + " is 0 on the cluster (application priorities off): jobs keep YARN's order; set it above 0, or --rm-job-order-levels")
+				o.offSaid = true
+			}
+			return 0, nil
+		}
+	}
+	o.levels = min(n, maxLevels)
+	o.levelsNow.Store(int64(o.levels))
+	o.cfg.Log.WithField("levels", o.levels).Info("job order: setting the application priorities of jobs whose policies order them")
+	return o.levels, nil
+}
+
+// Run writes the order every Interval until ctx ends, logging when rounds
+// start and stop failing (not every failure).
+func (o *Orderer) Run(ctx context.Context) {
+	t := time.NewTicker(o.cfg.Interval)
+	defer t.Stop()
+	failing := false
+	for {
+		_, err := o.Round(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil && !failing:
+			o.cfg.Log.WithError(err).Warn("job order: no ResourceManager answered; jobs keep the priorities last set until one does")
+			failing = true
+		case err == nil && failing:
+			o.cfg.Log.Info("job order: the ResourceManager answers again")
+			failing = false
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
