@@ -88,6 +88,9 @@ type core struct {
 	dropped     map[speculators.TaskID]bool
 	jobEnded    bool
 	byeCounted  bool // the job's bye is in jobs_ended_total (once per session)
+	// Job order (order.go): the job's priority is published, and no more
+	// will be (the job is over or the session ending).
+	orderPublished, orderOver bool
 	// noticesDropped counts notices past maxQueuedNotices (noticeMu).
 	noticesDropped int
 	// Passed to the feed writer after the turn (afterTurn): the turn's
@@ -489,6 +492,7 @@ func (s *core) decideAndSend(readAt time.Time) error {
 	ds := s.engine.Decide(now)
 	m.decideSeconds.Observe(time.Since(t0).Seconds())
 	s.keepLearned()
+	s.publishOrder(now)
 	var out []WireDecision
 	for i := range ds {
 		d := &ds[i]

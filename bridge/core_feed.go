@@ -151,6 +151,7 @@ func (s *core) onBye(b *Bye) {
 		s.byeCounted = true
 		s.srv.metrics.jobsEnded.WithLabelValues(b.State).Inc()
 	}
+	s.forgetOrder()
 	if s.srv.cfg.Feed == nil || s.jobEnded {
 		s.log.WithField("state", state).Info("the AM says the job is over")
 		return

@@ -129,6 +129,10 @@ type Config struct {
 	// the cluster's containers as the ResourceManager reports them.
 	Capacity speculators.Capacity
 
+	// JobOrder, if set, receives the priority of every job whose policy
+	// orders jobs (order.go; serve --rm-job-order).
+	JobOrder JobOrder
+
 	// Log receives the server's logs; nil uses logrus's standard logger.
 	Log logrus.FieldLogger
 	// Clock is the server's clock, for its time and every timer (Clock);
@@ -397,6 +401,7 @@ func (s *Server) serveAM(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.wg.Done()
 	sess.run()
+	sess.forgetOrder()
 	s.release(sess)
 	s.sessionEnded(sess)
 }

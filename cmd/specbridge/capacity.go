@@ -5,15 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 
+	krb "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/yarnclient/rmcapacity"
+	"github.com/specbridge/specbridge/yarnclient/rmorder"
 )
 
 // capacityFlags are serve's flags for the cluster's capacity, read from the
@@ -22,6 +25,10 @@ func capacityFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "rm", Usage: "ResourceManager web `ADDRESSES` (http(s)://host:port, comma-separated for HA) whose /ws/v1/cluster/metrics give sca, dolly and ese the cluster's total and free containers; default: from yarn-site.xml of --hadoop-conf (HADOOP_CONF_DIR); \"off\": none (they size clones from the hello's slots)", EnvVars: []string{"SPECBRIDGE_RM"}},
 		&cli.DurationFlag{Name: "rm-refresh", Value: rmcapacity.DefaultRefresh, Usage: "how often the ResourceManager's metrics are read; a reading older than 3 periods is not used", EnvVars: []string{"SPECBRIDGE_RM_REFRESH"}},
+		&cli.BoolFlag{Name: "rm-job-order", Usage: "set the YARN application priority of every job whose policy orders jobs (sca, sda, ese, auto) from that order, so that the capacity scheduler serves jobs as the replay does (docs/live-conformance.md); needs a ResourceManager (--rm) and yarn.cluster.max-application-priority above 0; it replaces those jobs' submitted priorities", EnvVars: []string{"SPECBRIDGE_RM_JOB_ORDER"}},
+		&cli.IntFlag{Name: "rm-job-order-levels", Usage: "priority `LEVELS` the job order uses (1..LEVELS)", DefaultText: "the ResourceManager's yarn.cluster.max-application-priority", EnvVars: []string{"SPECBRIDGE_RM_JOB_ORDER_LEVELS"}},
+		&cli.DurationFlag{Name: "rm-job-order-interval", Value: rmorder.DefaultInterval, Usage: "how often the job order is written to the ResourceManager (only changed priorities are)", EnvVars: []string{"SPECBRIDGE_RM_JOB_ORDER_INTERVAL"}},
+		&cli.StringFlag{Name: "rm-user", Usage: "`USER` named (user.name) in the job order's requests under simple authentication; with yarn.acl.enable it must own the jobs or be a YARN admin", DefaultText: "the sidecar's user", EnvVars: []string{"SPECBRIDGE_RM_USER"}},
 		&cli.Int64Flag{Name: "rm-container-mb", Usage: "`MB` of one container in the capacity count", DefaultText: "mapreduce.map.memory.mb rounded up to yarn.scheduler.minimum-allocation-mb, from --hadoop-conf, else 1024", EnvVars: []string{"SPECBRIDGE_RM_CONTAINER_MB"}},
 	}
 }
@@ -32,6 +39,10 @@ type capacity struct {
 	collectors []prometheus.Collector
 	watcher    *rmcapacity.Watcher
 	off        string // why there is no watcher
+	// The ResourceManagers read, and the Kerberos login for their SPNEGO
+	// (nil without), for the job order.
+	rms      []string
+	kerberos *krb.Client
 }
 
 // describe is the capacity's line on the dashboard.
@@ -135,5 +146,39 @@ func startCapacity(ctx context.Context, c *cli.Context, log logrus.FieldLogger) 
 		log.WithFields(fields).Info("cluster capacity: reading the ResourceManager")
 	}
 	go w.Run(ctx)
-	return capacity{fn: w.Capacity, collectors: w.Collectors(), watcher: w}, nil
+	return capacity{fn: w.Capacity, collectors: w.Collectors(), watcher: w, rms: rms, kerberos: cfg.Kerberos}, nil
+}
+
+// startJobOrder starts setting the application priorities of the jobs whose
+// policies order jobs (--rm-job-order) on the ResourceManagers the capacity
+// reads; nil when it is off. Asking for it without a ResourceManager is an
+// error: the operator asked for something that cannot happen.
+func startJobOrder(ctx context.Context, c *cli.Context, capa capacity, log logrus.FieldLogger) (*rmorder.Orderer, error) {
+	if !c.Bool("rm-job-order") {
+		return nil, nil
+	}
+	if len(capa.rms) == 0 {
+		return nil, fmt.Errorf("--rm-job-order needs a ResourceManager: %s", capa.off)
+	}
+	if c.Duration("rm-job-order-interval") <= 0 {
+		return nil, errors.New("--rm-job-order-interval must be positive")
+	}
+	if c.Int("rm-job-order-levels") < 0 {
+		return nil, errors.New("--rm-job-order-levels must be 0 (the cluster's) or more")
+	}
+	name := c.String("rm-user")
+	if name == "" && capa.kerberos == nil {
+		if u, err := user.Current(); err == nil {
+			name = u.Username
+		}
+	}
+	o, err := rmorder.New(rmorder.Config{RMs: capa.rms, User: name, Levels: c.Int("rm-job-order-levels"),
+		Interval: c.Duration("rm-job-order-interval"), Kerberos: capa.kerberos, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	log.WithFields(logrus.Fields{"rm": strings.Join(capa.rms, ","), "user": name, "interval": c.Duration("rm-job-order-interval")}).
+		Info("job order: the application priorities of jobs whose policies order jobs follow that order")
+	go o.Run(ctx)
+	return o, nil
 }

@@ -82,3 +82,24 @@ func TestServeSizesClonesFromTheResourceManager(t *testing.T) {
 		}
 	})
 }
+
+// --rm-job-order without a ResourceManager, or with a bad interval or level
+// count, is refused at start with an error naming the flag: the operator
+// asked for an order that could not be applied.
+func TestServeJobOrderNeedsAResourceManager(t *testing.T) {
+	rm := rmtest.New(t, rmtest.Metrics(8*1024, 4*1024, 8, 4))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rm", "off", "--rm-job-order"}, "--rm-job-order needs a ResourceManager: off (--rm off)"},
+		{[]string{"--rm", rm.URL, "--rm-job-order", "--rm-job-order-interval", "0s"}, "--rm-job-order-interval must be positive"},
+		{[]string{"--rm", rm.URL, "--rm-job-order", "--rm-job-order-levels", "-1"}, "--rm-job-order-levels must be 0"},
+	} {
+		args := append([]string{"serve", "--token-file", tokenFile(t, serveTestToken), "--listen", "127.0.0.1:0", "--cfa-url", "off"}, tc.args...)
+		_, stderr, code := run(t, args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("serve %v: exit %d, stderr %q; want a failure saying %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

@@ -115,8 +115,18 @@ func serve(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	order, err := startJobOrder(ctx, c, capacity, log)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	var jobOrder bridge.JobOrder
+	if order != nil {
+		jobOrder = order
+		capacity.collectors = append(capacity.collectors, order.Collectors()...)
+	}
 	srv, err := bridge.NewServer(bridge.Config{
 		Capacity:                capacity.fn,
+		JobOrder:                jobOrder,
 		Feed:                    feed.feed,
 		OrphanGrace:             c.Duration("cfa-job-grace"),
 		Registry:                reg,

@@ -181,29 +181,6 @@ func (o *Orderer) Collectors() []prometheus.Collector {
 	return []prometheus.Collector{o.ordered, o.levelGauge, o.updates, o.refusals, o.failures}
 }
 
-// AppID is the YARN application id of a MapReduce job id
-// ("job_1700000000000_0001" → "application_1700000000000_0001"), false for
-// anything else.
-func AppID(job string) (string, bool) {
-	rest, ok := strings.CutPrefix(job, "job_")
-	if !ok {
-		return "", false
-	}
-	ts, num, ok := strings.Cut(rest, "_")
-	if !ok || !digits(ts) || !digits(num) {
-		return "", false
-	}
-	return "application_" + ts + "_" + num, true
-}
-
-func digits(s string) bool {
-	if s == "" || len(s) > 19 {
-		return false
-	}
-	_, err := strconv.ParseUint(s, 10, 64)
-	return err == nil
-}
-
 // Publish records the priority of application app, as the session owner
 // read it from its job's policy. A later owner replaces an earlier one (a
 // new session of the job took over).
