@@ -5,7 +5,7 @@
 #
 # The job (e2e/src/org/specbridge/e2e/StragglerJob.java): E2E_MAPS maps of E2E_MAP_S seconds and one
 # reduce; the FIRST attempt of map 0 takes E2E_STRAGGLER_S seconds, any later attempt of it is quick.
-# Three runs:
+# Four runs:
 #   1. speculation  — the shim with the sidecar running E2E_POLICY (late; its one-minute rule lowered
 #                     to E2E_MIN_RUNTIME_MS): the history must show a SPECULATIVE attempt of map 0, the
 #                     sidecar must have sent a speculate decision the AM applied (its /metrics and the
@@ -17,6 +17,9 @@
 #   3. sidecar-killed — the shim again, the sidecar told never to speculate (min-runtime 10 min) and
 #                     SIGKILLed once the job's maps are running: the AM must log the handover to
 #                     Hadoop's own speculator and the job must SUCCEED.
+#   4. order        — two jobs (12 maps, then 2) under E2E_ORDER_POLICY (auto) with `serve --rm-job-order`:
+#                     the ResourceManager must show the YARN application priorities the sidecar set from
+#                     the policy's job order, the later, smaller job's above the other's.
 # Histories are read from the cluster's JobHistory directories with yarnclient/history
 # (scripts/e2echeck; the job writes them as Avro-JSON, mapreduce.jobhistory.jhist.format=json).
 # Timings are printed at the end.
@@ -27,7 +30,8 @@
 #   SPECBRIDGE_SHIM_JAR  a prebuilt shim jar (default: mvn -f java-shim/pom.xml package -Dmaven.test.skip=true)
 #   E2E_KEEP_CLUSTER=1   leave the mini cluster running at the end (a later run reuses it)
 #   E2E_POLICY (late), E2E_MAPS (4), E2E_MAP_S (6), E2E_STRAGGLER_S (60), E2E_MIN_RUNTIME_MS (5000),
-#   E2E_JOB_TIMEOUT (s per job, 240), E2E_RUNS (which runs, default "speculation baseline killed")
+#   E2E_JOB_TIMEOUT (s per job, 240), E2E_RUNS (which runs, default "speculation baseline killed order"),
+#   E2E_ORDER_POLICY (auto)
 #   The cluster's ports (NN_PORT, RM_PORT, ... as scripts/minicluster.sh reads them).
 set -euo pipefail
 
@@ -40,12 +44,15 @@ map_s=${E2E_MAP_S:-6}
 straggler_s=${E2E_STRAGGLER_S:-60}
 min_runtime_ms=${E2E_MIN_RUNTIME_MS:-5000}
 job_timeout=${E2E_JOB_TIMEOUT:-240}
-runs=${E2E_RUNS:-speculation baseline killed}
+runs=${E2E_RUNS:-speculation baseline killed order}
 
 job_args=(-D mapreduce.job.reduces=1 -D e2e.maps="$maps" -D e2e.records=60 -D e2e.map.ms=$((map_s * 1000))
   -D e2e.straggler.ms=$((straggler_s * 1000)) -D e2e.straggler.task=0)
 # shellcheck source=scripts/e2e-lib.sh
 source "$root/scripts/e2e-lib.sh"
+# AMs allowed half the queue: the order run's two jobs run at once (Hadoop's default, 10%, admits one AM
+# at a time on the mini cluster, and the second job would start only after the first ended).
+cluster_defs=(-D yarn.scheduler.capacity.maximum-am-resource-percent=0.5)
 setup
 
 
@@ -143,12 +150,67 @@ run_killed() {
   counter killed HANDOVERS 1 || fail "killed: see above"
 }
 
+# app_priority APP: the YARN application priority of APP, as the ResourceManager reports it.
+app_priority() {
+  curl -fsS "$SPECBRIDGE_RM_WEB/ws/v1/cluster/apps/$1/priority" 2> /dev/null | grep -oE -- '-?[0-9]+' | head -n 1
+}
+
+# priorities_ordered FIRST SECOND: the RM reports both applications' priorities set by the sidecar (1 or
+# more) and FIRST's above SECOND's.
+priorities_ordered() {
+  local a b
+  a=$(app_priority "$1") b=$(app_priority "$2")
+  [[ -n $a && -n $b ]] && ((b >= 1 && a > b))
+}
+
+# Two jobs under E2E_ORDER_POLICY (auto) at once, the sidecar setting their YARN application priorities
+# from the policy's job order (serve --rm-job-order; the mini cluster runs with 10 priority levels), as
+# the replay orders jobs on free slots: the RM must show both jobs' priorities set and the 2-map job's
+# above the 12-map job's (least work first, though it was submitted second), the sidecar must count the
+# writes, and both jobs must SUCCEED. It prints when each job's last map started: with the order the
+# small job's maps may take containers ahead of the big job's second wave, which FIFO gives the big job
+# first (whether they do depends on when the small job's AM starts; docs/operations.md has the figures).
+# E2E_ORDER_OFF=1 runs the same two jobs without --rm-job-order, for that comparison (no checks).
+run_order() {
+  local pol=${E2E_ORDER_POLICY:-auto} saved=("${sidecar_flags[@]}") how="serve --rm-job-order sets their YARN priorities"
+  [[ -z ${E2E_ORDER_OFF:-} ]] || how="E2E_ORDER_OFF: YARN's own order"
+  echo "== run: job order ($pol on two jobs at once; $how)"
+  [[ -n ${E2E_ORDER_OFF:-} ]] || sidecar_flags+=(--rm "$SPECBRIDGE_RM_WEB" --rm-job-order --rm-job-order-interval 1s)
+  start_sidecar order
+  sidecar_flags=("${saved[@]}")
+  local args=("${shim_args[@]}" -D specbridge.url="ws://$sidecar_addr/v1/am" -D specbridge.speculator="$pol"
+    -D e2e.straggler.ms=0)
+  submit order-big "${args[@]}" -D e2e.maps=12
+  local big_pid=$client_pid big_job=$job_id big_t0=$job_t0
+  submit order-small "${args[@]}" -D e2e.maps=2
+  local big_app=${big_job/job_/application_} small_app=${job_id/job_/application_}
+  if [[ -z ${E2E_ORDER_OFF:-} ]]; then
+    wait_until 120 "the RM to show $small_app's priority above $big_app's" priorities_ordered "$small_app" "$big_app"
+    say "RM: $small_app (2 maps) priority $(app_priority "$small_app"), $big_app (12 maps) priority $(app_priority "$big_app")"
+  fi
+  finish order-small
+  client_pid=$big_pid job_id=$big_job job_t0=$big_t0
+  finish order-big
+  local small_last big_last
+  small_last=$("$work/bin/e2echeck" -print last-map-start "$work/order-small.jhist")
+  big_last=$("$work/bin/e2echeck" -print last-map-start "$work/order-big.jhist")
+  say "last map started: the 2-map job's $(((big_last - small_last) / 1000)) s before the 12-map job's; 2-map job $("$work/bin/e2echeck" -print duration "$work/order-small.jhist") s, 12-map job $("$work/bin/e2echeck" -print duration "$work/order-big.jhist") s (submit to finish)"
+  jobs_run=$((jobs_run + 1)) # two jobs
+  if [[ -z ${E2E_ORDER_OFF:-} ]]; then
+    local updates
+    updates=$(metric specbridge_rm_job_order_updates_total '')
+    say "sidecar: $updates application priorities set"
+    ((updates >= 2)) || fail "order: the sidecar counts $updates priorities set, want >= 2"
+  fi
+  stop_sidecar
+}
+
 jobs_run=0 # jobs submitted so far (each SUCCEEDS or the script fails)
 for run in $runs; do
   jobs_run=$((jobs_run + 1))
   case $run in
-    speculation | baseline | killed) "run_$run" ;;
-    *) fail "E2E_RUNS: unknown run $run (speculation, baseline, killed)" ;;
+    speculation | baseline | killed | order) "run_$run" ;;
+    *) fail "E2E_RUNS: unknown run $run (speculation, baseline, killed, order)" ;;
   esac
 done
 if [[ " $runs " == *" speculation "* && " $runs " == *" baseline "* ]]; then

@@ -108,12 +108,16 @@ type Priority struct {
 // JobPrioritizer is implemented by policies that order jobs across the
 // cluster (Xu and Lau's SCA, SDA and ESE: stragglers' copies first, then
 // the running jobs with the least left, then the waiting jobs with the
-// least work). Simulator-only: the simulator gives each free slot to the
-// job whose engine reports the lowest Priority among those with something
-// to run there, before any job whose policy has no opinion; live, YARN's
-// scheduler orders jobs and the README says so (and a replay of a
-// history, sim.Config.YARNPlacement, asks no priority). JobPriority must be cheap
-// (it is asked for every slot) and must not change what Decide sees.
+// least work). The simulator gives each free slot to the job whose engine
+// reports the lowest Priority among those with something to run there,
+// before any job whose policy has no opinion (a replay of a history,
+// sim.Config.YARNPlacement, asks no priority). Live, YARN's scheduler
+// orders jobs; with serve --rm-job-order the bridge publishes each job's
+// Priority after every decide and the sidecar sets the jobs' YARN
+// application priorities from their ranks, which the capacity scheduler
+// serves first (yarnclient/rmorder; coarser: a few levels, every few
+// seconds). JobPriority must be cheap (it is asked for every slot) and must
+// not change what Decide sees.
 type JobPrioritizer interface {
 	JobPriority(job *Job, now Time) Priority
 }

@@ -33,7 +33,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	specMap := fs.Int("speculative-map", -1, "require a SPECULATIVE attempt of this map index (-1: not required)")
 	noSpec := fs.Bool("no-speculative", false, "require that no attempt is SPECULATIVE")
 	fasterThan := fs.String("faster-than", "", "require that this job's submit-to-finish time is shorter than this other .jhist's")
-	field := fs.String("print", "", "print only this value: duration (s, submit to finish), am-start (s, submit to the first task attempt's start: the AM's start-up, which no policy changes), status, speculative (count)")
+	field := fs.String("print", "", "print only this value: duration (s, submit to finish), am-start (s, submit to the first task attempt's start: the AM's start-up, which no policy changes), status, speculative (count), last-map-start (epoch ms at which the job's last map's first attempt started: across jobs, which one's maps the cluster placed first)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -61,8 +61,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "speculative":
 		fmt.Fprintln(stdout, len(spec))
 		return 0
+	case "last-map-start":
+		fmt.Fprintln(stdout, lastMapStart(job))
+		return 0
 	default:
-		fmt.Fprintf(stderr, "e2echeck: -print %q: want duration, am-start, status or speculative\n", *field)
+		fmt.Fprintf(stderr, "e2echeck: -print %q: want duration, am-start, status, speculative or last-map-start\n", *field)
 		return 2
 	}
 
@@ -165,6 +168,25 @@ func readJhist(path string) (*history.Job, error) {
 
 // amStart is the time from the job's submit to its first task attempt's
 // start, in seconds (0 when no attempt has a start).
+// lastMapStart is the epoch ms of the latest first start among the job's
+// maps (0 without one).
+func lastMapStart(job *history.Job) int64 {
+	var last int64
+	for _, t := range job.Tasks {
+		if t.Type != history.Map {
+			continue
+		}
+		var first int64
+		for _, a := range t.Attempts {
+			if a.Start > 0 && (first == 0 || a.Start < first) {
+				first = a.Start
+			}
+		}
+		last = max(last, first)
+	}
+	return last
+}
+
 func amStart(job *history.Job) float64 {
 	var first int64
 	for _, t := range job.Tasks {

@@ -26,7 +26,7 @@
 //     as the simulator's submit order does.
 //   - Only the capacity scheduler orders by application priority; under the
 //     fair scheduler the levels are set and have no effect, and the job
-//     order stays simulator-only (docs/live-conformance.md).
+//     order stays simulator-only (docs/operations.md, Job order through YARN application priorities).
 //
 // The RM may refuse a change (an application already finished, ACLs: the
 // caller must own the application or be a YARN admin when yarn.acl.enable
