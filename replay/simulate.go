@@ -239,6 +239,9 @@ func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.Me
 		}
 	}
 	cfg := w.Config
+	if opts.Cluster.JobOrder.Mode != sim.JobOrderDefault {
+		cfg.JobOrder = opts.Cluster.JobOrder
+	}
 	done := cfg.JobDone
 	cfg.JobDone = func(d, total int, now speculators.Time) {
 		if len(running) > 0 {

@@ -42,6 +42,10 @@ type ClusterOptions struct {
 	// NoCopyCost leaves the copy cost out (--no-copy-cost): copies take
 	// their draws' times, as before it.
 	NoCopyCost bool
+	// JobOrder, when its mode is set (--job-order), replaces the input's
+	// job order: a scenario's is exact (its paper's system), a history's
+	// none (YARN's scheduler, as live without serve --rm-job-order).
+	JobOrder sim.JobOrder
 }
 
 // Bounds of ClusterOptions' Nodes and Slots: past them a replay would

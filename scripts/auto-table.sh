@@ -10,7 +10,9 @@
 #   scripts/auto-table.sh [OUTDIR]     (SEEDS=5, XULAU_JOBS=300, PARALLEL=2, POLICIES=all)
 #
 # POLICIES (comma-separated) narrows the policies replayed, auto always
-# among them; the best single policy is then the best of those.
+# among them; the best single policy is then the best of those. EXTRA adds
+# replay flags to every run (e.g. EXTRA="--job-order yarn": the job order as
+# serve --rm-job-order gives it live).
 #
 # The Xu and Lau scenarios (22,000 to 458,000 tasks) are cut to their first
 # XULAU_JOBS jobs (--max-jobs), as the scenario test cuts them further.
@@ -33,7 +35,7 @@ par=${PARALLEL:-2}
 mkdir -p "$out"
 build="$(git rev-parse --short HEAD)"
 git diff --quiet HEAD -- . || build="$build+$(git diff HEAD -- . | sha1sum | cut -c1-8)"
-build="$build seeds=$seeds xulau_jobs=$xjobs policies=${POLICIES:-all}"
+build="$build seeds=$seeds xulau_jobs=$xjobs policies=${POLICIES:-all} extra=${EXTRA:-}"
 prev=$(cat "$out/BUILD" 2>/dev/null || echo "an unrecorded build")
 if [ "$prev" != "$build" ] && compgen -G "$out/*.json" >/dev/null; then
 	if [ "${RESUME:-0}" = 1 ]; then
@@ -52,7 +54,7 @@ run() { # file extra-args...
 	case $f in scenarios/xulau/*) set -- --max-jobs "$xjobs" "$@" ;; esac
 	[ "${RESUME:-0}" = 1 ] && [ -s "$out/$name.json" ] && return
 	nice "$out/specbridge" replay --speculators "$pols" --runs "$seeds" --seed 1 \
-		--parallel "$par" --output json "$@" "$f" >"$out/$name.json" 2>/dev/null
+		--parallel "$par" --output json ${EXTRA:-} "$@" "$f" >"$out/$name.json" 2>/dev/null
 }
 if [ -n "${ONLY:-}" ]; then # ONLY=scenarios/heldout4 replays that folder alone (ONLY=scenarios/xulau too)
 	for f in "$ONLY"/*.yaml; do run "$f"; done

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -31,20 +30,24 @@ type prioJob struct {
 // from sorting them again for every slot.
 func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick, bool) {
 	if !s.prioValid {
+		yarn := s.cfg.JobOrder.Mode == JobOrderYARN
+		if yarn && s.now >= s.yarnNext {
+			s.readYARNOrder()
+		}
 		cands := s.prioScratch[:0]
 		for _, ji := range s.active {
 			j := &s.jobs[ji]
-			if j.prio {
-				s.settle(j)
-				cands = append(cands, prioJob{ji: ji, pri: j.engine.JobPriority(s.now)})
+			if !j.prio {
+				continue
 			}
+			if yarn {
+				cands = append(cands, prioJob{ji: ji, pri: speculators.Priority{Key: -float64(s.yarnLevel[ji])}})
+				continue
+			}
+			s.settle(j)
+			cands = append(cands, prioJob{ji: ji, pri: j.engine.JobPriority(s.now)})
 		}
-		slices.SortStableFunc(cands, func(a, b prioJob) int {
-			if c := cmp.Compare(a.pri.Tier, b.pri.Tier); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.pri.Key, b.pri.Key)
-		})
+		slices.SortStableFunc(cands, func(a, b prioJob) int { return speculators.ComparePriority(a.pri, b.pri) })
 		s.prioScratch, s.prioValid = cands, true
 	}
 	drop := false
@@ -66,6 +69,34 @@ func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick
 		s.dropUnplaceable(none)
 	}
 	return 0, pick{}, false
+}
+
+// readYARNOrder reads the job order as serve --rm-job-order does live
+// (JobOrderYARN): every ordered job's priority now, ranked (ties in
+// submission order) and mapped onto the levels, kept until the next
+// reading, which is at the first pass of the next period.
+func (s *sim) readYARNOrder() {
+	if s.yarnLevel == nil {
+		s.yarnLevel = make([]int32, len(s.jobs))
+	}
+	ranked := s.yarnScratch[:0]
+	for _, ji := range s.active {
+		if j := &s.jobs[ji]; j.prio {
+			s.settle(j)
+			ranked = append(ranked, prioJob{ji: ji, pri: j.engine.JobPriority(s.now)})
+		}
+	}
+	slices.SortStableFunc(ranked, func(a, b prioJob) int { return speculators.ComparePriority(a.pri, b.pri) }) // stable: s.active is in submit order
+	pris := s.yarnPris[:0]
+	for _, r := range ranked {
+		pris = append(pris, r.pri)
+	}
+	for i, l := range speculators.PriorityLevels(pris, s.cfg.JobOrder.Levels) {
+		s.yarnLevel[ranked[i].ji] = int32(l)
+	}
+	s.yarnScratch, s.yarnPris = ranked, pris
+	every := s.cfg.JobOrder.Every
+	s.yarnNext = (s.now/every + 1) * every
 }
 
 // dropUnplaceable takes the jobs that have nothing left to place anywhere
@@ -183,12 +214,7 @@ func (s *sim) clusterView(ji int32) speculators.ClusterView {
 		}
 		rest = append(rest, w)
 	}
-	slices.SortStableFunc(rest, func(a, b waiting) int {
-		if c := cmp.Compare(a.pri.Tier, b.pri.Tier); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.pri.Key, b.pri.Key)
-	})
+	slices.SortStableFunc(rest, func(a, b waiting) int { return speculators.ComparePriority(a.pri, b.pri) })
 	for _, w := range rest {
 		sizes = append(sizes, jobSize(&s.jobs[w.ji]))
 	}

@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -121,6 +123,65 @@ func TestPrioritizedJobsFirst(t *testing.T) {
 	res = runCloning(t, cfg, []Job{{ID: "late", Maps: works(1000)}, {ID: "first", Maps: works(1000)}}, &cloning{copies: 1, key: 1}, &cloning{copies: 1, key: 0})
 	if !(res.Jobs[0].Finish < res.Jobs[1].Finish) {
 		t.Errorf("under YARN placement the job submitted first finished at %d, after the other at %d", res.Jobs[0].Finish, res.Jobs[1].Finish)
+	}
+}
+
+// TestYARNJobOrder: under JobOrderYARN the order reaches free slots as
+// serve --rm-job-order gives it live: read once a period and mapped onto the
+// cluster's priority levels. On one slot, two jobs of one map each and a
+// third submitted later; the later job's policy ranks it first.
+func TestYARNJobOrder(t *testing.T) {
+	jobs := func() []Job {
+		return []Job{{ID: "a", Maps: works(1000)}, {ID: "b", Maps: works(1000)}, {ID: "c", Submit: 500, Maps: works(1000)}}
+	}
+	policies := func() []*cloning {
+		return []*cloning{{copies: 1, key: 2}, {copies: 1, key: 1}, {copies: 1, key: 0}}
+	}
+	order := func(o JobOrder, yarnPlacement bool) string {
+		t.Helper()
+		cfg := cfgFor(nodes(1))
+		cfg.JobOrder, cfg.YARNPlacement = o, yarnPlacement
+		res := runCloning(t, cfg, jobs(), policies()...)
+		ids := []string{"a", "b", "c"}
+		idx := []int{0, 1, 2}
+		slices.SortFunc(idx, func(x, y int) int { return cmp.Compare(res.Jobs[x].Finish, res.Jobs[y].Finish) })
+		out := ""
+		for _, i := range idx {
+			out += ids[i]
+		}
+		return out
+	}
+	cases := []struct {
+		name          string
+		o             JobOrder
+		yarnPlacement bool
+		want          string
+	}{
+		// b ranks ahead of a at 0; c, ranked first, is read at 1000 when b ends.
+		{"exact", JobOrder{Mode: JobOrderExact}, false, "bca"},
+		{"default", JobOrder{}, false, "bca"},
+		{"YARN, read every ms", JobOrder{Mode: JobOrderYARN, Levels: 10, Every: 1}, false, "bca"},
+		// Read at 0 only: c, submitted since, has no level and waits behind a.
+		{"YARN, read once an hour", JobOrder{Mode: JobOrderYARN, Levels: 10, Every: 3_600_000}, false, "bac"},
+		// One level: every job ties, and submission order breaks the tie.
+		{"YARN, one level", JobOrder{Mode: JobOrderYARN, Levels: 1, Every: 1}, false, "abc"},
+		{"none", JobOrder{Mode: JobOrderNone}, false, "abc"},
+		{"default under YARN placement", JobOrder{}, true, "abc"},
+		{"YARN under YARN placement", JobOrder{Mode: JobOrderYARN, Levels: 10, Every: 1}, true, "bca"},
+	}
+	for _, c := range cases {
+		if got := order(c.o, c.yarnPlacement); got != c.want {
+			t.Errorf("%s: jobs finished in the order %s, want %s", c.name, got, c.want)
+		}
+	}
+	cfg := cfgFor(nodes(1))
+	for _, bad := range []JobOrder{{Mode: JobOrderYARN}, {Mode: JobOrderYARN, Levels: 10}, {Mode: JobOrderYARN, Levels: MaxJobOrderLevels + 1, Every: 1}, {Mode: JobOrderNone + 1}} {
+		cfg.JobOrder = bad
+		if _, err := Run(cfg, jobs(), func(info speculators.JobInfo) (*speculators.Engine, error) {
+			return speculators.NewEngine(info, "cloning", &cloning{copies: 1}, speculators.Params{})
+		}); err == nil {
+			t.Errorf("job order %+v accepted", bad)
+		}
 	}
 }
 

@@ -113,6 +113,10 @@ type Config struct {
 	// jobs, and only Decide's decisions reach the AM. History replays
 	// (replay.FromHistory) turn it on; scenario runs leave it off.
 	YARNPlacement bool
+	// JobOrder is how the job order of policies that order jobs
+	// (speculators.JobPrioritizer) reaches free slots; the zero value is
+	// the exact order, or none under YARNPlacement.
+	JobOrder JobOrder
 	// Trace, when set, is shown every event a job's engine accepted and
 	// every Decide with what it returned, in the order they happened: the
 	// inputs and outputs of the policy, for a check that a live sidecar fed
@@ -387,6 +391,9 @@ func (cfg *Config) validate() (heartbeat, decide, timeout speculators.Time, err 
 	if len(cfg.Nodes) == 0 {
 		return 0, 0, 0, fmt.Errorf("sim: no nodes")
 	}
+	if o := cfg.JobOrder; o.Mode > JobOrderNone || o.Mode == JobOrderYARN && (o.Levels < 1 || o.Levels > MaxJobOrderLevels || o.Every < 1) {
+		return 0, 0, 0, fmt.Errorf("sim: job order mode %d with %d levels every %d ms: want the YARN order with 1-%d levels every 1 ms or more", o.Mode, o.Levels, o.Every, MaxJobOrderLevels)
+	}
 	switch cfg.Scheduler {
 	case "", SchedulerFIFO, SchedulerFair:
 	default:
@@ -512,4 +519,55 @@ func (j *Job) validate() error {
 		}
 	}
 	return nil
+}
+
+// JobOrderMode says how a JobPrioritizer's order of jobs reaches free
+// slots (Config.JobOrder).
+type JobOrderMode uint8
+
+const (
+	// JobOrderDefault is JobOrderExact, or JobOrderNone under
+	// YARNPlacement (a history's replay predicts a live run without
+	// serve --rm-job-order).
+	JobOrderDefault JobOrderMode = iota
+	// JobOrderExact gives each free slot to the job with the lowest
+	// Priority, read at every scheduling pass from the job's submission:
+	// the order of the papers' systems (Xu and Lau §IV's time slots).
+	JobOrderExact
+	// JobOrderYARN applies the order as serve --rm-job-order does live
+	// (yarnclient/rmorder): the priorities are read once every Every ms
+	// (at the first scheduling pass of each period), ranked and mapped onto
+	// Levels YARN priority levels (speculators.PriorityLevels), and each
+	// free slot goes to the job of the highest level, ties in submission
+	// order; a job submitted since the last reading has no level yet (0,
+	// behind the others). Not modelled: the AM's own container (a live job
+	// joins the order once its AM connects; the simulator has no AMs).
+	JobOrderYARN
+	// JobOrderNone asks no job order: the scheduler alone orders jobs, as
+	// YARN does live without serve --rm-job-order.
+	JobOrderNone
+)
+
+// MaxJobOrderLevels bounds JobOrder.Levels (yarnclient/rmorder's bound).
+const MaxJobOrderLevels = 1000
+
+// JobOrder configures Config.JobOrder.
+type JobOrder struct {
+	Mode JobOrderMode
+	// Levels and Every, for JobOrderYARN: the cluster's priority levels
+	// (yarn.cluster.max-application-priority) and the period in ms at
+	// which the order is read (serve --rm-job-order-interval).
+	Levels int
+	Every  speculators.Time
+}
+
+// orders reports whether jobs whose policies order them are ordered.
+func (o JobOrder) orders(yarnPlacement bool) bool {
+	switch o.Mode {
+	case JobOrderExact, JobOrderYARN:
+		return true
+	case JobOrderNone:
+		return false
+	}
+	return !yarnPlacement
 }

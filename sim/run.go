@@ -73,6 +73,12 @@ type sim struct {
 	prioValid   bool // prioScratch holds this scheduling pass's order
 	specRunning int
 	prioScratch []prioJob
+	// JobOrderYARN (clone.go): each job's level at the last reading, the
+	// time of the next, and the reading's scratch.
+	yarnLevel   []int32
+	yarnNext    speculators.Time
+	yarnScratch []prioJob
+	yarnPris    []speculators.Priority
 	sizeScratch []speculators.JobSize
 
 	ev speculators.Event // reused for every Observe
@@ -378,7 +384,7 @@ func (s *sim) submit(ji int32) error {
 	// A pulled copy started the instant a slot freed, where live the copy
 	// waits for the policy's next Decide and the AM's container.
 	j.chooser = eng.ChoosesSlots() && !s.cfg.YARNPlacement
-	j.prio = eng.Prioritizes() && !s.cfg.YARNPlacement
+	j.prio = eng.Prioritizes() && s.cfg.JobOrder.orders(s.cfg.YARNPlacement)
 	j.cloner = eng.Clones()
 	j.teaches = eng.Teaches()
 	j.blind = !eng.ReadsReports() && s.faults.an == nil

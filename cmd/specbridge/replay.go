@@ -11,6 +11,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 	"github.com/specbridge/specbridge/replay"
+	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/replay/report"
 	"github.com/specbridge/specbridge/store/grassamples"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
@@ -40,6 +41,9 @@ func replayCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "re-execute histories on `N` nodes instead of the recorded hosts (not for scenarios, which describe their cluster)", DefaultText: replay.NodesDefaultText()},
 			&cli.IntFlag{Name: "slots", Usage: "`N` containers per node of --nodes (not for scenarios)", DefaultText: "8"},
 			&cli.StringFlag{Name: "scheduler", Usage: "`NAME`: fifo or fair", DefaultText: "the scenario's, else fifo"},
+			&cli.StringFlag{Name: "job-order", Usage: "`ORDER` of jobs on free slots for the policies that order jobs (sca, sda, ese, auto): exact (every scheduling pass, as their papers' systems), yarn (as serve --rm-job-order applies it live: YARN priority levels read every --job-order-interval) or none (YARN's scheduler alone, as live without --rm-job-order)", DefaultText: "exact for a scenario, none for a history"},
+			&cli.IntFlag{Name: "job-order-levels", Value: 10, Usage: "under --job-order yarn: the cluster's `LEVELS` (yarn.cluster.max-application-priority)"},
+			&cli.DurationFlag{Name: "job-order-interval", Value: 5 * time.Second, Usage: "under --job-order yarn: how often (`DURATION`) the order is read (serve --rm-job-order-interval)"},
 			&cli.BoolFlag{Name: "no-copy-cost", Usage: "copies take their draws' times: leave out the copy cost, the extra start-up of copies over originals that the histories with copies show (the inputs and --node-speeds-from; docs/replay.md)"},
 			&cli.IntFlag{Name: "node-slots", Usage: "give each recorded NodeManager of a history `N` containers (its capacity, which a history does not record), keeping its name, speed and crash (not with --nodes/--slots)", DefaultText: "the most it ran at once"},
 			&cli.StringSliceFlag{Name: "node-speeds-from", Usage: "measure the recorded NodeManagers' speeds from the histories at `PATH` too (a .jhist, Rumen trace or directory of jobs of the same cluster; repeatable), and replay on every NodeManager they name but those they show crashed before; they are not replayed", DefaultText: "the input's own attempts"},
@@ -79,6 +83,30 @@ type replayPlan struct {
 // dsm holds the straggler model's defaults for the flags.
 var dsm = replay.DefaultStragglerModel()
 
+// jobOrderFlag reads --job-order and its levels and interval.
+func jobOrderFlag(c *cli.Context) (sim.JobOrder, error) {
+	var o sim.JobOrder
+	switch v := c.String("job-order"); v {
+	case "":
+	case "exact":
+		o.Mode = sim.JobOrderExact
+	case "none":
+		o.Mode = sim.JobOrderNone
+	case "yarn":
+		levels, every := c.Int("job-order-levels"), c.Duration("job-order-interval")
+		if levels < 1 || levels > sim.MaxJobOrderLevels {
+			return o, usageError(c, "--job-order-levels %d: want 1 to %d", levels, sim.MaxJobOrderLevels)
+		}
+		if every < time.Millisecond {
+			return o, usageError(c, "--job-order-interval %s: want 1ms or more", every)
+		}
+		o = sim.JobOrder{Mode: sim.JobOrderYARN, Levels: levels, Every: every.Milliseconds()}
+	default:
+		return o, usageError(c, "--job-order %q: want exact, yarn or none", v)
+	}
+	return o, nil
+}
+
 func planReplay(c *cli.Context) (*replayPlan, error) {
 	if c.NArg() == 0 {
 		return nil, usageError(c, "replay: no INPUT given (a .jhist, Rumen or SWIM file, a scenario, a directory of histories, or hdfs://...)")
@@ -96,8 +124,12 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	order, err := jobOrderFlag(c)
+	if err != nil {
+		return nil, err
+	}
 	p.opts = replay.Options{Seed: c.Uint64("seed"), Runs: c.Int("runs"), Registry: reg,
-		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), NodeSlots: c.Int("node-slots"), NoCopyCost: c.Bool("no-copy-cost"), Scheduler: c.String("scheduler"), Stragglers: &sm}}
+		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), NodeSlots: c.Int("node-slots"), NoCopyCost: c.Bool("no-copy-cost"), Scheduler: c.String("scheduler"), Stragglers: &sm, JobOrder: order}}
 	p.opts.Parallel = c.Int("parallel")
 	if c.IsSet("parallel") && p.opts.Parallel < 1 {
 		return nil, usageError(c, "--parallel %d: must be at least 1", p.opts.Parallel)

@@ -439,3 +439,26 @@ func TestReplayReadsStdin(t *testing.T) {
 		t.Errorf("- twice: exit %d, %q", code, stderr)
 	}
 }
+
+// --job-order takes exact, yarn or none; yarn's levels and interval are
+// checked; every refusal names the flag and exits non-zero.
+func TestReplayJobOrderFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--job-order", "fastest"}, `--job-order "fastest": want exact, yarn or none`},
+		{[]string{"--job-order", "yarn", "--job-order-levels", "0"}, "--job-order-levels 0: want 1 to 1000"},
+		{[]string{"--job-order", "yarn", "--job-order-interval", "0s"}, "--job-order-interval 0s: want 1ms or more"},
+	} {
+		args := append(append([]string{"replay"}, tc.args...), "../../scenarios/grass-exact.yaml")
+		_, stderr, code := run(t, args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("replay %v: exit %d, stderr %q; want exit 2 saying %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	out, stderr, code := run(t, "replay", "--job-order", "yarn", "--speculators", "sca", "--max-jobs", "20", "../../scenarios/grass-exact.yaml")
+	if code != 0 || !strings.Contains(out, "sca") {
+		t.Errorf("replay --job-order yarn: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -206,26 +206,6 @@ func (o *Orderer) Forget(app string, owner any) {
 	}
 }
 
-// Levels maps priorities ranked best first onto the levels top down to 1:
-// rank i of n gets top-i when the jobs fit the levels, else the band
-// top-⌊i·top/n⌋. Jobs with equal priorities get the level of the first of
-// them. top < 1 gives nil.
-func Levels(ranked []speculators.Priority, top int) []int {
-	if top < 1 {
-		return nil
-	}
-	n := len(ranked)
-	out := make([]int, n)
-	for i := range ranked {
-		if i > 0 && ranked[i] == ranked[i-1] {
-			out[i] = out[i-1]
-			continue
-		}
-		out[i] = top - i*top/max(n, top)
-	}
-	return out
-}
-
 // ranked is one job of a round, in order.
 type ranked struct {
 	app string
@@ -249,10 +229,7 @@ func (o *Orderer) Round(ctx context.Context) (int, error) {
 	}
 	o.mu.Unlock()
 	slices.SortFunc(jobs, func(a, b ranked) int {
-		if c := cmp.Compare(a.e.pri.Tier, b.e.pri.Tier); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.e.pri.Key, b.e.pri.Key); c != 0 {
+		if c := speculators.ComparePriority(a.e.pri, b.e.pri); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.e.seq, b.e.seq)
@@ -273,7 +250,7 @@ func (o *Orderer) Round(ctx context.Context) (int, error) {
 			delete(o.refused, app)
 		}
 	}
-	lv := Levels(pris, levels)
+	lv := speculators.PriorityLevels(pris, levels)
 	done := 0
 	for i, j := range jobs {
 		if done >= o.cfg.MaxUpdates {
