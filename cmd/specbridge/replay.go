@@ -11,8 +11,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 	"github.com/specbridge/specbridge/replay"
-	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/replay/report"
+	"github.com/specbridge/specbridge/sim"
 	"github.com/specbridge/specbridge/store/grassamples"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/history"
