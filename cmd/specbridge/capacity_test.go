@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -102,4 +103,31 @@ func TestServeJobOrderNeedsAResourceManager(t *testing.T) {
 			t.Errorf("serve %v: exit %d, stderr %q; want a failure saying %q", tc.args, code, stderr, tc.want)
 		}
 	}
+}
+
+// With --rm-job-order the dashboard's state says what the job order did: the
+// stand-in RM answers only its metrics, so the order cannot read the
+// cluster's priority levels and says it is failing, naming the RM.
+func TestServeJobOrderOnTheDashboard(t *testing.T) {
+	rm := rmtest.New(t, rmtest.Metrics(8*1024, 4*1024, 8, 4))
+	runServeFor(t, []string{"--rm", rm.URL, "--rm-job-order", "--rm-job-order-interval", "20ms", "--cfa-url", "off"}, func(url string) {
+		base := httpBase(url)
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			code, body := get(t, base+"/dashboard/state", serveTestToken)
+			var st struct {
+				JobOrder string `json:"job_order"`
+			}
+			if code == 200 && json.Unmarshal([]byte(body), &st) == nil && strings.HasPrefix(st.JobOrder, "failing") {
+				if !strings.Contains(st.JobOrder, rm.URL) || !strings.Contains(st.JobOrder, "yarn.cluster.max-application-priority") {
+					t.Errorf("job order on the dashboard: %q, want the RM and the key it could not read", st.JobOrder)
+				}
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the dashboard's job order did not say it is failing within 10 s: %d %s", code, body)
+			}
+			time.Sleep(20 * time.Millisecond) // polling the dashboard's state for the next round
+		}
+	})
 }

@@ -120,8 +120,9 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	var jobOrder bridge.JobOrder
+	var describeOrder func() string
 	if order != nil {
-		jobOrder = order
+		jobOrder, describeOrder = order, order.Describe
 		capacity.collectors = append(capacity.collectors, order.Collectors()...)
 	}
 	srv, err := bridge.NewServer(bridge.Config{
@@ -150,7 +151,7 @@ func serve(c *cli.Context) error {
 	}
 	srv.ExpectJobs(feed.running)
 	web, err := listenHTTP(c, "serve", sec.tls, "ws", srv.Handler(), dashboard.Config{Title: "specbridge serve", Version: buildVersion(), Tokens: sec.dashboardTokens(),
-		Live: srv.Live, Nodes: feed.nodes, Analyzer: feed.where, Capacity: capacity.describe})
+		Live: srv.Live, Nodes: feed.nodes, Analyzer: feed.where, Capacity: capacity.describe, JobOrder: describeOrder})
 	if err != nil {
 		return err
 	}

@@ -62,6 +62,9 @@ type Config struct {
 	// Capacity, if set, says what the sidecar knows of the cluster's
 	// capacity (the ResourceManager's containers, or that it has none).
 	Capacity func() string
+	// JobOrder, if set, says what the job order (serve --rm-job-order)
+	// did last: the jobs ordered, the levels, the last write or failure.
+	JobOrder func() string
 	// Version is the running binary's, shown in the page's header.
 	Version string
 	// Interval between pushes (default 1 s).
@@ -85,6 +88,7 @@ type State struct {
 	Decided   uint64                `json:"decisions_total"`
 	Analyzer  string                `json:"analyzer"`
 	Capacity  string                `json:"capacity,omitempty"`
+	JobOrder  string                `json:"job_order,omitempty"`
 	Nodes     []cfa.NodeView        `json:"nodes"`
 }
 
@@ -282,6 +286,9 @@ func (d *Dashboard) Snapshot() State {
 		Decisions: []bridge.DecisionView{}, Nodes: []cfa.NodeView{}}
 	if d.cfg.Capacity != nil {
 		st.Capacity = d.cfg.Capacity()
+	}
+	if d.cfg.JobOrder != nil {
+		st.JobOrder = d.cfg.JobOrder()
 	}
 	if d.cfg.Live != nil {
 		lv := d.cfg.Live()

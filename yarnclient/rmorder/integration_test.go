@@ -4,6 +4,7 @@ package rmorder
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,6 +59,9 @@ func TestIntegrationJobOrderSetsApplicationPriorities(t *testing.T) {
 		t.Errorf("least work left first: small job %d, big job %d; want 10 and 9", ps, pb)
 	}
 	round(0) // nothing changed: nothing written
+	if d := o.Describe(); !strings.HasPrefix(d, "2 jobs ordered over 10 priority levels, 2 priorities set on "+web) {
+		t.Errorf("the dashboard's line: %q", d)
+	}
 
 	// The big job's copies come first now (a lower tier): the order flips.
 	o.Publish(big, ownerBig, speculators.Priority{Tier: 0, Key: 900})

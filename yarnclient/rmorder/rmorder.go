@@ -122,7 +122,14 @@ type Orderer struct {
 	set     map[string]int    // the level last written, by application
 	refused map[string]string // applications the RM refused, and why
 
-	levelsNow           atomic.Int64 // levels, for the gauge
+	levelsNow atomic.Int64 // levels, for the gauge
+	// What Describe shows, set by Round (mu).
+	lastAt   time.Time
+	lastErr  error
+	lastOff  bool // the cluster's levels read 0
+	totalSet int
+	lastRM   string // the RM that took the last write
+
 	ordered, levelGauge prometheus.GaugeFunc
 	updates, refusals   prometheus.Counter
 	failures            prometheus.Counter
@@ -217,8 +224,16 @@ type ranked struct {
 // priority of each job whose level changed since it was last set. It
 // returns the number set; the error is a round that no RM answered (or the
 // cluster's levels could not be read).
-func (o *Orderer) Round(ctx context.Context) (int, error) {
+func (o *Orderer) Round(ctx context.Context) (n int, err error) {
+	defer func() {
+		o.mu.Lock()
+		o.lastAt, o.lastErr, o.totalSet = time.Now(), err, o.totalSet+n
+		o.mu.Unlock()
+	}()
 	levels, err := o.resolveLevels(ctx)
+	o.mu.Lock()
+	o.lastOff = err == nil && levels == 0
+	o.mu.Unlock()
 	if err != nil || levels == 0 {
 		return 0, err
 	}
@@ -284,6 +299,28 @@ func (o *Orderer) Round(ctx context.Context) (int, error) {
 	return done, nil
 }
 
+// Describe is the job order's line on the dashboard: the jobs ordered, the
+// levels, how many priorities were set, and the last round's time or
+// failure.
+func (o *Orderer) Describe() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	switch {
+	case o.lastAt.IsZero():
+		return "not written yet"
+	case o.lastErr != nil:
+		return fmt.Sprintf("failing (last round %s): %v; jobs keep the priorities last set", o.lastAt.UTC().Format("15:04:05"), o.lastErr)
+	case o.lastOff:
+		return MaxLevelsKey + " is 0 on the cluster (priorities off): jobs keep YARN's order"
+	}
+	to := ""
+	if o.lastRM != "" {
+		to = " on " + o.lastRM
+	}
+	return fmt.Sprintf("%d jobs ordered over %d priority levels, %d priorities set%s (last round %s)",
+		len(o.jobs), o.levelsNow.Load(), o.totalSet, to, o.lastAt.UTC().Format("15:04:05"))
+}
+
 // put sets app's priority, asking the RMs in turn from the last that
 // answered; an RM's 4xx answer is final.
 func (o *Orderer) put(ctx context.Context, app string, level int) (int, error) {
@@ -294,6 +331,11 @@ func (o *Orderer) put(ctx context.Context, app string, level int) (int, error) {
 		var se *rest.StatusError
 		if err == nil || errors.As(err, &se) && se.Status >= 400 && se.Status < 500 {
 			o.next = k
+			if err == nil {
+				o.mu.Lock()
+				o.lastRM = o.rms[k].Base()
+				o.mu.Unlock()
+			}
 			return got, err
 		}
 		errs = append(errs, err)

@@ -1,7 +1,10 @@
 package rmorder
 
 import (
+	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -26,5 +29,23 @@ func TestForgetOnlyByTheLastPublisher(t *testing.T) {
 		if _, err := New(bad); err == nil {
 			t.Errorf("New(%+v) accepted", bad)
 		}
+	}
+}
+
+// The dashboard's line before any round, and after a round no
+// ResourceManager answered (nothing listens on port 1).
+func TestDescribeSaysWhatTheLastRoundDid(t *testing.T) {
+	o, err := New(Config{RMs: []string{"http://127.0.0.1:1"}, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := o.Describe(); d != "not written yet" {
+		t.Errorf("before any round: %q", d)
+	}
+	if _, err := o.Round(context.Background()); err == nil {
+		t.Fatal("a round with no ResourceManager listening succeeded")
+	}
+	if d := o.Describe(); !strings.HasPrefix(d, "failing (last round ") || !strings.Contains(d, "127.0.0.1:1") {
+		t.Errorf("after a failed round: %q", d)
 	}
 }

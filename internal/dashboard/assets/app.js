@@ -100,6 +100,7 @@
     }), "no-decisions");
     document.getElementById("analyzer").textContent = s.analyzer ? "Analyzer: " + s.analyzer : "";
     document.getElementById("capacity").textContent = s.capacity ? "Cluster capacity: " + s.capacity : "";
+    document.getElementById("job-order").textContent = s.job_order ? "Job order: " + s.job_order : "";
     var states = { healthy: 0, suspected: 0, failed: 0 };
     s.nodes.forEach(function (n) { if (n.state in states) states[n.state]++; });
     Object.keys(states).forEach(function (k) { document.getElementById("nodes-" + k).textContent = states[k]; });
