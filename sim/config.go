@@ -548,8 +548,8 @@ const (
 	JobOrderNone
 )
 
-// MaxJobOrderLevels bounds JobOrder.Levels (yarnclient/rmorder's bound).
-const MaxJobOrderLevels = 1000
+// MaxJobOrderLevels bounds JobOrder.Levels, as the live order bounds them.
+const MaxJobOrderLevels = speculators.MaxPriorityLevels
 
 // JobOrder configures Config.JobOrder.
 type JobOrder struct {

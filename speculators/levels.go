@@ -2,6 +2,11 @@ package speculators
 
 import "cmp"
 
+// MaxPriorityLevels bounds the levels PriorityLevels is asked to use, live
+// and in replay: the ranks are spread over them, and more levels than jobs
+// would only add writes to the ResourceManager.
+const MaxPriorityLevels = 1000
+
 // PriorityLevels maps job priorities ranked best first (the lowest Tier,
 // then the lowest Key, first) onto the levels top down to 1, as YARN
 // application priorities take them (the higher number first): rank i of n

@@ -26,7 +26,8 @@
 //     as the simulator's submit order does.
 //   - Only the capacity scheduler orders by application priority; under the
 //     fair scheduler the levels are set and have no effect, and the job
-//     order stays simulator-only (docs/operations.md, Job order through YARN application priorities).
+//     order is replay only (docs/operations.md, "Job order through YARN
+//     application priorities").
 //
 // The RM may refuse a change (an application already finished, ACLs: the
 // caller must own the application or be a YARN admin when yarn.acl.enable
@@ -67,10 +68,6 @@ const DefaultMaxUpdates = 100
 // MaxLevelsKey is the cluster's key for the highest application priority;
 // YARN's default, 0, keeps every application at 0 (priorities off).
 const MaxLevelsKey = "yarn.cluster.max-application-priority"
-
-// maxLevels bounds the levels used, whatever the cluster says: the ranks
-// are spread over them, and more levels than jobs would only add writes.
-const maxLevels = 1000
 
 // Config configures an Orderer.
 type Config struct {
@@ -382,7 +379,7 @@ func (o *Orderer) resolveLevels(ctx context.Context) (int, error) {
 			return 0, nil
 		}
 	}
-	o.levels = min(n, maxLevels)
+	o.levels = min(n, speculators.MaxPriorityLevels)
 	o.levelsNow.Store(int64(o.levels))
 	o.cfg.Log.WithField("levels", o.levels).Info("job order: setting the application priorities of jobs whose policies order them")
 	return o.levels, nil
