@@ -155,21 +155,34 @@ app_priority() {
   curl -fsS "$SPECBRIDGE_RM_WEB/ws/v1/cluster/apps/$1/priority" 2> /dev/null | grep -oE -- '-?[0-9]+' | head -n 1
 }
 
-# priorities_ordered FIRST SECOND: the RM reports both applications' priorities set by the sidecar (1 or
-# more) and FIRST's above SECOND's.
-priorities_ordered() {
+# both_set A B: the RM reports both applications' priorities set by the sidecar (1 or more).
+both_set() {
   local a b
   a=$(app_priority "$1") b=$(app_priority "$2")
-  [[ -n $a && -n $b ]] && ((b >= 1 && a > b))
+  [[ -n $a && -n $b ]] && ((a >= 1 && b >= 1))
+}
+
+# written_levels APP: the levels the sidecar wrote for APP (its debug log: "job order: priority set").
+written_levels() {
+  grep -a "job order: priority set" "$sidecar_log" | grep -a "app=$1 " | grep -oE 'level=[0-9]+' | cut -d= -f2
+}
+
+# ordered_in_log FIRST SECOND: the sidecar wrote FIRST a level above one it wrote SECOND (the highest
+# FIRST had above the lowest SECOND had): some round ranked FIRST ahead.
+ordered_in_log() {
+  local a b
+  a=$(written_levels "$1" | sort -n | tail -n 1) b=$(written_levels "$2" | sort -n | head -n 1)
+  [[ -n $a && -n $b ]] && ((a > b))
 }
 
 # Two jobs under E2E_ORDER_POLICY (auto) at once, the sidecar setting their YARN application priorities
 # from the policy's job order (serve --rm-job-order; the mini cluster runs with 10 priority levels), as
-# the replay orders jobs on free slots: the RM must show both jobs' priorities set and the 2-map job's
-# above the 12-map job's (least work first, though it was submitted second), the sidecar must count the
-# writes, and both jobs must SUCCEED. It prints when each job's last map started: with the order the
-# small job's maps may take containers ahead of the big job's second wave, which FIFO gives the big job
-# first (whether they do depends on when the small job's AM starts; docs/operations.md has the figures).
+# the replay orders jobs on free slots: the sidecar must write the 2-map job's priority above the 12-map
+# job's in some round (least work first, though it was submitted second; the order moves as the jobs run),
+# the RM must show both set, the sidecar must count the writes, and both jobs must SUCCEED. It prints
+# when each job's last map started: with the order the small job's maps may take containers ahead of the
+# big job's second wave, which FIFO gives the big job first (whether they do depends on when the small
+# job's AM starts; docs/operations.md has the figures).
 # E2E_ORDER_OFF=1 runs the same two jobs without --rm-job-order, for that comparison (no checks).
 run_order() {
   local pol=${E2E_ORDER_POLICY:-auto} saved=("${sidecar_flags[@]}") how="serve --rm-job-order sets their YARN priorities"
@@ -182,11 +195,16 @@ run_order() {
     -D e2e.straggler.ms=0)
   submit order-big "${args[@]}" -D e2e.maps=12
   local big_pid=$client_pid big_job=$job_id big_t0=$job_t0
+  extra_pids+=("$big_pid") # cleanup stops it if the run fails before its finish
   submit order-small "${args[@]}" -D e2e.maps=2
   local big_app=${big_job/job_/application_} small_app=${job_id/job_/application_}
   if [[ -z ${E2E_ORDER_OFF:-} ]]; then
-    wait_until 120 "the RM to show $small_app's priority above $big_app's" priorities_ordered "$small_app" "$big_app"
-    say "RM: $small_app (2 maps) priority $(app_priority "$small_app"), $big_app (12 maps) priority $(app_priority "$big_app")"
+    # Both AMs must run at once: a cluster started without the AM limit above (E2E_KEEP_CLUSTER, or another
+    # script's) admits the second only when the first ends, and this wait times out.
+    wait_until 120 "the sidecar to write $small_app's priority above $big_app's (if only one AM runs at a time, restart the cluster with this script's yarn.scheduler.capacity.maximum-am-resource-percent)" \
+      ordered_in_log "$small_app" "$big_app"
+    wait_until 30 "the RM to show both priorities set" both_set "$small_app" "$big_app"
+    say "sidecar wrote $small_app (2 maps) levels $(written_levels "$small_app" | paste -sd,), $big_app (12 maps) $(written_levels "$big_app" | paste -sd,); RM now: $(app_priority "$small_app") and $(app_priority "$big_app")"
   fi
   finish order-small
   client_pid=$big_pid job_id=$big_job job_t0=$big_t0

@@ -31,13 +31,10 @@ type prioJob struct {
 func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick, bool) {
 	if !s.prioValid {
 		yarn := s.cfg.JobOrder.Mode == JobOrderYARN
-		if yarn && s.now >= s.yarnNext {
-			s.readYARNOrder()
-		}
 		cands := s.prioScratch[:0]
 		for _, ji := range s.active {
 			j := &s.jobs[ji]
-			if !j.prio {
+			if !s.orderedNow(j) {
 				continue
 			}
 			if yarn {
@@ -71,10 +68,27 @@ func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick
 	return 0, pick{}, false
 }
 
+// orderedNow reports whether job j takes free slots in its policy's order
+// now (pickByPriority) rather than in the scheduler's (placeOne): always
+// for a job whose policy orders jobs, but under JobOrderYARN only once a
+// reading gave it a level; until then it is at YARN's level 0, beside the
+// jobs whose policies do not order, and the scheduler serves it among them
+// in submission order, as the capacity scheduler does live.
+func (s *sim) orderedNow(j *jobState) bool {
+	if !j.prio {
+		return false
+	}
+	if s.cfg.JobOrder.Mode != JobOrderYARN {
+		return true
+	}
+	return s.yarnLevel != nil && s.yarnLevel[j.index] > 0
+}
+
 // readYARNOrder reads the job order as serve --rm-job-order does live
 // (JobOrderYARN): every ordered job's priority now, ranked (ties in
 // submission order) and mapped onto the levels, kept until the next
-// reading, which is at the first pass of the next period.
+// reading, which is at the first scheduling pass of the next period
+// (schedule calls it before it gathers the jobs to serve).
 func (s *sim) readYARNOrder() {
 	if s.yarnLevel == nil {
 		s.yarnLevel = make([]int32, len(s.jobs))
@@ -92,7 +106,12 @@ func (s *sim) readYARNOrder() {
 		pris = append(pris, r.pri)
 	}
 	for i, l := range speculators.PriorityLevels(pris, s.cfg.JobOrder.Levels) {
-		s.yarnLevel[ranked[i].ji] = int32(l)
+		ji := ranked[i].ji
+		was := s.yarnLevel[ji]
+		s.yarnLevel[ji] = int32(l)
+		if was == 0 {
+			s.reindex(&s.jobs[ji]) // it leaves the scheduler's jobs for the order
+		}
 	}
 	s.yarnScratch, s.yarnPris = ranked, pris
 	every := s.cfg.JobOrder.Every

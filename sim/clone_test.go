@@ -174,6 +174,43 @@ func TestYARNJobOrder(t *testing.T) {
 			t.Errorf("%s: jobs finished in the order %s, want %s", c.name, got, c.want)
 		}
 	}
+	// A job whose policy orders jobs but that arrived since the last
+	// reading is at YARN's level 0, beside a job whose policy does not
+	// order: the scheduler serves them in submission order (the unordered
+	// job u, submitted at 100, before o at 200), where the exact order puts
+	// o first. x runs first in both.
+	mixed := func(o JobOrder) string {
+		t.Helper()
+		cfg := cfgFor(nodes(1))
+		cfg.JobOrder = o
+		jobs := []Job{{ID: "x", Maps: works(1000)}, {ID: "u", Submit: 100, Maps: works(1000)}, {ID: "o", Submit: 200, Maps: works(1000)}}
+		pols := []speculators.Speculator{&cloning{copies: 1, key: 5}, &script{}, &cloning{copies: 1, key: 0}}
+		k := 0
+		res, err := Run(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+			k++
+			return speculators.NewEngine(info, "mixed", pols[k-1], speculators.Params{})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx := []int{0, 1, 2}
+		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(res.Jobs[a].Finish, res.Jobs[b].Finish) })
+		out := ""
+		for _, i := range idx {
+			out += jobs[i].ID
+		}
+		return out
+	}
+	if got := mixed(JobOrder{Mode: JobOrderExact}); got != "xou" {
+		t.Errorf("exact order, one unordered job: finished %s, want xou", got)
+	}
+	if got := mixed(JobOrder{Mode: JobOrderYARN, Levels: 10, Every: 3_600_000}); got != "xuo" {
+		t.Errorf("YARN order read once an hour, one unordered job: finished %s, want xuo (o has no level yet)", got)
+	}
+	if got := mixed(JobOrder{Mode: JobOrderYARN, Levels: 10, Every: 1}); got != "xou" {
+		t.Errorf("YARN order read every ms, one unordered job: finished %s, want xou", got)
+	}
+
 	cfg := cfgFor(nodes(1))
 	for _, bad := range []JobOrder{{Mode: JobOrderYARN}, {Mode: JobOrderYARN, Levels: 10}, {Mode: JobOrderYARN, Levels: MaxJobOrderLevels + 1, Every: 1}, {Mode: JobOrderNone + 1}} {
 		cfg.JobOrder = bad

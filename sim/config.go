@@ -539,9 +539,11 @@ const (
 	// (at the first scheduling pass of each period), ranked and mapped onto
 	// Levels YARN priority levels (speculators.PriorityLevels), and each
 	// free slot goes to the job of the highest level, ties in submission
-	// order; a job submitted since the last reading has no level yet (0,
-	// behind the others). Not modelled: the AM's own container (a live job
-	// joins the order once its AM connects; the simulator has no AMs).
+	// order; a job submitted since the last reading has no level yet: it
+	// is at YARN's level 0 beside the jobs whose policies do not order
+	// jobs, behind the ranked ones, and the scheduler serves it among them.
+	// Not modelled: the AM's own container (a live job joins the order once
+	// its AM connects; the simulator has no AMs).
 	JobOrderYARN
 	// JobOrderNone asks no job order: the scheduler alone orders jobs, as
 	// YARN does live without serve --rm-job-order.

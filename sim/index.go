@@ -163,7 +163,7 @@ func (s *sim) flagsOf(j *jobState) jobFlags {
 	if j.needs(speculators.Map)+j.needs(speculators.Reduce) > 0 || pullRun {
 		f |= inWaiting
 	}
-	if !j.prio && (pullRun || s.mayPlaceNow(j)) {
+	if !s.orderedNow(j) && (pullRun || s.mayPlaceNow(j)) {
 		f |= inPlaceable
 	}
 	if j.starving() {

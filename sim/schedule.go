@@ -37,6 +37,9 @@ const (
 func (s *sim) schedule() error {
 	s.needSchedule = false
 	s.prioValid = false
+	if s.cfg.JobOrder.Mode == JobOrderYARN && s.anyPrio && s.now >= s.yarnNext {
+		s.readYARNOrder()
+	}
 	if !s.anythingWaiting() {
 		return nil
 	}

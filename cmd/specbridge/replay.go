@@ -16,6 +16,7 @@ import (
 	"github.com/specbridge/specbridge/store/grassamples"
 	"github.com/specbridge/specbridge/yarnclient/hdfs"
 	"github.com/specbridge/specbridge/yarnclient/history"
+	"github.com/specbridge/specbridge/yarnclient/rmorder"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,7 +44,7 @@ func replayCommand() *cli.Command {
 			&cli.StringFlag{Name: "scheduler", Usage: "`NAME`: fifo or fair", DefaultText: "the scenario's, else fifo"},
 			&cli.StringFlag{Name: "job-order", Usage: "`ORDER` of jobs on free slots for the policies that order jobs (sca, sda, ese, auto): exact (every scheduling pass, as their papers' systems), yarn (as serve --rm-job-order applies it live: YARN priority levels read every --job-order-interval) or none (YARN's scheduler alone, as live without --rm-job-order)", DefaultText: "exact for a scenario, none for a history"},
 			&cli.IntFlag{Name: "job-order-levels", Value: 10, Usage: "under --job-order yarn: the cluster's `LEVELS` (yarn.cluster.max-application-priority)"},
-			&cli.DurationFlag{Name: "job-order-interval", Value: 5 * time.Second, Usage: "under --job-order yarn: how often (`DURATION`) the order is read (serve --rm-job-order-interval)"},
+			&cli.DurationFlag{Name: "job-order-interval", Value: rmorder.DefaultInterval, Usage: "under --job-order yarn: how often (`DURATION`) the order is read (serve --rm-job-order-interval)"},
 			&cli.BoolFlag{Name: "no-copy-cost", Usage: "copies take their draws' times: leave out the copy cost, the extra start-up of copies over originals that the histories with copies show (the inputs and --node-speeds-from; docs/replay.md)"},
 			&cli.IntFlag{Name: "node-slots", Usage: "give each recorded NodeManager of a history `N` containers (its capacity, which a history does not record), keeping its name, speed and crash (not with --nodes/--slots)", DefaultText: "the most it ran at once"},
 			&cli.StringSliceFlag{Name: "node-speeds-from", Usage: "measure the recorded NodeManagers' speeds from the histories at `PATH` too (a .jhist, Rumen trace or directory of jobs of the same cluster; repeatable), and replay on every NodeManager they name but those they show crashed before; they are not replayed", DefaultText: "the input's own attempts"},

@@ -166,8 +166,6 @@ func readJhist(path string) (*history.Job, error) {
 	return history.ReadJhistFrom(f, path)
 }
 
-// amStart is the time from the job's submit to its first task attempt's
-// start, in seconds (0 when no attempt has a start).
 // lastMapStart is the epoch ms of the latest first start among the job's
 // maps (0 without one).
 func lastMapStart(job *history.Job) int64 {
@@ -187,6 +185,8 @@ func lastMapStart(job *history.Job) int64 {
 	return last
 }
 
+// amStart is the time from the job's submit to its first task attempt's
+// start, in seconds (0 when no attempt has a start).
 func amStart(job *history.Job) float64 {
 	var first int64
 	for _, t := range job.Tasks {

@@ -138,7 +138,7 @@
 //     little to gain, and RAS copies only when the copy saves resources
 //     (choice: hadoop as the member lost four rows of faults that come and
 //     go, whose records read alike between the faults); the busy and idle-slot
-//     cuts still apply. A busy exact job of one map and at most one reduce
+//     cuts still apply. A busy exact job of at most one map and one reduce
 //     runs single-task-member (hadoop) in small-busy-member's place: with
 //     no sibling task there is nothing to compare a task with, and a
 //     copy's slot is another job's. Both fitted on one row each (heldout19).
@@ -421,7 +421,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"spread of the most recent map records (as for alike-busy-sigma) below which alike-idle-member applies (rule v20). "+
 			"Fitted on one row: iterative-chains-fair's records read 0.20-0.27 (5 seeds: 44.1 s at 0.25, 43.8 at 0.26, 43.5 at 0.27, 43.4 at 0.3); from 0.27 heldout15/few-fat-nodes (lognormal sigma-0.3 maps, records 0.26-0.32) fell behind hadoop, 141.0 -> 143.2 s (hadoop 142.3), all of it one seed whose jobs diverged after two ran ras (seeds 6-20: 144.0 under v19, 143.4 at 0.3)")
 	b.String(&p.singleTask, ParamSingleTask, "hadoop",
-		"small busy member (small-busy-member's place) for an exact job of one map and at most one reduce placed at small-busy-load or above (rule v20): a task with no sibling gives a detector nothing to compare it with, and on a busy cluster a copy's slot is another job's; below clone-load the small member still clones it (Dolly's case: heldout17/slots-tiny-adhoc-light, jobs of 1-3 maps at load 0.09, 13.8 s with sca, 18.3 with hadoop there too). "+
+		"small busy member (small-busy-member's place) for an exact job of at most one map and at most one reduce placed at small-busy-load or above (rule v20): a task with no sibling gives a detector nothing to compare it with, and on a busy cluster a copy's slot is another job's; below clone-load the small member still clones it (Dolly's case: heldout17/slots-tiny-adhoc-light, jobs of 1-3 maps at load 0.09, 13.8 s with sca, 18.3 with hadoop there too). "+
 			"heldout19/one-by-one-high-rate (1,300 jobs of one map and one reduce at load 0.74; 5 seeds): 22.9 s with ras (366 copies a run, none won), 22.4 with hadoop, hadoop alone 22.3 (the first 16 jobs, placed on the idle cluster, are still cloned). Fitted on one row; empty: small-busy-member, as in rules v12-v19")
 	b.String(&p.mapSpread, ParamMapSpread, "ras",
 		"member for an exact map-only job without an a-priori law when earlier exact jobs' maps ran slow on at least spread-share and less than map-only-spread-below of their nodes and their map times spread less than map-only-busy-sigma (rule v12: a few slow nodes among alike ones; "+

@@ -29,12 +29,15 @@
 //     order is replay only (docs/operations.md, "Job order through YARN
 //     application priorities").
 //
-// The RM may refuse a change (an application already finished, ACLs: the
-// caller must own the application or be a YARN admin when yarn.acl.enable
-// is true): the job is then left alone until the bridge forgets it, and the
-// refusal is logged once. An RM that does not answer is asked again next
-// round. Nothing here can fail a job: the worst case is the order YARN
-// would have used anyway.
+// The RM may refuse a change (400, 403, 404, 409: an application it no
+// longer knows; ACLs: the caller must own the application or be a YARN
+// admin when yarn.acl.enable is true, and a queue's priority ACL): the job is
+// then left alone until the bridge forgets it, and the refusal is logged
+// once. An error that may pass (5xx, 408, 429) is asked again next round,
+// and the jobs ranked below it are still written; an RM that does not
+// answer, or does not take the caller (401, 407), ends the round. Nothing
+// here can fail a job: the worst case is the order YARN would have used
+// anyway.
 package rmorder
 
 import (
@@ -113,11 +116,12 @@ type Orderer struct {
 	seq  uint64
 
 	// Owned by the goroutine that calls Round.
-	levels  int               // resolved levels (0: not yet, or off)
-	offSaid bool              // the "priorities off" warning was logged
-	next    int               // index of the RM to ask first
-	set     map[string]int    // the level last written, by application
-	refused map[string]string // applications the RM refused, and why
+	levels     int               // resolved levels (0: not yet, or off)
+	offSaid    bool              // the "priorities off" warning was logged
+	cappedSaid bool              // the "lower priority than asked" warning was logged
+	next       int               // index of the RM to ask first
+	set        map[string]int    // the level last written, by application
+	refused    map[string]string // applications the RM refused, and why
 
 	levelsNow atomic.Int64 // levels, for the gauge
 	// What Describe shows, set by Round (mu).
@@ -129,7 +133,7 @@ type Orderer struct {
 
 	ordered, levelGauge prometheus.GaugeFunc
 	updates, refusals   prometheus.Counter
-	failures            prometheus.Counter
+	failures, retries   prometheus.Counter
 }
 
 // New checks cfg and returns an Orderer that has written nothing yet.
@@ -176,13 +180,15 @@ func New(cfg Config) (*Orderer, error) {
 	o.refusals = prometheus.NewCounter(prometheus.CounterOpts{Name: "specbridge_rm_job_order_refusals_total",
 		Help: "application priority changes the ResourceManager refused (the job is left alone)"})
 	o.failures = prometheus.NewCounter(prometheus.CounterOpts{Name: "specbridge_rm_job_order_failures_total",
-		Help: "rounds of the job order that no ResourceManager answered"})
+		Help: "rounds of the job order that ended early: no ResourceManager answered, or none took the caller (401, 407)"})
+	o.retries = prometheus.NewCounter(prometheus.CounterOpts{Name: "specbridge_rm_job_order_retries_total",
+		Help: "application priority changes the ResourceManager answered with an error that may pass (5xx, 408, 429), asked again next round"})
 	return o, nil
 }
 
 // Collectors are the orderer's metrics, for /metrics.
 func (o *Orderer) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{o.ordered, o.levelGauge, o.updates, o.refusals, o.failures}
+	return []prometheus.Collector{o.ordered, o.levelGauge, o.updates, o.refusals, o.failures, o.retries}
 }
 
 // Publish records the priority of application app, as the session owner
@@ -275,25 +281,55 @@ func (o *Orderer) Round(ctx context.Context) (n int, err error) {
 			continue
 		}
 		got, err := o.put(ctx, j.app, lv[i])
-		var se *rest.StatusError
 		switch {
 		case err == nil:
 			o.set[j.app] = lv[i]
 			o.updates.Inc()
 			done++
-			if got != lv[i] {
-				o.cfg.Log.WithFields(logrus.Fields{"app": j.app, "asked": lv[i], "got": got}).Debug("job order: the ResourceManager capped the priority")
+			o.cfg.Log.WithFields(logrus.Fields{"app": j.app, "level": lv[i], "rank": i + 1, "ordered": len(jobs)}).Debug("job order: priority set")
+			if got != lv[i] && !o.cappedSaid {
+				o.cappedSaid = true
+				o.cfg.Log.WithFields(logrus.Fields{"app": j.app, "asked": lv[i], "got": got}).Warn("job order: the ResourceManager set a lower priority than asked (the cluster's maximum is lower than --rm-job-order-levels?); the top ranks share it")
 			}
-		case errors.As(err, &se) && se.Status >= 400 && se.Status < 500:
+		case refused(err):
 			o.refused[j.app] = err.Error()
 			o.refusals.Inc()
 			o.cfg.Log.WithField("app", j.app).WithError(err).Warn("job order: the ResourceManager refused the application's priority; the job keeps YARN's order")
+		case passing(err):
+			o.retries.Inc() // asked again next round; the jobs below it are still written
+			o.cfg.Log.WithField("app", j.app).WithError(err).Debug("job order: the ResourceManager answered the priority with an error; asked again next round")
 		default:
 			o.failures.Inc()
 			return done, err
 		}
 	}
 	return done, nil
+}
+
+// refused reports whether err is the ResourceManager's refusal of this
+// application's change, which asking again would not change: a malformed
+// request (400), the caller not allowed to change it (403: ACLs, a queue's
+// acl_application_max_priority), an application it does not know (404), a
+// conflict with its state (409).
+func refused(err error) bool {
+	var se *rest.StatusError
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Status {
+	case http.StatusBadRequest, http.StatusForbidden, http.StatusNotFound, http.StatusConflict:
+		return true
+	}
+	return false
+}
+
+// passing reports whether err is an answer about this application that may
+// pass (the RM's internal error, 5xx; a timeout, 408; throttling, 429): the
+// change is asked again next round. Anything else that is not a refusal (no
+// RM answered; the caller not authenticated, 401 or 407) ends the round.
+func passing(err error) bool {
+	var se *rest.StatusError
+	return errors.As(err, &se) && (se.Status >= 500 || se.Status == http.StatusRequestTimeout || se.Status == http.StatusTooManyRequests)
 }
 
 // Describe is the job order's line on the dashboard: the jobs ordered, the
@@ -318,66 +354,75 @@ func (o *Orderer) Describe() string {
 		len(o.jobs), o.levelsNow.Load(), o.totalSet, to, o.lastAt.UTC().Format("15:04:05"))
 }
 
-// put sets app's priority, asking the RMs in turn from the last that
-// answered; an RM's 4xx answer is final.
+// put sets app's priority on the first ResourceManager that takes it.
 func (o *Orderer) put(ctx context.Context, app string, level int) (int, error) {
+	var got int
+	err := o.ask(func(rm *rest.ResourceManager) error {
+		var err error
+		got, err = rm.SetAppPriority(ctx, app, level, o.cfg.User)
+		if err == nil {
+			o.mu.Lock()
+			o.lastRM = rm.Base()
+			o.mu.Unlock()
+		}
+		return err
+	})
+	return got, err
+}
+
+// ask calls f with the ResourceManagers in turn, from the one that answered
+// last, until one succeeds or refuses (HA: a standby or a down RM gives
+// another error, and the next is asked); the error names every RM's.
+func (o *Orderer) ask(f func(*rest.ResourceManager) error) error {
 	var errs []error
 	for i := range o.rms {
 		k := (o.next + i) % len(o.rms)
-		got, err := o.rms[k].SetAppPriority(ctx, app, level, o.cfg.User)
-		var se *rest.StatusError
-		if err == nil || errors.As(err, &se) && se.Status >= 400 && se.Status < 500 {
+		err := f(o.rms[k])
+		if err == nil || refused(err) {
 			o.next = k
-			if err == nil {
-				o.mu.Lock()
-				o.lastRM = o.rms[k].Base()
-				o.mu.Unlock()
-			}
-			return got, err
+			return err
 		}
 		errs = append(errs, err)
 	}
 	o.next = (o.next + 1) % len(o.rms)
-	return 0, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
-// resolveLevels returns the levels to use: Config.Levels, else the
-// cluster's maximum priority (read until it reads above 0; 0 means
-// priorities are off, which is logged once).
+// resolveLevels returns the levels to use: the cluster's maximum priority,
+// or Config.Levels when that is lower or the maximum cannot be read (read
+// every round until it is; 0 on the cluster means priorities are off, which
+// is logged once and writes nothing).
 func (o *Orderer) resolveLevels(ctx context.Context) (int, error) {
 	if o.levels > 0 {
 		return o.levels, nil
 	}
-	n := o.cfg.Levels
-	if n == 0 {
-		var errs []error
-		read := false
-		for i := range o.rms {
-			k := (o.next + i) % len(o.rms)
-			v, err := o.rms[k].ConfValue(ctx, MaxLevelsKey)
-			if err == nil {
-				n, err = strconv.Atoi(strings.TrimSpace(v))
-				if err != nil {
-					err = fmt.Errorf("%s/conf: %s is %q, not a number", o.rms[k].Base(), MaxLevelsKey, v)
-				}
-			}
-			if err == nil {
-				read = true
-				break
-			}
-			errs = append(errs, err)
+	clusterMax := 0
+	err := o.ask(func(rm *rest.ResourceManager) error {
+		v, err := rm.ConfValue(ctx, MaxLevelsKey)
+		if err != nil {
+			return err
 		}
-		if !read {
-			o.failures.Inc()
-			return 0, fmt.Errorf("job order: the cluster's priority levels: %w", errors.Join(errs...))
+		if clusterMax, err = strconv.Atoi(strings.TrimSpace(v)); err != nil {
+			return fmt.Errorf("%s/conf: %s is %q, not a number", rm.Base(), MaxLevelsKey, v)
 		}
-		if n <= 0 {
-			if !o.offSaid {
-				o.cfg.Log.Warn("job order: " + MaxLevelsKey + " is 0 on the cluster (application priorities off): jobs keep YARN's order; set it above 0, or --rm-job-order-levels")
-				o.offSaid = true
-			}
-			return 0, nil
+		return nil
+	})
+	n := clusterMax
+	switch {
+	case err != nil && o.cfg.Levels > 0:
+		n = o.cfg.Levels
+		o.cfg.Log.WithError(err).Info("job order: the cluster's " + MaxLevelsKey + " could not be read; using --rm-job-order-levels")
+	case err != nil:
+		o.failures.Inc()
+		return 0, fmt.Errorf("job order: the cluster's priority levels: %w", err)
+	case clusterMax <= 0:
+		if !o.offSaid {
+			o.cfg.Log.Warn("job order: " + MaxLevelsKey + " is 0 on the cluster (application priorities off): jobs keep YARN's order; set it above 0")
+			o.offSaid = true
 		}
+		return 0, nil
+	case o.cfg.Levels > 0:
+		n = min(o.cfg.Levels, clusterMax)
 	}
 	o.levels = min(n, speculators.MaxPriorityLevels)
 	o.levelsNow.Store(int64(o.levels))
