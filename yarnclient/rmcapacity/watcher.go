@@ -93,14 +93,10 @@ func New(cfg Config) (*Watcher, error) {
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
-	hc := &http.Client{Transport: SPNEGO(cfg.Kerberos, cfg.Transport)}
 	w := &Watcher{cfg: cfg}
-	for _, a := range cfg.RMs {
-		rm, err := rest.NewResourceManager(a, cfg.Timeout, hc)
-		if err != nil {
-			return nil, fmt.Errorf("ResourceManager capacity: %w", err)
-		}
-		w.rms = append(w.rms, rm)
+	var err error
+	if w.rms, err = Clients(cfg.RMs, cfg.Timeout, cfg.Kerberos, cfg.Transport); err != nil {
+		return nil, fmt.Errorf("ResourceManager capacity: %w", err)
 	}
 	w.age = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "specbridge_rm_capacity_age_seconds",
 		Help: "seconds since the ResourceManager's cluster metrics were last read (-1: never)"}, func() float64 {
@@ -222,6 +218,22 @@ func (w *Watcher) Capacity() (total, free int, ok bool) {
 		return 0, 0, false
 	}
 	return s.Total, s.Free, true
+}
+
+// Clients are the REST clients of the ResourceManagers at addrs (an HA
+// list), sharing one HTTP client that authenticates with SPNEGO as kc when
+// kc is set; timeout bounds each request (0: rest.DefaultTimeout).
+func Clients(addrs []string, timeout time.Duration, kc *krb.Client, tr http.RoundTripper) ([]*rest.ResourceManager, error) {
+	hc := &http.Client{Transport: SPNEGO(kc, tr)}
+	rms := make([]*rest.ResourceManager, 0, len(addrs))
+	for _, a := range addrs {
+		rm, err := rest.NewResourceManager(a, timeout, hc)
+		if err != nil {
+			return nil, err
+		}
+		rms = append(rms, rm)
+	}
+	return rms, nil
 }
 
 // SPNEGO returns next with SPNEGO's Negotiate header, as client kc, added

@@ -156,14 +156,10 @@ func New(cfg Config) (*Orderer, error) {
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
-	hc := &http.Client{Transport: rmcapacity.SPNEGO(cfg.Kerberos, cfg.Transport)}
 	o := &Orderer{cfg: cfg, jobs: map[string]*entry{}, set: map[string]int{}, refused: map[string]string{}}
-	for _, a := range cfg.RMs {
-		rm, err := rest.NewResourceManager(a, cfg.Timeout, hc)
-		if err != nil {
-			return nil, fmt.Errorf("job order: %w", err)
-		}
-		o.rms = append(o.rms, rm)
+	var err error
+	if o.rms, err = rmcapacity.Clients(cfg.RMs, cfg.Timeout, cfg.Kerberos, cfg.Transport); err != nil {
+		return nil, fmt.Errorf("job order: %w", err)
 	}
 	o.ordered = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "specbridge_rm_job_order_jobs",
 		Help: "running jobs whose policies order jobs, whose YARN application priorities the sidecar sets (serve --rm-job-order)"}, func() float64 {
