@@ -12,6 +12,9 @@ type Run struct {
 	Index    int // 0-based run: the seed is Options.Seed + Index
 	Seed     uint64
 	Workload *Workload
+	// JobOrder is the job order the simulation ran under (--job-order, or
+	// the input's default).
+	JobOrder sim.JobOrder
 	Sim      *sim.Result
 	Summary  Result
 }

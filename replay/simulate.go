@@ -185,7 +185,7 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 			facts = f
 		}
 		if opts.Observe != nil {
-			return opts.Observe(&Run{Policy: name, Index: r, Seed: seed, Workload: w, Sim: res, Summary: sum})
+			return opts.Observe(&Run{Policy: name, Index: r, Seed: seed, Workload: w, JobOrder: opts.jobOrder(w), Sim: res, Summary: sum})
 		}
 		return nil
 	})
@@ -208,6 +208,23 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 // runOne simulates the workload with every job running policy name; known
 // is what earlier jobs taught, this run's own copy: the jobs read it as
 // their Prior and what they learn is added to it (and kept in opts.Store).
+// jobOrder is the job order the simulations of w run under:
+// Cluster.JobOrder when set (--job-order), else the workload's default,
+// exact for a scenario and none for a history (YARNPlacement).
+func (o Options) jobOrder(w *Workload) sim.JobOrder {
+	jo := w.Config.JobOrder
+	if o.Cluster.JobOrder.Mode != sim.JobOrderDefault {
+		jo = o.Cluster.JobOrder
+	}
+	if jo.Mode == sim.JobOrderDefault {
+		jo.Mode = sim.JobOrderExact
+		if w.Config.YARNPlacement {
+			jo.Mode = sim.JobOrderNone
+		}
+	}
+	return jo
+}
+
 func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.MemoryStore) (*sim.Result, map[string]string, error) {
 	// A policy that picks a member per job (auto) names it; the engines
 	// of running jobs are held until their job finishes (JobDone), then
@@ -239,9 +256,7 @@ func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.Me
 		}
 	}
 	cfg := w.Config
-	if opts.Cluster.JobOrder.Mode != sim.JobOrderDefault {
-		cfg.JobOrder = opts.Cluster.JobOrder
-	}
+	cfg.JobOrder = opts.jobOrder(w)
 	done := cfg.JobDone
 	cfg.JobDone = func(d, total int, now speculators.Time) {
 		if len(running) > 0 {

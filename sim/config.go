@@ -563,6 +563,20 @@ type JobOrder struct {
 	Every  speculators.Time
 }
 
+// String says what the order is, for reports: the mode, and for
+// JobOrderYARN its levels and period.
+func (o JobOrder) String() string {
+	switch o.Mode {
+	case JobOrderExact:
+		return "exact: read at every scheduling pass from a job's submission, as the papers' systems order jobs"
+	case JobOrderYARN:
+		return fmt.Sprintf("yarn: %d YARN priority levels read every %s, as serve --rm-job-order sets them live", o.Levels, time.Duration(o.Every)*time.Millisecond)
+	case JobOrderNone:
+		return "none: YARN's scheduler alone, as live without serve --rm-job-order"
+	}
+	return "default: exact for a scenario, none for a history"
+}
+
 // orders reports whether jobs whose policies order them are ordered.
 func (o JobOrder) orders(yarnPlacement bool) bool {
 	switch o.Mode {

@@ -457,8 +457,23 @@ func TestReplayJobOrderFlag(t *testing.T) {
 			t.Errorf("replay %v: exit %d, stderr %q; want exit 2 saying %q", tc.args, code, stderr, tc.want)
 		}
 	}
-	out, stderr, code := run(t, "replay", "--job-order", "yarn", "--speculators", "sca", "--max-jobs", "20", "../../scenarios/grass-exact.yaml")
-	if code != 0 || !strings.Contains(out, "sca") {
-		t.Errorf("replay --job-order yarn: exit %d, stderr %q", code, stderr)
+	// The report says which order the replay ran under: a scenario's
+	// exact by default, the YARN model with its levels and period.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "<dt>job order</dt><dd>exact: read at every scheduling pass"},
+		{[]string{"--job-order", "yarn", "--job-order-levels", "4", "--job-order-interval", "2s"}, "<dt>job order</dt><dd>yarn: 4 YARN priority levels read every 2s"},
+	} {
+		html := filepath.Join(t.TempDir(), "report.html")
+		args := append(append([]string{"replay", "--speculators", "sca", "--max-jobs", "20", "--report", html}, tc.args...), "../../scenarios/grass-exact.yaml")
+		if _, stderr, code := run(t, args...); code != 0 {
+			t.Fatalf("replay %v: exit %d, stderr %q", tc.args, code, stderr)
+		}
+		page, err := os.ReadFile(html)
+		if err != nil || !strings.Contains(string(page), tc.want) {
+			t.Errorf("replay %v: the report does not say %q (%v)", tc.args, tc.want, err)
+		}
 	}
 }

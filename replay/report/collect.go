@@ -46,6 +46,7 @@ type policyData struct {
 type clusterInfo struct {
 	Nodes, Containers int
 	Scheduler         string
+	JobOrder          string
 	Jobs, Tasks       int
 }
 
@@ -75,6 +76,7 @@ func (c *Collector) Observe(r *replay.Run) error {
 		if c.cluster.Scheduler == "" {
 			c.cluster.Scheduler = "fifo"
 		}
+		c.cluster.JobOrder = r.JobOrder.String()
 		c.cluster.Jobs = len(w.Jobs)
 		seen := map[string]bool{}
 		for i, j := range w.Jobs {

@@ -60,6 +60,7 @@ type rowView struct {
 
 type pageView struct {
 	Input, Format, Seeds, Scheduler string
+	JobOrder                        string
 	Nodes, Containers, Jobs, Tasks  int
 	Groups                          []string
 	Verdict, TimeCost               []string
@@ -75,7 +76,7 @@ type pageView struct {
 func (c *Collector) WriteHTML(w io.Writer, results []replay.Result) error {
 	m := chooseMetric(results)
 	v := pageView{Input: c.Input, Format: c.Format, Nodes: c.cluster.Nodes, Containers: c.cluster.Containers,
-		Scheduler: c.cluster.Scheduler, Jobs: c.cluster.Jobs, Tasks: c.cluster.Tasks, Groups: c.groups,
+		Scheduler: c.cluster.Scheduler, JobOrder: c.cluster.JobOrder, Jobs: c.cluster.Jobs, Tasks: c.cluster.Tasks, Groups: c.groups,
 		Verdict: c.verdict(results), Provenance: c.Provenance}
 	if tv := replay.NewVerdict(results); tv != nil {
 		v.TimeCost = tv.Summary
@@ -199,6 +200,7 @@ dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; } d
 <dt>input</dt><dd>{{.Input}} ({{.Format}})</dd>
 <dt>workload</dt><dd>{{.Jobs}} jobs, {{.Tasks}} tasks{{if gt (len .Groups) 1}}, groups: {{range $i, $g := .Groups}}{{if $i}}, {{end}}{{$g}}{{end}}{{end}}</dd>
 <dt>cluster</dt><dd>{{.Nodes}} nodes, {{.Containers}} containers, {{.Scheduler}} scheduler</dd>
+<dt>job order</dt><dd>{{.JobOrder}} (for the policies that order jobs: sca, sda, ese, auto; --job-order)</dd>
 <dt>seeds</dt><dd>{{.Seeds}}</dd>
 </dl>
 <h2>Policies</h2>
