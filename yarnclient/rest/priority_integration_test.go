@@ -12,8 +12,8 @@ import (
 
 // The RM's priority API as the sidecar's job order uses it (serve
 // --rm-job-order): a set priority reads back, one above the cluster's
-// maximum is capped at it (scripts/test-integration.sh starts the mini
-// cluster with yarn.cluster.max-application-priority 10), an unknown
+// maximum is capped at it (scripts/minicluster.sh's cluster starts with
+// yarn.cluster.max-application-priority 10), an unknown
 // application is a 404 naming it, and a malformed id is refused.
 func TestIntegrationApplicationPriority(t *testing.T) {
 	ctx := context.Background()
@@ -26,7 +26,7 @@ func TestIntegrationApplicationPriority(t *testing.T) {
 		t.Fatal(err)
 	}
 	if maxPrio != "10" {
-		t.Fatalf("yarn.cluster.max-application-priority is %q on the mini cluster, want 10 (scripts/test-integration.sh)", maxPrio)
+		t.Fatalf("yarn.cluster.max-application-priority is %q on the mini cluster, want 10 (scripts/minicluster/.../MiniCluster.java sets it)", maxPrio)
 	}
 	app := itest.SubmitSleeper(t, rm.Base())
 	// Submitted without a priority, it reads -1 (Hadoop 3.5) until one is set.

@@ -16,7 +16,7 @@ import (
 )
 
 // The job order on a real ResourceManager (scripts/test-integration.sh's
-// mini cluster, yarn.cluster.max-application-priority 10): the levels are
+// mini cluster, started with yarn.cluster.max-application-priority 10): the levels are
 // read from the RM, the best-ranked job gets the highest priority, a change
 // of order is written and an unchanged one is not, an application the RM
 // does not know is refused once and left alone, and a forgotten job is no
