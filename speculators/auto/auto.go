@@ -472,9 +472,18 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 	// Build every member once so that a bad name fails at construction,
 	// with the parameter named, not at the first job.
-	for _, m := range []struct{ param, name string }{{ParamBounded, p.bounded}, {ParamMapOnly, p.mapOnly}, {ParamPareto, p.pareto}, {ParamExact, p.exact}, {ParamSmall, p.small}, {ParamBusy, p.busyMember}, {ParamParetoBusy, p.paretoBusy}, {ParamTailMember, p.tailMember}, {ParamSpread, p.spreadMember}, {ParamMapBusy, p.mapBusy}, {ParamSpreadPool, p.spreadPools}, {ParamAlikeBusy, p.alikeBusy}, {ParamFutile, p.futile}, {ParamContainers, p.containers}, {ParamMapSpread, p.mapSpread}, {ParamSmallBusyM, p.smallBusyMember}, {ParamBusySlots, p.busySlots}, {ParamAlikeIdle, p.alikeIdle}, {ParamSingleTask, p.singleTask}} {
-		if m.name == "" && (m.param == ParamSpreadPool || m.param == ParamContainers || m.param == ParamMapSpread || m.param == ParamSmallBusyM || m.param == ParamBusySlots || m.param == ParamAlikeIdle || m.param == ParamSingleTask) {
-			continue // off
+	// Every member parameter; off: empty switches it off (the rules that
+	// added it restore the rule before them so), else a member is needed.
+	for _, m := range []struct {
+		param, name string
+		off         bool
+	}{{ParamBounded, p.bounded, false}, {ParamMapOnly, p.mapOnly, false}, {ParamPareto, p.pareto, false}, {ParamExact, p.exact, false},
+		{ParamSmall, p.small, false}, {ParamBusy, p.busyMember, false}, {ParamParetoBusy, p.paretoBusy, false}, {ParamTailMember, p.tailMember, false},
+		{ParamSpread, p.spreadMember, false}, {ParamMapBusy, p.mapBusy, false}, {ParamSpreadPool, p.spreadPools, true}, {ParamAlikeBusy, p.alikeBusy, false},
+		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
+		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}} {
+		if m.name == "" && m.off {
+			continue
 		}
 		if m.name == Name {
 			b.Fail(fmt.Errorf("%s %q: auto cannot be its own member", m.param, m.name))
