@@ -45,6 +45,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -116,12 +117,12 @@ type Orderer struct {
 	seq  uint64
 
 	// Owned by the goroutine that calls Round.
-	levels     int               // resolved levels (0: not yet, or off)
-	offSaid    bool              // the "priorities off" warning was logged
-	cappedSaid bool              // the "lower priority than asked" warning was logged
-	next       int               // index of the RM to ask first
-	set        map[string]int    // the level last written, by application
-	refused    map[string]string // applications the RM refused, and why
+	levels     int             // resolved levels (0: not yet, or off)
+	offSaid    bool            // the "priorities off" warning was logged
+	cappedSaid bool            // the "lower priority than asked" warning was logged
+	next       int             // index of the RM to ask first
+	set        map[string]int  // the level last written, by application
+	refused    map[string]bool // applications the RM refused (logged once)
 
 	levelsNow atomic.Int64 // levels, for the gauge
 	// What Describe shows, set by Round (mu).
@@ -156,7 +157,7 @@ func New(cfg Config) (*Orderer, error) {
 	if cfg.Log == nil {
 		cfg.Log = logrus.StandardLogger()
 	}
-	o := &Orderer{cfg: cfg, jobs: map[string]*entry{}, set: map[string]int{}, refused: map[string]string{}}
+	o := &Orderer{cfg: cfg, jobs: map[string]*entry{}, set: map[string]int{}, refused: map[string]bool{}}
 	var err error
 	if o.rms, err = rmcapacity.Clients(cfg.RMs, cfg.Timeout, cfg.Kerberos, cfg.Transport); err != nil {
 		return nil, fmt.Errorf("job order: %w", err)
@@ -254,23 +255,15 @@ func (o *Orderer) Round(ctx context.Context) (n int, err error) {
 		pris[i] = j.e.pri
 		live[j.app] = true
 	}
-	for app := range o.set {
-		if !live[app] {
-			delete(o.set, app)
-		}
-	}
-	for app := range o.refused {
-		if !live[app] {
-			delete(o.refused, app)
-		}
-	}
+	maps.DeleteFunc(o.set, func(app string, _ int) bool { return !live[app] })
+	maps.DeleteFunc(o.refused, func(app string, _ bool) bool { return !live[app] })
 	lv := speculators.PriorityLevels(pris, levels)
 	done := 0
 	for i, j := range jobs {
 		if done >= o.cfg.MaxUpdates {
 			break
 		}
-		if _, no := o.refused[j.app]; no {
+		if o.refused[j.app] {
 			continue
 		}
 		if l, ok := o.set[j.app]; ok && l == lv[i] {
@@ -288,7 +281,7 @@ func (o *Orderer) Round(ctx context.Context) (n int, err error) {
 				o.cfg.Log.WithFields(logrus.Fields{"app": j.app, "asked": lv[i], "got": got}).Warn("job order: the ResourceManager set a lower priority than asked (the cluster's maximum is lower than --rm-job-order-levels?); the top ranks share it")
 			}
 		case refused(err):
-			o.refused[j.app] = err.Error()
+			o.refused[j.app] = true
 			o.refusals.Inc()
 			o.cfg.Log.WithField("app", j.app).WithError(err).Warn("job order: the ResourceManager refused the application's priority; the job keeps YARN's order")
 		case passing(err):
