@@ -2,8 +2,10 @@ package itest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -22,19 +24,16 @@ const SleeperUser = "specbridge-it"
 func SubmitSleeper(t testing.TB, rmWeb string) string {
 	t.Helper()
 	ctx := context.Background()
-	call := func(method, path string, body, out any) error {
-		u := rmWeb + path
-		if method != http.MethodGet {
-			u += "?user.name=" + url.QueryEscape(SleeperUser)
-		}
+	post := func(path string, body, out any) error {
+		u := rmWeb + path + "?user.name=" + url.QueryEscape(SleeperUser)
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		return httpjson.Do(ctx, http.DefaultClient, httpjson.Request{Method: method, URL: u, Body: body, MaxAnswer: 1 << 20}, out)
+		return httpjson.Do(ctx, http.DefaultClient, httpjson.Request{Method: http.MethodPost, URL: u, Body: body, MaxAnswer: 1 << 20}, out)
 	}
 	var app struct {
 		ID string `json:"application-id"`
 	}
-	if err := call(http.MethodPost, "/ws/v1/cluster/apps/new-application", nil, &app); err != nil {
+	if err := post("/ws/v1/cluster/apps/new-application", nil, &app); err != nil {
 		t.Fatal(err)
 	}
 	if app.ID == "" {
@@ -48,20 +47,33 @@ func SubmitSleeper(t testing.TB, rmWeb string) string {
 		"resource":          map[string]int{"memory": 256, "vCores": 1},
 		"am-container-spec": map[string]any{"commands": map[string]string{"command": "sleep 300"}},
 	}
-	if err := call(http.MethodPost, "/ws/v1/cluster/apps", sub, nil); err != nil {
+	if err := post("/ws/v1/cluster/apps", sub, nil); err != nil {
 		t.Fatal(err)
 	}
-	path := "/ws/v1/cluster/apps/" + url.PathEscape(app.ID)
 	t.Cleanup(func() { KillApp(t, rmWeb, app.ID) })
+	if st, ok := waitState(rmWeb, app.ID, "ACCEPTED", "RUNNING"); !ok {
+		t.Fatalf("%s is %s 60 s after its submission, not ACCEPTED", app.ID, st)
+	}
+	return app.ID
+}
+
+// waitState polls application app's state on the ResourceManager at rmWeb
+// until it is one of states, for at most 60 s; it returns the last state
+// read (or the error reading it) and whether it got there.
+func waitState(rmWeb, app string, states ...string) (string, bool) {
+	path := rmWeb + "/ws/v1/cluster/apps/" + url.PathEscape(app) + "/state"
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var st struct{ State string }
-		err := call(http.MethodGet, path+"/state", nil, &st)
-		if err == nil && (st.State == "ACCEPTED" || st.State == "RUNNING") {
-			return app.ID
+		err := httpjson.Do(context.Background(), http.DefaultClient, httpjson.Request{URL: path, MaxAnswer: 1 << 20}, &st)
+		if err == nil && slices.Contains(states, st.State) {
+			return st.State, true
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s is %q (%v) 60 s after its submission, not ACCEPTED", app.ID, st.State, err)
+			if err != nil {
+				return err.Error(), false
+			}
+			return fmt.Sprintf("%q", st.State), false
 		}
 		time.Sleep(100 * time.Millisecond) // polling the RM for the state
 	}
@@ -78,17 +90,7 @@ func KillApp(t testing.TB, rmWeb, app string) {
 		t.Logf("kill %s: %v", app, err)
 		return
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		var st struct{ State string }
-		err := httpjson.Do(ctx, http.DefaultClient, httpjson.Request{URL: path, MaxAnswer: 1 << 20}, &st)
-		if err == nil && (st.State == "KILLED" || st.State == "FINISHED" || st.State == "FAILED") {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Logf("%s is %q (%v) 60 s after it was killed", app, st.State, err)
-			return
-		}
-		time.Sleep(100 * time.Millisecond) // polling the RM for the state
+	if st, ok := waitState(rmWeb, app, "KILLED", "FINISHED", "FAILED"); !ok {
+		t.Logf("%s is %s 60 s after it was killed", app, st)
 	}
 }
