@@ -276,7 +276,8 @@ func (s *core) screenHello(h *Hello) (p helloPlan, code, text string) {
 	}
 	p.info = speculators.JobInfo{ID: h.Job, Maps: h.Maps, Reduces: h.Reduces, MapInputBytes: h.MapInputBytes,
 		ReduceInputBytes: h.ReduceInputBytes, Slots: s.srv.jobSlots(h), Start: h.Start, Deadline: h.Deadline, ErrorBound: h.ErrorBound,
-		TaskMillis: p.model.meanMS, TailIndex: p.model.tailIndex, Capacity: s.srv.cfg.Capacity}
+		TaskMillis: p.model.meanMS, TailIndex: p.model.tailIndex, Capacity: s.srv.cfg.Capacity,
+		JobOrder: s.srv.cfg.JobOrder != nil}
 	hash := fnv.New64a()
 	_, _ = hash.Write([]byte(h.Job))
 	p.seed = hash.Sum64()

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -127,5 +128,26 @@ func TestJobOrderGetsThePriorityOfJobsWhosePolicyOrdersThem(t *testing.T) {
 	defer rec.mu.Unlock()
 	if _, ok := rec.pri[small]; ok {
 		t.Error("the small job was published again after its bye")
+	}
+}
+
+// A job's JobInfo.JobOrder says whether the cluster applies a policy's job
+// order to free slots: true when serve runs with --rm-job-order (the
+// server's Config.JobOrder set), false without it, so that a policy (auto)
+// chooses live as a replay under the same order does.
+func TestJobInfoSaysWhetherTheJobOrderIsApplied(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		order JobOrder
+		want  string
+	}{{"with --rm-job-order", newOrderLog(), "job_order true "}, {"without", nil, "job_order false "}} {
+		ts := startServer(t, func(c *Config) { c.JobOrder = tc.order })
+		c, _ := open(t, ts, hello(testJob, "test-jobinfo", 2, 0, nil))
+		c.send(events(1, 0, started(0, "m_000000", 0, false)))
+		d := c.expect(TypeDecisions)
+		if len(d.Decisions) != 1 || !strings.HasPrefix(d.Decisions[0].Reason, tc.want) {
+			t.Errorf("%s: decisions %+v, want one whose reason starts %q", tc.name, d.Decisions, tc.want)
+		}
+		_ = c.conn.Close()
 	}
 }

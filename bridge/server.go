@@ -130,7 +130,8 @@ type Config struct {
 	Capacity speculators.Capacity
 
 	// JobOrder, if set, receives the priority of every job whose policy
-	// orders jobs (order.go; serve --rm-job-order).
+	// orders jobs (order.go; serve --rm-job-order), and every job's
+	// JobInfo.JobOrder is true: its policy knows the order is applied.
 	JobOrder JobOrder
 
 	// Log receives the server's logs; nil uses logrus's standard logger.

@@ -29,7 +29,7 @@ func TestHelloTaskModelReachesTheEngine(t *testing.T) {
 	}
 	c.send(events(1, 0, started(0, "m_000000", 0, false)))
 	d := c.expect(TypeDecisions)
-	if len(d.Decisions) != 1 || d.Decisions[0].Reason != "task_mean_ms 2500 task_tail_index 2.5 slots 8" {
+	if len(d.Decisions) != 1 || d.Decisions[0].Reason != "job_order false task_mean_ms 2500 task_tail_index 2.5 slots 8" {
 		t.Fatalf("decisions %+v: want one whose reason shows the engine's JobInfo 2500 ms, tail 2.5", d.Decisions)
 	}
 	opened := 0

@@ -38,15 +38,15 @@ func (p stragglerPolicy) Decide(job *speculators.Job, now speculators.Time, out 
 }
 
 // jobInfoPolicy is a test-only policy that shows the engine's JobInfo on the
-// wire: it speculates every running task, with the job's a-priori task-time
-// model as the reason.
+// wire: it speculates every running task, with whether the job order is
+// applied, the job's a-priori task-time model and its slots as the reason.
 type jobInfoPolicy struct{}
 
 func (jobInfoPolicy) Decide(job *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
 	for _, t := range job.Tasks[speculators.Map] {
 		if t.OnlyRunning() != nil {
 			out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: t.ID, Copies: 1,
-				Reason: fmt.Sprintf("task_mean_ms %g task_tail_index %g slots %d", job.Info.TaskMillis, job.Info.TailIndex, job.Info.Slots)})
+				Reason: fmt.Sprintf("job_order %t task_mean_ms %g task_tail_index %g slots %d", job.Info.JobOrder, job.Info.TaskMillis, job.Info.TailIndex, job.Info.Slots)})
 		}
 	}
 	return out

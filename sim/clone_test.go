@@ -222,6 +222,41 @@ func TestYARNJobOrder(t *testing.T) {
 	}
 }
 
+// Every job's JobInfo.JobOrder says whether its policy's job order reaches
+// free slots: true under the exact order and the YARN model, false under
+// none, and the default resolves as the order does (exact for a scenario,
+// none under YARN placement: a history's replay).
+func TestJobInfoSaysWhetherTheJobOrderIsApplied(t *testing.T) {
+	yarn := JobOrder{Mode: JobOrderYARN, Levels: 10, Every: 5000}
+	for _, c := range []struct {
+		name          string
+		o             JobOrder
+		yarnPlacement bool
+		want          bool
+	}{
+		{"exact", JobOrder{Mode: JobOrderExact}, false, true},
+		{"yarn", yarn, false, true},
+		{"none", JobOrder{Mode: JobOrderNone}, false, false},
+		{"default", JobOrder{}, false, true},
+		{"default under YARN placement", JobOrder{}, true, false},
+		{"exact under YARN placement", JobOrder{Mode: JobOrderExact}, true, true},
+		{"yarn under YARN placement", yarn, true, true},
+	} {
+		cfg := cfgFor(nodes(1))
+		cfg.JobOrder, cfg.YARNPlacement = c.o, c.yarnPlacement
+		var seen []bool
+		if _, err := Run(cfg, []Job{{ID: "a", Maps: works(1000)}, {ID: "b", Submit: 500, Maps: works(1000)}}, func(info speculators.JobInfo) (*speculators.Engine, error) {
+			seen = append(seen, info.JobOrder)
+			return speculators.NewEngine(info, "script", &script{}, speculators.Params{})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) != 2 || seen[0] != c.want || seen[1] != c.want {
+			t.Errorf("%s: jobs saw JobOrder %v, want %t for both", c.name, seen, c.want)
+		}
+	}
+}
+
 // fixedWork draws a fixed work, to see that Fresh copies use the sampler.
 type fixedWork float64
 

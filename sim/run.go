@@ -334,7 +334,8 @@ func (s *sim) submit(ji int32) error {
 	spec := j.spec
 	info := speculators.JobInfo{ID: spec.ID, Maps: len(spec.Maps), Reduces: len(spec.Reduces), Slots: s.slots,
 		Start: s.now, Deadline: spec.Deadline, ErrorBound: spec.ErrorBound, TaskMillis: spec.TaskMillis, TailIndex: spec.TailIndex,
-		Resume: s.cfg.Resume, SlotPools: s.slotPools}
+		Resume: s.cfg.Resume, SlotPools: s.slotPools,
+		JobOrder: s.cfg.JobOrder.orders(s.cfg.YARNPlacement)}
 	counts := [speculators.NumTaskTypes][]Task{spec.Maps, spec.Reduces}
 	sizes := [speculators.NumTaskTypes][]int64{}
 	for ty, specs := range counts {

@@ -57,6 +57,16 @@ type JobInfo struct {
 	// sets it), and in a replay of histories, which predicts the live
 	// cluster.
 	SlotPools bool
+	// JobOrder says the cluster applies a JobPrioritizer's order of jobs
+	// to free slots: the simulator when its Config.JobOrder orders jobs
+	// (exact, or the YARN model; not none, a history's default); live, the
+	// bridge when serve runs with --rm-job-order (its Config.JobOrder set:
+	// YARN application priorities follow the order). False otherwise: the
+	// scheduler alone orders jobs, and a policy whose choices pay through
+	// its order (auto) must not count on it. Live it is set from the flag,
+	// not from the cluster's answer: a cluster with priorities off (0
+	// levels) is known only at the order's first round, after jobs start.
+	JobOrder bool
 }
 
 // Attempt is the engine's view of one task attempt.
