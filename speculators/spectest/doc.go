@@ -36,7 +36,10 @@
 //	    asked for with Resume start at the offset (JobInfo.Resume; the
 //	    default no is live Hadoop's); slot-pools=yes says the cluster has
 //	    Hadoop 1's separate map and reduce slots (JobInfo.SlotPools; the
-//	    default no is live YARN's containers); POLICY.NAME=VALUE (or a
+//	    default no is live YARN's containers); job-order=yes says the
+//	    cluster applies a JobPrioritizer's order to free slots
+//	    (JobInfo.JobOrder; the default no is live without serve
+//	    --rm-job-order); POLICY.NAME=VALUE (or a
 //	    Hadoop key) overrides a parameter. Prints nothing.
 //	tail maps=40 sigma=0.8 [slow=0.25] [upper=0.8]
 //	    an earlier job's map-time spread (speculators.TailFit: sigma of

@@ -70,17 +70,16 @@ func (s *script) job(a *args) error {
 		}
 		j.Info.Capacity = func() (int, int, bool) { return total, free, true }
 	}
-	if r, ok := a.str("resume"); ok {
-		if r != "yes" && r != "no" {
-			return fmt.Errorf("job: resume=%q is not yes or no", r)
+	for _, f := range []struct {
+		key string
+		to  *bool
+	}{{"resume", &j.Info.Resume}, {"slot-pools", &j.Info.SlotPools}, {"job-order", &j.Info.JobOrder}} {
+		if r, ok := a.str(f.key); ok {
+			if r != "yes" && r != "no" {
+				return fmt.Errorf("job: %s=%q is not yes or no", f.key, r)
+			}
+			*f.to = r == "yes"
 		}
-		j.Info.Resume = r == "yes"
-	}
-	if r, ok := a.str("slot-pools"); ok {
-		if r != "yes" && r != "no" {
-			return fmt.Errorf("job: slot-pools=%q is not yes or no", r)
-		}
-		j.Info.SlotPools = r == "yes"
 	}
 	for k, v := range a.kv {
 		if a.used[k] {
