@@ -437,7 +437,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"map-only-busy-member's place when the cluster does not apply a job order to free slots (JobInfo.JobOrder false: a history's replay and replay --job-order none, live without serve --rm-job-order or under the fair scheduler; rule v21): "+
 			"sda led there by its job order (least work first), which then never reaches the slots, and alone it is detection at Xu & Lau's cutoff. "+
 			"--job-order none, every policy under it, 5 seeds: tuning/busy-map-only 113.8 s with sda, 90.7 with mantri (mantri alone 91.0, ras 94.1, grass 99.1, hadoop 119.3); heldout3/map-only-hetero-busy 190.5 -> 121.5 (mantri 127.5, grass 149.4); "+
-			"ras as this member 94.5 and 145.9, the switch off (grass) 100.1 and 146.3; no other row moved. Fitted on those two rows; empty: map-only-busy-member whatever the order, as in rules v7-v20")
+			"ras as this member 94.5 and 145.9, the switch off (grass) 100.1 and 146.3; two other rows moved within their standing (heldout12/tiny-bursts-giants 24.46 -> 24.35 s, heldout5/exponential-map-only-mid 23.53 -> 23.56). Fitted on those two rows; empty: map-only-busy-member whatever the order, as in rules v7-v20")
 	b.String(&p.mapSpread, ParamMapSpread, "ras",
 		"member for an exact map-only job without an a-priori law when earlier exact jobs' maps ran slow on at least spread-share and less than map-only-spread-below of their nodes and their map times spread less than map-only-busy-sigma (rule v12: a few slow nodes among alike ones; "+
 			"5 seeds: heldout11/very-slow-nodes-map-only 45.8 -> 41.6 s, ras 41.9); empty: off, as in rule v11")
