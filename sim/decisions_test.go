@@ -69,6 +69,35 @@ func TestRerunPreemptsStarvingReduce(t *testing.T) {
 	expectOnceAt(t, p, speculators.AttemptKilled, r0, 11000)
 }
 
+// A map whose attempt ends while a copy of it is asked for runs again only
+// as that copy (no retry is queued; Hadoop's spare attempt likewise). The
+// copy is then the task's only way forward: the job's maps starve with
+// none running, so no reduce of it takes the container the kill frees
+// (rampedDown), and the policy's node gate, which says where a second
+// attempt may run, does not hold the copy back. Before, the waiting reduce
+// r1 took the container and the job stalled with its two reduces waiting
+// for a map that never ran (a held-out replay of node hangs under auto).
+func TestCopyStandingInForEndedMapIsPlaced(t *testing.T) {
+	cfg := cfgFor(nodes(2))
+	zero := 0.0
+	p := &script{
+		refuse: map[speculators.NodeID]bool{"n0": true},
+		steps:  []step{speculate(5000, speculators.Map, 0), attemptDecision(6000, speculators.Kill, speculators.Map, 0, 0)},
+	}
+	res := runScript(t, cfg, []Job{{ID: "j", Maps: works(10000), Reduces: works(20000, 20000), ReduceSlowstart: &zero}}, p)
+	r := res.Jobs[0]
+	if res.Unfinished != 0 {
+		t.Fatalf("%d jobs unfinished", res.Unfinished)
+	}
+	m1 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 0}, N: 1}
+	expectOnceAt(t, p, speculators.AttemptStarted, m1, 6000)
+	expectInt(t, "speculative launched", r.SpeculativeLaunched, 1)
+	r1 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Reduce, Index: 1}, N: 0}
+	if got := seenOf(p, speculators.AttemptStarted, r1); len(got) != 1 || got[0].Time < 16000 {
+		t.Errorf("r1 started %+v, want once, after the map's copy ends at 16 s", got)
+	}
+}
+
 // Rerun of a reduce, or of a map attempt that is still running, is ignored.
 func TestRerunIgnored(t *testing.T) {
 	p := &script{steps: []step{

@@ -4,7 +4,8 @@ import "github.com/specbridge/specbridge/speculators"
 
 // preemptReduces frees containers for maps that a job's own reduces starve,
 // as Hadoop's RMContainerAllocator.preemptReducesIfNeeded does: when a job
-// has map attempts waiting for a container, none running, and reduces
+// has map attempts waiting for a container (originals, retries or copies:
+// jobState.starving), none running, and reduces
 // holding shared containers (a placement pass has just found no free slot
 // for the maps), it kills as many of those reduces as maps wait, least
 // progress first (ties: latest launched). The killed reduces report
@@ -23,7 +24,7 @@ func (s *sim) preemptReduces() (bool, error) {
 	ix := &s.index
 	for r := ix.starving.next(0); r >= 0; r = ix.starving.next(r + 1) {
 		j := &s.jobs[ix.byRank[r]]
-		waiting := j.retryCount[speculators.Map] + j.origPending[speculators.Map]
+		waiting := j.needs(speculators.Map)
 		for ; waiting > 0; waiting-- {
 			victim := s.preemptionVictim(j)
 			if victim == none {

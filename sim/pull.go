@@ -74,18 +74,22 @@ func (s *sim) chosen(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, 
 	return pick{ty: ty, task: ti, source: chosenOriginal}, true
 }
 
-// rampedDown reports whether the policy's choice of a task of type ty (an
-// original, a retry or a copy) must wait because job j's maps starve
-// (jobState.starving, the state preemptReduces acts on). Hadoop's RMContainerAllocator then ramps
-// the job's reduce requests down (rampDownReduces) and asks for no reduce
-// container until a map runs, a speculative one included; the job's default
-// order already puts its maps first. Without this a pull-based policy that
-// preferred a reduce (its copy, or the preempted one's retry) to the
-// waiting map took every container preemption freed, and preemption killed
-// it at once, over and over at one instant: a replay that never ended
-// (TestStarvingJobGetsNoReduceFromItsPolicy).
+// rampedDown reports whether a task of type ty (an original, a retry or a
+// copy) of job j must wait because the job's maps wait with none running
+// (jobState.mapsWait; with reduces running they starve, the state
+// preemptReduces acts on). Hadoop's RMContainerAllocator then ramps the
+// job's reduce requests down (rampDownReduces) and asks for no reduce
+// container until a map runs, a speculative one included. Without this a
+// pull-based policy that preferred a reduce (its copy, or the preempted
+// one's retry) to the waiting map took every container preemption freed,
+// and preemption killed it at once, over and over at one instant: a replay
+// that never ended (TestStarvingJobGetsNoReduceFromItsPolicy); and the
+// job's own order, which puts copies after reduces, did the same when the
+// maps waited only as copies (TestCopyStandingInForEndedMapIsPlaced). It
+// holds with no reduce running too: a reduce placed then would starve the
+// maps at once and be preempted at once.
 func (s *sim) rampedDown(j *jobState, ty speculators.TaskType) bool {
-	return ty == speculators.Reduce && j.starving()
+	return ty == speculators.Reduce && j.mapsWait()
 }
 
 // pullWaiting reports whether a running job's policy is pull-based and has

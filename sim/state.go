@@ -228,12 +228,26 @@ type jobState struct {
 	fault  jobFault // fetch failures, lost outputs, cleanup (faults.go)
 }
 
-// starving reports whether the job's maps starve: a map waiting (an
-// original or a retry), none running, and reduces holding containers. Its
-// reduces are then preempted for the maps (preemptReduces, through the
-// index's starving set) and no reduce of the job is placed (rampedDown).
+// starving reports whether the job's maps starve: a map waiting for a
+// container (an original, a retry or a speculative copy), none running,
+// and reduces holding containers. Its reduces are then preempted for the
+// maps (preemptReduces, through the index's starving set) and no reduce of
+// the job is placed (rampedDown). A copy counts as Hadoop's
+// RMContainerAllocator counts it: a speculative map attempt's container
+// request is one of the job's scheduled map requests like any other, and
+// with no map running it is the task's only way forward (an attempt that
+// fails while a copy is asked for is not queued again: the copy runs the
+// task, abort). Counting originals and retries alone let reduces, cloned
+// ones included, hold every container while the failed maps' copies waited:
+// a replay of node hangs under auto that never ended.
 func (j *jobState) starving() bool {
-	return j.retryCount[speculators.Map]+j.origPending[speculators.Map] > 0 && j.runningMaps == 0 && len(j.runningReduces) > 0
+	return j.mapsWait() && len(j.runningReduces) > 0
+}
+
+// mapsWait reports whether a map of the job waits for a container (an
+// original, a retry or a copy) with none running (rampedDown).
+func (j *jobState) mapsWait() bool {
+	return j.needs(speculators.Map) > 0 && j.runningMaps == 0
 }
 
 // needs is the ContainerNeeds level of a type: attempts waiting for a
