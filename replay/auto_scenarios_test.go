@@ -248,6 +248,12 @@ var heldOutMisses = map[string]string{
 	"heldout20/slots-wave-edge-fifo": "slot pools, jobs of 50-58 maps on 48 map slots (a short second wave), light load: " +
 		"auto 7.3% behind gs at seed 1 (81.93 s against 76.35) and 1.1 s behind hadoop (80.79); 5 seeds: +9.1% against " +
 		"grass, 1.5 s behind hadoop",
+	// The twenty-first set, written before rule v21 and run once under it (5
+	// seeds: docs/auto-history.md; v20 gave the same figures for auto).
+	"heldout21/deadline-many-waves-speeds": "deadline jobs of 8 to 240 maps on 64 containers, node speeds 1x to 2.2x: " +
+		"auto runs grass and is behind hadoop on accuracy, 0.9615 against 0.9627 at seed 1 reduced, 0.9411 against " +
+		"0.9632 over 5 seeds (+2.3%), while its PoCD (0.662) is the best of every policy and its mean job time " +
+		"(68.4 s) within 0.2% of the best",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -257,15 +263,15 @@ var heldOutMisses = map[string]string{
 // scenarios/heldout12 after v12, before any further rule, and
 // scenarios/heldout13 before rule v13, scenarios/heldout14 before rule
 // v14, scenarios/heldout15 before rule v15, and so on to
-// scenarios/heldout20 before rule v20): the same check
+// scenarios/heldout21 before rule v21): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 118 {
-		t.Fatalf("%d held-out scenarios, want at least 118 (sets 1-20)", len(held))
+	if len(held) < 124 {
+		t.Fatalf("%d held-out scenarios, want at least 124 (sets 1-21)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
