@@ -255,16 +255,11 @@ func (s *sim) placeOne(ni int32, p int) (bool, error) {
 // met), then speculative copies in the order asked for, only where the
 // policy allows copies and the task has no running attempt on the node.
 // Reduce retries wait behind maps so that a preempted reduce does not take
-// back the container its maps need, and while the job's maps starve
-// (rampedDown) no reduce of it is placed in a shared container, as Hadoop's
-// RMContainerAllocator withdraws a job's reduce requests then: with the
-// maps waiting only as copies (an attempt that failed while a copy was
-// asked for), the reduces' retries came first and took back every
-// container preemption freed, at one instant, again and again. A copy of a
-// task with no attempt running stands in for the attempt that failed (it
-// is the task's only way forward, as Hadoop's spare attempt is): the
-// policy's node gate, which chooses where a second attempt may run, does
-// not hold it back.
+// back the container its maps need, and while the job's maps wait with
+// none running no reduce of it is placed in a shared container
+// (rampedDown). A copy of a task with no attempt running stands in for the
+// attempt that ended (jobState.starving): the policy's node gate, which
+// chooses where a second attempt may run, does not hold it back.
 func (s *sim) pickFor(j *jobState, ni int32, lo, hi speculators.TaskType) (pick, bool) {
 	if j.chooser {
 		if pk, ok := s.chosen(j, ni, lo, hi); ok {
