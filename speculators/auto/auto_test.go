@@ -457,6 +457,52 @@ func TestRuleV21Switch(t *testing.T) {
 	}
 }
 
+// Rule v22: where the cluster does not apply the job order, an exact job
+// with reduces on containers placed at a busy fraction of at least
+// unordered-busy-load, after map records that spread at least
+// unordered-busy-sigma, runs unordered-busy-member (hadoop) over the busy
+// member, its reason naming the switch. With the order, below either cut,
+// with the parameter empty, on slot pools, or after records wide enough for
+// the tail member, it runs what rule v21 ran.
+func TestRuleV22Switch(t *testing.T) {
+	reg := registry(t)
+	type why interface{ Why() string }
+	for _, c := range []struct {
+		name     string
+		order    bool
+		pools    bool
+		sigma    float64
+		idle     int
+		param    map[string]string
+		want     string
+		namesV22 bool
+	}{
+		{"no job order, busy 0.8", false, false, 0.3, 20, nil, "hadoop", true},
+		{"no job order, busy 0.75", false, false, 0.3, 25, nil, "hadoop", true},
+		{"job order, busy 0.8", true, false, 0.3, 20, nil, "sda", false},
+		{"no job order, below the cut", false, false, 0.3, 26, nil, "sda", false},
+		{"no job order, tight records", false, false, 0.2, 20, nil, "sda", false},
+		{"no job order, v21", false, false, 0.3, 20, map[string]string{auto.ParamUnordBusy: ""}, "sda", false},
+		{"no job order, tail records", false, false, 0.6, 20, nil, "gs", false},
+		{"no job order, slot pools", false, true, 0.3, 20, map[string]string{auto.ParamBusySlots: ""}, "sda", false},
+	} {
+		store := grass.NewMemoryStore()
+		store.AddTail(speculators.TailFit{Maps: 40, Sigma: c.sigma})
+		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 5, Slots: 100, JobOrder: c.order, SlotPools: c.pools}
+		e, err := reg.NewEngineWith(info, auto.Name, c.param, 1, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
+		}
+		if w := e.Policy.(why).Why(); strings.Contains(w, "("+auto.ParamUnordBusy+")") != c.namesV22 {
+			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamUnordBusy, c.namesV22)
+		}
+	}
+}
+
 // repeat is n copies of f.
 func repeat(f speculators.TailFit, n int) []speculators.TailFit {
 	out := make([]speculators.TailFit, n)
