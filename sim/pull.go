@@ -113,6 +113,12 @@ func (s *sim) wantsPull(j *jobState) bool {
 // asks a job at each slot its scan of the candidates reaches and again in
 // placeOne's clean-up, which asked every candidate at every offer that
 // dropped one: on xulau/ese under gs, 40% of the replay (issue 31).
+//
+// Not inlined: with cmd/specbridge/default.pgo the compiler inlined it
+// into chosen, and mantri on xulau/ese took 5% more CPU time than without
+// the profile (docs/scale.md, fifteenth round); kept out, it took less.
+//
+//go:noinline
 func (s *sim) wants(j *jobState) bool {
 	if j.wantRound == s.round && !s.checkWants {
 		return j.wantOK

@@ -304,6 +304,10 @@ func (j *Job) settleCopies(ev *Event) {
 // take about 1.6 GB as built).
 const MaxJobTasks = 1 << 24
 
+// nodeIxHint bounds the size a job's map of node names starts at (NewJob):
+// 256 names take about 10 KiB.
+const nodeIxHint = 256
+
 // NewJob builds the empty state of a job.
 func NewJob(info JobInfo) (*Job, error) {
 	if info.Maps < 0 || info.Reduces < 0 {
@@ -320,7 +324,11 @@ func NewJob(info JobInfo) (*Job, error) {
 	if info.ReduceInputBytes != nil && len(info.ReduceInputBytes) != info.Reduces {
 		return nil, fmt.Errorf("job %s: %d reduce input sizes for %d reduces", info.ID, len(info.ReduceInputBytes), info.Reduces)
 	}
-	j := &Job{Info: info, nodeIx: make(map[NodeID]int), Now: info.Start, Deadline: info.Deadline, ErrorBound: info.ErrorBound}
+	// The map of node names starts at the size the job's tasks need when
+	// each runs on a node of its own (at most nodeIxHint), so that it is not
+	// grown and rehashed again and again as the job's attempts start.
+	nodes := min(info.Maps+info.Reduces, nodeIxHint)
+	j := &Job{Info: info, nodeIx: make(map[NodeID]int, nodes), Now: info.Start, Deadline: info.Deadline, ErrorBound: info.ErrorBound}
 	counts := [NumTaskTypes]int{info.Maps, info.Reduces}
 	sizes := [NumTaskTypes][]int64{info.MapInputBytes, info.ReduceInputBytes}
 	for ty := range counts {
