@@ -30,25 +30,15 @@ type prioJob struct {
 // from sorting them again for every slot.
 func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick, bool) {
 	if !s.prioValid {
-		yarn := s.cfg.JobOrder.Mode == JobOrderYARN
-		cands := s.prioScratch[:0]
-		for _, ji := range s.active {
-			j := &s.jobs[ji]
-			if !s.orderedNow(j) {
-				continue
-			}
-			if yarn {
-				cands = append(cands, prioJob{ji: ji, pri: speculators.Priority{Key: -float64(s.yarnLevel[ji])}})
-				continue
-			}
-			s.settle(j)
-			cands = append(cands, prioJob{ji: ji, pri: j.engine.JobPriority(s.now)})
-		}
-		slices.SortStableFunc(cands, func(a, b prioJob) int { return speculators.ComparePriority(a.pri, b.pri) })
-		s.prioScratch, s.prioValid = cands, true
+		s.takeJobOrder()
+		s.prioValid = true
 	}
 	drop := false
-	for _, c := range s.prioScratch {
+	for i := 0; ; i++ {
+		c, ok := s.orderAt(i)
+		if !ok {
+			break
+		}
 		j := &s.jobs[c.ji]
 		if j.finished {
 			drop = true
@@ -66,6 +56,90 @@ func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick
 		s.dropUnplaceable(none)
 	}
 	return 0, pick{}, false
+}
+
+// takeJobOrder takes the ordered jobs' priorities now, for this pass's
+// order. The order is a total one, priority then submit rank
+// (ComparePriority orders NaN keys too), which is the order a stable sort
+// of the jobs in submit order gives. It is sorted lazily: the jobs go into
+// a binary heap (s.prioHeap, built in linear time) and orderAt moves them
+// into s.prioScratch, the sorted head, only as far as a slot's offer reads
+// it. Most offers are taken by a job near the head, so a pass no longer
+// sorts every waiting job (the full sort was a third of auto's replay time
+// on xulau/ese, issue 31).
+func (s *sim) takeJobOrder() {
+	yarn := s.cfg.JobOrder.Mode == JobOrderYARN
+	h := s.prioHeap[:0]
+	for _, ji := range s.active {
+		j := &s.jobs[ji]
+		if !s.orderedNow(j) {
+			continue
+		}
+		var pri speculators.Priority
+		if yarn {
+			pri = speculators.Priority{Key: -float64(s.yarnLevel[ji])}
+		} else {
+			s.settle(j)
+			pri = j.engine.JobPriority(s.now)
+		}
+		h = append(h, prioJob{ji: ji, pri: pri})
+	}
+	s.startOrder(h)
+}
+
+// startOrder makes h, the pass's ordered jobs, the heap orderAt reads from,
+// with an empty sorted head.
+func (s *sim) startOrder(h []prioJob) {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		s.siftDown(h, i)
+	}
+	s.prioHeap, s.prioScratch = h, s.prioScratch[:0]
+}
+
+// orderAt returns the pass's i-th job in order, taking jobs from the heap
+// into the sorted head as far as i; false past the last job.
+func (s *sim) orderAt(i int) (prioJob, bool) {
+	for i >= len(s.prioScratch) {
+		h := s.prioHeap
+		if len(h) == 0 {
+			return prioJob{}, false
+		}
+		s.prioScratch = append(s.prioScratch, h[0])
+		last := len(h) - 1
+		h[0] = h[last]
+		h = h[:last]
+		s.siftDown(h, 0)
+		s.prioHeap = h
+	}
+	return s.prioScratch[i], true
+}
+
+// prioBefore is the job order: a's priority lower, or equal and a
+// submitted first.
+func (s *sim) prioBefore(a, b prioJob) bool {
+	if c := speculators.ComparePriority(a.pri, b.pri); c != 0 {
+		return c < 0
+	}
+	return s.jobs[a.ji].rank < s.jobs[b.ji].rank
+}
+
+// siftDown restores the heap property of h below position i.
+func (s *sim) siftDown(h []prioJob, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && s.prioBefore(h[r], h[l]) {
+			m = r
+		}
+		if !s.prioBefore(h[m], h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 // orderedNow reports whether job j takes free slots in its policy's order
@@ -124,6 +198,9 @@ func (s *sim) readYARNOrder() {
 // (a placement changes only its own job, and the order holds for the
 // round), so asking them again at each free slot changed nothing but the
 // cost (issue 31: sda and ese spent most of a replay here).
+//
+// Only the order's sorted head is looked at (takeJobOrder); a job still in
+// the heap is asked when an offer reaches it and dropped then.
 func (s *sim) dropUnplaceable(keep int32) {
 	s.prioScratch = slices.DeleteFunc(s.prioScratch, func(c prioJob) bool {
 		j := &s.jobs[c.ji]

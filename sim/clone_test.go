@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -383,5 +384,50 @@ func TestAnOriginalStartedWithClonesPaysTheirCost(t *testing.T) {
 	}
 	if _, done := run(true, 1); done != 10_000 {
 		t.Errorf("an original without clones, WaveOriginals: done at %d, want 10000", done)
+	}
+}
+
+// TestLazyJobOrderMatchesStableSort checks the pass's job order as orderAt
+// hands it out (a heap, sorted only as far as it is read) against a stable
+// sort of the jobs in submit order by ComparePriority, the order before the
+// heap: random priorities with many ties, both tiers, NaN keys, and jobs
+// whose indexes are not in submit order.
+func TestLazyJobOrderMatchesStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for round := 0; round < 300; round++ {
+		n := rng.IntN(60)
+		s := &sim{jobs: make([]jobState, n)}
+		for k, ji := range rng.Perm(n) {
+			s.jobs[ji].rank = int32(k)
+		}
+		bySubmit := make([]prioJob, n)
+		for ji := range n {
+			pri := speculators.Priority{Tier: rng.IntN(3), Key: float64(rng.IntN(5))}
+			if rng.IntN(10) == 0 {
+				pri.Key = math.NaN()
+			}
+			bySubmit[s.jobs[ji].rank] = prioJob{ji: int32(ji), pri: pri}
+		}
+		want := slices.Clone(bySubmit)
+		slices.SortStableFunc(want, func(a, b prioJob) int { return speculators.ComparePriority(a.pri, b.pri) })
+		h := slices.Clone(bySubmit)
+		rng.Shuffle(len(h), func(a, b int) { h[a], h[b] = h[b], h[a] })
+		s.startOrder(h)
+		var got []prioJob
+		for i := 0; ; i++ {
+			c, ok := s.orderAt(i)
+			if !ok {
+				break
+			}
+			got = append(got, c)
+		}
+		if len(got) != n {
+			t.Fatalf("round %d: %d jobs in order, want %d", round, len(got), n)
+		}
+		for i := range want {
+			if got[i].ji != want[i].ji {
+				t.Fatalf("round %d: job %d at place %d, want job %d (%v against %v)", round, got[i].ji, i, want[i].ji, got[i].pri, want[i].pri)
+			}
+		}
 	}
 }

@@ -70,9 +70,10 @@ type sim struct {
 	// anyPrio: some job's policy orders jobs (clone.go); specRunning counts
 	// running attempts started as copies, cluster-wide.
 	anyPrio     bool
-	prioValid   bool // prioScratch holds this scheduling pass's order
+	prioValid   bool // prioScratch and prioHeap hold this scheduling pass's order
 	specRunning int
-	prioScratch []prioJob
+	prioScratch []prioJob // the pass's job order, sorted head (takeJobOrder)
+	prioHeap    []prioJob // the rest, a heap
 	// JobOrderYARN (clone.go): each job's level at the last reading, the
 	// time of the next, and the reading's scratch.
 	yarnLevel   []int32
