@@ -641,3 +641,41 @@ func TestFitTailUpperHalfReadsBeatenOriginalsAtTheirPace(t *testing.T) {
 		t.Errorf("FitTail upper %.4f (ok %v), want %.4f", f.Upper, ok, want)
 	}
 }
+
+// Rule v23 (busy-copies-after-originals): a job the busy member (sda) runs
+// takes sda's copies level, ahead of every other job, only once every
+// original is placed; with an original still to place it stays in order's
+// level. False is rules v4-v22: the copies level whenever a copy waits.
+func TestRuleV23BusyCopiesLevel(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		name          string
+		reducePlaced  bool
+		param         map[string]string
+		wantTier      int
+		wantSpeculate bool
+	}{
+		{"originals to place", false, nil, 1, true},
+		{"every original placed", true, nil, 0, true},
+		{"originals to place, v22", false, map[string]string{auto.ParamBusyCopies: "false"}, 0, true},
+		{"every original placed, v22", true, map[string]string{auto.ParamBusyCopies: "false"}, 0, true},
+	} {
+		info := speculators.JobInfo{ID: "j", Maps: 12, Reduces: 1, Slots: 100, TaskMillis: 20000, JobOrder: true}
+		h := spectest.New(t, reg, spectest.Job{Policy: auto.Name, Info: info, Params: c.param})
+		h.Engine.LaunchCopies(speculators.ClusterView{Idle: 20, Slots: 100}, 0)
+		if got := h.Policy().(memberNamer).Member(); got != "sda" {
+			t.Fatalf("%s: member %q, want sda (busy 0.8)", c.name, got)
+		}
+		h.AllRunning("n1", 0, spectest.Sec(30), 0.9, spectest.Maps(0, 11)...)
+		h.Running(spectest.Map(11), "n2", 0, spectest.Sec(30), 0.1)
+		if c.reducePlaced {
+			h.Start(spectest.Reduce(0), "n3", spectest.Sec(1))
+		}
+		if got := len(h.Speculated(spectest.Sec(30))) > 0; got != c.wantSpeculate {
+			t.Fatalf("%s: speculated %t, want %t", c.name, got, c.wantSpeculate)
+		}
+		if pr := h.Engine.JobPriority(spectest.Sec(31)); pr.Tier != c.wantTier {
+			t.Errorf("%s: tier %d, want %d", c.name, pr.Tier, c.wantTier)
+		}
+	}
+}
