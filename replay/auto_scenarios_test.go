@@ -271,6 +271,16 @@ var heldOutMisses = map[string]string{
 		"149.4 s, 5.4% behind ese (141.7), ahead of hadoop (155.5); 5 seeds 123.9 -> 128.8 (ese 126.4: +1.9%, in)",
 	"heldout2/hetero-four-speeds": "four node speeds: grass leads at seed 1; rule v23 150.0 -> 158.6 s, 7.5% behind " +
 		"grass (147.5), ahead of hadoop (174.5); 5 seeds 152.5 -> 150.1 (ras 146.0: +2.8%, in)",
+	// The twenty-third set, written before rule v23 and run once under it (5
+	// seeds: docs/auto-history.md). heldout23/deadline-quarter-nodes-hang is
+	// within 5% and ahead of hadoop at seed 1 (0.9859 against 0.9855), so it
+	// is checked, not pinned; over 5 seeds it is behind hadoop (0.9660
+	// against 0.9862).
+	"heldout23/split-sizes-three-map-only": "map-only jobs over three split sizes, copies redo the same split and never " +
+		"win: auto's grass copies error-bound jobs, 12.7% behind none at seed 1 (47.19 s against 41.85) and behind " +
+		"hadoop (43.34); 5 seeds: 50.0 s against dolly's 43.9 (+13.9%) and hadoop's 46.0",
+	"heldout23/failed-nodes-replaced-faster": "nodes that crash for good, replaced by faster ones: farms leads at seed 1, " +
+		"auto 5.5% behind (90.73 s against 86.0), far ahead of hadoop (173.9); 5 seeds: 66.1 s, 18.6% ahead of farms",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -280,15 +290,15 @@ var heldOutMisses = map[string]string{
 // scenarios/heldout12 after v12, before any further rule, and
 // scenarios/heldout13 before rule v13, scenarios/heldout14 before rule
 // v14, scenarios/heldout15 before rule v15, and so on to
-// scenarios/heldout22 before rule v22): the same check
+// scenarios/heldout23 before rule v23): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 130 {
-		t.Fatalf("%d held-out scenarios, want at least 130 (sets 1-22)", len(held))
+	if len(held) < 136 {
+		t.Fatalf("%d held-out scenarios, want at least 136 (sets 1-23)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
