@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -13,8 +14,8 @@ import (
 
 // prioJob is an active job and its policy's priority, for one slot.
 type prioJob struct {
-	ji  int32
-	pri speculators.Priority
+	ji, rank int32 // rank: the job's submit rank
+	pri      speculators.Priority
 }
 
 // pickByPriority offers a free slot of node ni (task types lo..hi) to the
@@ -60,16 +61,21 @@ func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick
 
 // takeJobOrder takes the ordered jobs' priorities now, for this pass's
 // order. The order is a total one, priority then submit rank
-// (ComparePriority orders NaN keys too), which is the order a stable sort
-// of the jobs in submit order gives. It is sorted lazily: the jobs go into
-// a binary heap (s.prioHeap, built in linear time) and orderAt moves them
-// into s.prioScratch, the sorted head, only as far as a slot's offer reads
-// it. Most offers are taken by a job near the head, so a pass no longer
-// sorts every waiting job (the full sort was a third of auto's replay time
-// on xulau/ese, issue 31).
+// (ComparePriority orders NaN keys too), the order a stable sort of the
+// jobs in submit order by priority gives, however it is sorted. How is
+// chosen by the jobs' order in submit order:
+//   - Near sorted already (at most one adjacent pair in presortedRun out
+//     of order; sca's, sda's and ese's levels mostly follow submit order):
+//     a stable sort, near linear on such input, as before.
+//   - Otherwise (auto's order by work left and its tiers): lazily. The jobs
+//     go into a binary heap (s.prioHeap, built in linear time) and orderAt
+//     moves them into s.prioScratch, the sorted head, only as far as a
+//     slot's offer reads it. A full sort here was a third of auto's replay
+//     time on xulau/ese (issue 31); a heap there made sca's 2.6 times
+//     slower, its offers reading most of the order.
 func (s *sim) takeJobOrder() {
 	yarn := s.cfg.JobOrder.Mode == JobOrderYARN
-	h := s.prioHeap[:0]
+	all := s.prioAll[:0]
 	for _, ji := range s.active {
 		j := &s.jobs[ji]
 		if !s.orderedNow(j) {
@@ -82,18 +88,36 @@ func (s *sim) takeJobOrder() {
 			s.settle(j)
 			pri = j.engine.JobPriority(s.now)
 		}
-		h = append(h, prioJob{ji: ji, pri: pri})
+		all = append(all, prioJob{ji: ji, rank: j.rank, pri: pri})
 	}
-	s.startOrder(h)
+	s.startOrder(all)
 }
 
-// startOrder makes h, the pass's ordered jobs, the heap orderAt reads from,
-// with an empty sorted head.
-func (s *sim) startOrder(h []prioJob) {
+// presortedRun: a pass's jobs in submit order with at most one adjacent
+// pair in this many out of order are sorted at once (takeJobOrder).
+const presortedRun = 16
+
+// startOrder makes all, the pass's ordered jobs in submit order, the
+// order orderAt reads: sorted at once when near sorted, else as a heap
+// (takeJobOrder).
+func (s *sim) startOrder(all []prioJob) {
+	descents := 0
+	for i := 1; i < len(all); i++ {
+		if speculators.ComparePriority(all[i-1].pri, all[i].pri) > 0 {
+			descents++
+		}
+	}
+	if descents*presortedRun <= len(all) {
+		slices.SortStableFunc(all, func(a, b prioJob) int { return speculators.ComparePriority(a.pri, b.pri) })
+		s.prioAll, s.prioScratch = s.prioScratch[:0], all
+		s.prioHeap = s.prioHeap[:0]
+		return
+	}
+	h := append(s.prioHeap[:0], all...)
 	for i := len(h)/2 - 1; i >= 0; i-- {
 		s.siftDown(h, i)
 	}
-	s.prioHeap, s.prioScratch = h, s.prioScratch[:0]
+	s.prioAll, s.prioHeap, s.prioScratch = all, h, s.prioScratch[:0]
 }
 
 // orderAt returns the pass's i-th job in order, taking jobs from the heap
@@ -114,14 +138,17 @@ func (s *sim) orderAt(i int) (prioJob, bool) {
 	return s.prioScratch[i], true
 }
 
-// prioBefore is the job order: a's priority lower, or equal and a
+// prioCompare is the job order: a's priority lower, or equal and a
 // submitted first.
-func (s *sim) prioBefore(a, b prioJob) bool {
+func (s *sim) prioCompare(a, b prioJob) int {
 	if c := speculators.ComparePriority(a.pri, b.pri); c != 0 {
-		return c < 0
+		return c
 	}
-	return s.jobs[a.ji].rank < s.jobs[b.ji].rank
+	return cmp.Compare(a.rank, b.rank)
 }
+
+// prioBefore is prioCompare(a, b) < 0.
+func (s *sim) prioBefore(a, b prioJob) bool { return s.prioCompare(a, b) < 0 }
 
 // siftDown restores the heap property of h below position i.
 func (s *sim) siftDown(h []prioJob, i int) {

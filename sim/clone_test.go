@@ -388,12 +388,14 @@ func TestAnOriginalStartedWithClonesPaysTheirCost(t *testing.T) {
 }
 
 // TestLazyJobOrderMatchesStableSort checks the pass's job order as orderAt
-// hands it out (a heap, sorted only as far as it is read) against a stable
-// sort of the jobs in submit order by ComparePriority, the order before the
-// heap: random priorities with many ties, both tiers, NaN keys, and jobs
-// whose indexes are not in submit order.
+// hands it out (a heap sorted only as far as it is read, or a stable sort
+// when the jobs come near sorted) against a stable sort of the jobs in
+// submit order by ComparePriority, the order before the heap: random
+// priorities with many ties, both tiers, NaN keys, jobs whose indexes are
+// not in submit order, and every third round near sorted.
 func TestLazyJobOrderMatchesStableSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
+	sorted, lazy := 0, 0
 	for round := 0; round < 300; round++ {
 		n := rng.IntN(60)
 		s := &sim{jobs: make([]jobState, n)}
@@ -406,13 +408,27 @@ func TestLazyJobOrderMatchesStableSort(t *testing.T) {
 			if rng.IntN(10) == 0 {
 				pri.Key = math.NaN()
 			}
-			bySubmit[s.jobs[ji].rank] = prioJob{ji: int32(ji), pri: pri}
+			bySubmit[s.jobs[ji].rank] = prioJob{ji: int32(ji), rank: s.jobs[ji].rank, pri: pri}
+		}
+		if round%3 == 0 {
+			slices.SortStableFunc(bySubmit, func(a, b prioJob) int { return speculators.ComparePriority(a.pri, b.pri) })
+			for range n / 20 {
+				a, b := rng.IntN(n), rng.IntN(n)
+				bySubmit[a].pri, bySubmit[b].pri = bySubmit[b].pri, bySubmit[a].pri
+			}
+			for k := range bySubmit {
+				bySubmit[k].rank = int32(k)
+				s.jobs[bySubmit[k].ji].rank = int32(k)
+			}
 		}
 		want := slices.Clone(bySubmit)
 		slices.SortStableFunc(want, func(a, b prioJob) int { return speculators.ComparePriority(a.pri, b.pri) })
-		h := slices.Clone(bySubmit)
-		rng.Shuffle(len(h), func(a, b int) { h[a], h[b] = h[b], h[a] })
-		s.startOrder(h)
+		s.startOrder(slices.Clone(bySubmit))
+		if n > 1 && len(s.prioHeap) == 0 {
+			sorted++
+		} else if n > 1 {
+			lazy++
+		}
 		var got []prioJob
 		for i := 0; ; i++ {
 			c, ok := s.orderAt(i)
@@ -429,5 +445,8 @@ func TestLazyJobOrderMatchesStableSort(t *testing.T) {
 				t.Fatalf("round %d: job %d at place %d, want job %d (%v against %v)", round, got[i].ji, i, want[i].ji, got[i].pri, want[i].pri)
 			}
 		}
+	}
+	if sorted == 0 || lazy == 0 {
+		t.Fatalf("%d rounds sorted at once, %d lazily: want both ways tried", sorted, lazy)
 	}
 }

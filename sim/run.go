@@ -74,6 +74,7 @@ type sim struct {
 	specRunning int
 	prioScratch []prioJob // the pass's job order, sorted head (takeJobOrder)
 	prioHeap    []prioJob // the rest, a heap
+	prioAll     []prioJob // the pass's ordered jobs in submit order (a buffer)
 	// JobOrderYARN (clone.go): each job's level at the last reading, the
 	// time of the next, and the reading's scratch.
 	yarnLevel   []int32
