@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -16,6 +17,30 @@ import (
 type prioJob struct {
 	ji, rank int32 // rank: the job's submit rank
 	pri      speculators.Priority
+	key      uint64 // pri.Key as orderKey has it
+}
+
+// orderKey maps a priority's key onto integers in cmp.Compare's order:
+// NaN below every number (and equal to NaN), -0 equal to 0, so that the
+// job order compares integers (prioBefore) and gives ComparePriority's
+// order.
+func orderKey(f float64) uint64 {
+	if f != f {
+		return 0
+	}
+	if f == 0 {
+		f = 0 // -0
+	}
+	b := math.Float64bits(f)
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// newPrioJob is job ji's place in a pass's order.
+func newPrioJob(ji, rank int32, pri speculators.Priority) prioJob {
+	return prioJob{ji: ji, rank: rank, pri: pri, key: orderKey(pri.Key)}
 }
 
 // pickByPriority offers a free slot of node ni (task types lo..hi) to the
@@ -88,7 +113,7 @@ func (s *sim) takeJobOrder() {
 			s.settle(j)
 			pri = j.engine.JobPriority(s.now)
 		}
-		all = append(all, prioJob{ji: ji, rank: j.rank, pri: pri})
+		all = append(all, newPrioJob(ji, j.rank, pri))
 	}
 	s.startOrder(all)
 }
@@ -103,12 +128,12 @@ const presortedRun = 16
 func (s *sim) startOrder(all []prioJob) {
 	descents := 0
 	for i := 1; i < len(all); i++ {
-		if speculators.ComparePriority(all[i-1].pri, all[i].pri) > 0 {
+		if prioLess(all[i], all[i-1]) {
 			descents++
 		}
 	}
 	if descents*presortedRun <= len(all) {
-		slices.SortStableFunc(all, func(a, b prioJob) int { return speculators.ComparePriority(a.pri, b.pri) })
+		slices.SortStableFunc(all, prioCmp)
 		s.prioAll, s.prioScratch = s.prioScratch[:0], all
 		s.prioHeap = s.prioHeap[:0]
 		return
@@ -138,17 +163,34 @@ func (s *sim) orderAt(i int) (prioJob, bool) {
 	return s.prioScratch[i], true
 }
 
-// prioCompare is the job order: a's priority lower, or equal and a
-// submitted first.
-func (s *sim) prioCompare(a, b prioJob) int {
-	if c := speculators.ComparePriority(a.pri, b.pri); c != 0 {
-		return c
+// prioCmp orders a and b by priority alone: ComparePriority, on the
+// integer key.
+func prioCmp(a, b prioJob) int {
+	if a.pri.Tier != b.pri.Tier {
+		return cmp.Compare(a.pri.Tier, b.pri.Tier)
 	}
-	return cmp.Compare(a.rank, b.rank)
+	return cmp.Compare(a.key, b.key)
 }
 
-// prioBefore is prioCompare(a, b) < 0.
-func (s *sim) prioBefore(a, b prioJob) bool { return s.prioCompare(a, b) < 0 }
+// prioLess says whether a's priority is below b's (prioCmp < 0).
+func prioLess(a, b prioJob) bool {
+	if a.pri.Tier != b.pri.Tier {
+		return a.pri.Tier < b.pri.Tier
+	}
+	return a.key < b.key
+}
+
+// prioBefore is the job order: a's priority lower, or equal and a
+// submitted first.
+func prioBefore(a, b prioJob) bool {
+	if a.pri.Tier != b.pri.Tier {
+		return a.pri.Tier < b.pri.Tier
+	}
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	return a.rank < b.rank
+}
 
 // siftDown restores the heap property of h below position i.
 func (s *sim) siftDown(h []prioJob, i int) {
@@ -158,10 +200,10 @@ func (s *sim) siftDown(h []prioJob, i int) {
 			return
 		}
 		m := l
-		if r := l + 1; r < len(h) && s.prioBefore(h[r], h[l]) {
+		if r := l + 1; r < len(h) && prioBefore(h[r], h[l]) {
 			m = r
 		}
-		if !s.prioBefore(h[m], h[i]) {
+		if !prioBefore(h[m], h[i]) {
 			return
 		}
 		h[i], h[m] = h[m], h[i]

@@ -392,7 +392,8 @@ func TestAnOriginalStartedWithClonesPaysTheirCost(t *testing.T) {
 // when the jobs come near sorted) against a stable sort of the jobs in
 // submit order by ComparePriority, the order before the heap: random
 // priorities with many ties, both tiers, NaN keys, jobs whose indexes are
-// not in submit order, and every third round near sorted.
+// not in submit order, -0 beside 0, infinities, and every third round near
+// sorted.
 func TestLazyJobOrderMatchesStableSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	sorted, lazy := 0, 0
@@ -408,13 +409,24 @@ func TestLazyJobOrderMatchesStableSort(t *testing.T) {
 			if rng.IntN(10) == 0 {
 				pri.Key = math.NaN()
 			}
-			bySubmit[s.jobs[ji].rank] = prioJob{ji: int32(ji), rank: s.jobs[ji].rank, pri: pri}
+			switch rng.IntN(12) {
+			case 0:
+				pri.Key = math.Copysign(0, -1)
+			case 1:
+				pri.Key = 0
+			case 2:
+				pri.Key = math.Inf(2*rng.IntN(2) - 1)
+			case 3:
+				pri.Key = -pri.Key
+			}
+			bySubmit[s.jobs[ji].rank] = newPrioJob(int32(ji), s.jobs[ji].rank, pri)
 		}
 		if round%3 == 0 {
 			slices.SortStableFunc(bySubmit, func(a, b prioJob) int { return speculators.ComparePriority(a.pri, b.pri) })
 			for range n / 20 {
 				a, b := rng.IntN(n), rng.IntN(n)
 				bySubmit[a].pri, bySubmit[b].pri = bySubmit[b].pri, bySubmit[a].pri
+				bySubmit[a].key, bySubmit[b].key = bySubmit[b].key, bySubmit[a].key
 			}
 			for k := range bySubmit {
 				bySubmit[k].rank = int32(k)
