@@ -177,6 +177,23 @@
 //     heldout15/few-fat-nodes); the inputs are the job's own task states,
 //     which reach auto live as in replay. Without the order (JobOrder
 //     false) no priority reaches a slot, and rule v23 is rule v22.
+//  23. Rule v24: a job with a deadline or an error bound, after exact
+//     jobs whose map copies won less than futile-copy-wins of at least
+//     three (rule v8's evidence), runs futile-bounded-member (none) in
+//     place of bounded-member (grass), from its first decision or from
+//     the JobBounds event that gives it its bounds live. A copy there
+//     redoes its task's work (the same split, data skew): grass made 513
+//     copies a run for 19 error-bound jobs of
+//     heldout23/split-sizes-three-map-only and none won (time to bound
+//     50.0 s, 45.3 under v24; dolly 43.9, hadoop 46.0). Choice: GRASS
+//     (Trimming Stragglers in Approximation Analytics, §4) copies a task
+//     only when the copy is expected to finish first and save slots;
+//     where no copy finishes first that is no copy at all, and the job's
+//     slots go to its originals (none, dolly and tws gave the same rows,
+//     hadoop 0.2 s more). The evidence is the exact jobs' records, which
+//     reach auto live as in replay; a bounded job writes none, so not
+//     copying it does not starve the switch (as none as futile-member
+//     did for rule v14's jobs).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -297,6 +314,7 @@ const (
 	ParamUnordLoad   = "unordered-busy-load"
 	ParamUnordSigma  = "unordered-busy-sigma"
 	ParamBusyCopies  = "busy-copies-after-originals"
+	ParamFutileBound = "futile-bounded-member"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -341,6 +359,7 @@ type policy struct {
 	alikeIdleSigma                         float64
 	singleTask                             string
 	unordMapBusy                           string
+	futileBound                            string
 	unordBusy                              string
 	unordLoad, unordSigma                  float64
 	busyCopiesAfter                        bool
@@ -467,6 +486,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.String(&p.singleTask, ParamSingleTask, "hadoop",
 		"small busy member (small-busy-member's place) for an exact job of at most one map and at most one reduce placed at small-busy-load or above (rule v20): a task with no sibling gives a detector nothing to compare it with, and on a busy cluster a copy's slot is another job's; below clone-load the small member still clones it (Dolly's case: heldout17/slots-tiny-adhoc-light, jobs of 1-3 maps at load 0.09, 13.8 s with sca, 18.3 with hadoop there too). "+
 			"heldout19/one-by-one-high-rate (1,300 jobs of one map and one reduce at load 0.74; 5 seeds): 22.9 s with ras (366 copies a run, none won), 22.4 with hadoop, hadoop alone 22.3 (the first 16 jobs, placed on the idle cluster, are still cloned). Fitted on one row; empty: small-busy-member, as in rules v12-v19")
+	b.String(&p.futileBound, ParamFutileBound, "none",
+		"member for a job with a deadline or an error bound when copies of the most recent exact jobs' maps won less than futile-copy-wins of the time (at least futileMinCopies of them), over bounded-member, also when the bounds come later live (rule v24: a copy that redoes the same work never wins, and GRASS copies a task only when the copy saves time, so a bounded job keeps its slots for its originals; empty: rules v3-v23, bounded-member always)")
 	b.String(&p.unordMapBusy, ParamUnordMapB, "mantri",
 		"map-only-busy-member's place when the cluster does not apply a job order to free slots (JobInfo.JobOrder false: a history's replay and replay --job-order none, live without serve --rm-job-order or under the fair scheduler; rule v21): "+
 			"sda led there by its job order (least work first), which then never reaches the slots, and alone it is detection at Xu & Lau's cutoff. "+
@@ -547,7 +568,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamSpread, p.spreadMember, false}, {ParamMapBusy, p.mapBusy, false}, {ParamSpreadPool, p.spreadPools, true}, {ParamAlikeBusy, p.alikeBusy, false},
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
-		{ParamUnordBusy, p.unordBusy, true}} {
+		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -636,8 +657,12 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		a.members = append(a.members, newMember(name, s))
 		return len(a.members) - 1
 	}
-	first := [...]string{Exact: p.exact, Bounded: p.bounded, MapOnly: p.mapOnly, Pareto: p.pareto}[fam]
+	bounded, boundedWhy := p.boundedMember()
+	first := [...]string{Exact: p.exact, Bounded: bounded, MapOnly: p.mapOnly, Pareto: p.pareto}[fam]
 	why := familyWhy[fam]
+	if fam == Bounded {
+		why += boundedWhy
+	}
 	if fam == Exact && !info.SlotPools && p.containers != "" {
 		// Rule v10: on containers, the first jobs too run what earlier
 		// jobs' records most often call for.
@@ -646,7 +671,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	a.choose(add(first, p.seeds[fam]), why)
 	if fam != Bounded {
 		// Bounds may come later live (a JobBounds event).
-		a.boundedAt = add(p.bounded, p.seeds[Bounded])
+		a.boundedAt, a.boundedWhy = add(bounded, p.seeds[Bounded]), boundedWhy
 	}
 	heavy := fam == Pareto && info.TailIndex <= p.cloneTail
 	// A job with reduces may be small by the idle slots at its first
@@ -914,6 +939,8 @@ type fitted struct {
 	// boundedAt, smallAt and busyAt index the bounded, small and busy
 	// members (-1: none).
 	boundedAt, smallAt, busyAt int
+	// boundedWhy is what rule v24 adds to the bounded member's reason.
+	boundedWhy string
 	// busyCut is the busy fraction at or above which the job moves to
 	// the busy member (busy-load; for a Pareto job, pareto-busy-load or
 	// omega_U of its tail index, the larger; for a map-only job,
@@ -1036,7 +1063,7 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 	if ev.Kind == speculators.JobBounds && a.boundedAt >= 0 && !a.bounded && (job.Deadline > 0 || job.ErrorBound > 0) {
 		a.bounded = true
-		a.choose(a.boundedAt, "the job was given a deadline or an error bound")
+		a.choose(a.boundedAt, "the job was given a deadline or an error bound"+a.boundedWhy)
 	}
 }
 
@@ -1562,6 +1589,20 @@ func copyWins(job *speculators.Job, ty speculators.TaskType) (copied, won int) {
 		}
 	}
 	return copied, won
+}
+
+// boundedMember is the member a job with a deadline or an error bound runs
+// and what its reason adds: futile-bounded-member when the copies of the
+// last exact jobs' maps won less than futile-copy-wins of at least
+// futileMinCopies (rule v24), else bounded-member.
+func (p *policy) boundedMember() (string, string) {
+	if p.futileBound == "" || p.futileWins <= 0 {
+		return p.bounded, ""
+	}
+	if wins, copied := learnedCopyWins(p.env.Prior, false); copied >= futileMinCopies && wins < p.futileWins {
+		return p.futileBound, fmt.Sprintf("; copies of the last exact jobs' maps won %.2f of %d, below %.2f (%s)", wins, copied, p.futileWins, ParamFutileBound)
+	}
+	return p.bounded, ""
 }
 
 // futileMinCopies is the fewest copied maps the futile switch reads.

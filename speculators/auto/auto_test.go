@@ -503,6 +503,45 @@ func TestRuleV22Switch(t *testing.T) {
 	}
 }
 
+// Rule v24: a job with a deadline or an error bound, after exact jobs'
+// map records whose copies won less than futile-copy-wins (0.1) of at least
+// three copied maps, runs futile-bounded-member (none) from its first decision,
+// its reason naming the switch. Copies that won more, too few copied maps,
+// or the parameter empty (rule v23) leave it on the bounded member, grass;
+// an exact job with such records is not moved by the switch.
+func TestRuleV24Switch(t *testing.T) {
+	reg := registry(t)
+	type why interface{ Why() string }
+	for _, c := range []struct {
+		name         string
+		bound        float64
+		copied, wins int
+		param        map[string]string
+		want         string
+		namesV24     bool
+	}{
+		{"error bound, copies never won", 0.1, 20, 0, nil, "none", true},
+		{"error bound, copies won 0.25", 0.1, 20, 5, nil, "grass", false},
+		{"error bound, two copied maps", 0.1, 2, 0, nil, "grass", false},
+		{"error bound, v23", 0.1, 20, 0, map[string]string{auto.ParamFutileBound: ""}, "grass", false},
+		{"exact job, copies never won", 0, 20, 0, nil, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.2, Copied: c.copied, CopyWins: c.wins})
+		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 5, Slots: 100, ErrorBound: c.bound, JobOrder: true}
+		e, err := reg.NewEngineWith(info, auto.Name, c.param, 1, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
+		}
+		if w := e.Policy.(why).Why(); strings.Contains(w, "("+auto.ParamFutileBound+")") != c.namesV24 {
+			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamFutileBound, c.namesV24)
+		}
+	}
+}
+
 // repeat is n copies of f.
 func repeat(f speculators.TailFit, n int) []speculators.TailFit {
 	out := make([]speculators.TailFit, n)
