@@ -281,6 +281,10 @@ var heldOutMisses = map[string]string{
 	// ahead of hadoop 43.34; 5 seeds: v23 50.0 s, +13.9% against dolly, v24 45.3, +3.2%).
 	"heldout23/failed-nodes-replaced-faster": "nodes that crash for good, replaced by faster ones: farms leads at seed 1, " +
 		"auto 5.5% behind (90.73 s against 86.0), far ahead of hadoop (173.9); 5 seeds: 66.1 s, 18.6% ahead of farms",
+	// The twenty-fourth set, written before rule v24 and run once under it
+	// (5 seeds: docs/auto-history.md).
+	"heldout24/grow-batch-overload-fifo": "an overloaded FIFO cluster joined by faster nodes: hadoop leads; auto (grass) " +
+		"0.9 s behind it at seed 1 (59.91 s against 59.0), 1.7 s over 5 seeds (67.8 against 66.1, +2.6%)",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -290,15 +294,15 @@ var heldOutMisses = map[string]string{
 // scenarios/heldout12 after v12, before any further rule, and
 // scenarios/heldout13 before rule v13, scenarios/heldout14 before rule
 // v14, scenarios/heldout15 before rule v15, and so on to
-// scenarios/heldout23 before rule v23): the same check
+// scenarios/heldout24 before rule v24): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 136 {
-		t.Fatalf("%d held-out scenarios, want at least 136 (sets 1-23)", len(held))
+	if len(held) < 142 {
+		t.Fatalf("%d held-out scenarios, want at least 142 (sets 1-24)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
