@@ -427,7 +427,6 @@ func TestRuleV20Switches(t *testing.T) {
 // restores sda without it too. Below the busy cut both run grass.
 func TestRuleV21Switch(t *testing.T) {
 	reg := registry(t)
-	type why interface{ Why() string }
 	for _, c := range []struct {
 		name     string
 		order    bool
@@ -443,17 +442,9 @@ func TestRuleV21Switch(t *testing.T) {
 	} {
 		store := grass.NewMemoryStore()
 		store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.5})
-		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Slots: 100, JobOrder: c.order}, auto.Name, c.param, 1, store)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Slots: 100, JobOrder: c.order}, c.param, store)
 		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
-		if got := e.Policy.(memberNamer).Member(); got != c.want {
-			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
-		}
-		if w := e.Policy.(why).Why(); strings.Contains(w, "("+auto.ParamUnordMapB+")") != c.namesV21 {
-			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamUnordMapB, c.namesV21)
-		}
+		checkSwitch(t, c.name, e, c.want, auto.ParamUnordMapB, c.namesV21)
 	}
 }
 
@@ -466,7 +457,6 @@ func TestRuleV21Switch(t *testing.T) {
 // the tail member, it runs what rule v21 ran.
 func TestRuleV22Switch(t *testing.T) {
 	reg := registry(t)
-	type why interface{ Why() string }
 	for _, c := range []struct {
 		name     string
 		order    bool
@@ -489,17 +479,9 @@ func TestRuleV22Switch(t *testing.T) {
 		store := grass.NewMemoryStore()
 		store.AddTail(speculators.TailFit{Maps: 40, Sigma: c.sigma})
 		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 5, Slots: 100, JobOrder: c.order, SlotPools: c.pools}
-		e, err := reg.NewEngineWith(info, auto.Name, c.param, 1, store)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := newAuto(t, reg, info, c.param, store)
 		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
-		if got := e.Policy.(memberNamer).Member(); got != c.want {
-			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
-		}
-		if w := e.Policy.(why).Why(); strings.Contains(w, "("+auto.ParamUnordBusy+")") != c.namesV22 {
-			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamUnordBusy, c.namesV22)
-		}
+		checkSwitch(t, c.name, e, c.want, auto.ParamUnordBusy, c.namesV22)
 	}
 }
 
@@ -511,7 +493,6 @@ func TestRuleV22Switch(t *testing.T) {
 // an exact job with such records is not moved by the switch.
 func TestRuleV24Switch(t *testing.T) {
 	reg := registry(t)
-	type why interface{ Why() string }
 	for _, c := range []struct {
 		name         string
 		bound        float64
@@ -529,16 +510,7 @@ func TestRuleV24Switch(t *testing.T) {
 		store := grass.NewMemoryStore()
 		store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.2, Copied: c.copied, CopyWins: c.wins})
 		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 5, Slots: 100, ErrorBound: c.bound, JobOrder: true}
-		e, err := reg.NewEngineWith(info, auto.Name, c.param, 1, store)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := e.Policy.(memberNamer).Member(); got != c.want {
-			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
-		}
-		if w := e.Policy.(why).Why(); strings.Contains(w, "("+auto.ParamFutileBound+")") != c.namesV24 {
-			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamFutileBound, c.namesV24)
-		}
+		checkSwitch(t, c.name, newAuto(t, reg, info, c.param, store), c.want, auto.ParamFutileBound, c.namesV24)
 	}
 }
 
@@ -716,5 +688,27 @@ func TestRuleV23BusyCopiesLevel(t *testing.T) {
 		if pr := h.Engine.JobPriority(spectest.Sec(31)); pr.Tier != c.wantTier {
 			t.Errorf("%s: tier %d, want %d", c.name, pr.Tier, c.wantTier)
 		}
+	}
+}
+
+// newAuto is auto's engine for info with param, reading store.
+func newAuto(t *testing.T, reg *speculators.Registry, info speculators.JobInfo, param map[string]string, store *grass.MemoryStore) *speculators.Engine {
+	t.Helper()
+	e, err := reg.NewEngineWith(info, auto.Name, param, 1, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// checkSwitch checks e's member and whether its reason names the switch key.
+func checkSwitch(t *testing.T, name string, e *speculators.Engine, want, key string, named bool) {
+	t.Helper()
+	if got := e.Policy.(memberNamer).Member(); got != want {
+		t.Errorf("%s: member %q, want %q", name, got, want)
+	}
+	w := e.Policy.(interface{ Why() string }).Why()
+	if strings.Contains(w, "("+key+")") != named {
+		t.Errorf("%s: reason %q, want it to name %s: %t", name, w, key, named)
 	}
 }
