@@ -87,8 +87,8 @@ func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick
 // takeJobOrder takes the ordered jobs' priorities now, for this pass's
 // order. The order is a total one, priority then submit rank
 // (ComparePriority orders NaN keys too), the order a stable sort of the
-// jobs in submit order by priority gives, however it is sorted. How is
-// chosen by the jobs' order in submit order:
+// jobs in submit order by priority gives, whichever way it is sorted. The
+// way follows how near sorted the jobs come in submit order:
 //   - Near sorted already (at most one adjacent pair in presortedRun out
 //     of order; sca's, sda's and ese's levels mostly follow submit order):
 //     a stable sort, near linear on such input, as before.
