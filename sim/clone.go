@@ -128,7 +128,7 @@ const presortedRun = 16
 func (s *sim) startOrder(all []prioJob) {
 	descents := 0
 	for i := 1; i < len(all); i++ {
-		if prioLess(all[i], all[i-1]) {
+		if prioCmp(all[i], all[i-1]) < 0 {
 			descents++
 		}
 	}
@@ -140,7 +140,7 @@ func (s *sim) startOrder(all []prioJob) {
 	}
 	h := append(s.prioHeap[:0], all...)
 	for i := len(h)/2 - 1; i >= 0; i-- {
-		s.siftDown(h, i)
+		siftDown(h, i)
 	}
 	s.prioAll, s.prioHeap, s.prioScratch = all, h, s.prioScratch[:0]
 }
@@ -157,7 +157,7 @@ func (s *sim) orderAt(i int) (prioJob, bool) {
 		last := len(h) - 1
 		h[0] = h[last]
 		h = h[:last]
-		s.siftDown(h, 0)
+		siftDown(h, 0)
 		s.prioHeap = h
 	}
 	return s.prioScratch[i], true
@@ -172,14 +172,6 @@ func prioCmp(a, b prioJob) int {
 	return cmp.Compare(a.key, b.key)
 }
 
-// prioLess says whether a's priority is below b's (prioCmp < 0).
-func prioLess(a, b prioJob) bool {
-	if a.pri.Tier != b.pri.Tier {
-		return a.pri.Tier < b.pri.Tier
-	}
-	return a.key < b.key
-}
-
 // prioBefore is the job order: a's priority lower, or equal and a
 // submitted first.
 func prioBefore(a, b prioJob) bool {
@@ -192,23 +184,30 @@ func prioBefore(a, b prioJob) bool {
 	return a.rank < b.rank
 }
 
-// siftDown restores the heap property of h below position i.
-func (s *sim) siftDown(h []prioJob, i int) {
+// siftDown restores the heap property of h below position i, moving the
+// item there down through a hole (as eventHeap.pop does: the moves of
+// swapping, half the writes).
+func siftDown(h []prioJob, i int) {
+	if i >= len(h) {
+		return
+	}
+	x := h[i]
 	for {
 		l := 2*i + 1
 		if l >= len(h) {
-			return
+			break
 		}
 		m := l
 		if r := l + 1; r < len(h) && prioBefore(h[r], h[l]) {
 			m = r
 		}
-		if !prioBefore(h[m], h[i]) {
-			return
+		if !prioBefore(h[m], x) {
+			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = x
 }
 
 // orderedNow reports whether job j takes free slots in its policy's order

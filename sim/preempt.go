@@ -6,9 +6,10 @@ import "github.com/specbridge/specbridge/speculators"
 // as Hadoop's RMContainerAllocator.preemptReducesIfNeeded does: when a job
 // has map attempts waiting for a container (originals, retries or copies:
 // jobState.starving), none running, and reduces holding shared containers
-// (a placement pass has just found no free slot for the maps), it kills as many of those reduces as maps wait, least
-// progress first (ties: latest launched). The killed reduces report
-// AttemptKilled, count as killed and wasted, and queue behind the maps.
+// (a placement pass has just found no free slot for the maps), it kills as
+// many of those reduces as maps wait, least progress first (ties: latest
+// launched). The killed reduces report AttemptKilled, count as killed and
+// wasted, and queue behind the maps.
 // Without this, reduces waiting in their copy phase for a map that must run
 // again (a Rerun, a timed-out attempt) can hold every container the map
 // could use, and the job never ends. Dedicated reduce slots cannot run maps,

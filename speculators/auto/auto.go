@@ -1087,13 +1087,14 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	if a.bounded || view.Slots <= 0 {
 		return
 	}
-	if a.unordBusyAt >= 0 {
+	// Copies are not load: the busy fraction of originals only, or the
+	// clones this rule starts would read as load and stop it.
+	busy := math.Max(0, math.Min(1, float64(view.Slots-view.Idle-view.SpeculativeRunning)/float64(view.Slots)))
+	if a.unordBusyAt >= 0 && busy >= a.unordLoad {
 		// Rule v22, over every member the busy fraction could choose and
 		// over the spread member's choice.
-		if busy := math.Max(0, math.Min(1, float64(view.Slots-view.Idle-view.SpeculativeRunning)/float64(view.Slots))); busy >= a.unordLoad {
-			a.choose(a.unordBusyAt, fmt.Sprintf("%s placed at busy fraction %.2f, at or above %.2f%s", familyWhy[a.family], busy, a.unordLoad, a.unordWhy))
-			return
-		}
+		a.choose(a.unordBusyAt, fmt.Sprintf("%s placed at busy fraction %.2f, at or above %.2f%s", familyWhy[a.family], busy, a.unordLoad, a.unordWhy))
+		return
 	}
 	if (a.learnedTail || a.learnedSpread) && !a.fixedSmall {
 		// Rule v5's choice stands over the load and idle-slot cuts; a
@@ -1103,9 +1104,6 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 		// 61.4 s against 60.8, lognormal-reduces 62.5 against 55.4).
 		return
 	}
-	// Copies are not load: the busy fraction of originals only, or the
-	// clones this rule starts would read as load and stop it.
-	busy := math.Max(0, math.Min(1, float64(view.Slots-view.Idle-view.SpeculativeRunning)/float64(view.Slots)))
 	if busy >= a.cloneLoad {
 		if a.learnedTail || a.learnedSpread {
 			return // the tail or spread member stands over the busy cut
