@@ -84,6 +84,24 @@ func (s *sim) pickByPriority(ni int32, lo, hi speculators.TaskType) (int32, pick
 	return 0, pick{}, false
 }
 
+// orderLive reports whether a free slot's offer might go to a job in the
+// pass's job order: some job's policy orders jobs, and the order is not
+// yet taken this pass or still holds a job. An offer's walk that places
+// nothing reads the whole order and drops every job with nothing left to
+// place anywhere (pickByPriority), so an order read to its end and left
+// empty refuses every further slot of the pass; with no candidate either,
+// schedule stops offering. Sweeping every free node after that was most of
+// auto's replay on xulau/sca-sda (issue 31): its jobs, placed, left the
+// order empty while thousands of slots stayed free.
+func (s *sim) orderLive() bool {
+	live := s.anyPrio && (!s.prioValid || len(s.prioScratch)+len(s.prioHeap) > 0)
+	if !live && s.sweepAll && s.anyPrio {
+		s.pastOrder++
+		return true
+	}
+	return live
+}
+
 // takeJobOrder takes the ordered jobs' priorities now, for this pass's
 // order. The order is a total one, priority then submit rank
 // (ComparePriority orders NaN keys too), the order a stable sort of the

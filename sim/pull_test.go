@@ -321,3 +321,50 @@ func TestIdleTickMatchesEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderSweepMatchesFull replays random days under the policies that
+// order jobs twice: with schedule stopping its sweep once the pass's job
+// order is read to its end and left empty with no candidate (orderLive),
+// and with it offering every free node while any job orders, as before.
+// Both must give the same per-job results and number of events, and the
+// full sweep must have made offers the other left out (else the check
+// checked nothing).
+func TestOrderSweepMatchesFull(t *testing.T) {
+	reg := alltest.Registry(t)
+	for _, name := range []string{"auto", "sca", "sda", "ese"} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
+				var results [2]*Result
+				past := 0
+				for k, all := range []bool{false, true} {
+					cfg, jobs := indexWorkload(seed)
+					if seed > 2 {
+						cfg.Placement = PlacementPack
+					}
+					store := grass.NewMemoryStore()
+					cfg.Keep = func(l speculators.Learned) { _ = store.Keep(l) }
+					s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+						return reg.NewEngineWith(info, name, nil, seed, store)
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					s.sweepAll = all
+					if err := s.loop(); err != nil {
+						t.Fatal(err)
+					}
+					results[k] = s.finish()
+					if all {
+						past = s.pastOrder
+					}
+				}
+				if !reflect.DeepEqual(results[0].Jobs, results[1].Jobs) || results[0].Events != results[1].Events {
+					t.Errorf("results differ: %d events stopping at an empty order, %d offering every free node", results[0].Events, results[1].Events)
+				}
+				if past == 0 {
+					t.Errorf("the full sweep made no offer past an empty order: the check checked nothing")
+				}
+			})
+		}
+	}
+}

@@ -103,6 +103,11 @@ type sim struct {
 	// place at each offer that drops one, as it did before (tests).
 	eagerDrop  bool
 	checkWants bool
+	// sweepAll: schedule offers every free node while some job orders
+	// jobs, as it did before orderLive (tests); pastOrder counts the
+	// offers it made that orderLive leaves out.
+	sweepAll  bool
+	pastOrder int
 	// askIdle: the tick asks SkipDecide of idle jobs too, as it did
 	// before (tests); decides counts the Decides it made.
 	askIdle bool

@@ -60,16 +60,17 @@ func (s *sim) schedule() error {
 				s.gatherCandidates() // a job may have nothing left to place
 			}
 		}
-		// With no candidate and no job order every node would refuse.
-		sweep := s.candidates.n > 0 || s.anyPrio
-		for ni := s.nextFree(s.cursor, nn); sweep && (s.candidates.n > 0 || s.anyPrio) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
+		// With no candidate and nothing left in the job order every node
+		// would refuse.
+		sweep := s.candidates.n > 0 || s.orderLive()
+		for ni := s.nextFree(s.cursor, nn); sweep && (s.candidates.n > 0 || s.orderLive()) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, nn) {
 			ok, err := s.offer(int32(ni))
 			if err != nil {
 				return err
 			}
 			placed = placed || ok
 		}
-		for ni := s.nextFree(0, s.cursor); sweep && (s.candidates.n > 0 || s.anyPrio) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, s.cursor) {
+		for ni := s.nextFree(0, s.cursor); sweep && (s.candidates.n > 0 || s.orderLive()) && ni >= 0 && s.freeSlots > 0; ni = s.nextFree(ni+1, s.cursor) {
 			ok, err := s.offer(int32(ni))
 			if err != nil {
 				return err
