@@ -939,6 +939,8 @@ type fitted struct {
 	// boundedAt, smallAt and busyAt index the bounded, small and busy
 	// members (-1: none).
 	boundedAt, smallAt, busyAt int
+	// mean is the job's mean task time for the job order (tail index 2).
+	mean xulau.MeanMemo
 	// boundedWhy is what rule v24 adds to the bounded member's reason.
 	boundedWhy string
 	// busyCut is the busy fraction at or above which the job moves to
@@ -1316,7 +1318,7 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 	if a.bounded && a.ordered && a.boundedOrder == BoundedFirst {
 		// Rule v13: a job with a bound ahead of every exact job, by
 		// work left among its like.
-		return speculators.Priority{Tier: tierBounded, Key: workLeft(job)}
+		return speculators.Priority{Tier: tierBounded, Key: a.workLeft(job)}
 	}
 	pr := a.jobPriority(job, now)
 	if a.order == OrderRemaining && (pr.Tier == xulau.TierStarted || pr.Tier == xulau.TierWaiting) {
@@ -1326,15 +1328,15 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 			a.reducesWait && reducesWaitOnMaps(job) { // rule v18: its reduces would only copy while its maps run
 			tier = tierCopiesLast // behind every original
 		}
-		return speculators.Priority{Tier: tier, Key: workLeft(job)}
+		return speculators.Priority{Tier: tier, Key: a.workLeft(job)}
 	}
 	return pr
 }
 
 // workLeft is the job's remaining work with the mean task time a-priori or
 // from its completions (xulau.RemainingWork), the key of order's level.
-func workLeft(job *speculators.Job) float64 {
-	return xulau.RemainingWork(job, xulau.LawOf(job, 2).Mean())
+func (a *fitted) workLeft(job *speculators.Job) float64 {
+	return xulau.RemainingWork(job, a.mean.Of(job, 2))
 }
 
 // tierCopiesLast is the level of an exact job with only copies to place
@@ -1399,7 +1401,7 @@ func (a *fitted) orderPriority(job *speculators.Job, _ speculators.Time) specula
 	if !a.ordered {
 		return speculators.Priority{Tier: xulau.TierWaiting + 1}
 	}
-	mean := xulau.LawOf(job, 2).Mean()
+	mean := a.mean.Of(job, 2)
 	if job.RunningTasks[speculators.Map]+job.RunningTasks[speculators.Reduce]+job.Completed[speculators.Map]+job.Completed[speculators.Reduce] > 0 {
 		return speculators.Priority{Tier: xulau.TierStarted, Key: xulau.RemainingWork(job, mean)}
 	}

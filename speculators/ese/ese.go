@@ -81,8 +81,9 @@ type policy struct {
 	alpha                       float64
 
 	// Copies is the record of copies asked for and tasks launched; its
-	// Observe is the policy\'s.
+	// Observe is the policy's.
 	xulau.Copies
+	mean xulau.MeanMemo // the job's mean task time, kept once known a priori
 	scan     xulau.Scan
 	clones   int
 	atLaunch bool
@@ -128,7 +129,7 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if !xulau.MeanKnown(job) {
 		return out
 	}
-	mean := xulau.LawOf(job, p.alpha).Mean()
+	mean := p.mean.Of(job, p.alpha)
 	// The reason's first number, t_rem, is set per straggler.
 	why := speculators.Because("ese: backup, t_rem %.1fs > sigma %.2f x E[x] %.1fs").F(0).F(p.sigma).F(mean / 1000)
 	for _, s := range p.scan.Stragglers(job, &p.Copies, p.sigma*mean, now) {
@@ -141,5 +142,5 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 // JobPriority is Algorithm 2's three levels: a job with a backup waiting,
 // then started jobs by remaining workload, then new jobs by workload.
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
-	return p.Copies.Priority(job, xulau.LawOf(job, p.alpha).Mean())
+	return p.Copies.Priority(job, p.mean.Of(job, p.alpha))
 }

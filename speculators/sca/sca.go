@@ -59,8 +59,9 @@ type policy struct {
 	alpha     float64
 
 	// Copies is the record of copies asked for and tasks launched; its
-	// Observe is the policy\'s.
+	// Observe is the policy's.
 	xulau.Copies
+	mean xulau.MeanMemo // the job's mean task time, kept once known a priori
 	clones   int
 	atLaunch bool
 }
@@ -99,7 +100,7 @@ func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculato
 	if p.Copies.Launched > 0 {
 		return speculators.Priority{Tier: xulau.TierStarted, Key: float64(p.Copies.Unassigned(job))}
 	}
-	return speculators.Priority{Tier: xulau.TierWaiting, Key: float64(xulau.TaskCount(job)) * xulau.LawOf(job, p.alpha).Mean()}
+	return speculators.Priority{Tier: xulau.TierWaiting, Key: float64(xulau.TaskCount(job)) * p.mean.Of(job, p.alpha)}
 }
 
 // Decide asks, live, for the clones of every task whose first attempt runs;

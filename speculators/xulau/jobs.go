@@ -35,6 +35,26 @@ func LawOf(job *speculators.Job, alpha float64) Pareto {
 	return law
 }
 
+// MeanMemo keeps a job's mean task time, LawOf(job, alpha).Mean(), once it
+// is known a priori (JobInfo.TaskMillis, fixed when the job's engine is
+// made), for one alpha: the job order asks each waiting job's priority at
+// every scheduling pass, and the law's construction was a tenth of sda's
+// replay of xulau/ese-overload (issue 31). A mean from completions changes
+// with them and is not kept.
+type MeanMemo struct{ v float64 }
+
+// Of is LawOf(job, alpha).Mean(); alpha must be the same at every call.
+func (m *MeanMemo) Of(job *speculators.Job, alpha float64) float64 {
+	if m.v > 0 {
+		return m.v
+	}
+	v := LawOf(job, alpha).Mean()
+	if job.Info.TaskMillis > 0 {
+		m.v = v
+	}
+	return v
+}
+
 // MeanKnown reports whether a job's mean task time is known: a priori, or
 // from a completed task.
 func MeanKnown(job *speculators.Job) bool {
