@@ -61,7 +61,7 @@ type policy struct {
 	// Copies is the record of copies asked for and tasks launched; its
 	// Observe is the policy's.
 	xulau.Copies
-	mean xulau.MeanMemo // the job's mean task time, kept once known a priori
+	mean     xulau.MeanMemo // the job's mean task time, kept once known a priori
 	clones   int
 	atLaunch bool
 }
