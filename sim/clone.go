@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 
@@ -129,11 +130,33 @@ func (s *sim) takeJobOrder() {
 			pri = speculators.Priority{Key: -float64(s.yarnLevel[ji])}
 		} else {
 			s.settle(j)
-			pri = j.engine.JobPriority(s.now)
+			pri = s.jobPriority(j)
 		}
 		all = append(all, newPrioJob(ji, j.rank, pri))
 	}
 	s.startOrder(all)
+}
+
+// jobPriority is job j's priority now (j settled), kept from the last pass
+// while its engine's PriorityVersion stays (speculators.PriorityByEvents):
+// in a queue of thousands, a pass asked each waiting job's policy for a
+// priority that had not moved since the last (issue 31). Under checkPrio
+// it asks afresh and compares (tests).
+func (s *sim) jobPriority(j *jobState) speculators.Priority {
+	v, byEvents := j.engine.PriorityVersion()
+	kept := byEvents && j.prioHave && j.prioVer == v
+	if kept && !s.checkPrio {
+		return j.prioLast
+	}
+	pri := j.engine.JobPriority(s.now)
+	if kept {
+		s.prioKeptChecked++
+		if pri.Tier != j.prioLast.Tier || math.Float64bits(pri.Key) != math.Float64bits(j.prioLast.Key) {
+			s.prioErr = fmt.Errorf("sim: job %s at %d ms: priority %+v, %+v kept at the same version", j.spec.ID, s.now, pri, j.prioLast)
+		}
+	}
+	j.prioHave, j.prioVer, j.prioLast = byEvents, v, pri
+	return pri
 }
 
 // presortedRun: a pass's jobs in submit order with at most one adjacent

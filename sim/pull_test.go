@@ -368,3 +368,47 @@ func TestOrderSweepMatchesFull(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptPriorityMatchesFresh replays random days under the policies that
+// order jobs (auto with its members' priorities, sca, sda, ese), some jobs
+// with bounds, and asks each job's priority afresh at every pass where
+// jobPriority would keep the last one (its engine's PriorityVersion has
+// not moved): a kept priority that a fresh one contradicts fails the run.
+func TestKeptPriorityMatchesFresh(t *testing.T) {
+	reg := alltest.Registry(t)
+	for _, name := range []string{"auto", "sca", "sda", "ese"} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
+				cfg, jobs := indexWorkload(seed)
+				for i := range jobs {
+					switch i % 6 {
+					case 1:
+						jobs[i].Deadline = jobs[i].Submit + 60_000
+					case 2:
+						jobs[i].ErrorBound = 0.2
+					case 3:
+						jobs[i].TaskMillis = 9_000
+					}
+				}
+				store := grass.NewMemoryStore()
+				cfg.Keep = func(l speculators.Learned) { _ = store.Keep(l) }
+				s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+					return reg.NewEngineWith(info, name, nil, seed, store)
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.checkPrio = true
+				if err := s.loop(); err != nil {
+					t.Fatal(err)
+				}
+				if r := s.finish(); r.Unfinished != 0 {
+					t.Fatalf("%d jobs unfinished", r.Unfinished)
+				}
+				if s.prioKeptChecked == 0 {
+					t.Errorf("no priority kept: the check checked nothing")
+				}
+			})
+		}
+	}
+}

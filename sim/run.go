@@ -108,6 +108,12 @@ type sim struct {
 	// offers it made that orderLive leaves out.
 	sweepAll  bool
 	pastOrder int
+	// checkPrio: jobPriority asks afresh at every pass and compares with
+	// the priority it would have kept (tests); prioKeptChecked counts the
+	// comparisons, prioErr holds the first mismatch.
+	checkPrio       bool
+	prioKeptChecked int
+	prioErr         error
 	// askIdle: the tick asks SkipDecide of idle jobs too, as it did
 	// before (tests); decides counts the Decides it made.
 	askIdle bool
@@ -278,6 +284,9 @@ func (s *sim) loop() error {
 		}
 		if s.wantsErr != nil {
 			return s.wantsErr
+		}
+		if s.prioErr != nil {
+			return s.prioErr
 		}
 	}
 	if s.done < len(s.jobs) && (s.stalled || s.queue.len() == 0) && s.cfg.Horizon == 0 {

@@ -168,6 +168,11 @@ type jobState struct {
 	// it clones at launch and clones is the attempts each task starts
 	// with, 0 until the job's first original is placed (clone.go).
 	prio, cloner bool
+	// prioHave: prioLast is the priority the job's engine gave at its
+	// PriorityVersion prioVer, kept while that stays (jobPriority).
+	prioHave bool
+	prioVer  uint64
+	prioLast speculators.Priority
 	// teaches: the policy learns for later jobs (keepLearned asks it);
 	// blind: nothing reads the job's status reports (a
 	// speculators.ReportBlind policy and no fault analyzer), so its

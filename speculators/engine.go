@@ -122,6 +122,23 @@ type JobPrioritizer interface {
 	JobPriority(job *Job, now Time) Priority
 }
 
+// PriorityByEvents is implemented by a JobPrioritizer whose priority for a
+// job moves only when the engine is told or asked something that may
+// change the job or the policy (an event observed, a Decide and its
+// deferrals, the pull mode declared, a slot's choice, the copies at
+// launch, what was learned taken), never with the clock alone nor with
+// the queries WantsSlot, AllowSpeculativeOn and SkipDecide: a driver may
+// then keep a job's priority while the engine's PriorityVersion stays.
+// The simulator asks every ordered job's priority at each scheduling pass;
+// most of a queue's jobs have not moved since the last (issue 31). The
+// method says whether the promise holds for this policy (asked once, when
+// the engine is made): a policy that orders through others holds it only
+// if they do.
+type PriorityByEvents interface {
+	JobPrioritizer
+	PriorityByEvents() bool
+}
+
 // JobSize is what the cluster knows of a job that has not started: its
 // task count and the a-priori task-time model of JobInfo.
 type JobSize struct {
@@ -181,6 +198,10 @@ type Engine struct {
 	chooser  SlotChooser
 	offered  bool // OfferSlots was called: the policy is in pull mode
 	prio     JobPrioritizer
+	// byEvents: prio is a PriorityByEvents; version moves at every call
+	// that may change its answer (PriorityVersion).
+	byEvents bool
+	version  uint64
 	cloner   Cloner
 	teacher  Teacher
 	pending  LearnedPending // the teacher's, if it implements it
@@ -230,6 +251,9 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 	e.gate, _ = policy.(NodeGate)
 	e.chooser, _ = policy.(SlotChooser)
 	e.prio, _ = policy.(JobPrioritizer)
+	if pe, ok := policy.(PriorityByEvents); ok {
+		e.byEvents = pe.PriorityByEvents()
+	}
 	e.cloner, _ = policy.(Cloner)
 	e.teacher, _ = policy.(Teacher)
 	e.idle, _ = policy.(IdleDecider)
@@ -249,6 +273,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 // An error leaves the state as it was and names what was wrong.
 func (e *Engine) Observe(ev *Event) error {
 	e.owes()
+	e.version++
 	e.idleKept = false
 	if err := e.Job.apply(ev); err != nil {
 		return e.eventError(ev, err)
@@ -281,6 +306,7 @@ func (e *Engine) ObserveStatus(a *Attempt, ev *Event) error {
 		return e.Observe(ev)
 	}
 	e.owes()
+	e.version++
 	e.idleKept = false
 	j := e.Job
 	j.reach(ev.Time)
@@ -354,6 +380,7 @@ func (e *Engine) SkipDecide(now Time) bool {
 // returned enter the ledger.
 func (e *Engine) Decide(now Time) []Decision {
 	e.owes()
+	e.version++
 	if now > e.Job.Now {
 		e.Job.Now = now
 	}
@@ -418,6 +445,7 @@ func (e *Engine) Decide(now Time) []Decision {
 // (sim/decide.go).
 func (e *Engine) DeferDecides() (ok bool, bucket int) {
 	e.owes()
+	e.version++
 	if e.deferrer == nil {
 		return false, -1
 	}
@@ -437,6 +465,7 @@ func (e *Engine) DecidesLeftOut(n int, step Time) {
 	if !e.deferred {
 		return
 	}
+	e.version++
 	e.deferred = false
 	if n <= 0 {
 		return
@@ -475,6 +504,7 @@ func (e *Engine) ChoosesSlots() bool { return e.chooser != nil }
 // it does nothing.
 func (e *Engine) OfferSlots() bool {
 	e.owes()
+	e.version++
 	if e.chooser == nil {
 		return false
 	}
@@ -504,6 +534,7 @@ func (e *Engine) WantsSlot(now Time) bool {
 // false for a policy without an opinion or not offered slots.
 func (e *Engine) ChooseForSlot(node NodeID, now Time) (task TaskID, copy bool, ok bool) {
 	e.owes()
+	e.version++
 	if !e.offered {
 		return TaskID{}, false, false
 	}
@@ -526,6 +557,11 @@ func (e *Engine) JobPriority(now Time) Priority {
 	return e.prio.JobPriority(e.Job, now)
 }
 
+// PriorityVersion is a count that moves at every call that may change the
+// job's priority; ok is false unless the policy is a PriorityByEvents, and
+// then its priority must be asked afresh each time.
+func (e *Engine) PriorityVersion() (v uint64, ok bool) { return e.version, e.byEvents }
+
 // Clones reports whether the policy clones at launch (Cloner).
 func (e *Engine) Clones() bool { return e.cloner != nil }
 
@@ -533,6 +569,7 @@ func (e *Engine) Clones() bool { return e.cloner != nil }
 // other policies and for answers below 1.
 func (e *Engine) LaunchCopies(view ClusterView, now Time) int {
 	e.owes()
+	e.version++
 	if e.cloner == nil {
 		return 1
 	}
@@ -550,6 +587,7 @@ func (e *Engine) Learned() Learned {
 	if e.teacher == nil || (e.pending != nil && !e.pending.HasLearned()) {
 		return Learned{}
 	}
+	e.version++
 	// Filled in the engine's own scratch: a local passed by pointer to the
 	// interface method escaped, one allocation at every call, which was
 	// half of what a big replay allocated (docs/scale.md).

@@ -1278,6 +1278,9 @@ func (a *pullClonerFitted) LaunchCopies(job *speculators.Job, view speculators.C
 // fullFitted's order.
 type pullOrderedFitted struct{ *pullFitted }
 
+// PriorityByEvents is fullFitted's.
+func (a *pullOrderedFitted) PriorityByEvents() bool { return a.fitted.priorityByEvents() }
+
 // JobPriority is fullFitted's.
 func (a *pullOrderedFitted) JobPriority(job *speculators.Job, now speculators.Time) speculators.Priority {
 	return (&fullFitted{a.fitted}).JobPriority(job, now)
@@ -1331,6 +1334,24 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 		return speculators.Priority{Tier: tier, Key: a.workLeft(job)}
 	}
 	return pr
+}
+
+// PriorityByEvents holds when every member that orders jobs promises it:
+// auto's own levels read the job's counts, its copy ledger, its mean task
+// time and the member chosen, which move only with the job's events and
+// auto's own calls.
+func (a *fullFitted) PriorityByEvents() bool { return a.priorityByEvents() }
+
+func (a *fitted) priorityByEvents() bool {
+	for _, m := range a.members {
+		if m.prio == nil {
+			continue
+		}
+		if pe, ok := m.prio.(speculators.PriorityByEvents); !ok || !pe.PriorityByEvents() {
+			return false
+		}
+	}
+	return true
 }
 
 // workLeft is the job's remaining work with the mean task time a-priori or

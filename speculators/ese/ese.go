@@ -139,6 +139,11 @@ func (p *policy) Decide(job *speculators.Job, now speculators.Time, out []specul
 	return out
 }
 
+// PriorityByEvents holds: the priority reads only the copy ledger, the
+// launches, the completions and the mean task time, which move with the
+// job's events and the policy's own calls, never with the clock alone.
+func (p *policy) PriorityByEvents() bool { return true }
+
 // JobPriority is Algorithm 2's three levels: a job with a backup waiting,
 // then started jobs by remaining workload, then new jobs by workload.
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {

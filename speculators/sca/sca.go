@@ -94,6 +94,11 @@ func (p *policy) LaunchCopies(_ *speculators.Job, view speculators.ClusterView, 
 	return p.clones
 }
 
+// PriorityByEvents holds: the priority reads only the job's unassigned
+// tasks and its mean task time, which move with the job's events and the
+// policy's own calls, never with the clock alone.
+func (p *policy) PriorityByEvents() bool { return true }
+
 // JobPriority orders running jobs by fewest remaining tasks (line 1), then
 // jobs not yet scheduled by smallest workload m E[x] (line 9).
 func (p *policy) JobPriority(job *speculators.Job, _ speculators.Time) speculators.Priority {
