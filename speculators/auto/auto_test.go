@@ -514,6 +514,46 @@ func TestRuleV24Switch(t *testing.T) {
 	}
 }
 
+// Rule v25: an exact job with reduces after reduce records whose copies won
+// less than futile-reduce-wins (0.05) of at least three copied reduces, and
+// map records that copied fewer than three maps, runs futile-reduce-member
+// (sca) in place of futile-member (hadoop), its reason naming the switch;
+// the evidence is read over the records that copied, so that newer records
+// of no copies (as the jobs sca runs write them) do not push it out. With
+// the parameter empty (rule v24) the job runs hadoop while a copied record
+// is among the last five, and its first member (grass, on containers) once
+// five records of no copies follow; copies that won 0.25 leave it on grass.
+// Without the job order rule v25 is rule v24 (hadoop).
+func TestRuleV25Switch(t *testing.T) {
+	reg := registry(t)
+	losing := speculators.TailFit{Reduces: 8, Copied: 8, CopyWins: 0}
+	quiet := speculators.TailFit{Reduces: 8}
+	for _, c := range []struct {
+		name     string
+		records  []speculators.TailFit
+		param    map[string]string
+		noOrder  bool
+		want     string
+		namesV25 bool
+	}{
+		{"reduce copies never won", []speculators.TailFit{losing}, nil, false, "sca", true},
+		{"then five records of no copies", append([]speculators.TailFit{losing}, repeat(quiet, 5)...), nil, false, "sca", true},
+		{"reduce copies never won, v24", []speculators.TailFit{losing}, map[string]string{auto.ParamFutileRedM: ""}, false, "hadoop", false},
+		{"then five records of no copies, v24", append([]speculators.TailFit{losing}, repeat(quiet, 5)...), map[string]string{auto.ParamFutileRedM: ""}, false, "grass", false},
+		{"reduce copies won 0.25", []speculators.TailFit{{Reduces: 8, Copied: 8, CopyWins: 2}}, nil, false, "grass", false},
+		{"two copied reduces", []speculators.TailFit{{Reduces: 8, Copied: 2}}, nil, false, "grass", false},
+		{"reduce copies never won, no job order", []speculators.TailFit{losing}, nil, true, "hadoop", false},
+	} {
+		store := grass.NewMemoryStore()
+		store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.3})
+		for _, f := range c.records {
+			store.AddTail(f)
+		}
+		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 5, Slots: 100, JobOrder: !c.noOrder}
+		checkSwitch(t, c.name, newAuto(t, reg, info, c.param, store), c.want, auto.ParamFutileRedM, c.namesV25)
+	}
+}
+
 // repeat is n copies of f.
 func repeat(f speculators.TailFit, n int) []speculators.TailFit {
 	out := make([]speculators.TailFit, n)
