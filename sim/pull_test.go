@@ -178,6 +178,22 @@ func TestSlotChooserReofferedAtTicks(t *testing.T) {
 	expectInt(t, "speculative launched", res.Jobs[0].SpeculativeLaunched, 0)
 }
 
+// storeSim is a simulation of jobs on cfg with every job's engine from
+// reg's policy name (parameters over), seeded, the jobs teaching each
+// other through one memory store (Config.Keep).
+func storeSim(t *testing.T, reg *speculators.Registry, name string, over map[string]string, seed uint64, cfg Config, jobs []Job) *sim {
+	t.Helper()
+	store := grass.NewMemoryStore()
+	cfg.Keep = func(l speculators.Learned) { _ = store.Keep(l) }
+	s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
+		return reg.NewEngineWith(info, name, over, seed, store)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestWantsKeptMatchesFresh replays random days under the pull-based
 // policies, GRASS's with a prior the jobs teach each other (Config.Keep),
 // and asks each policy's WantsSlot afresh at every use of an answer kept
@@ -189,18 +205,11 @@ func TestWantsKeptMatchesFresh(t *testing.T) {
 		for seed := uint64(1); seed <= 3; seed++ {
 			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
 				cfg, jobs := indexWorkload(seed)
-				store := grass.NewMemoryStore()
-				cfg.Keep = func(l speculators.Learned) { _ = store.Keep(l) }
 				over := map[string]string(nil)
 				if name == "grass" {
 					over = map[string]string{grass.ParamXi: "0.5", grass.ParamCheckInterval: "0"}
 				}
-				s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
-					return reg.NewEngineWith(info, name, over, seed, store)
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
+				s := storeSim(t, reg, name, over, seed, cfg, jobs)
 				s.checkWants = true
 				if err := s.loop(); err != nil {
 					t.Fatal(err)
@@ -233,14 +242,7 @@ func TestLazyDropMatchesEager(t *testing.T) {
 					if name == "hadoop" {
 						cfg.Scheduler = SchedulerFair
 					}
-					store := grass.NewMemoryStore()
-					cfg.Keep = func(l speculators.Learned) { _ = store.Keep(l) }
-					s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
-						return reg.NewEngineWith(info, name, nil, seed, store)
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
+					s := storeSim(t, reg, name, nil, seed, cfg, jobs)
 					s.eagerDrop = eager
 					if err := s.loop(); err != nil {
 						t.Fatal(err)
@@ -341,14 +343,7 @@ func TestOrderSweepMatchesFull(t *testing.T) {
 					if seed > 2 {
 						cfg.Placement = PlacementPack
 					}
-					store := grass.NewMemoryStore()
-					cfg.Keep = func(l speculators.Learned) { _ = store.Keep(l) }
-					s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
-						return reg.NewEngineWith(info, name, nil, seed, store)
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
+					s := storeSim(t, reg, name, nil, seed, cfg, jobs)
 					s.sweepAll = all
 					if err := s.loop(); err != nil {
 						t.Fatal(err)
@@ -390,14 +385,7 @@ func TestKeptPriorityMatchesFresh(t *testing.T) {
 						jobs[i].TaskMillis = 9_000
 					}
 				}
-				store := grass.NewMemoryStore()
-				cfg.Keep = func(l speculators.Learned) { _ = store.Keep(l) }
-				s, err := newSim(cfg, jobs, func(info speculators.JobInfo) (*speculators.Engine, error) {
-					return reg.NewEngineWith(info, name, nil, seed, store)
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
+				s := storeSim(t, reg, name, nil, seed, cfg, jobs)
 				s.checkPrio = true
 				if err := s.loop(); err != nil {
 					t.Fatal(err)
