@@ -117,8 +117,17 @@ func (s *sim) orderLive() bool {
 //     slot's offer reads it. A full sort here was a third of auto's replay
 //     time on xulau/ese (issue 31); a heap there made sca's 2.6 times
 //     slower, its offers reading most of the order.
+//
+// Where every ordered job's priority is kept by events (jobPriority) and
+// the order is the policies' own (not YARN's levels), the order is kept
+// sorted from pass to pass instead (takeKeptOrder).
 func (s *sim) takeJobOrder() {
 	yarn := s.cfg.JobOrder.Mode == JobOrderYARN
+	if !yarn && !s.ordOff && !s.freshOrder {
+		if s.takeKeptOrder() {
+			return
+		}
+	}
 	all := s.prioAll[:0]
 	for _, ji := range s.active {
 		j := &s.jobs[ji]
@@ -135,6 +144,128 @@ func (s *sim) takeJobOrder() {
 		all = append(all, newPrioJob(ji, j.rank, pri))
 	}
 	s.startOrder(all)
+}
+
+// takeKeptOrder makes the pass's order from s.ord, the ordered jobs kept
+// sorted (prioBefore) from the last pass: each ordered job's priority is
+// taken as takeJobOrder takes it, and only the jobs whose place moved are
+// taken out and put back (by binary search; when more than one in
+// ordRebuild moved, the whole order is sorted again); the pass reads a
+// copy, from which its offers drop jobs. On xulau/ese-overload sca's
+// passes each held about 480 ordered jobs, of which the job order built a
+// heap afresh and its offers read about 285 (issue 31); most of the
+// queue's places had not moved since the last pass. It reports false,
+// and leaves the order to takeJobOrder for good, at the first ordered job
+// whose priority is not kept by events (speculators.PriorityByEvents).
+func (s *sim) takeKeptOrder() bool {
+	if s.ordGone > 0 {
+		s.ord = slices.DeleteFunc(s.ord, func(c prioJob) bool { return !s.jobs[c.ji].inOrd })
+		s.ordGone = 0
+	}
+	moved := s.ordMoved[:0]
+	for _, ji := range s.active {
+		j := &s.jobs[ji]
+		if !j.prio {
+			continue
+		}
+		s.settle(j)
+		pri := s.jobPriority(j)
+		if !j.prioHave {
+			s.ordOff = true
+			for _, c := range s.ord {
+				s.jobs[c.ji].inOrd = false
+			}
+			s.ord = s.ord[:0]
+			return false
+		}
+		e := newPrioJob(ji, j.rank, pri)
+		if j.inOrd && e.pri.Tier == j.ordAt.pri.Tier && e.key == j.ordAt.key {
+			continue
+		}
+		moved = append(moved, e)
+	}
+	s.ordMoved = moved
+	if len(moved)*ordRebuild > len(s.ord) || !s.moveInOrder(moved) {
+		for _, e := range moved {
+			if j := &s.jobs[e.ji]; !j.inOrd {
+				j.inOrd = true
+				s.ord = append(s.ord, e)
+			}
+		}
+		for _, e := range moved {
+			s.jobs[e.ji].ordAt = e
+		}
+		for i, c := range s.ord {
+			s.ord[i] = s.jobs[c.ji].ordAt
+		}
+		slices.SortFunc(s.ord, prioOrder)
+	}
+	if s.checkOrder {
+		s.checkKeptOrder()
+	}
+	s.prioScratch = append(s.prioScratch[:0], s.ord...)
+	s.prioHeap, s.prioRead = s.prioHeap[:0], 0
+	return true
+}
+
+// moveInOrder takes each moved job out of the kept order and puts it back
+// at its new place. It reports false, having moved none, if a job's entry
+// is not where its place says (a bug; the caller sorts again).
+func (s *sim) moveInOrder(moved []prioJob) bool {
+	for _, e := range moved {
+		if j := &s.jobs[e.ji]; j.inOrd {
+			if _, found := slices.BinarySearchFunc(s.ord, j.ordAt, prioOrder); !found {
+				return false
+			}
+		}
+	}
+	for _, e := range moved {
+		j := &s.jobs[e.ji]
+		if j.inOrd {
+			i, _ := slices.BinarySearchFunc(s.ord, j.ordAt, prioOrder)
+			s.ord = slices.Delete(s.ord, i, i+1)
+		}
+		i, _ := slices.BinarySearchFunc(s.ord, e, prioOrder)
+		s.ord = slices.Insert(s.ord, i, e)
+		j.inOrd, j.ordAt = true, e
+	}
+	return true
+}
+
+// ordRebuild: a pass in which more than one ordered job in this many moved
+// sorts the kept order again rather than moving each (takeKeptOrder).
+const ordRebuild = 8
+
+// prioOrder is prioBefore as a comparison: the job order, a total one.
+func prioOrder(a, b prioJob) int {
+	if c := prioCmp(a, b); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.rank, b.rank)
+}
+
+// checkKeptOrder compares the kept order with the stable sort of the
+// ordered jobs' priorities taken afresh (tests: checkOrder).
+func (s *sim) checkKeptOrder() {
+	all := s.prioAll[:0]
+	for _, ji := range s.active {
+		if j := &s.jobs[ji]; j.prio {
+			all = append(all, newPrioJob(ji, j.rank, j.engine.JobPriority(s.now)))
+		}
+	}
+	slices.SortStableFunc(all, prioCmp)
+	s.prioAll = all
+	s.ordChecked++
+	if len(all) != len(s.ord) {
+		s.prioErr = fmt.Errorf("sim: at %d ms the kept job order holds %d jobs, %d are ordered", s.now, len(s.ord), len(all))
+		return
+	}
+	for i := range all {
+		if all[i].ji != s.ord[i].ji {
+			s.prioErr = fmt.Errorf("sim: at %d ms the kept job order has job %s at %d, the sorted one job %s", s.now, s.jobs[s.ord[i].ji].spec.ID, i, s.jobs[all[i].ji].spec.ID)
+			return
+		}
+	}
 }
 
 // jobPriority is job j's priority now (j settled), kept from the last pass
@@ -167,6 +298,7 @@ const presortedRun = 16
 // order orderAt reads: sorted at once when near sorted, else as a heap
 // (takeJobOrder).
 func (s *sim) startOrder(all []prioJob) {
+	s.prioRead = 0
 	descents := 0
 	for i := 1; i < len(all); i++ {
 		if prioCmp(all[i], all[i-1]) < 0 {
@@ -201,6 +333,7 @@ func (s *sim) orderAt(i int) (prioJob, bool) {
 		siftDown(h, 0)
 		s.prioHeap = h
 	}
+	s.prioRead = max(s.prioRead, i+1)
 	return s.prioScratch[i], true
 }
 
@@ -308,13 +441,23 @@ func (s *sim) readYARNOrder() {
 // round), so asking them again at each free slot changed nothing but the
 // cost (issue 31: sda and ese spent most of a replay here).
 //
-// Only the order's sorted head is looked at (takeJobOrder); a job still in
-// the heap is asked when an offer reaches it and dropped then.
+// Only the part of the order the pass's offers have read is looked at
+// (s.prioRead); a job further on, or still in the heap (takeJobOrder), is
+// asked when an offer reaches it and dropped then. Judging the whole kept
+// or sorted order at each drop asked every queued job again and again
+// (issue 31).
 func (s *sim) dropUnplaceable(keep int32) {
-	s.prioScratch = slices.DeleteFunc(s.prioScratch, func(c prioJob) bool {
+	read := s.prioScratch[:s.prioRead]
+	kept := slices.DeleteFunc(read, func(c prioJob) bool {
 		j := &s.jobs[c.ji]
 		return c.ji != keep && (j.finished || !s.mayPlace(j))
 	})
+	if len(kept) == len(read) {
+		return
+	}
+	n := copy(s.prioScratch[len(kept):], s.prioScratch[s.prioRead:])
+	s.prioScratch = s.prioScratch[:len(kept)+n]
+	s.prioRead = len(kept)
 }
 
 // launchCloned starts an original attempt of a cloning job and, at the same

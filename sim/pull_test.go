@@ -400,3 +400,40 @@ func TestKeptPriorityMatchesFresh(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptOrderMatchesFresh replays random days under the policies that
+// order jobs three ways: with the job order kept sorted from pass to pass
+// (takeKeptOrder), that order compared at every pass with a stable sort of
+// the priorities asked afresh (checkOrder), and with every pass sorting
+// afresh as before (freshOrder). The kept order must equal the sorted one
+// at every pass, and the per-job results and number of events must match.
+func TestKeptOrderMatchesFresh(t *testing.T) {
+	reg := alltest.Registry(t)
+	for _, name := range []string{"auto", "sca", "sda", "ese"} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
+				var results [2]*Result
+				for k, fresh := range []bool{false, true} {
+					cfg, jobs := indexWorkload(seed)
+					for i := range jobs {
+						if i%5 == 2 {
+							jobs[i].ErrorBound = 0.2
+						}
+					}
+					s := storeSim(t, reg, name, nil, seed, cfg, jobs)
+					s.freshOrder, s.checkOrder = fresh, !fresh
+					if err := s.loop(); err != nil {
+						t.Fatal(err)
+					}
+					results[k] = s.finish()
+					if !fresh && s.ordChecked == 0 {
+						t.Errorf("no kept order checked")
+					}
+				}
+				if !reflect.DeepEqual(results[0].Jobs, results[1].Jobs) || results[0].Events != results[1].Events {
+					t.Errorf("results differ: %d events with the order kept, %d sorting afresh", results[0].Events, results[1].Events)
+				}
+			})
+		}
+	}
+}

@@ -74,7 +74,16 @@ type sim struct {
 	specRunning int
 	prioScratch []prioJob // the pass's job order, sorted head (takeJobOrder)
 	prioHeap    []prioJob // the rest, a heap
+	prioRead    int       // how far the pass's offers have read prioScratch (orderAt)
 	prioAll     []prioJob // the pass's ordered jobs in submit order (a buffer)
+	// ord: the ordered jobs kept sorted from pass to pass (takeKeptOrder),
+	// ordGone the jobs that left it since (finishJob), ordMoved a buffer;
+	// ordOff: an ordered job's priority is not kept by events, and every
+	// pass sorts afresh (takeJobOrder).
+	ord      []prioJob
+	ordMoved []prioJob
+	ordGone  int
+	ordOff   bool
 	// JobOrderYARN (clone.go): each job's level at the last reading, the
 	// time of the next, and the reading's scratch.
 	yarnLevel   []int32
@@ -114,6 +123,11 @@ type sim struct {
 	checkPrio       bool
 	prioKeptChecked int
 	prioErr         error
+	// freshOrder: every pass sorts the job order afresh, as before
+	// takeKeptOrder; checkOrder: each kept order is compared with the
+	// sorted one, ordChecked counts the comparisons (tests).
+	freshOrder, checkOrder bool
+	ordChecked             int
 	// askIdle: the tick asks SkipDecide of idle jobs too, as it did
 	// before (tests); decides counts the Decides it made.
 	askIdle bool
@@ -532,6 +546,10 @@ func (s *sim) finishJob(ji int32) {
 	j := &s.jobs[ji]
 	s.settle(j)
 	j.finished = true
+	if j.inOrd {
+		j.inOrd = false
+		s.ordGone++ // out of the kept job order at the next pass (takeKeptOrder)
+	}
 	j.result.Finish = s.now
 	s.reindex(j)
 	s.detachJob(j)

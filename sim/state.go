@@ -173,6 +173,10 @@ type jobState struct {
 	prioHave bool
 	prioVer  uint64
 	prioLast speculators.Priority
+	// inOrd: the job is in the kept job order, at its place ordAt
+	// (takeKeptOrder).
+	inOrd bool
+	ordAt prioJob
 	// teaches: the policy learns for later jobs (keepLearned asks it);
 	// blind: nothing reads the job's status reports (a
 	// speculators.ReportBlind policy and no fault analyzer), so its
