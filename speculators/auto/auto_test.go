@@ -554,6 +554,43 @@ func TestRuleV25Switch(t *testing.T) {
 	}
 }
 
+// Rule v26: a job with a deadline whose tasks are at least deadline-waves
+// (2) times the slots it can hold runs deadline-waves-member (hadoop) from
+// its first decision, its reason naming the switch. Fewer waves, an error
+// bound, the parameter empty (rule v25), or unknown slots leave it on grass;
+// rule v24's evidence (map copies that never won) stands over it (none).
+func TestRuleV26Switch(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		name               string
+		maps, slots        int
+		deadline           speculators.Time
+		errorBound         float64
+		losing             bool
+		param              map[string]string
+		want               string
+		namesV26, namesV24 bool
+	}{
+		{"deadline, 2.5 waves", 250, 100, 600000, 0, false, nil, "hadoop", true, false},
+		{"deadline, exactly 2 waves", 200, 100, 600000, 0, false, nil, "hadoop", true, false},
+		{"deadline, 1.9 waves", 190, 100, 600000, 0, false, nil, "grass", false, false},
+		{"error bound, 2.5 waves", 250, 100, 0, 0.1, false, nil, "grass", false, false},
+		{"deadline, 2.5 waves, v25", 250, 100, 600000, 0, false, map[string]string{auto.ParamWavesMember: ""}, "grass", false, false},
+		{"deadline, 2.5 waves, cut 3", 250, 100, 600000, 0, false, map[string]string{auto.ParamWaves: "3"}, "grass", false, false},
+		{"deadline, slots unknown", 250, 0, 600000, 0, false, nil, "grass", false, false},
+		{"deadline, 2.5 waves, copies never won", 250, 100, 600000, 0, true, nil, "none", false, true},
+	} {
+		store := grass.NewMemoryStore()
+		if c.losing {
+			store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.2, Copied: 20})
+		}
+		info := speculators.JobInfo{ID: "j", Maps: c.maps, Slots: c.slots, Deadline: c.deadline, ErrorBound: c.errorBound, JobOrder: true}
+		e := newAuto(t, reg, info, c.param, store)
+		checkSwitch(t, c.name, e, c.want, auto.ParamWavesMember, c.namesV26)
+		checkSwitch(t, c.name, e, c.want, auto.ParamFutileBound, c.namesV24)
+	}
+}
+
 // repeat is n copies of f.
 func repeat(f speculators.TailFit, n int) []speculators.TailFit {
 	out := make([]speculators.TailFit, n)
