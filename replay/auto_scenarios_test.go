@@ -237,9 +237,8 @@ var heldOutMisses = map[string]string{
 		"0.1 s at seed 1 (22.4), 0.1 s over 5 seeds (22.4)",
 	// The twentieth set, written before rule v20 and run once under it (5
 	// seeds: docs/auto-history.md; v19 gave the same figures).
-	"heldout20/rolling-restart": "every NodeManager restarted in turn, map outputs lost: farms re-runs them on the fault " +
-		"analyzer's word and leads; auto 22.9% behind farms at seed 1 (104.2 s against 84.75), 18.5% over 5 seeds, far " +
-		"ahead of hadoop (232.9 s at seed 1)",
+	// heldout20/rolling-restart: passes at seed 1 under rule v27 (lost-output-member: prompt re-runs after a lost
+	// output; seed 1, reduced: 85.76 s against farms's 84.75, +1.2%); over 5 seeds still out (110.1 s, farms 88.3).
 	"heldout20/slots-wave-edge-fifo": "slot pools, jobs of 50-58 maps on 48 map slots (a short second wave), light load: " +
 		"auto 7.3% behind gs at seed 1 (81.93 s against 76.35) and 1.1 s behind hadoop (80.79); 5 seeds: +9.1% against " +
 		"grass, 1.5 s behind hadoop",
@@ -269,15 +268,18 @@ var heldOutMisses = map[string]string{
 	"heldout2/hetero-four-speeds": "four node speeds: grass leads at seed 1; rule v23 150.0 -> 158.6 s, 7.5% behind " +
 		"grass (147.5), ahead of hadoop (174.5); 5 seeds 152.5 -> 150.1 (ras 146.0: +2.8%, in)",
 	// The twenty-third set, written before rule v23 and run once under it (5
-	// seeds: docs/auto-history.md). heldout23/deadline-quarter-nodes-hang is
-	// within 5% and ahead of hadoop at seed 1 (0.9859 against 0.9855), so it
-	// is checked, not pinned; over 5 seeds it is behind hadoop (0.9660
+	// seeds: docs/auto-history.md). heldout23/deadline-quarter-nodes-hang was
+	// within 5% and ahead of hadoop at seed 1 until rule v27 (0.9859 against
+	// 0.9855), checked, not pinned; over 5 seeds it is behind hadoop (0.9660
 	// against 0.9862).
 	// heldout23/split-sizes-three-map-only: fixed by rule v24 (futile-bounded-member none: the error-bound jobs
 	// stop copying once the exact jobs' copies never won; seed 1, reduced: 47.19 -> 41.07 s, 1.9% ahead of none,
 	// ahead of hadoop 43.34; 5 seeds: v23 50.0 s, +13.9% against dolly, v24 45.3, +3.2%).
-	"heldout23/failed-nodes-replaced-faster": "nodes that crash for good, replaced by faster ones: farms leads at seed 1, " +
-		"auto 5.5% behind (90.73 s against 86.0), far ahead of hadoop (173.9); 5 seeds: 66.1 s, 18.6% ahead of farms",
+	// heldout23/failed-nodes-replaced-faster: passes at seed 1 under rule v27 (80.85 s against farms's 86.0; 5
+	// seeds 64.5 s, 20.7% ahead of farms).
+	"heldout23/deadline-quarter-nodes-hang": "a quarter of the nodes hang: rule v27's prompt re-runs after a lost " +
+		"output moved it at seed 1 from 0.9859 (ahead of hadoop's 0.9855) to 0.9713, behind hadoop (sda 0.9891 the " +
+		"best); over 5 seeds it was behind hadoop under v26 too (0.9660 against 0.9862; v27 0.9631)",
 	// The twenty-fourth set, written before rule v24 and run once under it
 	// (5 seeds: docs/auto-history.md).
 	"heldout24/grow-batch-overload-fifo": "an overloaded FIFO cluster joined by faster nodes: hadoop leads; auto (grass) " +
@@ -296,9 +298,9 @@ var heldOutMisses = map[string]string{
 		"leads at seed 1, auto 11.3% behind (55.7 s against 50.02), ahead of hadoop (67.92); 5 seeds 47.9 against " +
 		"mantri's 48.4 (in)",
 	"heldout26/shuffle-crashes-eager-fetch-failures-fifo": "a node holding most of a job's map outputs crashes as " +
-		"they finish, lost outputs re-run from the reducers' fetch failures: farms leads at seed 1, auto (grass for " +
-		"most jobs) 14.2% behind (86.83 s against 76.02), ahead of hadoop (90.28); 5 seeds 126.8 against tws's 93.9 " +
-		"and hadoop's 114.0 (+35.1%, behind hadoop)",
+		"they finish, lost outputs re-run from the reducers' fetch failures: farms leads at seed 1; rule v27 86.83 -> " +
+		"82.4 s, 8.4% behind farms (76.02), ahead of hadoop (90.28); 5 seeds in under v27 (126.8 -> 93.3 s against " +
+		"tws's 93.9 and hadoop's 114.0)",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
