@@ -301,6 +301,18 @@ var heldOutMisses = map[string]string{
 		"they finish, lost outputs re-run from the reducers' fetch failures: farms leads at seed 1; rule v27 86.83 -> " +
 		"82.4 s, 8.4% behind farms (76.02), ahead of hadoop (90.28); 5 seeds in under v27 (126.8 -> 93.3 s against " +
 		"tws's 93.9 and hadoop's 114.0)",
+	// The twenty-seventh set, written before rule v27 and run once under it
+	// (5 seeds: docs/auto-history.md).
+	"heldout27/overload-stingy-caps-fifo": "load 0.95 with hadoop's speculator throttled by the jobs' own " +
+		"configuration: auto 71.0 s at seed 1 against ras's 50.65 and hadoop's 62.13; 5 seeds 68.6 against ras's 54.7 " +
+		"and hadoop's 66.2 (+25.4%, behind hadoop)",
+	"heldout27/clockwork-identical-jobs-gamma-fifo": "identical jobs every 8 s, light-tailed gamma maps, load 0.88: " +
+		"hadoop leads; auto 63.08 s at seed 1 against 51.97; 5 seeds 55.4 against 50.5 (+9.7%, behind hadoop)",
+	"heldout27/hetero-two-slow-kinds-pools-fair": "slot pools with nodes slow on reduces only and nodes slow on " +
+		"everything: ras leads; auto 91.3 s at seed 1 against 75.96, ahead of hadoop (99.77); 5 seeds 96.7 against " +
+		"ras's 78.8 (+22.8%), ahead of hadoop (100.2)",
+	"heldout27/deadline-fixed-slo-spread-sizes-fair": "one deadline over a 16-fold spread of job sizes: auto's " +
+		"accuracy 0.9784 at seed 1, 0.0008 behind hadoop's 0.9792; 5 seeds 0.9744, the best of every policy (in)",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -310,15 +322,15 @@ var heldOutMisses = map[string]string{
 // scenarios/heldout12 after v12, before any further rule, and
 // scenarios/heldout13 before rule v13, scenarios/heldout14 before rule
 // v14, scenarios/heldout15 before rule v15, and so on to
-// scenarios/heldout26 before rule v26): the same check
+// scenarios/heldout27 before rule v27): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 154 {
-		t.Fatalf("%d held-out scenarios, want at least 154 (sets 1-26)", len(held))
+	if len(held) < 160 {
+		t.Fatalf("%d held-out scenarios, want at least 160 (sets 1-27)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
