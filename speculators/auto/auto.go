@@ -2000,11 +2000,17 @@ func recentMean(all []speculators.TailFit, reduces bool, value func(speculators.
 // (reduces) or map records (not), newest first, and says how many it
 // visited.
 func eachRecent(all []speculators.TailFit, reduces bool, n int, visit func(speculators.TailFit)) int {
+	return eachRecentWhere(all, reduces, n, nil, visit)
+}
+
+// eachRecentWhere is eachRecent over the fits keep accepts (nil: every
+// fit).
+func eachRecentWhere(all []speculators.TailFit, reduces bool, n int, keep func(speculators.TailFit) bool, visit func(speculators.TailFit)) int {
 	seen := 0
 	for i := len(all) - 1; i >= 0 && seen < n; i-- {
-		if all[i].IsReduce() == reduces {
+		if f := all[i]; f.IsReduce() == reduces && (keep == nil || keep(f)) {
 			seen++
-			visit(all[i])
+			visit(f)
 		}
 	}
 	return seen
@@ -2087,15 +2093,11 @@ func learnedCopyWinsOfCopied(prior speculators.Prior, reduces bool) (float64, in
 	if !ok {
 		return 0, 0
 	}
-	all := tp.TailFits()
-	copied, won, seen := 0, 0, 0
-	for i := len(all) - 1; i >= 0 && seen < tailJobs; i-- {
-		if f := all[i]; f.IsReduce() == reduces && f.Copied > 0 {
-			seen++
-			copied += f.Copied
-			won += f.CopyWins
-		}
-	}
+	copied, won := 0, 0
+	eachRecentWhere(tp.TailFits(), reduces, tailJobs, func(f speculators.TailFit) bool { return f.Copied > 0 }, func(f speculators.TailFit) {
+		copied += f.Copied
+		won += f.CopyWins
+	})
 	if copied == 0 {
 		return 0, 0
 	}
