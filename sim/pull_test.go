@@ -429,6 +429,9 @@ func TestKeptOrderMatchesFresh(t *testing.T) {
 					if !fresh && s.ordChecked == 0 {
 						t.Errorf("no kept order checked")
 					}
+					if !fresh && s.ordTouchedPasses == 0 {
+						t.Errorf("no pass read only the jobs whose priority stepped")
+					}
 				}
 				if !reflect.DeepEqual(results[0].Jobs, results[1].Jobs) || results[0].Events != results[1].Events {
 					t.Errorf("results differ: %d events with the order kept, %d sorting afresh", results[0].Events, results[1].Events)

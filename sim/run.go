@@ -74,6 +74,7 @@ type sim struct {
 	specRunning int
 	prioScratch []prioJob // the pass's job order, sorted head (takeJobOrder)
 	prioHeap    []prioJob // the rest, a heap
+	prioTail    []prioJob // or the rest, sorted: the part of ord not yet read (takeKeptOrder)
 	prioRead    int       // how far the pass's offers have read prioScratch (orderAt)
 	prioAll     []prioJob // the pass's ordered jobs in submit order (a buffer)
 	// ord: the ordered jobs kept sorted from pass to pass (takeKeptOrder),
@@ -84,6 +85,11 @@ type sim struct {
 	ordMoved []prioJob
 	ordGone  int
 	ordOff   bool
+	// ordTouched: the ordered jobs whose PriorityVersion stepped since the
+	// last pass (touchPrio), ordTouchedPasses the passes that read only
+	// them (tests).
+	ordTouched       []int32
+	ordTouchedPasses int
 	// JobOrderYARN (clone.go): each job's level at the last reading, the
 	// time of the next, and the reading's scratch.
 	yarnLevel   []int32
@@ -416,6 +422,12 @@ func (s *sim) submit(ji int32) error {
 	// waits for the policy's next Decide and the AM's container.
 	j.chooser = eng.ChoosesSlots() && !s.cfg.YARNPlacement
 	j.prio = eng.Prioritizes() && s.cfg.JobOrder.orders(s.cfg.YARNPlacement)
+	if j.prio && s.cfg.JobOrder.Mode != JobOrderYARN && !s.ordOff && !s.freshOrder {
+		// The kept job order asks only the jobs whose priority may have
+		// moved (takeKeptOrder).
+		eng.WatchPriority(func() { s.touchPrio(ji) })
+		s.touchPrio(ji)
+	}
 	j.cloner = eng.Clones()
 	j.teaches = eng.Teaches()
 	j.blind = !eng.ReadsReports() && s.faults.an == nil

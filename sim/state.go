@@ -177,6 +177,8 @@ type jobState struct {
 	// (takeKeptOrder).
 	inOrd bool
 	ordAt prioJob
+	// prioTouched: the job is in s.ordTouched (touchPrio).
+	prioTouched bool
 	// teaches: the policy learns for later jobs (keepLearned asks it);
 	// blind: nothing reads the job's status reports (a
 	// speculators.ReportBlind policy and no fault analyzer), so its

@@ -202,6 +202,7 @@ type Engine struct {
 	// that may change its answer (PriorityVersion).
 	byEvents bool
 	version  uint64
+	watch    func() // WatchPriority's f
 	cloner   Cloner
 	teacher  Teacher
 	pending  LearnedPending // the teacher's, if it implements it
@@ -273,7 +274,7 @@ func NewEngine(info JobInfo, name string, policy Speculator, params Params) (*En
 // An error leaves the state as it was and names what was wrong.
 func (e *Engine) Observe(ev *Event) error {
 	e.owes()
-	e.version++
+	e.step()
 	e.idleKept = false
 	if err := e.Job.apply(ev); err != nil {
 		return e.eventError(ev, err)
@@ -306,7 +307,7 @@ func (e *Engine) ObserveStatus(a *Attempt, ev *Event) error {
 		return e.Observe(ev)
 	}
 	e.owes()
-	e.version++
+	e.step()
 	e.idleKept = false
 	j := e.Job
 	j.reach(ev.Time)
@@ -380,7 +381,7 @@ func (e *Engine) SkipDecide(now Time) bool {
 // returned enter the ledger.
 func (e *Engine) Decide(now Time) []Decision {
 	e.owes()
-	e.version++
+	e.step()
 	if now > e.Job.Now {
 		e.Job.Now = now
 	}
@@ -445,7 +446,7 @@ func (e *Engine) Decide(now Time) []Decision {
 // (sim/decide.go).
 func (e *Engine) DeferDecides() (ok bool, bucket int) {
 	e.owes()
-	e.version++
+	e.step()
 	if e.deferrer == nil {
 		return false, -1
 	}
@@ -465,7 +466,7 @@ func (e *Engine) DecidesLeftOut(n int, step Time) {
 	if !e.deferred {
 		return
 	}
-	e.version++
+	e.step()
 	e.deferred = false
 	if n <= 0 {
 		return
@@ -504,7 +505,7 @@ func (e *Engine) ChoosesSlots() bool { return e.chooser != nil }
 // it does nothing.
 func (e *Engine) OfferSlots() bool {
 	e.owes()
-	e.version++
+	e.step()
 	if e.chooser == nil {
 		return false
 	}
@@ -534,7 +535,7 @@ func (e *Engine) WantsSlot(now Time) bool {
 // false for a policy without an opinion or not offered slots.
 func (e *Engine) ChooseForSlot(node NodeID, now Time) (task TaskID, copy bool, ok bool) {
 	e.owes()
-	e.version++
+	e.step()
 	if !e.offered {
 		return TaskID{}, false, false
 	}
@@ -562,6 +563,22 @@ func (e *Engine) JobPriority(now Time) Priority {
 // then its priority must be asked afresh each time.
 func (e *Engine) PriorityVersion() (v uint64, ok bool) { return e.version, e.byEvents }
 
+// WatchPriority has f called at every step of PriorityVersion, so that a
+// driver keeping many jobs' priorities learns which may have moved without
+// reading every job's version (the simulator's kept job order: reading each
+// queued job's version at every scheduling pass was a tenth of auto's
+// replay of xulau/ese, issue 31). f runs inside the engine's call and must
+// not call back into the engine. nil stops the calls.
+func (e *Engine) WatchPriority(f func()) { e.watch = f }
+
+// step moves PriorityVersion, and tells the watcher (WatchPriority).
+func (e *Engine) step() {
+	e.version++
+	if e.watch != nil {
+		e.watch()
+	}
+}
+
 // Clones reports whether the policy clones at launch (Cloner).
 func (e *Engine) Clones() bool { return e.cloner != nil }
 
@@ -569,7 +586,7 @@ func (e *Engine) Clones() bool { return e.cloner != nil }
 // other policies and for answers below 1.
 func (e *Engine) LaunchCopies(view ClusterView, now Time) int {
 	e.owes()
-	e.version++
+	e.step()
 	if e.cloner == nil {
 		return 1
 	}
@@ -587,7 +604,7 @@ func (e *Engine) Learned() Learned {
 	if e.teacher == nil || (e.pending != nil && !e.pending.HasLearned()) {
 		return Learned{}
 	}
-	e.version++
+	e.step()
 	// Filled in the engine's own scratch: a local passed by pointer to the
 	// interface method escaped, one allocation at every call, which was
 	// half of what a big replay allocated (docs/scale.md).

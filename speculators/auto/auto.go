@@ -672,11 +672,20 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			b.Fail(fmt.Errorf("%s %q: auto cannot be its own member", m.param, m.name))
 			continue
 		}
-		if _, err := p.build(m.name, nil, 0); err != nil {
+		if err := p.check(m.name); err != nil {
 			b.Fail(fmt.Errorf("%s: %w", m.param, err))
 		}
 	}
 })
+
+// check reports whether member name builds (Registry.CheckBuild: each name
+// is built once per registry, not at every job's construction).
+func (p *policy) check(name string) error {
+	if p.env.Registry == nil {
+		return fmt.Errorf("%q: no registry to build it from", name)
+	}
+	return p.env.Registry.CheckBuild(name)
+}
 
 // build builds one member from the registry.
 func (p *policy) build(name string, overrides map[string]string, seed uint64) (speculators.Speculator, error) {
