@@ -16,8 +16,10 @@ import (
 // deadline (enforce_bounds) did not. Cost beside it is container_s. Nil and
 // empty when the workload has no deadline job.
 type Deadlines struct {
-	// PoCD is the share of deadline jobs that met their deadline.
-	PoCD *float64 `json:"pocd,omitempty"`
+	// PoCD is the share of deadline jobs that met their deadline, of
+	// PoCDJobs jobs (a run's; every run of a workload has the same).
+	PoCD     *float64 `json:"pocd,omitempty"`
+	PoCDJobs int      `json:"pocd_jobs,omitempty"`
 	// PoCDByGroup splits PoCD and cost by job group (one group per
 	// deadline in a sweep such as scenarios/laser-pocd.yaml), when the
 	// workload has more than one group with deadline jobs.
@@ -80,7 +82,7 @@ func deadlines(w *Workload, res *sim.Result) Deadlines {
 		return out
 	}
 	p := float64(met) / float64(jobs)
-	out.PoCD = &p
+	out.PoCD, out.PoCDJobs = &p, jobs
 	for _, g := range groups {
 		if g.DeadlineJobs > 0 {
 			g.PoCD /= float64(g.DeadlineJobs)
@@ -109,7 +111,7 @@ func averageDeadlines(rs []Result) Deadlines {
 		return out
 	}
 	p := sum / float64(n)
-	out.PoCD = &p
+	out.PoCD, out.PoCDJobs = &p, rs[0].PoCDJobs
 	out.PoCDByGroup = append([]GroupDeadlines(nil), rs[0].PoCDByGroup...)
 	for gi := range out.PoCDByGroup {
 		g := &out.PoCDByGroup[gi]
@@ -139,16 +141,17 @@ func (d Deadlines) rounded() Deadlines {
 }
 
 // writeDeadlinesTable prints PoCD and cost per policy, and per group when
-// there are several.
+// there are several. Its jobs column counts the deadline jobs PoCD is taken
+// over (it printed every job of the workload, deadline or not).
 func writeDeadlinesTable(w io.Writer, res []Result) error {
 	if len(res) == 0 || res[0].PoCD == nil {
 		return nil
 	}
 	tw := newTable(w, "\ndeadline jobs (PoCD: share of jobs whose every task finished by the deadline; cost: container s):",
-		"speculator\tjobs\tPoCD\tcontainer s\t")
+		"speculator\tdeadline jobs\tPoCD\tcontainer s\t")
 	for _, x := range res {
 		if x.PoCD != nil {
-			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.0f\t\n", x.Speculator, x.Jobs, *x.PoCD, x.ContainerS)
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.0f\t\n", x.Speculator, x.PoCDJobs, *x.PoCD, x.ContainerS)
 		}
 	}
 	if err := tw.Flush(); err != nil {

@@ -1502,10 +1502,16 @@ func (a *fullFitted) OfferSlots(job *speculators.Job) { (&pullFitted{a.fitted}).
 // first task is placed: the first placement is the scheduler's, so that
 // LaunchCopies sees the cluster before any member places a task.
 func (a *fullFitted) WantsSlot(job *speculators.Job, now speculators.Time) bool {
-	if !a.placed {
+	// pullFitted's answer, asked of the member directly: the simulator
+	// asks at every scheduling round, and each layer of calls showed in a
+	// replay's profile (issue 31).
+	if !a.placed || a.chosen < 0 {
 		return false
 	}
-	return (&pullFitted{a.fitted}).WantsSlot(job, now)
+	if c := a.members[a.chosen].chooser; c != nil {
+		return c.WantsSlot(job, now)
+	}
+	return false
 }
 
 // ChooseForSlot asks the chosen member, if it chooses slots.
