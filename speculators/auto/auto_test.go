@@ -266,7 +266,9 @@ func TestEarlierJobsSpreadStartsTheTailMember(t *testing.T) {
 		for _, f := range c.fits {
 			store.AddTail(f)
 		}
-		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100}, auto.Name, nil, 1, store)
+		// tail-busy-member empty: at busy 0.7 rule v29 runs ras
+		// (TestRuleV29Switch).
+		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100}, auto.Name, map[string]string{auto.ParamTailBusy: ""}, 1, store)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -304,7 +306,8 @@ func TestEarlierJobsSlowNodesStartTheSpreadMember(t *testing.T) {
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda", map[string]string{auto.ParamSpreadPool: "", auto.ParamBusySlots: ""}},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda", nil}, // weighted 0.065
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.07}}, false, "grass", nil},                                   // at the cut
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs", nil},                                       // v5 first
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs", map[string]string{auto.ParamTailBusy: ""}}, // v5 first (busy: ras since v29)
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "ras", nil},                                      // v5 first, busy: v29
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
@@ -475,7 +478,7 @@ func TestRuleV22Switch(t *testing.T) {
 		{"no job order, below the cut", false, false, 0.3, 26, nil, "sda", false},
 		{"no job order, tight records", false, false, 0.2, 20, nil, "sda", false},
 		{"no job order, v21", false, false, 0.3, 20, map[string]string{auto.ParamUnordBusy: ""}, "sda", false},
-		{"no job order, tail records", false, false, 0.6, 20, nil, "gs", false},
+		{"no job order, tail records", false, false, 0.6, 20, map[string]string{auto.ParamTailBusy: ""}, "gs", false},
 		{"no job order, slot pools", false, true, 0.3, 20, map[string]string{auto.ParamBusySlots: ""}, "sda", false},
 	} {
 		store := grass.NewMemoryStore()
@@ -856,6 +859,42 @@ func TestRuleV28Switch(t *testing.T) {
 		}
 		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
 		checkSwitch(t, c.name, e, c.want, auto.ParamSpreadSlow, c.named)
+	}
+}
+
+// Rule v29: a job the tail switch (rule v5) chose runs tail-busy-member
+// (ras) when its first placement finds the busy fraction at or above
+// busy-load (0.4); below it, with the parameter empty, or when the tail
+// switch did not fire, the job keeps what rule v28 gave it.
+func TestRuleV29Switch(t *testing.T) {
+	reg := registry(t)
+	tail := []speculators.TailFit{{Maps: 40, Sigma: 0.8}, {Maps: 30, Sigma: 0.9}}
+	tight := []speculators.TailFit{{Maps: 40, Sigma: 0.3}, {Maps: 30, Sigma: 0.3}}
+	for _, c := range []struct {
+		name  string
+		fits  []speculators.TailFit
+		pools bool
+		idle  int
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"tail records, busy 0.7", tail, false, 30, nil, "ras", true},
+		{"tail records, busy 0.4 (the cut)", tail, false, 60, nil, "ras", true},
+		{"tail records, busy 0.7, member grass", tail, false, 30, map[string]string{auto.ParamTailBusy: "grass"}, "grass", true},
+		{"tail records, busy 0.7, slot pools", tail, true, 30, nil, "ras", true},
+		{"tail records, busy 0.39", tail, false, 61, nil, "gs", false},
+		{"tail records, busy 0.7, v28", tail, false, 30, map[string]string{auto.ParamTailBusy: ""}, "gs", false},
+		{"tail records, busy 0.7, busy-load 0.8", tail, false, 30, map[string]string{auto.ParamBusyLoad: "0.8"}, "gs", false},
+		{"tight records, busy 0.7", tight, false, 30, nil, "sda", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamTailBusy, c.named)
 	}
 }
 
