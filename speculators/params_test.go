@@ -1,7 +1,6 @@
 package speculators
 
 import (
-	"errors"
 	"strings"
 	"testing"
 )
@@ -41,35 +40,5 @@ func TestParamDeclarations(t *testing.T) {
 	}
 	if got := strings.Join(p.Values(), " "); got != "f=0.5 i=3 b=true s=x" {
 		t.Errorf("values %q", got)
-	}
-}
-
-// TestCheckBuildRemembersSuccessOnly: a policy that builds is built once
-// however often it is checked; one that fails is built and fails each time.
-func TestCheckBuildRemembersSuccessOnly(t *testing.T) {
-	r := NewRegistry()
-	builds, fail := 0, true
-	if err := r.Add(Policy{Name: "flaky", New: func(Params, Env) (Speculator, error) {
-		builds++
-		if fail {
-			return nil, errors.New("not yet")
-		}
-		return nil, nil
-	}}); err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i <= 2; i++ {
-		if err := r.CheckBuild("flaky"); err == nil || builds != i {
-			t.Fatalf("check %d of a failing policy: err %v after %d builds", i, err, builds)
-		}
-	}
-	fail = false
-	for i := 0; i < 3; i++ {
-		if err := r.CheckBuild("flaky"); err != nil || builds != 3 {
-			t.Fatalf("check %d of a policy that builds: err %v after %d builds, want 3", i, err, builds)
-		}
-	}
-	if err := r.CheckBuild("missing"); err == nil || !strings.Contains(err.Error(), "missing") {
-		t.Errorf("unknown policy: err %v", err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // ParamKind is the type of a policy parameter.
@@ -164,9 +163,6 @@ type Policy struct {
 type Registry struct {
 	policies []Policy
 	byName   map[string]int
-	// built: the names CheckBuild built with their defaults (a registered
-	// name is never replaced, so a success stays one).
-	built sync.Map
 }
 
 // NewRegistry returns an empty registry.
@@ -282,22 +278,6 @@ func (r *Registry) NewWith(name string, overrides map[string]string, seed uint64
 		return nil, Params{}, fmt.Errorf("speculator %s: %w", name, err)
 	}
 	return s, params, nil
-}
-
-// CheckBuild reports whether policy name builds with its defaults (seed 0,
-// no prior), building it only the first time it succeeds: auto checks its
-// two dozen member parameters at every construction, once a job, and
-// building each member there was a twentieth of its replay of xulau/ese
-// (issue 31).
-func (r *Registry) CheckBuild(name string) error {
-	if _, ok := r.built.Load(name); ok {
-		return nil
-	}
-	if _, _, err := r.NewWith(name, nil, 0, nil); err != nil {
-		return err
-	}
-	r.built.Store(name, struct{}{})
-	return nil
 }
 
 // NewEngine builds an engine for one job running policy name, without a

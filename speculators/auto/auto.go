@@ -293,6 +293,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/xulau"
@@ -695,13 +696,35 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}
 })
 
-// check reports whether member name builds (Registry.CheckBuild: each name
-// is built once per registry, not at every job's construction).
+// checked holds the members (registry and name) that built with their
+// defaults (check). A registered name is never replaced, so a success
+// stays one; a failure is not kept.
+var checked sync.Map
+
+type checkedMember struct {
+	reg  *speculators.Registry
+	name string
+}
+
+// check reports whether member name builds with its defaults (seed 0, no
+// prior), building it only until it first succeeds in the registry: the
+// constructor runs once a job, and building two dozen members there only
+// to check the parameters was a twentieth of auto's replay of xulau/ese
+// (issue 31).
 func (p *policy) check(name string) error {
-	if p.env.Registry == nil {
+	reg := p.env.Registry
+	if reg == nil {
 		return fmt.Errorf("%q: no registry to build it from", name)
 	}
-	return p.env.Registry.CheckBuild(name)
+	key := checkedMember{reg, name}
+	if _, ok := checked.Load(key); ok {
+		return nil
+	}
+	if _, _, err := reg.NewWith(name, nil, 0, nil); err != nil {
+		return err
+	}
+	checked.Store(key, struct{}{})
+	return nil
 }
 
 // build builds one member from the registry.
