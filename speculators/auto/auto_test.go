@@ -918,3 +918,34 @@ func checkSwitch(t *testing.T, name string, e *speculators.Engine, want, key str
 		t.Errorf("%s: reason %q, want it to name %s: %t", name, w, key, named)
 	}
 }
+
+// TestRuleV30Switch: a job small by its size runs the small member (sca) at
+// a light load only if its tasks are at most small-room-share of the idle
+// slots; otherwise it keeps its member and the reason names the switch.
+func TestRuleV30Switch(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		name        string
+		info        speculators.JobInfo
+		idle, slots int
+		param       map[string]string
+		want        string
+		named       bool
+	}{
+		{"9 tasks, 10 of 12 idle", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 10, 12, nil, "grass", true},
+		{"9 tasks, 12 of 12 idle", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 12, 12, nil, "grass", true},
+		{"9 tasks, 18 of 20 idle (the cut)", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 18, 20, nil, "sca", false},
+		{"9 tasks, 62 of 64 idle", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 62, 64, nil, "sca", false},
+		{"9 tasks, 10 of 12 idle, v29", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 10, 12, map[string]string{auto.ParamSmallRoom: "0"}, "sca", false},
+		{"9 tasks, 10 of 12 idle, share 0.9", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 10, 12, map[string]string{auto.ParamSmallRoom: "0.9"}, "sca", false},
+		{"9 map-only tasks, 10 of 12 idle", speculators.JobInfo{ID: "j", Maps: 9, JobOrder: true}, 10, 12, nil, "grass", true},
+		{"heavy tail 1.3, 10 of 12 idle", speculators.JobInfo{ID: "j", Maps: 9, TailIndex: 1.3, JobOrder: true}, 10, 12, nil, "sca", false},
+		{"9 tasks, 6 of 12 idle (busy)", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 6, 12, nil, "ras", false},
+	} {
+		info := c.info
+		info.Slots = c.slots
+		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamSmallRoom, c.named)
+	}
+}
