@@ -944,8 +944,46 @@ func TestRuleV30Switch(t *testing.T) {
 	} {
 		info := c.info
 		info.Slots = c.slots
+		param := c.param
+		if param == nil { // rule v30's share; rule v31 changed the default
+			param = map[string]string{auto.ParamSmallRoom: "0.5"}
+		}
+		e := newAuto(t, reg, info, param, grass.NewMemoryStore())
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamSmallRoom, c.named)
+	}
+}
+
+// TestRuleV31Switch: small-room-share is 0.25 by default (rule v31): a job
+// small by its size clones at a light load only if its tasks are at most a
+// quarter of the idle slots (room for three clones a task); rule v30's 0.5
+// is one parameter away.
+func TestRuleV31Switch(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		name        string
+		info        speculators.JobInfo
+		idle, slots int
+		param       map[string]string
+		want        string
+		named       bool
+	}{
+		{"9 tasks, 20 of 24 idle", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 20, 24, nil, "grass", true},
+		{"9 tasks, 35 of 40 idle", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 35, 40, nil, "grass", true},
+		{"9 tasks, 36 of 40 idle (the cut)", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 36, 40, nil, "sca", false},
+		{"10 tasks, 38 of 40 idle", speculators.JobInfo{ID: "j", Maps: 9, Reduces: 1, JobOrder: true}, 38, 40, nil, "grass", true},
+		{"10 tasks, 40 of 40 idle", speculators.JobInfo{ID: "j", Maps: 9, Reduces: 1, JobOrder: true}, 40, 40, nil, "sca", false},
+		{"9 tasks, 20 of 24 idle, v30", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 20, 24, map[string]string{auto.ParamSmallRoom: "0.5"}, "sca", false},
+		{"9 map-only tasks, 20 of 24 idle", speculators.JobInfo{ID: "j", Maps: 9, JobOrder: true}, 20, 24, nil, "grass", true},
+		{"heavy tail 1.3, 20 of 24 idle", speculators.JobInfo{ID: "j", Maps: 9, TailIndex: 1.3, JobOrder: true}, 20, 24, nil, "sca", false},
+	} {
+		info := c.info
+		info.Slots = c.slots
 		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
 		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
 		checkSwitch(t, c.name, e, c.want, auto.ParamSmallRoom, c.named)
+		if w := e.Policy.(interface{ Why() string }).Why(); c.named && c.param == nil && !strings.Contains(w, "more than 0.25 of") {
+			t.Errorf("%s: reason %q, want rule v31's share 0.25 in it", c.name, w)
+		}
 	}
 }
