@@ -919,19 +919,45 @@ func checkSwitch(t *testing.T, name string, e *speculators.Engine, want, key str
 	}
 }
 
+// smallRoomCase is one job of the small-room-share tests (rules v30, v31):
+// its first placement finds idle of slots free.
+type smallRoomCase struct {
+	name        string
+	info        speculators.JobInfo
+	idle, slots int
+	param       map[string]string
+	want        string
+	named       bool
+}
+
+// checkSmallRoom places each case's job and checks its member; a case
+// without parameters gets def. It returns each case's reason.
+func checkSmallRoom(t *testing.T, cases []smallRoomCase, def map[string]string) []string {
+	t.Helper()
+	reg := registry(t)
+	var why []string
+	for _, c := range cases {
+		info := c.info
+		info.Slots = c.slots
+		param := c.param
+		if param == nil {
+			param = def
+		}
+		e := newAuto(t, reg, info, param, grass.NewMemoryStore())
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamSmallRoom, c.named)
+		why = append(why, e.Policy.(interface{ Why() string }).Why())
+	}
+	return why
+}
+
 // TestRuleV30Switch: a job small by its size runs the small member (sca) at
 // a light load only if its tasks are at most small-room-share of the idle
 // slots; otherwise it keeps its member and the reason names the switch.
+// Rule v30's share, 0.5 (rule v31 changed the default), unless a case sets
+// its own.
 func TestRuleV30Switch(t *testing.T) {
-	reg := registry(t)
-	for _, c := range []struct {
-		name        string
-		info        speculators.JobInfo
-		idle, slots int
-		param       map[string]string
-		want        string
-		named       bool
-	}{
+	checkSmallRoom(t, []smallRoomCase{
 		{"9 tasks, 10 of 12 idle", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 10, 12, nil, "grass", true},
 		{"9 tasks, 12 of 12 idle", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 12, 12, nil, "grass", true},
 		{"9 tasks, 18 of 20 idle (the cut)", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 18, 20, nil, "sca", false},
@@ -941,17 +967,7 @@ func TestRuleV30Switch(t *testing.T) {
 		{"9 map-only tasks, 10 of 12 idle", speculators.JobInfo{ID: "j", Maps: 9, JobOrder: true}, 10, 12, nil, "grass", true},
 		{"heavy tail 1.3, 10 of 12 idle", speculators.JobInfo{ID: "j", Maps: 9, TailIndex: 1.3, JobOrder: true}, 10, 12, nil, "sca", false},
 		{"9 tasks, 6 of 12 idle (busy)", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 6, 12, nil, "ras", false},
-	} {
-		info := c.info
-		info.Slots = c.slots
-		param := c.param
-		if param == nil { // rule v30's share; rule v31 changed the default
-			param = map[string]string{auto.ParamSmallRoom: "0.5"}
-		}
-		e := newAuto(t, reg, info, param, grass.NewMemoryStore())
-		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
-		checkSwitch(t, c.name, e, c.want, auto.ParamSmallRoom, c.named)
-	}
+	}, map[string]string{auto.ParamSmallRoom: "0.5"})
 }
 
 // TestRuleV31Switch: small-room-share is 0.25 by default (rule v31): a job
@@ -959,15 +975,7 @@ func TestRuleV30Switch(t *testing.T) {
 // quarter of the idle slots (room for three clones a task); rule v30's 0.5
 // is one parameter away.
 func TestRuleV31Switch(t *testing.T) {
-	reg := registry(t)
-	for _, c := range []struct {
-		name        string
-		info        speculators.JobInfo
-		idle, slots int
-		param       map[string]string
-		want        string
-		named       bool
-	}{
+	cases := []smallRoomCase{
 		{"9 tasks, 20 of 24 idle", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 20, 24, nil, "grass", true},
 		{"9 tasks, 35 of 40 idle", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 35, 40, nil, "grass", true},
 		{"9 tasks, 36 of 40 idle (the cut)", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 36, 40, nil, "sca", false},
@@ -976,13 +984,9 @@ func TestRuleV31Switch(t *testing.T) {
 		{"9 tasks, 20 of 24 idle, v30", speculators.JobInfo{ID: "j", Maps: 8, Reduces: 1, JobOrder: true}, 20, 24, map[string]string{auto.ParamSmallRoom: "0.5"}, "sca", false},
 		{"9 map-only tasks, 20 of 24 idle", speculators.JobInfo{ID: "j", Maps: 9, JobOrder: true}, 20, 24, nil, "grass", true},
 		{"heavy tail 1.3, 20 of 24 idle", speculators.JobInfo{ID: "j", Maps: 9, TailIndex: 1.3, JobOrder: true}, 20, 24, nil, "sca", false},
-	} {
-		info := c.info
-		info.Slots = c.slots
-		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
-		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
-		checkSwitch(t, c.name, e, c.want, auto.ParamSmallRoom, c.named)
-		if w := e.Policy.(interface{ Why() string }).Why(); c.named && c.param == nil && !strings.Contains(w, "more than 0.25 of") {
+	}
+	for i, w := range checkSmallRoom(t, cases, nil) {
+		if c := cases[i]; c.named && c.param == nil && !strings.Contains(w, "more than 0.25 of") {
 			t.Errorf("%s: reason %q, want rule v31's share 0.25 in it", c.name, w)
 		}
 	}
