@@ -117,6 +117,9 @@ class CloningMRAppTest extends ShimMRAppTest {
     clock.tickMsec(2000L);
     progress(events, maps.get(1).getAttempts().values().iterator().next(), 0.01f);
     waitFor("ESE's backup of map 1", () -> maps.get(1).getAttempts().size() >= 2);
+    // The shim counts a decision as applied once the AM's handler has taken its event, so the new attempt
+    // may show before the count does (a CI run read 0 here).
+    waitFor("ESE's backup counted as applied", () -> shim.appliedDecisions() >= 1);
 
     assertEquals(1, maps.get(2).getAttempts().size(), "map 2 was cloned without a task mean");
     assertEquals(2, maps.get(1).getAttempts().size(), "map 1 should have its original and one backup");
