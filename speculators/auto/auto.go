@@ -1543,6 +1543,14 @@ func (a *pullFitted) OfferSlots(job *speculators.Job) {
 
 // WantsSlot asks the chosen member, if it chooses slots.
 func (a *pullFitted) WantsSlot(job *speculators.Job, now speculators.Time) bool {
+	return a.memberWantsSlot(job, now)
+}
+
+// memberWantsSlot is the chosen member's WantsSlot; false when no member
+// is chosen or it does not choose slots. pullFitted and fullFitted both
+// ask it directly: the simulator asks at every scheduling round, and each
+// layer of calls showed in a replay's profile (issue 31).
+func (a *fitted) memberWantsSlot(job *speculators.Job, now speculators.Time) bool {
 	if a.chosen < 0 {
 		return false
 	}
@@ -1602,16 +1610,7 @@ func (a *fullFitted) OfferSlots(job *speculators.Job) { (&pullFitted{a.fitted}).
 // first task is placed: the first placement is the scheduler's, so that
 // LaunchCopies sees the cluster before any member places a task.
 func (a *fullFitted) WantsSlot(job *speculators.Job, now speculators.Time) bool {
-	// pullFitted's answer, asked of the member directly: the simulator
-	// asks at every scheduling round, and each layer of calls showed in a
-	// replay's profile (issue 31).
-	if !a.placed || a.chosen < 0 {
-		return false
-	}
-	if c := a.members[a.chosen].chooser; c != nil {
-		return c.WantsSlot(job, now)
-	}
-	return false
+	return a.placed && a.memberWantsSlot(job, now)
 }
 
 // ChooseForSlot asks the chosen member, if it chooses slots.
