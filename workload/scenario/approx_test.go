@@ -72,6 +72,11 @@ func TestSWIMErrors(t *testing.T) {
 		{"deadline_from alone", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - {count: 1, maps: 2, map_s: 1, deadline_from: dry-run}\n", "line 4: job group"},
 		{"dry-run ideal_slots", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - {count: 1, maps: 2, map_s: 1, deadline_factor: 1.1, deadline_from: dry-run, ideal_slots: 2}\n", "line 4: job group"},
 		{"key", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - swim: {path: x.tsv, colour: red}\n", "line 4: unknown field"},
+		// Keys a SWIM group would otherwise drop without a word: the trace
+		// fixes each job's size and each task's time.
+		{"swim job_scale", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - {swim: {path: x.tsv}, job_scale: {dist: uniform, min: 1, max: 4}}\n", "line 4: job group \"\": a swim group takes its job sizes and task times from the trace; remove maps_dist and job_scale"},
+		{"swim maps_dist", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - {swim: {path: x.tsv}, maps_dist: 5}\n", "remove maps_dist and job_scale"},
+		{"swim reduce_phases", "cluster: {nodes: [{count: 1, slots: 1}]}\nworkload:\n  jobs:\n    - {swim: {path: x.tsv}, reduce_phases: [0.5, 0.5, 0.5]}\n", "line 4: job group \"\": reduce_phases sum to 1.5, not 1"},
 	} {
 		_, err := Parse(c.name+".yaml", []byte(c.text))
 		if err == nil || !strings.HasPrefix(err.Error(), "read "+c.name+".yaml") || !strings.Contains(err.Error(), c.want) {

@@ -395,20 +395,8 @@ func (g *JobGroup) validate() error {
 			return lineErr(d.Line, "job group %q: task work %g s is over %g s (30 days; the simulator's longest)", g.Name, d.Value, float64(maxWorkS))
 		}
 	}
-	if g.ReducePhases != nil {
-		if len(g.ReducePhases) != 3 {
-			return lineErr(g.Line, "job group %q: reduce_phases needs 3 fractions (copy, sort, reduce)", g.Name)
-		}
-		sum := 0.0
-		for _, f := range g.ReducePhases {
-			if f < 0 {
-				return lineErr(g.Line, "job group %q: negative reduce phase", g.Name)
-			}
-			sum += f
-		}
-		if math.Abs(sum-1) > 1e-6 {
-			return lineErr(g.Line, "job group %q: reduce_phases sum to %g, not 1", g.Name, sum)
-		}
+	if err := g.validateReducePhases(); err != nil {
+		return err
 	}
 	switch g.CopyWork {
 	case "", "same", "resample", "fresh":
@@ -417,6 +405,28 @@ func (g *JobGroup) validate() error {
 	}
 	if g.AtS < 0 || g.MapInputMiB < 0 || g.AtS > maxSeconds || g.MapInputMiB > maxInputMiB {
 		return lineErr(g.Line, "job group %q: at_s and map_input_mib must be in [0, %g] and [0, %g]", g.Name, float64(maxSeconds), float64(maxInputMiB))
+	}
+	return nil
+}
+
+// validateReducePhases checks reduce_phases, for synthetic and SWIM groups
+// alike: three fractions (copy, sort, reduce), none negative, summing to 1.
+func (g *JobGroup) validateReducePhases() error {
+	if g.ReducePhases == nil {
+		return nil
+	}
+	if len(g.ReducePhases) != 3 {
+		return lineErr(g.Line, "job group %q: reduce_phases needs 3 fractions (copy, sort, reduce)", g.Name)
+	}
+	sum := 0.0
+	for _, f := range g.ReducePhases {
+		if f < 0 {
+			return lineErr(g.Line, "job group %q: negative reduce phase", g.Name)
+		}
+		sum += f
+	}
+	if math.Abs(sum-1) > 1e-6 {
+		return lineErr(g.Line, "job group %q: reduce_phases sum to %g, not 1", g.Name, sum)
 	}
 	return nil
 }

@@ -74,6 +74,15 @@ func (g *JobGroup) validateSWIM() error {
 	if g.Count != 0 || g.Maps != 0 || g.Reduces != 0 || g.MapS != nil || g.ReduceS != nil || g.InterArrivalS != nil || g.MapInputMiB != 0 {
 		return lineErr(g.Line, "job group %q: a swim group takes its jobs from the trace; remove count, maps, reduces, map_s, reduce_s, inter_arrival_s and map_input_mib", g.Name)
 	}
+	// The trace gives each task its own time and each job its size, so a
+	// per-job size or work scale has nothing to apply to; refused rather than
+	// ignored, as a key the replay would silently drop.
+	if g.MapsDist != nil || g.JobScale != nil {
+		return lineErr(g.Line, "job group %q: a swim group takes its job sizes and task times from the trace; remove maps_dist and job_scale", g.Name)
+	}
+	if err := g.validateReducePhases(); err != nil {
+		return err
+	}
 	if w.Path == "" {
 		return lineErr(w.Line, "job group %q: swim needs a path", g.Name)
 	}
