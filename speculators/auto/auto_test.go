@@ -998,10 +998,11 @@ func TestRuleV31Switch(t *testing.T) {
 // TestRuleV32Switch: after map records whose copies won less than
 // futile-reduce-wins of at least futile-map-copies (10) copied maps, with
 // fewer than three reduces copied, an exact job with reduces runs
-// futile-reduce-member (sca; hadoop without the job order) over the tail
-// switch, its reason naming futile-map-copies. Too few copies, copies that
-// won, reduce copies that won, a map-only job (rule v8's switch) or the
-// parameter 0 (rule v31) leave the job to the other rules.
+// futile-reduce-member (sca) over the tail switch, where the cluster
+// applies the job order, its reason naming futile-map-copies. Too few
+// copies, copies that won, reduce copies that won, no job order, a map-only
+// job (rule v8's switch) or the parameter 0 (rule v31) leave the job to the
+// other rules.
 func TestRuleV32Switch(t *testing.T) {
 	reg := registry(t)
 	wide := speculators.TailFit{Maps: 40, Sigma: 0.6}
@@ -1026,7 +1027,7 @@ func TestRuleV32Switch(t *testing.T) {
 		{"map copies won 2 of 33", []speculators.TailFit{{Maps: 40, Sigma: 0.6, Copied: 33, CopyWins: 2}, quiet}, nil, 40, 3, false, "gs", false},
 		{"reduce copies won 4 of 8", []speculators.TailFit{losing, {Reduces: 8, Copied: 8, CopyWins: 4}}, nil, 40, 3, false, "gs", false},
 		{"reduce copies lost too (rule v14; maps narrow, below the tail switch)", []speculators.TailFit{{Maps: 40, Sigma: 0.1, Copied: 33}, {Reduces: 8, Copied: 8}}, nil, 40, 3, false, "sca", false},
-		{"no job order", []speculators.TailFit{losing, quiet}, nil, 40, 3, true, "hadoop", true},
+		{"no job order (rule v31 there)", []speculators.TailFit{losing, quiet}, nil, 40, 3, true, "gs", false},
 		{"v31", []speculators.TailFit{losing, quiet}, map[string]string{auto.ParamFutileMaps: "0"}, 40, 3, false, "gs", false},
 		{"map-only job (rule v8)", []speculators.TailFit{losing, quiet}, nil, 40, 0, false, "hadoop", false},
 	} {
