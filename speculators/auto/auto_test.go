@@ -510,7 +510,10 @@ func TestRuleV24Switch(t *testing.T) {
 		{"error bound, copies won 0.25", 0.1, 20, 5, nil, "grass", false},
 		{"error bound, two copied maps", 0.1, 2, 0, nil, "grass", false},
 		{"error bound, v23", 0.1, 20, 0, map[string]string{auto.ParamFutileBound: ""}, "grass", false},
-		{"exact job, copies never won", 0, 20, 0, nil, "grass", false},
+		// Rule v32 moves such an exact job (TestRuleV32Switch); without
+		// it, rule v24's switch leaves it alone.
+		{"exact job, copies never won", 0, 20, 0, map[string]string{auto.ParamFutileMaps: "0"}, "grass", false},
+		{"exact job, copies never won, v32", 0, 20, 0, nil, "sca", false},
 	} {
 		store := grass.NewMemoryStore()
 		store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.2, Copied: c.copied, CopyWins: c.wins})
@@ -989,5 +992,50 @@ func TestRuleV31Switch(t *testing.T) {
 		if c := cases[i]; c.named && c.param == nil && !strings.Contains(w, "more than 0.25 of") {
 			t.Errorf("%s: reason %q, want rule v31's share 0.25 in it", c.name, w)
 		}
+	}
+}
+
+// TestRuleV32Switch: after map records whose copies won less than
+// futile-reduce-wins of at least futile-map-copies (10) copied maps, with
+// fewer than three reduces copied, an exact job with reduces runs
+// futile-reduce-member (sca) over the tail switch, where the cluster
+// applies the job order, its reason naming futile-map-copies. Too few
+// copies, copies that won, reduce copies that won, no job order, a map-only
+// job (rule v8's switch) or the parameter 0 (rule v31) leave the job to the
+// other rules.
+func TestRuleV32Switch(t *testing.T) {
+	reg := registry(t)
+	wide := speculators.TailFit{Maps: 40, Sigma: 0.6}
+	losing := wide
+	losing.Copied = 33
+	quiet := speculators.TailFit{Reduces: 3, ReduceSigma: 0.1}
+	for _, c := range []struct {
+		name    string
+		records []speculators.TailFit
+		param   map[string]string
+		maps    int
+		reduces int
+		noOrder bool
+		want    string
+		named   bool
+	}{
+		{"33 map copies lost, no reduce copied", []speculators.TailFit{losing, quiet}, nil, 40, 3, false, "sca", true},
+		{"then five records of no copies", append([]speculators.TailFit{losing, quiet}, repeat(wide, 5)...), nil, 40, 3, false, "sca", true},
+		{"10 map copies lost (the cut)", []speculators.TailFit{{Maps: 40, Sigma: 0.6, Copied: 10}, quiet}, nil, 40, 3, false, "sca", true},
+		{"9 map copies lost", []speculators.TailFit{{Maps: 40, Sigma: 0.6, Copied: 9}, quiet}, nil, 40, 3, false, "gs", false},
+		{"map copies won 1 of 33", []speculators.TailFit{{Maps: 40, Sigma: 0.6, Copied: 33, CopyWins: 1}, quiet}, nil, 40, 3, false, "sca", true},
+		{"map copies won 2 of 33", []speculators.TailFit{{Maps: 40, Sigma: 0.6, Copied: 33, CopyWins: 2}, quiet}, nil, 40, 3, false, "gs", false},
+		{"reduce copies won 4 of 8", []speculators.TailFit{losing, {Reduces: 8, Copied: 8, CopyWins: 4}}, nil, 40, 3, false, "gs", false},
+		{"reduce copies lost too (rule v14; maps narrow, below the tail switch)", []speculators.TailFit{{Maps: 40, Sigma: 0.1, Copied: 33}, {Reduces: 8, Copied: 8}}, nil, 40, 3, false, "sca", false},
+		{"no job order (rule v31 there)", []speculators.TailFit{losing, quiet}, nil, 40, 3, true, "gs", false},
+		{"v31", []speculators.TailFit{losing, quiet}, map[string]string{auto.ParamFutileMaps: "0"}, 40, 3, false, "gs", false},
+		{"map-only job (rule v8)", []speculators.TailFit{losing, quiet}, nil, 40, 0, false, "hadoop", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.records {
+			store.AddTail(f)
+		}
+		info := speculators.JobInfo{ID: "j", Maps: c.maps, Reduces: c.reduces, Slots: 100, JobOrder: !c.noOrder}
+		checkSwitch(t, c.name, newAuto(t, reg, info, c.param, store), c.want, auto.ParamFutileMaps, c.named)
 	}
 }
