@@ -200,7 +200,7 @@ var heldOutMisses = map[string]string{
 		"v16 auto is 0.1 s behind hadoop (30.47 s against 30.37; v15 30.02, v17 30.48), +0.7% against gs; over 5 seeds " +
 		"v15 -0.2%, v16 +0.1%, v17 +0.3% against gs, ahead of hadoop (29.9 s)",
 	// heldout15/long-maps-one-wave: passes at seed 1 under rule v33 (reduces-after-maps-idle-share); pinned
-	// from rule v16 (1073 s against ese's 1021); over 5 seeds in under v31 and v33 (+0.3%, -0.6%).
+	// from rule v16 (1073 s against ese's 1021); over 5 seeds in under v31 and v33 (+2.1%, +1.8%).
 	// The sixteenth set, written before rule v16 and run once under it (5
 	// seeds: docs/auto-history.md). heldout16/ramp-down-uniform-maps misses
 	// over 5 seeds (+8.1% against sca, 2.2 s behind hadoop) but not at seed 1
