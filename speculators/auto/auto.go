@@ -107,7 +107,10 @@
 //     than futile-reduce-wins of at least three, and their map copies too
 //     (or fewer than three were copied), an exact job with reduces runs
 //     futile-member (hadoop) from its first decision: reduce skew, a copy
-//     redoing its task's work. And the failure layer re-runs a failed
+//     redoing its task's work. The tail switch (rule v5) still takes the
+//     job when its map records spread at least tail-sigma: it is decided
+//     after rule v14's and replaces its member (rule v32's evidence, not
+//     rule v14's, turns the tail switch off). And the failure layer re-runs a failed
 //     node's completed maps only once the node has been down
 //     failure-rerun-after-ms (10 s), so that a node that stops answering
 //     for a few seconds keeps its outputs.
@@ -591,7 +594,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Float(&p.futileWins, ParamFutileWins, 0.1, speculators.In(0, 1, "a share"),
 		"share of the copied maps of the most recent exact jobs (at least futileMinCopies of them) a copy won, below which an exact map-only job without an a-priori law runs futile-member; 0 never")
 	b.Float(&p.futileReduce, ParamFutileRed, 0.05, speculators.In(0, 1, "a share"),
-		"share of the copied reduces of the most recent jobs' reduce records (at least futileMinCopies of them) a copy won, below which, when the most recent map records' copied maps were won below it too (or fewer than futileMinCopies were copied), an exact job with reduces runs futile-member from its first decision, over the busy, idle-slot, tail and spread switches (rule v14: reduce skew, where a copy redoes its task's work; "+
+		"share of the copied reduces of the most recent jobs' reduce records (at least futileMinCopies of them) a copy won, below which, when the most recent map records' copied maps were won below it too (or fewer than futileMinCopies were copied), an exact job with reduces runs futile-member from its first decision, over the busy, idle-slot and spread switches, not over the tail switch (rule v5) when the map records spread at least tail-sigma (rule v14: reduce skew, where a copy redoes its task's work; "+
 			"5 seeds: heldout13/pareto-reduce-skew-light 236.7 -> 177.3 s, hadoop 176.5, none 176.4. Reduce copies alone at 0.1 lost four rows where map copies win (heldout11/two-tenants-tails +3.2% -> +25.3%); both at 0.1 cost heldout/failures-mixed 62.6 -> 63.7 s, whose crash stream's map copies won 0.09); 0 never, as in rules v8-v13")
 	b.Int(&p.futileMaps, ParamFutileMaps, 10, speculators.In(0, speculators.MaxJobTasks, "a count"),
 		"fewest copied maps over the most recent map records that copied, all but futile-reduce-wins of them lost, with fewer than futileMinCopies reduces copied over the reduce records, for an exact job with reduces, where the cluster applies the job order (JobInfo.JobOrder), to run futile-reduce-member (sca) from its first decision, over the busy, idle-slot, tail and spread switches (rule v32: copies that redo their task's own work on alike nodes, where rule v14's evidence never holds because no reduce is copied; heldout31/overload-split-skew-same-work-pack-fifo, 5 seeds: 101.0 -> 79.3 s, sca 73.3, hadoop 79.9; at 3 heldout19/iterative-chains-fair went behind hadoop on a record of 4 lost copies, at 20 the row above stayed behind hadoop; without the order it cost tuning/small-crash 49.6 -> 54.7 s, and rule v32 is rule v31 there); 0 never, as in rules v14-v31")
