@@ -31,6 +31,8 @@ import (
 func TestQuietMatchesGamma(t *testing.T) {
 	quietAnswers, partial := 0, 0
 	defer func(n int) { maxQuietFailed = n }(maxQuietFailed)
+	testRejoin = func() { rejoins++ }
+	defer func() { testRejoin = nil }()
 	all := maxQuietFailed
 	for _, v := range []struct {
 		most           int
@@ -67,8 +69,11 @@ func TestQuietMatchesGamma(t *testing.T) {
 	if floorsCompared == 0 {
 		t.Fatal("no t_new was compared with the floor: the test checks too little")
 	}
-	t.Logf("%d answers from a quiet time (%d of them a no held), %d Γ from the tasks whose quiet time ran out, %d t_new compared with the floor",
-		quietAnswers, quietHeld, partial, floorsCompared)
+	if joinersCompared == 0 || rejoins == 0 {
+		t.Fatalf("%d kept joiners compared with their parts afresh, %d refreshes after the completions' mean fell: the test checks too little", joinersCompared, rejoins)
+	}
+	t.Logf("%d answers from a quiet time (%d of them a no held), %d Γ from the tasks whose quiet time ran out, %d t_new compared with the floor, %d kept joiners with theirs afresh, %d refreshes after a fallen mean",
+		quietAnswers, quietHeld, partial, floorsCompared, joinersCompared, rejoins)
 }
 
 // quietRun plays one random job and returns how many answers came from a
@@ -127,7 +132,7 @@ func quietRun(t *testing.T, name string, seed uint64, needs, recover bool) (int,
 		}
 		p.gamma.valid = false
 		g := p.gammaAt(h.Job(), now)
-		floors += checkFloors(t, p, h.Job(), g.t, &held, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
+		floors += checkFloors(t, p, h.Job(), now, g.t, &held, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
 		want := g.first >= 0 && g.set[g.first].running
 		var first speculators.TaskID
 		if want {
@@ -179,8 +184,10 @@ var needsKept, needsMoved int
 var quietHeld int
 
 // floorsCompared counts the t_new TestQuietMatchesGamma compared with the
-// floor (checkFloors), so that it can require some.
-var floorsCompared int
+// floor (checkFloors), so that it can require some; joinersCompared the
+// kept joiners' parts compared with parts afresh, and rejoins the refreshes
+// that computed joiners again after the completions' mean fell (rejoin).
+var floorsCompared, joinersCompared, rejoins int
 
 // checkFloors checks that t_new's floor as the quiet time keeps it
 // (quietFloor, with the parts kept per task: quietRefresh) is at most
@@ -190,7 +197,7 @@ var floorsCompared int
 // Floors found at an earlier instant with no event since (held, the
 // same version) must bound every t_new still, so t_new is also compared
 // with those.
-func checkFloors(t *testing.T, p *policy, job *speculators.Job, ts []cand, held *heldFloors, where string) int {
+func checkFloors(t *testing.T, p *policy, job *speculators.Job, now speculators.Time, ts []cand, held *heldFloors, where string) int {
 	t.Helper()
 	q, e := &p.quiet, &p.est
 	if !q.built || q.all || q.parts || len(q.dirty) > 0 {
@@ -204,6 +211,26 @@ func checkFloors(t *testing.T, p *policy, job *speculators.Job, ts []cand, held 
 		}
 	}
 	n := 0
+	// Each kept joiner's part bounds the one computed afresh now: its value
+	// and its join no higher (a part kept from a higher completions' mean
+	// would not; rejoin). part adds to the floor's sums: they are put back.
+	for ty := range job.Tasks {
+		floors := q.floors[ty]
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			k := q.tasks[ty][i]
+			if k.part != partJoins {
+				continue
+			}
+			var fresh quietTask
+			q.part(e, job.Tasks[ty][i], &fresh, now)
+			if fresh.part == partJoins && (!(k.val <= fresh.val) || k.join > fresh.join) {
+				t.Fatalf("%s: %s's kept joiner part (%v, joins at %d) is above the one afresh (%v, %d)", where, job.Tasks[ty][i].ID, k.val, k.join, fresh.val, fresh.join)
+			}
+			joinersCompared++
+		}
+		q.floors[ty] = floors
+	}
 	for _, c := range ts {
 		ty := c.task.ID.Type
 		norm, dur := q.floor(e, int(ty))
