@@ -1075,3 +1075,44 @@ func TestRuleV33Switch(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleV34Switch: on slot pools a job that rule v33 would make wait
+// (reduces at least reduces-after-maps-idle-share of the idle slots) does
+// not, and its reason names reduces-after-maps-idle-slot-pools; with the
+// switch true, or on containers, rule v33's wait is named instead; a job
+// with room, or of no reduces, names neither.
+func TestRuleV34Switch(t *testing.T) {
+	reg := registry(t)
+	v33 := map[string]string{auto.ParamReducesPool: "true"}
+	for _, c := range []struct {
+		name         string
+		info         speculators.JobInfo
+		idle, slots  int
+		param        map[string]string
+		pools, waits bool
+	}{
+		{"slot pools, 4 reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 6, 72, nil, true, false},
+		{"slot pools, 4 reduces, 13 of 72 idle (the cut)", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 13, 72, nil, true, false},
+		{"slot pools, 4 reduces, 14 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 14, 72, nil, false, false},
+		{"slot pools, 4 reduces, 6 of 72 idle, v33", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 6, 72, v33, false, true},
+		{"containers, 4 reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 6, 72, nil, false, true},
+		{"slot pools, no reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 34, JobOrder: true, SlotPools: true}, 6, 72, nil, false, false},
+	} {
+		info := c.info
+		info.Slots = c.slots
+		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
+		// The switch moves the job's tier, not its member: the member is
+		// rule v33's.
+		e33 := newAuto(t, reg, info, v33, grass.NewMemoryStore())
+		e33.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
+		checkSwitch(t, c.name, e, e33.Policy.(memberNamer).Member(), auto.ParamReducesPool, c.pools)
+		w := e.Policy.(interface{ Why() string }).Why()
+		if got := strings.Contains(w, "("+auto.ParamReducesIdle+")"); got != c.waits {
+			t.Errorf("%s: reason %q names %s: %t, want %t", c.name, w, auto.ParamReducesIdle, got, c.waits)
+		}
+		if c.pools && !strings.Contains(w, "on slot pools: no wait") {
+			t.Errorf("%s: reason %q, want it to say the job does not wait", c.name, w)
+		}
+	}
+}
