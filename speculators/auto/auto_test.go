@@ -1040,6 +1040,26 @@ func TestRuleV32Switch(t *testing.T) {
 	}
 }
 
+// placement is a table case of rules v33-v34: a job on a cluster of slots,
+// idle of them free at its first placement, and auto's parameters.
+type placement struct {
+	name        string
+	info        speculators.JobInfo
+	idle, slots int
+	param       map[string]string
+}
+
+// placedAuto is auto for a job of info on a cluster of slots, after its
+// first placement with idle of them free (rules v30-v34 read the idle
+// slots there).
+func placedAuto(t *testing.T, reg *speculators.Registry, info speculators.JobInfo, slots, idle int, param map[string]string) *speculators.Engine {
+	t.Helper()
+	info.Slots = slots
+	e := newAuto(t, reg, info, param, grass.NewMemoryStore())
+	e.LaunchCopies(speculators.ClusterView{Idle: idle, Slots: slots}, 0)
+	return e
+}
+
 // TestRuleV33Switch: an exact job whose reduces are at least
 // reduces-after-maps-idle-share (0.3) of the idle slots at its first
 // placement, and below rule v18's share of the cluster, waits for its maps
@@ -1050,25 +1070,19 @@ func TestRuleV33Switch(t *testing.T) {
 	reg := registry(t)
 	off := map[string]string{auto.ParamReducesIdle: "0"}
 	for _, c := range []struct {
-		name        string
-		info        speculators.JobInfo
-		idle, slots int
-		param       map[string]string
-		want        string
-		named       bool
+		placement
+		want  string
+		named bool
 	}{
-		{"4 reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 6, 72, nil, "sda", true},
-		{"4 reduces, 13 of 72 idle (the cut)", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 13, 72, nil, "sda", true},
-		{"4 reduces, 14 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 14, 72, nil, "sda", false},
-		{"4 reduces, 60 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 60, 72, nil, "grass", false},
-		{"4 reduces, 6 of 72 idle, v32", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 6, 72, off, "sda", false},
-		{"30 reduces, 6 of 72 idle (rule v18's)", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 30, JobOrder: true}, 6, 72, nil, "sda", false},
-		{"34 maps, no reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 34, JobOrder: true}, 6, 72, nil, "grass", false},
+		{placement{"4 reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 6, 72, nil}, "sda", true},
+		{placement{"4 reduces, 13 of 72 idle (the cut)", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 13, 72, nil}, "sda", true},
+		{placement{"4 reduces, 14 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 14, 72, nil}, "sda", false},
+		{placement{"4 reduces, 60 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 60, 72, nil}, "grass", false},
+		{placement{"4 reduces, 6 of 72 idle, v32", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 6, 72, off}, "sda", false},
+		{placement{"30 reduces, 6 of 72 idle (rule v18's)", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 30, JobOrder: true}, 6, 72, nil}, "sda", false},
+		{placement{"34 maps, no reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 34, JobOrder: true}, 6, 72, nil}, "grass", false},
 	} {
-		info := c.info
-		info.Slots = c.slots
-		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
-		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
+		e := placedAuto(t, reg, c.info, c.slots, c.idle, c.param)
 		checkSwitch(t, c.name, e, c.want, auto.ParamReducesIdle, c.named)
 		if w := e.Policy.(interface{ Why() string }).Why(); c.named && !strings.Contains(w, "more than 6 maps a reduce") {
 			t.Errorf("%s: reason %q, want the running-maps bound 6 in it", c.name, w)
@@ -1085,27 +1099,20 @@ func TestRuleV34Switch(t *testing.T) {
 	reg := registry(t)
 	v33 := map[string]string{auto.ParamReducesPool: "true"}
 	for _, c := range []struct {
-		name         string
-		info         speculators.JobInfo
-		idle, slots  int
-		param        map[string]string
+		placement
 		pools, waits bool
 	}{
-		{"slot pools, 4 reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 6, 72, nil, true, false},
-		{"slot pools, 4 reduces, 13 of 72 idle (the cut)", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 13, 72, nil, true, false},
-		{"slot pools, 4 reduces, 14 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 14, 72, nil, false, false},
-		{"slot pools, 4 reduces, 6 of 72 idle, v33", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 6, 72, v33, false, true},
-		{"containers, 4 reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 6, 72, nil, false, true},
-		{"slot pools, no reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 34, JobOrder: true, SlotPools: true}, 6, 72, nil, false, false},
+		{placement{"slot pools, 4 reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 6, 72, nil}, true, false},
+		{placement{"slot pools, 4 reduces, 13 of 72 idle (the cut)", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 13, 72, nil}, true, false},
+		{placement{"slot pools, 4 reduces, 14 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 14, 72, nil}, false, false},
+		{placement{"slot pools, 4 reduces, 6 of 72 idle, v33", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true, SlotPools: true}, 6, 72, v33}, false, true},
+		{placement{"containers, 4 reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 6, 72, nil}, false, true},
+		{placement{"slot pools, no reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 34, JobOrder: true, SlotPools: true}, 6, 72, nil}, false, false},
 	} {
-		info := c.info
-		info.Slots = c.slots
-		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
-		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
+		e := placedAuto(t, reg, c.info, c.slots, c.idle, c.param)
 		// The switch moves the job's tier, not its member: the member is
 		// rule v33's.
-		e33 := newAuto(t, reg, info, v33, grass.NewMemoryStore())
-		e33.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: c.slots}, 0)
+		e33 := placedAuto(t, reg, c.info, c.slots, c.idle, v33)
 		checkSwitch(t, c.name, e, e33.Policy.(memberNamer).Member(), auto.ParamReducesPool, c.pools)
 		w := e.Policy.(interface{ Why() string }).Why()
 		if got := strings.Contains(w, "("+auto.ParamReducesIdle+")"); got != c.waits {
