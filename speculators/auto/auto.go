@@ -1467,43 +1467,44 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 		a.reducesWait = float64(reduces) >= a.reducesShare*float64(view.Slots) // rule v18
 	}
 	if reduces := len(job.Tasks[speculators.Reduce]); !a.reducesWait && a.reducesIdle > 0 && reduces > 0 && view.Slots > 0 &&
-		float64(reduces) >= a.reducesIdle*float64(view.Idle) && a.reducesPoolsNoWait {
-		// Rule v34: rule v33's wait is for a reduce that holds a
-		// container a queued job's map would use. On slot pools (MRv1's
-		// map and reduce slots: Hadoop runs a fixed number of maps and of
-		// reduces at once on each node, two of each by default, as LATE,
-		// Improving MapReduce Performance in Heterogeneous Environments,
-		// §2, describes it) a reduce holds a reduce slot, which no map can
-		// take: waiting frees nothing for the maps and only delays the
-		// copy's overlap with the job's last maps. The job does not wait;
-		// the reason says so. The switch reads JobInfo.SlotPools, which
-		// only the simulator sets (live, YARN runs every task in a
-		// container of one pool); rule v33's tier is simulator only too.
-		defer func() {
-			a.why = fmt.Sprintf("%s; %d reduces, at least %.2f of %d idle slots, on slot pools: no wait (%s)", a.why, reduces, a.reducesIdle, view.Idle, ParamReducesPool)
-		}()
-	} else if reduces := len(job.Tasks[speculators.Reduce]); !a.reducesWait && a.reducesIdle > 0 && reduces > 0 && view.Slots > 0 &&
 		float64(reduces) >= a.reducesIdle*float64(view.Idle) {
-		// Rule v33: rule v18's wait, read against the slots free at the
-		// job's first placement rather than the cluster's. A reduce placed
-		// while its job's maps run holds its container in the copy phase,
-		// which ends only with the job's last map (LATE, Improving
-		// MapReduce Performance in Heterogeneous Environments, §3.2);
-		// order's level, Xu and Lau's least remaining work first
-		// (Optimization for Speculative Execution in Big Data Processing
-		// Clusters, §IV-B and §V-B, after SRPT), lifts the job with least
-		// work left as if every slot it takes served its work. What such
-		// reduces take is taken from the free slots: on a busy cluster a
-		// few reduces a job are a large share of them, each a queued job's
-		// map not run. Choice: the share is rule v18's 0.3, not a cut of
-		// its own; the wait ends once at most running-per-reduce maps a
-		// reduce run (JobPriority), where the copy overlaps the job's last
-		// maps: waiting to the last map, as rule v18 does, put 16 rows out.
-		// The bound, 6, is fitted (docs/auto-history.md, rule v33).
-		a.reducesWait, a.reducesIdleWait = true, true
-		defer func() {
-			a.why = fmt.Sprintf("%s; %d reduces, at least %.2f of %d idle slots, wait while more than %d maps a reduce run (%s)", a.why, reduces, a.reducesIdle, view.Idle, a.policy.reducesRunning, ParamReducesIdle)
-		}()
+		if a.reducesPoolsNoWait {
+			// Rule v34: rule v33's wait is for a reduce that holds a
+			// container a queued job's map would use. On slot pools (MRv1's
+			// map and reduce slots: Hadoop runs a fixed number of maps and of
+			// reduces at once on each node, two of each by default, as LATE,
+			// Improving MapReduce Performance in Heterogeneous Environments,
+			// §2, describes it) a reduce holds a reduce slot, which no map can
+			// take: waiting frees nothing for the maps and only delays the
+			// copy's overlap with the job's last maps. The job does not wait;
+			// the reason says so. The switch reads JobInfo.SlotPools, which
+			// only the simulator sets (live, YARN runs every task in a
+			// container of one pool); rule v33's tier is simulator only too.
+			defer func() {
+				a.why = fmt.Sprintf("%s; %d reduces, at least %.2f of %d idle slots, on slot pools: no wait (%s)", a.why, reduces, a.reducesIdle, view.Idle, ParamReducesPool)
+			}()
+		} else {
+			// Rule v33: rule v18's wait, read against the slots free at the
+			// job's first placement rather than the cluster's. A reduce placed
+			// while its job's maps run holds its container in the copy phase,
+			// which ends only with the job's last map (LATE, Improving
+			// MapReduce Performance in Heterogeneous Environments, §3.2);
+			// order's level, Xu and Lau's least remaining work first
+			// (Optimization for Speculative Execution in Big Data Processing
+			// Clusters, §IV-B and §V-B, after SRPT), lifts the job with least
+			// work left as if every slot it takes served its work. What such
+			// reduces take is taken from the free slots: on a busy cluster a
+			// few reduces a job are a large share of them, each a queued job's
+			// map not run. Choice: the share is rule v18's 0.3, not a cut of
+			// its own; the wait ends once at most running-per-reduce maps a
+			// reduce run (JobPriority), where the copy overlaps the job's last
+			// maps: waiting to the last map, as rule v18 does, put 16 rows out.
+			// The bound, 6, is fitted (docs/auto-history.md, rule v33).
+			a.reducesWait, a.reducesIdleWait = true, true
+			defer func() {
+				a.why = fmt.Sprintf("%s; %d reduces, at least %.2f of %d idle slots, wait while more than %d maps a reduce run (%s)", a.why, reduces, a.reducesIdle, view.Idle, a.policy.reducesRunning, ParamReducesIdle)
+			}()
+		}
 	}
 	if a.bounded || view.Slots <= 0 {
 		return
