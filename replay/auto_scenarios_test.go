@@ -375,6 +375,16 @@ var heldOutMisses = map[string]string{
 	"heldout34/hetero-three-gens-fresh-job-scale-sjf-fair": "three node generations (1x, 1.6x, 3x), a per-job " +
 		"scale, fresh exponential copies, shortest first, fair: gs leads at seed 1; auto 59.65 s against 53.66 " +
 		"(+11.2%), ahead of hadoop (100.1); 5 seeds under v34 in (59.37 against gs's 59.47)",
+	// The thirty-fifth set, written before rule v35; no rule v35 was chosen,
+	// so it was run once under rule v34 (5 seeds: docs/auto-history.md).
+	"heldout35/error-few-maps-heavy-gamma-reduces-fair": "error-bound jobs of 4-8 maps and 8 heavy gamma reduces, " +
+		"fair: sca leads at seed 1; auto (grass for the bounded jobs) 31.54 s to the bound against 14.38, behind " +
+		"hadoop's 16.35; 5 seeds under v34 22.3 against sca's 14.2 and hadoop's 15.8 (behind hadoop; 16.0 without " +
+		"the job order)",
+	"heldout35/overload-map-only-ljf-same-work-skew-fair": "map-only jobs at load 0.9, skewed splits longest " +
+		"first, copies redo the same work: sca leads at seed 1; auto (hadoop by rule v8 once copies lost) 38.59 s " +
+		"against 36.12 (+6.8%), ahead of hadoop (42.35); 5 seeds under v34 55.3 against sca's 41.6, behind " +
+		"hadoop's 51.0",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -384,15 +394,16 @@ var heldOutMisses = map[string]string{
 // scenarios/heldout12 after v12, before any further rule, and
 // scenarios/heldout13 before rule v13, scenarios/heldout14 before rule
 // v14, scenarios/heldout15 before rule v15, and so on to
-// scenarios/heldout34 before rule v34): the same check
+// scenarios/heldout34 before rule v34, and scenarios/heldout35, written
+// before a rule v35 that was not chosen, under v34): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 202 {
-		t.Fatalf("%d held-out scenarios, want at least 202 (sets 1-34)", len(held))
+	if len(held) < 208 {
+		t.Fatalf("%d held-out scenarios, want at least 208 (sets 1-35)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
