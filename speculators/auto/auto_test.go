@@ -344,7 +344,9 @@ func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
 		{"map-only, wide, busy", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.5}}, 30, "sda", false},
 		{"map-only, wide, below 0.7", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.5}}, 31, "grass", false},
 		{"map-only, narrow, busy", 0, []speculators.TailFit{{Maps: 40, Sigma: 0.39}}, 30, "grass", false},
-		{"map-only, no earlier job", 0, nil, 30, "grass", false},
+		// Rule v35: before any record, busy, rule v7's member.
+		{"map-only, no earlier job", 0, nil, 30, "sda", false},
+		{"map-only, no earlier job, below 0.7", 0, nil, 31, "grass", false},
 		{"reduces, three alike", 4, []speculators.TailFit{tight, tight, tight}, 30, "sca", false},
 		{"reduces, two alike", 4, []speculators.TailFit{tight, tight}, 30, "sda", false},
 		{"reduces, three weighted 0.25", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.35}}, 30, "sda", false},
@@ -1080,7 +1082,7 @@ func TestRuleV33Switch(t *testing.T) {
 		{placement{"4 reduces, 60 of 72 idle", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 60, 72, nil}, "grass", false},
 		{placement{"4 reduces, 6 of 72 idle, v32", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 4, JobOrder: true}, 6, 72, off}, "sda", false},
 		{placement{"30 reduces, 6 of 72 idle (rule v18's)", speculators.JobInfo{ID: "j", Maps: 30, Reduces: 30, JobOrder: true}, 6, 72, nil}, "sda", false},
-		{placement{"34 maps, no reduces, 6 of 72 idle", speculators.JobInfo{ID: "j", Maps: 34, JobOrder: true}, 6, 72, nil}, "grass", false},
+		{placement{"34 maps, no reduces, 6 of 72 idle (rule v35's member)", speculators.JobInfo{ID: "j", Maps: 34, JobOrder: true}, 6, 72, nil}, "sda", false},
 	} {
 		e := placedAuto(t, reg, c.info, c.slots, c.idle, c.param)
 		checkSwitch(t, c.name, e, c.want, auto.ParamReducesIdle, c.named)
@@ -1121,5 +1123,45 @@ func TestRuleV34Switch(t *testing.T) {
 		if c.pools && !strings.Contains(w, "on slot pools: no wait") {
 			t.Errorf("%s: reason %q, want it to say the job does not wait", c.name, w)
 		}
+	}
+}
+
+// TestRuleV35Switch: an exact map-only job placed before any map record,
+// where the cluster applies the job order, at a busy fraction of at least
+// map-only-busy-load (0.7), runs map-only-busy-member (sda), its reason
+// naming the switch. Below the cut, without the order, with the parameter
+// false, or after a record (rule v7 then reads its spread) it does not.
+func TestRuleV35Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamMapFirst: "false"}
+	for _, c := range []struct {
+		name  string
+		order bool
+		sigma float64 // a map record's spread; 0: no record
+		idle  int
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"no record, busy 0.70", true, 0, 30, nil, "sda", true},
+		{"no record, busy 0.90", true, 0, 10, nil, "sda", true},
+		{"no record, busy 0.69", true, 0, 31, nil, "grass", false},
+		{"no record, busy 0.70, no job order", false, 0, 30, nil, "grass", false},
+		{"no record, busy 0.70, switch off", true, 0, 30, off, "grass", false},
+		{"a narrow record, busy 0.70", true, 0.2, 30, nil, "grass", false},
+		{"a wide record, busy 0.70 (rule v7)", true, 0.5, 30, nil, "sda", false},
+	} {
+		store := grass.NewMemoryStore()
+		if c.sigma > 0 {
+			store.AddTail(speculators.TailFit{Maps: 40, Sigma: c.sigma})
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Slots: 100, JobOrder: c.order}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamMapFirst, c.named)
+	}
+	// A job with reduces is not the switch's.
+	e := placedAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 2, JobOrder: true}, 100, 30, nil)
+	if w := e.Policy.(interface{ Why() string }).Why(); strings.Contains(w, "("+auto.ParamMapFirst+")") {
+		t.Errorf("a job with reduces: reason %q names %s", w, auto.ParamMapFirst)
 	}
 }
