@@ -375,8 +375,9 @@ var heldOutMisses = map[string]string{
 	"heldout34/hetero-three-gens-fresh-job-scale-sjf-fair": "three node generations (1x, 1.6x, 3x), a per-job " +
 		"scale, fresh exponential copies, shortest first, fair: gs leads at seed 1; auto 59.65 s against 53.66 " +
 		"(+11.2%), ahead of hadoop (100.1); 5 seeds under v34 in (59.37 against gs's 59.47)",
-	// The thirty-fifth set, written before rule v35; no rule v35 was chosen,
-	// so it was run once under rule v34 (5 seeds: docs/auto-history.md).
+	// The thirty-fifth set, written before a first search for rule v35
+	// that chose none, so it was run once under rule v34 (5 seeds:
+	// docs/auto-history.md).
 	"heldout35/error-few-maps-heavy-gamma-reduces-fair": "error-bound jobs of 4-8 maps and 8 heavy gamma reduces, " +
 		"fair: sca leads at seed 1; auto (grass for the bounded jobs) 31.54 s to the bound against 14.38, behind " +
 		"hadoop's 16.35; 5 seeds under v34 22.3 against sca's 14.2 and hadoop's 15.8 (behind hadoop; 16.0 without " +
@@ -386,6 +387,14 @@ var heldOutMisses = map[string]string{
 		"against 36.12 (+6.8%), ahead of hadoop (42.35), under rules v34 and v35; 5 seeds under v34 55.3 against " +
 		"sca's 41.6, behind hadoop's 51.0; under v35 49.6 (sda for the busy jobs placed before any map record), " +
 		"no longer behind it",
+	// The thirty-sixth set, written before rule v35 and run once under it
+	// (5 seeds: docs/auto-history.md); 6 of 6 in over 5 seeds. The
+	// thirty-seventh, written before a rule v36 that was not chosen, run
+	// once under rule v35: 4 of 6 over 5 seeds.
+	"heldout37/overload-one-reduce-slots-reduce-heavy-fair": "one long reduce a job on slot pools at reduce " +
+		"load 0.93, fair: mantri leads at seed 1; auto (ras for most jobs) 135.7 s against 96.04 (+41.3%), " +
+		"behind hadoop's 96.18; 5 seeds under v35 178.7 against mantri's 97.4, behind hadoop's 97.5 and every " +
+		"single policy (118.2 without the job order)",
 }
 
 // The held-out scenarios, written before auto's rule was chosen and never
@@ -395,16 +404,18 @@ var heldOutMisses = map[string]string{
 // scenarios/heldout12 after v12, before any further rule, and
 // scenarios/heldout13 before rule v13, scenarios/heldout14 before rule
 // v14, scenarios/heldout15 before rule v15, and so on to
-// scenarios/heldout34 before rule v34, and scenarios/heldout35, written
-// before a rule v35 that was not chosen, under v34): the same check
+// scenarios/heldout34 before rule v34, scenarios/heldout35, written
+// before a first search for rule v35 that chose none, under v34,
+// scenarios/heldout36 before rule v35, and scenarios/heldout37, written
+// before a rule v36 that was not chosen, under v35): the same check
 // against every shipped policy, reported apart, with the misses pinned
 // (heldOutMisses).
 func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 208 {
-		t.Fatalf("%d held-out scenarios, want at least 208 (sets 1-35)", len(held))
+	if len(held) < 220 {
+		t.Fatalf("%d held-out scenarios, want at least 220 (sets 1-37)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
