@@ -655,7 +655,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"member for an exact job of one reduce and at least slots-one-reduce-maps maps on Hadoop 1 slot pools (JobInfo.SlotPools), from its first decision, over every switch but rule v32's (futile-map-copies) and rule v27's lost output: the busy, small, idle-slot, tail, spread and futile-reduce members (rule v37). "+
 			"A lone reduce has no sibling to be judged against (Hadoop's and LATE's speculators compare a task with its job's others of its kind), and on slot pools its copy takes one of the few reduce slots other jobs' reduces queue for: "+
 			"heldout37/overload-one-reduce-slots-reduce-heavy-fair (one reduce of about 100 s a job, 20 reduce slots offered 0.93 of their capacity, 5 seeds): 178.7 s -> 97.5, hadoop 97.5, mantri 97.4; rule v28's spread switch had run ras, whose copies of the lone reduces took the reduce slots. "+
-			"Over the spread switch alone (the jobs placed before any record kept late, sca and ras) 102.5, still behind hadoop; on containers too, 11 rows out. Empty: off, as before rule v37")
+			"Over the spread switch alone (the jobs placed before any record kept late, sca and ras) 102.5, still behind hadoop; on containers too, 14 rows out. Empty: off, as before rule v37")
 	b.Int(&p.oneReduceMaps, ParamOneRedMaps, 4, speculators.In(0, speculators.MaxJobTasks, "a count"),
 		"fewest maps of a job of one reduce on slot pools for slots-one-reduce-member (rule v37). Fitted, said plainly: with no floor heldout17/slots-tiny-adhoc-light (queries of 1 to 3 maps and one short reduce at load 0.09, where sca's clones at launch win) went out (13.8 s -> 26.8, sca 13.7); every floor from 4 to 8 moves the same rows. 0: every job of one reduce")
 	b.Bool(&p.mapFirst, ParamMapFirst, true,
@@ -1165,7 +1165,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// tiny query of one to three maps on an idle cluster gains from
 		// sca's clones at launch. Only on slot pools: on containers a
 		// reduce copy takes a container maps could use too, and the
-		// switch there lost 11 rows. Slot pools are simulator only (live,
+		// switch there lost 14 rows. Slot pools are simulator only (live,
 		// YARN runs every task in a container of one pool).
 		a.choose(add(p.oneReduce, p.seeds[2]), fmt.Sprintf("%s on slot pools; 1 reduce and %d maps, at least %d: no sibling reduce to judge it by, and its copy takes another job's reduce slot (%s)", familyWhy[fam], info.Maps, p.oneReduceMaps, ParamOneReduce))
 		a.fixedSmall = false
