@@ -1250,3 +1250,47 @@ func TestRuleV36Switch(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleV37Switch: on slot pools an exact job of one reduce and at least
+// slots-one-reduce-maps (4) maps runs slots-one-reduce-member (hadoop) from
+// its first decision, over the small member's clones on an idle cluster and
+// over rule v28's spread member after slow-node records, its reason naming
+// the switch; a job below the floor, of two reduces, on containers, or with
+// the member empty keeps what the rest of the rule gives it.
+func TestRuleV37Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamOneReduce: ""}
+	floor0 := map[string]string{auto.ParamOneRedMaps: "0"}
+	for _, c := range []struct {
+		name    string
+		maps    int
+		reduces int
+		pools   bool
+		slow    bool // map records with slow nodes (rule v28's spread switch)
+		idle    int  // of 100 slots at the job's first placement
+		param   map[string]string
+		want    string
+		named   bool
+	}{
+		{"12 maps, 1 reduce, idle", 12, 1, true, false, 100, nil, "hadoop", true},
+		{"4 maps, 1 reduce, idle", 4, 1, true, false, 100, nil, "hadoop", true},
+		{"12 maps, 1 reduce, slow-node records", 12, 1, true, true, 100, nil, "hadoop", true},
+		{"12 maps, 1 reduce, busy 0.3", 12, 1, true, false, 70, nil, "hadoop", true},
+		{"3 maps, 1 reduce, idle (below the floor)", 3, 1, true, false, 100, nil, "sca", false},
+		{"3 maps, 1 reduce, idle, floor 0", 3, 1, true, false, 100, floor0, "hadoop", true},
+		{"12 maps, 2 reduces, idle", 12, 2, true, false, 100, nil, "sca", false},
+		{"12 maps, 2 reduces, slow-node records", 12, 2, true, true, 100, nil, "ras", false},
+		{"12 maps, 1 reduce, slow-node records, switch off", 12, 1, true, true, 100, off, "ras", false},
+		{"12 maps, 1 reduce, idle, switch off", 12, 1, true, false, 100, off, "sca", false},
+		{"12 maps, 1 reduce, idle, containers", 12, 1, false, false, 100, nil, "sca", false},
+	} {
+		store := grass.NewMemoryStore()
+		if c.slow {
+			store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.1, Slow: 0.3})
+			store.AddTail(speculators.TailFit{Maps: 30, Sigma: 0.1, Slow: 0.2})
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: c.maps, Reduces: c.reduces, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamOneReduce, c.named)
+	}
+}
