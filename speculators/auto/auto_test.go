@@ -1294,3 +1294,69 @@ func TestRuleV37Switch(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamOneReduce, c.named)
 	}
 }
+
+// TestRuleV38Switch: an exact map-only job runs map-only-lost-paced-member
+// (hadoop) from its first decision when at least 0.75 of the last map
+// records' lost copies (at least 3) ran at their originals' pace, the
+// records spread at least map-only-busy-sigma and their copies won less
+// than map-only-lost-paced-wins (0.6), its reason naming the switch; below the
+// share, with 2 lost copies, spread 0.3, copies won 0.6, or the switch at 0
+// it keeps its member. FitTail counts a lost copy at its original's pace,
+// one that ran faster than 1.25x its pace, and none below 0.1.
+func TestRuleV38Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamLostPaced: "0"}
+	low := map[string]string{auto.ParamLostPaced: "0.5"}
+	sda := map[string]string{auto.ParamLostPacedM: "sda"}
+	rec := func(sigma float64, copied, wins, lost, paced int) speculators.TailFit {
+		return speculators.TailFit{Maps: 40, Sigma: sigma, Copied: copied, CopyWins: wins, Lost: lost, LostPaced: paced}
+	}
+	for _, c := range []struct {
+		name  string
+		recs  []speculators.TailFit
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"5 of 6 lost at pace, won 0.4", []speculators.TailFit{rec(0.7, 10, 4, 6, 5)}, nil, "hadoop", true},
+		{"over two records, 3 of 4 at pace", []speculators.TailFit{rec(0.7, 5, 2, 2, 2), rec(0.7, 5, 2, 2, 1)}, nil, "hadoop", true},
+		{"member sda", []speculators.TailFit{rec(0.7, 10, 4, 6, 5)}, sda, "sda", true},
+		{"4 of 6 at pace (0.67)", []speculators.TailFit{rec(0.7, 10, 4, 6, 4)}, nil, "grass", false},
+		{"4 of 6 at pace, share 0.5", []speculators.TailFit{rec(0.7, 10, 4, 6, 4)}, low, "hadoop", true},
+		{"2 lost copies", []speculators.TailFit{rec(0.7, 10, 4, 2, 2)}, nil, "grass", false},
+		{"copies won 0.6", []speculators.TailFit{rec(0.7, 10, 6, 3, 3)}, nil, "grass", false},
+		{"spread 0.3", []speculators.TailFit{rec(0.3, 10, 4, 6, 6)}, nil, "grass", false},
+		{"switch off", []speculators.TailFit{rec(0.7, 10, 4, 6, 6)}, off, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.recs {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 20, Slots: 100}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: 100, Slots: 100}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamLostPaced, c.named)
+	}
+
+	// FitTail's lost copies: 12 maps of 10 s each; maps 0-2 were copied at
+	// 4 s and their copies killed when the originals succeeded at 10 s. The
+	// copy of map 0 was at 0.4 then (15 s a map: slower than its original),
+	// map 1's at 0.9 (6.7 s a map: faster than 10 s over 1.25), map 2's at
+	// 0.05 (not read).
+	s := speculators.Time(1000)
+	job, err := speculators.NewJob(speculators.JobInfo{ID: "j", Maps: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyAt := []float64{0.4, 0.9, 0.05}
+	for i := 0; i < 12; i++ {
+		tk := job.Tasks[speculators.Map][i]
+		tk.Attempts = append(tk.Attempts, &speculators.Attempt{Node: "n1", Start: 0, Finish: 10 * s, LastReport: 10 * s, State: speculators.StateSucceeded, Progress: 1})
+		if i < 3 {
+			tk.Attempts = append(tk.Attempts, &speculators.Attempt{Node: "n2", Start: 4 * s, Finish: 10 * s, LastReport: 10 * s, State: speculators.StateKilled, Progress: copyAt[i], Speculative: true})
+		}
+	}
+	f, ok := auto.FitTail(job, 11*s)
+	if !ok || f.Lost != 2 || f.LostPaced != 1 || !f.Valid() {
+		t.Errorf("FitTail: %+v (ok %t), want a valid record of 2 lost copies read, 1 at its original's pace", f, ok)
+	}
+}

@@ -110,7 +110,9 @@ func (s *script) job(a *args) error {
 }
 
 // tail queues an earlier job's fit for the next job command (speculators.TailFit):
-// a map record "tail maps=N sigma=S [slow=F] [upper=U] [copied=C wins=W]" or a reduce
+// a map record "tail maps=N sigma=S [slow=F] [upper=U] [copied=C wins=W]
+// [lost=L paced=P]" (rule v38: lost map copies, P of them at their
+// originals' pace, P at most L) or a reduce
 // record "tail reduces=R rslow=F [rsigma=S] [copied=C wins=W]" (rules v8, v9
 // and v14: a reduce record's copied and wins count its reduces). maps and sigma are required in
 // a map record; maps is a count of 1 to speculators.MaxJobTasks, sigma a
@@ -124,7 +126,7 @@ func (s *script) tail(a *args) error {
 	ints := []struct {
 		key string
 		to  *int
-	}{{"maps", &f.Maps}, {"copied", &f.Copied}, {"wins", &f.CopyWins}, {"reduces", &f.Reduces}}
+	}{{"maps", &f.Maps}, {"copied", &f.Copied}, {"wins", &f.CopyWins}, {"reduces", &f.Reduces}, {"lost", &f.Lost}, {"paced", &f.LostPaced}}
 	floats := []struct {
 		key string
 		to  *float64
@@ -157,6 +159,9 @@ func (s *script) tail(a *args) error {
 		copies := ""
 		if set["copied"] || set["wins"] {
 			copies = fmt.Sprintf(" copied=%d wins=%d (wins at most copied)", f.Copied, f.CopyWins)
+		}
+		if set["lost"] || set["paced"] {
+			copies += fmt.Sprintf(" lost=%d paced=%d (paced at most lost)", f.Lost, f.LostPaced)
 		}
 		return fmt.Errorf("tail: maps=%d sigma=%g slow=%g%s: want maps in 1..%d, sigma in [0, %g] and slow in [0, 1]", f.Maps, f.Sigma, f.Slow, copies, speculators.MaxJobTasks, speculators.MaxTailSigma)
 	}

@@ -440,6 +440,21 @@ func TestTailFitsRuleV17UpperSpread(t *testing.T) {
 		[]speculators.TailFit{upper, old}, 2, "the changed upper half and the upper half in a reduce record")
 }
 
+// Rule v38's lost copies are kept, checked and read back with their map
+// record; a rule v17 map record (none) checks as it did, a line whose
+// count at pace changed fails its checksum, and more at pace than lost, or
+// lost copies in a reduce record, are refused.
+func TestTailFitsRuleV38LostCopies(t *testing.T) {
+	lost := speculators.TailFit{Maps: 30, Sigma: 0.7, Copied: 9, CopyWins: 3, Upper: 0.5, Lost: 6, LostPaced: 5}
+	old := speculators.TailFit{Maps: 30, Sigma: 0.8, Slow: 0.05, Upper: 0.4}
+	oldLine := `{"maps":30,"sigma":0.8,"slow":0.05,"upper":0.4,"crc":` + fmt.Sprint(tailCRC(old)) + "}\n"
+	changed := strings.Replace(string(appendTail(nil, lost)), `"lost_paced":5`, `"lost_paced":4`, 1)
+	over := checkedLine(tailLine{Maps: 30, Sigma: 0.7, Lost: 2, LostPaced: 3})
+	inReduce := checkedLine(tailLine{Reduces: 8, ReduceSlow: 0.1, Lost: 2, LostPaced: 1})
+	checkTailLines(t, []string{string(appendTail(nil, lost)), oldLine, changed, over, inReduce},
+		[]speculators.TailFit{lost, old}, 3, "the changed count at pace, more at pace than lost, and lost copies in a reduce record")
+}
+
 // checkedLine is l as a line of the file with a checksum that holds, for
 // lines the store must refuse for what they say, not for their checksum.
 func checkedLine(l tailLine) string {

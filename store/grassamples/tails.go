@@ -42,7 +42,11 @@ type tailLine struct {
 	ReduceSigma float64 `json:"reduce_sigma,omitempty"`
 	// Upper is rule v17's upper-half map-time spread (map records).
 	Upper float64 `json:"upper,omitempty"`
-	CRC   uint32  `json:"crc"`
+	// Lost and LostPaced are rule v38's lost map copies and how many ran
+	// at their original's pace (map records).
+	Lost      int    `json:"lost,omitempty"`
+	LostPaced int    `json:"lost_paced,omitempty"`
+	CRC       uint32 `json:"crc"`
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -54,10 +58,23 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // bits of its reduce spread when it has one or an upper-half spread (rule
 // v9), then of the bits of its upper-half spread when it has one (rule v17;
 // a line written before rule v6, v8, v9 or v17 has none and checks as it
-// did). It is of
+// did), and, when it has lost copies (rule v38), that checksum updated
+// with its lost and lost-at-pace counts, 8 bytes each. It is of
 // the numbers, not the line's text, so that any JSON spelling of the same
 // numbers checks; a line whose digits changed does not.
 func tailCRC(f speculators.TailFit) uint32 {
+	c := tailCRCv17(f)
+	if f.Lost == 0 && f.LostPaced == 0 {
+		return c
+	}
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], uint64(int64(f.Lost)))
+	binary.LittleEndian.PutUint64(b[8:], uint64(int64(f.LostPaced)))
+	return crc32.Update(c, castagnoli, b[:])
+}
+
+// tailCRCv17 is the checksum of a fit's fields up to rule v17's.
+func tailCRCv17(f speculators.TailFit) uint32 {
 	var b [72]byte
 	binary.LittleEndian.PutUint64(b[:8], uint64(int64(f.Maps)))
 	binary.LittleEndian.PutUint64(b[8:16], math.Float64bits(f.Sigma))
@@ -96,16 +113,19 @@ func describeTail(f speculators.TailFit) string {
 	if f.Upper != 0 {
 		d += fmt.Sprintf(" upper %g", f.Upper)
 	}
+	if f.Lost != 0 || f.LostPaced != 0 {
+		d += fmt.Sprintf(" lost %d lost_paced %d", f.Lost, f.LostPaced)
+	}
 	return d
 }
 
 // fitOf is the fit a line holds.
 func (l tailLine) fitOf() speculators.TailFit {
-	return speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow, Copied: l.Copied, CopyWins: l.CopyWins, Reduces: l.Reduces, ReduceSlow: l.ReduceSlow, ReduceSigma: l.ReduceSigma, Upper: l.Upper}
+	return speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow, Copied: l.Copied, CopyWins: l.CopyWins, Reduces: l.Reduces, ReduceSlow: l.ReduceSlow, ReduceSigma: l.ReduceSigma, Upper: l.Upper, Lost: l.Lost, LostPaced: l.LostPaced}
 }
 
 func appendTail(b []byte, f speculators.TailFit) []byte {
-	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, Copied: f.Copied, CopyWins: f.CopyWins, Reduces: f.Reduces, ReduceSlow: f.ReduceSlow, ReduceSigma: f.ReduceSigma, Upper: f.Upper, CRC: tailCRC(f)})
+	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, Copied: f.Copied, CopyWins: f.CopyWins, Reduces: f.Reduces, ReduceSlow: f.ReduceSlow, ReduceSigma: f.ReduceSigma, Upper: f.Upper, Lost: f.Lost, LostPaced: f.LostPaced, CRC: tailCRC(f)})
 	return append(append(b, l...), '\n')
 }
 
