@@ -407,6 +407,17 @@ var heldOutMisses = map[string]string{
 		"with slow-start 1.0 on slot pools, a quarter of the trackers 2x slow, the reduce pool at 0.91, fair: " +
 		"ras leads at seed 1; auto (ras for 48 of 50 jobs) 81.27 s against 76.13 (+6.8%), ahead of hadoop " +
 		"(103.3); 5 seeds under v37 88.02 against ras's 83.85 (+5.0%, within), ahead of hadoop's 121.0",
+	// The fortieth set, written before rule v38, run once under it: 5 of 6
+	// over 5 seeds.
+	"heldout40/fail-weibull-0.6-slots-crash-midway-fifo": "Weibull 0.6 maps and one reduce a job on slot " +
+		"pools, a tracker crashing midway, FIFO: gs leads at seed 1; auto 55.77 s against 28.48 (+95.9%), " +
+		"behind hadoop's 54.55: rule v37 runs hadoop for every job of one reduce on slot pools, and here the " +
+		"maps' copies are what pays; 5 seeds under v38 56.24 against gs's 29.00, behind hadoop's 56.23 (with " +
+		"rule v37 off 31.26, +7.8%, ahead of hadoop)",
+	"heldout40/midload-long-reduces-slowstart-0.5-slow-rack-containers-fair": "jobs of two or four long " +
+		"reduces, slow-start 0.5, a slow rack, containers, fair: ras leads at seed 1; auto (grass, gs, ras) " +
+		"159.4 s against 142.6 (+11.8%), ahead of hadoop (168.2); 5 seeds under v38 151.9 against ras's 145.5 " +
+		"(+4.4%, within), ahead of hadoop's 175.1",
 }
 
 // The held-out scenarios (scenarios/heldout*), each set written before a
@@ -418,8 +429,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 232 {
-		t.Fatalf("%d held-out scenarios, want at least 232 (sets 1-39)", len(held))
+	if len(held) < 238 {
+		t.Fatalf("%d held-out scenarios, want at least 238 (sets 1-40)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
