@@ -1771,11 +1771,19 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 // it from doing so put heldout5/exponential-map-only-mid, where copies draw
 // other work, out); the share, 0.3, is fitted (docs/auto-history.md, rule
 // v36).
+//
+// Cost: it runs at every Decide of the job while the switch is on, so it
+// visits only the maps with a running attempt (Job.Live), none at all when
+// no copy runs (Job.SpeculativeRunning), and counts the copies' wins (a
+// visit of every map) only once a copy behind its original is found.
 func (a *fitted) killBehindCopies(job *speculators.Job, out []speculators.Decision) []speculators.Decision {
-	if copied, won := copyWins(job, speculators.Map); copied >= futileMinCopies && float64(won) >= a.policy.killBehind*float64(copied) {
+	if job.SpeculativeRunning[speculators.Map] == 0 {
 		return out
 	}
-	for _, t := range job.Tasks[speculators.Map] {
+	gated := 0 // 0 not yet counted, 1 copies seldom win (kill), -1 they win often
+	maps, live := job.Tasks[speculators.Map], job.Live[speculators.Map]
+	for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+		t := maps[i]
 		if len(t.Attempts) < 2 {
 			continue
 		}
@@ -1789,6 +1797,15 @@ func (a *fitted) killBehindCopies(job *speculators.Job, out []speculators.Decisi
 				continue
 			}
 			if fc, ok := finishAtPace(c); ok && fc >= fo {
+				if gated == 0 {
+					gated = 1
+					if copied, won := copyWins(job, speculators.Map); copied >= futileMinCopies && float64(won) >= a.policy.killBehind*float64(copied) {
+						gated = -1
+					}
+				}
+				if gated < 0 {
+					return out
+				}
 				if a.killed == nil {
 					a.killed = make(map[speculators.AttemptID]bool)
 				}
