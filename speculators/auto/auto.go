@@ -1254,7 +1254,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		if p.oneReduceRatio > 0 {
 			records = "; no record of reduce against map times yet"
 			if ratios > 0 {
-				records = fmt.Sprintf("; the last %d records' reduces ran %.1fx their maps' median after the maps, at least %.1f (%s)", ratios, ratio, p.oneReduceRatio, ParamOneRedRatio)
+				records = fmt.Sprintf("; the largest of the last %d records' reduce times after the maps is %.1fx their map phase, at least %.1f (%s)", ratios, ratio, p.oneReduceRatio, ParamOneRedRatio)
 			}
 		}
 		a.choose(add(p.oneReduce, p.seeds[2]), fmt.Sprintf("%s on slot pools; 1 reduce and %d maps, at least %d: no sibling reduce to judge it by, and its copy takes another job's reduce slot (%s)%s", familyWhy[fam], info.Maps, p.oneReduceMaps, ParamOneReduce, records))
