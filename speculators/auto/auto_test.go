@@ -1360,3 +1360,101 @@ func TestRuleV38Switch(t *testing.T) {
 		t.Errorf("FitTail: %+v (ok %t), want a valid record of 2 lost copies read, 1 at its original's pace", f, ok)
 	}
 }
+
+// TestRuleV39Switch: rule v37's switch (a job of one reduce and at least 4
+// maps on slot pools runs hadoop) holds only while the largest of the last
+// 5 records of reduce time after the maps over the map phase
+// (TailFit.ReduceRatio) is at least slots-one-reduce-ratio (2), once at
+// least slots-one-reduce-ratio-records (3) records carry one; before that,
+// or with the ratio at 0, it holds as under rule v37. Records of the ratio
+// alone (jobs of fewer than 6 reduces) are skipped by the readers of the
+// other reduce fields. ReduceRatio reads the reduce's time after the last
+// map over the map phase, and none for a job of fewer than 4 maps.
+func TestRuleV39Switch(t *testing.T) {
+	reg := registry(t)
+	ratio := func(r float64) speculators.TailFit { return speculators.TailFit{Reduces: 1, ReduceRatio: r} }
+	short := []speculators.TailFit{ratio(0.8), ratio(1.5), ratio(0.4)}
+	long := []speculators.TailFit{ratio(0.8), ratio(3), ratio(0.4)}
+	for _, c := range []struct {
+		name  string
+		recs  []speculators.TailFit
+		param map[string]string
+		want  string
+		key   string // the switch the reason must name
+	}{
+		{"no record", nil, nil, "hadoop", auto.ParamOneReduce},
+		{"3 records, the largest 3", long, nil, "hadoop", auto.ParamOneRedRatio},
+		{"3 records, the largest 1.5", short, nil, "sca", ""},
+		{"2 records, the largest 1.5 (too few)", short[:2], nil, "hadoop", auto.ParamOneReduce},
+		{"2 records, the largest 1.5, 2 records enough", short[:2], map[string]string{auto.ParamOneRedRecs: "2"}, "sca", ""},
+		{"3 records, the largest 1.5, cut 1.5", short, map[string]string{auto.ParamOneRedRatio: "1.5"}, "hadoop", auto.ParamOneRedRatio},
+		{"3 records, the largest 1.5, ratio off", short, map[string]string{auto.ParamOneRedRatio: "0"}, "hadoop", auto.ParamOneReduce},
+		{"a full reduce record of ratio 3 among short ones", append(short, speculators.TailFit{Reduces: 8, ReduceRatio: 3}), nil, "hadoop", auto.ParamOneRedRatio},
+		{"the long one 6 records back", append(append([]speculators.TailFit{ratio(3)}, short...), ratio(1), ratio(1)), nil, "sca", ""},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.recs {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: 1, Slots: 100, SlotPools: true, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: 100, Slots: 100}, 0)
+		if c.key == "" {
+			checkSwitch(t, c.name, e, c.want, auto.ParamOneReduce, false)
+			continue
+		}
+		checkSwitch(t, c.name, e, c.want, c.key, true)
+	}
+
+	// Ratio-only records do not hide reduce records from rule v9's spread
+	// switch: a job of 2 reduces on slot pools after wide reduce records
+	// starts on the spread member with or without 5 ratio-only records
+	// after them, and on sca without the wide records.
+	members := make([]string, 3)
+	for i, recs := range [][]speculators.TailFit{
+		repeat(speculators.TailFit{Reduces: 8, ReduceSigma: 0.6}, 5),
+		append(repeat(speculators.TailFit{Reduces: 8, ReduceSigma: 0.6}, 5), repeat(ratio(1), 5)...),
+		repeat(ratio(1), 5),
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range recs {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: 2, Slots: 100, SlotPools: true, JobOrder: true}, nil, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: 100, Slots: 100}, 0)
+		members[i] = e.Policy.(memberNamer).Member()
+	}
+	if members[0] != members[1] || members[0] == members[2] || members[2] != "sca" {
+		t.Errorf("members after wide reduce records, the same and 5 ratio-only records, ratio-only records alone: %v, want the first two alike and the last sca", members)
+	}
+
+	// ReduceRatio: 12 maps from 0 s, the last ending at 20 s; the reduce
+	// started at 5 s (slow-start) and ended at 60 s: 40 s after the maps
+	// over a map phase of 20 s.
+	s := speculators.Time(1000)
+	job, err := speculators.NewJob(speculators.JobInfo{ID: "j", Maps: 12, Reduces: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 12; i++ {
+		job.Tasks[speculators.Map][i].Attempts = append(job.Tasks[speculators.Map][i].Attempts,
+			&speculators.Attempt{Node: "n1", Start: 0, Finish: speculators.Time(9+i) * s, State: speculators.StateSucceeded, Progress: 1})
+	}
+	job.Tasks[speculators.Reduce][0].Attempts = append(job.Tasks[speculators.Reduce][0].Attempts,
+		&speculators.Attempt{Node: "n2", Start: 5 * s, Finish: 60 * s, State: speculators.StateSucceeded, Progress: 1})
+	if r, ok := auto.ReduceRatio(job); !ok || math.Abs(r-2) > 1e-12 {
+		t.Errorf("ReduceRatio %g (ok %t), want 2: 40 s after the maps over a map phase of 20 s", r, ok)
+	}
+	few, err := speculators.NewJob(speculators.JobInfo{ID: "k", Maps: 3, Reduces: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		few.Tasks[speculators.Map][i].Attempts = append(few.Tasks[speculators.Map][i].Attempts,
+			&speculators.Attempt{Node: "n1", Start: 0, Finish: 10 * s, State: speculators.StateSucceeded, Progress: 1})
+	}
+	few.Tasks[speculators.Reduce][0].Attempts = append(few.Tasks[speculators.Reduce][0].Attempts,
+		&speculators.Attempt{Node: "n2", Start: 10 * s, Finish: 60 * s, State: speculators.StateSucceeded, Progress: 1})
+	if r, ok := auto.ReduceRatio(few); ok {
+		t.Errorf("ReduceRatio of a job of 3 maps: %g, want none", r)
+	}
+}

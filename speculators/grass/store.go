@@ -52,15 +52,29 @@ const TailWindow = 32
 var _ speculators.TailPrior = (*MemoryStore)(nil)
 
 // AddTail keeps a finished job's map-time spread; an invalid one is
-// ignored. Beyond TailWindow the oldest is forgotten.
+// ignored. Beyond TailWindow of its kind the oldest of that kind is
+// forgotten: records of a reduce ratio alone (TailFit.RatioOnly, auto's
+// rule v39) and the others each have a window of their own, so that the
+// ratio records, one a finished job of few reduces, push no map or reduce
+// record out of what earlier rules read (at most 2 x TailWindow fits in
+// all).
 func (m *MemoryStore) AddTail(f speculators.TailFit) {
 	if !f.Valid() {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.tails) >= TailWindow {
-		m.tails = append(m.tails[:0:0], m.tails[1:]...)
+	kind, oldest, n := f.RatioOnly(), -1, 0
+	for i, g := range m.tails {
+		if g.RatioOnly() == kind {
+			if oldest < 0 {
+				oldest = i
+			}
+			n++
+		}
+	}
+	if n >= TailWindow {
+		m.tails = append(m.tails[:oldest:oldest], m.tails[oldest+1:]...)
 	}
 	m.tails = append(m.tails, f)
 }

@@ -125,3 +125,47 @@ func sliceMedian(sorted []float64) float64 {
 	}
 	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
+
+// Rule v39: records of a reduce ratio alone have a window of their own, so
+// that one a finished job pushes no other record out: after TailWindow map
+// records and 2 x TailWindow ratio-only ones, interleaved, every map
+// record is kept and the last TailWindow ratio records, in the order
+// added; one more map record drops the oldest map record only.
+func TestTailWindowKeepsRatioRecordsApart(t *testing.T) {
+	m := NewMemoryStore()
+	var want []speculators.TailFit
+	for i := 0; i < 2*TailWindow; i++ {
+		r := speculators.TailFit{Reduces: 1, ReduceRatio: float64(i + 1)}
+		m.AddTail(r)
+		if i >= TailWindow {
+			want = append(want, r)
+		}
+		if i%2 == 0 {
+			f := speculators.TailFit{Maps: i + 1, Sigma: 0.3}
+			m.AddTail(f)
+			want = append(want, f)
+		}
+	}
+	// want, as built, holds the map records in order among the last
+	// ratio records, but not interleaved as added: compare by kind.
+	split := func(fs []speculators.TailFit) (maps, ratios []speculators.TailFit) {
+		for _, f := range fs {
+			if f.RatioOnly() {
+				ratios = append(ratios, f)
+			} else {
+				maps = append(maps, f)
+			}
+		}
+		return maps, ratios
+	}
+	gotMaps, gotRatios := split(m.TailFits())
+	wantMaps, wantRatios := split(want)
+	if !slices.Equal(gotMaps, wantMaps) || !slices.Equal(gotRatios, wantRatios) {
+		t.Fatalf("kept %d map and %d ratio records, want %d and %d: %v", len(gotMaps), len(gotRatios), len(wantMaps), len(wantRatios), m.TailFits())
+	}
+	m.AddTail(speculators.TailFit{Maps: 99, Sigma: 0.3})
+	gotMaps2, gotRatios2 := split(m.TailFits())
+	if len(gotMaps2) != TailWindow || gotMaps2[0] != wantMaps[1] || !slices.Equal(gotRatios2, wantRatios) {
+		t.Errorf("after a map record beyond the window: %d map records from %v, ratio records kept %t; want %d from %v, every ratio record kept", len(gotMaps2), gotMaps2[0], slices.Equal(gotRatios2, wantRatios), TailWindow, wantMaps[1])
+	}
+}

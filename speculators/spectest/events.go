@@ -113,8 +113,11 @@ func (s *script) job(a *args) error {
 // a map record "tail maps=N sigma=S [slow=F] [upper=U] [copied=C wins=W]
 // [lost=L paced=P]" (rule v38: lost map copies, P of them at their
 // originals' pace, P at most L) or a reduce
-// record "tail reduces=R rslow=F [rsigma=S] [copied=C wins=W]" (rules v8, v9
-// and v14: a reduce record's copied and wins count its reduces). maps and sigma are required in
+// record "tail reduces=R rslow=F [rsigma=S] [copied=C wins=W] [ratio=X]" (rules v8, v9
+// and v14: a reduce record's copied and wins count its reduces; rule v39:
+// X the reduce time after the maps over the map phase, in [0,
+// speculators.MaxReduceRatio]; "tail reduces=1 ratio=X", below 6 reduces,
+// is a record of the ratio alone). maps and sigma are required in
 // a map record; maps is a count of 1 to speculators.MaxJobTasks, sigma a
 // number in [0, speculators.MaxTailSigma], slow (default 0) a share in [0,
 // 1], upper (default 0: none; rule v17) a number in [0,
@@ -130,7 +133,7 @@ func (s *script) tail(a *args) error {
 	floats := []struct {
 		key string
 		to  *float64
-	}{{"sigma", &f.Sigma}, {"slow", &f.Slow}, {"rslow", &f.ReduceSlow}, {"rsigma", &f.ReduceSigma}, {"upper", &f.Upper}}
+	}{{"sigma", &f.Sigma}, {"slow", &f.Slow}, {"rslow", &f.ReduceSlow}, {"rsigma", &f.ReduceSigma}, {"upper", &f.Upper}, {"ratio", &f.ReduceRatio}}
 	set := map[string]bool{}
 	for _, k := range ints {
 		v, ok, err := a.int(k.key)
@@ -147,6 +150,8 @@ func (s *script) tail(a *args) error {
 		*k.to, set[k.key] = v, ok
 	}
 	switch {
+	case set["ratio"] && !set["reduces"]:
+		return fmt.Errorf("tail: ratio belongs to a reduce record (reduces=R ratio=X)")
 	case set["rsigma"] && !set["reduces"]:
 		return fmt.Errorf("tail: rsigma belongs to a reduce record (reduces=R rslow=F rsigma=S)")
 	case set["reduces"] && (set["maps"] || set["sigma"] || set["upper"]):
@@ -154,7 +159,7 @@ func (s *script) tail(a *args) error {
 	case !set["reduces"] && (!set["maps"] || !set["sigma"]):
 		return fmt.Errorf("tail: want maps=N sigma=S [slow=F]")
 	case set["reduces"] && !f.Valid():
-		return fmt.Errorf("tail: reduces=%d rslow=%g rsigma=%g copied=%d wins=%d: want reduces in 1..%d, rslow in [0, 1], rsigma in [0, %g] and wins at most copied", f.Reduces, f.ReduceSlow, f.ReduceSigma, f.Copied, f.CopyWins, speculators.MaxJobTasks, speculators.MaxTailSigma)
+		return fmt.Errorf("tail: reduces=%d rslow=%g rsigma=%g copied=%d wins=%d ratio=%g: want reduces in 1..%d, rslow in [0, 1], rsigma in [0, %g], wins at most copied and ratio in [0, %g] (alone below %d reduces)", f.Reduces, f.ReduceSlow, f.ReduceSigma, f.Copied, f.CopyWins, f.ReduceRatio, speculators.MaxJobTasks, speculators.MaxTailSigma, speculators.MaxReduceRatio, speculators.RatioOnlyReduces)
 	case !f.Valid():
 		copies := ""
 		if set["copied"] || set["wins"] {

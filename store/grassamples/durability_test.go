@@ -478,3 +478,31 @@ func checkTailLines(t *testing.T, lines []string, want []speculators.TailFit, lo
 		t.Errorf("%d lines logged, want %d (%s)", n, logged, why)
 	}
 }
+
+// TestTailFitsRuleV39ReduceRatio: rule v39's reduce ratio is kept under the
+// checksum (on a reduce record of its own and on a full one), lines
+// written before it still check, a changed ratio fails its checksum, and a
+// ratio on a map record, a negative or NaN-free but huge one, or a
+// ratio-only record with other reduce fields are refused.
+func TestTailFitsRuleV39ReduceRatio(t *testing.T) {
+	alone := speculators.TailFit{Reduces: 1, ReduceRatio: 9.25}
+	full := speculators.TailFit{Reduces: 8, ReduceSlow: 0.125, ReduceSigma: 0.3, ReduceRatio: 2.5}
+	old := speculators.TailFit{Reduces: 8, ReduceSlow: 0.125, ReduceSigma: 0.3}
+	oldLine := `{"maps":0,"sigma":0,"reduces":8,"reduce_slow":0.125,"reduce_sigma":0.3,"crc":` + fmt.Sprint(tailCRC(old)) + "}\n"
+	if tailCRC(full) == tailCRC(old) {
+		t.Fatalf("the ratio does not enter the checksum")
+	}
+	changed := strings.Replace(string(appendTail(nil, alone)), `"reduce_ratio":9.25`, `"reduce_ratio":3.25`, 1)
+	if changed == string(appendTail(nil, alone)) {
+		t.Fatalf("the ratio's spelling changed: %s", appendTail(nil, alone))
+	}
+	onMaps := checkedLine(tailLine{Maps: 30, Sigma: 0.7, ReduceRatio: 4})
+	negative := checkedLine(tailLine{Reduces: 1, ReduceRatio: -4})
+	huge := checkedLine(tailLine{Reduces: 1, ReduceRatio: 2 * speculators.MaxReduceRatio})
+	mixed := checkedLine(tailLine{Reduces: 2, ReduceSlow: 0.5, ReduceRatio: 4})
+	checkTailLines(t, []string{string(appendTail(nil, alone)), string(appendTail(nil, full)), oldLine, changed, onMaps, negative, huge, mixed},
+		[]speculators.TailFit{alone, full, old}, 5, "the changed ratio, a ratio on a map record, a negative and a huge one, and a ratio-only record with a slow share")
+	if !alone.RatioOnly() || full.RatioOnly() || old.RatioOnly() {
+		t.Errorf("RatioOnly: %v %v %v, want true false false", alone.RatioOnly(), full.RatioOnly(), old.RatioOnly())
+	}
+}

@@ -44,9 +44,12 @@ type tailLine struct {
 	Upper float64 `json:"upper,omitempty"`
 	// Lost and LostPaced are rule v38's lost map copies and how many ran
 	// at their original's pace (map records).
-	Lost      int    `json:"lost,omitempty"`
-	LostPaced int    `json:"lost_paced,omitempty"`
-	CRC       uint32 `json:"crc"`
+	Lost      int `json:"lost,omitempty"`
+	LostPaced int `json:"lost_paced,omitempty"`
+	// ReduceRatio is rule v39's reduce time after the maps over the
+	// median map time (reduce records).
+	ReduceRatio float64 `json:"reduce_ratio,omitempty"`
+	CRC         uint32  `json:"crc"`
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -59,10 +62,22 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // v9), then of the bits of its upper-half spread when it has one (rule v17;
 // a line written before rule v6, v8, v9 or v17 has none and checks as it
 // did), and, when it has lost copies (rule v38), that checksum updated
-// with its lost and lost-at-pace counts, 8 bytes each. It is of
+// with its lost and lost-at-pace counts, 8 bytes each, and, when it has a
+// reduce ratio (rule v39), that checksum updated with the ratio's bits. It is of
 // the numbers, not the line's text, so that any JSON spelling of the same
 // numbers checks; a line whose digits changed does not.
 func tailCRC(f speculators.TailFit) uint32 {
+	c := tailCRCv38(f)
+	if f.ReduceRatio == 0 {
+		return c
+	}
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], math.Float64bits(f.ReduceRatio))
+	return crc32.Update(c, castagnoli, b[:])
+}
+
+// tailCRCv38 is the checksum of a fit's fields up to rule v38's.
+func tailCRCv38(f speculators.TailFit) uint32 {
 	c := tailCRCv17(f)
 	if f.Lost == 0 && f.LostPaced == 0 {
 		return c
@@ -116,16 +131,19 @@ func describeTail(f speculators.TailFit) string {
 	if f.Lost != 0 || f.LostPaced != 0 {
 		d += fmt.Sprintf(" lost %d lost_paced %d", f.Lost, f.LostPaced)
 	}
+	if f.ReduceRatio != 0 {
+		d += fmt.Sprintf(" reduce_ratio %g", f.ReduceRatio)
+	}
 	return d
 }
 
 // fitOf is the fit a line holds.
 func (l tailLine) fitOf() speculators.TailFit {
-	return speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow, Copied: l.Copied, CopyWins: l.CopyWins, Reduces: l.Reduces, ReduceSlow: l.ReduceSlow, ReduceSigma: l.ReduceSigma, Upper: l.Upper, Lost: l.Lost, LostPaced: l.LostPaced}
+	return speculators.TailFit{Maps: l.Maps, Sigma: l.Sigma, Slow: l.Slow, Copied: l.Copied, CopyWins: l.CopyWins, Reduces: l.Reduces, ReduceSlow: l.ReduceSlow, ReduceSigma: l.ReduceSigma, Upper: l.Upper, Lost: l.Lost, LostPaced: l.LostPaced, ReduceRatio: l.ReduceRatio}
 }
 
 func appendTail(b []byte, f speculators.TailFit) []byte {
-	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, Copied: f.Copied, CopyWins: f.CopyWins, Reduces: f.Reduces, ReduceSlow: f.ReduceSlow, ReduceSigma: f.ReduceSigma, Upper: f.Upper, Lost: f.Lost, LostPaced: f.LostPaced, CRC: tailCRC(f)})
+	l, _ := json.Marshal(tailLine{Maps: f.Maps, Sigma: f.Sigma, Slow: f.Slow, Copied: f.Copied, CopyWins: f.CopyWins, Reduces: f.Reduces, ReduceSlow: f.ReduceSlow, ReduceSigma: f.ReduceSigma, Upper: f.Upper, Lost: f.Lost, LostPaced: f.LostPaced, ReduceRatio: f.ReduceRatio, CRC: tailCRC(f)})
 	return append(append(b, l...), '\n')
 }
 
@@ -142,7 +160,7 @@ func decodeTail(b []byte) (speculators.TailFit, error) {
 		return f, fmt.Errorf("checksum %d, want %d for %s (a damaged line)", l.CRC, c, describeTail(f))
 	}
 	if !f.Valid() {
-		return f, fmt.Errorf("%s: want maps in 1..%d, sigma in [0, %g], slow in [0, 1] and copy_wins at most copied, or maps 0 with reduces in 1..%d, reduce_slow in [0, 1] and reduce_sigma in [0, %g]", describeTail(f), speculators.MaxJobTasks, speculators.MaxTailSigma, speculators.MaxJobTasks, speculators.MaxTailSigma)
+		return f, fmt.Errorf("%s: want maps in 1..%d, sigma in [0, %g], slow in [0, 1] and copy_wins at most copied, or maps 0 with reduces in 1..%d, reduce_slow in [0, 1], reduce_sigma in [0, %g] and reduce_ratio in [0, %g] (alone below %d reduces)", describeTail(f), speculators.MaxJobTasks, speculators.MaxTailSigma, speculators.MaxJobTasks, speculators.MaxTailSigma, speculators.MaxReduceRatio, speculators.RatioOnlyReduces)
 	}
 	return f, nil
 }
