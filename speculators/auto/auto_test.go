@@ -1458,3 +1458,53 @@ func TestRuleV39Switch(t *testing.T) {
 		t.Errorf("ReduceRatio of a job of 3 maps: %g, want none", r)
 	}
 }
+
+// TestRuleV40Switch: a job with an error bound (and no deadline) whose
+// reduces are at least bounded-reduce-heavy-share (1) of its maps runs
+// bounded-reduce-heavy-member (sca) in place of grass, its reason naming the
+// switch, also when the bound comes later live (a JobBounds event); fewer
+// reduces than maps, a deadline, the member empty (the rule before v40) or rule v24's
+// futile-bounded-member (copies of the last exact jobs' maps never won)
+// leave it to the rule before.
+func TestRuleV40Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamRedHeavy: ""}
+	half := map[string]string{auto.ParamRedHeavyS: "0.5"}
+	for _, c := range []struct {
+		name          string
+		maps, reduces int
+		deadline      speculators.Time
+		bound         float64
+		live, losing  bool
+		param         map[string]string
+		want          string
+		named         bool
+	}{
+		{"6 maps, 8 reduces, bound 0.1", 6, 8, 0, 0.1, false, false, nil, "sca", true},
+		{"8 maps, 8 reduces, bound 0.1", 8, 8, 0, 0.1, false, false, nil, "sca", true},
+		{"6 maps, 8 reduces, bound given live", 6, 8, 0, 0.1, true, false, nil, "sca", true},
+		{"9 maps, 8 reduces, bound 0.1", 9, 8, 0, 0.1, false, false, nil, "grass", false},
+		{"9 maps, 8 reduces, share 0.5", 9, 8, 0, 0.1, false, false, half, "sca", true},
+		{"15 maps, 4 reduces, bound given live", 15, 4, 0, 0.1, true, false, nil, "grass", false},
+		{"6 maps, 8 reduces, deadline", 6, 8, 600000, 0, false, false, nil, "grass", false},
+		{"6 maps, 8 reduces, deadline given live", 6, 8, 600000, 0, true, false, nil, "grass", false},
+		{"6 maps, 8 reduces, switch off", 6, 8, 0, 0.1, false, false, off, "grass", false},
+		{"6 maps, 8 reduces, copies never won (rule v24)", 6, 8, 0, 0.1, false, true, nil, "none", false},
+	} {
+		store := grass.NewMemoryStore()
+		if c.losing {
+			store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.2, Copied: 20})
+		}
+		info := speculators.JobInfo{ID: "j", Maps: c.maps, Reduces: c.reduces, Slots: 100, JobOrder: true}
+		if !c.live {
+			info.Deadline, info.ErrorBound = c.deadline, c.bound
+		}
+		e := newAuto(t, reg, info, c.param, store)
+		if c.live {
+			if err := e.Observe(&speculators.Event{Kind: speculators.JobBounds, Deadline: c.deadline, ErrorBound: c.bound}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkSwitch(t, c.name, e, c.want, auto.ParamRedHeavy, c.named)
+	}
+}
