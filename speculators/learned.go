@@ -74,7 +74,18 @@ type TailFit struct {
 	// job of fewer reduces than a reduce record needs writes a record of
 	// this ratio alone (RatioOnly).
 	ReduceRatio float64
+	// Deadline, in a deadline record (auto's rule v41), is the absolute
+	// deadline of a job with a deadline that auto was given: every other
+	// field is zero. It is handed out when the job is built (or given its
+	// deadline later, live), not when it ends, so that a job placed while
+	// that deadline lies ahead knows a deadline job races it. Readers of
+	// map and reduce records skip it (IsDeadline); stores keep it in
+	// memory only (it speaks of jobs running now).
+	Deadline Time
 }
+
+// IsDeadline reports whether f is a deadline record (rule v41).
+func (f TailFit) IsDeadline() bool { return f.Deadline != 0 }
 
 // MaxReduceRatio bounds a usable TailFit's ReduceRatio: a reduce of a year
 // after maps of a millisecond, so a larger one is a damaged record.
@@ -92,7 +103,7 @@ func (f TailFit) RatioOnly() bool {
 }
 
 // IsReduce reports whether f is a reduce record (rule v8).
-func (f TailFit) IsReduce() bool { return f.Maps == 0 }
+func (f TailFit) IsReduce() bool { return f.Maps == 0 && f.Deadline == 0 }
 
 // MaxTailSigma bounds a usable TailFit's Sigma: wider than any fit of run
 // times between 1 ms and a year can be (ln of a year in ms over z(0.9) is
@@ -105,6 +116,9 @@ const MaxTailSigma = 20.0
 // Copied <= MaxJobTasks, no reduce fields; or a reduce record with Reduces in 1 to
 // MaxJobTasks, ReduceSlow in [0, 1] and no map fields.
 func (f TailFit) Valid() bool {
+	if f.IsDeadline() {
+		return f.Deadline > 0 && f == TailFit{Deadline: f.Deadline}
+	}
 	if f.IsReduce() {
 		if f.ReduceRatio < 0 || !(f.ReduceRatio <= MaxReduceRatio) ||
 			f.RatioOnly() && (f.ReduceSlow != 0 || f.ReduceSigma != 0 || f.Copied != 0) {

@@ -478,6 +478,7 @@ const (
 	ParamFutileRedM  = "futile-reduce-member"
 	ParamWavesMember = "deadline-waves-member"
 	ParamWaves       = "deadline-waves"
+	ParamBeside      = "deadline-beside-member"
 	ParamSpreadSlow  = "spread-slots-slow-member"
 	ParamTailBusy    = "tail-busy-member"
 	ParamSmallRoom   = "small-room-share"
@@ -555,6 +556,7 @@ type policy struct {
 	oneReduceRecords                       int
 	futileRedMember                        string
 	wavesMember                            string
+	besideMember                           string
 	lostMember                             string
 	waves                                  float64
 	spreadSlotsSlow                        string
@@ -775,6 +777,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"GRASS's Guideline 1 (§3.2) has speculation in a job's early waves pay only for task times of an infinite-variance tail, and a job of several waves spends most of its life in early waves, where every copy takes a slot from one of its own originals that the deadline would otherwise count; hadoop copies least. "+
 			"--job-order exact, 5 seeds: heldout21/deadline-many-waves-speeds (every job deadline-bound, 8-240 maps on 64 containers, a lognormal tail of sigma 0.45) accuracy 0.9411 -> 0.9696 (hadoop 0.9632) in: 170 -> 171 of 191 rows, none out; "+
 			"hadoop as bounded-member for every job (rule v24's trial) lost 18 rows net; for error bounds too the switch cost grass-error 81.2 -> 86.1 s and heldout5/error-bound-busy 96.0 -> 106.3 (ras 103.9). Fitted on one row; empty: off, as in rules v3-v25")
+	b.String(&p.besideMember, ParamBeside, "hadoop",
+		"member for an exact job with reduces placed while the deadline of a job with a deadline that auto was given lies ahead (its deadline record, TailFit.Deadline, handed out when that job is built or given its deadline live), from its first decision, over every other exact switch but rule v27's lost-output member (rule v41): TBD; empty: off, as in rules v3-v40")
 	b.String(&p.lostMember, ParamLostMember, "hadoop",
 		"member for an exact job from the first map output it loses (a succeeded map attempt reported failed or killed: the reducers' fetch failures or the node's expiry), and from then on the failure layer re-runs the outputs on a failed node at once, not after failure-rerun-after-ms (rule v27): "+
 			"a lost output says the node's outputs are gone (a crash, not a hang that comes back with them), so waiting only delays the re-runs the reducers need, and the GRASS family's copies of stalled reduces take the slots those re-runs want. "+
@@ -865,7 +869,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
-		{ParamWavesMember, p.wavesMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
+		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}} {
 		if m.name == "" && m.off {
@@ -1013,6 +1017,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		first, why = p.containers, why+" on containers"
 	}
 	a.choose(add(first, p.seeds[fam]), why)
+	if info.Deadline > 0 && p.besideMember != "" {
+		// Rule v41: later jobs placed before this deadline know of it.
+		a.tail = append(a.tail, speculators.TailFit{Deadline: info.Deadline})
+	}
 	a.killBehind = fam == MapOnly && p.killBehind > 0
 	if fam != Bounded {
 		// Bounds may come later live (a JobBounds event).
@@ -1316,6 +1324,14 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		a.reducesIdle = p.reducesIdle
 		// Rule v34: on slot pools a waiting reduce frees no map's slot.
 		a.reducesPoolsNoWait = info.SlotPools && !p.reducesIdlePools
+	}
+	if fam == Exact && p.besideMember != "" {
+		if dl, ok := deadlineAhead(p.env.Prior, info.Start); ok {
+			// Rule v41: a job with a deadline races this one.
+			a.choose(add(p.besideMember, p.seeds[2]), fmt.Sprintf("%s; a job with a deadline %.1fs ahead of this job's start runs beside it (%s)", familyWhy[fam], float64(dl-info.Start)/1000, ParamBeside))
+			a.learnedTail = true
+			a.busyAt, a.smallAt, a.tailAt, a.tailBusyAt, a.unordBusyAt, a.spreadAt = -1, -1, -1, -1, -1, -1
+		}
 	}
 	// Rule v13: small map-only jobs and jobs with a bound are ordered
 	// too, or a job in order's level that wants every slot (a giant)
@@ -1639,6 +1655,10 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 	if ev.Kind == speculators.JobBounds && a.boundedAt >= 0 && !a.bounded && (job.Deadline > 0 || job.ErrorBound > 0) {
 		a.bounded = true
+		if job.Deadline > 0 && a.besideMember != "" {
+			// Rule v41: a deadline given later, live.
+			a.tail = append(a.tail, speculators.TailFit{Deadline: job.Deadline})
+		}
 		if a.wavesAt >= 0 && job.Deadline > 0 {
 			a.choose(a.wavesAt, "the job was given a deadline"+a.wavesWhy)
 			return
@@ -2465,6 +2485,23 @@ func (p *policy) deadlineWavesMember(info speculators.JobInfo) (string, string) 
 	return p.wavesMember, fmt.Sprintf("; %d tasks, %.1f waves of %d slots, at least %.1f (%s)", tasks, w, info.Slots, p.waves, ParamWavesMember)
 }
 
+// deadlineAhead reports the latest deadline among the deadline records the
+// prior holds (rule v41) and whether it lies after start: a job with a
+// deadline still racing it when a job starting at start is placed.
+func deadlineAhead(prior speculators.Prior, start speculators.Time) (speculators.Time, bool) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, false
+	}
+	var latest speculators.Time
+	for _, f := range tp.TailFits() {
+		if f.IsDeadline() && f.Deadline > latest {
+			latest = f.Deadline
+		}
+	}
+	return latest, latest > start
+}
+
 // futileMinCopies is the fewest copied maps the futile switch reads.
 const futileMinCopies = 3
 
@@ -2572,7 +2609,7 @@ func learnedReduceRatio(prior speculators.Prior) (float64, int) {
 	all := tp.TailFits()
 	m, n := 0.0, 0
 	for i := len(all) - 1; i >= 0 && n < tailJobs; i-- {
-		if f := all[i]; f.ReduceRatio > 0 {
+		if f := all[i]; f.ReduceRatio > 0 && !f.IsDeadline() {
 			m = max(m, f.ReduceRatio)
 			n++
 		}
@@ -2735,7 +2772,7 @@ func eachRecent(all []speculators.TailFit, reduces bool, n int, visit func(specu
 func eachRecentWhere(all []speculators.TailFit, reduces bool, n int, keep func(speculators.TailFit) bool, visit func(speculators.TailFit)) int {
 	seen := 0
 	for i := len(all) - 1; i >= 0 && seen < n; i-- {
-		if f := all[i]; f.IsReduce() == reduces && !f.RatioOnly() && (keep == nil || keep(f)) {
+		if f := all[i]; f.IsReduce() == reduces && !f.RatioOnly() && !f.IsDeadline() && (keep == nil || keep(f)) {
 			seen++
 			visit(f)
 		}

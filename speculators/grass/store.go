@@ -64,9 +64,9 @@ func (m *MemoryStore) AddTail(f speculators.TailFit) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	kind, oldest, n := f.RatioOnly(), -1, 0
+	kind, oldest, n := tailKind(f), -1, 0
 	for i, g := range m.tails {
-		if g.RatioOnly() == kind {
+		if tailKind(g) == kind {
 			if oldest < 0 {
 				oldest = i
 			}
@@ -77,6 +77,19 @@ func (m *MemoryStore) AddTail(f speculators.TailFit) {
 		m.tails = append(m.tails[:oldest:oldest], m.tails[oldest+1:]...)
 	}
 	m.tails = append(m.tails, f)
+}
+
+// tailKind is the window a fit is kept in: map and reduce records, rule
+// v39's ratio-only records and rule v41's deadline records each have
+// TailWindow of their own, so that one kind never pushes another out.
+func tailKind(f speculators.TailFit) int {
+	switch {
+	case f.IsDeadline():
+		return 2
+	case f.RatioOnly():
+		return 1
+	}
+	return 0
 }
 
 // TailFits returns the kept map-time spreads, oldest first (a snapshot).

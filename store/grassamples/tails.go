@@ -253,6 +253,12 @@ func (s *Store) AddTail(f speculators.TailFit) {
 	if !f.Valid() {
 		return
 	}
+	if f.IsDeadline() {
+		// Rule v41's deadline record speaks of a job running now: memory
+		// only, never written to the file.
+		s.mem.AddTail(f)
+		return
+	}
 	s.tmu.Lock()
 	defer s.tmu.Unlock()
 	// Kept in memory under the file's lock too, so that the file's order
