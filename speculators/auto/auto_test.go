@@ -1508,3 +1508,71 @@ func TestRuleV40Switch(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamRedHeavy, c.named)
 	}
 }
+
+// TestRuleV41Switch: an exact job with reduces placed while a deadline
+// record's deadline lies ahead of its start runs deadline-beside-member
+// (hadoop), its reason naming the switch; a deadline passed, no record, or
+// the member empty (the rule before v41) leave it to the rule before. A job
+// with a deadline hands out its deadline record when it is built, and when
+// it is given its deadline later, live; the record is no map or reduce
+// record and has a window of its own in the store.
+func TestRuleV41Switch(t *testing.T) {
+	reg := registry(t)
+	const s = speculators.Time(1000)
+	off := map[string]string{auto.ParamBeside: ""}
+	for _, c := range []struct {
+		name   string
+		record speculators.Time
+		start  speculators.Time
+		param  map[string]string
+		want   string
+		named  bool
+	}{
+		{"deadline ahead", 100 * s, 50 * s, nil, "hadoop", true},
+		{"deadline passed", 100 * s, 150 * s, nil, "grass", false},
+		{"no deadline record", 0, 50 * s, nil, "grass", false},
+		{"switch off", 100 * s, 50 * s, off, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		if c.record > 0 {
+			store.AddTail(speculators.TailFit{Deadline: c.record})
+		}
+		info := speculators.JobInfo{ID: "j", Maps: 20, Reduces: 3, Slots: 100, JobOrder: true, Start: c.start}
+		checkSwitch(t, c.name, newAuto(t, reg, info, c.param, store), c.want, auto.ParamBeside, c.named)
+	}
+	// The records a deadline job hands out.
+	for _, live := range []bool{false, true} {
+		info := speculators.JobInfo{ID: "d", Maps: 20, Slots: 100, JobOrder: true, Start: 10 * s}
+		if !live {
+			info.Deadline = 70 * s
+		}
+		e := newAuto(t, reg, info, nil, grass.NewMemoryStore())
+		if live {
+			if err := e.Observe(&speculators.Event{Kind: speculators.JobBounds, Deadline: 70 * s}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		found := false
+		for _, f := range e.Learned().Tails {
+			found = found || f == speculators.TailFit{Deadline: 70 * s}
+		}
+		if !found {
+			t.Errorf("deadline job (live %t): no deadline record handed out", live)
+		}
+	}
+	d := speculators.TailFit{Deadline: 70 * s}
+	if !d.Valid() || !d.IsDeadline() || d.IsReduce() || d.RatioOnly() {
+		t.Errorf("deadline record: valid %t, deadline %t, reduce %t, ratio-only %t; want true, true, false, false", d.Valid(), d.IsDeadline(), d.IsReduce(), d.RatioOnly())
+	}
+	if bad := (speculators.TailFit{Deadline: 70 * s, Maps: 3}); bad.Valid() {
+		t.Errorf("a deadline record with map fields is valid")
+	}
+	store := grass.NewMemoryStore()
+	store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.5})
+	for i := 0; i < 2*grass.TailWindow; i++ {
+		store.AddTail(speculators.TailFit{Deadline: speculators.Time(i+1) * s})
+	}
+	if fits := store.TailFits(); len(fits) != grass.TailWindow+1 || fits[0].Maps != 40 {
+		t.Errorf("store kept %d fits, first %+v; want the map record and %d deadline records", len(fits), fits[0], grass.TailWindow)
+	}
+}
