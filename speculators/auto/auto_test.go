@@ -1511,7 +1511,7 @@ func TestRuleV40Switch(t *testing.T) {
 
 // TestRuleV41Switch: an exact job with reduces placed while a deadline
 // record's deadline lies ahead of its start runs deadline-beside-member
-// (hadoop), its reason naming the switch; a deadline passed, no record, or
+// (hadoop-legacy), its reason naming the switch; a deadline passed, no record, or
 // the member empty (the rule before v41) leave it to the rule before. A job
 // with a deadline hands out its deadline record when it is built, and when
 // it is given its deadline later, live; the record is no map or reduce
@@ -1528,7 +1528,7 @@ func TestRuleV41Switch(t *testing.T) {
 		want   string
 		named  bool
 	}{
-		{"deadline ahead", 100 * s, 50 * s, nil, "hadoop", true},
+		{"deadline ahead", 100 * s, 50 * s, nil, "hadoop-legacy", true},
 		{"deadline passed", 100 * s, 150 * s, nil, "grass", false},
 		{"no deadline record", 0, 50 * s, nil, "grass", false},
 		{"switch off", 100 * s, 50 * s, off, "grass", false},
