@@ -109,6 +109,9 @@ func (s *script) job(a *args) error {
 	return nil
 }
 
+// yearSeconds bounds a deadline record's deadline.
+const yearSeconds = 365 * 24 * 3600
+
 // tail queues an earlier job's fit for the next job command (speculators.TailFit):
 // a map record "tail maps=N sigma=S [slow=F] [upper=U] [copied=C wins=W]
 // [lost=L paced=P]" (rule v38: lost map copies, P of them at their
@@ -123,9 +126,25 @@ func (s *script) job(a *args) error {
 // 1], upper (default 0: none; rule v17) a number in [0,
 // speculators.MaxTailSigma], wins at most copied; reduces is a count of 1 to
 // speculators.MaxJobTasks, rslow a share in [0, 1] and rsigma (default 0:
-// no spread) a number in [0, speculators.MaxTailSigma].
+// no spread) a number in [0, speculators.MaxTailSigma]; a deadline record
+// "tail deadline=SEC" (rule v41: a job with that absolute deadline, in
+// (0, a year] seconds, runs now) takes nothing else.
 func (s *script) tail(a *args) error {
 	var f speculators.TailFit
+	if d, ok, err := a.float("deadline"); err != nil || ok {
+		// A deadline record (auto's rule v41): alone, a deadline in seconds.
+		switch {
+		case err != nil:
+			return fmt.Errorf("tail: %w", err)
+		case !(d > 0 && d <= yearSeconds):
+			return fmt.Errorf("tail: deadline=%g: want seconds in (0, %d]", d, yearSeconds)
+		}
+		if err := a.unused(); err != nil {
+			return fmt.Errorf("tail: a deadline record takes deadline=SEC alone: %w", err)
+		}
+		s.tails = append(s.tails, speculators.TailFit{Deadline: Sec(d)})
+		return nil
+	}
 	ints := []struct {
 		key string
 		to  *int
