@@ -237,6 +237,45 @@ func TestTailFitsFileBounded(t *testing.T) {
 	}
 }
 
+// Rule v41's deadline records are kept in memory and never written, also
+// when the file is rewritten: a compaction that wrote them would leave
+// lines every later open rejects.
+func TestTailDeadlineRecordsNeverWritten(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir)
+	for i := 0; i < 3*compactTailsAt; i++ {
+		s.AddTail(fit(1+i, 0.5))
+		s.AddTail(speculators.TailFit{Deadline: speculators.Time(1000 * (i + 1))})
+	}
+	var want []speculators.TailFit
+	deadlines := 0
+	for _, f := range s.TailFits() {
+		if f.IsDeadline() {
+			deadlines++
+		} else {
+			want = append(want, f)
+		}
+	}
+	if deadlines == 0 {
+		t.Fatal("no deadline record kept in memory")
+	}
+	s.Close()
+	b, err := os.ReadFile(filepath.Join(dir, TailsFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		if _, err := decodeTail([]byte(l)); err != nil {
+			t.Errorf("line %d of the tails file: %v", i+1, err)
+		}
+	}
+	s = mustOpen(t, dir)
+	defer s.Close()
+	if got := s.TailFits(); !slices.Equal(got, want) {
+		t.Errorf("after reopen %d fits, want the %d map records alone", len(got), len(want))
+	}
+}
+
 // A tail fit's write holds only the tails file's lock: it goes through
 // while a sample or run-time write holds the store's, and readers
 // (TailFits, from Decide) go through while a fit is being written. A

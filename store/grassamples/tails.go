@@ -221,13 +221,17 @@ func (s *Store) openTails() error {
 // maxTailLine bounds a line of the tails file (one is under 100 bytes).
 const maxTailLine = 4 << 10
 
-// compactTails rewrites the tails file with the fits kept (rewrite).
+// compactTails rewrites the tails file with the fits kept (rewrite), but
+// for rule v41's deadline records, which memory alone keeps (AddTail).
 // Called with tmu held, or before the store is shared.
 func (s *Store) compactTails() error {
-	fits := s.mem.TailFits()
 	var b []byte
-	for _, f := range fits {
-		b = appendTail(b, f)
+	lines := 0
+	for _, f := range s.mem.TailFits() {
+		if !f.IsDeadline() {
+			b = appendTail(b, f)
+			lines++
+		}
 	}
 	f, err := rewrite(s.tailPath, b)
 	if err != nil {
@@ -236,7 +240,7 @@ func (s *Store) compactTails() error {
 	if s.tailFile != nil {
 		s.tailFile.Close()
 	}
-	s.tailFile, s.tailLines, s.tailOff = f, len(fits), int64(len(b))
+	s.tailFile, s.tailLines, s.tailOff = f, lines, int64(len(b))
 	return nil
 }
 
