@@ -2613,7 +2613,7 @@ func learnedReduceRatio(prior speculators.Prior) (float64, int) {
 	all := tp.TailFits()
 	m, n := 0.0, 0
 	for i := len(all) - 1; i >= 0 && n < tailJobs; i-- {
-		if f := all[i]; f.ReduceRatio > 0 && !f.IsDeadline() {
+		if f := all[i]; f.ReduceRatio > 0 { // a deadline record has none
 			m = max(m, f.ReduceRatio)
 			n++
 		}
