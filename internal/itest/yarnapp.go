@@ -54,7 +54,34 @@ func SubmitSleeper(t testing.TB, rmWeb string) string {
 	if st, ok := waitState(rmWeb, app.ID, "ACCEPTED", "RUNNING"); !ok {
 		t.Fatalf("%s is %s 60 s after its submission, not ACCEPTED", app.ID, st)
 	}
+	// ACCEPTED comes before the scheduler holds the application's attempt,
+	// and until it does the RM answers a priority change with a 503 (a
+	// NullPointerException in the capacity scheduler's updateApplicationPriority):
+	// wait for the attempt to be SCHEDULED or beyond.
+	if st, ok := poll(func() (string, error) { return attemptState(rmWeb, app.ID) }, "SCHEDULED", "ALLOCATED", "LAUNCHED", "RUNNING"); !ok {
+		t.Fatalf("%s's attempt is %s 60 s after its submission, not SCHEDULED", app.ID, st)
+	}
 	return app.ID
+}
+
+// attemptState reads the state of application app's latest attempt on the
+// ResourceManager at rmWeb ("" before it has one).
+func attemptState(rmWeb, app string) (string, error) {
+	var at struct {
+		AppAttempts struct {
+			AppAttempt []struct {
+				State string `json:"appAttemptState"`
+			}
+		}
+	}
+	path := rmWeb + "/ws/v1/cluster/apps/" + url.PathEscape(app) + "/appattempts"
+	if err := httpjson.Do(context.Background(), http.DefaultClient, httpjson.Request{URL: path, MaxAnswer: 1 << 20}, &at); err != nil {
+		return "", err
+	}
+	if a := at.AppAttempts.AppAttempt; len(a) > 0 {
+		return a[len(a)-1].State, nil
+	}
+	return "", nil
 }
 
 // waitState polls application app's state on the ResourceManager at rmWeb
@@ -62,18 +89,28 @@ func SubmitSleeper(t testing.TB, rmWeb string) string {
 // read (or the error reading it) and whether it got there.
 func waitState(rmWeb, app string, states ...string) (string, bool) {
 	path := rmWeb + "/ws/v1/cluster/apps/" + url.PathEscape(app) + "/state"
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	return poll(func() (string, error) {
 		var st struct{ State string }
 		err := httpjson.Do(context.Background(), http.DefaultClient, httpjson.Request{URL: path, MaxAnswer: 1 << 20}, &st)
-		if err == nil && slices.Contains(states, st.State) {
-			return st.State, true
+		return st.State, err
+	}, states...)
+}
+
+// poll calls read until it returns one of states, for at most 60 s; it
+// returns the last value read (or the error reading it) and whether it got
+// there.
+func poll(read func() (string, error), states ...string) (string, bool) {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		v, err := read()
+		if err == nil && slices.Contains(states, v) {
+			return v, true
 		}
 		if time.Now().After(deadline) {
 			if err != nil {
 				return err.Error(), false
 			}
-			return fmt.Sprintf("%q", st.State), false
+			return fmt.Sprintf("%q", v), false
 		}
 		time.Sleep(100 * time.Millisecond) // polling the RM for the state
 	}
