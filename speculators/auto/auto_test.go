@@ -1576,3 +1576,43 @@ func TestRuleV41Switch(t *testing.T) {
 		t.Errorf("store kept %d fits, first %+v; want the map record and %d deadline records", len(fits), fits[0], grass.TailWindow)
 	}
 }
+
+// TestRuleV42Switch: an exact job with reduces on containers, after map
+// records whose nodes ran slow (slow share 0.3, at or above
+// copies-last-below) and whose copies won less than copies-last-wins-below
+// (0.5) of the copied maps, pooled, waits behind queued originals once it
+// has only copies to place (rule v16's tier), its reason naming the switch
+// at its first placement. With copies that won, the switch off, a deadline
+// record in the prior, or on slot pools (rule v17) it does not.
+func TestRuleV42Switch(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		name     string
+		wins     int
+		param    map[string]string
+		deadline bool
+		pools    bool
+		named    bool
+	}{
+		{"copies lost", 3, nil, false, false, true},
+		{"copies won", 7, nil, false, false, false},
+		{"switch off", 3, map[string]string{auto.ParamCopiesWins: "0"}, false, false, false},
+		{"deadline record", 3, nil, true, false, false},
+		{"slot pools", 3, nil, false, true, false},
+	} {
+		store := grass.NewMemoryStore()
+		for i := 0; i < 6; i++ {
+			store.AddTail(speculators.TailFit{Maps: 30, Sigma: 0.3, Slow: 0.3, Copied: 10, CopyWins: c.wins})
+		}
+		if c.deadline {
+			store.AddTail(speculators.TailFit{Deadline: 1000})
+		}
+		info := speculators.JobInfo{ID: "j", Maps: 30, Reduces: 2, Slots: 96, JobOrder: true, SlotPools: c.pools, Start: 2000}
+		e := newAuto(t, reg, info, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: 40, Slots: 96}, 0)
+		w := e.Policy.(interface{ Why() string }).Why()
+		if got := strings.Contains(w, "("+auto.ParamCopiesWins+")"); got != c.named {
+			t.Errorf("%s: reason %q names %s: %t, want %t", c.name, w, auto.ParamCopiesWins, got, c.named)
+		}
+	}
+}
