@@ -495,6 +495,8 @@ const (
 	ParamOneRedRecs  = "slots-one-reduce-ratio-records"
 	ParamRedHeavy    = "bounded-reduce-heavy-member"
 	ParamRedHeavyS   = "bounded-reduce-heavy-share"
+	ParamWinsMember  = "map-only-copies-win-member"
+	ParamWinsShare   = "map-only-copies-win"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -549,6 +551,8 @@ type policy struct {
 	lostPaced, lostPacedWins               float64
 	lostPacedMember                        string
 	redHeavy                               string
+	winsMember                             string
+	winsShare                              float64
 	redHeavyShare                          float64
 	oneReduce                              string
 	oneReduceMaps                          int
@@ -727,6 +731,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Where copies on fast nodes of maps on slow nodes win (heldout38/midload-map-only-same-work-slow-nodes-fair), rule v8's futile switch never fires; see docs/auto-history.md, rule v38. 0: never, as rules v1-v37")
 	b.Float(&p.lostPacedWins, ParamLostPacedW, 0.6, speculators.In(0, 1, "a share"),
 		"share of the copied maps of the most recent map records won by a copy at or above which rule v38's switch (map-only-lost-paced) does not act: where copies win that often they pay whatever the lost ones did")
+	b.String(&p.winsMember, ParamWinsMember, "gs",
+		"WINSDOC")
+	b.Float(&p.winsShare, ParamWinsShare, 0.85, speculators.In(0, 1, "a share"),
+		"WINSSHAREDOC")
 	b.String(&p.lostPacedMember, ParamLostPacedM, "hadoop",
 		"member rule v38's switch (map-only-lost-paced) runs: hadoop, rule v8's futile-member, copies least of the members")
 	b.String(&p.redHeavy, ParamRedHeavy, "sca",
@@ -875,7 +883,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
-		{ParamRedHeavy, p.redHeavy, true}} {
+		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1156,10 +1164,19 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.busyAt, a.smallAt = -1, -1
 		}
 	}
+	mapSpreadChosen := false
 	if fam == MapOnly && p.mapSpread != "" && p.spreadShare > 0 && !a.learnedTail {
 		share, jobs := learnedSlow(p.env.Prior)
 		if sigma, _ := learnedSigma(p.env.Prior); jobs > 0 && share >= p.spreadShare && share < p.mapSpreadTo && sigma < p.mapSigma {
 			a.choose(add(p.mapSpread, p.seeds[3]), fmt.Sprintf("%s; the last %d exact jobs' maps ran at least %.1fx their median on %.2f of their nodes, at least %.2f, and spread %.2f, below %.2f", familyWhy[fam], jobs, slowFactor, share, p.spreadShare, sigma, p.mapSigma))
+			mapSpreadChosen = true
+		}
+	}
+	if fam == MapOnly && p.winsMember != "" && p.winsShare > 0 && !a.learnedTail && !mapSpreadChosen {
+		// Rule v43: WINSCOMMENT
+		if wins, copied := learnedCopyWins(p.env.Prior, false); copied >= futileMinCopies && wins >= p.winsShare {
+			a.choose(add(p.winsMember, p.seeds[3]), fmt.Sprintf("%s; copies of the last exact jobs' maps won %.2f of %d, at least %.2f (%s)", familyWhy[fam], wins, copied, p.winsShare, ParamWinsShare))
+			a.learnedTail = true
 		}
 	}
 	if fam == MapOnly && p.mapSigma > 0 && p.mapLoad < 1 && !a.learnedTail {
