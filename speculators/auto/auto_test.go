@@ -1576,3 +1576,49 @@ func TestRuleV41Switch(t *testing.T) {
 		t.Errorf("store kept %d fits, first %+v; want the map record and %d deadline records", len(fits), fits[0], grass.TailWindow)
 	}
 }
+
+// TestRuleV43Switch: an exact map-only job runs map-only-copies-win-member
+// (gs) from its first decision when copies of the last map records' copied
+// maps (at least 3) won at least map-only-copies-win (0.9) of the time, its
+// reason naming the switch, over rule v7's busy member (sda) on a busy
+// cluster and map-only-member (grass) on an idle one; below the share, with
+// 2 copied maps, with the member empty or the share at 0 it keeps what the
+// rule before gives it, and rule v12's spread member (ras, a few slow nodes
+// and tight map times) stands over it.
+func TestRuleV43Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamWinsMember: ""}
+	zero := map[string]string{auto.ParamWinsShare: "0"}
+	low := map[string]string{auto.ParamWinsShare: "0.8"}
+	rec := func(sigma, slow float64, copied, wins int) speculators.TailFit {
+		return speculators.TailFit{Maps: 40, Sigma: sigma, Slow: slow, Copied: copied, CopyWins: wins}
+	}
+	for _, c := range []struct {
+		name  string
+		recs  []speculators.TailFit
+		idle  int // of 100 slots at the job's first placement
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"won 0.9, busy 0.8", []speculators.TailFit{rec(0.7, 0.3, 20, 18)}, 20, nil, "gs", true},
+		{"won 0.9, idle", []speculators.TailFit{rec(0.7, 0.3, 20, 18)}, 100, nil, "gs", true},
+		{"over two records, 19 of 20 won, busy 0.8", []speculators.TailFit{rec(0.7, 0.3, 10, 9), rec(0.7, 0.3, 10, 10)}, 20, nil, "gs", true},
+		{"won 0.85, busy 0.8", []speculators.TailFit{rec(0.7, 0.3, 20, 17)}, 20, nil, "sda", false},
+		{"won 0.8, busy 0.8", []speculators.TailFit{rec(0.7, 0.3, 20, 16)}, 20, nil, "sda", false},
+		{"won 0.8, busy 0.8, share 0.8", []speculators.TailFit{rec(0.7, 0.3, 20, 16)}, 20, low, "gs", true},
+		{"won 0.8, idle", []speculators.TailFit{rec(0.7, 0.3, 20, 16)}, 100, nil, "grass", false},
+		{"2 copied, both won, busy 0.8", []speculators.TailFit{rec(0.7, 0.3, 2, 2)}, 20, nil, "sda", false},
+		{"won 0.9, busy 0.8, member empty", []speculators.TailFit{rec(0.7, 0.3, 20, 18)}, 20, off, "sda", false},
+		{"won 0.9, busy 0.8, share 0", []speculators.TailFit{rec(0.7, 0.3, 20, 18)}, 20, zero, "sda", false},
+		{"won 0.9, a few slow nodes, tight maps (rule v12)", []speculators.TailFit{rec(0.2, 0.1, 20, 18)}, 100, nil, "ras", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.recs {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 20, Slots: 100, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamWinsShare, c.named)
+	}
+}
