@@ -1365,7 +1365,7 @@ func TestRuleV38Switch(t *testing.T) {
 // maps on slot pools runs hadoop) holds only while the largest of the last
 // 5 records of reduce time after the maps over the map phase
 // (TailFit.ReduceRatio) is at least slots-one-reduce-ratio (2), once at
-// least slots-one-reduce-ratio-records (3) records carry one; before that,
+// least slots-one-reduce-ratio-records (2; 3 as first fitted) records carry one; before that,
 // or with the ratio at 0, it holds as under rule v37. Records of the ratio
 // alone (jobs of fewer than 6 reduces) are skipped by the readers of the
 // other reduce fields. ReduceRatio reads the reduce's time after the last
@@ -1385,8 +1385,9 @@ func TestRuleV39Switch(t *testing.T) {
 		{"no record", nil, nil, "hadoop", auto.ParamOneReduce},
 		{"3 records, the largest 3", long, nil, "hadoop", auto.ParamOneRedRatio},
 		{"3 records, the largest 1.5", short, nil, "sca", ""},
-		{"2 records, the largest 1.5 (too few)", short[:2], nil, "hadoop", auto.ParamOneReduce},
-		{"2 records, the largest 1.5, 2 records enough", short[:2], map[string]string{auto.ParamOneRedRecs: "2"}, "sca", ""},
+		{"1 record, the largest 0.8 (too few)", short[:1], nil, "hadoop", auto.ParamOneReduce},
+		{"2 records, the largest 1.5", short[:2], nil, "sca", ""},
+		{"2 records, the largest 1.5, 3 records wanted (rule v39 as first fitted)", short[:2], map[string]string{auto.ParamOneRedRecs: "3"}, "hadoop", auto.ParamOneReduce},
 		{"3 records, the largest 1.5, cut 1.5", short, map[string]string{auto.ParamOneRedRatio: "1.5"}, "hadoop", auto.ParamOneRedRatio},
 		{"3 records, the largest 1.5, ratio off", short, map[string]string{auto.ParamOneRedRatio: "0"}, "hadoop", auto.ParamOneReduce},
 		{"a full reduce record of ratio 3 among short ones", append(short, speculators.TailFit{Reduces: 8, ReduceRatio: 3}), nil, "hadoop", auto.ParamOneRedRatio},
