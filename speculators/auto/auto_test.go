@@ -1365,7 +1365,7 @@ func TestRuleV38Switch(t *testing.T) {
 // maps on slot pools runs hadoop) holds only while the largest of the last
 // 5 records of reduce time after the maps over the map phase
 // (TailFit.ReduceRatio) is at least slots-one-reduce-ratio (2), once at
-// least slots-one-reduce-ratio-records (3) records carry one; before that,
+// least slots-one-reduce-ratio-records (2; 3 as first fitted) records carry one; before that,
 // or with the ratio at 0, it holds as under rule v37. Records of the ratio
 // alone (jobs of fewer than 6 reduces) are skipped by the readers of the
 // other reduce fields. ReduceRatio reads the reduce's time after the last
@@ -1385,8 +1385,9 @@ func TestRuleV39Switch(t *testing.T) {
 		{"no record", nil, nil, "hadoop", auto.ParamOneReduce},
 		{"3 records, the largest 3", long, nil, "hadoop", auto.ParamOneRedRatio},
 		{"3 records, the largest 1.5", short, nil, "sca", ""},
-		{"2 records, the largest 1.5 (too few)", short[:2], nil, "hadoop", auto.ParamOneReduce},
-		{"2 records, the largest 1.5, 2 records enough", short[:2], map[string]string{auto.ParamOneRedRecs: "2"}, "sca", ""},
+		{"1 record, the largest 0.8 (too few)", short[:1], nil, "hadoop", auto.ParamOneReduce},
+		{"2 records, the largest 1.5", short[:2], nil, "sca", ""},
+		{"2 records, the largest 1.5, 3 records wanted (rule v39 as first fitted)", short[:2], map[string]string{auto.ParamOneRedRecs: "3"}, "hadoop", auto.ParamOneReduce},
 		{"3 records, the largest 1.5, cut 1.5", short, map[string]string{auto.ParamOneRedRatio: "1.5"}, "hadoop", auto.ParamOneRedRatio},
 		{"3 records, the largest 1.5, ratio off", short, map[string]string{auto.ParamOneRedRatio: "0"}, "hadoop", auto.ParamOneReduce},
 		{"a full reduce record of ratio 3 among short ones", append(short, speculators.TailFit{Reduces: 8, ReduceRatio: 3}), nil, "hadoop", auto.ParamOneRedRatio},
@@ -1614,5 +1615,51 @@ func TestRuleV42Switch(t *testing.T) {
 		if got := strings.Contains(w, "("+auto.ParamCopiesWins+")"); got != c.named {
 			t.Errorf("%s: reason %q names %s: %t, want %t", c.name, w, auto.ParamCopiesWins, got, c.named)
 		}
+	}
+}
+
+// TestRuleV43Switch: an exact map-only job runs map-only-copies-win-member
+// (gs) from its first decision when copies of the last map records' copied
+// maps (at least 3) won at least map-only-copies-win (0.9) of the time, its
+// reason naming the switch, over rule v7's busy member (sda) on a busy
+// cluster and map-only-member (grass) on an idle one; below the share, with
+// 2 copied maps, with the member empty or the share at 0 it keeps what the
+// rule before gives it, and rule v12's spread member (ras, a few slow nodes
+// and tight map times) stands over it.
+func TestRuleV43Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamWinsMember: ""}
+	zero := map[string]string{auto.ParamWinsShare: "0"}
+	low := map[string]string{auto.ParamWinsShare: "0.8"}
+	rec := func(sigma, slow float64, copied, wins int) speculators.TailFit {
+		return speculators.TailFit{Maps: 40, Sigma: sigma, Slow: slow, Copied: copied, CopyWins: wins}
+	}
+	for _, c := range []struct {
+		name  string
+		recs  []speculators.TailFit
+		idle  int // of 100 slots at the job's first placement
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"won 0.9, busy 0.8", []speculators.TailFit{rec(0.7, 0.3, 20, 18)}, 20, nil, "gs", true},
+		{"won 0.9, idle", []speculators.TailFit{rec(0.7, 0.3, 20, 18)}, 100, nil, "gs", true},
+		{"over two records, 19 of 20 won, busy 0.8", []speculators.TailFit{rec(0.7, 0.3, 10, 9), rec(0.7, 0.3, 10, 10)}, 20, nil, "gs", true},
+		{"won 0.85, busy 0.8", []speculators.TailFit{rec(0.7, 0.3, 20, 17)}, 20, nil, "sda", false},
+		{"won 0.8, busy 0.8", []speculators.TailFit{rec(0.7, 0.3, 20, 16)}, 20, nil, "sda", false},
+		{"won 0.8, busy 0.8, share 0.8", []speculators.TailFit{rec(0.7, 0.3, 20, 16)}, 20, low, "gs", true},
+		{"won 0.8, idle", []speculators.TailFit{rec(0.7, 0.3, 20, 16)}, 100, nil, "grass", false},
+		{"2 copied, both won, busy 0.8", []speculators.TailFit{rec(0.7, 0.3, 2, 2)}, 20, nil, "sda", false},
+		{"won 0.9, busy 0.8, member empty", []speculators.TailFit{rec(0.7, 0.3, 20, 18)}, 20, off, "sda", false},
+		{"won 0.9, busy 0.8, share 0", []speculators.TailFit{rec(0.7, 0.3, 20, 18)}, 20, zero, "sda", false},
+		{"won 0.9, a few slow nodes, tight maps (rule v12)", []speculators.TailFit{rec(0.2, 0.1, 20, 18)}, 100, nil, "ras", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.recs {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 20, Slots: 100, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamWinsShare, c.named)
 	}
 }
