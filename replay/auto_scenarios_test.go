@@ -433,6 +433,17 @@ var heldOutMisses = map[string]string{
 		"slow 8x for Pareto-distributed lengths, slot pools, FIFO: gs leads at seed 1; auto 36.79 s against " +
 		"34.24 (+7.4%), ahead of hadoop (41.85); 5 seeds under v41 43.3 against grass's 40.7 (+6.6%), ahead of " +
 		"hadoop's 50.4; with rule v39's records at 2 (from 3) 36.2 s at seed 1 (+5.7%), 5 seeds 41.4 (+1.8%, within)",
+	// The forty-fourth set, written before rule v42, run once under rule v43:
+	// 3 of 6 over 5 seeds, 2 behind hadoop (docs/auto-history.md). At seed 1
+	// its SWIM map-only row (5 seeds: 212.0 s, ras 189.4, hadoop 209.6) is
+	// within 5% (+4.5%) and its error-bound row at the edge (+4.9%), so
+	// they are checked, not pinned.
+	"heldout44/deadline-uniform-maps-pack-alike-0.7-containers-fair": "deadline jobs of uniform 6-18 s maps packed on " +
+		"alike nodes, containers, fair, load 0.71: none leads at seed 1; auto 0.9685 accuracy against 0.9953, " +
+		"behind hadoop (0.993); 5 seeds under v43 0.9896 against tws's 0.9981, behind hadoop's 0.9976",
+	"heldout44/hetero-slots-three-gens-pools-grow-with-speed-fifo": "three tracker generations whose slot pools " +
+		"grow with their speed, FIFO: grass leads at seed 1; auto 40.09 s against 38.07 (+5.3%), ahead of hadoop " +
+		"(57.46); 5 seeds under v43 42.53 against grass's 42.32 (+0.5%, within)",
 	"heldout43/hetero-mild-continuum-0.8-1.25-same-work-busy-0.85-fair": "node speeds drawn from 0.8-1.25, " +
 		"copies redo the same work, load 0.85, fair: sca leads at seed 1; auto 78.41 s against 71.09 (+10.3%), " +
 		"ahead of hadoop (96.35); 5 seeds under v41 58.3 against sca's 54.3 (+7.3%), ahead of hadoop's 63.9",
@@ -447,8 +458,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 256 {
-		t.Fatalf("%d held-out scenarios, want at least 256 (sets 1-43)", len(held))
+	if len(held) < 262 {
+		t.Fatalf("%d held-out scenarios, want at least 262 (sets 1-44)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
