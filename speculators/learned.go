@@ -82,6 +82,12 @@ type TailFit struct {
 	// map and reduce records skip it (IsDeadline); stores keep it in
 	// memory only (it speaks of jobs running now).
 	Deadline Time
+	// BoundAhead (auto's rule v44) marks a deadline record as a job with an
+	// error bound (no deadline) that auto was given and that was still
+	// short of its bound when the record was handed out: Deadline is then
+	// a few seconds after that moment, and the job hands out a new record
+	// while it stays short of its bound. Rule v41's readers skip it.
+	BoundAhead bool
 }
 
 // IsDeadline reports whether f is a deadline record (rule v41).
@@ -117,7 +123,7 @@ const MaxTailSigma = 20.0
 // MaxJobTasks, ReduceSlow in [0, 1] and no map fields.
 func (f TailFit) Valid() bool {
 	if f.IsDeadline() {
-		return f.Deadline > 0 && f == TailFit{Deadline: f.Deadline}
+		return f.Deadline > 0 && f == TailFit{Deadline: f.Deadline, BoundAhead: f.BoundAhead}
 	}
 	if f.IsReduce() {
 		if f.ReduceRatio < 0 || !(f.ReduceRatio <= MaxReduceRatio) ||

@@ -490,6 +490,7 @@ const (
 	ParamWavesMember = "deadline-waves-member"
 	ParamWaves       = "deadline-waves"
 	ParamBeside      = "deadline-beside-member"
+	ParamErrBeside   = "error-beside-member"
 	ParamSpreadSlow  = "spread-slots-slow-member"
 	ParamTailBusy    = "tail-busy-member"
 	ParamSmallRoom   = "small-room-share"
@@ -573,6 +574,7 @@ type policy struct {
 	futileRedMember                        string
 	wavesMember                            string
 	besideMember                           string
+	errBesideMember                        string
 	lostMember                             string
 	waves                                  float64
 	spreadSlotsSlow                        string
@@ -817,6 +819,9 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"--job-order exact, 5 seeds, 281 rows: heldout32/deadline-swim-reduces-kept-slowstart-split-fifo accuracy 0.9305 -> 0.9871 (hadoop 0.9856, sca 0.9942) in; heldout25/deadline-skew-slow-quarter-pack-fifo 0.7890 -> 0.8234 (hadoop 0.8231, hadoop-legacy 0.8247) in; heldout23/deadline-quarter-nodes-hang 0.9634 -> 0.9855, still behind hadoop's 0.9862; behind hadoop 15 -> 13, none out, 16 other deadline rows moved within their standing. "+
 			"hadoop as the member: 0.9874, 0.8172 (behind), 0.9852, behind 15 -> 14; late or tws 0.9795 (behind), 0.8306, 0.9857/0.9852; none 0.9885, 0.8191, 0.9842; mantri 0.9863, 0.8010, 0.9841 (the three targets). The member is fitted on those three rows. "+
 			"Not gated on the job order: under --job-order none (281 rows) 3 rows in, behind hadoop 60 -> 58, and heldout20/deadline-overload-fifo (FIFO, offered 1.1) from out to behind hadoop, 0.7504 -> 0.6332 (hadoop 0.7313): without the order an exact job ahead in the queue holds its head until its tail ends; under --job-order yarn behind hadoop 17 -> 18 (heldout35/deadline-empirical-tail-slots-crash-or-hang-fifo 0.9823 -> 0.9798, hadoop 0.9814), the three targets closer and still behind (0.9854, 0.8125, 0.9840). Empty: off, as in rules v3-v40")
+	b.String(&p.errBesideMember, ParamErrBeside, "hadoop-legacy",
+		"member for an exact job with reduces placed while a job with an error bound (and no deadline) that auto was given is still short of its bound (rule v44; that job's bound record, TailFit.BoundAhead, handed out while it is short of its bound, kept in memory only), "+
+			"as rule v41's deadline-beside-member and over the same switches. TODO evidence. Empty: off, as in rules v3-v43")
 	b.String(&p.lostMember, ParamLostMember, "hadoop",
 		"member for an exact job from the first map output it loses (a succeeded map attempt reported failed or killed: the reducers' fetch failures or the node's expiry), and from then on the failure layer re-runs the outputs on a failed node at once, not after failure-rerun-after-ms (rule v27): "+
 			"a lost output says the node's outputs are gone (a crash, not a hang that comes back with them), so waiting only delays the re-runs the reducers need, and the GRASS family's copies of stalled reduces take the slots those re-runs want. "+
@@ -907,7 +912,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
-		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
+		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}} {
 		if m.name == "" && m.off {
@@ -1058,6 +1063,12 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if info.Deadline > 0 && p.besideMember != "" {
 		// Rule v41: later jobs placed before this deadline know of it.
 		a.tail = append(a.tail, speculators.TailFit{Deadline: info.Deadline})
+	}
+	if info.Deadline <= 0 && info.ErrorBound > 0 && p.errBesideMember != "" {
+		// Rule v44: later jobs placed while this job is short of its
+		// bound know of it.
+		a.boundAheadNext = info.Start + boundAheadStep/2
+		a.tail = append(a.tail, speculators.TailFit{Deadline: info.Start + boundAheadStep, BoundAhead: true})
 	}
 	a.killBehind = fam == MapOnly && p.killBehind > 0
 	if fam != Bounded {
@@ -1389,6 +1400,17 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// Rule v34: on slot pools a waiting reduce frees no map's slot.
 		a.reducesPoolsNoWait = info.SlotPools && !p.reducesIdlePools
 	}
+	if fam == Exact && p.errBesideMember != "" {
+		if _, ok := deadlineAhead(p.env.Prior, info.Start); !ok || p.besideMember == "" {
+			if _, ok := boundAhead(p.env.Prior, info.Start); ok {
+				// Rule v44: a job with an error bound short of it races
+				// this one.
+				a.choose(add(p.errBesideMember, p.seeds[2]), fmt.Sprintf("%s; a job with an error bound short of it runs beside it (%s)", familyWhy[fam], ParamErrBeside))
+				a.learnedTail = true
+				a.busyAt, a.smallAt, a.tailAt, a.tailBusyAt, a.unordBusyAt, a.spreadAt = -1, -1, -1, -1, -1, -1
+			}
+		}
+	}
 	if fam == Exact && p.besideMember != "" {
 		if dl, ok := deadlineAhead(p.env.Prior, info.Start); ok {
 			// Rule v41: a job with a deadline races this one.
@@ -1523,6 +1545,10 @@ func newMember(name string, s speculators.Speculator) member {
 
 // fitted is auto for one job.
 type fitted struct {
+	// boundAheadNext is when the job, with an error bound, next hands out
+	// a bound record, and boundReached that it reached its bound (rule v44).
+	boundAheadNext speculators.Time
+	boundReached   bool
 	*policy
 	family  Family
 	members []member
@@ -1718,6 +1744,16 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 			// Rule v39: a job of too few reduces for a reduce record
 			// leaves its ratio of reduce to map times alone.
 			a.tail = append(a.tail, speculators.TailFit{Reduces: min(len(job.Tasks[speculators.Reduce]), speculators.RatioOnlyReduces-1), ReduceRatio: ratio})
+		}
+	}
+	if a.errBesideMember != "" && job.Deadline <= 0 && job.ErrorBound > 0 && ev.Time >= a.boundAheadNext && !a.boundReached {
+		// Rule v44: while the job is short of its bound, a record a few
+		// seconds ahead.
+		if maps := len(job.Tasks[speculators.Map]); maps > 0 && float64(job.Completed[speculators.Map]) >= (1-job.ErrorBound)*float64(maps) {
+			a.boundReached = true
+		} else {
+			a.boundAheadNext = ev.Time + boundAheadStep/2
+			a.tail = append(a.tail, speculators.TailFit{Deadline: ev.Time + boundAheadStep, BoundAhead: true})
 		}
 	}
 	if ev.Kind == speculators.JobBounds && a.boundedAt >= 0 && !a.bounded && (job.Deadline > 0 || job.ErrorBound > 0) {
@@ -2565,7 +2601,28 @@ func deadlineAhead(prior speculators.Prior, start speculators.Time) (speculators
 	}
 	var latest speculators.Time
 	for _, f := range tp.TailFits() {
-		if f.IsDeadline() && f.Deadline > latest {
+		if f.IsDeadline() && !f.BoundAhead && f.Deadline > latest {
+			latest = f.Deadline
+		}
+	}
+	return latest, latest > start
+}
+
+// boundAheadStep is how far ahead a bound record of rule v44 reaches; a
+// job short of its bound hands out a new one every half of it.
+const boundAheadStep = speculators.Time(10000)
+
+// boundAhead reports the latest of rule v44's bound records and whether it
+// lies after start: a job with an error bound was short of it within
+// boundAheadStep of start.
+func boundAhead(prior speculators.Prior, start speculators.Time) (speculators.Time, bool) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, false
+	}
+	var latest speculators.Time
+	for _, f := range tp.TailFits() {
+		if f.IsDeadline() && f.BoundAhead && f.Deadline > latest {
 			latest = f.Deadline
 		}
 	}
