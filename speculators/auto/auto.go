@@ -491,6 +491,9 @@ const (
 	ParamWaves       = "deadline-waves"
 	ParamBeside      = "deadline-beside-member"
 	ParamErrBeside   = "error-beside-member"
+	ParamMemoryless  = "bounded-memoryless-member"
+	ParamMemSigma    = "bounded-memoryless-sigma"
+	ParamMemUpper    = "bounded-memoryless-upper"
 	ParamSpreadSlow  = "spread-slots-slow-member"
 	ParamTailBusy    = "tail-busy-member"
 	ParamSmallRoom   = "small-room-share"
@@ -575,6 +578,8 @@ type policy struct {
 	wavesMember                            string
 	besideMember                           string
 	errBesideMember                        string
+	memoryless                             string
+	memSigma, memUpper                     float64
 	lostMember                             string
 	waves                                  float64
 	spreadSlotsSlow                        string
@@ -822,6 +827,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.String(&p.errBesideMember, ParamErrBeside, "hadoop-legacy",
 		"member for an exact job with reduces placed while a job with an error bound (and no deadline) that auto was given is still short of its bound (rule v44; that job's bound record, TailFit.BoundAhead, handed out while it is short of its bound, kept in memory only), "+
 			"as rule v41's deadline-beside-member and over the same switches. TODO evidence. Empty: off, as in rules v3-v43")
+	b.String(&p.memoryless, ParamMemoryless, "mantri",
+		"member for a job with an error bound (and no deadline) placed after map records whose spread is at least bounded-memoryless-sigma and whose upper-half spread is at most bounded-memoryless-upper of it (rule v44b), in place of bounded-member, unless rule v24's or rule v40's member applies. TODO evidence. Empty: off")
+	b.Float(&p.memSigma, ParamMemSigma, 1.0, speculators.In(0, 20, "spread"),
+		"map-record spread at or above which bounded-memoryless-member applies (rule v44b). TODO")
+	b.Float(&p.memUpper, ParamMemUpper, 0.7, speculators.In(0, 20, "ratio"),
+		"upper-half over lower-half spread of the map records at or below which bounded-memoryless-member applies (rule v44b). TODO")
 	b.String(&p.lostMember, ParamLostMember, "hadoop",
 		"member for an exact job from the first map output it loses (a succeeded map attempt reported failed or killed: the reducers' fetch failures or the node's expiry), and from then on the failure layer re-runs the outputs on a failed node at once, not after failure-rerun-after-ms (rule v27): "+
 			"a lost output says the node's outputs are gone (a crash, not a hang that comes back with them), so waiting only delays the re-runs the reducers need, and the GRASS family's copies of stalled reduces take the slots those re-runs want. "+
@@ -912,7 +923,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
-		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
+		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}} {
 		if m.name == "" && m.off {
@@ -1048,6 +1059,13 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	}
 	if fam == Bounded && info.Deadline <= 0 && info.ErrorBound > 0 && heavyRed != "" {
 		bounded, boundedWhy = heavyRed, heavyRedWhy
+	}
+	if heavyRed == "" && boundedWhy == "" {
+		// Rule v44b: an error bound after memoryless-looking map records.
+		heavyRed, heavyRedWhy = p.memorylessMember()
+		if fam == Bounded && info.Deadline <= 0 && info.ErrorBound > 0 && heavyRed != "" {
+			bounded, boundedWhy = heavyRed, heavyRedWhy
+		}
 	}
 	first := [...]string{Exact: p.exact, Bounded: bounded, MapOnly: p.mapOnly, Pareto: p.pareto}[fam]
 	why := familyWhy[fam]
@@ -2565,6 +2583,26 @@ func (p *policy) reduceHeavyMember(info speculators.JobInfo) (string, string) {
 		return "", ""
 	}
 	return p.redHeavy, fmt.Sprintf("; %d reduces for %d maps, at least %.2g a map: its time to the bound counts only its few maps (%s)", info.Reduces, info.Maps, p.redHeavyShare, ParamRedHeavy)
+}
+
+// memorylessMember is bounded-memoryless-member and what its reason adds
+// when the recent map records look memoryless (rule v44b): a spread of at
+// least bounded-memoryless-sigma with an upper half at most
+// bounded-memoryless-upper of the lower (an exponential law's log times:
+// lower-half spread 1.47, upper 0.94, ratio 0.64; a lognormal's 1).
+func (p *policy) memorylessMember() (string, string) {
+	if p.memoryless == "" || p.memSigma <= 0 {
+		return "", ""
+	}
+	sigma, jobs := learnedSigma(p.env.Prior)
+	if jobs == 0 || sigma < p.memSigma {
+		return "", ""
+	}
+	ratio, ok := learnedUpperRatio(p.env.Prior)
+	if !ok || ratio > p.memUpper {
+		return "", ""
+	}
+	return p.memoryless, fmt.Sprintf("; the last %d map records spread %.2f, at least %.2f, their upper half %.2f of it, at most %.2f (%s)", jobs, sigma, p.memSigma, ratio, p.memUpper, ParamMemoryless)
 }
 
 // deadlineWavesMember is deadline-waves-member and what its reason adds

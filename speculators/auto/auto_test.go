@@ -1663,3 +1663,66 @@ func TestRuleV43Switch(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamWinsShare, c.named)
 	}
 }
+
+// TestRuleV44Switch: an exact job with reduces placed while a bound record
+// (rule v44: a job with an error bound short of it) reaches past its start
+// runs error-beside-member (hadoop-legacy), its reason naming the switch; a
+// record passed, no record, or the member empty (the rule before v44) leave
+// it to the rule before. A job with an error bound hands out a bound record
+// when it is built (and, not checked here, while it is short of its bound);
+// the record is no deadline record for rule v41 and has a window of its own
+// in the store.
+func TestRuleV44Switch(t *testing.T) {
+	reg := registry(t)
+	const s = speculators.Time(1000)
+	off := map[string]string{auto.ParamErrBeside: ""}
+	for _, c := range []struct {
+		name   string
+		record speculators.Time
+		start  speculators.Time
+		param  map[string]string
+		want   string
+		named  bool
+	}{
+		{"bound ahead", 60 * s, 50 * s, nil, "hadoop-legacy", true},
+		{"bound record passed", 60 * s, 150 * s, nil, "grass", false},
+		{"no bound record", 0, 50 * s, nil, "grass", false},
+		{"switch off", 60 * s, 50 * s, off, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		if c.record > 0 {
+			store.AddTail(speculators.TailFit{Deadline: c.record, BoundAhead: true})
+		}
+		info := speculators.JobInfo{ID: "j", Maps: 20, Reduces: 3, Slots: 100, JobOrder: true, Start: c.start}
+		checkSwitch(t, c.name, newAuto(t, reg, info, c.param, store), c.want, auto.ParamErrBeside, c.named)
+	}
+	// A bound record is not rule v41's deadline record.
+	store := grass.NewMemoryStore()
+	store.AddTail(speculators.TailFit{Deadline: 60 * s, BoundAhead: true})
+	info := speculators.JobInfo{ID: "j", Maps: 20, Reduces: 3, Slots: 100, JobOrder: true, Start: 50 * s}
+	checkSwitch(t, "bound record, rule v41", newAuto(t, reg, info, map[string]string{auto.ParamErrBeside: ""}, store), "grass", auto.ParamBeside, false)
+	// The records a job with an error bound hands out.
+	e := newAuto(t, reg, speculators.JobInfo{ID: "b", Maps: 2, Slots: 100, JobOrder: true, Start: 10 * s, ErrorBound: 0.5}, nil, grass.NewMemoryStore())
+	found := false
+	for _, f := range e.Learned().Tails {
+		found = found || f == speculators.TailFit{Deadline: 20 * s, BoundAhead: true}
+	}
+	if !found {
+		t.Errorf("error-bound job: no bound record handed out when built")
+	}
+	if l := newAuto(t, reg, speculators.JobInfo{ID: "b", Maps: 2, Slots: 100, JobOrder: true, Start: 10 * s, ErrorBound: 0.5}, off, grass.NewMemoryStore()).Learned(); len(l.Tails) > 0 {
+		t.Errorf("switch off: records %+v handed out", l.Tails)
+	}
+	d := speculators.TailFit{Deadline: 70 * s, BoundAhead: true}
+	if !d.Valid() || !d.IsDeadline() || d.IsReduce() || d.RatioOnly() {
+		t.Errorf("bound record: valid %t, deadline %t, reduce %t, ratio-only %t; want true, true, false, false", d.Valid(), d.IsDeadline(), d.IsReduce(), d.RatioOnly())
+	}
+	store = grass.NewMemoryStore()
+	store.AddTail(speculators.TailFit{Deadline: 500 * s})
+	for i := 0; i < 2*grass.TailWindow; i++ {
+		store.AddTail(speculators.TailFit{Deadline: speculators.Time(i+1) * s, BoundAhead: true})
+	}
+	if fits := store.TailFits(); len(fits) != grass.TailWindow+1 || fits[0] != (speculators.TailFit{Deadline: 500 * s}) {
+		t.Errorf("store kept %d fits, first %+v; want the deadline record and %d bound records", len(fits), fits[0], grass.TailWindow)
+	}
+}
