@@ -1726,3 +1726,53 @@ func TestRuleV44Switch(t *testing.T) {
 		t.Errorf("store kept %d fits, first %+v; want the deadline record and %d bound records", len(fits), fits[0], grass.TailWindow)
 	}
 }
+
+// TestRuleV44bSwitch: a job with an error bound (no deadline) placed after
+// map records that spread at least bounded-memoryless-sigma with an upper
+// half at most bounded-memoryless-upper of it (an exponential law's
+// shape) runs bounded-memoryless-member (mantri), also when the bound is
+// given later, live, its reason naming the switch; a lognormal's even
+// halves, a narrow spread, a deadline, or the member empty (the rule
+// before) leave it to grass.
+func TestRuleV44bSwitch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamMemoryless: ""}
+	for _, c := range []struct {
+		name            string
+		sigma, upper    float64
+		bound, deadline bool
+		live            bool
+		param           map[string]string
+		want            string
+		named           bool
+	}{
+		{"memoryless records", 1.4, 0.85, true, false, false, nil, "mantri", true},
+		{"memoryless records, bound given live", 1.4, 0.85, true, false, true, nil, "mantri", true},
+		{"lognormal records", 1.4, 1.4, true, false, false, nil, "grass", false},
+		{"narrow records", 0.6, 0.35, true, false, false, nil, "grass", false},
+		{"deadline", 1.4, 0.85, false, true, false, nil, "grass", false},
+		{"switch off", 1.4, 0.85, true, false, false, off, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for i := 0; i < 5; i++ {
+			store.AddTail(speculators.TailFit{Maps: 40, Sigma: c.sigma, Upper: c.upper})
+		}
+		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 1, Slots: 72, JobOrder: true, SlotPools: true}
+		var ev *speculators.Event
+		switch {
+		case c.live:
+			ev = &speculators.Event{Kind: speculators.JobBounds, ErrorBound: 0.1}
+		case c.bound:
+			info.ErrorBound = 0.1
+		case c.deadline:
+			info.Deadline = 600000
+		}
+		e := newAuto(t, reg, info, c.param, store)
+		if ev != nil {
+			if err := e.Observe(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkSwitch(t, c.name, e, c.want, auto.ParamMemoryless, c.named)
+	}
+}
