@@ -828,19 +828,19 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"member for an exact job with reduces placed while a job with an error bound (and no deadline) that auto was given is still short of its bound (rule v44): such a job hands out, when it is built and then every 5 s of its events while the maps it has done are fewer than (1 - bound) of its maps, "+
 			"a bound record (TailFit.BoundAhead, a deadline record 10 s after that moment; kept in memory only, a window of its own, skipped by rule v41), and an exact job whose start lies before the latest of them runs this member from its first decision, over the tail, spread, busy, small and idle-slot switches, as rule v41's deadline-beside-member (which wins when a deadline lies ahead too); rule v27's lost-output member still takes over on a lost map output. "+
 			"The time to an error bound counts the bounded job's maps only (Trimming Stragglers in Approximation Analytics, §5.2), and an exact job's copy holds a container one of their originals would use (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III); Hadoop 0.20's rule (Improving MapReduce Performance in Heterogeneous Environments, §2.1) copies least and latest. "+
-			"--job-order exact, 5 seeds, 305 rows (with rule v44b): heldout32/error-swim-ljf-hang-or-slow-choice-fifo 150.7 -> 114.8 s to the bound (hadoop 119.4, the best single) from behind hadoop to in; heldout35/error-few-maps-heavy-gamma-reduces-fair 15.11 -> 14.28 (sca 14.21) in; behind hadoop 14 -> 13, none out; "+
+			"--job-order exact, 5 seeds, 305 rows (with rule v45): heldout32/error-swim-ljf-hang-or-slow-choice-fifo 150.7 -> 114.8 s to the bound (hadoop 119.4, the best single) from behind hadoop to in; heldout35/error-few-maps-heavy-gamma-reduces-fair 15.11 -> 14.28 (sca 14.21) in; behind hadoop 14 -> 13, none out; "+
 			"the largest cost heldout39/error-lognormal-1.2-busy-reduces-kept-fifo 14.98 -> 15.86 (mantri 15.79, still in). Traced at seed 1 on set 32's row: exact-job2505 (30 maps, 4 reduces, ras by rule v29) launched 86 copies and wasted 46,932 container-s (hadoop alone: 3 copies, 282) while the bounded jobs placed after it waited (sample-job2862 569 s to its bound, hadoop 79). "+
 			"The member is rule v41's, not fitted anew: hadoop 118.1 / 15.28 / 14.19 (set 32 / 39 / 44), late or tws 113.5 / 15.87 / 14.25, none 118.0 / 15.97 / 14.25, mantri 112.8 / 15.05 / 14.54 (set 44 out); records reaching 4, 30 or 60 s gave set 32 117.3, 113.9, 113.7. "+
 			"Not replayed under --job-order none or yarn. Empty: off, as in rules v3-v43")
 	b.String(&p.memoryless, ParamMemoryless, "mantri",
-		"member for a job with an error bound (and no deadline), also given later live, placed after map records whose spread (rule v5's, q50 - q10 of log times over z(0.9)) is at least bounded-memoryless-sigma and whose upper-half spread (rule v17's) is at most bounded-memoryless-upper of it, in place of bounded-member, unless rule v24's or rule v40's member applies (rule v44b). "+
+		"member for a job with an error bound (and no deadline), also given later live, placed after map records whose spread (rule v5's, q50 - q10 of log times over z(0.9)) is at least bounded-memoryless-sigma and whose upper-half spread (rule v17's) is at most bounded-memoryless-upper of it, in place of bounded-member, unless rule v24's or rule v40's member applies (rule v45). "+
 			"An exponential law's log times spread 1.47 below the median and 0.94 above it (ratio 0.64; a lognormal's halves are alike, 1): a memoryless map that has run long is no nearer its end than a fresh copy (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III), so the copy's gain does not shrink with the original's age and Mantri's test, a copy when the task's time left exceeds a new attempt's expected time (Reining in the Outliers in Map-Reduce Clusters using Mantri, §5.1), copies as soon as that holds, where GRASS waits on its estimates. "+
 			"--job-order exact, 5 seeds: heldout44/error-exponential-maps-slots-fifo-0.61 14.60 -> 14.25 s to the bound (mantri 13.65, hadoop 19.88) in, with rule v44; moved 7 other rows by rule v44's run, none out (heldout13/bounds-fifths-slots-gamma 26.36 -> 27.64, gs 28.21, the largest cost). "+
 			"Fitted on the one row: mantri for every bounded job there 13.53 s, gs or ras as the member 14.60 and 14.79; bounded-memoryless-sigma 1.2 gave 14.32 (within 5% by 0.1%), bounded-memoryless-upper 0.8 14.06. Empty: off, as in rules v3-v43")
 	b.Float(&p.memSigma, ParamMemSigma, 1.0, speculators.In(0, 20, "spread"),
-		"map-record spread at or above which bounded-memoryless-member applies (rule v44b): below an exponential law's 1.47 with room for records of few maps; the error-bound rows' records read 0.09-0.82 at seed 1 but for heldout39's lognormal 1.2 (1.18, upper half 0.86 of it) and heldout44's exponential maps (1.35, 0.56); 0 never")
+		"map-record spread at or above which bounded-memoryless-member applies (rule v45): below an exponential law's 1.47 with room for records of few maps; the error-bound rows' records read 0.09-0.82 at seed 1 but for heldout39's lognormal 1.2 (1.18, upper half 0.86 of it) and heldout44's exponential maps (1.35, 0.56); 0 never")
 	b.Float(&p.memUpper, ParamMemUpper, 0.7, speculators.In(0, 20, "ratio"),
-		"upper-half over lower-half spread of the map records at or below which bounded-memoryless-member applies (rule v44b): between an exponential law's 0.64 and a lognormal's 1")
+		"upper-half over lower-half spread of the map records at or below which bounded-memoryless-member applies (rule v45): between an exponential law's 0.64 and a lognormal's 1")
 	b.String(&p.lostMember, ParamLostMember, "hadoop",
 		"member for an exact job from the first map output it loses (a succeeded map attempt reported failed or killed: the reducers' fetch failures or the node's expiry), and from then on the failure layer re-runs the outputs on a failed node at once, not after failure-rerun-after-ms (rule v27): "+
 			"a lost output says the node's outputs are gone (a crash, not a hang that comes back with them), so waiting only delays the re-runs the reducers need, and the GRASS family's copies of stalled reduces take the slots those re-runs want. "+
@@ -1069,7 +1069,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		bounded, boundedWhy = heavyRed, heavyRedWhy
 	}
 	if heavyRed == "" && boundedWhy == "" {
-		// Rule v44b: an error bound after memoryless-looking map records.
+		// Rule v45: an error bound after memoryless-looking map records.
 		heavyRed, heavyRedWhy = p.memorylessMember()
 		if fam == Bounded && info.Deadline <= 0 && info.ErrorBound > 0 && heavyRed != "" {
 			bounded, boundedWhy = heavyRed, heavyRedWhy
@@ -2594,7 +2594,7 @@ func (p *policy) reduceHeavyMember(info speculators.JobInfo) (string, string) {
 }
 
 // memorylessMember is bounded-memoryless-member and what its reason adds
-// when the recent map records look memoryless (rule v44b): a spread of at
+// when the recent map records look memoryless (rule v45): a spread of at
 // least bounded-memoryless-sigma with an upper half at most
 // bounded-memoryless-upper of the lower (an exponential law's log times:
 // lower-half spread 1.47, upper 0.94, ratio 0.64; a lognormal's 1).

@@ -1727,14 +1727,14 @@ func TestRuleV44Switch(t *testing.T) {
 	}
 }
 
-// TestRuleV44bSwitch: a job with an error bound (no deadline) placed after
+// TestRuleV45Switch: a job with an error bound (no deadline) placed after
 // map records that spread at least bounded-memoryless-sigma with an upper
 // half at most bounded-memoryless-upper of it (an exponential law's
 // shape) runs bounded-memoryless-member (mantri), also when the bound is
 // given later, live, its reason naming the switch; a lognormal's even
 // halves, a narrow spread, a deadline, or the member empty (the rule
 // before) leave it to grass.
-func TestRuleV44bSwitch(t *testing.T) {
+func TestRuleV45Switch(t *testing.T) {
 	reg := registry(t)
 	off := map[string]string{auto.ParamMemoryless: ""}
 	for _, c := range []struct {
