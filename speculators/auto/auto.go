@@ -1415,7 +1415,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || mapOrdered || fam == Bounded && p.boundedOrder != OrderNone) && p.order != OrderNone
 	if a.ordered && fam == Bounded && info.Deadline > 0 && p.boundedOrder == BoundedFirst && p.deadlineEDF {
 		// Rule v44: the reason says the order.
-		a.edfWhy = fmt.Sprintf("; on free slots by its deadline among jobs with a deadline, behind jobs with an error bound (%s)", ParamDeadlineEDF)
+		a.why += fmt.Sprintf("; on free slots by its deadline among jobs with a deadline, behind jobs with an error bound (%s)", ParamDeadlineEDF)
 	}
 	if p.failure {
 		wait := p.rerunAfter
@@ -1622,9 +1622,6 @@ type fitted struct {
 	// copiesLastWhy is rule v42's clause of the reason, added at the
 	// job's first placement.
 	copiesLastWhy string
-	// edfWhy is rule v44's clause of the reason, added at the first
-	// placement as rule v42's is.
-	edfWhy string
 	// reducesShare is reduces-after-maps-share for an exact job, 0
 	// otherwise; reducesWait, set at the first placement: the job's reduces
 	// are at least that share of the cluster's slots, and while its maps
@@ -1779,9 +1776,6 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	a.placed = true
 	if a.copiesLastWhy != "" {
 		defer func() { a.why += a.copiesLastWhy }() // rule v42
-	}
-	if a.edfWhy != "" {
-		defer func() { a.why += a.edfWhy }() // rule v44
 	}
 	if reduces := len(job.Tasks[speculators.Reduce]); a.reducesShare > 0 && reduces > 0 && view.Slots > 0 {
 		a.reducesWait = float64(reduces) >= a.reducesShare*float64(view.Slots) // rule v18

@@ -1663,3 +1663,46 @@ func TestRuleV43Switch(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamWinsShare, c.named)
 	}
 }
+
+// TestRuleV44Switch: under bounded-order first, a job with a deadline is
+// ordered on free slots by its deadline (the key is the deadline, whatever
+// its work), a level behind the jobs with an error bound, which keep their
+// work left as the key, and its reason names the switch at its first
+// placement; with the switch off every job with a bound shares one level by
+// its work left (rule v43), and the reason does not name it.
+func TestRuleV44Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamDeadlineEDF: "false"}
+	const dl = speculators.Time(90000)
+	var tiers [2][2]int
+	for i, param := range []map[string]string{nil, off} {
+		for k, c := range []struct {
+			deadline speculators.Time
+			bound    float64
+		}{{dl, 0}, {0, 0.1}} {
+			info := speculators.JobInfo{ID: "j", Maps: 30, Reduces: 2, Slots: 80, TaskMillis: 12000, Deadline: c.deadline, ErrorBound: c.bound, JobOrder: true}
+			h := spectest.New(t, reg, spectest.Job{Policy: auto.Name, Info: info, Params: param})
+			h.Engine.LaunchCopies(speculators.ClusterView{Idle: 40, Slots: 80}, 0)
+			h.Start(spectest.Map(0), "n1", 0)
+			pr := h.Engine.JobPriority(spectest.Sec(1))
+			tiers[i][k] = pr.Tier
+			named := strings.Contains(h.Policy().(interface{ Why() string }).Why(), "("+auto.ParamDeadlineEDF+")")
+			onDeadline := i == 0 && k == 0
+			if named != onDeadline {
+				t.Errorf("switch %v, deadline %d: reason names %s: %t, want %t", param, c.deadline, auto.ParamDeadlineEDF, named, onDeadline)
+			}
+			if onDeadline && pr.Key != float64(dl) {
+				t.Errorf("deadline job: key %g, want its deadline %d", pr.Key, dl)
+			}
+			if !onDeadline && pr.Key == float64(dl) {
+				t.Errorf("switch %v, deadline %d: key is the deadline, want the work left", param, c.deadline)
+			}
+		}
+	}
+	if tiers[0][1] >= tiers[0][0] {
+		t.Errorf("rule v44: error-bound tier %d, deadline tier %d: want the error-bound jobs first", tiers[0][1], tiers[0][0])
+	}
+	if tiers[1][1] != tiers[1][0] {
+		t.Errorf("rule v43: error-bound tier %d, deadline tier %d: want one level", tiers[1][1], tiers[1][0])
+	}
+}
