@@ -1415,7 +1415,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || mapOrdered || fam == Bounded && p.boundedOrder != OrderNone) && p.order != OrderNone
 	if a.ordered && fam == Bounded && info.Deadline > 0 && p.boundedOrder == BoundedFirst && p.deadlineEDF {
 		// Rule v44: the reason says the order.
-		a.why += fmt.Sprintf("; on free slots by its deadline among jobs with a deadline, behind jobs with an error bound (%s)", ParamDeadlineEDF)
+		a.why += fmt.Sprintf("; on free slots by its deadline plus its work left over the cluster's slots among jobs with a deadline, behind jobs with an error bound (%s)", ParamDeadlineEDF)
 	}
 	if p.failure {
 		wait := p.rerunAfter
@@ -2163,10 +2163,11 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 		// Rule v13: a job with a bound ahead of every exact job, by
 		// work left among its like.
 		if a.deadlineEDF {
-			// Rule v44: deadline jobs by their deadline, behind the
+			// Rule v44: deadline jobs by their deadline plus their work
+			// left spread over the cluster's slots, behind the
 			// error-bound jobs (still by work left).
 			if job.Deadline > 0 {
-				return speculators.Priority{Tier: tierBounded, Key: float64(job.Deadline)}
+				return speculators.Priority{Tier: tierBounded, Key: deadlineKey(job, a.workLeft(job))}
 			}
 			return speculators.Priority{Tier: tierBounded - 1, Key: a.workLeft(job)}
 		}
@@ -2242,6 +2243,20 @@ func reducesWaitOnMaps(job *speculators.Job) bool {
 	maps := len(job.Tasks[m])
 	return job.RunningTasks[m]+job.Completed[m] == maps && job.Completed[m] < maps &&
 		job.RunningTasks[r]+job.Completed[r] < len(job.Tasks[r])
+}
+
+// deadlineKey is rule v44's key of a job with a deadline: its deadline
+// plus its work left over the slots it can hold at once (the time that
+// work would take on the whole cluster; the deadline alone where the slots
+// are unknown). Among like deadlines the job with the least work goes
+// first, as rule v13's order had it; among like work, the earliest
+// deadline.
+func deadlineKey(job *speculators.Job, workLeft float64) float64 {
+	k := float64(job.Deadline)
+	if job.Info.Slots > 0 {
+		k += workLeft / float64(job.Info.Slots)
+	}
+	return k
 }
 
 // tierBounded is the level of jobs with a bound under bounded-order
