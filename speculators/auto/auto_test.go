@@ -1669,7 +1669,7 @@ func TestRuleV43Switch(t *testing.T) {
 // cluster's slots, a level behind the jobs with an error bound, which keep their
 // work left as the key, and its reason names the switch at its first
 // placement; with the switch off every job with a bound shares one level by
-// its work left (rule v43), and the reason does not name it.
+// its work left (rule v45), and the reason does not name it.
 func TestRuleV44Switch(t *testing.T) {
 	reg := registry(t)
 	off := map[string]string{auto.ParamDeadlineEDF: "false"}
@@ -1703,9 +1703,9 @@ func TestRuleV44Switch(t *testing.T) {
 		}
 	}
 	if tiers[0][1] >= tiers[0][0] {
-		t.Errorf("rule v44: error-bound tier %d, deadline tier %d: want the error-bound jobs first", tiers[0][1], tiers[0][0])
+		t.Errorf("rule v46: error-bound tier %d, deadline tier %d: want the error-bound jobs first", tiers[0][1], tiers[0][0])
 	}
 	if tiers[1][1] != tiers[1][0] {
-		t.Errorf("rule v43: error-bound tier %d, deadline tier %d: want one level", tiers[1][1], tiers[1][0])
+		t.Errorf("rule v45: error-bound tier %d, deadline tier %d: want one level", tiers[1][1], tiers[1][0])
 	}
 }
