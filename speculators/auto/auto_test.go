@@ -1664,13 +1664,13 @@ func TestRuleV43Switch(t *testing.T) {
 	}
 }
 
-// TestRuleV44Switch: under bounded-order first, a job with a deadline is
+// TestRuleV46Switch: under bounded-order first, a job with a deadline is
 // ordered on free slots by its deadline plus its work left over the
 // cluster's slots, a level behind the jobs with an error bound, which keep their
 // work left as the key, and its reason names the switch at its first
 // placement; with the switch off every job with a bound shares one level by
 // its work left (rule v45), and the reason does not name it.
-func TestRuleV44Switch(t *testing.T) {
+func TestRuleV46Switch(t *testing.T) {
 	reg := registry(t)
 	off := map[string]string{auto.ParamDeadlineEDF: "false"}
 	const dl = speculators.Time(90000)
