@@ -1776,3 +1776,49 @@ func TestRuleV45Switch(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamMemoryless, c.named)
 	}
 }
+
+// TestRuleV46Switch: under bounded-order first, a job with a deadline is
+// ordered on free slots by its deadline plus its work left over the
+// cluster's slots, a level behind the jobs with an error bound, which keep their
+// work left as the key, and its reason names the switch at its first
+// placement; with the switch off every job with a bound shares one level by
+// its work left (rule v45), and the reason does not name it.
+func TestRuleV46Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamDeadlineEDF: "false"}
+	const dl = speculators.Time(90000)
+	var tiers [2][2]int
+	for i, param := range []map[string]string{nil, off} {
+		for k, c := range []struct {
+			deadline speculators.Time
+			bound    float64
+		}{{dl, 0}, {0, 0.1}} {
+			info := speculators.JobInfo{ID: "j", Maps: 30, Reduces: 2, Slots: 80, TaskMillis: 12000, Deadline: c.deadline, ErrorBound: c.bound, JobOrder: true}
+			h := spectest.New(t, reg, spectest.Job{Policy: auto.Name, Info: info, Params: param})
+			h.Engine.LaunchCopies(speculators.ClusterView{Idle: 40, Slots: 80}, 0)
+			h.Start(spectest.Map(0), "n1", 0)
+			pr := h.Engine.JobPriority(spectest.Sec(1))
+			tiers[i][k] = pr.Tier
+			named := strings.Contains(h.Policy().(interface{ Why() string }).Why(), "("+auto.ParamDeadlineEDF+")")
+			onDeadline := i == 0 && k == 0
+			if named != onDeadline {
+				t.Errorf("switch %v, deadline %d: reason names %s: %t, want %t", param, c.deadline, auto.ParamDeadlineEDF, named, onDeadline)
+			}
+			// 32 tasks (30 maps, 2 reduces) of 12 s a-priori over 80
+			// slots: 4.8 s after the deadline.
+			const work = 32 * 12000
+			if want := float64(dl) + work/80; onDeadline && pr.Key != want {
+				t.Errorf("deadline job: key %g, want its deadline plus its work over the slots, %g", pr.Key, want)
+			}
+			if !onDeadline && pr.Key != work {
+				t.Errorf("switch %v, deadline %d: key %g, want the work left %d", param, c.deadline, pr.Key, work)
+			}
+		}
+	}
+	if tiers[0][1] >= tiers[0][0] {
+		t.Errorf("rule v46: error-bound tier %d, deadline tier %d: want the error-bound jobs first", tiers[0][1], tiers[0][0])
+	}
+	if tiers[1][1] != tiers[1][0] {
+		t.Errorf("rule v45: error-bound tier %d, deadline tier %d: want one level", tiers[1][1], tiers[1][0])
+	}
+}
