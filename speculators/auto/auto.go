@@ -395,6 +395,7 @@ import (
 	"sync"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/grass"
 	"github.com/specbridge/specbridge/speculators/xulau"
 )
 
@@ -508,7 +509,7 @@ const (
 	ParamRedHeavyS   = "bounded-reduce-heavy-share"
 	ParamWinsMember  = "map-only-copies-win-member"
 	ParamWinsShare   = "map-only-copies-win"
-	ParamCopiesCap   = "copies-cap"
+	ParamRedAfter    = "grass-reduce-copies-after-maps"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -566,7 +567,7 @@ type policy struct {
 	redHeavy                               string
 	winsMember                             string
 	winsShare                              float64
-	copiesCap                              float64
+	redAfter                               bool
 	redHeavyShare                          float64
 	oneReduce                              string
 	oneReduceMaps                          int
@@ -759,11 +760,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Where nearly every copy wins, a map on a slow node or a long draw is cut by a copy on a fast node or a fresh draw (LATE §5.2's heterogeneity; Xu & Lau §III's memoryless case, where a copy is a fresh draw), the test GS applies, a copy's expected finish before its original's (GRASS §3.1), is borne out, and RAS's demand that the copy also save resources (GRASS §3.1, which GRASS applies in a job's later waves, §4) holds back copies that would have won; sda's detection and least-work-first order (Xu & Lau §VI, rule v7) copies later still. "+
 			"--job-order exact, 5 seeds, 299 rows (sets 41-43 counted): heldout41/hetero-map-only-gamma-half-nodes-2x-fast-fair 27.28 -> 26.53 s (grass 25.92, hadoop 34.84) and heldout42/hetero-map-only-exponential-fifth-4x-light-0.3-fifo 24.54 -> 23.18 (gs 23.07, hadoop 63.76) in; heldout3/map-only-hetero-busy 102.4 -> 81.6 (sda 121.4), tuning/busy-map-only 57.0 -> 55.2 (sda 60.7), heldout5/exponential-map-only-mid 23.08 -> 21.93 (gs 22.52), heldout6/hetero-map-only-light 35.88 -> 35.64 (grass 36.45) faster and in; costs within their standing: heldout32/overload-swim-bursts-eager-caps-tenant-fair 611.9 -> 612.2 (grass 589.6), heldout11/very-slow-nodes-map-only 38.79 -> 38.90 (ras 41.94); heldout32/hetero-swim-speed-continuum-two-confs-fair 255.4 -> 255.0 (ras 243.4); none out, behind hadoop 13 -> 13: in 2 more. "+
 			"Fitted: the member on the two set-41/42 rows (at a share of 0.85: gs 26.0 and 23.1 s; grass as the member, that is rule v7's busy switch off only, 26.7 and 24.0, +3.0% and +4.0%, in by less); see map-only-copies-win for the share. Empty: off, rule v41")
-	b.Float(&p.copiesCap, ParamCopiesCap, 0.1, speculators.In(0, 1, "a share"),
-		"share of the cluster's slots (at the job's first placement) that an exact job's running copies may hold at once while a GRASS member (grass, gs, ras) runs it, without a deadline or an error bound (rule v44): "+
-			"GRASS gives a free slot to a copy whenever GS's test holds (a copy would finish first, GRASS §3.1), and in a job's last wave (GS there, GRASS §4) it holds for most running tasks, so a job alone on a quiet cluster fills it with copies that each hold a slot for a whole task time; the jobs that arrive next wait behind them. "+
-			"LATE caps the copies running at once at a share of the slots, SpeculativeCap, 10% in its evaluation (LATE §4-§5), as Hadoop's speculator caps them; GRASS sets none. "+
-			"TODO evidence. Choice: LATE's 10%, not fitted. 0: no cap, rule v43")
+	b.Bool(&p.redAfter, ParamRedAfter, true,
+		"auto's GRASS members (grass, gs, ras) give no copy to a reduce while any of its job's maps is not done (grass.reduce-copies-after-maps; rule v44): TODO. false: rule v43")
 	b.Float(&p.winsShare, ParamWinsShare, 0.9, speculators.In(0, 1, "a share"),
 		"share of the copied maps of the most recent exact map records (at least 3 copied) won by a copy at or above which an exact map-only job without an a-priori law runs map-only-copies-win-member (rule v43); 0: never, rule v41. "+
 			"Seed 1 reads 0.86-0.97 on heldout41/hetero-map-only-gamma-half-nodes-2x-fast-fair, 0.93-1.00 on heldout42/hetero-map-only-exponential-fifth-4x-light-0.3-fifo. "+
@@ -965,6 +963,10 @@ func (p *policy) check(name string) error {
 func (p *policy) build(name string, overrides map[string]string, seed uint64) (speculators.Speculator, error) {
 	if p.env.Registry == nil {
 		return nil, fmt.Errorf("%q: no registry to build it from", name)
+	}
+	if p.redAfter && overrides == nil && (name == grass.NameGRASS || name == grass.NameGS || name == grass.NameRAS) {
+		// Rule v44: no copy of a reduce while a map of its job is not done.
+		overrides = map[string]string{grass.ParamRedAfterMaps: "true"}
 	}
 	s, _, err := p.env.Registry.NewWith(name, overrides, seed, p.env.Prior)
 	return s, err
@@ -1530,9 +1532,6 @@ func newMember(name string, s speculators.Speculator) member {
 
 // fitted is auto for one job.
 type fitted struct {
-	// capSlots is the cluster's slots at the job's first placement, the
-	// base of rule v44's cap (copies-cap); 0 before it.
-	capSlots int
 	*policy
 	family  Family
 	members []member
@@ -1748,59 +1747,6 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 }
 
-// capOn says whether rule v44's cap (copies-cap) applies to the job: an
-// exact job without bounds, once placed.
-func (a *fitted) capOn() bool {
-	return a.policy.copiesCap > 0 && a.capSlots > 0 && a.family == Exact && !a.bounded
-}
-
-// copiesCapped reports whether the job's running copies have reached
-// copies-cap of the cluster's slots at its first placement (rule v44): a
-// GRASS member then gets no slot for a copy (ChooseForSlot, WantsSlot).
-//
-// Rule v44. GRASS offers a free slot to a copy whenever GS's test (a
-// copy would finish before its original, Trimming Stragglers in
-// Approximation Analytics, §3.1) or RAS's (it would also save slot time)
-// holds, and in a job's last wave GS's test holds for most running tasks
-// (§4: GRASS switches to GS there), so a job alone on a quiet cluster takes
-// every free slot for copies. Each copy holds its slot for a whole task
-// time: where tasks are long and the copies seldom win, the jobs that come
-// next find the cluster full of copies. LATE caps the copies running at
-// once at a share of the cluster's slots, SpeculativeCap, 10% in its
-// evaluation (Improving MapReduce Performance in Heterogeneous
-// Environments, §4 and §5), as Hadoop's speculator caps them too; GRASS
-// sets none. The cap is LATE's, over the slots the job saw at its first
-// placement (the simulator's ClusterView, live xulau.LiveView from the
-// ResourceManager's capacity), counting the job's running copies
-// (Job.SpeculativeRunning): both read alike live and in replay.
-func (a *fitted) copiesCapped(job *speculators.Job) bool {
-	if !a.capOn() {
-		return false
-	}
-	return float64(job.SpeculativeRunning[speculators.Map]+job.SpeculativeRunning[speculators.Reduce]) >= a.policy.copiesCap*float64(a.capSlots)
-}
-
-// capCopies is rule v44 in the push form (live, where GRASS asks for its
-// copies from Decide): it keeps the Speculate decisions in out[start:]
-// while the job's running copies and those already kept stay under the
-// cap, and drops the rest; other decisions are kept.
-func (a *fitted) capCopies(job *speculators.Job, out []speculators.Decision, start int) []speculators.Decision {
-	room := a.policy.copiesCap*float64(a.capSlots) - float64(job.SpeculativeRunning[speculators.Map]+job.SpeculativeRunning[speculators.Reduce])
-	kept := start
-	for _, d := range out[start:] {
-		if d.Kind == speculators.Speculate {
-			n := max(d.Copies, 1)
-			if float64(n) > room {
-				continue
-			}
-			room -= float64(n)
-		}
-		out[kept] = d
-		kept++
-	}
-	return out[:kept]
-}
-
 // lostOutput reports whether ev reports a map output lost: a succeeded
 // map attempt failed or killed afterwards (the job has applied the event,
 // so its task counts the loss).
@@ -1826,7 +1772,6 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 		return
 	}
 	a.placed = true
-	a.capSlots = view.Slots
 	if a.copiesLastWhy != "" {
 		defer func() { a.why += a.copiesLastWhy }() // rule v42
 	}
@@ -1971,9 +1916,6 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	m := &a.members[a.chosen]
 	start := len(out)
 	out = m.s.Decide(job, now, out)
-	if m.chooser != nil && a.capOn() {
-		out = a.capCopies(job, out, start)
-	}
 	m.stamp(out[start:])
 	if a.killBehind && !a.bounded {
 		out = a.killBehindCopies(job, out)
@@ -2139,7 +2081,7 @@ func (a *pullFitted) WantsSlot(job *speculators.Job, now speculators.Time) bool 
 // ask it directly: the simulator asks at every scheduling round, and each
 // layer of calls showed in a replay's profile (issue 31).
 func (a *fitted) memberWantsSlot(job *speculators.Job, now speculators.Time) bool {
-	if a.chosen < 0 || a.copiesCapped(job) {
+	if a.chosen < 0 {
 		return false
 	}
 	if c := a.members[a.chosen].chooser; c != nil {
@@ -2150,7 +2092,7 @@ func (a *fitted) memberWantsSlot(job *speculators.Job, now speculators.Time) boo
 
 // ChooseForSlot asks the chosen member, if it chooses slots.
 func (a *pullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID, now speculators.Time) (speculators.TaskID, bool, bool) {
-	if a.chosen < 0 || a.copiesCapped(job) {
+	if a.chosen < 0 {
 		return speculators.TaskID{}, false, false
 	}
 	if c := a.members[a.chosen].chooser; c != nil {
