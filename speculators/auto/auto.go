@@ -964,10 +964,6 @@ func (p *policy) build(name string, overrides map[string]string, seed uint64) (s
 	if p.env.Registry == nil {
 		return nil, fmt.Errorf("%q: no registry to build it from", name)
 	}
-	if p.redAfter && overrides == nil && (name == grass.NameGRASS || name == grass.NameGS || name == grass.NameRAS) {
-		// Rule v44: no copy of a reduce while a map of its job is not done.
-		overrides = map[string]string{grass.ParamRedAfterMaps: "true"}
-	}
 	s, _, err := p.env.Registry.NewWith(name, overrides, seed, p.env.Prior)
 	return s, err
 }
@@ -1024,12 +1020,23 @@ var familyWhy = [...]string{
 // have them.
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	fam := FamilyOf(info)
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded}
+	// Rule v44: GRASS members hold back copies of reduces that wait on
+	// their maps, for a job without bounds, unless the last map records'
+	// times spread at least map-only-busy-sigma.
+	holdReduces := p.redAfter && fam != Bounded && info.Deadline <= 0 && info.ErrorBound <= 0
+	if sigma, n := learnedSigma(p.env.Prior); n > 0 && sigma >= p.mapSigma {
+		holdReduces = false
+	}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
 		}
-		s, err := p.build(name, nil, seed)
+		var over map[string]string
+		if holdReduces && (name == grass.NameGRASS || name == grass.NameGS || name == grass.NameRAS) {
+			over = map[string]string{grass.ParamRedAfterMaps: "true"}
+		}
+		s, err := p.build(name, over, seed)
 		if err != nil {
 			// The constructor built every member once already; a member that
 			// fails now is a bug. Keep going without it.
@@ -1532,6 +1539,8 @@ func newMember(name string, s speculators.Speculator) member {
 
 // fitted is auto for one job.
 type fitted struct {
+	holdReduces bool // rule v44 applies to the job's GRASS members
+	redNamed    bool // the reason names rule v44 (a reduce waited on the maps)
 	*policy
 	family  Family
 	members []member
@@ -1747,6 +1756,37 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 }
 
+// nameReducesHeld names rule v44 in the job's reason the first time its
+// GRASS member (grass, gs, ras) holds back a copy of a reduce because it
+// waits on the job's maps (grass.WaitsOnMaps): the member asks for no copy
+// then, so no decision carries the rule.
+//
+// Rule v44 (grass-reduce-copies-after-maps). GRASS prices a copy by t_new
+// against t_rem (Trimming Stragglers in Approximation Analytics, §3.1,
+// §5.1). A reduce in its copy phase fetches the maps' outputs as they end,
+// so while maps run its progress moves at their pace, and t_rem,
+// extrapolated from it, reads it as a straggler; a reduce's t_new, before
+// the job's first reduce ends, is earlier jobs' reduces' (grass's
+// estimate.go), which may be another kind of job's. GS's test then holds
+// for a waiting reduce at every free slot, again for its copy (which waits
+// on the same maps and reads as slow too), and each copy holds a container
+// for as long as the maps run: the copy phase is bound by the maps, not by
+// the reduce (Improving MapReduce Performance in Heterogeneous
+// Environments, §3.2). A reduce that has copied less than the maps done
+// is slow on its own account, and GRASS's test stands for it. Both read the
+// job's own maps and the reduce's reported phase and progress, the same
+// live and in replay.
+func (a *fitted) nameReducesHeld(job *speculators.Job) {
+	live := job.Live[speculators.Reduce]
+	for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+		if t := job.Tasks[speculators.Reduce][i]; grass.WaitsOnMaps(job, t) {
+			a.redNamed = true
+			a.why += fmt.Sprintf("; a reduce waits on its maps (%d of %d done): no copy of it until they are (%s)", job.Completed[speculators.Map], len(job.Tasks[speculators.Map]), ParamRedAfter)
+			return
+		}
+	}
+}
+
 // lostOutput reports whether ev reports a map output lost: a succeeded
 // map attempt failed or killed afterwards (the job has applied the event,
 // so its task counts the loss).
@@ -1914,6 +1954,9 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 		return out
 	}
 	m := &a.members[a.chosen]
+	if m.chooser != nil && a.holdReduces && !a.redNamed && job.RunningTasks[speculators.Reduce] > 0 {
+		a.nameReducesHeld(job)
+	}
 	start := len(out)
 	out = m.s.Decide(job, now, out)
 	m.stamp(out[start:])
