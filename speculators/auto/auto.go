@@ -510,6 +510,7 @@ const (
 	ParamWinsMember  = "map-only-copies-win-member"
 	ParamWinsShare   = "map-only-copies-win"
 	ParamRedAfter    = "grass-reduce-copies-after-maps"
+	ParamRedAfterW   = "grass-reduce-copies-wins"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -568,6 +569,7 @@ type policy struct {
 	winsMember                             string
 	winsShare                              float64
 	redAfter                               bool
+	redAfterWins                           float64
 	redHeavyShare                          float64
 	oneReduce                              string
 	oneReduceMaps                          int
@@ -762,6 +764,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Fitted: the member on the two set-41/42 rows (at a share of 0.85: gs 26.0 and 23.1 s; grass as the member, that is rule v7's busy switch off only, 26.7 and 24.0, +3.0% and +4.0%, in by less); see map-only-copies-win for the share. Empty: off, rule v41")
 	b.Bool(&p.redAfter, ParamRedAfter, true,
 		"auto's GRASS members (grass, gs, ras) give no copy to a reduce while any of its job's maps is not done (grass.reduce-copies-after-maps; rule v44): TODO. false: rule v43")
+	b.Float(&p.redAfterWins, ParamRedAfterW, 0.6, speculators.In(0, 1, "a share"),
+		"share of the copied reduces of the most recent reduce records (at least 3 copied) won by a copy at or above which rule v44 (grass-reduce-copies-after-maps) does not act: TODO")
 	b.Float(&p.winsShare, ParamWinsShare, 0.9, speculators.In(0, 1, "a share"),
 		"share of the copied maps of the most recent exact map records (at least 3 copied) won by a copy at or above which an exact map-only job without an a-priori law runs map-only-copies-win-member (rule v43); 0: never, rule v41. "+
 			"Seed 1 reads 0.86-0.97 on heldout41/hetero-map-only-gamma-half-nodes-2x-fast-fair, 0.93-1.00 on heldout42/hetero-map-only-exponential-fifth-4x-light-0.3-fifo. "+
@@ -1021,10 +1025,14 @@ var familyWhy = [...]string{
 func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	fam := FamilyOf(info)
 	// Rule v44: GRASS members hold back copies of reduces that wait on
-	// their maps, for a job without bounds, unless the last map records'
-	// times spread at least map-only-busy-sigma.
-	holdReduces := p.redAfter && fam != Bounded && info.Deadline <= 0 && info.ErrorBound <= 0
+	// their maps, for a job without bounds on containers, unless the last
+	// map records' times spread at least map-only-busy-sigma or the last
+	// reduce records' copies won at least grass-reduce-copies-wins.
+	holdReduces := p.redAfter && fam != Bounded && info.Deadline <= 0 && info.ErrorBound <= 0 && !info.SlotPools
 	if sigma, n := learnedSigma(p.env.Prior); n > 0 && sigma >= p.mapSigma {
+		holdReduces = false
+	}
+	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
 	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
