@@ -1664,14 +1664,14 @@ func TestRuleV43Switch(t *testing.T) {
 	}
 }
 
-// TestRuleV44Switch: a GRASS member of auto gives no copy to a reduce in
+// TestRuleV47Switch: a GRASS member of auto gives no copy to a reduce in
 // its copy phase that has copied as much as the job's maps done
 // (grass.reduce-copies-after-maps, which auto sets for grass, gs and ras:
 // auto.grass-reduce-copies-after-maps), and the job's reason names the
 // switch; a reduce that copies slower than the maps end, a job placed
 // after map records whose times spread at least map-only-busy-sigma, or
 // the switch off, gets its copy as GRASS would give it.
-func TestRuleV44Switch(t *testing.T) {
+func TestRuleV47Switch(t *testing.T) {
 	reg := registry(t)
 	s := speculators.Time(1000)
 	at := func(ty speculators.TaskType, task int, n int32) speculators.AttemptID {

@@ -88,7 +88,7 @@ func (p *policy) bindEstimator(b *speculators.Binder, m mode) {
 	p.est.prior = p.prior // t_new before the job's first completion (estimate.go)
 	b.Bool(&p.redAfterMaps, ParamRedAfterMaps, false,
 		"no copy of a running reduce that waits on its job's maps: while a map is not done, an attempt of it in its copy phase has copied at least the share of the maps done, less 0.1 (its last report may predate the latest maps); such a reduce is not eligible for a copy, and GRASS's test stands for every other task. "+
-			"false is the paper's Pseudocode 1-2, which prices every running task alike. A reduce's copy phase fetches the maps' outputs as they end, so its progress moves at the maps' pace and t_rem, extrapolated from it (§5.1), reads it as a straggler, while a copy waits on the same maps (LATE §3.2). auto sets it for its GRASS members (auto.grass-reduce-copies-after-maps, rule v44); the single policies keep the paper's")
+			"false is the paper's Pseudocode 1-2, which prices every running task alike. A reduce's copy phase fetches the maps' outputs as they end, so its progress moves at the maps' pace and t_rem, extrapolated from it (§5.1), reads it as a straggler, while a copy waits on the same maps (LATE §3.2). auto sets it for its GRASS members (auto.grass-reduce-copies-after-maps, rule v47); the single policies keep the paper's")
 	b.Bool(&p.est.running, ParamTnewRunning, true,
 		"count in t_new the running tasks that have already run longer than the mean of the job's completions, at their elapsed time plus t_rem (our choice, against the survivorship bias of §5.1's log of completed tasks); false is §5.1's estimate, which the paper's worked examples use")
 }
