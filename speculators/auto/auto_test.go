@@ -1822,3 +1822,87 @@ func TestRuleV46Switch(t *testing.T) {
 		t.Errorf("rule v45: error-bound tier %d, deadline tier %d: want one level", tiers[1][1], tiers[1][0])
 	}
 }
+
+// TestRuleV47Switch: a GRASS member of auto gives no copy to a reduce in
+// its copy phase that has copied as much as the job's maps done
+// (grass.reduce-copies-after-maps, which auto sets for grass, gs and ras:
+// auto.grass-reduce-copies-after-maps), and the job's reason names the
+// switch; a reduce that copies slower than the maps end, a job placed
+// after map records whose times spread at least map-only-busy-sigma, or
+// the switch off, gets its copy as GRASS would give it.
+func TestRuleV47Switch(t *testing.T) {
+	reg := registry(t)
+	s := speculators.Time(1000)
+	at := func(ty speculators.TaskType, task int, n int32) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: ty, Index: int32(task)}, N: n}
+	}
+	off := map[string]string{auto.ParamRedAfter: "false"}
+	for _, c := range []struct {
+		name   string
+		param  map[string]string
+		sigma  float64 // the map records' spread (0: no record)
+		copied float64 // share of its shuffle input each reduce has copied at 100 s (maps done: 0.25)
+		want   bool    // a copy of a reduce
+	}{
+		{"reduces copied as much as the maps done", nil, 0, 0.25, false},
+		{"reduces copied a little less (a report behind)", nil, 0, 0.2, false},
+		{"records spread 0.3", nil, 0.3, 0.25, false},
+		{"reduces copied far less than the maps done", nil, 0, 0.05, true},
+		{"records spread 0.4 (map-only-busy-sigma)", nil, 0.4, 0.25, true},
+		{"switch off", off, 0, 0.25, true},
+	} {
+		store := grass.NewMemoryStore()
+		if c.sigma > 0 {
+			store.AddTail(speculators.TailFit{Maps: 40, Sigma: c.sigma})
+		}
+		for range 3 {
+			store.AddRuntime(speculators.Reduce, 4000, 0) // earlier jobs' reduces: 4 s
+		}
+		// 40 maps and 2 reduces placed at a busy fraction of 0.3 (grass,
+		// rule v10); maps 0-9 end in 10 s, the others are nearly done at
+		// 100 s (no map is worth a copy), the reduces wait in their copy
+		// phase.
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 2}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: 70, Slots: 100}, 0)
+		var evs []speculators.Event
+		for i := 0; i < 40; i++ {
+			evs = append(evs, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: at(speculators.Map, i, 0), Node: speculators.NodeID(fmt.Sprintf("n%d", i))})
+		}
+		for i := 0; i < 2; i++ {
+			evs = append(evs, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: at(speculators.Reduce, i, 0), Node: speculators.NodeID(fmt.Sprintf("r%d", i))})
+		}
+		for i := 0; i < 10; i++ {
+			evs = append(evs, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: at(speculators.Map, i, 0)})
+		}
+		for i := 10; i < 40; i++ {
+			evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Map, i, 0), Progress: 0.99, Phase: speculators.PhaseMap})
+		}
+		for i := 0; i < 2; i++ {
+			evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Reduce, i, 0), Progress: speculators.ReduceProgress(speculators.PhaseShuffle, c.copied), Phase: speculators.PhaseShuffle})
+		}
+		for i := range evs {
+			if err := e.Observe(&evs[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		if m := e.Policy.(memberNamer).Member(); m != "grass" {
+			t.Fatalf("%s: member %q, want grass", c.name, m)
+		}
+		if !e.OfferSlots() {
+			t.Fatalf("%s: no slot chooser", c.name)
+		}
+		e.Decide(101 * s)
+		id, isCopy, ok := e.ChooseForSlot("z", 101*s)
+		got := ok && isCopy && id.Type == speculators.Reduce
+		if got != c.want {
+			t.Errorf("%s: copy of a reduce %t (%v %t %t), want %t", c.name, got, id, isCopy, ok, c.want)
+		}
+		if want := e.WantsSlot(101 * s); want != c.want {
+			t.Errorf("%s: wants a slot %t, want %t", c.name, want, c.want)
+		}
+		w := e.Policy.(interface{ Why() string }).Why()
+		if named := strings.Contains(w, "("+auto.ParamRedAfter+")"); named == c.want {
+			t.Errorf("%s: reason %q names %s: %t", c.name, w, auto.ParamRedAfter, named)
+		}
+	}
+}

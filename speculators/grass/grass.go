@@ -60,6 +60,7 @@ const (
 // have too: Pseudocode 1 and 2 have no knobs, the estimator has one).
 const (
 	ParamTnewRunning   = "t-new-running"
+	ParamRedAfterMaps  = "reduce-copies-after-maps"
 	ParamXi            = "xi"
 	ParamSmallMax      = "small-tasks-max"
 	ParamMediumMax     = "medium-tasks-max"
@@ -85,6 +86,9 @@ func (p *policy) bindEstimator(b *speculators.Binder, m mode) {
 	p.mode, p.useGS = m, m == modeGS
 	p.prior = b.Env().Prior
 	p.est.prior = p.prior // t_new before the job's first completion (estimate.go)
+	b.Bool(&p.redAfterMaps, ParamRedAfterMaps, false,
+		"no copy of a running reduce that waits on its job's maps: while a map is not done, an attempt of it in its copy phase has copied at least the share of the maps done, less 0.1 (its last report may predate the latest maps); such a reduce is not eligible for a copy, and GRASS's test stands for every other task. "+
+			"false is the paper's Pseudocode 1-2, which prices every running task alike. A reduce's copy phase fetches the maps' outputs as they end, so its progress moves at the maps' pace and t_rem, extrapolated from it (§5.1), reads it as a straggler, while a copy waits on the same maps (LATE §3.2). auto sets it for its GRASS members (auto.grass-reduce-copies-after-maps, rule v47); the single policies keep the paper's")
 	b.Bool(&p.est.running, ParamTnewRunning, true,
 		"count in t_new the running tasks that have already run longer than the mean of the job's completions, at their elapsed time plus t_rem (our choice, against the survivorship bias of §5.1's log of completed tasks); false is §5.1's estimate, which the paper's worked examples use")
 }
@@ -147,10 +151,15 @@ type switchConfig struct {
 
 // policy is one job's GS, RAS or GRASS state.
 type policy struct {
-	mode  mode
-	useGS bool              // the algorithm in force: GS, else RAS
-	prior speculators.Prior // earlier jobs (nil: none)
-	learn *learner          // GRASS only
+	mode mode
+	// redAfterMaps (reduce-copies-after-maps) and reducesHeld: a running
+	// reduce is not eligible for a copy while a map of the job is not done
+	// (set at every size, the start of every pass).
+	redAfterMaps, reducesHeld bool
+	mapsFrac                  float64           // the share of the job's maps done, while reducesHeld
+	useGS                     bool              // the algorithm in force: GS, else RAS
+	prior                     speculators.Prior // earlier jobs (nil: none)
+	learn                     *learner          // GRASS only
 	// out is what this job taught since the last TakeLearned.
 	out speculators.Learned
 
@@ -211,6 +220,12 @@ func (p *policy) Algorithm() string {
 func (p *policy) size(job *speculators.Job) {
 	p.dropped = speculators.Grow(p.dropped, len(job.Tasks[speculators.Map]))
 	p.est.size(job)
+	// A map's success is an event, so every pass that reads it (Γ, the
+	// quiet bound) starts here after it.
+	p.reducesHeld = p.redAfterMaps && job.Completed[speculators.Map] < len(job.Tasks[speculators.Map])
+	if p.reducesHeld {
+		p.mapsFrac = float64(job.Completed[speculators.Map]) / float64(len(job.Tasks[speculators.Map]))
+	}
 }
 
 // Observe keeps estimator accuracy and samples current (copy requests are

@@ -548,6 +548,9 @@ func (p *policy) quietThr(job *speculators.Job, t *speculators.Task, b *quietBou
 	if t.PendingCopies > 0 {
 		return 0, 0, quietSkip // not eligible until the ledger settles (an event)
 	}
+	if p.waitsOnMaps(t) {
+		return 0, 0, quietSkip // not eligible until a report or a map's end (events)
+	}
 	// Γ's trem counts the running attempts the same way.
 	c := t.RunningAttempts
 	if b.early && c >= 2 {

@@ -292,6 +292,37 @@ func (p *policy) candidates(job *speculators.Job, now speculators.Time, deadline
 	}
 }
 
+// waitsOnMaps reports whether running reduce t waits on its job's maps
+// (reduce-copies-after-maps): WaitsOnMaps, while the policy holds such
+// reduces back.
+func (p *policy) waitsOnMaps(t *speculators.Task) bool {
+	return p.reducesHeld && t.ID.Type == speculators.Reduce && reduceWaits(t, p.mapsFrac)
+}
+
+// WaitsOnMaps reports whether running reduce t of job waits on the job's
+// maps: a map is not done and an attempt of t in its copy phase has copied
+// at least the share of the maps done, less mapsWaitSlack (its last report
+// may predate the latest maps), so its pace is the maps', which a copy
+// would wait on as well (reduce-copies-after-maps).
+func WaitsOnMaps(job *speculators.Job, t *speculators.Task) bool {
+	maps := len(job.Tasks[speculators.Map])
+	return t.ID.Type == speculators.Reduce && job.Completed[speculators.Map] < maps &&
+		reduceWaits(t, float64(job.Completed[speculators.Map])/float64(maps))
+}
+
+func reduceWaits(t *speculators.Task, mapsFrac float64) bool {
+	for _, a := range t.Attempts {
+		if a.Running() && a.Phase == speculators.PhaseShuffle && 3*a.Progress+mapsWaitSlack >= mapsFrac {
+			return true
+		}
+	}
+	return false
+}
+
+// mapsWaitSlack is how far below the share of maps done a reduce's copied
+// share may be and still count as waiting on the maps (WaitsOnMaps).
+const mapsWaitSlack = 0.1
+
 // recordAlways makes pull mode's Decide record t_rem even where the
 // learner reads the score no more (tests: TestRecordLeftOutChangesNothing).
 var recordAlways bool
@@ -359,7 +390,7 @@ func (p *policy) candOf(c *cand, t *speculators.Task, now speculators.Time, tn f
 		if record && measured {
 			p.est.remember(t, c.trem, now)
 		}
-		c.eligible = measured && t.PendingCopies == 0 && (!early || c.c < 2)
+		c.eligible = measured && t.PendingCopies == 0 && (!early || c.c < 2) && !p.waitsOnMaps(t)
 		c.dur = min(c.trem, c.tnew)
 		c.saving = float64(c.c)*c.trem - float64(c.c+1)*c.tnew
 	}
