@@ -52,6 +52,17 @@
 //	    speculators.MaxJobTasks, sigma a number in [0,
 //	    speculators.MaxTailSigma], slow in [0, 1]; anything else is an error naming the
 //	    file and line. Prints nothing.
+//	runtime reduce ms=4000 | runtime map ms=20000
+//	    an earlier job's completed task (speculators.RuntimeRecord, its
+//	    input size unknown), for the next job command: its Prior's
+//	    PriorRuntime is the median of the type's runtime lines (Records).
+//	    Prints nothing.
+//	tail deadline=300 | tail bound=60
+//	    a deadline record (auto's rule v41: a job with that absolute
+//	    deadline in seconds runs now) or a bound record (rule v44: a job
+//	    with an error bound was still short of it shortly before that
+//	    time, speculators.TailFit.BoundAhead), for the next job command
+//	    as a tail line; either takes nothing else.
 //	run
 //	    does nothing itself: a directive whose input is the script.
 //	start t=0 m1 node=n1 [copy] [restated] [container=ID]
@@ -78,10 +89,15 @@
 //	priority t=60
 //	    the job's order on free slots (JobPrioritizer): "tier T key K", the
 //	    simulator serving the lowest first, or "none".
+//	why
+//	    the policy's account of its choice (a Why method, as auto's,
+//	    whose reason names the rules that chose its member): "why: TEXT",
+//	    or "why: none" for a policy without one.
 //	learned
 //	    what the engine handed out for later jobs since the last learned
 //	    (speculators.Learned): one "runtime ...", "tail maps=N sigma=S"
-//	    or "sample ..." a line.
+//	    ("tail deadline=SEC" or "tail bound=SEC" for a deadline or bound
+//	    record) or "sample ..." a line.
 //
 // For example, LATE's §4.2 case (testdata in speculators/late):
 //

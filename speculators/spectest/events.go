@@ -98,7 +98,11 @@ func (s *script) job(a *args) error {
 	if j.Info.ID == "" {
 		j.Info.ID = "job_test_0001"
 	}
-	if len(s.tails) > 0 {
+	switch {
+	case len(s.runtimes) > 0:
+		j.Prior = Records{Tails: s.tails, Runtimes: s.runtimes}
+		s.tails, s.runtimes = nil, nil
+	case len(s.tails) > 0:
 		j.Prior, s.tails = Tails(s.tails), nil
 	}
 	e, err := s.reg.NewEngineWith(j.Info, j.Policy, j.Params, max(j.Seed, 1), j.Prior)
@@ -128,21 +132,28 @@ const yearSeconds = 365 * 24 * 3600
 // speculators.MaxJobTasks, rslow a share in [0, 1] and rsigma (default 0:
 // no spread) a number in [0, speculators.MaxTailSigma]; a deadline record
 // "tail deadline=SEC" (rule v41: a job with that absolute deadline, in
-// (0, a year] seconds, runs now) takes nothing else.
+// (0, a year] seconds, runs now) takes nothing else, nor does a bound
+// record "tail bound=SEC" (rule v44: a job with an error bound was still
+// short of it shortly before SEC; TailFit.BoundAhead).
 func (s *script) tail(a *args) error {
 	var f speculators.TailFit
-	if d, ok, err := a.float("deadline"); err != nil || ok {
-		// A deadline record (auto's rule v41): alone, a deadline in seconds.
+	for _, k := range []string{"deadline", "bound"} {
+		d, ok, err := a.float(k)
+		if err == nil && !ok {
+			continue
+		}
+		// A deadline record (auto's rule v41) or a bound record (rule
+		// v44): alone, a time in seconds.
 		switch {
 		case err != nil:
 			return fmt.Errorf("tail: %w", err)
 		case !(d > 0 && d <= yearSeconds):
-			return fmt.Errorf("tail: deadline=%g: want seconds in (0, %d]", d, yearSeconds)
+			return fmt.Errorf("tail: %s=%g: want seconds in (0, %d]", k, d, yearSeconds)
 		}
 		if err := a.unused(); err != nil {
-			return fmt.Errorf("tail: a deadline record takes deadline=SEC alone: %w", err)
+			return fmt.Errorf("tail: a %s record takes %s=SEC alone: %w", k, k, err)
 		}
-		s.tails = append(s.tails, speculators.TailFit{Deadline: Sec(d)})
+		s.tails = append(s.tails, speculators.TailFit{Deadline: Sec(d), BoundAhead: k == "bound"})
 		return nil
 	}
 	ints := []struct {
@@ -193,6 +204,36 @@ func (s *script) tail(a *args) error {
 		return fmt.Errorf("tail: %w", err)
 	}
 	s.tails = append(s.tails, f)
+	return nil
+}
+
+// runtime queues an earlier job's completed task for the next job command,
+// as the learned command prints it: "runtime map|reduce ms=N" (N above 0;
+// speculators.RuntimeRecord, its input size unknown).
+func (s *script) runtime(a *args) error {
+	if len(a.words) != 1 {
+		return fmt.Errorf("runtime: want map or reduce, then ms=N")
+	}
+	var ty speculators.TaskType
+	switch a.words[0] {
+	case "map":
+		ty = speculators.Map
+	case "reduce":
+		ty = speculators.Reduce
+	default:
+		return fmt.Errorf("runtime: task type %q: want map or reduce", a.words[0])
+	}
+	ms, ok, err := a.float("ms")
+	switch {
+	case err != nil:
+		return fmt.Errorf("runtime: %w", err)
+	case !ok || !(ms > 0):
+		return fmt.Errorf("runtime: want ms=N above 0")
+	}
+	if err := a.unused(); err != nil {
+		return fmt.Errorf("runtime: %w", err)
+	}
+	s.runtimes = append(s.runtimes, speculators.RuntimeRecord{Type: ty, Ms: ms})
 	return nil
 }
 

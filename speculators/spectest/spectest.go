@@ -384,3 +384,33 @@ func (Tails) PriorRuntime(speculators.TaskType, int64) (float64, bool) { return 
 
 // TailFits returns the fits (speculators.TailPrior).
 func (t Tails) TailFits() []speculators.TailFit { return t[:len(t):len(t)] }
+
+// Records is a Prior holding earlier jobs' map-time spreads (Tails) and
+// completed tasks' run times: PriorRuntime is the median of the run times
+// of the type asked, whatever the input size (a GRASS store's median within
+// an input-size class); no samples.
+type Records struct {
+	Tails
+	Runtimes []speculators.RuntimeRecord
+}
+
+var _ speculators.TailPrior = Records{}
+
+// PriorRuntime is the median run time of the type's records (speculators.Prior).
+func (r Records) PriorRuntime(ty speculators.TaskType, _ int64) (float64, bool) {
+	var ms []float64
+	for _, x := range r.Runtimes {
+		if x.Type == ty {
+			ms = append(ms, x.Ms)
+		}
+	}
+	if len(ms) == 0 {
+		return 0, false
+	}
+	slices.Sort(ms)
+	n := len(ms)
+	if n%2 == 1 {
+		return ms[n/2], true
+	}
+	return (ms[n/2-1] + ms[n/2]) / 2, true
+}

@@ -55,6 +55,9 @@ type script struct {
 	reg   *speculators.Registry
 	h     *Harness
 	tails []speculators.TailFit
+	// runtimes are earlier jobs' completed tasks (runtime lines) the next
+	// job command takes into its Prior with the tails.
+	runtimes []speculators.RuntimeRecord
 	// pos is the current directive's file:line, at the command's (an
 	// input line's is pos's line plus its place in the input).
 	pos, at string
@@ -227,6 +230,11 @@ func (s *script) command(cmd string, in []datadriven.CmdArg) (string, error) {
 			return "", fmt.Errorf("%s: %w", s.at, err)
 		}
 		return "", nil
+	case "runtime":
+		if err := s.runtime(&a); err != nil {
+			return "", fmt.Errorf("%s: %w", s.at, err)
+		}
+		return "", nil
 	}
 	if err := s.needJob(); err != nil {
 		return "", err
@@ -244,6 +252,8 @@ func (s *script) command(cmd string, in []datadriven.CmdArg) (string, error) {
 		out, err = s.priority(&a)
 	case "learned":
 		out = formatLearned(s.h.Learned())
+	case "why":
+		out = s.why()
 	default:
 		var ev speculators.Event
 		ev, err = s.event(cmd, &a)
@@ -320,6 +330,16 @@ func (s *script) priority(a *args) (string, error) {
 	return fmt.Sprintf("t=%s priority: tier %d key %.0f\n", fmtSec(now), p.Tier, p.Key), nil
 }
 
+// why prints the policy's account of its choice (a Why method, as auto's,
+// which names the rules that chose its member), or "why: none".
+func (s *script) why() string {
+	w, ok := s.h.Policy().(interface{ Why() string })
+	if !ok {
+		return "why: none\n"
+	}
+	return "why: " + w.Why() + "\n"
+}
+
 func (s *script) choose(a *args) (string, error) {
 	now, node, err := a.timeNode()
 	if err != nil {
@@ -370,7 +390,14 @@ func formatLearned(l speculators.Learned) string {
 		fmt.Fprintf(&b, "runtime %s ms=%s input=%d\n", r.Type, strconv.FormatFloat(r.Ms, 'f', -1, 64), r.InputBytes)
 	}
 	for _, f := range l.Tails {
-		fmt.Fprintf(&b, "tail maps=%d sigma=%.3f\n", f.Maps, f.Sigma)
+		switch {
+		case f.IsDeadline() && f.BoundAhead:
+			fmt.Fprintf(&b, "tail bound=%s\n", fmtSec(f.Deadline))
+		case f.IsDeadline():
+			fmt.Fprintf(&b, "tail deadline=%s\n", fmtSec(f.Deadline))
+		default:
+			fmt.Fprintf(&b, "tail maps=%d sigma=%.3f\n", f.Maps, f.Sigma)
+		}
 	}
 	for _, x := range l.Samples {
 		fmt.Fprintf(&b, "sample bucket=%d kind=%s algorithm=%s tasks=%d bound=%.3f utilisation=%.3f accuracy=%.3f curve=%d points\n",
