@@ -2769,17 +2769,7 @@ func (p *policy) deadlineWavesMember(info speculators.JobInfo) (string, string) 
 // prior holds (rule v41) and whether it lies after start: a job with a
 // deadline still racing it when a job starting at start is placed.
 func deadlineAhead(prior speculators.Prior, start speculators.Time) (speculators.Time, bool) {
-	tp, ok := prior.(speculators.TailPrior)
-	if !ok {
-		return 0, false
-	}
-	var latest speculators.Time
-	for _, f := range tp.TailFits() {
-		if f.IsDeadline() && !f.BoundAhead && f.Deadline > latest {
-			latest = f.Deadline
-		}
-	}
-	return latest, latest > start
+	return recordAhead(prior, start, false)
 }
 
 // boundAheadStep is how far ahead a bound record of rule v44 reaches; a
@@ -2790,13 +2780,20 @@ const boundAheadStep = speculators.Time(10000)
 // lies after start: a job with an error bound was short of it within
 // boundAheadStep of start.
 func boundAhead(prior speculators.Prior, start speculators.Time) (speculators.Time, bool) {
+	return recordAhead(prior, start, true)
+}
+
+// recordAhead reports the latest of the prior's deadline records (rule
+// v41; bound false) or bound records (rule v44; bound true, the records
+// with BoundAhead) and whether it lies after start.
+func recordAhead(prior speculators.Prior, start speculators.Time, bound bool) (speculators.Time, bool) {
 	tp, ok := prior.(speculators.TailPrior)
 	if !ok {
 		return 0, false
 	}
 	var latest speculators.Time
 	for _, f := range tp.TailFits() {
-		if f.IsDeadline() && f.BoundAhead && f.Deadline > latest {
+		if f.IsDeadline() && f.BoundAhead == bound && f.Deadline > latest {
 			latest = f.Deadline
 		}
 	}

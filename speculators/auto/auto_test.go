@@ -1520,27 +1520,7 @@ func TestRuleV40Switch(t *testing.T) {
 func TestRuleV41Switch(t *testing.T) {
 	reg := registry(t)
 	const s = speculators.Time(1000)
-	off := map[string]string{auto.ParamBeside: ""}
-	for _, c := range []struct {
-		name   string
-		record speculators.Time
-		start  speculators.Time
-		param  map[string]string
-		want   string
-		named  bool
-	}{
-		{"deadline ahead", 100 * s, 50 * s, nil, "hadoop-legacy", true},
-		{"deadline passed", 100 * s, 150 * s, nil, "grass", false},
-		{"no deadline record", 0, 50 * s, nil, "grass", false},
-		{"switch off", 100 * s, 50 * s, off, "grass", false},
-	} {
-		store := grass.NewMemoryStore()
-		if c.record > 0 {
-			store.AddTail(speculators.TailFit{Deadline: c.record})
-		}
-		info := speculators.JobInfo{ID: "j", Maps: 20, Reduces: 3, Slots: 100, JobOrder: true, Start: c.start}
-		checkSwitch(t, c.name, newAuto(t, reg, info, c.param, store), c.want, auto.ParamBeside, c.named)
-	}
+	checkBeside(t, reg, auto.ParamBeside, "deadline", speculators.TailFit{Deadline: 100 * s})
 	// The records a deadline job hands out.
 	for _, live := range []bool{false, true} {
 		info := speculators.JobInfo{ID: "d", Maps: 20, Slots: 100, JobOrder: true, Start: 10 * s}
@@ -1664,6 +1644,36 @@ func TestRuleV43Switch(t *testing.T) {
 	}
 }
 
+// checkBeside checks a "beside" switch (rules v41 and v44): an exact job
+// with reduces placed before the record's time runs hadoop-legacy, its
+// reason naming param; placed after it, with no record, or with param
+// empty (the rule before) it keeps grass.
+func checkBeside(t *testing.T, reg *speculators.Registry, param, kind string, record speculators.TailFit) {
+	t.Helper()
+	before, after := record.Deadline/2, record.Deadline+record.Deadline/2
+	off := map[string]string{param: ""}
+	for _, c := range []struct {
+		name   string
+		record bool
+		start  speculators.Time
+		param  map[string]string
+		want   string
+		named  bool
+	}{
+		{kind + " ahead", true, before, nil, "hadoop-legacy", true},
+		{kind + " record passed", true, after, nil, "grass", false},
+		{"no " + kind + " record", false, before, nil, "grass", false},
+		{"switch off", true, before, off, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		if c.record {
+			store.AddTail(record)
+		}
+		info := speculators.JobInfo{ID: "j", Maps: 20, Reduces: 3, Slots: 100, JobOrder: true, Start: c.start}
+		checkSwitch(t, c.name, newAuto(t, reg, info, c.param, store), c.want, param, c.named)
+	}
+}
+
 // TestRuleV44Switch: an exact job with reduces placed while a bound record
 // (rule v44: a job with an error bound short of it) reaches past its start
 // runs error-beside-member (hadoop-legacy), its reason naming the switch; a
@@ -1676,26 +1686,7 @@ func TestRuleV44Switch(t *testing.T) {
 	reg := registry(t)
 	const s = speculators.Time(1000)
 	off := map[string]string{auto.ParamErrBeside: ""}
-	for _, c := range []struct {
-		name   string
-		record speculators.Time
-		start  speculators.Time
-		param  map[string]string
-		want   string
-		named  bool
-	}{
-		{"bound ahead", 60 * s, 50 * s, nil, "hadoop-legacy", true},
-		{"bound record passed", 60 * s, 150 * s, nil, "grass", false},
-		{"no bound record", 0, 50 * s, nil, "grass", false},
-		{"switch off", 60 * s, 50 * s, off, "grass", false},
-	} {
-		store := grass.NewMemoryStore()
-		if c.record > 0 {
-			store.AddTail(speculators.TailFit{Deadline: c.record, BoundAhead: true})
-		}
-		info := speculators.JobInfo{ID: "j", Maps: 20, Reduces: 3, Slots: 100, JobOrder: true, Start: c.start}
-		checkSwitch(t, c.name, newAuto(t, reg, info, c.param, store), c.want, auto.ParamErrBeside, c.named)
-	}
+	checkBeside(t, reg, auto.ParamErrBeside, "bound", speculators.TailFit{Deadline: 60 * s, BoundAhead: true})
 	// A bound record is not rule v41's deadline record.
 	store := grass.NewMemoryStore()
 	store.AddTail(speculators.TailFit{Deadline: 60 * s, BoundAhead: true})
