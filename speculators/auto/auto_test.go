@@ -1740,7 +1740,7 @@ func TestRuleV45Switch(t *testing.T) {
 		{"memoryless records", 1.4, 0.85, true, false, false, nil, "mantri", true},
 		{"memoryless records, bound given live", 1.4, 0.85, true, false, true, nil, "mantri", true},
 		{"lognormal records", 1.4, 1.4, true, false, false, nil, "grass", false},
-		{"narrow records", 0.6, 0.35, true, false, false, nil, "grass", false},
+		{"narrow records", 0.6, 0.55, true, false, false, nil, "grass", false},
 		{"deadline", 1.4, 0.85, false, true, false, nil, "grass", false},
 		{"switch off", 1.4, 0.85, true, false, false, off, "grass", false},
 	} {
@@ -1765,6 +1765,109 @@ func TestRuleV45Switch(t *testing.T) {
 			}
 		}
 		checkSwitch(t, c.name, e, c.want, auto.ParamMemoryless, c.named)
+	}
+}
+
+// TestRuleV48Switch: a job with an error bound (no deadline) placed after
+// map records whose upper-half spread is at most bounded-narrow-upper and at
+// most bounded-narrow-ratio of their spread (a flat, bounded law's shape:
+// U(4, 16) s reads 0.31 above the median and 0.51 below) runs
+// bounded-narrow-member (none), also when the bound is given later, live,
+// its reason naming the switch; a lognormal's even halves, a wide upper
+// half, records narrow on both sides (rare far outliers), a deadline, or the
+// member empty (the rule before) leave it to grass.
+func TestRuleV48Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamNarrow: ""}
+	for _, c := range []struct {
+		name            string
+		sigma, upper    float64
+		bound, deadline bool
+		live            bool
+		param           map[string]string
+		want            string
+		named           bool
+	}{
+		{"flat bounded records", 0.5, 0.3, true, false, false, nil, "none", true},
+		{"flat bounded records, bound given live", 0.5, 0.3, true, false, true, nil, "none", true},
+		{"lognormal records", 0.4, 0.4, true, false, false, nil, "grass", false},
+		{"wide upper half", 0.8, 0.5, true, false, false, nil, "grass", false},
+		{"narrow both halves (rare outliers)", 0.12, 0.15, true, false, false, nil, "grass", false},
+		{"deadline", 0.5, 0.3, false, true, false, nil, "grass", false},
+		{"switch off", 0.5, 0.3, true, false, false, off, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for i := 0; i < 5; i++ {
+			store.AddTail(speculators.TailFit{Maps: 40, Sigma: c.sigma, Upper: c.upper})
+		}
+		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 1, Slots: 72, JobOrder: true, SlotPools: true}
+		var ev *speculators.Event
+		switch {
+		case c.live:
+			ev = &speculators.Event{Kind: speculators.JobBounds, ErrorBound: 0.1}
+		case c.bound:
+			info.ErrorBound = 0.1
+		case c.deadline:
+			info.Deadline = 600000
+		}
+		e := newAuto(t, reg, info, c.param, store)
+		if ev != nil {
+			if err := e.Observe(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkSwitch(t, c.name, e, c.want, auto.ParamNarrow, c.named)
+	}
+}
+
+// TestRuleV48HeavyUpperSwitch: a job with an error bound (no deadline)
+// placed after map records whose upper-half spread is at least
+// bounded-heavy-upper and at least bounded-heavy-ratio of a lower half of at
+// least bounded-heavy-lower (a tail heavier than a lognormal's) runs
+// bounded-heavy-upper-member (mantri), also when the bound is given later,
+// live, its reason naming the switch; a lognormal's even halves, a narrow
+// lower half under a far upper mode, a deadline, or the member empty (the
+// rule before) leave it to grass.
+func TestRuleV48HeavyUpperSwitch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamHeavyUpperM: ""}
+	for _, c := range []struct {
+		name            string
+		sigma, upper    float64
+		bound, deadline bool
+		live            bool
+		param           map[string]string
+		want            string
+		named           bool
+	}{
+		{"heavy upper half", 0.75, 1.15, true, false, false, nil, "mantri", true},
+		{"heavy upper half, bound given live", 0.75, 1.15, true, false, true, nil, "mantri", true},
+		{"lognormal records", 0.9, 0.95, true, false, false, nil, "grass", false},
+		{"narrow lower half, far upper mode", 0.25, 1.4, true, false, false, nil, "grass", false},
+		{"deadline", 0.75, 1.15, false, true, false, nil, "grass", false},
+		{"switch off", 0.75, 1.15, true, false, false, off, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for i := 0; i < 5; i++ {
+			store.AddTail(speculators.TailFit{Maps: 40, Sigma: c.sigma, Upper: c.upper})
+		}
+		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 1, Slots: 72, JobOrder: true, SlotPools: true}
+		var ev *speculators.Event
+		switch {
+		case c.live:
+			ev = &speculators.Event{Kind: speculators.JobBounds, ErrorBound: 0.1}
+		case c.bound:
+			info.ErrorBound = 0.1
+		case c.deadline:
+			info.Deadline = 600000
+		}
+		e := newAuto(t, reg, info, c.param, store)
+		if ev != nil {
+			if err := e.Observe(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkSwitch(t, c.name, e, c.want, auto.ParamHeavyUpperM, c.named)
 	}
 }
 
