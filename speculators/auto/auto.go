@@ -1157,7 +1157,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	}
 	if fam == Exact && info.SlotPools && p.slotsAlike != "" {
 		// Rule v48: alike nodes on slot pools, after records.
-		if m, jobs := learnedSlow(p.env.Prior); jobs > 0 && m < p.spreadShare {
+		if m, jobs := learnedSlow(p.env.Prior); jobs >= alikeMinJobs && m < p.spreadShare {
 			if r, _ := learnedReduceSlow(p.env.Prior); p.reduceShare <= 0 || r < p.reduceShare {
 				first, why = p.slotsAlike, fmt.Sprintf("%s on slot pools; the last %d map records ran slow on %.2f of their nodes, below %.2f, and their reduces on %.2f (%s)", why, jobs, m, p.spreadShare, r, ParamSlotsAlike)
 			}
