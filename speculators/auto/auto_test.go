@@ -357,7 +357,7 @@ func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
 		{"reduces, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "ras", false},
 		{"reduces, three alike at 0.26, not busy", 4, repeat(speculators.TailFit{Maps: 40, Sigma: 0.26}, 3), 61, "grass", false},
 		{"reduces, three alike, one slow, not busy", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.2, Slow: 0.1}}, 61, "grass", false},
-		{"reduces, slot pools, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "late", true},
+		{"reduces, slot pools, three alike, not busy (rule v48)", 4, []speculators.TailFit{tight, tight, tight}, 61, "grass", true},
 		// Rule v19: a wide record among the last 16 map records (a burst's
 		// heavy tail among a steady tenant's tight jobs) keeps the job off
 		// the alike member; on containers it runs the spread member.
