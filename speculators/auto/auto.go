@@ -647,11 +647,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.String(&p.slotsAlike, ParamSlotsAlike, "grass",
 		"member an exact job with reduces starts on when its cluster gives slot pools (Hadoop 1's map and reduce slots, JobInfo.SlotPools) and at least 3 of the last map records are read (alikeMinJobs) "+
 			"whose maps ran at least 1.5x their median on fewer than 0.07 of their nodes (spread-share, the mean rule v6 reads) and whose reduces on fewer than reduce-spread-share, in exact-member's place (late); "+
-			"the switches that read the records and the busy fraction at placement (tail, spread, futile, one-reduce, busy) stand over it (rule v48). "+
+			"the switches that read the records and the busy fraction at placement (tail, spread, futile, one-reduce, busy) stand over it (rule v49). "+
 			"LATE's heuristic is for heterogeneous nodes (Improving MapReduce Performance in Heterogeneous Environments, §3-4: copies of tasks slow beside their siblings, capped at 10% of the slots, judged only once they have run a minute), and on alike nodes with tasks under a minute it copies next to nothing; "+
 			"there a job's last maps run as a short last wave on mostly idle slots, where copying greedily pays (Trimming Stragglers in Approximation Analytics, §3.2, Guideline 2: GS in a job's last wave; GRASS switches to it by the waves left, §4.1). "+
 			"Evidence (5 seeds, exact): heldout20/slots-wave-edge-fifo 83.57 -> 79.04 s (grass 75.98, hadoop 81.38: behind -> +4.0%, in); at seed 1 the 26 jobs it moved ran 77.8 -> 70.6 s (hadoop 75.8, grass 68.8), copies 21 -> 462; "+
-			"over 311 rows behind hadoop 12 -> 11, in +1, 10 moved, none out (docs/auto-history.md, rule v48). "+
+			"over 311 rows behind hadoop 12 -> 11, in +1, 10 moved, none out (docs/auto-history.md, rule v49). "+
 			"Fitted: the record count (at 1, heldout33/slots-slow-heartbeats-reduce-hangs-sleep-sums-fifo went out, 110.8 -> 114.4 s, gs 106.0: its jobs 3-5 read one or two records before the slow nodes showed); "+
 			"the member is rule v10's containers member, not fitted; a job with fewer records (the LATE sorts run alone) keeps exact-member. Empty: exact-member, as in rule v47")
 	b.String(&p.small, ParamSmall, "sca",
@@ -1162,7 +1162,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		first, why = p.containers, why+" on containers"
 	}
 	if fam == Exact && info.SlotPools && p.slotsAlike != "" {
-		// Rule v48: alike nodes on slot pools, after records.
+		// Rule v49: alike nodes on slot pools, after records.
 		if m, jobs := learnedSlow(p.env.Prior); jobs >= alikeMinJobs && m < p.spreadShare {
 			if r, _ := learnedReduceSlow(p.env.Prior); p.reduceShare <= 0 || r < p.reduceShare {
 				first, why = p.slotsAlike, fmt.Sprintf("%s on slot pools; the last %d map records ran slow on %.2f of their nodes, below %.2f, and their reduces on %.2f (%s)", why, jobs, m, p.spreadShare, r, ParamSlotsAlike)

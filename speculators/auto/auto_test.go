@@ -357,7 +357,7 @@ func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
 		{"reduces, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "ras", false},
 		{"reduces, three alike at 0.26, not busy", 4, repeat(speculators.TailFit{Maps: 40, Sigma: 0.26}, 3), 61, "grass", false},
 		{"reduces, three alike, one slow, not busy", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.2, Slow: 0.1}}, 61, "grass", false},
-		{"reduces, slot pools, three alike, not busy (rule v48)", 4, []speculators.TailFit{tight, tight, tight}, 61, "grass", true},
+		{"reduces, slot pools, three alike, not busy (rule v49)", 4, []speculators.TailFit{tight, tight, tight}, 61, "grass", true},
 		// Rule v19: a wide record among the last 16 map records (a burst's
 		// heavy tail among a steady tenant's tight jobs) keeps the job off
 		// the alike member; on containers it runs the spread member.
@@ -1907,13 +1907,13 @@ func TestRuleV47Switch(t *testing.T) {
 	}
 }
 
-// TestRuleV48Switch: an exact job with reduces on slot pools, placed at a
+// TestRuleV49Switch: an exact job with reduces on slot pools, placed at a
 // low busy fraction after map records that show no slow node, runs
 // slots-alike-member (grass) in exact-member's place (late), its reason
 // naming the switch; no record yet (the LATE sorts, a job alone), records
 // with slow nodes (rule v28's spread switch), containers (rule v10) or the
-// member empty (the rule before v48) leave it to the rule before.
-func TestRuleV48Switch(t *testing.T) {
+// member empty (the rule before v49) leave it to the rule before.
+func TestRuleV49Switch(t *testing.T) {
 	reg := registry(t)
 	alike := speculators.TailFit{Maps: 54, Sigma: 0.1}
 	slow := speculators.TailFit{Maps: 54, Sigma: 0.1, Slow: 0.25}
