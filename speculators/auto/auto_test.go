@@ -357,7 +357,7 @@ func TestEarlierJobsChooseTheBusyMember(t *testing.T) {
 		{"reduces, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "ras", false},
 		{"reduces, three alike at 0.26, not busy", 4, repeat(speculators.TailFit{Maps: 40, Sigma: 0.26}, 3), 61, "grass", false},
 		{"reduces, three alike, one slow, not busy", 4, []speculators.TailFit{tight, tight, {Maps: 40, Sigma: 0.2, Slow: 0.1}}, 61, "grass", false},
-		{"reduces, slot pools, three alike, not busy", 4, []speculators.TailFit{tight, tight, tight}, 61, "late", true},
+		{"reduces, slot pools, three alike, not busy (rule v49)", 4, []speculators.TailFit{tight, tight, tight}, 61, "grass", true},
 		// Rule v19: a wide record among the last 16 map records (a burst's
 		// heavy tail among a steady tenant's tight jobs) keeps the job off
 		// the alike member; on containers it runs the spread member.
@@ -1998,5 +1998,41 @@ func TestRuleV47Switch(t *testing.T) {
 		if named := strings.Contains(w, "("+auto.ParamRedAfter+")"); named == c.want {
 			t.Errorf("%s: reason %q names %s: %t", c.name, w, auto.ParamRedAfter, named)
 		}
+	}
+}
+
+// TestRuleV49Switch: an exact job with reduces on slot pools, placed at a
+// low busy fraction after map records that show no slow node, runs
+// slots-alike-member (grass) in exact-member's place (late), its reason
+// naming the switch; no record yet (the LATE sorts, a job alone), records
+// with slow nodes (rule v28's spread switch), containers (rule v10) or the
+// member empty (the rule before v49) leave it to the rule before.
+func TestRuleV49Switch(t *testing.T) {
+	reg := registry(t)
+	alike := speculators.TailFit{Maps: 54, Sigma: 0.1}
+	slow := speculators.TailFit{Maps: 54, Sigma: 0.1, Slow: 0.25}
+	off := map[string]string{auto.ParamSlotsAlike: ""}
+	for _, c := range []struct {
+		name  string
+		pools bool
+		recs  []speculators.TailFit
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"slot pools, alike records", true, repeat(alike, 3), nil, "grass", true},
+		{"slot pools, alike records, switch off", true, repeat(alike, 3), off, "late", false},
+		{"slot pools, no record", true, nil, nil, "late", false},
+		{"slot pools, 2 alike records (too few)", true, repeat(alike, 2), nil, "late", false},
+		{"slot pools, slow-node records", true, repeat(slow, 3), nil, "ras", false},
+		{"containers, alike records (rule v20)", false, repeat(alike, 3), nil, "ras", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.recs {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 54, Reduces: 8, Slots: 72, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: 70, Slots: 72}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamSlotsAlike, c.named)
 	}
 }
