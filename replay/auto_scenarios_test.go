@@ -224,16 +224,14 @@ var heldOutMisses = map[string]string{
 	// farms, v18 +8.5%; 5 seeds: v18 +32.0%, v19 -0.2%).
 	"heldout18/reduce-dominated-one-reduce": "jobs of one 5-minute reduce: every policy within 1%; auto 0.9 s behind " +
 		"hadoop at seed 1 (353.8 s against 352.9), 0.7 s over 5 seeds (345.8 against 345.1)",
-	"heldout18/idle-error-lognormal-heavy": "error-bound jobs on an idle cluster, lognormal sigma-1 maps: mantri leads " +
-		"on time to bound; auto 6.9% behind at seed 1, 5.3% over 5 seeds, ahead of hadoop",
+	// heldout18/idle-error-lognormal-heavy: fixed by rule v48 (bounded-heavy-upper-member mantri; seed 1: 15.50 s to the
+	// bound, mantri 15.30, +1.3%, hadoop 25.88; 5 seeds 15.90 against mantri's 15.47, +2.8%).
 	// The nineteenth set, written before rule v19 and run once under it (5
 	// seeds: docs/auto-history.md).
 	// heldout19/iterative-chains-fair: fixed by rule v20 (alike-idle-member ras: alike records; seed 1: +0.4%
 	// against ras, ahead of hadoop, 43.4 s against 43.3 and 44.3, v19 +6.1% and behind hadoop; 5 seeds: v19
 	// +6.4%, behind hadoop, v20 +1.6%, ahead of it, 43.8 against 43.9).
-	"heldout19/slots-slow-disk-creep": "one node's disk failing slowly on slot pools: at seed 1 rule v28 runs ras " +
-		"for the jobs after records with the slow node (ese under v27, which passed), 71.54 s against ese's 66.91 " +
-		"(+6.9%) and 0.4 s behind hadoop's 71.11; 5 seeds in under v28 (72.31 -> 71.26 s against sda's 70.41)",
+	// heldout19/slots-slow-disk-creep: fixed by rules v48-v49 (seed 1: 66.82 s, ese 66.91, hadoop 71.11).
 	"heldout19/one-by-one-high-rate": "jobs of one map and one reduce at a high rate: nothing to gain from copies; " +
 		"auto (ras) 0.2 s behind hadoop at seed 1 (22.5 s against 22.3), 0.6 s over 5 seeds; rule v20 " +
 		"(single-task-member hadoop for the busy jobs; the first jobs, placed on the idle cluster, are still cloned) " +
@@ -243,9 +241,8 @@ var heldOutMisses = map[string]string{
 	"heldout20/rolling-restart": "nodes restarted one after another: farms leads; passed at seed 1 from rule v27 " +
 		"(85.76 s against farms's 84.75) to v31; rule v33 (reduces-after-maps-idle-share) 152.1 s at seed 1, 79.5% " +
 		"behind farms, ahead of hadoop; over 5 seeds out under v31 and v33 (110.1 -> 116.2 s, farms 88.3)",
-	"heldout20/slots-wave-edge-fifo": "slot pools, jobs of 50-58 maps on 48 map slots (a short second wave), light load: " +
-		"auto 7.3% behind gs at seed 1 (81.93 s against 76.35) and 1.1 s behind hadoop (80.79); 5 seeds: +9.1% against " +
-		"grass, 1.5 s behind hadoop",
+	// heldout20/slots-wave-edge-fifo: fixed by rule v49 (slots-alike-member grass in late's place; seed 1: 78.76 s, gs
+	// 76.35, +3.2%, hadoop 80.79; 5 seeds 79.04 against grass's 75.98, +4.0%).
 	// heldout21/deadline-many-waves-speeds: fixed by rule v26 (deadline-waves-member hadoop for deadline jobs of two
 	// waves or more; seed 1, reduced: accuracy 0.9889 against hadoop's 0.9627; 5 seeds 0.9696 against 0.9632).
 	// The twenty-second set, written before rule v22 and run once under it (5
@@ -453,12 +450,16 @@ var heldOutMisses = map[string]string{
 		"a bound short of it) auto 15.96 s to the bound against 14.98 (+6.6%), ahead of hadoop (26.15); 5 seeds " +
 		"15.86 against mantri's 15.79 (+0.4%, in; 14.98 under v43)",
 	// The forty-fifth set, written before rule v44 and run once under rule v47 (5 seeds: docs/auto-history.md).
-	"heldout45/error-uniform-maps-noisy-progress-containers-fifo-0.72": "error-bound jobs of uniform maps with noisy " +
-		"progress on containers: sca leads; auto 18.09 s to the bound at seed 1, behind hadoop's 18.01; 5 seeds " +
-		"20.71 against sca's 19.69 (+5.2%) and hadoop's 20.02 (behind)",
+	// heldout45/error-uniform-maps-noisy-progress-containers-fifo-0.72: fixed by rule v48 (bounded-narrow-member none
+	// after flat map records; seed 1: 17.49 s to the bound, sca 17.71, hadoop 18.01; 5 seeds 18.79 against sca's 19.69).
 	"heldout45/fail-pack-job-maps-node-crash-returns-containers-fair-0.6": "packed jobs lose the node holding most of " +
 		"their maps, which returns: farms leads at seed 1; auto 55.74 s against 52.83 (+5.5%) and behind hadoop's " +
 		"55.07; 5 seeds 61.88 against farms's 64.03 (in)",
+	// The forty-sixth set, written before rule v48 and run once under rule v49 (5 seeds: docs/auto-history.md).
+	"heldout46/swim-reduces-kept-shuffle-heavy-phases-sjf-tenant-containers-fair": "SWIM jobs with their reduces, " +
+		"one tenant's reduces shuffle-heavy, the other's jobs shortest first: late leads at seed 1; auto 367.6 s, " +
+		"level with hadoop's 367.6 and behind it in the last digits; 5 seeds 370.2 against hadoop-legacy's 384.3 " +
+		"(in)",
 }
 
 // The held-out scenarios (scenarios/heldout*), each set written before a
@@ -470,8 +471,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 268 {
-		t.Fatalf("%d held-out scenarios, want at least 268 (sets 1-45)", len(held))
+	if len(held) < 274 {
+		t.Fatalf("%d held-out scenarios, want at least 274 (sets 1-46)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
