@@ -2816,21 +2816,28 @@ func (p *policy) memorylessMember() (string, string) {
 	return p.memoryless, fmt.Sprintf("; the last %d map records spread %.2f, at least %.2f, their upper half %.2f of it, at most %.2f (%s)", jobs, sigma, p.memSigma, ratio, p.memUpper, ParamMemoryless)
 }
 
-// narrowMember is bounded-narrow-member and what its reason adds when the
-// recent map records' upper-half spread (rule v17's, (q90 - q50) / z(0.9)
-// of log times) is at most bounded-narrow-upper (rule v48): the slowest
-// maps are not far past the median, so a copy's gain is bounded.
-func (p *policy) narrowMember() (string, string) {
-	tp, ok := p.env.Prior.(speculators.TailPrior)
+// learnedUpper is the recent map records' upper-half spread (rule v17's,
+// (q90 - q50) / z(0.9) of log times), weighted by their maps, and how many
+// records carry one (rule v48 reads it).
+func learnedUpper(prior speculators.Prior) (float64, int) {
+	tp, ok := prior.(speculators.TailPrior)
 	if !ok {
-		return "", ""
+		return 0, 0
 	}
-	upper, jobs := recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
+	return recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
 		if f.Upper <= 0 {
 			return 0, 0
 		}
 		return f.Upper, float64(f.Maps)
 	})
+}
+
+// narrowMember is bounded-narrow-member and what its reason adds when the
+// recent map records' upper-half spread (rule v17's, (q90 - q50) / z(0.9)
+// of log times) is at most bounded-narrow-upper (rule v48): the slowest
+// maps are not far past the median, so a copy's gain is bounded.
+func (p *policy) narrowMember() (string, string) {
+	upper, jobs := learnedUpper(p.env.Prior)
 	if p.narrow == "" || p.narrowUpper <= 0 || jobs == 0 || upper > p.narrowUpper {
 		return "", ""
 	}
@@ -2851,16 +2858,7 @@ func (p *policy) heavyUpperMemberFor() (string, string) {
 	if p.heavyUpperMember == "" || p.heavyUpper <= 0 {
 		return "", ""
 	}
-	tp, ok := p.env.Prior.(speculators.TailPrior)
-	if !ok {
-		return "", ""
-	}
-	upper, jobs := recentMean(tp.TailFits(), false, func(f speculators.TailFit) (float64, float64) {
-		if f.Upper <= 0 {
-			return 0, 0
-		}
-		return f.Upper, float64(f.Maps)
-	})
+	upper, jobs := learnedUpper(p.env.Prior)
 	sigma, _ := learnedSigma(p.env.Prior)
 	if jobs == 0 || upper < p.heavyUpper || sigma < p.heavyLower || upper < p.heavyRatio*sigma {
 		return "", ""

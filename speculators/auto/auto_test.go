@@ -1718,32 +1718,24 @@ func TestRuleV44Switch(t *testing.T) {
 	}
 }
 
-// TestRuleV45Switch: a job with an error bound (no deadline) placed after
-// map records that spread at least bounded-memoryless-sigma with an upper
-// half at most bounded-memoryless-upper of it (an exponential law's
-// shape) runs bounded-memoryless-member (mantri), also when the bound is
-// given later, live, its reason naming the switch; a lognormal's even
-// halves, a narrow spread, a deadline, or the member empty (the rule
-// before) leave it to grass.
-func TestRuleV45Switch(t *testing.T) {
-	reg := registry(t)
-	off := map[string]string{auto.ParamMemoryless: ""}
-	for _, c := range []struct {
-		name            string
-		sigma, upper    float64
-		bound, deadline bool
-		live            bool
-		param           map[string]string
-		want            string
-		named           bool
-	}{
-		{"memoryless records", 1.4, 0.85, true, false, false, nil, "mantri", true},
-		{"memoryless records, bound given live", 1.4, 0.85, true, false, true, nil, "mantri", true},
-		{"lognormal records", 1.4, 1.4, true, false, false, nil, "grass", false},
-		{"narrow records", 0.6, 0.55, true, false, false, nil, "grass", false},
-		{"deadline", 1.4, 0.85, false, true, false, nil, "grass", false},
-		{"switch off", 1.4, 0.85, true, false, false, off, "grass", false},
-	} {
+// spreadCase is one job of checkSpread: earlier map records' lower- and
+// upper-half spreads, the job's bounds, and the member it wants.
+type spreadCase struct {
+	name            string
+	sigma, upper    float64
+	bound, deadline bool
+	live            bool
+	param           map[string]string
+	want            string
+	named           bool
+}
+
+// checkSpread places each case's job after five map records of its spreads
+// (a bound given with the job or later, live, or a deadline) and checks its
+// member and whether its reason names param (rules v45 and v48).
+func checkSpread(t *testing.T, reg *speculators.Registry, param string, cases []spreadCase) {
+	t.Helper()
+	for _, c := range cases {
 		store := grass.NewMemoryStore()
 		for i := 0; i < 5; i++ {
 			store.AddTail(speculators.TailFit{Maps: 40, Sigma: c.sigma, Upper: c.upper})
@@ -1764,8 +1756,28 @@ func TestRuleV45Switch(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		checkSwitch(t, c.name, e, c.want, auto.ParamMemoryless, c.named)
+		checkSwitch(t, c.name, e, c.want, param, c.named)
 	}
+}
+
+// TestRuleV45Switch: a job with an error bound (no deadline) placed after
+// map records that spread at least bounded-memoryless-sigma with an upper
+// half at most bounded-memoryless-upper of it (an exponential law's
+// shape) runs bounded-memoryless-member (mantri), also when the bound is
+// given later, live, its reason naming the switch; a lognormal's even
+// halves, a narrow spread, a deadline, or the member empty (the rule
+// before) leave it to grass.
+func TestRuleV45Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamMemoryless: ""}
+	checkSpread(t, reg, auto.ParamMemoryless, []spreadCase{
+		{"memoryless records", 1.4, 0.85, true, false, false, nil, "mantri", true},
+		{"memoryless records, bound given live", 1.4, 0.85, true, false, true, nil, "mantri", true},
+		{"lognormal records", 1.4, 1.4, true, false, false, nil, "grass", false},
+		{"narrow records", 0.6, 0.55, true, false, false, nil, "grass", false},
+		{"deadline", 1.4, 0.85, false, true, false, nil, "grass", false},
+		{"switch off", 1.4, 0.85, true, false, false, off, "grass", false},
+	})
 }
 
 // TestRuleV48Switch: a job with an error bound (no deadline) placed after
@@ -1779,15 +1791,7 @@ func TestRuleV45Switch(t *testing.T) {
 func TestRuleV48Switch(t *testing.T) {
 	reg := registry(t)
 	off := map[string]string{auto.ParamNarrow: ""}
-	for _, c := range []struct {
-		name            string
-		sigma, upper    float64
-		bound, deadline bool
-		live            bool
-		param           map[string]string
-		want            string
-		named           bool
-	}{
+	checkSpread(t, reg, auto.ParamNarrow, []spreadCase{
 		{"flat bounded records", 0.5, 0.3, true, false, false, nil, "none", true},
 		{"flat bounded records, bound given live", 0.5, 0.3, true, false, true, nil, "none", true},
 		{"lognormal records", 0.4, 0.4, true, false, false, nil, "grass", false},
@@ -1795,29 +1799,7 @@ func TestRuleV48Switch(t *testing.T) {
 		{"narrow both halves (rare outliers)", 0.12, 0.15, true, false, false, nil, "grass", false},
 		{"deadline", 0.5, 0.3, false, true, false, nil, "grass", false},
 		{"switch off", 0.5, 0.3, true, false, false, off, "grass", false},
-	} {
-		store := grass.NewMemoryStore()
-		for i := 0; i < 5; i++ {
-			store.AddTail(speculators.TailFit{Maps: 40, Sigma: c.sigma, Upper: c.upper})
-		}
-		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 1, Slots: 72, JobOrder: true, SlotPools: true}
-		var ev *speculators.Event
-		switch {
-		case c.live:
-			ev = &speculators.Event{Kind: speculators.JobBounds, ErrorBound: 0.1}
-		case c.bound:
-			info.ErrorBound = 0.1
-		case c.deadline:
-			info.Deadline = 600000
-		}
-		e := newAuto(t, reg, info, c.param, store)
-		if ev != nil {
-			if err := e.Observe(ev); err != nil {
-				t.Fatal(err)
-			}
-		}
-		checkSwitch(t, c.name, e, c.want, auto.ParamNarrow, c.named)
-	}
+	})
 }
 
 // TestRuleV48HeavyUpperSwitch: a job with an error bound (no deadline)
@@ -1831,44 +1813,14 @@ func TestRuleV48Switch(t *testing.T) {
 func TestRuleV48HeavyUpperSwitch(t *testing.T) {
 	reg := registry(t)
 	off := map[string]string{auto.ParamHeavyUpperM: ""}
-	for _, c := range []struct {
-		name            string
-		sigma, upper    float64
-		bound, deadline bool
-		live            bool
-		param           map[string]string
-		want            string
-		named           bool
-	}{
+	checkSpread(t, reg, auto.ParamHeavyUpperM, []spreadCase{
 		{"heavy upper half", 0.75, 1.15, true, false, false, nil, "mantri", true},
 		{"heavy upper half, bound given live", 0.75, 1.15, true, false, true, nil, "mantri", true},
 		{"lognormal records", 0.9, 0.95, true, false, false, nil, "grass", false},
 		{"narrow lower half, far upper mode", 0.25, 1.4, true, false, false, nil, "grass", false},
 		{"deadline", 0.75, 1.15, false, true, false, nil, "grass", false},
 		{"switch off", 0.75, 1.15, true, false, false, off, "grass", false},
-	} {
-		store := grass.NewMemoryStore()
-		for i := 0; i < 5; i++ {
-			store.AddTail(speculators.TailFit{Maps: 40, Sigma: c.sigma, Upper: c.upper})
-		}
-		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 1, Slots: 72, JobOrder: true, SlotPools: true}
-		var ev *speculators.Event
-		switch {
-		case c.live:
-			ev = &speculators.Event{Kind: speculators.JobBounds, ErrorBound: 0.1}
-		case c.bound:
-			info.ErrorBound = 0.1
-		case c.deadline:
-			info.Deadline = 600000
-		}
-		e := newAuto(t, reg, info, c.param, store)
-		if ev != nil {
-			if err := e.Observe(ev); err != nil {
-				t.Fatal(err)
-			}
-		}
-		checkSwitch(t, c.name, e, c.want, auto.ParamHeavyUpperM, c.named)
-	}
+	})
 }
 
 // TestRuleV46Switch: under bounded-order first, a job with a deadline is
