@@ -222,9 +222,20 @@ func (p *policy) size(job *speculators.Job) {
 	p.est.size(job)
 	// A map's success is an event, so every pass that reads it (Γ, the
 	// quiet bound) starts here after it.
-	p.reducesHeld = p.redAfterMaps && job.Completed[speculators.Map] < len(job.Tasks[speculators.Map])
-	if p.reducesHeld {
-		p.mapsFrac = float64(job.Completed[speculators.Map]) / float64(len(job.Tasks[speculators.Map]))
+	if !p.redAfterMaps {
+		return
+	}
+	held, frac := job.Completed[speculators.Map] < len(job.Tasks[speculators.Map]), 0.0
+	if held {
+		frac = float64(job.Completed[speculators.Map]) / float64(len(job.Tasks[speculators.Map]))
+	}
+	if held != p.reducesHeld || frac != p.mapsFrac {
+		// A map's end moves which reduces wait on the maps, though none of
+		// them had an event: the kept quiet times and Γ (which skipped the
+		// reduces held until their next report) are computed again.
+		p.reducesHeld, p.mapsFrac = held, frac
+		p.quiet.all = true
+		p.gamma.stale = true
 	}
 }
 
