@@ -3,9 +3,11 @@ package grass
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
+	"github.com/specbridge/specbridge/speculators/spectest"
 )
 
 // Γ brought up to date from the events of a few tasks (gammaUpdate) must be
@@ -43,29 +45,11 @@ func gammaRun(t *testing.T, name string, seed uint64) (int, int) {
 	const maps, reduces = 30, 4
 	h, p, sizes, store, rng := randomGrassJob(t, name, seed, 97,
 		speculators.JobInfo{ID: "job_gamma", Maps: maps, Reduces: reduces}, 0.2, ms(60))
-	type attempt struct {
-		id         speculators.AttemptID
-		start, end speculators.Time
-		over       bool
-	}
-	var runs []*attempt
+	rr := &randomRuns{h: h, rng: rng, sizes: sizes}
+	launch := rr.launch
 	done := map[speculators.TaskID]bool{}
 	started := map[speculators.TaskID]bool{}
-	launch := func(task speculators.TaskID, at speculators.Time, copy bool) {
-		dur := 10 * unit * (0.6 + 0.4/math.Pow(1-rng.Float64(), 1/1.5))
-		if task.Type == speculators.Map {
-			dur = float64(sizes[task.Index]) * (0.6 + 0.4/math.Pow(1-rng.Float64(), 1/1.5))
-		}
-		node := speculators.NodeID(fmt.Sprintf("n%d", len(runs)))
-		var id speculators.AttemptID
-		if copy {
-			id = h.StartCopy(task, node, at)
-		} else {
-			id = h.Start(task, node, at)
-		}
-		started[task] = true
-		runs = append(runs, &attempt{id: id, start: at, end: at + speculators.Time(dur)})
-	}
+	rr.started = started
 	updates, partialUpdates := 0, 0
 	check := func(now speculators.Time, what string) {
 		t.Helper()
@@ -93,14 +77,14 @@ func gammaRun(t *testing.T, name string, seed uint64) (int, int) {
 			h.Engine.WantsSlot(now)
 		}
 		// A few reports at this instant, one event at a time.
-		for _, r := range runs {
+		for _, r := range rr.runs {
 			if r.over || now >= r.end || rng.IntN(25) != 0 {
 				continue
 			}
 			h.Status(r.id, now, float64(now-r.start)/float64(r.end-r.start))
 			check(now, "a report")
 		}
-		for _, r := range runs {
+		for _, r := range rr.runs {
 			if r.over || now < r.end {
 				continue
 			}
@@ -116,7 +100,7 @@ func gammaRun(t *testing.T, name string, seed uint64) (int, int) {
 			}
 			done[task] = true
 			h.Succeed(r.id, now)
-			for _, o := range runs {
+			for _, o := range rr.runs {
 				if o != r && !o.over && o.id.Task == task {
 					o.over = true
 					h.Kill(o.id, now)
@@ -153,7 +137,7 @@ func gammaRun(t *testing.T, name string, seed uint64) (int, int) {
 			if rng.IntN(2) == 0 {
 				// Another task reports at the same instant: its entry may
 				// join Γ, kept whole or in part (gammaPartial).
-				for _, r := range runs {
+				for _, r := range rr.runs {
 					if !r.over && r.start < now && now < r.end && rng.IntN(8) == 0 {
 						h.Status(r.id, now, float64(now-r.start)/float64(r.end-r.start))
 						check(now, "a report in the round")
@@ -169,7 +153,7 @@ func gammaRun(t *testing.T, name string, seed uint64) (int, int) {
 			launch(copied, now, true)
 			check(now, "a copy's start")
 			if rng.IntN(6) == 0 {
-				for _, r := range runs {
+				for _, r := range rr.runs {
 					if !r.over && r.start == now && r.id.Task != copied {
 						r.over = true
 						h.Kill(r.id, now)
@@ -289,4 +273,41 @@ func sameCands(a, b []cand) bool {
 		}
 	}
 	return true
+}
+
+// randomRun is an attempt of a random job: when it started, when it is due
+// to end, and whether it has ended.
+type randomRun struct {
+	id         speculators.AttemptID
+	start, end speculators.Time
+	over       bool
+}
+
+// randomRuns starts attempts of a random job's tasks on nodes of their
+// own: a map runs its input size, a reduce 10 units, times 0.6 plus 0.4 of
+// a Pareto draw (shape 1.5).
+type randomRuns struct {
+	h       *spectest.Harness
+	rng     *rand.Rand
+	sizes   []int64
+	runs    []*randomRun
+	started map[speculators.TaskID]bool // if set, the tasks started
+}
+
+func (r *randomRuns) launch(task speculators.TaskID, at speculators.Time, copy bool) {
+	dur := 10 * unit * (0.6 + 0.4/math.Pow(1-r.rng.Float64(), 1/1.5))
+	if task.Type == speculators.Map {
+		dur = float64(r.sizes[task.Index]) * (0.6 + 0.4/math.Pow(1-r.rng.Float64(), 1/1.5))
+	}
+	node := speculators.NodeID(fmt.Sprintf("n%d", len(r.runs)))
+	var id speculators.AttemptID
+	if copy {
+		id = r.h.StartCopy(task, node, at)
+	} else {
+		id = r.h.Start(task, node, at)
+	}
+	if r.started != nil {
+		r.started[task] = true
+	}
+	r.runs = append(r.runs, &randomRun{id: id, start: at, end: at + speculators.Time(dur)})
 }

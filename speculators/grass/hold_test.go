@@ -2,7 +2,6 @@ package grass
 
 import (
 	"fmt"
-	"math"
 	"testing"
 
 	"github.com/specbridge/specbridge/speculators"
@@ -49,28 +48,9 @@ func holdRun(t *testing.T, name string, seed uint64) (int, int) {
 			store.AddRuntime(speculators.Reduce, 2*unit+float64(rng.IntN(2*unit)), 0)
 		}
 	}
-	type attempt struct {
-		id         speculators.AttemptID
-		start, end speculators.Time
-		over       bool
-	}
-	var runs []*attempt
+	rr := &randomRuns{h: h, rng: rng, sizes: sizes}
+	launch := rr.launch
 	done := map[speculators.TaskID]bool{}
-	launch := func(task speculators.TaskID, at speculators.Time, copy bool) {
-		w := 10.0 * unit
-		if task.Type == speculators.Map {
-			w = float64(sizes[task.Index])
-		}
-		dur := w * (0.6 + 0.4/math.Pow(1-rng.Float64(), 1/1.5))
-		node := speculators.NodeID(fmt.Sprintf("n%d", len(runs)))
-		var id speculators.AttemptID
-		if copy {
-			id = h.StartCopy(task, node, at)
-		} else {
-			id = h.Start(task, node, at)
-		}
-		runs = append(runs, &attempt{id: id, start: at, end: at + speculators.Time(dur)})
-	}
 	mapsDone := func() int {
 		n := 0
 		for task := range done {
@@ -93,7 +73,7 @@ func holdRun(t *testing.T, name string, seed uint64) (int, int) {
 		// maps' outputs as they end (its copy phase, a third of its score,
 		// at the maps' pace, or its own where that is slower), then runs
 		// its reduce phase once every map is done.
-		for _, r := range runs {
+		for _, r := range rr.runs {
 			if r.over || now <= r.start || now >= r.end || (now-r.start)%3000 != 0 {
 				continue
 			}
@@ -113,7 +93,7 @@ func holdRun(t *testing.T, name string, seed uint64) (int, int) {
 		}
 		// Ends: a map's end is due at its time; a reduce's only once every
 		// map is done (it waited on them).
-		for _, r := range runs {
+		for _, r := range rr.runs {
 			if r.over || now < r.end || (r.id.Task.Type == speculators.Reduce && mapsDone() < maps) {
 				continue
 			}
@@ -124,7 +104,7 @@ func holdRun(t *testing.T, name string, seed uint64) (int, int) {
 			}
 			done[task] = true
 			h.Succeed(r.id, now)
-			for _, o := range runs {
+			for _, o := range rr.runs {
 				if o != r && !o.over && o.id.Task == task {
 					o.over = true
 					h.Kill(o.id, now)
@@ -151,15 +131,7 @@ func holdRun(t *testing.T, name string, seed uint64) (int, int) {
 		q := p.quiet
 		fromQuiet := q.valid && q.ver == p.ver && q.gs == p.useGS && now >= q.from && now < q.until && p.priorHolds()
 		got := h.Engine.WantsSlot(now)
-		kept := cloneGamma(&p.gamma)
-		p.gamma.valid = false
-		g := p.gammaAt(job, now)
-		want := g.first >= 0 && g.set[g.first].running
-		var first speculators.TaskID
-		if want {
-			first = g.set[g.first].task.ID
-		}
-		p.gamma = kept
+		want, first := gammaAfresh(p, job, now, cloneGamma(&p.gamma), nil)
 		if got != want {
 			t.Fatalf("%s seed %d at %d ms: WantsSlot %v, Γ afresh %v (from the quiet time %v)", name, seed, now, got, want, fromQuiet)
 		}

@@ -130,15 +130,9 @@ func quietRun(t *testing.T, name string, seed uint64, needs, recover bool) (int,
 			partial++
 			checkKept(t, p, h.Job(), now, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
 		}
-		p.gamma.valid = false
-		g := p.gammaAt(h.Job(), now)
-		floors += checkFloors(t, p, h.Job(), now, g.t, &held, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
-		want := g.first >= 0 && g.set[g.first].running
-		var first speculators.TaskID
-		if want {
-			first = g.set[g.first].task.ID
-		}
-		p.gamma = kept
+		want, first := gammaAfresh(p, h.Job(), now, kept, func(g *gammaCache) {
+			floors += checkFloors(t, p, h.Job(), now, g.t, &held, fmt.Sprintf("%s seed %d at %d ms", name, seed, now))
+		})
 		if got != want {
 			t.Fatalf("%s seed %d at %d ms: WantsSlot %v, Γ afresh %v (quiet %v..%v, from the quiet time %v)", name, seed, now, got, want, q.from, q.until, fromQuiet)
 		}
@@ -152,6 +146,25 @@ func quietRun(t *testing.T, name string, seed uint64, needs, recover bool) (int,
 	})
 	floorsCompared += floors
 	return quiet, partial
+}
+
+// gammaAfresh computes Γ afresh at now with the policy's own code, lets
+// look read it (may be nil), puts kept (Γ as the policy kept it, cloned
+// before anything computed Γ) back, and returns whether Γ afresh wants a
+// slot and its first member.
+func gammaAfresh(p *policy, job *speculators.Job, now speculators.Time, kept gammaCache, look func(*gammaCache)) (bool, speculators.TaskID) {
+	p.gamma.valid = false
+	g := p.gammaAt(job, now)
+	if look != nil {
+		look(g)
+	}
+	want := g.first >= 0 && g.set[g.first].running
+	var first speculators.TaskID
+	if want {
+		first = g.set[g.first].task.ID
+	}
+	p.gamma = kept
+	return want, first
 }
 
 // cloneGamma is a copy of g that shares nothing with it.
