@@ -459,6 +459,20 @@ var heldOutMisses = map[string]string{
 		"one tenant's reduces shuffle-heavy, the other's jobs shortest first: late leads at seed 1; auto 367.6 s, " +
 		"level with hadoop's 367.6 and behind it in the last digits; 5 seeds 370.2 against hadoop-legacy's 384.3 " +
 		"(in)",
+	// The forty-seventh and forty-eighth sets, written before rule v50 and run once under rule v49 (5 seeds:
+	// docs/auto-history.md).
+	"heldout47/tenants-wide-map-only-same-work-tiny-adhoc-capped-reports-containers-fair": "three tenants, copy " +
+		"models apart: grass leads at seed 1; auto 27.24 s against 24.99 (+9.0%), ahead of hadoop (29.43); 5 seeds " +
+		"26.54 against grass's 25.96 (in)",
+	"heldout47/midload-poisson-whole-second-gaps-0.8-constant-ten-map-jobs-pareto-2.2-containers-fifo": "ten-map " +
+		"Pareto jobs at load 0.8: ras leads; auto (grass for most jobs) 26.70 s against 21.49 (+24.2%) and behind " +
+		"hadoop's 25.16 at seed 1; 5 seeds 17.85 against ras's 16.70 (+6.9%), ahead of hadoop (18.53)",
+	"heldout47/error-reduces-at-submission-slowstart-0-lognormal-0.7-six-container-nodes-fair": "error bounds, " +
+		"reduces from submission: mantri leads at seed 1; auto 16.31 s to the bound against 14.94 (+9.2%), ahead " +
+		"of hadoop (18.91); 5 seeds 21.01 against mantri's 24.88 (in)",
+	"heldout48/overload-reduce-pool-0.9-map-pool-0.4-lognormal-reduces-slots-fifo": "a reduce pool offered 0.91 " +
+		"beside a map pool at 0.40 under FIFO: mantri leads; auto (ras for 40 of 45 jobs) 129.2 s against 87.22 " +
+		"(+48.1%) and behind hadoop's 89.96 at seed 1; 5 seeds 106.5 against mantri's 87.18, behind hadoop's 87.99",
 }
 
 // The held-out scenarios (scenarios/heldout*), each set written before a
@@ -470,8 +484,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 274 {
-		t.Fatalf("%d held-out scenarios, want at least 274 (sets 1-46)", len(held))
+	if len(held) < 286 {
+		t.Fatalf("%d held-out scenarios, want at least 286 (sets 1-48)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
