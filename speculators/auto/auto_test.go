@@ -1988,3 +1988,59 @@ func TestRuleV49Switch(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamSlotsAlike, c.named)
 	}
 }
+
+// TestRuleV50Switch: under order least-remaining-first, an exact map-only
+// job without an a-priori mean task time and with no map done is keyed by
+// its maps left times the mean time its running maps would take at their
+// pace (two maps at 0.5 after 10 s: 20 s), and its reason names the switch
+// at its first placement; before any report, once a map is done, with an
+// a-priori mean, for a job with reduces, and with the switch off (rule
+// v49) the key is the work left at the job's mean (1 ms a task with no law
+// and no map done).
+func TestRuleV50Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamUnknownPace: "false"}
+	for _, c := range []struct {
+		name    string
+		param   map[string]string
+		taskMs  float64
+		reduces int
+		report  bool // the two running maps report 0.5 at 10 s
+		done    bool // a third map succeeded in 8 s
+		wantKey float64
+	}{
+		{"new job", nil, 0, 0, false, false, 40},
+		{"maps running, no report", nil, 0, 0, false, false, 40},
+		{"maps running at half after 10 s", nil, 0, 0, true, false, 40 * 20000},
+		{"a map done", nil, 0, 0, true, true, 39 * 8000},
+		{"a-priori mean", nil, 5000, 0, true, false, 40 * 5000},
+		{"with reduces", nil, 0, 2, true, false, 42},
+		{"switch off", off, 0, 0, true, false, 40},
+	} {
+		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: c.reduces, Slots: 80, TaskMillis: c.taskMs, JobOrder: true}
+		h := spectest.New(t, reg, spectest.Job{Policy: auto.Name, Info: info, Params: c.param})
+		h.Engine.LaunchCopies(speculators.ClusterView{Idle: 40, Slots: 80}, 0)
+		named := strings.Contains(h.Policy().(interface{ Why() string }).Why(), "("+auto.ParamUnknownPace+")")
+		if want := c.param == nil && c.taskMs == 0 && c.reduces == 0; named != want {
+			t.Errorf("%s: reason names %s: %t, want %t", c.name, auto.ParamUnknownPace, named, want)
+		}
+		if c.name != "new job" {
+			for i := range 2 {
+				a := h.Start(spectest.Map(i), "n1", 0)
+				if c.report {
+					h.Status(a, spectest.Sec(10), 0.5)
+				}
+			}
+		}
+		if c.done {
+			h.Completed("n2", 0, spectest.Sec(8), spectest.Map(2))
+		}
+		pr := h.Engine.JobPriority(spectest.Sec(11))
+		if pr.Tier != 1 {
+			t.Errorf("%s: tier %d, want order's level 1", c.name, pr.Tier)
+		}
+		if math.Abs(pr.Key-c.wantKey) > 1e-6*c.wantKey {
+			t.Errorf("%s: key %g, want %g", c.name, pr.Key, c.wantKey)
+		}
+	}
+}
