@@ -570,6 +570,7 @@ const (
 	ParamRedAfter    = "grass-reduce-copies-after-maps"
 	ParamRedAfterW   = "grass-reduce-copies-wins"
 	ParamSlotsAlike  = "slots-alike-member"
+	ParamLostAll     = "lost-output-rerun-all"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -647,6 +648,7 @@ type policy struct {
 	heavyUpperMember                       string
 	heavyUpper, heavyLower, heavyRatio     float64
 	lostMember                             string
+	lostRerunAll                           bool
 	waves                                  float64
 	spreadSlotsSlow                        string
 	tailBusy                               string
@@ -949,6 +951,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"--job-order exact, 5 seeds: heldout26/shuffle-crashes-eager-fetch-failures-fifo (crashes at the end of a job's maps, fetch-failure thresholds lowered) 126.8 -> 93.3 s (tws 93.9, hadoop 114.0) in: 175 -> 176 of 197 rows, none out. "+
 			"The member alone gave 102.8 s (from a node failure too, 101.8), the prompt re-runs alone 116.4; late or tws as the member 101.7, none 101.5, sca 98.5. "+
 			"Only where the cluster applies the job order (JobInfo.JobOrder): under --job-order none it put heldout21/fast-timeouts-long-hangs (107.4 -> 125.5 s, hadoop 123.3) and heldout20/rolling-restart (244.8 -> 279.5, hadoop 245.2) behind hadoop and brought no row in, so there rule v27 is rule v26; empty: off, as in rules v14-v26")
+	b.Bool(&p.lostRerunAll, ParamLostAll, true,
+		"LOSTALLDOC")
 	b.Float(&p.waves, ParamWaves, 2, speculators.In(0, 1e6, "waves"),
 		"waves (the job's tasks over the slots it can hold) at or above which a job with a deadline runs deadline-waves-member (rule v26). "+
 			"2 is Guideline 3's line (§3.2: RAS near-optimal beyond two waves, GS below); 5 seeds, 191 rows: at 1, 1.5 and 2 the same one row in (heldout21/deadline-many-waves-speeds 0.9732, 0.9744, 0.9696), none out; 2 moves the other deadline rows least (heldout/deadline-share 0.8844 -> 0.8739, 0.874, 0.8763; grass 0.8452); 0 never")
@@ -1620,6 +1624,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector, "rerun-after-ms": "0"}, p.seeds[6]); err == nil {
 				l := newMember("farms", s)
 				a.promptLayer = &l
+				if at, ok := lostBefore(p.env.Prior, info.Start); ok && p.lostRerunAll {
+					// Rule v50: a job ran earlier lost a map output.
+					a.layer = a.promptLayer
+					a.why += lostAllWhy(at)
+				}
 			}
 		}
 	}
@@ -1883,6 +1892,14 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	if a.promptLayer != nil && a.promptLayer.obs != nil {
 		a.promptLayer.obs.Observe(job, ev)
 	}
+	if ev.Kind == speculators.NodeFailed && a.lostRerunAll && a.promptLayer != nil && a.layer != a.promptLayer {
+		if at, ok := lostBefore(a.env.Prior, ev.Time); ok {
+			// Rule v50: another job lost a map output before this
+			// node failed; the prompt layer has seen every event.
+			a.layer = a.promptLayer
+			a.why += lostAllWhy(at)
+		}
+	}
 	if !a.lostSeen && lostOutput(job, ev) {
 		// Rule v27: the node's outputs are gone, not held by a node that
 		// hangs and comes back: the failure layer re-runs them at once,
@@ -1890,6 +1907,11 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 		a.lostSeen = true
 		if a.promptLayer != nil {
 			a.layer = a.promptLayer
+		}
+		if a.lostRerunAll {
+			// Rule v50: later jobs, and running ones at their next node
+			// failure, re-run lost outputs at once too.
+			a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), OutputLost: true})
 		}
 		if a.lostAt >= 0 && !a.bounded && a.chosen != a.lostAt {
 			a.choose(a.lostAt, a.why+"; then a map output was lost ("+ParamLostMember+")")
@@ -2918,11 +2940,33 @@ func recordAhead(prior speculators.Prior, start speculators.Time, bound bool) (s
 	}
 	var latest speculators.Time
 	for _, f := range tp.TailFits() {
-		if f.IsDeadline() && f.BoundAhead == bound && f.Deadline > latest {
+		if f.IsDeadline() && !f.OutputLost && f.BoundAhead == bound && f.Deadline > latest {
 			latest = f.Deadline
 		}
 	}
 	return latest, latest > start
+}
+
+// lostBefore reports the earliest of rule v50's lost-output records the
+// prior holds and whether it lies at or before now: a job auto ran lost a
+// completed map's output on this cluster.
+func lostBefore(prior speculators.Prior, now speculators.Time) (speculators.Time, bool) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, false
+	}
+	var first speculators.Time
+	for _, f := range tp.TailFits() {
+		if f.IsDeadline() && f.OutputLost && f.Deadline <= now && (first == 0 || f.Deadline < first) {
+			first = f.Deadline
+		}
+	}
+	return first, first > 0
+}
+
+// lostAllWhy is what rule v50 adds to a job's reason.
+func lostAllWhy(at speculators.Time) string {
+	return fmt.Sprintf("; a job lost a map output at %.1fs: the failure layer re-runs a failed node's outputs at once (%s)", float64(at)/1000, ParamLostAll)
 }
 
 // futileMinCopies is the fewest copied maps the futile switch reads.
