@@ -1758,6 +1758,11 @@ type fitted struct {
 	lostAt      int
 	promptLayer *member
 	lostSeen    bool
+	// fetchFailed marks the maps a reducer reported it could not fetch,
+	// and lostRecorded that the job handed out its lost-output record
+	// (rule v50).
+	fetchFailed  []bool
+	lostRecorded bool
 	// killBehind (rule v36): the job kills copies of maps that would
 	// finish no sooner than their originals; killed holds the copies it
 	// asked to kill, so that a Decide before the kill is reported does
@@ -1900,6 +1905,23 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 			a.why += lostAllWhy(at)
 		}
 	}
+	if a.lostRerunAll && a.promptLayer != nil && !a.lostRecorded {
+		if ev.Kind == speculators.AttemptStatus {
+			for _, id := range ev.FetchFailedMaps {
+				if id.Type == speculators.Map && int(id.Index) < len(job.Tasks[speculators.Map]) {
+					a.fetchFailed = speculators.Grow(a.fetchFailed, len(job.Tasks[speculators.Map]))
+					a.fetchFailed[id.Index] = true
+				}
+			}
+		} else if lostOutput(job, ev) && int(ev.Attempt.Task.Index) < len(a.fetchFailed) && a.fetchFailed[ev.Attempt.Task.Index] {
+			// Rule v50: a reducer could not fetch the output and it was
+			// lost: the cluster's failures take outputs with them. Later
+			// jobs, and running ones at their next node failure, re-run
+			// a failed node's outputs at once.
+			a.lostRecorded = true
+			a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), OutputLost: true})
+		}
+	}
 	if !a.lostSeen && lostOutput(job, ev) {
 		// Rule v27: the node's outputs are gone, not held by a node that
 		// hangs and comes back: the failure layer re-runs them at once,
@@ -1907,11 +1929,6 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 		a.lostSeen = true
 		if a.promptLayer != nil {
 			a.layer = a.promptLayer
-		}
-		if a.lostRerunAll {
-			// Rule v50: later jobs, and running ones at their next node
-			// failure, re-run lost outputs at once too.
-			a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), OutputLost: true})
 		}
 		if a.lostAt >= 0 && !a.bounded && a.chosen != a.lostAt {
 			a.choose(a.lostAt, a.why+"; then a map output was lost ("+ParamLostMember+")")
