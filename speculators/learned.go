@@ -88,7 +88,7 @@ type TailFit struct {
 	// a few seconds after that moment, and the job hands out a new record
 	// while it stays short of its bound. Rule v41's readers skip it.
 	BoundAhead bool
-	// OutputLost (auto's rule v50) marks a deadline record as a lost-output
+	// OutputLost (auto's rule v51) marks a deadline record as a lost-output
 	// record: a job auto ran lost a completed map's output (a succeeded
 	// map attempt failed or killed afterwards) at Deadline, so the
 	// cluster's failures take outputs with them (crashes, restarts), not

@@ -406,7 +406,7 @@
 //     nothing where GRASS's last-wave copies pay.
 //     heldout20/slots-wave-edge-fifo 83.57 s -> 79.04 (grass 75.98,
 //     hadoop 81.38).
-//  43. Rule v50: a job that loses a map output a reducer had reported it
+//  43. Rule v51: a job that loses a map output a reducer had reported it
 //     could not fetch hands out a lost-output record; from then on every
 //     exact job with reduces (built after it, or running, at its next
 //     node failure) re-runs a failed node's completed maps at once, as
@@ -960,10 +960,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"The member alone gave 102.8 s (from a node failure too, 101.8), the prompt re-runs alone 116.4; late or tws as the member 101.7, none 101.5, sca 98.5. "+
 			"Only where the cluster applies the job order (JobInfo.JobOrder): under --job-order none it put heldout21/fast-timeouts-long-hangs (107.4 -> 125.5 s, hadoop 123.3) and heldout20/rolling-restart (244.8 -> 279.5, hadoop 245.2) behind hadoop and brought no row in, so there rule v27 is rule v26; empty: off, as in rules v14-v26")
 	b.Bool(&p.lostRerunAll, ParamLostAll, true,
-		"the failure layer of every exact job with reduces re-runs a failed node's completed maps at once (rule v27's prompt layer), not after failure-rerun-after-ms, once a job auto ran has lost a map output that a reducer had reported it could not fetch: such a job hands out a lost-output record (speculators.TailFit.OutputLost, kept in memory only), a job built after one starts with the prompt layer, and a running job takes it at its next node failure; the reason ends \"(lost-output-rerun-all)\"; false is rule v49, where only the job that lost an output re-ran at once (rule v50). "+
+		"the failure layer of every exact job with reduces re-runs a failed node's completed maps at once (rule v27's prompt layer), not after failure-rerun-after-ms, once a job auto ran has lost a map output that a reducer had reported it could not fetch: such a job hands out a lost-output record (speculators.TailFit.OutputLost, kept in memory only), a job built after one starts with the prompt layer, and a running job takes it at its next node failure; the reason ends \"(lost-output-rerun-all)\"; false is rule v49, where only the job that lost an output re-ran at once (rule v51). "+
 			"Rules v14-v15 wait 40 s for a node that hangs and comes back holding its outputs; a reducer's fetch failure followed by the output's loss says this cluster's failures take outputs with them (a crash, or a restart without work-preserving recovery: FARMS, Efficient MapReduce Speculation for Failure Recovery in Short Jobs, §2.3), and FARMS §3.2 re-runs a failed node's completed maps at once. A node that restarts within the wait comes back empty, and the lost outputs were found only by the reducers' fetch failures, minutes later. "+
 			"--job-order exact, 5 seeds, 317 rows: heldout20/rolling-restart (every node restarted in turn, down 40 s: the wait never ran out) 112.4 -> 88.14 s (farms 88.31, hadoop 245.2) out -> in; heldout33/fail-late-reduce-crash-noisy-progress-short-shuffle-fifo 71.46 -> 63.88 (farms 67.38) out -> in; heldout26/shuffle-crashes-eager-fetch-failures-fifo 94.75 -> 92.38 (tws 93.89); no other row moved, behind hadoop 11 -> 11. "+
-			"At seed 1 on rolling-restart 12 jobs ran over 200 s under v49 (323.6 s on average, farms 81.8 on the same jobs; the layer's re-runs of the node's maps waited, and the reducers' fetch failures found the outputs gone after the node was back), 181.9 s under v50; three jobs placed before the first record (job-04, 06, 07, submitted before 100 s) still stall (243, 885, 289 s). "+
+			"At seed 1 on rolling-restart 12 jobs ran over 200 s under v49 (323.6 s on average, farms 81.8 on the same jobs; the layer's re-runs of the node's maps waited, and the reducers' fetch failures found the outputs gone after the node was back), 181.9 s under v51; three jobs placed before the first record (job-04, 06, 07, submitted before 100 s) still stall (243, 885, 289 s). "+
 			"Fitted, said plainly: a record at any lost output (the layer's own 40 s re-runs of a hung node's maps count as one) put heldout21/fast-timeouts-long-hangs out (87.46 -> 105.2 s, tws 96.88) and moved heldout14/reduce-hangs-busy 98.88 -> 107.9, so the record needs a reducer's fetch-failure report against the map first; the running jobs' switch at a node failure was kept over a switch at build only (rolling-restart 88.1 against 91.7 s). "+
 			"Not replayed under --job-order none or yarn (rule v27's prompt layer, which this switch hands out, is built only where the cluster applies the job order)")
 	b.Float(&p.waves, ParamWaves, 2, speculators.In(0, 1e6, "waves"),
@@ -1638,7 +1638,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				l := newMember("farms", s)
 				a.promptLayer = &l
 				if at, ok := lostBefore(p.env.Prior, info.Start); ok && p.lostRerunAll {
-					// Rule v50: a job ran earlier lost a map output.
+					// Rule v51: a job ran earlier lost a map output.
 					a.layer = a.promptLayer
 					a.why += lostAllWhy(at)
 				}
@@ -1773,7 +1773,7 @@ type fitted struct {
 	lostSeen    bool
 	// fetchFailed marks the maps a reducer reported it could not fetch,
 	// and lostRecorded that the job handed out its lost-output record
-	// (rule v50).
+	// (rule v51).
 	fetchFailed  []bool
 	lostRecorded bool
 	// killBehind (rule v36): the job kills copies of maps that would
@@ -1912,7 +1912,7 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 	if ev.Kind == speculators.NodeFailed && a.lostRerunAll && a.promptLayer != nil && a.layer != a.promptLayer {
 		if at, ok := lostBefore(a.env.Prior, ev.Time); ok {
-			// Rule v50: another job lost a map output before this
+			// Rule v51: another job lost a map output before this
 			// node failed; the prompt layer has seen every event.
 			a.layer = a.promptLayer
 			a.why += lostAllWhy(at)
@@ -1927,7 +1927,7 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 				}
 			}
 		} else if lostOutput(job, ev) && int(ev.Attempt.Task.Index) < len(a.fetchFailed) && a.fetchFailed[ev.Attempt.Task.Index] {
-			// Rule v50: a reducer could not fetch the output and it was
+			// Rule v51: a reducer could not fetch the output and it was
 			// lost: the cluster's failures take outputs with them. Later
 			// jobs, and running ones at their next node failure, re-run
 			// a failed node's outputs at once.
@@ -2977,7 +2977,7 @@ func recordAhead(prior speculators.Prior, start speculators.Time, bound bool) (s
 	return latest, latest > start
 }
 
-// lostBefore reports the earliest of rule v50's lost-output records the
+// lostBefore reports the earliest of rule v51's lost-output records the
 // prior holds and whether it lies at or before now: a job auto ran lost a
 // completed map's output on this cluster.
 func lostBefore(prior speculators.Prior, now speculators.Time) (speculators.Time, bool) {
@@ -2994,7 +2994,7 @@ func lostBefore(prior speculators.Prior, now speculators.Time) (speculators.Time
 	return first, first > 0
 }
 
-// lostAllWhy is what rule v50 adds to a job's reason.
+// lostAllWhy is what rule v51 adds to a job's reason.
 func lostAllWhy(at speculators.Time) string {
 	return fmt.Sprintf("; a job lost a map output at %.1fs: the failure layer re-runs a failed node's outputs at once (%s)", float64(at)/1000, ParamLostAll)
 }

@@ -1989,13 +1989,13 @@ func TestRuleV49Switch(t *testing.T) {
 	}
 }
 
-// TestRuleV50LostOutputRecords: a job that loses a map output hands out a
-// lost-output record (rule v50); a later job built after one, or a running
+// TestRuleV51LostOutputRecords: a job that loses a map output hands out a
+// lost-output record (rule v51); a later job built after one, or a running
 // job at a node failure after one, re-runs the failed node's completed
 // maps at once (the failure layer of rule v27's prompt re-runs), its reason
 // naming the switch; without a record, with the parameter off, or with a
 // record later than the failure, the maps wait failure-rerun-after-ms.
-func TestRuleV50LostOutputRecords(t *testing.T) {
+func TestRuleV51LostOutputRecords(t *testing.T) {
 	reg := registry(t)
 	m0 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 0}}
 	m1 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 1}}
