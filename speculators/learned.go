@@ -88,6 +88,12 @@ type TailFit struct {
 	// a few seconds after that moment, and the job hands out a new record
 	// while it stays short of its bound. Rule v41's readers skip it.
 	BoundAhead bool
+	// OutputLost (auto's rule v51) marks a deadline record as a lost-output
+	// record: a job auto ran lost a completed map's output (a succeeded
+	// map attempt failed or killed afterwards) at Deadline, so the
+	// cluster's failures take outputs with them (crashes, restarts), not
+	// hangs that come back holding them. Rules v41 and v44 skip it.
+	OutputLost bool
 }
 
 // IsDeadline reports whether f is a deadline record (rule v41).
@@ -123,7 +129,7 @@ const MaxTailSigma = 20.0
 // MaxJobTasks, ReduceSlow in [0, 1] and no map fields.
 func (f TailFit) Valid() bool {
 	if f.IsDeadline() {
-		return f.Deadline > 0 && f == TailFit{Deadline: f.Deadline, BoundAhead: f.BoundAhead}
+		return f.Deadline > 0 && !(f.BoundAhead && f.OutputLost) && f == TailFit{Deadline: f.Deadline, BoundAhead: f.BoundAhead, OutputLost: f.OutputLost}
 	}
 	if f.IsReduce() {
 		if f.ReduceRatio < 0 || !(f.ReduceRatio <= MaxReduceRatio) ||

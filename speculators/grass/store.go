@@ -84,6 +84,8 @@ func (m *MemoryStore) AddTail(f speculators.TailFit) {
 // TailWindow of their own, so that one kind never pushes another out.
 func tailKind(f speculators.TailFit) int {
 	switch {
+	case f.IsDeadline() && f.OutputLost:
+		return 4
 	case f.IsDeadline() && f.BoundAhead:
 		return 3
 	case f.IsDeadline():

@@ -391,6 +391,8 @@ func formatLearned(l speculators.Learned) string {
 	}
 	for _, f := range l.Tails {
 		switch {
+		case f.IsDeadline() && f.OutputLost:
+			fmt.Fprintf(&b, "tail lost-output=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline() && f.BoundAhead:
 			fmt.Fprintf(&b, "tail bound=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline():
