@@ -57,12 +57,14 @@
 //	    input size unknown), for the next job command: its Prior's
 //	    PriorRuntime is the median of the type's runtime lines (Records).
 //	    Prints nothing.
-//	tail deadline=300 | tail bound=60
+//	tail deadline=300 | tail bound=60 | tail lost-output=25
 //	    a deadline record (auto's rule v41: a job with that absolute
-//	    deadline in seconds runs now) or a bound record (rule v44: a job
+//	    deadline in seconds runs now), a bound record (rule v44: a job
 //	    with an error bound was still short of it shortly before that
-//	    time, speculators.TailFit.BoundAhead), for the next job command
-//	    as a tail line; either takes nothing else.
+//	    time, speculators.TailFit.BoundAhead) or a lost-output record
+//	    (rule v51: a job lost a map output at that time that a reducer
+//	    had reported it could not fetch, speculators.TailFit.OutputLost),
+//	    for the next job command as a tail line; each takes nothing else.
 //	run
 //	    does nothing itself: a directive whose input is the script.
 //	start t=0 m1 node=n1 [copy] [restated] [container=ID]
@@ -96,8 +98,9 @@
 //	learned
 //	    what the engine handed out for later jobs since the last learned
 //	    (speculators.Learned): one "runtime ...", "tail maps=N sigma=S"
-//	    ("tail deadline=SEC" or "tail bound=SEC" for a deadline or bound
-//	    record) or "sample ..." a line.
+//	    ("tail deadline=SEC", "tail bound=SEC" or "tail lost-output=SEC"
+//	    for a deadline, bound or lost-output record) or "sample ..." a
+//	    line.
 //
 // For example, LATE's §4.2 case (testdata in speculators/late):
 //

@@ -134,16 +134,18 @@ const yearSeconds = 365 * 24 * 3600
 // "tail deadline=SEC" (rule v41: a job with that absolute deadline, in
 // (0, a year] seconds, runs now) takes nothing else, nor does a bound
 // record "tail bound=SEC" (rule v44: a job with an error bound was still
-// short of it shortly before SEC; TailFit.BoundAhead).
+// short of it shortly before SEC; TailFit.BoundAhead), nor a lost-output
+// record "tail lost-output=SEC" (rule v51: a job lost at SEC a map output a
+// reducer had reported it could not fetch; TailFit.OutputLost).
 func (s *script) tail(a *args) error {
 	var f speculators.TailFit
-	for _, k := range []string{"deadline", "bound"} {
+	for _, k := range []string{"deadline", "bound", "lost-output"} {
 		d, ok, err := a.float(k)
 		if err == nil && !ok {
 			continue
 		}
-		// A deadline record (auto's rule v41) or a bound record (rule
-		// v44): alone, a time in seconds.
+		// A deadline record (auto's rule v41), a bound record (rule v44)
+		// or a lost-output record (rule v51): alone, a time in seconds.
 		switch {
 		case err != nil:
 			return fmt.Errorf("tail: %w", err)
@@ -153,7 +155,7 @@ func (s *script) tail(a *args) error {
 		if err := a.unused(); err != nil {
 			return fmt.Errorf("tail: a %s record takes %s=SEC alone: %w", k, k, err)
 		}
-		s.tails = append(s.tails, speculators.TailFit{Deadline: Sec(d), BoundAhead: k == "bound"})
+		s.tails = append(s.tails, speculators.TailFit{Deadline: Sec(d), BoundAhead: k == "bound", OutputLost: k == "lost-output"})
 		return nil
 	}
 	ints := []struct {
