@@ -82,19 +82,32 @@ type TailFit struct {
 	// map and reduce records skip it (IsDeadline); stores keep it in
 	// memory only (it speaks of jobs running now).
 	Deadline Time
-	// BoundAhead (auto's rule v44) marks a deadline record as a job with an
-	// error bound (no deadline) that auto was given and that was still
-	// short of its bound when the record was handed out: Deadline is then
-	// a few seconds after that moment, and the job hands out a new record
-	// while it stays short of its bound. Rule v41's readers skip it.
-	BoundAhead bool
-	// OutputLost (auto's rule v51) marks a deadline record as a lost-output
-	// record: a job auto ran lost a completed map's output (a succeeded
-	// map attempt failed or killed afterwards) at Deadline, so the
-	// cluster's failures take outputs with them (crashes, restarts), not
-	// hangs that come back holding them. Rules v41 and v44 skip it.
-	OutputLost bool
+	// Mark is what a deadline record's moment is (MarkDeadline,
+	// MarkBoundAhead, MarkOutputLost); zero in map and reduce records.
+	Mark DeadlineMark
 }
+
+// DeadlineMark is the kind of a deadline record (TailFit.Deadline set):
+// each of auto's rules reads only its own kind.
+type DeadlineMark uint8
+
+const (
+	// MarkDeadline (auto's rule v41): Deadline is the absolute deadline
+	// of a job with a deadline.
+	MarkDeadline DeadlineMark = iota
+	// MarkBoundAhead (auto's rule v44): a job with an error bound (no
+	// deadline) that auto was given was still short of its bound when
+	// the record was handed out: Deadline is a few seconds after that
+	// moment, and the job hands out a new record while it stays short of
+	// its bound.
+	MarkBoundAhead
+	// MarkOutputLost (auto's rule v51): a job auto ran lost a completed
+	// map's output (a succeeded map attempt failed or killed afterwards)
+	// that a reducer had reported it could not fetch, at Deadline: the
+	// cluster's failures take outputs with them (crashes, restarts), not
+	// hangs that come back holding them.
+	MarkOutputLost
+)
 
 // IsDeadline reports whether f is a deadline record (rule v41).
 func (f TailFit) IsDeadline() bool { return f.Deadline != 0 }
@@ -129,7 +142,10 @@ const MaxTailSigma = 20.0
 // MaxJobTasks, ReduceSlow in [0, 1] and no map fields.
 func (f TailFit) Valid() bool {
 	if f.IsDeadline() {
-		return f.Deadline > 0 && !(f.BoundAhead && f.OutputLost) && f == TailFit{Deadline: f.Deadline, BoundAhead: f.BoundAhead, OutputLost: f.OutputLost}
+		return f.Deadline > 0 && f.Mark <= MarkOutputLost && f == TailFit{Deadline: f.Deadline, Mark: f.Mark}
+	}
+	if f.Mark != MarkDeadline {
+		return false
 	}
 	if f.IsReduce() {
 		if f.ReduceRatio < 0 || !(f.ReduceRatio <= MaxReduceRatio) ||

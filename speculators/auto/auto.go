@@ -931,7 +931,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Not gated on the job order: under --job-order none (281 rows) 3 rows in, behind hadoop 60 -> 58, and heldout20/deadline-overload-fifo (FIFO, offered 1.1) from out to behind hadoop, 0.7504 -> 0.6332 (hadoop 0.7313): without the order an exact job ahead in the queue holds its head until its tail ends; under --job-order yarn behind hadoop 17 -> 18 (heldout35/deadline-empirical-tail-slots-crash-or-hang-fifo 0.9823 -> 0.9798, hadoop 0.9814), the three targets closer and still behind (0.9854, 0.8125, 0.9840). Empty: off, as in rules v3-v40")
 	b.String(&p.errBesideMember, ParamErrBeside, "hadoop-legacy",
 		"member for an exact job with reduces placed while a job with an error bound (and no deadline) that auto was given is still short of its bound (rule v44): such a job hands out, when it is built and then every 5 s of its events while the maps it has done are fewer than (1 - bound) of its maps, "+
-			"a bound record (TailFit.BoundAhead, a deadline record 10 s after that moment; kept in memory only, a window of its own, skipped by rule v41), and an exact job whose start lies before the latest of them runs this member from its first decision, over the tail, spread, busy, small and idle-slot switches, as rule v41's deadline-beside-member (which wins when a deadline lies ahead too); rule v27's lost-output member still takes over on a lost map output. "+
+			"a bound record (speculators.MarkBoundAhead, a deadline record 10 s after that moment; kept in memory only, a window of its own, skipped by rule v41), and an exact job whose start lies before the latest of them runs this member from its first decision, over the tail, spread, busy, small and idle-slot switches, as rule v41's deadline-beside-member (which wins when a deadline lies ahead too); rule v27's lost-output member still takes over on a lost map output. "+
 			"The time to an error bound counts the bounded job's maps only (Trimming Stragglers in Approximation Analytics, §5.2), and an exact job's copy holds a container one of their originals would use (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III); Hadoop 0.20's rule (Improving MapReduce Performance in Heterogeneous Environments, §2.1) copies least and latest. "+
 			"--job-order exact, 5 seeds, 305 rows (with rule v45): heldout32/error-swim-ljf-hang-or-slow-choice-fifo 150.7 -> 114.8 s to the bound (hadoop 119.4, the best single) from behind hadoop to in; heldout35/error-few-maps-heavy-gamma-reduces-fair 15.11 -> 14.28 (sca 14.21) in; behind hadoop 14 -> 13, none out; "+
 			"the largest cost heldout39/error-lognormal-1.2-busy-reduces-kept-fifo 14.98 -> 15.86 (mantri 15.79, still in). Traced at seed 1 on set 32's row: exact-job2505 (30 maps, 4 reduces, ras by rule v29) launched 86 copies and wasted 46,932 container-s (hadoop alone: 3 copies, 282) while the bounded jobs placed after it waited (sample-job2862 569 s to its bound, hadoop 79). "+
@@ -970,7 +970,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"The member alone gave 102.8 s (from a node failure too, 101.8), the prompt re-runs alone 116.4; late or tws as the member 101.7, none 101.5, sca 98.5. "+
 			"Only where the cluster applies the job order (JobInfo.JobOrder): under --job-order none it put heldout21/fast-timeouts-long-hangs (107.4 -> 125.5 s, hadoop 123.3) and heldout20/rolling-restart (244.8 -> 279.5, hadoop 245.2) behind hadoop and brought no row in, so there rule v27 is rule v26; empty: off, as in rules v14-v26")
 	b.Bool(&p.lostRerunAll, ParamLostAll, true,
-		"the failure layer of every exact job with reduces re-runs a failed node's completed maps at once (rule v27's prompt layer), not after failure-rerun-after-ms, once a job auto ran has lost a map output that a reducer had reported it could not fetch: such a job hands out a lost-output record (speculators.TailFit.OutputLost, kept in memory only), a job built after one starts with the prompt layer, and a running job takes it at its next node failure; the reason ends \"(lost-output-rerun-all)\"; false is rule v49, where only the job that lost an output re-ran at once (rule v51). "+
+		"the failure layer of every exact job with reduces re-runs a failed node's completed maps at once (rule v27's prompt layer), not after failure-rerun-after-ms, once a job auto ran has lost a map output that a reducer had reported it could not fetch: such a job hands out a lost-output record (speculators.MarkOutputLost, kept in memory only), a job built after one starts with the prompt layer, and a running job takes it at its next node failure; the reason ends \"(lost-output-rerun-all)\"; false is rule v49, where only the job that lost an output re-ran at once (rule v51). "+
 			"Rules v14-v15 wait 40 s for a node that hangs and comes back holding its outputs; a reducer's fetch failure followed by the output's loss says this cluster's failures take outputs with them (a crash, or a restart without work-preserving recovery: FARMS, Efficient MapReduce Speculation for Failure Recovery in Short Jobs, §2.3), and FARMS §3.2 re-runs a failed node's completed maps at once. A node that restarts within the wait comes back empty, and the lost outputs were found only by the reducers' fetch failures, minutes later. "+
 			"--job-order exact, 5 seeds, 317 rows: heldout20/rolling-restart (every node restarted in turn, down 40 s: the wait never ran out) 112.4 -> 88.14 s (farms 88.31, hadoop 245.2) out -> in; heldout33/fail-late-reduce-crash-noisy-progress-short-shuffle-fifo 71.46 -> 63.88 (farms 67.38) out -> in; heldout26/shuffle-crashes-eager-fetch-failures-fifo 94.75 -> 92.38 (tws 93.89); no other row moved, behind hadoop 11 -> 11. "+
 			"At seed 1 on rolling-restart 12 jobs ran over 200 s under v49 (323.6 s on average, farms 81.8 on the same jobs; the layer's re-runs of the node's maps waited, and the reducers' fetch failures found the outputs gone after the node was back), 181.9 s under v51; three jobs placed before the first record (job-04, 06, 07, submitted before 100 s) still stall (243, 885, 289 s). "+
@@ -1265,7 +1265,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		// Rule v44: later jobs placed while this job is short of its
 		// bound know of it.
 		a.boundAheadNext = info.Start + boundAheadStep/2
-		a.tail = append(a.tail, speculators.TailFit{Deadline: info.Start + boundAheadStep, BoundAhead: true})
+		a.tail = append(a.tail, speculators.TailFit{Deadline: info.Start + boundAheadStep, Mark: speculators.MarkBoundAhead})
 	}
 	a.killBehind = fam == MapOnly && p.killBehind > 0
 	if fam != Bounded {
@@ -1959,7 +1959,7 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 			// jobs, and running ones at their next node failure, re-run
 			// a failed node's outputs at once.
 			a.lostRecorded = true
-			a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), OutputLost: true})
+			a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), Mark: speculators.MarkOutputLost})
 		}
 	}
 	if !a.lostSeen && lostOutput(job, ev) {
@@ -2003,7 +2003,7 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 			a.boundReached = true
 		} else {
 			a.boundAheadNext = ev.Time + boundAheadStep/2
-			a.tail = append(a.tail, speculators.TailFit{Deadline: ev.Time + boundAheadStep, BoundAhead: true})
+			a.tail = append(a.tail, speculators.TailFit{Deadline: ev.Time + boundAheadStep, Mark: speculators.MarkBoundAhead})
 		}
 	}
 	if ev.Kind == speculators.JobBounds && a.boundedAt >= 0 && !a.bounded && (job.Deadline > 0 || job.ErrorBound > 0) {
@@ -2986,7 +2986,7 @@ func (p *policy) deadlineWavesMember(info speculators.JobInfo) (string, string) 
 // prior holds (rule v41) and whether it lies after start: a job with a
 // deadline still racing it when a job starting at start is placed.
 func deadlineAhead(prior speculators.Prior, start speculators.Time) (speculators.Time, bool) {
-	return recordAhead(prior, start, false)
+	return recordAhead(prior, start, speculators.MarkDeadline)
 }
 
 // boundAheadStep is how far ahead a bound record of rule v44 reaches; a
@@ -2997,20 +2997,20 @@ const boundAheadStep = speculators.Time(10000)
 // lies after start: a job with an error bound was short of it within
 // boundAheadStep of start.
 func boundAhead(prior speculators.Prior, start speculators.Time) (speculators.Time, bool) {
-	return recordAhead(prior, start, true)
+	return recordAhead(prior, start, speculators.MarkBoundAhead)
 }
 
-// recordAhead reports the latest of the prior's deadline records (rule
-// v41; bound false) or bound records (rule v44; bound true, the records
-// with BoundAhead) and whether it lies after start.
-func recordAhead(prior speculators.Prior, start speculators.Time, bound bool) (speculators.Time, bool) {
+// recordAhead reports the latest of the prior's deadline records of one
+// kind (rule v41: MarkDeadline; rule v44: MarkBoundAhead) and whether it
+// lies after start.
+func recordAhead(prior speculators.Prior, start speculators.Time, mark speculators.DeadlineMark) (speculators.Time, bool) {
 	tp, ok := prior.(speculators.TailPrior)
 	if !ok {
 		return 0, false
 	}
 	var latest speculators.Time
 	for _, f := range tp.TailFits() {
-		if f.IsDeadline() && !f.OutputLost && f.BoundAhead == bound && f.Deadline > latest {
+		if f.IsDeadline() && f.Mark == mark && f.Deadline > latest {
 			latest = f.Deadline
 		}
 	}
@@ -3027,7 +3027,7 @@ func lostBefore(prior speculators.Prior, now speculators.Time) (speculators.Time
 	}
 	var first speculators.Time
 	for _, f := range tp.TailFits() {
-		if f.IsDeadline() && f.OutputLost && f.Deadline <= now && (first == 0 || f.Deadline < first) {
+		if f.IsDeadline() && f.Mark == speculators.MarkOutputLost && f.Deadline <= now && (first == 0 || f.Deadline < first) {
 			first = f.Deadline
 		}
 	}

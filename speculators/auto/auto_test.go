@@ -1548,6 +1548,19 @@ func TestRuleV41Switch(t *testing.T) {
 	if bad := (speculators.TailFit{Deadline: 70 * s, Maps: 3}); bad.Valid() {
 		t.Errorf("a deadline record with map fields is valid")
 	}
+	// A record's mark is one of the three kinds, and only a deadline
+	// record carries one.
+	for _, m := range []speculators.DeadlineMark{speculators.MarkBoundAhead, speculators.MarkOutputLost} {
+		if f := (speculators.TailFit{Deadline: 70 * s, Mark: m}); !f.Valid() {
+			t.Errorf("a deadline record marked %d is not valid", m)
+		}
+		if f := (speculators.TailFit{Maps: 40, Sigma: 0.5, Mark: m}); f.Valid() {
+			t.Errorf("a map record marked %d is valid", m)
+		}
+	}
+	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkOutputLost + 1}); bad.Valid() {
+		t.Errorf("a deadline record of an unknown mark is valid")
+	}
 	store := grass.NewMemoryStore()
 	store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.5})
 	for i := 0; i < 2*grass.TailWindow; i++ {
@@ -1686,17 +1699,17 @@ func TestRuleV44Switch(t *testing.T) {
 	reg := registry(t)
 	const s = speculators.Time(1000)
 	off := map[string]string{auto.ParamErrBeside: ""}
-	checkBeside(t, reg, auto.ParamErrBeside, "bound", speculators.TailFit{Deadline: 60 * s, BoundAhead: true})
+	checkBeside(t, reg, auto.ParamErrBeside, "bound", speculators.TailFit{Deadline: 60 * s, Mark: speculators.MarkBoundAhead})
 	// A bound record is not rule v41's deadline record.
 	store := grass.NewMemoryStore()
-	store.AddTail(speculators.TailFit{Deadline: 60 * s, BoundAhead: true})
+	store.AddTail(speculators.TailFit{Deadline: 60 * s, Mark: speculators.MarkBoundAhead})
 	info := speculators.JobInfo{ID: "j", Maps: 20, Reduces: 3, Slots: 100, JobOrder: true, Start: 50 * s}
 	checkSwitch(t, "bound record, rule v41", newAuto(t, reg, info, map[string]string{auto.ParamErrBeside: ""}, store), "grass", auto.ParamBeside, false)
 	// The records a job with an error bound hands out.
 	e := newAuto(t, reg, speculators.JobInfo{ID: "b", Maps: 2, Slots: 100, JobOrder: true, Start: 10 * s, ErrorBound: 0.5}, nil, grass.NewMemoryStore())
 	found := false
 	for _, f := range e.Learned().Tails {
-		found = found || f == speculators.TailFit{Deadline: 20 * s, BoundAhead: true}
+		found = found || f == speculators.TailFit{Deadline: 20 * s, Mark: speculators.MarkBoundAhead}
 	}
 	if !found {
 		t.Errorf("error-bound job: no bound record handed out when built")
@@ -1704,14 +1717,14 @@ func TestRuleV44Switch(t *testing.T) {
 	if l := newAuto(t, reg, speculators.JobInfo{ID: "b", Maps: 2, Slots: 100, JobOrder: true, Start: 10 * s, ErrorBound: 0.5}, off, grass.NewMemoryStore()).Learned(); len(l.Tails) > 0 {
 		t.Errorf("switch off: records %+v handed out", l.Tails)
 	}
-	d := speculators.TailFit{Deadline: 70 * s, BoundAhead: true}
+	d := speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkBoundAhead}
 	if !d.Valid() || !d.IsDeadline() || d.IsReduce() || d.RatioOnly() {
 		t.Errorf("bound record: valid %t, deadline %t, reduce %t, ratio-only %t; want true, true, false, false", d.Valid(), d.IsDeadline(), d.IsReduce(), d.RatioOnly())
 	}
 	store = grass.NewMemoryStore()
 	store.AddTail(speculators.TailFit{Deadline: 500 * s})
 	for i := 0; i < 2*grass.TailWindow; i++ {
-		store.AddTail(speculators.TailFit{Deadline: speculators.Time(i+1) * s, BoundAhead: true})
+		store.AddTail(speculators.TailFit{Deadline: speculators.Time(i+1) * s, Mark: speculators.MarkBoundAhead})
 	}
 	if fits := store.TailFits(); len(fits) != grass.TailWindow+1 || fits[0] != (speculators.TailFit{Deadline: 500 * s}) {
 		t.Errorf("store kept %d fits, first %+v; want the deadline record and %d bound records", len(fits), fits[0], grass.TailWindow)
@@ -2079,7 +2092,7 @@ func TestRuleV51LostOutputRecords(t *testing.T) {
 	} {
 		store := grass.NewMemoryStore()
 		if c.atBuild > 0 {
-			store.AddTail(speculators.TailFit{Deadline: c.atBuild, OutputLost: true})
+			store.AddTail(speculators.TailFit{Deadline: c.atBuild, Mark: speculators.MarkOutputLost})
 		}
 		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 2, Reduces: 1, JobOrder: true}, c.param, store)
 		for i := range events {
@@ -2088,7 +2101,7 @@ func TestRuleV51LostOutputRecords(t *testing.T) {
 			}
 		}
 		if c.beforeFail > 0 {
-			store.AddTail(speculators.TailFit{Deadline: c.beforeFail, OutputLost: true})
+			store.AddTail(speculators.TailFit{Deadline: c.beforeFail, Mark: speculators.MarkOutputLost})
 		}
 		ev := failed
 		if err := e.Observe(&ev); err != nil {
@@ -2139,7 +2152,7 @@ func TestRuleV51LostOutputRecords(t *testing.T) {
 				t.Fatalf("%s: event %d: %v", c.name, i, err)
 			}
 			for _, f := range e.Learned().Tails {
-				if f.OutputLost && f.Deadline == 30000 {
+				if f.Mark == speculators.MarkOutputLost && f.Deadline == 30000 {
 					records++
 				}
 			}

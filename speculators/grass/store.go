@@ -84,9 +84,9 @@ func (m *MemoryStore) AddTail(f speculators.TailFit) {
 // TailWindow of their own, so that one kind never pushes another out.
 func tailKind(f speculators.TailFit) int {
 	switch {
-	case f.IsDeadline() && f.OutputLost:
+	case f.IsDeadline() && f.Mark == speculators.MarkOutputLost:
 		return 4
-	case f.IsDeadline() && f.BoundAhead:
+	case f.IsDeadline() && f.Mark == speculators.MarkBoundAhead:
 		return 3
 	case f.IsDeadline():
 		return 2

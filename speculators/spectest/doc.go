@@ -61,9 +61,9 @@
 //	    a deadline record (auto's rule v41: a job with that absolute
 //	    deadline in seconds runs now), a bound record (rule v44: a job
 //	    with an error bound was still short of it shortly before that
-//	    time, speculators.TailFit.BoundAhead) or a lost-output record
+//	    time, speculators.MarkBoundAhead) or a lost-output record
 //	    (rule v51: a job lost a map output at that time that a reducer
-//	    had reported it could not fetch, speculators.TailFit.OutputLost),
+//	    had reported it could not fetch, speculators.MarkOutputLost),
 //	    for the next job command as a tail line; each takes nothing else.
 //	run
 //	    does nothing itself: a directive whose input is the script.

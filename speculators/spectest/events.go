@@ -116,6 +116,13 @@ func (s *script) job(a *args) error {
 // yearSeconds bounds a deadline record's deadline.
 const yearSeconds = 365 * 24 * 3600
 
+// marks maps a tail command's record key to its kind.
+var marks = map[string]speculators.DeadlineMark{
+	"deadline":    speculators.MarkDeadline,
+	"bound":       speculators.MarkBoundAhead,
+	"lost-output": speculators.MarkOutputLost,
+}
+
 // tail queues an earlier job's fit for the next job command (speculators.TailFit):
 // a map record "tail maps=N sigma=S [slow=F] [upper=U] [copied=C wins=W]
 // [lost=L paced=P]" (rule v38: lost map copies, P of them at their
@@ -134,9 +141,9 @@ const yearSeconds = 365 * 24 * 3600
 // "tail deadline=SEC" (rule v41: a job with that absolute deadline, in
 // (0, a year] seconds, runs now) takes nothing else, nor does a bound
 // record "tail bound=SEC" (rule v44: a job with an error bound was still
-// short of it shortly before SEC; TailFit.BoundAhead), nor a lost-output
+// short of it shortly before SEC; MarkBoundAhead), nor a lost-output
 // record "tail lost-output=SEC" (rule v51: a job lost at SEC a map output a
-// reducer had reported it could not fetch; TailFit.OutputLost).
+// reducer had reported it could not fetch; MarkOutputLost).
 func (s *script) tail(a *args) error {
 	var f speculators.TailFit
 	for _, k := range []string{"deadline", "bound", "lost-output"} {
@@ -155,7 +162,7 @@ func (s *script) tail(a *args) error {
 		if err := a.unused(); err != nil {
 			return fmt.Errorf("tail: a %s record takes %s=SEC alone: %w", k, k, err)
 		}
-		s.tails = append(s.tails, speculators.TailFit{Deadline: Sec(d), BoundAhead: k == "bound", OutputLost: k == "lost-output"})
+		s.tails = append(s.tails, speculators.TailFit{Deadline: Sec(d), Mark: marks[k]})
 		return nil
 	}
 	ints := []struct {

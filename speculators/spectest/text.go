@@ -391,9 +391,9 @@ func formatLearned(l speculators.Learned) string {
 	}
 	for _, f := range l.Tails {
 		switch {
-		case f.IsDeadline() && f.OutputLost:
+		case f.IsDeadline() && f.Mark == speculators.MarkOutputLost:
 			fmt.Fprintf(&b, "tail lost-output=%s\n", fmtSec(f.Deadline))
-		case f.IsDeadline() && f.BoundAhead:
+		case f.IsDeadline() && f.Mark == speculators.MarkBoundAhead:
 			fmt.Fprintf(&b, "tail bound=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline():
 			fmt.Fprintf(&b, "tail deadline=%s\n", fmtSec(f.Deadline))
