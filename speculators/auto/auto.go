@@ -550,8 +550,6 @@ const (
 	ParamHeavyLower  = "bounded-heavy-lower"
 	ParamHeavyRatio  = "bounded-heavy-ratio"
 	ParamSpreadSlow  = "spread-slots-slow-member"
-	ParamSpreadQueue = "spread-slots-reduce-queue-member"
-	ParamQueueWait   = "spread-slots-reduce-queue-wait-ms"
 	ParamTailBusy    = "tail-busy-member"
 	ParamSmallRoom   = "small-room-share"
 	ParamFutileMaps  = "futile-map-copies"
@@ -651,8 +649,6 @@ type policy struct {
 	lostMember                             string
 	waves                                  float64
 	spreadSlotsSlow                        string
-	spreadQueue                            string
-	queueWait                              int64
 	tailBusy                               string
 	smallRoom                              float64
 	unordBusy                              string
@@ -742,8 +738,6 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"RAS copies whenever the copy saves resources, c x t_rem - (c+1) x t_new > 0 (GRASS §3), which a task on a node twice as slow as a fresh copy's does from its start. "+
 			"--job-order exact, 5 seeds: heldout27/hetero-two-slow-kinds-pools-fair 96.7 -> 81.1 s (ras 78.8), heldout26/slots-old-gen-reduce-pools-fair 96.3 -> 89.5 (ras 88.8, hadoop 89.9), heldout6/slots-three-speeds-reduces 157.4 -> 141.7 (ras 144.8) in: 179 -> 182 of 203 rows, none out; "+
 			"ras for rule v9's path too (ras as spread-slots-member) took heldout12/multi-wave-reduces 125.7 -> 131.0 (sda 124.9); grass, gs, sda or hadoop as this member brought in at most one row. Empty: spread-slots-member, as in rules v7-v27")
-	b.String(&p.spreadQueue, ParamSpreadQueue, "mantri", "DOC-QUEUE-MEMBER")
-	b.Int64(&p.queueWait, ParamQueueWait, 1000, speculators.NonNegative, "DOC-QUEUE-WAIT")
 	b.String(&p.alikeBusy, ParamAlikeBusy, "sca",
 		"busy member for an exact job with reduces when earlier jobs' map times spread less than alike-busy-sigma and their maps ran slow on less than spread-share of their nodes (rule v7: alike nodes, tight task times; Xu & Lau's SCA above the cutoff load clones nothing and orders jobs by fewest tasks left)")
 	b.Float(&p.alikeSigma, ParamAlikeSigma, 0.25, speculators.In(0, 100, "a log spread"),
@@ -1044,7 +1038,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamSlotsAlike, p.slotsAlike, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
-		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true}, {ParamSpreadQueue, p.spreadQueue, true},
+		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}} {
 		if m.name == "" && m.off {
@@ -1163,7 +1157,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, unordBusyAt: -1, spreadAt: -1, queueAt: -1, queueSince: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -1477,11 +1471,6 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			}
 			a.spreadAt = add(member, p.seeds[MapOnly])
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f%s", familyWhy[fam], cluster, jobs, kind, factor, share, cut, named))
-			if info.SlotPools && p.spreadSlotsSlow != "" && p.spreadQueue != "" && p.spreadQueue != member {
-				// Rule v52: built only for a job rule v28 chose, so no
-				// other job's members change.
-				a.queueAt = add(p.spreadQueue, p.seeds[MapOnly])
-			}
 			a.learnedSpread = true
 		} else if rsigma, rjobs := learnedReduceSigma(p.env.Prior); p.reduceSigma > 0 && rjobs > 0 && rsigma >= p.reduceSigma {
 			// Rule v9: a wide spread of the earlier jobs' reduce times.
@@ -1803,8 +1792,6 @@ type fitted struct {
 	// spreadAt indexes the spread member (-1: none); learnedSpread: the
 	// job runs it from the start, by earlier jobs' slow nodes (rule v6).
 	spreadAt      int
-	queueAt       int // rule v52's member (-1: none)
-	queueSince    speculators.Time
 	learnedSpread bool
 	// taught: the job's own map-time spread was fitted (once, when its
 	// last map finished); tail holds it until TakeLearned hands it out.
@@ -1907,9 +1894,6 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 		if a.lostAt >= 0 && !a.bounded && a.chosen != a.lostAt {
 			a.choose(a.lostAt, a.why+"; then a map output was lost ("+ParamLostMember+")")
 		}
-	}
-	if a.queueAt >= 0 {
-		a.reduceQueue(job, ev.Time)
 	}
 	if ev.Kind == speculators.AttemptSucceeded && (a.family == Exact || a.family == MapOnly) && !a.taught && !a.bounded &&
 		ev.Attempt.Task.Type == speculators.Map && job.Completed[speculators.Map] >= len(job.Tasks[speculators.Map]) {
@@ -2123,27 +2107,6 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	}
 }
 
-// reduceQueue is rule v52: a job that rule v28 gave spread-slots-slow-member
-// leaves it for spread-slots-reduce-queue-member once a reduce of its own
-// has waited for a reduce slot spread-slots-reduce-queue-wait-ms or longer
-// (the job's reduce ContainerNeeds above 0 all that time).
-func (a *fitted) reduceQueue(job *speculators.Job, now speculators.Time) {
-	if job.ContainerNeeds[speculators.Reduce] <= 0 {
-		a.queueSince = -1
-		return
-	}
-	if a.queueSince < 0 {
-		a.queueSince = now
-	}
-	if a.chosen != a.spreadAt || a.bounded {
-		return
-	}
-	if waited := now - a.queueSince; int64(waited) >= a.policy.queueWait {
-		a.choose(a.queueAt, fmt.Sprintf("%s; then %d of its reduces waited %.1f s for a reduce slot, %d of %d maps done (%s)", a.why, job.ContainerNeeds[speculators.Reduce], float64(waited)/1000, job.Completed[speculators.Map], len(job.Tasks[speculators.Map]), ParamSpreadQueue))
-		a.queueAt = -1
-	}
-}
-
 // placementView is the cluster as live sees it at the job's first Decide
 // with a task running (xulau.LiveView), made comparable with the
 // simulator's view at the job's first placement, which is taken before the
@@ -2171,9 +2134,6 @@ func placementView(job *speculators.Job) speculators.ClusterView {
 // Decide asks the chosen member and the failure layer, naming the member
 // in each reason.
 func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []speculators.Decision) []speculators.Decision {
-	if a.queueAt >= 0 {
-		a.reduceQueue(job, now)
-	}
 	if !a.placed && job.RunningTasks[speculators.Map]+job.RunningTasks[speculators.Reduce] > 0 {
 		// Live no one asks LaunchCopies: the first Decide with a task
 		// running decides from the job's view of the cluster.
