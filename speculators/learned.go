@@ -94,6 +94,13 @@ type TailFit struct {
 	// cluster's failures take outputs with them (crashes, restarts), not
 	// hangs that come back holding them. Rules v41 and v44 skip it.
 	OutputLost bool
+	// BoundCopies (auto's rule v52) marks a deadline record as a bound-copy
+	// record: a job with an error bound (and no deadline) that auto ran
+	// reached its bound at Deadline, and of its maps done by then Copied
+	// had had a speculative copy, CopyWins of them won by a copy. Every
+	// other field is zero; readers of map, reduce and deadline records
+	// skip it; stores keep it in memory only, as the other deadline records.
+	BoundCopies bool
 }
 
 // IsDeadline reports whether f is a deadline record (rule v41).
@@ -128,6 +135,10 @@ const MaxTailSigma = 20.0
 // Copied <= MaxJobTasks, no reduce fields; or a reduce record with Reduces in 1 to
 // MaxJobTasks, ReduceSlow in [0, 1] and no map fields.
 func (f TailFit) Valid() bool {
+	if f.IsDeadline() && f.BoundCopies {
+		return f.Deadline > 0 && f.Copied > 0 && f.Copied <= MaxJobTasks && f.CopyWins >= 0 && f.CopyWins <= f.Copied &&
+			f == TailFit{Deadline: f.Deadline, BoundCopies: true, Copied: f.Copied, CopyWins: f.CopyWins}
+	}
 	if f.IsDeadline() {
 		return f.Deadline > 0 && !(f.BoundAhead && f.OutputLost) && f == TailFit{Deadline: f.Deadline, BoundAhead: f.BoundAhead, OutputLost: f.OutputLost}
 	}
