@@ -83,7 +83,7 @@ type TailFit struct {
 	// memory only (it speaks of jobs running now).
 	Deadline Time
 	// Mark is what a deadline record's moment is (MarkDeadline,
-	// MarkBoundAhead, MarkOutputLost); zero in map and reduce records.
+	// MarkBoundAhead, MarkOutputLost, MarkBoundCopies); zero in map and reduce records.
 	Mark DeadlineMark
 }
 
@@ -107,6 +107,11 @@ const (
 	// cluster's failures take outputs with them (crashes, restarts), not
 	// hangs that come back holding them.
 	MarkOutputLost
+	// MarkBoundCopies (auto's rule v52): a bound-copy record. A job with an
+	// error bound (and no deadline) that auto ran reached its bound at
+	// Deadline, and of its maps done by then Copied had had a speculative
+	// copy, CopyWins of them won by a copy; every other field is zero.
+	MarkBoundCopies
 )
 
 // IsDeadline reports whether f is a deadline record (rule v41).
@@ -141,6 +146,10 @@ const MaxTailSigma = 20.0
 // Copied <= MaxJobTasks, no reduce fields; or a reduce record with Reduces in 1 to
 // MaxJobTasks, ReduceSlow in [0, 1] and no map fields.
 func (f TailFit) Valid() bool {
+	if f.IsDeadline() && f.Mark == MarkBoundCopies {
+		return f.Deadline > 0 && f.Copied > 0 && f.Copied <= MaxJobTasks && f.CopyWins >= 0 && f.CopyWins <= f.Copied &&
+			f == TailFit{Deadline: f.Deadline, Mark: MarkBoundCopies, Copied: f.Copied, CopyWins: f.CopyWins}
+	}
 	if f.IsDeadline() {
 		return f.Deadline > 0 && f.Mark <= MarkOutputLost && f == TailFit{Deadline: f.Deadline, Mark: f.Mark}
 	}

@@ -1548,17 +1548,18 @@ func TestRuleV41Switch(t *testing.T) {
 	if bad := (speculators.TailFit{Deadline: 70 * s, Maps: 3}); bad.Valid() {
 		t.Errorf("a deadline record with map fields is valid")
 	}
-	// A record's mark is one of the three kinds, and only a deadline
-	// record carries one.
-	for _, m := range []speculators.DeadlineMark{speculators.MarkBoundAhead, speculators.MarkOutputLost} {
-		if f := (speculators.TailFit{Deadline: 70 * s, Mark: m}); !f.Valid() {
-			t.Errorf("a deadline record marked %d is not valid", m)
+	// A record's mark is one of the known kinds, and only a deadline
+	// record carries one (a bound-copy record carries its copy counts
+	// too: TestRuleV52Switch).
+	for _, m := range []speculators.DeadlineMark{speculators.MarkBoundAhead, speculators.MarkOutputLost, speculators.MarkBoundCopies} {
+		if f := (speculators.TailFit{Deadline: 70 * s, Mark: m}); f.Valid() != (m != speculators.MarkBoundCopies) {
+			t.Errorf("a deadline record marked %d alone: valid %t", m, f.Valid())
 		}
-		if f := (speculators.TailFit{Maps: 40, Sigma: 0.5, Mark: m}); f.Valid() {
+		if f := (speculators.TailFit{Maps: 40, Sigma: 0.5, Copied: 3, Mark: m}); f.Valid() {
 			t.Errorf("a map record marked %d is valid", m)
 		}
 	}
-	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkOutputLost + 1}); bad.Valid() {
+	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkBoundCopies + 1}); bad.Valid() {
 		t.Errorf("a deadline record of an unknown mark is valid")
 	}
 	store := grass.NewMemoryStore()
@@ -2159,6 +2160,67 @@ func TestRuleV51LostOutputRecords(t *testing.T) {
 		}
 		if records != c.wanted {
 			t.Errorf("%s: %d lost-output records handed out, want %d", c.name, records, c.wanted)
+		}
+	}
+}
+
+// Rule v52: a job with an error bound (and no deadline), after bound-copy
+// records (speculators.MarkBoundCopies, handed out by error-bound jobs
+// at their bound) whose copies won less than bounded-copies-lost-wins (0.1)
+// of at least bounded-copies-lost-copied (5) copied maps over the last
+// five, runs bounded-copies-lost-member (none) from its first decision, its
+// reason naming the switch; it stands over rule v24's evidence. Copies that
+// won more, too few copied maps (four), a deadline, or the parameter empty
+// (rule v51) leave it on grass; a bound-copy record is no deadline record
+// for rule v41 (an exact job after one stays on grass, its containers
+// member).
+func TestRuleV52Switch(t *testing.T) {
+	reg := registry(t)
+	rec := func(copied, wins int) speculators.TailFit {
+		return speculators.TailFit{Deadline: 3600 * 1000, Mark: speculators.MarkBoundCopies, Copied: copied, CopyWins: wins}
+	}
+	if f := rec(3, 0); !f.Valid() {
+		t.Fatalf("bound-copy record %+v not valid", f)
+	}
+	if f := (speculators.TailFit{Deadline: 1000, Mark: speculators.MarkBoundCopies, Copied: 3, Maps: 40}); f.Valid() {
+		t.Fatalf("bound-copy record with map fields %+v valid", f)
+	}
+	for _, c := range []struct {
+		name       string
+		records    []speculators.TailFit
+		bound      float64
+		deadline   speculators.Time
+		param      map[string]string
+		want       string
+		namesV52   bool
+		beforeV52  bool // a map record of losing copies too (rule v24)
+		namesV24   bool
+		exactNoV41 bool
+	}{
+		{"copies never won", []speculators.TailFit{rec(2, 0), rec(3, 0)}, 0.1, 0, nil, "none", true, false, false, false},
+		{"copies never won, v51", []speculators.TailFit{rec(2, 0), rec(3, 0)}, 0.1, 0, map[string]string{auto.ParamBoundLostM: ""}, "grass", false, false, false, false},
+		{"copies won 0.2", []speculators.TailFit{rec(5, 1), rec(5, 1)}, 0.1, 0, nil, "grass", false, false, false, false},
+		{"two copied maps", []speculators.TailFit{rec(2, 0)}, 0.1, 0, nil, "grass", false, false, false, false},
+		{"four copied maps", []speculators.TailFit{rec(1, 0), rec(3, 0)}, 0.1, 0, nil, "grass", false, false, false, false},
+		{"four copied maps, count 3", []speculators.TailFit{rec(1, 0), rec(3, 0)}, 0.1, 0, map[string]string{auto.ParamBoundLostN: "3"}, "none", true, false, false, false},
+		{"older losses out of the last five", append([]speculators.TailFit{rec(20, 0)}, repeat(rec(2, 1), 5)...), 0.1, 0, nil, "grass", false, false, false, false},
+		{"a deadline", []speculators.TailFit{rec(20, 0)}, 0, 600000, nil, "grass", false, false, false, false},
+		{"over rule v24", []speculators.TailFit{rec(20, 0)}, 0.1, 0, map[string]string{auto.ParamBoundLostM: "dolly"}, "dolly", true, true, false, false},
+		{"exact job", []speculators.TailFit{rec(20, 0)}, 0, 0, nil, "grass", false, false, false, true},
+	} {
+		store := grass.NewMemoryStore()
+		if c.beforeV52 {
+			store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.2, Copied: 20})
+		}
+		for _, f := range c.records {
+			store.AddTail(f)
+		}
+		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 2, Slots: 100, ErrorBound: c.bound, Deadline: c.deadline, JobOrder: true}
+		e := newAuto(t, reg, info, c.param, store)
+		checkSwitch(t, c.name, e, c.want, auto.ParamBoundLostM, c.namesV52)
+		checkSwitch(t, c.name, e, c.want, auto.ParamFutileBound, c.namesV24)
+		if c.exactNoV41 {
+			checkSwitch(t, c.name, e, c.want, auto.ParamBeside, false)
 		}
 	}
 }

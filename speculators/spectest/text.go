@@ -391,6 +391,8 @@ func formatLearned(l speculators.Learned) string {
 	}
 	for _, f := range l.Tails {
 		switch {
+		case f.IsDeadline() && f.Mark == speculators.MarkBoundCopies:
+			fmt.Fprintf(&b, "tail bound-copies=%s copied=%d wins=%d\n", fmtSec(f.Deadline), f.Copied, f.CopyWins)
 		case f.IsDeadline() && f.Mark == speculators.MarkOutputLost:
 			fmt.Fprintf(&b, "tail lost-output=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline() && f.Mark == speculators.MarkBoundAhead:
