@@ -65,6 +65,10 @@
 //	    (rule v51: a job lost a map output at that time that a reducer
 //	    had reported it could not fetch, speculators.MarkOutputLost),
 //	    for the next job command as a tail line; each takes nothing else.
+//	tail bound-copies=30 copied=9 wins=0
+//	    a bound-copy record (rule v52: a job with an error bound reached
+//	    it at that time; copied of its done maps had a copy, wins of them
+//	    won by one; speculators.MarkBoundCopies), for the next job command.
 //	run
 //	    does nothing itself: a directive whose input is the script.
 //	start t=0 m1 node=n1 [copy] [restated] [container=ID]
@@ -98,9 +102,9 @@
 //	learned
 //	    what the engine handed out for later jobs since the last learned
 //	    (speculators.Learned): one "runtime ...", "tail maps=N sigma=S"
-//	    ("tail deadline=SEC", "tail bound=SEC" or "tail lost-output=SEC"
-//	    for a deadline, bound or lost-output record) or "sample ..." a
-//	    line.
+//	    ("tail deadline=SEC", "tail bound=SEC", "tail lost-output=SEC" or
+//	    "tail bound-copies=SEC copied=C wins=W" for a deadline, bound,
+//	    lost-output or bound-copy record) or "sample ..." a line.
 //
 // For example, LATE's §4.2 case (testdata in speculators/late):
 //

@@ -143,7 +143,10 @@ var marks = map[string]speculators.DeadlineMark{
 // record "tail bound=SEC" (rule v44: a job with an error bound was still
 // short of it shortly before SEC; MarkBoundAhead), nor a lost-output
 // record "tail lost-output=SEC" (rule v51: a job lost at SEC a map output a
-// reducer had reported it could not fetch; MarkOutputLost).
+// reducer had reported it could not fetch; MarkOutputLost); a bound-copy
+// record "tail bound-copies=SEC copied=C wins=W" (rule v52: a job with an
+// error bound reached it at SEC, C of its done maps copied, W of them won
+// by a copy; MarkBoundCopies) takes those two counts and nothing else.
 func (s *script) tail(a *args) error {
 	var f speculators.TailFit
 	for _, k := range []string{"deadline", "bound", "lost-output"} {
@@ -163,6 +166,32 @@ func (s *script) tail(a *args) error {
 			return fmt.Errorf("tail: a %s record takes %s=SEC alone: %w", k, k, err)
 		}
 		s.tails = append(s.tails, speculators.TailFit{Deadline: Sec(d), Mark: marks[k]})
+		return nil
+	}
+	if d, ok, err := a.float("bound-copies"); err != nil || ok {
+		// A bound-copy record (rule v52): its time and its copy counts.
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		copied, _, err := a.int("copied")
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		wins, _, err := a.int("wins")
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		if err := a.unused(); err != nil {
+			return fmt.Errorf("tail: a bound-copies record takes bound-copies=SEC copied=C wins=W alone: %w", err)
+		}
+		f := speculators.TailFit{Mark: speculators.MarkBoundCopies, Copied: copied, CopyWins: wins}
+		if d > 0 && d <= yearSeconds {
+			f.Deadline = Sec(d)
+		}
+		if !f.Valid() {
+			return fmt.Errorf("tail: bound-copies=%g copied=%d wins=%d: want seconds in (0, %d], copied in 1..%d, wins at most copied", d, copied, wins, yearSeconds, speculators.MaxJobTasks)
+		}
+		s.tails = append(s.tails, f)
 		return nil
 	}
 	ints := []struct {
