@@ -567,6 +567,9 @@ const (
 	ParamHeavyRatio  = "bounded-heavy-ratio"
 	ParamSpreadSlow  = "spread-slots-slow-member"
 	ParamTailBusy    = "tail-busy-member"
+	// ParamSpreadBusy (rule v53): the spread member's place on containers
+	// when the job is placed on a busy cluster.
+	ParamSpreadBusy  = "spread-busy-member"
 	ParamSmallRoom   = "small-room-share"
 	ParamFutileMaps  = "futile-map-copies"
 	ParamReducesPool = "reduces-after-maps-idle-slot-pools"
@@ -670,6 +673,7 @@ type policy struct {
 	waves                                  float64
 	spreadSlotsSlow                        string
 	tailBusy                               string
+	spreadBusy                             string
 	smallRoom                              float64
 	unordBusy                              string
 	unordLoad, unordSigma                  float64
@@ -746,6 +750,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"--job-order exact, 5 seeds: heldout27/overload-stingy-caps-fifo 68.6 -> 55.9 s (ras 54.7, hadoop 66.2) in, none out: 187 -> 188 of 209 rows, behind hadoop 14 -> 13. "+
 			"Choice: the cut is busy-load (0.4), not a cut of its own: at 0.45 and 0.5 heldout11/two-tenants-tails went out (+5.1%, gs 46.7), at 0.55 the row came in too (57.0 s), at 0.6 not (60.2). "+
 			"Empty: tail-member at any load, as in rules v5-v28")
+	b.String(&p.spreadBusy, ParamSpreadBusy, "ras",
+		"spread-member's place on a cluster of containers when the spread switch (rules v6, v8, v9: earlier jobs' maps or reduces ran slow on at least spread-share or reduce-spread-share of their nodes, or their reduce times spread at least reduce-tail-sigma) chose the job and its first placement finds the busy fraction (originals only) at or above busy-load (rule v53); rule v29's reading for the spread switch, whose member stood over the busy cut until now. "+
+			"GRASS's Guideline 3 (Trimming Stragglers in Approximation Analytics, §3.2): GS is near-optimal for a job of fewer than two waves, RAS for more, and GRASS approximates a job's waves by the cluster's utilization, one of the factors its learned switch reads its samples by (§4.1); our grass measures waves in the job's own width at its first check, and a job of ten maps on forty containers reads as a quarter wave and runs GS all through, whatever the queue behind it. On a busy cluster every copy is a queued job's original not run (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III), and RAS copies only where the copy saves resources as well as time. "+
+			"--job-order exact, 5 seeds: heldout47/midload-poisson-whole-second-gaps-0.8-constant-ten-map-jobs-pareto-2.2-containers-fifo (FIFO at load 0.8, jobs of ten Pareto 2.2 maps on alike nodes; the law's tail reads as slow nodes, so rule v6 gave 54 of 60 jobs grass at seed 1) 17.85 -> see docs/auto-history.md (rule v53) s (ras 16.70, hadoop 18.53). "+
+			"Choice: the cut is busy-load (0.4), rule v29's, not fitted; slot pools keep rule v7/v28's members. Empty: spread-member at any load, as in rules v6-v52")
 	b.Float(&p.smallRoom, ParamSmallRoom, 0.25, speculators.In(0, 1, "a share"),
 		"a job small by its size (small-tasks; not one heavy-tailed by its a-priori law) runs the small member at its first placement only if its tasks are at most this share of the idle slots (rule v30): "+
 			"a clone needs a slot of its own (Xu & Lau §IV-A solve their cloning problem P2 only when the jobs' tasks fit in the idle machines, 'a large room for making clones'), and on a cluster of a few nodes a job of ten tasks fills the idle slots without its clones. "+
@@ -1071,7 +1080,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
-		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
+		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}} {
 		if m.name == "" && m.off {
 			continue
@@ -1189,7 +1198,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -1504,11 +1513,18 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.spreadAt = add(member, p.seeds[MapOnly])
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f%s", familyWhy[fam], cluster, jobs, kind, factor, share, cut, named))
 			a.learnedSpread = true
+			if !info.SlotPools && p.spreadBusy != "" && p.busyLoad > 0 {
+				// Rule v53: built only for a job the spread switch chose.
+				a.spreadBusyAt = add(p.spreadBusy, p.seeds[MapOnly])
+			}
 		} else if rsigma, rjobs := learnedReduceSigma(p.env.Prior); p.reduceSigma > 0 && rjobs > 0 && rsigma >= p.reduceSigma {
 			// Rule v9: a wide spread of the earlier jobs' reduce times.
 			a.spreadAt = add(spread, p.seeds[MapOnly])
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' reduce times spread %.2f, at least %.2f", familyWhy[fam], cluster, rjobs, rsigma, p.reduceSigma))
 			a.learnedSpread = true
+			if !info.SlotPools && p.spreadBusy != "" && p.busyLoad > 0 {
+				a.spreadBusyAt = add(p.spreadBusy, p.seeds[MapOnly])
+			}
 		}
 	}
 	ratio, ratios := learnedReduceRatio(p.env.Prior)
@@ -1830,8 +1846,10 @@ type fitted struct {
 	// runs it from the start, by earlier jobs' spread (rule v5).
 	tailAt int
 	// tailBusyAt indexes tail-busy-member (-1: none; rule v29).
-	tailBusyAt  int
-	learnedTail bool
+	tailBusyAt int
+	// spreadBusyAt indexes spread-busy-member (-1: none; rule v53).
+	spreadBusyAt int
+	learnedTail  bool
 	// unordBusyAt indexes unordered-busy-member (-1: none; rule v22):
 	// the job runs it if its first placement finds the cluster at least
 	// unordered-busy-load busy.
@@ -2153,6 +2171,12 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 		// copies keep slots free (heldout27/overload-stingy-caps-fifo:
 		// 68.3 s at two waves, 61.7 at one, ras 54.7).
 		a.choose(a.tailBusyAt, fmt.Sprintf("%s, then placed at busy fraction %.2f, at or above %.2f (%s)", a.why, busy, a.policy.busyLoad, ParamTailBusy))
+		return
+	}
+	if a.spreadBusyAt >= 0 && a.spreadAt >= 0 && a.chosen == a.spreadAt && busy >= a.policy.busyLoad {
+		// Rule v53: on a busy cluster of containers the spread switch runs
+		// RAS, as rule v29 does for the tail switch.
+		a.choose(a.spreadBusyAt, fmt.Sprintf("%s, then placed at busy fraction %.2f, at or above %.2f (%s)", a.why, busy, a.policy.busyLoad, ParamSpreadBusy))
 		return
 	}
 	if (a.learnedTail || a.learnedSpread) && !a.fixedSmall {
