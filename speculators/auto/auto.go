@@ -569,28 +569,30 @@ const (
 	ParamTailBusy    = "tail-busy-member"
 	// ParamSpreadBusy (rule v53): the spread member's place on containers
 	// when the job is placed on a busy cluster.
-	ParamSpreadBusy  = "spread-busy-member"
-	ParamSmallRoom   = "small-room-share"
-	ParamFutileMaps  = "futile-map-copies"
-	ParamReducesPool = "reduces-after-maps-idle-slot-pools"
-	ParamMapFirst    = "map-only-busy-before-records"
-	ParamKillBehind  = "map-only-kill-behind-wins"
-	ParamLostPaced   = "map-only-lost-paced"
-	ParamLostPacedW  = "map-only-lost-paced-wins"
-	ParamLostPacedM  = "map-only-lost-paced-member"
-	ParamOneReduce   = "slots-one-reduce-member"
-	ParamOneRedMaps  = "slots-one-reduce-maps"
-	ParamOneRedRatio = "slots-one-reduce-ratio"
-	ParamOneRedRecs  = "slots-one-reduce-ratio-records"
-	ParamRedHeavy    = "bounded-reduce-heavy-member"
-	ParamRedHeavyS   = "bounded-reduce-heavy-share"
-	ParamWinsMember  = "map-only-copies-win-member"
-	ParamWinsShare   = "map-only-copies-win"
-	ParamRedAfter    = "grass-reduce-copies-after-maps"
-	ParamRedAfterW   = "grass-reduce-copies-wins"
-	ParamSlotsAlike  = "slots-alike-member"
-	ParamUnknownPace = "map-only-unknown-mean-pace"
-	ParamLostAll     = "lost-output-rerun-all"
+	ParamSpreadBusy = "spread-busy-member"
+	// ParamSpreadBusyLoad (rule v53): the busy fraction from which it does.
+	ParamSpreadBusyLoad = "spread-busy-load"
+	ParamSmallRoom      = "small-room-share"
+	ParamFutileMaps     = "futile-map-copies"
+	ParamReducesPool    = "reduces-after-maps-idle-slot-pools"
+	ParamMapFirst       = "map-only-busy-before-records"
+	ParamKillBehind     = "map-only-kill-behind-wins"
+	ParamLostPaced      = "map-only-lost-paced"
+	ParamLostPacedW     = "map-only-lost-paced-wins"
+	ParamLostPacedM     = "map-only-lost-paced-member"
+	ParamOneReduce      = "slots-one-reduce-member"
+	ParamOneRedMaps     = "slots-one-reduce-maps"
+	ParamOneRedRatio    = "slots-one-reduce-ratio"
+	ParamOneRedRecs     = "slots-one-reduce-ratio-records"
+	ParamRedHeavy       = "bounded-reduce-heavy-member"
+	ParamRedHeavyS      = "bounded-reduce-heavy-share"
+	ParamWinsMember     = "map-only-copies-win-member"
+	ParamWinsShare      = "map-only-copies-win"
+	ParamRedAfter       = "grass-reduce-copies-after-maps"
+	ParamRedAfterW      = "grass-reduce-copies-wins"
+	ParamSlotsAlike     = "slots-alike-member"
+	ParamUnknownPace    = "map-only-unknown-mean-pace"
+	ParamLostAll        = "lost-output-rerun-all"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -674,6 +676,7 @@ type policy struct {
 	spreadSlotsSlow                        string
 	tailBusy                               string
 	spreadBusy                             string
+	spreadBusyLoad                         float64
 	smallRoom                              float64
 	unordBusy                              string
 	unordLoad, unordSigma                  float64
@@ -755,6 +758,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"GRASS's Guideline 3 (Trimming Stragglers in Approximation Analytics, §3.2): GS is near-optimal for a job of fewer than two waves, RAS for more, and GRASS approximates a job's waves by the cluster's utilization, one of the factors its learned switch reads its samples by (§4.1); our grass measures waves in the job's own width at its first check, and a job of ten maps on forty containers reads as a quarter wave and runs GS all through, whatever the queue behind it. On a busy cluster every copy is a queued job's original not run (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III), and RAS copies only where the copy saves resources as well as time. "+
 			"--job-order exact, 5 seeds: heldout47/midload-poisson-whole-second-gaps-0.8-constant-ten-map-jobs-pareto-2.2-containers-fifo (FIFO at load 0.8, jobs of ten Pareto 2.2 maps on alike nodes; the law's tail reads as slow nodes, so rule v6 gave 54 of 60 jobs grass at seed 1) 17.85 -> see docs/auto-history.md (rule v53) s (ras 16.70, hadoop 18.53). "+
 			"Choice: the cut is busy-load (0.4), rule v29's, not fitted; slot pools keep rule v7/v28's members. Empty: spread-member at any load, as in rules v6-v52")
+	b.Float(&p.spreadBusyLoad, ParamSpreadBusyLoad, 0.4, speculators.In(0, 1, "a load"),
+		"the busy fraction at a job's first placement (originals only) at or above which spread-busy-member takes the spread member's place (rule v53)")
 	b.Float(&p.smallRoom, ParamSmallRoom, 0.25, speculators.In(0, 1, "a share"),
 		"a job small by its size (small-tasks; not one heavy-tailed by its a-priori law) runs the small member at its first placement only if its tasks are at most this share of the idle slots (rule v30): "+
 			"a clone needs a slot of its own (Xu & Lau §IV-A solve their cloning problem P2 only when the jobs' tasks fit in the idle machines, 'a large room for making clones'), and on a cluster of a few nodes a job of ten tasks fills the idle slots without its clones. "+
@@ -2173,10 +2178,10 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 		a.choose(a.tailBusyAt, fmt.Sprintf("%s, then placed at busy fraction %.2f, at or above %.2f (%s)", a.why, busy, a.policy.busyLoad, ParamTailBusy))
 		return
 	}
-	if a.spreadBusyAt >= 0 && a.spreadAt >= 0 && a.chosen == a.spreadAt && busy >= a.policy.busyLoad {
+	if a.spreadBusyAt >= 0 && a.spreadAt >= 0 && a.chosen == a.spreadAt && busy >= a.policy.spreadBusyLoad {
 		// Rule v53: on a busy cluster of containers the spread switch runs
 		// RAS, as rule v29 does for the tail switch.
-		a.choose(a.spreadBusyAt, fmt.Sprintf("%s, then placed at busy fraction %.2f, at or above %.2f (%s)", a.why, busy, a.policy.busyLoad, ParamSpreadBusy))
+		a.choose(a.spreadBusyAt, fmt.Sprintf("%s, then placed at busy fraction %.2f, at or above %.2f (%s)", a.why, busy, a.policy.spreadBusyLoad, ParamSpreadBusy))
 		return
 	}
 	if (a.learnedTail || a.learnedSpread) && !a.fixedSmall {

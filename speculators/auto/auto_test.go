@@ -299,15 +299,16 @@ func TestEarlierJobsSlowNodesStartTheSpreadMember(t *testing.T) {
 		param map[string]string
 	}{
 		{nil, false, "sda", nil},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "grass", nil},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ras", nil}, // rule v28
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "grass", map[string]string{auto.ParamSpreadBusy: ""}},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "ras", nil}, // busy: rule v53
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ras", nil},  // rule v28
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ese", map[string]string{auto.ParamSpreadSlow: ""}},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "hadoop", map[string]string{auto.ParamSpreadPool: ""}}, // busy-slots-member (rule v19)
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda", map[string]string{auto.ParamSpreadPool: "", auto.ParamBusySlots: ""}},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda", nil}, // weighted 0.065
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.07}}, false, "grass", nil},                                   // at the cut
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs", map[string]string{auto.ParamTailBusy: ""}}, // v5 first (busy: ras since v29)
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "ras", nil},                                      // v5 first, busy: v29
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda", nil},       // weighted 0.065
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.07}}, false, "grass", map[string]string{auto.ParamSpreadBusy: ""}}, // at the cut
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs", map[string]string{auto.ParamTailBusy: ""}},       // v5 first (busy: ras since v29)
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "ras", nil},                                            // v5 first, busy: v29
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
@@ -2160,5 +2161,40 @@ func TestRuleV51LostOutputRecords(t *testing.T) {
 		if records != c.wanted {
 			t.Errorf("%s: %d lost-output records handed out, want %d", c.name, records, c.wanted)
 		}
+	}
+}
+
+// Rule v53: a job the spread switch (rules v6, v8, v9) chose on containers
+// runs spread-busy-member (ras) when its first placement finds the busy
+// fraction at or above busy-load (0.4); below it, with the parameter empty,
+// on slot pools (rule v28's member), or when the spread switch did not fire,
+// the job keeps what rule v52 gave it.
+func TestRuleV53SpreadBusy(t *testing.T) {
+	reg := registry(t)
+	slow := []speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}
+	for _, c := range []struct {
+		name  string
+		fits  []speculators.TailFit
+		pools bool
+		idle  int
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"slow maps, busy 0.7", slow, false, 30, nil, "ras", true},
+		{"slow maps, busy 0.4 (the cut)", slow, false, 60, nil, "ras", true},
+		{"slow maps, busy 0.7, member hadoop", slow, false, 30, map[string]string{auto.ParamSpreadBusy: "hadoop"}, "hadoop", true},
+		{"slow maps, busy 0.39", slow, false, 61, nil, "grass", false},
+		{"slow maps, busy 0.7, v52", slow, false, 30, map[string]string{auto.ParamSpreadBusy: ""}, "grass", false},
+		{"slow maps, busy 0.7, busy-load 0.8", slow, false, 30, map[string]string{auto.ParamBusyLoad: "0.8"}, "grass", false},
+		{"slow maps, busy 0.7, slot pools", slow, true, 30, nil, "ras", false}, // rule v28's member, not this rule
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamSpreadBusy, c.named)
 	}
 }
