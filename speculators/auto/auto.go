@@ -1518,8 +1518,9 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.spreadAt = add(member, p.seeds[MapOnly])
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f%s", familyWhy[fam], cluster, jobs, kind, factor, share, cut, named))
 			a.learnedSpread = true
-			if !info.SlotPools && p.spreadBusy != "" && p.busyLoad > 0 {
-				// Rule v53: built only for a job the spread switch chose.
+			if kind == "reduces" && !info.SlotPools && p.spreadBusy != "" {
+				// Rule v53: built only for a job the spread switch chose
+				// on its reduce records.
 				a.spreadBusyAt = add(p.spreadBusy, p.seeds[MapOnly])
 			}
 		} else if rsigma, rjobs := learnedReduceSigma(p.env.Prior); p.reduceSigma > 0 && rjobs > 0 && rsigma >= p.reduceSigma {
@@ -1527,7 +1528,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.spreadAt = add(spread, p.seeds[MapOnly])
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' reduce times spread %.2f, at least %.2f", familyWhy[fam], cluster, rjobs, rsigma, p.reduceSigma))
 			a.learnedSpread = true
-			if !info.SlotPools && p.spreadBusy != "" && p.busyLoad > 0 {
+			if !info.SlotPools && p.spreadBusy != "" {
 				a.spreadBusyAt = add(p.spreadBusy, p.seeds[MapOnly])
 			}
 		}
