@@ -299,16 +299,15 @@ func TestEarlierJobsSlowNodesStartTheSpreadMember(t *testing.T) {
 		param map[string]string
 	}{
 		{nil, false, "sda", nil},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "grass", map[string]string{auto.ParamSpreadBusy: ""}},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "ras", nil}, // busy: rule v53
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ras", nil},  // rule v28
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, false, "grass", nil},
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ras", nil}, // rule v28
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "ese", map[string]string{auto.ParamSpreadSlow: ""}},
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "hadoop", map[string]string{auto.ParamSpreadPool: ""}}, // busy-slots-member (rule v19)
 		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}, true, "sda", map[string]string{auto.ParamSpreadPool: "", auto.ParamBusySlots: ""}},
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda", nil},       // weighted 0.065
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.07}}, false, "grass", map[string]string{auto.ParamSpreadBusy: ""}}, // at the cut
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs", map[string]string{auto.ParamTailBusy: ""}},       // v5 first (busy: ras since v29)
-		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "ras", nil},                                            // v5 first, busy: v29
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.05}, {Maps: 40, Sigma: 0.1, Slow: 0.08}}, false, "sda", nil}, // weighted 0.065
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.07}}, false, "grass", nil},                                   // at the cut
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "gs", map[string]string{auto.ParamTailBusy: ""}}, // v5 first (busy: ras since v29)
+		{[]speculators.TailFit{{Maps: 40, Sigma: 0.8, Slow: 0.5}}, false, "ras", nil},                                      // v5 first, busy: v29
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
@@ -2164,14 +2163,18 @@ func TestRuleV51LostOutputRecords(t *testing.T) {
 	}
 }
 
-// Rule v53: a job the spread switch (rules v6, v8, v9) chose on containers
-// runs spread-busy-member (ras) when its first placement finds the busy
-// fraction at or above busy-load (0.4); below it, with the parameter empty,
-// on slot pools (rule v28's member), or when the spread switch did not fire,
-// the job keeps what rule v52 gave it.
+// Rule v53: a job the spread switch chose on its reduce records (rule v8:
+// reduces slow on at least reduce-spread-share of their nodes; rule v9:
+// reduce times spread at least reduce-tail-sigma) on containers runs
+// spread-busy-member (ras) when its first placement finds the busy fraction
+// at or above spread-busy-load (0.25); below it, with the parameter empty, on
+// slot pools (rule v7's or v28's member), or when the spread switch read
+// slow maps (rule v6), the job keeps what rule v52 gave it.
 func TestRuleV53SpreadBusy(t *testing.T) {
 	reg := registry(t)
-	slow := []speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}
+	redSlow := []speculators.TailFit{{Maps: 40, Sigma: 0.1}, {Reduces: 8, ReduceSlow: 0.35}, {Maps: 30, Sigma: 0.1}, {Reduces: 8, ReduceSlow: 0.3}}
+	redWide := []speculators.TailFit{{Maps: 40, Sigma: 0.1}, {Reduces: 8, ReduceSigma: 0.5}, {Maps: 30, Sigma: 0.1}, {Reduces: 8, ReduceSigma: 0.4}}
+	mapSlow := []speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}
 	for _, c := range []struct {
 		name  string
 		fits  []speculators.TailFit
@@ -2181,13 +2184,16 @@ func TestRuleV53SpreadBusy(t *testing.T) {
 		want  string
 		named bool
 	}{
-		{"slow maps, busy 0.7", slow, false, 30, nil, "ras", true},
-		{"slow maps, busy 0.4 (the cut)", slow, false, 60, nil, "ras", true},
-		{"slow maps, busy 0.7, member hadoop", slow, false, 30, map[string]string{auto.ParamSpreadBusy: "hadoop"}, "hadoop", true},
-		{"slow maps, busy 0.39", slow, false, 61, nil, "grass", false},
-		{"slow maps, busy 0.7, v52", slow, false, 30, map[string]string{auto.ParamSpreadBusy: ""}, "grass", false},
-		{"slow maps, busy 0.7, busy-load 0.8", slow, false, 30, map[string]string{auto.ParamBusyLoad: "0.8"}, "grass", false},
-		{"slow maps, busy 0.7, slot pools", slow, true, 30, nil, "ras", false}, // rule v28's member, not this rule
+		{"slow reduces, busy 0.7", redSlow, false, 30, nil, "ras", true},
+		{"slow reduces, busy 0.25 (the cut)", redSlow, false, 75, nil, "ras", true},
+		{"wide reduces, busy 0.7", redWide, false, 30, nil, "ras", true},
+		{"slow reduces, busy 0.7, member hadoop", redSlow, false, 30, map[string]string{auto.ParamSpreadBusy: "hadoop"}, "hadoop", true},
+		{"slow reduces, busy 0.24", redSlow, false, 76, nil, "grass", false},
+		{"slow reduces, busy 0.7, v52", redSlow, false, 30, map[string]string{auto.ParamSpreadBusy: ""}, "grass", false},
+		{"wide reduces, busy 0.7, v52", redWide, false, 30, map[string]string{auto.ParamSpreadBusy: ""}, "grass", false},
+		{"slow reduces, busy 0.7, cut 0.8", redSlow, false, 30, map[string]string{auto.ParamSpreadBusyLoad: "0.8"}, "grass", false},
+		{"slow maps, busy 0.7", mapSlow, false, 30, nil, "grass", false},
+		{"slow reduces, busy 0.7, slot pools", redSlow, true, 30, nil, "ras", false}, // rule v28
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
