@@ -2923,7 +2923,20 @@ func originalLogs(job *speculators.Job, ty speculators.TaskType, now speculators
 // copyWins counts the job's tasks of type ty that had a speculative copy
 // and those a copy won (rule v8 for maps, rule v14 for reduces).
 func copyWins(job *speculators.Job, ty speculators.TaskType) (copied, won int) {
+	return countCopyWins(job, ty, false)
+}
+
+// doneCopyWins is copyWins over the done tasks alone (rule v52: a copy
+// still running when the job reaches its bound has neither won nor lost).
+func doneCopyWins(job *speculators.Job, ty speculators.TaskType) (copied, won int) {
+	return countCopyWins(job, ty, true)
+}
+
+func countCopyWins(job *speculators.Job, ty speculators.TaskType, doneOnly bool) (copied, won int) {
 	for _, t := range job.Tasks[ty] {
+		if doneOnly && !t.Done() {
+			continue
+		}
 		had, byCopy := false, false
 		for _, a := range t.Attempts {
 			if a.Speculative {
@@ -3117,31 +3130,6 @@ func lostBefore(prior speculators.Prior, now speculators.Time) (speculators.Time
 // boundCopiesRecords is how many of the most recent bound-copy records
 // rule v52 pools.
 const boundCopiesRecords = tailJobs
-
-// doneCopyWins counts the job's done tasks of type ty that had a
-// speculative copy and those a copy won (rule v52: a copy still running
-// when the job reaches its bound has neither won nor lost).
-func doneCopyWins(job *speculators.Job, ty speculators.TaskType) (copied, won int) {
-	for _, t := range job.Tasks[ty] {
-		if !t.Done() {
-			continue
-		}
-		had, byCopy := false, false
-		for _, at := range t.Attempts {
-			if at.Speculative {
-				had = true
-				byCopy = byCopy || at.State == speculators.StateSucceeded
-			}
-		}
-		if had {
-			copied++
-			if byCopy {
-				won++
-			}
-		}
-	}
-	return copied, won
-}
 
 // learnedBoundCopies is the share of the copied maps a copy won, pooled
 // over the most recent boundCopiesRecords bound-copy records (rule v52),

@@ -875,15 +875,7 @@ func TestRuleV29Switch(t *testing.T) {
 	reg := registry(t)
 	tail := []speculators.TailFit{{Maps: 40, Sigma: 0.8}, {Maps: 30, Sigma: 0.9}}
 	tight := []speculators.TailFit{{Maps: 40, Sigma: 0.3}, {Maps: 30, Sigma: 0.3}}
-	for _, c := range []struct {
-		name  string
-		fits  []speculators.TailFit
-		pools bool
-		idle  int
-		param map[string]string
-		want  string
-		named bool
-	}{
+	checkBusySwitch(t, reg, auto.ParamTailBusy, []busyCase{
 		{"tail records, busy 0.7", tail, false, 30, nil, "ras", true},
 		{"tail records, busy 0.4 (the cut)", tail, false, 60, nil, "ras", true},
 		{"tail records, busy 0.7, member grass", tail, false, 30, map[string]string{auto.ParamTailBusy: "grass"}, "grass", true},
@@ -892,15 +884,7 @@ func TestRuleV29Switch(t *testing.T) {
 		{"tail records, busy 0.7, v28", tail, false, 30, map[string]string{auto.ParamTailBusy: ""}, "gs", false},
 		{"tail records, busy 0.7, busy-load 0.8", tail, false, 30, map[string]string{auto.ParamBusyLoad: "0.8"}, "gs", false},
 		{"tight records, busy 0.7", tight, false, 30, nil, "sda", false},
-	} {
-		store := grass.NewMemoryStore()
-		for _, f := range c.fits {
-			store.AddTail(f)
-		}
-		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
-		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
-		checkSwitch(t, c.name, e, c.want, auto.ParamTailBusy, c.named)
-	}
+	})
 }
 
 func newAuto(t *testing.T, reg *speculators.Registry, info speculators.JobInfo, param map[string]string, store *grass.MemoryStore) *speculators.Engine {
@@ -2237,15 +2221,7 @@ func TestRuleV53SpreadBusy(t *testing.T) {
 	redSlow := []speculators.TailFit{{Maps: 40, Sigma: 0.1}, {Reduces: 8, ReduceSlow: 0.35}, {Maps: 30, Sigma: 0.1}, {Reduces: 8, ReduceSlow: 0.3}}
 	redWide := []speculators.TailFit{{Maps: 40, Sigma: 0.1}, {Reduces: 8, ReduceSigma: 0.5}, {Maps: 30, Sigma: 0.1}, {Reduces: 8, ReduceSigma: 0.4}}
 	mapSlow := []speculators.TailFit{{Maps: 40, Sigma: 0.1, Slow: 0.3}, {Maps: 30, Sigma: 0.1, Slow: 0.25}}
-	for _, c := range []struct {
-		name  string
-		fits  []speculators.TailFit
-		pools bool
-		idle  int
-		param map[string]string
-		want  string
-		named bool
-	}{
+	checkBusySwitch(t, reg, auto.ParamSpreadBusy, []busyCase{
 		{"slow reduces, busy 0.7", redSlow, false, 30, nil, "ras", true},
 		{"slow reduces, busy 0.25 (the cut)", redSlow, false, 75, nil, "ras", true},
 		{"wide reduces, busy 0.7", redWide, false, 30, nil, "ras", true},
@@ -2256,13 +2232,35 @@ func TestRuleV53SpreadBusy(t *testing.T) {
 		{"slow reduces, busy 0.7, cut 0.8", redSlow, false, 30, map[string]string{auto.ParamSpreadBusyLoad: "0.8"}, "grass", false},
 		{"slow maps, busy 0.7", mapSlow, false, 30, nil, "grass", false},
 		{"slow reduces, busy 0.7, slot pools", redSlow, true, 30, nil, "ras", false}, // rule v28
-	} {
+	})
+}
+
+// busyCase is a job of 40 maps and 4 reduces placed after fits, on slot
+// pools or containers, with idle of 100 slots free at its first placement
+// (a busy fraction of 1 - idle/100): want is its member, named whether its
+// reason names the switch under test.
+type busyCase struct {
+	name  string
+	fits  []speculators.TailFit
+	pools bool
+	idle  int
+	param map[string]string
+	want  string
+	named bool
+}
+
+// checkBusySwitch checks the member of each busyCase's job and whether
+// its reason names param (rules v29 and v53: a switch read at the busy
+// fraction of the job's first placement).
+func checkBusySwitch(t *testing.T, reg *speculators.Registry, param string, cases []busyCase) {
+	t.Helper()
+	for _, c := range cases {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
 			store.AddTail(f)
 		}
 		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
 		e.LaunchCopies(speculators.ClusterView{Idle: c.idle, Slots: 100}, 0)
-		checkSwitch(t, c.name, e, c.want, auto.ParamSpreadBusy, c.named)
+		checkSwitch(t, c.name, e, c.want, param, c.named)
 	}
 }
