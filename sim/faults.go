@@ -25,7 +25,11 @@ import (
 //     AttemptStatus.FetchFailedMaps FaultConfig.ShuffleReadTimeout after it
 //     started needing them, and again every ShuffleReadTimeout (it keeps
 //     trying; Hadoop's growing per-host back-off is not modelled). A reduce
-//     on a hung node reports nothing. The AM counts reports per map and
+//     on a hung node reports nothing. Choice, and a known gap: a node back
+//     from a short crash fails fetches at the same pace here, while
+//     Hadoop's fetcher reports a refused connection or a failed read at
+//     once and retries after a back-off of seconds, so outputs lost in a
+//     reboot are re-run later than on a cluster (docs/reproductions.md). The AM counts reports per map and
 //     fails the map's completed attempt (AttemptFailed on a succeeded
 //     attempt: its output is lost) once the count reaches
 //     MaxFetchFailureNotifications and count / (reduce tasks with an
