@@ -481,6 +481,14 @@ var heldOutMisses = map[string]string{
 		"(+6.5%), ahead of hadoop; 5 seeds 42.31 against ese's 40.75 (in)",
 	// The fifty-first set, written before rule v54 and run once under rule v53: 6 of 6 (5 seeds), none missed at
 	// seed 1.
+	// The fifty-second and fifty-third sets, written before rule v54 and run once under rule v53 (5 seeds:
+	// docs/auto-history.md).
+	"heldout52/hetero-slots-bell-speed-law-sum-four-uniform-0.8-2.4-three-reduces-fair": "tracker slowdowns from " +
+		"a bell law (0.8-2.4x) on slot pools under fair: ese leads at seed 1; auto 47.52 s against 44.85 (+6.0%), " +
+		"ahead of hadoop (47.59); 5 seeds 46.35 against sda's 43.59 (+6.3%), ahead of hadoop (46.58)",
+	"heldout53/fail-job-reduces-node-hangs-copy-phase-erlang-2-lengths-containers-fair": "the node of a job's " +
+		"reduces hangs while they copy: grass leads at seed 1; auto 58.71 s against 55.29 (+6.2%), ahead of hadoop " +
+		"(64.09); 5 seeds 51.72 against ese's 59.36 (in)",
 }
 
 // The held-out scenarios (scenarios/heldout*), each set written before a
@@ -492,8 +500,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 304 {
-		t.Fatalf("%d held-out scenarios, want at least 304 (sets 1-51)", len(held))
+	if len(held) < 316 {
+		t.Fatalf("%d held-out scenarios, want at least 316 (sets 1-53)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
