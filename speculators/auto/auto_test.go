@@ -2268,7 +2268,7 @@ func checkBusySwitch(t *testing.T, reg *speculators.Registry, param string, case
 // Rule v55: on slot pools, a busy job the alike switch (rule v7) chose runs
 // alike-busy-copies-won-member (sda) in alike-busy-member's (sca's) place
 // when the copies of the last map records that copied won at least 0.3 of
-// at least 10 copied maps, the reason naming the switch; copies that won
+// at least 3 copied maps, the reason naming the switch; copies that won
 // less, too few copied maps, containers and the parameter empty keep sca.
 func TestRuleV55AlikeCopiesWon(t *testing.T) {
 	reg := registry(t)
@@ -2279,7 +2279,8 @@ func TestRuleV55AlikeCopiesWon(t *testing.T) {
 		}
 		return fits
 	}
-	won, lost, few := alike(12, 6), alike(12, 2), alike(1, 1)
+	won, lost, few := alike(12, 6), alike(12, 2), alike(0, 0)
+	few[3].Copied, few[3].CopyWins, few[4].Copied, few[4].CopyWins = 1, 1, 1, 1
 	// sca's own records at the busy load copy nothing: read over those
 	// that copied.
 	wonThenNone := append(append([]speculators.TailFit{}, won...), alike(0, 0)...)
@@ -2289,7 +2290,7 @@ func TestRuleV55AlikeCopiesWon(t *testing.T) {
 		{"slot pools, copies won, member ese", won, true, 30, map[string]string{auto.ParamAlikeWonMember: "ese"}, "ese", true},
 		{"slot pools, copies won, v53", won, true, 30, map[string]string{auto.ParamAlikeWonMember: ""}, "sca", false},
 		{"slot pools, copies won 0.17", lost, true, 30, nil, "sca", false},
-		{"slot pools, 5 copied maps", few, true, 30, nil, "sca", false},
+		{"slot pools, 2 copied maps", few, true, 30, nil, "sca", false},
 		{"slot pools, copies won, share 0.6", won, true, 30, map[string]string{auto.ParamAlikeWonShare: "0.6"}, "sca", false},
 		{"slot pools, copies won, count 61", won, true, 30, map[string]string{auto.ParamAlikeWonCopied: "61"}, "sca", false},
 		{"containers, copies won", won, false, 30, nil, "sca", false},
