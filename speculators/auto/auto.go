@@ -431,6 +431,13 @@
 //     maps anyway (bounded-copies-lost-member).
 //     heldout49/error-same-work-pareto-1.6-input-skew-bounds-containers-
 //     fifo 30.20 s -> 21.88 to the bound (dolly 21.99, hadoop 22.45).
+//  46. Rule v55: on slot pools, a busy exact job with reduces that the
+//     alike switch (rule v7) chose runs alike-busy-copies-won-member
+//     (sda) in sca's place when copies of the last map records that
+//     copied won at least 0.3 of at least 3 copied maps: the slow cut
+//     misses a continuum of tracker speeds, the copies do not.
+//     heldout52/hetero-slots-bell-speed-law-sum-four-uniform-0.8-2.4-
+//     three-reduces-fair 46.35 s -> 45.45 (sda 43.59, hadoop 46.58).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
