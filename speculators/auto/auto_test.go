@@ -2310,3 +2310,35 @@ func TestRuleV54NarrowExact(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamNarrowExact, c.named)
 	}
 }
+
+// Rule v55: on slot pools, a busy job the alike switch (rule v7) chose runs
+// alike-busy-copies-won-member (sda) in alike-busy-member's (sca's) place
+// when the copies of the last map records that copied won at least 0.3 of
+// at least 3 copied maps, the reason naming the switch; copies that won
+// less, too few copied maps, containers and the parameter empty keep sca.
+func TestRuleV55AlikeCopiesWon(t *testing.T) {
+	reg := registry(t)
+	alike := func(copied, wins int) []speculators.TailFit {
+		var fits []speculators.TailFit
+		for i := 0; i < 5; i++ {
+			fits = append(fits, speculators.TailFit{Maps: 30, Sigma: 0.15, Slow: 0.01, Copied: copied, CopyWins: wins})
+		}
+		return fits
+	}
+	won, lost, few := alike(12, 6), alike(12, 2), alike(0, 0)
+	few[3].Copied, few[3].CopyWins, few[4].Copied, few[4].CopyWins = 1, 1, 1, 1
+	// sca's own records at the busy load copy nothing: read over those
+	// that copied.
+	wonThenNone := append(append([]speculators.TailFit{}, won...), alike(0, 0)...)
+	checkBusySwitch(t, reg, auto.ParamAlikeWonMember, []busyCase{
+		{"slot pools, copies won 0.50 of 60, busy 0.7", won, true, 30, nil, "sda", true},
+		{"slot pools, copies won, then records of no copies", wonThenNone, true, 30, nil, "sda", true},
+		{"slot pools, copies won, member ese", won, true, 30, map[string]string{auto.ParamAlikeWonMember: "ese"}, "ese", true},
+		{"slot pools, copies won, v53", won, true, 30, map[string]string{auto.ParamAlikeWonMember: ""}, "sca", false},
+		{"slot pools, copies won 0.17", lost, true, 30, nil, "sca", false},
+		{"slot pools, 2 copied maps", few, true, 30, nil, "sca", false},
+		{"slot pools, copies won, share 0.6", won, true, 30, map[string]string{auto.ParamAlikeWonShare: "0.6"}, "sca", false},
+		{"slot pools, copies won, count 61", won, true, 30, map[string]string{auto.ParamAlikeWonCopied: "61"}, "sca", false},
+		{"containers, copies won", won, false, 30, nil, "sca", false},
+	})
+}
