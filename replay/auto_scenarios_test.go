@@ -489,6 +489,18 @@ var heldOutMisses = map[string]string{
 	"heldout53/fail-job-reduces-node-hangs-copy-phase-erlang-2-lengths-containers-fair": "the node of a job's " +
 		"reduces hangs while they copy: grass leads at seed 1; auto 58.71 s against 55.29 (+6.2%), ahead of hadoop " +
 		"(64.09); 5 seeds 51.72 against ese's 59.36 (in)",
+	// The fifty-fourth and fifty-fifth sets, written before rule v56 and run once under rule v55 (5 seeds:
+	// docs/auto-history.md).
+	"heldout54/error-triangular-bounds-sum-two-uniform-0-0.2-poisson-maps-1s-heartbeats-containers-fair": "error " +
+		"bounds from a triangular law over narrow Poisson maps, 1 s heartbeats: sca leads at seed 1; auto (grass) " +
+		"21.10 s to the bound against 19.02 (+10.9%), behind hadoop's 19.32; 5 seeds 30.12 against sca's 23.37, " +
+		"behind hadoop's 26.73",
+	"heldout54/hetero-slots-lognormal-sum-speed-law-three-parts-equal-3-3-pools-four-reduces-fifo": "tracker " +
+		"slowdowns a sum of three lognormal parts, equal pools: gs leads at seed 1; auto 34.98 s against 33.01 " +
+		"(+6.0%), ahead of hadoop (44.16); 5 seeds 36.60 against gs's 34.95 (+4.7%, in)",
+	"heldout55/error-slow-heartbeats-8s-lognormal-0.6-three-map-two-reduce-slots-fifo": "error bounds with 8 s " +
+		"heartbeats on slot pools: mantri leads at seed 1; auto 19.19 s to the bound against 18.07 (+6.2%), ahead " +
+		"of hadoop (19.55); 5 seeds 19.97 against mantri's 19.71 (in)",
 }
 
 // The held-out scenarios (scenarios/heldout*), each set written before a
@@ -500,8 +512,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 316 {
-		t.Fatalf("%d held-out scenarios, want at least 316 (sets 1-53)", len(held))
+	if len(held) < 328 {
+		t.Fatalf("%d held-out scenarios, want at least 328 (sets 1-55)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
