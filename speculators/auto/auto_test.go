@@ -2342,3 +2342,78 @@ func TestRuleV55AlikeCopiesWon(t *testing.T) {
 		{"containers, copies won", won, false, 30, nil, "sca", false},
 	})
 }
+
+// TestRuleV57OwnCopiesLost: on slot pools an exact job whose own done maps
+// that had a copy (at least slots-own-copies-lost-copied, 3) were won by a
+// copy less than slots-own-copies-lost-wins (0.1) of the time starts no
+// more map copies, its reason naming the switch; a job whose copies won,
+// one on containers, or with the switch off (0) keeps its member's copies.
+func TestRuleV57OwnCopiesLost(t *testing.T) {
+	reg := registry(t)
+	s := speculators.Time(1000)
+	mapAttempt := func(task int, n int32) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(task)}, N: n}
+	}
+	for _, c := range []struct {
+		name  string
+		pools bool
+		won   int // of maps 1-3, copied and done, how many a copy won
+		param map[string]string
+		copy  bool // a map copy asked for
+		named bool
+	}{
+		{"copies lost 3 of 3, slot pools", true, 0, nil, false, true},
+		{"copies won 1 of 3, slot pools", true, 1, nil, true, false},
+		{"copies lost, containers", false, 0, nil, true, false},
+		{"switch off", true, 0, map[string]string{auto.ParamOwnLostCopied: "0"}, true, false},
+	} {
+		info := speculators.JobInfo{ID: "j", Maps: 12, Reduces: 2, SlotPools: c.pools}
+		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
+		var events []speculators.Event
+		for i := 1; i <= 3; i++ {
+			// Maps 1-3 were copied; the first c.won copies won, the
+			// others lost to their originals.
+			end := []speculators.Event{
+				{Kind: speculators.AttemptSucceeded, Time: 20 * s, Attempt: mapAttempt(i, 0)},
+				{Kind: speculators.AttemptKilled, Time: 20 * s, Attempt: mapAttempt(i, 1)},
+			}
+			if i <= c.won {
+				end[0].Attempt, end[1].Attempt = mapAttempt(i, 1), mapAttempt(i, 0)
+			}
+			events = append(events,
+				speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i, 0), Node: "n1"},
+				speculators.Event{Kind: speculators.AttemptStarted, Time: 10 * s, Attempt: mapAttempt(i, 1), Node: "n2", Speculative: true},
+				end[0], end[1])
+		}
+		for i := 4; i <= 10; i++ {
+			// Maps 4-10 ran alone in 20 s.
+			events = append(events,
+				speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i, 0), Node: "n3"},
+				speculators.Event{Kind: speculators.AttemptSucceeded, Time: 20 * s, Attempt: mapAttempt(i, 0)})
+		}
+		// Maps 0 and 11 still run, map 0 far behind.
+		events = append(events,
+			speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(0, 0), Node: "n4"},
+			speculators.Event{Kind: speculators.AttemptStarted, Time: 60 * s, Attempt: mapAttempt(11, 0), Node: "n5"},
+			speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: mapAttempt(0, 0), Progress: 0.1, Phase: speculators.PhaseMap},
+			speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: mapAttempt(11, 0), Progress: 0.9, Phase: speculators.PhaseMap})
+		for i := range events {
+			if err := e.Observe(&events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		copied := false
+		for _, d := range e.Decide(101 * s) {
+			if d.Kind == speculators.Speculate && d.Task.Type == speculators.Map {
+				copied = true
+			}
+		}
+		if copied != c.copy {
+			t.Errorf("%s (member %s): a map copy asked for: %t, want %t", c.name, e.Policy.(memberNamer).Member(), copied, c.copy)
+		}
+		w := e.Policy.(interface{ Why() string }).Why()
+		if strings.Contains(w, "("+auto.ParamOwnLostCopied+")") != c.named {
+			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamOwnLostCopied, c.named)
+		}
+	}
+}
