@@ -620,6 +620,9 @@ const (
 	ParamBoundLostM   = "bounded-copies-lost-member"
 	ParamBoundLostW   = "bounded-copies-lost-wins"
 	ParamBoundLostN   = "bounded-copies-lost-copied"
+	// ParamBoundSpreadM (rule v56): an error-bound job's member after
+	// narrow bound-spread records when no map record is held.
+	ParamBoundSpreadM = "bounded-spread-narrow-member"
 	// ParamAlikeWonMember (rule v55): the alike switch's member on slot
 	// pools when the last map records' copies won.
 	ParamAlikeWonMember = "alike-busy-copies-won-member"
@@ -707,6 +710,7 @@ type policy struct {
 	lostMember                             string
 	lostRerunAll                           bool
 	boundLostMember                        string  // rule v52
+	boundSpreadMember                      string  // rule v56
 	boundLostWins                          float64 // rule v52
 	boundLostCopied                        int     // rule v52
 	alikeWonMember                         string  // rule v55
@@ -1056,6 +1060,8 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"--job-order exact, 5 seeds: heldout49/error-same-work-pareto-1.6-input-skew-bounds-containers-fifo (error-bound jobs of Pareto-1.6 maps whose copies repeat the work, FIFO containers) 30.20 -> 21.88 s to the bound (dolly and none 21.99, the best single; hadoop 22.45): behind hadoop -> in; 341 rows (sets 1-50): behind hadoop 12 -> 11, in +1, none out; heldout20/error-tight-job-hangs 42.90 -> 43.24 (sca 73.08) and heldout46/error-lognormal-job-sizes-exponential-reduces-slots-fair 15.16 -> 15.10 (ese 15.41) moved within their standing. "+
 			"Traced at seed 1 under v51: grass on all 35 bounded jobs (no exact map record read: the exact jobs' maps end hundreds of seconds later), hadoop-legacy on the 10 exact ones (rule v44), 398 copies, none won, 10,537 container-s wasted (hadoop 62 copies, 4,148). "+
 			"Fitted on one row (the member: none, the best single there with dolly, srquant and laser; hadoop as the member 22.01, dolly 21.88). Not replayed under --job-order none or yarn; jobs given a bound later, live, keep bounded-member. Empty: off, as in rule v51")
+	b.String(&p.boundSpreadMember, ParamBoundSpreadM, "none",
+		"DOC66")
 	b.String(&p.alikeWonMember, ParamAlikeWonMember, "sda",
 		"member in alike-busy-member's (sca's) place for an exact job with reduces on Hadoop 1 slot pools that the alike switch chose (rule v7: the last map records' times spread below alike-busy-sigma, slow on less than spread-share of their nodes) when copies of the most recent map records that copied a task won at least alike-busy-copies-won-share of at least alike-busy-copies-won-copied copied maps, pooled over the last 5 such records (rule v55); the reason ends \"copies of the last map records won W of N, at or above 0.30 (alike-busy-copies-won-member)\". "+
 			"The alike switch reads whether nodes are slow by a cut (a map at least 1.5x its job's median) that a continuum of tracker speeds, none an outlier, never passes, while the copies say what the cut misses: on alike nodes a copy of a task that is not late seldom wins, and one that lands on a faster tracker does (LATE §4: heterogeneity is what makes a copy pay; Xu & Lau §IV: above the cutoff load SCA clones nothing and leaves a straggler alone, SDA detects it and backs it up, the same least-work-first order for both). "+
@@ -1168,7 +1174,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
-		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamNarrowExact, p.narrowExact, true},
+		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamBoundSpreadM, p.boundSpreadMember, true}, {ParamNarrowExact, p.narrowExact, true},
 		{ParamAlikeWonMember, p.alikeWonMember, true}} {
 		if m.name == "" && m.off {
 			continue
@@ -1330,6 +1336,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			// Rule v48 too: an error bound after map records of a heavy
 			// upper half.
 			heavyRed, heavyRedWhy = p.heavyUpperMemberFor()
+		}
+		if heavyRed == "" {
+			// Rule v56: no map record, narrow bound-spread records.
+			heavyRed, heavyRedWhy = p.boundSpreadNarrowMember()
 		}
 		if fam == Bounded && info.Deadline <= 0 && info.ErrorBound > 0 && heavyRed != "" {
 			bounded, boundedWhy = heavyRed, heavyRedWhy
@@ -1895,6 +1905,9 @@ type fitted struct {
 	// boundCopied is that the job, with an error bound, handed out its
 	// bound-copy record (rule v52).
 	boundCopied bool
+	// boundSpread is that the job, with an error bound, handed out its
+	// bound-spread record (rule v56).
+	boundSpread bool
 	holdReduces bool // rule v47 applies to the job's GRASS members
 	redNamed    bool // the reason names rule v47 (a reduce waited on the maps)
 	*policy
@@ -2142,6 +2155,16 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 			a.boundCopied = true
 			if copied, won := doneCopyWins(job, speculators.Map); copied > 0 {
 				a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), Mark: speculators.MarkBoundCopies, Copied: copied, CopyWins: won})
+			}
+		}
+	}
+	if a.boundSpreadMember != "" && job.Deadline <= 0 && job.ErrorBound > 0 && !a.boundSpread {
+		// Rule v56: at its bound, the job's reading of its maps' spread
+		// (it drops its last maps and hands out no map record).
+		if maps := len(job.Tasks[speculators.Map]); maps > 0 && float64(job.Completed[speculators.Map]) >= (1-job.ErrorBound)*float64(maps) {
+			a.boundSpread = true
+			if f, ok := FitTail(job, ev.Time); ok {
+				a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), Mark: speculators.MarkBoundSpread, Maps: f.Maps, Sigma: f.Sigma, Upper: f.Upper})
 			}
 		}
 	}
@@ -3244,6 +3267,48 @@ func (p *policy) boundCopiesLostMember() (string, string) {
 		return p.boundLostMember, fmt.Sprintf("; copies of the last error-bound jobs' maps won %.2f of %d, below %.2f (%s)", wins, copied, p.boundLostWins, ParamBoundLostM)
 	}
 	return "", ""
+}
+
+// learnedBoundSpread is the most recent bound-spread records' (rule v56)
+// spread and upper-half spread, each weighted by its maps, over the last
+// tailJobs of them, and how many it read.
+func learnedBoundSpread(prior speculators.Prior) (sigma, upper float64, n int) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0, 0
+	}
+	all := tp.TailFits()
+	var w float64
+	for i := len(all) - 1; i >= 0 && n < tailJobs; i-- {
+		if f := all[i]; f.IsDeadline() && f.Mark == speculators.MarkBoundSpread && f.Maps > 0 {
+			n++
+			sigma += f.Sigma * float64(f.Maps)
+			upper += f.Upper * float64(f.Maps)
+			w += float64(f.Maps)
+		}
+	}
+	if w == 0 {
+		return 0, 0, 0
+	}
+	return sigma / w, upper / w, n
+}
+
+// boundSpreadNarrowMember is bounded-spread-narrow-member and what its
+// reason adds when the prior holds no map record and the last
+// bound-spread records read narrow by rule v48's cuts (bounded-narrow-upper,
+// bounded-narrow-ratio): rule v56.
+func (p *policy) boundSpreadNarrowMember() (string, string) {
+	if p.boundSpreadMember == "" || p.narrowUpper <= 0 {
+		return "", ""
+	}
+	if _, jobs := learnedUpper(p.env.Prior); jobs > 0 {
+		return "", ""
+	}
+	_, upper, n := learnedBoundSpread(p.env.Prior)
+	if n == 0 || upper > p.narrowUpper {
+		return "", ""
+	}
+	return p.boundSpreadMember, fmt.Sprintf("; no map record, and the last %d error-bound jobs' maps at their bound spread %.2f above the median, at most %.2f: a copy's gain is bounded (%s)", n, upper, p.narrowUpper, ParamBoundSpreadM)
 }
 
 // lostAllWhy is what rule v51 adds to a job's reason.
