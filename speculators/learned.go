@@ -83,7 +83,7 @@ type TailFit struct {
 	// memory only (it speaks of jobs running now).
 	Deadline Time
 	// Mark is what a deadline record's moment is (MarkDeadline,
-	// MarkBoundAhead, MarkOutputLost, MarkBoundCopies); zero in map and reduce records.
+	// MarkBoundAhead, MarkOutputLost, MarkBoundCopies, MarkBoundSpread); zero in map and reduce records.
 	Mark DeadlineMark
 }
 
@@ -112,6 +112,14 @@ const (
 	// Deadline, and of its maps done by then Copied had had a speculative
 	// copy, CopyWins of them won by a copy; every other field is zero.
 	MarkBoundCopies
+	// MarkBoundSpread (auto's rule v56): a bound-spread record. A job with
+	// an error bound (and no deadline) that auto ran reached its bound at
+	// Deadline; Maps, Sigma and Upper are FitTail's reading of its
+	// original maps then (rule v5's spread and rule v17's upper half, a
+	// running map at its time so far); every other field is zero. An
+	// error-bound job drops its last maps and so never hands out a map
+	// record.
+	MarkBoundSpread
 )
 
 // IsDeadline reports whether f is a deadline record (rule v41).
@@ -149,6 +157,10 @@ func (f TailFit) Valid() bool {
 	if f.IsDeadline() && f.Mark == MarkBoundCopies {
 		return f.Deadline > 0 && f.Copied > 0 && f.Copied <= MaxJobTasks && f.CopyWins >= 0 && f.CopyWins <= f.Copied &&
 			f == TailFit{Deadline: f.Deadline, Mark: MarkBoundCopies, Copied: f.Copied, CopyWins: f.CopyWins}
+	}
+	if f.IsDeadline() && f.Mark == MarkBoundSpread {
+		return f.Deadline > 0 && f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Upper >= 0 && f.Upper <= MaxTailSigma &&
+			f == TailFit{Deadline: f.Deadline, Mark: MarkBoundSpread, Maps: f.Maps, Sigma: f.Sigma, Upper: f.Upper}
 	}
 	if f.IsDeadline() {
 		return f.Deadline > 0 && f.Mark <= MarkOutputLost && f == TailFit{Deadline: f.Deadline, Mark: f.Mark}

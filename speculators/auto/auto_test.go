@@ -1543,7 +1543,7 @@ func TestRuleV41Switch(t *testing.T) {
 			t.Errorf("a map record marked %d is valid", m)
 		}
 	}
-	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkBoundCopies + 1}); bad.Valid() {
+	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkBoundSpread + 1}); bad.Valid() {
 		t.Errorf("a deadline record of an unknown mark is valid")
 	}
 	store := grass.NewMemoryStore()
@@ -2415,5 +2415,56 @@ func TestRuleV57OwnCopiesLost(t *testing.T) {
 		if strings.Contains(w, "("+auto.ParamOwnLostCopied+")") != c.named {
 			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamOwnLostCopied, c.named)
 		}
+	}
+}
+
+// Rule v56: a job with an error bound (and no deadline), placed when the
+// prior holds no map record but holds bound-spread records
+// (speculators.MarkBoundSpread, handed out by error-bound jobs at their
+// bound) whose upper-half spread over the last five, weighted by their
+// maps, is at most bounded-narrow-upper (0.35), runs
+// bounded-spread-narrow-member (none) from its first decision, its reason
+// naming the switch. A wide upper half, a map record held (rule v48 reads
+// that instead), a deadline, an exact job or the parameter empty (rule
+// v55) leave it on grass; rule v52's losing copies still stand over it.
+func TestRuleV56BoundSpread(t *testing.T) {
+	reg := registry(t)
+	rec := func(maps int, sigma, upper float64) speculators.TailFit {
+		return speculators.TailFit{Deadline: 3600 * 1000, Mark: speculators.MarkBoundSpread, Maps: maps, Sigma: sigma, Upper: upper}
+	}
+	if f := rec(27, 0.3, 0.25); !f.Valid() || f.IsReduce() {
+		t.Fatalf("bound-spread record %+v: valid %t, reduce %t", f, f.Valid(), f.IsReduce())
+	}
+	if f := (speculators.TailFit{Deadline: 1000, Mark: speculators.MarkBoundSpread, Maps: 27, Copied: 3}); f.Valid() {
+		t.Fatalf("bound-spread record with copy counts %+v valid", f)
+	}
+	narrow := []speculators.TailFit{rec(27, 0.3, 0.25), rec(36, 0.28, 0.28)}
+	for _, c := range []struct {
+		name     string
+		records  []speculators.TailFit
+		bound    float64
+		deadline speculators.Time
+		param    map[string]string
+		want     string
+		names    bool
+	}{
+		{"narrow", narrow, 0.1, 0, nil, "none", true},
+		{"narrow, v55", narrow, 0.1, 0, map[string]string{auto.ParamBoundSpreadM: ""}, "grass", false},
+		{"narrow, member sca", narrow, 0.1, 0, map[string]string{auto.ParamBoundSpreadM: "sca"}, "sca", true},
+		{"wide upper half", []speculators.TailFit{rec(27, 0.5, 0.5), rec(36, 0.5, 0.6)}, 0.1, 0, nil, "grass", false},
+		{"upper cut 0.2", narrow, 0.1, 0, map[string]string{auto.ParamNarrowUpper: "0.2"}, "grass", false},
+		{"a map record held", append([]speculators.TailFit{{Maps: 40, Sigma: 0.5, Upper: 0.6}}, narrow...), 0.1, 0, nil, "grass", false},
+		{"older wide records out of the last five", append([]speculators.TailFit{rec(40, 0.5, 2), rec(40, 0.5, 2)}, repeat(rec(30, 0.3, 0.25), 5)...), 0.1, 0, nil, "none", true},
+		{"a deadline", narrow, 0, 600000, nil, "grass", false},
+		{"exact job", narrow, 0, 0, nil, "grass", false},
+		{"copies lost too (rule v52)", append([]speculators.TailFit{{Deadline: 1000, Mark: speculators.MarkBoundCopies, Copied: 9}}, narrow...), 0.1, 0, map[string]string{auto.ParamBoundLostM: "dolly"}, "dolly", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.records {
+			store.AddTail(f)
+		}
+		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 2, Slots: 100, ErrorBound: c.bound, Deadline: c.deadline, JobOrder: true}
+		e := newAuto(t, reg, info, c.param, store)
+		checkSwitch(t, c.name, e, c.want, auto.ParamBoundSpreadM, c.names)
 	}
 }

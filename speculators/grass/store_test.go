@@ -169,3 +169,56 @@ func TestTailWindowKeepsRatioRecordsApart(t *testing.T) {
 		t.Errorf("after a map record beyond the window: %d map records from %v, ratio records kept %t; want %d from %v, every ratio record kept", len(gotMaps2), gotMaps2[0], slices.Equal(gotRatios2, wantRatios), TailWindow, wantMaps[1])
 	}
 }
+
+// Each marked kind of deadline record (rules v41, v44, v51, v52, v56) has a
+// window of its own: after a full window of rule v41's deadline records,
+// 2 x TailWindow records of every other mark leave them all kept, and each
+// other mark keeps its last TailWindow.
+func TestTailWindowKeepsMarkedRecordsApart(t *testing.T) {
+	m := NewMemoryStore()
+	var deadlines []speculators.TailFit
+	for i := 0; i < TailWindow; i++ {
+		f := speculators.TailFit{Deadline: speculators.Time(1000 * (i + 1)), Mark: speculators.MarkDeadline}
+		m.AddTail(f)
+		deadlines = append(deadlines, f)
+	}
+	others := []func(i int) speculators.TailFit{
+		func(i int) speculators.TailFit {
+			return speculators.TailFit{Deadline: speculators.Time(1000 * (i + 1)), Mark: speculators.MarkBoundAhead}
+		},
+		func(i int) speculators.TailFit {
+			return speculators.TailFit{Deadline: speculators.Time(1000 * (i + 1)), Mark: speculators.MarkOutputLost}
+		},
+		func(i int) speculators.TailFit {
+			return speculators.TailFit{Deadline: speculators.Time(1000 * (i + 1)), Mark: speculators.MarkBoundCopies, Copied: i + 1}
+		},
+		func(i int) speculators.TailFit {
+			return speculators.TailFit{Deadline: speculators.Time(1000 * (i + 1)), Mark: speculators.MarkBoundSpread, Maps: i + 1, Sigma: 0.3, Upper: 0.2}
+		},
+	}
+	for i := 0; i < 2*TailWindow; i++ {
+		for _, mk := range others {
+			if f := mk(i); !f.Valid() {
+				t.Fatalf("record %+v is not valid", f)
+			} else {
+				m.AddTail(f)
+			}
+		}
+	}
+	count := map[speculators.DeadlineMark]int{}
+	var kept []speculators.TailFit
+	for _, f := range m.TailFits() {
+		count[f.Mark]++
+		if f.Mark == speculators.MarkDeadline {
+			kept = append(kept, f)
+		}
+	}
+	if !slices.Equal(kept, deadlines) {
+		t.Errorf("deadline records kept %v, want every one of %v", kept, deadlines)
+	}
+	for _, mk := range []speculators.DeadlineMark{speculators.MarkBoundAhead, speculators.MarkOutputLost, speculators.MarkBoundCopies, speculators.MarkBoundSpread} {
+		if count[mk] != TailWindow {
+			t.Errorf("mark %d: %d records kept, want %d", mk, count[mk], TailWindow)
+		}
+	}
+}

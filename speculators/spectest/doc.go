@@ -69,6 +69,10 @@
 //	    a bound-copy record (rule v52: a job with an error bound reached
 //	    it at that time; copied of its done maps had a copy, wins of them
 //	    won by one; speculators.MarkBoundCopies), for the next job command.
+//	tail bound-spread=30 maps=27 sigma=0.3 upper=0.25
+//	    a bound-spread record (rule v56: a job with an error bound reached
+//	    it at that time; its original maps then spread sigma, their upper
+//	    half upper; speculators.MarkBoundSpread), for the next job command.
 //	run
 //	    does nothing itself: a directive whose input is the script.
 //	start t=0 m1 node=n1 [copy] [restated] [container=ID]
@@ -103,8 +107,9 @@
 //	    what the engine handed out for later jobs since the last learned
 //	    (speculators.Learned): one "runtime ...", "tail maps=N sigma=S"
 //	    ("tail deadline=SEC", "tail bound=SEC", "tail lost-output=SEC" or
-//	    "tail bound-copies=SEC copied=C wins=W" for a deadline, bound,
-//	    lost-output or bound-copy record) or "sample ..." a line.
+//	    "tail bound-copies=SEC copied=C wins=W" or "tail bound-spread=SEC
+//	    maps=N sigma=S upper=U" for a deadline, bound, lost-output,
+//	    bound-copy or bound-spread record) or "sample ..." a line.
 //
 // For example, LATE's §4.2 case (testdata in speculators/late):
 //

@@ -146,7 +146,10 @@ var marks = map[string]speculators.DeadlineMark{
 // reducer had reported it could not fetch; MarkOutputLost); a bound-copy
 // record "tail bound-copies=SEC copied=C wins=W" (rule v52: a job with an
 // error bound reached it at SEC, C of its done maps copied, W of them won
-// by a copy; MarkBoundCopies) takes those two counts and nothing else.
+// by a copy; MarkBoundCopies) takes those two counts and nothing else; a
+// bound-spread record "tail bound-spread=SEC maps=N sigma=S upper=U" (rule
+// v56: a job with an error bound reached it at SEC, its N original maps
+// then spread S, their upper half U; MarkBoundSpread) takes those three.
 func (s *script) tail(a *args) error {
 	var f speculators.TailFit
 	for _, k := range []string{"deadline", "bound", "lost-output"} {
@@ -190,6 +193,36 @@ func (s *script) tail(a *args) error {
 		}
 		if !f.Valid() {
 			return fmt.Errorf("tail: bound-copies=%g copied=%d wins=%d: want seconds in (0, %d], copied in 1..%d, wins at most copied", d, copied, wins, yearSeconds, speculators.MaxJobTasks)
+		}
+		s.tails = append(s.tails, f)
+		return nil
+	}
+	if d, ok, err := a.float("bound-spread"); err != nil || ok {
+		// A bound-spread record (rule v56): its time and its maps' spread.
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		maps, _, err := a.int("maps")
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		sigma, _, err := a.float("sigma")
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		upper, _, err := a.float("upper")
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		if err := a.unused(); err != nil {
+			return fmt.Errorf("tail: a bound-spread record takes bound-spread=SEC maps=N sigma=S upper=U alone: %w", err)
+		}
+		f := speculators.TailFit{Mark: speculators.MarkBoundSpread, Maps: maps, Sigma: sigma, Upper: upper}
+		if d > 0 && d <= yearSeconds {
+			f.Deadline = Sec(d)
+		}
+		if !f.Valid() {
+			return fmt.Errorf("tail: bound-spread=%g maps=%d sigma=%g upper=%g: want seconds in (0, %d], maps in 1..%d, sigma and upper in [0, %g]", d, maps, sigma, upper, yearSeconds, speculators.MaxJobTasks, speculators.MaxTailSigma)
 		}
 		s.tails = append(s.tails, f)
 		return nil
