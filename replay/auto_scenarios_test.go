@@ -500,6 +500,17 @@ var heldOutMisses = map[string]string{
 	"heldout55/error-slow-heartbeats-8s-lognormal-0.6-three-map-two-reduce-slots-fifo": "error bounds with 8 s " +
 		"heartbeats on slot pools: mantri leads at seed 1; auto 19.19 s to the bound against 18.07 (+6.2%), ahead " +
 		"of hadoop (19.55); 5 seeds 19.97 against mantri's 19.71 (in)",
+	// The fifty-sixth and fifty-seventh sets, written before rule v58 and run once under rule v57 (5 seeds:
+	// docs/auto-history.md).
+	"heldout56/fail-job-maps-tracker-limps-x10-erlang-3-lengths-slots-fair": "a job's map tracker slowed 10x for " +
+		"an Erlang-3 time on fair slot pools: gs leads at seed 1; auto 35.18 s against 31.13 (+13.0%), ahead of " +
+		"hadoop (49.69); 5 seeds 35.92 against gs's 32.18 (+11.6%)",
+	"heldout57/hetero-slots-sum-two-pareto-3-speed-law-floor-nominal-fair": "tracker slowdowns a sum of two " +
+		"Pareto draws on fair slot pools: grass leads at seed 1; auto 35.17 s against 30.85 (+14.0%), ahead of " +
+		"hadoop (38.31); 5 seeds 35.20 against sda's 33.45 (+5.2%)",
+	"heldout57/load-sum-three-lognormal-gaps-0.82-three-map-slot-trackers-slots-fifo": "gaps a sum of three " +
+		"lognormal draws at load 0.82 on FIFO slot pools: sda leads at seed 1; auto 35.75 s against 33.89 (+5.5%), " +
+		"behind hadoop's 35.39; 5 seeds 35.85 against sda's 33.99, behind hadoop's 35.65",
 }
 
 // The held-out scenarios (scenarios/heldout*), each set written before a
@@ -511,8 +522,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 328 {
-		t.Fatalf("%d held-out scenarios, want at least 328 (sets 1-55)", len(held))
+	if len(held) < 340 {
+		t.Fatalf("%d held-out scenarios, want at least 340 (sets 1-57)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
