@@ -612,7 +612,10 @@ const (
 	ParamHeavyLower  = "bounded-heavy-lower"
 	ParamHeavyRatio  = "bounded-heavy-ratio"
 	ParamSpreadSlow  = "spread-slots-slow-member"
-	ParamTailBusy    = "tail-busy-member"
+	// ParamWeakSlowM and ParamWeakSlowShare are rule v58's.
+	ParamWeakSlowM     = "spread-slots-weak-member"
+	ParamWeakSlowShare = "spread-slots-weak-share"
+	ParamTailBusy      = "tail-busy-member"
 	// ParamSpreadBusy (rule v53): the spread member's place on containers
 	// when the spread switch read reduce records and the job is placed on
 	// a busy cluster.
@@ -757,6 +760,8 @@ type policy struct {
 	ownLostWins                            float64 // rule v57
 	waves                                  float64
 	spreadSlotsSlow                        string
+	weakSlowMember                         string
+	weakSlowShare                          float64
 	tailBusy                               string
 	spreadBusy                             string
 	spreadBusyLoad                         float64
@@ -873,6 +878,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"RAS copies whenever the copy saves resources, c x t_rem - (c+1) x t_new > 0 (GRASS §3), which a task on a node twice as slow as a fresh copy's does from its start. "+
 			"--job-order exact, 5 seeds: heldout27/hetero-two-slow-kinds-pools-fair 96.7 -> 81.1 s (ras 78.8), heldout26/slots-old-gen-reduce-pools-fair 96.3 -> 89.5 (ras 88.8, hadoop 89.9), heldout6/slots-three-speeds-reduces 157.4 -> 141.7 (ras 144.8) in: 179 -> 182 of 203 rows, none out; "+
 			"ras for rule v9's path too (ras as spread-slots-member) took heldout12/multi-wave-reduces 125.7 -> 131.0 (sda 124.9); grass, gs, sda or hadoop as this member brought in at most one row. Empty: spread-slots-member, as in rules v7-v27")
+	b.String(&p.weakSlowMember, ParamWeakSlowM, "sda",
+		"WEAKDOC")
+	b.Float(&p.weakSlowShare, ParamWeakSlowShare, 0.15, speculators.In(0, 1, "a share"),
+		"WEAKSHAREDOC")
 	b.String(&p.alikeBusy, ParamAlikeBusy, "sca",
 		"busy member for an exact job with reduces when earlier jobs' map times spread less than alike-busy-sigma and their maps ran slow on less than spread-share of their nodes (rule v7: alike nodes, tight task times; Xu & Lau's SCA above the cutoff load clones nothing and orders jobs by fewest tasks left)")
 	b.Float(&p.alikeSigma, ParamAlikeSigma, 0.25, speculators.In(0, 100, "a log spread"),
@@ -1227,7 +1236,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamFutile, p.futile, false}, {ParamContainers, p.containers, true}, {ParamSlotsAlike, p.slotsAlike, true}, {ParamMapSpread, p.mapSpread, true}, {ParamSmallBusyM, p.smallBusyMember, true},
 		{ParamBusySlots, p.busySlots, true}, {ParamAlikeIdle, p.alikeIdle, true}, {ParamSingleTask, p.singleTask, true}, {ParamUnordMapB, p.unordMapBusy, true},
 		{ParamUnordBusy, p.unordBusy, true}, {ParamFutileBound, p.futileBound, true}, {ParamFutileRedM, p.futileRedMember, true},
-		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
+		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true}, {ParamWeakSlowM, p.weakSlowMember, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamBoundSpreadM, p.boundSpreadMember, true}, {ParamNarrowExact, p.narrowExact, true},
 		{ParamAlikeWonMember, p.alikeWonMember, true}} {
@@ -1690,6 +1699,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				// where ese led (heldout12/multi-wave-reduces: 125.7 s
 				// with ese, 131.0 with ras).
 				member, named = p.spreadSlotsSlow, " ("+ParamSpreadSlow+")"
+				if p.weakSlowMember != "" && kind == "maps" && share < p.weakSlowShare {
+					// Rule v58: WEAKCOMMENT
+					member, named = p.weakSlowMember, fmt.Sprintf("; below %.2f: a share chance gives alike trackers (%s)", p.weakSlowShare, ParamWeakSlowM)
+				}
 			}
 			a.spreadAt = add(member, p.seeds[MapOnly])
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f%s", familyWhy[fam], cluster, jobs, kind, factor, share, cut, named))
