@@ -2484,23 +2484,26 @@ func TestRuleV58WeakSlow(t *testing.T) {
 		name  string
 		fits  []speculators.TailFit
 		pools bool
+		red   int
 		param map[string]string
 		want  string
 		named bool
 	}{
-		{"slot pools, slow on 0.096 of nodes", weak, true, nil, "sda", true},
-		{"slot pools, weak share, member ese", weak, true, map[string]string{auto.ParamWeakSlowM: "ese"}, "ese", true},
-		{"slot pools, weak share, v57", weak, true, map[string]string{auto.ParamWeakSlowM: ""}, "ras", false},
-		{"slot pools, weak share, cut 0.09", weak, true, map[string]string{auto.ParamWeakSlowShare: "0.09"}, "ras", false},
-		{"slot pools, slow on 0.18 of nodes", strong, true, nil, "ras", false},
-		{"slot pools, slow reduces 0.1 (rule v8)", slowReduces, true, nil, "ras", false},
-		{"containers, weak share", weak, false, nil, "grass", false},
+		{"slot pools, slow on 0.096 of nodes", weak, true, 2, nil, "sda", true},
+		{"slot pools, weak share, member ese", weak, true, 2, map[string]string{auto.ParamWeakSlowM: "ese"}, "ese", true},
+		{"slot pools, weak share, v57", weak, true, 2, map[string]string{auto.ParamWeakSlowM: ""}, "ras", false},
+		{"slot pools, weak share, cut 0.09", weak, true, 2, map[string]string{auto.ParamWeakSlowShare: "0.09"}, "ras", false},
+		{"slot pools, weak share, 1 reduce, no reduce-ratio record (rule v37 stands over it)", weak, true, 1, nil, "hadoop", false},
+		{"slot pools, weak share, 3 reduces", weak, true, 3, nil, "ras", false},
+		{"slot pools, slow on 0.18 of nodes", strong, true, 2, nil, "ras", false},
+		{"slot pools, slow reduces 0.1 (rule v8)", slowReduces, true, 2, nil, "ras", false},
+		{"containers, weak share", weak, false, 2, nil, "grass", false},
 	} {
 		store := grass.NewMemoryStore()
 		for _, f := range c.fits {
 			store.AddTail(f)
 		}
-		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: c.red, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
 		checkSwitch(t, c.name, e, c.want, auto.ParamWeakSlowM, c.named)
 	}
 }
