@@ -618,7 +618,7 @@ const (
 	ParamHeavyLower  = "bounded-heavy-lower"
 	ParamHeavyRatio  = "bounded-heavy-ratio"
 	ParamSpreadSlow  = "spread-slots-slow-member"
-	// ParamWeakSlowM and ParamWeakSlowShare are rule v58's.
+	// ParamWeakSlowM, ParamWeakSlowShare and ParamWeakSlowRed are rule v58's.
 	ParamWeakSlowM     = "spread-slots-weak-member"
 	ParamWeakSlowShare = "spread-slots-weak-share"
 	ParamWeakSlowRed   = "spread-slots-weak-reduces"
