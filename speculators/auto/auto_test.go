@@ -2468,3 +2468,42 @@ func TestRuleV56BoundSpread(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamBoundSpreadM, c.names)
 	}
 }
+
+// TestRuleV58WeakSlow: on slot pools, when rule v28's spread switch fires on
+// the last map records' slow share (at least spread-share, 0.07) but that
+// share is below spread-slots-weak-share (0.15), the job runs
+// spread-slots-weak-member (sda), the reason naming the switch; a share at
+// or above the cut, slow reduces (rule v8), containers, or the switch off
+// keep what rule v28 (or v6) gives.
+func TestRuleV58WeakSlow(t *testing.T) {
+	reg := registry(t)
+	weak := []speculators.TailFit{{Maps: 40, Sigma: 0.35, Slow: 0.10}, {Maps: 30, Sigma: 0.35, Slow: 0.09}}
+	strong := []speculators.TailFit{{Maps: 40, Sigma: 0.4, Slow: 0.2}, {Maps: 30, Sigma: 0.35, Slow: 0.15}}
+	slowReduces := []speculators.TailFit{{Maps: 40, Sigma: 0.3, Slow: 0.02}, {Reduces: 6, ReduceSlow: 0.1}, {Maps: 30, Sigma: 0.3}, {Reduces: 6, ReduceSlow: 0.1}}
+	for _, c := range []struct {
+		name  string
+		fits  []speculators.TailFit
+		pools bool
+		red   int
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"slot pools, slow on 0.096 of nodes", weak, true, 2, nil, "sda", true},
+		{"slot pools, weak share, member ese", weak, true, 2, map[string]string{auto.ParamWeakSlowM: "ese"}, "ese", true},
+		{"slot pools, weak share, v57", weak, true, 2, map[string]string{auto.ParamWeakSlowM: ""}, "ras", false},
+		{"slot pools, weak share, cut 0.09", weak, true, 2, map[string]string{auto.ParamWeakSlowShare: "0.09"}, "ras", false},
+		{"slot pools, weak share, 1 reduce, no reduce-ratio record (rule v37 stands over it)", weak, true, 1, nil, "hadoop", false},
+		{"slot pools, weak share, 3 reduces", weak, true, 3, nil, "ras", false},
+		{"slot pools, slow on 0.18 of nodes", strong, true, 2, nil, "ras", false},
+		{"slot pools, slow reduces 0.1 (rule v8)", slowReduces, true, 2, nil, "ras", false},
+		{"containers, weak share", weak, false, 2, nil, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: c.red, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		checkSwitch(t, c.name, e, c.want, auto.ParamWeakSlowM, c.named)
+	}
+}
