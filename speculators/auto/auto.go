@@ -498,6 +498,7 @@ package auto
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -666,6 +667,11 @@ const (
 	// won less than this share of starts no more map copies.
 	ParamOwnLostCopied = "slots-own-copies-lost-copied"
 	ParamOwnLostWins   = "slots-own-copies-lost-wins"
+	// ParamSpreadWonMember and ParamSpreadWonShare (rule v59): the spread
+	// switch's member on slot pools for slow trackers when the last map
+	// records' copies won at least the share.
+	ParamSpreadWonMember = "spread-slots-copies-won-member"
+	ParamSpreadWonFactor = "spread-slots-limping-factor"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -757,6 +763,8 @@ type policy struct {
 	ownLostWins                            float64 // rule v57
 	waves                                  float64
 	spreadSlotsSlow                        string
+	spreadWonMember                        string  // rule v59
+	spreadWonFactor                        float64 // rule v59
 	tailBusy                               string
 	spreadBusy                             string
 	spreadBusyLoad                         float64
@@ -1124,6 +1132,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"A copy that redoes its task's own work (input skew: Reining in the Outliers in Map-Reduce Clusters using Mantri, §2) on a tracker no faster keeps its original's pace from a later start and never wins (LATE §4), while it holds a map slot a queued original would use (Xu and Lau §III); the job's own attempts say so, live as in replay, where the records of other jobs (rules v8, v14, v25) mix tenants whose copies win. "+
 			"heldout50/tenants-three-copy-kinds-same-fresh-resample-reduce-spec-off-slots-fifo, 5 seeds: 47.65 s (behind hadoop 47.23) -> 46.54 (ese 45.01): the ETL tenant's same-work copies won 0 of 2,154 under rule v55 (its jobs 78.6 s, hadoop's 67.6), 0 of 1,788 under v57 (75.9 s), the ad hoc and report tenants' fresh and resampled copies still win (351 of 765, 214 of 328). "+
 			"Fitted, said plainly: nothing on the target; 3 is futileMinCopies (rules v8, v14: 1 gave 45.6 s, 2 46.0, 5 47.0, 10 47.7 on the target) and the share is futile-copy-wins' 0.1 (0.3 gave the same). Slot pools and exact jobs only: on containers and for map-only jobs rules v36 and v42 read copies, and this was not tried there. Not replayed under --job-order none or yarn. 0: off, as in rule v55")
+	b.String(&p.spreadWonMember, ParamSpreadWonMember, "gs",
+		"DOC-V59")
+	b.Float(&p.spreadWonFactor, ParamSpreadWonFactor, 4.5, speculators.In(0, 1000, "a factor"),
+		"DOC-V59-FACTOR")
 	b.Float(&p.ownLostWins, ParamOwnLostWins, 0.1, speculators.In(0, 1, "a share"),
 		"share of an exact job's own done copied maps (at least slots-own-copies-lost-copied) a copy won, below which the job on slot pools starts no more map copies (rule v57); futile-copy-wins' 0.1 (rule v8), not fitted")
 	b.Int(&p.alikeWonCopied, ParamAlikeWonCopied, 3, speculators.In(1, speculators.MaxJobTasks, "a count"),
@@ -1230,7 +1242,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamBoundSpreadM, p.boundSpreadMember, true}, {ParamNarrowExact, p.narrowExact, true},
-		{ParamAlikeWonMember, p.alikeWonMember, true}} {
+		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamSpreadWonMember, p.spreadWonMember, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1347,7 +1359,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, spreadWonAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -1690,6 +1702,12 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				// where ese led (heldout12/multi-wave-reduces: 125.7 s
 				// with ese, 131.0 with ras).
 				member, named = p.spreadSlotsSlow, " ("+ParamSpreadSlow+")"
+				if kind == "maps" && p.spreadWonMember != "" && p.spreadWonFactor > 0 {
+					// Rule v59: built only for a job the spread switch
+					// chose on slow trackers; Decide moves the job to it
+					// once one of its own maps limps.
+					a.spreadWonAt = add(p.spreadWonMember, p.seeds[MapOnly])
+				}
 			}
 			a.spreadAt = add(member, p.seeds[MapOnly])
 			a.choose(a.spreadAt, fmt.Sprintf("%s on %s; the last %d such jobs' %s ran at least %.1fx their median on %.2f of their nodes, at least %.2f%s", familyWhy[fam], cluster, jobs, kind, factor, share, cut, named))
@@ -1965,7 +1983,10 @@ type fitted struct {
 	// bound-spread record (rule v56).
 	boundSpread bool
 	holdReduces bool // rule v47 applies to the job's GRASS members
-	redNamed    bool // the reason names rule v47 (a reduce waited on the maps)
+	redNamed    bool
+	// spreadWonAt is rule v59's member, -1 when the switch does not
+	// apply.
+	spreadWonAt int // the reason names rule v47 (a reduce waited on the maps)
 	*policy
 	family  Family
 	members []member
@@ -2464,6 +2485,9 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if a.chosen < 0 {
 		return out
 	}
+	if a.spreadWonAt >= 0 && a.chosen == a.spreadAt && job.RunningTasks[speculators.Map] > 0 {
+		a.limpingMap(job, now)
+	}
 	m := &a.members[a.chosen]
 	if m.chooser != nil && a.holdReduces && !a.redNamed && job.RunningTasks[speculators.Reduce] > 0 {
 		a.nameReducesHeld(job)
@@ -2583,6 +2607,40 @@ func (a *fitted) dropLostCopies(job *speculators.Job, out []speculators.Decision
 		kept = append(kept, d)
 	}
 	return kept
+}
+
+// limpingMap moves a job the spread switch chose on slow trackers (rule
+// v28's member) to spread-slots-copies-won-member once one of its running
+// original maps, read at its pace (finishAtPace), takes at least
+// spread-slots-limping-factor times the median time of its original maps
+// (done ones at their time, running ones at their pace: originalLogs),
+// at least futileMinCopies of them done (rule v59).
+func (a *fitted) limpingMap(job *speculators.Job, now speculators.Time) {
+	done, worst := 0, 0.0
+	for _, t := range job.Tasks[speculators.Map] {
+		if len(t.Attempts) == 0 || t.Attempts[0].Speculative {
+			continue
+		}
+		at := t.Attempts[0]
+		switch at.State {
+		case speculators.StateSucceeded:
+			done++
+		case speculators.StateRunning:
+			if end, ok := finishAtPace(at); ok {
+				worst = max(worst, end-float64(at.Start))
+			}
+		}
+	}
+	if done < futileMinCopies || worst <= 0 {
+		return
+	}
+	logs := originalLogs(job, speculators.Map, now, true)
+	sort.Float64s(logs)
+	median := math.Exp(logs[len(logs)/2])
+	if worst < a.policy.spreadWonFactor*median {
+		return
+	}
+	a.choose(a.spreadWonAt, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: a limping tracker (%s)", a.why, worst/median, len(logs), a.policy.spreadWonFactor, ParamSpreadWonMember))
 }
 
 // ownCopiesLost reads rule v57's evidence: the job's own done maps that

@@ -2468,3 +2468,44 @@ func TestRuleV56BoundSpread(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamBoundSpreadM, c.names)
 	}
 }
+
+// Rule v59: on Hadoop 1 slot pools, a job the spread switch chose on slow
+// trackers (map records slow on at least spread-share of their nodes) runs
+// spread-slots-copies-won-member (gs) in spread-slots-slow-member's (ras's)
+// place when the copies of the last map records won at least
+// spread-slots-copies-won-share (0.5) of at least 3 copied maps, pooled,
+// the reason naming the switch; copies that won less, too few copied
+// maps, slow reduces alone, containers and the parameter empty keep rule
+// v57's member.
+func TestRuleV59SpreadSlotsCopiesWon(t *testing.T) {
+	reg := registry(t)
+	slow := func(copied, wins int) []speculators.TailFit {
+		return []speculators.TailFit{{Maps: 40, Sigma: 0.2, Slow: 0.2, Copied: copied, CopyWins: wins}, {Maps: 30, Sigma: 0.2, Slow: 0.15, Copied: copied, CopyWins: wins}}
+	}
+	won, lost, few := slow(12, 8), slow(12, 4), slow(1, 1)
+	slowReduces := []speculators.TailFit{{Maps: 40, Sigma: 0.2, Slow: 0.02, Copied: 12, CopyWins: 8}, {Reduces: 6, ReduceSlow: 0.3}, {Maps: 30, Sigma: 0.2, Copied: 12, CopyWins: 8}, {Reduces: 6, ReduceSlow: 0.2}}
+	for _, c := range []struct {
+		name  string
+		fits  []speculators.TailFit
+		pools bool
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"slot pools, slow maps, copies won 0.67", won, true, nil, "gs", true},
+		{"slot pools, slow maps, copies won, member grass", won, true, map[string]string{auto.ParamSpreadWonMember: "grass"}, "grass", true},
+		{"slot pools, slow maps, copies won, v57", won, true, map[string]string{auto.ParamSpreadWonMember: ""}, "ras", false},
+		{"slot pools, slow maps, copies won, share 0.7", won, true, map[string]string{auto.ParamSpreadWonShare: "0.7"}, "ras", false},
+		{"slot pools, slow maps, copies won 0.33", lost, true, nil, "ras", false},
+		{"slot pools, slow maps, 2 copied maps", few, true, nil, "ras", false},
+		{"slot pools, slow reduces, copies won", slowReduces, true, nil, "ras", false},
+		{"containers, slow maps, copies won", won, false, nil, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 4, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		checkSwitch(t, c.name, e, c.want, auto.ParamSpreadWonMember, c.named)
+	}
+}
