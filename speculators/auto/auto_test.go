@@ -2472,7 +2472,7 @@ func TestRuleV56BoundSpread(t *testing.T) {
 // Rule v59: on Hadoop 1 slot pools, a job the spread switch chose on slow
 // trackers (map records slow on at least spread-share of their nodes) runs
 // spread-slots-slow-member (ras) until one of its running original maps,
-// read at its pace, takes at least spread-slots-limping-factor (4.5) times
+// read at its pace, takes at least spread-slots-limping-factor (5.5) times
 // the median of its original maps (at least 3 done); then
 // spread-slots-copies-won-member (gs), the reason naming the switch. A map
 // 2.5x the median, too few done maps, containers and the parameter empty
