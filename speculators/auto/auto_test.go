@@ -2507,3 +2507,64 @@ func TestRuleV58WeakSlow(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamWeakSlowM, c.named)
 	}
 }
+
+// Rule v59: on Hadoop 1 slot pools, a job the spread switch chose on slow
+// trackers (map records slow on at least spread-share of their nodes) runs
+// spread-slots-slow-member (ras) until one of its running original maps,
+// read at its pace, takes at least spread-slots-limping-factor (5.5) times
+// the median of its original maps (at least 3 done); then
+// spread-slots-copies-won-member (gs), the reason naming the switch. A map
+// 2.5x the median, too few done maps, containers and the parameter empty
+// keep the member.
+func TestRuleV59SpreadSlotsLimpingMap(t *testing.T) {
+	reg := registry(t)
+	slow := []speculators.TailFit{{Maps: 40, Sigma: 0.2, Slow: 0.2}, {Maps: 30, Sigma: 0.2, Slow: 0.15}}
+	const s = 1000
+	mapAttempt := func(task int, n int32) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(task)}, N: n}
+	}
+	for _, c := range []struct {
+		name     string
+		pools    bool
+		done     int
+		progress float64
+		param    map[string]string
+		want     string
+		named    bool
+	}{
+		{"slot pools, a map at 10x the median", true, 10, 0.1, nil, "gs", true},
+		{"slot pools, a map at 10x, member grass", true, 10, 0.1, map[string]string{auto.ParamLimpMember: "grass"}, "grass", true},
+		{"slot pools, a map at 10x, v57", true, 10, 0.1, map[string]string{auto.ParamLimpMember: ""}, "ras", false},
+		{"slot pools, a map at 10x, factor 12", true, 10, 0.1, map[string]string{auto.ParamLimpFactor: "12"}, "ras", false},
+		{"slot pools, a map at 2.5x the median", true, 10, 0.4, nil, "ras", false},
+		{"slot pools, 2 maps done", true, 2, 0.1, nil, "ras", false},
+		{"containers, a map at 10x the median", false, 10, 0.1, nil, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range slow {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: 2, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		var events []speculators.Event
+		for i := 0; i < 12; i++ {
+			events = append(events, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i, 0), Node: speculators.NodeID(fmt.Sprintf("n%d", i/2))})
+		}
+		for i := 0; i < c.done; i++ {
+			// Maps 0 to done-1 take 10 s each.
+			events = append(events, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: mapAttempt(i, 0)})
+		}
+		for i := c.done; i < 11; i++ {
+			events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(i, 0), Progress: 0.99, Phase: speculators.PhaseMap})
+		}
+		// Map 11 at 10 s: a tenth done reads 100 s at its pace, 0.4 done
+		// 25 s.
+		events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(11, 0), Progress: c.progress, Phase: speculators.PhaseMap})
+		for i := range events {
+			if err := e.Observe(&events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		e.Decide(11 * s)
+		checkSwitch(t, c.name, e, c.want, auto.ParamLimpMember, c.named)
+	}
+}
