@@ -2513,7 +2513,7 @@ func TestRuleV58WeakSlow(t *testing.T) {
 // spread-slots-slow-member (ras) until one of its running original maps,
 // read at its pace, takes at least spread-slots-limping-factor (5.5) times
 // the median of its original maps (at least 3 done); then
-// spread-slots-copies-won-member (gs), the reason naming the switch. A map
+// spread-slots-limping-member (gs), the reason naming the switch. A map
 // 2.5x the median, too few done maps, containers and the parameter empty
 // keep the member.
 func TestRuleV59SpreadSlotsLimpingMap(t *testing.T) {
