@@ -1185,22 +1185,7 @@ func TestRuleV36Switch(t *testing.T) {
 	} {
 		info := speculators.JobInfo{ID: "j", Maps: 5, Reduces: c.reduces, Deadline: c.deadline}
 		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
-		var events []speculators.Event
-		for i := 1; i <= 3; i++ {
-			// Maps 1-3 were copied; the first c.won copies won, the
-			// others lost to their originals.
-			end := []speculators.Event{
-				{Kind: speculators.AttemptSucceeded, Time: 5 * s, Attempt: mapAttempt(i, 0)},
-				{Kind: speculators.AttemptKilled, Time: 5 * s, Attempt: mapAttempt(i, 1)},
-			}
-			if i <= c.won {
-				end[0].Attempt, end[1].Attempt = mapAttempt(i, 1), mapAttempt(i, 0)
-			}
-			events = append(events,
-				speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i, 0), Node: "n1"},
-				speculators.Event{Kind: speculators.AttemptStarted, Time: 1 * s, Attempt: mapAttempt(i, 1), Node: "n2", Speculative: true},
-				end[0], end[1])
-		}
+		events := copiedMaps(c.won, 1*s, 5*s)
 		events = append(events,
 			speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: orig, Node: "n1"},
 			speculators.Event{Kind: speculators.AttemptStarted, Time: 10 * s, Attempt: cp, Node: "n2", Speculative: true},
@@ -2369,22 +2354,7 @@ func TestRuleV57OwnCopiesLost(t *testing.T) {
 	} {
 		info := speculators.JobInfo{ID: "j", Maps: 12, Reduces: 2, SlotPools: c.pools}
 		e := newAuto(t, reg, info, c.param, grass.NewMemoryStore())
-		var events []speculators.Event
-		for i := 1; i <= 3; i++ {
-			// Maps 1-3 were copied; the first c.won copies won, the
-			// others lost to their originals.
-			end := []speculators.Event{
-				{Kind: speculators.AttemptSucceeded, Time: 20 * s, Attempt: mapAttempt(i, 0)},
-				{Kind: speculators.AttemptKilled, Time: 20 * s, Attempt: mapAttempt(i, 1)},
-			}
-			if i <= c.won {
-				end[0].Attempt, end[1].Attempt = mapAttempt(i, 1), mapAttempt(i, 0)
-			}
-			events = append(events,
-				speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i, 0), Node: "n1"},
-				speculators.Event{Kind: speculators.AttemptStarted, Time: 10 * s, Attempt: mapAttempt(i, 1), Node: "n2", Speculative: true},
-				end[0], end[1])
-		}
+		events := copiedMaps(c.won, 10*s, 20*s)
 		for i := 4; i <= 10; i++ {
 			// Maps 4-10 ran alone in 20 s.
 			events = append(events,
@@ -2567,4 +2537,26 @@ func TestRuleV59SpreadSlotsLimpingMap(t *testing.T) {
 		e.Decide(11 * s)
 		checkSwitch(t, c.name, e, c.want, auto.ParamLimpMember, c.named)
 	}
+}
+
+// copiedMaps is maps 1-3 of a job, each started at 0 on n1 and copied at
+// copyAt on n2, ending at end: the first won of them won by their copy,
+// the others by their original (rules v36 and v57 count them).
+func copiedMaps(won int, copyAt, end speculators.Time) []speculators.Event {
+	attempt := func(task int, n int32) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(task)}, N: n}
+	}
+	var events []speculators.Event
+	for i := 1; i <= 3; i++ {
+		winner, loser := attempt(i, 0), attempt(i, 1)
+		if i <= won {
+			winner, loser = loser, winner
+		}
+		events = append(events,
+			speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: attempt(i, 0), Node: "n1"},
+			speculators.Event{Kind: speculators.AttemptStarted, Time: copyAt, Attempt: attempt(i, 1), Node: "n2", Speculative: true},
+			speculators.Event{Kind: speculators.AttemptSucceeded, Time: end, Attempt: winner},
+			speculators.Event{Kind: speculators.AttemptKilled, Time: end, Attempt: loser})
+	}
+	return events
 }
