@@ -511,6 +511,7 @@ package auto
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -781,9 +782,9 @@ type policy struct {
 	ownLostWins                            float64 // rule v57
 	waves                                  float64
 	spreadSlotsSlow                        string
-	weakSlowMember                         string
-	weakSlowShare                          float64
-	weakSlowReduces                        int
+	weakSlowMember                         string  // rule v58
+	weakSlowShare                          float64 // rule v58
+	weakSlowReduces                        int     // rule v58
 	limpMember                             string  // rule v59
 	limpFactor                             float64 // rule v59
 	tailBusy                               string
@@ -2034,10 +2035,10 @@ type fitted struct {
 	// bound-spread record (rule v56).
 	boundSpread bool
 	holdReduces bool // rule v47 applies to the job's GRASS members
-	redNamed    bool
+	redNamed    bool // the reason names rule v47 (a reduce waited on the maps)
 	// limpAt is rule v59's member, -1 when the switch does not
 	// apply.
-	limpAt int // the reason names rule v47 (a reduce waited on the maps)
+	limpAt int
 	*policy
 	family  Family
 	members []member
@@ -2637,27 +2638,15 @@ func (a *fitted) killBehindCopies(job *speculators.Job, out []speculators.Decisi
 // It counts the copies' wins (a visit of every map) only when the member
 // asks for a map copy.
 func (a *fitted) dropLostCopies(job *speculators.Job, out []speculators.Decision, start int) []speculators.Decision {
-	asks := false
-	for _, d := range out[start:] {
-		if d.Kind == speculators.Speculate && d.Task.Type == speculators.Map {
-			asks = true
-			break
-		}
+	mapCopy := func(d speculators.Decision) bool {
+		return d.Kind == speculators.Speculate && d.Task.Type == speculators.Map
 	}
-	if !asks {
+	// The job's own copies are counted only when its member asks for a
+	// map copy.
+	if !slices.ContainsFunc(out[start:], mapCopy) || !a.ownCopiesLost(job) {
 		return out
 	}
-	if !a.ownCopiesLost(job) {
-		return out
-	}
-	kept := out[:start]
-	for _, d := range out[start:] {
-		if d.Kind == speculators.Speculate && d.Task.Type == speculators.Map {
-			continue
-		}
-		kept = append(kept, d)
-	}
-	return kept
+	return out[:start+len(slices.DeleteFunc(out[start:], mapCopy))]
 }
 
 // limpingMap moves a job the spread switch chose on slow trackers (rule
