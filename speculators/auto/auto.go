@@ -2039,9 +2039,9 @@ type fitted struct {
 	// limpAt is rule v59's member, -1 when the switch does not
 	// apply.
 	limpAt int
-	// limp keeps rule v59's reading of the job's settled original maps
-	// between Decides (limpReading).
-	limp *limpReading
+	// maps keeps rules v57 and v59's reading of the job's maps between
+	// Decides (mapsKept; nil until one of them reads it).
+	maps *mapsKept
 	*policy
 	family  Family
 	members []member
@@ -2214,8 +2214,8 @@ func (a *fitted) anyChooser() bool {
 // JobBounds event that sets bounds moves an exact job to the bounded
 // member.
 func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
-	if a.limp != nil && ev.Attempt.Task.Type == speculators.Map {
-		a.limp.update(job, int(ev.Attempt.Task.Index))
+	if a.maps != nil && ev.Attempt.Task.Type == speculators.Map {
+		a.maps.update(job, int(ev.Attempt.Task.Index))
 	}
 	for i := range a.members {
 		if o := a.members[i].obs; o != nil {
@@ -2641,8 +2641,8 @@ func (a *fitted) killBehindCopies(job *speculators.Job, out []speculators.Decisi
 // drops each copy of a map once the job's own done maps that had a copy
 // number at least slots-own-copies-lost-copied and a copy won less than
 // slots-own-copies-lost-wins of them; the first time, the reason says so.
-// It counts the copies' wins (a visit of every map) only when the member
-// asks for a map copy.
+// It reads the copies' wins (kept between Decides: mapsKept) only when
+// the member asks for a map copy.
 func (a *fitted) dropLostCopies(job *speculators.Job, out []speculators.Decision, start int) []speculators.Decision {
 	mapCopy := func(d speculators.Decision) bool {
 		return d.Kind == speculators.Speculate && d.Task.Type == speculators.Map
@@ -2663,26 +2663,23 @@ func (a *fitted) dropLostCopies(job *speculators.Job, out []speculators.Decision
 // at least futileMinCopies of them done (rule v59).
 //
 // Cost: it runs at every Decide of such a job while maps run, so the
-// settled originals' times are kept sorted between Decides (limpReading)
+// settled originals' times are kept sorted between Decides (mapsKept)
 // and a Decide visits only the running maps (Job.Live): on a job of
 // 10,000 maps with 1,000 running a scan of every map and a sort cost
 // 0.3 ms a Decide (BenchmarkLimpingMapCheck10k).
 func (a *fitted) limpingMap(job *speculators.Job, now speculators.Time) {
-	if a.limp == nil {
-		a.limp = newLimpReading(job)
-	}
-	worst, median, n := a.limp.read(job, now)
+	worst, median, n := a.keptMaps(job).limping(job, now)
 	if worst <= 0 || worst < a.policy.limpFactor*median {
 		return
 	}
 	a.choose(a.limpAt, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: a limping tracker (%s)", a.why, worst/median, n, a.policy.limpFactor, ParamLimpMember))
 }
 
-// read is the longest time a running original map takes at its pace
+// limping is the longest time a running original map takes at its pace
 // (finishAtPace; 0 if none, or if fewer than futileMinCopies originals
 // succeeded) and, if it is above 0, the median of the n times
 // originalLogs reads (exp of the sorted logs' element n/2).
-func (r *limpReading) read(job *speculators.Job, now speculators.Time) (worst, median float64, n int) {
+func (r *mapsKept) limping(job *speculators.Job, now speculators.Time) (worst, median float64, n int) {
 	if r.done < futileMinCopies {
 		return 0, 0, 0
 	}
@@ -2710,35 +2707,43 @@ func (r *limpReading) read(job *speculators.Job, now speculators.Time) (worst, m
 	return worst, math.Exp(kthOfTwo(r.settled, r.running, n/2)), n
 }
 
-// limpReading is rule v59's reading of a job's original maps that no
-// longer run: the logs of their times as originalLogs reads them, sorted,
-// and how many succeeded. Fitted.Observe updates a task's part at each of
-// its events (an attempt's state changes only at its own events), so a
-// Decide reads them without visiting the done maps.
-type limpReading struct {
+// mapsKept is what rules v57 and v59 read of a job's maps that no
+// longer change until their next event, kept between Decides: the logs of
+// the original maps' times once they no longer run, as originalLogs reads
+// them, sorted (rule v59); how many originals succeeded (rule v59); and
+// doneCopyWins's counts (rule v57). Fitted.Observe updates a task's part
+// at each of its events (a task's attempts are added, and change state,
+// only at their own events), so a Decide reads them without visiting the
+// done maps.
+type mapsKept struct {
 	settled []float64 // sorted
-	// at[i] is task i's part: its log in settled (in) and whether its
-	// original succeeded (done).
-	at      []limpTask
-	done    int
-	running []float64 // the running originals' logs, reused by each Decide
+	// at[i] is task i's part.
+	at                []mapPart
+	done, copied, won int
+	running           []float64 // the running originals' logs, reused by each Decide
 }
 
-type limpTask struct {
-	log      float64
-	in, done bool
+// mapPart is one task's part of mapsKept: its original's log in settled
+// (in), whether its original succeeded (done), and, for a done task,
+// whether it had a copy (copied) and a copy succeeded (won).
+type mapPart struct {
+	log                   float64
+	in, done, copied, won bool
 }
 
-func newLimpReading(job *speculators.Job) *limpReading {
-	r := &limpReading{at: make([]limpTask, len(job.Tasks[speculators.Map]))}
-	for i := range job.Tasks[speculators.Map] {
-		r.update(job, i)
+// keptMaps is the job's mapsKept, read from every map the first time.
+func (a *fitted) keptMaps(job *speculators.Job) *mapsKept {
+	if a.maps == nil {
+		a.maps = &mapsKept{at: make([]mapPart, len(job.Tasks[speculators.Map]))}
+		for i := range job.Tasks[speculators.Map] {
+			a.maps.update(job, i)
+		}
 	}
-	return r
+	return a.maps
 }
 
-// update reads task i's original again and moves its part of the reading.
-func (r *limpReading) update(job *speculators.Job, i int) {
+// update reads task i again and moves its part of the reading.
+func (r *mapsKept) update(job *speculators.Job, i int) {
 	maps := job.Tasks[speculators.Map]
 	if i < 0 || i >= len(maps) {
 		return
@@ -2746,7 +2751,7 @@ func (r *limpReading) update(job *speculators.Job, i int) {
 	if i >= len(r.at) {
 		r.at = speculators.Grow(r.at, len(maps))
 	}
-	now := settledLog(maps[i])
+	now := partOf(maps[i])
 	old := &r.at[i]
 	if *old == now {
 		return
@@ -2755,39 +2760,55 @@ func (r *limpReading) update(job *speculators.Job, i int) {
 		j := sort.SearchFloat64s(r.settled, old.log)
 		r.settled = slices.Delete(r.settled, j, j+1)
 	}
-	if old.done {
-		r.done--
-	}
 	if now.in {
 		j := sort.SearchFloat64s(r.settled, now.log)
 		r.settled = slices.Insert(r.settled, j, now.log)
 	}
-	if now.done {
-		r.done++
+	count := func(was, is bool, n *int) {
+		if was {
+			*n--
+		}
+		if is {
+			*n++
+		}
 	}
+	count(old.done, now.done, &r.done)
+	count(old.copied, now.copied, &r.copied)
+	count(old.won, now.won, &r.won)
 	*old = now
 }
 
-// settledLog is originalLogs's reading of task t's original once it no
-// longer runs (in false while it runs, before it starts, or where
-// originalLogs leaves it out) and whether it succeeded.
-func settledLog(t *speculators.Task) limpTask {
+// partOf reads task t's part: originalLogs's reading of its original once
+// it no longer runs (in false while it runs, before it starts, or where
+// originalLogs leaves it out), whether that original succeeded, and
+// countCopyWins's reading of the task when it is done.
+func partOf(t *speculators.Task) mapPart {
+	var p mapPart
+	if t.Done() {
+		for _, at := range t.Attempts {
+			if at.Speculative {
+				p.copied = true
+				p.won = p.won || at.State == speculators.StateSucceeded
+			}
+		}
+	}
 	if len(t.Attempts) == 0 || t.Attempts[0].Speculative {
-		return limpTask{}
+		return p
 	}
 	at := t.Attempts[0]
 	if at.State == speculators.StateRunning || at.State == speculators.StateFailed {
-		return limpTask{}
+		return p
 	}
-	done := at.State == speculators.StateSucceeded
+	p.done = at.State == speculators.StateSucceeded
 	d := float64(at.Finish - at.Start)
-	if d <= 0 || (!done && at.Progress < slowMinProgress) {
-		return limpTask{done: done}
+	if d <= 0 || (!p.done && at.Progress < slowMinProgress) {
+		return p
 	}
-	if !done {
+	if !p.done {
 		d /= at.Progress
 	}
-	return limpTask{log: math.Log(d), in: true, done: done}
+	p.log, p.in = math.Log(d), true
+	return p
 }
 
 // kthOfTwo is the k-th smallest (from 0) of the union of two sorted
@@ -2817,7 +2838,8 @@ func kthOfTwo(x, y []float64, k int) float64 {
 // less than slots-own-copies-lost-wins of them. The first time it holds,
 // the reason says so.
 func (a *fitted) ownCopiesLost(job *speculators.Job) bool {
-	copied, won := doneCopyWins(job, speculators.Map)
+	kept := a.keptMaps(job)
+	copied, won := kept.copied, kept.won
 	if copied < a.policy.ownLostCopied || float64(won) >= a.policy.ownLostWins*float64(copied) {
 		return false
 	}

@@ -10,35 +10,32 @@ import (
 	"github.com/specbridge/specbridge/speculators"
 )
 
-// limpProbe keeps a limpReading as fitted.Observe does.
-type limpProbe struct{ r *limpReading }
+// keptProbe keeps a mapsKept as fitted.Observe does.
+type keptProbe struct{ a fitted }
 
-func (p *limpProbe) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
+func (p *keptProbe) Decide(_ *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
 	return out
 }
 
-func (p *limpProbe) Observe(job *speculators.Job, ev *speculators.Event) {
-	if p.r == nil {
-		p.r = newLimpReading(job)
-		return
+func (p *keptProbe) Observe(job *speculators.Job, ev *speculators.Event) {
+	if p.a.maps != nil && ev.Attempt.Task.Type == speculators.Map {
+		p.a.maps.update(job, int(ev.Attempt.Task.Index))
 	}
-	if ev.Attempt.Task.Type == speculators.Map {
-		p.r.update(job, int(ev.Attempt.Task.Index))
-	}
+	p.a.keptMaps(job)
 }
 
-// TestLimpReadingMatchesScan replays random map jobs (originals and copies
-// that start, report, succeed, fail, are killed, and succeeded originals
-// killed afterwards when their output is lost) and checks after every
-// event that rule v59's kept reading is what a scan of every map reads:
-// the same settled logs and successes, and at the event's time the same
-// worst pace and median as originalLogs sorted.
-func TestLimpReadingMatchesScan(t *testing.T) {
+// TestKeptMapsMatchScan replays random map jobs (originals and copies that
+// start, report, succeed, fail, are killed, and succeeded originals killed
+// afterwards when their output is lost) and checks after every event that
+// rules v57 and v59's kept reading (mapsKept) is what a scan of every map
+// reads: the same settled logs, successes and doneCopyWins counts, and at
+// the event's time the same worst pace and median as originalLogs sorted.
+func TestKeptMapsMatchScan(t *testing.T) {
 	const maps = 40
-	compared, lost := 0, 0
+	compared, lost, copiesWon := 0, 0, 0
 	for seed := range uint64(30) {
 		rng := rand.New(rand.NewPCG(seed, 7))
-		probe := &limpProbe{}
+		probe := &keptProbe{}
 		e, err := speculators.NewEngine(speculators.JobInfo{ID: "j", Maps: maps}, "probe", probe, speculators.Params{})
 		if err != nil {
 			t.Fatal(err)
@@ -78,26 +75,32 @@ func TestLimpReadingMatchesScan(t *testing.T) {
 			if err := e.Observe(&ev); err != nil {
 				t.Fatalf("seed %d step %d: %v", seed, step, err)
 			}
-			if checkLimpReading(t, e.Job, probe.r, now) {
+			if checkKeptMaps(t, e.Job, probe.a.maps, now) {
 				compared++
+			}
+			if probe.a.maps.won > 0 && probe.a.maps.copied > probe.a.maps.won {
+				copiesWon++
 			}
 			if t.Failed() {
 				t.Fatalf("seed %d step %d (%v of map %d)", seed, step, ev.Kind, i)
 			}
 		}
 	}
-	if compared < 1000 || lost < 100 {
-		t.Errorf("the medians were compared %d times and %d outputs lost: the jobs are too tame to test the reading", compared, lost)
+	if compared < 1000 || lost < 100 || copiesWon < 1000 {
+		t.Errorf("the medians were compared %d times, %d outputs lost, copies both won and lost at %d events: the jobs are too tame to test the reading", compared, lost, copiesWon)
 	}
 }
 
-// checkLimpReading reports whether the medians were compared (at least
+// checkKeptMaps reports whether the medians were compared (at least
 // futileMinCopies originals done and one running read at its pace).
-func checkLimpReading(t *testing.T, job *speculators.Job, r *limpReading, now speculators.Time) bool {
+func checkKeptMaps(t *testing.T, job *speculators.Job, r *mapsKept, now speculators.Time) bool {
 	t.Helper()
-	fresh := newLimpReading(job)
+	fresh := (&fitted{}).keptMaps(job)
 	if !slices.Equal(r.settled, fresh.settled) || r.done != fresh.done {
 		t.Errorf("kept reading %v (%d done), a scan reads %v (%d done)", r.settled, r.done, fresh.settled, fresh.done)
+	}
+	if copied, won := doneCopyWins(job, speculators.Map); r.copied != copied || r.won != won {
+		t.Errorf("kept copies: %d copied, %d won; doneCopyWins: %d, %d", r.copied, r.won, copied, won)
 	}
 	// The reading before it was kept: every map visited, the logs sorted.
 	done, worst := 0, 0.0
@@ -115,7 +118,7 @@ func checkLimpReading(t *testing.T, job *speculators.Job, r *limpReading, now sp
 			}
 		}
 	}
-	gotWorst, gotMedian, gotN := r.read(job, now)
+	gotWorst, gotMedian, gotN := r.limping(job, now)
 	if done < futileMinCopies || worst <= 0 {
 		if gotWorst != 0 {
 			t.Errorf("read worst %v with %d done and worst %v by a scan", gotWorst, done, worst)
