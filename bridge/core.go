@@ -267,7 +267,11 @@ func (s *core) screenHello(h *Hello) (p helloPlan, code, text string) {
 		return p, CodeUnknownSpeculator, fmt.Sprintf("unknown speculator %q", truncate(p.name, 64))
 	}
 	var err error
-	if p.model, err = jobTaskModel(h, s.srv.prior()); err != nil {
+	var meanPrior speculators.Prior
+	if s.srv.cfg.TaskMeanFromPrior {
+		meanPrior = s.srv.prior()
+	}
+	if p.model, err = jobTaskModel(h, meanPrior); err != nil {
 		return p, CodeBadJob, err.Error()
 	}
 	if _, err := reg.Params(p.name, h.Params); err != nil {

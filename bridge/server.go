@@ -124,6 +124,12 @@ type Config struct {
 	// t_new prior): engines are built with it as their Prior and what they
 	// learn is kept in it. Nil: nothing is known or kept.
 	Knowledge Knowledge
+	// TaskMeanFromPrior gives a job without an a-priori mean task time
+	// (the hello's task_mean_ms) the Knowledge's run time for its tasks at
+	// their mean input size (speculators.PriorTaskMean; serve
+	// --task-mean-from-prior). Off, such a job has no mean, as in a replay
+	// without its --task-mean-from-prior.
+	TaskMeanFromPrior bool
 
 	// Capacity, if set, is given to every job's engine (JobInfo.Capacity):
 	// the cluster's containers as the ResourceManager reports them.

@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/specbridge/specbridge/speculators"
 )
@@ -44,6 +43,10 @@ type taskModel struct {
 // the job's first task completes (what the policies fall back on), and an
 // operator who knows better sets the property. A tail index has no such
 // estimate: it is the job's property or the policy's tail-index parameter.
+// The prior is asked only under Config.TaskMeanFromPrior (serve
+// --task-mean-from-prior; prior nil otherwise), which a replay matches with
+// its own --task-mean-from-prior: a policy sees the same inputs live as in
+// replay, and a replay without the flag hands a job without a law no mean.
 //
 // The source names where the mean came from: job-property, prior, or none
 // when no mean is known. The tail index, if any, is always the job's, so a
@@ -59,12 +62,9 @@ func jobTaskModel(h *Hello, prior speculators.Prior) (taskModel, error) {
 	if m.tailIndex != 0 && !(m.tailIndex > 1 && m.tailIndex <= maxTailIndex) {
 		return m, fmt.Errorf("task_tail_index %g: want the Pareto tail index of task times, > 1 (a finite mean) and at most %g (0 or absent: unknown)", m.tailIndex, float64(maxTailIndex))
 	}
-	if m.meanMS == 0 && prior != nil {
-		ty, sizes := speculators.Map, h.MapInputBytes
-		if h.Maps == 0 && h.Reduces > 0 {
-			ty, sizes = speculators.Reduce, h.ReduceInputBytes
-		}
-		if ms, ok := prior.PriorRuntime(ty, meanBytes(sizes)); ok && ms > 0 && !math.IsInf(ms, 0) {
+	if m.meanMS == 0 {
+		info := speculators.JobInfo{Maps: h.Maps, Reduces: h.Reduces, MapInputBytes: h.MapInputBytes, ReduceInputBytes: h.ReduceInputBytes}
+		if ms, ok := speculators.PriorTaskMean(prior, info); ok {
 			m.meanMS, m.source = ms, TaskModelPrior
 			return m, nil
 		}
@@ -73,19 +73,4 @@ func jobTaskModel(h *Hello, prior speculators.Prior) (taskModel, error) {
 		m.source = TaskModelJobProperty
 	}
 	return m, nil
-}
-
-// meanBytes is the mean of the known (positive) sizes, 0 when none is.
-func meanBytes(sizes []int64) int64 {
-	n, sum := 0, 0.0
-	for _, b := range sizes {
-		if b > 0 {
-			n++
-			sum += float64(b)
-		}
-	}
-	if n == 0 {
-		return 0
-	}
-	return int64(sum / float64(n))
 }

@@ -135,11 +135,13 @@ func TestEseClonesASmallJobLiveWithATaskModel(t *testing.T) {
 }
 
 // TestTaskMeanFromThePrior: a grass job's completed maps go into the
-// server's Knowledge; a later ese job of the same input size without
-// task_mean_ms gets the prior's median as E[x] and is cloned.
+// server's Knowledge; under TaskMeanFromPrior (serve
+// --task-mean-from-prior) a later ese job of the same input size without
+// task_mean_ms gets the prior's median as E[x] and is cloned; without it,
+// as in a replay without its --task-mean-from-prior, the job has no mean.
 func TestTaskMeanFromThePrior(t *testing.T) {
 	store := grass.NewMemoryStore()
-	ts := startServer(t, func(c *Config) { c.Knowledge = store })
+	ts := startServer(t, func(c *Config) { c.Knowledge, c.TaskMeanFromPrior = store, true })
 	const earlier = "job_1700000000000_0002"
 	g := hello(earlier, "grass", 2, 0, nil)
 	g.MapInputBytes = []int64{64 << 20, 64 << 20}
@@ -168,6 +170,13 @@ func TestTaskMeanFromThePrior(t *testing.T) {
 	_, w = open(t, ts, h)
 	if w.TaskMeanMS != 30000 || w.TaskTailIndex != 3 || w.TaskModelSource != TaskModelJobProperty {
 		t.Fatalf("welcome %+v: want the job's 30000 ms and tail 3", w)
+	}
+
+	// The same knowledge, the switch off: no mean.
+	off := startServer(t, func(c *Config) { c.Knowledge = store })
+	_, w = open(t, off, eseJob("job_1700000000000_0004", 0))
+	if w.TaskMeanMS != 0 || w.TaskModelSource != TaskModelNone {
+		t.Fatalf("welcome %+v: want no task model without TaskMeanFromPrior", w)
 	}
 }
 

@@ -45,6 +45,12 @@ type Options struct {
 	// Parallel is how many simulations run at once; 0 or less means the
 	// number of CPUs (runtime.GOMAXPROCS). Output does not depend on it.
 	Parallel int
+	// TaskMeanFromPrior gives a job without an a-priori mean task time
+	// (JobInfo.TaskMillis 0: histories, SWIM jobs, scenario jobs without
+	// a law) the run time the simulation's earlier jobs' tasks of its
+	// input size took (speculators.PriorTaskMean over what the jobs taught
+	// so far), as serve --task-mean-from-prior does live.
+	TaskMeanFromPrior bool
 }
 
 // Store is where a replay keeps what policies learned for later replays.
@@ -235,6 +241,11 @@ func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.Me
 		params, err := w.jobPolicyParams(opts.Registry, info.ID, name, opts.Params[name])
 		if err != nil {
 			return nil, err
+		}
+		if opts.TaskMeanFromPrior && info.TaskMillis == 0 {
+			if ms, ok := speculators.PriorTaskMean(known, info); ok {
+				info.TaskMillis = ms
+			}
 		}
 		e, err := opts.Registry.NewEngineWith(info, name, params, jobSeed(seed, info.ID), known)
 		if err == nil {

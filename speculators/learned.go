@@ -1,6 +1,9 @@
 package speculators
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // What policies learn across jobs. The engine is a pure state machine, so a
 // policy that learns from one job for the next (GRASS's samples and its
@@ -259,6 +262,46 @@ type Prior interface {
 	// PriorRuntime is the estimate of a new task's run time in ms from
 	// earlier jobs' completions, and whether there is one.
 	PriorRuntime(ty TaskType, inputBytes int64) (float64, bool)
+}
+
+// PriorTaskMean is the cross-job prior's estimate of a job's mean task
+// time, for a job that has no a-priori one (JobInfo.TaskMillis 0): the
+// prior's run time for its maps at their mean known input size, or for its
+// reduces in a job without maps. Live the sidecar hands it to the job's
+// engine under `serve --task-mean-from-prior`, and a replay under `replay
+// --task-mean-from-prior` hands it alike, from what the replay's earlier
+// jobs taught (Xu and Lau, Optimization for Speculative Execution in Big
+// Data Processing Clusters, §III, take a task's expected time from prior
+// trace data and the size of its input). ok is false when the prior knows
+// none, or only a value no policy can use (0, infinite).
+func PriorTaskMean(prior Prior, info JobInfo) (ms float64, ok bool) {
+	if prior == nil {
+		return 0, false
+	}
+	ty, sizes := Map, info.MapInputBytes
+	if info.Maps == 0 && info.Reduces > 0 {
+		ty, sizes = Reduce, info.ReduceInputBytes
+	}
+	ms, ok = prior.PriorRuntime(ty, meanKnownBytes(sizes))
+	if !ok || !(ms > 0) || math.IsInf(ms, 0) {
+		return 0, false
+	}
+	return ms, true
+}
+
+// meanKnownBytes is the mean of the known (positive) sizes, 0 when none is.
+func meanKnownBytes(sizes []int64) int64 {
+	n, sum := 0, 0.0
+	for _, b := range sizes {
+		if b > 0 {
+			n++
+			sum += float64(b)
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return int64(sum / float64(n))
 }
 
 // RuntimeRecord is one completed task of an earlier job: its type, run time

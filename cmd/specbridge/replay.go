@@ -55,6 +55,7 @@ func replayCommand() *cli.Command {
 			&cli.Float64Flag{Name: "straggler-cap", Value: dsm.TailCap, Usage: "straggler model: most `FACTOR` a straggling task is slowed by"},
 			&cli.Float64Flag{Name: "slow-node-fraction", Value: dsm.SlowNodeFraction, Usage: "straggler model: `FRACTION` of nodes that run slower (LATE §5.2.2: 8%)"},
 			&cli.Float64Flag{Name: "slow-node-factor", Value: dsm.SlowNodeFactor, Usage: "straggler model: `FACTOR` a slow node runs slower by"},
+			&cli.BoolFlag{Name: "task-mean-from-prior", Usage: "give a job without an a-priori mean task time (histories, SWIM jobs) the run time earlier jobs' tasks of its input size took, as serve --task-mean-from-prior does live"},
 			&cli.StringFlag{Name: "data-dir", Usage: "keep policies' cross-job state (GRASS samples, earlier tasks' run times) in `DIR`, shared with serve; every simulation starts from what it held when the replay began, and what it learns is added", DefaultText: "fresh per run, so replays are independent", EnvVars: []string{"SPECBRIDGE_DATA_DIR"}},
 			&cli.StringFlag{Name: "report", Usage: "write a self-contained HTML report (verdict, table, charts) to `FILE` (simulate mode, one INPUT)"},
 			&cli.StringFlag{Name: "plot", Usage: "write the job-time CDF per policy to `FILE`, .svg or .png (simulate mode, one INPUT)"},
@@ -132,6 +133,7 @@ func planReplay(c *cli.Context) (*replayPlan, error) {
 	p.opts = replay.Options{Seed: c.Uint64("seed"), Runs: c.Int("runs"), Registry: reg,
 		Cluster: replay.ClusterOptions{Nodes: c.Int("nodes"), Slots: c.Int("slots"), NodeSlots: c.Int("node-slots"), NoCopyCost: c.Bool("no-copy-cost"), Scheduler: c.String("scheduler"), Stragglers: &sm, JobOrder: order}}
 	p.opts.Parallel = c.Int("parallel")
+	p.opts.TaskMeanFromPrior = c.Bool("task-mean-from-prior")
 	if c.IsSet("parallel") && p.opts.Parallel < 1 {
 		return nil, usageError(c, "--parallel %d: must be at least 1", p.opts.Parallel)
 	}
