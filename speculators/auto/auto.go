@@ -691,6 +691,14 @@ const (
 	// least the factor times the median of its maps.
 	ParamLimpMember = "spread-slots-limping-member"
 	ParamLimpFactor = "spread-slots-limping-factor"
+	// ParamTrackerMember, ParamTrackerSplit and ParamTrackerMaps (rule
+	// v60): the member a job rule v37 gave slots-one-reduce-member moves
+	// to once its own original maps' times spread between trackers at
+	// least the split times their spread within a tracker, read once, at
+	// the first Decide with at least the maps' count of readings.
+	ParamTrackerMember = "slots-one-reduce-tracker-member"
+	ParamTrackerSplit  = "slots-one-reduce-tracker-split"
+	ParamTrackerMaps   = "slots-one-reduce-tracker-maps"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -787,6 +795,9 @@ type policy struct {
 	weakSlowReduces                        int     // rule v58
 	limpMember                             string  // rule v59
 	limpFactor                             float64 // rule v59
+	trackerMember                          string  // rule v60
+	trackerSplit                           float64 // rule v60
+	trackerMaps                            int     // rule v60
 	tailBusy                               string
 	spreadBusy                             string
 	spreadBusyLoad                         float64
@@ -1176,6 +1187,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"least ratio of a running original map's time at its pace to the median of its job's original maps at which rule v59 moves a job on rule v28's path to spread-slots-limping-member. "+
 			"Fitted on the target and rule v28's rows, said plainly (5 seeds; target, heldout26/slots-old-gen-reduce-pools-fair, heldout27/hetero-two-slow-kinds-pools-fair, heldout39/overload-slowstart-all-pareto-reduces-slow-quarter-slots-fair, whose best is ras 83.85 and hadoop 89.89, 100.2, 121.0): 2.5 32.63, 113.75, 93.85, 109.32; 3 33.06, 102.42, 85.55, 102.27; 4 33.11, 90.20 (behind hadoop), 81.09, 93.72; 4.5 33.23, 89.62, 80.69, 89.41 (out); 5 33.98 (out), 89.57, 80.89, 88.94; 5.5 33.74, 89.10, 81.08, 87.90; 6 33.95 (out), 89.43, 81.08, 88.02; 7 34.54, 89.54, 81.08, 88.02. 5.5 is the only tried value with every one of these in: the target is in by 0.05 s (+4.9%), and the curve is not monotone (seed noise of which maps cross the cut). "+
 			"Also tried: a median of the done maps alone (the first to end are the fastest) moved heldout26 behind at 5 (109.2 s); two maps limping at once, 3 / 4 / 4.5: target 34.38 / 34.44 / 34.99 (out: a second map on the tracker comes late); a map's time so far in place of its pace, 3 / 4 / 4.5: target 34.84 / 35.87 / 36.15. 0: off, as in rule v57")
+	b.String(&p.trackerMember, ParamTrackerMember, "gs",
+		"TODO")
+	b.Float(&p.trackerSplit, ParamTrackerSplit, 1.2, speculators.In(0, 1000, "a ratio"),
+		"TODO")
+	b.Int(&p.trackerMaps, ParamTrackerMaps, 8, speculators.In(2, speculators.MaxJobTasks, "a count"),
+		"TODO")
 	b.Float(&p.ownLostWins, ParamOwnLostWins, 0.1, speculators.In(0, 1, "a share"),
 		"share of an exact job's own done copied maps (at least slots-own-copies-lost-copied) a copy won, below which the job on slot pools starts no more map copies (rule v57); futile-copy-wins' 0.1 (rule v8), not fitted")
 	b.Int(&p.alikeWonCopied, ParamAlikeWonCopied, 3, speculators.In(1, speculators.MaxJobTasks, "a count"),
@@ -1282,7 +1299,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true}, {ParamWeakSlowM, p.weakSlowMember, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamBoundSpreadM, p.boundSpreadMember, true}, {ParamNarrowExact, p.narrowExact, true},
-		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}} {
+		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1399,7 +1416,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -1821,7 +1838,13 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 				records = fmt.Sprintf("; the largest of the last %d records' reduce times after the maps is %.1fx their map phase, at least %.1f (%s)", ratios, ratio, p.oneReduceRatio, ParamOneRedRatio)
 			}
 		}
-		a.choose(add(p.oneReduce, p.seeds[2]), fmt.Sprintf("%s on slot pools; 1 reduce and %d maps, at least %d: no sibling reduce to judge it by, and its copy takes another job's reduce slot (%s)%s", familyWhy[fam], info.Maps, p.oneReduceMaps, ParamOneReduce, records))
+		a.oneRedAt = add(p.oneReduce, p.seeds[2])
+		if p.trackerMember != "" && p.trackerSplit > 0 {
+			// Rule v60: built only for a job rule v37 took; Decide moves
+			// the job to it once its own maps say its trackers differ.
+			a.trackerAt = add(p.trackerMember, p.seeds[2])
+		}
+		a.choose(a.oneRedAt, fmt.Sprintf("%s on slot pools; 1 reduce and %d maps, at least %d: no sibling reduce to judge it by, and its copy takes another job's reduce slot (%s)%s", familyWhy[fam], info.Maps, p.oneReduceMaps, ParamOneReduce, records))
 		a.fixedSmall = false
 		a.busyAt, a.smallAt, a.tailBusyAt = -1, -1, -1
 	}
@@ -2168,6 +2191,11 @@ type fitted struct {
 	// placement.
 	paceUnknown bool
 	unknownWhy  string
+	// oneRedAt indexes slots-one-reduce-member when rule v37 chose it, and
+	// trackerAt slots-one-reduce-tracker-member (-1: none; rule v60);
+	// trackerRead: the job's trackers were read (once).
+	oneRedAt, trackerAt int
+	trackerRead         bool
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -2546,6 +2574,9 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if a.limpAt >= 0 && a.chosen == a.spreadAt && job.RunningTasks[speculators.Map] > 0 {
 		a.limpingMap(job, now)
 	}
+	if a.trackerAt >= 0 && !a.trackerRead && a.chosen == a.oneRedAt && job.RunningTasks[speculators.Map] > 0 {
+		a.trackersApart(job, now)
+	}
 	m := &a.members[a.chosen]
 	if m.chooser != nil && a.holdReduces && !a.redNamed && job.RunningTasks[speculators.Reduce] > 0 {
 		a.nameReducesHeld(job)
@@ -2676,6 +2707,101 @@ func (a *fitted) limpingMap(job *speculators.Job, now speculators.Time) {
 		return
 	}
 	a.choose(a.limpAt, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: a limping tracker (%s)", a.why, worst/median, n, a.policy.limpFactor, ParamLimpMember))
+}
+
+// trackersApart is rule v60: once the job's original maps give at least
+// slots-one-reduce-tracker-maps readings on trackers that ran two or more
+// of them (at least minSplitTrackers such trackers), it reads, once, how
+// far apart its trackers are: the spread of the trackers' mean log map
+// times (between) against the pooled spread of the log times on one
+// tracker (within). From between >= split x within the job runs
+// slots-one-reduce-tracker-member to its end.
+//
+// Cost: it visits the job's maps at each Decide only until the reading is
+// taken (a few Decides after the maps start), never after.
+func (a *fitted) trackersApart(job *speculators.Job, now speculators.Time) {
+	between, within, n, k := trackerSplit(job)
+	if n < a.policy.trackerMaps || k < minSplitTrackers {
+		return
+	}
+	a.trackerRead = true
+	if within <= 0 || between < a.policy.trackerSplit*within {
+		return
+	}
+	a.choose(a.trackerAt, fmt.Sprintf("%s; then its maps' log times spread %.2f between %d trackers, at least %.1fx the %.2f on one tracker (%d maps): trackers of different speeds (%s)",
+		a.why, between, k, a.policy.trackerSplit, within, n, ParamTrackerMember))
+}
+
+// minSplitTrackers is the fewest trackers, each with two or more of the
+// job's maps read, that rule v60 reads a split from.
+const minSplitTrackers = 3
+
+// trackerSplit reads the job's original maps, done ones at their time and
+// running ones at their pace (finishAtPace, from a progress of 0.1), on the
+// trackers that ran at least two of them: the standard deviation of the
+// trackers' mean log times (between), the pooled standard deviation of
+// the log times about their tracker's mean (within), how many maps it read
+// (n) and on how many trackers (k). Copies are left out: a copy is placed
+// where a slot is free, not where its job's maps fell. Rule v60.
+func trackerSplit(job *speculators.Job) (between, within float64, n, k int) {
+	type node struct {
+		sum, sq float64
+		n       int
+	}
+	var by map[speculators.NodeID]*node
+	for _, t := range job.Tasks[speculators.Map] {
+		if len(t.Attempts) == 0 || t.Attempts[0].Speculative {
+			continue
+		}
+		at := t.Attempts[0]
+		var d float64
+		switch at.State {
+		case speculators.StateSucceeded:
+			d = float64(at.Finish - at.Start)
+		case speculators.StateRunning:
+			f, ok := finishAtPace(at)
+			if !ok {
+				continue
+			}
+			d = f - float64(at.Start)
+		default:
+			continue
+		}
+		if d <= 0 {
+			continue
+		}
+		if by == nil {
+			by = map[speculators.NodeID]*node{}
+		}
+		c := by[at.Node]
+		if c == nil {
+			c = &node{}
+			by[at.Node] = c
+		}
+		x := math.Log(d)
+		c.sum += x
+		c.sq += x * x
+		c.n++
+	}
+	var sum, sq, wss float64
+	for _, c := range by {
+		if c.n < 2 {
+			continue
+		}
+		m := c.sum / float64(c.n)
+		sum += m
+		sq += m * m
+		wss += c.sq - float64(c.n)*m*m
+		n += c.n
+		k++
+	}
+	if k < 2 || n <= k {
+		return 0, 0, n, k
+	}
+	mean := sum / float64(k)
+	between = math.Sqrt(math.Max(0, sq-float64(k)*mean*mean) / float64(k-1))
+	within = math.Sqrt(math.Max(0, wss) / float64(n-k))
+	return between, within, n, k
 }
 
 // read is the longest time a running original map takes at its pace
