@@ -2539,6 +2539,62 @@ func TestRuleV59SpreadSlotsLimpingMap(t *testing.T) {
 	}
 }
 
+// TestRuleV60SlotsOneReduceTrackersApart: a job rule v37 gave hadoop (one
+// reduce, slot pools, no ratio records) moves to
+// slots-one-reduce-tracker-member (gs) once its own original maps' log
+// times spread between trackers at least slots-one-reduce-tracker-split
+// (1.2) times their spread within a tracker, read once it has at least
+// slots-one-reduce-tracker-maps (8) readings on at least 3 trackers of two
+// or more. The first case fails with the switch off.
+func TestRuleV60SlotsOneReduceTrackersApart(t *testing.T) {
+	reg := registry(t)
+	const s = 1000
+	mapAttempt := func(task int) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(task)}}
+	}
+	// Twelve maps, three a tracker on n0-n3, and a thirteenth on n4 still
+	// running. apart: n0 and n1 run theirs in 10, 11 and 12 s, n2 and n3
+	// in 30, 33 and 36 s (between 0.63, within 0.09: 7x). alike: every
+	// tracker runs one of 10, 20 and 30 s (between 0, within 0.55).
+	apart := []speculators.Time{10, 11, 12, 10, 11, 12, 30, 33, 36, 30, 33, 36}
+	alike := []speculators.Time{10, 20, 30, 10, 20, 30, 10, 20, 30, 10, 20, 30}
+	for _, c := range []struct {
+		name  string
+		times []speculators.Time
+		done  int
+		pools bool
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"trackers apart", apart, 12, true, nil, "gs", true},
+		{"trackers apart, member grass", apart, 12, true, map[string]string{auto.ParamTrackerMember: "grass"}, "grass", true},
+		{"trackers apart, switch off (rule v59)", apart, 12, true, map[string]string{auto.ParamTrackerMember: ""}, "hadoop", false},
+		{"trackers apart, split 0 (off)", apart, 12, true, map[string]string{auto.ParamTrackerSplit: "0"}, "hadoop", false},
+		{"trackers apart, split 10", apart, 12, true, map[string]string{auto.ParamTrackerSplit: "10"}, "hadoop", false},
+		{"trackers alike", alike, 12, true, nil, "hadoop", false},
+		{"trackers apart, 9 maps read on 3 trackers", apart, 9, true, nil, "gs", true},
+		{"trackers apart, 9 maps read, 12 needed", apart, 9, true, map[string]string{auto.ParamTrackerMaps: "12"}, "hadoop", false},
+		{"trackers apart, 6 maps read on 2 trackers", apart, 6, true, map[string]string{auto.ParamTrackerMaps: "2"}, "hadoop", false},
+	} {
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 13, Reduces: 1, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, grass.NewMemoryStore())
+		var events []speculators.Event
+		for i := 0; i < 13; i++ {
+			events = append(events, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i), Node: speculators.NodeID(fmt.Sprintf("n%d", i/3))})
+		}
+		for i := 0; i < c.done; i++ {
+			events = append(events, speculators.Event{Kind: speculators.AttemptSucceeded, Time: c.times[i] * s, Attempt: mapAttempt(i)})
+		}
+		for i := range events {
+			if err := e.Observe(&events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		e.Decide(40 * s)
+		checkSwitch(t, c.name, e, c.want, auto.ParamTrackerMember, c.named)
+	}
+}
+
 // copiedMaps is maps 1-3 of a job, each started at 0 on n1 and copied at
 // copyAt on n2, ending at end: the first won of them won by their copy,
 // the others by their original (rules v36 and v57 count them).
