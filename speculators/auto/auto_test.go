@@ -2270,8 +2270,8 @@ func TestRuleV54NarrowExact(t *testing.T) {
 		{"wide upper half, busy 0.7", wide, false, 30, nil, "sda", false},
 		{"a record with slow nodes, busy 0.7", slow, false, 30, nil, "sda", false},
 		{"two records, busy 0.7", narrow[:2], false, 30, nil, "sda", false},
-		{"narrow, busy 0.7, slot pools", narrow, true, 30, nil, "hadoop", false}, // rule v19
-		{"narrow, idle, 44 tasks", narrow, false, 100, nil, "sca", false},        // rule v3's idle-slot clone stays
+		{"narrow, busy 0.7, slot pools", narrow, true, 30, map[string]string{auto.ParamNarrowClone: ""}, "hadoop", false}, // rule v19 (rule v61 off: it gives sca)
+		{"narrow, idle, 44 tasks", narrow, false, 100, nil, "sca", false},                                                 // rule v3's idle-slot clone stays
 	})
 	// A job small by its size (at most small-tasks) on an idle cluster.
 	for _, c := range []struct {
@@ -2615,4 +2615,54 @@ func copiedMaps(won int, copyAt, end speculators.Time) []speculators.Event {
 			speculators.Event{Kind: speculators.AttemptKilled, Time: end, Attempt: loser})
 	}
 	return events
+}
+
+// Rule v61: a map-only job, or an exact job on slot pools whose records say
+// its reduces wait on its maps (a reduce-to-map-phase ratio of at least 2,
+// or fewer than 2 such records), placed after at least 3 map records whose
+// upper half spreads at most narrow-clone-upper (0.25), none with slow
+// nodes, runs narrow-clone-member (sca), the reason naming the switch; a
+// wide upper half, a record with slow nodes, a short reduce phase,
+// containers for an exact job, a lower cut and the member empty keep what
+// the rules before give.
+func TestRuleV61NarrowClone(t *testing.T) {
+	reg := registry(t)
+	narrow := []speculators.TailFit{{Maps: 40, Sigma: 0.28, Upper: 0.2}, {Maps: 30, Sigma: 0.27, Upper: 0.22}, {Maps: 20, Sigma: 0.29, Upper: 0.19}}
+	wide := []speculators.TailFit{{Maps: 40, Sigma: 0.28, Upper: 0.4}, {Maps: 30, Sigma: 0.27, Upper: 0.35}, {Maps: 20, Sigma: 0.29, Upper: 0.4}}
+	slow := []speculators.TailFit{{Maps: 40, Sigma: 0.28, Upper: 0.2}, {Maps: 30, Sigma: 0.27, Upper: 0.22, Slow: 0.1}, {Maps: 20, Sigma: 0.29, Upper: 0.19}}
+	ratio := func(fits []speculators.TailFit, r float64) []speculators.TailFit {
+		return append(append([]speculators.TailFit{}, fits...), speculators.TailFit{Reduces: 8, ReduceRatio: r}, speculators.TailFit{Reduces: 8, ReduceRatio: r})
+	}
+	off := map[string]string{auto.ParamNarrowClone: ""}
+	for _, c := range []struct {
+		name  string
+		fits  []speculators.TailFit
+		red   int
+		pools bool
+		param map[string]string
+		want  string
+		named bool
+	}{
+		{"map-only, narrow", narrow, 0, false, nil, "sca", true},
+		{"map-only, narrow, slot pools", narrow, 0, true, nil, "sca", true},
+		{"map-only, narrow, member hadoop", narrow, 0, false, map[string]string{auto.ParamNarrowClone: "hadoop"}, "hadoop", true},
+		{"map-only, narrow, v59", narrow, 0, false, off, "grass", false},
+		{"map-only, narrow, cut 0.15", narrow, 0, false, map[string]string{auto.ParamNarrowCloneU: "0.15"}, "grass", false},
+		{"map-only, two records", narrow[:2], 0, false, nil, "grass", false},
+		{"map-only, wide upper half", wide, 0, false, nil, "grass", false},
+		{"map-only, a record with slow nodes", slow, 0, false, nil, "grass", false},
+		{"slot pools, narrow, reduces wait (ratio 4.5)", ratio(narrow, 4.5), 8, true, nil, "sca", true},
+		{"slot pools, narrow, no ratio record yet", narrow, 8, true, nil, "sca", true},
+		{"slot pools, narrow, ratio 1.5", ratio(narrow, 1.5), 8, true, nil, "grass", false},
+		{"slot pools, narrow, ratio 1.5, cut 1", ratio(narrow, 1.5), 8, true, map[string]string{auto.ParamNarrowCloneR: "1"}, "sca", true},
+		{"slot pools, narrow, v59", ratio(narrow, 4.5), 8, true, off, "grass", false},
+		{"containers, narrow, reduces wait", ratio(narrow, 4.5), 8, false, nil, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: c.red, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		checkSwitch(t, c.name, e, c.want, auto.ParamNarrowClone, c.named)
+	}
 }
