@@ -517,9 +517,33 @@ var heldOutMisses = map[string]string{
 	"heldout58/overload-past-capacity-1.15-poisson-whole-second-gaps-slots-fair": "load past capacity on fair " +
 		"slot pools: sda leads at seed 1; auto 43.06 s against 40.72 (+5.8%), ahead of hadoop (49.17); 5 seeds " +
 		"46.45 against ese's 44.33 (+4.8%, in)",
-	"heldout58/swim-reduces-kept-slowstart-0.05-sum-three-uniform-noise-slots-fifo": "SWIM jobs with a bounded " +
-		"bell noise on FIFO slot pools: sca leads at seed 1; auto 485.3 s against 433.9 (+11.8%), ahead of hadoop " +
-		"(534.1); 5 seeds 400.2 against sca's 349.2 (+14.6%)",
+	// heldout58/swim-reduces-kept-slowstart-0.05-sum-three-uniform-noise-slots-fifo: fixed by rule v61 (after map
+	// records with no tail, slot-pool jobs whose reduces wait on their maps run sca; 5 seeds 400.2 -> 364.0 against
+	// sca's 349.2). Under v59 at seed 1 485.3 (+11.8%).
+	// Rules v60 and v61 moved rows that stay within 5% over 5 seeds out at seed 1 (5 seeds: docs/auto-history.md).
+	"heldout51/swim-map-only-empirical-two-value-noise-bad-read-one-in-ten-containers-fair": "map-only SWIM jobs " +
+		"with a two-valued noise: rule v61 runs sca after narrow records; ras leads at seed 1; auto 102.5 s against " +
+		"95.88 (+6.9%), ahead of hadoop (139.8); 5 seeds 92.44 against ras's 98.07 (in)",
+	"heldout48/fail-job-reduces-tracker-hangs-pareto-lengths-shuffle-slots-fifo": "the tracker of a job's reduces " +
+		"hangs in the shuffle: gs leads at seed 1; auto 52.88 s against 49.89 (+6.0%), ahead of hadoop (58.13); " +
+		"5 seeds 54.46 against tws's 57.13 (in)",
+	"heldout59/swim-map-only-sjf-sum-three-uniform-noise-0.3-1.8-containers-fifo": "map-only SWIM jobs with a " +
+		"bounded bell noise: sca leads at seed 1; auto 117.6 s against 110.2 (+6.7%), ahead of hadoop (120.4); " +
+		"5 seeds 111.8 against sca's 107.1 (+4.4%, in; rule v61)",
+	"heldout39/fail-tiny-map-only-flood-hung-tracker-slots-fifo": "a flood of tiny map-only jobs beside a hung " +
+		"tracker: at seed 1 auto 5.027 s, 0.6% behind hadoop's 4.995 (farms 4.946); 5 seeds 4.986 against hadoop's " +
+		"5.182 and farms's 5.028 (in)",
+	// The sixtieth and sixty-first sets, written before rule v62 and run once under rule v61 (5 seeds:
+	// docs/auto-history.md).
+	"heldout61/error-pareto-bounds-scale-0.03-shape-2-floor-3pct-lognormal-0.5-maps-containers-fifo": "error " +
+		"bounds from a Pareto law: ras leads at seed 1; auto 15.97 s to the bound against 14.7 (+8.6%), ahead of " +
+		"hadoop (16.77); 5 seeds 15.39 against grass's 15.54 (in)",
+	"heldout61/load-clock-30s-mid-jobs-plus-poisson-small-jobs-0.64-slots-fair": "a clock of mid jobs beside " +
+		"Poisson small jobs on fair slot pools: grass leads at seed 1; auto 29.44 s against 27.84 (+5.8%), ahead " +
+		"of hadoop (31.03); 5 seeds 30.54 against grass's 29.75 (+2.7%, in)",
+	"heldout61/deadline-pareto-factors-scale-1.1-shape-3-tight-waves-lognormal-0.6-containers-fair": "tight " +
+		"deadlines from a Pareto law of factors: at seed 1 auto's accuracy 0.9721, below hadoop's 0.9742; 5 " +
+		"seeds 0.9944 against hadoop's 0.9903 and ras's 0.9919 (in)",
 }
 
 // The held-out scenarios (scenarios/heldout*), each set written before a
@@ -531,8 +555,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 352 {
-		t.Fatalf("%d held-out scenarios, want at least 352 (sets 1-59)", len(held))
+	if len(held) < 364 {
+		t.Fatalf("%d held-out scenarios, want at least 364 (sets 1-61)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
