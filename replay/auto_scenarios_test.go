@@ -544,6 +544,20 @@ var heldOutMisses = map[string]string{
 	"heldout61/deadline-pareto-factors-scale-1.1-shape-3-tight-waves-lognormal-0.6-containers-fair": "tight " +
 		"deadlines from a Pareto law of factors: at seed 1 auto's accuracy 0.9721, below hadoop's 0.9742; 5 " +
 		"seeds 0.9944 against hadoop's 0.9903 and ras's 0.9919 (in)",
+	// The sixty-second and sixty-third sets, written before rule v62 and run once under rule v61 (5 seeds:
+	// docs/auto-history.md).
+	"heldout62/error-erlang-4-bounds-mean-0.08-four-copy-heavy-reduces-lognormal-0.7-maps-containers-fair": "error " +
+		"bounds beside four copy-heavy reduces on fair containers: mantri leads at seed 1; auto 18.47 s to the " +
+		"bound against 14.07 (+31.3%), behind hadoop (17.93); 5 seeds 22.25 against mantri's 16.22, hadoop 20.25",
+	"heldout62/swim-reduces-kept-slowstart-1.0-lognormal-noise-0.3-slots-fair": "SWIM jobs whose reduces wait " +
+		"for every map, fair slot pools: sca leads at seed 1; auto 555.9 s against 500.4 (+11.1%), behind hadoop " +
+		"(521.9); 5 seeds 432.2 against sca's 411.0, hadoop 428.2",
+	"heldout62/fail-job-reduces-node-slowdown-x4-reduce-phase-0.7-0.95-exponential-lengths-containers-fifo": "the " +
+		"node of a job's reduces slows late in the reduce phase: grass leads at seed 1; auto 52.97 s against 47.73 " +
+		"(+11.0%), ahead of hadoop (58.08); 5 seeds 49.42 against grass's 47.61 (+3.8%, in)",
+	"heldout63/swim-map-only-compressed-day-0.012-uniform-noise-0.6-1.4-containers-fair": "map-only SWIM jobs of " +
+		"a compressed day with uniform noise on fair containers: sda leads at seed 1; auto 124.7 s against 110.0 " +
+		"(+13.4%), ahead of hadoop (138.3); 5 seeds 112.8 against sca's 104.2 (+8.3%)",
 }
 
 // The held-out scenarios (scenarios/heldout*), each set written before a
@@ -555,8 +569,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 364 {
-		t.Fatalf("%d held-out scenarios, want at least 364 (sets 1-61)", len(held))
+	if len(held) < 376 {
+		t.Fatalf("%d held-out scenarios, want at least 376 (sets 1-63)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
