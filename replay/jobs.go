@@ -62,6 +62,10 @@ type JobRow struct {
 	// (jobconf.go). Empty for scenarios.
 	SettingsFrom string `json:"settings_from"`
 	Settings     string `json:"settings"`
+	// Member is the member a per-job policy (auto) applied to the job when
+	// it ended, and MemberWhy the reason it gave; empty for other policies.
+	Member    string `json:"member"`
+	MemberWhy string `json:"member_why"`
 }
 
 // JobRows lists r's jobs in workload order.
@@ -112,6 +116,9 @@ func JobRows(input string, r *Run) []JobRow {
 				s := ms(t)
 				row.TimeToBoundS = &s
 			}
+		}
+		if m, ok := r.Members[j.ID]; ok {
+			row.Member, row.MemberWhy = m.Name, m.Why
 		}
 		rows[i] = row
 	}

@@ -16,7 +16,8 @@ func TestJobsCSVMatchesJSONLines(t *testing.T) {
 	rows := []JobRow{
 		{Input: "in", Policy: "late", Run: 1, Seed: 7, Job: "j1", Group: "g", SubmitS: 0.25, FinishS: &f, TimeS: &f, Maps: 3, Reduces: 1,
 			Attempts: 5, CopiesLaunched: 1, CopiesWon: 1, Killed: 1, ContainerS: 12.125, WastedContainerS: 2, DeadlineS: &f,
-			DeadlineMet: &yes, Accuracy: &f, Status: "SUCCEEDED", SettingsFrom: "conf", Settings: "a=1 b=2"},
+			DeadlineMet: &yes, Accuracy: &f, Status: "SUCCEEDED", SettingsFrom: "conf", Settings: "a=1 b=2",
+			Member: "grass", MemberWhy: "exact job, on containers; \"quoted\""},
 		{Input: "in", Policy: "none", Job: "j2", Status: "UNFINISHED"}, // every pointer nil
 	}
 	var c, j bytes.Buffer
@@ -68,6 +69,48 @@ func TestJobsCSVMatchesJSONLines(t *testing.T) {
 			if cell != want {
 				t.Errorf("row %d, %s: CSV %q, JSON %v", i, name, cell, v)
 			}
+		}
+	}
+}
+
+// Each job's row under auto names the member it applied and why, and the
+// rows' members add up to the report's count; other policies' rows leave
+// both empty.
+func TestJobRowsNameAutosMember(t *testing.T) {
+	in := loadPrefix(t, "../scenarios/heldout62/error-erlang-4-bounds-mean-0.08-four-copy-heavy-reduces-lognormal-0.7-maps-containers-fair.yaml", 20)
+	var rows []JobRow
+	var counted map[string]int
+	opts := Options{Speculators: []string{"hadoop", "auto"}, Seed: 1, Runs: 1, Registry: registry(t),
+		Observe: func(r *Run) error {
+			rows = append(rows, JobRows("in", r)...)
+			if r.Policy == "auto" {
+				counted = r.Summary.Members
+			}
+			return nil
+		}}
+	if _, err := Simulate(WorkloadOf(in, opts.Cluster), opts); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, r := range rows {
+		switch r.Policy {
+		case "hadoop":
+			if r.Member != "" || r.MemberWhy != "" {
+				t.Errorf("hadoop's row of %s names a member: %q (%q)", r.Job, r.Member, r.MemberWhy)
+			}
+		case "auto":
+			if r.Member == "" || r.MemberWhy == "" {
+				t.Errorf("auto's row of %s: member %q, why %q; want both", r.Job, r.Member, r.MemberWhy)
+			}
+			got[r.Member]++
+		}
+	}
+	if len(got) == 0 || len(got) != len(counted) {
+		t.Fatalf("rows' members %v, report's %v", got, counted)
+	}
+	for m, n := range counted {
+		if got[m] != n {
+			t.Errorf("member %s: %d rows, the report counts %d", m, got[m], n)
 		}
 	}
 }

@@ -17,6 +17,9 @@ type Run struct {
 	JobOrder sim.JobOrder
 	Sim      *sim.Result
 	Summary  Result
+	// Members holds, by job id, the member a per-job policy (auto) applied
+	// to each job and why; nil for other policies.
+	Members map[string]JobMember
 }
 
 // Progress says how far a Simulate call is: simulation Policy (0-based) of

@@ -15,7 +15,7 @@ import (
 type cell struct {
 	w       *Workload
 	res     *sim.Result
-	members map[string]string
+	members map[string]JobMember
 }
 
 // runCells runs every (run, policy) simulation on up to opts.Parallel
@@ -31,7 +31,7 @@ type cell struct {
 // opts.Store one call at a time; with several at once, in the order they
 // happen to learn it (the store's content, not any result, may then differ
 // from a serial run's in order).
-func runCells(build WorkloadFunc, opts Options, runs int, start *grass.MemoryStore, deliver func(r, i int, w *Workload, res *sim.Result, members map[string]string) error) error {
+func runCells(build WorkloadFunc, opts Options, runs int, start *grass.MemoryStore, deliver func(r, i int, w *Workload, res *sim.Result, members map[string]JobMember) error) error {
 	pols := len(opts.Speculators)
 	n := runs * pols
 

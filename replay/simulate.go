@@ -178,7 +178,7 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 	if opts.Store != nil {
 		start = opts.Store.Snapshot()
 	}
-	err := runCells(build, opts, runs, start, func(r, i int, w *Workload, res *sim.Result, members map[string]string) error {
+	err := runCells(build, opts, runs, start, func(r, i int, w *Workload, res *sim.Result, members map[string]JobMember) error {
 		name, seed := opts.Speculators[i], opts.Seed+uint64(r)
 		sum := summarize(name, w, res)
 		addMembers(&sum, w, res, members)
@@ -191,7 +191,7 @@ func Simulate(build WorkloadFunc, opts Options) ([]Result, error) {
 			facts = f
 		}
 		if opts.Observe != nil {
-			return opts.Observe(&Run{Policy: name, Index: r, Seed: seed, Workload: w, JobOrder: opts.jobOrder(w), Sim: res, Summary: sum})
+			return opts.Observe(&Run{Policy: name, Index: r, Seed: seed, Workload: w, JobOrder: opts.jobOrder(w), Sim: res, Summary: sum, Members: members})
 		}
 		return nil
 	})
@@ -231,11 +231,11 @@ func (o Options) jobOrder(w *Workload) sim.JobOrder {
 	return jo
 }
 
-func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.MemoryStore) (*sim.Result, map[string]string, error) {
+func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.MemoryStore) (*sim.Result, map[string]JobMember, error) {
 	// A policy that picks a member per job (auto) names it; the engines
 	// of running jobs are held until their job finishes (JobDone), then
 	// only the member's name is kept.
-	var members map[string]string
+	var members map[string]JobMember
 	running := map[string]*speculators.Engine{}
 	factory := func(info speculators.JobInfo) (*speculators.Engine, error) {
 		params, err := w.jobPolicyParams(opts.Registry, info.ID, name, opts.Params[name])
@@ -259,9 +259,10 @@ func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.Me
 		for id, e := range running {
 			if all || e.Job.Finished() {
 				if members == nil {
-					members = map[string]string{}
+					members = map[string]JobMember{}
 				}
-				members[id] = e.Policy.(memberNamer).Member()
+				p := e.Policy.(memberNamer)
+				members[id] = JobMember{Name: p.Member(), Why: p.Why()}
 				delete(running, id)
 			}
 		}
@@ -296,12 +297,19 @@ func runOne(w *Workload, name string, opts Options, seed uint64, known *grass.Me
 }
 
 // memberNamer is a policy that applies one of several members' rules per
-// job (speculators/auto): Member names the one it applies.
-type memberNamer interface{ Member() string }
+// job (speculators/auto): Member names the one it applies, Why says why.
+type memberNamer interface {
+	Member() string
+	Why() string
+}
+
+// JobMember is the member a per-job policy (auto) applied to a job when the
+// job ended, and the reason it gave for choosing it.
+type JobMember struct{ Name, Why string }
 
 // addMembers counts, overall and per job group, the jobs each member of a
 // per-job policy (auto) decided; nothing for other policies.
-func addMembers(r *Result, w *Workload, res *sim.Result, members map[string]string) {
+func addMembers(r *Result, w *Workload, res *sim.Result, members map[string]JobMember) {
 	if len(members) == 0 {
 		return
 	}
@@ -310,10 +318,11 @@ func addMembers(r *Result, w *Workload, res *sim.Result, members map[string]stri
 		group[r.Groups[gi].Group] = gi
 	}
 	for i := range res.Jobs {
-		m, ok := members[res.Jobs[i].ID]
+		jm, ok := members[res.Jobs[i].ID]
 		if !ok {
 			continue
 		}
+		m := jm.Name
 		if r.Members == nil {
 			r.Members = map[string]int{}
 		}
