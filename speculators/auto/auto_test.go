@@ -2666,3 +2666,90 @@ func TestRuleV61NarrowClone(t *testing.T) {
 		checkSwitch(t, c.name, e, c.want, auto.ParamNarrowClone, c.named)
 	}
 }
+
+// TestRuleV64BoundedNoReduceCopies: a job with an error bound whose member
+// chooses slots (grass) gives no copy to its reduces, in the simulator's
+// pull form (ChooseForSlot) and in Decide's push form (live), and its
+// reason names auto.bounded-error-no-reduce-copies, on containers; an exact
+// job, a job on Hadoop 1 slot pools (a reduce copy takes a reduce slot no
+// map would use), or the switch off, gets the copy GRASS gives a reduce
+// that reads as a straggler.
+func TestRuleV64BoundedNoReduceCopies(t *testing.T) {
+	reg := registry(t)
+	s := speculators.Time(1000)
+	at := func(ty speculators.TaskType, task int, n int32) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: ty, Index: int32(task)}, N: n}
+	}
+	// Rule v47 off for the exact job, so that its reduce copy is GRASS's.
+	off := map[string]string{auto.ParamBoundNoRed: "false"}
+	exact := map[string]string{auto.ParamRedAfter: "false"}
+	for _, c := range []struct {
+		name  string
+		param map[string]string
+		bound float64
+		slots bool // Hadoop 1 slot pools
+		want  bool // a copy of a reduce
+	}{
+		{"error bound", nil, 0.1, false, false},
+		{"error bound, switch off", off, 0.1, false, true},
+		{"exact job", exact, 0, false, true},
+		{"error bound on slot pools", nil, 0.1, true, true},
+	} {
+		for _, pull := range []bool{true, false} {
+			store := grass.NewMemoryStore()
+			for range 3 {
+				store.AddRuntime(speculators.Reduce, 4000, 0) // earlier jobs' reduces: 4 s
+			}
+			// 40 maps and 2 reduces; maps 0-9 end in 10 s, the others are
+			// nearly done at 100 s (no map is worth a copy); the reduces
+			// have copied far less than the maps done: GRASS reads them as
+			// stragglers.
+			e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 2, ErrorBound: c.bound, SlotPools: c.slots}, c.param, store)
+			e.LaunchCopies(speculators.ClusterView{Idle: 70, Slots: 100}, 0)
+			var evs []speculators.Event
+			for i := 0; i < 40; i++ {
+				evs = append(evs, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: at(speculators.Map, i, 0), Node: speculators.NodeID(fmt.Sprintf("n%d", i))})
+			}
+			for i := 0; i < 2; i++ {
+				evs = append(evs, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: at(speculators.Reduce, i, 0), Node: speculators.NodeID(fmt.Sprintf("r%d", i))})
+			}
+			for i := 0; i < 10; i++ {
+				evs = append(evs, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: at(speculators.Map, i, 0)})
+			}
+			for i := 10; i < 40; i++ {
+				evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Map, i, 0), Progress: 0.99, Phase: speculators.PhaseMap})
+			}
+			for i := 0; i < 2; i++ {
+				evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Reduce, i, 0), Progress: speculators.ReduceProgress(speculators.PhaseShuffle, 0.05), Phase: speculators.PhaseShuffle})
+			}
+			for i := range evs {
+				if err := e.Observe(&evs[i]); err != nil {
+					t.Fatalf("%s: event %d: %v", c.name, i, err)
+				}
+			}
+			if m := e.Policy.(memberNamer).Member(); m != "grass" {
+				t.Fatalf("%s: member %q, want grass", c.name, m)
+			}
+			got := false
+			if pull {
+				if !e.OfferSlots() {
+					t.Fatalf("%s: no slot chooser", c.name)
+				}
+				e.Decide(101 * s)
+				id, isCopy, ok := e.ChooseForSlot("z", 101*s)
+				got = ok && isCopy && id.Type == speculators.Reduce
+			} else {
+				for _, d := range e.Decide(101 * s) {
+					got = got || d.Kind == speculators.Speculate && d.Task.Type == speculators.Reduce
+				}
+			}
+			if got != c.want {
+				t.Errorf("%s (pull %t): copy of a reduce %t, want %t", c.name, pull, got, c.want)
+			}
+			w := e.Policy.(interface{ Why() string }).Why()
+			if named := strings.Contains(w, "("+auto.ParamBoundNoRed+")"); named == c.want {
+				t.Errorf("%s (pull %t): reason %q names %s: %t", c.name, pull, w, auto.ParamBoundNoRed, named)
+			}
+		}
+	}
+}
