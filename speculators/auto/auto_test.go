@@ -2753,3 +2753,42 @@ func TestRuleV64BoundedNoReduceCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleV63AlikeNoWait: a job of at most alike-busy-no-wait-reduces (2)
+// reduces that rule v7 gives alike-busy-member (sca) on a busy cluster,
+// whose reduces are at least reduces-after-maps-idle-share of the idle
+// slots, keeps no rule v33 wait: its reason names rule v63, not rule v33.
+// With the switch off (0), with more reduces than the cut, or without
+// alike records (the busy member, sda) rule v33's wait is named instead.
+// The spectest file alike_busy_reduces_no_wait.txt has the tiers.
+func TestRuleV63AlikeNoWait(t *testing.T) {
+	reg := registry(t)
+	alike := []speculators.TailFit{{Maps: 40, Sigma: 0.15}, {Maps: 30, Sigma: 0.15}, {Maps: 50, Sigma: 0.15}}
+	off := map[string]string{auto.ParamAlikeNoWait: "0"}
+	for _, c := range []struct {
+		name    string
+		fits    []speculators.TailFit
+		reduces int
+		param   map[string]string
+		want    string
+		named   bool
+	}{
+		{"alike records, 2 reduces", alike, 2, nil, "sca", true},
+		{"alike records, 2 reduces, v61", alike, 2, off, "sca", false},
+		{"alike records, 4 reduces", alike, 4, nil, "sca", false},
+		{"alike records, 4 reduces, cut 4", alike, 4, map[string]string{auto.ParamAlikeNoWait: "4"}, "sca", true},
+		{"no record, 2 reduces", nil, 2, nil, "sda", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range c.fits {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 30, Reduces: c.reduces, Slots: 72, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: 6, Slots: 72}, 0)
+		checkSwitch(t, c.name, e, c.want, auto.ParamAlikeNoWait, c.named)
+		w := e.Policy.(interface{ Why() string }).Why()
+		if got := strings.Contains(w, "("+auto.ParamReducesIdle+")"); got == c.named {
+			t.Errorf("%s: reason %q names %s: %t, want %t", c.name, w, auto.ParamReducesIdle, got, !c.named)
+		}
+	}
+}
