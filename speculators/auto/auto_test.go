@@ -1862,9 +1862,6 @@ func TestRuleV46Switch(t *testing.T) {
 func TestRuleV47Switch(t *testing.T) {
 	reg := registry(t)
 	s := speculators.Time(1000)
-	at := func(ty speculators.TaskType, task int, n int32) speculators.AttemptID {
-		return speculators.AttemptID{Task: speculators.TaskID{Type: ty, Index: int32(task)}, N: n}
-	}
 	off := map[string]string{auto.ParamRedAfter: "false"}
 	for _, c := range []struct {
 		name   string
@@ -1893,22 +1890,7 @@ func TestRuleV47Switch(t *testing.T) {
 		// phase.
 		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 2}, c.param, store)
 		e.LaunchCopies(speculators.ClusterView{Idle: 70, Slots: 100}, 0)
-		var evs []speculators.Event
-		for i := 0; i < 40; i++ {
-			evs = append(evs, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: at(speculators.Map, i, 0), Node: speculators.NodeID(fmt.Sprintf("n%d", i))})
-		}
-		for i := 0; i < 2; i++ {
-			evs = append(evs, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: at(speculators.Reduce, i, 0), Node: speculators.NodeID(fmt.Sprintf("r%d", i))})
-		}
-		for i := 0; i < 10; i++ {
-			evs = append(evs, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: at(speculators.Map, i, 0)})
-		}
-		for i := 10; i < 40; i++ {
-			evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Map, i, 0), Progress: 0.99, Phase: speculators.PhaseMap})
-		}
-		for i := 0; i < 2; i++ {
-			evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Reduce, i, 0), Progress: speculators.ReduceProgress(speculators.PhaseShuffle, c.copied), Phase: speculators.PhaseShuffle})
-		}
+		evs := copyingReducesEvents(c.copied)
 		for i := range evs {
 			if err := e.Observe(&evs[i]); err != nil {
 				t.Fatalf("%s: event %d: %v", c.name, i, err)
@@ -2677,9 +2659,6 @@ func TestRuleV61NarrowClone(t *testing.T) {
 func TestRuleV64BoundedNoReduceCopies(t *testing.T) {
 	reg := registry(t)
 	s := speculators.Time(1000)
-	at := func(ty speculators.TaskType, task int, n int32) speculators.AttemptID {
-		return speculators.AttemptID{Task: speculators.TaskID{Type: ty, Index: int32(task)}, N: n}
-	}
 	// Rule v47 off for the exact job, so that its reduce copy is GRASS's.
 	off := map[string]string{auto.ParamBoundNoRed: "false"}
 	exact := map[string]string{auto.ParamRedAfter: "false"}
@@ -2706,22 +2685,7 @@ func TestRuleV64BoundedNoReduceCopies(t *testing.T) {
 			// stragglers.
 			e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 2, ErrorBound: c.bound, SlotPools: c.slots}, c.param, store)
 			e.LaunchCopies(speculators.ClusterView{Idle: 70, Slots: 100}, 0)
-			var evs []speculators.Event
-			for i := 0; i < 40; i++ {
-				evs = append(evs, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: at(speculators.Map, i, 0), Node: speculators.NodeID(fmt.Sprintf("n%d", i))})
-			}
-			for i := 0; i < 2; i++ {
-				evs = append(evs, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: at(speculators.Reduce, i, 0), Node: speculators.NodeID(fmt.Sprintf("r%d", i))})
-			}
-			for i := 0; i < 10; i++ {
-				evs = append(evs, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: at(speculators.Map, i, 0)})
-			}
-			for i := 10; i < 40; i++ {
-				evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Map, i, 0), Progress: 0.99, Phase: speculators.PhaseMap})
-			}
-			for i := 0; i < 2; i++ {
-				evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Reduce, i, 0), Progress: speculators.ReduceProgress(speculators.PhaseShuffle, 0.05), Phase: speculators.PhaseShuffle})
-			}
+			evs := copyingReducesEvents(0.05)
 			for i := range evs {
 				if err := e.Observe(&evs[i]); err != nil {
 					t.Fatalf("%s: event %d: %v", c.name, i, err)
@@ -2833,4 +2797,32 @@ func TestRuleV62SpreadOnce(t *testing.T) {
 		{"alike means, one slow map record, copies never won", alike(0, true), false, 30, nil, "sca", false},
 		{"alike means, one slow map record, copies never won, v61", alike(0, true), false, 30, off, "sca", false}, // as under v61 (rule v8's futile switch)
 	})
+}
+
+// copyingReducesEvents is a job of 40 maps and 2 reduces: every attempt
+// starts at 0 on a node of its own, maps 0-9 end at 10 s, the others read
+// 0.99 at 100 s (no map is worth a copy), and the reduces read their
+// shuffle phase at copied of their input then.
+func copyingReducesEvents(copied float64) []speculators.Event {
+	const s = speculators.Time(1000)
+	at := func(ty speculators.TaskType, task int, n int32) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: ty, Index: int32(task)}, N: n}
+	}
+	var evs []speculators.Event
+	for i := 0; i < 40; i++ {
+		evs = append(evs, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: at(speculators.Map, i, 0), Node: speculators.NodeID(fmt.Sprintf("n%d", i))})
+	}
+	for i := 0; i < 2; i++ {
+		evs = append(evs, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: at(speculators.Reduce, i, 0), Node: speculators.NodeID(fmt.Sprintf("r%d", i))})
+	}
+	for i := 0; i < 10; i++ {
+		evs = append(evs, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: at(speculators.Map, i, 0)})
+	}
+	for i := 10; i < 40; i++ {
+		evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Map, i, 0), Progress: 0.99, Phase: speculators.PhaseMap})
+	}
+	for i := 0; i < 2; i++ {
+		evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Reduce, i, 0), Progress: speculators.ReduceProgress(speculators.PhaseShuffle, copied), Phase: speculators.PhaseShuffle})
+	}
+	return evs
 }
