@@ -291,12 +291,12 @@ func TestFeedEndsAFinishedJob(t *testing.T) {
 	feed := newRecordingFeed()
 	ts := startServer(t, func(c *Config) { c.Feed = feed; c.OrphanGrace = time.Hour })
 	c, _ := open(t, ts, hello(testJob, "none", 1, 0, nil))
-	if !feed.subscribed(testJob) {
-		t.Fatal("no subscription after hello")
-	}
+	// The feed writer subscribes the session after the welcome goes out.
+	waitUntil(t, "the subscription after hello", func() bool { return feed.subscribed(testJob) })
 	c.send(events(1, 10, started(0, "m_000000", 0, false), status(5, "m_000009", 0, 0.5)))
 	c.expectError(CodeEventRejected)
 	c.alive()
+	waitUntil(t, "the accepted event to reach the analyzer", func() bool { return feed.count(testJob) >= 1 })
 	if n := feed.count(testJob); n != 1 {
 		t.Fatalf("analyzer saw %d events, want the 1 accepted", n)
 	}
