@@ -746,6 +746,19 @@ const (
 	ParamTrackerMember = "slots-one-reduce-tracker-member"
 	ParamTrackerSplit  = "slots-one-reduce-tracker-split"
 	ParamTrackerMaps   = "slots-one-reduce-tracker-maps"
+	// ParamStrongSlowM and ParamStrongSlowShare (rule v65, a): the member
+	// in rule v28's place on slot pools when the last map records' slow
+	// share is at least the share, for a job of at most
+	// spread-slots-weak-reduces reduces.
+	ParamStrongSlowM     = "spread-slots-strong-member"
+	ParamStrongSlowShare = "spread-slots-strong-share"
+	// ParamSlotsLimpMember and ParamSlotsLimpFactor (rule v65, b): the
+	// member a job on slot pools of at most spread-slots-weak-reduces
+	// reduces moves to from late or hadoop once one of its running maps,
+	// at its pace, takes at least the factor times the median of its
+	// maps (rule v59's reading).
+	ParamSlotsLimpMember = "slots-limping-member"
+	ParamSlotsLimpFactor = "slots-limping-factor"
 	// ParamNarrowClone (rule v61): the member of a map-only job, or of an
 	// exact job on slot pools whose records say its reduces wait on its
 	// maps, placed after map records of a narrow upper half below a wider
@@ -870,6 +883,10 @@ type policy struct {
 	trackerMember                          string  // rule v60
 	trackerSplit                           float64 // rule v60
 	trackerMaps                            int     // rule v60
+	strongSlowMember                       string  // rule v65
+	strongSlowShare                        float64 // rule v65
+	slotsLimpMember                        string  // rule v65
+	slotsLimpFactor                        float64 // rule v65
 	narrowClone                            string  // rule v61
 	narrowCloneUpper                       float64 // rule v61
 	narrowCloneRatio                       float64 // rule v61
@@ -1280,6 +1297,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Int(&p.trackerMaps, ParamTrackerMaps, 8, speculators.In(2, speculators.MaxJobTasks, "a count"),
 		"fewest of a job's original maps, on trackers that ran two or more of them (at least 3 such trackers), from which rule v60 reads its trackers' split (slots-one-reduce-tracker-split), once. "+
 			"Fitted on the target, said plainly (5 seeds): 6 27.26 s, 8 27.12, 12 27.02; 8 is a count of at least two maps on each of the 3 trackers and a few more, not a fit of its own; the full check was replayed at 8 only")
+	b.String(&p.strongSlowMember, ParamStrongSlowM, "gs", "DOC_STRONG_MEMBER")
+	b.Float(&p.strongSlowShare, ParamStrongSlowShare, 0.3, speculators.In(0, 1, "a share"), "DOC_STRONG_SHARE")
+	b.String(&p.slotsLimpMember, ParamSlotsLimpMember, "gs", "DOC_LIMP_MEMBER")
+	b.Float(&p.slotsLimpFactor, ParamSlotsLimpFactor, 3, speculators.In(0, 1000, "a ratio"), "DOC_LIMP_FACTOR")
 	b.String(&p.narrowClone, ParamNarrowClone, "sca",
 		"member of an exact map-only job (any cluster), or of an exact job with reduces on Hadoop 1 slot pools (JobInfo.SlotPools) whose records say its reduces wait on its maps (the largest of the last map-to-reduce records' reduce times after the maps at least narrow-clone-reduce-ratio times their map phase, rule v39's reading, or fewer than slots-one-reduce-ratio-records such records), placed after at least 3 map records whose upper-half spread (rule v17's, (q90 - q50) of log times over z(0.9), weighted by maps) is at most narrow-clone-upper, when no map record ran slow (at least 1.5x its median) on spread-share of its nodes and no reduce record on reduce-spread-share (rule v54's reading); from its first decision, over the map-only, futile, lost-paced, spread, copies-win, busy, small, tail, one-reduce and limping members (rules v41 and v44, a deadline or error bound beside, still take over); the reason ends \"the last N map records' upper half spread U, at most 0.25, and no record ran slow on 0.07 of its nodes: no tail to detect (narrow-clone-member)\" (rule v61). "+
 			"Such records are a law with no tail (SWIM task noise that is a sum of three uniforms: a bell bounded at 0.3-1.8x, upper half 0.17-0.23 against a lower half of 0.21-0.29): the slowest task is not far past the median, so a detected copy saves little while it holds a slot a queued original would use (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III; LATE §4: without slow nodes no faster node to move to), and the copies that lose ran at their originals' pace (0.8-1.0 of lost copies on the targets); SCA clones a small job's tasks at launch while slots are idle, where the least of two draws still cuts a bell's upper half, and copies nothing once they are not (§IV), least work first. Reduces that wait on the maps (slow start 0.05) make the job's end its last map's. "+
@@ -1422,7 +1443,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true}, {ParamWeakSlowM, p.weakSlowMember, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamBoundSpreadM, p.boundSpreadMember, true}, {ParamNarrowExact, p.narrowExact, true},
-		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}, {ParamNarrowClone, p.narrowClone, true}, {ParamSpreadOnce, p.spreadOnce, true}} {
+		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}, {ParamStrongSlowM, p.strongSlowMember, true}, {ParamSlotsLimpMember, p.slotsLimpMember, true}, {ParamNarrowClone, p.narrowClone, true}, {ParamSpreadOnce, p.spreadOnce, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1539,7 +1560,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, bounded: fam == Bounded, holdReduces: holdReduces, boundNoRed: p.boundNoRed && !info.SlotPools}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, slotsLimpAt: -1, bounded: fam == Bounded, holdReduces: holdReduces, boundNoRed: p.boundNoRed && !info.SlotPools}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -1907,6 +1928,19 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 					// keep rule v28's member.
 					member, named = p.weakSlowMember, fmt.Sprintf(", below %.2f (%s)", p.weakSlowShare, ParamWeakSlowM)
 				}
+				if p.strongSlowMember != "" && p.strongSlowShare > 0 && kind == "maps" && share >= p.strongSlowShare && info.Reduces <= p.weakSlowReduces {
+					// Rule v65 (a): rule v58's other end. Maps slow on
+					// a third of the trackers or more are a slow
+					// generation, not chance (alike trackers give 0.07-
+					// 0.14, rule v58), and a copy placed on the fast
+					// generation finishes first: GS copies whenever it
+					// would (GRASS §3.1), RAS only when the copy saves
+					// resources (GRASS §3), which a map 2-3x slow barely
+					// passes. At most spread-slots-weak-reduces reduces:
+					// the job ends with its maps, and a job of more
+					// reduces keeps RAS's thrift for the reduce pool.
+					member, named = p.strongSlowMember, fmt.Sprintf(", at least %.2f: a slow generation of trackers (%s)", p.strongSlowShare, ParamStrongSlowM)
+				}
 				if kind == "maps" && p.limpMember != "" && p.limpFactor > 0 {
 					// Rule v59: built only for a job the spread switch
 					// chose on slow trackers (ras, or rule v58's sda);
@@ -2081,6 +2115,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.learnedTail = true
 			a.busyAt, a.smallAt, a.tailAt, a.tailBusyAt, a.unordBusyAt, a.spreadAt = -1, -1, -1, -1, -1, -1
 		}
+	}
+	if fam == Exact && info.SlotPools && p.slotsLimpMember != "" && p.slotsLimpFactor > 0 && a.oneRedAt < 0 && !a.learnedTail && info.Reduces <= p.weakSlowReduces {
+		// Rule v65 (b): built for a job of few reduces on slot pools;
+		// Decide moves it from late or hadoop once one of its maps limps.
+		a.slotsLimpAt = add(p.slotsLimpMember, p.seeds[2])
 	}
 	// Rule v13: small map-only jobs and jobs with a bound are ordered
 	// too, or a job in order's level that wants every slot (a giant)
@@ -2375,7 +2414,9 @@ type fitted struct {
 	// trackerAt slots-one-reduce-tracker-member (-1: none; rule v60);
 	// trackerRead: the job's trackers were read (once).
 	oneRedAt, trackerAt int
-	trackerRead         bool
+	// slotsLimpAt slots-limping-member (-1: none; rule v65).
+	slotsLimpAt int
+	trackerRead bool
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -2765,6 +2806,11 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if a.trackerAt >= 0 && !a.trackerRead && a.chosen == a.oneRedAt && job.RunningTasks[speculators.Map] > 0 {
 		a.trackersApart(job, now)
 	}
+	if a.slotsLimpAt >= 0 && a.chosen != a.slotsLimpAt && job.RunningTasks[speculators.Map] > 0 {
+		if n := a.members[a.chosen].name; n == "late" || n == "hadoop" {
+			a.slotsLimping(job, now)
+		}
+	}
 	m := &a.members[a.chosen]
 	if m.chooser != nil && a.holdReduces && !a.redNamed && job.RunningTasks[speculators.Reduce] > 0 {
 		a.nameReducesHeld(job)
@@ -2939,6 +2985,22 @@ func (a *fitted) limpingMap(job *speculators.Job, now speculators.Time) {
 		return
 	}
 	a.choose(a.limpAt, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: a limping tracker (%s)", a.why, worst/median, n, a.policy.limpFactor, ParamLimpMember))
+}
+
+// slotsLimping is rule v65 (b): a job on slot pools of at most
+// spread-slots-weak-reduces reduces whose member is late or hadoop moves to
+// slots-limping-member once one of its running original maps, read at its
+// pace, takes at least slots-limping-factor times the median of its
+// original maps (rule v59's reading, limpingMap), at least futileMinCopies
+// of them done.
+//
+// Cost: as limpingMap's (mapsKept), for such jobs only.
+func (a *fitted) slotsLimping(job *speculators.Job, now speculators.Time) {
+	worst, median, n := a.keptMaps(job).limping(job, now)
+	if worst <= 0 || worst < a.policy.slotsLimpFactor*median {
+		return
+	}
+	a.choose(a.slotsLimpAt, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: trackers of different speeds (%s)", a.why, worst/median, n, a.policy.slotsLimpFactor, ParamSlotsLimpMember))
 }
 
 // trackersApart is rule v60: once the job's original maps give at least
