@@ -2595,12 +2595,12 @@ func TestRuleV60SlotsOneReduceTrackersApart(t *testing.T) {
 	}
 }
 
-// TestRuleV65StrongSlowShare: on slot pools, rule v28's spread switch on
+// TestRuleV66StrongSlowShare: on slot pools, rule v28's spread switch on
 // map records slow on at least spread-slots-strong-share (0.3) of their
 // nodes gives a job of at most spread-slots-weak-reduces (2) reduces
 // spread-slots-strong-member (gs), not ras. The first case fails with the
 // switch off.
-func TestRuleV65StrongSlowShare(t *testing.T) {
+func TestRuleV66StrongSlowShare(t *testing.T) {
 	reg := registry(t)
 	const s = 1000
 	mapAttempt := func(task int) speculators.AttemptID {
@@ -2640,13 +2640,13 @@ func TestRuleV65StrongSlowShare(t *testing.T) {
 	}
 }
 
-// TestRuleV65SlotsLimpingMap: on slot pools, a job of at most
+// TestRuleV66SlotsLimpingMap: on slot pools, a job of at most
 // spread-slots-weak-reduces (2) reduces placed before any record (late,
 // the exact member) moves to slots-limping-member (gs) once one of its
 // running maps, at its pace, takes at least slots-limping-factor (3) times
 // the median of its maps, 3 or more done. The first case fails with the
 // switch off.
-func TestRuleV65SlotsLimpingMap(t *testing.T) {
+func TestRuleV66SlotsLimpingMap(t *testing.T) {
 	reg := registry(t)
 	const s = 1000
 	mapAttempt := func(task int) speculators.AttemptID {
