@@ -2532,9 +2532,6 @@ func TestRuleV59SpreadSlotsLimpingMap(t *testing.T) {
 	reg := registry(t)
 	slow := []speculators.TailFit{{Maps: 40, Sigma: 0.2, Slow: 0.2}, {Maps: 30, Sigma: 0.2, Slow: 0.15}}
 	const s = 1000
-	mapAttempt := func(task int, n int32) speculators.AttemptID {
-		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(task)}, N: n}
-	}
 	for _, c := range []struct {
 		name     string
 		pools    bool
@@ -2557,20 +2554,9 @@ func TestRuleV59SpreadSlotsLimpingMap(t *testing.T) {
 			store.AddTail(f)
 		}
 		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: 2, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
-		var events []speculators.Event
-		for i := 0; i < 12; i++ {
-			events = append(events, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i, 0), Node: speculators.NodeID(fmt.Sprintf("n%d", i/2))})
-		}
-		for i := 0; i < c.done; i++ {
-			// Maps 0 to done-1 take 10 s each.
-			events = append(events, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: mapAttempt(i, 0)})
-		}
-		for i := c.done; i < 11; i++ {
-			events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(i, 0), Progress: 0.99, Phase: speculators.PhaseMap})
-		}
 		// Map 11 at 10 s: a tenth done reads 100 s at its pace, 0.4 done
 		// 25 s.
-		events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(11, 0), Progress: c.progress, Phase: speculators.PhaseMap})
+		events := limpingMapEvents(c.done, c.progress)
 		for i := range events {
 			if err := e.Observe(&events[i]); err != nil {
 				t.Fatalf("%s: event %d: %v", c.name, i, err)
@@ -2691,9 +2677,6 @@ func TestRuleV66StrongSlowShare(t *testing.T) {
 func TestRuleV66SlotsLimpingMap(t *testing.T) {
 	reg := registry(t)
 	const s = 1000
-	mapAttempt := func(task int) speculators.AttemptID {
-		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(task)}}
-	}
 	for _, c := range []struct {
 		name     string
 		pools    bool
@@ -2711,18 +2694,9 @@ func TestRuleV66SlotsLimpingMap(t *testing.T) {
 		{"slot pools, a map at 4x, 4 reduces", true, 4, 0.25, nil, "late", false},
 	} {
 		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: c.reduces, Slots: 12, SlotPools: c.pools, JobOrder: true}, c.param, grass.NewMemoryStore())
-		var events []speculators.Event
-		for i := 0; i < 12; i++ {
-			events = append(events, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i), Node: speculators.NodeID(fmt.Sprintf("n%d", i/2))})
-		}
-		for i := 0; i < 10; i++ {
-			// Maps 0-9 take 10 s each.
-			events = append(events, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: mapAttempt(i)})
-		}
-		events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(10), Progress: 0.99, Phase: speculators.PhaseMap})
-		// Map 11 at 10 s: a quarter done reads 40 s at its pace, half
-		// done 20 s.
-		events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(11), Progress: c.progress, Phase: speculators.PhaseMap})
+		// Maps 0-9 done in 10 s; map 11 at 10 s: a quarter done reads 40 s
+		// at its pace, half done 20 s.
+		events := limpingMapEvents(10, c.progress)
 		for i := range events {
 			if err := e.Observe(&events[i]); err != nil {
 				t.Fatalf("%s: event %d: %v", c.name, i, err)
@@ -2981,4 +2955,25 @@ func copyingReducesEvents(copied float64) []speculators.Event {
 		evs = append(evs, speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: at(speculators.Reduce, i, 0), Progress: speculators.ReduceProgress(speculators.PhaseShuffle, copied), Phase: speculators.PhaseShuffle})
 	}
 	return evs
+}
+
+// limpingMapEvents is a job of twelve maps, two a node on n0-n5, started
+// at 0: maps 0 to done-1 succeed at 10 s, maps done to 10 read 0.99 then,
+// and map 11 reads progress (rules v59 and v66 read its pace).
+func limpingMapEvents(done int, progress float64) []speculators.Event {
+	const s = speculators.Time(1000)
+	mapAttempt := func(task int) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: int32(task)}}
+	}
+	var events []speculators.Event
+	for i := 0; i < 12; i++ {
+		events = append(events, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i), Node: speculators.NodeID(fmt.Sprintf("n%d", i/2))})
+	}
+	for i := 0; i < done; i++ {
+		events = append(events, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: mapAttempt(i)})
+	}
+	for i := done; i < 11; i++ {
+		events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(i), Progress: 0.99, Phase: speculators.PhaseMap})
+	}
+	return append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(11), Progress: progress, Phase: speculators.PhaseMap})
 }
