@@ -2846,14 +2846,14 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 		return out
 	}
 	if a.limpAt >= 0 && a.chosen == a.spreadAt && job.RunningTasks[speculators.Map] > 0 {
-		a.limpingMap(job, now)
+		a.limpingMap(job, now, a.limpAt, a.policy.limpFactor, "a limping tracker", ParamLimpMember)
 	}
 	if a.trackerAt >= 0 && !a.trackerRead && a.chosen == a.oneRedAt && job.RunningTasks[speculators.Map] > 0 {
 		a.trackersApart(job, now)
 	}
 	if a.slotsLimpAt >= 0 && a.chosen != a.slotsLimpAt && job.RunningTasks[speculators.Map] > 0 {
 		if n := a.members[a.chosen].name; n == "late" || n == "hadoop" {
-			a.slotsLimping(job, now)
+			a.limpingMap(job, now, a.slotsLimpAt, a.policy.slotsLimpFactor, "trackers of different speeds", ParamSlotsLimpMember)
 		}
 	}
 	m := &a.members[a.chosen]
@@ -3012,40 +3012,27 @@ func (a *fitted) dropLostCopies(job *speculators.Job, out []speculators.Decision
 	return out[:start+len(slices.DeleteFunc(out[start:], mapCopy))]
 }
 
-// limpingMap moves a job the spread switch chose on slow trackers (rule
-// v28's member) to spread-slots-limping-member once one of its running
-// original maps, read at its pace (finishAtPace), takes at least
-// spread-slots-limping-factor times the median time of its original maps
-// (done ones at their time, running ones at their pace: originalLogs),
-// at least futileMinCopies of them done (rule v59).
+// limpingMap moves a job to members[to] once one of its running original
+// maps, read at its pace (finishAtPace), takes at least factor times the
+// median time of its original maps (done ones at their time, running ones
+// at their pace: originalLogs), at least futileMinCopies of them done; the
+// reason names what the limping map says and the rule's parameter. Rule
+// v59 reads it for a job the spread switch chose on slow trackers (rule
+// v28's member; spread-slots-limping-member and -factor), rule v66 (b) for
+// a job on slot pools of at most spread-slots-weak-reduces reduces whose
+// member is late or hadoop (slots-limping-member and -factor).
 //
 // Cost: it runs at every Decide of such a job while maps run, so the
 // settled originals' times are kept sorted between Decides (mapsKept)
 // and a Decide visits only the running maps (Job.Live): on a job of
 // 10,000 maps with 1,000 running a scan of every map and a sort cost
 // 0.3 ms a Decide (BenchmarkLimpingMapCheck10k).
-func (a *fitted) limpingMap(job *speculators.Job, now speculators.Time) {
+func (a *fitted) limpingMap(job *speculators.Job, now speculators.Time, to int, factor float64, says, param string) {
 	worst, median, n := a.keptMaps(job).limping(job, now)
-	if worst <= 0 || worst < a.policy.limpFactor*median {
+	if worst <= 0 || worst < factor*median {
 		return
 	}
-	a.choose(a.limpAt, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: a limping tracker (%s)", a.why, worst/median, n, a.policy.limpFactor, ParamLimpMember))
-}
-
-// slotsLimping is rule v66 (b): a job on slot pools of at most
-// spread-slots-weak-reduces reduces whose member is late or hadoop moves to
-// slots-limping-member once one of its running original maps, read at its
-// pace, takes at least slots-limping-factor times the median of its
-// original maps (rule v59's reading, limpingMap), at least futileMinCopies
-// of them done.
-//
-// Cost: as limpingMap's (mapsKept), for such jobs only.
-func (a *fitted) slotsLimping(job *speculators.Job, now speculators.Time) {
-	worst, median, n := a.keptMaps(job).limping(job, now)
-	if worst <= 0 || worst < a.policy.slotsLimpFactor*median {
-		return
-	}
-	a.choose(a.slotsLimpAt, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: trackers of different speeds (%s)", a.why, worst/median, n, a.policy.slotsLimpFactor, ParamSlotsLimpMember))
+	a.choose(to, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: %s (%s)", a.why, worst/median, n, factor, says, param))
 }
 
 // trackersApart is rule v60: once the job's original maps give at least

@@ -41,11 +41,11 @@ func bigMapJob(n, done int) *speculators.Job {
 func BenchmarkLimpingMapCheck10k(b *testing.B) {
 	job := bigMapJob(10000, 9000)
 	a := &fitted{policy: &policy{limpFactor: 5.5}, limpAt: 0, spreadAt: 0, chosen: 0}
-	a.limpingMap(job, 20000)
+	a.limpingMap(job, 20000, a.limpAt, a.policy.limpFactor, "a limping tracker", ParamLimpMember)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		a.limpingMap(job, 20000)
+		a.limpingMap(job, 20000, a.limpAt, a.policy.limpFactor, "a limping tracker", ParamLimpMember)
 	}
 	if a.chosen != 0 {
 		b.Fatal("a job with no limping map was moved")
