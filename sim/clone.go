@@ -636,7 +636,16 @@ func (s *sim) clusterView(ji int32) speculators.ClusterView {
 		sizes = append(sizes, jobSize(&s.jobs[w.ji]))
 	}
 	s.sizeScratch = sizes
-	return speculators.ClusterView{Idle: s.freeSlots, Slots: s.slots, SpeculativeRunning: s.specRunning, Waiting: sizes}
+	v := speculators.ClusterView{Idle: s.freeSlots, Slots: s.slots, SpeculativeRunning: s.specRunning, Waiting: sizes}
+	if s.slotPools {
+		for k := range s.nodes {
+			if n := &s.nodes[k]; n.pools == 2 {
+				v.ReduceIdle += n.free[speculators.Reduce]
+			}
+		}
+		v.ReduceSlots = s.reduceSlots
+	}
+	return v
 }
 
 func jobSize(j *jobState) speculators.JobSize {

@@ -43,6 +43,8 @@ type sim struct {
 	// slotPools: some node has separate map and reduce slots (Hadoop 1),
 	// JobInfo.SlotPools.
 	slotPools bool
+	// reduceSlots is the reduce pools' capacity on slot pools.
+	reduceSlots int
 	// recycle: nothing reads an ended job's attempts and tasks once it
 	// has finished (stream.go), so a streamed job's are let go and its
 	// attempts' slots reused; freeAttempts lists the reusable slots.
@@ -204,6 +206,7 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 			n.pools = 2
 			n.free = [speculators.NumTaskTypes]int{spec.MapSlots, spec.ReduceSlots}
 			s.slotPools = true
+			s.reduceSlots += spec.ReduceSlots
 		} else {
 			n.pools = 1
 			n.free[0] = spec.Slots

@@ -157,6 +157,10 @@ type ClusterView struct {
 	// SpeculativeRunning counts running attempts, of every job, that were
 	// started as copies.
 	SpeculativeRunning int
+	// ReduceSlots and ReduceIdle, on Hadoop 1 slot pools only (JobInfo.
+	// SlotPools), are the reduce pool's capacity and free reduce slots,
+	// counted in Slots and Idle too; 0 on containers (one pool) and live.
+	ReduceSlots, ReduceIdle int
 	// Waiting lists the jobs with nothing placed yet (chi(l) of Xu and Lau
 	// §IV), this one included, in the order the scheduler serves them.
 	Waiting []JobSize

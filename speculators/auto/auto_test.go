@@ -1528,7 +1528,7 @@ func TestRuleV41Switch(t *testing.T) {
 			t.Errorf("a map record marked %d is valid", m)
 		}
 	}
-	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkReducesBuilt + 1}); bad.Valid() {
+	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkReducePool + 1}); bad.Valid() {
 		t.Errorf("a deadline record of an unknown mark is valid")
 	}
 	store := grass.NewMemoryStore()
@@ -2976,4 +2976,54 @@ func limpingMapEvents(done int, progress float64) []speculators.Event {
 		events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(i), Progress: 0.99, Phase: speculators.PhaseMap})
 	}
 	return append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: mapAttempt(11), Progress: progress, Phase: speculators.PhaseMap})
+}
+
+// TestRuleV67FullReducePool: on slot pools, a job of 3 to 4 reduces that
+// rule v28's spread switch gives ras runs spread-slots-reduce-pool-member
+// (mantri) when its first placement finds the reduce pool at least
+// spread-slots-reduce-pool-load (0.9) busy and the last
+// spread-slots-reduce-pool-records (2) reduce-pool records average at
+// least that too; every placement on slot pools hands out its own record.
+// The first case fails with the switch off.
+func TestRuleV67FullReducePool(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		name          string
+		reduces       int
+		records       []float64
+		redIdle       int
+		param         map[string]string
+		want          string
+		named, record bool
+	}{
+		{"pool full, records 1 and 0.94", 4, []float64{1, 0.94}, 0, nil, "mantri", true, true},
+		{"member hadoop", 4, []float64{1, 0.94}, 0, map[string]string{auto.ParamPoolMember: "hadoop"}, "hadoop", true, true},
+		{"switch off (rule v66)", 4, []float64{1, 0.94}, 0, map[string]string{auto.ParamPoolMember: ""}, "ras", false, false},
+		{"records average 0.72", 4, []float64{1, 0.44}, 0, nil, "ras", false, true},
+		{"one record", 4, []float64{1}, 0, nil, "ras", false, true},
+		{"8 of 32 reduce slots free", 4, []float64{1, 1}, 8, nil, "ras", false, true},
+		{"6 reduces", 6, []float64{1, 1}, 0, nil, "ras", false, true},
+		{"2 reduces (rule v58's sda)", 2, []float64{1, 1}, 0, nil, "sda", false, true},
+	} {
+		store := grass.NewMemoryStore()
+		store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.2, Slow: 0.13})
+		store.AddTail(speculators.TailFit{Maps: 30, Sigma: 0.2, Slow: 0.15})
+		for i, b := range c.records {
+			store.AddTail(speculators.TailFit{Deadline: speculators.Time(1000 * (i + 1)), Mark: speculators.MarkReducePool, Sigma: b})
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: c.reduces, Slots: 100, SlotPools: true, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Slots: 96, Idle: 40 + c.redIdle, ReduceSlots: 32, ReduceIdle: c.redIdle}, 5000)
+		checkSwitch(t, c.name, e, c.want, auto.ParamPoolMember, c.named)
+		var l speculators.Learned
+		e.Policy.(speculators.Teacher).TakeLearned(&l)
+		got := false
+		for _, f := range l.Tails {
+			if f.IsDeadline() && f.Mark == speculators.MarkReducePool {
+				got = f.Deadline == 5000 && f.Sigma == 1-float64(c.redIdle)/32
+			}
+		}
+		if got != c.record {
+			t.Errorf("%s: reduce-pool record handed out %t, want %t (%v)", c.name, got, c.record, l.Tails)
+		}
+	}
 }

@@ -73,6 +73,10 @@
 //	    a bound-spread record (rule v56: a job with an error bound reached
 //	    it at that time; its original maps then spread sigma, their upper
 //	    half upper; speculators.MarkBoundSpread), for the next job command.
+//	tail reduce-pool=30 busy=0.94
+//	    a reduce-pool record (rule v67: a job was placed at that time on
+//	    slot pools whose reduce pool was busy that fraction, in [0, 1];
+//	    speculators.MarkReducePool), for the next job command.
 //	run
 //	    does nothing itself: a directive whose input is the script.
 //	start t=0 m1 node=n1 [copy] [restated] [container=ID]
@@ -96,6 +100,11 @@
 //	    what a pull-based policy runs in a free slot on n3 (SlotChooser);
 //	    the first choose puts the job in pull mode (Engine.OfferSlots), as
 //	    the simulator's first slot offer does.
+//	place t=0 slots=96 idle=40 [reduce-slots=32 reduce-idle=0]
+//	    the simulator's first placement of the job's tasks: the cluster
+//	    view (speculators.ClusterView, the reduce pool on Hadoop 1 slot
+//	    pools) handed to a Cloner's LaunchCopies; prints "t=0 attempts a
+//	    task: N" (1 for a policy that does not clone).
 //	priority t=60
 //	    the job's order on free slots (JobPrioritizer): "tier T key K", the
 //	    simulator serving the lowest first, or "none".
@@ -108,9 +117,10 @@
 //	    (speculators.Learned): one "runtime ...", "tail maps=N sigma=S"
 //	    ("tail deadline=SEC", "tail bound=SEC", "tail lost-output=SEC" or
 //	    "tail bound-copies=SEC copied=C wins=W", "tail bound-spread=SEC
-//	    maps=N sigma=S upper=U" or "tail reduces-built=SEC" for a
-//	    deadline, bound, lost-output, bound-copy, bound-spread or
-//	    reduces-built record) or "sample ..." a line.
+//	    maps=N sigma=S upper=U", "tail reduces-built=SEC" or "tail
+//	    reduce-pool=SEC busy=B" for a deadline, bound, lost-output,
+//	    bound-copy, bound-spread, reduces-built or reduce-pool record)
+//	    or "sample ..." a line.
 //
 // For example, LATE's §4.2 case (testdata in speculators/late):
 //

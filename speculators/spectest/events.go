@@ -149,7 +149,10 @@ var marks = map[string]speculators.DeadlineMark{
 // by a copy; MarkBoundCopies) takes those two counts and nothing else; a
 // bound-spread record "tail bound-spread=SEC maps=N sigma=S upper=U" (rule
 // v56: a job with an error bound reached it at SEC, its N original maps
-// then spread S, their upper half U; MarkBoundSpread) takes those three.
+// then spread S, their upper half U; MarkBoundSpread) takes those three; a
+// reduce-pool record "tail reduce-pool=SEC busy=B" (rule v67: a job was
+// placed at SEC on slot pools whose reduce pool was B busy, in [0, 1];
+// MarkReducePool) takes that one.
 func (s *script) tail(a *args) error {
 	var f speculators.TailFit
 	for _, k := range []string{"deadline", "bound", "lost-output"} {
@@ -223,6 +226,29 @@ func (s *script) tail(a *args) error {
 		}
 		if !f.Valid() {
 			return fmt.Errorf("tail: bound-spread=%g maps=%d sigma=%g upper=%g: want seconds in (0, %d], maps in 1..%d, sigma and upper in [0, %g]", d, maps, sigma, upper, yearSeconds, speculators.MaxJobTasks, speculators.MaxTailSigma)
+		}
+		s.tails = append(s.tails, f)
+		return nil
+	}
+	if d, ok, err := a.float("reduce-pool"); err != nil || ok {
+		// A reduce-pool record (rule v67): a placement's time and its
+		// reduce pool's busy fraction.
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		busy, _, err := a.float("busy")
+		if err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
+		if err := a.unused(); err != nil {
+			return fmt.Errorf("tail: a reduce-pool record takes reduce-pool=SEC busy=B alone: %w", err)
+		}
+		f := speculators.TailFit{Mark: speculators.MarkReducePool, Sigma: busy}
+		if d > 0 && d <= yearSeconds {
+			f.Deadline = Sec(d)
+		}
+		if !f.Valid() {
+			return fmt.Errorf("tail: reduce-pool=%g busy=%g: want seconds in (0, %d], busy in [0, 1]", d, busy, yearSeconds)
 		}
 		s.tails = append(s.tails, f)
 		return nil

@@ -250,6 +250,8 @@ func (s *script) command(cmd string, in []datadriven.CmdArg) (string, error) {
 		out, err = s.choose(&a)
 	case "priority":
 		out, err = s.priority(&a)
+	case "place":
+		out, err = s.place(&a)
 	case "learned":
 		out = formatLearned(s.h.Learned())
 	case "why":
@@ -313,6 +315,33 @@ func (s *script) gate(a *args) (string, error) {
 		return fmt.Sprintf("t=%s copy on %s: allowed\n", fmtSec(now), node), nil
 	}
 	return fmt.Sprintf("t=%s copy on %s: refused\n", fmtSec(now), node), nil
+}
+
+// place is the simulator's first placement of the job's tasks: "place
+// t=T slots=S idle=I [reduce-slots=R reduce-idle=RI]" hands the policy the
+// cluster view (ClusterView; the reduce pool on Hadoop 1 slot pools) as a
+// Cloner's LaunchCopies, and prints how many attempts each task starts
+// with (1 for a policy that does not clone).
+func (s *script) place(a *args) (string, error) {
+	now, err := a.time()
+	if err != nil {
+		return "", err
+	}
+	var v speculators.ClusterView
+	for _, f := range []struct {
+		key string
+		to  *int
+	}{{"slots", &v.Slots}, {"idle", &v.Idle}, {"reduce-slots", &v.ReduceSlots}, {"reduce-idle", &v.ReduceIdle}} {
+		n, _, err := a.int(f.key)
+		if err != nil {
+			return "", err
+		}
+		*f.to = n
+	}
+	if v.Slots <= 0 || v.Idle < 0 || v.Idle > v.Slots || v.ReduceSlots < 0 || v.ReduceSlots > v.Slots || v.ReduceIdle < 0 || v.ReduceIdle > v.ReduceSlots || v.ReduceIdle > v.Idle {
+		return "", fmt.Errorf("place: want slots > 0, 0 <= idle <= slots, 0 <= reduce-idle <= reduce-slots <= slots, reduce-idle <= idle")
+	}
+	return fmt.Sprintf("t=%s attempts a task: %d\n", fmtSec(now), s.h.Engine.LaunchCopies(v, now)), nil
 }
 
 // priority prints the job's order on free slots (a JobPrioritizer's tier
@@ -397,6 +426,8 @@ func formatLearned(l speculators.Learned) string {
 			fmt.Fprintf(&b, "tail bound-spread=%s maps=%d sigma=%.3f upper=%.3f\n", fmtSec(f.Deadline), f.Maps, f.Sigma, f.Upper)
 		case f.IsDeadline() && f.Mark == speculators.MarkReducesBuilt:
 			fmt.Fprintf(&b, "tail reduces-built=%s\n", fmtSec(f.Deadline))
+		case f.IsDeadline() && f.Mark == speculators.MarkReducePool:
+			fmt.Fprintf(&b, "tail reduce-pool=%s busy=%.3f\n", fmtSec(f.Deadline), f.Sigma)
 		case f.IsDeadline() && f.Mark == speculators.MarkOutputLost:
 			fmt.Fprintf(&b, "tail lost-output=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline() && f.Mark == speculators.MarkBoundAhead:
