@@ -638,12 +638,7 @@ func (s *sim) clusterView(ji int32) speculators.ClusterView {
 	s.sizeScratch = sizes
 	v := speculators.ClusterView{Idle: s.freeSlots, Slots: s.slots, SpeculativeRunning: s.specRunning, Waiting: sizes}
 	if s.slotPools {
-		for k := range s.nodes {
-			if n := &s.nodes[k]; n.pools == 2 {
-				v.ReduceIdle += n.free[speculators.Reduce]
-			}
-		}
-		v.ReduceSlots = s.reduceSlots
+		v.ReduceSlots, v.ReduceIdle = s.reduceSlots, s.reduceFree
 	}
 	return v
 }

@@ -43,8 +43,10 @@ type sim struct {
 	// slotPools: some node has separate map and reduce slots (Hadoop 1),
 	// JobInfo.SlotPools.
 	slotPools bool
-	// reduceSlots is the reduce pools' capacity on slot pools.
-	reduceSlots int
+	// reduceSlots and reduceFree are the reduce pools' capacity and free
+	// slots on slot pools (nodes of two pools; takeSlot and giveSlot keep
+	// reduceFree), auto's rule v67's reading (ClusterView.ReduceIdle).
+	reduceSlots, reduceFree int
 	// recycle: nothing reads an ended job's attempts and tasks once it
 	// has finished (stream.go), so a streamed job's are let go and its
 	// attempts' slots reused; freeAttempts lists the reusable slots.
@@ -207,6 +209,7 @@ func newSim(cfg Config, jobs []Job, newEngine EngineFactory) (*sim, error) {
 			n.free = [speculators.NumTaskTypes]int{spec.MapSlots, spec.ReduceSlots}
 			s.slotPools = true
 			s.reduceSlots += spec.ReduceSlots
+			s.reduceFree += spec.ReduceSlots
 		} else {
 			n.pools = 1
 			n.free[0] = spec.Slots

@@ -137,6 +137,9 @@ func (s *sim) takeSlot(ni int32, ty speculators.TaskType) {
 	n := &s.nodes[ni]
 	n.free[n.pool(ty)]--
 	s.freeSlots--
+	if n.pools == 2 && ty == speculators.Reduce {
+		s.reduceFree--
+	}
 	if n.free[0]+n.free[1] == 0 {
 		s.freeBits[ni/64] &^= 1 << (ni % 64)
 	}
@@ -146,6 +149,9 @@ func (s *sim) giveSlot(ni int32, ty speculators.TaskType) {
 	n := &s.nodes[ni]
 	n.free[n.pool(ty)]++
 	s.freeSlots++
+	if n.pools == 2 && ty == speculators.Reduce {
+		s.reduceFree++
+	}
 	s.freeBits[ni/64] |= 1 << (ni % 64)
 }
 
