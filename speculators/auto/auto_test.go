@@ -3027,3 +3027,66 @@ func TestRuleV67FullReducePool(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleV68LastWaveReduces: on slot pools, a job of at most
+// spread-slots-last-wave-reduces (3) reduces that the spread switch
+// started on ras (rule v28) moves to spread-slots-limping-member (gs) once
+// every map is done and a reduce runs: its reduces are its last wave. The
+// first case fails with the switch off.
+func TestRuleV68LastWaveReduces(t *testing.T) {
+	reg := registry(t)
+	slow := []speculators.TailFit{{Maps: 40, Sigma: 0.2, Slow: 0.2}, {Maps: 30, Sigma: 0.2, Slow: 0.15}}
+	const s = 1000
+	attempt := func(ty speculators.TaskType, task int) speculators.AttemptID {
+		return speculators.AttemptID{Task: speculators.TaskID{Type: ty, Index: int32(task)}}
+	}
+	for _, c := range []struct {
+		name    string
+		pools   bool
+		reduces int
+		done    int  // maps done of 12
+		reduce  bool // a reduce runs
+		param   map[string]string
+		want    string
+		named   bool
+	}{
+		{"slot pools, 3 reduces, maps done, a reduce runs", true, 3, 12, true, nil, "gs", true},
+		{"slot pools, 3 reduces, switch off (rule v66)", true, 3, 12, true, map[string]string{auto.ParamLastWaveRed: "0"}, "ras", false},
+		{"slot pools, 3 reduces, member grass", true, 3, 12, true, map[string]string{auto.ParamLimpMember: "grass"}, "grass", true},
+		{"slot pools, 4 reduces", true, 4, 12, true, nil, "ras", false},
+		{"slot pools, 3 reduces, records slow on 0.18, share 0.2", true, 3, 12, true, map[string]string{auto.ParamLastWaveShare: "0.2"}, "ras", false},
+		{"slot pools, 4 reduces, bound 4", true, 4, 12, true, map[string]string{auto.ParamLastWaveRed: "4"}, "gs", true},
+		{"slot pools, 3 reduces, 11 maps done", true, 3, 11, true, nil, "ras", false},
+		{"slot pools, 3 reduces, no reduce running", true, 3, 12, false, nil, "ras", false},
+		{"containers, 3 reduces", false, 3, 12, true, nil, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, f := range slow {
+			store.AddTail(f)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: c.reduces, Slots: 100, SlotPools: c.pools, JobOrder: true}, c.param, store)
+		var events []speculators.Event
+		for i := 0; i < 12; i++ {
+			events = append(events, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: attempt(speculators.Map, i), Node: speculators.NodeID(fmt.Sprintf("n%d", i/2))})
+		}
+		for i := 0; i < 12; i++ {
+			if i < c.done {
+				events = append(events, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 10 * s, Attempt: attempt(speculators.Map, i)})
+			} else {
+				events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 10 * s, Attempt: attempt(speculators.Map, i), Progress: 0.99, Phase: speculators.PhaseMap})
+			}
+		}
+		if c.reduce {
+			events = append(events,
+				speculators.Event{Kind: speculators.AttemptStarted, Time: 10 * s, Attempt: attempt(speculators.Reduce, 0), Node: "n0"},
+				speculators.Event{Kind: speculators.AttemptStatus, Time: 12 * s, Attempt: attempt(speculators.Reduce, 0), Progress: 0.2, Phase: speculators.PhaseShuffle})
+		}
+		for i := range events {
+			if err := e.Observe(&events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		e.Decide(13 * s)
+		checkSwitch(t, c.name, e, c.want, auto.ParamLastWaveRed, c.named)
+	}
+}
