@@ -86,7 +86,7 @@ type TailFit struct {
 	// memory only (it speaks of jobs running now).
 	Deadline Time
 	// Mark is what a deadline record's moment is (MarkDeadline,
-	// MarkBoundAhead, MarkOutputLost, MarkBoundCopies, MarkBoundSpread, MarkReducesBuilt); zero in map and reduce records.
+	// MarkBoundAhead, MarkOutputLost, MarkBoundCopies, MarkBoundSpread, MarkReducesBuilt, MarkNodeFailed, MarkNodeResumed); zero in map and reduce records.
 	Mark DeadlineMark
 }
 
@@ -132,6 +132,14 @@ const (
 	// was Sigma busy (ClusterView.ReduceSlots less ReduceIdle, over
 	// ReduceSlots: 0 to 1); every other field is zero.
 	MarkReducePool
+	// MarkNodeFailed (auto's rule v69): the fault analyzer declared a
+	// node failed (NodeFailed) at Deadline, told to a job auto ran; every
+	// other field is zero.
+	MarkNodeFailed
+	// MarkNodeResumed (auto's rule v69): the fault analyzer reported a
+	// node back (NodeResumed) at Deadline, told to a job auto ran; every
+	// other field is zero.
+	MarkNodeResumed
 )
 
 // IsDeadline reports whether f is a deadline record (rule v41).
@@ -178,7 +186,7 @@ func (f TailFit) Valid() bool {
 		return f.Deadline > 0 && f.Sigma >= 0 && f.Sigma <= 1 && f == TailFit{Deadline: f.Deadline, Mark: MarkReducePool, Sigma: f.Sigma}
 	}
 	if f.IsDeadline() {
-		return f.Deadline > 0 && (f.Mark <= MarkOutputLost || f.Mark == MarkReducesBuilt) && f == TailFit{Deadline: f.Deadline, Mark: f.Mark}
+		return f.Deadline > 0 && (f.Mark <= MarkOutputLost || f.Mark == MarkReducesBuilt || f.Mark == MarkNodeFailed || f.Mark == MarkNodeResumed) && f == TailFit{Deadline: f.Deadline, Mark: f.Mark}
 	}
 	if f.Mark != MarkDeadline {
 		return false

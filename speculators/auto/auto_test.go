@@ -1520,7 +1520,7 @@ func TestRuleV41Switch(t *testing.T) {
 	// A record's mark is one of the known kinds, and only a deadline
 	// record carries one (a bound-copy record carries its copy counts
 	// too: TestRuleV52Switch).
-	for _, m := range []speculators.DeadlineMark{speculators.MarkBoundAhead, speculators.MarkOutputLost, speculators.MarkBoundCopies} {
+	for _, m := range []speculators.DeadlineMark{speculators.MarkBoundAhead, speculators.MarkOutputLost, speculators.MarkBoundCopies, speculators.MarkNodeFailed, speculators.MarkNodeResumed} {
 		if f := (speculators.TailFit{Deadline: 70 * s, Mark: m}); f.Valid() != (m != speculators.MarkBoundCopies) {
 			t.Errorf("a deadline record marked %d alone: valid %t", m, f.Valid())
 		}
@@ -1528,7 +1528,7 @@ func TestRuleV41Switch(t *testing.T) {
 			t.Errorf("a map record marked %d is valid", m)
 		}
 	}
-	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkReducePool + 1}); bad.Valid() {
+	if bad := (speculators.TailFit{Deadline: 70 * s, Mark: speculators.MarkNodeResumed + 1}); bad.Valid() {
 		t.Errorf("a deadline record of an unknown mark is valid")
 	}
 	store := grass.NewMemoryStore()
@@ -3088,5 +3088,82 @@ func TestRuleV68LastWaveReduces(t *testing.T) {
 		}
 		e.Decide(13 * s)
 		checkSwitch(t, c.name, e, c.want, auto.ParamLastWaveRed, c.named)
+	}
+}
+
+// TestRuleV69FailedNodeMember: an exact job with reduces on containers
+// that rule v6's spread switch gives grass, built within
+// failed-node-within-ms of a node-failed record with no node-resumed
+// record after it, and after map records slow on less than
+// failed-node-slow-below of their nodes, runs failed-node-member (sda)
+// from its first decision, its reason naming the switch; with the switch
+// off, a resumed record after the failure, a failure too long ago, map
+// records slow on a quarter of their nodes, it keeps grass. A job told of a node failure or resumption hands out the record.
+func TestRuleV69FailedNodeMember(t *testing.T) {
+	reg := registry(t)
+	m0 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 0}}
+	off := map[string]string{auto.ParamFailedNodeMember: ""}
+	for _, c := range []struct {
+		name     string
+		slow     float64
+		failed   speculators.Time // a node-failed record (0: none)
+		resumed  speculators.Time // a node-resumed record (0: none)
+		start    speculators.Time
+		param    map[string]string
+		want     string
+		wantName bool
+	}{
+		{"failed 100 s before", 0.15, 200000, 0, 300000, nil, "sda", true},
+		{"switch off (rule v66)", 0.15, 200000, 0, 300000, off, "grass", false},
+		{"no record", 0.15, 0, 0, 300000, nil, "grass", false},
+		{"resumed after", 0.15, 200000, 250000, 300000, nil, "grass", false},
+		{"failed again after resumed", 0.15, 260000, 250000, 300000, nil, "sda", true},
+		{"failed 700 s before", 0.15, 200000, 0, 900000, nil, "grass", false},
+		{"slow nodes a quarter", 0.25, 200000, 0, 300000, nil, "grass", false},
+	} {
+		store := grass.NewMemoryStore()
+		for i := 0; i < 3; i++ {
+			store.AddTail(speculators.TailFit{Maps: 40, Sigma: 0.3, Slow: c.slow})
+		}
+		if c.failed > 0 {
+			store.AddTail(speculators.TailFit{Deadline: c.failed, Mark: speculators.MarkNodeFailed})
+		}
+		if c.resumed > 0 {
+			store.AddTail(speculators.TailFit{Deadline: c.resumed, Mark: speculators.MarkNodeResumed})
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 40, Reduces: 3, Start: c.start, JobOrder: true}, c.param, store)
+		e.LaunchCopies(speculators.ClusterView{Idle: 50, Slots: 80}, 0) // busy fraction 0.375
+		ev := speculators.Event{Kind: speculators.AttemptStarted, Time: c.start, Attempt: m0, Node: "n1"}
+		if err := e.Observe(&ev); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		e.Decide(c.start + 1000)
+		checkSwitch(t, c.name, e, c.want, auto.ParamFailedNodeMember, c.wantName)
+	}
+	// The record: a job told of a node failure, and of its return.
+	for _, on := range []bool{true, false} {
+		var param map[string]string
+		if !on {
+			param = off
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "r", Maps: 2, Reduces: 1, JobOrder: true}, param, grass.NewMemoryStore())
+		for _, ev := range []speculators.Event{
+			{Kind: speculators.NodeFailed, Time: 20000, Node: "n1"},
+			{Kind: speculators.NodeResumed, Time: 50000, Node: "n1"},
+		} {
+			if err := e.Observe(&ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var l speculators.Learned
+		e.Policy.(speculators.Teacher).TakeLearned(&l)
+		failed, resumed := false, false
+		for _, f := range l.Tails {
+			failed = failed || f.IsDeadline() && f.Mark == speculators.MarkNodeFailed && f.Deadline == 20000
+			resumed = resumed || f.IsDeadline() && f.Mark == speculators.MarkNodeResumed && f.Deadline == 50000
+		}
+		if failed != on || resumed != on {
+			t.Errorf("switch %t: node-failed record %t, node-resumed record %t", on, failed, resumed)
+		}
 	}
 }

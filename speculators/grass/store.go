@@ -80,10 +80,14 @@ func (m *MemoryStore) AddTail(f speculators.TailFit) {
 }
 
 // tailKind is the window a fit is kept in: map and reduce records, rule
-// v39's ratio-only records and rule v41's deadline records (and rule v44's, v51's, v52's, v56's, v65's and v67's kinds of them) each have
+// v39's ratio-only records and rule v41's deadline records (and rule v44's, v51's, v52's, v56's, v65's, v67's and v69's kinds of them) each have
 // TailWindow of their own, so that one kind never pushes another out.
 func tailKind(f speculators.TailFit) int {
 	switch {
+	case f.IsDeadline() && f.Mark == speculators.MarkNodeResumed:
+		return 10
+	case f.IsDeadline() && f.Mark == speculators.MarkNodeFailed:
+		return 9
 	case f.IsDeadline() && f.Mark == speculators.MarkReducePool:
 		return 8
 	case f.IsDeadline() && f.Mark == speculators.MarkReducesBuilt:

@@ -65,6 +65,10 @@
 //	    (rule v51: a job lost a map output at that time that a reducer
 //	    had reported it could not fetch, speculators.MarkOutputLost),
 //	    for the next job command as a tail line; each takes nothing else.
+//	tail node-failed=350 | tail node-resumed=400
+//	    a node record (rule v69: a job was told at that time that a
+//	    node was declared failed, speculators.MarkNodeFailed, or back,
+//	    speculators.MarkNodeResumed); each takes nothing else.
 //	tail bound-copies=30 copied=9 wins=0
 //	    a bound-copy record (rule v52: a job with an error bound reached
 //	    it at that time; copied of its done maps had a copy, wins of them
@@ -117,10 +121,11 @@
 //	    (speculators.Learned): one "runtime ...", "tail maps=N sigma=S"
 //	    ("tail deadline=SEC", "tail bound=SEC", "tail lost-output=SEC" or
 //	    "tail bound-copies=SEC copied=C wins=W", "tail bound-spread=SEC
-//	    maps=N sigma=S upper=U", "tail reduces-built=SEC" or "tail
-//	    reduce-pool=SEC busy=B" for a deadline, bound, lost-output,
-//	    bound-copy, bound-spread, reduces-built or reduce-pool record)
-//	    or "sample ..." a line.
+//	    maps=N sigma=S upper=U", "tail reduces-built=SEC", "tail
+//	    reduce-pool=SEC busy=B", "tail node-failed=SEC" or "tail
+//	    node-resumed=SEC" for a deadline, bound, lost-output, bound-copy,
+//	    bound-spread, reduces-built, reduce-pool or node record) or
+//	    "sample ..." a line.
 //
 // For example, LATE's §4.2 case (testdata in speculators/late):
 //

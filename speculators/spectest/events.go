@@ -118,9 +118,11 @@ const yearSeconds = 365 * 24 * 3600
 
 // marks maps a tail command's record key to its kind.
 var marks = map[string]speculators.DeadlineMark{
-	"deadline":    speculators.MarkDeadline,
-	"bound":       speculators.MarkBoundAhead,
-	"lost-output": speculators.MarkOutputLost,
+	"deadline":     speculators.MarkDeadline,
+	"bound":        speculators.MarkBoundAhead,
+	"lost-output":  speculators.MarkOutputLost,
+	"node-failed":  speculators.MarkNodeFailed,
+	"node-resumed": speculators.MarkNodeResumed,
 }
 
 // tail queues an earlier job's fit for the next job command (speculators.TailFit):
@@ -143,7 +145,10 @@ var marks = map[string]speculators.DeadlineMark{
 // record "tail bound=SEC" (rule v44: a job with an error bound was still
 // short of it shortly before SEC; MarkBoundAhead), nor a lost-output
 // record "tail lost-output=SEC" (rule v51: a job lost at SEC a map output a
-// reducer had reported it could not fetch; MarkOutputLost); a bound-copy
+// reducer had reported it could not fetch; MarkOutputLost), nor a node
+// record "tail node-failed=SEC" or "tail node-resumed=SEC" (rule v69: a
+// job was told at SEC that a node was declared failed, or back;
+// MarkNodeFailed, MarkNodeResumed); a bound-copy
 // record "tail bound-copies=SEC copied=C wins=W" (rule v52: a job with an
 // error bound reached it at SEC, C of its done maps copied, W of them won
 // by a copy; MarkBoundCopies) takes those two counts and nothing else; a
@@ -155,13 +160,14 @@ var marks = map[string]speculators.DeadlineMark{
 // MarkReducePool) takes that one.
 func (s *script) tail(a *args) error {
 	var f speculators.TailFit
-	for _, k := range []string{"deadline", "bound", "lost-output"} {
+	for _, k := range []string{"deadline", "bound", "lost-output", "node-failed", "node-resumed"} {
 		d, ok, err := a.float(k)
 		if err == nil && !ok {
 			continue
 		}
 		// A deadline record (auto's rule v41), a bound record (rule v44)
-		// or a lost-output record (rule v51): alone, a time in seconds.
+		// a lost-output record (rule v51) or a node record (rule v69):
+		// alone, a time in seconds.
 		switch {
 		case err != nil:
 			return fmt.Errorf("tail: %w", err)

@@ -428,6 +428,10 @@ func formatLearned(l speculators.Learned) string {
 			fmt.Fprintf(&b, "tail reduces-built=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline() && f.Mark == speculators.MarkReducePool:
 			fmt.Fprintf(&b, "tail reduce-pool=%s busy=%.3f\n", fmtSec(f.Deadline), f.Sigma)
+		case f.IsDeadline() && f.Mark == speculators.MarkNodeFailed:
+			fmt.Fprintf(&b, "tail node-failed=%s\n", fmtSec(f.Deadline))
+		case f.IsDeadline() && f.Mark == speculators.MarkNodeResumed:
+			fmt.Fprintf(&b, "tail node-resumed=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline() && f.Mark == speculators.MarkOutputLost:
 			fmt.Fprintf(&b, "tail lost-output=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline() && f.Mark == speculators.MarkBoundAhead:
