@@ -583,6 +583,14 @@ var heldOutMisses = map[string]string{
 	"heldout68/swim-reduces-kept-reduce-function-heavy-phases-0.1-0.1-0.8-lognormal-noise-0.45-three-reduce-slot-trackers-slots-fair": "SWIM " +
 		"jobs whose reduces spend 80% in the reduce function on fair slot pools: gs leads at seed 1; auto 492 s " +
 		"against 458 (+7.4%), ahead of hadoop (547.3); 5 seeds 419.9 against gs's 409.3 (in)",
+	// The seventieth and seventy-first sets, written before rule v67 and run once under rule v69 (5 seeds:
+	// docs/auto-history.md).
+	"heldout70/fail-job-maps-node-slowdown-ladder-x1.5-x3-x8-three-way-choice-early-map-phase-lognormal-lengths-containers-fifo": "a " +
+		"job's map node slowed x1.5, x3 or x8 early in its maps on FIFO containers: gs leads at seed 1; auto 31.58 s " +
+		"against 29.84 (+5.8%), ahead of hadoop (38.64); 5 seeds 35.82 against ras's 36.19 (in)",
+	"heldout70/swim-reduces-kept-exponential-noise-mean-1-memoryless-shape-1-gamma-slots-fair": "SWIM jobs with " +
+		"an exponential task noise on fair slot pools: grass leads at seed 1; auto 353.5 s against 302.3 (+16.9%), " +
+		"ahead of hadoop (539); 5 seeds 287.7 against grass's 279.5 (in)",
 }
 
 // The held-out scenarios (scenarios/heldout*), each set written before a
@@ -594,8 +602,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 412 {
-		t.Fatalf("%d held-out scenarios, want at least 412 (sets 1-69)", len(held))
+	if len(held) < 424 {
+		t.Fatalf("%d held-out scenarios, want at least 424 (sets 1-71)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
