@@ -427,6 +427,44 @@ func TestRuleV20Switches(t *testing.T) {
 	}
 }
 
+// Rule v70: a job of one map and one reduce placed on an idle cluster of
+// containers, while earlier jobs' clones running hold at least
+// single-task-clone-budget (0.05) of the slots, runs single-task-member
+// (hadoop) rather than the small member's clones, its reason naming the
+// switch; below the budget, with the switch off (0), on slot pools or for
+// a job of two maps it clones as in rule v66.
+func TestRuleV70SingleTaskCloneBudget(t *testing.T) {
+	reg := registry(t)
+	type why interface{ Why() string }
+	for _, c := range []struct {
+		name         string
+		maps, clones int
+		pools        bool
+		param        map[string]string
+		want         string
+		namesV70     bool
+	}{
+		{"one map and one reduce, clones at the budget", 1, 5, false, nil, "hadoop", true},
+		{"one map and one reduce, clones above the budget", 1, 12, false, nil, "hadoop", true},
+		{"one map and one reduce, clones below the budget", 1, 4, false, nil, "sca", false},
+		{"one map and one reduce, switch off (v66)", 1, 12, false, map[string]string{auto.ParamSingleBudget: "0"}, "sca", false},
+		{"one map and one reduce, slot pools", 1, 12, true, nil, "sca", false},
+		{"two maps and one reduce", 2, 12, false, nil, "sca", false},
+	} {
+		e, err := reg.NewEngineWith(speculators.JobInfo{ID: "j", Maps: c.maps, Reduces: 1, Slots: 100, SlotPools: c.pools, JobOrder: true}, auto.Name, c.param, 1, grass.NewMemoryStore())
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.LaunchCopies(speculators.ClusterView{Idle: 100 - c.clones - 2, Slots: 100, SpeculativeRunning: c.clones}, 0)
+		if got := e.Policy.(memberNamer).Member(); got != c.want {
+			t.Errorf("%s: member %q, want %q", c.name, got, c.want)
+		}
+		if w := e.Policy.(why).Why(); strings.Contains(w, "("+auto.ParamSingleBudget+")") != c.namesV70 {
+			t.Errorf("%s: reason %q, naming %s: %v", c.name, w, auto.ParamSingleBudget, c.namesV70)
+		}
+	}
+}
+
 // Rule v21: where the cluster does not apply the job order (JobInfo.JobOrder
 // false), the busy map-only job after widely spread records runs
 // unordered-map-only-busy-member (mantri), its reason naming the switch; with

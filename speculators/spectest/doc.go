@@ -104,11 +104,13 @@
 //	    what a pull-based policy runs in a free slot on n3 (SlotChooser);
 //	    the first choose puts the job in pull mode (Engine.OfferSlots), as
 //	    the simulator's first slot offer does.
-//	place t=0 slots=96 idle=40 [reduce-slots=32 reduce-idle=0]
+//	place t=0 slots=96 idle=40 [reduce-slots=32 reduce-idle=0] [copies-running=6]
 //	    the simulator's first placement of the job's tasks: the cluster
-//	    view (speculators.ClusterView, the reduce pool on Hadoop 1 slot
-//	    pools) handed to a Cloner's LaunchCopies; prints "t=0 attempts a
-//	    task: N" (1 for a policy that does not clone).
+//	    view (speculators.ClusterView: the reduce pool on Hadoop 1 slot
+//	    pools; copies of other jobs running, SpeculativeRunning, which live
+//	    a job never sees; the job the one waiting) handed to a Cloner's
+//	    LaunchCopies; prints "t=0 attempts a task: N" (1 for a policy that
+//	    does not clone).
 //	priority t=60
 //	    the job's order on free slots (JobPrioritizer): "tier T key K", the
 //	    simulator serving the lowest first, or "none".

@@ -318,8 +318,10 @@ func (s *script) gate(a *args) (string, error) {
 }
 
 // place is the simulator's first placement of the job's tasks: "place
-// t=T slots=S idle=I [reduce-slots=R reduce-idle=RI]" hands the policy the
-// cluster view (ClusterView; the reduce pool on Hadoop 1 slot pools) as a
+// t=T slots=S idle=I [reduce-slots=R reduce-idle=RI] [copies-running=C]"
+// hands the policy the cluster view (ClusterView: the reduce pool on
+// Hadoop 1 slot pools; C copies of other jobs running, which live a job
+// never sees; the job the one waiting, chi(l) of Xu and Lau §IV) as a
 // Cloner's LaunchCopies, and prints how many attempts each task starts
 // with (1 for a policy that does not clone).
 func (s *script) place(a *args) (string, error) {
@@ -331,16 +333,18 @@ func (s *script) place(a *args) (string, error) {
 	for _, f := range []struct {
 		key string
 		to  *int
-	}{{"slots", &v.Slots}, {"idle", &v.Idle}, {"reduce-slots", &v.ReduceSlots}, {"reduce-idle", &v.ReduceIdle}} {
+	}{{"slots", &v.Slots}, {"idle", &v.Idle}, {"reduce-slots", &v.ReduceSlots}, {"reduce-idle", &v.ReduceIdle}, {"copies-running", &v.SpeculativeRunning}} {
 		n, _, err := a.int(f.key)
 		if err != nil {
 			return "", err
 		}
 		*f.to = n
 	}
-	if v.Slots <= 0 || v.Idle < 0 || v.Idle > v.Slots || v.ReduceSlots < 0 || v.ReduceSlots > v.Slots || v.ReduceIdle < 0 || v.ReduceIdle > v.ReduceSlots || v.ReduceIdle > v.Idle {
-		return "", fmt.Errorf("place: want slots > 0, 0 <= idle <= slots, 0 <= reduce-idle <= reduce-slots <= slots, reduce-idle <= idle")
+	if v.Slots <= 0 || v.Idle < 0 || v.Idle > v.Slots || v.ReduceSlots < 0 || v.ReduceSlots > v.Slots || v.ReduceIdle < 0 || v.ReduceIdle > v.ReduceSlots || v.ReduceIdle > v.Idle || v.SpeculativeRunning < 0 || v.SpeculativeRunning > v.Slots-v.Idle {
+		return "", fmt.Errorf("place: want slots > 0, 0 <= idle <= slots, 0 <= reduce-idle <= reduce-slots <= slots, reduce-idle <= idle, 0 <= copies-running <= slots - idle")
 	}
+	job := s.h.Engine.Job
+	v.Waiting = []speculators.JobSize{{Tasks: len(job.Tasks[speculators.Map]) + len(job.Tasks[speculators.Reduce]), TaskMillis: job.Info.TaskMillis, TailIndex: job.Info.TailIndex}}
 	return fmt.Sprintf("t=%s attempts a task: %d\n", fmtSec(now), s.h.Engine.LaunchCopies(v, now)), nil
 }
 
