@@ -231,15 +231,12 @@ var heldOutMisses = map[string]string{
 	// against ras, ahead of hadoop, 43.4 s against 43.3 and 44.3, v19 +6.1% and behind hadoop; 5 seeds: v19
 	// +6.4%, behind hadoop, v20 +1.6%, ahead of it, 43.8 against 43.9).
 	// heldout19/slots-slow-disk-creep: fixed by rules v48-v49 (seed 1: 66.82 s, ese 66.91, hadoop 71.11).
-	"heldout19/one-by-one-high-rate": "jobs of one map and one reduce at a high rate: nothing to gain from copies; " +
-		"auto (ras) 0.2 s behind hadoop at seed 1 (22.5 s against 22.3), 0.6 s over 5 seeds; rule v20 " +
-		"(single-task-member hadoop for the busy jobs; the first jobs, placed on the idle cluster, are still cloned) " +
-		"0.1 s at seed 1 (22.4), 0.1 s over 5 seeds (22.4)",
+	// heldout19/one-by-one-high-rate: fixed by rule v70 (no clone of a one-map job past Dolly's clone budget; seed 1:
+	// 22.28 s, level with hadoop; 5 seeds 22.400 -> 22.282, hadoop 22.282).
 	// The twentieth set, written before rule v20 and run once under it (5
 	// seeds: docs/auto-history.md; v19 gave the same figures).
-	"heldout20/rolling-restart": "nodes restarted one after another: farms leads; passed at seed 1 from rule v27 " +
-		"(85.76 s against farms's 84.75) to v31; rule v33 (reduces-after-maps-idle-share) 152.1 s at seed 1, 79.5% " +
-		"behind farms, ahead of hadoop; over 5 seeds out under v31 and v33 (110.1 -> 116.2 s, farms 88.3)",
+	// heldout20/rolling-restart: fixed by rule v69 (after a node failure, a GRASS member's job on containers runs sda;
+	// seed 1: 88.38 s, farms 84.75, +4.3%, hadoop 232.9; 5 seeds 89.86 -> 80.85 against farms's 88.31).
 	// heldout20/slots-wave-edge-fifo: fixed by rule v49 (slots-alike-member grass in late's place; seed 1: 78.76 s, gs
 	// 76.35, +3.2%, hadoop 80.79; 5 seeds 79.04 against grass's 75.98, +4.0%).
 	// heldout21/deadline-many-waves-speeds: fixed by rule v26 (deadline-waves-member hadoop for deadline jobs of two
@@ -378,9 +375,8 @@ var heldOutMisses = map[string]string{
 		"pools, fair: mantri leads at seed 1; auto (grass for the bounded jobs) 16.61 s to the bound against " +
 		"14.61 (+13.6%), ahead of hadoop (17.56); 5 seeds under v35 17.4 against mantri's 15.0 (+15.9%), ahead of " +
 		"hadoop's 17.8",
-	"heldout38/fail-long-shuffle-slowstart-hang-crash-fair": "slow-start 0.05 with long shuffles, a hung and a " +
-		"crashed node, fair: farms leads at seed 1; auto 112.1 s against 96.09 (+16.6%), ahead of hadoop " +
-		"(118.8); 5 seeds under v35 120.5 against farms's 103.9 (+16.0%), ahead of hadoop's 127.9",
+	// heldout38/fail-long-shuffle-slowstart-hang-crash-fair: fixed by rule v69 (seed 1: 86.86 s, farms 96.09, hadoop
+	// 118.8; 5 seeds 120.5 -> 105.5 against farms's 103.9).
 	"heldout38/overload-two-three-long-reduces-containers-fair": "two or three long reduces a job at load 0.91 " +
 		"on containers, fair: sca leads at seed 1; auto (grass, ras) 194.4 s against 175.8 (+10.6%), behind " +
 		"hadoop's 181.3; 5 seeds under v35 201.5 against sca's 187.1 (+7.7%), behind hadoop's 191.0",
@@ -430,9 +426,8 @@ var heldOutMisses = map[string]string{
 	"heldout30/overload-squatting-reduces-slowstart-zero-fair": "reduces placed at once (slow start 0) squat on an " +
 		"overloaded cluster: ras leads at seed 1; under rule v47 auto 58.79 s against 55.39 (+6.1%), ahead of hadoop " +
 		"(58.87); 5 seeds 58.60 against ras's 56.30 (+4.1%, in)",
-	"heldout31/fail-fixed-detector-short-threshold-fifo": "a fixed failure detector with a short threshold: sda leads " +
-		"at seed 1; under rules v44-v47 auto 59.29 s against 55.92 (+6.0%), ahead of hadoop (81.12); 5 seeds 48.31 " +
-		"against ese's 55.77 (in)",
+	// heldout31/fail-fixed-detector-short-threshold-fifo: passes at seed 1 under rules v67-v70 (51.89 s, sda 55.92,
+	// hadoop 81.12; 5 seeds 50.04, in).
 	"heldout39/error-lognormal-1.2-busy-reduces-kept-fifo": "error-bound jobs of lognormal sigma-1.2 maps beside " +
 		"exact jobs with reduces, busy: grass leads at seed 1; under rule v44 (hadoop-legacy for the exact jobs beside " +
 		"a bound short of it) auto 15.96 s to the bound against 14.98 (+6.6%), ahead of hadoop (26.15); 5 seeds " +
@@ -462,9 +457,9 @@ var heldOutMisses = map[string]string{
 	"heldout47/error-reduces-at-submission-slowstart-0-lognormal-0.7-six-container-nodes-fair": "error bounds, " +
 		"reduces from submission: mantri leads at seed 1; auto 16.31 s to the bound against 14.94 (+9.2%), ahead " +
 		"of hadoop (18.91); 5 seeds 21.01 against mantri's 24.88 (in)",
-	"heldout48/overload-reduce-pool-0.9-map-pool-0.4-lognormal-reduces-slots-fifo": "a reduce pool offered 0.91 " +
-		"beside a map pool at 0.40 under FIFO: mantri leads; auto (ras for 40 of 45 jobs) 129.2 s against 87.22 " +
-		"(+48.1%) and behind hadoop's 89.96 at seed 1; 5 seeds 106.5 against mantri's 87.18, behind hadoop's 87.99",
+	// heldout48/overload-reduce-pool-0.9-map-pool-0.4-lognormal-reduces-slots-fifo: fixed by rule v67 (a reduce pool
+	// that stays full runs mantri; seed 1: 87.75 s, mantri 87.22, +0.6%, hadoop 89.96; 5 seeds 106.5 -> 86.55 against
+	// mantri's 87.18, hadoop 87.99).
 	// The forty-ninth and fiftieth sets, written before rule v50 and run once under rule v51 (5 seeds:
 	// docs/auto-history.md).
 	// heldout49/error-same-work-pareto-1.6-input-skew-bounds-containers-fifo: fixed by rule v52 (error-bound jobs'
@@ -480,9 +475,8 @@ var heldOutMisses = map[string]string{
 	// heldout52/hetero-slots-bell-speed-law-sum-four-uniform-0.8-2.4-three-reduces-fair: fixed by rule v55 (the
 	// alike switch's busy jobs on slot pools run sda after records whose copies won; seed 1: 46.80 s, ese 44.85,
 	// +4.3%, hadoop 47.59; 5 seeds 46.35 -> 45.45 against sda's 43.59). Under v53 at seed 1 47.52 (+6.0%).
-	"heldout53/fail-job-reduces-node-hangs-copy-phase-erlang-2-lengths-containers-fair": "the node of a job's " +
-		"reduces hangs while they copy: grass leads at seed 1; auto 58.71 s against 55.29 (+6.2%), ahead of hadoop " +
-		"(64.09); 5 seeds 51.72 against ese's 59.36 (in)",
+	// heldout53/fail-job-reduces-node-hangs-copy-phase-erlang-2-lengths-containers-fair: passes at seed 1 under rules
+	// v67-v70 (52.18 s, grass 55.29, hadoop 64.09; 5 seeds 51.03, in).
 	// The fifty-fourth and fifty-fifth sets, written before rule v56 and run once under rule v55 (5 seeds:
 	// docs/auto-history.md).
 	// heldout54/error-triangular-bounds-sum-two-uniform-0-0.2-poisson-maps-1s-heartbeats-containers-fair: fixed by rule
@@ -527,6 +521,10 @@ var heldOutMisses = map[string]string{
 	"heldout39/fail-tiny-map-only-flood-hung-tracker-slots-fifo": "a flood of tiny map-only jobs beside a hung " +
 		"tracker: at seed 1 auto 5.027 s, 0.6% behind hadoop's 4.995 (farms 4.946); 5 seeds 4.986 against hadoop's " +
 		"5.182 and farms's 5.028 (in)",
+	"heldout59/fail-job-maps-tracker-crash-at-map-end-slowstart-1.0-lognormal-down-expiry-120s-three-reduces-slots-fifo": "a " +
+		"crash of a job's map tracker as its maps end, reduces after every map, FIFO slot pools: farms leads at seed " +
+		"1; auto 52.39 s against 49.68 (+5.5%) under rules v67-v70, ahead of hadoop (207.4); 5 seeds 61.12 under " +
+		"v66, 62.81 under v70, against farms's 58.16 (out: rule v15's 10 s wait before a re-run on slot pools)",
 	// The sixtieth and sixty-first sets, written before rule v62 and run once under rule v61 (5 seeds:
 	// docs/auto-history.md).
 	"heldout61/error-pareto-bounds-scale-0.03-shape-2-floor-3pct-lognormal-0.5-maps-containers-fifo": "error " +
