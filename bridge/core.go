@@ -100,6 +100,9 @@ type core struct {
 	endQueued, byeWaits bool
 
 	memory int64 // estimated job memory reserved (Server.memory); released by Server.release
+	// copiesHeld is this job's running copies as last added to
+	// Server.copies (syncCopies); taken back by Server.release.
+	copiesHeld int64
 	// Guarded by srv.mu: the session holds a place among the connections
 	// yet to say hello (pending) or among the admitted sessions.
 	pending, admitted bool
@@ -281,7 +284,7 @@ func (s *core) screenHello(h *Hello) (p helloPlan, code, text string) {
 	p.info = speculators.JobInfo{ID: h.Job, Maps: h.Maps, Reduces: h.Reduces, MapInputBytes: h.MapInputBytes,
 		ReduceInputBytes: h.ReduceInputBytes, Slots: s.srv.jobSlots(h), Start: h.Start, Deadline: h.Deadline, ErrorBound: h.ErrorBound,
 		TaskMillis: p.model.meanMS, TailIndex: p.model.tailIndex, Capacity: s.srv.cfg.Capacity,
-		JobOrder: s.srv.cfg.JobOrder != nil}
+		Copies: s.srv.copiesRunning(), JobOrder: s.srv.cfg.JobOrder != nil}
 	hash := fnv.New64a()
 	_, _ = hash.Write([]byte(h.Job))
 	p.seed = hash.Sum64()
@@ -493,6 +496,7 @@ func (s *core) amNow() speculators.Time {
 func (s *core) decideAndSend(readAt time.Time) error {
 	m := s.srv.metrics
 	now := s.amNow()
+	s.syncCopies()
 	t0 := time.Now()
 	ds := s.engine.Decide(now)
 	m.decideSeconds.Observe(time.Since(t0).Seconds())
@@ -519,4 +523,20 @@ func (s *core) decideAndSend(readAt time.Time) error {
 		m.batchToDecision.Observe(s.srv.cfg.Now().Sub(readAt).Seconds())
 	}
 	return nil
+}
+
+// syncCopies adds the change in this job's running copies since the last
+// sync to Server.copies, before each Decide, so that every job's view of
+// the cluster (JobInfo.Copies) counts the copies the other sessions' jobs
+// had running at their last batch, as the simulator's view counts every
+// job's copies at an instant.
+func (s *core) syncCopies() {
+	var n int64
+	for _, c := range s.engine.Job.SpeculativeRunning {
+		n += int64(c)
+	}
+	if d := n - s.copiesHeld; d != 0 {
+		s.srv.copies.Add(d)
+		s.copiesHeld = n
+	}
 }

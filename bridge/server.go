@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -181,6 +182,11 @@ type Server struct {
 	feedw    *feedWriter  // the only caller of cfg.Feed; nil without one
 	// sweepStop stops the orphan sweeper (guarded by mu; nil once stopped).
 	sweepStop chan struct{}
+
+	// copies counts the copies (speculative attempts) running in every
+	// session's job, as each core last synced them (core.syncCopies):
+	// JobInfo.Copies with the cluster's capacity (Config.Capacity).
+	copies atomic.Int64
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -480,6 +486,8 @@ func (s *Server) release(sess *session) {
 		s.metrics.jobMemory.Set(float64(s.memory.release(sess.memory)))
 		sess.memory = 0
 	}
+	s.copies.Add(-sess.copiesHeld)
+	sess.copiesHeld = 0
 	if sess.job != "" && s.byJob[sess.job] == sess.core {
 		delete(s.byJob, sess.job)
 	}
@@ -512,4 +520,14 @@ func (s *Server) jobSlots(h *Hello) int {
 		return min(total, MaxSlots)
 	}
 	return 0
+}
+
+// copiesRunning is JobInfo.Copies: the copies running in every served job,
+// given only with the cluster's capacity (Config.Capacity), without which
+// a job knows no other job's load (xulau.LiveView).
+func (s *Server) copiesRunning() func() int {
+	if s.cfg.Capacity == nil {
+		return nil
+	}
+	return func() int { return int(max(0, s.copies.Load())) }
 }

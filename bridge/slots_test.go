@@ -106,3 +106,49 @@ func TestClusterCapacityGivesAJobItsSlots(t *testing.T) {
 		_ = c.conn.Close()
 	}
 }
+
+// With the cluster's capacity (serve --rm-url) a job's live view counts the
+// copies running in every job the sidecar serves (JobInfo.Copies), as the
+// simulator's ClusterView counts every job's copies: a job opened while
+// another has a copy running sees it, and no longer once that session ends.
+// Without the capacity a job knows no other job's load and sees its own
+// copies alone.
+func TestLiveViewCountsEverySessionsCopies(t *testing.T) {
+	other := "job_1700000000000_0002"
+	otherAttempt := func(n int) string { return "attempt_1700000000000_0002_m_000000_" + string(rune('0'+n)) }
+	for _, tc := range []struct {
+		name         string
+		capacity     bool
+		while, after string
+	}{
+		{"capacity known", true, "slots 40 idle 21 copies 1", "slots 40 idle 22 copies 0"},
+		{"no capacity", false, "slots 8 idle 7 copies 0", "slots 8 idle 6 copies 0"},
+	} {
+		ts := startServer(t, func(c *Config) {
+			if tc.capacity {
+				c.Capacity = func() (int, int, bool) { return 40, 20, true }
+			}
+		})
+		// The other job: an original and a copy of its first map.
+		a, _ := open(t, ts, hello(other, "test-straggler", 2, 0, nil))
+		a.send(Events{Type: TypeEvents, Seq: 1, Now: t0, Events: []WireEvent{
+			{Kind: "attempt-started", Time: ms(0), Attempt: otherAttempt(0), Node: "node-a", Container: "container_1"},
+			{Kind: "attempt-started", Time: ms(0), Attempt: otherAttempt(1), Node: "node-b", Container: "container_2", Speculative: true},
+		}})
+		a.alive() // its batch, and the sync before its Decide, are done
+		b, _ := open(t, ts, hello(testJob, "test-view", 2, 0, nil))
+		b.send(events(1, 0, started(0, "m_000000", 0, false)))
+		d := b.expect(TypeDecisions)
+		if len(d.Decisions) != 1 || d.Decisions[0].Reason != tc.while {
+			t.Errorf("%s: with the other job's copy running: decisions %+v, want one of reason %q", tc.name, d.Decisions, tc.while)
+		}
+		_ = a.conn.Close()
+		waitUntil(t, "the other session's release", func() bool { return ts.copies.Load() == 0 })
+		// A second map of its own (the first one's copy asked for already).
+		b.send(events(2, 10, started(10, "m_000001", 0, false)))
+		d = b.expect(TypeDecisions)
+		if len(d.Decisions) != 1 || d.Decisions[0].Reason != tc.after {
+			t.Errorf("%s: after the other session ended: decisions %+v, want one of reason %q", tc.name, d.Decisions, tc.after)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/specbridge/specbridge/speculators"
 	"github.com/specbridge/specbridge/speculators/all"
+	"github.com/specbridge/specbridge/speculators/xulau"
 )
 
 // stragglerPolicy is a test-only policy: it speculates every task whose only
@@ -47,6 +48,22 @@ func (jobInfoPolicy) Decide(job *speculators.Job, _ speculators.Time, out []spec
 		if t.OnlyRunning() != nil {
 			out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: t.ID, Copies: 1,
 				Reason: fmt.Sprintf("job_order %t task_mean_ms %g task_tail_index %g slots %d", job.Info.JobOrder, job.Info.TaskMillis, job.Info.TailIndex, job.Info.Slots)})
+		}
+	}
+	return out
+}
+
+// viewPolicy is a test-only policy that shows the cluster as a cloner
+// sees it live (xulau.LiveView) on the wire: it speculates every running
+// map, the view's slots, idle slots and copies running as the reason.
+type viewPolicy struct{}
+
+func (viewPolicy) Decide(job *speculators.Job, _ speculators.Time, out []speculators.Decision) []speculators.Decision {
+	v := xulau.LiveView(job, 1)
+	for _, t := range job.Tasks[speculators.Map] {
+		if t.OnlyRunning() != nil {
+			out = append(out, speculators.Decision{Kind: speculators.Speculate, Task: t.ID, Copies: 1,
+				Reason: fmt.Sprintf("slots %d idle %d copies %d", v.Slots, v.Idle, v.SpeculativeRunning)})
 		}
 	}
 	return out
@@ -99,6 +116,11 @@ func newTestRegistry() (*speculators.Registry, error) {
 	}
 	err = reg.Add(speculators.Policy{Name: "test-jobinfo", Doc: "test only",
 		New: func(speculators.Params, speculators.Env) (speculators.Speculator, error) { return jobInfoPolicy{}, nil }})
+	if err != nil {
+		return nil, fmt.Errorf("add test policy: %w", err)
+	}
+	err = reg.Add(speculators.Policy{Name: "test-view", Doc: "test only",
+		New: func(speculators.Params, speculators.Env) (speculators.Speculator, error) { return viewPolicy{}, nil }})
 	if err != nil {
 		return nil, fmt.Errorf("add test policy: %w", err)
 	}

@@ -41,6 +41,13 @@ type JobInfo struct {
 	// ResourceManager (serve --rm); nil or not ok: unknown, and policies
 	// size from Slots as without it.
 	Capacity Capacity
+	// Copies, live only, counts the copies (speculative attempts) running
+	// in every job the sidecar serves, this one's too (serve's sessions),
+	// set beside Capacity: the simulator's ClusterView.SpeculativeRunning
+	// counts every job's copies, and a live view with the cluster's
+	// capacity reads them here rather than its own alone (xulau.LiveView).
+	// nil: unknown (the job's own copies stand in).
+	Copies func() int
 	// Resume says a Speculate decision with Resume set really starts its
 	// copies at the byte offset of the attempt it names
 	// (Speculative-Resume): the simulator when its Config.Resume is on.

@@ -577,7 +577,8 @@
 //     clones running hold single-task-clone-budget (0.05, Dolly's default
 //     budget) of the slots: Dolly clones within a cluster-wide budget so
 //     that clones cannot crowd out other work, and a burst of tiny jobs
-//     on an idle cluster each cloned 7 ways (simulator only).
+//     on an idle cluster each cloned 7 ways (live with the cluster's
+//     capacity, serve --rm-url: JobInfo.Copies).
 //     heldout19/one-by-one-high-rate 22.400 s -> 22.282 (hadoop 22.282).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
@@ -1103,7 +1104,7 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"heldout19/one-by-one-high-rate (60 containers, 1,300 jobs of one map and one reduce about every 0.5 s, copies redraw the task's own work; 5 seeds, exact): 22.400 s -> 22.282, hadoop 22.282 (behind hadoop -> level): under v66 its first 8 jobs, placed within 2.3 s of the start at busy fractions 0.00-0.12, ran sca with 12 copies each (none faster), and jobs 15-40 waited 2-12 s more than under hadoop. "+
 			"Over the 443 rows (sets 1-67) behind hadoop 11 -> 10, in +1, none out; two other rows moved: heldout37/hetero-tiny-jobs-beside-mid-jobs-pareto-two-kinds-fair (tiny jobs of 1-4 maps beside mid jobs, pareto maps, two node kinds: clones pay there) 34.53 -> 35.03 (gs 34.54, hadoop 39.40; in), heldout9/elephants-mice 33.60 -> 33.56. "+
 			"Slot pools are left out, fitted on one row: heldout17/slots-tiny-adhoc-light (jobs of 1-3 maps and a reduce at load 0.09, fresh copies: Dolly's case, where clones pay) 13.80 s -> 17.15 at 0.05, 15.91 at 0.1, 15.14 at 0.2, 14.35 at 0.3, 13.88 at 0.5 (sca 13.7), while the target needs at most 0.2 (22.283 at 0.25-0.3, behind hadoop). "+
-			"Choice: 0.05 is Dolly's default budget, not fitted (0.05-0.2 give the target the same 22.282; heldout37 34.60 at 0.2). Simulator only: live a job sees only its own copies. 0: rule v66, no budget")
+			"Choice: 0.05 is Dolly's default budget, not fitted (0.05-0.2 give the target the same 22.282; heldout37 34.60 at 0.2). Live, with the cluster's capacity (serve --rm-url), the sidecar counts every served job's copies (JobInfo.Copies, xulau.LiveView); without it a job sees its own copies only and the switch does not act. 0: rule v66, no budget")
 	b.String(&p.spreadSlotsSlow, ParamSpreadSlow, "ras",
 		"spread-slots-member's place on Hadoop 1 slot pools when the spread switch fires on slow nodes (the last map records' slow share at least spread-share, or the reduce records' at least reduce-spread-share: rules v7-v8), not on reduce times that spread alone (rule v9, which keeps spread-slots-member) (rule v28): "+
 			"ESE backs up a task whose time left passes sigma (1.7) times the job's expected task time (Xu & Lau §VI), a mean that the slow nodes' own tasks raise, so a task 1.6-2.5x slow on one of many slow nodes seldom passes it; "+

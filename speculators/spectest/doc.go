@@ -108,7 +108,7 @@
 //	    the simulator's first placement of the job's tasks: the cluster
 //	    view (speculators.ClusterView: the reduce pool on Hadoop 1 slot
 //	    pools; copies of other jobs running, SpeculativeRunning, which live
-//	    a job never sees; the job the one waiting) handed to a Cloner's
+//	    a job sees only with the cluster's capacity, JobInfo.Copies; the job the one waiting) handed to a Cloner's
 //	    LaunchCopies; prints "t=0 attempts a task: N" (1 for a policy that
 //	    does not clone).
 //	priority t=60

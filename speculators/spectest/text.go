@@ -321,9 +321,10 @@ func (s *script) gate(a *args) (string, error) {
 // t=T slots=S idle=I [reduce-slots=R reduce-idle=RI] [copies-running=C]"
 // hands the policy the cluster view (ClusterView: the reduce pool on
 // Hadoop 1 slot pools; C copies of other jobs running, which live a job
-// never sees; the job the one waiting, chi(l) of Xu and Lau §IV) as a
-// Cloner's LaunchCopies, and prints how many attempts each task starts
-// with (1 for a policy that does not clone).
+// sees only with the cluster's capacity, JobInfo.Copies; the job the one
+// waiting, chi(l) of Xu and Lau §IV) as a Cloner's LaunchCopies, and
+// prints how many attempts each task starts with (1 for a policy that does
+// not clone).
 func (s *script) place(a *args) (string, error) {
 	now, err := a.time()
 	if err != nil {

@@ -191,8 +191,11 @@ const (
 // bind and the job's own utility and resource decide.
 //
 // With JobInfo.Capacity known (serve --rm reads the ResourceManager), the
-// view is the cluster's instead: Slots is the RM's total containers and
-// Idle its free containers plus the job's own running attempts. Choice:
+// view is the cluster's instead: Slots is the RM's total containers,
+// Idle its free containers plus the job's own running attempts, and
+// SpeculativeRunning every served job's copies (JobInfo.Copies), as the
+// simulator counts them; without the capacity a job knows no other job's
+// load, and its own copies stand alone. Choice:
 // the simulator asks a Cloner when the job's first task is placed, with
 // Idle counting every free slot the job could fill (N(l) of Xu and Lau
 // §IV); live the policy decides once its originals run, and the slots they
@@ -208,6 +211,9 @@ func LiveView(job *speculators.Job, maxCopies int) speculators.ClusterView {
 	if job.Info.Capacity != nil {
 		if total, free, ok := job.Info.Capacity(); ok {
 			slots, idle = total, free+running
+			if job.Info.Copies != nil {
+				spec = max(spec, job.Info.Copies())
+			}
 		}
 	}
 	if slots <= 0 {
