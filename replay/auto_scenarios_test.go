@@ -589,6 +589,15 @@ var heldOutMisses = map[string]string{
 	"heldout70/swim-reduces-kept-exponential-noise-mean-1-memoryless-shape-1-gamma-slots-fair": "SWIM jobs with " +
 		"an exponential task noise on fair slot pools: grass leads at seed 1; auto 353.5 s against 302.3 (+16.9%), " +
 		"ahead of hadoop (539); 5 seeds 287.7 against grass's 279.5 (in)",
+	// The seventy-second and seventy-third sets, written before rule v71 and run once under rule v70 (5 seeds:
+	// docs/auto-history.md).
+	"heldout72/fail-job-reduces-node-three-kinds-slow-x4-hang-crash-copy-sort-phase-expiry-90s-containers-fifo": "the " +
+		"node of a job's reduces slowed x4, hung or crashed while they copy and sort, FIFO containers: ese leads at " +
+		"seed 1; auto 70.35 s against 60.16 (+16.9%), ahead of hadoop (167.3); 5 seeds 55.15 against ese's 51.26 " +
+		"(+7.6%, out)",
+	"heldout73/error-packed-six-map-slot-trackers-lognormal-0.8-maps-bounds-0.1-0.2-slots-fair": "error bounds " +
+		"under pack placement on fair slot pools of 6 map slots: sca leads at seed 1; auto 12.58 s to the bound " +
+		"against 11.2 (+12.4%), ahead of hadoop (15.56); 5 seeds 12.58 against mantri's 11.67 (+7.8%, out)",
 }
 
 // The held-out scenarios (scenarios/heldout*), each set written before a
@@ -600,8 +609,8 @@ func TestAutoOnHeldOutScenarios(t *testing.T) {
 	// Every held-out folder (scenarios/heldout*), so that a new set is
 	// checked without editing this test.
 	held, _ := filepath.Glob("../scenarios/heldout*/*.yaml")
-	if len(held) < 424 {
-		t.Fatalf("%d held-out scenarios, want at least 424 (sets 1-71)", len(held))
+	if len(held) < 436 {
+		t.Fatalf("%d held-out scenarios, want at least 436 (sets 1-73)", len(held))
 	}
 	var every []string
 	for _, n := range registry(t).Names() {
