@@ -3265,3 +3265,47 @@ func TestRuleV71RerunNeededSlots(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleV72OneReduceLimpingMap: on slot pools, a job rule v37 gave hadoop
+// (one reduce, at least 4 maps) before slots-one-reduce-ratio-records (2)
+// ratio records moves to slots-one-reduce-limping-member (gs) once one of
+// its running maps, at its pace, takes at least
+// slots-one-reduce-limping-factor (3.5) times the median of its maps, 3 or more done; after two records that say
+// the reduce is the long phase rule v37's hadoop stays. The first case
+// fails with the switch off.
+func TestRuleV72OneReduceLimpingMap(t *testing.T) {
+	reg := registry(t)
+	const s = 1000
+	long := []speculators.TailFit{{Reduces: 1, ReduceRatio: 3}, {Reduces: 1, ReduceRatio: 4}}
+	for _, c := range []struct {
+		name     string
+		records  []speculators.TailFit
+		progress float64
+		param    map[string]string
+		want     string
+		named    bool
+	}{
+		{"no record, a map at 4x the median", nil, 0.25, nil, "gs", true},
+		{"one record, a map at 4x the median", long[:1], 0.25, nil, "gs", true},
+		{"no record, a map at 4x, member grass", nil, 0.25, map[string]string{auto.ParamOneRedLimp: "grass"}, "grass", true},
+		{"no record, a map at 4x, switch off (rule v70)", nil, 0.25, map[string]string{auto.ParamOneRedLimp: ""}, "hadoop", false},
+		{"no record, a map at 4x, factor 5", nil, 0.25, map[string]string{auto.ParamOneRedLimpFactor: "5"}, "hadoop", false},
+		{"no record, a map at 4x, factor 0 (off)", nil, 0.25, map[string]string{auto.ParamOneRedLimpFactor: "0"}, "hadoop", false},
+		{"no record, a map at 2x the median", nil, 0.5, nil, "hadoop", false},
+		{"two records of a long reduce, a map at 4x", long, 0.25, nil, "hadoop", false},
+	} {
+		store := grass.NewMemoryStore()
+		for _, r := range c.records {
+			store.AddTail(r)
+		}
+		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: 1, Slots: 12, SlotPools: true, JobOrder: true}, c.param, store)
+		events := limpingMapEvents(10, c.progress)
+		for i := range events {
+			if err := e.Observe(&events[i]); err != nil {
+				t.Fatalf("%s: event %d: %v", c.name, i, err)
+			}
+		}
+		e.Decide(11 * s)
+		checkSwitch(t, c.name, e, c.want, auto.ParamOneRedLimp, c.named)
+	}
+}
