@@ -935,6 +935,36 @@ func newAuto(t *testing.T, reg *speculators.Registry, info speculators.JobInfo, 
 }
 
 // checkSwitch checks e's member and whether its reason names the switch key.
+// checkRerun decides at now and checks whether the failure layer re-ran
+// map m0 (its output lost with a node) and whether the reason names key.
+func checkRerun(t *testing.T, name string, e *speculators.Engine, m0 speculators.AttemptID, now speculators.Time, wantRerun bool, key string, wantNamed bool) {
+	t.Helper()
+	rerun := false
+	for _, d := range e.Decide(now) {
+		if d.Task == m0.Task && strings.Contains(d.Reason, "output lost with node") {
+			rerun = true
+		}
+	}
+	if rerun != wantRerun {
+		t.Errorf("%s: m0 re-run 1 s after n1 failed %t, want %t", name, rerun, wantRerun)
+	}
+	w := e.Policy.(interface{ Why() string }).Why()
+	if strings.Contains(w, "("+key+")") != wantNamed {
+		t.Errorf("%s: reason %q, want it to name %s: %t", name, w, key, wantNamed)
+	}
+}
+
+// observeAll feeds a case's events to its engine in order, failing the
+// test on the first one refused.
+func observeAll(t *testing.T, name string, e *speculators.Engine, events []speculators.Event) {
+	t.Helper()
+	for i := range events {
+		if err := e.Observe(&events[i]); err != nil {
+			t.Fatalf("%s: event %d: %v", name, i, err)
+		}
+	}
+}
+
 func checkSwitch(t *testing.T, name string, e *speculators.Engine, want, key string, named bool) {
 	t.Helper()
 	if got := e.Policy.(memberNamer).Member(); got != want {
@@ -1229,11 +1259,7 @@ func TestRuleV36Switch(t *testing.T) {
 			speculators.Event{Kind: speculators.AttemptStarted, Time: 10 * s, Attempt: cp, Node: "n2", Speculative: true},
 			speculators.Event{Kind: speculators.AttemptStatus, Time: 30 * s, Attempt: orig, Progress: 0.5, Phase: speculators.PhaseMap},
 			speculators.Event{Kind: speculators.AttemptStatus, Time: 30 * s, Attempt: cp, Progress: c.copyAt, Phase: speculators.PhaseMap})
-		for i := range events {
-			if err := e.Observe(&events[i]); err != nil {
-				t.Fatalf("%s: event %d: %v", c.name, i, err)
-			}
-		}
+		observeAll(t, c.name, e, events)
 		var kills []speculators.Decision
 		for _, d := range e.Decide(31 * s) {
 			if d.Kind == speculators.Kill {
@@ -2193,11 +2219,7 @@ func TestRuleV51LostOutputRecords(t *testing.T) {
 			store.AddTail(speculators.TailFit{Deadline: c.atBuild, Mark: speculators.MarkOutputLost})
 		}
 		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 2, Reduces: 1, JobOrder: true}, c.param, store)
-		for i := range events {
-			if err := e.Observe(&events[i]); err != nil {
-				t.Fatalf("%s: event %d: %v", c.name, i, err)
-			}
-		}
+		observeAll(t, c.name, e, events)
 		if c.beforeFail > 0 {
 			store.AddTail(speculators.TailFit{Deadline: c.beforeFail, Mark: speculators.MarkOutputLost})
 		}
@@ -2205,19 +2227,7 @@ func TestRuleV51LostOutputRecords(t *testing.T) {
 		if err := e.Observe(&ev); err != nil {
 			t.Fatalf("%s: node failed: %v", c.name, err)
 		}
-		rerun := false
-		for _, d := range e.Decide(21000) {
-			if d.Task == m0.Task && strings.Contains(d.Reason, "output lost with node") {
-				rerun = true
-			}
-		}
-		if rerun != c.wantRerun {
-			t.Errorf("%s: m0 re-run 1 s after n1 failed %t, want %t", c.name, rerun, c.wantRerun)
-		}
-		w := e.Policy.(interface{ Why() string }).Why()
-		if strings.Contains(w, "("+auto.ParamLostAll+")") != c.wantNamed {
-			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamLostAll, c.wantNamed)
-		}
+		checkRerun(t, c.name, e, m0, 21000, c.wantRerun, auto.ParamLostAll, c.wantNamed)
 	}
 	// The job that loses an output a reducer could not fetch hands out the
 	// record; an output lost without such a report (the failure layer's
@@ -2495,11 +2505,7 @@ func TestRuleV57OwnCopiesLost(t *testing.T) {
 			speculators.Event{Kind: speculators.AttemptStarted, Time: 60 * s, Attempt: mapAttempt(11, 0), Node: "n5"},
 			speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: mapAttempt(0, 0), Progress: 0.1, Phase: speculators.PhaseMap},
 			speculators.Event{Kind: speculators.AttemptStatus, Time: 100 * s, Attempt: mapAttempt(11, 0), Progress: 0.9, Phase: speculators.PhaseMap})
-		for i := range events {
-			if err := e.Observe(&events[i]); err != nil {
-				t.Fatalf("%s: event %d: %v", c.name, i, err)
-			}
-		}
+		observeAll(t, c.name, e, events)
 		copied := false
 		for _, d := range e.Decide(101 * s) {
 			if d.Kind == speculators.Speculate && d.Task.Type == speculators.Map {
@@ -2643,11 +2649,7 @@ func TestRuleV59SpreadSlotsLimpingMap(t *testing.T) {
 		// Map 11 at 10 s: a tenth done reads 100 s at its pace, 0.4 done
 		// 25 s.
 		events := limpingMapEvents(c.done, c.progress)
-		for i := range events {
-			if err := e.Observe(&events[i]); err != nil {
-				t.Fatalf("%s: event %d: %v", c.name, i, err)
-			}
-		}
+		observeAll(t, c.name, e, events)
 		e.Decide(11 * s)
 		checkSwitch(t, c.name, e, c.want, auto.ParamLimpMember, c.named)
 	}
@@ -2699,11 +2701,7 @@ func TestRuleV60SlotsOneReduceTrackersApart(t *testing.T) {
 		for i := 0; i < c.done; i++ {
 			events = append(events, speculators.Event{Kind: speculators.AttemptSucceeded, Time: c.times[i] * s, Attempt: mapAttempt(i)})
 		}
-		for i := range events {
-			if err := e.Observe(&events[i]); err != nil {
-				t.Fatalf("%s: event %d: %v", c.name, i, err)
-			}
-		}
+		observeAll(t, c.name, e, events)
 		e.Decide(40 * s)
 		checkSwitch(t, c.name, e, c.want, auto.ParamTrackerMember, c.named)
 	}
@@ -2744,11 +2742,7 @@ func TestRuleV66StrongSlowShare(t *testing.T) {
 			events = append(events, speculators.Event{Kind: speculators.AttemptStarted, Time: 0, Attempt: mapAttempt(i), Node: speculators.NodeID(fmt.Sprintf("n%d", i/2))})
 			events = append(events, speculators.Event{Kind: speculators.AttemptStatus, Time: 5 * s, Attempt: mapAttempt(i), Progress: 0.5, Phase: speculators.PhaseMap})
 		}
-		for i := range events {
-			if err := e.Observe(&events[i]); err != nil {
-				t.Fatalf("%s: event %d: %v", c.name, i, err)
-			}
-		}
+		observeAll(t, c.name, e, events)
 		e.Decide(6 * s)
 		checkSwitch(t, c.name, e, c.want, auto.ParamStrongSlowM, c.named)
 	}
@@ -2783,11 +2777,7 @@ func TestRuleV66SlotsLimpingMap(t *testing.T) {
 		// Maps 0-9 done in 10 s; map 11 at 10 s: a quarter done reads 40 s
 		// at its pace, half done 20 s.
 		events := limpingMapEvents(10, c.progress)
-		for i := range events {
-			if err := e.Observe(&events[i]); err != nil {
-				t.Fatalf("%s: event %d: %v", c.name, i, err)
-			}
-		}
+		observeAll(t, c.name, e, events)
 		e.Decide(11 * s)
 		checkSwitch(t, c.name, e, c.want, auto.ParamSlotsLimpMember, c.named)
 	}
@@ -3167,11 +3157,7 @@ func TestRuleV68LastWaveReduces(t *testing.T) {
 				speculators.Event{Kind: speculators.AttemptStarted, Time: 10 * s, Attempt: attempt(speculators.Reduce, 0), Node: "n0"},
 				speculators.Event{Kind: speculators.AttemptStatus, Time: 12 * s, Attempt: attempt(speculators.Reduce, 0), Progress: 0.2, Phase: speculators.PhaseShuffle})
 		}
-		for i := range events {
-			if err := e.Observe(&events[i]); err != nil {
-				t.Fatalf("%s: event %d: %v", c.name, i, err)
-			}
-		}
+		observeAll(t, c.name, e, events)
 		e.Decide(13 * s)
 		checkSwitch(t, c.name, e, c.want, auto.ParamLastWaveRed, c.named)
 	}
@@ -3293,24 +3279,8 @@ func TestRuleV71RerunNeededSlots(t *testing.T) {
 			speculators.Event{Kind: speculators.AttemptStatus, Time: 15000, Attempt: r0, Progress: 0.2, Phase: speculators.PhaseShuffle},
 			speculators.Event{Kind: speculators.NodeFailed, Time: 20000, Node: "n1"},
 		)
-		for i := range events {
-			if err := e.Observe(&events[i]); err != nil {
-				t.Fatalf("%s: event %d: %v", c.name, i, err)
-			}
-		}
-		rerun := false
-		for _, d := range e.Decide(21000) {
-			if d.Task == m0.Task && strings.Contains(d.Reason, "output lost with node") {
-				rerun = true
-			}
-		}
-		if rerun != c.wantRerun {
-			t.Errorf("%s: m0 re-run 1 s after n1 failed %t, want %t", c.name, rerun, c.wantRerun)
-		}
-		w := e.Policy.(interface{ Why() string }).Why()
-		if strings.Contains(w, "("+auto.ParamRerunNeeded+")") != c.wantRerun {
-			t.Errorf("%s: reason %q, want it to name %s: %t", c.name, w, auto.ParamRerunNeeded, c.wantRerun)
-		}
+		observeAll(t, c.name, e, events)
+		checkRerun(t, c.name, e, m0, 21000, c.wantRerun, auto.ParamRerunNeeded, c.wantRerun)
 	}
 }
 
@@ -3348,11 +3318,7 @@ func TestRuleV72OneReduceLimpingMap(t *testing.T) {
 		}
 		e := newAuto(t, reg, speculators.JobInfo{ID: "j", Maps: 12, Reduces: 1, Slots: 12, SlotPools: true, JobOrder: true}, c.param, store)
 		events := limpingMapEvents(10, c.progress)
-		for i := range events {
-			if err := e.Observe(&events[i]); err != nil {
-				t.Fatalf("%s: event %d: %v", c.name, i, err)
-			}
-		}
+		observeAll(t, c.name, e, events)
 		e.Decide(11 * s)
 		checkSwitch(t, c.name, e, c.want, auto.ParamOneRedLimp, c.named)
 	}
