@@ -79,29 +79,15 @@ func (m *MemoryStore) AddTail(f speculators.TailFit) {
 	m.tails = append(m.tails, f)
 }
 
-// tailKind is the window a fit is kept in: map and reduce records, rule
-// v39's ratio-only records and rule v41's deadline records (and rule v44's, v51's, v52's, v56's, v65's, v67's and v69's kinds of them) each have
-// TailWindow of their own, so that one kind never pushes another out.
+// tailKind is the window a fit is kept in: map and reduce records (0),
+// rule v39's ratio-only records (1) and each kind of deadline record (rule
+// v41's and its later kinds, 2 + its DeadlineMark) have TailWindow of their
+// own, so that one kind never pushes another out. A record reaches here
+// only if Valid, which admits known marks alone.
 func tailKind(f speculators.TailFit) int {
 	switch {
-	case f.IsDeadline() && f.Mark == speculators.MarkNodeResumed:
-		return 10
-	case f.IsDeadline() && f.Mark == speculators.MarkNodeFailed:
-		return 9
-	case f.IsDeadline() && f.Mark == speculators.MarkReducePool:
-		return 8
-	case f.IsDeadline() && f.Mark == speculators.MarkReducesBuilt:
-		return 7
-	case f.IsDeadline() && f.Mark == speculators.MarkBoundSpread:
-		return 6
-	case f.IsDeadline() && f.Mark == speculators.MarkBoundCopies:
-		return 5
-	case f.IsDeadline() && f.Mark == speculators.MarkOutputLost:
-		return 4
-	case f.IsDeadline() && f.Mark == speculators.MarkBoundAhead:
-		return 3
 	case f.IsDeadline():
-		return 2
+		return 2 + int(f.Mark)
 	case f.RatioOnly():
 		return 1
 	}
