@@ -94,6 +94,8 @@ type TailFit struct {
 // each of auto's rules reads only its own kind.
 type DeadlineMark uint8
 
+// New marks go at the end: the grass store keeps a window for each mark by
+// its value (grass.tailKind).
 const (
 	// MarkDeadline (auto's rule v41): Deadline is the absolute deadline
 	// of a job with a deadline.
