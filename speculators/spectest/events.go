@@ -116,13 +116,18 @@ func (s *script) job(a *args) error {
 // yearSeconds bounds a deadline record's deadline.
 const yearSeconds = 365 * 24 * 3600
 
-// marks maps a tail command's record key to its kind.
-var marks = map[string]speculators.DeadlineMark{
-	"deadline":     speculators.MarkDeadline,
-	"bound":        speculators.MarkBoundAhead,
-	"lost-output":  speculators.MarkOutputLost,
-	"node-failed":  speculators.MarkNodeFailed,
-	"node-resumed": speculators.MarkNodeResumed,
+// timeMarks names the deadline records that hold a time alone: the tail
+// command's key for each, read (tail) and written (formatLearned) alike.
+var timeMarks = []struct {
+	key  string
+	mark speculators.DeadlineMark
+}{
+	{"deadline", speculators.MarkDeadline},
+	{"bound", speculators.MarkBoundAhead},
+	{"lost-output", speculators.MarkOutputLost},
+	{"reduces-built", speculators.MarkReducesBuilt},
+	{"node-failed", speculators.MarkNodeFailed},
+	{"node-resumed", speculators.MarkNodeResumed},
 }
 
 // tail queues an earlier job's fit for the next job command (speculators.TailFit):
@@ -160,14 +165,15 @@ var marks = map[string]speculators.DeadlineMark{
 // MarkReducePool) takes that one.
 func (s *script) tail(a *args) error {
 	var f speculators.TailFit
-	for _, k := range []string{"deadline", "bound", "lost-output", "node-failed", "node-resumed"} {
+	for _, m := range timeMarks {
+		k := m.key
 		d, ok, err := a.float(k)
 		if err == nil && !ok {
 			continue
 		}
-		// A deadline record (auto's rule v41), a bound record (rule v44)
-		// a lost-output record (rule v51) or a node record (rule v69):
-		// alone, a time in seconds.
+		// A deadline record (auto's rule v41), a bound record (rule v44),
+		// a lost-output record (rule v51), a reduces-built record (rule
+		// v65) or a node record (rule v69): alone, a time in seconds.
 		switch {
 		case err != nil:
 			return fmt.Errorf("tail: %w", err)
@@ -177,7 +183,7 @@ func (s *script) tail(a *args) error {
 		if err := a.unused(); err != nil {
 			return fmt.Errorf("tail: a %s record takes %s=SEC alone: %w", k, k, err)
 		}
-		s.tails = append(s.tails, speculators.TailFit{Deadline: Sec(d), Mark: marks[k]})
+		s.tails = append(s.tails, speculators.TailFit{Deadline: Sec(d), Mark: m.mark})
 		return nil
 	}
 	if d, ok, err := a.float("bound-copies"); err != nil || ok {

@@ -429,20 +429,16 @@ func formatLearned(l speculators.Learned) string {
 			fmt.Fprintf(&b, "tail bound-copies=%s copied=%d wins=%d\n", fmtSec(f.Deadline), f.Copied, f.CopyWins)
 		case f.IsDeadline() && f.Mark == speculators.MarkBoundSpread:
 			fmt.Fprintf(&b, "tail bound-spread=%s maps=%d sigma=%.3f upper=%.3f\n", fmtSec(f.Deadline), f.Maps, f.Sigma, f.Upper)
-		case f.IsDeadline() && f.Mark == speculators.MarkReducesBuilt:
-			fmt.Fprintf(&b, "tail reduces-built=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline() && f.Mark == speculators.MarkReducePool:
 			fmt.Fprintf(&b, "tail reduce-pool=%s busy=%.3f\n", fmtSec(f.Deadline), f.Sigma)
-		case f.IsDeadline() && f.Mark == speculators.MarkNodeFailed:
-			fmt.Fprintf(&b, "tail node-failed=%s\n", fmtSec(f.Deadline))
-		case f.IsDeadline() && f.Mark == speculators.MarkNodeResumed:
-			fmt.Fprintf(&b, "tail node-resumed=%s\n", fmtSec(f.Deadline))
-		case f.IsDeadline() && f.Mark == speculators.MarkOutputLost:
-			fmt.Fprintf(&b, "tail lost-output=%s\n", fmtSec(f.Deadline))
-		case f.IsDeadline() && f.Mark == speculators.MarkBoundAhead:
-			fmt.Fprintf(&b, "tail bound=%s\n", fmtSec(f.Deadline))
 		case f.IsDeadline():
-			fmt.Fprintf(&b, "tail deadline=%s\n", fmtSec(f.Deadline))
+			key := "deadline"
+			for _, m := range timeMarks {
+				if m.mark == f.Mark {
+					key = m.key
+				}
+			}
+			fmt.Fprintf(&b, "tail %s=%s\n", key, fmtSec(f.Deadline))
 		default:
 			fmt.Fprintf(&b, "tail maps=%d sigma=%.3f\n", f.Maps, f.Sigma)
 		}
