@@ -3866,7 +3866,7 @@ func (a *fullFitted) JobPriority(job *speculators.Job, now speculators.Time) spe
 		// stand-in or the job's own completions; its count of tasks not
 		// done keys it among the started jobs, which go before every new
 		// job (SCA's levels, Xu & Lau §IV-A).
-		if startedTasks(job) > 0 {
+		if anyStarted(job) {
 			return speculators.Priority{Tier: xulau.TierStarted, Key: xulau.RemainingWork(job, 1)}
 		}
 		return speculators.Priority{Tier: xulau.TierWaiting, Key: float64(xulau.TaskCount(job)) * a.mean.Of(job, 2)}
@@ -5016,15 +5016,23 @@ func paceMean(job *speculators.Job) (float64, bool) {
 	return sum / float64(n), true
 }
 
-// startedTasks counts the job's tasks with an attempt started (rule v73).
-func startedTasks(job *speculators.Job) int {
-	n := 0
+// anyStarted reports whether a task of the job has had an attempt start
+// (rule v73). The job's counts answer at once for a job with a task
+// running or done, the common case on the job order's path; only a job
+// with neither is read task by task (an attempt that failed or was
+// killed leaves no count).
+func anyStarted(job *speculators.Job) bool {
+	for ty := range job.Tasks {
+		if job.RunningTasks[ty]+job.Completed[ty] > 0 {
+			return true
+		}
+	}
 	for ty := range job.Tasks {
 		for _, t := range job.Tasks[ty] {
 			if len(t.Attempts) > 0 {
-				n++
+				return true
 			}
 		}
 	}
-	return n
+	return false
 }
